@@ -1,0 +1,154 @@
+//! Error types of the library. Every variant carries the fields that say *which*
+//! player, team or parameter was wrong, so that callers can point at the input.
+
+use crate::model::Finish;
+
+/// A match that cannot exist: rejected when it is built, before any rating sees it.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MatchError {
+    /// A match needs at least two entries (players or teams).
+    #[error("a match needs at least 2 entries, found {found}")]
+    TooFewEntries {
+        /// How many entries the match had.
+        found: usize,
+    },
+    /// The same player appears twice in one match.
+    #[error("player {player:?} appears more than once in the match")]
+    DuplicatePlayer {
+        /// The repeated player id.
+        player: String,
+    },
+    /// A team without members.
+    #[error("team {team:?} has no players")]
+    EmptyTeam {
+        /// The team's name.
+        team: String,
+    },
+    /// Two members of one team were given different finishes.
+    #[error("team {team:?}: player {player:?} finished {found}, but the team's other players finished {expected}")]
+    TeamFinishMismatch {
+        /// The team's name.
+        team: String,
+        /// The member whose finish differs.
+        player: String,
+        /// The finish of the team's earlier members.
+        expected: Finish,
+        /// The finish this member was given.
+        found: Finish,
+    },
+    /// A rank or score that is NaN or infinite.
+    #[error("player {player:?}: finish {value} is not a finite number")]
+    NonFiniteFinish {
+        /// The player whose finish is bad.
+        player: String,
+        /// The value given.
+        value: f64,
+    },
+    /// Some entries give a rank and others a score.
+    #[error("player {player:?} has a {found} but earlier entries of the match have a {expected}; use one of rank or score per match")]
+    MixedFinishKinds {
+        /// The player whose finish kind differs.
+        player: String,
+        /// `"rank"` or `"score"`: the kind of the earlier entries.
+        expected: &'static str,
+        /// The kind this player was given.
+        found: &'static str,
+    },
+    /// A partial-play weight outside `0 < w ≤ 1`.
+    #[error("player {player:?}: weight {weight} must be in (0, 1]")]
+    InvalidWeight {
+        /// The player whose weight is bad.
+        player: String,
+        /// The weight given.
+        weight: f64,
+    },
+    /// An empty player id, or one with surrounding spaces.
+    #[error("invalid player id {player:?}: ids must be non-empty and have no surrounding spaces")]
+    InvalidPlayerId {
+        /// The id given.
+        player: String,
+    },
+}
+
+/// A match that a rating system cannot rate, or ratings it cannot use.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RateError {
+    /// The system rates only matches of a given number of entries (e.g. `elo`: 2).
+    #[error("system {system} rates matches of exactly {expected} entries, this one has {found}")]
+    WrongEntryCount {
+        /// The system's name.
+        system: &'static str,
+        /// The number of entries it accepts.
+        expected: usize,
+        /// The number of entries of the match.
+        found: usize,
+    },
+    /// A rating that is NaN or infinite.
+    #[error("player {player:?} has a rating of {rating}, which is not a finite number")]
+    NonFiniteRating {
+        /// The player.
+        player: String,
+        /// The rating.
+        rating: f64,
+    },
+    /// The system needs positive ratings (e.g. `proportional`).
+    #[error("system {system} needs positive ratings, but player {player:?} has {rating}")]
+    NonPositiveRating {
+        /// The system's name.
+        system: &'static str,
+        /// The player.
+        player: String,
+        /// The rating.
+        rating: f64,
+    },
+    /// The ratings given do not match the match's players one to one.
+    #[error("{found} ratings given for a match of {expected} players")]
+    RatingCountMismatch {
+        /// Players in the match.
+        expected: usize,
+        /// Ratings given.
+        found: usize,
+    },
+}
+
+/// A system name or parameter that cannot be used.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// No system of that name is registered.
+    #[error("unknown system {name:?}; known systems: {known}")]
+    UnknownSystem {
+        /// The name asked for.
+        name: String,
+        /// The registered names, comma separated.
+        known: String,
+    },
+    /// The system has no parameter of that name.
+    #[error("system {system} has no parameter {param:?}; its parameters: {known}")]
+    UnknownParam {
+        /// The system's name.
+        system: &'static str,
+        /// The parameter asked for.
+        param: String,
+        /// The system's parameters, comma separated.
+        known: String,
+    },
+    /// A value that does not parse or is out of range.
+    #[error("parameter {param}: {value:?} is not valid, expected {expected}")]
+    InvalidValue {
+        /// The parameter.
+        param: String,
+        /// The value given.
+        value: String,
+        /// What the parameter accepts.
+        expected: String,
+    },
+    /// A `key=value` setting without `=`.
+    #[error("setting {setting:?} is not of the form key=value")]
+    MalformedSetting {
+        /// The setting as given.
+        setting: String,
+    },
+}

@@ -1,0 +1,281 @@
+//! A [`League`]: a pool of players rated by one system, match after match, with the
+//! statistics every leaderboard shows. It is the driver that the command line, the
+//! backtests and the server share; it does no I/O.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::error::RateError;
+use crate::model::Match;
+use crate::rating::{PlayerChange, Rating};
+use crate::system::RatingSystem;
+
+/// Seconds in a day, for aging ratings by days of inactivity.
+const DAY: f64 = 86_400.0;
+
+/// What a leaderboard reports of a player besides the rating (seed 002's results table).
+#[derive(Debug, Clone, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct PlayerStats {
+    /// Matches played.
+    pub games: u32,
+    /// Wins; a tie for first among k entries counts 1/k.
+    pub wins: f64,
+    /// Sum over the player's matches of 1/N (N entries): the wins of an average player.
+    pub expected_wins: f64,
+    /// Sum of the number of entries of the player's matches.
+    pub entries_total: u64,
+    /// Time of the last match played, when matches have times (Unix seconds).
+    pub last_time: Option<i64>,
+    /// Id of the last match played.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser_arc"))]
+    pub last_match: Option<Arc<str>>,
+}
+
+#[cfg(feature = "serde")]
+fn ser_arc<S: serde::Serializer>(v: &Option<Arc<str>>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => s.serialize_some(&**v),
+        None => s.serialize_none(),
+    }
+}
+
+impl PlayerStats {
+    /// Mean number of entries in the player's matches.
+    #[must_use]
+    pub fn average_size(&self) -> f64 {
+        ratio(self.entries_total as f64, f64::from(self.games))
+    }
+
+    /// Win percentage, 0..100.
+    #[must_use]
+    pub fn win_pct(&self) -> f64 {
+        100.0 * ratio(self.wins, f64::from(self.games))
+    }
+
+    /// Expected win percentage of an average player in the same matches, 0..100.
+    #[must_use]
+    pub fn expected_win_pct(&self) -> f64 {
+        100.0 * ratio(self.expected_wins, f64::from(self.games))
+    }
+}
+
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 {
+        a / b
+    } else {
+        0.0
+    }
+}
+
+/// A player known to the league.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerRecord {
+    /// The player's id.
+    pub name: String,
+    /// The current rating.
+    pub rating: Rating,
+    /// Leaderboard statistics.
+    pub stats: PlayerStats,
+}
+
+/// One row of a leaderboard.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Standing {
+    /// 1-based position on the leaderboard.
+    pub position: usize,
+    /// The player's id.
+    pub player: String,
+    /// The current rating.
+    pub rating: Rating,
+    /// Statistics of the player's matches.
+    pub stats: PlayerStats,
+    /// Whether the system still treats the rating as provisional.
+    pub provisional: bool,
+}
+
+/// The players of one match and their changes, in [`Match::players`] order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchReport {
+    /// Index of the match among those the league rated (0-based).
+    pub sequence: u64,
+    /// Each player's index in the league (see [`League::player`]) and change.
+    pub changes: Vec<(usize, PlayerChange)>,
+}
+
+/// A pool of players rated by one system.
+///
+/// ```
+/// use podium::{League, Match};
+/// let mut league = League::new(podium::system("sme", &[]).unwrap());
+/// league.apply(&Match::ranked("g1", &["ann", "bo", "cy"]).unwrap()).unwrap();
+/// let board = league.standings();
+/// assert_eq!(board[0].player, "ann");
+/// assert!((board[0].rating.value - 1516.0).abs() < 1e-9);
+/// assert_eq!(board[2].stats.games, 1);
+/// ```
+#[derive(Debug)]
+pub struct League {
+    system: Box<dyn RatingSystem>,
+    index: HashMap<String, usize>,
+    players: Vec<PlayerRecord>,
+    rated: u64,
+}
+
+impl League {
+    /// An empty league rated by `system`.
+    #[must_use]
+    pub fn new(system: Box<dyn RatingSystem>) -> Self {
+        League {
+            system,
+            index: HashMap::new(),
+            players: Vec::new(),
+            rated: 0,
+        }
+    }
+
+    /// The rating system.
+    #[must_use]
+    pub fn system(&self) -> &dyn RatingSystem {
+        &*self.system
+    }
+
+    /// Number of matches rated so far.
+    #[must_use]
+    pub fn matches_rated(&self) -> u64 {
+        self.rated
+    }
+
+    /// Every player, in the order they were first seen.
+    #[must_use]
+    pub fn players(&self) -> &[PlayerRecord] {
+        &self.players
+    }
+
+    /// The player at `index` (as in [`MatchReport::changes`]).
+    #[must_use]
+    pub fn player(&self, index: usize) -> &PlayerRecord {
+        &self.players[index]
+    }
+
+    /// The player with id `name`, if known.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&PlayerRecord> {
+        self.index.get(name).map(|&i| &self.players[i])
+    }
+
+    /// The rating a player has now, or would start with if new.
+    #[must_use]
+    pub fn rating_of(&self, name: &str) -> Rating {
+        match self.get(name) {
+            Some(p) => p.rating,
+            None => self
+                .system
+                .new_player_rating(&mut self.players.iter().map(|p| &p.rating)),
+        }
+    }
+
+    /// Sets a player's starting rating (e.g. migrated from another league); `rating.games`
+    /// counts the games already played elsewhere.
+    pub fn seed(&mut self, name: &str, rating: Rating) {
+        match self.index.get(name) {
+            Some(&i) => self.players[i].rating = rating,
+            None => self.insert(name, rating),
+        }
+    }
+
+    fn insert(&mut self, name: &str, rating: Rating) {
+        self.index.insert(name.to_string(), self.players.len());
+        self.players.push(PlayerRecord {
+            name: name.to_string(),
+            rating,
+            stats: PlayerStats::default(),
+        });
+    }
+
+    /// Rates a match and updates every participant. Nothing changes if it fails.
+    ///
+    /// # Errors
+    /// The system's [`RateError`] when it cannot rate the match.
+    pub fn apply(&mut self, game: &Match) -> Result<MatchReport, RateError> {
+        let before = self.ratings_before(game);
+        let changes = self.system.rate(game, &before)?;
+        for (_, m) in game.players() {
+            if !self.index.contains_key(&m.player) {
+                let r = self.rating_of(&m.player);
+                self.insert(&m.player, r);
+            }
+        }
+        let n = game.len() as f64;
+        let winners = game.winners() as f64;
+        let id: Arc<str> = Arc::from(game.id());
+        let mut out = Vec::with_capacity(changes.len());
+        for ((entry, m), change) in game.players().zip(changes) {
+            let i = self.index[&m.player];
+            let p = &mut self.players[i];
+            p.rating = change.after;
+            let s = &mut p.stats;
+            s.games += 1;
+            s.entries_total += game.len() as u64;
+            s.expected_wins += 1.0 / n;
+            if game.place(entry) == 1 {
+                s.wins += 1.0 / winners;
+            }
+            if let Some(t) = game.time() {
+                s.last_time = Some(s.last_time.map_or(t, |l| l.max(t)));
+            }
+            s.last_match = Some(id.clone());
+            out.push((i, change));
+        }
+        let report = MatchReport {
+            sequence: self.rated,
+            changes: out,
+        };
+        self.rated += 1;
+        Ok(report)
+    }
+
+    /// The pre-match rating of every player of `game`, new players seeded and ratings aged
+    /// by the days since each player last played when the match has a time.
+    #[must_use]
+    pub fn ratings_before(&self, game: &Match) -> Vec<Rating> {
+        game.players()
+            .map(|(_, m)| match self.index.get(&m.player) {
+                Some(&i) => {
+                    let p = &self.players[i];
+                    match (game.time(), p.stats.last_time) {
+                        (Some(now), Some(last)) if now > last && self.system.has_uncertainty() => {
+                            self.system.age(p.rating, (now - last) as f64 / DAY)
+                        }
+                        _ => p.rating,
+                    }
+                }
+                None => self.rating_of(&m.player),
+            })
+            .collect()
+    }
+
+    /// The leaderboard: players best first (by rating, then by name), with statistics.
+    #[must_use]
+    pub fn standings(&self) -> Vec<Standing> {
+        let mut order: Vec<&PlayerRecord> = self.players.iter().collect();
+        order.sort_by(|a, b| {
+            b.rating
+                .value
+                .total_cmp(&a.rating.value)
+                .then_with(|| a.name.cmp(&b.name))
+        });
+        order
+            .into_iter()
+            .enumerate()
+            .map(|(i, p)| Standing {
+                position: i + 1,
+                player: p.name.clone(),
+                rating: p.rating,
+                stats: p.stats.clone(),
+                provisional: self.system.is_provisional(&p.rating),
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,53 @@
+//! # podium
+//!
+//! Rating systems for **multiplayer** games: free-for-alls ranked 1st..Nth, team games,
+//! ties and partial play.
+//!
+//! - [`Match`]: a validated game of two or more entries (players or teams) with finishing
+//!   places; ties are groups of entries sharing a place.
+//! - [`RatingSystem`]: the object-safe trait every system implements; [`system`] builds one
+//!   by name from `key=value` settings, [`systems`] lists them all.
+//! - [`League`]: a pool of players rated match after match, with leaderboard statistics.
+//! - [`systems`](mod@systems): one module per system, each with a typed config whose
+//!   fields are the system's documented parameters.
+//!
+//! ```
+//! use podium::{League, Match, Finish};
+//!
+//! let mut league = League::new(podium::system("shares", &[])?);
+//! let night = Match::builder("2024-05-01 #1")
+//!     .player("ann", Finish::Rank(1.0))
+//!     .player("bo", Finish::Rank(2.0))
+//!     .player("cy", Finish::Rank(2.0)) // tied with bo
+//!     .build()?;
+//! let report = league.apply(&night)?;
+//! assert_eq!(report.changes.len(), 3);
+//! // shares is point neutral: what ann gains, bo and cy lose.
+//! let total: f64 = report.changes.iter().map(|(_, c)| c.delta()).sum();
+//! assert!(total.abs() < 1e-9);
+//! assert_eq!(league.standings()[0].player, "ann");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Teams and partial play
+//! A team is rated as one entry whose rating is the **mean of its members' ratings**; every
+//! member receives the team's change (computed with the member's own K where K depends on
+//! games played). A member's **weight** `w ∈ (0, 1]` (the share of the match they played)
+//! scales their change: `Δ = w · K · (S − E)`.
+
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod league;
+pub mod model;
+pub mod params;
+pub mod rating;
+pub mod system;
+pub mod systems;
+
+pub use error::{ConfigError, MatchError, RateError};
+pub use league::{League, MatchReport, PlayerRecord, PlayerStats, Standing};
+pub use model::{Entry, Finish, Match, MatchBuilder, Member, ResultRow};
+pub use params::{Configure, Param, ParamValue};
+pub use rating::{PlayerChange, Rating};
+pub use system::{parse_settings, system, systems, RatingSystem, SystemSpec};

@@ -1,0 +1,531 @@
+//! The domain model: a [`Match`] of two or more [`Entry`]s (a player or a team), each with
+//! a finishing place; ties are groups of entries that share a place.
+//!
+//! A `Match` is validated when it is built and cannot be wrong afterwards: it has at
+//! least two entries, no player twice, no empty team, members of one team share their
+//! finish, finishes are finite and weights lie in `(0, 1]`. Entries are kept sorted best
+//! first (stable: tied entries keep the order they were given in).
+
+use std::collections::HashSet;
+use std::fmt;
+use std::ops::Range;
+
+use crate::error::MatchError;
+
+/// How an entry finished. Only the order matters; equal values are ties.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Finish {
+    /// A place, 1 = best. Lower is better.
+    Rank(f64),
+    /// A score. Higher is better.
+    Score(f64),
+}
+
+impl Finish {
+    fn kind(&self) -> &'static str {
+        match self {
+            Finish::Rank(_) => "rank",
+            Finish::Score(_) => "score",
+        }
+    }
+
+    fn value(&self) -> f64 {
+        match *self {
+            Finish::Rank(v) | Finish::Score(v) => v,
+        }
+    }
+
+    /// A key that sorts best first: ranks ascending, scores descending.
+    fn sort_key(&self) -> f64 {
+        match *self {
+            Finish::Rank(v) => v,
+            Finish::Score(v) => -v,
+        }
+    }
+}
+
+impl fmt::Display for Finish {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.kind(), self.value())
+    }
+}
+
+/// One player of an entry, with the share of the match they played.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Member {
+    /// The player's id.
+    pub player: String,
+    /// Partial play, `0 < weight ≤ 1`; a rating change is scaled by it.
+    pub weight: f64,
+}
+
+/// An entry of a match: a single player, or a team whose members share one finish.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Entry {
+    /// The team's name, `None` for a player entering alone.
+    pub team: Option<String>,
+    /// The entry's players (exactly one for a solo entry).
+    pub members: Vec<Member>,
+    /// How the entry finished.
+    pub finish: Finish,
+}
+
+/// One row of results, as files give them: a player, optionally in a team.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ResultRow {
+    /// The player's id.
+    pub player: String,
+    /// The player's team in this match, if any.
+    pub team: Option<String>,
+    /// How the player (or their team) finished.
+    pub finish: Finish,
+    /// Partial play, `0 < weight ≤ 1` (1 = the whole match).
+    pub weight: f64,
+}
+
+/// A validated match: at least two entries sorted best first, ties grouped.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Match {
+    id: String,
+    time: Option<i64>,
+    entries: Vec<Entry>,
+    /// `places[i]`: 1-based place of entry `i`; tied entries share the best place they cover.
+    places: Vec<usize>,
+    /// `offsets[i]..offsets[i+1]` are entry `i`'s players in [`Match::players`] order.
+    offsets: Vec<usize>,
+}
+
+impl Match {
+    /// Starts building a match with the given id.
+    pub fn builder(id: impl Into<String>) -> MatchBuilder {
+        MatchBuilder {
+            id: id.into(),
+            time: None,
+            entries: Vec::new(),
+        }
+    }
+
+    /// A free-for-all in finishing order, no ties: `players[0]` won.
+    ///
+    /// # Errors
+    /// As [`MatchBuilder::build`].
+    pub fn ranked<S: AsRef<str>>(id: impl Into<String>, players: &[S]) -> Result<Self, MatchError> {
+        let mut b = Match::builder(id);
+        for (i, p) in players.iter().enumerate() {
+            b = b.player(p.as_ref(), Finish::Rank((i + 1) as f64));
+        }
+        b.build()
+    }
+
+    /// A free-for-all from `(player, place)` pairs; equal places are ties.
+    ///
+    /// # Errors
+    /// As [`MatchBuilder::build`].
+    pub fn with_places<S: AsRef<str>>(
+        id: impl Into<String>,
+        places: &[(S, u32)],
+    ) -> Result<Self, MatchError> {
+        let mut b = Match::builder(id);
+        for (p, place) in places {
+            b = b.player(p.as_ref(), Finish::Rank(f64::from(*place)));
+        }
+        b.build()
+    }
+
+    /// Builds a match from result rows; rows with the same team form one entry.
+    ///
+    /// # Errors
+    /// As [`MatchBuilder::build`], plus [`MatchError::TeamFinishMismatch`] when members of
+    /// one team have different finishes.
+    pub fn from_rows(
+        id: impl Into<String>,
+        time: Option<i64>,
+        rows: impl IntoIterator<Item = ResultRow>,
+    ) -> Result<Self, MatchError> {
+        let mut b = Match::builder(id);
+        b.time = time;
+        for row in rows {
+            b = b.row(row)?;
+        }
+        b.build()
+    }
+
+    /// The match id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// When the match was played, in seconds since the Unix epoch (UTC), if known.
+    pub fn time(&self) -> Option<i64> {
+        self.time
+    }
+
+    /// The entries, best first.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Number of entries (players or teams).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Always false: a match has at least two entries.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Number of players over all entries.
+    pub fn player_count(&self) -> usize {
+        *self.offsets.last().unwrap_or(&0)
+    }
+
+    /// Every player of the match with the index of their entry, entries best first.
+    /// Ratings passed to [`crate::RatingSystem::rate`] follow this order.
+    pub fn players(&self) -> impl Iterator<Item = (usize, &Member)> + '_ {
+        self.entries
+            .iter()
+            .enumerate()
+            .flat_map(|(e, entry)| entry.members.iter().map(move |m| (e, m)))
+    }
+
+    /// The indices into [`Match::players`] order of entry `entry`'s members.
+    pub fn member_range(&self, entry: usize) -> Range<usize> {
+        self.offsets[entry]..self.offsets[entry + 1]
+    }
+
+    /// 1-based place of entry `entry`; tied entries share the best place they cover
+    /// (places 1, 1, 3 for a tie for first).
+    pub fn place(&self, entry: usize) -> usize {
+        self.places[entry]
+    }
+
+    /// The entries tied with entry `entry`, itself included, as a range of entry indices.
+    pub fn tie_group(&self, entry: usize) -> Range<usize> {
+        let place = self.places[entry];
+        let start = place - 1;
+        let mut end = entry + 1;
+        while end < self.places.len() && self.places[end] == place {
+            end += 1;
+        }
+        start..end
+    }
+
+    /// Whether entries `a` and `b` finished level.
+    pub fn tied(&self, a: usize, b: usize) -> bool {
+        self.places[a] == self.places[b]
+    }
+
+    /// The tie groups in order, best first, as ranges of entry indices.
+    pub fn groups(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        let mut start = 0;
+        std::iter::from_fn(move || {
+            if start >= self.entries.len() {
+                return None;
+            }
+            let g = self.tie_group(start);
+            start = g.end;
+            Some(g)
+        })
+    }
+
+    /// How many entries share first place.
+    pub fn winners(&self) -> usize {
+        self.tie_group(0).len()
+    }
+}
+
+/// Builds a [`Match`]; see [`Match::builder`].
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct MatchBuilder {
+    id: String,
+    time: Option<i64>,
+    entries: Vec<Entry>,
+}
+
+impl MatchBuilder {
+    /// Sets when the match was played (seconds since the Unix epoch, UTC).
+    pub fn time(mut self, time: i64) -> Self {
+        self.time = Some(time);
+        self
+    }
+
+    /// Adds a player entering alone.
+    pub fn player(self, player: impl Into<String>, finish: Finish) -> Self {
+        self.weighted_player(player, finish, 1.0)
+    }
+
+    /// Adds a player entering alone who played a share `weight` of the match.
+    pub fn weighted_player(
+        mut self,
+        player: impl Into<String>,
+        finish: Finish,
+        weight: f64,
+    ) -> Self {
+        self.entries.push(Entry {
+            team: None,
+            members: vec![Member {
+                player: player.into(),
+                weight,
+            }],
+            finish,
+        });
+        self
+    }
+
+    /// Adds a team whose members all played the whole match.
+    pub fn team<S: Into<String>>(
+        mut self,
+        team: impl Into<String>,
+        players: impl IntoIterator<Item = S>,
+        finish: Finish,
+    ) -> Self {
+        self.entries.push(Entry {
+            team: Some(team.into()),
+            members: players
+                .into_iter()
+                .map(|p| Member {
+                    player: p.into(),
+                    weight: 1.0,
+                })
+                .collect(),
+            finish,
+        });
+        self
+    }
+
+    /// Adds an entry as it is.
+    pub fn entry(mut self, entry: Entry) -> Self {
+        self.entries.push(entry);
+        self
+    }
+
+    /// Adds one result row: a solo entry, or a member joining (or founding) its team.
+    ///
+    /// # Errors
+    /// [`MatchError::TeamFinishMismatch`] when the row's team already has another finish.
+    pub fn row(mut self, row: ResultRow) -> Result<Self, MatchError> {
+        let member = Member {
+            player: row.player,
+            weight: row.weight,
+        };
+        match row.team {
+            None => self.entries.push(Entry {
+                team: None,
+                members: vec![member],
+                finish: row.finish,
+            }),
+            Some(team) => {
+                let existing = self
+                    .entries
+                    .iter_mut()
+                    .find(|e| e.team.as_deref() == Some(team.as_str()));
+                match existing {
+                    Some(entry) => {
+                        if !same_finish(entry.finish, row.finish) {
+                            return Err(MatchError::TeamFinishMismatch {
+                                team,
+                                player: member.player,
+                                expected: entry.finish,
+                                found: row.finish,
+                            });
+                        }
+                        entry.members.push(member);
+                    }
+                    None => self.entries.push(Entry {
+                        team: Some(team),
+                        members: vec![member],
+                        finish: row.finish,
+                    }),
+                }
+            }
+        }
+        Ok(self)
+    }
+
+    /// Validates and builds the match.
+    ///
+    /// # Errors
+    /// [`MatchError::TooFewEntries`], [`MatchError::DuplicatePlayer`],
+    /// [`MatchError::EmptyTeam`], [`MatchError::NonFiniteFinish`],
+    /// [`MatchError::MixedFinishKinds`], [`MatchError::InvalidWeight`] or
+    /// [`MatchError::InvalidPlayerId`], naming the offending player or team.
+    pub fn build(self) -> Result<Match, MatchError> {
+        let mut entries = self.entries;
+        let mut seen = HashSet::with_capacity(entries.len() * 2);
+        let first_kind = entries.first().map(|e| e.finish.kind());
+        for entry in &entries {
+            if entry.members.is_empty() {
+                return Err(MatchError::EmptyTeam {
+                    team: entry.team.clone().unwrap_or_default(),
+                });
+            }
+            for m in &entry.members {
+                if m.player.is_empty() || m.player.trim() != m.player {
+                    return Err(MatchError::InvalidPlayerId {
+                        player: m.player.clone(),
+                    });
+                }
+                if !(m.weight > 0.0 && m.weight <= 1.0) {
+                    return Err(MatchError::InvalidWeight {
+                        player: m.player.clone(),
+                        weight: m.weight,
+                    });
+                }
+                if !seen.insert(m.player.as_str()) {
+                    return Err(MatchError::DuplicatePlayer {
+                        player: m.player.clone(),
+                    });
+                }
+            }
+            let who = || entry.members[0].player.clone();
+            if !entry.finish.value().is_finite() {
+                return Err(MatchError::NonFiniteFinish {
+                    player: who(),
+                    value: entry.finish.value(),
+                });
+            }
+            if Some(entry.finish.kind()) != first_kind {
+                return Err(MatchError::MixedFinishKinds {
+                    player: who(),
+                    expected: first_kind.unwrap_or("rank"),
+                    found: entry.finish.kind(),
+                });
+            }
+        }
+        if entries.len() < 2 {
+            return Err(MatchError::TooFewEntries {
+                found: entries.len(),
+            });
+        }
+        drop(seen);
+        entries.sort_by(|a, b| a.finish.sort_key().total_cmp(&b.finish.sort_key()));
+        let mut places = Vec::with_capacity(entries.len());
+        let mut offsets = Vec::with_capacity(entries.len() + 1);
+        offsets.push(0);
+        for (i, e) in entries.iter().enumerate() {
+            let place = if i > 0 && entries[i - 1].finish.sort_key() == e.finish.sort_key() {
+                places[i - 1]
+            } else {
+                i + 1
+            };
+            places.push(place);
+            offsets.push(offsets[i] + e.members.len());
+        }
+        Ok(Match {
+            id: self.id,
+            time: self.time,
+            entries,
+            places,
+            offsets,
+        })
+    }
+}
+
+fn same_finish(a: Finish, b: Finish) -> bool {
+    a.kind() == b.kind() && a.value() == b.value()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sorts_best_first_and_groups_ties() {
+        let m =
+            Match::with_places("g", &[("c", 3), ("a", 1), ("d", 3), ("b", 1), ("e", 5)]).unwrap();
+        let order: Vec<_> = m.players().map(|(_, p)| p.player.as_str()).collect();
+        assert_eq!(order, ["a", "b", "c", "d", "e"]);
+        assert_eq!(
+            (0..5).map(|e| m.place(e)).collect::<Vec<_>>(),
+            [1, 1, 3, 3, 5]
+        );
+        assert_eq!(m.groups().collect::<Vec<_>>(), [0..2, 2..4, 4..5]);
+        assert_eq!(m.tie_group(3), 2..4);
+        assert_eq!(m.winners(), 2);
+    }
+
+    #[test]
+    fn scores_sort_descending() {
+        let m = Match::builder("g")
+            .player("low", Finish::Score(3.0))
+            .player("high", Finish::Score(10.0))
+            .build()
+            .unwrap();
+        assert_eq!(m.entries()[0].members[0].player, "high");
+    }
+
+    #[test]
+    fn rejects_bad_matches_with_the_culprit() {
+        assert_eq!(
+            Match::ranked("g", &["a"]).unwrap_err(),
+            MatchError::TooFewEntries { found: 1 }
+        );
+        assert_eq!(
+            Match::ranked("g", &["a", "b", "a"]).unwrap_err(),
+            MatchError::DuplicatePlayer { player: "a".into() }
+        );
+        let empty: [&str; 0] = [];
+        let err = Match::builder("g")
+            .team("red", empty, Finish::Rank(1.0))
+            .player("x", Finish::Rank(2.0))
+            .build()
+            .unwrap_err();
+        assert_eq!(err, MatchError::EmptyTeam { team: "red".into() });
+        let err = Match::builder("g")
+            .player("a", Finish::Rank(f64::NAN))
+            .player("b", Finish::Rank(1.0))
+            .build()
+            .unwrap_err();
+        assert!(matches!(err, MatchError::NonFiniteFinish { ref player, .. } if player == "a"));
+        let err = Match::builder("g")
+            .player("a", Finish::Rank(1.0))
+            .player("b", Finish::Score(1.0))
+            .build()
+            .unwrap_err();
+        assert!(matches!(err, MatchError::MixedFinishKinds { ref player, .. } if player == "b"));
+        let err = Match::builder("g")
+            .weighted_player("a", Finish::Rank(1.0), 0.0)
+            .player("b", Finish::Rank(2.0))
+            .build()
+            .unwrap_err();
+        assert!(matches!(err, MatchError::InvalidWeight { ref player, .. } if player == "a"));
+        assert!(matches!(
+            Match::ranked("g", &[" a", "b"]).unwrap_err(),
+            MatchError::InvalidPlayerId { .. }
+        ));
+    }
+
+    #[test]
+    fn rows_form_teams_and_check_their_finish() {
+        let row = |p: &str, t: &str, r: f64| ResultRow {
+            player: p.into(),
+            team: Some(t.into()),
+            finish: Finish::Rank(r),
+            weight: 1.0,
+        };
+        let m = Match::from_rows(
+            "g",
+            None,
+            [row("a", "x", 2.0), row("b", "y", 1.0), row("c", "x", 2.0)],
+        )
+        .unwrap();
+        assert_eq!(m.len(), 2);
+        assert_eq!(m.member_range(1), 1..3);
+        assert_eq!(m.entries()[1].team.as_deref(), Some("x"));
+        let err = Match::from_rows(
+            "g",
+            None,
+            [row("a", "x", 2.0), row("b", "y", 1.0), row("c", "x", 3.0)],
+        )
+        .unwrap_err();
+        assert!(matches!(err, MatchError::TeamFinishMismatch { ref player, .. } if player == "c"));
+    }
+}

@@ -1,0 +1,175 @@
+//! The common interface of every rating system, and the registry of systems by name.
+
+use std::fmt;
+
+use crate::error::{ConfigError, RateError};
+use crate::model::Match;
+use crate::params::{Configure, Param};
+use crate::rating::{PlayerChange, Rating};
+
+/// A rating system: turns a match and its players' pre-match ratings into new ratings.
+///
+/// The trait is object safe, so programs can hold a `Box<dyn RatingSystem>` chosen by
+/// name at run time ([`system`]). Systems are pure: the same inputs give the same
+/// outputs, and a failed update changes nothing.
+pub trait RatingSystem: Send + Sync + fmt::Debug {
+    /// The registered name, e.g. `"sme"`.
+    fn name(&self) -> &'static str;
+
+    /// The parameters with their current values.
+    fn params(&self) -> Vec<Param>;
+
+    /// The rating of a player the system has never seen.
+    fn initial_rating(&self) -> Rating;
+
+    /// The starting rating of a new player given the ratings of the players already known.
+    /// Most systems ignore the pool and return [`RatingSystem::initial_rating`]; `mes` can
+    /// seed newcomers at the median of its established players.
+    fn new_player_rating(&self, pool: &mut dyn Iterator<Item = &Rating>) -> Rating {
+        let _ = pool;
+        self.initial_rating()
+    }
+
+    /// Rates one match. `before` holds the pre-match rating of every player in
+    /// [`Match::players`] order; the result has one change per player in the same order.
+    ///
+    /// # Errors
+    /// [`RateError`] when the system cannot rate this match (e.g. `elo` with more than two
+    /// entries) or the ratings given cannot be used (NaN, wrong count, non-positive for
+    /// `proportional`).
+    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError>;
+
+    /// The system's own probability that a player rated `a` finishes ahead of one rated `b`
+    /// in a two-entry match.
+    fn win_probability(&self, a: &Rating, b: &Rating) -> f64;
+
+    /// Whether the rating is still provisional (few games); shown on leaderboards.
+    fn is_provisional(&self, rating: &Rating) -> bool {
+        let _ = rating;
+        false
+    }
+
+    /// Whether the system keeps an uncertainty σ beside each rating.
+    fn has_uncertainty(&self) -> bool {
+        false
+    }
+
+    /// The rating of a player after `days` days without playing (Bayesian systems widen σ).
+    fn age(&self, rating: Rating, days: f64) -> Rating {
+        let _ = days;
+        rating
+    }
+}
+
+/// Checks that `before` fits the match and holds finite ratings.
+///
+/// # Errors
+/// [`RateError::RatingCountMismatch`] or [`RateError::NonFiniteRating`].
+pub fn check_ratings(game: &Match, before: &[Rating]) -> Result<(), RateError> {
+    if before.len() != game.player_count() {
+        return Err(RateError::RatingCountMismatch {
+            expected: game.player_count(),
+            found: before.len(),
+        });
+    }
+    for ((_, m), r) in game.players().zip(before) {
+        if !r.value.is_finite() || r.sigma.is_some_and(|s| !s.is_finite() || s < 0.0) {
+            return Err(RateError::NonFiniteRating {
+                player: m.player.clone(),
+                rating: r.value,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A registered system: its name, what it is, and how to build it.
+#[derive(Clone, Copy)]
+pub struct SystemSpec {
+    /// The name used on the command line and in the API.
+    pub name: &'static str,
+    /// One line on what the system does.
+    pub summary: &'static str,
+    /// Where the system comes from.
+    pub source: &'static str,
+    /// The parameters with their default values.
+    pub defaults: fn() -> Vec<Param>,
+    /// Builds the system from `key=value` settings applied over the defaults.
+    pub build: fn(&[(&str, &str)]) -> Result<Box<dyn RatingSystem>, ConfigError>,
+}
+
+impl fmt::Debug for SystemSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SystemSpec")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Builds a boxed system of config type `C` from settings (registry helper).
+#[doc(hidden)]
+pub fn build_boxed<C>(settings: &[(&str, &str)]) -> Result<Box<dyn RatingSystem>, ConfigError>
+where
+    C: Configure + Default + RatingSystem + 'static,
+{
+    let mut config = C::default();
+    config.apply(settings.iter().copied())?;
+    Ok(Box::new(config))
+}
+
+/// The default parameters of config type `C` (registry helper).
+#[doc(hidden)]
+pub fn defaults_of<C: Configure + Default>() -> Vec<Param> {
+    C::default().params()
+}
+
+/// Every registered system, in the order `podium systems` lists them.
+#[must_use]
+pub fn systems() -> &'static [SystemSpec] {
+    crate::systems::REGISTRY
+}
+
+/// Builds the system registered as `name` with `key=value` settings over its defaults.
+///
+/// ```
+/// let sys = podium::system("sme", &[("k", "24")]).unwrap();
+/// assert_eq!(sys.name(), "sme");
+/// assert!(podium::system("nope", &[]).is_err());
+/// assert!(podium::system("sme", &[("kk", "1")]).is_err());
+/// ```
+///
+/// # Errors
+/// [`ConfigError::UnknownSystem`], or the first unknown or invalid setting.
+pub fn system(name: &str, settings: &[(&str, &str)]) -> Result<Box<dyn RatingSystem>, ConfigError> {
+    let wanted = name.trim().to_ascii_lowercase();
+    match systems().iter().find(|s| s.name == wanted) {
+        Some(spec) => (spec.build)(settings),
+        None => Err(ConfigError::UnknownSystem {
+            name: name.to_string(),
+            known: systems()
+                .iter()
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        }),
+    }
+}
+
+/// Splits `key=value` settings as given on a command line.
+///
+/// # Errors
+/// [`ConfigError::MalformedSetting`] for a setting without `=`.
+pub fn parse_settings<S: AsRef<str>>(settings: &[S]) -> Result<Vec<(String, String)>, ConfigError> {
+    settings
+        .iter()
+        .map(|s| {
+            let s = s.as_ref();
+            s.split_once('=')
+                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                .filter(|(k, _)| !k.is_empty())
+                .ok_or_else(|| ConfigError::MalformedSetting {
+                    setting: s.to_string(),
+                })
+        })
+        .collect()
+}

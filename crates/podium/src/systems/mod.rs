@@ -1,0 +1,171 @@
+//! The rating systems, one module each, and the shared arithmetic of the Elo family.
+//!
+//! Every seed system updates a player by `Δ = w · K · (S − E)` where `S` and `E` are the
+//! actual and expected scores of the player's *entry* and `w` the player's weight
+//! (partial play). A team is rated as one entry whose rating is the **mean of its
+//! members' ratings**; every member then receives the team's change, scaled by their own
+//! weight and computed with their own `K` (which can depend on their games played).
+
+pub mod elo;
+pub mod mes;
+pub mod pairwise;
+pub mod proportional;
+pub mod shares;
+pub mod sme;
+pub mod whitewhale;
+
+use crate::error::RateError;
+use crate::model::Match;
+use crate::rating::{PlayerChange, Rating};
+use crate::system::{build_boxed, check_ratings, defaults_of, SystemSpec};
+
+/// The registry behind [`crate::systems()`] and [`crate::system`].
+pub(crate) static REGISTRY: &[SystemSpec] = &[
+    SystemSpec {
+        name: "elo",
+        summary: "classic two-player Elo; matches must have exactly 2 entries",
+        source: "Elo, The Rating of Chess Players (1978)",
+        defaults: defaults_of::<elo::EloConfig>,
+        build: build_boxed::<elo::EloConfig>,
+    },
+    SystemSpec {
+        name: "sme",
+        summary: "Simple Multiplayer Elo: a virtual game against the entry just above and just below",
+        source: "Kerrigan, Multiplayer Elo (seed 001)",
+        defaults: defaults_of::<sme::SmeConfig>,
+        build: build_boxed::<sme::SmeConfig>,
+    },
+    SystemSpec {
+        name: "pairwise",
+        summary: "every pair of entries is a virtual two-player game",
+        source: "Building a Multiplayer Elo Rating System, approach 1 (seed 002)",
+        defaults: defaults_of::<pairwise::PairwiseConfig>,
+        build: build_boxed::<pairwise::PairwiseConfig>,
+    },
+    SystemSpec {
+        name: "whitewhale",
+        summary: "expectation against the game's average rating, K = 50 / games played",
+        source: "Peck, WhiteWhale (seed 000)",
+        defaults: defaults_of::<whitewhale::WhiteWhaleConfig>,
+        build: build_boxed::<whitewhale::WhiteWhaleConfig>,
+    },
+    SystemSpec {
+        name: "proportional",
+        summary: "expected score = share of the total rating; the winner scores 1",
+        source: "Building a Multiplayer Elo Rating System, approach 2 (seed 002)",
+        defaults: defaults_of::<proportional::ProportionalConfig>,
+        build: build_boxed::<proportional::ProportionalConfig>,
+    },
+    SystemSpec {
+        name: "mes",
+        summary: "modified expected score 2·E/N against the opponents' mean; provisional period",
+        source: "Building a Multiplayer Elo Rating System, approach 3, the Game Rating Calculator (seed 002)",
+        defaults: defaults_of::<mes::MesConfig>,
+        build: build_boxed::<mes::MesConfig>,
+    },
+    SystemSpec {
+        name: "shares",
+        summary: "normalized pairwise expectation against position shares (N − p)/C",
+        source: "Brown, Expanding the Elo rating system (seed 003)",
+        defaults: defaults_of::<shares::SharesConfig>,
+        build: build_boxed::<shares::SharesConfig>,
+    },
+];
+
+/// Two-player Elo expectation `E_A(B) = 1 / (1 + 10^((b − a)/scale))`: the score a
+/// player rated `a` expects against one rated `b`.
+///
+/// ```
+/// let e = podium::systems::expectation(1600.0, 1500.0, 400.0);
+/// assert!((e - 0.640).abs() < 1e-3);
+/// ```
+#[must_use]
+pub fn expectation(a: f64, b: f64, scale: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf((b - a) / scale))
+}
+
+/// Checks the ratings and returns each entry's rating: the mean of its members'.
+pub(crate) fn entry_ratings(game: &Match, before: &[Rating]) -> Result<Vec<f64>, RateError> {
+    check_ratings(game, before)?;
+    Ok((0..game.len())
+        .map(|e| {
+            let r = game.member_range(e);
+            let n = r.len() as f64;
+            before[r].iter().map(|x| x.value).sum::<f64>() / n
+        })
+        .collect())
+}
+
+/// Per-member Elo changes `Δ = w · K(member) · (S − E)` from per-entry scores.
+pub(crate) fn elo_changes(
+    game: &Match,
+    before: &[Rating],
+    expected: &[f64],
+    actual: &[f64],
+    k: impl Fn(&Rating) -> f64,
+) -> Vec<PlayerChange> {
+    game.players()
+        .zip(before)
+        .map(|((e, m), r)| PlayerChange::elo(*r, expected[e], actual[e], k(r), m.weight))
+        .collect()
+}
+
+/// Actual scores when only winning counts: 1 for the winner, tied winners split 1.
+pub(crate) fn winner_scores(game: &Match) -> Vec<f64> {
+    let w = game.winners();
+    (0..game.len())
+        .map(|e| if e < w { 1.0 / w as f64 } else { 0.0 })
+        .collect()
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::model::Match;
+    use crate::rating::{PlayerChange, Rating};
+    use crate::system::RatingSystem;
+
+    /// Asserts `|a − b| ≤ tol` with a message naming both.
+    #[track_caller]
+    pub fn close(a: f64, b: f64, tol: f64) {
+        assert!((a - b).abs() <= tol, "{a} is not within {tol} of {b}");
+    }
+
+    /// Rates a free-for-all given as `(rating, place)` pairs, players `p0, p1, …`.
+    pub fn ffa(sys: &dyn RatingSystem, field: &[(f64, u32)]) -> Vec<PlayerChange> {
+        ffa_games(
+            sys,
+            &field.iter().map(|&(r, p)| (r, p, 0)).collect::<Vec<_>>(),
+        )
+    }
+
+    /// As [`ffa`] with games played: `(rating, place, games)`.
+    pub fn ffa_games(sys: &dyn RatingSystem, field: &[(f64, u32, u32)]) -> Vec<PlayerChange> {
+        let places: Vec<(String, u32)> = field
+            .iter()
+            .enumerate()
+            .map(|(i, &(_, p, _))| (format!("p{i}"), p))
+            .collect();
+        let m = Match::with_places("t", &places).unwrap();
+        // Match sorts entries best first (stable); map ratings into that order.
+        let before: Vec<Rating> = m
+            .players()
+            .map(|(_, mem)| {
+                let i: usize = mem.player[1..].parse().unwrap();
+                Rating::new(field[i].0).games(field[i].2)
+            })
+            .collect();
+        let changes = sys.rate(&m, &before).unwrap();
+        // Return changes in the caller's order.
+        let mut out = vec![None; field.len()];
+        for ((_, mem), c) in m.players().zip(changes) {
+            let i: usize = mem.player[1..].parse().unwrap();
+            out[i] = Some(c);
+        }
+        out.into_iter().map(Option::unwrap).collect()
+    }
+
+    /// The rating changes of [`ffa`].
+    pub fn deltas(sys: &dyn RatingSystem, field: &[(f64, u32)]) -> Vec<f64> {
+        ffa(sys, field).iter().map(PlayerChange::delta).collect()
+    }
+}

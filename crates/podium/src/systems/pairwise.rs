@@ -1,0 +1,116 @@
+//! `pairwise`: every pair of entries is a virtual two-player game (seed 002, approach 1).
+//!
+//! `Δ_i = K' · Σ_j (S_ij − E_ij)` over all other entries `j`, with `S_ij` 1, ½ or 0 by
+//! finish. `K' = K` per virtual game as in the seed, or `K / (N − 1)` with
+//! `per_opponent = true` so that the size of the match does not scale the stakes.
+//!
+//! ```
+//! use podium::{Match, Rating, RatingSystem, systems::pairwise::PairwiseConfig};
+//! let game = Match::ranked("g", &["a", "b", "c", "d"]).unwrap();
+//! let d: Vec<f64> = PairwiseConfig::default().rate(&game, &[Rating::new(1000.0); 4]).unwrap()
+//!     .iter().map(|c| c.delta()).collect();
+//! assert_eq!(d, [48.0, 16.0, -16.0, -48.0]);
+//! ```
+
+use super::{elo_changes, entry_ratings, expectation};
+use crate::error::RateError;
+use crate::model::Match;
+use crate::params::{Configure, Param};
+use crate::rating::{PlayerChange, Rating};
+use crate::system::RatingSystem;
+
+/// Parameters of the pairwise system.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairwiseConfig {
+    /// Step size of each virtual game. Default 32 (seed 002).
+    pub k: f64,
+    /// Rating difference `D` of the logistic curve. Default 400.
+    pub scale: f64,
+    /// Rating of a new player. Default 1500.
+    pub initial: f64,
+    /// Divide K by N − 1 so that a bigger match does not mean bigger stakes. Default false.
+    pub per_opponent: bool,
+}
+
+impl Default for PairwiseConfig {
+    fn default() -> Self {
+        PairwiseConfig {
+            k: 32.0,
+            scale: 400.0,
+            initial: 1500.0,
+            per_opponent: false,
+        }
+    }
+}
+
+crate::configure!(PairwiseConfig, "pairwise" {
+    k: f64 where |v| v > 0.0, "> 0" => "step size K of each virtual game",
+    scale: f64 where |v| v > 0.0, "> 0" => "rating difference D of the logistic curve",
+    initial: f64 => "rating of a new player",
+    per_opponent: bool => "use K/(N-1) so that match size does not scale the stakes",
+});
+
+impl RatingSystem for PairwiseConfig {
+    fn name(&self) -> &'static str {
+        "pairwise"
+    }
+    fn params(&self) -> Vec<Param> {
+        Configure::params(self)
+    }
+    fn initial_rating(&self) -> Rating {
+        Rating::new(self.initial)
+    }
+    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
+        let r = entry_ratings(game, before)?;
+        let n = r.len();
+        let mut e = vec![0.0; n];
+        let mut s = vec![0.0; n];
+        for i in 0..n {
+            for j in i + 1..n {
+                let eij = expectation(r[i], r[j], self.scale);
+                let sij = if game.tied(i, j) { 0.5 } else { 1.0 };
+                e[i] += eij;
+                s[i] += sij;
+                e[j] += 1.0 - eij;
+                s[j] += 1.0 - sij;
+            }
+        }
+        let k = if self.per_opponent {
+            self.k / (n - 1) as f64
+        } else {
+            self.k
+        };
+        Ok(elo_changes(game, before, &e, &s, |_| k))
+    }
+    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+        expectation(a.value, b.value, self.scale)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::testing::{close, deltas};
+
+    #[test]
+    fn seed_vector() {
+        let d = deltas(
+            &PairwiseConfig::default(),
+            &[(1000.0, 1), (1000.0, 2), (1000.0, 3), (1000.0, 4)],
+        );
+        for (got, want) in d.iter().zip([48.0, 16.0, -16.0, -48.0]) {
+            close(*got, want, 0.01);
+        }
+    }
+
+    #[test]
+    fn per_opponent_divides_k() {
+        let sys = PairwiseConfig {
+            per_opponent: true,
+            ..Default::default()
+        };
+        let d = deltas(&sys, &[(1000.0, 1), (1000.0, 2), (1000.0, 3), (1000.0, 4)]);
+        close(d[0], 16.0, 1e-9);
+        close(d[3], -16.0, 1e-9);
+    }
+}

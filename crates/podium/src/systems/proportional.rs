@@ -1,0 +1,115 @@
+//! `proportional`: expected score = share of the total rating (seed 002, approach 2).
+//!
+//! `E_x = R_x / Σ R`; the winner scores `S = 1` (tied winners split it), everyone else 0;
+//! `R' = R + K (S − E)`. Ratings must stay positive: a non-positive rating is an error.
+//!
+//! ```
+//! use podium::{Match, Rating, RatingSystem, systems::proportional::ProportionalConfig};
+//! let game = Match::ranked("g", &["a", "b", "c", "d"]).unwrap();
+//! let d: Vec<f64> = ProportionalConfig::default().rate(&game, &[Rating::new(1000.0); 4]).unwrap()
+//!     .iter().map(|c| c.delta()).collect();
+//! assert_eq!(d, [12.0, -4.0, -4.0, -4.0]);
+//! ```
+
+use super::{elo_changes, entry_ratings, winner_scores};
+use crate::error::RateError;
+use crate::model::Match;
+use crate::params::{Configure, Param};
+use crate::rating::{PlayerChange, Rating};
+use crate::system::RatingSystem;
+
+/// Parameters of the proportional system.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProportionalConfig {
+    /// Step size. Default 16.
+    pub k: f64,
+    /// Rating of a new player (must be positive). Default 1000.
+    pub initial: f64,
+}
+
+impl Default for ProportionalConfig {
+    fn default() -> Self {
+        ProportionalConfig {
+            k: 16.0,
+            initial: 1000.0,
+        }
+    }
+}
+
+crate::configure!(ProportionalConfig, "proportional" {
+    k: f64 where |v| v > 0.0, "> 0" => "step size K",
+    initial: f64 where |v| v > 0.0, "> 0" => "rating of a new player",
+});
+
+impl RatingSystem for ProportionalConfig {
+    fn name(&self) -> &'static str {
+        "proportional"
+    }
+    fn params(&self) -> Vec<Param> {
+        Configure::params(self)
+    }
+    fn initial_rating(&self) -> Rating {
+        Rating::new(self.initial)
+    }
+    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
+        let r = entry_ratings(game, before)?;
+        for ((_, m), b) in game.players().zip(before) {
+            if b.value <= 0.0 {
+                return Err(RateError::NonPositiveRating {
+                    system: "proportional",
+                    player: m.player.clone(),
+                    rating: b.value,
+                });
+            }
+        }
+        let total: f64 = r.iter().sum();
+        let e: Vec<f64> = r.iter().map(|x| x / total).collect();
+        Ok(elo_changes(game, before, &e, &winner_scores(game), |_| {
+            self.k
+        }))
+    }
+    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+        if a.value + b.value > 0.0 {
+            a.value / (a.value + b.value)
+        } else {
+            0.5
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::testing::{close, deltas};
+
+    #[test]
+    fn seed_vector() {
+        let d = deltas(
+            &ProportionalConfig::default(),
+            &[(1000.0, 1), (1000.0, 2), (1000.0, 3), (1000.0, 4)],
+        );
+        for (got, want) in d.iter().zip([12.0, -4.0, -4.0, -4.0]) {
+            close(*got, want, 0.01);
+        }
+    }
+
+    #[test]
+    fn tied_winners_split_the_win() {
+        let d = deltas(
+            &ProportionalConfig::default(),
+            &[(1000.0, 1), (1000.0, 1), (1000.0, 3), (1000.0, 4)],
+        );
+        close(d[0], 4.0, 1e-9);
+        close(d[1], 4.0, 1e-9);
+        close(d[2], -4.0, 1e-9);
+    }
+
+    #[test]
+    fn rejects_non_positive_ratings() {
+        let m = Match::ranked("g", &["a", "b"]).unwrap();
+        let err = ProportionalConfig::default()
+            .rate(&m, &[Rating::new(10.0), Rating::new(0.0)])
+            .unwrap_err();
+        assert!(matches!(err, RateError::NonPositiveRating { ref player, .. } if player == "b"));
+    }
+}
