@@ -1,0 +1,5 @@
+//! One module per subcommand: its arguments (`Args`) and its `run`.
+
+pub mod explain;
+pub mod rate;
+pub mod systems;

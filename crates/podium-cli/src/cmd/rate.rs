@@ -1,0 +1,113 @@
+//! `podium rate`: rate every match of the input files and print the leaderboard.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use anyhow::Context;
+use podium::League;
+
+use crate::ingest::{rate_all, report_skipped, seed_from, InputArgs, SystemArgs};
+use crate::output::{write_leaderboard, Format};
+
+/// Arguments of `podium rate`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    system: SystemArgs,
+    /// Starting ratings: a CSV `player,rating[,games]` (for migrating an existing league).
+    #[arg(long, value_name = "FILE")]
+    initial: Option<String>,
+    /// Show only players with at least this many games.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    min_games: u32,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+    /// Write one row per player per match (rating before, expected, actual, K, change, after).
+    #[arg(long, value_name = "FILE")]
+    history: Option<String>,
+}
+
+/// Header of the `--history` CSV.
+pub const HISTORY_HEADER: [&str; 12] = [
+    "match",
+    "time",
+    "player",
+    "place",
+    "rating_before",
+    "expected",
+    "actual",
+    "k",
+    "weight",
+    "change",
+    "rating_after",
+    "sigma_after",
+];
+
+/// Rates and prints.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let mut league = League::new(args.system.build()?);
+    if let Some(path) = &args.initial {
+        seed_from(&mut league, path)?;
+    }
+    // History goes to a temporary file renamed into place only when everything rated.
+    let mut history = match &args.history {
+        None => None,
+        Some(path) => {
+            let tmp = format!("{path}.partial");
+            let f = File::create(&tmp).with_context(|| format!("cannot create {tmp}"))?;
+            let mut w = csv::Writer::from_writer(BufWriter::new(f));
+            w.write_record(HISTORY_HEADER)?;
+            Some((w, tmp, path.clone()))
+        }
+    };
+    let result = rate_all(&args.input, &mut league, |league, m, report| {
+        if let Some((w, _, _)) = &mut history {
+            let time = m.time().map(podium_io::format_time).unwrap_or_default();
+            for ((entry, _), (idx, c)) in m.players().zip(&report.changes) {
+                w.write_record([
+                    m.id(),
+                    &time,
+                    &league.player(*idx).name,
+                    &m.place(entry).to_string(),
+                    &c.before.value.to_string(),
+                    &c.expected.to_string(),
+                    &c.actual.to_string(),
+                    &c.k.map(|k| k.to_string()).unwrap_or_default(),
+                    &c.weight.to_string(),
+                    &c.delta().to_string(),
+                    &c.after.value.to_string(),
+                    &c.after.sigma.map(|s| s.to_string()).unwrap_or_default(),
+                ])?;
+            }
+        }
+        Ok(())
+    });
+    let skipped = match result {
+        Ok(s) => s,
+        Err(e) => {
+            if let Some((_, tmp, _)) = &history {
+                let _ = std::fs::remove_file(tmp);
+            }
+            return Err(e);
+        }
+    };
+    if let Some((mut w, tmp, path)) = history {
+        w.flush()?;
+        drop(w);
+        std::fs::rename(&tmp, Path::new(&path)).with_context(|| format!("cannot write {path}"))?;
+    }
+    report_skipped(&skipped);
+    let board: Vec<_> = league
+        .standings()
+        .into_iter()
+        .filter(|s| s.stats.games >= args.min_games)
+        .collect();
+    let mut out = std::io::stdout().lock();
+    write_leaderboard(&mut out, &board, league.system(), args.format)?;
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,209 @@
+//! Reading match files into a [`League`]: the shared front half of `rate`, `explain` and
+//! the other subcommands that rate a history. One bad match rates nothing unless
+//! `--skip-bad` is given; matches with times are rated in time order.
+
+use std::fs::File;
+use std::io::{self, IsTerminal};
+
+use anyhow::{bail, Context};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use podium::{League, Match, MatchReport, RatingSystem};
+use podium_io::{InputFormat, ReadError};
+
+/// Where the matches come from.
+#[derive(Debug, Clone, clap::Args)]
+pub struct InputArgs {
+    /// Match files: long CSV or JSON Lines (by extension: .jsonl, .ndjson, .json); `-` reads standard input.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Read every file in this format instead of guessing from the extension.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub input_format: Option<InputFormatArg>,
+    /// Rate the good matches and list the bad ones, instead of rating nothing.
+    #[arg(long)]
+    pub skip_bad: bool,
+}
+
+/// `--input-format` values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum InputFormatArg {
+    /// Long CSV.
+    Csv,
+    /// JSON Lines.
+    Jsonl,
+}
+
+/// Which system, with which parameters.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SystemArgs {
+    /// Rating system (see `podium systems`).
+    #[arg(long, short = 's', default_value = "sme")]
+    pub system: String,
+    /// Set a parameter of the system, e.g. `--set k=24` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub settings: Vec<String>,
+}
+
+impl SystemArgs {
+    /// Builds the system.
+    pub fn build(&self) -> anyhow::Result<Box<dyn RatingSystem>> {
+        let settings = podium::parse_settings(&self.settings)?;
+        let pairs: Vec<(&str, &str)> = settings
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        Ok(podium::system(&self.system, &pairs)?)
+    }
+}
+
+/// A match left out with `--skip-bad`.
+#[derive(Debug)]
+pub struct Skipped {
+    /// Why it was left out (names file and line).
+    pub reason: String,
+}
+
+/// How many bad matches an error lists before "and N more".
+const MAX_LISTED: usize = 20;
+
+/// Reads every input and rates each match into `league`, calling `each` with the match
+/// and its report. Returns the matches skipped (only with `--skip-bad`).
+///
+/// # Errors
+/// A file that cannot be read, or (without `--skip-bad`) every bad match found, in which
+/// case nothing has been handed to `each` past the first bad match and the caller must
+/// not print results.
+pub fn rate_all(
+    input: &InputArgs,
+    league: &mut League,
+    mut each: impl FnMut(&League, &Match, &MatchReport) -> anyhow::Result<()>,
+) -> anyhow::Result<Vec<Skipped>> {
+    let mut bad: Vec<Skipped> = Vec::new();
+    let mut bad_count = 0usize;
+    let progress = progress_bar(&input.files);
+    let mut buffered: Option<Vec<Match>> = None;
+    let mut rate = |league: &mut League,
+                    m: &Match,
+                    bad: &mut Vec<Skipped>,
+                    bad_count: &mut usize|
+     -> anyhow::Result<()> {
+        if *bad_count > 0 && !input.skip_bad {
+            return Ok(()); // Nothing more is rated once the input is known to be bad.
+        }
+        match league.apply(m) {
+            Ok(report) => each(league, m, &report),
+            Err(e) => {
+                *bad_count += 1;
+                bad.push(Skipped {
+                    reason: format!("match {:?}: {e}", m.id()),
+                });
+                Ok(())
+            }
+        }
+    };
+    for path in &input.files {
+        let format = input.input_format.map(|f| match f {
+            InputFormatArg::Csv => InputFormat::Csv,
+            InputFormatArg::Jsonl => InputFormat::Jsonl,
+        });
+        let format = format.unwrap_or_else(|| InputFormat::from_path(path));
+        let (name, reader): (String, Box<dyn io::Read + Send>) = if path == "-" {
+            ("<stdin>".into(), Box::new(io::stdin()))
+        } else {
+            let f = File::open(path).with_context(|| format!("cannot open {path}"))?;
+            (path.clone(), Box::new(progress.wrap_read(f)))
+        };
+        for item in podium_io::from_reader(name, reader, format) {
+            match item {
+                Ok(m) => {
+                    if buffered.is_none() && m.time().is_some() {
+                        buffered = Some(Vec::new());
+                    }
+                    match &mut buffered {
+                        Some(all) => all.push(m),
+                        None => rate(league, &m, &mut bad, &mut bad_count)?,
+                    }
+                }
+                Err(e) if e.is_recoverable() => {
+                    bad_count += 1;
+                    if bad.len() < MAX_LISTED || input.skip_bad {
+                        bad.push(Skipped {
+                            reason: e.to_string(),
+                        });
+                    }
+                }
+                Err(e @ ReadError::Io { .. }) => return Err(e.into()),
+                Err(e) => bail!(e),
+            }
+        }
+    }
+    if let Some(mut all) = buffered {
+        // Matches with times are rated in time order, stable for equal times.
+        all.sort_by_key(|m| m.time());
+        for m in &all {
+            rate(league, m, &mut bad, &mut bad_count)?;
+        }
+    }
+    progress.finish_and_clear();
+    if bad_count > 0 && !input.skip_bad {
+        let mut msg = format!(
+            "{bad_count} bad match{} found, nothing rated (use --skip-bad to rate the rest):",
+            if bad_count == 1 { "" } else { "es" }
+        );
+        for b in &bad {
+            msg.push_str("\n  ");
+            msg.push_str(&b.reason);
+        }
+        if bad_count > bad.len() {
+            msg.push_str(&format!("\n  … and {} more", bad_count - bad.len()));
+        }
+        bail!(msg);
+    }
+    Ok(bad)
+}
+
+/// Reports skipped matches on standard error.
+pub fn report_skipped(skipped: &[Skipped]) {
+    if skipped.is_empty() {
+        return;
+    }
+    eprintln!(
+        "skipped {} bad match{}:",
+        skipped.len(),
+        if skipped.len() == 1 { "" } else { "es" }
+    );
+    for s in skipped {
+        eprintln!("  {}", s.reason);
+    }
+}
+
+fn progress_bar(files: &[String]) -> ProgressBar {
+    let total: u64 = files
+        .iter()
+        .filter(|f| *f != "-")
+        .filter_map(|f| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum();
+    if !io::stderr().is_terminal() || total < 8 << 20 {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    pb.set_style(
+        ProgressStyle::with_template("{spinner} rating {bytes}/{total_bytes} {wide_bar} {eta}")
+            .expect("valid template"),
+    );
+    pb
+}
+
+/// Seeds a league from `--initial FILE` (`player,rating[,games][,sigma]`).
+pub fn seed_from(league: &mut League, path: &str) -> anyhow::Result<()> {
+    let f = File::open(path).with_context(|| format!("cannot open {path}"))?;
+    for s in podium_io::initial::read_seeds(path, f)? {
+        let mut r = s.rating();
+        if r.sigma.is_none() && league.system().has_uncertainty() {
+            r.sigma = league.system().initial_rating().sigma;
+        }
+        league.seed(&s.player, r);
+    }
+    Ok(())
+}

@@ -1,0 +1,356 @@
+//! The long CSV format (SPEC §6): one row per player per match, header required, columns
+//! in any order, unknown columns ignored.
+//!
+//! | column | required | meaning |
+//! |---|---|---|
+//! | `match` | yes | match id; the rows of one match are contiguous |
+//! | `player` | yes | player id |
+//! | `rank` or `score` | one of them | 1 = best, or higher = better; equal = tie |
+//! | `team` | no | players with the same team in a match form one entry |
+//! | `time` | no | RFC 3339 or `YYYY-MM-DD` |
+//! | `weight` | no | partial play, `0 < w ≤ 1` |
+
+use std::io::Read;
+
+use podium::{Finish, Match, ResultRow};
+
+use crate::error::ReadError;
+use crate::group::{Grouper, Row};
+use crate::time::parse_time;
+
+#[derive(Debug, Clone, Copy)]
+struct Columns {
+    id: usize,
+    player: usize,
+    rank: Option<usize>,
+    score: Option<usize>,
+    team: Option<usize>,
+    time: Option<usize>,
+    weight: Option<usize>,
+}
+
+/// Streams the matches of a long CSV source, one at a time, with line-numbered errors.
+///
+/// Memory holds one match at a time. After an error in one match the reader goes on with
+/// the next (so callers can skip bad matches); an error with no match id ends the file.
+pub struct CsvMatches<R: Read> {
+    file: String,
+    reader: csv::Reader<R>,
+    cols: Option<Columns>,
+    record: csv::StringRecord,
+    grouper: Grouper,
+    finished: bool,
+}
+
+impl<R: Read> CsvMatches<R> {
+    /// Reads long CSV from `input`; `file` names it in errors.
+    pub fn new(file: impl Into<String>, input: R) -> Self {
+        let reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .trim(csv::Trim::All)
+            .from_reader(input);
+        let file = file.into();
+        CsvMatches {
+            grouper: Grouper::new(file.clone()),
+            file,
+            reader,
+            cols: None,
+            record: csv::StringRecord::new(),
+            finished: false,
+        }
+    }
+
+    fn header(&mut self) -> Result<Columns, ReadError> {
+        let ok = self
+            .reader
+            .read_record(&mut self.record)
+            .map_err(|e| self.csv_error(e))?;
+        if !ok {
+            return Err(ReadError::Format {
+                file: self.file.clone(),
+                line: 1,
+                message: "empty file: expected a header row with match, player and rank or score"
+                    .into(),
+            });
+        }
+        let find = |name: &str| {
+            self.record
+                .iter()
+                .position(|h| h.trim_start_matches('\u{feff}').eq_ignore_ascii_case(name))
+        };
+        let missing = |what: &str| {
+            ReadError::Format {
+            file: self.file.clone(),
+            line: 1,
+            message: format!(
+                "header has no `{what}` column (found: {}); expected match, player and rank or score",
+                self.record.iter().collect::<Vec<_>>().join(",")
+            ),
+        }
+        };
+        let cols = Columns {
+            id: find("match").ok_or_else(|| missing("match"))?,
+            player: find("player").ok_or_else(|| missing("player"))?,
+            rank: find("rank"),
+            score: find("score"),
+            team: find("team"),
+            time: find("time"),
+            weight: find("weight"),
+        };
+        if cols.rank.is_none() && cols.score.is_none() {
+            return Err(missing("rank` or `score"));
+        }
+        Ok(cols)
+    }
+
+    fn csv_error(&self, e: csv::Error) -> ReadError {
+        let line = e.position().map_or(0, csv::Position::line);
+        match e.into_kind() {
+            csv::ErrorKind::Io(source) => ReadError::Io {
+                file: self.file.clone(),
+                source,
+            },
+            csv::ErrorKind::Utf8 { err, .. } => ReadError::Format {
+                file: self.file.clone(),
+                line,
+                message: format!("not valid UTF-8 text: {err}"),
+            },
+            other => ReadError::Format {
+                file: self.file.clone(),
+                line,
+                message: format!("{other:?}"),
+            },
+        }
+    }
+
+    /// Parses the current record into a row.
+    fn row(&self, cols: Columns, line: u64) -> Result<Row, ReadError> {
+        let rec = &self.record;
+        let get = |i: usize| rec.get(i).unwrap_or("");
+        let id = get(cols.id);
+        let bad = |field: &str, value: &str, expected: &str| ReadError::Field {
+            file: self.file.clone(),
+            line,
+            match_id: (!id.is_empty()).then(|| id.to_string()),
+            field: field.to_string(),
+            value: value.to_string(),
+            expected: expected.to_string(),
+        };
+        if rec.len() == 1 && get(0).is_empty() {
+            return Err(bad("match", "", "a row of match,player,... (blank line)"));
+        }
+        if id.is_empty() {
+            return Err(bad("match", id, "a match id"));
+        }
+        let player = get(cols.player);
+        if player.is_empty() {
+            return Err(bad("player", player, "a player id"));
+        }
+        let number = |field: &str, i: usize| -> Result<Option<f64>, ReadError> {
+            let v = get(i);
+            if v.is_empty() {
+                return Ok(None);
+            }
+            v.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .map(Some)
+                .ok_or_else(|| bad(field, v, "a finite number"))
+        };
+        let rank = cols.rank.map(|i| number("rank", i)).transpose()?.flatten();
+        let score = cols
+            .score
+            .map(|i| number("score", i))
+            .transpose()?
+            .flatten();
+        let finish = match (rank, score) {
+            (Some(r), _) => Finish::Rank(r),
+            (None, Some(s)) => Finish::Score(s),
+            (None, None) => {
+                let field = if cols.rank.is_some() { "rank" } else { "score" };
+                return Err(bad(
+                    field,
+                    "",
+                    "a number (rank 1 = best, or score higher = better)",
+                ));
+            }
+        };
+        let weight = match cols.weight.map(get).filter(|v| !v.is_empty()) {
+            None => 1.0,
+            Some(v) => v
+                .parse::<f64>()
+                .ok()
+                .filter(|w| *w > 0.0 && *w <= 1.0)
+                .ok_or_else(|| bad("weight", v, "a number with 0 < weight ≤ 1"))?,
+        };
+        let time = match cols.time.map(get).filter(|v| !v.is_empty()) {
+            None => None,
+            Some(v) => Some(
+                parse_time(v)
+                    .ok_or_else(|| bad("time", v, "an RFC 3339 time or a YYYY-MM-DD date"))?,
+            ),
+        };
+        let team = cols
+            .team
+            .map(get)
+            .filter(|v| !v.is_empty())
+            .map(str::to_string);
+        Ok(Row {
+            id: id.to_string(),
+            line,
+            time,
+            result: ResultRow {
+                player: player.to_string(),
+                team,
+                finish,
+                weight,
+            },
+        })
+    }
+}
+
+impl<R: Read> Iterator for CsvMatches<R> {
+    type Item = Result<Match, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.finished {
+            return None;
+        }
+        let cols = match self.cols {
+            Some(c) => c,
+            None => match self.header() {
+                Ok(c) => {
+                    self.cols = Some(c);
+                    c
+                }
+                Err(e) => {
+                    self.finished = true;
+                    return Some(Err(e));
+                }
+            },
+        };
+        loop {
+            let line = self.reader.position().line();
+            match self.reader.read_record(&mut self.record) {
+                Ok(true) => {
+                    let row = self.row(
+                        cols,
+                        self.record.position().map_or(line, csv::Position::line),
+                    );
+                    if let Some(done) = self.grouper.push(row) {
+                        return Some(done);
+                    }
+                }
+                Ok(false) => {
+                    self.finished = true;
+                    return self.grouper.finish();
+                }
+                Err(e) => {
+                    let err = self.csv_error(e);
+                    if matches!(err, ReadError::Io { .. }) {
+                        self.finished = true;
+                        return Some(Err(err));
+                    }
+                    if let Some(done) = self.grouper.push(Err(err)) {
+                        return Some(done);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Vec<Result<Match, ReadError>> {
+        CsvMatches::new("t.csv", text.as_bytes()).collect()
+    }
+
+    #[test]
+    fn reads_matches_with_ties_teams_and_times() {
+        let got = read(
+            "time,match,player,rank,team,extra\n\
+             2024-05-01,g1,ann,1,,x\n2024-05-01,g1,bo,2,,x\n2024-05-01,g1,cy,2,,x\n\
+             2024-05-02,g2,ann,2,red,\n2024-05-02,g2,bo,1,blue,\n2024-05-02,g2,cy,2,red,\n",
+        );
+        assert_eq!(got.len(), 2);
+        let g1 = got[0].as_ref().unwrap();
+        assert_eq!(g1.id(), "g1");
+        assert_eq!(g1.time(), Some(1_714_521_600));
+        assert_eq!(g1.place(2), 2);
+        let g2 = got[1].as_ref().unwrap();
+        assert_eq!(g2.len(), 2);
+        assert_eq!(g2.entries()[1].members.len(), 2);
+    }
+
+    #[test]
+    fn scores_and_weights() {
+        let got = read("match,player,score,weight\nm,a,10,0.5\nm,b,12,\n");
+        let m = got[0].as_ref().unwrap();
+        assert_eq!(m.entries()[0].members[0].player, "b");
+        assert_eq!(m.entries()[1].members[0].weight, 0.5);
+    }
+
+    #[test]
+    fn errors_name_file_line_and_field() {
+        let got = read("match,player,rank\ng1,a,1\ng1,b,x\ng2,a,1\ng2,b,2\n");
+        let err = got[0].as_ref().unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "t.csv:3: field `rank`: \"x\" is not valid, expected a finite number"
+        );
+        assert!(got[1].is_ok(), "reading goes on with the next match");
+
+        let got = read("match,player,rank\ng1,a,1\ng1,a,2\n");
+        let err = got[0].as_ref().unwrap_err().to_string();
+        assert!(
+            err.starts_with("t.csv:3: match \"g1\", field `player`"),
+            "{err}"
+        );
+
+        let got = read("match,player,rank\ng1,a,1\n");
+        assert!(got[0]
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .contains("at least 2 entries"));
+
+        let got = read("match,player\ng1,a\n");
+        assert!(got[0]
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .contains("no `rank` or `score` column"));
+
+        let got = read("match,player,rank,weight\ng1,a,1,1.5\ng1,b,2,\n");
+        assert!(got[0]
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .contains("field `weight`"));
+    }
+
+    #[test]
+    fn non_contiguous_match_is_an_error() {
+        let got = read("match,player,rank\ng1,a,1\ng1,b,2\ng2,a,1\ng2,b,2\ng1,c,3\ng1,d,4\n");
+        assert_eq!(got.len(), 3);
+        let err = got[2].as_ref().unwrap_err();
+        assert!(
+            matches!(err, ReadError::NotContiguous { line: 6, .. }),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn team_members_with_different_ranks() {
+        let got = read("match,player,rank,team\ng,a,1,x\ng,b,2,y\ng,c,2,x\n");
+        let err = got[0].as_ref().unwrap_err().to_string();
+        assert!(
+            err.starts_with("t.csv:4: match \"g\", field `team`"),
+            "{err}"
+        );
+    }
+}

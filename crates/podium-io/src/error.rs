@@ -1,0 +1,122 @@
+//! Errors of the readers: every one names the file, the line and, where there is one, the
+//! field, and says what was expected.
+
+use podium::MatchError;
+
+/// A problem found while reading an input file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// The file could not be opened or read.
+    #[error("{file}: {source}")]
+    Io {
+        /// The file.
+        file: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The header row is missing a required column, or the file is not of the format.
+    #[error("{file}:{line}: {message}")]
+    Format {
+        /// The file.
+        file: String,
+        /// 1-based line.
+        line: u64,
+        /// What is wrong.
+        message: String,
+    },
+    /// A field that does not hold what its column should.
+    #[error("{file}:{line}: field `{field}`: {value:?} is not valid, expected {expected}")]
+    Field {
+        /// The file.
+        file: String,
+        /// 1-based line.
+        line: u64,
+        /// The match the row belongs to, if its id was read.
+        match_id: Option<String>,
+        /// The column.
+        field: String,
+        /// The text found.
+        value: String,
+        /// What the column accepts.
+        expected: String,
+    },
+    /// The rows of a match do not form a valid match.
+    #[error("{file}:{line}: match {match_id:?}, field `{field}`: {source}")]
+    Match {
+        /// The file.
+        file: String,
+        /// 1-based line of the row at fault (or the match's first row).
+        line: u64,
+        /// The match id.
+        match_id: String,
+        /// The field at fault.
+        field: &'static str,
+        /// What is wrong.
+        #[source]
+        source: MatchError,
+    },
+    /// A match whose rows are not contiguous: the id reappears after other matches.
+    #[error("{file}:{line}: match {match_id:?} appears again after other matches (its rows must be contiguous)")]
+    NotContiguous {
+        /// The file.
+        file: String,
+        /// 1-based line where it reappears.
+        line: u64,
+        /// The match id.
+        match_id: String,
+    },
+}
+
+impl ReadError {
+    /// The match the error belongs to, when known: with `--skip-bad` that match is skipped.
+    #[must_use]
+    pub fn match_id(&self) -> Option<&str> {
+        match self {
+            ReadError::Field { match_id, .. } => match_id.as_deref(),
+            ReadError::Match { match_id, .. } | ReadError::NotContiguous { match_id, .. } => {
+                Some(match_id)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether reading can go on after this error (a bad match, not a broken file).
+    #[must_use]
+    pub fn is_recoverable(&self) -> bool {
+        matches!(
+            self,
+            ReadError::Field {
+                match_id: Some(_),
+                ..
+            } | ReadError::Match { .. }
+                | ReadError::NotContiguous { .. }
+        )
+    }
+}
+
+/// The field of a result row that a [`MatchError`] is about.
+pub(crate) fn field_of(err: &MatchError) -> &'static str {
+    match err {
+        MatchError::TooFewEntries { .. } => "match",
+        MatchError::DuplicatePlayer { .. } | MatchError::InvalidPlayerId { .. } => "player",
+        MatchError::EmptyTeam { .. } | MatchError::TeamFinishMismatch { .. } => "team",
+        MatchError::NonFiniteFinish { .. } | MatchError::MixedFinishKinds { .. } => "rank/score",
+        MatchError::InvalidWeight { .. } => "weight",
+        _ => "match",
+    }
+}
+
+/// The player a [`MatchError`] names, to find the row at fault.
+pub(crate) fn player_of(err: &MatchError) -> Option<&str> {
+    match err {
+        MatchError::DuplicatePlayer { player }
+        | MatchError::InvalidPlayerId { player }
+        | MatchError::TeamFinishMismatch { player, .. }
+        | MatchError::NonFiniteFinish { player, .. }
+        | MatchError::MixedFinishKinds { player, .. }
+        | MatchError::InvalidWeight { player, .. } => Some(player),
+        _ => None,
+    }
+}

@@ -1,0 +1,218 @@
+//! Turns a stream of result rows into matches: contiguous rows with one id form a match.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashSet, VecDeque};
+use std::hash::{Hash, Hasher};
+
+use podium::{Match, ResultRow};
+
+use crate::error::{field_of, player_of, ReadError};
+
+/// How many recent match ids are remembered to catch a match whose rows are split. The
+/// window is fixed so that memory does not grow with the number of matches; an id that
+/// reappears further apart than this is read as a new match of the same name.
+pub const RECENT_IDS: usize = 65_536;
+
+/// One parsed row with where it came from.
+#[derive(Debug)]
+pub(crate) struct Row {
+    pub id: String,
+    pub line: u64,
+    pub time: Option<i64>,
+    pub result: ResultRow,
+}
+
+#[derive(Debug)]
+struct Current {
+    id: String,
+    first_line: u64,
+    time: Option<i64>,
+    rows: Vec<ResultRow>,
+    lines: Vec<u64>,
+    error: Option<ReadError>,
+}
+
+/// Groups rows into matches and checks what one match's rows must share.
+/// The last [`RECENT_IDS`] match ids seen, as 64-bit fingerprints.
+#[derive(Debug, Default)]
+pub(crate) struct RecentIds {
+    order: VecDeque<u64>,
+    set: HashSet<u64>,
+}
+
+impl RecentIds {
+    /// Whether `id` was seen among the recent ids; remembers it if not.
+    pub fn seen_before(&mut self, id: &str) -> bool {
+        let fp = fingerprint(id);
+        if self.set.contains(&fp) {
+            return true;
+        }
+        if self.order.len() == RECENT_IDS {
+            if let Some(old) = self.order.pop_front() {
+                self.set.remove(&old);
+            }
+        }
+        self.order.push_back(fp);
+        self.set.insert(fp);
+        false
+    }
+}
+
+#[derive(Debug)]
+pub(crate) struct Grouper {
+    file: String,
+    current: Option<Current>,
+    recent: RecentIds,
+    /// Whether matches have times, as decided by the first match.
+    timed: Option<bool>,
+}
+
+fn fingerprint(id: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    id.hash(&mut h);
+    h.finish()
+}
+
+impl Grouper {
+    pub fn new(file: String) -> Self {
+        Grouper {
+            file,
+            current: None,
+            recent: RecentIds::default(),
+            timed: None,
+        }
+    }
+
+    /// Adds a row; returns a finished match when this row starts the next one.
+    pub fn push(&mut self, row: Result<Row, ReadError>) -> Option<Result<Match, ReadError>> {
+        let row = match row {
+            Ok(row) => row,
+            Err(mut err) => {
+                // A row error without a match id belongs to the match being read.
+                if let (
+                    ReadError::Field {
+                        match_id: m @ None, ..
+                    },
+                    Some(cur),
+                ) = (&mut err, &self.current)
+                {
+                    *m = Some(cur.id.clone());
+                }
+                let id = err.match_id().map(str::to_string);
+                return match (id, &mut self.current) {
+                    (Some(id), Some(cur)) if id == cur.id => {
+                        cur.error.get_or_insert(err);
+                        None
+                    }
+                    (Some(id), _) => {
+                        let done = self.flush();
+                        self.start(id, 0, None);
+                        if let Some(cur) = &mut self.current {
+                            cur.error = Some(err);
+                        }
+                        done
+                    }
+                    (None, _) => Some(Err(err)),
+                };
+            }
+        };
+        let same = self.current.as_ref().is_some_and(|c| c.id == row.id);
+        let done = if same { None } else { self.flush() };
+        if !same {
+            let reappears = self.recent.seen_before(&row.id);
+            self.start(row.id.clone(), row.line, row.time);
+            if reappears {
+                let cur = self.current.as_mut().expect("just started");
+                cur.error = Some(ReadError::NotContiguous {
+                    file: self.file.clone(),
+                    line: row.line,
+                    match_id: row.id.clone(),
+                });
+            }
+        }
+        let cur = self.current.as_mut().expect("a match is open");
+        if cur.error.is_none() && cur.rows.is_empty() {
+            cur.first_line = row.line;
+            cur.time = row.time;
+            let timed = row.time.is_some();
+            match self.timed {
+                None => self.timed = Some(timed),
+                Some(t) if t != timed => {
+                    cur.error = Some(ReadError::Field {
+                        file: self.file.clone(),
+                        line: row.line,
+                        match_id: Some(row.id.clone()),
+                        field: "time".into(),
+                        value: String::new(),
+                        expected: if t {
+                            "a time: earlier matches have one, so every match needs one".into()
+                        } else {
+                            "no time: earlier matches have none, so times would not order the matches".into()
+                        },
+                    });
+                }
+                Some(_) => {}
+            }
+        } else if cur.error.is_none() && row.time != cur.time {
+            cur.error = Some(ReadError::Field {
+                file: self.file.clone(),
+                line: row.line,
+                match_id: Some(row.id.clone()),
+                field: "time".into(),
+                value: row.time.map(crate::time::format_time).unwrap_or_default(),
+                expected: format!(
+                    "the time of the match's first row (line {}): {}",
+                    cur.first_line,
+                    cur.time
+                        .map(crate::time::format_time)
+                        .unwrap_or_else(|| "none".into())
+                ),
+            });
+        }
+        if cur.error.is_none() {
+            cur.rows.push(row.result);
+            cur.lines.push(row.line);
+        }
+        done
+    }
+
+    /// Ends the input: returns the last match, if any.
+    pub fn finish(&mut self) -> Option<Result<Match, ReadError>> {
+        self.flush()
+    }
+
+    fn start(&mut self, id: String, line: u64, time: Option<i64>) {
+        self.current = Some(Current {
+            id,
+            first_line: line,
+            time,
+            rows: Vec::new(),
+            lines: Vec::new(),
+            error: None,
+        });
+    }
+
+    fn flush(&mut self) -> Option<Result<Match, ReadError>> {
+        let cur = self.current.take()?;
+        if let Some(err) = cur.error {
+            return Some(Err(err));
+        }
+        let lines = cur.lines;
+        let names: Vec<String> = cur.rows.iter().map(|r| r.player.clone()).collect();
+        Some(
+            Match::from_rows(cur.id.clone(), cur.time, cur.rows).map_err(|source| {
+                // Point at the row of the player the error names (the last such row).
+                let line = player_of(&source)
+                    .and_then(|p| names.iter().rposition(|n| n == p))
+                    .map_or(cur.first_line, |i| lines[i]);
+                ReadError::Match {
+                    file: self.file.clone(),
+                    line,
+                    match_id: cur.id,
+                    field: field_of(&source),
+                    source,
+                }
+            }),
+        )
+    }
+}

@@ -1,0 +1,152 @@
+//! Starting ratings: a CSV `player,rating[,games]` (header required), for migrating an
+//! existing league.
+
+use std::io::Read;
+
+use podium::Rating;
+
+use crate::error::ReadError;
+
+/// One starting rating.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Seed {
+    /// Player id.
+    pub player: String,
+    /// Starting rating.
+    pub rating: f64,
+    /// Uncertainty σ, for systems that keep one (optional `sigma` column).
+    pub sigma: Option<f64>,
+    /// Rated games already played (optional `games` column, default 0).
+    pub games: u32,
+}
+
+impl Seed {
+    /// The seed as a [`Rating`].
+    #[must_use]
+    pub fn rating(&self) -> Rating {
+        Rating {
+            value: self.rating,
+            sigma: self.sigma,
+            games: self.games,
+        }
+    }
+}
+
+/// Reads every starting rating; any bad row fails the whole file.
+///
+/// # Errors
+/// [`ReadError`] naming the line and field of the first bad row, or a player listed twice.
+pub fn read_seeds(file: &str, input: impl Read) -> Result<Vec<Seed>, ReadError> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .flexible(true)
+        .from_reader(input);
+    let headers = rdr
+        .headers()
+        .map_err(|e| ReadError::Format {
+            file: file.into(),
+            line: 1,
+            message: e.to_string(),
+        })?
+        .clone();
+    let col = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h.trim_start_matches('\u{feff}').eq_ignore_ascii_case(name))
+    };
+    let (Some(pc), Some(rc)) = (col("player"), col("rating")) else {
+        return Err(ReadError::Format {
+            file: file.into(),
+            line: 1,
+            message: "header must name the columns player,rating[,games][,sigma]".into(),
+        });
+    };
+    let (gc, sc) = (col("games"), col("sigma"));
+    let mut out: Vec<Seed> = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    for rec in rdr.records() {
+        let rec = rec.map_err(|e| ReadError::Format {
+            file: file.into(),
+            line: e.position().map_or(0, csv::Position::line),
+            message: e.to_string(),
+        })?;
+        let line = rec.position().map_or(0, csv::Position::line);
+        let bad = |field: &str, value: &str, expected: &str| ReadError::Field {
+            file: file.into(),
+            line,
+            match_id: None,
+            field: field.into(),
+            value: value.into(),
+            expected: expected.into(),
+        };
+        let player = rec.get(pc).unwrap_or("");
+        if player.is_empty() {
+            return Err(bad("player", player, "a player id"));
+        }
+        let r = rec.get(rc).unwrap_or("");
+        let rating = r
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| bad("rating", r, "a finite number"))?;
+        let games = match gc.and_then(|i| rec.get(i)).filter(|v| !v.is_empty()) {
+            None => 0,
+            Some(g) => g
+                .parse::<u32>()
+                .map_err(|_| bad("games", g, "a whole number ≥ 0"))?,
+        };
+        let sigma = match sc.and_then(|i| rec.get(i)).filter(|v| !v.is_empty()) {
+            None => None,
+            Some(s) => Some(
+                s.parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite() && *v >= 0.0)
+                    .ok_or_else(|| bad("sigma", s, "a finite number ≥ 0"))?,
+            ),
+        };
+        if let Some(prev) = seen.insert(player.to_string(), line) {
+            return Err(bad(
+                "player",
+                player,
+                &format!("each player once (also on line {prev})"),
+            ));
+        }
+        out.push(Seed {
+            player: player.into(),
+            rating,
+            sigma,
+            games,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_ratings_and_games() {
+        let s = read_seeds(
+            "i.csv",
+            "player,rating,games\nA,1000,3\nB,1200,\n".as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].rating(), Rating::new(1000.0).games(3));
+        assert_eq!(s[1].games, 0);
+    }
+
+    #[test]
+    fn bad_rows_name_line_and_field() {
+        let e = read_seeds("i.csv", "player,rating\nA,1000\nB,lots\n".as_bytes()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "i.csv:3: field `rating`: \"lots\" is not valid, expected a finite number"
+        );
+        let e = read_seeds("i.csv", "player,rating\nA,1\nA,2\n".as_bytes()).unwrap_err();
+        assert!(e.to_string().contains("also on line 2"), "{e}");
+        let e = read_seeds("i.csv", "name,rating\n".as_bytes()).unwrap_err();
+        assert!(e.to_string().contains("player,rating"), "{e}");
+    }
+}

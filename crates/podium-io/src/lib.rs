@@ -1,0 +1,84 @@
+//! # podium-io
+//!
+//! Readers and writers for podium: the long CSV and JSON Lines match formats (streaming,
+//! one match in memory at a time, errors that name file, line and field), starting
+//! ratings, and the long CSV writer used by the dataset converters.
+
+#![warn(missing_docs)]
+
+pub mod csv_long;
+pub mod error;
+mod group;
+pub mod initial;
+pub mod jsonl;
+pub mod time;
+pub mod write;
+
+use std::fs::File;
+use std::io::{self, BufReader};
+use std::path::Path;
+
+pub use csv_long::CsvMatches;
+pub use error::ReadError;
+pub use group::RECENT_IDS;
+pub use jsonl::{JsonMatch, JsonResult, JsonlMatches};
+pub use time::{format_time, parse_time};
+pub use write::LongCsvWriter;
+
+/// The match file formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputFormat {
+    /// Long CSV: one row per player per match.
+    Csv,
+    /// JSON Lines: one match per line.
+    Jsonl,
+}
+
+impl InputFormat {
+    /// The format a path's extension suggests: `.jsonl`, `.ndjson` and `.json` are JSON
+    /// Lines, anything else is CSV.
+    #[must_use]
+    pub fn from_path(path: &str) -> Self {
+        let ext = Path::new(path)
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match ext.as_deref() {
+            Some("jsonl" | "ndjson" | "json") => InputFormat::Jsonl,
+            _ => InputFormat::Csv,
+        }
+    }
+}
+
+/// A stream of matches from one source.
+pub type Matches = Box<dyn Iterator<Item = Result<Match, ReadError>> + Send>;
+
+use podium::Match;
+
+/// Opens a match file (`-` is standard input) in the given format, or the one its
+/// extension suggests.
+///
+/// # Errors
+/// [`ReadError::Io`] when the file cannot be opened.
+pub fn open(path: &str, format: Option<InputFormat>) -> Result<Matches, ReadError> {
+    let format = format.unwrap_or_else(|| InputFormat::from_path(path));
+    let (name, input): (String, Box<dyn io::Read + Send>) = if path == "-" {
+        ("<stdin>".to_string(), Box::new(io::stdin()))
+    } else {
+        let file = File::open(path).map_err(|source| ReadError::Io {
+            file: path.to_string(),
+            source,
+        })?;
+        (path.to_string(), Box::new(file))
+    };
+    Ok(from_reader(name, input, format))
+}
+
+/// Reads matches of `format` from any byte source; `name` names it in errors.
+pub fn from_reader(name: String, input: Box<dyn io::Read + Send>, format: InputFormat) -> Matches {
+    let input = BufReader::with_capacity(1 << 16, input);
+    match format {
+        InputFormat::Csv => Box::new(CsvMatches::new(name, input)),
+        InputFormat::Jsonl => Box::new(JsonlMatches::new(name, input)),
+    }
+}
