@@ -55,7 +55,7 @@ pub enum ReadError {
         field: &'static str,
         /// What is wrong.
         #[source]
-        source: MatchError,
+        source: Box<MatchError>,
     },
     /// A match whose rows are not contiguous: the id reappears after other matches.
     #[error("{file}:{line}: match {match_id:?} appears again after other matches (its rows must be contiguous)")]

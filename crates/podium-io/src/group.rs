@@ -210,7 +210,7 @@ impl Grouper {
                     line,
                     match_id: cur.id,
                     field: field_of(&source),
-                    source,
+                    source: Box::new(source),
                 }
             }),
         )

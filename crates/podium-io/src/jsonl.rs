@@ -91,7 +91,7 @@ impl JsonMatch {
             line,
             match_id: self.id.clone(),
             field: field_of(&source),
-            source,
+            source: Box::new(source),
         })
     }
 

@@ -83,6 +83,9 @@ pub fn check_ratings(game: &Match, before: &[Rating]) -> Result<(), RateError> {
     Ok(())
 }
 
+/// Builds a system from `key=value` settings (see [`SystemSpec::build`]).
+pub type Builder = fn(&[(&str, &str)]) -> Result<Box<dyn RatingSystem>, ConfigError>;
+
 /// A registered system: its name, what it is, and how to build it.
 #[derive(Clone, Copy)]
 pub struct SystemSpec {
@@ -95,7 +98,7 @@ pub struct SystemSpec {
     /// The parameters with their default values.
     pub defaults: fn() -> Vec<Param>,
     /// Builds the system from `key=value` settings applied over the defaults.
-    pub build: fn(&[(&str, &str)]) -> Result<Box<dyn RatingSystem>, ConfigError>,
+    pub build: Builder,
 }
 
 impl fmt::Debug for SystemSpec {

@@ -1,0 +1,6 @@
+//! Integration tests of the `podium` binary, compiled into one test binary.
+
+#[path = "../util.rs"]
+mod util;
+
+mod rate;

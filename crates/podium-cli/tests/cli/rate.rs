@@ -1,0 +1,183 @@
+//! `podium rate` and `podium explain` end to end.
+
+use crate::util::{csv_rows, podium, podium_stdin, Dir};
+
+fn rating(rows: &[std::collections::HashMap<String, String>], player: &str) -> f64 {
+    rows.iter().find(|r| r["player"] == player).unwrap()["rating"]
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn spec_vector_sme_through_the_binary() {
+    let d = Dir::new("sme");
+    let games = d.file("g.csv", "match,player,rank\ng1,A,1\ng1,B,2\ng1,C,3\n");
+    let init = d.file("i.csv", "player,rating\nA,1000\nB,1200\nC,1500\n");
+    let out = podium(&[
+        "rate",
+        &games,
+        "--system",
+        "sme",
+        "--initial",
+        &init,
+        "--format",
+        "csv",
+    ]);
+    let rows = csv_rows(out.ok());
+    assert!((rating(&rows, "A") - 1024.31).abs() < 0.01);
+    assert!((rating(&rows, "B") - 1202.86).abs() < 0.01);
+    assert!((rating(&rows, "C") - 1472.83).abs() < 0.01);
+    // The table rounds to two decimals.
+    let table = podium(&["rate", &games, "--initial", &init]);
+    for v in ["1024.31", "1202.86", "1472.83"] {
+        assert!(table.ok().contains(v), "{}", table.stdout);
+    }
+}
+
+#[test]
+fn one_bad_match_rates_nothing_unless_skip_bad() {
+    let d = Dir::new("bad");
+    let games = d.file(
+        "g.csv",
+        "match,player,rank\ng1,a,1\ng1,b,2\ng2,a,1\ng2,a,2\ng3,a,1\ng3,c,2\n",
+    );
+    let out = podium(&["rate", &games, "--format", "csv"]);
+    let err = out.err();
+    assert!(err.contains("g.csv:5"), "{err}");
+    assert!(err.contains("nothing rated"), "{err}");
+    assert!(out.stdout.is_empty());
+    let out = podium(&["rate", &games, "--format", "csv", "--skip-bad"]);
+    let rows = csv_rows(out.ok());
+    assert_eq!(rows.len(), 3);
+    assert_eq!(
+        rows.iter().find(|r| r["player"] == "a").unwrap()["games"],
+        "2"
+    );
+    assert!(out.stderr.contains("skipped 1 bad match"), "{}", out.stderr);
+    assert!(out.stderr.contains("\"g2\""), "{}", out.stderr);
+}
+
+#[test]
+fn reads_standard_input_and_json_lines() {
+    let jsonl = "{\"match\":\"g1\",\"results\":[{\"player\":\"ann\",\"rank\":1},{\"player\":\"bo\",\"rank\":2}]}\n";
+    let out = podium_stdin(
+        &[
+            "rate",
+            "-",
+            "--input-format",
+            "jsonl",
+            "--system",
+            "elo",
+            "--format",
+            "json",
+        ],
+        jsonl,
+    );
+    let v: serde_json::Value = serde_json::from_str(out.ok()).unwrap();
+    assert_eq!(v[0]["player"], "ann");
+    assert_eq!(v[0]["rating"], 1516.0);
+}
+
+#[test]
+fn matches_with_times_are_rated_in_time_order() {
+    let d = Dir::new("time");
+    // Written newest first; rated oldest first.
+    let games = d.file(
+        "g.csv",
+        "match,player,rank,time\nlate,a,2,2024-02-01\nlate,b,1,2024-02-01\nearly,a,1,2024-01-01\nearly,b,2,2024-01-01\n",
+    );
+    let hist = d.path("h.csv");
+    podium(&["rate", &games, "--system", "elo", "--history", &hist]).ok();
+    let h = csv_rows(&std::fs::read_to_string(&hist).unwrap());
+    assert_eq!(h[0]["match"], "early");
+    assert_eq!(h[2]["match"], "late");
+    assert_eq!(h.len(), 4);
+    let a_late = h
+        .iter()
+        .find(|r| r["match"] == "late" && r["player"] == "a")
+        .unwrap();
+    let a_before: f64 = a_late["rating_before"].parse().unwrap();
+    assert!((a_before - 1516.0).abs() < 1e-9);
+}
+
+#[test]
+fn bad_arguments_are_one_line_errors() {
+    let d = Dir::new("args");
+    let games = d.file("g.csv", "match,player,rank\ng1,A,1\ng1,B,2\n");
+    for args in [
+        vec!["rate", games.as_str(), "--system", "nope"],
+        vec!["rate", games.as_str(), "--set", "k=abc"],
+        vec!["rate", games.as_str(), "--set", "nokey=1"],
+        vec!["rate", games.as_str(), "--set", "k"],
+        vec!["rate", "/no/such/file.csv"],
+    ] {
+        let out = podium(&args);
+        let err = out.err();
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+}
+
+#[test]
+fn history_rows_and_min_games() {
+    let d = Dir::new("hist");
+    let games = d.file(
+        "g.csv",
+        "match,player,rank\ng1,A,1\ng1,B,2\ng2,A,1\ng2,C,2\n",
+    );
+    let hist = d.path("h.csv");
+    let out = podium(&[
+        "rate",
+        &games,
+        "--history",
+        &hist,
+        "--min-games",
+        "2",
+        "--format",
+        "csv",
+    ]);
+    let rows = csv_rows(out.ok());
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["player"], "A");
+    let h = csv_rows(&std::fs::read_to_string(&hist).unwrap());
+    assert_eq!(h.len(), 4);
+    let change: f64 = h[0]["change"].parse().unwrap();
+    assert!((change - 16.0).abs() < 1e-9);
+    assert_eq!(h[0]["k"], "32");
+}
+
+#[test]
+fn explain_tells_why() {
+    let d = Dir::new("explain");
+    let games = d.file("g.csv", "match,player,rank\ng1,A,1\ng1,B,2\ng1,C,3\n");
+    let init = d.file("i.csv", "player,rating\nA,1000\nB,1200\nC,1500\n");
+    let out = podium(&["explain", &games, "--initial", &init, "--player", "A"]);
+    let text = out.ok();
+    assert!(text.contains("finished 1st of 3"), "{text}");
+    assert!(text.contains("+24.31"), "{text}");
+    assert!(podium(&["explain", &games, "--player", "Z"])
+        .err()
+        .contains("\"Z\""));
+}
+
+#[test]
+fn systems_lists_every_system_with_defaults() {
+    let out = podium(&["systems", "--format", "csv"]);
+    let rows = csv_rows(out.ok());
+    for name in [
+        "elo",
+        "sme",
+        "pairwise",
+        "whitewhale",
+        "proportional",
+        "mes",
+        "shares",
+    ] {
+        assert!(rows.iter().any(|r| r["system"] == name), "{name}");
+    }
+    let k = rows
+        .iter()
+        .find(|r| r["system"] == "mes" && r["param"] == "provisional_games")
+        .unwrap();
+    assert_eq!(k["default"], "5");
+}

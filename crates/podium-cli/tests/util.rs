@@ -1,0 +1,156 @@
+//! Helpers shared by the integration test binaries: run `podium`, make scratch dirs.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The `podium` binary under test.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_podium"))
+}
+
+/// The result of one run of `podium`.
+#[derive(Debug)]
+pub struct Run {
+    pub status: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    fn from(o: Output) -> Run {
+        Run {
+            status: o.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+        }
+    }
+
+    /// Asserts success and returns standard output.
+    #[track_caller]
+    pub fn ok(&self) -> &str {
+        assert_eq!(
+            self.status, 0,
+            "podium failed:\n{}\n{}",
+            self.stderr, self.stdout
+        );
+        &self.stdout
+    }
+
+    /// Asserts failure (no panic) and returns standard error.
+    #[track_caller]
+    pub fn err(&self) -> &str {
+        assert_ne!(
+            self.status, 0,
+            "podium should have failed:\n{}",
+            self.stdout
+        );
+        assert!(
+            !self.stderr.contains("panicked"),
+            "podium panicked:\n{}",
+            self.stderr
+        );
+        &self.stderr
+    }
+}
+
+/// Runs `podium` with arguments.
+pub fn podium<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Run {
+    Run::from(
+        bin()
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("podium runs"),
+    )
+}
+
+/// Runs `podium` with arguments and `input` on standard input.
+pub fn podium_stdin<S: AsRef<std::ffi::OsStr>>(args: &[S], input: &str) -> Run {
+    use std::io::Write;
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("podium runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    Run::from(child.wait_with_output().unwrap())
+}
+
+/// A fresh scratch directory, removed when dropped.
+pub struct Dir(pub PathBuf);
+
+impl Dir {
+    pub fn new(name: &str) -> Dir {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let p = std::env::temp_dir().join(format!(
+            "podium-test-{}-{}-{}",
+            name,
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        Dir(p)
+    }
+
+    /// Writes a file and returns its path as a string.
+    pub fn file(&self, name: &str, contents: &str) -> String {
+        let p = self.0.join(name);
+        std::fs::write(&p, contents).unwrap();
+        p.to_string_lossy().into_owned()
+    }
+
+    pub fn path(&self, name: &str) -> String {
+        self.0.join(name).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The repository's root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+/// `../shared/data` beside the repository (the real datasets), or a clear failure.
+pub fn shared_data() -> PathBuf {
+    let p = repo_root().join("../shared/data");
+    assert!(
+        p.is_dir(),
+        "the real-data suite needs the datasets at {} (a checkout of shared/ beside the repository)",
+        p.display()
+    );
+    p
+}
+
+/// Parses `podium ... --format csv` output into rows of named fields.
+pub fn csv_rows(text: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let headers = r.headers().unwrap().clone();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            headers
+                .iter()
+                .zip(rec.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}

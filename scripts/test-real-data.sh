@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Runs the real-data suite on the datasets in ../shared/data (beside the repository).
+# Usage: bash scripts/test-real-data.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo test --release -p podium-cli --features real-data --test real_data

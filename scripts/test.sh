@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: unit, doc, property and integration tests of every crate.
+# Usage: bash scripts/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo test --workspace --all-targets
+cargo test --workspace --doc
