@@ -2,8 +2,15 @@
 //!
 //! Sort the entries by finish. Each entry plays a virtual two-player Elo game against the
 //! entry directly above it (a loss, or a draw if tied) and directly below it (a win, or a
-//! draw if tied); its change is the sum of those (at most two) games' changes. Tied
-//! entries keep the order they were given in, which decides who their neighbours are.
+//! draw if tied); its change is the sum of those (at most two) games' changes.
+//!
+//! **Ties.** Within a tied group no order is better than another, yet the order decides
+//! who meets whom. `sme` therefore takes the *expected* change over all orders of every
+//! tied group (each order equally likely): two members of a group of `g` are neighbours
+//! with probability `2/g` (a draw), and an entry meets each member of the group above or
+//! below it with probability `1/(g · g')`. Without ties this is exactly the seed's rule;
+//! with ties it keeps every virtual game zero-sum (point neutral), and tied players with
+//! equal ratings move equally whatever order the input lists them in.
 //!
 //! ```
 //! use podium::{Match, Rating, RatingSystem, systems::sme::SmeConfig};
@@ -65,14 +72,32 @@ impl RatingSystem for SmeConfig {
         let n = r.len();
         let mut e = vec![0.0; n];
         let mut s = vec![0.0; n];
-        for i in 0..n - 1 {
-            // Virtual game between neighbours i (above) and i + 1 (below).
-            let ei = expectation(r[i], r[i + 1], self.scale);
-            let si = if game.tied(i, i + 1) { 0.5 } else { 1.0 };
-            e[i] += ei;
-            s[i] += si;
-            e[i + 1] += 1.0 - ei;
-            s[i + 1] += 1.0 - si;
+        // Adds a virtual game between i and j played with probability p, i scoring si.
+        let mut play = |i: usize, j: usize, p: f64, si: f64| {
+            let eij = expectation(r[i], r[j], self.scale);
+            e[i] += p * eij;
+            s[i] += p * si;
+            e[j] += p * (1.0 - eij);
+            s[j] += p * (1.0 - si);
+        };
+        let groups: Vec<_> = game.groups().collect();
+        for (gi, g) in groups.iter().enumerate() {
+            let size = g.len() as f64;
+            // Draws between members of a tied group who end up neighbours.
+            for i in g.clone() {
+                for j in i + 1..g.end {
+                    play(i, j, 2.0 / size, 0.5);
+                }
+            }
+            // Wins over the group below: its first entry meets our last one.
+            if let Some(below) = groups.get(gi + 1) {
+                let p = 1.0 / (size * below.len() as f64);
+                for i in g.clone() {
+                    for j in below.clone() {
+                        play(i, j, p, 1.0);
+                    }
+                }
+            }
         }
         Ok(elo_changes(game, before, &e, &s, |_| self.k))
     }
@@ -98,13 +123,36 @@ mod tests {
     }
 
     #[test]
-    fn ties_are_draws_with_neighbours() {
+    fn ties_average_over_the_orders_of_the_tied_group() {
+        // a and b tie for first: they draw each other, and each is the one just above c
+        // half of the time.
         let d = deltas(
             &SmeConfig::default(),
             &[(1500.0, 1), (1500.0, 1), (1500.0, 3)],
         );
-        close(d[0], 0.0, 1e-12);
-        close(d[1], 16.0, 1e-12);
+        close(d[0], 8.0, 1e-12);
+        close(d[1], 8.0, 1e-12);
         close(d[2], -16.0, 1e-12);
+        // A tie in the middle: b and c each meet a (above) and d (below) half of the time.
+        let d = deltas(
+            &SmeConfig::default(),
+            &[(1500.0, 1), (1500.0, 2), (1500.0, 2), (1500.0, 4)],
+        );
+        close(d[0], 16.0, 1e-12);
+        close(d[1], 0.0, 1e-12);
+        close(d[2], 0.0, 1e-12);
+        close(d[3], -16.0, 1e-12);
+    }
+
+    #[test]
+    fn without_ties_only_neighbours_meet() {
+        // A beats C but, not being C's neighbour, gains nothing from it (seed 003's remark).
+        let c = crate::systems::testing::ffa(
+            &SmeConfig::default(),
+            &[(1000.0, 1), (1200.0, 2), (1500.0, 3)],
+        );
+        close(c[0].actual, 1.0, 1e-12);
+        close(c[1].actual, 1.0, 1e-12);
+        close(c[2].actual, 0.0, 1e-12);
     }
 }
