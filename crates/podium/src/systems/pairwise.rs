@@ -12,7 +12,7 @@
 //! assert_eq!(d, [48.0, 16.0, -16.0, -48.0]);
 //! ```
 
-use super::{elo_changes, entry_ratings, expectation};
+use super::{elo_changes, entry_ratings, expectation, Expectations};
 use crate::error::RateError;
 use crate::model::Match;
 use crate::params::{Configure, Param};
@@ -65,9 +65,10 @@ impl RatingSystem for PairwiseConfig {
         let n = r.len();
         let mut e = vec![0.0; n];
         let mut s = vec![0.0; n];
+        let table = Expectations::new(&r, self.scale);
         for i in 0..n {
             for j in i + 1..n {
-                let eij = expectation(r[i], r[j], self.scale);
+                let eij = table.get(i, j);
                 let sij = if game.tied(i, j) { 0.5 } else { 1.0 };
                 e[i] += eij;
                 s[i] += sij;

@@ -18,7 +18,7 @@
 //! assert!((d[0] - 18.20).abs() < 0.01 && (d[1] - 0.95).abs() < 0.01 && (d[2] + 19.15).abs() < 0.01);
 //! ```
 
-use super::{elo_changes, entry_ratings, expectation, winner_scores};
+use super::{elo_changes, entry_ratings, expectation, winner_scores, Expectations};
 use crate::error::RateError;
 use crate::model::Match;
 use crate::params::{Configure, Param};
@@ -85,9 +85,10 @@ impl RatingSystem for SharesConfig {
         let n = r.len();
         let c = (n * (n - 1)) as f64 / 2.0;
         let mut e = vec![0.0; n];
+        let table = Expectations::new(&r, self.scale);
         for i in 0..n {
             for j in i + 1..n {
-                let eij = expectation(r[i], r[j], self.scale);
+                let eij = table.get(i, j);
                 e[i] += eij;
                 e[j] += 1.0 - eij;
             }

@@ -23,7 +23,7 @@
 //! assert!((after[2] - 1472.83).abs() < 0.01);
 //! ```
 
-use super::{elo_changes, entry_ratings, expectation};
+use super::{elo_changes, entry_ratings, expectation, Expectations};
 use crate::error::RateError;
 use crate::model::Match;
 use crate::params::{Configure, Param};
@@ -72,9 +72,10 @@ impl RatingSystem for SmeConfig {
         let n = r.len();
         let mut e = vec![0.0; n];
         let mut s = vec![0.0; n];
+        let table = Expectations::new(&r, self.scale);
         // Adds a virtual game between i and j played with probability p, i scoring si.
         let mut play = |i: usize, j: usize, p: f64, si: f64| {
-            let eij = expectation(r[i], r[j], self.scale);
+            let eij = table.get(i, j);
             e[i] += p * eij;
             s[i] += p * si;
             e[j] += p * (1.0 - eij);
