@@ -102,7 +102,8 @@ impl SiteData {
     /// Makes room for a player.
     pub fn ensure_player(&mut self, id: PlayerId) {
         if self.players.len() <= id.index() {
-            self.players.resize_with(id.index() + 1, PlayerData::default);
+            self.players
+                .resize_with(id.index() + 1, PlayerData::default);
         }
     }
 
@@ -608,7 +609,11 @@ pub fn write(
         weapons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
         body.push_str("<table>\n<tr><th class=\"l\">means of death</th><th>kills</th></tr>\n");
         for (w, n) in weapons {
-            let _ = writeln!(body, "<tr><td class=\"l\">{}</td><td>{n}</td></tr>", escape(w));
+            let _ = writeln!(
+                body,
+                "<tr><td class=\"l\">{}</td><td>{n}</td></tr>",
+                escape(w)
+            );
         }
         body.push_str("</table>\n");
         let feed = |body: &mut String, title: &str, lines: &mut dyn Iterator<Item = &FeedLine>| {
@@ -663,8 +668,14 @@ mod tests {
             escape("<a href=\"x\">Tom & 'Jerry'</a>"),
             "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;"
         );
-        assert_eq!(player_file(PlayerId(3), "Dono da Bola"), "3-Dono-da-Bola.html");
-        assert_eq!(player_file(PlayerId(4), "../../etc/passwd"), "4-etc-passwd.html");
+        assert_eq!(
+            player_file(PlayerId(3), "Dono da Bola"),
+            "3-Dono-da-Bola.html"
+        );
+        assert_eq!(
+            player_file(PlayerId(4), "../../etc/passwd"),
+            "4-etc-passwd.html"
+        );
         assert_eq!(player_file(PlayerId(5), "ŁÓDŹ"), "5.html");
         assert_eq!(player_file(PlayerId(6), "a/b\\c"), "6-a-b-c.html");
     }

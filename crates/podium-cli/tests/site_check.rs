@@ -5,7 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-const VOID: &[&str] = &["meta", "link", "br", "hr", "img", "input", "col", "area", "base", "wbr"];
+const VOID: &[&str] = &[
+    "meta", "link", "br", "hr", "img", "input", "col", "area", "base", "wbr",
+];
 
 fn html_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap() {
@@ -35,7 +37,9 @@ fn check_entities(text: &str, page: &Path) {
     let mut rest = text;
     while let Some(i) = rest.find('&') {
         let after = &rest[i + 1..];
-        let end = after.find(';').unwrap_or_else(|| panic!("{}: bare &", page.display()));
+        let end = after
+            .find(';')
+            .unwrap_or_else(|| panic!("{}: bare &", page.display()));
         let ent = &after[..end];
         let ok = matches!(ent, "amp" | "lt" | "gt" | "quot" | "#39")
             || (ent.starts_with('#') && ent[1..].chars().all(|c| c.is_ascii_digit()));
@@ -61,7 +65,11 @@ pub fn check_page(page: &Path) {
         if tag.starts_with('!') {
             continue;
         }
-        assert!(!tag.contains('<'), "{}: '<' inside tag {tag}", page.display());
+        assert!(
+            !tag.contains('<'),
+            "{}: '<' inside tag {tag}",
+            page.display()
+        );
         check_entities(tag, page);
         for url in attr(tag, "href").into_iter().chain(attr(tag, "src")) {
             assert!(
@@ -95,7 +103,12 @@ pub fn check_page(page: &Path) {
             continue;
         }
         if name == "style" || name == "script" {
-            assert_ne!(name, "script", "{}: scripts are not expected", page.display());
+            assert_ne!(
+                name,
+                "script",
+                "{}: scripts are not expected",
+                page.display()
+            );
             let end = rest.find("</style>").expect("style closed");
             rest = &rest[end..];
         }

@@ -404,7 +404,10 @@ fn timestamp(s: &[u8]) -> Option<(u32, &[u8])> {
         }
         Some(b'.') => {
             let digits = rest[1..].iter().take_while(|b| b.is_ascii_digit()).count();
-            let tenth = rest.get(1).filter(|b| b.is_ascii_digit()).map_or(0, |b| b - b'0');
+            let tenth = rest
+                .get(1)
+                .filter(|b| b.is_ascii_digit())
+                .map_or(0, |b| b - b'0');
             Some((
                 a.saturating_mul(10).saturating_add(u32::from(tenth)),
                 &rest[1 + digits..],
@@ -881,8 +884,7 @@ impl QuakeParser {
             return false;
         }
         let num = |r: std::ops::Range<usize>| {
-            s[r].iter()
-                .fold(0i64, |a, &b| a * 10 + i64::from(b - b'0'))
+            s[r].iter().fold(0i64, |a, &b| a * 10 + i64::from(b - b'0'))
         };
         let (y, m, d) = (num(0..4), num(4..6), num(6..8));
         if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
@@ -1174,7 +1176,9 @@ mod tests {
                    \x20 0:08 score: -1  ping: 4  client: 2 Mocinha\n\
                    \x20 0:09 ShutdownGame:\n";
         let (ev, p) = events(log);
-        assert!(matches!(&ev[0], QuakeEvent::GameStart(g) if g.game_type == GameType::Ffa && g.map == "q3dm17"));
+        assert!(
+            matches!(&ev[0], QuakeEvent::GameStart(g) if g.game_type == GameType::Ffa && g.map == "q3dm17")
+        );
         let renames: Vec<_> = ev
             .iter()
             .filter_map(|e| match e {
@@ -1196,7 +1200,12 @@ mod tests {
                     weapon,
                     time,
                     ..
-                } => Some((*killer, p.player_name(*victim), p.weapon_name(*weapon), *time)),
+                } => Some((
+                    *killer,
+                    p.player_name(*victim),
+                    p.weapon_name(*weapon),
+                    *time,
+                )),
                 _ => None,
             })
             .collect();

@@ -90,6 +90,12 @@ impl Engine {
         }
     }
 
+    /// A new log starts: its parser numbers players afresh.
+    pub fn new_log(&mut self, name: &str) {
+        self.ids.clear();
+        self.file = name.to_string();
+    }
+
     fn id(&mut self, parser: &QuakeParser, p: podium_io::quake::PlayerRef) -> PlayerId {
         let i = p.0 as usize;
         if self.ids.len() <= i {
@@ -191,7 +197,11 @@ impl Engine {
                     });
                 }
             }
-            QuakeEvent::Flag { player, team, action } => {
+            QuakeEvent::Flag {
+                player,
+                team,
+                action,
+            } => {
                 if action != podium_io::quake::FlagAction::Captured {
                     let id = self.id(parser, player);
                     if let Some(site) = &mut self.site {
@@ -270,10 +280,13 @@ fn read_log(
     name: &str,
     input: &mut dyn Read,
 ) -> anyhow::Result<()> {
-    engine.file = name.to_string();
+    engine.new_log(name);
     let mut lines = LineReader::new(input);
     loop {
-        match lines.next_line().with_context(|| format!("reading {name}"))? {
+        match lines
+            .next_line()
+            .with_context(|| format!("reading {name}"))?
+        {
             Line::Full(line) => parser.feed_line(line),
             Line::Overlong => parser.overlong_line(),
             Line::End => break,
@@ -599,7 +612,7 @@ fn follow(
     mut parser: QuakeParser,
     mut done: LogSummary,
 ) -> anyhow::Result<()> {
-    engine.file = name.to_string();
+    engine.new_log(name);
     let open = |name: &str| -> anyhow::Result<(File, u64)> {
         let f = File::open(name).with_context(|| format!("cannot open {name}"))?;
         let id = identity(&f.metadata()?);
@@ -614,7 +627,10 @@ fn follow(
     loop {
         let mut changed = false;
         loop {
-            match lines.next_line().with_context(|| format!("reading {name}"))? {
+            match lines
+                .next_line()
+                .with_context(|| format!("reading {name}"))?
+            {
                 Line::Full(line) => parser.feed_line(line),
                 Line::Overlong => parser.overlong_line(),
                 Line::End => break,

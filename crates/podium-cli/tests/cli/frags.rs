@@ -60,7 +60,9 @@ fn csv_header_and_counts() {
     assert!((g("Ann") - 3.862_392).abs() < 1e-5, "{}", g("Ann"));
     assert!((g("Bo") - 0.091_560).abs() < 1e-5, "{}", g("Bo"));
     assert_eq!(g("Cy"), 0.0);
-    assert!(run.stderr.contains("5 kills (1 by the world, 1 suicides, 0 team kills)"));
+    assert!(run
+        .stderr
+        .contains("5 kills (1 by the world, 1 suicides, 0 team kills)"));
 }
 
 #[test]
@@ -76,7 +78,9 @@ fn settings_are_checked() {
     assert!(err.contains("k"), "{err}");
     let err = podium(&["frags", &f, "--core", "3"]).err().to_string();
     assert!(err.contains("--static"), "{err}");
-    let err = podium(&["frags", &dir.path("missing.log")]).err().to_string();
+    let err = podium(&["frags", &dir.path("missing.log")])
+        .err()
+        .to_string();
     assert!(err.contains("missing.log"), "{err}");
 }
 
@@ -90,9 +94,7 @@ fn static_strengths_by_hand() {
     assert_eq!((g("Ann"), g("Bo"), g("Cy")), (0.5, 0.0, -1.0));
     assert_eq!(rows[0]["player"], "Ann");
     // Core of 2 frags: only Ann–Bo met twice.
-    let rows = csv_rows(
-        podium(&["frags", &f, "--static", "--core", "2", "--format", "csv"]).ok(),
-    );
+    let rows = csv_rows(podium(&["frags", &f, "--static", "--core", "2", "--format", "csv"]).ok());
     assert_eq!(rows.len(), 2);
 }
 
@@ -110,11 +112,18 @@ fn garbage_binary_noise_and_a_half_written_last_line() {
     std::fs::write(&f, &bytes).unwrap();
     let run = podium(&["frags", f.to_str().unwrap(), "--format", "csv"]);
     let rows = csv_rows(run.ok());
-    assert_eq!(row(&rows, "Ann")["frags"], "2", "the damaged tail rates nothing");
+    assert_eq!(
+        row(&rows, "Ann")["frags"],
+        "2",
+        "the damaged tail rates nothing"
+    );
     let err = &run.stderr;
     assert!(err.contains("skipped"), "{err}");
     assert!(err.contains("not recognised"), "{err}");
-    assert!(err.contains("line 19 (unrecognised): this is not a log line"), "{err}");
+    assert!(
+        err.contains("line 18 (unrecognised): this is not a log line"),
+        "{err}"
+    );
     assert!(err.contains("malformed"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
     // Pure noise: no players, still exit 0.
@@ -174,11 +183,15 @@ fn site_escapes_names_and_links_resolve() {
         .collect();
     for p in &players {
         assert!(
-            p.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.'),
+            p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.'),
             "{p}"
         );
     }
-    assert!(dir.0.join("site/players/1-etc-passwd.html").is_file(), "{players:?}");
+    assert!(
+        dir.0.join("site/players/1-etc-passwd.html").is_file(),
+        "{players:?}"
+    );
 }
 
 #[test]
@@ -203,7 +216,10 @@ fn follow_reads_appended_lines_and_a_line_written_in_two_parts() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(400));
-    let mut f = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
     f.write_all(b"  0:00 InitGame: \\g_gametype\\0\\mapname\\q3dm6\n  0:01 ClientUserinfoChanged: 5 n\\Dee\\t\\0\n  0:02 Kill: 5 5 7: Dee kil")
         .unwrap();
     f.flush().unwrap();

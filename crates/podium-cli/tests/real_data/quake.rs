@@ -110,7 +110,11 @@ fn qgames_per_game_frags_match_the_final_scoreboards() {
     }
     assert_eq!(boards, 7, "games with a final score block");
     assert_eq!(ctf_boards, 2);
-    assert_eq!(checked, 4 + 6 + 6 + 6 + 6, "score lines of the five FFA boards");
+    assert_eq!(
+        checked,
+        4 + 6 + 6 + 6 + 6,
+        "score lines of the five FFA boards"
+    );
     assert_eq!(kills_per_game.len(), 19, "games with kills");
     assert_eq!(kills_per_game.iter().sum::<i32>(), 1069);
     assert_eq!(log.parser().summary().games, 21);
@@ -146,9 +150,7 @@ fn both_logs_together_and_static_core() {
     let rows = csv_rows(podium(&["frags", &q, &o, "--format", "csv"]).ok());
     assert_eq!(sum(&rows, "frags") + sum(&rows, "suicides"), 1069 + 1437);
     assert_eq!(rows.len(), 20);
-    let core = csv_rows(
-        podium(&["frags", &q, "--static", "--core", "10", "--format", "csv"]).ok(),
-    );
+    let core = csv_rows(podium(&["frags", &q, "--static", "--core", "10", "--format", "csv"]).ok());
     assert!(!core.is_empty() && core.len() < 10, "{core:?}");
     for r in &core {
         let g: f64 = r["strength"].parse().unwrap();
