@@ -117,7 +117,9 @@ impl SiteData {
     pub fn start_game(&mut self, info: &GameInfo, file: &str) {
         self.current = Some(GameData {
             number: info.number,
-            file: file.to_string(),
+            file: std::path::Path::new(file)
+                .file_name()
+                .map_or_else(|| file.to_string(), |n| n.to_string_lossy().into_owned()),
             map: info.map.clone(),
             game_type: info.game_type.label(),
             end: None,
@@ -143,7 +145,7 @@ impl SiteData {
     /// A kill.
     pub fn kill(&mut self, k: KillRecord<'_>) {
         self.ensure_player(k.victim);
-        let suicide = k.killer.is_none_or(|x| x == k.victim);
+        let suicide = k.killer.map_or(true, |x| x == k.victim);
         if let Some(r) = self.row(k.victim) {
             r.deaths += 1;
             r.streak = 0;

@@ -350,6 +350,7 @@ pub struct QuakeParser {
     name_index: HashMap<String, PlayerRef>,
     weapons: Vec<String>,
     weapon_index: HashMap<String, WeaponRef>,
+    weapon_cache: Vec<Option<WeaponRef>>,
     slots: Vec<Option<Slot>>,
     game: Option<(u32, GameType)>,
     events: VecDeque<QuakeEvent>,
@@ -528,6 +529,28 @@ impl QuakeParser {
         }
         self.weapons.push(name.to_string());
         self.weapon_index.insert(name.to_string(), w);
+        w
+    }
+
+    /// The weapon of a Kill line: cached by the line's means-of-death number, checked
+    /// against the name (mods renumber), else looked up by name.
+    fn weapon_bytes(&mut self, mod_id: u32, name: &[u8]) -> WeaponRef {
+        let slot = mod_id as usize;
+        if let Some(Some(w)) = self.weapon_cache.get(slot) {
+            if self.weapons[w.0 as usize].as_bytes() == name {
+                return *w;
+            }
+        }
+        let w = match std::str::from_utf8(name) {
+            Ok(n) => self.weapon(n),
+            Err(_) => self.weapon(&String::from_utf8_lossy(name)),
+        };
+        if slot < 256 {
+            if self.weapon_cache.len() <= slot {
+                self.weapon_cache.resize(slot + 1, None);
+            }
+            self.weapon_cache[slot] = Some(w);
+        }
         w
     }
 
@@ -747,7 +770,7 @@ impl QuakeParser {
         let Some((v, s)) = int(trim_start(s)) else {
             return false;
         };
-        let Some((_mod_id, s)) = int(trim_start(s)) else {
+        let Some((mod_id, s)) = int(trim_start(s)) else {
             return false;
         };
         let Some(text) = s.strip_prefix(b":") else {
@@ -756,7 +779,7 @@ impl QuakeParser {
         let text = trim(text);
         // `<killer> killed <victim> by MOD_X[ extra]`: the weapon is the token after the
         // last " by ".
-        let Some(by) = memchr::memmem::rfind(text, b" by ") else {
+        let Some(by) = text.windows(4).rposition(|w| w == b" by ") else {
             return false;
         };
         let weapon = &text[by + 4..];
@@ -801,10 +824,7 @@ impl QuakeParser {
                 }
             }
         };
-        let weapon = match std::str::from_utf8(weapon) {
-            Ok(w) => self.weapon(w),
-            Err(_) => self.weapon(&String::from_utf8_lossy(weapon)),
-        };
+        let weapon = self.weapon_bytes(mod_id, weapon);
         let team_kill = match (killer_slot, self.slot(v)) {
             (Some(a), Some(b)) => {
                 game_type.is_team()
@@ -1334,7 +1354,7 @@ mod tests {
     #[test]
     fn garbage_is_counted_never_fatal() {
         let mut bytes = b"0:00 InitGame: \\g_gametype\\0\nhello world\n\xff\xfe\x00\x01\n 1:00 Kill: 2 3\n 1:00 Kill: 1022 9 22: <world> killed Ghost by MOD_FALLING\n1:01 Bogus: thing\n\n 1:02 Kill: 2 3 4: a killed".to_vec();
-        bytes.extend(std::iter::repeat_n(b'x', MAX_LINE + 10));
+        bytes.extend(std::iter::repeat(b'x').take(MAX_LINE + 10));
         bytes.extend(b"\n1:03 ShutdownGame:\n1:04 Kill: 1 2 3: A kil");
         let mut log = QuakeLog::new(&bytes[..]);
         let ev: Vec<_> = log.by_ref().map(Result::unwrap).collect();

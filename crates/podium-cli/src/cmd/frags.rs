@@ -2,7 +2,7 @@
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -330,7 +330,7 @@ pub fn describe(name: &str, s: &LogSummary) -> String {
     let mut out = format!(
         "{name}: {} lines, {} games ({} cut off), {} kills ({} by the world, {} suicides, {} team kills)",
         thousands(s.lines),
-        s.games,
+        thousands(u64::from(s.games)),
         s.cut_off,
         thousands(s.kills),
         s.world_kills,
@@ -542,7 +542,7 @@ fn print(out: &mut dyn Write, engine: &Engine, args: &Args) -> anyhow::Result<()
     Ok(())
 }
 
-fn write_site(engine: &Engine, dir: &PathBuf, summary: &LogSummary) -> anyhow::Result<()> {
+fn write_site(engine: &Engine, dir: &Path, summary: &LogSummary) -> anyhow::Result<()> {
     if let Some(site) = &engine.site {
         crate::frag_site::write(dir, site, &engine.ranking, &engine.matrix, summary)
             .with_context(|| format!("writing the site to {}", dir.display()))?;

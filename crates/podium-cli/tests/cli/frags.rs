@@ -198,7 +198,7 @@ fn site_escapes_names_and_links_resolve() {
 fn follow_reads_appended_lines_and_a_line_written_in_two_parts() {
     let dir = Dir::new("frags-follow");
     let path = dir.file("games.log", GAME);
-    let mut child = bin()
+    let child = bin()
         .args([
             "frags",
             &path,

@@ -119,7 +119,6 @@ impl Change {
 
 /// The players an event moved: zero, one or two.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-#[must_use]
 pub struct FragUpdate {
     /// The actor's (killer's, capturer's) change, if rated.
     pub first: Option<Change>,

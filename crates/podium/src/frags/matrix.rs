@@ -1,16 +1,41 @@
 //! Static strengths over a period from the sparse frag matrix (SPEC §3, seed 004).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::PlayerId;
+
+/// A fast hasher for the small integer keys of the matrix (player ids are dense and not
+/// chosen by an attacker, so SipHash's protection is not needed).
+#[derive(Debug, Default, Clone, Copy)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
 /// Frags between pairs of players, stored sparse: only pairs that met have an entry.
 /// Suicides (the diagonal `a_ii`) are counted apart; they do not enter the strengths.
 #[derive(Debug, Clone, Default)]
 pub struct FragMatrix {
     /// `(lo, hi)` → `[a_lo_hi, a_hi_lo]`.
-    pairs: HashMap<(u32, u32), [u32; 2]>,
-    suicides: HashMap<u32, u32>,
+    pairs: IdMap<(u32, u32), [u32; 2]>,
+    suicides: IdMap<u32, u32>,
     players: u32,
 }
 
