@@ -401,7 +401,7 @@ fn timestamp(s: &[u8]) -> Option<(u32, &[u8])> {
     match rest.first() {
         Some(b':') => {
             let (sec, rest) = int(&rest[1..])?;
-            Some((a.saturating_mul(600).saturating_add(sec * 10), rest))
+            Some((a.saturating_mul(600).saturating_add(sec.saturating_mul(10)), rest))
         }
         Some(b'.') => {
             let digits = rest[1..].iter().take_while(|b| b.is_ascii_digit()).count();
@@ -1178,6 +1178,15 @@ mod tests {
         assert_eq!(timestamp(b"0.0 X").unwrap().0, 0);
         assert_eq!(days_from_civil(1970, 1, 1), 0);
         assert_eq!(days_from_civil(2017, 6, 21), 17_338);
+    }
+
+    /// Found by the fuzz target: `6:999999999 Item:` overflowed the seconds.
+    #[test]
+    fn regression_timestamp_with_huge_seconds_saturates() {
+        assert_eq!(timestamp(b"6:999999999 X").unwrap().0, u32::MAX);
+        assert_eq!(timestamp(b"999999999:999999999 X").unwrap().0, u32::MAX);
+        let (_, p) = events("  6:999999999 Item: 8 weapon_railgun\n");
+        assert_eq!(p.summary().ignored, 1);
     }
 
     #[test]
