@@ -678,7 +678,9 @@ mod tests {
             player_file(PlayerId(4), "../../etc/passwd"),
             "4-etc-passwd.html"
         );
-        assert_eq!(player_file(PlayerId(5), "ŁÓDŹ"), "5.html");
+        assert_eq!(player_file(PlayerId(5), "ŁÓDŹ"), "5-D.html");
+        assert_eq!(player_file(PlayerId(7), "ŻÓŁW"), "7-W.html");
+        assert_eq!(player_file(PlayerId(8), "ąę"), "8.html");
         assert_eq!(player_file(PlayerId(6), "a/b\\c"), "6-a-b-c.html");
     }
 }
