@@ -401,7 +401,10 @@ fn timestamp(s: &[u8]) -> Option<(u32, &[u8])> {
     match rest.first() {
         Some(b':') => {
             let (sec, rest) = int(&rest[1..])?;
-            Some((a.saturating_mul(600).saturating_add(sec.saturating_mul(10)), rest))
+            Some((
+                a.saturating_mul(600).saturating_add(sec.saturating_mul(10)),
+                rest,
+            ))
         }
         Some(b'.') => {
             let digits = rest[1..].iter().take_while(|b| b.is_ascii_digit()).count();

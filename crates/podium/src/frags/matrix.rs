@@ -274,4 +274,38 @@ mod tests {
         // m = 100: nobody qualifies; the core shrinks to a single player with no games.
         assert!(static_strengths(&m, Some(100)).is_empty());
     }
+
+    proptest::proptest! {
+        /// d_ij = −d_ji, so the opponent-weighted strengths sum to 0; every strength is in
+        /// [−1, 1]; in a core every pair exchanged at least m frags.
+        #[test]
+        fn antisymmetry_range_and_core(
+            frags in proptest::collection::vec((0u32..8, 0u32..8), 0..120),
+            m in 1u32..6,
+        ) {
+            let mut mat = FragMatrix::new();
+            for &(k, v) in &frags {
+                mat.add(PlayerId(k), PlayerId(v));
+            }
+            for core in [None, Some(m)] {
+                let g = static_strengths(&mat, core);
+                let total: f64 = g.iter().map(|s| s.strength * f64::from(s.opponents)).sum();
+                proptest::prop_assert!(total.abs() < 1e-9);
+                for s in &g {
+                    proptest::prop_assert!((-1.0..=1.0).contains(&s.strength));
+                }
+                if core.is_some() {
+                    for a in &g {
+                        proptest::prop_assert_eq!(a.opponents as usize, g.len() - 1);
+                        for b in &g {
+                            if a.player != b.player {
+                                let n = mat.get(a.player, b.player) + mat.get(b.player, a.player);
+                                proptest::prop_assert!(n >= m);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

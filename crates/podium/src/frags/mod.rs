@@ -57,7 +57,9 @@
 //! `K/2 · √100 = 40` points, while a player who wins 3 frags out of 4 settles
 //! `400 · log10 3 ≈ 191` points above their opponents within a few hundred frags: the
 //! ranking converges in a few evenings and does not jump on one lucky map. K = 32 (the
-//! chess value) made the order change after nearly every game on the real logs.
+//! chess value) moves a player 16 points per frag between equals: one lucky run of 20
+//! frags lifts a player by about 220 points, more than the 191 that a lasting 3 : 1 frag
+//! ratio is worth.
 //!
 //! **Why decay per day, 1 point.** Real absence is measured in days, not in games: a
 //! per-game decay also takes points from everyone while a session of short maps (and
