@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod cmd;
+mod frag_site;
 mod ingest;
 mod output;
 
@@ -25,6 +26,8 @@ enum Command {
     Explain(cmd::explain::Args),
     /// List every rating system with its parameters and defaults.
     Systems(cmd::systems::Args),
+    /// Rank shooter players from Quake 3 server logs, frag by frag (with a stats site).
+    Frags(cmd::frags::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -32,6 +35,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rate(args) => cmd::rate::run(args),
         Command::Explain(args) => cmd::explain::run(args),
         Command::Systems(args) => cmd::systems::run(args),
+        Command::Frags(args) => cmd::frags::run(args),
     }
 }
 

@@ -130,7 +130,11 @@ pub fn repo_root() -> PathBuf {
 
 /// `../shared/data` beside the repository (the real datasets), or a clear failure.
 pub fn shared_data() -> PathBuf {
-    let p = repo_root().join("../shared/data");
+    let mut p = repo_root().join("../shared/data");
+    if !p.is_dir() {
+        // A worktree one level deeper (/work/wt/NAME) beside /work/shared.
+        p = repo_root().join("../../shared/data");
+    }
     assert!(
         p.is_dir(),
         "the real-data suite needs the datasets at {} (a checkout of shared/ beside the repository)",

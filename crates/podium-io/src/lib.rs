@@ -14,6 +14,7 @@ pub mod error;
 mod group;
 pub mod initial;
 pub mod jsonl;
+pub mod quake;
 pub mod time;
 pub mod write;
 

@@ -38,6 +38,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod frags;
 pub mod league;
 pub mod model;
 pub mod params;
@@ -46,6 +47,7 @@ pub mod system;
 pub mod systems;
 
 pub use error::{ConfigError, MatchError, RateError};
+pub use frags::{FragConfig, FragEvent, FragRanking};
 pub use league::{League, MatchReport, PlayerRecord, PlayerStats, Standing};
 pub use model::{Entry, Finish, Match, MatchBuilder, Member, ResultRow};
 pub use params::{Configure, Param, ParamValue};

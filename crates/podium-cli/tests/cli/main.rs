@@ -4,3 +4,8 @@
 mod util;
 
 mod rate;
+
+#[path = "../site_check.rs"]
+mod site_check;
+
+mod frags;

@@ -3,3 +3,8 @@
 
 #[path = "../util.rs"]
 mod util;
+
+#[path = "../site_check.rs"]
+mod site_check;
+
+mod quake;

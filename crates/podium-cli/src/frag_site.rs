@@ -1,0 +1,686 @@
+//! The static HTML stats site of `podium frags --html DIR`: a ranking page, one page per
+//! player, one page per game. Self-contained: inline CSS, inline SVG charts, no scripts,
+//! no fonts or files from elsewhere, so it works offline and from `file://`.
+//!
+//! Layout: `index.html`, `players/<id>-<name>.html`, `games/<n>.html`. Player file names
+//! keep only ASCII letters and digits of the name (other characters become `-`) behind
+//! the player's number, so every name maps to a distinct, safe file name.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+
+use podium::frags::{FragMatrix, FragRanking, PlayerId};
+use podium_io::quake::{FlagAction, GameEnd, GameInfo, LogSummary};
+
+/// One kill, as the site records it.
+#[derive(Debug, Clone, Copy)]
+pub struct KillRecord<'a> {
+    /// Game time in tenths of a second.
+    pub time: u32,
+    /// `None`: the world.
+    pub killer: Option<PlayerId>,
+    /// Who died.
+    pub victim: PlayerId,
+    /// `MOD_*`.
+    pub weapon: &'a str,
+    /// A team mate was killed.
+    pub team_kill: bool,
+}
+
+/// A player's strength when a game ended.
+#[derive(Debug, Clone, Copy)]
+pub struct GameRow {
+    /// The player.
+    pub player: PlayerId,
+    /// Strength after the game.
+    pub strength_after: f64,
+}
+
+#[derive(Debug, Default)]
+struct PlayerData {
+    aliases: BTreeSet<String>,
+    weapons: HashMap<String, u32>,
+    victims: HashMap<PlayerId, u32>,
+    killers: HashMap<PlayerId, u32>,
+    /// (index into games, strength after).
+    history: Vec<(usize, f64)>,
+    flags: [u32; 4],
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct PlayerGame {
+    frags: u32,
+    deaths: u32,
+    suicides: u32,
+    team_kills: u32,
+    captures: u32,
+    score: Option<i32>,
+    streak: u32,
+    best_streak: u32,
+    strength_after: f64,
+    order: usize,
+}
+
+#[derive(Debug, Clone)]
+struct FeedLine {
+    time: u32,
+    killer: Option<PlayerId>,
+    victim: PlayerId,
+    weapon: String,
+    team_kill: bool,
+}
+
+#[derive(Debug)]
+struct GameData {
+    number: u32,
+    file: String,
+    map: String,
+    game_type: String,
+    end: Option<GameEnd>,
+    exit: Option<String>,
+    team_score: Option<(i32, i32)>,
+    rows: HashMap<PlayerId, PlayerGame>,
+    weapons: HashMap<String, u32>,
+    kills: u32,
+    first: Vec<FeedLine>,
+    last: std::collections::VecDeque<FeedLine>,
+}
+
+/// Everything the site shows that the ranking does not keep.
+#[derive(Debug, Default)]
+pub struct SiteData {
+    players: Vec<PlayerData>,
+    games: Vec<GameData>,
+    current: Option<GameData>,
+}
+
+const FEED: usize = 8;
+
+impl SiteData {
+    /// Makes room for a player.
+    pub fn ensure_player(&mut self, id: PlayerId) {
+        if self.players.len() <= id.index() {
+            self.players
+                .resize_with(id.index() + 1, PlayerData::default);
+        }
+    }
+
+    /// A name the player had before a rename.
+    pub fn alias(&mut self, id: PlayerId, old: String) {
+        self.ensure_player(id);
+        self.players[id.index()].aliases.insert(old);
+    }
+
+    /// A game starts.
+    pub fn start_game(&mut self, info: &GameInfo, file: &str) {
+        self.current = Some(GameData {
+            number: info.number,
+            file: std::path::Path::new(file)
+                .file_name()
+                .map_or_else(|| file.to_string(), |n| n.to_string_lossy().into_owned()),
+            map: info.map.clone(),
+            game_type: info.game_type.label(),
+            end: None,
+            exit: None,
+            team_score: None,
+            rows: HashMap::new(),
+            weapons: HashMap::new(),
+            kills: 0,
+            first: Vec::new(),
+            last: std::collections::VecDeque::new(),
+        });
+    }
+
+    fn row(&mut self, p: PlayerId) -> Option<&mut PlayerGame> {
+        let g = self.current.as_mut()?;
+        let order = g.rows.len();
+        Some(g.rows.entry(p).or_insert(PlayerGame {
+            order,
+            ..PlayerGame::default()
+        }))
+    }
+
+    /// A kill.
+    pub fn kill(&mut self, k: KillRecord<'_>) {
+        self.ensure_player(k.victim);
+        let suicide = k.killer.map_or(true, |x| x == k.victim);
+        if let Some(r) = self.row(k.victim) {
+            r.deaths += 1;
+            r.streak = 0;
+            if suicide {
+                r.suicides += 1;
+            }
+        }
+        if let Some(killer) = k.killer.filter(|_| !suicide) {
+            self.ensure_player(killer);
+            let p = &mut self.players[killer.index()];
+            *p.weapons.entry(k.weapon.to_string()).or_default() += 1;
+            *p.victims.entry(k.victim).or_default() += 1;
+            *self.players[k.victim.index()]
+                .killers
+                .entry(killer)
+                .or_default() += 1;
+            if let Some(r) = self.row(killer) {
+                r.frags += 1;
+                if k.team_kill {
+                    r.team_kills += 1;
+                } else {
+                    r.streak += 1;
+                    r.best_streak = r.best_streak.max(r.streak);
+                }
+            }
+        }
+        if let Some(g) = &mut self.current {
+            g.kills += 1;
+            *g.weapons.entry(k.weapon.to_string()).or_default() += 1;
+            let line = FeedLine {
+                time: k.time,
+                killer: k.killer,
+                victim: k.victim,
+                weapon: k.weapon.to_string(),
+                team_kill: k.team_kill,
+            };
+            if g.first.len() < FEED {
+                g.first.push(line);
+            } else {
+                if g.last.len() == FEED {
+                    g.last.pop_front();
+                }
+                g.last.push_back(line);
+            }
+        }
+    }
+
+    /// A flag event.
+    pub fn flag(&mut self, p: PlayerId, action: FlagAction) {
+        self.ensure_player(p);
+        let i = match action {
+            FlagAction::Taken => 0,
+            FlagAction::Captured => 1,
+            FlagAction::Returned => 2,
+            FlagAction::CarrierFragged => 3,
+        };
+        self.players[p.index()].flags[i] += 1;
+        if action == FlagAction::Captured {
+            if let Some(r) = self.row(p) {
+                r.captures += 1;
+            }
+        }
+    }
+
+    /// Final team scores.
+    pub fn team_score(&mut self, red: i32, blue: i32) {
+        if let Some(g) = &mut self.current {
+            g.team_score = Some((red, blue));
+        }
+    }
+
+    /// A final scoreboard line.
+    pub fn score(&mut self, p: PlayerId, score: i32) {
+        self.ensure_player(p);
+        if let Some(r) = self.row(p) {
+            r.score = Some(score);
+        }
+    }
+
+    /// The exit reason.
+    pub fn exit(&mut self, reason: String) {
+        if let Some(g) = &mut self.current {
+            g.exit = Some(reason);
+        }
+    }
+
+    /// A game without rated events: not shown.
+    pub fn drop_game(&mut self) {
+        self.current = None;
+    }
+
+    /// A rated game ended: `rows` are its players' strengths after it.
+    pub fn end_game(&mut self, end: GameEnd, rows: Vec<GameRow>) {
+        let Some(mut g) = self.current.take() else {
+            return;
+        };
+        g.end = Some(end);
+        let index = self.games.len();
+        for r in rows {
+            self.ensure_player(r.player);
+            self.players[r.player.index()]
+                .history
+                .push((index, r.strength_after));
+            let order = g.rows.len();
+            g.rows
+                .entry(r.player)
+                .or_insert(PlayerGame {
+                    order,
+                    ..PlayerGame::default()
+                })
+                .strength_after = r.strength_after;
+        }
+        self.games.push(g);
+    }
+}
+
+/// `&`, `<`, `>`, `"`, `'` escaped for HTML text and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The file name of a player's page: `<id>-<ascii letters and digits of the name>.html`.
+pub fn player_file(id: PlayerId, name: &str) -> String {
+    let mut slug: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .take(40)
+        .collect();
+    while slug.contains("--") {
+        slug = slug.replace("--", "-");
+    }
+    let slug = slug.trim_matches('-');
+    if slug.is_empty() {
+        format!("{}.html", id.0)
+    } else {
+        format!("{}-{}.html", id.0, slug)
+    }
+}
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:0;background:#f6f6f4;color:#222}\
+header{background:#2b2d42;color:#fff;padding:.8em 1.2em}header a{color:#fff}\
+main{padding:1em 1.2em;max-width:60em}table{border-collapse:collapse;margin:.5em 0 1.5em}\
+th,td{padding:.25em .6em;border-bottom:1px solid #ddd;text-align:right}\
+th{background:#e9e9e6}td.l,th.l{text-align:left}a{color:#1d4e89}\
+.muted{color:#777}svg{background:#fff;border:1px solid #ddd}h2{margin-top:1.5em}";
+
+fn page(title: &str, root: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<header><a href=\"{root}index.html\">podium frags</a> · {}</header>\n<main>\n{body}</main>\n</body>\n</html>\n",
+        escape(title),
+        escape(title)
+    )
+}
+
+fn name_link(ranking: &FragRanking, id: PlayerId, root: &str) -> String {
+    let name = ranking.name(id);
+    format!(
+        "<a href=\"{root}players/{}\">{}</a>",
+        escape(&player_file(id, name)),
+        escape(name)
+    )
+}
+
+fn clock(tenths: u32) -> String {
+    let s = tenths / 10;
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+/// The strength-over-time chart of one player, as inline SVG.
+fn chart(history: &[(usize, f64)]) -> String {
+    let (w, h, left, right, top, bottom) = (640.0, 220.0, 50.0, 12.0, 12.0, 30.0);
+    let max = history
+        .iter()
+        .map(|&(_, g)| g)
+        .fold(0.0f64, f64::max)
+        .max(1.0);
+    let n = history.len();
+    let x = |i: usize| {
+        if n <= 1 {
+            left + (w - left - right) / 2.0
+        } else {
+            left + (w - left - right) * i as f64 / (n - 1) as f64
+        }
+    };
+    let y = |g: f64| top + (h - top - bottom) * (1.0 - g / max);
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"strength after each game\">\n"
+    );
+    let _ = writeln!(
+        svg,
+        "<line x1=\"{left}\" y1=\"{top}\" x2=\"{left}\" y2=\"{b}\" stroke=\"#999\"/><line x1=\"{left}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"#999\"/>",
+        b = h - bottom,
+        r = w - right
+    );
+    let _ = writeln!(
+        svg,
+        "<text x=\"{tx}\" y=\"{ty}\" font-size=\"11\" text-anchor=\"end\">{max:.0}</text><text x=\"{tx}\" y=\"{b}\" font-size=\"11\" text-anchor=\"end\">0</text>",
+        tx = left - 4.0,
+        ty = top + 8.0,
+        b = h - bottom
+    );
+    let _ = writeln!(
+        svg,
+        "<text x=\"{cx}\" y=\"{ly}\" font-size=\"11\" text-anchor=\"middle\">games played ({n})</text>",
+        cx = (left + w - right) / 2.0,
+        ly = h - 8.0
+    );
+    let points: Vec<String> = history
+        .iter()
+        .enumerate()
+        .map(|(i, &(_, g))| format!("{:.1},{:.1}", x(i), y(g)))
+        .collect();
+    let _ = writeln!(
+        svg,
+        "<polyline fill=\"none\" stroke=\"#1d4e89\" stroke-width=\"2\" points=\"{}\"/>",
+        points.join(" ")
+    );
+    for (i, &(game, g)) in history.iter().enumerate() {
+        let _ = writeln!(
+            svg,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"#1d4e89\"><title>game {}: {g:.1}</title></circle>",
+            x(i),
+            y(g),
+            game + 1
+        );
+    }
+    svg.push_str("</svg>\n");
+    svg
+}
+
+fn top<K: Copy + Ord>(map: &HashMap<K, u32>) -> Option<(K, u32)> {
+    map.iter()
+        .map(|(&k, &v)| (k, v))
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+}
+
+/// Writes the site into `dir` (created if missing; existing pages are overwritten).
+///
+/// # Errors
+/// File system errors.
+pub fn write(
+    dir: &Path,
+    site: &SiteData,
+    ranking: &FragRanking,
+    matrix: &FragMatrix,
+    summary: &LogSummary,
+) -> std::io::Result<()> {
+    fs::create_dir_all(dir.join("players"))?;
+    fs::create_dir_all(dir.join("games"))?;
+    let standings: Vec<_> = ranking
+        .standings()
+        .into_iter()
+        .filter(|s| s.stats.games > 0)
+        .collect();
+
+    // Ranking page.
+    let mut body = String::new();
+    let _ = writeln!(
+        body,
+        "<p>{} players, {} games, {} kills read ({} lines; {} skipped).</p>",
+        standings.len(),
+        site.games.len(),
+        summary.kills,
+        summary.lines,
+        summary.skipped()
+    );
+    body.push_str("<h2>Ranking</h2>\n<table>\n<tr><th>#</th><th class=\"l\">player</th><th>strength</th><th>frags</th><th>deaths</th><th>suicides</th><th>K/D</th><th>games</th></tr>\n");
+    for s in &standings {
+        let st = &s.stats;
+        let _ = writeln!(
+            body,
+            "<tr><td>{}</td><td class=\"l\">{}</td><td>{:.1}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td><td>{}</td></tr>",
+            s.position,
+            name_link(ranking, s.id, ""),
+            s.strength,
+            st.frags,
+            st.deaths,
+            st.suicides,
+            f64::from(st.frags) / f64::from(st.deaths.max(1)),
+            st.games
+        );
+    }
+    body.push_str("</table>\n<h2>Games</h2>\n<table>\n<tr><th>#</th><th class=\"l\">map</th><th class=\"l\">type</th><th>players</th><th>kills</th><th class=\"l\">winner</th></tr>\n");
+    for (i, g) in site.games.iter().enumerate() {
+        let winner = best_of(g)
+            .map(|p| name_link(ranking, p, ""))
+            .unwrap_or_default();
+        let _ = writeln!(
+            body,
+            "<tr><td><a href=\"games/{n}.html\">{n}</a></td><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td class=\"l\">{winner}</td></tr>",
+            escape(&g.map),
+            escape(&g.game_type),
+            g.rows.len(),
+            g.kills,
+            n = i + 1
+        );
+    }
+    body.push_str("</table>\n<p class=\"muted\">Strength: the dynamic frag ranking of seed 004 (every frag a 1:0 duel, Elo-like update, floored at 0).</p>\n");
+    fs::write(dir.join("index.html"), page("Ranking", "", &body))?;
+
+    // Player pages.
+    for s in &standings {
+        let id = s.id;
+        let p = &site.players[id.index()];
+        let st = &s.stats;
+        let mut body = String::new();
+        let _ = writeln!(
+            body,
+            "<h1>{}</h1>\n<p>Place {} of {}, strength <b>{:.1}</b>. {} frags, {} deaths, {} suicides ({} by the world), {} team kills, {} captures in {} games.</p>",
+            escape(ranking.name(id)),
+            s.position,
+            standings.len(),
+            s.strength,
+            st.frags,
+            st.deaths,
+            st.suicides,
+            st.world_deaths,
+            st.team_kills,
+            st.captures,
+            st.games
+        );
+        if !p.aliases.is_empty() {
+            let names: Vec<String> = p.aliases.iter().map(|a| escape(a)).collect();
+            let _ = writeln!(body, "<p>Also played as: {}.</p>", names.join(", "));
+        }
+        body.push_str("<h2>Strength after each game</h2>\n");
+        body.push_str(&chart(&p.history));
+        body.push_str("<h2>Rivals</h2>\n<ul>\n");
+        match top(&p.victims) {
+            Some((v, n)) => {
+                let back = matrix.get(v, id);
+                let _ = writeln!(
+                    body,
+                    "<li>Favourite victim: {} (fragged {n} times, fragged back {back} times)</li>",
+                    name_link(ranking, v, "../")
+                );
+            }
+            None => body.push_str("<li>Favourite victim: none</li>\n"),
+        }
+        match top(&p.killers) {
+            Some((k, n)) => {
+                let back = matrix.get(id, k);
+                let _ = writeln!(
+                    body,
+                    "<li>Nemesis: {} (fragged this player {n} times, fragged back {back} times)</li>",
+                    name_link(ranking, k, "../")
+                );
+            }
+            None => body.push_str("<li>Nemesis: none</li>\n"),
+        }
+        body.push_str("</ul>\n<h2>Weapons</h2>\n");
+        let mut weapons: Vec<(&String, &u32)> = p.weapons.iter().collect();
+        weapons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        if weapons.is_empty() {
+            body.push_str("<p class=\"muted\">No frags.</p>\n");
+        } else {
+            body.push_str("<table>\n<tr><th class=\"l\">means of death</th><th>frags</th><th>share</th></tr>\n");
+            let total: u32 = weapons.iter().map(|w| *w.1).sum();
+            for (w, n) in weapons {
+                let _ = writeln!(
+                    body,
+                    "<tr><td class=\"l\">{}</td><td>{n}</td><td>{:.0}%</td></tr>",
+                    escape(w),
+                    100.0 * f64::from(*n) / f64::from(total)
+                );
+            }
+            body.push_str("</table>\n");
+        }
+        if p.flags.iter().any(|&n| n > 0) {
+            let _ = writeln!(
+                body,
+                "<p>Flags: {} taken, {} captured, {} returned, {} carriers fragged.</p>",
+                p.flags[0], p.flags[1], p.flags[2], p.flags[3]
+            );
+        }
+        body.push_str("<h2>Games</h2>\n<table>\n<tr><th>game</th><th class=\"l\">map</th><th>frags</th><th>deaths</th><th>suicides</th><th>score</th><th>strength after</th></tr>\n");
+        for &(gi, g) in &p.history {
+            let game = &site.games[gi];
+            let r = game.rows.get(&id).copied().unwrap_or_default();
+            let _ = writeln!(
+                body,
+                "<tr><td><a href=\"../games/{n}.html\">{n}</a></td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{g:.1}</td></tr>",
+                escape(&game.map),
+                r.frags,
+                r.deaths,
+                r.suicides,
+                r.score.map(|s| s.to_string()).unwrap_or_default(),
+                n = gi + 1
+            );
+        }
+        body.push_str("</table>\n");
+        let name = player_file(id, ranking.name(id));
+        fs::write(
+            dir.join("players").join(name),
+            page(ranking.name(id), "../", &body),
+        )?;
+    }
+
+    // Game pages.
+    for (i, g) in site.games.iter().enumerate() {
+        let mut body = String::new();
+        let end = match g.end {
+            Some(GameEnd::Shutdown) | None => "shut down",
+            Some(GameEnd::CutOff) => "cut off (no shutdown line)",
+            Some(GameEnd::EndOfInput) => "still running when the log ended",
+        };
+        let _ = writeln!(
+            body,
+            "<h1>Game {}</h1>\n<p>Map <b>{}</b>, {}; game {} of {}. Ended: {}{}.</p>",
+            i + 1,
+            escape(&g.map),
+            escape(&g.game_type),
+            g.number,
+            escape(&g.file),
+            end,
+            g.exit
+                .as_ref()
+                .map(|e| format!(" ({})", escape(e)))
+                .unwrap_or_default()
+        );
+        if let Some((red, blue)) = g.team_score {
+            let _ = writeln!(body, "<p>Red {red} : {blue} Blue.</p>");
+        }
+        body.push_str("<h2>Scoreboard</h2>\n<table>\n<tr><th class=\"l\">player</th><th>score</th><th>frags</th><th>deaths</th><th>suicides</th><th>team kills</th><th>captures</th><th>best streak</th><th>strength after</th></tr>\n");
+        let mut rows: Vec<(&PlayerId, &PlayerGame)> = g.rows.iter().collect();
+        rows.sort_by(|a, b| {
+            let sa = a.1.score.unwrap_or(a.1.frags as i32 - a.1.suicides as i32);
+            let sb = b.1.score.unwrap_or(b.1.frags as i32 - b.1.suicides as i32);
+            sb.cmp(&sa).then(a.1.order.cmp(&b.1.order))
+        });
+        for (&p, r) in rows {
+            let _ = writeln!(
+                body,
+                "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td></tr>",
+                name_link(ranking, p, "../"),
+                r.score.map(|s| s.to_string()).unwrap_or_default(),
+                r.frags,
+                r.deaths,
+                r.suicides,
+                r.team_kills,
+                r.captures,
+                r.best_streak,
+                r.strength_after
+            );
+        }
+        body.push_str("</table>\n<h2>Kill feed</h2>\n");
+        let _ = writeln!(body, "<p>{} kills.</p>", g.kills);
+        let mut weapons: Vec<(&String, &u32)> = g.weapons.iter().collect();
+        weapons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        body.push_str("<table>\n<tr><th class=\"l\">means of death</th><th>kills</th></tr>\n");
+        for (w, n) in weapons {
+            let _ = writeln!(
+                body,
+                "<tr><td class=\"l\">{}</td><td>{n}</td></tr>",
+                escape(w)
+            );
+        }
+        body.push_str("</table>\n");
+        let feed = |body: &mut String, title: &str, lines: &mut dyn Iterator<Item = &FeedLine>| {
+            let _ = writeln!(body, "<h3>{title}</h3>\n<ul>");
+            for l in lines {
+                let who = match l.killer {
+                    None => "&lt;world&gt;".to_string(),
+                    Some(k) => name_link(ranking, k, "../"),
+                };
+                let tk = if l.team_kill { " (team kill)" } else { "" };
+                let _ = writeln!(
+                    body,
+                    "<li>{} {who} killed {} by {}{tk}</li>",
+                    clock(l.time),
+                    name_link(ranking, l.victim, "../"),
+                    escape(&l.weapon)
+                );
+            }
+            body.push_str("</ul>\n");
+        };
+        feed(&mut body, "First kills", &mut g.first.iter());
+        if !g.last.is_empty() {
+            feed(&mut body, "Last kills", &mut g.last.iter());
+        }
+        fs::write(
+            dir.join("games").join(format!("{}.html", i + 1)),
+            page(&format!("Game {} · {}", i + 1, g.map), "../", &body),
+        )?;
+    }
+    Ok(())
+}
+
+/// The game's best player: highest score, else most frags.
+fn best_of(g: &GameData) -> Option<PlayerId> {
+    g.rows
+        .iter()
+        .max_by(|a, b| {
+            let sa = a.1.score.unwrap_or(a.1.frags as i32 - a.1.suicides as i32);
+            let sb = b.1.score.unwrap_or(b.1.frags as i32 - b.1.suicides as i32);
+            sa.cmp(&sb).then(b.1.order.cmp(&a.1.order))
+        })
+        .map(|(&p, _)| p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_and_file_names() {
+        assert_eq!(
+            escape("<a href=\"x\">Tom & 'Jerry'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;"
+        );
+        assert_eq!(
+            player_file(PlayerId(3), "Dono da Bola"),
+            "3-Dono-da-Bola.html"
+        );
+        assert_eq!(
+            player_file(PlayerId(4), "../../etc/passwd"),
+            "4-etc-passwd.html"
+        );
+        assert_eq!(player_file(PlayerId(5), "ŁÓDŹ"), "5-D.html");
+        assert_eq!(player_file(PlayerId(7), "ŻÓŁW"), "7-W.html");
+        assert_eq!(player_file(PlayerId(8), "ąę"), "8.html");
+        assert_eq!(player_file(PlayerId(6), "a/b\\c"), "6-a-b-c.html");
+    }
+}

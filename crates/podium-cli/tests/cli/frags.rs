@@ -1,0 +1,279 @@
+//! `podium frags`: the Quake 3 log reader through the binary, bad input, the site,
+//! and `--follow`.
+
+use std::io::Write;
+use std::process::Stdio;
+use std::time::Duration;
+
+use crate::util::{bin, csv_rows, podium, Dir};
+
+const GAME: &str = "  0:00 ------------------------------------------------------------
+  0:00 InitGame: \\sv_hostname\\test\\g_gametype\\0\\mapname\\q3dm17
+  0:01 ClientConnect: 2
+  0:01 ClientUserinfoChanged: 2 n\\Ann\\t\\0\\model\\sarge
+  0:01 ClientConnect: 3
+  0:01 ClientUserinfoChanged: 3 n\\Bo\\t\\0\\model\\sarge
+  0:02 ClientUserinfoChanged: 4 n\\Cy\\t\\0\\model\\sarge
+  0:05 Kill: 2 3 7: Ann killed Bo by MOD_ROCKET_SPLASH
+  0:06 Kill: 2 4 6: Ann killed Cy by MOD_ROCKET
+  0:07 Kill: 3 2 1: Bo killed Ann by MOD_SHOTGUN
+  0:08 Kill: 1022 4 22: <world> killed Cy by MOD_TRIGGER_HURT
+  0:09 Kill: 3 3 7: Bo killed Bo by MOD_ROCKET_SPLASH
+  0:10 Exit: Fraglimit hit.
+  0:10 score: 1  ping: 4  client: 2 Ann
+  0:10 score: 0  ping: 4  client: 3 Bo
+  0:10 score: -1  ping: 4  client: 4 Cy
+  0:11 ShutdownGame:
+";
+
+fn row<'a>(
+    rows: &'a [std::collections::HashMap<String, String>],
+    p: &str,
+) -> &'a std::collections::HashMap<String, String> {
+    rows.iter().find(|r| r["player"] == p).unwrap()
+}
+
+#[test]
+fn csv_header_and_counts() {
+    let dir = Dir::new("frags-csv");
+    let f = dir.file("games.log", GAME);
+    let run = podium(&["frags", &f, "--format", "csv"]);
+    let out = run.ok();
+    assert!(
+        out.starts_with("position,player,strength,frags,deaths,suicides,"),
+        "{out}"
+    );
+    let rows = csv_rows(out);
+    let ann = row(&rows, "Ann");
+    assert_eq!(
+        (&ann["frags"][..], &ann["deaths"][..], &ann["suicides"][..]),
+        ("2", "1", "0")
+    );
+    let cy = row(&rows, "Cy");
+    assert_eq!((&cy["suicides"][..], &cy["world_deaths"][..]), ("1", "1"));
+    assert_eq!(row(&rows, "Bo")["suicides"], "1");
+    // Hand computation, K = 8: Ann 4 after the first frag, Bo 0, Cy 0; Ann kills Cy
+    // (w = 1/(1+10^(−4/400)) = 0.505756): Ann 4 + 8·0.494244 = 7.953952; Bo kills Ann
+    // (w = 1/(1+10^(7.953952/400)) = 0.488555): Bo 4.091560, Ann 3.862392; Cy's world
+    // death: stays 0; Bo's suicide: 4.091560 − 4 = 0.091560.
+    let g = |p: &str| row(&rows, p)["strength"].parse::<f64>().unwrap();
+    assert!((g("Ann") - 3.862_392).abs() < 1e-5, "{}", g("Ann"));
+    assert!((g("Bo") - 0.091_560).abs() < 1e-5, "{}", g("Bo"));
+    assert_eq!(g("Cy"), 0.0);
+    assert!(run
+        .stderr
+        .contains("5 kills (1 by the world, 1 suicides, 0 team kills)"));
+}
+
+#[test]
+fn settings_are_checked() {
+    let dir = Dir::new("frags-set");
+    let f = dir.file("games.log", GAME);
+    let rows = csv_rows(podium(&["frags", &f, "--format", "csv", "--set", "k=16"]).ok());
+    let g: f64 = row(&rows, "Ann")["strength"].parse().unwrap();
+    assert!(g > 7.0, "K = 16 moves twice as far: {g}");
+    let err = podium(&["frags", &f, "--set", "kk=3"]).err().to_string();
+    assert!(err.contains("no parameter \"kk\""), "{err}");
+    let err = podium(&["frags", &f, "--set", "k=-1"]).err().to_string();
+    assert!(err.contains("k"), "{err}");
+    let err = podium(&["frags", &f, "--core", "3"]).err().to_string();
+    assert!(err.contains("--static"), "{err}");
+    let err = podium(&["frags", &dir.path("missing.log")])
+        .err()
+        .to_string();
+    assert!(err.contains("missing.log"), "{err}");
+}
+
+#[test]
+fn static_strengths_by_hand() {
+    let dir = Dir::new("frags-static");
+    let f = dir.file("games.log", GAME);
+    let rows = csv_rows(podium(&["frags", &f, "--static", "--format", "csv"]).ok());
+    // Ann–Bo 1:1 → 0; Ann–Cy 1:0 → 1. Ann = ½, Bo = 0 (met Ann only), Cy = −1.
+    let g = |p: &str| row(&rows, p)["strength"].parse::<f64>().unwrap();
+    assert_eq!((g("Ann"), g("Bo"), g("Cy")), (0.5, 0.0, -1.0));
+    assert_eq!(rows[0]["player"], "Ann");
+    // Core of 2 frags: only Ann–Bo met twice.
+    let rows = csv_rows(podium(&["frags", &f, "--static", "--core", "2", "--format", "csv"]).ok());
+    assert_eq!(rows.len(), 2);
+}
+
+#[test]
+fn garbage_binary_noise_and_a_half_written_last_line() {
+    let dir = Dir::new("frags-garbage");
+    let mut bytes = GAME.as_bytes().to_vec();
+    bytes.extend_from_slice(b"this is not a log line\n");
+    bytes.extend_from_slice(&[0xff, 0xfe, 0x00, 0x13, 0x88, b'\n', 0x00, 0x00, b'\n']);
+    bytes.extend_from_slice(b"  1:00 Kill: 2 3\n  1:01 InitGame: \\g_gametype\\0\n");
+    bytes.extend_from_slice(b" 1:02 ClientUserinfoChanged: 2 n\\Ann\\t\\0\n");
+    bytes.extend((0..200_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8 | 1));
+    bytes.extend_from_slice(b"\n  1:03 Kill: 2 3 7: Ann killed B");
+    let f = dir.0.join("noisy.log");
+    std::fs::write(&f, &bytes).unwrap();
+    let run = podium(&["frags", f.to_str().unwrap(), "--format", "csv"]);
+    let rows = csv_rows(run.ok());
+    assert_eq!(
+        row(&rows, "Ann")["frags"],
+        "2",
+        "the damaged tail rates nothing"
+    );
+    let err = &run.stderr;
+    assert!(err.contains("skipped"), "{err}");
+    assert!(err.contains("not recognised"), "{err}");
+    assert!(
+        err.contains("line 18 (unrecognised): this is not a log line"),
+        "{err}"
+    );
+    assert!(err.contains("malformed"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // Pure noise: no players, still exit 0.
+    let noise: Vec<u8> = (0..100_000u32).map(|i| (i * 7919 % 251) as u8).collect();
+    let g = dir.0.join("noise.bin");
+    std::fs::write(&g, &noise).unwrap();
+    let run = podium(&["frags", g.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(run.ok().trim(), "[]");
+    assert!(run.stderr.contains("skipped"), "{}", run.stderr);
+}
+
+#[test]
+fn standard_input_and_several_files() {
+    let dir = Dir::new("frags-stdin");
+    let f = dir.file("a.log", GAME);
+    let run = crate::util::podium_stdin(&["frags", "-", &f, "--format", "csv"], GAME);
+    let rows = csv_rows(run.ok());
+    assert_eq!(row(&rows, "Ann")["frags"], "4");
+    assert_eq!(row(&rows, "Ann")["games"], "2");
+}
+
+const NASTY: &str = "  0:00 InitGame: \\g_gametype\\4\\mapname\\<b>ctf&map</b>
+  0:01 ClientUserinfoChanged: 1 n\\<script>alert(1)</script>\\t\\1
+  0:01 ClientUserinfoChanged: 2 n\\../../etc/passwd\\t\\2
+  0:01 ClientUserinfoChanged: 3 n\\Zoë \"Q\" O'Neil\\t\\1
+  0:02 Kill: 1 2 7: x killed y by MOD_ROCKET
+  0:03 Kill: 2 3 7: x killed y by MOD_<i>
+  0:03 Kill: 1 3 7: x killed y by MOD_RAILGUN
+  0:04 CTF: 3 2 1: Zoë captured the BLUE flag!
+  0:05 red:1  blue:0
+  0:06 ShutdownGame:
+";
+
+#[test]
+fn site_escapes_names_and_links_resolve() {
+    let dir = Dir::new("frags-site");
+    let f = dir.file("games.log", NASTY);
+    let site = dir.path("site");
+    let run = podium(&["frags", &f, "--html", &site, "--format", "csv"]);
+    let rows = csv_rows(run.ok());
+    let zoe = row(&rows, "Zoë \"Q\" O'Neil");
+    assert_eq!(
+        (&zoe["captures"][..], &zoe["deaths"][..]),
+        ("1", "2"),
+        "{rows:?}"
+    );
+    let script = row(&rows, "<script>alert(1)</script>");
+    assert_eq!(script["team_kills"], "1");
+    let pages = crate::site_check::check_site(std::path::Path::new(&site));
+    assert_eq!(pages, 1 + 3 + 1);
+    let index = std::fs::read_to_string(dir.0.join("site/index.html")).unwrap();
+    assert!(index.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(!index.contains("<script>"));
+    let players: Vec<String> = std::fs::read_dir(dir.0.join("site/players"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    for p in &players {
+        assert!(
+            p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.'),
+            "{p}"
+        );
+    }
+    assert!(
+        dir.0.join("site/players/1-etc-passwd.html").is_file(),
+        "{players:?}"
+    );
+}
+
+#[test]
+fn follow_reads_appended_lines_and_a_line_written_in_two_parts() {
+    let dir = Dir::new("frags-follow");
+    let path = dir.file("games.log", GAME);
+    let child = bin()
+        .args([
+            "frags",
+            &path,
+            "--follow",
+            "--format",
+            "csv",
+            "--poll-ms",
+            "50",
+            "--idle-exit",
+            "2",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(400));
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    f.write_all(b"  0:00 InitGame: \\g_gametype\\0\\mapname\\q3dm6\n  0:01 ClientUserinfoChanged: 5 n\\Dee\\t\\0\n  0:02 Kill: 5 5 7: Dee kil")
+        .unwrap();
+    f.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    f.write_all(b"led Dee by MOD_ROCKET_SPLASH\n  0:03 ShutdownGame:\n")
+        .unwrap();
+    f.flush().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The last CSV printed holds Dee's suicide, read whole although written in two parts.
+    let last = stdout.rsplit("position,player").next().unwrap();
+    let rows = csv_rows(&format!("position,player{last}"));
+    let dee = row(&rows, "Dee");
+    assert_eq!(dee["suicides"], "1", "{stdout}");
+    assert!(stderr.contains("6 kills"), "{stderr}");
+    assert!(stderr.contains("no lines skipped"), "{stderr}");
+}
+
+#[test]
+fn follow_starts_over_when_the_log_is_truncated() {
+    let dir = Dir::new("frags-trunc");
+    let path = dir.file("games.log", GAME);
+    let child = bin()
+        .args([
+            "frags",
+            &path,
+            "--follow",
+            "--format",
+            "csv",
+            "--poll-ms",
+            "50",
+            "--idle-exit",
+            "2",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(400));
+    // A new, shorter log in the same file.
+    std::fs::write(
+        &path,
+        "0:00 InitGame: \\g_gametype\\0\n0:01 ClientUserinfoChanged: 2 n\\Eve\\t\\0\n0:02 Kill: 2 2 7: Eve killed Eve by MOD_ROCKET\n",
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("truncated"), "{stderr}");
+    let last = stdout.rsplit("position,player").next().unwrap();
+    let rows = csv_rows(&format!("position,player{last}"));
+    assert_eq!(row(&rows, "Eve")["suicides"], "1", "{stdout}");
+    assert_eq!(row(&rows, "Ann")["frags"], "2", "{stdout}");
+}

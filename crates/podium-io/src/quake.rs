@@ -1,0 +1,1407 @@
+//! Quake 3 `games.log` reader (ioq3 `g_log`, the OSP variant, OpenArena's CTF lines).
+//!
+//! The log is read **line by line** and every line is thrown away once parsed: memory
+//! holds the names of the players seen (interned once), the client slots of the current
+//! game and one line buffer of at most [`MAX_LINE`] bytes. A line longer than that is
+//! skipped and counted.
+//!
+//! Two layers:
+//! - [`QuakeParser`]: a push parser. [`feed_line`](QuakeParser::feed_line) takes one
+//!   line (without its newline) and queues the [`QuakeEvent`]s it produced;
+//!   [`next_event`](QuakeParser::next_event) hands them out. Names of players and weapons
+//!   are interned: events carry [`PlayerRef`]/[`WeaponRef`], resolved with
+//!   [`player_name`](QuakeParser::player_name) and [`weapon_name`](QuakeParser::weapon_name).
+//! - [`QuakeLog`]: reads any [`Read`] to its end through a [`LineReader`] and a parser;
+//!   an iterator of events. `podium frags --follow` drives the two layers itself to keep
+//!   reading a growing file.
+//!
+//! What is understood (everything else is counted in [`LogSummary`], never fatal):
+//!
+//! | line | meaning |
+//! |---|---|
+//! | `InitGame: \k\v…` | a game starts; `g_gametype` (tolerating `\= 0`), `mapname` |
+//! | `ShutdownGame:` | the game ends; an `InitGame` while a game is open ends it as *cut off* |
+//! | `ClientConnect: id` | a client slot is (re)used by a new player |
+//! | `ClientUserinfoChanged: id n\name\t\team…` | a player's name and team; a new name on the same slot is a *rename* |
+//! | `Kill: k v mod: text` | a frag; `k = 1022` is `<world>`; `k = v` a suicide; OSP adds a trailing field |
+//! | `score: s  ping: p  client: id name` | final scoreboard |
+//! | `red:r  blue:b` | final team scores |
+//! | `Exit: reason` | why the game ended |
+//! | `ServerTime: YYYYMMDDhhmmss …` (OSP) | the date, for decay per day |
+//! | `CTF: id team event: text` (OpenArena) | flag taken (0), captured (1), returned (2), carrier fragged (3) |
+//! | `----…` | separator |
+//!
+//! Known lines that carry nothing for rankings (`Item:`, `say:`, `ClientBegin:`, OSP's
+//! `Weapon_Stats:`, `Warmup:`, …) are counted as *ignored*. A line whose timestamp is
+//! followed by another timestamp (`26  0:00 ----`, line 97 of the widely copied
+//! `qgames.log`: the logger overwrote a `ShutdownGame` line) is *repaired*: it is read
+//! from the second timestamp on.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::{self, Read};
+
+/// Lines longer than this many bytes are skipped (and counted as overlong).
+pub const MAX_LINE: usize = 1 << 16;
+
+/// Client id of `<world>` in `Kill` lines.
+pub const WORLD: u32 = 1022;
+
+/// A player of the log, by name (interned in the order first seen).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlayerRef(pub u32);
+
+/// A means of death (`MOD_*`), interned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WeaponRef(pub u16);
+
+/// The game type from `g_gametype`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameType {
+    /// 0: free for all.
+    Ffa,
+    /// 1: tournament (duel).
+    Tournament,
+    /// 2: single player.
+    SinglePlayer,
+    /// 3: team deathmatch.
+    Team,
+    /// 4: capture the flag.
+    Ctf,
+    /// Any other number (mods).
+    Other(u32),
+}
+
+impl GameType {
+    /// From the `g_gametype` number.
+    #[must_use]
+    pub fn from_number(n: u32) -> GameType {
+        match n {
+            0 => GameType::Ffa,
+            1 => GameType::Tournament,
+            2 => GameType::SinglePlayer,
+            3 => GameType::Team,
+            4 => GameType::Ctf,
+            n => GameType::Other(n),
+        }
+    }
+
+    /// Whether players play in teams (team kills exist). OpenArena's 5–9, 11, 12 are team
+    /// modes; 10 (last man standing) is not.
+    #[must_use]
+    pub fn is_team(self) -> bool {
+        match self {
+            GameType::Team | GameType::Ctf => true,
+            GameType::Other(n) => (5..=12).contains(&n) && n != 10,
+            _ => false,
+        }
+    }
+
+    /// A short name: `ffa`, `duel`, `single`, `team`, `ctf`, `type N`.
+    #[must_use]
+    pub fn label(self) -> String {
+        match self {
+            GameType::Ffa => "ffa".into(),
+            GameType::Tournament => "duel".into(),
+            GameType::SinglePlayer => "single".into(),
+            GameType::Team => "team".into(),
+            GameType::Ctf => "ctf".into(),
+            GameType::Other(n) => format!("type {n}"),
+        }
+    }
+}
+
+/// A player's team (`t\` of `ClientUserinfoChanged`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Team {
+    /// 0: no team (free for all).
+    #[default]
+    Free,
+    /// 1.
+    Red,
+    /// 2.
+    Blue,
+    /// 3.
+    Spectator,
+}
+
+impl Team {
+    fn from_number(n: u32) -> Team {
+        match n {
+            1 => Team::Red,
+            2 => Team::Blue,
+            3 => Team::Spectator,
+            _ => Team::Free,
+        }
+    }
+
+    /// The other team of red and blue.
+    #[must_use]
+    pub fn other(self) -> Option<Team> {
+        match self {
+            Team::Red => Some(Team::Blue),
+            Team::Blue => Some(Team::Red),
+            _ => None,
+        }
+    }
+}
+
+/// Who killed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Killer {
+    /// `<world>` (id 1022): lava, falling, triggers.
+    World,
+    /// A player.
+    Player(PlayerRef),
+}
+
+/// What happened to a flag (`CTF:` lines).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlagAction {
+    /// 0: picked up the enemy flag.
+    Taken,
+    /// 1: brought it home.
+    Captured,
+    /// 2: returned own flag.
+    Returned,
+    /// 3: fragged the enemy flag carrier.
+    CarrierFragged,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameEnd {
+    /// A `ShutdownGame` line.
+    Shutdown,
+    /// The next `InitGame` came without a `ShutdownGame` (a crash, or an overwritten line).
+    CutOff,
+    /// The input ended inside the game.
+    EndOfInput,
+}
+
+/// What one game is: from its `InitGame` line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameInfo {
+    /// 1-based number of the game in the input.
+    pub number: u32,
+    /// The line of its `InitGame` (0 when the log started inside a game).
+    pub line: u64,
+    /// From `g_gametype`.
+    pub game_type: GameType,
+    /// From `mapname` (empty if missing).
+    pub map: String,
+}
+
+/// One thing the log says, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QuakeEvent {
+    /// A game starts.
+    GameStart(GameInfo),
+    /// The server's date (OSP `ServerTime:`), as days since 1970-01-01.
+    Day(i64),
+    /// A client slot now holds this player on this team. `renamed_from` is the name the
+    /// slot had in the same game, when it changed.
+    Player {
+        /// The client id (slot) in this game.
+        client: u32,
+        /// The player, by name.
+        player: PlayerRef,
+        /// Their team.
+        team: Team,
+        /// The slot's previous name in this game, if this is a rename.
+        renamed_from: Option<PlayerRef>,
+    },
+    /// A frag.
+    Kill {
+        /// Game time in tenths of a second.
+        time: u32,
+        /// Who killed.
+        killer: Killer,
+        /// Who died. `killer == Player(victim)` is a suicide.
+        victim: PlayerRef,
+        /// The means of death.
+        weapon: WeaponRef,
+        /// Killer and victim were on the same team in a team game.
+        team_kill: bool,
+    },
+    /// A flag event.
+    Flag {
+        /// Who.
+        player: PlayerRef,
+        /// The player's team.
+        team: Team,
+        /// What happened.
+        action: FlagAction,
+    },
+    /// The final team scores.
+    TeamScore {
+        /// Red's captures.
+        red: i32,
+        /// Blue's captures.
+        blue: i32,
+    },
+    /// One line of the final scoreboard.
+    Score {
+        /// The player.
+        player: PlayerRef,
+        /// The score shown.
+        score: i32,
+        /// Ping in ms.
+        ping: u32,
+    },
+    /// The game's `Exit:` reason (`Fraglimit hit.`, …).
+    Exit(String),
+    /// A game ended.
+    GameEnd {
+        /// Its number.
+        number: u32,
+        /// How.
+        end: GameEnd,
+    },
+}
+
+/// A skipped line, for the summary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedLine {
+    /// Its line number.
+    pub line: u64,
+    /// Why.
+    pub reason: &'static str,
+    /// Its first 80 characters.
+    pub text: String,
+}
+
+/// What the reader saw: counts of lines by kind and examples of those skipped.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LogSummary {
+    /// Lines read.
+    pub lines: u64,
+    /// Bytes read (newlines included), as counted by the [`LineReader`].
+    pub bytes: u64,
+    /// Games started.
+    pub games: u32,
+    /// Games that ended without a `ShutdownGame`.
+    pub cut_off: u32,
+    /// `Kill` lines read.
+    pub kills: u64,
+    /// Of those, by `<world>`.
+    pub world_kills: u64,
+    /// Of those, players who killed themselves.
+    pub suicides: u64,
+    /// Of those, team kills.
+    pub team_kills: u64,
+    /// Known lines without meaning for rankings (`Item:`, `say:`, …) and separators.
+    pub ignored: u64,
+    /// Lines read from their second timestamp (an overwritten line, see the module docs).
+    pub repaired: u64,
+    /// Empty lines.
+    pub empty: u64,
+    /// Lines not recognised at all.
+    pub unrecognised: u64,
+    /// Known events whose arguments did not parse.
+    pub malformed: u64,
+    /// Lines longer than [`MAX_LINE`], skipped.
+    pub overlong: u64,
+    /// The first skipped (unrecognised or malformed) lines, at most 10.
+    pub examples: Vec<SkippedLine>,
+}
+
+impl LogSummary {
+    /// Lines skipped: unrecognised, malformed and overlong.
+    #[must_use]
+    pub fn skipped(&self) -> u64 {
+        self.unrecognised + self.malformed + self.overlong
+    }
+
+    /// Adds another summary's counts (examples are kept up to 10).
+    pub fn merge(&mut self, other: &LogSummary) {
+        self.lines += other.lines;
+        self.bytes += other.bytes;
+        self.games += other.games;
+        self.cut_off += other.cut_off;
+        self.kills += other.kills;
+        self.world_kills += other.world_kills;
+        self.suicides += other.suicides;
+        self.team_kills += other.team_kills;
+        self.ignored += other.ignored;
+        self.repaired += other.repaired;
+        self.empty += other.empty;
+        self.unrecognised += other.unrecognised;
+        self.malformed += other.malformed;
+        self.overlong += other.overlong;
+        for e in &other.examples {
+            if self.examples.len() < 10 {
+                self.examples.push(e.clone());
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    player: PlayerRef,
+    team: Team,
+    fresh: bool,
+}
+
+/// The push parser: feed lines, take events. See the module docs.
+#[derive(Debug, Default)]
+pub struct QuakeParser {
+    names: Vec<String>,
+    name_index: HashMap<String, PlayerRef>,
+    weapons: Vec<String>,
+    weapon_index: HashMap<String, WeaponRef>,
+    weapon_cache: Vec<Option<WeaponRef>>,
+    slots: Vec<Option<Slot>>,
+    game: Option<(u32, GameType)>,
+    events: VecDeque<QuakeEvent>,
+    summary: LogSummary,
+}
+
+/// Parses leading ASCII digits; returns the value and the rest.
+fn int(s: &[u8]) -> Option<(u32, &[u8])> {
+    let n = s.iter().take_while(|b| b.is_ascii_digit()).count();
+    if n == 0 || n > 9 {
+        return None;
+    }
+    let v = s[..n]
+        .iter()
+        .fold(0u32, |a, &b| a * 10 + u32::from(b - b'0'));
+    Some((v, &s[n..]))
+}
+
+fn signed(s: &[u8]) -> Option<(i32, &[u8])> {
+    match s.first() {
+        Some(b'-') => int(&s[1..]).map(|(v, r)| (-(v as i32), r)),
+        _ => int(s).map(|(v, r)| (v as i32, r)),
+    }
+}
+
+fn trim_start(s: &[u8]) -> &[u8] {
+    let n = s.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    &s[n..]
+}
+
+fn trim(s: &[u8]) -> &[u8] {
+    let s = trim_start(s);
+    let n = s
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_whitespace())
+        .count();
+    &s[..s.len() - n]
+}
+
+fn strip<'a>(s: &'a [u8], prefix: &[u8]) -> Option<&'a [u8]> {
+    s.strip_prefix(prefix)
+}
+
+/// A timestamp `M…M:SS` (ioq3) or `S…S.s` (OSP), in tenths of a second, and the rest.
+fn timestamp(s: &[u8]) -> Option<(u32, &[u8])> {
+    let (a, rest) = int(s)?;
+    match rest.first() {
+        Some(b':') => {
+            let (sec, rest) = int(&rest[1..])?;
+            Some((
+                a.saturating_mul(600).saturating_add(sec.saturating_mul(10)),
+                rest,
+            ))
+        }
+        Some(b'.') => {
+            let digits = rest[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let tenth = rest
+                .get(1)
+                .filter(|b| b.is_ascii_digit())
+                .map_or(0, |b| b - b'0');
+            Some((
+                a.saturating_mul(10).saturating_add(u32::from(tenth)),
+                &rest[1 + digits..],
+            ))
+        }
+        _ => Some((a.saturating_mul(10), rest)),
+    }
+}
+
+/// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+impl QuakeParser {
+    /// A parser with nothing seen.
+    #[must_use]
+    pub fn new() -> Self {
+        QuakeParser::default()
+    }
+
+    /// The name of a player.
+    ///
+    /// # Panics
+    /// If `p` was not handed out by this parser.
+    #[must_use]
+    pub fn player_name(&self, p: PlayerRef) -> &str {
+        &self.names[p.0 as usize]
+    }
+
+    /// Number of distinct player names seen.
+    #[must_use]
+    pub fn players(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The name of a means of death (`MOD_ROCKET`, …).
+    ///
+    /// # Panics
+    /// If `w` was not handed out by this parser.
+    #[must_use]
+    pub fn weapon_name(&self, w: WeaponRef) -> &str {
+        &self.weapons[w.0 as usize]
+    }
+
+    /// The players on `team` in the current game, by their latest slot assignment.
+    #[must_use]
+    pub fn team_members(&self, team: Team) -> Vec<PlayerRef> {
+        let mut out: Vec<PlayerRef> = self
+            .slots
+            .iter()
+            .flatten()
+            .filter(|s| s.team == team)
+            .map(|s| s.player)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The counts so far.
+    #[must_use]
+    pub fn summary(&self) -> &LogSummary {
+        &self.summary
+    }
+
+    /// Records the bytes read so far (the parser sees lines, not bytes).
+    pub fn set_bytes(&mut self, bytes: u64) {
+        self.summary.bytes = bytes;
+    }
+
+    /// The next queued event.
+    pub fn next_event(&mut self) -> Option<QuakeEvent> {
+        self.events.pop_front()
+    }
+
+    /// Counts a line that was too long to read (see [`LineReader`]).
+    pub fn overlong_line(&mut self) {
+        self.summary.lines += 1;
+        self.summary.overlong += 1;
+    }
+
+    /// Ends input: a game still open ends as [`GameEnd::EndOfInput`].
+    pub fn finish(&mut self) {
+        if let Some((number, _)) = self.game.take() {
+            self.summary.cut_off += 1;
+            self.events.push_back(QuakeEvent::GameEnd {
+                number,
+                end: GameEnd::EndOfInput,
+            });
+        }
+    }
+
+    fn intern(&mut self, name: &str) -> PlayerRef {
+        if let Some(&p) = self.name_index.get(name) {
+            return p;
+        }
+        let p = PlayerRef(self.names.len() as u32);
+        self.names.push(name.to_string());
+        self.name_index.insert(name.to_string(), p);
+        p
+    }
+
+    fn weapon(&mut self, name: &str) -> WeaponRef {
+        if let Some(&w) = self.weapon_index.get(name) {
+            return w;
+        }
+        let w = WeaponRef(u16::try_from(self.weapons.len()).unwrap_or(u16::MAX));
+        if w.0 == u16::MAX {
+            // More than 65,535 distinct means of death is noise: fold them together.
+            return self.weapon("MOD_UNKNOWN");
+        }
+        self.weapons.push(name.to_string());
+        self.weapon_index.insert(name.to_string(), w);
+        w
+    }
+
+    /// The weapon of a Kill line: cached by the line's means-of-death number, checked
+    /// against the name (mods renumber), else looked up by name.
+    fn weapon_bytes(&mut self, mod_id: u32, name: &[u8]) -> WeaponRef {
+        let slot = mod_id as usize;
+        if let Some(Some(w)) = self.weapon_cache.get(slot) {
+            if self.weapons[w.0 as usize].as_bytes() == name {
+                return *w;
+            }
+        }
+        let w = match std::str::from_utf8(name) {
+            Ok(n) => self.weapon(n),
+            Err(_) => self.weapon(&String::from_utf8_lossy(name)),
+        };
+        if slot < 256 {
+            if self.weapon_cache.len() <= slot {
+                self.weapon_cache.resize(slot + 1, None);
+            }
+            self.weapon_cache[slot] = Some(w);
+        }
+        w
+    }
+
+    fn skip(&mut self, reason: &'static str, line: &[u8]) {
+        if reason == "unrecognised" {
+            self.summary.unrecognised += 1;
+        } else {
+            self.summary.malformed += 1;
+        }
+        if self.summary.examples.len() < 10 {
+            let text = String::from_utf8_lossy(line);
+            self.summary.examples.push(SkippedLine {
+                line: self.summary.lines,
+                reason,
+                text: text.chars().take(80).collect(),
+            });
+        }
+    }
+
+    /// Starts a game when events arrive outside any (a log that begins mid-game).
+    fn ensure_game(&mut self) -> GameType {
+        if let Some((_, t)) = self.game {
+            return t;
+        }
+        self.start_game(0, GameType::Ffa, String::new());
+        GameType::Ffa
+    }
+
+    fn start_game(&mut self, line: u64, game_type: GameType, map: String) {
+        if let Some((number, _)) = self.game.take() {
+            self.summary.cut_off += 1;
+            self.events.push_back(QuakeEvent::GameEnd {
+                number,
+                end: GameEnd::CutOff,
+            });
+        }
+        self.summary.games += 1;
+        let number = self.summary.games;
+        self.slots.clear();
+        self.game = Some((number, game_type));
+        self.events.push_back(QuakeEvent::GameStart(GameInfo {
+            number,
+            line,
+            game_type,
+            map,
+        }));
+    }
+
+    fn slot(&self, id: u32) -> Option<Slot> {
+        self.slots.get(id as usize).copied().flatten()
+    }
+
+    /// Parses one line (without its newline) and queues its events.
+    pub fn feed_line(&mut self, raw: &[u8]) {
+        self.summary.lines += 1;
+        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let mut s = trim_start(line);
+        if s.is_empty() {
+            self.summary.empty += 1;
+            return;
+        }
+        let mut time = 0;
+        if s[0].is_ascii_digit() {
+            match timestamp(s) {
+                Some((t, rest)) => {
+                    time = t;
+                    s = trim_start(rest);
+                }
+                None => return self.skip("unrecognised", raw),
+            }
+            if s.first().is_some_and(u8::is_ascii_digit) {
+                // Line 97 of qgames.log: `26  0:00 ----`, an overwritten line.
+                match timestamp(s) {
+                    Some((t, rest)) => {
+                        self.summary.repaired += 1;
+                        time = t;
+                        s = trim_start(rest);
+                    }
+                    None => return self.skip("unrecognised", raw),
+                }
+            }
+        }
+        if s.starts_with(b"---") && s.iter().all(|&b| b == b'-' || b.is_ascii_whitespace()) {
+            self.summary.ignored += 1;
+            return;
+        }
+        let Some(colon) = memchr::memchr(b':', s) else {
+            return self.skip("unrecognised", raw);
+        };
+        let (event, args) = (&s[..colon], &s[colon + 1..]);
+        let ok = match event {
+            b"Kill" => self.kill(time, args),
+            b"Item" | b"ClientBegin" | b"ClientDisconnect" | b"say" | b"sayteam" | b"tell"
+            | b"Warmup" | b"Game_Start" | b"Game_End" | b"Weapon_Stats" | b"Award"
+            | b"Challenge" | b"Info" | b"Playerstore" | b"Restore" | b"PlayerScore"
+            | b"Callvote" | b"Vote" | b"Team" | b"ClientConnect_Bot" => {
+                self.summary.ignored += 1;
+                true
+            }
+            b"ClientConnect" => self.connect(args),
+            b"ClientUserinfoChanged" => self.userinfo(args),
+            b"InitGame" => self.init_game(args),
+            b"ShutdownGame" => {
+                if let Some((number, _)) = self.game.take() {
+                    self.events.push_back(QuakeEvent::GameEnd {
+                        number,
+                        end: GameEnd::Shutdown,
+                    });
+                }
+                self.summary.ignored += 1;
+                true
+            }
+            b"score" => self.score(args),
+            b"red" => self.team_score(args),
+            b"Exit" => {
+                self.ensure_game();
+                let reason = String::from_utf8_lossy(trim(args)).into_owned();
+                self.events.push_back(QuakeEvent::Exit(reason));
+                true
+            }
+            b"ServerTime" => self.server_time(args),
+            b"CTF" => self.ctf(args),
+            _ => return self.skip("unrecognised", raw),
+        };
+        if !ok {
+            self.skip("malformed", raw);
+        }
+    }
+
+    fn init_game(&mut self, args: &[u8]) -> bool {
+        let mut game_type = GameType::Ffa;
+        let mut map = String::new();
+        let mut parts = trim(args).split(|&b| b == b'\\');
+        if parts.next().is_some_and(|first| !first.is_empty()) {
+            return false;
+        }
+        while let (Some(k), Some(v)) = (parts.next(), parts.next()) {
+            match k {
+                b"g_gametype" => {
+                    // Tolerates `\= 0` seen in real logs.
+                    let digits = v.iter().skip_while(|b| !b.is_ascii_digit());
+                    let d: Vec<u8> = digits.copied().collect();
+                    if let Some((n, _)) = int(&d) {
+                        game_type = GameType::from_number(n);
+                    }
+                }
+                b"mapname" => map = String::from_utf8_lossy(v).into_owned(),
+                _ => {}
+            }
+        }
+        self.start_game(self.summary.lines, game_type, map);
+        self.summary.ignored += 0;
+        true
+    }
+
+    fn connect(&mut self, args: &[u8]) -> bool {
+        let Some((id, _)) = int(trim_start(args)) else {
+            return false;
+        };
+        self.ensure_game();
+        if let Some(Some(slot)) = self.slots.get_mut(id as usize) {
+            slot.fresh = true;
+        }
+        true
+    }
+
+    fn userinfo(&mut self, args: &[u8]) -> bool {
+        let Some((id, rest)) = int(trim_start(args)) else {
+            return false;
+        };
+        if id >= 1024 {
+            return false;
+        }
+        let mut name: Option<&[u8]> = None;
+        let mut team = Team::Free;
+        let mut parts = trim(rest).split(|&b| b == b'\\');
+        while let (Some(k), Some(v)) = (parts.next(), parts.next()) {
+            match k {
+                b"n" => name = Some(v),
+                b"t" => team = Team::from_number(int(v).map_or(0, |(n, _)| n)),
+                _ => {}
+            }
+        }
+        let Some(name) = name else { return false };
+        let name = String::from_utf8_lossy(name);
+        let name = name.trim();
+        if name.is_empty() {
+            return false;
+        }
+        self.ensure_game();
+        let player = self.intern(name);
+        let idx = id as usize;
+        if self.slots.len() <= idx {
+            self.slots.resize(idx + 1, None);
+        }
+        let renamed_from = match self.slots[idx] {
+            Some(old) if !old.fresh && old.player != player => Some(old.player),
+            _ => None,
+        };
+        self.slots[idx] = Some(Slot {
+            player,
+            team,
+            fresh: false,
+        });
+        self.events.push_back(QuakeEvent::Player {
+            client: id,
+            player,
+            team,
+            renamed_from,
+        });
+        true
+    }
+
+    fn kill(&mut self, time: u32, args: &[u8]) -> bool {
+        let s = trim_start(args);
+        let Some((k, s)) = int(s) else { return false };
+        let Some((v, s)) = int(trim_start(s)) else {
+            return false;
+        };
+        let Some((mod_id, s)) = int(trim_start(s)) else {
+            return false;
+        };
+        let Some(text) = s.strip_prefix(b":") else {
+            return false;
+        };
+        let text = trim(text);
+        // `<killer> killed <victim> by MOD_X[ extra]`: the weapon is the token after the
+        // last " by ".
+        let Some(by) = text.windows(4).rposition(|w| w == b" by ") else {
+            return false;
+        };
+        let weapon = &text[by + 4..];
+        let weapon = weapon.split(|&b| b == b' ').next().unwrap_or(weapon);
+        if weapon.is_empty() {
+            return false;
+        }
+        let names = &text[..by];
+        let game_type = self.ensure_game();
+        let victim = match self.slot(v) {
+            Some(slot) => slot.player,
+            None => {
+                // The slot was never announced (the log began mid-game): take the name
+                // from the text.
+                let Some(at) = memchr::memmem::find(names, b" killed ") else {
+                    return false;
+                };
+                let name = String::from_utf8_lossy(trim(&names[at + 8..])).into_owned();
+                if name.is_empty() {
+                    return false;
+                }
+                self.intern(&name)
+            }
+        };
+        let killer_slot = if k == WORLD { None } else { self.slot(k) };
+        let killer = if k == WORLD {
+            Killer::World
+        } else if k == v {
+            Killer::Player(victim)
+        } else {
+            match killer_slot {
+                Some(slot) => Killer::Player(slot.player),
+                None => {
+                    let Some(at) = memchr::memmem::find(names, b" killed ") else {
+                        return false;
+                    };
+                    let name = String::from_utf8_lossy(trim(&names[..at])).into_owned();
+                    if name.is_empty() || name == "<world>" {
+                        return false;
+                    }
+                    Killer::Player(self.intern(&name))
+                }
+            }
+        };
+        let weapon = self.weapon_bytes(mod_id, weapon);
+        let team_kill = match (killer_slot, self.slot(v)) {
+            (Some(a), Some(b)) => {
+                game_type.is_team()
+                    && k != v
+                    && a.team == b.team
+                    && matches!(a.team, Team::Red | Team::Blue)
+            }
+            _ => false,
+        };
+        self.summary.kills += 1;
+        match killer {
+            Killer::World => self.summary.world_kills += 1,
+            Killer::Player(p) if p == victim => self.summary.suicides += 1,
+            _ if team_kill => self.summary.team_kills += 1,
+            _ => {}
+        }
+        self.events.push_back(QuakeEvent::Kill {
+            time,
+            killer,
+            victim,
+            weapon,
+            team_kill,
+        });
+        true
+    }
+
+    fn score(&mut self, args: &[u8]) -> bool {
+        let s = trim_start(args);
+        let Some((score, s)) = signed(s) else {
+            return false;
+        };
+        let Some(s) = strip(trim_start(s), b"ping:") else {
+            return false;
+        };
+        let Some((ping, s)) = int(trim_start(s)) else {
+            return false;
+        };
+        let Some(s) = strip(trim_start(s), b"client:") else {
+            return false;
+        };
+        let Some((_client, s)) = int(trim_start(s)) else {
+            return false;
+        };
+        let name = String::from_utf8_lossy(trim(s));
+        if name.is_empty() {
+            return false;
+        }
+        self.ensure_game();
+        let player = self.intern(&name);
+        self.events.push_back(QuakeEvent::Score {
+            player,
+            score,
+            ping,
+        });
+        true
+    }
+
+    fn team_score(&mut self, args: &[u8]) -> bool {
+        let Some((red, s)) = signed(trim_start(args)) else {
+            return false;
+        };
+        let Some(s) = strip(trim_start(s), b"blue:") else {
+            return false;
+        };
+        let Some((blue, _)) = signed(trim_start(s)) else {
+            return false;
+        };
+        self.ensure_game();
+        self.events.push_back(QuakeEvent::TeamScore { red, blue });
+        true
+    }
+
+    fn server_time(&mut self, args: &[u8]) -> bool {
+        let s = trim_start(args);
+        let n = s.iter().take_while(|b| b.is_ascii_digit()).count();
+        if n < 8 {
+            return false;
+        }
+        let num = |r: std::ops::Range<usize>| {
+            s[r].iter().fold(0i64, |a, &b| a * 10 + i64::from(b - b'0'))
+        };
+        let (y, m, d) = (num(0..4), num(4..6), num(6..8));
+        if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+            return false;
+        }
+        self.events
+            .push_back(QuakeEvent::Day(days_from_civil(y, m, d)));
+        true
+    }
+
+    fn ctf(&mut self, args: &[u8]) -> bool {
+        let s = trim_start(args);
+        let Some((client, s)) = int(s) else {
+            return false;
+        };
+        let Some((_team, s)) = signed(trim_start(s)) else {
+            return false;
+        };
+        let Some((action, _)) = int(trim_start(s)) else {
+            return false;
+        };
+        let action = match action {
+            0 => FlagAction::Taken,
+            1 => FlagAction::Captured,
+            2 => FlagAction::Returned,
+            3 => FlagAction::CarrierFragged,
+            _ => return false,
+        };
+        self.ensure_game();
+        let Some(slot) = self.slot(client) else {
+            // "The flag was returned" by nobody (client −1 does not parse): nothing to rate.
+            return true;
+        };
+        self.events.push_back(QuakeEvent::Flag {
+            player: slot.player,
+            team: slot.team,
+            action,
+        });
+        true
+    }
+}
+
+/// Splits a byte stream into lines without allocating per line. Lines longer than
+/// [`MAX_LINE`] are skipped whole and counted. After the end of the input it can be
+/// asked again (a file that grows): a last line without newline stays buffered until its
+/// newline arrives, or until [`take_partial`](LineReader::take_partial).
+#[derive(Debug)]
+pub struct LineReader<R> {
+    inner: R,
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    skipping: bool,
+    consumed: u64,
+}
+
+/// What [`LineReader::next_line`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line<'a> {
+    /// A complete line, without its newline.
+    Full(&'a [u8]),
+    /// A line longer than [`MAX_LINE`] was skipped.
+    Overlong,
+    /// No complete line is available (the input ended, perhaps for now).
+    End,
+}
+
+impl<R: Read> LineReader<R> {
+    /// Reads from `inner` (unbuffered is fine: this reader buffers).
+    pub fn new(inner: R) -> Self {
+        LineReader {
+            inner,
+            buf: vec![0; MAX_LINE],
+            start: 0,
+            end: 0,
+            skipping: false,
+            consumed: 0,
+        }
+    }
+
+    /// The next line.
+    ///
+    /// # Errors
+    /// Read errors of the input (interruptions are retried).
+    pub fn next_line(&mut self) -> io::Result<Line<'_>> {
+        loop {
+            if let Some(pos) = memchr::memchr(b'\n', &self.buf[self.start..self.end]) {
+                let (a, b) = (self.start, self.start + pos);
+                self.start = b + 1;
+                self.consumed += (pos + 1) as u64;
+                if self.skipping {
+                    self.skipping = false;
+                    continue;
+                }
+                return Ok(Line::Full(&self.buf[a..b]));
+            }
+            if self.start > 0 {
+                self.buf.copy_within(self.start..self.end, 0);
+                self.end -= self.start;
+                self.start = 0;
+            }
+            if self.end == self.buf.len() {
+                // A full buffer without a newline: drop it and the rest of the line.
+                self.consumed += self.end as u64;
+                self.end = 0;
+                if !self.skipping {
+                    self.skipping = true;
+                    return Ok(Line::Overlong);
+                }
+            }
+            let n = match self.inner.read(&mut self.buf[self.end..]) {
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if n == 0 {
+                return Ok(Line::End);
+            }
+            self.end += n;
+        }
+    }
+
+    /// The buffered last line without newline, if any (at the real end of the input).
+    pub fn take_partial(&mut self) -> Option<&[u8]> {
+        let skipping = std::mem::take(&mut self.skipping);
+        self.consumed += (self.end - self.start) as u64;
+        if self.end > self.start && !skipping {
+            let r = self.start..self.end;
+            self.start = self.end;
+            Some(&self.buf[r])
+        } else {
+            self.start = self.end;
+            None
+        }
+    }
+
+    /// Bytes handed out as lines or skipped so far (newlines included).
+    #[must_use]
+    pub fn consumed(&self) -> u64 {
+        self.consumed
+    }
+
+    /// Drops anything buffered (the file was truncated or replaced) and restarts the
+    /// byte count.
+    pub fn reset(&mut self) {
+        self.consumed = 0;
+        self.start = 0;
+        self.end = 0;
+        self.skipping = false;
+    }
+
+    /// The input.
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.inner
+    }
+}
+
+/// Reads a whole log: an iterator of events over any byte source.
+///
+/// ```
+/// use podium_io::quake::{QuakeEvent, QuakeLog, Killer};
+/// let log = "  0:00 InitGame: \\g_gametype\\0\\mapname\\q3dm17\n\
+///            \x20 0:05 ClientUserinfoChanged: 2 n\\Ann\\t\\0\n\
+///            \x20 0:06 ClientUserinfoChanged: 3 n\\Bo\\t\\0\n\
+///            \x20 0:09 Kill: 2 3 7: Ann killed Bo by MOD_ROCKET_SPLASH\n\
+///            \x20 0:10 Kill: 1022 2 22: <world> killed Ann by MOD_TRIGGER_HURT\n\
+///            \x20 0:11 ShutdownGame:\n";
+/// let mut log = QuakeLog::new(log.as_bytes());
+/// let kills: Vec<_> = log
+///     .by_ref()
+///     .filter_map(|e| match e.unwrap() {
+///         QuakeEvent::Kill { killer, victim, .. } => Some((killer, victim)),
+///         _ => None,
+///     })
+///     .collect();
+/// assert_eq!(kills.len(), 2);
+/// assert_eq!(kills[1].0, Killer::World);
+/// assert_eq!(log.parser().player_name(kills[0].1), "Bo");
+/// assert_eq!(log.parser().summary().kills, 2);
+/// ```
+#[derive(Debug)]
+pub struct QuakeLog<R> {
+    lines: LineReader<R>,
+    parser: QuakeParser,
+    done: bool,
+    base_bytes: u64,
+}
+
+impl<R: Read> QuakeLog<R> {
+    /// Reads `input` to its end.
+    pub fn new(input: R) -> Self {
+        QuakeLog {
+            lines: LineReader::new(input),
+            parser: QuakeParser::new(),
+            done: false,
+            base_bytes: 0,
+        }
+    }
+
+    /// Continues with an existing parser (player names stay interned across files).
+    pub fn with_parser(input: R, parser: QuakeParser) -> Self {
+        QuakeLog {
+            lines: LineReader::new(input),
+            base_bytes: parser.summary.bytes,
+            parser,
+            done: false,
+        }
+    }
+
+    /// The parser: names, weapons, summary.
+    #[must_use]
+    pub fn parser(&self) -> &QuakeParser {
+        &self.parser
+    }
+
+    /// Gives the parser back (to read another file with the same names).
+    #[must_use]
+    pub fn into_parser(self) -> QuakeParser {
+        self.parser
+    }
+}
+
+impl<R: Read> Iterator for QuakeLog<R> {
+    type Item = io::Result<QuakeEvent>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(e) = self.parser.next_event() {
+                return Some(Ok(e));
+            }
+            if self.done {
+                return None;
+            }
+            let line = self.lines.next_line();
+            match line {
+                Ok(Line::Full(line)) => self.parser.feed_line(line),
+                Ok(Line::Overlong) => self.parser.overlong_line(),
+                Ok(Line::End) => {
+                    if let Some(last) = self.lines.take_partial() {
+                        self.parser.feed_line(last);
+                    }
+                    self.parser
+                        .set_bytes(self.base_bytes + self.lines.consumed());
+                    self.parser.finish();
+                    self.done = true;
+                }
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn events(text: &str) -> (Vec<QuakeEvent>, QuakeParser) {
+        let mut log = QuakeLog::new(text.as_bytes());
+        let ev: Vec<_> = log.by_ref().map(Result::unwrap).collect();
+        (ev, log.into_parser())
+    }
+
+    #[test]
+    fn timestamps() {
+        assert_eq!(timestamp(b"20:37 X"), Some((20 * 600 + 370, &b" X"[..])));
+        assert_eq!(timestamp(b"981:21 X").unwrap().0, 981 * 600 + 210);
+        assert_eq!(timestamp(b"961.3 X").unwrap().0, 9613);
+        assert_eq!(timestamp(b"0.0 X").unwrap().0, 0);
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2017, 6, 21), 17_338);
+    }
+
+    /// Found by the fuzz target: `6:999999999 Item:` overflowed the seconds.
+    #[test]
+    fn regression_timestamp_with_huge_seconds_saturates() {
+        assert_eq!(timestamp(b"6:999999999 X").unwrap().0, u32::MAX);
+        assert_eq!(timestamp(b"999999999:999999999 X").unwrap().0, u32::MAX);
+        let (_, p) = events("  6:999999999 Item: 8 weapon_railgun\n");
+        assert_eq!(p.summary().ignored, 1);
+    }
+
+    #[test]
+    fn games_kills_renames_and_world() {
+        let log = "  0:00 InitGame: \\sv_hostname\\x\\g_gametype\\= 0\\mapname\\q3dm17\n\
+                   \x20 0:01 ClientConnect: 2\n\
+                   \x20 0:01 ClientUserinfoChanged: 2 n\\Dono da Bola\\t\\0\\model\\sarge\n\
+                   \x20 0:02 ClientUserinfoChanged: 2 n\\Mocinha\\t\\0\\model\\sarge\n\
+                   \x20 0:03 ClientUserinfoChanged: 3 n\\Zeh\\t\\0\n\
+                   \x20 0:04 Kill: 3 2 7: Zeh killed Mocinha by MOD_ROCKET_SPLASH\n\
+                   \x20 0:05 Kill: 2 2 7: Mocinha killed Mocinha by MOD_ROCKET_SPLASH\n\
+                   \x20 0:06 Kill: 1022 3 22: <world> killed Zeh by MOD_TRIGGER_HURT\n\
+                   \x20 0:07 Item: 2 weapon_rocketlauncher\n\
+                   \x20 0:08 Exit: Fraglimit hit.\n\
+                   \x20 0:08 score: 1  ping: 4  client: 3 Zeh\n\
+                   \x20 0:08 score: -1  ping: 4  client: 2 Mocinha\n\
+                   \x20 0:09 ShutdownGame:\n";
+        let (ev, p) = events(log);
+        assert!(
+            matches!(&ev[0], QuakeEvent::GameStart(g) if g.game_type == GameType::Ffa && g.map == "q3dm17")
+        );
+        let renames: Vec<_> = ev
+            .iter()
+            .filter_map(|e| match e {
+                QuakeEvent::Player {
+                    renamed_from: Some(old),
+                    player,
+                    ..
+                } => Some((p.player_name(*old), p.player_name(*player))),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(renames, vec![("Dono da Bola", "Mocinha")]);
+        let kills: Vec<_> = ev
+            .iter()
+            .filter_map(|e| match e {
+                QuakeEvent::Kill {
+                    killer,
+                    victim,
+                    weapon,
+                    time,
+                    ..
+                } => Some((
+                    *killer,
+                    p.player_name(*victim),
+                    p.weapon_name(*weapon),
+                    *time,
+                )),
+                _ => None,
+            })
+            .collect();
+        let zeh = p.name_index["Zeh"];
+        let moc = p.name_index["Mocinha"];
+        assert_eq!(
+            kills,
+            vec![
+                (Killer::Player(zeh), "Mocinha", "MOD_ROCKET_SPLASH", 40),
+                (Killer::Player(moc), "Mocinha", "MOD_ROCKET_SPLASH", 50),
+                (Killer::World, "Zeh", "MOD_TRIGGER_HURT", 60),
+            ]
+        );
+        assert!(ev.contains(&QuakeEvent::Score {
+            player: moc,
+            score: -1,
+            ping: 4
+        }));
+        assert!(ev.contains(&QuakeEvent::Exit("Fraglimit hit.".into())));
+        assert_eq!(
+            ev.last(),
+            Some(&QuakeEvent::GameEnd {
+                number: 1,
+                end: GameEnd::Shutdown
+            })
+        );
+        let s = p.summary();
+        assert_eq!((s.kills, s.world_kills, s.suicides), (3, 1, 1));
+        assert_eq!((s.games, s.cut_off, s.skipped()), (1, 0, 0));
+    }
+
+    #[test]
+    fn client_ids_are_reused_across_games_and_reconnects() {
+        let log = "0:00 InitGame: \\g_gametype\\0\n\
+                   0:01 ClientUserinfoChanged: 2 n\\Ann\\t\\0\n\
+                   0:02 ShutdownGame:\n\
+                   0:00 InitGame: \\g_gametype\\0\n\
+                   0:01 ClientUserinfoChanged: 2 n\\Bo\\t\\0\n\
+                   0:02 ClientConnect: 2\n\
+                   0:02 ClientUserinfoChanged: 2 n\\Cy\\t\\0\n";
+        let (ev, p) = events(log);
+        let players: Vec<_> = ev
+            .iter()
+            .filter_map(|e| match e {
+                QuakeEvent::Player {
+                    player,
+                    renamed_from,
+                    ..
+                } => Some((p.player_name(*player), renamed_from.is_some())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(players, vec![("Ann", false), ("Bo", false), ("Cy", false)]);
+        // The second game had no shutdown: it ends at the end of input.
+        assert_eq!(
+            ev.last(),
+            Some(&QuakeEvent::GameEnd {
+                number: 2,
+                end: GameEnd::EndOfInput
+            })
+        );
+    }
+
+    #[test]
+    fn line_97_quirk_and_cut_off_games() {
+        let log = " 26:09 Item: 2 weapon_rocketlauncher\n\
+                   \x2026  0:00 ------------------------------------------------------------\n\
+                   \x20 0:00 InitGame: \\g_gametype\\4\\mapname\\ctf1\n";
+        let (ev, p) = events(log);
+        // An Item before any InitGame is ignored; the quirk line is repaired; the InitGame
+        // starts game 1 (nothing to cut off: no game was open).
+        assert_eq!(p.summary().repaired, 1);
+        assert_eq!(p.summary().skipped(), 0);
+        assert!(matches!(&ev[0], QuakeEvent::GameStart(g) if g.game_type == GameType::Ctf));
+        let log = "0:00 InitGame: \\g_gametype\\0\n0:01 Item: 1 x\n\x2026  0:00 ----\n0:00 InitGame: \\g_gametype\\0\n";
+        let (ev, _) = events(log);
+        assert_eq!(
+            ev[1],
+            QuakeEvent::GameEnd {
+                number: 1,
+                end: GameEnd::CutOff
+            }
+        );
+    }
+
+    #[test]
+    fn osp_kill_lines_server_time_and_team_kills() {
+        let log = "0.0 InitGame: \\g_gametype\\4\\mapname\\ctf\n\
+                   0.0 ServerTime:\t20170621112856\t11:28:56 (21 Jun 2017)\n\
+                   2.8 ClientUserinfoChanged: 0 n\\A\\t\\1\n\
+                   2.8 ClientUserinfoChanged: 1 n\\B\\t\\1\n\
+                   2.8 ClientUserinfoChanged: 2 n\\C\\t\\2\n\
+                   66.6 Kill: 0 1 3: A killed B by MOD_MACHINEGUN 1\n\
+                   66.8 Kill: 2 0 3: C killed A by MOD_MACHINEGUN 8\n\
+                   70.0 CTF: 2 1 1: C captured the RED flag!\n\
+                   70.0 red:0  blue:1\n";
+        let (ev, p) = events(log);
+        assert!(ev.contains(&QuakeEvent::Day(17_338)));
+        let tk: Vec<_> = ev
+            .iter()
+            .filter_map(|e| match e {
+                QuakeEvent::Kill {
+                    team_kill, weapon, ..
+                } => Some((*team_kill, p.weapon_name(*weapon).to_string())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            tk,
+            vec![
+                (true, "MOD_MACHINEGUN".to_string()),
+                (false, "MOD_MACHINEGUN".to_string())
+            ]
+        );
+        let c = p.name_index["C"];
+        assert!(ev.contains(&QuakeEvent::Flag {
+            player: c,
+            team: Team::Blue,
+            action: FlagAction::Captured
+        }));
+        assert!(ev.contains(&QuakeEvent::TeamScore { red: 0, blue: 1 }));
+        assert_eq!(p.team_members(Team::Red).len(), 2);
+        assert_eq!(p.summary().team_kills, 1);
+    }
+
+    #[test]
+    fn garbage_is_counted_never_fatal() {
+        let mut bytes = b"0:00 InitGame: \\g_gametype\\0\nhello world\n\xff\xfe\x00\x01\n 1:00 Kill: 2 3\n 1:00 Kill: 1022 9 22: <world> killed Ghost by MOD_FALLING\n1:01 Bogus: thing\n\n 1:02 Kill: 2 3 4: a killed".to_vec();
+        bytes.extend(std::iter::repeat(b'x').take(MAX_LINE + 10));
+        bytes.extend(b"\n1:03 ShutdownGame:\n1:04 Kill: 1 2 3: A kil");
+        let mut log = QuakeLog::new(&bytes[..]);
+        let ev: Vec<_> = log.by_ref().map(Result::unwrap).collect();
+        let s = log.parser().summary();
+        // The world kill of an unannounced slot takes the name from the text.
+        assert_eq!(s.kills, 1);
+        assert_eq!(s.overlong, 1);
+        assert_eq!(s.unrecognised, 3); // hello, binary, Bogus
+        assert_eq!(s.malformed, 2); // the short Kill and the half-written last line
+        assert_eq!(s.empty, 1);
+        assert_eq!(s.lines, 10);
+        assert_eq!(s.bytes, bytes.len() as u64);
+        assert!(matches!(ev.last(), Some(QuakeEvent::GameEnd { .. })));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic(data in proptest::collection::vec(proptest::num::u8::ANY, 0..2000)) {
+            let mut log = QuakeLog::new(&data[..]);
+            for e in log.by_ref() {
+                e.unwrap();
+            }
+            proptest::prop_assert_eq!(log.parser().summary().bytes, data.len() as u64);
+        }
+
+        #[test]
+        fn mangled_real_lines_never_panic(cut in 0usize..200, noise in proptest::collection::vec(proptest::num::u8::ANY, 0..20)) {
+            let base = "  0:00 InitGame: \\g_gametype\\4\\mapname\\x\n 0:01 ClientUserinfoChanged: 2 n\\Ann\\t\\1\n 0:02 Kill: 2 2 7: Ann killed Ann by MOD_ROCKET 1\n 0:03 score: 5  ping: 1  client: 2 Ann\n 0:04 CTF: 2 1 1: Ann captured\n 0:05 red:1  blue:2\n";
+            let mut data = base.as_bytes()[..cut.min(base.len())].to_vec();
+            data.extend(noise);
+            data.extend(base.as_bytes());
+            let mut log = QuakeLog::new(&data[..]);
+            for e in log.by_ref() {
+                e.unwrap();
+            }
+        }
+    }
+}
