@@ -25,6 +25,8 @@ enum Command {
     Explain(cmd::explain::Args),
     /// List every rating system with its parameters and defaults.
     Systems(cmd::systems::Args),
+    /// Convert a published dataset (Catan log, Formula 1 results) into long CSV.
+    Import(cmd::import::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -32,6 +34,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rate(args) => cmd::rate::run(args),
         Command::Explain(args) => cmd::explain::run(args),
         Command::Systems(args) => cmd::systems::run(args),
+        Command::Import(args) => cmd::import::run(args),
     }
 }
 
