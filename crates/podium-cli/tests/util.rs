@@ -129,8 +129,18 @@ pub fn repo_root() -> PathBuf {
 }
 
 /// `../shared/data` beside the repository (the real datasets), or a clear failure.
+/// `PODIUM_SHARED_DATA` overrides it; a checkout one level deeper (a git worktree under
+/// `wt/`) also finds `../../shared/data`.
 pub fn shared_data() -> PathBuf {
-    let p = repo_root().join("../shared/data");
+    let root = repo_root();
+    let p = std::env::var_os("PODIUM_SHARED_DATA")
+        .map(PathBuf::from)
+        .or_else(|| {
+            [root.join("../shared/data"), root.join("../../shared/data")]
+                .into_iter()
+                .find(|p| p.is_dir())
+        })
+        .unwrap_or_else(|| root.join("../shared/data"));
     assert!(
         p.is_dir(),
         "the real-data suite needs the datasets at {} (a checkout of shared/ beside the repository)",
