@@ -3,4 +3,6 @@
 #[path = "../util.rs"]
 mod util;
 
+mod examples;
+mod import;
 mod rate;
