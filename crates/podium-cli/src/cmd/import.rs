@@ -12,6 +12,11 @@ use podium_io::LongCsvWriter;
 
 /// Arguments of `podium import`.
 #[derive(Debug, clap::Args)]
+#[command(
+    subcommand_value_name = "DATASET",
+    subcommand_help_heading = "Datasets",
+    after_help = "The long CSV goes to standard output: podium import catan games.txt > catan.csv"
+)]
 pub struct Args {
     #[command(subcommand)]
     dataset: Dataset,
