@@ -375,4 +375,39 @@ mod tests {
             "{err}"
         );
     }
+
+    #[test]
+    fn invalid_utf8_names_its_field_and_spares_the_other_matches() {
+        let mut text = b"match,player,rank\ng1,a,1\ng1,".to_vec();
+        text.extend_from_slice(&[0xff, 0xfe]);
+        text.extend_from_slice(b",2\ng2,a,1\ng2,b,2\n");
+        let got: Vec<_> = CsvMatches::new("t.csv", &text[..]).collect();
+        let err = got[0].as_ref().unwrap_err();
+        assert!(err.is_recoverable(), "{err}");
+        assert_eq!(err.match_id(), Some("g1"));
+        assert!(
+            err.to_string()
+                .starts_with("t.csv:3: field `player`: \"\u{fffd}\u{fffd}\" is not valid, expected valid UTF-8 text"),
+            "{err}"
+        );
+        assert!(got[1].is_ok());
+    }
+
+    #[test]
+    fn numbers_and_spaces() {
+        assert_eq!(parse_number("7"), Some(7.0));
+        assert_eq!(parse_number("007"), Some(7.0));
+        assert_eq!(parse_number("1234567890"), Some(1_234_567_890.0));
+        assert_eq!(parse_number("-2.5"), Some(-2.5));
+        assert_eq!(parse_number("1e3"), Some(1000.0));
+        assert_eq!(parse_number("NaN"), None);
+        assert_eq!(parse_number("inf"), None);
+        assert_eq!(parse_number("1 2"), None);
+        // Fields and headers are trimmed, a byte-order mark is ignored.
+        let got = read("\u{feff} Match , Player ,Rank\n g1 , ann ,  1\ng1,bo,2 \n");
+        let m = got[0].as_ref().unwrap();
+        assert_eq!(m.id(), "g1");
+        assert_eq!(m.entries()[0].members[0].player, "ann");
+        assert_eq!(m.place(1), 2);
+    }
 }

@@ -306,3 +306,60 @@ impl League {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sme() -> League {
+        League::new(crate::system("sme", &[]).unwrap())
+    }
+
+    #[test]
+    fn new_and_known_players_and_the_last_match_id() {
+        let mut league = sme();
+        let long = "a match id well over twenty-four bytes long";
+        league
+            .apply(&Match::ranked(long, &["ann", "bo"]).unwrap())
+            .unwrap();
+        let report = league
+            .apply(&Match::ranked("g2", &["cy", "ann"]).unwrap())
+            .unwrap();
+        // cy is new (index 2), ann known (index 0); changes follow Match::players order.
+        let idx: Vec<usize> = report.changes.iter().map(|(i, _)| *i).collect();
+        assert_eq!(idx, [2, 0]);
+        assert_eq!(report.sequence, 1);
+        assert!((report.changes[0].1.before.value - 1500.0).abs() < 1e-9);
+        let ann = league.get("ann").unwrap();
+        assert_eq!(ann.stats.games, 2);
+        assert_eq!(ann.stats.last_match.as_deref(), Some("g2"));
+        assert_eq!(
+            league.get("bo").unwrap().stats.last_match.as_deref(),
+            Some(long)
+        );
+        league
+            .apply(&Match::ranked(long.repeat(2), &["bo", "cy"]).unwrap())
+            .unwrap();
+        assert_eq!(
+            league.get("bo").unwrap().stats.last_match.as_deref(),
+            Some(long.repeat(2).as_str())
+        );
+        let names: Vec<&str> = league.players().iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["ann", "bo", "cy"]);
+    }
+
+    #[test]
+    fn a_match_the_system_refuses_changes_nothing() {
+        let mut league = League::new(crate::system("elo", &[]).unwrap());
+        league
+            .apply(&Match::ranked("g1", &["ann", "bo"]).unwrap())
+            .unwrap();
+        let before: Vec<PlayerRecord> = league.players().to_vec();
+        assert!(league
+            .apply(&Match::ranked("g2", &["ann", "bo", "cy"]).unwrap())
+            .is_err());
+        assert_eq!(league.players(), &before[..]);
+        assert!(league.get("cy").is_none());
+        assert_eq!(league.matches_rated(), 1);
+    }
+}
