@@ -52,7 +52,6 @@ impl Rows {
     }
 }
 
-/// Groups rows into matches and checks what one match's rows must share.
 /// The last [`RECENT_IDS`] match ids seen, as 64-bit fingerprints.
 #[derive(Debug, Default)]
 pub(crate) struct RecentIds {
@@ -79,6 +78,7 @@ impl RecentIds {
     }
 }
 
+/// Groups rows into matches and checks what one match's rows must share.
 #[derive(Debug)]
 pub(crate) struct Grouper {
     file: String,
