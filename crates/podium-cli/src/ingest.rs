@@ -88,7 +88,18 @@ pub fn rate_all(
                     bad_count: &mut usize|
      -> anyhow::Result<()> {
         if *bad_count > 0 && !input.skip_bad {
-            return Ok(()); // Nothing more is rated once the input is known to be bad.
+            // Nothing more is rated once the input is known to be bad, but the rest is
+            // still checked (the system is pure: rating without applying changes nothing)
+            // so that the error counts and lists every match the system cannot rate.
+            if let Err(e) = league.system().rate(m, &league.ratings_before(m)) {
+                *bad_count += 1;
+                if bad.len() < MAX_LISTED {
+                    bad.push(Skipped {
+                        reason: format!("match {:?}: {e}", m.id()),
+                    });
+                }
+            }
+            return Ok(());
         }
         match league.apply(m) {
             Ok(report) => each(league, m, &report),

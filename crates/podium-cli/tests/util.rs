@@ -129,12 +129,11 @@ pub fn repo_root() -> PathBuf {
 }
 
 /// `../shared/data` beside the repository (the real datasets), or a clear failure.
+/// `PODIUM_SHARED_DATA` points elsewhere.
 pub fn shared_data() -> PathBuf {
-    let mut p = repo_root().join("../shared/data");
-    if !p.is_dir() {
-        // A worktree one level deeper (/work/wt/NAME) beside /work/shared.
-        p = repo_root().join("../../shared/data");
-    }
+    let p = std::env::var_os("PODIUM_SHARED_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("../shared/data"));
     assert!(
         p.is_dir(),
         "the real-data suite needs the datasets at {} (a checkout of shared/ beside the repository)",

@@ -12,7 +12,7 @@
 
 use std::io::Read;
 
-use podium::{Finish, Match, ResultRow};
+use podium::{Finish, Match};
 
 use crate::error::ReadError;
 use crate::group::{Grouper, Row};
@@ -37,7 +37,7 @@ pub struct CsvMatches<R: Read> {
     file: String,
     reader: csv::Reader<R>,
     cols: Option<Columns>,
-    record: csv::StringRecord,
+    record: csv::ByteRecord,
     grouper: Grouper,
     finished: bool,
 }
@@ -45,10 +45,10 @@ pub struct CsvMatches<R: Read> {
 impl<R: Read> CsvMatches<R> {
     /// Reads long CSV from `input`; `file` names it in errors.
     pub fn new(file: impl Into<String>, input: R) -> Self {
+        // Fields are trimmed and checked as UTF-8 one by one, only those podium reads.
         let reader = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
-            .trim(csv::Trim::All)
             .from_reader(input);
         let file = file.into();
         CsvMatches {
@@ -56,7 +56,7 @@ impl<R: Read> CsvMatches<R> {
             file,
             reader,
             cols: None,
-            record: csv::StringRecord::new(),
+            record: csv::ByteRecord::new(),
             finished: false,
         }
     }
@@ -64,7 +64,7 @@ impl<R: Read> CsvMatches<R> {
     fn header(&mut self) -> Result<Columns, ReadError> {
         let ok = self
             .reader
-            .read_record(&mut self.record)
+            .read_byte_record(&mut self.record)
             .map_err(|e| self.csv_error(e))?;
         if !ok {
             return Err(ReadError::Format {
@@ -74,8 +74,13 @@ impl<R: Read> CsvMatches<R> {
                     .into(),
             });
         }
+        let names: Vec<String> = self
+            .record
+            .iter()
+            .map(|h| String::from_utf8_lossy(h).trim().to_string())
+            .collect();
         let find = |name: &str| {
-            self.record
+            names
                 .iter()
                 .position(|h| h.trim_start_matches('\u{feff}').eq_ignore_ascii_case(name))
         };
@@ -85,7 +90,7 @@ impl<R: Read> CsvMatches<R> {
             line: 1,
             message: format!(
                 "header has no `{what}` column (found: {}); expected match, player and rank or score",
-                self.record.iter().collect::<Vec<_>>().join(",")
+                names.join(",")
             ),
         }
         };
@@ -124,37 +129,45 @@ impl<R: Read> CsvMatches<R> {
         }
     }
 
-    /// Parses the current record into a row.
-    fn row(&self, cols: Columns, line: u64) -> Result<Row, ReadError> {
-        let rec = &self.record;
-        let get = |i: usize| rec.get(i).unwrap_or("");
-        let id = get(cols.id);
+    /// Parses the current record into a row that borrows the record.
+    fn row<'r>(
+        file: &str,
+        rec: &'r csv::ByteRecord,
+        cols: Columns,
+        line: u64,
+    ) -> Result<Row<'r>, ReadError> {
+        let raw = |i: usize| rec.get(i).unwrap_or(b"");
+        // The id is read first so that every other error can name its match.
+        let id = field_str(raw(cols.id));
         let bad = |field: &str, value: &str, expected: &str| ReadError::Field {
-            file: self.file.clone(),
+            file: file.to_string(),
             line,
-            match_id: (!id.is_empty()).then(|| id.to_string()),
+            match_id: id.ok().filter(|id| !id.is_empty()).map(str::to_string),
             field: field.to_string(),
             value: value.to_string(),
             expected: expected.to_string(),
         };
-        if rec.len() == 1 && get(0).is_empty() {
+        let text = |field: &str, i: usize| -> Result<&str, ReadError> {
+            field_str(raw(i))
+                .map_err(|_| bad(field, &String::from_utf8_lossy(raw(i)), "valid UTF-8 text"))
+        };
+        let id = text("match", cols.id)?;
+        if rec.len() == 1 && id.is_empty() {
             return Err(bad("match", "", "a row of match,player,... (blank line)"));
         }
         if id.is_empty() {
             return Err(bad("match", id, "a match id"));
         }
-        let player = get(cols.player);
+        let player = text("player", cols.player)?;
         if player.is_empty() {
             return Err(bad("player", player, "a player id"));
         }
         let number = |field: &str, i: usize| -> Result<Option<f64>, ReadError> {
-            let v = get(i);
+            let v = text(field, i)?;
             if v.is_empty() {
                 return Ok(None);
             }
-            v.parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite())
+            parse_number(v)
                 .map(Some)
                 .ok_or_else(|| bad(field, v, "a finite number"))
         };
@@ -176,38 +189,48 @@ impl<R: Read> CsvMatches<R> {
                 ));
             }
         };
-        let weight = match cols.weight.map(get).filter(|v| !v.is_empty()) {
-            None => 1.0,
-            Some(v) => v
-                .parse::<f64>()
-                .ok()
+        let weight = match cols.weight.map(|i| text("weight", i)).transpose()? {
+            None | Some("") => 1.0,
+            Some(v) => parse_number(v)
                 .filter(|w| *w > 0.0 && *w <= 1.0)
                 .ok_or_else(|| bad("weight", v, "a number with 0 < weight ≤ 1"))?,
         };
-        let time = match cols.time.map(get).filter(|v| !v.is_empty()) {
-            None => None,
+        let time = match cols.time.map(|i| text("time", i)).transpose()? {
+            None | Some("") => None,
             Some(v) => Some(
                 parse_time(v)
                     .ok_or_else(|| bad("time", v, "an RFC 3339 time or a YYYY-MM-DD date"))?,
             ),
         };
-        let team = cols
-            .team
-            .map(get)
-            .filter(|v| !v.is_empty())
-            .map(str::to_string);
+        let team = match cols.team.map(|i| text("team", i)).transpose()? {
+            None | Some("") => None,
+            Some(v) => Some(v),
+        };
         Ok(Row {
-            id: id.to_string(),
+            id,
             line,
             time,
-            result: ResultRow {
-                player: player.to_string(),
-                team,
-                finish,
-                weight,
-            },
+            player,
+            team,
+            finish,
+            weight,
         })
     }
+}
+
+/// A field as trimmed UTF-8 text.
+fn field_str(raw: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    std::str::from_utf8(raw).map(str::trim)
+}
+
+/// A finite number; small whole numbers (ranks, most scores) skip the float parser.
+fn parse_number(v: &str) -> Option<f64> {
+    let b = v.as_bytes();
+    if !b.is_empty() && b.len() <= 9 && b.iter().all(u8::is_ascii_digit) {
+        let n = b.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+        return Some(f64::from(n));
+    }
+    v.parse::<f64>().ok().filter(|x| x.is_finite())
 }
 
 impl<R: Read> Iterator for CsvMatches<R> {
@@ -232,12 +255,11 @@ impl<R: Read> Iterator for CsvMatches<R> {
         };
         loop {
             let line = self.reader.position().line();
-            match self.reader.read_record(&mut self.record) {
+            match self.reader.read_byte_record(&mut self.record) {
                 Ok(true) => {
-                    let row = self.row(
-                        cols,
-                        self.record.position().map_or(line, csv::Position::line),
-                    );
+                    let at = self.record.position().map_or(line, csv::Position::line);
+                    // Split borrows: the row borrows the record while the grouper takes it.
+                    let row = Self::row(&self.file, &self.record, cols, at);
                     if let Some(done) = self.grouper.push(row) {
                         return Some(done);
                     }
@@ -352,5 +374,40 @@ mod tests {
             err.starts_with("t.csv:4: match \"g\", field `team`"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn invalid_utf8_names_its_field_and_spares_the_other_matches() {
+        let mut text = b"match,player,rank\ng1,a,1\ng1,".to_vec();
+        text.extend_from_slice(&[0xff, 0xfe]);
+        text.extend_from_slice(b",2\ng2,a,1\ng2,b,2\n");
+        let got: Vec<_> = CsvMatches::new("t.csv", &text[..]).collect();
+        let err = got[0].as_ref().unwrap_err();
+        assert!(err.is_recoverable(), "{err}");
+        assert_eq!(err.match_id(), Some("g1"));
+        assert!(
+            err.to_string()
+                .starts_with("t.csv:3: field `player`: \"\u{fffd}\u{fffd}\" is not valid, expected valid UTF-8 text"),
+            "{err}"
+        );
+        assert!(got[1].is_ok());
+    }
+
+    #[test]
+    fn numbers_and_spaces() {
+        assert_eq!(parse_number("7"), Some(7.0));
+        assert_eq!(parse_number("007"), Some(7.0));
+        assert_eq!(parse_number("1234567890"), Some(1_234_567_890.0));
+        assert_eq!(parse_number("-2.5"), Some(-2.5));
+        assert_eq!(parse_number("1e3"), Some(1000.0));
+        assert_eq!(parse_number("NaN"), None);
+        assert_eq!(parse_number("inf"), None);
+        assert_eq!(parse_number("1 2"), None);
+        // Fields and headers are trimmed, a byte-order mark is ignored.
+        let got = read("\u{feff} Match , Player ,Rank\n g1 , ann ,  1\ng1,bo,2 \n");
+        let m = got[0].as_ref().unwrap();
+        assert_eq!(m.id(), "g1");
+        assert_eq!(m.entries()[0].members[0].player, "ann");
+        assert_eq!(m.place(1), 2);
     }
 }

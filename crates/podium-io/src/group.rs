@@ -1,10 +1,9 @@
 //! Turns a stream of result rows into matches: contiguous rows with one id form a match.
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashSet, VecDeque};
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 
-use podium::{Match, ResultRow};
+use podium::{Finish, Match, ResultRow};
 
 use crate::error::{field_of, player_of, ReadError};
 
@@ -13,13 +12,17 @@ use crate::error::{field_of, player_of, ReadError};
 /// reappears further apart than this is read as a new match of the same name.
 pub const RECENT_IDS: usize = 65_536;
 
-/// One parsed row with where it came from.
-#[derive(Debug)]
-pub(crate) struct Row {
-    pub id: String,
+/// One parsed row with where it came from, borrowing the reader's buffer: nothing is
+/// allocated until the grouper keeps the row.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Row<'a> {
+    pub id: &'a str,
     pub line: u64,
     pub time: Option<i64>,
-    pub result: ResultRow,
+    pub player: &'a str,
+    pub team: Option<&'a str>,
+    pub finish: Finish,
+    pub weight: f64,
 }
 
 #[derive(Debug)]
@@ -27,17 +30,34 @@ struct Current {
     id: String,
     first_line: u64,
     time: Option<i64>,
-    rows: Vec<ResultRow>,
-    lines: Vec<u64>,
     error: Option<ReadError>,
 }
 
-/// Groups rows into matches and checks what one match's rows must share.
+/// The rows of the match being read. Kept apart from [`Current`] so that their buffers
+/// are reused from match to match.
+#[derive(Debug, Default)]
+struct Rows {
+    rows: Vec<ResultRow>,
+    lines: Vec<u64>,
+    /// Fingerprints of the rows' players, to find the row an error names without
+    /// keeping a copy of every name.
+    players: Vec<u64>,
+}
+
+impl Rows {
+    fn clear(&mut self) {
+        self.rows.clear();
+        self.lines.clear();
+        self.players.clear();
+    }
+}
+
 /// The last [`RECENT_IDS`] match ids seen, as 64-bit fingerprints.
 #[derive(Debug, Default)]
 pub(crate) struct RecentIds {
     order: VecDeque<u64>,
-    set: HashSet<u64>,
+    /// The fingerprints are hashes already: the set uses them as they are.
+    set: HashSet<u64, BuildHasherDefault<Passthrough>>,
 }
 
 impl RecentIds {
@@ -58,19 +78,44 @@ impl RecentIds {
     }
 }
 
+/// Groups rows into matches and checks what one match's rows must share.
 #[derive(Debug)]
 pub(crate) struct Grouper {
     file: String,
     current: Option<Current>,
+    rows: Rows,
     recent: RecentIds,
     /// Whether matches have times, as decided by the first match.
     timed: Option<bool>,
 }
 
+/// A hasher for keys that are hashes already (fingerprints): it returns the key.
+#[derive(Debug, Default)]
+pub(crate) struct Passthrough(u64);
+
+impl Hasher for Passthrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// A 64-bit FNV-1a fingerprint, cheap on short ids. Two ids share one with a chance of
+/// about 2⁻⁶⁴, far below anything a real file meets.
 fn fingerprint(id: &str) -> u64 {
-    let mut h = DefaultHasher::new();
-    id.hash(&mut h);
-    h.finish()
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in id.as_bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
 }
 
 impl Grouper {
@@ -78,13 +123,14 @@ impl Grouper {
         Grouper {
             file,
             current: None,
+            rows: Rows::default(),
             recent: RecentIds::default(),
             timed: None,
         }
     }
 
     /// Adds a row; returns a finished match when this row starts the next one.
-    pub fn push(&mut self, row: Result<Row, ReadError>) -> Option<Result<Match, ReadError>> {
+    pub fn push(&mut self, row: Result<Row<'_>, ReadError>) -> Option<Result<Match, ReadError>> {
         let row = match row {
             Ok(row) => row,
             Err(mut err) => {
@@ -119,19 +165,19 @@ impl Grouper {
         let same = self.current.as_ref().is_some_and(|c| c.id == row.id);
         let done = if same { None } else { self.flush() };
         if !same {
-            let reappears = self.recent.seen_before(&row.id);
-            self.start(row.id.clone(), row.line, row.time);
+            let reappears = self.recent.seen_before(row.id);
+            self.start(row.id.to_string(), row.line, row.time);
             if reappears {
                 let cur = self.current.as_mut().expect("just started");
                 cur.error = Some(ReadError::NotContiguous {
                     file: self.file.clone(),
                     line: row.line,
-                    match_id: row.id.clone(),
+                    match_id: row.id.to_string(),
                 });
             }
         }
         let cur = self.current.as_mut().expect("a match is open");
-        if cur.error.is_none() && cur.rows.is_empty() {
+        if cur.error.is_none() && self.rows.rows.is_empty() {
             cur.first_line = row.line;
             cur.time = row.time;
             let timed = row.time.is_some();
@@ -141,7 +187,7 @@ impl Grouper {
                     cur.error = Some(ReadError::Field {
                         file: self.file.clone(),
                         line: row.line,
-                        match_id: Some(row.id.clone()),
+                        match_id: Some(row.id.to_string()),
                         field: "time".into(),
                         value: String::new(),
                         expected: if t {
@@ -157,7 +203,7 @@ impl Grouper {
             cur.error = Some(ReadError::Field {
                 file: self.file.clone(),
                 line: row.line,
-                match_id: Some(row.id.clone()),
+                match_id: Some(row.id.to_string()),
                 field: "time".into(),
                 value: row.time.map(crate::time::format_time).unwrap_or_default(),
                 expected: format!(
@@ -170,8 +216,14 @@ impl Grouper {
             });
         }
         if cur.error.is_none() {
-            cur.rows.push(row.result);
-            cur.lines.push(row.line);
+            self.rows.rows.push(ResultRow {
+                player: row.player.to_string(),
+                team: row.team.map(str::to_string),
+                finish: row.finish,
+                weight: row.weight,
+            });
+            self.rows.lines.push(row.line);
+            self.rows.players.push(fingerprint(row.player));
         }
         done
     }
@@ -186,8 +238,6 @@ impl Grouper {
             id,
             first_line: line,
             time,
-            rows: Vec::new(),
-            lines: Vec::new(),
             error: None,
         });
     }
@@ -195,24 +245,31 @@ impl Grouper {
     fn flush(&mut self) -> Option<Result<Match, ReadError>> {
         let cur = self.current.take()?;
         if let Some(err) = cur.error {
+            self.rows.clear();
             return Some(Err(err));
         }
-        let lines = cur.lines;
-        let names: Vec<String> = cur.rows.iter().map(|r| r.player.clone()).collect();
-        Some(
-            Match::from_rows(cur.id.clone(), cur.time, cur.rows).map_err(|source| {
-                // Point at the row of the player the error names (the last such row).
-                let line = player_of(&source)
-                    .and_then(|p| names.iter().rposition(|n| n == p))
-                    .map_or(cur.first_line, |i| lines[i]);
-                ReadError::Match {
-                    file: self.file.clone(),
-                    line,
-                    match_id: cur.id,
-                    field: field_of(&source),
-                    source: Box::new(source),
-                }
-            }),
-        )
+        let Rows {
+            rows,
+            lines,
+            players,
+        } = &mut self.rows;
+        let result = Match::from_rows(cur.id.clone(), cur.time, rows.drain(..)).map_err(|source| {
+            // Point at the row of the player the error names (the last such row).
+            let line = player_of(&source)
+                .and_then(|p| {
+                    let fp = fingerprint(p);
+                    players.iter().rposition(|&n| n == fp)
+                })
+                .map_or(cur.first_line, |i| lines[i]);
+            ReadError::Match {
+                file: self.file.clone(),
+                line,
+                match_id: cur.id,
+                field: field_of(&source),
+                source: Box::new(source),
+            }
+        });
+        self.rows.clear();
+        Some(result)
     }
 }

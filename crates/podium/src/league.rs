@@ -3,7 +3,8 @@
 //! backtests and the server share; it does no I/O.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+
+use compact_str::CompactString;
 
 use crate::error::RateError;
 use crate::model::Match;
@@ -27,15 +28,16 @@ pub struct PlayerStats {
     pub entries_total: u64,
     /// Time of the last match played, when matches have times (Unix seconds).
     pub last_time: Option<i64>,
-    /// Id of the last match played.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "ser_arc"))]
-    pub last_match: Option<Arc<str>>,
+    /// Id of the last match played. Kept inline for ids up to 24 bytes, so that updating
+    /// it touches only the player's own record.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser_id"))]
+    pub last_match: Option<CompactString>,
 }
 
 #[cfg(feature = "serde")]
-fn ser_arc<S: serde::Serializer>(v: &Option<Arc<str>>, s: S) -> Result<S::Ok, S::Error> {
+fn ser_id<S: serde::Serializer>(v: &Option<CompactString>, s: S) -> Result<S::Ok, S::Error> {
     match v {
-        Some(v) => s.serialize_some(&**v),
+        Some(v) => s.serialize_some(v.as_str()),
         None => s.serialize_none(),
     }
 }
@@ -118,7 +120,9 @@ pub struct MatchReport {
 #[derive(Debug)]
 pub struct League {
     system: Box<dyn RatingSystem>,
-    index: HashMap<String, usize>,
+    /// Player id → index in `players`. Ids up to 24 bytes are stored inline in the table
+    /// (no pointer to chase when comparing), hashed with foldhash (fast, seeded per run).
+    index: HashMap<CompactString, usize, foldhash::fast::RandomState>,
     players: Vec<PlayerRecord>,
     rated: u64,
 }
@@ -129,7 +133,7 @@ impl League {
     pub fn new(system: Box<dyn RatingSystem>) -> Self {
         League {
             system,
-            index: HashMap::new(),
+            index: HashMap::default(),
             players: Vec::new(),
             rated: 0,
         }
@@ -186,7 +190,8 @@ impl League {
     }
 
     fn insert(&mut self, name: &str, rating: Rating) {
-        self.index.insert(name.to_string(), self.players.len());
+        self.index
+            .insert(CompactString::from(name), self.players.len());
         self.players.push(PlayerRecord {
             name: name.to_string(),
             rating,
@@ -199,20 +204,25 @@ impl League {
     /// # Errors
     /// The system's [`RateError`] when it cannot rate the match.
     pub fn apply(&mut self, game: &Match) -> Result<MatchReport, RateError> {
-        let before = self.ratings_before(game);
+        // One lookup per player: the indices serve both the ratings before and the update.
+        let known: Vec<Option<usize>> = game
+            .players()
+            .map(|(_, m)| self.index.get(m.player.as_str()).copied())
+            .collect();
+        let before = self.ratings_of(game, &known);
         let changes = self.system.rate(game, &before)?;
-        for (_, m) in game.players() {
-            if !self.index.contains_key(&m.player) {
-                let r = self.rating_of(&m.player);
-                self.insert(&m.player, r);
-            }
-        }
         let n = game.len() as f64;
         let winners = game.winners() as f64;
-        let id: Arc<str> = Arc::from(game.id());
         let mut out = Vec::with_capacity(changes.len());
-        for ((entry, m), change) in game.players().zip(changes) {
-            let i = self.index[&m.player];
+        for (((entry, m), change), known) in game.players().zip(changes).zip(known) {
+            let i = match known {
+                Some(i) => i,
+                None => {
+                    // The rating is set from the change just below.
+                    self.insert(&m.player, change.before);
+                    self.players.len() - 1
+                }
+            };
             let p = &mut self.players[i];
             p.rating = change.after;
             let s = &mut p.stats;
@@ -225,7 +235,13 @@ impl League {
             if let Some(t) = game.time() {
                 s.last_time = Some(s.last_time.map_or(t, |l| l.max(t)));
             }
-            s.last_match = Some(id.clone());
+            match &mut s.last_match {
+                Some(last) => {
+                    last.clear();
+                    last.push_str(game.id());
+                }
+                None => s.last_match = Some(CompactString::from(game.id())),
+            }
             out.push((i, change));
         }
         let report = MatchReport {
@@ -240,9 +256,18 @@ impl League {
     /// by the days since each player last played when the match has a time.
     #[must_use]
     pub fn ratings_before(&self, game: &Match) -> Vec<Rating> {
-        game.players()
-            .map(|(_, m)| match self.index.get(&m.player) {
-                Some(&i) => {
+        let known: Vec<Option<usize>> = game
+            .players()
+            .map(|(_, m)| self.index.get(m.player.as_str()).copied())
+            .collect();
+        self.ratings_of(game, &known)
+    }
+
+    fn ratings_of(&self, game: &Match, known: &[Option<usize>]) -> Vec<Rating> {
+        known
+            .iter()
+            .map(|known| match *known {
+                Some(i) => {
                     let p = &self.players[i];
                     match (game.time(), p.stats.last_time) {
                         (Some(now), Some(last)) if now > last && self.system.has_uncertainty() => {
@@ -251,7 +276,9 @@ impl League {
                         _ => p.rating,
                     }
                 }
-                None => self.rating_of(&m.player),
+                None => self
+                    .system
+                    .new_player_rating(&mut self.players.iter().map(|p| &p.rating)),
             })
             .collect()
     }
@@ -277,5 +304,62 @@ impl League {
                 provisional: self.system.is_provisional(&p.rating),
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sme() -> League {
+        League::new(crate::system("sme", &[]).unwrap())
+    }
+
+    #[test]
+    fn new_and_known_players_and_the_last_match_id() {
+        let mut league = sme();
+        let long = "a match id well over twenty-four bytes long";
+        league
+            .apply(&Match::ranked(long, &["ann", "bo"]).unwrap())
+            .unwrap();
+        let report = league
+            .apply(&Match::ranked("g2", &["cy", "ann"]).unwrap())
+            .unwrap();
+        // cy is new (index 2), ann known (index 0); changes follow Match::players order.
+        let idx: Vec<usize> = report.changes.iter().map(|(i, _)| *i).collect();
+        assert_eq!(idx, [2, 0]);
+        assert_eq!(report.sequence, 1);
+        assert!((report.changes[0].1.before.value - 1500.0).abs() < 1e-9);
+        let ann = league.get("ann").unwrap();
+        assert_eq!(ann.stats.games, 2);
+        assert_eq!(ann.stats.last_match.as_deref(), Some("g2"));
+        assert_eq!(
+            league.get("bo").unwrap().stats.last_match.as_deref(),
+            Some(long)
+        );
+        league
+            .apply(&Match::ranked(long.repeat(2), &["bo", "cy"]).unwrap())
+            .unwrap();
+        assert_eq!(
+            league.get("bo").unwrap().stats.last_match.as_deref(),
+            Some(long.repeat(2).as_str())
+        );
+        let names: Vec<&str> = league.players().iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["ann", "bo", "cy"]);
+    }
+
+    #[test]
+    fn a_match_the_system_refuses_changes_nothing() {
+        let mut league = League::new(crate::system("elo", &[]).unwrap());
+        league
+            .apply(&Match::ranked("g1", &["ann", "bo"]).unwrap())
+            .unwrap();
+        let before: Vec<PlayerRecord> = league.players().to_vec();
+        assert!(league
+            .apply(&Match::ranked("g2", &["ann", "bo", "cy"]).unwrap())
+            .is_err());
+        assert_eq!(league.players(), &before[..]);
+        assert!(league.get("cy").is_none());
+        assert_eq!(league.matches_rated(), 1);
     }
 }

@@ -148,8 +148,10 @@ impl Match {
         time: Option<i64>,
         rows: impl IntoIterator<Item = ResultRow>,
     ) -> Result<Self, MatchError> {
+        let rows = rows.into_iter();
         let mut b = Match::builder(id);
         b.time = time;
+        b.entries.reserve(rows.size_hint().0);
         for row in rows {
             b = b.row(row)?;
         }
@@ -359,7 +361,7 @@ impl MatchBuilder {
     /// [`MatchError::InvalidPlayerId`], naming the offending player or team.
     pub fn build(self) -> Result<Match, MatchError> {
         let mut entries = self.entries;
-        let mut seen = HashSet::with_capacity(entries.len() * 2);
+        let mut seen = Seen::new(entries.iter().map(|e| e.members.len()).sum());
         let first_kind = entries.first().map(|e| e.finish.kind());
         for entry in &entries {
             if entry.members.is_empty() {
@@ -426,6 +428,35 @@ impl MatchBuilder {
             places,
             offsets,
         })
+    }
+}
+
+/// The players met so far while validating a match: a linear scan for the usual small
+/// match (cheaper than hashing), a hash set for large free-for-alls.
+enum Seen<'a> {
+    Few(Vec<&'a str>),
+    Many(HashSet<&'a str>),
+}
+
+impl<'a> Seen<'a> {
+    fn new(players: usize) -> Self {
+        if players <= 24 {
+            Seen::Few(Vec::with_capacity(players))
+        } else {
+            Seen::Many(HashSet::with_capacity(players))
+        }
+    }
+
+    /// Adds a player; false if already there.
+    fn insert(&mut self, player: &'a str) -> bool {
+        match self {
+            Seen::Few(v) if v.contains(&player) => false,
+            Seen::Few(v) => {
+                v.push(player);
+                true
+            }
+            Seen::Many(set) => set.insert(player),
+        }
     }
 }
 

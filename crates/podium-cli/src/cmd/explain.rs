@@ -34,6 +34,54 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
+/// "a", "a and b", "a, b and c".
+fn join_and(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The player's place on the leaderboard now (as `standings` orders it: by rating,
+/// then by name), without sorting the whole league.
+fn rank_of(league: &League, player: &str) -> usize {
+    let Some(me) = league.get(player) else {
+        return 0;
+    };
+    let mine = me.rating.value;
+    1 + league
+        .players()
+        .iter()
+        .filter(|p| p.rating.value > mine || (p.rating.value == mine && p.name.as_str() < player))
+        .count()
+}
+
+/// A hint for a player name that is not in the files: the same name in other case, or
+/// names that contain it.
+fn suggest(league: &League, player: &str) -> String {
+    let wanted = player.to_lowercase();
+    let mut close: Vec<&str> = league
+        .players()
+        .iter()
+        .map(|p| p.name.as_str())
+        .filter(|n| n.to_lowercase().contains(&wanted))
+        .collect();
+    close.sort_by_key(|n| (n.len(), *n));
+    close.truncate(5);
+    match close.as_slice() {
+        [] => format!(" ({} players are rated)", league.players().len()),
+        names => format!(
+            "; did you mean {}?",
+            names
+                .iter()
+                .map(|n| format!("{n:?}"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ),
+    }
+}
+
 /// Rates the history and tells the player's story.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let mut league = League::new(args.system.build()?);
@@ -54,9 +102,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let (entry, _) = m.players().nth(me).expect("player is in the match");
         let (_, c) = report.changes[me];
         let group = m.tie_group(entry);
+        // The date, unless the match id already says it.
         let when = m
             .time()
-            .map(|t| format!(" on {}", podium_io::format_time(t)))
+            .map(podium_io::format_time)
+            .filter(|t| !m.id().contains(t.as_str()))
+            .map(|t| format!(" on {t}"))
             .unwrap_or_default();
         let tie = if group.len() > 1 {
             format!(
@@ -67,23 +118,57 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         } else {
             String::new()
         };
+        let e = &m.entries()[entry];
+        let team = match &e.team {
+            Some(name) => {
+                let mates: Vec<&str> = e
+                    .members
+                    .iter()
+                    .map(|x| x.player.as_str())
+                    .filter(|p| *p != args.player)
+                    .collect();
+                if mates.is_empty() {
+                    format!(" (team {name})")
+                } else {
+                    format!(" (team {name}, with {})", join_and(&mates))
+                }
+            }
+            None => String::new(),
+        };
+        let teams = m.entries().iter().any(|e| e.team.is_some());
+        let of = if teams {
+            format!("{} teams", m.len())
+        } else {
+            m.len().to_string()
+        };
         writeln!(
             text,
-            "Match {}{when}: finished {} of {}{tie}.",
+            "Match {}{when}: finished {} of {of}{tie}{team}.",
             m.id(),
             ordinal(m.place(entry)),
-            m.len()
         )?;
-        let opponents: Vec<String> = m
-            .players()
-            .zip(&report.changes)
-            .filter(|((e, _), _)| *e != entry)
-            .map(|((_, p), (_, oc))| format!("{} {:.0}", p.player, oc.before.value))
+        // Opponents with their ratings before the match, a team as its members.
+        let ratings: Vec<f64> = report.changes.iter().map(|(_, c)| c.before.value).collect();
+        let opponents: Vec<String> = (0..m.len())
+            .filter(|&o| o != entry)
+            .map(|o| {
+                let range = m.member_range(o);
+                let names: Vec<String> = m.entries()[o]
+                    .members
+                    .iter()
+                    .zip(&ratings[range])
+                    .map(|(p, r)| format!("{} {r:.0}", p.player))
+                    .collect();
+                match &m.entries()[o].team {
+                    Some(t) => format!("team {t} ({})", names.join(", ")),
+                    None => names.join(", "),
+                }
+            })
             .collect();
         writeln!(
             text,
             "  Opponents (rating before): {}",
-            opponents.join(", ")
+            opponents.join(if teams { "; " } else { ", " })
         )?;
         writeln!(
             text,
@@ -112,11 +197,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "  Rating {:.2} → {:.2}{sigma}; rank now {} of {}.\n",
             c.before.value,
             c.after.value,
-            league
-                .standings()
-                .iter()
-                .position(|s| s.player == args.player)
-                .map_or(0, |p| p + 1),
+            rank_of(league, &args.player),
             league.players().len()
         )?;
         let _ = league;
@@ -124,7 +205,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     })?;
     report_skipped(&skipped);
     if count == 0 {
-        bail!("player {:?} plays in none of the matches", args.player);
+        bail!(
+            "player {:?} plays in none of the matches{}",
+            args.player,
+            suggest(&league, &args.player)
+        );
     }
     let mut out = std::io::stdout().lock();
     if let Some(spec) = spec {

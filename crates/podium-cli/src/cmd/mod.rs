@@ -2,5 +2,6 @@
 
 pub mod explain;
 pub mod frags;
+pub mod import;
 pub mod rate;
 pub mod systems;

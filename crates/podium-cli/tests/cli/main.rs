@@ -3,6 +3,8 @@
 #[path = "../util.rs"]
 mod util;
 
+mod examples;
+mod import;
 mod rate;
 
 #[path = "../site_check.rs"]

@@ -7,4 +7,5 @@ mod util;
 #[path = "../site_check.rs"]
 mod site_check;
 
+mod datasets;
 mod quake;

@@ -1,0 +1,90 @@
+//! `podium import`: convert a published dataset into long CSV on standard output, ready
+//! for `podium rate` (`podium import catan games.txt > catan.csv`).
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, IsTerminal};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use podium::Match;
+use podium_io::datasets;
+use podium_io::LongCsvWriter;
+
+/// Arguments of `podium import`.
+#[derive(Debug, clap::Args)]
+#[command(
+    subcommand_value_name = "DATASET",
+    subcommand_help_heading = "Datasets",
+    after_help = "The long CSV goes to standard output: podium import catan games.txt > catan.csv"
+)]
+pub struct Args {
+    #[command(subcommand)]
+    dataset: Dataset,
+}
+
+/// The datasets podium converts.
+#[derive(Debug, clap::Subcommand)]
+enum Dataset {
+    /// A Catan game log (`DATE : VP : Name pts, ...`, newest first), e.g. acodcha/catan-leaderboard's games.txt; `-` reads standard input.
+    Catan {
+        /// The game log.
+        #[arg(value_name = "FILE")]
+        file: String,
+    },
+    /// Formula 1 results in the Ergast schema: a directory with races.csv, results.csv and drivers.csv.
+    F1 {
+        /// The directory holding the CSV files.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
+}
+
+/// Converts and prints.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let (source, matches) = match args.dataset {
+        Dataset::Catan { file } => (file.clone(), catan(&file)?),
+        Dataset::F1 { dir } => (dir.display().to_string(), f1(&dir)?),
+    };
+    let mut out = LongCsvWriter::new(BufWriter::new(io::stdout().lock()));
+    for m in &matches {
+        out.write(m)?;
+    }
+    out.flush()?;
+    if io::stderr().is_terminal() {
+        let rows: usize = matches.iter().map(Match::player_count).sum();
+        eprintln!(
+            "imported {} matches ({rows} rows) from {source}",
+            matches.len()
+        );
+    }
+    Ok(())
+}
+
+fn catan(file: &str) -> anyhow::Result<Vec<Match>> {
+    if file == "-" {
+        return Ok(datasets::catan::read("<stdin>", io::stdin().lock())?);
+    }
+    let f = File::open(file).with_context(|| format!("cannot open {file}"))?;
+    Ok(datasets::catan::read(file, BufReader::new(f))?)
+}
+
+fn f1(dir: &Path) -> anyhow::Result<Vec<Match>> {
+    let open = |name: &str| -> anyhow::Result<(String, BufReader<File>)> {
+        let path = dir.join(name);
+        let shown = path.display().to_string();
+        let f = File::open(&path).with_context(|| {
+            format!("cannot open {shown} (an F1 directory holds races.csv, results.csv and drivers.csv)")
+        })?;
+        Ok((shown, BufReader::new(f)))
+    };
+    let (races, results, drivers) = (
+        open("races.csv")?,
+        open("results.csv")?,
+        open("drivers.csv")?,
+    );
+    Ok(datasets::f1::read(
+        (&races.0, races.1),
+        (&results.0, results.1),
+        (&drivers.0, drivers.1),
+    )?)
+}

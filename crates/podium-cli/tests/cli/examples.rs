@@ -1,0 +1,77 @@
+//! The example files in `examples/`, as the README uses them.
+
+use crate::util::{csv_rows, podium, repo_root};
+
+fn example(name: &str) -> String {
+    repo_root()
+        .join("examples")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn game_night_rates_into_a_leaderboard() {
+    let csv = example("game-night.csv");
+    let table = podium(&["rate", &csv]);
+    let text = table.ok();
+    for player in ["Maya", "Priya", "Tom", "Kate", "Jules", "Rob", "Nina"] {
+        assert!(text.contains(player), "{text}");
+    }
+    let rows = csv_rows(podium(&["rate", &csv, "--format", "csv"]).ok());
+    assert_eq!(rows.len(), 10);
+    let games: u32 = rows
+        .iter()
+        .map(|r| r["games"].parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(games, 160, "one row per player per game");
+    assert_eq!(rows[0]["player"], "Maya");
+}
+
+#[test]
+fn json_lines_teams_and_initial_ratings_together() {
+    let (csv, jsonl, init) = (
+        example("game-night.csv"),
+        example("game-night.jsonl"),
+        example("initial-ratings.csv"),
+    );
+    let rows = csv_rows(
+        podium(&[
+            "rate",
+            &csv,
+            &jsonl,
+            "--initial",
+            &init,
+            "--system",
+            "mes",
+            "--format",
+            "csv",
+        ])
+        .ok(),
+    );
+    let maya = rows.iter().find(|r| r["player"] == "Maya").unwrap();
+    // 14 games in the CSV, 5 in the JSON Lines.
+    assert_eq!(maya["games"], "19");
+    let out = podium(&["explain", &csv, &jsonl, "--player", "Tom"]);
+    assert!(
+        out.ok()
+            .contains("Match 2025-03-07 Codenames (1): finished 1st of 2 teams (team red, with Maya and Sam)."),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn explain_suggests_a_name_and_elo_counts_every_unratable_match() {
+    let csv = example("game-night.csv");
+    let err = podium(&["explain", &csv, "--player", "maya"])
+        .err()
+        .to_string();
+    assert!(err.contains("did you mean \"Maya\"?"), "{err}");
+    let err = podium(&["rate", &csv, "--system", "elo"]).err().to_string();
+    assert!(
+        err.starts_with("error: 45 bad matches found, nothing rated"),
+        "{err}"
+    );
+    assert!(err.contains("… and 25 more"), "{err}");
+}

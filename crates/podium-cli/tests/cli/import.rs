@@ -1,0 +1,108 @@
+//! `podium import catan|f1` through the binary, on small inline samples.
+
+use crate::util::{csv_rows, podium, podium_stdin, Dir};
+
+#[test]
+fn catan_log_becomes_long_csv_oldest_first() {
+    let log = "2020-10-16 : 10 : Alex 10 * , Mic 10 , Jess 9\n\
+               2020-10-16 : 10 : Mic 10, Alex 7, Jess 7\n\
+               2020-10-02 : 10 : Jess 10 , Mic 8 , Alex 8\n";
+    let out = podium_stdin(&["import", "catan", "-"], log);
+    let rows = csv_rows(out.ok());
+    let got: Vec<(&str, &str, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["match"].as_str(),
+                r["player"].as_str(),
+                r["rank"].as_str(),
+                r["time"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("2020-10-02#1", "Jess", "1", "2020-10-02"),
+            ("2020-10-02#1", "Mic", "2", "2020-10-02"),
+            ("2020-10-02#1", "Alex", "2", "2020-10-02"),
+            ("2020-10-16#1", "Mic", "1", "2020-10-16"),
+            ("2020-10-16#1", "Alex", "2", "2020-10-16"),
+            ("2020-10-16#1", "Jess", "2", "2020-10-16"),
+            ("2020-10-16#2", "Alex", "1", "2020-10-16"),
+            ("2020-10-16#2", "Mic", "2", "2020-10-16"),
+            ("2020-10-16#2", "Jess", "3", "2020-10-16"),
+        ]
+    );
+    // What it prints, `podium rate` reads: the day's games in the order played.
+    let d = Dir::new("import-catan");
+    let file = d.file("c.csv", out.ok());
+    let board = csv_rows(podium(&["rate", &file, "--format", "csv"]).ok());
+    assert_eq!(board.len(), 3);
+}
+
+#[test]
+fn catan_errors_name_file_and_line() {
+    let d = Dir::new("import-catan-bad");
+    let file = d.file(
+        "games.txt",
+        "2020-10-16 : 10 : A 10, B 9\n2020-10-15 : 10 : A 10, B nine\n",
+    );
+    let err = podium(&["import", "catan", &file]).err().to_string();
+    assert!(
+        err.starts_with(&format!("error: {file}:2: field `points`: \"nine\"")),
+        "{err}"
+    );
+    let err = podium(&["import", "catan", &d.path("missing.txt")])
+        .err()
+        .to_string();
+    assert!(err.contains("cannot open"), "{err}");
+}
+
+#[test]
+fn f1_directory_becomes_long_csv_in_race_order() {
+    let d = Dir::new("import-f1");
+    d.file(
+        "races.csv",
+        "raceId,year,round,circuitId,name,date\n\
+         2,1951,2,1,\"Swiss Grand Prix\",\"1951-05-27\"\n\
+         1,1951,1,1,\"Indianapolis 500\",\"1951-05-19\"\n",
+    );
+    d.file(
+        "drivers.csv",
+        "driverId,driverRef,forename\n1,\"fangio\",\"Juan\"\n2,\"farina\",\"Nino\"\n3,\"wallard\",\"Lee\"\n",
+    );
+    d.file(
+        "results.csv",
+        "resultId,raceId,driverId,positionOrder\n1,2,1,1\n2,2,2,2\n3,2,3,2\n4,1,3,1\n5,1,2,2\n",
+    );
+    let rows = csv_rows(podium(&["import", "f1", d.0.to_str().unwrap()]).ok());
+    let got: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["match"].as_str(),
+                r["player"].as_str(),
+                r["rank"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("1951-01 Indianapolis 500", "wallard", "1"),
+            ("1951-01 Indianapolis 500", "farina", "2"),
+            ("1951-02 Swiss Grand Prix", "fangio", "1"),
+            ("1951-02 Swiss Grand Prix", "farina", "2"),
+            ("1951-02 Swiss Grand Prix", "wallard", "2"),
+        ]
+    );
+    let empty = Dir::new("import-f1-empty");
+    let err = podium(&["import", "f1", empty.0.to_str().unwrap()])
+        .err()
+        .to_string();
+    assert!(
+        err.contains("races.csv") && err.contains("cannot open"),
+        "{err}"
+    );
+}

@@ -1,0 +1,321 @@
+//! The Catan game log of `acodcha/catan-leaderboard` (`games.txt`): one game per line,
+//! newest first,
+//!
+//! ```text
+//! YYYY-MM-DD : <victory points needed> : Name pts, Name pts, ...
+//! ```
+//!
+//! with the players in finishing order. Spacing around `,` and `:` varies. A `*` after a
+//! player's points (`Alex 10 * , Mic 10`) marks the winner among players with equal points;
+//! equal points anywhere else are ties.
+//!
+//! [`read`] returns the games oldest first, each with its date as time and an id
+//! `DATE#N` (the N-th game of that day, counted in the order played). Games of one day keep the file's chronological
+//! order (the reverse of the lines), so a stable sort by time rates them as played.
+//! Finishes are places: equal points share a place, except that a starred player takes the
+//! place above the others with the same points.
+//!
+//! ```
+//! let log = "2020-10-16 : 10 : Alex 10 * , Mic 10 , Jess 9\n\
+//!            2020-10-16 : 10 : Mic 10, Alex 7, Jess 7\n";
+//! let games = podium_io::datasets::catan::read("games.txt", log.as_bytes()).unwrap();
+//! assert_eq!(games[0].id(), "2020-10-16#1"); // the last line is the earlier game
+//! assert_eq!(games[0].place(1), 2); // Alex and Jess tie for 2nd
+//! assert_eq!(games[1].place(1), 2); // Mic 10 is 2nd behind the starred Alex 10
+//! ```
+
+use std::collections::HashMap;
+use std::io::BufRead;
+
+use podium::{Finish, Match, ResultRow};
+
+use super::{field_error, match_error};
+use crate::error::ReadError;
+use crate::time::parse_time;
+
+/// One parsed line, before ids are given.
+struct Game {
+    line: u64,
+    date: String,
+    time: i64,
+    /// `(name, place)` in listed order.
+    players: Vec<(String, u32)>,
+}
+
+/// Reads a whole game log and returns its games oldest first.
+///
+/// Blank lines are ignored.
+///
+/// # Errors
+/// [`ReadError`] naming `file`, the line and the field of the first line that is not a
+/// game: a missing ` : ` part, a bad date, victory points or player points, players not
+/// listed in finishing order, a misplaced `*`, a player listed twice or a game of one
+/// player.
+pub fn read(file: &str, input: impl BufRead) -> Result<Vec<Match>, ReadError> {
+    let mut games = Vec::new();
+    for (i, text) in input.lines().enumerate() {
+        let line = i as u64 + 1;
+        let text = text.map_err(|source| ReadError::Io {
+            file: file.to_string(),
+            source,
+        })?;
+        let text = text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        games.push(parse_line(file, line, text)?);
+    }
+    // The file is newest first: reverse it so that games are oldest first, then number
+    // the games of each day in the order they were played.
+    games.reverse();
+    let mut out = Vec::with_capacity(games.len());
+    let mut per_day: HashMap<String, u32> = HashMap::new();
+    for g in games {
+        let n = per_day.entry(g.date.clone()).or_default();
+        *n += 1;
+        let id = format!("{}#{}", g.date, n);
+        let rows = g.players.into_iter().map(|(player, place)| ResultRow {
+            player,
+            team: None,
+            finish: Finish::Rank(f64::from(place)),
+            weight: 1.0,
+        });
+        let m = Match::from_rows(id.clone(), Some(g.time), rows)
+            .map_err(|e| match_error(file, g.line, &id, e))?;
+        out.push(m);
+    }
+    Ok(out)
+}
+
+fn parse_line(file: &str, line: u64, text: &str) -> Result<Game, ReadError> {
+    let mut parts = text.splitn(3, ':');
+    let (Some(date), Some(vp), Some(players)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(ReadError::Format {
+            file: file.to_string(),
+            line,
+            message: format!(
+                "{text:?} is not a game: expected `YYYY-MM-DD : <victory points> : Name pts, Name pts, ...`"
+            ),
+        });
+    };
+    let date = date.trim();
+    let time = parse_time(date)
+        .filter(|_| date.len() == 10)
+        .ok_or_else(|| field_error(file, line, "date", date, "a date YYYY-MM-DD"))?;
+    let vp = vp.trim();
+    if vp.parse::<u32>().map_or(true, |v| v == 0) {
+        return Err(field_error(
+            file,
+            line,
+            "victory points",
+            vp,
+            "the victory points needed to win (a positive whole number)",
+        ));
+    }
+    let mut listed: Vec<(String, u32, bool)> = Vec::new();
+    for part in players.split(',') {
+        let part = part.trim();
+        let (rest, star) = match part.strip_suffix('*') {
+            Some(rest) => (rest.trim_end(), true),
+            None => (part, false),
+        };
+        let Some((name, pts)) = rest.rsplit_once(char::is_whitespace) else {
+            return Err(field_error(
+                file,
+                line,
+                "player",
+                part,
+                "`Name points` (e.g. `Alex 10`), players separated by commas",
+            ));
+        };
+        let name = name.trim();
+        let points: u32 = pts.parse().map_err(|_| {
+            field_error(
+                file,
+                line,
+                "points",
+                pts,
+                &format!("the victory points of {name} (a whole number)"),
+            )
+        })?;
+        if name.is_empty() {
+            return Err(field_error(file, line, "player", part, "a player name"));
+        }
+        if let Some(&(ref prev, prev_points, prev_star)) = listed.last() {
+            if points > prev_points {
+                return Err(field_error(
+                    file,
+                    line,
+                    "points",
+                    pts,
+                    &format!(
+                        "at most the {prev_points} points of {prev}, listed above {name} (players are listed in finishing order)"
+                    ),
+                ));
+            }
+            if star && points == prev_points {
+                let why = if prev_star {
+                    format!("one `*` among equal points, but {prev} has one too")
+                } else {
+                    format!(
+                        "the `*` on the first of the players with {points} points ({prev}), who is listed above {name}"
+                    )
+                };
+                return Err(field_error(file, line, "*", part, &why));
+            }
+        }
+        listed.push((name.to_string(), points, star));
+    }
+    // Places: equal points share a place unless the player above them is starred.
+    let mut players = Vec::with_capacity(listed.len());
+    let mut prev: Option<(u32, bool, u32)> = None; // (points, starred, place)
+    for (i, (name, points, star)) in listed.into_iter().enumerate() {
+        let place = match prev {
+            Some((p, false, place)) if p == points => place,
+            _ => i as u32 + 1,
+        };
+        prev = Some((points, star, place));
+        players.push((name, place));
+    }
+    Ok(Game {
+        line,
+        date: date.to_string(),
+        time,
+        players,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn places(m: &Match) -> Vec<(String, usize)> {
+        m.players()
+            .map(|(e, p)| (p.player.clone(), m.place(e)))
+            .collect()
+    }
+
+    fn one(text: &str) -> Match {
+        let mut games = read("g.txt", text.as_bytes()).unwrap();
+        assert_eq!(games.len(), 1);
+        games.remove(0)
+    }
+
+    fn err(text: &str) -> String {
+        read("g.txt", text.as_bytes()).unwrap_err().to_string()
+    }
+
+    fn p(name: &str, place: usize) -> (String, usize) {
+        (name.to_string(), place)
+    }
+
+    #[test]
+    fn newest_first_becomes_oldest_first_with_stable_day_numbers() {
+        let log = "2022-06-21 : 10 : Jess 10, Mic 9, Rachel 8\n\
+                   2022-06-21 : 10 : Mic 10, Jess 7, Rachel 6\n\
+                   2022-06-20 : 10 : Rachel 10, Mic 8, Jess 6\n";
+        let games = read("g.txt", log.as_bytes()).unwrap();
+        let ids: Vec<_> = games.iter().map(Match::id).collect();
+        // The bottom line is the oldest game; the games of a day count up from the bottom.
+        assert_eq!(ids, ["2022-06-20#1", "2022-06-21#1", "2022-06-21#2"]);
+        let winners: Vec<_> = games
+            .iter()
+            .map(|g| g.entries()[0].members[0].player.as_str())
+            .collect();
+        assert_eq!(winners, ["Rachel", "Mic", "Jess"]);
+        assert_eq!(games[0].time(), parse_time("2022-06-20"));
+        assert_eq!(games[2].time(), parse_time("2022-06-21"));
+    }
+
+    #[test]
+    fn a_line_out_of_date_order_still_gets_a_unique_id() {
+        let log = "2022-06-21 : 10 : A 10, B 9\n\
+                   2022-06-20 : 10 : A 10, B 8\n\
+                   2022-06-21 : 10 : B 10, A 7\n";
+        let games = read("g.txt", log.as_bytes()).unwrap();
+        let ids: Vec<_> = games.iter().map(Match::id).collect();
+        assert_eq!(ids, ["2022-06-21#1", "2022-06-20#1", "2022-06-21#2"]);
+    }
+
+    #[test]
+    fn equal_points_are_ties() {
+        let m = one("2020-10-30 : 10 : Jess 10 , Rachel 8 , Mic 8 , Scott 7\n");
+        assert_eq!(
+            places(&m),
+            [p("Jess", 1), p("Rachel", 2), p("Mic", 2), p("Scott", 4)]
+        );
+        let m = one("2024-12-31 : 10 : Alex 10, Scott 7, Jess 6, Sean 6, Mic 4, Rachel 4\n");
+        assert_eq!(
+            places(&m),
+            [
+                p("Alex", 1),
+                p("Scott", 2),
+                p("Jess", 3),
+                p("Sean", 3),
+                p("Mic", 5),
+                p("Rachel", 5)
+            ]
+        );
+    }
+
+    #[test]
+    fn star_marks_the_winner_among_equal_points() {
+        let m = one("2020-09-17 : 10 : Sean 10 * , Jess 10 , Rachel 9 , Scott 8\n");
+        assert_eq!(
+            places(&m),
+            [p("Sean", 1), p("Jess", 2), p("Rachel", 3), p("Scott", 4)]
+        );
+        assert_eq!(m.winners(), 1);
+        // Three on equal points: the starred one wins, the other two tie for second.
+        let m = one("2020-10-16 : 10 : Alex 10* , Mic 10 , Jess 10 , Laura 6\n");
+        assert_eq!(
+            places(&m),
+            [p("Alex", 1), p("Mic", 2), p("Jess", 2), p("Laura", 4)]
+        );
+        // Without the star, equal top points are a tie for the win.
+        let m = one("2020-10-16 : 10 : Alex 10 , Mic 10 , Jess 9\n");
+        assert_eq!(m.winners(), 2);
+    }
+
+    #[test]
+    fn spacing_quirks() {
+        let a = one("2020-10-28 : 10 : Phil 11 , Jess 9, Scott 7,Rachel 7 ,  Mic 7\r\n");
+        let b = one("2020-10-28:10:Phil 11,Jess 9,Scott 7,Rachel 7,Mic 7");
+        assert_eq!(a, b);
+        assert_eq!(
+            places(&a),
+            [
+                p("Phil", 1),
+                p("Jess", 2),
+                p("Scott", 3),
+                p("Rachel", 3),
+                p("Mic", 3)
+            ]
+        );
+        // Blank lines are skipped; line numbers still count them.
+        let games = read("g.txt", "\n2020-10-28 : 10 : A 10, B 3\n\n".as_bytes()).unwrap();
+        assert_eq!(games.len(), 1);
+        assert!(err("\n\n2020-10-28 : 10 : A 10, B\n").starts_with("g.txt:3: field `player`"));
+    }
+
+    #[test]
+    fn errors_name_line_and_field() {
+        assert_eq!(
+            err("2020-10-28 : 10 : A 10, B 3\n2020-10-27 : 10 : A 10, B x\n"),
+            "g.txt:2: field `points`: \"x\" is not valid, expected the victory points of B (a whole number)"
+        );
+        assert!(err("2020-13-28 : 10 : A 10, B 3").starts_with("g.txt:1: field `date`"));
+        assert!(err("2020-10-28 : ten : A 10, B 3").starts_with("g.txt:1: field `victory points`"));
+        assert!(err("2020-10-28 : A 10, B 3")
+            .starts_with("g.txt:1: \"2020-10-28 : A 10, B 3\" is not a game"));
+        assert!(err("2020-10-28 : 10 : A 7, B 9").contains("finishing order"));
+        assert!(err("2020-10-28 : 10 : A 10, B 10 *").contains("`*` on the first"));
+        assert!(err("2020-10-28 : 10 : A 10 *, B 10 *").contains("one `*`"));
+        let e = err("2020-10-28 : 10 : A 10, A 3");
+        assert!(
+            e.starts_with("g.txt:1: match \"2020-10-28#1\", field `player`"),
+            "{e}"
+        );
+        assert!(err("2020-10-28 : 10 : A 10").contains("at least 2 entries"));
+    }
+}

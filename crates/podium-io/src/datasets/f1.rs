@@ -1,0 +1,418 @@
+//! Formula 1 results in the Ergast schema (`races.csv`, `results.csv`, `drivers.csv`, as
+//! in the Kaggle "Formula 1 World Championship" data and its mirrors).
+//!
+//! Every race with results becomes one match:
+//! - the race's id is `YEAR-ROUND NAME` (e.g. `2009-01 Australian Grand Prix`) and its
+//!   time the race date; races are returned in date order (then by round);
+//! - each driver finishes at `positionOrder`, the full finishing order including
+//!   retirements; equal `positionOrder`s (shared drives of the 1950s) are ties;
+//! - a driver listed more than once in one race (he drove two cars) keeps his best place;
+//! - drivers are named by `driverRef` (`hamilton`, `michael_schumacher`), readable and
+//!   unique; should two drivers share one, the later in `drivers.csv` gets `-<driverId>`
+//!   appended;
+//! - races without results (scheduled, not yet run) are left out.
+//!
+//! ```
+//! use podium_io::datasets::f1;
+//! let races = "raceId,year,round,circuitId,name,date\n7,1950,1,9,\"British Grand Prix\",\"1950-05-13\"\n";
+//! let results = "resultId,raceId,driverId,positionOrder\n1,7,1,2\n2,7,2,1\n";
+//! let drivers = "driverId,driverRef\n1,\"fangio\"\n2,\"farina\"\n";
+//! let races = f1::read(
+//!     ("races.csv", races.as_bytes()),
+//!     ("results.csv", results.as_bytes()),
+//!     ("drivers.csv", drivers.as_bytes()),
+//! )
+//! .unwrap();
+//! assert_eq!(races[0].id(), "1950-01 British Grand Prix");
+//! assert_eq!(races[0].entries()[0].members[0].player, "farina");
+//! ```
+
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::io::Read;
+
+use podium::{Finish, Match, ResultRow};
+
+use super::{field_error, match_error};
+use crate::error::ReadError;
+use crate::time::parse_time;
+
+/// One CSV table with its columns found by name.
+struct Table<R: Read> {
+    file: String,
+    reader: csv::Reader<R>,
+    header: csv::StringRecord,
+}
+
+impl<R: Read> Table<R> {
+    fn open(file: &str, input: R) -> Result<Self, ReadError> {
+        let mut reader = csv::ReaderBuilder::new()
+            .trim(csv::Trim::All)
+            .flexible(true)
+            .from_reader(input);
+        let header = reader.headers().map_err(|e| csv_error(file, e))?.clone();
+        Ok(Table {
+            file: file.to_string(),
+            reader,
+            header,
+        })
+    }
+
+    /// The index of column `name`.
+    fn column(&self, name: &str) -> Result<usize, ReadError> {
+        self.header
+            .iter()
+            .position(|h| h.trim_start_matches('\u{feff}') == name)
+            .ok_or_else(|| ReadError::Format {
+                file: self.file.clone(),
+                line: 1,
+                message: format!(
+                    "header has no `{name}` column (found: {})",
+                    self.header.iter().collect::<Vec<_>>().join(",")
+                ),
+            })
+    }
+
+    /// Calls `f` with each record and its line.
+    fn each(
+        &mut self,
+        mut f: impl FnMut(&str, u64, &csv::StringRecord) -> Result<(), ReadError>,
+    ) -> Result<(), ReadError> {
+        let mut rec = csv::StringRecord::new();
+        loop {
+            match self.reader.read_record(&mut rec) {
+                Ok(true) => {
+                    let line = rec.position().map_or(0, csv::Position::line);
+                    f(&self.file, line, &rec)?;
+                }
+                Ok(false) => return Ok(()),
+                Err(e) => return Err(csv_error(&self.file, e)),
+            }
+        }
+    }
+}
+
+fn csv_error(file: &str, e: csv::Error) -> ReadError {
+    let line = e.position().map_or(0, csv::Position::line);
+    match e.into_kind() {
+        csv::ErrorKind::Io(source) => ReadError::Io {
+            file: file.to_string(),
+            source,
+        },
+        other => ReadError::Format {
+            file: file.to_string(),
+            line,
+            message: format!("not readable as CSV: {other:?}"),
+        },
+    }
+}
+
+/// A field that must be present (Ergast writes `\N` for null).
+fn required<'r>(
+    file: &str,
+    line: u64,
+    rec: &'r csv::StringRecord,
+    col: usize,
+    field: &str,
+    expected: &str,
+) -> Result<&'r str, ReadError> {
+    match rec.get(col) {
+        Some(v) if !v.is_empty() && v != "\\N" => Ok(v),
+        v => Err(field_error(file, line, field, v.unwrap_or(""), expected)),
+    }
+}
+
+struct Race {
+    id: String,
+    time: i64,
+    round: u32,
+    line: u64,
+}
+
+/// One driver's result in a race: `(driverId, positionOrder, line)`.
+type Finisher = (String, u32, u64);
+
+/// Reads the three tables, each given as `(name for errors, reader)`, and returns one
+/// match per race with results, in date order.
+///
+/// # Errors
+/// [`ReadError`] naming the file, line and field of the first problem: a missing column,
+/// a race without a valid date, a duplicate `raceId` or `driverId`, a result for an
+/// unknown race or driver, a `positionOrder` that is not a positive whole number, or a
+/// race with fewer than two drivers.
+pub fn read<A: Read, B: Read, C: Read>(
+    races: (&str, A),
+    results: (&str, B),
+    drivers: (&str, C),
+) -> Result<Vec<Match>, ReadError> {
+    let names = read_drivers(drivers.0, drivers.1)?;
+    let race_list = read_races(races.0, races.1)?;
+    let mut by_race: HashMap<String, Vec<Finisher>> = HashMap::new();
+    let mut t = Table::open(results.0, results.1)?;
+    let (race_col, driver_col, pos_col) = (
+        t.column("raceId")?,
+        t.column("driverId")?,
+        t.column("positionOrder")?,
+    );
+    t.each(|file, line, rec| {
+        let race = required(file, line, rec, race_col, "raceId", "a raceId of races.csv")?;
+        if !race_list.contains_key(race) {
+            return Err(field_error(
+                file,
+                line,
+                "raceId",
+                race,
+                "a raceId of races.csv",
+            ));
+        }
+        let driver = required(
+            file,
+            line,
+            rec,
+            driver_col,
+            "driverId",
+            "a driverId of drivers.csv",
+        )?;
+        if !names.contains_key(driver) {
+            return Err(field_error(
+                file,
+                line,
+                "driverId",
+                driver,
+                "a driverId of drivers.csv",
+            ));
+        }
+        let expected = "the finishing order, a whole number ≥ 1";
+        let pos = required(file, line, rec, pos_col, "positionOrder", expected)?;
+        let pos: u32 = pos
+            .parse()
+            .ok()
+            .filter(|&p| p >= 1)
+            .ok_or_else(|| field_error(file, line, "positionOrder", pos, expected))?;
+        by_race
+            .entry(race.to_string())
+            .or_default()
+            .push((driver.to_string(), pos, line));
+        Ok(())
+    })?;
+
+    let mut order: Vec<(&String, &Race)> = race_list
+        .iter()
+        .filter(|(id, _)| by_race.contains_key(*id))
+        .collect();
+    order.sort_by_key(|(_, r)| (r.time, r.round, r.line));
+    let mut out = Vec::with_capacity(order.len());
+    for (race_id, race) in order {
+        let mut finishers = by_race.remove(race_id).unwrap_or_default();
+        // A driver who drove two cars keeps his best place (then his first row).
+        finishers.sort_by_key(|&(_, pos, line)| (pos, line));
+        let mut seen: HashMap<&str, ()> = HashMap::new();
+        let rows: Vec<ResultRow> = finishers
+            .iter()
+            .filter(|(driver, _, _)| seen.insert(driver.as_str(), ()).is_none())
+            .map(|(driver, pos, _)| ResultRow {
+                player: names[driver].clone(),
+                team: None,
+                finish: Finish::Rank(f64::from(*pos)),
+                weight: 1.0,
+            })
+            .collect();
+        let m = Match::from_rows(race.id.clone(), Some(race.time), rows)
+            .map_err(|e| match_error(races.0, race.line, &race.id, e))?;
+        out.push(m);
+    }
+    Ok(out)
+}
+
+fn read_drivers(file: &str, input: impl Read) -> Result<HashMap<String, String>, ReadError> {
+    let mut t = Table::open(file, input)?;
+    let (id_col, ref_col) = (t.column("driverId")?, t.column("driverRef")?);
+    let mut names: HashMap<String, String> = HashMap::new();
+    let mut taken: HashMap<String, ()> = HashMap::new();
+    t.each(|file, line, rec| {
+        let id = required(file, line, rec, id_col, "driverId", "a driver id")?;
+        let r = required(file, line, rec, ref_col, "driverRef", "a driver name")?;
+        let name = if taken.insert(r.to_string(), ()).is_some() {
+            format!("{r}-{id}")
+        } else {
+            r.to_string()
+        };
+        match names.entry(id.to_string()) {
+            Entry::Occupied(_) => Err(field_error(
+                file,
+                line,
+                "driverId",
+                id,
+                "a driverId not listed before",
+            )),
+            Entry::Vacant(v) => {
+                v.insert(name);
+                Ok(())
+            }
+        }
+    })?;
+    Ok(names)
+}
+
+fn read_races(file: &str, input: impl Read) -> Result<HashMap<String, Race>, ReadError> {
+    let mut t = Table::open(file, input)?;
+    let cols = (
+        t.column("raceId")?,
+        t.column("year")?,
+        t.column("round")?,
+        t.column("name")?,
+        t.column("date")?,
+    );
+    let mut races: HashMap<String, Race> = HashMap::new();
+    t.each(|file, line, rec| {
+        let id = required(file, line, rec, cols.0, "raceId", "a race id")?;
+        let year = required(file, line, rec, cols.1, "year", "the season")?;
+        let expected = "the round of the season, a whole number";
+        let round_text = required(file, line, rec, cols.2, "round", expected)?;
+        let round: u32 = round_text
+            .parse()
+            .map_err(|_| field_error(file, line, "round", round_text, expected))?;
+        let name = required(file, line, rec, cols.3, "name", "the race's name")?;
+        let date = required(file, line, rec, cols.4, "date", "a date YYYY-MM-DD")?;
+        let time = parse_time(date)
+            .ok_or_else(|| field_error(file, line, "date", date, "a date YYYY-MM-DD"))?;
+        let race = Race {
+            id: format!("{year}-{round:02} {name}"),
+            time,
+            round,
+            line,
+        };
+        match races.entry(id.to_string()) {
+            Entry::Occupied(_) => Err(field_error(
+                file,
+                line,
+                "raceId",
+                id,
+                "a raceId not listed before",
+            )),
+            Entry::Vacant(v) => {
+                v.insert(race);
+                Ok(())
+            }
+        }
+    })?;
+    Ok(races)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RACES: &str = "raceId,year,round,circuitId,name,date,time\n\
+        2,2009,2,2,\"Malaysian Grand Prix\",\"2009-04-05\",\"09:00:00\"\n\
+        1,2009,1,1,\"Australian Grand Prix\",\"2009-03-29\",\\N\n\
+        9,2026,1,1,\"Australian Grand Prix\",\"2026-03-08\",\\N\n";
+    const DRIVERS: &str = "driverId,driverRef,number,code\n\
+        1,\"hamilton\",44,\"HAM\"\n2,\"button\",22,\\N\n3,\"barrichello\",\\N,\\N\n";
+
+    fn run(races: &str, results: &str, drivers: &str) -> Result<Vec<Match>, ReadError> {
+        read(
+            ("races.csv", races.as_bytes()),
+            ("results.csv", results.as_bytes()),
+            ("drivers.csv", drivers.as_bytes()),
+        )
+    }
+
+    fn finish(m: &Match) -> Vec<(String, usize)> {
+        m.players()
+            .map(|(e, p)| (p.player.clone(), m.place(e)))
+            .collect()
+    }
+
+    fn p(name: &str, place: usize) -> (String, usize) {
+        (name.to_string(), place)
+    }
+
+    #[test]
+    fn races_in_date_order_finish_by_position_order() {
+        let results = "resultId,raceId,driverId,position,positionOrder\n\
+            1,2,1,\\N,3\n2,2,2,1,1\n3,2,3,2,2\n\
+            4,1,3,2,2\n5,1,2,1,1\n6,1,1,\\N,3\n";
+        let got = run(RACES, results, DRIVERS).unwrap();
+        // Race 9 has no results yet and is left out; race 1 is run before race 2.
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].id(), "2009-01 Australian Grand Prix");
+        assert_eq!(got[0].time(), parse_time("2009-03-29"));
+        assert_eq!(got[1].id(), "2009-02 Malaysian Grand Prix");
+        assert_eq!(
+            finish(&got[1]),
+            [p("button", 1), p("barrichello", 2), p("hamilton", 3)]
+        );
+    }
+
+    #[test]
+    fn duplicate_position_order_is_a_tie() {
+        let results = "raceId,driverId,positionOrder\n1,1,1\n1,2,2\n1,3,2\n";
+        let got = run(RACES, results, DRIVERS).unwrap();
+        assert_eq!(
+            finish(&got[0]),
+            [p("hamilton", 1), p("button", 2), p("barrichello", 2)]
+        );
+    }
+
+    #[test]
+    fn a_driver_in_two_cars_keeps_his_best_place() {
+        let results = "raceId,driverId,positionOrder\n1,1,4\n1,2,2\n1,1,1\n1,3,3\n";
+        let got = run(RACES, results, DRIVERS).unwrap();
+        assert_eq!(
+            finish(&got[0]),
+            [p("hamilton", 1), p("button", 2), p("barrichello", 3)]
+        );
+    }
+
+    #[test]
+    fn shared_driver_refs_are_made_unique() {
+        let drivers = "driverId,driverRef\n1,\"smith\"\n2,\"smith\"\n3,\"jones\"\n";
+        let results = "raceId,driverId,positionOrder\n1,1,1\n1,2,2\n1,3,3\n";
+        let got = run(RACES, results, drivers).unwrap();
+        assert_eq!(
+            finish(&got[0]),
+            [p("smith", 1), p("smith-2", 2), p("jones", 3)]
+        );
+    }
+
+    #[test]
+    fn errors_name_file_line_and_field() {
+        let err = |races: &str, results: &str, drivers: &str| {
+            run(races, results, drivers).unwrap_err().to_string()
+        };
+        assert_eq!(
+            err(RACES, "raceId,driverId,positionOrder\n1,1,1\n1,7,2\n", DRIVERS),
+            "results.csv:3: field `driverId`: \"7\" is not valid, expected a driverId of drivers.csv"
+        );
+        assert!(
+            err(RACES, "raceId,driverId,positionOrder\n5,1,1\n", DRIVERS)
+                .starts_with("results.csv:2: field `raceId`: \"5\"")
+        );
+        assert!(
+            err(RACES, "raceId,driverId,positionOrder\n1,1,\\N\n", DRIVERS)
+                .starts_with("results.csv:2: field `positionOrder`")
+        );
+        assert!(
+            err(RACES, "raceId,driverId,positionOrder\n1,1,0\n", DRIVERS)
+                .starts_with("results.csv:2: field `positionOrder`")
+        );
+        assert!(err(RACES, "raceId,driverId\n1,1\n", DRIVERS)
+            .starts_with("results.csv:1: header has no `positionOrder` column"));
+        let bad_date = "raceId,year,round,name,date\n1,2009,1,\"X\",\"29/03/2009\"\n";
+        assert!(err(bad_date, "raceId,driverId,positionOrder\n", DRIVERS)
+            .starts_with("races.csv:2: field `date`: \"29/03/2009\""));
+        assert!(err(
+            RACES,
+            "raceId,driverId,positionOrder\n",
+            "driverId,driverRef\n1,a\n1,b\n"
+        )
+        .starts_with("drivers.csv:3: field `driverId`"));
+        let one = err(RACES, "raceId,driverId,positionOrder\n1,1,1\n", DRIVERS);
+        assert!(
+            one.starts_with("races.csv:3: match \"2009-01 Australian Grand Prix\"")
+                && one.contains("at least 2 entries"),
+            "{one}"
+        );
+    }
+}

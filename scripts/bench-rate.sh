@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Benchmark: `podium rate` with sme, end to end from long CSV, on generated files of
+# 250,000, 500,000 and 1,000,000 matches (2-10 players each, one pool of 50,000 players),
+# against the time `awk -F,` takes merely to split the same file's fields.
+#
+# Usage: bash scripts/bench-rate.sh [RUNS] [PLAYERS]
+#   RUNS     timed runs per command; the fastest is reported (default 3)
+#   PLAYERS  size of the player pool (default 50000)
+# Files are generated once into ${BENCH_DIR:-/tmp/podium-bench} (about 130 MB for 1M
+# matches) and reused; they are never part of the repository.
+# Needs /usr/bin/time (GNU time) for peak memory.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${1:-3}
+PLAYERS=${2:-50000}
+DIR=${BENCH_DIR:-/tmp/podium-bench}
+mkdir -p "$DIR"
+
+cargo build --release -q -p podium-cli --bin podium --example gen_matches
+PODIUM=target/release/podium
+GEN=target/release/examples/gen_matches
+
+# Prints "user+sys seconds, wall seconds, max RSS KB" of the fastest of $RUNS runs.
+best() {
+    local best_wall="" line
+    for _ in $(seq "$RUNS"); do
+        line=$(/usr/bin/time -f "%U %S %e %M" "$@" 2>&1 >/dev/null | tail -1)
+        read -r u s e m <<<"$line"
+        if [[ -z "$best_wall" ]] || awk -v a="$e" -v b="$best_wall" 'BEGIN{exit !(a<b)}'; then
+            best_wall=$e
+            best_line="$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.2f", u+s}') $e $m"
+        fi
+    done
+    echo "$best_line"
+}
+
+printf '%-9s %10s %8s | %-28s | %-28s | %s\n' matches rows MB \
+    "podium: cpu s / wall s / rows/s" "awk: cpu s / wall s" "podium peak RSS"
+for n in 250000 500000 1000000; do
+    f="$DIR/matches-$n-$PLAYERS.csv"
+    [[ -s "$f" ]] || "$GEN" "$f" "$n" "$PLAYERS" 1 2>/dev/null
+    rows=$(($(wc -l <"$f") - 1))
+    mb=$(awk -v b="$(stat -c %s "$f")" 'BEGIN{printf "%.0f", b/1e6}')
+    read -r pc pw pm <<<"$(best "$PODIUM" rate "$f" --system sme --format csv)"
+    read -r ac aw _ <<<"$(best awk -F, '{n+=NF} END{print n}' "$f")"
+    rps=$(awk -v r="$rows" -v w="$pw" 'BEGIN{printf "%.0f", r/w}')
+    printf '%-9s %10s %8s | %6s / %6s / %10s    | %6s / %6s              | %s MB\n' \
+        "$n" "$rows" "$mb" "$pc" "$pw" "$rps" "$ac" "$aw" "$((pm / 1024))"
+done
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
