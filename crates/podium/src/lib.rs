@@ -38,9 +38,11 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod gaussian;
 pub mod league;
 pub mod model;
 pub mod params;
+pub mod predict;
 pub mod rating;
 pub mod system;
 pub mod systems;
@@ -49,5 +51,6 @@ pub use error::{ConfigError, MatchError, RateError};
 pub use league::{League, MatchReport, PlayerRecord, PlayerStats, Standing};
 pub use model::{Entry, Finish, Match, MatchBuilder, Member, ResultRow};
 pub use params::{Configure, Param, ParamValue};
+pub use predict::Prediction;
 pub use rating::{PlayerChange, Rating};
 pub use system::{parse_settings, system, systems, RatingSystem, SystemSpec};
