@@ -173,6 +173,7 @@ mod tests {
     use crate::systems::testing::close;
 
     #[test]
+    #[allow(clippy::needless_range_loop)]
     fn bradley_terry_strengths_are_recovered() {
         // Elo is Bradley-Terry with strength 10^(r/400): win = s_i / Σ s.
         let sys = crate::system("elo", &[]).unwrap();

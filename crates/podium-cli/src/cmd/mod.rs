@@ -1,5 +1,6 @@
 //! One module per subcommand: its arguments (`Args`) and its `run`.
 
 pub mod explain;
+pub mod predict;
 pub mod rate;
 pub mod systems;

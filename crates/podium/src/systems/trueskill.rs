@@ -246,11 +246,7 @@ impl Sum {
                 } else {
                     -c / coeff
                 };
-                let e = if x == index {
-                    self.sum
-                } else {
-                    self.terms[x]
-                };
+                let e = if x == index { self.sum } else { self.terms[x] };
                 (e, k)
             })
             .collect();
@@ -356,6 +352,7 @@ impl RatingSystem for TrueSkillConfig {
         Rating::with_sigma(self.mu, self.sigma)
     }
 
+    #[allow(clippy::needless_range_loop, clippy::too_many_lines)]
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
         check_ratings(game, before)?;
         let n = before.len();
@@ -552,7 +549,7 @@ impl RatingSystem for TrueSkillConfig {
         let Some(s) = rating.sigma else {
             return rating;
         };
-        if !(days > 0.0) || self.daily_tau <= 0.0 {
+        if days.is_nan() || days <= 0.0 || self.daily_tau <= 0.0 {
             return rating;
         }
         let grown = (s * s + days * self.daily_tau * self.daily_tau).sqrt();

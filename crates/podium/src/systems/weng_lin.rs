@@ -277,7 +277,7 @@ weng_lin_config!(
     epsilon: |_c: &BradleyTerryPartConfig| 0.1,
     window: |c: &BradleyTerryPartConfig| c.window_size as usize,
     {
-        window_size: u32 = 4, where |v| v >= 1, "≥ 1" => "teams compared on each side of a team's place. Default 4.";
+        window_size: u32 = 4, where |v| v >= 1, "≥ 1" => "teams compared on each side of a team's place";
     }
 );
 
@@ -288,7 +288,7 @@ weng_lin_config!(
     epsilon: |c: &ThurstoneMostellerFullConfig| c.epsilon,
     window: |_c: &ThurstoneMostellerFullConfig| 0usize,
     {
-        epsilon: f64 = 0.1, where |v| v >= 0.0, "≥ 0" => "draw margin ε. Default 0.1.";
+        epsilon: f64 = 0.1, where |v| v >= 0.0, "≥ 0" => "draw margin ε";
     }
 );
 
@@ -298,8 +298,8 @@ weng_lin_config!(
     epsilon: |c: &ThurstoneMostellerPartConfig| c.epsilon,
     window: |c: &ThurstoneMostellerPartConfig| c.window_size as usize,
     {
-        epsilon: f64 = 0.1, where |v| v >= 0.0, "≥ 0" => "draw margin ε. Default 0.1.";
-        window_size: u32 = 4, where |v| v >= 1, "≥ 1" => "teams compared on each side of a team's place. Default 4.";
+        epsilon: f64 = 0.1, where |v| v >= 0.0, "≥ 0" => "draw margin ε";
+        window_size: u32 = 4, where |v| v >= 1, "≥ 1" => "teams compared on each side of a team's place";
     }
 );
 
@@ -593,7 +593,7 @@ impl WengLin {
     }
 
     /// The pairwise models: Bradley-Terry and Thurstone-Mosteller, full and partial.
-    #[allow(clippy::type_complexity)]
+    #[allow(clippy::type_complexity, clippy::needless_range_loop)]
     fn pairwise(
         &self,
         teams: &[Team],
@@ -686,7 +686,7 @@ impl WengLin {
         let Some(s) = rating.sigma else {
             return rating;
         };
-        if !(days > 0.0) || self.daily_tau <= 0.0 {
+        if days.is_nan() || days <= 0.0 || self.daily_tau <= 0.0 {
             return rating;
         }
         let grown = (s * s + days * self.daily_tau * self.daily_tau).sqrt();

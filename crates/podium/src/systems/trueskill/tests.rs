@@ -68,7 +68,10 @@ fn reproduces_trueskill() {
                 c.after.value
             );
             let s = c.after.sigma.unwrap();
-            assert!((s - sigma).abs() <= 1e-4, "{what}: σ {s} vs trueskill {sigma}");
+            assert!(
+                (s - sigma).abs() <= 1e-4,
+                "{what}: σ {s} vs trueskill {sigma}"
+            );
         }
         let q = ts.predict(&m, &before).unwrap().quality.unwrap();
         assert!(
@@ -79,7 +82,14 @@ fn reproduces_trueskill() {
         );
     }
     let names: Vec<&str> = CASES.iter().map(|c| c.scenario).collect();
-    for s in ["1v1", "1v1_draw", "ffa8", "2v2v2", "ffa8_ties", "partial_play"] {
+    for s in [
+        "1v1",
+        "1v1_draw",
+        "ffa8",
+        "2v2v2",
+        "ffa8_ties",
+        "partial_play",
+    ] {
         assert!(names.contains(&s), "{s}");
     }
 }
@@ -117,7 +127,11 @@ fn even_ffa_is_symmetric() {
     let eps = ts.draw_margin(2);
     let c = (2.0 * ((25.0f64 / 3.0).powi(2) + (25.0f64 / 6.0).powi(2))).sqrt();
     let level = 1.0 - 2.0 * crate::gaussian::cdf(-eps / c);
-    close(p.expected_place.iter().sum::<f64>(), 4.0 + 6.0 * (1.0 - level), 1e-9);
+    close(
+        p.expected_place.iter().sum::<f64>(),
+        4.0 + 6.0 * (1.0 - level),
+        1e-9,
+    );
 }
 
 fn ffa(mus: &[f64], sigmas: &[f64], places: &[u32]) -> (Match, Vec<Rating>) {

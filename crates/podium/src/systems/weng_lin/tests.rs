@@ -39,10 +39,7 @@ pub const MODELS: [&str; 5] = [
 
 /// Builds the match of teams `t0, t1, …` with players `t{i}p{j}`, and the ratings in
 /// [`Match::players`] order.
-fn build(
-    teams: &[Vec<(f64, f64, f64)>],
-    finish: impl Fn(usize) -> Finish,
-) -> (Match, Vec<Rating>) {
+fn build(teams: &[Vec<(f64, f64, f64)>], finish: impl Fn(usize) -> Finish) -> (Match, Vec<Rating>) {
     let mut b = Match::builder("case");
     for (i, t) in teams.iter().enumerate() {
         b = b.entry(Entry {
@@ -153,7 +150,11 @@ fn aging_grows_sigma_to_the_initial_value() {
     close(aged.value, 30.0, 0.0);
     close(sys.age(r, 1e9).sigma.unwrap(), 25.0 / 3.0, 1e-12);
     // A σ above a newcomer's (seeded so) never shrinks.
-    close(sys.age(Rating::with_sigma(0.0, 20.0), 5.0).sigma.unwrap(), 20.0, 0.0);
+    close(
+        sys.age(Rating::with_sigma(0.0, 20.0), 5.0).sigma.unwrap(),
+        20.0,
+        0.0,
+    );
     let off = crate::system("plackett-luce", &[("daily_tau", "0")]).unwrap();
     assert_eq!(off.age(r, 100.0), r);
 }
@@ -229,7 +230,9 @@ fn assert_sane(name: &str, changes: &[crate::PlayerChange]) {
 #[test]
 fn thousand_player_free_for_all() {
     let n = 1000;
-    let mus: Vec<f64> = (0..n).map(|i| 25.0 + ((i * 37) % 101) as f64 - 50.0).collect();
+    let mus: Vec<f64> = (0..n)
+        .map(|i| 25.0 + ((i * 37) % 101) as f64 - 50.0)
+        .collect();
     let places: Vec<u32> = (0..n as u32).map(|i| i / 3 + 1).collect();
     let (m, before) = ffa(&mus, &[25.0 / 3.0, 1.0, 0.01], &places);
     for name in MODELS {
