@@ -195,10 +195,10 @@ impl Graph {
         self.vars[e.var].div(self.msgs[e.msg])
     }
     /// A sum factor sending to `target` the weighted sum of `terms`.
-    fn sum_update(&mut self, target: Edge, terms: &[(Edge, f64)]) -> f64 {
+    fn sum_update(&mut self, target: Edge, terms: impl Iterator<Item = (Edge, f64)>) -> f64 {
         let mut pi_inv = 0.0f64;
         let mut mu = 0.0;
-        for &(e, c) in terms {
+        for (e, c) in terms {
             let div = self.incoming(e);
             mu += c * div.mu();
             if pi_inv.is_infinite() {
@@ -224,33 +224,23 @@ struct Sum {
 
 impl Sum {
     fn down(&self, g: &mut Graph) -> f64 {
-        let terms: Vec<(Edge, f64)> = self
-            .terms
-            .iter()
-            .copied()
-            .zip(self.coeffs.iter().copied())
-            .collect();
-        g.sum_update(self.sum, &terms)
+        let terms = self.terms.iter().copied().zip(self.coeffs.iter().copied());
+        g.sum_update(self.sum, terms)
     }
     fn up(&self, g: &mut Graph, index: usize) -> f64 {
         let coeff = self.coeffs[index];
-        let terms: Vec<(Edge, f64)> = self
-            .coeffs
-            .iter()
-            .enumerate()
-            .map(|(x, &c)| {
-                let k = if coeff == 0.0 {
-                    0.0
-                } else if x == index {
-                    1.0 / coeff
-                } else {
-                    -c / coeff
-                };
-                let e = if x == index { self.sum } else { self.terms[x] };
-                (e, k)
-            })
-            .collect();
-        g.sum_update(self.terms[index], &terms)
+        let terms = self.coeffs.iter().enumerate().map(|(x, &c)| {
+            let k = if coeff == 0.0 {
+                0.0
+            } else if x == index {
+                1.0 / coeff
+            } else {
+                -c / coeff
+            };
+            let e = if x == index { self.sum } else { self.terms[x] };
+            (e, k)
+        });
+        g.sum_update(self.terms[index], terms)
     }
 }
 

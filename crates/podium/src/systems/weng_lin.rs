@@ -324,24 +324,15 @@ fn normalize(v: &[f64], lo: f64, hi: f64) -> Vec<f64> {
 }
 
 /// The functions V, W, Ṽ, W̃ of Weng & Lin (2011), exactly as openskill computes them.
-fn v(x: f64, t: f64) -> f64 {
+/// `(V(x, t), W(x, t))` sharing one evaluation of Φ and φ.
+fn vw(x: f64, t: f64) -> (f64, f64) {
     let xt = x - t;
     let d = cdf(xt);
     if d < f64::EPSILON {
-        -xt
-    } else {
-        pdf(xt) / d
+        return (-xt, if x < 0.0 { 1.0 } else { 0.0 });
     }
-}
-
-fn w(x: f64, t: f64) -> f64 {
-    let xt = x - t;
-    let d = cdf(xt);
-    if d < f64::EPSILON {
-        return if x < 0.0 { 1.0 } else { 0.0 };
-    }
-    let vv = v(x, t);
-    vv * (vv + xt)
+    let v = pdf(xt) / d;
+    (v, v * (v + xt))
 }
 
 fn vt(x: f64, t: f64) -> f64 {
@@ -509,7 +500,7 @@ impl WengLin {
 
     /// Plackett-Luce (algorithm 4) in O(k) with log-sum-exp: returns Ω, Δ and the
     /// expected/actual share of opponents beaten.
-    #[allow(clippy::type_complexity)]
+    #[allow(clippy::type_complexity, clippy::needless_range_loop)]
     fn plackett_luce(
         &self,
         game: &Match,
@@ -573,26 +564,36 @@ impl WengLin {
                 delta[i] = d * t.s2 / (c * c) * gamma;
             }
         }
+        // Expected share of opponents beaten, P(i ahead of j) = e_i / (e_i + e_j).
+        let top = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let e: Vec<f64> = x.iter().map(|v| (v - top).exp()).collect();
         let mut expected = vec![0.0; k];
         let mut actual = vec![0.0; k];
-        if k > 1 {
-            for i in 0..k {
-                let mut e = 0.0;
-                let mut a = 0.0;
-                for j in 0..k {
-                    if j != i {
-                        e += 1.0 / (1.0 + (x[j] - x[i]).exp());
-                        a += outcome(teams[i].place, teams[j].place);
-                    }
-                }
-                expected[i] = e / (k - 1) as f64;
-                actual[i] = a / (k - 1) as f64;
+        for i in 0..k {
+            for j in (i + 1)..k {
+                let sum = e[i] + e[j];
+                let p = if sum > 0.0 {
+                    e[i] / sum
+                } else {
+                    1.0 / (1.0 + (x[j] - x[i]).exp())
+                };
+                expected[i] += p;
+                expected[j] += 1.0 - p;
+                let o = outcome(teams[i].place, teams[j].place);
+                actual[i] += o;
+                actual[j] += 1.0 - o;
             }
+        }
+        let others = (k - 1) as f64;
+        for i in 0..k {
+            expected[i] /= others;
+            actual[i] /= others;
         }
         (omega, delta, expected, actual)
     }
 
     /// The pairwise models: Bradley-Terry and Thurstone-Mosteller, full and partial.
+    /// Each pair is evaluated once and feeds both teams, in the order openskill sums them.
     #[allow(clippy::type_complexity, clippy::needless_range_loop)]
     fn pairwise(
         &self,
@@ -611,68 +612,73 @@ impl WengLin {
         let mut delta = vec![0.0; k];
         let mut expected = vec![0.0; k];
         let mut actual = vec![0.0; k];
+        let mut count = vec![0usize; k];
         for i in 0..k {
             let ti = &teams[i];
-            let (lo, hi) = if part {
-                (
-                    i.saturating_sub(self.window_size),
-                    (i + self.window_size + 1).min(k),
-                )
+            let hi = if part {
+                (i + self.window_size + 1).min(k)
             } else {
-                (0, k)
+                k
             };
-            let (mut om, mut de, mut ex, mut ac, mut n) = (0.0, 0.0, 0.0, 0.0, 0usize);
-            for q in lo..hi {
-                if q == i {
-                    continue;
-                }
+            for q in (i + 1)..hi {
                 let tq = &teams[q];
                 let md = margin_factor(i, q);
                 let mut c = (ti.s2 + tq.s2 + 2.0 * beta2).sqrt();
                 if part && thurstone {
                     c *= 2.0; // openskill's ThurstoneMostellerPart doubles c_iq.
                 }
-                let s2c = ti.s2 / c;
-                let gamma = ti.s2.sqrt() / c;
+                let (si, sq) = (ti.s2 / c, tq.s2 / c);
+                let (gi, gq) = (ti.s2.sqrt() / c, tq.s2.sqrt() / c);
+                // Entries are sorted best first: i finished ahead of q or level with it.
+                let o = outcome(ti.place, tq.place);
                 if thurstone {
                     let dmu = (ti.mu - tq.mu) / c / md;
                     let eps = self.epsilon / c;
-                    if tq.place > ti.place {
-                        om += s2c * v(dmu, eps);
-                        de += gamma * s2c / c * w(dmu, eps);
-                    } else if tq.place < ti.place {
-                        om -= s2c * v(-dmu, eps);
-                        de += gamma * s2c / c * w(-dmu, eps);
+                    if o == 1.0 {
+                        let (v, w) = vw(dmu, eps);
+                        omega[i] += si * v;
+                        delta[i] += gi * si / c * w;
+                        omega[q] -= sq * v;
+                        delta[q] += gq * sq / c * w;
                     } else {
-                        om += s2c * vt(dmu, eps);
-                        de += gamma * s2c / c * wt(dmu, eps);
+                        let w = wt(dmu, eps);
+                        omega[i] += si * vt(dmu, eps);
+                        delta[i] += gi * si / c * w;
+                        omega[q] += sq * vt(-dmu, eps);
+                        delta[q] += gq * sq / c * w;
                     }
-                    ex += cdf(dmu);
+                    let p = cdf(dmu);
+                    expected[i] += p;
+                    expected[q] += 1.0 - p;
                 } else {
                     let p = 1.0 / (1.0 + (((tq.mu - ti.mu) / md) / c).exp());
-                    let s = outcome(ti.place, tq.place);
-                    om += s2c * (s - p);
-                    de += gamma * s2c / c * p * (1.0 - p);
-                    ex += p;
+                    let pq = 1.0 - p;
+                    omega[i] += si * (o - p);
+                    delta[i] += gi * si / c * p * pq;
+                    omega[q] += sq * ((1.0 - o) - pq);
+                    delta[q] += gq * sq / c * pq * p;
+                    expected[i] += p;
+                    expected[q] += pq;
                 }
-                ac += outcome(ti.place, tq.place);
-                n += 1;
+                actual[i] += o;
+                actual[q] += 1.0 - o;
+                count[i] += 1;
+                count[q] += 1;
             }
-            if n > 0 {
-                let nf = n as f64;
+        }
+        for i in 0..k {
+            if count[i] > 0 {
+                let n = count[i] as f64;
                 if part {
-                    om /= nf;
-                    de /= nf;
+                    omega[i] /= n;
+                    delta[i] /= n;
                 }
-                expected[i] = ex / nf;
-                actual[i] = ac / nf;
+                expected[i] /= n;
+                actual[i] /= n;
             }
-            omega[i] = om;
-            delta[i] = de;
         }
         (omega, delta, expected, actual)
     }
-
     /// `P(a ahead of b) = Φ((μ_a − μ_b) / √(2β² + σ_a² + σ_b²))`.
     #[must_use]
     pub fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
