@@ -3,3 +3,5 @@
 
 #[path = "../util.rs"]
 mod util;
+
+mod bayes;

@@ -539,9 +539,17 @@ impl WengLin {
         let x: Vec<f64> = adjusted.iter().map(|m| m / c).collect();
         let groups: Vec<std::ops::Range<usize>> = game.groups().collect();
         // L_g = ln Σ_{s at or below group g} exp(x_s).
-        let mut l = vec![0.0; groups.len()];
-        for (g, r) in groups.iter().enumerate() {
-            l[g] = log_sum_exp(&x[r.start..]);
+        let mut l = vec![f64::NEG_INFINITY; groups.len()];
+        let mut below = f64::NEG_INFINITY;
+        for (g, r) in groups.iter().enumerate().rev() {
+            let own = log_sum_exp(&x[r.clone()]);
+            let (hi, lo) = if own >= below {
+                (own, below)
+            } else {
+                (below, own)
+            };
+            below = hi + (lo - hi).exp().ln_1p();
+            l[g] = below;
         }
         let mut omega = vec![0.0; k];
         let mut delta = vec![0.0; k];
