@@ -201,8 +201,10 @@ proptest! {
         let ts = TrueSkillConfig::default();
         let (m, before) = ffa(&[a, b], &[25.0 / 3.0], &[1, 2]);
         let ch = ts.rate(&m, &before).unwrap();
-        prop_assert!(ch[0].delta() >= 0.0);
-        prop_assert!(ch[1].delta() <= 0.0);
+        // A foregone result carries no information: μ then moves only by the rounding of
+        // the (precision, precision · mean) round trip.
+        prop_assert!(ch[0].delta() >= -1e-9, "{}", ch[0].delta());
+        prop_assert!(ch[1].delta() <= 1e-9, "{}", ch[1].delta());
         prop_assert!(ch[0].after.sigma.unwrap() <= (25.0f64 / 3.0).hypot(25.0 / 300.0));
     }
 }
