@@ -39,7 +39,9 @@ use crate::system::{check_ratings, RatingSystem};
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[non_exhaustive]
 pub struct Prediction {
-    /// Probability that each entry finishes first (sums to 1 over the entries).
+    /// Probability that each entry finishes first. Sums to 1 over the entries, except for
+    /// systems with a draw model that can tie for first (TrueSkill), where `win` is the
+    /// chance to finish clear first and the rest is `draw`.
     pub win: Vec<f64>,
     /// `ahead[i][j]`: probability that entry `i` finishes strictly ahead of entry `j`
     /// (the diagonal is 0). Without a draw model `ahead[i][j] + ahead[j][i] = 1`; with one,
@@ -47,7 +49,9 @@ pub struct Prediction {
     pub ahead: Vec<Vec<f64>>,
     /// Expected finishing place of each entry, 1 = first (`1 + Σ_j ahead[j][i]`).
     pub expected_place: Vec<f64>,
-    /// Probability that the match ends in a draw, for systems with a draw model.
+    /// Probability of a draw, for systems with a draw model: TrueSkill, the chance that no
+    /// entry finishes clear first; Weng-Lin, openskill's `predict_draw` (the mean over the
+    /// pairs of entries of their chance to finish level).
     pub draw: Option<f64>,
     /// Match quality (TrueSkill: the draw probability of the match relative to the
     /// fairest possible one), for systems that define it.
@@ -189,6 +193,45 @@ mod tests {
         }
         close(p.win.iter().sum::<f64>(), 1.0, 1e-12);
         close(p.expected_place.iter().sum::<f64>(), 6.0, 1e-12);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Every registered system predicts proper probabilities for any field.
+        #[test]
+        fn every_system_predicts_probabilities(
+            values in proptest::collection::vec(-1e6..1e6f64, 2..12),
+            small in proptest::collection::vec(1.0..3000.0f64, 2..12),
+            use_small in proptest::bool::ANY,
+        ) {
+            let values = if use_small { small } else { values };
+            let n = values.len();
+            let names: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
+            let game = Match::ranked("g", &names).unwrap();
+            for spec in crate::systems() {
+                let sys = (spec.build)(&[]).unwrap();
+                let init = sys.initial_rating();
+                let before: Vec<Rating> = values
+                    .iter()
+                    .map(|v| Rating { value: v.abs().max(1.0), ..init })
+                    .collect();
+                let p = sys.predict(&game, &before).unwrap();
+                let total = p.win.iter().sum::<f64>() + p.draw.filter(|_| spec.name == "trueskill").unwrap_or(0.0);
+                proptest::prop_assert!((total - 1.0).abs() < 1e-6, "{}: {}", spec.name, total);
+                for i in 0..n {
+                    proptest::prop_assert!((0.0..=1.0).contains(&p.win[i]), "{}", spec.name);
+                    proptest::prop_assert!(p.expected_place[i] >= 1.0 - 1e-9);
+                    proptest::prop_assert!(p.expected_place[i] <= n as f64 + 1e-9);
+                    for j in 0..n {
+                        if i != j {
+                            let s = p.ahead[i][j] + p.ahead[j][i];
+                            proptest::prop_assert!(s <= 1.0 + 1e-9 && s >= 0.0, "{}", spec.name);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
