@@ -226,7 +226,7 @@ mod tests {
                     for j in 0..n {
                         if i != j {
                             let s = p.ahead[i][j] + p.ahead[j][i];
-                            proptest::prop_assert!(s <= 1.0 + 1e-9 && s >= 0.0, "{}", spec.name);
+                            proptest::prop_assert!((0.0..=1.0 + 1e-9).contains(&s), "{}", spec.name);
                         }
                     }
                 }
