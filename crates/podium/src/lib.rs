@@ -9,7 +9,11 @@
 //!   by name from `key=value` settings, [`systems`] lists them all.
 //! - [`League`]: a pool of players rated match after match, with leaderboard statistics.
 //! - [`systems`](mod@systems): one module per system, each with a typed config whose
-//!   fields are the system's documented parameters.
+//!   fields are the system's documented parameters. The Bayesian systems
+//!   ([`weng_lin`](systems::weng_lin), [`trueskill`](systems::trueskill)) keep an
+//!   uncertainty σ beside each rating.
+//! - [`RatingSystem::predict`]: a [`Prediction`] for a proposed match (win and pairwise
+//!   probabilities, expected places, draws) from every system.
 //!
 //! ```
 //! use podium::{League, Match, Finish};
