@@ -65,8 +65,15 @@ def scenarios(model, rng, varied):
         {},
     ))
     out.append(("balance", [r(2), r(2)], {"ranks": [1, 2]}, {"balance": True}))
-    # Beyond openskill's generator: a larger free-for-all with a three-way tie.
+    # Beyond openskill's generator: a larger free-for-all with a three-way tie, and weights
+    # on one-player entries (openskill normalises a lone weight to the upper bound).
     out.append(("ffa_ties", [r(1) for _ in range(7)], {"ranks": [3, 1, 2, 2, 5, 2, 7]}, {}))
+    out.append((
+        "weights_solo",
+        [r(1), r(1), r(2)],
+        {"ranks": [2, 1, 3], "weights": [[0.5], [2], [2, 0.5]]},
+        {},
+    ))
     return out
 
 
