@@ -3,7 +3,8 @@
 //! the draw probability and match quality where the system has them.
 //!
 //! `--players ann,bo,cy` proposes a free-for-all; `ann+bo,cy+dee` proposes teams. Players
-//! the history has never seen start from the system's initial rating and are flagged. When
+//! the history has never seen start as the system starts a new player (its initial
+//! rating; `mes` seeds at the median) and are flagged. When
 //! the history has times, ratings of systems with σ are aged to its last match.
 
 use std::collections::HashSet;
@@ -235,7 +236,7 @@ fn write_table(
             .collect();
         writeln!(
             out,
-            "(new) not in the history, rated from the initial rating: {}",
+            "(new) not in the history, rated as a new player: {}",
             names.join(", ")
         )?;
     }

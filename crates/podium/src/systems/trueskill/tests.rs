@@ -173,6 +173,30 @@ fn thousand_player_free_for_all() {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3))]
+
+    #[test]
+    fn large_free_for_alls_stay_finite(
+        mus in prop::collection::vec(prop_oneof![-1e6..1e6f64, 0.0..50.0f64], 950..1050),
+        sigma in prop_oneof![1e-4..1e-2f64, 1.0..10.0f64],
+        tie_every in 1u32..5,
+    ) {
+        let ts = TrueSkillConfig::default();
+        let n = mus.len() as u32;
+        let places: Vec<u32> = (0..n).map(|i| i / tie_every + 1).collect();
+        let (m, before) = ffa(&mus, &[sigma, 25.0 / 3.0], &places);
+        for c in ts.rate(&m, &before).unwrap() {
+            prop_assert!(c.after.value.is_finite());
+            let s = c.after.sigma.unwrap();
+            prop_assert!(s.is_finite() && s > 0.0, "σ {}", s);
+        }
+        let p = ts.predict(&m, &before).unwrap();
+        prop_assert!((p.win.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        prop_assert!(p.quality.unwrap().is_finite());
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
