@@ -432,7 +432,9 @@ impl RatingSystem for TrueSkillConfig {
         let tau2 = self.tau * self.tau;
         for (i, r) in before.iter().enumerate() {
             let s = self.sigma_of(r);
-            g.update_value(prior[i], G::new(r.value, (s * s + tau2).sqrt()));
+            // A σ of exactly 0 (seeded so, with τ = 0) would be an infinite precision.
+            let sd = (s * s + tau2).sqrt().max(1e-9);
+            g.update_value(prior[i], G::new(r.value, sd));
         }
         for &(m, v) in &lik {
             likelihood(&mut g, m, v);

@@ -98,6 +98,26 @@ fn reproduces_trueskill() {
 }
 
 #[test]
+fn zero_sigma_without_dynamics_stays_finite() {
+    let ts = TrueSkillConfig {
+        tau: 0.0,
+        ..TrueSkillConfig::default()
+    };
+    let m = Match::ranked("g", &["a", "b", "c"]).unwrap();
+    let r = [
+        Rating::with_sigma(0.0, 0.0),
+        Rating::with_sigma(30.0, 0.0),
+        Rating::with_sigma(25.0, 5.0),
+    ];
+    for c in ts.rate(&m, &r).unwrap() {
+        assert!(
+            c.after.value.is_finite() && c.after.sigma.unwrap() > 0.0,
+            "{c:?}"
+        );
+    }
+}
+
+#[test]
 fn two_player_prediction() {
     let ts = TrueSkillConfig::default();
     let m = Match::ranked("g", &["a", "b"]).unwrap();

@@ -231,6 +231,27 @@ fn assert_sane(name: &str, changes: &[crate::PlayerChange]) {
 }
 
 #[test]
+fn zero_sigma_without_dynamics_stays_finite() {
+    let m = Match::ranked("g", &["a", "b", "c"]).unwrap();
+    let r = [
+        Rating::with_sigma(0.0, 0.0),
+        Rating::with_sigma(30.0, 0.0),
+        Rating::with_sigma(25.0, 5.0),
+    ];
+    for name in MODELS {
+        for balance in ["false", "true"] {
+            let sys = crate::system(name, &[("tau", "0"), ("balance", balance)]).unwrap();
+            for c in sys.rate(&m, &r).unwrap() {
+                assert!(c.after.value.is_finite(), "{name}: {c:?}");
+                assert!(c.after.sigma.unwrap() >= 0.0, "{name}: {c:?}");
+            }
+            let p = sys.predict(&m, &r).unwrap();
+            assert!(p.win.iter().all(|w| w.is_finite()), "{name}");
+        }
+    }
+}
+
+#[test]
 fn thousand_player_free_for_all() {
     let n = 1000;
     let mus: Vec<f64> = (0..n)
