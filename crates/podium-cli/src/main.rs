@@ -35,6 +35,8 @@ enum Command {
     Frags(cmd::frags::Args),
     /// Convert a published dataset (Catan log, Formula 1 results) into long CSV.
     Import(cmd::import::Args),
+    /// Rate a history, then predict a proposed match: win chances, orders, places.
+    Predict(cmd::predict::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -44,6 +46,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Systems(args) => cmd::systems::run(args),
         Command::Frags(args) => cmd::frags::run(args),
         Command::Import(args) => cmd::import::run(args),
+        Command::Predict(args) => cmd::predict::run(args),
     }
 }
 

@@ -25,6 +25,33 @@ pub fn last_played(s: &Standing) -> String {
     }
 }
 
+/// How a leaderboard ranks players with an uncertainty σ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Display {
+    /// By the rating (μ for Bayesian systems).
+    #[default]
+    Rating,
+    /// By the conservative rating μ − 3σ (shown in its own column); needs a system with σ.
+    Conservative,
+}
+
+/// The conservative rating μ − 3σ (μ when the rating has no σ).
+pub fn conservative(r: &podium::Rating) -> f64 {
+    r.value - 3.0 * r.sigma.unwrap_or(0.0)
+}
+
+/// Re-ranks a leaderboard by the conservative rating μ − 3σ, best first (ties by name).
+pub fn rank_conservative(board: &mut [Standing]) {
+    board.sort_by(|a, b| {
+        conservative(&b.rating)
+            .total_cmp(&conservative(&a.rating))
+            .then_with(|| a.player.cmp(&b.player))
+    });
+    for (i, s) in board.iter_mut().enumerate() {
+        s.position = i + 1;
+    }
+}
+
 /// Prints a leaderboard in `format`. `sigma` adds the uncertainty column.
 pub fn write_leaderboard(
     out: &mut dyn Write,
@@ -32,13 +59,29 @@ pub fn write_leaderboard(
     system: &dyn RatingSystem,
     format: Format,
 ) -> anyhow::Result<()> {
+    write_leaderboard_as(out, board, system, format, Display::Rating)
+}
+
+/// As [`write_leaderboard`]; `Display::Conservative` adds a `conservative` (μ − 3σ) column
+/// after `sigma` (the caller ranks the board, see [`rank_conservative`]).
+pub fn write_leaderboard_as(
+    out: &mut dyn Write,
+    board: &[Standing],
+    system: &dyn RatingSystem,
+    format: Format,
+    display: Display,
+) -> anyhow::Result<()> {
     let sigma = system.has_uncertainty();
+    let cons = display == Display::Conservative;
     match format {
         Format::Csv => {
             let mut w = csv::Writer::from_writer(out);
             let mut header = vec!["position", "player", "rating"];
             if sigma {
                 header.push("sigma");
+            }
+            if cons {
+                header.push("conservative");
             }
             header.extend([
                 "games",
@@ -58,6 +101,9 @@ pub fn write_leaderboard(
                 ];
                 if sigma {
                     row.push(s.rating.sigma.map(|v| v.to_string()).unwrap_or_default());
+                }
+                if cons {
+                    row.push(conservative(&s.rating).to_string());
                 }
                 row.extend([
                     s.stats.games.to_string(),
@@ -91,6 +137,9 @@ pub fn write_leaderboard(
                     if sigma {
                         o["sigma"] = serde_json::json!(s.rating.sigma);
                     }
+                    if cons {
+                        o["conservative"] = serde_json::json!(conservative(&s.rating));
+                    }
                     o
                 })
                 .collect();
@@ -102,6 +151,9 @@ pub fn write_leaderboard(
             let mut header = vec!["#", "player", "rating"];
             if sigma {
                 header.push("σ");
+            }
+            if cons {
+                header.push("μ − 3σ");
             }
             header.extend([
                 "games",
@@ -132,6 +184,9 @@ pub fn write_leaderboard(
                             .map(|v| format!("{v:.2}"))
                             .unwrap_or_default(),
                     ));
+                }
+                if cons {
+                    row.push(Cell::new(format!("{:.2}", conservative(&s.rating))));
                 }
                 let net = s.stats.win_pct() - s.stats.expected_win_pct();
                 row.extend([

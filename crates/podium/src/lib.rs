@@ -9,7 +9,11 @@
 //!   by name from `key=value` settings, [`systems`] lists them all.
 //! - [`League`]: a pool of players rated match after match, with leaderboard statistics.
 //! - [`systems`](mod@systems): one module per system, each with a typed config whose
-//!   fields are the system's documented parameters.
+//!   fields are the system's documented parameters. The Bayesian systems
+//!   ([`weng_lin`](systems::weng_lin), [`trueskill`](systems::trueskill)) keep an
+//!   uncertainty σ beside each rating.
+//! - [`RatingSystem::predict`]: a [`Prediction`] for a proposed match (win and pairwise
+//!   probabilities, expected places, draws) from every system.
 //!
 //! ```
 //! use podium::{League, Match, Finish};
@@ -39,9 +43,11 @@
 
 pub mod error;
 pub mod frags;
+pub mod gaussian;
 pub mod league;
 pub mod model;
 pub mod params;
+pub mod predict;
 pub mod rating;
 pub mod system;
 pub mod systems;
@@ -51,5 +57,6 @@ pub use frags::{FragConfig, FragEvent, FragRanking};
 pub use league::{League, MatchReport, PlayerRecord, PlayerStats, Standing};
 pub use model::{Entry, Finish, Match, MatchBuilder, Member, ResultRow};
 pub use params::{Configure, Param, ParamValue};
+pub use predict::Prediction;
 pub use rating::{PlayerChange, Rating};
 pub use system::{parse_settings, system, systems, RatingSystem, SystemSpec};

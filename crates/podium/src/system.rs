@@ -5,6 +5,7 @@ use std::fmt;
 use crate::error::{ConfigError, RateError};
 use crate::model::Match;
 use crate::params::{Configure, Param};
+use crate::predict::Prediction;
 use crate::rating::{PlayerChange, Rating};
 
 /// A rating system: turns a match and its players' pre-match ratings into new ratings.
@@ -58,6 +59,22 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
     fn age(&self, rating: Rating, days: f64) -> Rating {
         let _ = days;
         rating
+    }
+
+    /// What the system expects of a proposed match: each entry's win probability, the
+    /// probability of every pairwise order, expected places and, where the system models
+    /// draws, the draw probability. `before` holds each player's rating in
+    /// [`Match::players`] order, as for [`RatingSystem::rate`]; the match's finishes are
+    /// ignored.
+    ///
+    /// The default builds everything from [`RatingSystem::win_probability`] on the
+    /// entries' mean ratings ([`crate::predict::from_pairwise`]); systems with a richer
+    /// model override it.
+    ///
+    /// # Errors
+    /// [`RateError`] when the ratings do not fit the match or are not finite.
+    fn predict(&self, game: &Match, before: &[Rating]) -> Result<Prediction, RateError> {
+        crate::predict::from_pairwise(self, game, before)
     }
 }
 

@@ -3,5 +3,6 @@
 pub mod explain;
 pub mod frags;
 pub mod import;
+pub mod predict;
 pub mod rate;
 pub mod systems;

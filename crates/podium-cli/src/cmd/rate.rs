@@ -8,7 +8,7 @@ use anyhow::Context;
 use podium::League;
 
 use crate::ingest::{rate_all, report_skipped, seed_from, InputArgs, SystemArgs};
-use crate::output::{write_leaderboard, Format};
+use crate::output::{rank_conservative, write_leaderboard, write_leaderboard_as, Display, Format};
 
 /// Arguments of `podium rate`.
 #[derive(Debug, clap::Args)]
@@ -26,6 +26,9 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+    /// Rank by the rating, or by the conservative rating μ − 3σ (systems with σ only).
+    #[arg(long, value_enum, default_value_t = Display::Rating)]
+    display: Display,
     /// Write one row per player per match (rating before, expected, actual, K, change, after).
     #[arg(long, value_name = "FILE")]
     history: Option<String>,
@@ -50,6 +53,12 @@ pub const HISTORY_HEADER: [&str; 12] = [
 /// Rates and prints.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let mut league = League::new(args.system.build()?);
+    if args.display == Display::Conservative && !league.system().has_uncertainty() {
+        anyhow::bail!(
+            "--display conservative ranks by μ − 3σ, but system {} keeps no σ; use one of the Bayesian systems (see `podium systems`)",
+            league.system().name()
+        );
+    }
     if let Some(path) = &args.initial {
         seed_from(&mut league, path)?;
     }
@@ -101,13 +110,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         std::fs::rename(&tmp, Path::new(&path)).with_context(|| format!("cannot write {path}"))?;
     }
     report_skipped(&skipped);
-    let board: Vec<_> = league
-        .standings()
-        .into_iter()
-        .filter(|s| s.stats.games >= args.min_games)
-        .collect();
+    let mut board = league.standings();
+    if args.display == Display::Conservative {
+        rank_conservative(&mut board);
+    }
+    board.retain(|s| s.stats.games >= args.min_games);
     let mut out = std::io::stdout().lock();
-    write_leaderboard(&mut out, &board, league.system(), args.format)?;
+    match args.display {
+        Display::Rating => write_leaderboard(&mut out, &board, league.system(), args.format)?,
+        d => write_leaderboard_as(&mut out, &board, league.system(), args.format, d)?,
+    }
     out.flush()?;
     Ok(())
 }

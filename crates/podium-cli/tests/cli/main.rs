@@ -3,6 +3,7 @@
 #[path = "../util.rs"]
 mod util;
 
+mod bayes;
 mod examples;
 mod import;
 mod rate;

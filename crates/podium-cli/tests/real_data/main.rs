@@ -7,5 +7,6 @@ mod util;
 #[path = "../site_check.rs"]
 mod site_check;
 
+mod bayes;
 mod datasets;
 mod quake;

@@ -12,6 +12,8 @@ pub mod pairwise;
 pub mod proportional;
 pub mod shares;
 pub mod sme;
+pub mod trueskill;
+pub mod weng_lin;
 pub mod whitewhale;
 
 use crate::error::RateError;
@@ -69,6 +71,48 @@ pub(crate) static REGISTRY: &[SystemSpec] = &[
         source: "Brown, Expanding the Elo rating system (seed 003)",
         defaults: defaults_of::<shares::SharesConfig>,
         build: build_boxed::<shares::SharesConfig>,
+    },
+    SystemSpec {
+        name: "plackett-luce",
+        summary: "Bayesian μ/σ: Weng-Lin Plackett-Luce over the whole ranking (openskill)",
+        source: "Weng & Lin, A Bayesian Approximation Method for Online Ranking, JMLR 2011, alg. 4; openskill 6.2",
+        defaults: defaults_of::<weng_lin::PlackettLuceConfig>,
+        build: build_boxed::<weng_lin::PlackettLuceConfig>,
+    },
+    SystemSpec {
+        name: "bradley-terry-full",
+        summary: "Bayesian μ/σ: Weng-Lin logistic comparisons of every pair of teams (openskill)",
+        source: "Weng & Lin, JMLR 2011, alg. 1; openskill 6.2",
+        defaults: defaults_of::<weng_lin::BradleyTerryFullConfig>,
+        build: build_boxed::<weng_lin::BradleyTerryFullConfig>,
+    },
+    SystemSpec {
+        name: "bradley-terry-part",
+        summary: "Bayesian μ/σ: Weng-Lin logistic comparisons of teams within a window of places (openskill)",
+        source: "Weng & Lin, JMLR 2011, alg. 1 (partial pairs); openskill 6.2",
+        defaults: defaults_of::<weng_lin::BradleyTerryPartConfig>,
+        build: build_boxed::<weng_lin::BradleyTerryPartConfig>,
+    },
+    SystemSpec {
+        name: "thurstone-mosteller-full",
+        summary: "Bayesian μ/σ: Weng-Lin normal comparisons of every pair, draw margin ε (openskill)",
+        source: "Weng & Lin, JMLR 2011, alg. 2; openskill 6.2",
+        defaults: defaults_of::<weng_lin::ThurstoneMostellerFullConfig>,
+        build: build_boxed::<weng_lin::ThurstoneMostellerFullConfig>,
+    },
+    SystemSpec {
+        name: "thurstone-mosteller-part",
+        summary: "Bayesian μ/σ: Weng-Lin normal comparisons of teams within a window of places (openskill)",
+        source: "Weng & Lin, JMLR 2011, alg. 2 (partial pairs); openskill 6.2",
+        defaults: defaults_of::<weng_lin::ThurstoneMostellerPartConfig>,
+        build: build_boxed::<weng_lin::ThurstoneMostellerPartConfig>,
+    },
+    SystemSpec {
+        name: "trueskill",
+        summary: "Bayesian μ/σ: TrueSkill factor-graph message passing, any teams, draws, partial play",
+        source: "Herbrich, Minka & Graepel, TrueSkill: A Bayesian Skill Rating System, NIPS 2006; trueskill 0.4.5",
+        defaults: defaults_of::<trueskill::TrueSkillConfig>,
+        build: build_boxed::<trueskill::TrueSkillConfig>,
     },
 ];
 

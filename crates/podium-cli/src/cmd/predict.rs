@@ -1,0 +1,327 @@
+//! `podium predict`: rate a history, then say what the system expects of a proposed match:
+//! each entry's chance to win, the chance of every pairwise order, the expected place, and
+//! the draw probability and match quality where the system has them.
+//!
+//! `--players ann,bo,cy` proposes a free-for-all; `ann+bo,cy+dee` proposes teams. Players
+//! the history has never seen start as the system starts a new player (its initial
+//! rating; `mes` seeds at the median) and are flagged. When
+//! the history has times, ratings of systems with σ are aged to its last match.
+
+use std::collections::HashSet;
+use std::io::Write;
+
+use anyhow::{bail, Context};
+use comfy_table::{presets::UTF8_BORDERS_ONLY, Cell, CellAlignment, Table};
+use podium::{Entry, Finish, League, Match, Member, Prediction};
+
+use crate::ingest::{rate_all, report_skipped, seed_from, InputArgs, SystemArgs};
+use crate::output::Format;
+
+/// Arguments of `podium predict`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    system: SystemArgs,
+    /// The proposed match: entries separated by commas, teammates joined by `+`
+    /// (e.g. `ann,bo,cy` or `ann+bo,cy+dee`).
+    #[arg(long, required = true, value_name = "A,B[,...]")]
+    players: String,
+    /// Starting ratings: a CSV `player,rating[,games][,sigma]`.
+    #[arg(long, value_name = "FILE")]
+    initial: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+/// One entry of the proposed match, as the user named it.
+struct Proposed {
+    label: String,
+    players: Vec<String>,
+}
+
+fn parse_players(spec: &str) -> anyhow::Result<Vec<Proposed>> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for (i, entry) in spec.split(',').enumerate() {
+        let players: Vec<String> = entry.split('+').map(|p| p.trim().to_string()).collect();
+        if players.iter().any(String::is_empty) {
+            bail!(
+                "--players: entry {} ({entry:?}) has an empty player name; expected names separated by ',' (entries) and '+' (teammates)",
+                i + 1
+            );
+        }
+        for p in &players {
+            if !seen.insert(p.clone()) {
+                bail!("--players: player {p:?} appears more than once");
+            }
+        }
+        out.push(Proposed {
+            label: players.join("+"),
+            players,
+        });
+    }
+    if out.len() < 2 {
+        bail!(
+            "--players: a match needs at least 2 entries, found {}",
+            out.len()
+        );
+    }
+    Ok(out)
+}
+
+/// Rates the history and prints the prediction.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let proposed = parse_players(&args.players)?;
+    let mut league = League::new(args.system.build()?);
+    if let Some(path) = &args.initial {
+        seed_from(&mut league, path)?;
+    }
+    let skipped = rate_all(&args.input, &mut league, |_, _, _| Ok(()))?;
+    report_skipped(&skipped);
+    // The proposed match, all entries level (finishes are not used), at the history's last
+    // time so that ratings with σ are aged to it.
+    let now = league
+        .players()
+        .iter()
+        .filter_map(|p| p.stats.last_time)
+        .max();
+    let mut b = Match::builder("proposed");
+    if let Some(t) = now {
+        b = b.time(t);
+    }
+    for (i, e) in proposed.iter().enumerate() {
+        b = b.entry(Entry {
+            team: (e.players.len() > 1).then(|| format!("entry {}", i + 1)),
+            members: e
+                .players
+                .iter()
+                .map(|p| Member {
+                    player: p.clone(),
+                    weight: 1.0,
+                })
+                .collect(),
+            finish: Finish::Rank(1.0),
+        });
+    }
+    let game = b.build().context("--players")?;
+    let before = league.ratings_before(&game);
+    let prediction = league
+        .system()
+        .predict(&game, &before)
+        .context("cannot predict the proposed match")?;
+    let unknown: Vec<Vec<String>> = proposed
+        .iter()
+        .map(|e| {
+            e.players
+                .iter()
+                .filter(|p| league.get(p).is_none())
+                .cloned()
+                .collect()
+        })
+        .collect();
+    let entries: Vec<EntryView> = proposed
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let r = &before[game.member_range(i)];
+            let n = r.len() as f64;
+            EntryView {
+                label: e.label.clone(),
+                rating: r.iter().map(|x| x.value).sum::<f64>() / n,
+                sigma: r
+                    .iter()
+                    .map(|x| x.sigma.map(|s| s * s))
+                    .sum::<Option<f64>>()
+                    .map(|v| (v / n).sqrt()),
+                unknown: unknown[i].clone(),
+            }
+        })
+        .collect();
+    let mut out = std::io::stdout().lock();
+    let system = league.system().name();
+    match args.format {
+        Format::Table => write_table(&mut out, system, &league, &entries, &prediction)?,
+        Format::Csv => write_csv(&mut out, &entries, &prediction)?,
+        Format::Json => write_json(&mut out, system, &league, &entries, &prediction)?,
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// What is printed of one entry besides the prediction.
+struct EntryView {
+    label: String,
+    /// Mean rating of the entry's players.
+    rating: f64,
+    /// Root mean square σ of the entry's players, for systems with σ.
+    sigma: Option<f64>,
+    /// Players the history has not seen.
+    unknown: Vec<String>,
+}
+
+fn pct(p: f64) -> String {
+    format!("{:.1}", 100.0 * p)
+}
+
+fn write_table(
+    out: &mut dyn Write,
+    system: &str,
+    league: &League,
+    entries: &[EntryView],
+    p: &Prediction,
+) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "{system}, after {} rated match{}:",
+        league.matches_rated(),
+        if league.matches_rated() == 1 {
+            ""
+        } else {
+            "es"
+        }
+    )?;
+    let sigma = entries.iter().any(|e| e.sigma.is_some());
+    let mut t = Table::new();
+    t.load_preset(UTF8_BORDERS_ONLY);
+    let mut header = vec!["entry".to_string(), "rating".to_string()];
+    if sigma {
+        header.push("σ".into());
+    }
+    header.extend(["win %".into(), "exp. place".into()]);
+    header.extend((1..=entries.len()).map(|j| format!("ahead of {j} %")));
+    t.set_header(header);
+    let mut any_new = false;
+    for (i, e) in entries.iter().enumerate() {
+        let mut label = format!("{}. {}", i + 1, e.label);
+        if !e.unknown.is_empty() {
+            any_new = true;
+            label.push_str(" (new)");
+        }
+        let mut row = vec![Cell::new(label), Cell::new(format!("{:.2}", e.rating))];
+        if sigma {
+            row.push(Cell::new(
+                e.sigma.map(|s| format!("{s:.2}")).unwrap_or_default(),
+            ));
+        }
+        row.push(Cell::new(pct(p.win[i])));
+        row.push(Cell::new(format!("{:.2}", p.expected_place[i])));
+        for j in 0..entries.len() {
+            row.push(Cell::new(if i == j {
+                "–".to_string()
+            } else {
+                pct(p.ahead[i][j])
+            }));
+        }
+        t.add_row(row);
+    }
+    for i in 1..t.column_count() {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    writeln!(out, "{t}")?;
+    if let Some(d) = p.draw {
+        writeln!(out, "draw probability: {} %", pct(d))?;
+    }
+    if let Some(q) = p.quality {
+        writeln!(out, "match quality: {} %", pct(q))?;
+    }
+    if any_new {
+        let names: Vec<&str> = entries
+            .iter()
+            .flat_map(|e| e.unknown.iter().map(String::as_str))
+            .collect();
+        writeln!(
+            out,
+            "(new) not in the history, rated as a new player: {}",
+            names.join(", ")
+        )?;
+    }
+    Ok(())
+}
+
+fn write_csv(out: &mut dyn Write, entries: &[EntryView], p: &Prediction) -> anyhow::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    let mut header: Vec<String> = [
+        "entry",
+        "players",
+        "rating",
+        "sigma",
+        "win_probability",
+        "expected_place",
+        "draw_probability",
+        "quality",
+        "unknown_players",
+    ]
+    .map(String::from)
+    .to_vec();
+    header.extend(entries.iter().map(|e| format!("ahead_of:{}", e.label)));
+    w.write_record(&header)?;
+    let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
+    for (i, e) in entries.iter().enumerate() {
+        let mut row = vec![
+            (i + 1).to_string(),
+            e.label.clone(),
+            e.rating.to_string(),
+            opt(e.sigma),
+            p.win[i].to_string(),
+            p.expected_place[i].to_string(),
+            opt(p.draw),
+            opt(p.quality),
+            e.unknown.join("+"),
+        ];
+        row.extend((0..entries.len()).map(|j| {
+            if i == j {
+                String::new()
+            } else {
+                p.ahead[i][j].to_string()
+            }
+        }));
+        w.write_record(&row)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+fn write_json(
+    out: &mut dyn Write,
+    system: &str,
+    league: &League,
+    entries: &[EntryView],
+    p: &Prediction,
+) -> anyhow::Result<()> {
+    let rows: Vec<_> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let ahead: serde_json::Map<String, serde_json::Value> = entries
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(j, o)| (o.label.clone(), serde_json::json!(p.ahead[i][j])))
+                .collect();
+            serde_json::json!({
+                "entry": i + 1,
+                "players": e.label.split('+').collect::<Vec<_>>(),
+                "rating": e.rating,
+                "sigma": e.sigma,
+                "win_probability": p.win[i],
+                "expected_place": p.expected_place[i],
+                "ahead_of": ahead,
+                "unknown_players": e.unknown,
+            })
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "system": system,
+        "matches_rated": league.matches_rated(),
+        "entries": rows,
+        "draw_probability": p.draw,
+        "quality": p.quality,
+    });
+    writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+    Ok(())
+}

@@ -1,0 +1,689 @@
+//! `trueskill`: TrueSkill, by message passing on its factor graph.
+//!
+//! **What.** Each player's skill is a belief `N(μ, σ²)`; in a match each player performs
+//! at skill plus noise `N(0, β²)`, a team performs the (partial-play weighted) sum of its
+//! members' performances, and the finishing order says which team performances exceeded
+//! which, with a draw when two adjacent teams' performances are within a draw margin ε.
+//! Expectation propagation on that factor graph (Gaussian messages, truncated Gaussians
+//! at the comparisons, iterated until the messages move less than `min_delta`) gives every
+//! player's new belief. Any number of teams of any sizes, ties, and partial play.
+//!
+//! **Where from.** R. Herbrich, T. Minka and T. Graepel, *TrueSkill™: A Bayesian Skill
+//! Rating System*, NIPS 2006; the schedule, the draw margin, the partial-play weights and
+//! the match quality follow the `trueskill` Python package 0.4.5 (Heungsub Lee), whose
+//! numbers this module reproduces (tests below hold them to 1e-4 against vectors generated
+//! by `scripts/reference/trueskill_vectors.py`).
+//!
+//! **Parameters** (`--set name=value`): `mu` 25, `sigma` 25/3, `beta` 25/6 (performance
+//! noise), `tau` 25/300 (dynamics: σ grows to `√(σ² + τ²)` before each match),
+//! `draw_probability` 0.10 (gives the draw margin `ε = Φ⁻¹((p + 1)/2) · √n · β` for `n`
+//! players in the two teams compared), `min_delta` 0.0001 (convergence threshold, as the
+//! reference), and podium's `daily_tau` 25/300 (σ growth per day without a match:
+//! `σ' = min(√(σ² + d · daily_tau²), max(σ, sigma))` after `d` idle days).
+//!
+//! **Partial play.** A member's weight `w ∈ (0, 1]` is their coefficient in the team's
+//! performance sum (the reference's `weights`): a member who played half the match counts
+//! half and learns less from it.
+//!
+//! **Predictions.** Team performance `N(Σ wμ, Σ w²(σ² + β²))`; `P(i ahead of j)` is the
+//! chance that `i` out-performs `j` by more than the draw margin of the pair, the rest of
+//! the pair's probability is their draw; win probabilities are the chance to out-perform
+//! every other entry by its draw margin (by numerical integration, up to 64 entries;
+//! beyond, the Plackett-Luce fit of the pairwise probabilities), and `draw` is the chance
+//! that no entry finishes clear first (for two entries: their draw probability). `quality`
+//! is the reference's match quality.
+//! [`RatingSystem::win_probability`] is `Φ((μ_a − μ_b)/√(2β² + σ_a² + σ_b²))`.
+//!
+//! **`expected` and `actual`** in the rating breakdown compare an entry with the entries
+//! the factor graph compares it with (its neighbours in the finishing order): the expected
+//! score `P(ahead) + ½ P(draw)` and the score achieved (1 ahead, ½ level, 0 behind).
+//!
+//! ```
+//! use podium::{Match, Rating, RatingSystem};
+//! use podium::systems::trueskill::TrueSkillConfig;
+//! let ts = TrueSkillConfig::default();
+//! let game = Match::ranked("g", &["ann", "bo"]).unwrap();
+//! let r = ts.initial_rating();
+//! let after = ts.rate(&game, &[r, r]).unwrap();
+//! // trueskill 0.4.5: rate_1vs1(Rating(), Rating())
+//! assert!((after[0].after.value - 29.39583201999916).abs() < 1e-4);
+//! assert!((after[0].after.sigma.unwrap() - 7.171475587326195).abs() < 1e-4);
+//! assert!((after[1].after.value - 20.60416798000084).abs() < 1e-4);
+//! let q = ts.predict(&game, &[r, r]).unwrap().quality.unwrap();
+//! assert!((q - 0.4472135954999579).abs() < 1e-9);
+//! ```
+
+use crate::error::RateError;
+use crate::gaussian::{cdf, pdf, pdf_over_cdf, ppf};
+use crate::model::Match;
+use crate::params::{Configure, Param};
+use crate::predict::{expected_places, Prediction};
+use crate::rating::{PlayerChange, Rating};
+use crate::system::{check_ratings, RatingSystem};
+
+/// Parameters of TrueSkill. Defaults are the reference implementation's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrueSkillConfig {
+    /// Initial mean μ of a new player. Default 25.
+    pub mu: f64,
+    /// Initial standard deviation σ of a new player. Default 25/3.
+    pub sigma: f64,
+    /// Performance noise β. Default 25/6.
+    pub beta: f64,
+    /// Dynamics τ: σ becomes `√(σ² + τ²)` before each match. Default 25/300.
+    pub tau: f64,
+    /// Probability that two evenly matched teams draw. Default 0.10.
+    pub draw_probability: f64,
+    /// Message passing stops when no message moves more than this. Default 0.0001.
+    pub min_delta: f64,
+    /// Growth of σ per day without a match (σ² grows by `daily_tau²` a day). Default 25/300.
+    pub daily_tau: f64,
+}
+
+impl Default for TrueSkillConfig {
+    fn default() -> Self {
+        TrueSkillConfig {
+            mu: 25.0,
+            sigma: 25.0 / 3.0,
+            beta: 25.0 / 6.0,
+            tau: 25.0 / 300.0,
+            draw_probability: 0.10,
+            min_delta: 0.0001,
+            daily_tau: 25.0 / 300.0,
+        }
+    }
+}
+
+crate::configure!(TrueSkillConfig, "trueskill" {
+    mu: f64 => "initial mean skill μ of a new player",
+    sigma: f64 where |v| v > 0.0, "> 0" => "initial uncertainty σ of a new player",
+    beta: f64 where |v| v > 0.0, "> 0" => "performance noise β",
+    tau: f64 where |v| v >= 0.0, "≥ 0" => "σ added in quadrature before each match",
+    draw_probability: f64 where |v| (0.0..1.0).contains(&v), "in [0, 1)" => "probability that two evenly matched teams draw",
+    min_delta: f64 where |v| v > 0.0, "> 0" => "convergence threshold of the message passing",
+    daily_tau: f64 where |v| v >= 0.0, "≥ 0" => "σ growth per day without a match (0 = no aging)",
+});
+
+/// A Gaussian in natural parameters: precision `pi = 1/σ²` and `tau = μ/σ²`.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct G {
+    pi: f64,
+    tau: f64,
+}
+
+impl G {
+    fn new(mu: f64, sigma: f64) -> G {
+        let pi = 1.0 / (sigma * sigma);
+        G { pi, tau: pi * mu }
+    }
+    fn mu(self) -> f64 {
+        if self.pi == 0.0 {
+            0.0
+        } else {
+            self.tau / self.pi
+        }
+    }
+    fn sigma(self) -> f64 {
+        if self.pi == 0.0 {
+            f64::INFINITY
+        } else {
+            (1.0 / self.pi).sqrt()
+        }
+    }
+    fn mul(self, o: G) -> G {
+        G {
+            pi: self.pi + o.pi,
+            tau: self.tau + o.tau,
+        }
+    }
+    fn div(self, o: G) -> G {
+        G {
+            pi: self.pi - o.pi,
+            tau: self.tau - o.tau,
+        }
+    }
+    /// How far `other` is from `self` (the reference's `Variable.delta`).
+    fn delta(self, other: G) -> f64 {
+        let pi_delta = (self.pi - other.pi).abs();
+        if pi_delta.is_infinite() {
+            return 0.0;
+        }
+        (self.tau - other.tau).abs().max(pi_delta.sqrt())
+    }
+}
+
+/// The factor graph of one match: variable values and one message per edge.
+struct Graph {
+    vars: Vec<G>,
+    msgs: Vec<G>,
+}
+
+/// An edge: the variable it ends at and its message slot.
+#[derive(Clone, Copy)]
+struct Edge {
+    var: usize,
+    msg: usize,
+}
+
+impl Graph {
+    fn edge(&mut self, var: usize) -> Edge {
+        self.msgs.push(G::default());
+        Edge {
+            var,
+            msg: self.msgs.len() - 1,
+        }
+    }
+    /// Replaces the message on `e`, updating its variable.
+    fn update_message(&mut self, e: Edge, new: G) -> f64 {
+        let old = self.msgs[e.msg];
+        self.msgs[e.msg] = new;
+        let value = self.vars[e.var].div(old).mul(new);
+        let d = self.vars[e.var].delta(value);
+        self.vars[e.var] = value;
+        d
+    }
+    /// Sets the variable of `e` to `value`, keeping the other messages.
+    fn update_value(&mut self, e: Edge, value: G) -> f64 {
+        let old = self.msgs[e.msg];
+        self.msgs[e.msg] = value.mul(old).div(self.vars[e.var]);
+        let d = self.vars[e.var].delta(value);
+        self.vars[e.var] = value;
+        d
+    }
+    /// The message from the variable of `e` to its factor.
+    fn incoming(&self, e: Edge) -> G {
+        self.vars[e.var].div(self.msgs[e.msg])
+    }
+    /// A sum factor sending to `target` the weighted sum of `terms`.
+    fn sum_update(&mut self, target: Edge, terms: impl Iterator<Item = (Edge, f64)>) -> f64 {
+        let mut pi_inv = 0.0f64;
+        let mut mu = 0.0;
+        for (e, c) in terms {
+            let div = self.incoming(e);
+            mu += c * div.mu();
+            if pi_inv.is_infinite() {
+                continue;
+            }
+            if div.pi == 0.0 {
+                pi_inv = f64::INFINITY;
+            } else {
+                pi_inv += c * c / div.pi;
+            }
+        }
+        let pi = 1.0 / pi_inv;
+        self.update_message(target, G { pi, tau: pi * mu })
+    }
+}
+
+/// A sum factor `sum = Σ coeffs · terms`.
+struct Sum {
+    sum: Edge,
+    terms: Vec<Edge>,
+    coeffs: Vec<f64>,
+}
+
+impl Sum {
+    fn down(&self, g: &mut Graph) -> f64 {
+        let terms = self.terms.iter().copied().zip(self.coeffs.iter().copied());
+        g.sum_update(self.sum, terms)
+    }
+    fn up(&self, g: &mut Graph, index: usize) -> f64 {
+        let coeff = self.coeffs[index];
+        let terms = self.coeffs.iter().enumerate().map(|(x, &c)| {
+            let k = if coeff == 0.0 {
+                0.0
+            } else if x == index {
+                1.0 / coeff
+            } else {
+                -c / coeff
+            };
+            let e = if x == index { self.sum } else { self.terms[x] };
+            (e, k)
+        });
+        g.sum_update(self.terms[index], terms)
+    }
+}
+
+/// `V` and `W` of a win: the mean and variance corrections of a Gaussian truncated to
+/// `diff > margin`.
+fn v_win(diff: f64, margin: f64) -> f64 {
+    pdf_over_cdf(diff - margin)
+}
+
+fn w_win(diff: f64, margin: f64) -> f64 {
+    let x = diff - margin;
+    let v = v_win(diff, margin);
+    clamp_w(v * (v + x))
+}
+
+/// `V` and `W` of a draw: truncation to `|diff| ≤ margin`.
+fn v_draw(diff: f64, margin: f64) -> f64 {
+    let abs = diff.abs();
+    let (a, b) = (margin - abs, -margin - abs);
+    let denom = cdf(a) - cdf(b);
+    let numer = pdf(b) - pdf(a);
+    let v = if denom > 0.0 { numer / denom } else { a };
+    if diff < 0.0 {
+        -v
+    } else {
+        v
+    }
+}
+
+fn w_draw(diff: f64, margin: f64) -> f64 {
+    let abs = diff.abs();
+    let (a, b) = (margin - abs, -margin - abs);
+    let denom = cdf(a) - cdf(b);
+    if denom <= 0.0 {
+        return clamp_w(1.0);
+    }
+    let v = v_draw(abs, margin);
+    clamp_w(v * v + (a * pdf(a) - b * pdf(b)) / denom)
+}
+
+/// Keeps `W` in `[0, 1)`, where the reference raises a floating-point error: far beyond
+/// any realistic rating gap, rounding can push it out.
+fn clamp_w(w: f64) -> f64 {
+    if w.is_nan() {
+        return 0.0;
+    }
+    w.clamp(0.0, 1.0 - 1e-12)
+}
+
+impl TrueSkillConfig {
+    fn sigma_of(&self, r: &Rating) -> f64 {
+        r.sigma.unwrap_or(self.sigma)
+    }
+
+    /// Draw margin for `players` players in the two teams compared.
+    #[must_use]
+    pub fn draw_margin(&self, players: usize) -> f64 {
+        ppf((self.draw_probability + 1.0) / 2.0) * (players as f64).sqrt() * self.beta
+    }
+
+    /// Each entry's performance mean and variance, `(Σ wμ, Σ w²(σ² + β²))`, and size.
+    fn performances(&self, game: &Match, before: &[Rating]) -> Vec<(f64, f64, usize)> {
+        let members: Vec<_> = game.players().map(|(_, m)| m.weight).collect();
+        (0..game.len())
+            .map(|e| {
+                let r = game.member_range(e);
+                let n = r.len();
+                let (mut m, mut v) = (0.0, 0.0);
+                for p in r {
+                    let w = members[p].max(self.min_delta);
+                    let s = self.sigma_of(&before[p]);
+                    m += w * before[p].value;
+                    v += w * w * (s * s + self.beta * self.beta);
+                }
+                (m, v, n)
+            })
+            .collect()
+    }
+
+    /// `(P(i ahead of j), P(j ahead of i))` for two performances.
+    fn pair(&self, a: (f64, f64, usize), b: (f64, f64, usize)) -> (f64, f64) {
+        let eps = self.draw_margin(a.2 + b.2);
+        let c = (a.1 + b.1).sqrt();
+        let d = a.0 - b.0;
+        (cdf((d - eps) / c), cdf((-d - eps) / c))
+    }
+}
+
+impl RatingSystem for TrueSkillConfig {
+    fn name(&self) -> &'static str {
+        "trueskill"
+    }
+
+    fn params(&self) -> Vec<Param> {
+        Configure::params(self)
+    }
+
+    fn initial_rating(&self) -> Rating {
+        Rating::with_sigma(self.mu, self.sigma)
+    }
+
+    #[allow(clippy::needless_range_loop, clippy::too_many_lines)]
+    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
+        check_ratings(game, before)?;
+        let n = before.len();
+        let k = game.len();
+        let weights: Vec<f64> = game
+            .players()
+            .map(|(_, m)| m.weight.max(self.min_delta))
+            .collect();
+        // Variables: ratings 0..n, performances n..2n, team performances 2n..2n+k,
+        // team differences 2n+k..2n+2k-1.
+        let mut g = Graph {
+            vars: vec![G::default(); 2 * n + 2 * k - 1],
+            msgs: Vec::with_capacity(4 * n + 4 * k),
+        };
+        let (perf, team, diff) = (n, 2 * n, 2 * n + k);
+        let prior: Vec<Edge> = (0..n).map(|i| g.edge(i)).collect();
+        let lik: Vec<(Edge, Edge)> = (0..n)
+            .map(|i| {
+                let m = g.edge(i);
+                let v = g.edge(perf + i);
+                (m, v)
+            })
+            .collect();
+        let team_sums: Vec<Sum> = (0..k)
+            .map(|t| {
+                let sum = g.edge(team + t);
+                let r = game.member_range(t);
+                let terms = r.clone().map(|p| g.edge(perf + p)).collect();
+                Sum {
+                    sum,
+                    terms,
+                    coeffs: weights[r].to_vec(),
+                }
+            })
+            .collect();
+        let diffs: Vec<Sum> = (0..k - 1)
+            .map(|d| {
+                let sum = g.edge(diff + d);
+                let l = g.edge(team + d);
+                let r = g.edge(team + d + 1);
+                Sum {
+                    sum,
+                    terms: vec![l, r],
+                    coeffs: vec![1.0, -1.0],
+                }
+            })
+            .collect();
+        let truncs: Vec<(Edge, f64, bool)> = (0..k - 1)
+            .map(|d| {
+                let e = g.edge(diff + d);
+                let size = game.member_range(d).len() + game.member_range(d + 1).len();
+                (e, self.draw_margin(size), game.tied(d, d + 1))
+            })
+            .collect();
+        let beta2 = self.beta * self.beta;
+        let likelihood = |g: &mut Graph, from: Edge, to: Edge| -> f64 {
+            let msg = g.incoming(from);
+            let a = 1.0 / (1.0 + beta2 * msg.pi);
+            g.update_message(
+                to,
+                G {
+                    pi: a * msg.pi,
+                    tau: a * msg.tau,
+                },
+            )
+        };
+        let trunc_up = |g: &mut Graph, d: usize| -> f64 {
+            let (e, margin, tie) = truncs[d];
+            let div = g.incoming(e);
+            let sqrt_pi = div.pi.sqrt();
+            let (x, m) = (div.tau / sqrt_pi, margin * sqrt_pi);
+            let (v, w) = if tie {
+                (v_draw(x, m), w_draw(x, m))
+            } else {
+                (v_win(x, m), w_win(x, m))
+            };
+            let denom = 1.0 - w;
+            g.update_value(
+                e,
+                G {
+                    pi: div.pi / denom,
+                    tau: (div.tau + sqrt_pi * v) / denom,
+                },
+            )
+        };
+        // Down the rating, performance and team layers.
+        let tau2 = self.tau * self.tau;
+        for (i, r) in before.iter().enumerate() {
+            let s = self.sigma_of(r);
+            // A σ of exactly 0 (seeded so, with τ = 0) would be an infinite precision.
+            let sd = (s * s + tau2).sqrt().max(1e-9);
+            g.update_value(prior[i], G::new(r.value, sd));
+        }
+        for &(m, v) in &lik {
+            likelihood(&mut g, m, v);
+        }
+        for s in &team_sums {
+            s.down(&mut g);
+        }
+        // Iterate over the differences and comparisons (the reference's schedule).
+        let len = diffs.len();
+        for _ in 0..10 {
+            let mut delta: f64 = 0.0;
+            if len == 1 {
+                diffs[0].down(&mut g);
+                delta = trunc_up(&mut g, 0);
+            } else {
+                for x in 0..len - 1 {
+                    diffs[x].down(&mut g);
+                    delta = delta.max(trunc_up(&mut g, x));
+                    diffs[x].up(&mut g, 1);
+                }
+                for x in (1..len).rev() {
+                    diffs[x].down(&mut g);
+                    delta = delta.max(trunc_up(&mut g, x));
+                    diffs[x].up(&mut g, 0);
+                }
+            }
+            if delta <= self.min_delta {
+                break;
+            }
+        }
+        diffs[0].up(&mut g, 0);
+        diffs[len - 1].up(&mut g, 1);
+        for s in &team_sums {
+            for x in 0..s.terms.len() {
+                s.up(&mut g, x);
+            }
+        }
+        for &(m, v) in &lik {
+            likelihood(&mut g, v, m);
+        }
+        // Expected and achieved scores against the neighbours in the finishing order.
+        let perfs = self.performances(game, before);
+        let mut expected = vec![0.0; k];
+        let mut actual = vec![0.0; k];
+        for e in 0..k {
+            let (mut ex, mut ac, mut cnt) = (0.0, 0.0, 0.0);
+            for o in [e.wrapping_sub(1), e + 1] {
+                if o >= k {
+                    continue;
+                }
+                let (ahead, behind) = self.pair(perfs[e], perfs[o]);
+                ex += ahead + 0.5 * (1.0 - ahead - behind);
+                ac += match game.place(e).cmp(&game.place(o)) {
+                    std::cmp::Ordering::Less => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Greater => 0.0,
+                };
+                cnt += 1.0;
+            }
+            expected[e] = ex / cnt;
+            actual[e] = ac / cnt;
+        }
+        let out = game
+            .players()
+            .enumerate()
+            .map(|(i, (e, m))| {
+                let v = g.vars[i];
+                let b = before[i];
+                let (mu, sigma) = (v.mu(), v.sigma());
+                // Guard the far tails: a belief never becomes NaN or loses its σ.
+                let sigma = if sigma.is_finite() && sigma > 0.0 {
+                    sigma
+                } else {
+                    f64::MIN_POSITIVE.sqrt()
+                };
+                let mu = if mu.is_finite() { mu } else { b.value };
+                PlayerChange {
+                    before: b,
+                    after: Rating {
+                        value: mu,
+                        sigma: Some(sigma),
+                        games: b.games.saturating_add(1),
+                    },
+                    expected: expected[e],
+                    actual: actual[e],
+                    k: None,
+                    weight: m.weight,
+                }
+            })
+            .collect();
+        Ok(out)
+    }
+
+    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+        let (sa, sb) = (self.sigma_of(a), self.sigma_of(b));
+        cdf((a.value - b.value) / (2.0 * self.beta * self.beta + sa * sa + sb * sb).sqrt())
+    }
+
+    fn has_uncertainty(&self) -> bool {
+        true
+    }
+
+    fn age(&self, rating: Rating, days: f64) -> Rating {
+        let Some(s) = rating.sigma else {
+            return rating;
+        };
+        if days.is_nan() || days <= 0.0 || self.daily_tau <= 0.0 {
+            return rating;
+        }
+        let grown = (s * s + days * self.daily_tau * self.daily_tau).sqrt();
+        Rating {
+            sigma: Some(grown.min(s.max(self.sigma))),
+            ..rating
+        }
+    }
+
+    fn predict(&self, game: &Match, before: &[Rating]) -> Result<Prediction, RateError> {
+        check_ratings(game, before)?;
+        let perfs = self.performances(game, before);
+        let k = perfs.len();
+        let mut ahead = vec![vec![0.0; k]; k];
+        for i in 0..k {
+            for j in (i + 1)..k {
+                let (a, b) = self.pair(perfs[i], perfs[j]);
+                ahead[i][j] = a;
+                ahead[j][i] = b;
+            }
+        }
+        let quality = self.quality(game, before);
+        if k > 64 {
+            let mut p = Prediction::from_ahead(ahead);
+            p.quality = Some(quality);
+            return Ok(p);
+        }
+        let win: Vec<f64> = (0..k).map(|i| self.clear_first(&perfs, i)).collect();
+        let draw = (1.0 - win.iter().sum::<f64>()).max(0.0);
+        let expected_place = expected_places(&ahead);
+        let mut p = Prediction::from_ahead(ahead);
+        p.win = win;
+        p.expected_place = expected_place;
+        p.draw = Some(draw);
+        p.quality = Some(quality);
+        Ok(p)
+    }
+}
+
+impl TrueSkillConfig {
+    /// `P(entry i out-performs every other entry by its pair's draw margin)`:
+    /// `∫ φ(z) Π_j Φ((μ_i + s_i z − μ_j − ε_ij) / s_j) dz` by Simpson's rule on `|z| ≤ 9`.
+    fn clear_first(&self, perfs: &[(f64, f64, usize)], i: usize) -> f64 {
+        const STEPS: usize = 720;
+        let (mi, vi, ni) = perfs[i];
+        let si = vi.sqrt();
+        let others: Vec<(f64, f64)> = perfs
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(_, &(mj, vj, nj))| (mj + self.draw_margin(ni + nj), vj.sqrt()))
+            .collect();
+        let h = 18.0 / STEPS as f64;
+        let mut total = 0.0;
+        for s in 0..=STEPS {
+            let z = -9.0 + h * s as f64;
+            let x = mi + si * z;
+            let mut f = pdf(z);
+            for &(m, sd) in &others {
+                f *= cdf((x - m) / sd);
+                if f == 0.0 {
+                    break;
+                }
+            }
+            let wgt = if s == 0 || s == STEPS {
+                1.0
+            } else if s % 2 == 1 {
+                4.0
+            } else {
+                2.0
+            };
+            total += wgt * f;
+        }
+        (total * h / 3.0).clamp(0.0, 1.0)
+    }
+
+    /// The reference's match quality: `exp(−½ bᵀM⁻¹b) · √(det(β²AᵀA) / det(M))` with
+    /// `M = Aᵀ(β²I + Σ)A`, `A` the weighted team-difference matrix and `b = Aᵀμ`. `M` is
+    /// tridiagonal, so this is linear in the number of entries.
+    #[must_use]
+    pub fn quality(&self, game: &Match, before: &[Rating]) -> f64 {
+        let k = game.len();
+        let weights: Vec<f64> = game.players().map(|(_, m)| m.weight).collect();
+        let beta2 = self.beta * self.beta;
+        // Per team: Σ w²(β² + σ²), Σ w²β², Σ wμ.
+        let team: Vec<(f64, f64, f64)> = (0..k)
+            .map(|t| {
+                let mut acc = (0.0, 0.0, 0.0);
+                for p in game.member_range(t) {
+                    let w = weights[p];
+                    let s = self.sigma_of(&before[p]);
+                    acc.0 += w * w * (beta2 + s * s);
+                    acc.1 += w * w * beta2;
+                    acc.2 += w * before[p].value;
+                }
+                acc
+            })
+            .collect();
+        let m = k - 1;
+        let diag = |sel: fn(&(f64, f64, f64)) -> f64| -> (Vec<f64>, Vec<f64>) {
+            let d: Vec<f64> = (0..m).map(|r| sel(&team[r]) + sel(&team[r + 1])).collect();
+            let off: Vec<f64> = (1..m).map(|r| -sel(&team[r])).collect();
+            (d, off)
+        };
+        let (md, moff) = diag(|t| t.0);
+        let (nd, noff) = diag(|t| t.1);
+        let b: Vec<f64> = (0..m).map(|r| team[r].2 - team[r + 1].2).collect();
+        let (logdet_m, quad) = ldl(&md, &moff, Some(&b));
+        let (logdet_n, _) = ldl(&nd, &noff, None);
+        let q = (-0.5 * quad).exp() * (0.5 * (logdet_n - logdet_m)).exp();
+        if q.is_finite() {
+            q
+        } else {
+            0.0
+        }
+    }
+}
+
+/// LDLᵀ of a symmetric tridiagonal matrix (diagonal `d`, off-diagonal `off`): its log
+/// determinant and, given `b`, `bᵀ M⁻¹ b`.
+fn ldl(d: &[f64], off: &[f64], b: Option<&[f64]>) -> (f64, f64) {
+    let m = d.len();
+    let mut dd = vec![0.0; m];
+    let mut l = vec![0.0; m];
+    dd[0] = d[0];
+    for i in 1..m {
+        l[i] = off[i - 1] / dd[i - 1];
+        dd[i] = d[i] - l[i] * off[i - 1];
+    }
+    let logdet = dd.iter().map(|x| x.ln()).sum();
+    let quad = b.map_or(0.0, |b| {
+        // Solve L z = b; then bᵀM⁻¹b = Σ z_i² / d_i.
+        let mut z = vec![0.0; m];
+        for i in 0..m {
+            z[i] = b[i] - if i > 0 { l[i] * z[i - 1] } else { 0.0 };
+        }
+        z.iter().zip(&dd).map(|(z, d)| z * z / d).sum()
+    });
+    (logdet, quad)
+}
+
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod tests;
