@@ -10,6 +10,8 @@
 //! - [`League`]: a pool of players rated match after match, with leaderboard statistics.
 //! - [`systems`](mod@systems): one module per system, each with a typed config whose
 //!   fields are the system's documented parameters.
+//! - [`frags`]: event-based frag rankings from shooter server logs (seed 004): every frag
+//!   a duel, strengths floored at 0, decay, and static strengths of a core of players.
 //!
 //! ```
 //! use podium::{League, Match, Finish};
