@@ -1332,7 +1332,7 @@ mod tests {
              0:02 ClientDisconnect: 2\n"
         );
         let mut log = QuakeLog::new(log.as_bytes());
-        while let Some(e) = log.next() {
+        for e in log.by_ref() {
             e.unwrap();
         }
         let p = log.parser();
