@@ -166,12 +166,6 @@ impl Engine {
                     Killer::World => None,
                     Killer::Player(p) => Some(self.id(parser, p)),
                 };
-                let before = self.site.as_ref().map(|_| {
-                    (
-                        k.map(|k| self.ranking.strength(k)),
-                        self.ranking.strength(v),
-                    )
-                });
                 let _ = match k {
                     None => self.ranking.apply(FragEvent::WorldKill { victim: v }),
                     Some(k) if k == v => self.ranking.apply(FragEvent::Suicide { player: v }),
@@ -187,7 +181,7 @@ impl Engine {
                 if let Some(k) = k {
                     self.matrix.add(k, v);
                 }
-                if let (Some(site), Some(_)) = (&mut self.site, before) {
+                if let Some(site) = &mut self.site {
                     site.kill(KillRecord {
                         time,
                         killer: k,
