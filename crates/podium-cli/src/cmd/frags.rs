@@ -325,11 +325,11 @@ pub fn describe(name: &str, s: &LogSummary) -> String {
         "{name}: {} lines, {} games ({} cut off), {} kills ({} by the world, {} suicides, {} team kills)",
         thousands(s.lines),
         thousands(u64::from(s.games)),
-        s.cut_off,
+        thousands(u64::from(s.cut_off)),
         thousands(s.kills),
-        s.world_kills,
-        s.suicides,
-        s.team_kills
+        thousands(s.world_kills),
+        thousands(s.suicides),
+        thousands(s.team_kills)
     );
     if s.repaired > 0 {
         out.push_str(&format!(", {} repaired", s.repaired));
