@@ -45,7 +45,7 @@ fn main() -> std::io::Result<()> {
     }
     let out = &args[0];
     let size: u64 = args[1].parse::<u64>().expect("SIZE_MB") * 1_000_000;
-    let groups: usize = args[2].parse().expect("GROUPS");
+    let groups: usize = args[2].parse::<usize>().expect("GROUPS").max(1);
     let mut text = String::new();
     for log in &args[3..] {
         let t = fs::read(log)?;

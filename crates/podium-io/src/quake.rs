@@ -22,6 +22,7 @@
 //! | `InitGame: \k\v…` | a game starts; `g_gametype` (tolerating `\= 0`), `mapname` |
 //! | `ShutdownGame:` | the game ends; an `InitGame` while a game is open ends it as *cut off* |
 //! | `ClientConnect: id` | a client slot is (re)used by a new player |
+//! | `ClientDisconnect: id` | the slot is free (its player leaves their team) |
 //! | `ClientUserinfoChanged: id n\name\t\team…` | a player's name and team; a new name on the same slot is a *rename* |
 //! | `Kill: k v mod: text` | a frag; `k = 1022` is `<world>`; `k = v` a suicide; OSP adds a trailing field |
 //! | `score: s  ping: p  client: id name` | final scoreboard |
@@ -42,6 +43,10 @@ use std::io::{self, Read};
 
 /// Lines longer than this many bytes are skipped (and counted as overlong).
 pub const MAX_LINE: usize = 1 << 16;
+
+/// Longer player or weapon names are malformed (Quake 3 allows 36 characters): this
+/// bounds what noise can make the reader remember.
+pub const MAX_NAME: usize = 128;
 
 /// Client id of `<world>` in `Kill` lines.
 pub const WORLD: u32 = 1022;
@@ -646,10 +651,11 @@ impl QuakeParser {
         let (event, args) = (&s[..colon], &s[colon + 1..]);
         let ok = match event {
             b"Kill" => self.kill(time, args),
-            b"Item" | b"ClientBegin" | b"ClientDisconnect" | b"say" | b"sayteam" | b"tell"
-            | b"Warmup" | b"Game_Start" | b"Game_End" | b"Weapon_Stats" | b"Award"
-            | b"Challenge" | b"Info" | b"Playerstore" | b"Restore" | b"PlayerScore"
-            | b"Callvote" | b"Vote" | b"Team" | b"ClientConnect_Bot" => {
+            b"ClientDisconnect" => self.disconnect(args),
+            b"Item" | b"ClientBegin" | b"say" | b"sayteam" | b"tell" | b"Warmup"
+            | b"Game_Start" | b"Game_End" | b"Weapon_Stats" | b"Award" | b"Challenge" | b"Info"
+            | b"Playerstore" | b"Restore" | b"PlayerScore" | b"Callvote" | b"Vote" | b"Team"
+            | b"ClientConnect_Bot" => {
                 self.summary.ignored += 1;
                 true
             }
@@ -720,6 +726,18 @@ impl QuakeParser {
         true
     }
 
+    fn disconnect(&mut self, args: &[u8]) -> bool {
+        let Some((id, _)) = int(trim_start(args)) else {
+            return false;
+        };
+        // The slot is free: the player no longer counts for their team.
+        if let Some(slot) = self.slots.get_mut(id as usize) {
+            *slot = None;
+        }
+        self.summary.ignored += 1;
+        true
+    }
+
     fn userinfo(&mut self, args: &[u8]) -> bool {
         let Some((id, rest)) = int(trim_start(args)) else {
             return false;
@@ -737,7 +755,9 @@ impl QuakeParser {
                 _ => {}
             }
         }
-        let Some(name) = name else { return false };
+        let Some(name) = name.filter(|n| n.len() <= MAX_NAME) else {
+            return false;
+        };
         let name = String::from_utf8_lossy(name);
         let name = name.trim();
         if name.is_empty() {
@@ -787,7 +807,7 @@ impl QuakeParser {
         };
         let weapon = &text[by + 4..];
         let weapon = weapon.split(|&b| b == b' ').next().unwrap_or(weapon);
-        if weapon.is_empty() {
+        if weapon.is_empty() || weapon.len() > MAX_NAME {
             return false;
         }
         let names = &text[..by];
@@ -801,7 +821,7 @@ impl QuakeParser {
                     return false;
                 };
                 let name = String::from_utf8_lossy(trim(&names[at + 8..])).into_owned();
-                if name.is_empty() {
+                if name.is_empty() || name.len() > MAX_NAME {
                     return false;
                 }
                 self.intern(&name)
@@ -820,7 +840,7 @@ impl QuakeParser {
                         return false;
                     };
                     let name = String::from_utf8_lossy(trim(&names[..at])).into_owned();
-                    if name.is_empty() || name == "<world>" {
+                    if name.is_empty() || name.len() > MAX_NAME || name == "<world>" {
                         return false;
                     }
                     Killer::Player(self.intern(&name))
@@ -872,7 +892,7 @@ impl QuakeParser {
             return false;
         };
         let name = String::from_utf8_lossy(trim(s));
-        if name.is_empty() {
+        if name.is_empty() || name.len() > MAX_NAME {
             return false;
         }
         self.ensure_game();
@@ -1299,6 +1319,26 @@ mod tests {
                 end: GameEnd::EndOfInput
             })
         );
+    }
+
+    #[test]
+    fn disconnected_players_leave_their_team_and_long_names_are_malformed() {
+        let long = "x".repeat(MAX_NAME + 1);
+        let log = format!(
+            "0:00 InitGame: \\g_gametype\\4\n\
+             0:01 ClientUserinfoChanged: 1 n\\A\\t\\1\n\
+             0:01 ClientUserinfoChanged: 2 n\\B\\t\\1\n\
+             0:01 ClientUserinfoChanged: 3 n\\{long}\\t\\2\n\
+             0:02 ClientDisconnect: 2\n"
+        );
+        let mut log = QuakeLog::new(log.as_bytes());
+        for e in log.by_ref() {
+            e.unwrap();
+        }
+        let p = log.parser();
+        assert_eq!(p.team_members(Team::Red), vec![p.name_index["A"]]);
+        assert_eq!(p.summary().malformed, 1);
+        assert_eq!(p.players(), 2);
     }
 
     #[test]

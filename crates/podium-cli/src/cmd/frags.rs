@@ -166,12 +166,6 @@ impl Engine {
                     Killer::World => None,
                     Killer::Player(p) => Some(self.id(parser, p)),
                 };
-                let before = self.site.as_ref().map(|_| {
-                    (
-                        k.map(|k| self.ranking.strength(k)),
-                        self.ranking.strength(v),
-                    )
-                });
                 let _ = match k {
                     None => self.ranking.apply(FragEvent::WorldKill { victim: v }),
                     Some(k) if k == v => self.ranking.apply(FragEvent::Suicide { player: v }),
@@ -187,7 +181,7 @@ impl Engine {
                 if let Some(k) = k {
                     self.matrix.add(k, v);
                 }
-                if let (Some(site), Some(_)) = (&mut self.site, before) {
+                if let Some(site) = &mut self.site {
                     site.kill(KillRecord {
                         time,
                         killer: k,
@@ -331,11 +325,11 @@ pub fn describe(name: &str, s: &LogSummary) -> String {
         "{name}: {} lines, {} games ({} cut off), {} kills ({} by the world, {} suicides, {} team kills)",
         thousands(s.lines),
         thousands(u64::from(s.games)),
-        s.cut_off,
+        thousands(u64::from(s.cut_off)),
         thousands(s.kills),
-        s.world_kills,
-        s.suicides,
-        s.team_kills
+        thousands(s.world_kills),
+        thousands(s.suicides),
+        thousands(s.team_kills)
     );
     if s.repaired > 0 {
         out.push_str(&format!(", {} repaired", s.repaired));

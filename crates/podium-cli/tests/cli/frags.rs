@@ -194,28 +194,67 @@ fn site_escapes_names_and_links_resolve() {
     );
 }
 
-#[test]
-fn follow_reads_appended_lines_and_a_line_written_in_two_parts() {
-    let dir = Dir::new("frags-follow");
-    let path = dir.file("games.log", GAME);
-    let child = bin()
+/// Starts `podium frags PATH --follow --format csv` and waits until it printed its first
+/// ranking (so it has read the file as it is now).
+fn start_follow(
+    path: &str,
+) -> (
+    std::process::Child,
+    std::io::BufReader<std::process::ChildStdout>,
+    String,
+) {
+    use std::io::BufRead;
+    let mut child = bin()
         .args([
             "frags",
-            &path,
+            path,
             "--follow",
             "--format",
             "csv",
             "--poll-ms",
             "50",
             "--idle-exit",
-            "2",
+            "3",
         ])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(400));
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    // GAME's ranking: a header and three players.
+    let mut first = String::new();
+    while first.lines().count() < 4 {
+        assert!(out.read_line(&mut first).unwrap() > 0, "no ranking printed");
+    }
+    (child, out, first)
+}
+
+/// Waits for the follower to stop; returns the last CSV it printed and its standard error.
+fn finish_follow(
+    child: std::process::Child,
+    mut out: std::io::BufReader<std::process::ChildStdout>,
+) -> (
+    Vec<std::collections::HashMap<String, String>>,
+    String,
+    String,
+) {
+    use std::io::Read;
+    let mut rest = String::new();
+    out.read_to_string(&mut rest).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let last = rest.rsplit("position,player").next().unwrap();
+    (csv_rows(&format!("position,player{last}")), rest, stderr)
+}
+
+#[test]
+fn follow_reads_appended_lines_and_a_line_written_in_two_parts() {
+    let dir = Dir::new("frags-follow");
+    let path = dir.file("games.log", GAME);
+    let (child, out, first) = start_follow(&path);
+    assert!(first.contains("Ann"), "{first}");
     let mut f = std::fs::OpenOptions::new()
         .append(true)
         .open(&path)
@@ -227,15 +266,9 @@ fn follow_reads_appended_lines_and_a_line_written_in_two_parts() {
     f.write_all(b"led Dee by MOD_ROCKET_SPLASH\n  0:03 ShutdownGame:\n")
         .unwrap();
     f.flush().unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (rows, stdout, stderr) = finish_follow(child, out);
     // The last CSV printed holds Dee's suicide, read whole although written in two parts.
-    let last = stdout.rsplit("position,player").next().unwrap();
-    let rows = csv_rows(&format!("position,player{last}"));
-    let dee = row(&rows, "Dee");
-    assert_eq!(dee["suicides"], "1", "{stdout}");
+    assert_eq!(row(&rows, "Dee")["suicides"], "1", "{stdout}");
     assert!(stderr.contains("6 kills"), "{stderr}");
     assert!(stderr.contains("no lines skipped"), "{stderr}");
 }
@@ -244,36 +277,41 @@ fn follow_reads_appended_lines_and_a_line_written_in_two_parts() {
 fn follow_starts_over_when_the_log_is_truncated() {
     let dir = Dir::new("frags-trunc");
     let path = dir.file("games.log", GAME);
-    let child = bin()
-        .args([
-            "frags",
-            &path,
-            "--follow",
-            "--format",
-            "csv",
-            "--poll-ms",
-            "50",
-            "--idle-exit",
-            "2",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(400));
+    let (child, out, _) = start_follow(&path);
     // A new, shorter log in the same file.
     std::fs::write(
         &path,
         "0:00 InitGame: \\g_gametype\\0\n0:01 ClientUserinfoChanged: 2 n\\Eve\\t\\0\n0:02 Kill: 2 2 7: Eve killed Eve by MOD_ROCKET\n",
     )
     .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (rows, stdout, stderr) = finish_follow(child, out);
     assert!(stderr.contains("truncated"), "{stderr}");
-    let last = stdout.rsplit("position,player").next().unwrap();
-    let rows = csv_rows(&format!("position,player{last}"));
     assert_eq!(row(&rows, "Eve")["suicides"], "1", "{stdout}");
     assert_eq!(row(&rows, "Ann")["frags"], "2", "{stdout}");
+}
+
+#[test]
+fn follow_switches_to_the_new_file_after_rotation() {
+    let dir = Dir::new("frags-rotate");
+    let path = dir.file("games.log", GAME);
+    let (child, out, _) = start_follow(&path);
+    // logrotate: the old file moves away (and got one more kill first), a new one appears.
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    f.write_all(b"  0:00 InitGame: \\g_gametype\\0\n  0:01 ClientUserinfoChanged: 2 n\\Ann\\t\\0\n  0:02 ClientUserinfoChanged: 3 n\\Bo\\t\\0\n  0:03 Kill: 2 3 7: Ann killed Bo by MOD_ROCKET\n").unwrap();
+    drop(f);
+    std::fs::rename(&path, dir.path("games.log.1")).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    std::fs::write(
+        &path,
+        "0:00 InitGame: \\g_gametype\\0\n0:01 ClientUserinfoChanged: 7 n\\Fay\\t\\0\n0:02 ClientUserinfoChanged: 8 n\\Bo\\t\\0\n0:03 Kill: 7 8 7: Fay killed Bo by MOD_ROCKET\n",
+    )
+    .unwrap();
+    let (rows, stdout, stderr) = finish_follow(child, out);
+    assert!(stderr.contains("a new file"), "{stderr}");
+    assert_eq!(row(&rows, "Fay")["frags"], "1", "{stdout}");
+    assert_eq!(row(&rows, "Ann")["frags"], "3", "{stdout}");
+    assert_eq!(row(&rows, "Bo")["deaths"], "4", "{stdout}");
 }

@@ -167,4 +167,32 @@ fn qgames_site_links_resolve_and_pages_are_well_formed() {
     let pages = crate::site_check::check_site(std::path::Path::new(&site));
     // index + 10 players + 19 games with kills.
     assert_eq!(pages, 1 + 10 + 19);
+    let root = std::path::Path::new(&site);
+    let isg = std::fs::read_to_string(root.join("players/0-Isgalamido.html")).unwrap();
+    assert!(isg.contains("<svg"), "strength chart");
+    assert_eq!(
+        isg.matches("<circle").count(),
+        17,
+        "one point per game played"
+    );
+    assert!(
+        isg.contains("<td class=\"l\">MOD_RAILGUN</td><td>47</td>"),
+        "weapons"
+    );
+    assert!(isg
+        .contains("Favourite victim: <a href=\"../players/3-Zeh.html\">Zeh</a> (fragged 47 times"));
+    assert!(isg.contains("Nemesis: <a href=\"../players/3-Zeh.html\">Zeh</a>"));
+    // The rename UnnamedPlayer → Maluquinho is followed.
+    let mal = std::fs::read_to_string(root.join("players/8-Maluquinho.html")).unwrap();
+    assert!(mal.contains("Also played as: UnnamedPlayer."), "{mal}");
+    // The first CTF game with a scoreboard: red 8 : 6 blue, Isgalamido's 77.
+    let game = std::fs::read_to_string(root.join("games/11.html")).unwrap();
+    assert!(game.contains("Red 8 : 6 Blue."), "{game}");
+    assert!(
+        game.contains("Isgalamido</a></td><td>77</td><td>24</td>"),
+        "{game}"
+    );
+    assert!(game.contains("Capturelimit hit."));
+    let index = std::fs::read_to_string(root.join("index.html")).unwrap();
+    assert!(index.contains("1069 kills read"));
 }

@@ -75,7 +75,8 @@ pub enum FragEvent<'a> {
         opponent: Opponent<'a>,
     },
     /// A whole duel summarised as frag counts `frags_a : frags_b`, each side's suicides
-    /// subtracted from its frags (see [`duel_result`]); one update with `K`.
+    /// subtracted from its frags (see [`duel_result`]); one update with `K`. A duel of a
+    /// player against themself moves nothing.
     Duel {
         /// One player.
         a: PlayerId,
@@ -366,6 +367,13 @@ impl FragRanking {
     /// A frag of oneself given as [`FragEvent::Frag`] is treated as a suicide.
     pub fn apply(&mut self, event: FragEvent<'_>) -> FragUpdate {
         match event {
+            // A duel or weighted event of a player against themself moves nothing.
+            FragEvent::Duel { a, b, .. } if a == b => FragUpdate::default(),
+            FragEvent::Weighted {
+                actor,
+                opponent: Opponent::Player(other),
+                ..
+            } if actor == other => FragUpdate::default(),
             FragEvent::Frag { killer, victim } if killer == victim => {
                 self.apply(FragEvent::Suicide { player: killer })
             }
@@ -718,6 +726,17 @@ mod tests {
         });
         assert!((r.strength(a) - 102.0).abs() < TOL);
         assert!((r.strength(b) - 98.0).abs() < TOL);
+        // Against oneself: nothing moves.
+        let u = r.apply(FragEvent::Duel {
+            a,
+            b: a,
+            frags_a: 3,
+            frags_b: 0,
+            suicides_a: 0,
+            suicides_b: 0,
+        });
+        assert_eq!(u, FragUpdate::default());
+        assert!((r.strength(a) - 102.0).abs() < TOL);
     }
 
     #[test]
