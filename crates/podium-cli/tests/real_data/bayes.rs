@@ -6,21 +6,11 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use crate::util::{csv_rows, podium, repo_root, shared_data, Dir};
-
-/// The datasets: `../shared/data` beside the repository, or beside the directory of
-/// worktrees when the repository is a worktree (`wt/NAME`).
-fn data() -> std::path::PathBuf {
-    let beside_worktrees = repo_root().join("../../shared/data");
-    if !repo_root().join("../shared/data").is_dir() && beside_worktrees.is_dir() {
-        return beside_worktrees;
-    }
-    shared_data()
-}
+use crate::util::{csv_rows, podium, shared_data, Dir};
 
 /// Contests 1..=`last` as long CSV (ties: equal `rankLo`), and each handle's contest count.
 fn codeforces(last: u32) -> (String, HashMap<String, u32>) {
-    let dir = data().join("codeforces").join("standings");
+    let dir = shared_data().join("codeforces").join("standings");
     let mut csv = String::from("match,player,rank\n");
     let mut games: HashMap<String, u32> = HashMap::new();
     for id in 1..=last {
