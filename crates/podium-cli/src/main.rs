@@ -7,7 +7,9 @@ use clap::{Parser, Subcommand};
 
 mod cmd;
 mod ingest;
+mod lab;
 mod output;
+mod plot;
 
 /// Rate players of multiplayer games: free-for-alls, teams, ties.
 #[derive(Debug, Parser)]
@@ -25,6 +27,14 @@ enum Command {
     Explain(cmd::explain::Args),
     /// List every rating system with its parameters and defaults.
     Systems(cmd::systems::Args),
+    /// Simulate games between players of known strength and measure how well each system predicts.
+    Simulate(cmd::simulate::Args),
+    /// Replay a history and score each system's predictions before every match.
+    Backtest(cmd::backtest::Args),
+    /// Search a system's parameters on the first part of a history, score them on the rest.
+    Tune(cmd::tune::Args),
+    /// Convert a public dataset to long CSV on standard output.
+    Import(cmd::import::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -32,6 +42,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rate(args) => cmd::rate::run(args),
         Command::Explain(args) => cmd::explain::run(args),
         Command::Systems(args) => cmd::systems::run(args),
+        Command::Simulate(args) => cmd::simulate::run(args),
+        Command::Backtest(args) => cmd::backtest::run(args),
+        Command::Tune(args) => cmd::tune::run(args),
+        Command::Import(args) => cmd::import::run(args),
     }
 }
 

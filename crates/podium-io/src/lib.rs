@@ -10,6 +10,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod csv_long;
+pub mod datasets;
 pub mod error;
 mod group;
 pub mod initial;

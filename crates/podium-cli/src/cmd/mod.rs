@@ -1,5 +1,9 @@
 //! One module per subcommand: its arguments (`Args`) and its `run`.
 
+pub mod backtest;
 pub mod explain;
+pub mod import;
 pub mod rate;
+pub mod simulate;
 pub mod systems;
+pub mod tune;
