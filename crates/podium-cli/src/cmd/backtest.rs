@@ -56,6 +56,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let (matches, skipped) = load_matches(&args.input)?;
     report_skipped(&skipped);
+    let by_time = [window.from, window.until]
+        .iter()
+        .any(|b| matches!(b, Some(podium_eval::Bound::Time(_))));
+    if by_time {
+        if let Some(m) = matches.iter().find(|m| m.time().is_none()) {
+            anyhow::bail!(
+                "match {:?} has no time, so --from/--until cannot be dates; use match numbers",
+                m.id()
+            );
+        }
+    }
     let options = BacktestOptions {
         window,
         log_loss: !args.no_log_loss,

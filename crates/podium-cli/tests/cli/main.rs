@@ -3,4 +3,5 @@
 #[path = "../util.rs"]
 mod util;
 
+mod eval;
 mod rate;
