@@ -52,8 +52,18 @@ fn import_codeforces(args: &CodeforcesArgs) -> anyhow::Result<()> {
     let (mut written, mut skipped) = (0usize, 0usize);
     for contest in contests {
         match contest? {
-            Contest::Match(m) => {
-                out.write(&m)?;
+            Contest::Match {
+                game,
+                reversed_ranges,
+            } => {
+                if reversed_ranges > 0 {
+                    let _ = writeln!(
+                        io::stderr(),
+                        "contest {}: {reversed_ranges} rows have rankHi below rankLo; places follow rankLo",
+                        game.id()
+                    );
+                }
+                out.write(&game)?;
                 written += 1;
             }
             Contest::Skipped { .. } => skipped += 1,

@@ -4,6 +4,11 @@
 //! `rankLo..=rankHi`: every contestant of it gets place `rankLo`, so they form one tie
 //! group. The files have no dates; contests are ordered by their numeric id.
 //!
+//! Ties are recognised by equal `rankLo`, which is also the place. A few files have rows
+//! whose `rankHi` is below `rankLo` (contest 589 has 1,286 such rows, `rankHi = rankLo − 1`
+//! while the order and `rankLo` stay consistent): they are read by `rankLo` and counted in
+//! [`Contest::Match::reversed_ranges`] so that the converter can say so.
+//!
 //! An empty file, or one with N = 0, is a contest without results and is skipped; so is a
 //! contest with a single contestant, which is not a match. Anything else that does not
 //! fit the format is an error naming file, line and field.
@@ -20,7 +25,12 @@ use crate::error::ReadError;
 #[derive(Debug)]
 pub enum Contest {
     /// A contest with at least two contestants.
-    Match(Match),
+    Match {
+        /// The contest as a match.
+        game: Match,
+        /// Rows whose `rankHi` was below their `rankLo` (read by `rankLo`).
+        reversed_ranges: u64,
+    },
     /// A file without a match in it, and why.
     Skipped {
         /// The file.
@@ -71,6 +81,7 @@ pub fn read_contest(file: &str, id: &str, input: impl BufRead) -> Result<Contest
     let mut builder = Match::builder(id);
     let mut rows = 0usize;
     let mut last_lo = 0u64;
+    let mut reversed = 0u64;
     for (i, line) in lines.enumerate() {
         let line_no = i as u64 + 2;
         let line = line.map_err(io)?;
@@ -94,9 +105,9 @@ pub fn read_contest(file: &str, id: &str, input: impl BufRead) -> Result<Contest
             .ok_or_else(|| field(line_no, "rankLo", lo, "a place ≥ 1"))?;
         let hi_v: u64 = hi
             .parse()
-            .map_err(|_| field(line_no, "rankHi", hi, "a place ≥ rankLo"))?;
+            .map_err(|_| field(line_no, "rankHi", hi, "a place"))?;
         if hi_v < lo {
-            return Err(field(line_no, "rankHi", hi, "a place ≥ rankLo"));
+            reversed += 1;
         }
         if lo < last_lo {
             return Err(field(
@@ -130,7 +141,10 @@ pub fn read_contest(file: &str, id: &str, input: impl BufRead) -> Result<Contest
     }
     builder
         .build()
-        .map(Contest::Match)
+        .map(|game| Contest::Match {
+            game,
+            reversed_ranges: reversed,
+        })
         .map_err(|e| ReadError::Match {
             file: file.to_string(),
             line: 2,
@@ -194,7 +208,11 @@ mod tests {
 
     #[test]
     fn rank_ranges_are_ties() {
-        let Contest::Match(m) = read("4\na 1 1\nb 2 3\nc 2 3\nd 4 4\n").unwrap() else {
+        let Contest::Match {
+            game: m,
+            reversed_ranges: 0,
+        } = read("4\na 1 1\nb 2 3\nc 2 3\nd 4 4\n").unwrap()
+        else {
             panic!("a match")
         };
         assert_eq!(m.id(), "7");
@@ -203,6 +221,20 @@ mod tests {
         assert!(m.tied(1, 2));
         assert!(!m.tied(0, 1));
         assert_eq!(m.place(3), 4);
+    }
+
+    #[test]
+    fn reversed_ranges_are_read_by_rank_lo_and_counted() {
+        // As contest 589: rankHi one below rankLo.
+        let Contest::Match {
+            game,
+            reversed_ranges,
+        } = read("3\na 1 1\nb 3 2\nc 4 3\n").unwrap()
+        else {
+            panic!("a match")
+        };
+        assert_eq!(reversed_ranges, 2);
+        assert_eq!((game.place(1), game.place(2)), (2, 3));
     }
 
     #[test]
@@ -219,8 +251,10 @@ mod tests {
     fn malformed_files_name_the_line_and_field() {
         let e = read("2\na 1 1\nb x 2\n").unwrap_err().to_string();
         assert!(e.contains("7.txt:3") && e.contains("rankLo"), "{e}");
-        let e = read("2\na 1 1\nb 3 2\n").unwrap_err().to_string();
-        assert!(e.contains("rankHi"), "{e}");
+        let e = read("2\na 1 1\nb x\n").unwrap_err().to_string();
+        assert!(e.contains("7.txt:3"), "{e}");
+        let e = read("2\nb 2 2\na 1 1\n").unwrap_err().to_string();
+        assert!(e.contains("7.txt:3") && e.contains("best first"), "{e}");
         let e = read("3\na 1 1\nb 2 2\n").unwrap_err().to_string();
         assert!(e.contains("declares 3"), "{e}");
         let e = read("two\n").unwrap_err().to_string();
