@@ -129,7 +129,11 @@ pub fn repo_root() -> PathBuf {
 }
 
 /// `../shared/data` beside the repository (the real datasets), or a clear failure.
+/// `PODIUM_DATA` points elsewhere (e.g. from a worktree that has no `shared/` beside it).
 pub fn shared_data() -> PathBuf {
+    if let Some(p) = std::env::var_os("PODIUM_DATA") {
+        return PathBuf::from(p);
+    }
     let p = repo_root().join("../shared/data");
     assert!(
         p.is_dir(),
