@@ -278,6 +278,20 @@ fn tune_reports_the_choice_and_held_out_accuracy() {
     assert_eq!(rows[8]["role"], "defaults");
     let table = podium(&["tune", &games, "--system", "sme", "--param", "k=16,32"]);
     assert!(table.ok().contains("chosen: k="), "{}", table.stdout);
+    let json = podium(&[
+        "tune", &games, "--system", "sme", "--param", "k=8..64", "--random", "3", "--seed", "5",
+        "--metric", "log-loss", "--format", "json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(json.ok()).unwrap();
+    assert_eq!(doc["candidates"].as_array().unwrap().len(), 3);
+    assert_eq!(doc["train_matches"], 20);
+    let losses: Vec<f64> = doc["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["train"]["log_loss"].as_f64().unwrap())
+        .collect();
+    assert!(losses.windows(2).all(|w| w[0] <= w[1]), "{losses:?}");
     let bad = podium(&["tune", &games, "--system", "sme", "--param", "k=64..8"]);
     assert!(bad.err().contains("LO ≤ HI"), "{}", bad.stderr);
 }
