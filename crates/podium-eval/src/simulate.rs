@@ -32,6 +32,9 @@ use rayon::prelude::*;
 /// Trials summed together before the blocks are added up in order.
 const BLOCK: u32 = 64;
 
+/// Largest magnitude accepted for true ratings and the score spread.
+const LIMIT: f64 = 1e12;
+
 /// The settings of a simulation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Simulation {
@@ -138,18 +141,23 @@ impl Simulation {
                 found: self.true_ratings.len(),
             });
         }
-        if let Some(t) = self.true_ratings.iter().find(|t| !t.is_finite()) {
+        // Bounded so that no drawn score can overflow to infinity.
+        if let Some(t) = self
+            .true_ratings
+            .iter()
+            .find(|t| t.is_nan() || t.abs() > LIMIT)
+        {
             return Err(SimulationError::Invalid {
                 setting: "true rating",
                 value: t.to_string(),
-                expected: "a finite number",
+                expected: "a number between -1e12 and 1e12",
             });
         }
-        if !(self.sd.is_finite() && self.sd > 0.0) {
+        if self.sd.is_nan() || self.sd <= 0.0 || self.sd > LIMIT {
             return Err(SimulationError::Invalid {
                 setting: "sd",
                 value: self.sd.to_string(),
-                expected: "a finite number > 0",
+                expected: "a number > 0 and ≤ 1e12",
             });
         }
         if !(self.jitter.is_finite() && self.jitter >= 0.0) {
@@ -532,6 +540,26 @@ mod tests {
         assert_eq!(e, SimulationError::TooFewPlayers { found: 1 });
         let e = Simulation {
             sd: 0.0,
+            ..Simulation::default()
+        }
+        .run(&[])
+        .unwrap_err();
+        assert!(matches!(e, SimulationError::Invalid { setting: "sd", .. }));
+        let e = Simulation {
+            true_ratings: vec![0.0, f64::NAN],
+            ..Simulation::default()
+        }
+        .run(&[])
+        .unwrap_err();
+        assert!(matches!(
+            e,
+            SimulationError::Invalid {
+                setting: "true rating",
+                ..
+            }
+        ));
+        let e = Simulation {
+            sd: 1e300,
             ..Simulation::default()
         }
         .run(&[])
