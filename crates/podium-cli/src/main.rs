@@ -8,7 +8,9 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod frag_site;
 mod ingest;
+mod lab;
 mod output;
+mod plot;
 
 /// mimalloc: reading a file allocates a few small strings and vectors per row and frees
 /// them a match later; mimalloc does that markedly faster than the system allocator.
@@ -37,6 +39,12 @@ enum Command {
     Import(cmd::import::Args),
     /// Rate a history, then predict a proposed match: win chances, orders, places.
     Predict(cmd::predict::Args),
+    /// Simulate games between players of known strength and measure how well each system predicts.
+    Simulate(cmd::simulate::Args),
+    /// Replay a history and score each system's predictions before every match.
+    Backtest(cmd::backtest::Args),
+    /// Search a system's parameters on the first part of a history, score them on the rest.
+    Tune(cmd::tune::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -47,6 +55,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Frags(args) => cmd::frags::run(args),
         Command::Import(args) => cmd::import::run(args),
         Command::Predict(args) => cmd::predict::run(args),
+        Command::Simulate(args) => cmd::simulate::run(args),
+        Command::Backtest(args) => cmd::backtest::run(args),
+        Command::Tune(args) => cmd::tune::run(args),
     }
 }
 

@@ -1,13 +1,15 @@
 //! `podium import`: convert a published dataset into long CSV on standard output, ready
-//! for `podium rate` (`podium import catan games.txt > catan.csv`).
+//! for `podium rate`, `podium backtest` and `podium tune`
+//! (`podium import catan games.txt > catan.csv`).
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, IsTerminal};
+use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use podium::Match;
 use podium_io::datasets;
+use podium_io::datasets::codeforces::Contest;
 use podium_io::LongCsvWriter;
 
 /// Arguments of `podium import`.
@@ -37,6 +39,12 @@ enum Dataset {
         #[arg(value_name = "DIR")]
         dir: PathBuf,
     },
+    /// Codeforces standings: a directory of `<contest id>.txt` files (line 1 = N, then `handle rankLo rankHi`), contests in id order, shared ranks as ties.
+    Codeforces {
+        /// The directory of standings files.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
 }
 
 /// Converts and prints.
@@ -44,6 +52,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let (source, matches) = match args.dataset {
         Dataset::Catan { file } => (file.clone(), catan(&file)?),
         Dataset::F1 { dir } => (dir.display().to_string(), f1(&dir)?),
+        Dataset::Codeforces { dir } => (dir.display().to_string(), codeforces(&dir)?),
     };
     let mut out = LongCsvWriter::new(BufWriter::new(io::stdout().lock()));
     for m in &matches {
@@ -87,4 +96,42 @@ fn f1(dir: &Path) -> anyhow::Result<Vec<Match>> {
         (&results.0, results.1),
         (&drivers.0, drivers.1),
     )?)
+}
+
+fn codeforces(dir: &Path) -> anyhow::Result<Vec<Match>> {
+    let contests = datasets::codeforces::read_dir(dir)
+        .with_context(|| format!("cannot read the standings in {}", dir.display()))?;
+    let (mut matches, mut skipped) = (Vec::new(), 0usize);
+    for contest in contests {
+        match contest? {
+            Contest::Match {
+                game,
+                reversed_ranges,
+            } => {
+                if reversed_ranges > 0 {
+                    let _ = writeln!(
+                        io::stderr(),
+                        "contest {}: {reversed_ranges} rows have rankHi below rankLo; places follow rankLo",
+                        game.id()
+                    );
+                }
+                matches.push(game);
+            }
+            Contest::Skipped { .. } => skipped += 1,
+        }
+    }
+    if matches.is_empty() {
+        anyhow::bail!(
+            "no contest with results in {} (expected files named <contest id>.txt)",
+            dir.display()
+        );
+    }
+    if skipped > 0 {
+        let _ = writeln!(
+            io::stderr(),
+            "skipped {skipped} contest{} without results",
+            if skipped == 1 { "" } else { "s" }
+        );
+    }
+    Ok(matches)
 }

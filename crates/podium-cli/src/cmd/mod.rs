@@ -1,8 +1,11 @@
 //! One module per subcommand: its arguments (`Args`) and its `run`.
 
+pub mod backtest;
 pub mod explain;
 pub mod frags;
 pub mod import;
 pub mod predict;
 pub mod rate;
+pub mod simulate;
 pub mod systems;
+pub mod tune;

@@ -4,6 +4,7 @@
 mod util;
 
 mod bayes;
+mod eval;
 mod examples;
 mod import;
 mod rate;

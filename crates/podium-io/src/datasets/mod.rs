@@ -7,10 +7,12 @@
 //! |---|---|---|
 //! | [`catan`] | one line per game, newest first: `DATE : VP : Name pts, ...` | one per line, oldest first, finish by points |
 //! | [`f1`] | Ergast-schema `races.csv`, `results.csv`, `drivers.csv` | one per race, by race date, finish = `positionOrder` |
+//! | [`codeforces`] | a directory of `<contest id>.txt` standings (`handle rankLo rankHi`) | one per contest, by id, shared ranks as ties |
 //!
 //! Errors are [`ReadError`](crate::ReadError)s naming the file, the line and the field.
 
 pub mod catan;
+pub mod codeforces;
 pub mod f1;
 
 use crate::error::ReadError;

@@ -1,0 +1,213 @@
+//! `podium backtest`: replay a history with every chosen system and score each system's
+//! pre-match predictions on the warm pairs of every match (SPEC §5): pair accuracy, log
+//! loss of the system's own win probability, warm pairs and time taken.
+
+use std::io::{self, Write};
+
+use anyhow::Context;
+use comfy_table::{presets::UTF8_BORDERS_ONLY, CellAlignment, Table};
+use podium_eval::{backtest, BacktestOptions, BacktestResult, Window};
+use rayon::prelude::*;
+
+use crate::ingest::{report_skipped, InputArgs};
+use crate::lab::{load_matches, parse_bound, pct, select_systems};
+use crate::output::Format;
+
+/// Arguments of `podium backtest`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Systems to compare: `all` or a comma-separated list (see `podium systems`).
+    #[arg(long, default_value = "all", value_name = "LIST")]
+    pub systems: String,
+    /// Set a parameter: `system.key=value`, or `key=value` for every selected system.
+    #[arg(long = "set", value_name = "[SYSTEM.]KEY=VALUE")]
+    pub settings: Vec<String>,
+    /// Score from this match on: a match number (1 = first rated) or a date.
+    #[arg(long, value_name = "N|DATE")]
+    pub from: Option<String>,
+    /// Stop scoring at this match (not scored itself): a match number or a date.
+    #[arg(long, value_name = "N|DATE")]
+    pub until: Option<String>,
+    /// Skip the log loss (O(W²) per match for W warm players); accuracy is still exact.
+    #[arg(long)]
+    pub no_log_loss: bool,
+    /// Worker threads (0 = one per core); systems replay in parallel.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
+}
+
+/// One system's outcome.
+pub type Outcome = (String, Result<BacktestResult, String>);
+
+/// Runs `podium backtest`.
+///
+/// # Errors
+/// Bad arguments or input, or output that cannot be written.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let systems = select_systems(&args.systems, &args.settings)?;
+    let window = Window {
+        from: args.from.as_deref().map(parse_bound).transpose()?,
+        until: args.until.as_deref().map(parse_bound).transpose()?,
+    };
+    let (matches, skipped) = load_matches(&args.input)?;
+    report_skipped(&skipped);
+    let by_time = [window.from, window.until]
+        .iter()
+        .any(|b| matches!(b, Some(podium_eval::Bound::Time(_))));
+    if by_time {
+        if let Some(m) = matches.iter().find(|m| m.time().is_none()) {
+            anyhow::bail!(
+                "match {:?} has no time, so --from/--until cannot be dates; use match numbers",
+                m.id()
+            );
+        }
+    }
+    let options = BacktestOptions {
+        window,
+        log_loss: !args.no_log_loss,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build()
+        .context("cannot start worker threads")?;
+    let outcomes: Vec<Outcome> = pool.install(|| {
+        systems
+            .into_par_iter()
+            .map(|sys| {
+                let name = sys.name().to_string();
+                (
+                    name,
+                    backtest(sys, &matches, &options).map_err(|e| e.to_string()),
+                )
+            })
+            .collect()
+    });
+    if args.format != Format::Table {
+        for (name, r) in &outcomes {
+            if let Err(why) = r {
+                eprintln!("{name}: not applicable: {why}");
+            }
+        }
+    }
+    let mut out = io::stdout().lock();
+    write(&mut out, &outcomes, args.format, matches.len())?;
+    out.flush()?;
+    Ok(())
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
+}
+
+/// Prints the outcomes in `format`.
+///
+/// # Errors
+/// Output that cannot be written.
+pub fn write(
+    out: &mut dyn Write,
+    outcomes: &[Outcome],
+    format: Format,
+    matches: usize,
+) -> anyhow::Result<()> {
+    match format {
+        Format::Csv => {
+            let mut w = csv::Writer::from_writer(out);
+            w.write_record([
+                "system",
+                "pair_accuracy",
+                "log_loss",
+                "warm_pairs",
+                "seconds",
+            ])?;
+            for (name, r) in outcomes {
+                if let Ok(r) = r {
+                    w.write_record([
+                        name.clone(),
+                        opt(r.accuracy()),
+                        opt(r.log_loss()),
+                        r.warm_pairs().to_string(),
+                        r.seconds.to_string(),
+                    ])?;
+                }
+            }
+            w.flush()?;
+        }
+        Format::Json => {
+            let rows: Vec<serde_json::Value> = outcomes
+                .iter()
+                .map(|(name, r)| match r {
+                    Ok(r) => serde_json::json!({
+                        "system": name,
+                        "pair_accuracy": r.accuracy(),
+                        "log_loss": r.log_loss(),
+                        "warm_pairs": r.warm_pairs(),
+                        "concordant": r.pairs.concordant,
+                        "tied": r.pairs.tied,
+                        "discordant": r.pairs.discordant,
+                        "matches_rated": r.matches_rated,
+                        "matches_scored": r.matches_scored,
+                        "seconds": r.seconds,
+                    }),
+                    Err(why) => serde_json::json!({"system": name, "not_applicable": why}),
+                })
+                .collect();
+            writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
+        }
+        Format::Table => {
+            let scored = outcomes
+                .iter()
+                .find_map(|(_, r)| r.as_ref().ok().map(|r| r.matches_scored))
+                .unwrap_or(0);
+            writeln!(
+                out,
+                "Backtest on {matches} matches ({scored} scored): predictions before each match, warm pairs only"
+            )?;
+            let mut t = Table::new();
+            t.load_preset(UTF8_BORDERS_ONLY);
+            t.set_header([
+                "system",
+                "pair accuracy %",
+                "log loss",
+                "warm pairs",
+                "seconds",
+            ]);
+            for (name, r) in outcomes {
+                match r {
+                    Ok(r) => t.add_row([
+                        name.clone(),
+                        r.accuracy().map(pct).unwrap_or_else(|| "–".into()),
+                        r.log_loss()
+                            .map(|l| format!("{l:.4}"))
+                            .unwrap_or_else(|| "–".into()),
+                        r.warm_pairs().to_string(),
+                        format!("{:.2}", r.seconds),
+                    ]),
+                    Err(_) => t.add_row([
+                        name.clone(),
+                        "n/a".into(),
+                        "n/a".into(),
+                        String::new(),
+                        String::new(),
+                    ]),
+                };
+            }
+            for i in 1..t.column_count() {
+                if let Some(c) = t.column_mut(i) {
+                    c.set_cell_alignment(CellAlignment::Right);
+                }
+            }
+            writeln!(out, "{t}")?;
+            for (name, r) in outcomes {
+                if let Err(why) = r {
+                    writeln!(out, "n/a: {name} cannot rate this history ({why})")?;
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,349 @@
+//! `podium simulate`: seed 001's experiment for any system (SPEC §4). Players with known
+//! true ratings play round after round; after the chosen rounds, how often do each
+//! system's ratings pick the winner of a fresh game? With the `ideal` (true ratings) and
+//! `mean-score` (mean observed score) references.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use comfy_table::{presets::UTF8_BORDERS_ONLY, CellAlignment, Table};
+use podium_eval::simulate::{IDEAL, MEAN_SCORE};
+use podium_eval::{Simulation, SimulationReport};
+
+use crate::lab::{pct, select_systems};
+use crate::output::Format;
+use crate::plot::{plot, Series};
+
+/// Arguments of `podium simulate`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Systems to simulate: `all` or a comma-separated list (see `podium systems`).
+    #[arg(long, default_value = "all", value_name = "LIST")]
+    pub systems: String,
+    /// Number of players; with `--true LO:HI` they are spread evenly from LO to HI.
+    #[arg(long, value_name = "N")]
+    pub players: Option<usize>,
+    /// True ratings: `LO:HI:STEP`, `LO:HI` (with --players), a list `a,b,c`, or a file of
+    /// numbers (one per line; `#` starts a comment).
+    #[arg(
+        long = "true",
+        default_value = "1100:2000:100",
+        value_name = "SPEC|FILE"
+    )]
+    pub true_ratings: String,
+    /// Standard deviation of a game score around the player's true rating.
+    #[arg(long, default_value_t = 200.0)]
+    pub sd: f64,
+    /// Rounds after which predictive ability is measured (0 = before any game).
+    #[arg(
+        long,
+        default_value = "1,2,3,4,5,10,20,100,1000",
+        value_delimiter = ',',
+        value_name = "LIST"
+    )]
+    pub rounds: Vec<u32>,
+    /// Independent trials averaged.
+    #[arg(long, default_value_t = 10_000)]
+    pub trials: u32,
+    /// Seed: the same seed gives the same numbers on any machine and thread count.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0 = one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Half-width of the uniform jitter on each initial rating (the seed's 1500 ± 1).
+    #[arg(long, default_value_t = 1.0)]
+    pub jitter: f64,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
+    /// Also draw the curves into this file (.svg or .png).
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Set a parameter: `system.key=value`, or `key=value` for every selected system.
+    #[arg(long = "set", value_name = "[SYSTEM.]KEY=VALUE")]
+    pub settings: Vec<String>,
+}
+
+/// Parses `--true` (with `--players`) into the list of true ratings.
+///
+/// # Errors
+/// A spec that is neither a range, a list nor a readable file of numbers, or a player
+/// count that disagrees with it.
+pub fn true_ratings(spec: &str, players: Option<usize>) -> anyhow::Result<Vec<f64>> {
+    let num = |t: &str| -> anyhow::Result<f64> {
+        t.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .with_context(|| format!("--true {spec:?}: {t:?} is not a number"))
+    };
+    let looks_numeric = spec
+        .chars()
+        .all(|c| c.is_ascii_digit() || "+-.:,eE ".contains(c));
+    let list: Vec<f64> = if looks_numeric && spec.contains(':') {
+        let parts: Vec<&str> = spec.split(':').collect();
+        let (lo, hi) = (num(parts[0])?, num(parts.get(1).copied().unwrap_or(""))?);
+        if hi < lo {
+            bail!("--true {spec:?}: expected LO ≤ HI");
+        }
+        match (parts.len(), players) {
+            (2, Some(n)) if n >= 2 => (0..n)
+                .map(|i| lo + (hi - lo) * i as f64 / (n - 1) as f64)
+                .collect(),
+            (2, _) => bail!("--true {spec:?}: LO:HI needs --players N (N ≥ 2), or use LO:HI:STEP"),
+            (3, _) => {
+                let step = num(parts[2])?;
+                if step <= 0.0 {
+                    bail!("--true {spec:?}: the step must be > 0");
+                }
+                let n = ((hi - lo) / step + 1e-9).floor() as usize;
+                (0..=n).map(|i| lo + step * i as f64).collect()
+            }
+            _ => bail!("--true {spec:?}: expected LO:HI:STEP or LO:HI"),
+        }
+    } else if looks_numeric && spec.contains(',') {
+        spec.split(',').map(num).collect::<anyhow::Result<_>>()?
+    } else {
+        let text = std::fs::read_to_string(spec)
+            .with_context(|| format!("--true {spec:?}: not a range, a list or a readable file"))?;
+        let mut v = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            for field in line
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|f| !f.is_empty())
+            {
+                match field.parse::<f64>() {
+                    Ok(x) if x.is_finite() => v.push(x),
+                    _ => bail!(
+                        "{spec}:{}: {field:?} is not a number (expected one true rating per line)",
+                        i + 1
+                    ),
+                }
+            }
+        }
+        v
+    };
+    if let Some(n) = players {
+        if n != list.len() {
+            bail!(
+                "--players {n} but --true {spec:?} gives {} true ratings",
+                list.len()
+            );
+        }
+    }
+    if list.len() < 2 {
+        bail!(
+            "--true {spec:?} gives {} true rating(s); a simulation needs at least 2 players",
+            list.len()
+        );
+    }
+    Ok(list)
+}
+
+/// Runs `podium simulate`.
+///
+/// # Errors
+/// Bad arguments, or output that cannot be written.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let systems = select_systems(&args.systems, &args.settings)?;
+    let truth = true_ratings(&args.true_ratings, args.players)?;
+    let sim = Simulation {
+        true_ratings: truth,
+        sd: args.sd,
+        rounds: args.rounds.clone(),
+        trials: args.trials,
+        seed: args.seed,
+        jitter: args.jitter,
+        threads: args.threads,
+    };
+    let refs: Vec<&dyn podium::RatingSystem> = systems.iter().map(|s| &**s).collect();
+    let report = sim.run(&refs)?;
+    if args.format != Format::Table {
+        for c in &report.systems {
+            if let Err(why) = &c.values {
+                eprintln!("{}: not applicable: {why}", c.system);
+            }
+        }
+    }
+    let mut out = io::stdout().lock();
+    match args.format {
+        Format::Csv => write_csv(&mut out, &report)?,
+        Format::Json => write_json(&mut out, &report, &sim)?,
+        Format::Table => write_table(&mut out, &report, &sim)?,
+    }
+    out.flush()?;
+    if let Some(path) = &args.plot {
+        let title = format!(
+            "Predictive ability: {} players, sd {}, {} trials",
+            sim.true_ratings.len(),
+            sim.sd,
+            sim.trials
+        );
+        plot(path, &title, &series(&report))?;
+    }
+    Ok(())
+}
+
+/// The curves to draw: one per applicable system, then the two dashed references.
+fn series(r: &SimulationReport) -> Vec<Series> {
+    let rounds: Vec<f64> = r.rounds.iter().map(|&x| f64::from(x)).collect();
+    let mut v: Vec<Series> = r
+        .systems
+        .iter()
+        .filter_map(|c| {
+            c.values.as_ref().ok().map(|vals| Series {
+                name: c.system.clone(),
+                points: rounds.iter().copied().zip(vals.iter().copied()).collect(),
+                dashed: false,
+            })
+        })
+        .collect();
+    v.push(Series {
+        name: MEAN_SCORE.into(),
+        points: rounds
+            .iter()
+            .copied()
+            .zip(r.mean_score.iter().copied())
+            .collect(),
+        dashed: true,
+    });
+    v.push(Series {
+        name: IDEAL.into(),
+        points: rounds.iter().map(|&x| (x, r.ideal)).collect(),
+        dashed: true,
+    });
+    v
+}
+
+/// Every (system, values) row including the references, applicable systems only.
+fn rows(r: &SimulationReport) -> Vec<(String, Vec<f64>)> {
+    let mut v: Vec<(String, Vec<f64>)> = r
+        .systems
+        .iter()
+        .filter_map(|c| {
+            c.values
+                .as_ref()
+                .ok()
+                .map(|x| (c.system.clone(), x.clone()))
+        })
+        .collect();
+    v.push((MEAN_SCORE.into(), r.mean_score.clone()));
+    v.push((IDEAL.into(), vec![r.ideal; r.rounds.len()]));
+    v
+}
+
+fn write_csv(out: &mut dyn Write, r: &SimulationReport) -> anyhow::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(["system", "round", "predictive_ability"])?;
+    for (name, values) in rows(r) {
+        for (round, v) in r.rounds.iter().zip(values) {
+            w.write_record([name.clone(), round.to_string(), v.to_string()])?;
+        }
+    }
+    w.flush()?;
+    Ok(())
+}
+
+fn write_json(out: &mut dyn Write, r: &SimulationReport, sim: &Simulation) -> anyhow::Result<()> {
+    let results: Vec<serde_json::Value> = rows(r)
+        .into_iter()
+        .flat_map(|(name, values)| {
+            r.rounds
+                .iter()
+                .zip(values)
+                .map(move |(round, v)| {
+                    serde_json::json!({"system": name, "round": round, "predictive_ability": v})
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let na: Vec<serde_json::Value> = r
+        .systems
+        .iter()
+        .filter_map(|c| {
+            c.values
+                .as_ref()
+                .err()
+                .map(|why| serde_json::json!({"system": c.system, "reason": why}))
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "players": sim.true_ratings.len(),
+        "true_ratings": sim.true_ratings,
+        "sd": sim.sd,
+        "trials": sim.trials,
+        "seed": sim.seed,
+        "rounds": r.rounds,
+        "results": results,
+        "not_applicable": na,
+    });
+    writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+    Ok(())
+}
+
+fn write_table(out: &mut dyn Write, r: &SimulationReport, sim: &Simulation) -> anyhow::Result<()> {
+    writeln!(
+        out,
+        "Predictive ability (%) of {} players, game scores ~ Normal(true rating, {}), {} trials, seed {}",
+        sim.true_ratings.len(),
+        sim.sd,
+        sim.trials,
+        sim.seed
+    )?;
+    let mut t = Table::new();
+    t.load_preset(UTF8_BORDERS_ONLY);
+    let mut header = vec!["round".to_string()];
+    header.extend(r.systems.iter().map(|c| c.system.clone()));
+    header.push(MEAN_SCORE.into());
+    header.push(IDEAL.into());
+    t.set_header(header);
+    for (i, round) in r.rounds.iter().enumerate() {
+        let mut row = vec![round.to_string()];
+        for c in &r.systems {
+            row.push(match &c.values {
+                Ok(v) => pct(v[i]),
+                Err(_) => "n/a".into(),
+            });
+        }
+        row.push(pct(r.mean_score[i]));
+        row.push(pct(r.ideal));
+        t.add_row(row);
+    }
+    for i in 0..t.column_count() {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    writeln!(out, "{t}")?;
+    for c in &r.systems {
+        if let Err(why) = &c.values {
+            writeln!(out, "n/a: {} cannot rate these games ({why})", c.system)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn true_rating_specs() {
+        assert_eq!(
+            true_ratings("1100:2000:100", None).unwrap(),
+            (0..10)
+                .map(|i| 1100.0 + 100.0 * f64::from(i))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(true_ratings("0:10", Some(3)).unwrap(), vec![0.0, 5.0, 10.0]);
+        assert_eq!(true_ratings("1,2.5", None).unwrap(), vec![1.0, 2.5]);
+        assert!(true_ratings("1100:2000:100", Some(5)).is_err());
+        assert!(true_ratings("0:10", None).is_err());
+        assert!(true_ratings("5", None).is_err());
+        assert!(true_ratings("2000:1100:100", None).is_err());
+        assert!(true_ratings("/no/such/file", None).is_err());
+    }
+}

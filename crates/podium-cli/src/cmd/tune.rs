@@ -1,0 +1,262 @@
+//! `podium tune`: search a system's parameters on the first part of a history and report
+//! the chosen values with their accuracy on the rest (held out, never seen by the search).
+
+use std::io::{self, Write};
+
+use comfy_table::{presets::UTF8_BORDERS_ONLY, CellAlignment, Table};
+use podium_eval::{BacktestResult, Metric, ParamSearch, Search, TuneReport, Tuning};
+
+use crate::ingest::{report_skipped, InputArgs};
+use crate::lab::{load_matches, pct};
+use crate::output::Format;
+
+/// Arguments of `podium tune`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// The system to tune (see `podium systems`).
+    #[arg(long, short = 's')]
+    pub system: String,
+    /// A parameter to search: `k=8..64` (evenly spaced, see --steps), `k=8..64:4` (a step)
+    /// or `k=16,24,32` (a list). Repeatable: the grid is every combination.
+    #[arg(long = "param", value_name = "NAME=RANGE", required = true)]
+    pub params: Vec<String>,
+    /// A parameter held fixed during the search (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub settings: Vec<String>,
+    /// Fraction of the matches (the first ones) to search on; the rest is held out.
+    #[arg(long, default_value_t = 0.5)]
+    pub train: f64,
+    /// Values per range on the grid.
+    #[arg(long, default_value_t = 8)]
+    pub steps: usize,
+    /// Draw this many random candidates within the ranges instead of the grid.
+    #[arg(long, value_name = "N")]
+    pub random: Option<usize>,
+    /// Seed of the random search.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// What the search optimises on the training part.
+    #[arg(long, value_enum, default_value = "accuracy")]
+    pub metric: MetricArg,
+    /// Worker threads (0 = one per core); candidates replay in parallel.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// How many candidates the table lists.
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
+}
+
+/// `--metric` values.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum MetricArg {
+    /// Highest pair accuracy.
+    Accuracy,
+    /// Lowest log loss.
+    LogLoss,
+}
+
+/// Runs `podium tune`.
+///
+/// # Errors
+/// Bad arguments or input, or output that cannot be written.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let params = args
+        .params
+        .iter()
+        .map(|p| p.parse::<ParamSearch>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let fixed = podium::parse_settings(&args.settings)?;
+    podium::system(&args.system, &[])?;
+    let tuning = Tuning {
+        system: args.system.clone(),
+        fixed,
+        params,
+        search: match args.random {
+            Some(samples) => Search::Random {
+                samples,
+                seed: args.seed,
+            },
+            None => Search::Grid { steps: args.steps },
+        },
+        train: args.train,
+        metric: match args.metric {
+            MetricArg::Accuracy => Metric::Accuracy,
+            MetricArg::LogLoss => Metric::LogLoss,
+        },
+        threads: args.threads,
+    };
+    let (matches, skipped) = load_matches(&args.input)?;
+    report_skipped(&skipped);
+    let report = tuning.run(&matches)?;
+    let mut out = io::stdout().lock();
+    match args.format {
+        Format::Csv => write_csv(&mut out, &report)?,
+        Format::Json => write_json(&mut out, &report)?,
+        Format::Table => write_table(&mut out, &report, &tuning, args.top)?,
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn settings_text(s: &[(String, String)]) -> String {
+    s.iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map(|x| x.to_string()).unwrap_or_default()
+}
+
+fn write_csv(out: &mut dyn Write, r: &TuneReport) -> anyhow::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record([
+        "role",
+        "settings",
+        "train_pair_accuracy",
+        "train_log_loss",
+        "test_pair_accuracy",
+        "test_log_loss",
+        "test_warm_pairs",
+    ])?;
+    let test_cols = |t: &BacktestResult| {
+        [
+            opt(t.accuracy()),
+            opt(t.log_loss()),
+            t.warm_pairs().to_string(),
+        ]
+    };
+    for (i, c) in r.candidates.iter().enumerate() {
+        let (ta, tl) = match &c.train {
+            Ok(t) => (opt(t.accuracy()), opt(t.log_loss())),
+            Err(_) => (String::new(), String::new()),
+        };
+        let mut row = vec![
+            if i == 0 { "chosen" } else { "candidate" }.to_string(),
+            settings_text(&c.settings),
+            ta,
+            tl,
+        ];
+        if i == 0 {
+            row.extend(test_cols(&r.test));
+        } else {
+            row.extend([String::new(), String::new(), String::new()]);
+        }
+        w.write_record(&row)?;
+    }
+    if let Ok(d) = &r.default_test {
+        let mut row = vec![
+            "defaults".to_string(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ];
+        row.extend(test_cols(d));
+        w.write_record(&row)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+fn json_result(t: &BacktestResult) -> serde_json::Value {
+    serde_json::json!({
+        "pair_accuracy": t.accuracy(),
+        "log_loss": t.log_loss(),
+        "warm_pairs": t.warm_pairs(),
+        "matches_scored": t.matches_scored,
+    })
+}
+
+fn write_json(out: &mut dyn Write, r: &TuneReport) -> anyhow::Result<()> {
+    let candidates: Vec<serde_json::Value> = r
+        .candidates
+        .iter()
+        .map(|c| {
+            let settings: serde_json::Map<String, serde_json::Value> = c
+                .settings
+                .iter()
+                .map(|(k, v)| (k.clone(), serde_json::json!(v)))
+                .collect();
+            match &c.train {
+                Ok(t) => serde_json::json!({"settings": settings, "train": json_result(t)}),
+                Err(why) => serde_json::json!({"settings": settings, "error": why}),
+            }
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "train_matches": r.train_matches,
+        "test_matches": r.test_matches,
+        "chosen": candidates[0]["settings"],
+        "test": json_result(&r.test),
+        "defaults_test": r.default_test.as_ref().ok().map(json_result),
+        "candidates": candidates,
+    });
+    writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+    Ok(())
+}
+
+fn write_table(
+    out: &mut dyn Write,
+    r: &TuneReport,
+    tuning: &Tuning,
+    top: usize,
+) -> anyhow::Result<()> {
+    let chosen = r.chosen();
+    writeln!(
+        out,
+        "Tuned {} on matches 1..{} ({} candidates, by {}); held out: matches {}..{}",
+        tuning.system,
+        r.train_matches,
+        r.candidates.len(),
+        tuning.metric,
+        r.train_matches + 1,
+        r.train_matches + r.test_matches
+    )?;
+    writeln!(out, "chosen: {}", settings_text(&chosen.settings))?;
+    let line = |label: &str, t: &BacktestResult| {
+        format!(
+            "{label}: pair accuracy {} %, log loss {}, {} warm pairs",
+            t.accuracy().map(pct).unwrap_or_else(|| "–".into()),
+            t.log_loss()
+                .map(|l| format!("{l:.4}"))
+                .unwrap_or_else(|| "–".into()),
+            t.warm_pairs()
+        )
+    };
+    if let Ok(t) = &chosen.train {
+        writeln!(out, "{}", line("  training", t))?;
+    }
+    writeln!(out, "{}", line("  held out", &r.test))?;
+    match &r.default_test {
+        Ok(d) => writeln!(out, "{}", line("  defaults, held out", d))?,
+        Err(why) => writeln!(out, "  defaults cannot rate the history: {why}")?,
+    }
+    let mut t = Table::new();
+    t.load_preset(UTF8_BORDERS_ONLY);
+    t.set_header(["#", "settings", "train accuracy %", "train log loss"]);
+    for (i, c) in r.candidates.iter().take(top).enumerate() {
+        let (a, l) = match &c.train {
+            Ok(x) => (
+                x.accuracy().map(pct).unwrap_or_else(|| "–".into()),
+                x.log_loss()
+                    .map(|l| format!("{l:.4}"))
+                    .unwrap_or_else(|| "–".into()),
+            ),
+            Err(why) => (format!("n/a: {why}"), String::new()),
+        };
+        t.add_row([(i + 1).to_string(), settings_text(&c.settings), a, l]);
+    }
+    for i in [0, 2, 3] {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    writeln!(out, "{t}")?;
+    Ok(())
+}

@@ -1,0 +1,331 @@
+//! `podium simulate`, `backtest`, `tune` and `import codeforces` end to end.
+
+use crate::util::{csv_rows, podium, Dir};
+
+fn field(row: &std::collections::HashMap<String, String>, key: &str) -> f64 {
+    row[key].parse().unwrap()
+}
+
+#[test]
+fn simulate_csv_has_every_system_and_both_references() {
+    let out = podium(&[
+        "simulate",
+        "--systems",
+        "sme,pairwise",
+        "--trials",
+        "40",
+        "--rounds",
+        "1,3",
+        "--format",
+        "csv",
+    ]);
+    let rows = csv_rows(out.ok());
+    let names: Vec<&str> = rows.iter().map(|r| r["system"].as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "sme",
+            "sme",
+            "pairwise",
+            "pairwise",
+            "mean-score",
+            "mean-score",
+            "ideal",
+            "ideal"
+        ]
+    );
+    for r in &rows {
+        let v = field(r, "predictive_ability");
+        assert!((0.0..=1.0).contains(&v), "{r:?}");
+    }
+    assert!((field(&rows[6], "predictive_ability") - 0.8457).abs() < 1e-3);
+}
+
+#[test]
+fn simulate_is_the_same_for_any_thread_count() {
+    let run = |threads: &str| {
+        podium(&[
+            "simulate",
+            "--systems",
+            "all",
+            "--trials",
+            "70",
+            "--rounds",
+            "2,7",
+            "--seed",
+            "9",
+            "--threads",
+            threads,
+            "--format",
+            "csv",
+        ])
+        .ok()
+        .to_string()
+    };
+    assert_eq!(run("1"), run("2"));
+}
+
+#[test]
+fn simulate_reports_elo_as_not_applicable() {
+    let out = podium(&[
+        "simulate",
+        "--systems",
+        "elo,sme",
+        "--trials",
+        "5",
+        "--rounds",
+        "1",
+    ]);
+    let text = out.ok();
+    assert!(text.contains("n/a"), "{text}");
+    assert!(text.contains("exactly 2"), "{text}");
+    // With two players elo runs.
+    let out = podium(&[
+        "simulate",
+        "--systems",
+        "elo",
+        "--true",
+        "1400,1600",
+        "--trials",
+        "20",
+        "--rounds",
+        "1,10",
+        "--format",
+        "csv",
+    ]);
+    let rows = csv_rows(out.ok());
+    assert_eq!(rows[0]["system"], "elo");
+}
+
+#[test]
+fn simulate_settings_per_system_and_true_ratings_file() {
+    let d = Dir::new("sim");
+    let truth = d.file("truth.txt", "# strengths\n1000\n1500\n2000\n");
+    let out = podium(&[
+        "simulate",
+        "--systems",
+        "sme,shares",
+        "--true",
+        &truth,
+        "--trials",
+        "20",
+        "--rounds",
+        "1",
+        "--set",
+        "sme.k=16",
+        "--format",
+        "json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(out.ok()).unwrap();
+    assert_eq!(doc["players"], 3);
+    let bad = podium(&["simulate", "--systems", "sme", "--set", "pairwise.k=3"]);
+    assert!(
+        bad.err().contains("not among the selected"),
+        "{}",
+        bad.stderr
+    );
+    let bad = podium(&["simulate", "--systems", "sme", "--set", "sme.nope=3"]);
+    assert!(bad.err().contains("nope"), "{}", bad.stderr);
+    let bad = podium(&["simulate", "--systems", "nosuch"]);
+    assert!(bad.err().contains("nosuch"), "{}", bad.stderr);
+    let bad = podium(&["simulate", "--true", "1100:2000:100", "--players", "4"]);
+    assert!(bad.err().contains("--players 4"), "{}", bad.stderr);
+}
+
+#[test]
+fn simulate_plots_svg_and_png() {
+    let d = Dir::new("plot");
+    for name in ["c.svg", "c.png"] {
+        let path = d.path(name);
+        podium(&[
+            "simulate",
+            "--systems",
+            "sme,pairwise",
+            "--trials",
+            "10",
+            "--rounds",
+            "1,10,100",
+            "--plot",
+            &path,
+        ])
+        .ok();
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(bytes.len() > 1000, "{name} is {} bytes", bytes.len());
+        if name.ends_with(".svg") {
+            let text = String::from_utf8(bytes).unwrap();
+            for label in [
+                "sme",
+                "pairwise",
+                "mean-score",
+                "ideal",
+                "rounds played",
+                "predictive ability",
+            ] {
+                assert!(text.contains(label), "{label} missing from the SVG");
+            }
+            assert!(text.contains("stroke-dasharray") || text.matches("<line").count() > 50);
+        } else {
+            assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        }
+    }
+    let bad = podium(&[
+        "simulate",
+        "--trials",
+        "2",
+        "--rounds",
+        "1",
+        "--plot",
+        &d.path("c.gif"),
+    ]);
+    assert!(bad.err().contains(".svg or .png"), "{}", bad.stderr);
+}
+
+const HISTORY: &str = "match,player,rank\n\
+g1,ann,1\ng1,bo,2\ng1,cy,3\n\
+g2,ann,1\ng2,cy,2\ng2,bo,3\n\
+g3,ann,1\ng3,bo,2\ng3,cy,2\n\
+g4,bo,1\ng4,ann,2\n";
+
+#[test]
+fn backtest_csv_counts_warm_pairs() {
+    let d = Dir::new("bt");
+    let games = d.file("g.csv", HISTORY);
+    let out = podium(&[
+        "backtest",
+        &games,
+        "--systems",
+        "sme,elo",
+        "--format",
+        "csv",
+    ]);
+    // elo cannot rate the three-player games: reported, not fatal.
+    assert!(out.stderr.contains("elo: not applicable"), "{}", out.stderr);
+    let rows = csv_rows(out.ok());
+    assert_eq!(rows.len(), 1);
+    let r = &rows[0];
+    assert_eq!(r["system"], "sme");
+    // g2: 3 pairs, g3: 2 (bo and cy tie), g4: 1.
+    assert_eq!(r["warm_pairs"], "6");
+    let acc = field(r, "pair_accuracy");
+    assert!((0.0..=1.0).contains(&acc));
+    assert!(field(r, "log_loss") > 0.0);
+    assert!(field(r, "seconds") >= 0.0);
+}
+
+#[test]
+fn backtest_window_scores_only_part() {
+    let d = Dir::new("btw");
+    let games = d.file("g.csv", HISTORY);
+    let out = podium(&[
+        "backtest",
+        &games,
+        "--systems",
+        "sme",
+        "--from",
+        "3",
+        "--until",
+        "4",
+        "--format",
+        "json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(out.ok()).unwrap();
+    assert_eq!(doc[0]["warm_pairs"], 2);
+    assert_eq!(doc[0]["matches_scored"], 1);
+    assert_eq!(doc[0]["matches_rated"], 4);
+    let bad = podium(&["backtest", &games, "--from", "someday"]);
+    assert!(bad.err().contains("someday"), "{}", bad.stderr);
+    let bad = podium(&["backtest", &games, "--from", "2024-01-01"]);
+    assert!(bad.err().contains("has no time"), "{}", bad.stderr);
+}
+
+#[test]
+fn backtest_of_a_bad_file_evaluates_nothing() {
+    let d = Dir::new("btb");
+    let games = d.file(
+        "g.csv",
+        "match,player,rank\ng1,a,1\ng1,a,2\ng2,a,1\ng2,b,2\n",
+    );
+    let out = podium(&["backtest", &games, "--systems", "sme"]);
+    assert!(out.err().contains("g.csv:3"), "{}", out.stderr);
+    assert!(out.stdout.is_empty());
+    podium(&["backtest", &games, "--systems", "sme", "--skip-bad"]).ok();
+}
+
+#[test]
+fn tune_reports_the_choice_and_held_out_accuracy() {
+    let d = Dir::new("tune");
+    let mut text = String::from("match,player,rank\n");
+    for i in 0..40 {
+        let order = if i % 4 == 3 {
+            ["b", "a", "c"]
+        } else {
+            ["a", "b", "c"]
+        };
+        for (p, name) in order.iter().enumerate() {
+            text.push_str(&format!("g{i},{name},{}\n", p + 1));
+        }
+    }
+    let games = d.file("g.csv", &text);
+    let out = podium(&[
+        "tune", &games, "--system", "sme", "--param", "k=8..64", "--train", "0.5", "--format",
+        "csv",
+    ]);
+    let rows = csv_rows(out.ok());
+    assert_eq!(rows.len(), 8 + 1);
+    assert_eq!(rows[0]["role"], "chosen");
+    assert!(rows[0]["settings"].starts_with("k="));
+    assert!(field(&rows[0], "test_pair_accuracy") > 0.5);
+    assert_eq!(rows[8]["role"], "defaults");
+    let table = podium(&["tune", &games, "--system", "sme", "--param", "k=16,32"]);
+    assert!(table.ok().contains("chosen: k="), "{}", table.stdout);
+    let json = podium(&[
+        "tune", &games, "--system", "sme", "--param", "k=8..64", "--random", "3", "--seed", "5",
+        "--metric", "log-loss", "--format", "json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(json.ok()).unwrap();
+    assert_eq!(doc["candidates"].as_array().unwrap().len(), 3);
+    assert_eq!(doc["train_matches"], 20);
+    let losses: Vec<f64> = doc["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["train"]["log_loss"].as_f64().unwrap())
+        .collect();
+    assert!(losses.windows(2).all(|w| w[0] <= w[1]), "{losses:?}");
+    let bad = podium(&["tune", &games, "--system", "sme", "--param", "k=64..8"]);
+    assert!(bad.err().contains("LO ≤ HI"), "{}", bad.stderr);
+}
+
+#[test]
+fn import_codeforces_orders_by_id_and_keeps_ties() {
+    let d = Dir::new("cf");
+    d.file("10.txt", "3\nann 1 1\nbo 2 3\ncy 2 3\n");
+    d.file("9.txt", "2\nbo 1 1\nann 2 2\n");
+    d.file("11.txt", "0\n");
+    d.file("notes.md", "ignored\n");
+    let out = podium(&["import", "codeforces", &d.0.to_string_lossy()]);
+    assert!(
+        out.stderr.contains("skipped 1 contest without results"),
+        "{}",
+        out.stderr
+    );
+    let rows = csv_rows(out.ok());
+    let got: Vec<(String, String, String)> = rows
+        .iter()
+        .map(|r| (r["match"].clone(), r["player"].clone(), r["rank"].clone()))
+        .collect();
+    let want: Vec<(String, String, String)> = [
+        ("9", "bo", "1"),
+        ("9", "ann", "2"),
+        ("10", "ann", "1"),
+        ("10", "bo", "2"),
+        ("10", "cy", "2"),
+    ]
+    .iter()
+    .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+    .collect();
+    assert_eq!(got, want);
+    d.file("12.txt", "2\nann 1 1\n");
+    let bad = podium(&["import", "codeforces", &d.0.to_string_lossy()]);
+    assert!(bad.err().contains("12.txt"), "{}", bad.stderr);
+}

@@ -1,0 +1,39 @@
+//! # podium-eval
+//!
+//! The evaluation lab: how well does a rating system predict?
+//!
+//! - [`simulate`]: seed 001's experiment (SPEC §4), generalised: players with known true
+//!   ratings play round after round; after chosen rounds, how often would each system's
+//!   ratings pick the winner of a fresh game? With the `ideal` (true ratings) and
+//!   `mean-score` references. Trials run in parallel and are reproducible from a seed on
+//!   any number of threads.
+//! - [`backtest`]: replay a real history and score every system's pre-match predictions
+//!   on the warm pairs of each match (SPEC §5): pair accuracy, counted exactly in
+//!   O(N log N) per match ([`count`]), and log loss of the system's own win probability.
+//! - [`tune`]: search a system's parameters on the first part of a history and report the
+//!   choice's accuracy on the rest, without leakage.
+//!
+//! ```
+//! use podium::Match;
+//! use podium_eval::backtest::{backtest, BacktestOptions};
+//!
+//! let history: Vec<Match> = (0..10)
+//!     .map(|i| Match::ranked(format!("g{i}"), &["ann", "bo", "cy", "di"]).unwrap())
+//!     .collect();
+//! let result = backtest(podium::system("sme", &[])?, &history, &BacktestOptions::default())?;
+//! assert_eq!(result.warm_pairs(), 9 * 6);
+//! assert!(result.accuracy().unwrap() > 0.9);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod backtest;
+pub mod count;
+pub mod simulate;
+pub mod tune;
+
+pub use backtest::{backtest, BacktestError, BacktestOptions, BacktestResult, Bound, Window};
+pub use count::{count_pairs, PairCounts};
+pub use simulate::{Curve, Simulation, SimulationError, SimulationReport};
+pub use tune::{Metric, ParamSearch, Search, TuneError, TuneReport, Tuning};

@@ -1,0 +1,581 @@
+//! Parameter tuning without leakage: search a system's parameters on the first part of a
+//! history, then report the chosen values' accuracy on the rest.
+//!
+//! The history (in rating order) is split after the first `train` fraction of its
+//! matches. Every candidate is replayed on the **training part only** and scored there,
+//! so nothing of the held-out part can influence the choice. The chosen candidate (and,
+//! for comparison, the system's defaults) is then replayed on the **whole** history,
+//! ratings carrying on through the training part, and scored only on the held-out part.
+//!
+//! Candidates come from a grid (every combination of each parameter's values) or from
+//! random sampling within the ranges, with a seed. A parameter is searched as
+//! `name=LO..HI` (evenly spaced values, `steps` of them on a grid), `name=LO..HI:STEP`, or
+//! a list `name=A,B,C`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use podium::{ConfigError, Match, ParamValue};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+use crate::backtest::{backtest, BacktestOptions, BacktestResult, Bound, Window};
+
+/// The values one parameter is searched over.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Values {
+    /// An interval, `LO..HI`, with an optional step (`LO..HI:STEP`).
+    Range {
+        /// Lowest value.
+        lo: f64,
+        /// Highest value.
+        hi: f64,
+        /// Distance between grid values; `None`: evenly spaced by the search's `steps`.
+        step: Option<f64>,
+    },
+    /// The listed values, as text (`true,false`, `8,16,32`).
+    List(Vec<String>),
+}
+
+/// One searched parameter: `name=values`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamSearch {
+    /// The parameter's name, as in `--set`.
+    pub name: String,
+    /// Its values.
+    pub values: Values,
+}
+
+impl FromStr for ParamSearch {
+    type Err = TuneError;
+
+    /// Parses `k=8..64`, `k=8..64:8` or `k=8,16,32`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = |expected: &'static str| TuneError::BadParam {
+            text: s.to_string(),
+            expected,
+        };
+        let (name, spec) = s
+            .split_once('=')
+            .ok_or_else(|| bad("NAME=LO..HI, NAME=LO..HI:STEP or NAME=A,B,C"))?;
+        let name = name.trim().to_string();
+        if name.is_empty() {
+            return Err(bad("a parameter name before `=`"));
+        }
+        let spec = spec.trim();
+        let values = if let Some((lo, rest)) = spec.split_once("..") {
+            let (hi, step) = match rest.split_once(':') {
+                Some((hi, step)) => (hi, Some(step)),
+                None => (rest, None),
+            };
+            let num = |t: &str| t.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+            let lo = num(lo).ok_or_else(|| bad("a number before `..`"))?;
+            let hi = num(hi).ok_or_else(|| bad("a number after `..`"))?;
+            if hi < lo {
+                return Err(bad("LO ≤ HI in LO..HI"));
+            }
+            let step = match step {
+                Some(t) => Some(
+                    num(t)
+                        .filter(|v| *v > 0.0)
+                        .ok_or_else(|| bad("a step > 0 after `:`"))?,
+                ),
+                None => None,
+            };
+            Values::Range { lo, hi, step }
+        } else {
+            let list: Vec<String> = spec
+                .split(',')
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+                .collect();
+            if list.is_empty() {
+                return Err(bad("at least one value"));
+            }
+            Values::List(list)
+        };
+        Ok(ParamSearch { name, values })
+    }
+}
+
+/// How candidates are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Search {
+    /// Every combination; a range without a step gives `steps` evenly spaced values.
+    Grid {
+        /// Values per range.
+        steps: usize,
+    },
+    /// `samples` candidates drawn uniformly within the ranges (lists: one of the values).
+    Random {
+        /// How many candidates.
+        samples: usize,
+        /// Seed of the draws.
+        seed: u64,
+    },
+}
+
+/// What the search optimises on the training part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    /// Highest pair accuracy (O(N log N) per match).
+    Accuracy,
+    /// Lowest log loss (O(W²) per match).
+    LogLoss,
+}
+
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Metric::Accuracy => "pair accuracy",
+            Metric::LogLoss => "log loss",
+        })
+    }
+}
+
+/// A tuning job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tuning {
+    /// The system's registered name.
+    pub system: String,
+    /// Settings that stay fixed (`key`, `value`).
+    pub fixed: Vec<(String, String)>,
+    /// The searched parameters.
+    pub params: Vec<ParamSearch>,
+    /// Grid or random search.
+    pub search: Search,
+    /// Fraction of the matches used for training, `0 < train < 1`.
+    pub train: f64,
+    /// What is optimised.
+    pub metric: Metric,
+    /// Worker threads (0 = one per core).
+    pub threads: usize,
+}
+
+/// One candidate and how it did on the training part.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// The searched parameters' values.
+    pub settings: Vec<(String, String)>,
+    /// Its training backtest, or why it could not rate the training matches.
+    pub train: Result<BacktestResult, String>,
+}
+
+/// The outcome of a tuning job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TuneReport {
+    /// Matches in the training part (the first ones); the rest are held out.
+    pub train_matches: usize,
+    /// Matches held out.
+    pub test_matches: usize,
+    /// Every candidate, best first on the training part (failed ones last).
+    pub candidates: Vec<Candidate>,
+    /// The chosen candidate's held-out backtest (rated through the whole history).
+    pub test: BacktestResult,
+    /// The defaults' held-out backtest, for comparison (`Err` if they cannot rate it).
+    pub default_test: Result<BacktestResult, String>,
+}
+
+impl TuneReport {
+    /// The chosen candidate (the best on the training part).
+    #[must_use]
+    pub fn chosen(&self) -> &Candidate {
+        &self.candidates[0]
+    }
+}
+
+/// Why a tuning job cannot run.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TuneError {
+    /// A `--param` that does not parse.
+    #[error("--param {text:?}: expected {expected}")]
+    BadParam {
+        /// The text given.
+        text: String,
+        /// What is accepted.
+        expected: &'static str,
+    },
+    /// A parameter the system does not have, or a range over a switch.
+    #[error("system {system} has no numeric parameter {param:?} to search over a range (its parameters: {known})")]
+    NotARange {
+        /// The system.
+        system: String,
+        /// The parameter.
+        param: String,
+        /// The system's parameters.
+        known: String,
+    },
+    /// A candidate's settings are not valid for the system.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// Nothing to search.
+    #[error("nothing to search: give at least one --param")]
+    NoParams,
+    /// `train` outside `(0, 1)`.
+    #[error("--train {0} must be between 0 and 1 (exclusive)")]
+    BadTrain(f64),
+    /// Too few matches to split.
+    #[error("{0} matches cannot be split into a training and a held-out part; need at least 2")]
+    TooFewMatches(usize),
+    /// No candidate could rate the training part.
+    #[error("no candidate could rate the training matches; the first failed with: {0}")]
+    NoCandidate(String),
+    /// The chosen candidate could not rate the whole history.
+    #[error("the chosen settings cannot rate the held-out matches: {0}")]
+    Test(String),
+    /// The thread pool could not start.
+    #[error("cannot start worker threads: {0}")]
+    Threads(String),
+}
+
+impl Tuning {
+    /// The candidates' settings, in search order.
+    ///
+    /// # Errors
+    /// [`TuneError::NotARange`] for a range over a parameter that is not numeric or does
+    /// not exist, [`TuneError::NoParams`].
+    pub fn candidates(&self) -> Result<Vec<Vec<(String, String)>>, TuneError> {
+        if self.params.is_empty() {
+            return Err(TuneError::NoParams);
+        }
+        let spec = podium::systems()
+            .iter()
+            .find(|s| s.name == self.system.trim().to_ascii_lowercase());
+        let defaults = spec.map(|s| (s.defaults)()).unwrap_or_default();
+        let kind = |name: &str| -> Option<ParamValue> {
+            let key = name.replace('-', "_");
+            defaults.iter().find(|p| p.name == key).map(|p| p.value)
+        };
+        let not_a_range = |p: &ParamSearch| TuneError::NotARange {
+            system: self.system.clone(),
+            param: p.name.clone(),
+            known: defaults
+                .iter()
+                .map(|p| p.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        // Per parameter: is it whole-numbered (ranges only).
+        let mut integer = Vec::new();
+        for p in &self.params {
+            integer.push(match (&p.values, kind(&p.name)) {
+                (Values::List(_), _) => false,
+                (Values::Range { .. }, Some(ParamValue::Float(_))) => false,
+                (Values::Range { .. }, Some(ParamValue::Int(_))) => true,
+                (Values::Range { .. }, _) => return Err(not_a_range(p)),
+            });
+        }
+        let fmt = |v: f64, int: bool| -> String {
+            if int {
+                format!("{}", v.round() as i64)
+            } else {
+                // Four decimals are plenty for a rating parameter and read well.
+                let r = (v * 1e4).round() / 1e4;
+                format!("{r}")
+            }
+        };
+        match self.search {
+            Search::Grid { steps } => {
+                let mut axes: Vec<Vec<String>> = Vec::new();
+                for (p, &int) in self.params.iter().zip(&integer) {
+                    let mut vals: Vec<String> = match &p.values {
+                        Values::List(l) => l.clone(),
+                        Values::Range { lo, hi, step } => {
+                            let raw: Vec<f64> = match step {
+                                Some(st) => {
+                                    let n = ((hi - lo) / st + 1e-9).floor() as usize;
+                                    (0..=n).map(|i| lo + st * i as f64).collect()
+                                }
+                                None if steps < 2 || hi == lo => vec![*lo],
+                                None => (0..steps)
+                                    .map(|i| lo + (hi - lo) * i as f64 / (steps - 1) as f64)
+                                    .collect(),
+                            };
+                            raw.into_iter().map(|v| fmt(v, int)).collect()
+                        }
+                    };
+                    vals.dedup();
+                    axes.push(vals);
+                }
+                let mut out: Vec<Vec<(String, String)>> = vec![Vec::new()];
+                for (p, vals) in self.params.iter().zip(&axes) {
+                    out = out
+                        .into_iter()
+                        .flat_map(|prefix| {
+                            vals.iter().map(move |v| {
+                                let mut c = prefix.clone();
+                                c.push((p.name.clone(), v.clone()));
+                                c
+                            })
+                        })
+                        .collect();
+                }
+                Ok(out)
+            }
+            Search::Random { samples, seed } => {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                Ok((0..samples)
+                    .map(|_| {
+                        self.params
+                            .iter()
+                            .zip(&integer)
+                            .map(|(p, &int)| {
+                                let v = match &p.values {
+                                    Values::List(l) => l[rng.gen_range(0..l.len())].clone(),
+                                    Values::Range { lo, hi, .. } if int => {
+                                        fmt(rng.gen_range(lo.round()..=hi.round()), true)
+                                    }
+                                    Values::Range { lo, hi, .. } => {
+                                        fmt(rng.gen_range(*lo..=*hi), false)
+                                    }
+                                };
+                                (p.name.clone(), v)
+                            })
+                            .collect()
+                    })
+                    .collect())
+            }
+        }
+    }
+
+    fn build(
+        &self,
+        settings: &[(String, String)],
+    ) -> Result<Box<dyn podium::RatingSystem>, ConfigError> {
+        let all: Vec<(&str, &str)> = self
+            .fixed
+            .iter()
+            .chain(settings)
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        podium::system(&self.system, &all)
+    }
+
+    /// Searches on the training part of `matches` and scores the choice on the rest.
+    ///
+    /// # Errors
+    /// [`TuneError`]: bad settings (checked for every candidate before any replay), a
+    /// history too short to split, or no candidate able to rate it.
+    pub fn run(&self, matches: &[Match]) -> Result<TuneReport, TuneError> {
+        if !(self.train > 0.0 && self.train < 1.0) {
+            return Err(TuneError::BadTrain(self.train));
+        }
+        if matches.len() < 2 {
+            return Err(TuneError::TooFewMatches(matches.len()));
+        }
+        let split =
+            ((self.train * matches.len() as f64).round() as usize).clamp(1, matches.len() - 1);
+        let settings = self.candidates()?;
+        for s in &settings {
+            self.build(s)?;
+        }
+        let log_loss = self.metric == Metric::LogLoss;
+        let train_opts = BacktestOptions {
+            window: Window::all(),
+            log_loss,
+        };
+        let train = &matches[..split];
+        let work = || -> Vec<Candidate> {
+            settings
+                .par_iter()
+                .map(|s| Candidate {
+                    settings: s.clone(),
+                    train: backtest(self.build(s).expect("checked"), train, &train_opts)
+                        .map_err(|e| e.to_string()),
+                })
+                .collect()
+        };
+        let mut candidates = if self.threads == 0 {
+            work()
+        } else {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(self.threads)
+                .build()
+                .map_err(|e| TuneError::Threads(e.to_string()))?
+                .install(work)
+        };
+        let objective = |c: &Candidate| -> f64 {
+            let v = c.train.as_ref().ok().and_then(|r| match self.metric {
+                Metric::Accuracy => r.accuracy(),
+                Metric::LogLoss => r.log_loss().map(|l| -l),
+            });
+            v.unwrap_or(f64::NEG_INFINITY)
+        };
+        // Stable: among equal scores the earlier candidate wins.
+        candidates.sort_by(|a, b| objective(b).total_cmp(&objective(a)));
+        if candidates[0].train.is_err() {
+            return Err(TuneError::NoCandidate(
+                candidates[0].train.clone().unwrap_err(),
+            ));
+        }
+        let test_opts = BacktestOptions {
+            window: Window {
+                from: Some(Bound::Match(split as u64 + 1)),
+                until: None,
+            },
+            log_loss: true,
+        };
+        let chosen = self.build(&candidates[0].settings)?;
+        let test =
+            backtest(chosen, matches, &test_opts).map_err(|e| TuneError::Test(e.to_string()))?;
+        let default_test =
+            backtest(self.build(&[])?, matches, &test_opts).map_err(|e| e.to_string());
+        Ok(TuneReport {
+            train_matches: split,
+            test_matches: matches.len() - split,
+            candidates,
+            test,
+            default_test,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tuning(params: &[&str], search: Search) -> Tuning {
+        Tuning {
+            system: "sme".into(),
+            fixed: vec![],
+            params: params.iter().map(|p| p.parse().unwrap()).collect(),
+            search,
+            train: 0.5,
+            metric: Metric::Accuracy,
+            threads: 1,
+        }
+    }
+
+    #[test]
+    fn parses_ranges_steps_and_lists() {
+        assert_eq!(
+            "k=8..64".parse::<ParamSearch>().unwrap().values,
+            Values::Range {
+                lo: 8.0,
+                hi: 64.0,
+                step: None
+            }
+        );
+        assert_eq!(
+            "k = 8..64:4".parse::<ParamSearch>().unwrap().values,
+            Values::Range {
+                lo: 8.0,
+                hi: 64.0,
+                step: Some(4.0)
+            }
+        );
+        assert_eq!(
+            "winner_takes_all=true,false"
+                .parse::<ParamSearch>()
+                .unwrap()
+                .values,
+            Values::List(vec!["true".into(), "false".into()])
+        );
+        for bad in ["k", "k=64..8", "k=a..b", "k=1..2:0", "=1,2", "k="] {
+            assert!(bad.parse::<ParamSearch>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn grid_is_every_combination() {
+        let t = tuning(&["k=8..64", "scale=300,400"], Search::Grid { steps: 8 });
+        let c = t.candidates().unwrap();
+        assert_eq!(c.len(), 16);
+        assert_eq!(
+            c[0],
+            vec![("k".into(), "8".into()), ("scale".into(), "300".into())]
+        );
+        assert_eq!(
+            c[15],
+            vec![("k".into(), "64".into()), ("scale".into(), "400".into())]
+        );
+        assert_eq!(c[2][0].1, "16");
+        let t = tuning(&["k=10..20:5"], Search::Grid { steps: 8 });
+        let ks: Vec<String> = t
+            .candidates()
+            .unwrap()
+            .into_iter()
+            .map(|c| c[0].1.clone())
+            .collect();
+        assert_eq!(ks, ["10", "15", "20"]);
+    }
+
+    #[test]
+    fn whole_number_parameters_stay_whole() {
+        let mut t = tuning(&["provisional_games=0..3"], Search::Grid { steps: 8 });
+        t.system = "mes".into();
+        let v: Vec<String> = t
+            .candidates()
+            .unwrap()
+            .into_iter()
+            .map(|c| c[0].1.clone())
+            .collect();
+        assert_eq!(v, ["0", "1", "2", "3"]);
+    }
+
+    #[test]
+    fn random_search_is_seeded_and_in_range() {
+        let t = tuning(
+            &["k=8..64"],
+            Search::Random {
+                samples: 20,
+                seed: 3,
+            },
+        );
+        let a = t.candidates().unwrap();
+        assert_eq!(a, t.candidates().unwrap());
+        assert_eq!(a.len(), 20);
+        for c in &a {
+            let k: f64 = c[0].1.parse().unwrap();
+            assert!((8.0..=64.0).contains(&k));
+        }
+    }
+
+    #[test]
+    fn ranges_over_unknown_parameters_are_errors() {
+        let t = tuning(&["kk=1..2"], Search::Grid { steps: 2 });
+        assert!(matches!(t.candidates(), Err(TuneError::NotARange { .. })));
+    }
+
+    /// A history where the first half is played by one group and the second by another:
+    /// whatever the held-out part holds cannot change the choice.
+    #[test]
+    fn held_out_matches_do_not_influence_the_choice() {
+        let first: Vec<Match> = (0..20)
+            .map(|i| Match::ranked(format!("a{i}"), &["x", "y", "z"]).unwrap())
+            .collect();
+        let mut reversed = first.clone();
+        let mut same = first.clone();
+        for i in 0..20 {
+            reversed.push(Match::ranked(format!("b{i}"), &["z", "y", "x"]).unwrap());
+            same.push(Match::ranked(format!("b{i}"), &["x", "y", "z"]).unwrap());
+        }
+        let t = tuning(&["k=4..64"], Search::Grid { steps: 5 });
+        let a = t.run(&reversed).unwrap();
+        let b = t.run(&same).unwrap();
+        assert_eq!(a.train_matches, 20);
+        assert_eq!(a.chosen().settings, b.chosen().settings);
+        assert_eq!(
+            a.candidates
+                .iter()
+                .map(|c| c.train.clone().unwrap().pairs)
+                .collect::<Vec<_>>(),
+            b.candidates
+                .iter()
+                .map(|c| c.train.clone().unwrap().pairs)
+                .collect::<Vec<_>>()
+        );
+        // The held-out part is scored with ratings carried through the training part.
+        assert_eq!(b.test.pairs.concordant, 60);
+        assert_eq!(a.test.matches_scored, 20);
+    }
+
+    #[test]
+    fn bad_values_are_reported_before_any_replay() {
+        let t = tuning(&["k=-5..5"], Search::Grid { steps: 3 });
+        let games = vec![Match::ranked("g", &["a", "b"]).unwrap(); 4];
+        assert!(matches!(t.run(&games), Err(TuneError::Config(_))));
+    }
+}
