@@ -25,6 +25,8 @@ enum Command {
     Explain(cmd::explain::Args),
     /// List every rating system with its parameters and defaults.
     Systems(cmd::systems::Args),
+    /// Run the league server: HTTP API and web pages over a match ledger.
+    Serve(cmd::serve::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -32,6 +34,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rate(args) => cmd::rate::run(args),
         Command::Explain(args) => cmd::explain::run(args),
         Command::Systems(args) => cmd::systems::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
     }
 }
 

@@ -2,4 +2,5 @@
 
 pub mod explain;
 pub mod rate;
+pub mod serve;
 pub mod systems;
