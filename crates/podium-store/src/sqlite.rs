@@ -339,10 +339,23 @@ fn normalise(
     Ok((game, json, hash))
 }
 
-/// SHA-256 of a match's normalised content, its id left out.
+/// SHA-256 of a match's normalised content, its id left out and its results sorted, so
+/// that the same results listed in another order hash the same.
 fn content_hash(json: &JsonMatch) -> String {
     let mut anon = json.clone();
     anon.id.clear();
+    anon.results.sort_by(|a, b| {
+        let key = |r: &podium_io::JsonResult| {
+            (
+                r.rank.or(r.score.map(|s| -s)).unwrap_or(0.0),
+                r.team.clone(),
+                r.player.clone(),
+            )
+        };
+        let (ka, kb) = (key(a), key(b));
+        ka.0.total_cmp(&kb.0)
+            .then_with(|| (ka.1, ka.2).cmp(&(kb.1, kb.2)))
+    });
     let text = serde_json::to_string(&anon).expect("a match serialises");
     hex(&Sha256::digest(text.as_bytes()))
 }
@@ -585,22 +598,23 @@ impl Store for SqliteStore {
                 });
             }
         }
+        let old =
+            read_entry(&self.conn, league, key)?.ok_or_else(|| StoreError::MatchNotFound {
+                league,
+                key: key.to_string(),
+            })?;
         let (game, json, hash) = normalise(&sub, key)?;
         if !allow_new_players {
-            if let Some((_, m)) = game
-                .players()
-                .find(|(_, m)| !state.derived.knows(&m.player))
-            {
+            // Known: has a rated match, or is in the match being corrected.
+            let known =
+                |p: &str| state.derived.knows(p) || old.json.results.iter().any(|r| r.player == p);
+            if let Some((_, m)) = game.players().find(|(_, m)| !known(&m.player)) {
                 return Err(StoreError::UnknownPlayer {
                     player: m.player.clone(),
                 });
             }
         }
         let tx = self.conn.transaction()?;
-        let old = read_entry(&tx, league, key)?.ok_or_else(|| StoreError::MatchNotFound {
-            league,
-            key: key.to_string(),
-        })?;
         let body = serde_json::to_string(&json).expect("serialises");
         tx.execute(
             "UPDATE matches SET body = ?3, hash = ?4, time = ?5, voided = 0 WHERE league = ?1 AND key = ?2",
