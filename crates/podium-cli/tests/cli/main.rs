@@ -4,3 +4,4 @@
 mod util;
 
 mod rate;
+mod serve;
