@@ -259,25 +259,29 @@ async fn leaderboard(
 ) -> Result<Response, ApiError> {
     let id = league_id(&id)?;
     let Query(page) = page?;
-    let board = state.with_store(move |s| s.leaderboard(id)).await?;
-    let total = board.len();
-    let body = if page.limit.is_none() && page.offset.unwrap_or(0) == 0 {
-        // The full board: serialised once per change and reused.
+    let (total, body) = if page.limit.is_none() && page.offset.unwrap_or(0) == 0 {
+        // The full board: materialised and serialised once per change, then reused.
+        let board = state.with_store(move |s| s.leaderboard(id)).await?;
         let mut cache = crate::lock(&state.inner.board_json);
-        match cache.get(&id) {
+        let bytes = match cache.get(&id) {
             Some((b, bytes)) if std::sync::Arc::ptr_eq(b, &board) => bytes.clone(),
             _ => {
                 let bytes = Bytes::from(serde_json::to_vec(&*board).map_err(ApiError::internal)?);
                 cache.insert(id, (board.clone(), bytes.clone()));
                 bytes
             }
-        }
+        };
+        (board.len(), bytes)
     } else {
-        let offset = page.offset.unwrap_or(0).min(total);
-        let end = page
-            .limit
-            .map_or(total, |l| offset.saturating_add(l).min(total));
-        Bytes::from(serde_json::to_vec(&board[offset..end]).map_err(ApiError::internal)?)
+        let offset = page.offset.unwrap_or(0);
+        let limit = page.limit.unwrap_or(usize::MAX);
+        let (total, rows) = state
+            .with_store(move |s| s.leaderboard_page(id, offset, limit))
+            .await?;
+        (
+            total,
+            Bytes::from(serde_json::to_vec(&rows).map_err(ApiError::internal)?),
+        )
     };
     Ok((
         [

@@ -1,7 +1,8 @@
 //! The ratings derived from a ledger: a [`podium::League`] fed the ledger's matches in
 //! rating order, each match's changes, and each player's history.
 
-use std::collections::HashMap;
+use std::cmp::Ordering;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use podium::{League, Match, RatingSystem};
@@ -20,6 +21,31 @@ struct Rated {
     changes: Vec<(usize, usize, podium::PlayerChange)>,
 }
 
+/// A player's place in the leaderboard order: rating descending, then name ascending
+/// (the order of [`League::standings`]).
+#[derive(Debug, Clone)]
+struct Place(f64, String);
+
+impl PartialEq for Place {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Place {}
+impl PartialOrd for Place {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Place {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .0
+            .total_cmp(&self.0)
+            .then_with(|| self.1.cmp(&other.1))
+    }
+}
+
 /// The state derived from a league's ledger.
 #[derive(Debug)]
 pub struct Derived {
@@ -28,9 +54,15 @@ pub struct Derived {
     by_key: HashMap<String, usize>,
     /// For each player (league index), the indices of their matches in `rated`.
     games: Vec<Vec<u32>>,
+    /// Each player's league index.
+    index: HashMap<String, usize>,
     /// Whether the league's matches have times (decided by the first rated match).
     timed: Option<bool>,
     last_time: Option<i64>,
+    /// Every player in leaderboard order, kept up to date match by match, so that a
+    /// page of the leaderboard never needs a sort.
+    order: BTreeSet<Place>,
+    /// The whole leaderboard, built on demand after a change.
     board: Option<Arc<Vec<BoardRow>>>,
 }
 
@@ -77,8 +109,10 @@ impl Derived {
             rated: Vec::new(),
             by_key: HashMap::new(),
             games: Vec::new(),
+            index: HashMap::new(),
             timed: None,
             last_time: None,
+            order: BTreeSet::new(),
             board: None,
         }
     }
@@ -123,6 +157,14 @@ impl Derived {
                 has_time,
             });
         }
+        let old: Vec<Place> = game
+            .players()
+            .filter_map(|(_, m)| {
+                self.league
+                    .get(&m.player)
+                    .map(|p| Place(p.rating.value, p.name.clone()))
+            })
+            .collect();
         let report = self.league.apply(game).map_err(|source| StoreError::Rate {
             key: entry.key.clone(),
             source,
@@ -143,7 +185,18 @@ impl Derived {
             if self.games.len() <= i {
                 self.games.resize_with(i + 1, Vec::new);
             }
+            let name = &self.league.player(i).name;
+            if !self.index.contains_key(name) {
+                self.index.insert(name.clone(), i);
+            }
             self.games[i].push(index);
+        }
+        for p in &old {
+            self.order.remove(p);
+        }
+        for &(i, _, _) in &changes {
+            let p = self.league.player(i);
+            self.order.insert(Place(p.rating.value, p.name.clone()));
         }
         self.by_key.insert(entry.key.clone(), self.rated.len());
         self.rated.push(Rated {
@@ -181,44 +234,72 @@ impl Derived {
         b
     }
 
-    /// The leaderboard computed afresh.
+    /// The leaderboard built from the maintained order.
     #[must_use]
     pub fn compute_board(&self) -> Vec<BoardRow> {
-        let sigma = self.league.system().has_uncertainty();
-        self.league
-            .standings()
-            .into_iter()
-            .map(|s| BoardRow {
-                position: s.position,
-                rating: s.rating.value,
-                sigma: if sigma { s.rating.sigma } else { None },
-                games: s.stats.games,
-                wins: s.stats.wins,
-                avg_size: s.stats.average_size(),
-                win_pct: s.stats.win_pct(),
-                expected_win_pct: s.stats.expected_win_pct(),
-                net_pct: s.stats.win_pct() - s.stats.expected_win_pct(),
-                last_played: match (s.stats.last_time, &s.stats.last_match) {
-                    (Some(t), _) => podium_io::format_time(t),
-                    (None, Some(id)) => id.to_string(),
-                    (None, None) => String::new(),
-                },
-                provisional: s.provisional,
-                player: s.player,
-            })
+        self.order
+            .iter()
+            .enumerate()
+            .map(|(k, p)| self.row(k + 1, &p.1))
             .collect()
+    }
+
+    /// Players in leaderboard order from `offset`, at most `limit` of them, and the number
+    /// of players. Costs O(offset + limit), without building the whole board.
+    #[must_use]
+    pub fn page(&self, offset: usize, limit: usize) -> (usize, Vec<BoardRow>) {
+        let total = self.order.len();
+        if let Some(b) = &self.board {
+            let start = offset.min(total);
+            let end = start.saturating_add(limit).min(total);
+            return (total, b[start..end].to_vec());
+        }
+        let rows = self
+            .order
+            .iter()
+            .skip(offset)
+            .take(limit)
+            .enumerate()
+            .map(|(k, p)| self.row(offset + k + 1, &p.1))
+            .collect();
+        (total, rows)
+    }
+
+    fn row(&self, position: usize, name: &str) -> BoardRow {
+        let p = self.league.player(self.index[name]);
+        let system = self.league.system();
+        let s = &p.stats;
+        BoardRow {
+            position,
+            player: p.name.clone(),
+            rating: p.rating.value,
+            sigma: if system.has_uncertainty() {
+                p.rating.sigma
+            } else {
+                None
+            },
+            games: s.games,
+            wins: s.wins,
+            avg_size: s.average_size(),
+            win_pct: s.win_pct(),
+            expected_win_pct: s.expected_win_pct(),
+            net_pct: s.win_pct() - s.expected_win_pct(),
+            last_played: match (s.last_time, &s.last_match) {
+                (Some(t), _) => podium_io::format_time(t),
+                (None, Some(id)) => id.to_string(),
+                (None, None) => String::new(),
+            },
+            provisional: system.is_provisional(&p.rating),
+        }
     }
 
     /// A player's standing and history, or `None` if they have not played.
     #[must_use]
     pub fn player(&self, name: &str) -> Option<PlayerHistory> {
-        self.league.get(name)?;
-        let board = match &self.board {
-            Some(b) => b.clone(),
-            None => Arc::new(self.compute_board()),
-        };
-        let standing = board.iter().find(|r| r.player == name)?.clone();
-        let index = self.league.players().iter().position(|p| p.name == name)?;
+        let index = *self.index.get(name)?;
+        let p = self.league.player(index);
+        let place = Place(p.rating.value, p.name.clone());
+        let standing = self.row(self.order.range(..&place).count() + 1, name);
         let history = self
             .games
             .get(index)

@@ -128,6 +128,18 @@ pub trait Store: Send {
     /// [`StoreError::LeagueNotFound`].
     fn leaderboard(&mut self, league: LeagueId) -> Result<Arc<Vec<BoardRow>>, StoreError>;
 
+    /// A page of the leaderboard: at most `limit` rows from `offset` (0-based), and the
+    /// number of players. Does not build the whole board.
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`].
+    fn leaderboard_page(
+        &self,
+        league: LeagueId,
+        offset: usize,
+        limit: usize,
+    ) -> Result<(usize, Vec<BoardRow>), StoreError>;
+
     /// A player's standing and every rated match of theirs with its breakdown.
     ///
     /// # Errors

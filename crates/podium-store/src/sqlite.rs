@@ -720,6 +720,15 @@ impl Store for SqliteStore {
             .board())
     }
 
+    fn leaderboard_page(
+        &self,
+        league: LeagueId,
+        offset: usize,
+        limit: usize,
+    ) -> Result<(usize, Vec<BoardRow>), StoreError> {
+        Ok(self.state(league)?.derived.page(offset, limit))
+    }
+
     fn player(&self, league: LeagueId, player: &str) -> Result<PlayerHistory, StoreError> {
         self.state(league)?
             .derived

@@ -52,25 +52,44 @@ fn league(store: &mut SqliteStore, system: &str) -> (LeagueId, String) {
     (info.id, token)
 }
 
-/// The store's leaderboard equals a fresh replay of its exported ledger.
+/// The store's leaderboard equals a fresh replay of its exported ledger through
+/// `podium::League` (sorted by `League::standings`), whole and page by page.
 fn assert_matches_replay(store: &mut SqliteStore, id: LeagueId) {
     let info = store.league(id).unwrap();
-    let system = build_system(&info.system, &info.config).unwrap();
-    let ledger = store.ledger(id).unwrap();
-    let fresh = replay(system, &ledger).unwrap().compute_board();
+    let mut fresh = podium::League::new(build_system(&info.system, &info.config).unwrap());
+    for e in store.ledger(id).unwrap() {
+        fresh.apply(&e.json.to_match("ledger", 1).unwrap()).unwrap();
+    }
+    let fresh = fresh.standings();
     let served = store.leaderboard(id).unwrap();
     assert_eq!(served.len(), fresh.len());
     for (a, b) in served.iter().zip(&fresh) {
+        assert_eq!(a.position, b.position);
         assert_eq!(a.player, b.player);
         assert!(
-            (a.rating - b.rating).abs() < 1e-9,
+            (a.rating - b.rating.value).abs() < 1e-9,
             "{} {} vs {}",
             a.player,
             a.rating,
-            b.rating
+            b.rating.value
         );
-        assert_eq!(a.games, b.games);
+        assert_eq!(a.games, b.stats.games);
         assert_eq!(a.provisional, b.provisional);
+        assert!((a.win_pct - b.stats.win_pct()).abs() < 1e-9);
+        let p = store.player(id, &a.player).unwrap();
+        assert_eq!(&p.standing, a);
+        assert_eq!(p.history.len(), a.games as usize);
+    }
+    for (offset, limit) in [
+        (0, 3),
+        (2, 5),
+        (served.len().saturating_sub(1), 10),
+        (served.len() + 3, 2),
+    ] {
+        let (total, page) = store.leaderboard_page(id, offset, limit).unwrap();
+        assert_eq!(total, served.len());
+        let want: Vec<BoardRow> = served.iter().skip(offset).take(limit).cloned().collect();
+        assert_eq!(page, want);
     }
 }
 
