@@ -31,7 +31,12 @@ async function api(path, options) {
 
 const tokenKey = (id) => `podium-token-${id}`;
 const getToken = (id) => localStorage.getItem(tokenKey(id)) || "";
-const setToken = (id, t) => t && localStorage.setItem(tokenKey(id), t);
+// Remembers a token that worked, and fills it into the page's other token fields.
+const setToken = (id, t) => {
+  if (!t) return;
+  localStorage.setItem(tokenKey(id), t);
+  document.querySelectorAll("input[type=password]").forEach((i) => { if (!i.value) i.value = t; });
+};
 
 const fmt = (x, d = 1) => (typeof x === "number" ? x.toFixed(d) : x ?? "");
 const signed = (x, d = 1) => (x > 0 ? "+" : "") + x.toFixed(d);

@@ -16,6 +16,33 @@
 //! Stores implement the [`Store`] trait so that another backend can follow; the only
 //! backend today is [`SqliteStore`] (an embedded SQLite file, created and migrated on
 //! first open). A PostgreSQL backend for several server instances is not written yet.
+//!
+//! ```
+//! use podium_store::{NewLeague, SqliteStore, Store, Submission, SubmitStatus};
+//!
+//! let mut store = SqliteStore::in_memory()?;
+//! let (league, token) = store.create_league(&NewLeague {
+//!     name: "Thursday".into(),
+//!     system: "sme".into(),
+//!     config: vec![],
+//! })?;
+//! store.authorize(league.id, &token)?;
+//! let game: Submission = serde_json::from_str(
+//!     r#"{"match":"g1","results":[{"player":"ann","rank":1},{"player":"bo","rank":2}]}"#,
+//! )?;
+//! let done = store.append(league.id, game.clone())?;
+//! assert_eq!(done.status, SubmitStatus::Created);
+//! assert!((done.changes[0].delta - 16.0).abs() < 1e-9);
+//! // The same match again is a retry: nothing is stored.
+//! assert_eq!(store.append(league.id, game)?.status, SubmitStatus::Duplicate);
+//! let board = store.leaderboard(league.id)?;
+//! assert_eq!(board[0].player, "ann");
+//! assert!((board[0].rating - 1516.0).abs() < 1e-9);
+//! // Voiding the match recomputes the league from its ledger.
+//! store.void(league.id, "g1")?;
+//! assert!(store.leaderboard(league.id)?.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![warn(missing_docs)]
 

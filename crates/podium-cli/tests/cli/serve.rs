@@ -304,3 +304,37 @@ fn sigkill_during_load_loses_no_acknowledged_match() {
     let count = assert_offline_equals_online(&server.base, league, "mes", &dir);
     assert_eq!(count, MATCHES);
 }
+
+#[test]
+fn sigterm_stops_the_server_gracefully_and_the_ledger_stays() {
+    let dir = Dir::new("serve-term");
+    let db = dir.path("term.db");
+    let mut server = Server::start(&db);
+    let (league, token) = create_league(&server.base, "sme");
+    let r = agent()
+        .post(&format!("{}/api/leagues/{league}/matches", server.base))
+        .set("Authorization", &format!("Bearer {token}"))
+        .send_string(&matches()[0])
+        .unwrap();
+    assert_eq!(r.status(), 201);
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let started = Instant::now();
+    let status = loop {
+        if let Some(s) = server.child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "still running after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    let server = Server::start(&db);
+    let ledger = get(&format!("{}/api/leagues/{league}/matches", server.base));
+    assert_eq!(ledger.lines().count(), 1);
+}
