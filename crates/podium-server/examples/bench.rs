@@ -163,6 +163,7 @@ fn populate(db: &Path, players: usize) -> (i64, String) {
             info.id,
             Submission {
                 id: Some(format!("g{g}")),
+                match_id: None,
                 time: None,
                 results: names
                     .iter()

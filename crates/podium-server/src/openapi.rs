@@ -113,7 +113,8 @@ pub fn document() -> Value {
                     "rank": {"type": "number"}, "score": {"type": "number"}, "team": {"type": "string"},
                     "weight": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}}},
                 "Match": {"type": "object", "required": ["results"], "additionalProperties": false, "properties": {
-                    "match": {"type": "string", "description": "The match id (also accepted as `id`); assigned by the server when missing"},
+                    "match": {"type": "string", "description": "The match id, as files carry it; assigned by the server when neither it nor `id` is given"},
+                    "id": {"type": "string", "description": "The client's id of the match (for retries); if `match` is given too they must agree"},
                     "time": {"type": "string", "description": "RFC 3339 or YYYY-MM-DD"},
                     "results": {"type": "array", "minItems": 2, "items": schema_ref("Result")}}},
                 "Change": {"type": "object", "properties": {"player": {"type": "string"}, "place": {"type": "integer"},

@@ -144,6 +144,15 @@ async fn a_league_from_creation_to_leaderboard() {
     let line = r#"{"match":"g2","time":null,"results":[{"player":"bo","rank":1},{"player":"cy","rank":2}]}"#;
     let r = call(&app, Method::POST, &url, Some(&token), Some(line)).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // The id may be given as "match" and "id" when they agree.
+    let both =
+        r#"{"match":"g2","id":"g2","results":[{"player":"cy","rank":2},{"player":"bo","rank":1}]}"#;
+    let r = call(&app, Method::POST, &url, Some(&token), Some(both)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let differ =
+        r#"{"match":"g3","id":"x","results":[{"player":"cy","rank":2},{"player":"bo","rank":1}]}"#;
+    let r = call(&app, Method::POST, &url, Some(&token), Some(differ)).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
 
     let r = call(
         &app,

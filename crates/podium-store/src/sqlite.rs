@@ -366,10 +366,10 @@ fn append_one(
     league: LeagueId,
     sub: Submission,
 ) -> Result<Appended, StoreError> {
-    let key = match &sub.id {
+    let key = match sub.key()? {
         Some(k) => {
             check_key(k)?;
-            k.clone()
+            k.to_string()
         }
         None => {
             let mut n = state.next_seq;
@@ -589,7 +589,7 @@ impl Store for SqliteStore {
             .leagues
             .get_mut(&league)
             .ok_or(StoreError::LeagueNotFound { league })?;
-        if let Some(id) = &sub.id {
+        if let Some(id) = sub.key()? {
             if id != key {
                 return Err(StoreError::InvalidMatch {
                     message: format!(

@@ -4,6 +4,8 @@ use podium::{Param, PlayerChange};
 use podium_io::{JsonMatch, JsonResult};
 use serde::{Deserialize, Serialize};
 
+use crate::error::StoreError;
+
 /// A league's id.
 pub type LeagueId = i64;
 
@@ -60,22 +62,42 @@ impl ParamRow {
     }
 }
 
-/// A match submitted to a league: one JSON Lines match of SPEC §6 whose id (`"match"` or
-/// `"id"`) is optional; the store assigns one when it is missing.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A match submitted to a league: one JSON Lines match of SPEC §6 whose id is optional.
+/// The id may be given as `"match"` (as in files) or `"id"` (a client's id for retries),
+/// or both if they agree; the store assigns one when neither is given.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Submission {
+    /// The match id as files carry it.
+    #[serde(default, rename = "match", skip_serializing_if = "Option::is_none")]
+    pub match_id: Option<String>,
     /// The client's id of the match: retries with the same id are recognised.
-    #[serde(default, rename = "match", alias = "id")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// RFC 3339 time or `YYYY-MM-DD` date.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
     /// One result per player.
     pub results: Vec<JsonResult>,
 }
 
 impl Submission {
+    /// The match id given, if any.
+    ///
+    /// # Errors
+    /// [`StoreError::InvalidMatch`] when `match` and `id` are both given and differ.
+    pub fn key(&self) -> Result<Option<&str>, StoreError> {
+        match (&self.match_id, &self.id) {
+            (Some(m), Some(i)) if m != i => Err(StoreError::InvalidMatch {
+                message: format!(
+                    "the match id is given twice, as \"match\": {m:?} and \"id\": {i:?}; give it once"
+                ),
+            }),
+            (Some(k), _) | (None, Some(k)) => Ok(Some(k)),
+            (None, None) => Ok(None),
+        }
+    }
+
     /// The submission as a JSON Lines match with the given id.
     #[must_use]
     pub fn to_json(&self, key: &str) -> JsonMatch {

@@ -22,6 +22,7 @@ fn temp_db() -> PathBuf {
 fn sub(id: Option<&str>, places: &[(&str, u32)]) -> Submission {
     Submission {
         id: id.map(str::to_string),
+        match_id: None,
         time: None,
         results: places
             .iter()
