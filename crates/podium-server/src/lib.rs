@@ -30,7 +30,7 @@ pub use api::API_ROUTES;
 pub use error::ApiError;
 
 /// The largest request body accepted (bytes).
-pub const BODY_LIMIT: usize = 64 * 1024;
+pub const BODY_LIMIT: usize = 1024 * 1024;
 
 /// Most submissions committed in one transaction.
 const MAX_BATCH: usize = 512;

@@ -340,7 +340,7 @@ async fn bad_input_is_4xx_never_500() {
             Method::POST,
             url.clone(),
             Some(&t),
-            format!("{{\"results\":[], \"pad\":\"{}\"}}", "x".repeat(100_000)),
+            format!("{{\"results\":[], \"pad\":\"{}\"}}", "x".repeat(1_100_000)),
             StatusCode::PAYLOAD_TOO_LARGE,
         ),
         (
