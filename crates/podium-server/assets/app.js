@@ -64,7 +64,7 @@ async function home() {
   }
   const out = h("div");
   const name = h("input", { id: "league-name", required: true, placeholder: "Thursday board games" });
-  const system = h("select", { id: "league-system" }, systems.map((s) => h("option", { value: s.name }, `${s.name} — ${s.summary}`)));
+  const system = h("select", { id: "league-system" }, systems.map((s) => h("option", { value: s.name, selected: s.name === "sme" }, `${s.name} — ${s.summary}`)));
   const form = h("form", { id: "create-league" },
     h("label", { for: "league-name" }, "Name"), name,
     h("label", { for: "league-system" }, "Rating system"), system,
