@@ -82,7 +82,7 @@ pub enum StoreError {
         message: String,
     },
     /// The database failed.
-    #[error("database error: {0}")]
+    #[error(transparent)]
     Database(#[from] rusqlite::Error),
     /// The stored ledger cannot be read back (should never happen).
     #[error("stored ledger is inconsistent: {message}")]
