@@ -5,3 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace --all-targets
 cargo test --workspace --doc
+bash scripts/e2e.sh

@@ -45,6 +45,8 @@ enum Command {
     Backtest(cmd::backtest::Args),
     /// Search a system's parameters on the first part of a history, score them on the rest.
     Tune(cmd::tune::Args),
+    /// Run the league server: HTTP API and web pages over a match ledger.
+    Serve(cmd::serve::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -58,6 +60,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Simulate(args) => cmd::simulate::run(args),
         Command::Backtest(args) => cmd::backtest::run(args),
         Command::Tune(args) => cmd::tune::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
     }
 }
 

@@ -6,6 +6,7 @@ pub mod frags;
 pub mod import;
 pub mod predict;
 pub mod rate;
+pub mod serve;
 pub mod simulate;
 pub mod systems;
 pub mod tune;

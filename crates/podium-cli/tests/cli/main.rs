@@ -13,3 +13,4 @@ mod rate;
 mod site_check;
 
 mod frags;
+mod serve;

@@ -1,7 +1,6 @@
 //! The real-data suite: the datasets in `../shared/data`, through the `podium` binary.
 //! Run with `cargo test -p podium-cli --features real-data --test real_data`.
 
-mod eval;
 #[path = "../util.rs"]
 mod util;
 
@@ -10,4 +9,6 @@ mod site_check;
 
 mod bayes;
 mod datasets;
+mod eval;
 mod quake;
+mod serve;

@@ -1,0 +1,294 @@
+// podium league pages: plain JavaScript over the JSON API, no external resources.
+"use strict";
+
+const app = document.getElementById("app");
+const crumbs = document.getElementById("crumbs");
+
+// Builds an element: h("td", {class: "x"}, "text", child...). Text is never parsed as HTML.
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "value") el.value = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+async function api(path, options) {
+  const res = await fetch(path, options);
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (_) { data = text; }
+  if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+const tokenKey = (id) => `podium-token-${id}`;
+const getToken = (id) => localStorage.getItem(tokenKey(id)) || "";
+// Remembers a token that worked, and fills it into the page's other token fields.
+const setToken = (id, t) => {
+  if (!t) return;
+  localStorage.setItem(tokenKey(id), t);
+  document.querySelectorAll("input[type=password]").forEach((i) => { if (!i.value) i.value = t; });
+};
+
+const fmt = (x, d = 1) => (typeof x === "number" ? x.toFixed(d) : x ?? "");
+const signed = (x, d = 1) => (x > 0 ? "+" : "") + x.toFixed(d);
+const deltaCell = (x) => h("td", { class: x > 0 ? "up" : x < 0 ? "down" : "" }, signed(x));
+const message = (ok, text) => h("div", { class: `message ${ok ? "ok" : "err"}`, role: "status" }, text);
+const playerHref = (id, p) => `/leagues/${id}/players/${encodeURIComponent(p)}`;
+
+function setCrumbs(...parts) {
+  crumbs.replaceChildren(...parts.flatMap((p) => [" / ", p]));
+}
+
+// ---------- league list ----------
+async function home() {
+  document.title = "podium — leagues";
+  setCrumbs();
+  const [leagues, systems] = await Promise.all([api("/api/leagues"), api("/api/systems")]);
+  const list = h("section", {}, h("h1", {}, "Leagues"));
+  if (leagues.length === 0) list.append(h("p", { class: "muted" }, "No league yet: create one below."));
+  else {
+    list.append(h("div", { class: "scroll" }, h("table", { id: "leagues" },
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "League"), h("th", {}, "System"), h("th", {}, "Players"), h("th", {}, "Matches"))),
+      h("tbody", {}, leagues.map((l) => h("tr", {},
+        h("td", {}, l.id), h("td", {}, h("a", { href: `/leagues/${l.id}` }, l.name)),
+        h("td", {}, l.system), h("td", {}, l.players), h("td", {}, l.matches)))))));
+  }
+  const out = h("div");
+  const name = h("input", { id: "league-name", required: true, placeholder: "Thursday board games" });
+  const system = h("select", { id: "league-system" }, systems.map((s) => h("option", { value: s.name, selected: s.name === "sme" }, `${s.name} — ${s.summary}`)));
+  const form = h("form", { id: "create-league" },
+    h("label", { for: "league-name" }, "Name"), name,
+    h("label", { for: "league-system" }, "Rating system"), system,
+    h("div", { class: "row", style: "margin-top:.8rem" }, h("button", { type: "submit" }, "Create league")), out);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      const r = await api("/api/leagues", { method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: name.value, system: system.value }) });
+      setToken(r.id, r.admin_token);
+      out.replaceChildren(message(true, "League created. Its admin token (kept in this browser; copy it for the others at the table — it is shown only once):"),
+        h("p", { class: "token", id: "new-token" }, r.admin_token), h("p", {}, h("a", { href: `/leagues/${r.id}` }, "Open the league →")));
+    } catch (e) { out.replaceChildren(message(false, e.message)); }
+  });
+  app.replaceChildren(list, h("section", {}, h("h2", {}, "New league"), form));
+}
+
+// ---------- league page ----------
+const columns = [
+  ["position", "#"], ["player", "Player"], ["rating", "Rating"], ["sigma", "σ"], ["games", "Games"],
+  ["win_pct", "Win %"], ["expected_win_pct", "Exp. win %"], ["net_pct", "Net"], ["avg_size", "Avg size"], ["last_played", "Last played"],
+];
+
+function leaderboardTable(id, rows, hasSigma) {
+  const cols = columns.filter(([k]) => hasSigma || k !== "sigma");
+  let sortKey = "position", dir = 1;
+  const tbody = h("tbody");
+  const heads = cols.map(([k, label]) => h("th", { class: "sortable", "data-key": k, onclick: () => {
+    dir = sortKey === k ? -dir : (k === "player" || k === "position" ? 1 : -1);
+    sortKey = k; render();
+  } }, label));
+  function render() {
+    const sorted = [...rows].sort((a, b) => {
+      const x = a[sortKey], y = b[sortKey];
+      return (typeof x === "string" ? x.localeCompare(y) : (x ?? 0) - (y ?? 0)) * dir;
+    });
+    heads.forEach((th) => th.classList.remove("asc", "desc"));
+    const active = heads.find((th) => th.dataset.key === sortKey);
+    if (active) active.classList.add(dir > 0 ? "asc" : "desc");
+    tbody.replaceChildren(...sorted.map((r) => h("tr", { class: r.provisional ? "provisional" : "", "data-player": r.player },
+      cols.map(([k]) => {
+        if (k === "player") return h("td", {}, h("a", { href: playerHref(id, r.player) }, r.player),
+          r.provisional ? h("span", { class: "badge", title: "provisional: too few games to be sure" }, "provisional") : null);
+        if (k === "rating" || k === "sigma") return h("td", { title: String(r[k]) }, fmt(r[k], 1));
+        if (k === "net_pct") return deltaCell(r[k]);
+        if (typeof r[k] === "number" && !Number.isInteger(r[k])) return h("td", {}, fmt(r[k], 1));
+        return h("td", {}, r[k]);
+      }))));
+  }
+  render();
+  return h("table", { id: "leaderboard" }, h("thead", {}, h("tr", {}, heads)), tbody);
+}
+
+function gameForm(id, players, onDone) {
+  const rows = h("div", { id: "game-rows" });
+  const datalist = h("datalist", { id: "known-players" }, players.map((p) => h("option", { value: p })));
+  function addRow(place) {
+    const row = h("div", { class: "row game-row" },
+      h("input", { class: "player-input", list: "known-players", placeholder: "player", "aria-label": "player", required: true }),
+      h("input", { class: "place-input", type: "number", min: 1, step: 1, value: place, "aria-label": "place", required: true }),
+      h("button", { type: "button", class: "remove", onclick: () => row.remove(), "aria-label": "remove" }, "✕"));
+    rows.append(row);
+  }
+  for (let i = 1; i <= 3; i++) addRow(i);
+  const token = h("input", { id: "token", type: "password", value: getToken(id), placeholder: "admin token", autocomplete: "off" });
+  const out = h("div", { id: "game-result" });
+  const form = h("form", { id: "game-form" }, datalist,
+    h("p", { class: "muted" }, "One line per player with their place (1 = winner). Give tied players the same place."),
+    rows,
+    h("div", { class: "row" }, h("button", { type: "button", class: "secondary", id: "add-player",
+      onclick: () => addRow(rows.children.length + 1) }, "+ Add player")),
+    h("label", { for: "token" }, "League admin token"), token,
+    h("div", { class: "row", style: "margin-top:.8rem" }, h("button", { type: "submit", id: "submit-game" }, "Submit game")),
+    out);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const results = [...rows.querySelectorAll(".game-row")].map((r) => ({
+      player: r.querySelector(".player-input").value.trim(),
+      rank: Number(r.querySelector(".place-input").value),
+    })).filter((r) => r.player);
+    try {
+      const r = await api(`/api/leagues/${id}/matches`, { method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token.value.trim()}` },
+        body: JSON.stringify({ results }) });
+      setToken(id, token.value.trim());
+      out.replaceChildren(message(true, `Game ${r.match} recorded. Rating changes:`),
+        h("div", { class: "scroll" }, h("table", { id: "changes" },
+          h("thead", {}, h("tr", {}, h("th", {}, "Place"), h("th", {}, "Player"), h("th", {}, "Before"), h("th", {}, "After"), h("th", {}, "Change"))),
+          h("tbody", {}, r.changes.map((c) => h("tr", {}, h("td", {}, c.place), h("td", {}, c.player),
+            h("td", {}, fmt(c.before)), h("td", {}, fmt(c.after)), deltaCell(c.delta)))))));
+      rows.querySelectorAll(".player-input").forEach((i) => { i.value = ""; });
+      onDone();
+    } catch (e) { out.replaceChildren(message(false, e.message)); }
+  });
+  return form;
+}
+
+async function settingsForm(id, league, onDone) {
+  const systems = await api("/api/systems");
+  const system = h("select", { id: "settings-system" }, systems.map((s) => h("option", { value: s.name, selected: s.name === league.system }, s.name)));
+  const params = h("div", { class: "params" });
+  function showParams() {
+    const spec = systems.find((s) => s.name === system.value);
+    const current = system.value === league.system ? Object.fromEntries(league.params.map((p) => [p.name, p.value])) : {};
+    params.replaceChildren(...spec.params.flatMap((p) => [
+      h("label", { for: `param-${p.name}` }, p.name, " ", h("span", { class: "doc" }, `${p.doc} (default ${p.default})`)),
+      h("input", { id: `param-${p.name}`, "data-param": p.name, "data-default": p.default, value: current[p.name] ?? p.default }),
+    ]));
+  }
+  system.addEventListener("change", showParams);
+  showParams();
+  const token = h("input", { id: "settings-token", type: "password", value: getToken(id), placeholder: "admin token", autocomplete: "off" });
+  const out = h("div");
+  const form = h("form", { id: "settings-form" },
+    h("label", { for: "settings-system" }, "Rating system"), system, params,
+    h("label", { for: "settings-token" }, "League admin token"), token,
+    h("div", { class: "row", style: "margin-top:.8rem" }, h("button", { type: "submit" }, "Save and recompute")), out);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const config = {};
+    params.querySelectorAll("input").forEach((i) => { if (i.value.trim() !== i.dataset.default) config[i.dataset.param] = i.value.trim(); });
+    try {
+      const r = await api(`/api/leagues/${id}`, { method: "PATCH",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token.value.trim()}` },
+        body: JSON.stringify({ system: system.value, config }) });
+      setToken(id, token.value.trim());
+      out.replaceChildren(message(true, `Now rated by ${r.system}; ${r.matches} matches recomputed.`));
+      onDone();
+    } catch (e) { out.replaceChildren(message(false, e.message)); }
+  });
+  return form;
+}
+
+async function league(id) {
+  const board = h("div", { class: "scroll", id: "board" });
+  const title = h("h1");
+  const info = h("p", { class: "muted" });
+  let current = null;
+  async function refresh() {
+    const [l, rows] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/leaderboard`)]);
+    current = l;
+    document.title = `podium — ${l.name}`;
+    setCrumbs(h("a", { href: `/leagues/${id}` }, l.name));
+    title.textContent = l.name;
+    info.textContent = `${l.system} · ${l.players} players · ${l.matches} matches · click a column to sort`;
+    board.replaceChildren(rows.length ? leaderboardTable(id, rows, l.has_sigma) : h("p", { class: "muted", id: "empty-board" }, "No game yet."));
+    return rows;
+  }
+  const rows = await refresh();
+  const game = h("section", {}, h("h2", {}, "Enter a game"), gameForm(id, rows.map((r) => r.player), refresh));
+  const settings = h("section", {}, h("h2", {}, "Settings"), await settingsForm(id, current, refresh));
+  app.replaceChildren(h("section", {}, title, info, board), game, settings,
+    h("section", {}, h("h2", {}, "Data"), h("p", {}, h("a", { href: `/api/leagues/${id}/matches` }, "Download the ledger (JSON Lines)"),
+      " — rate it offline with ", h("code", {}, `podium rate ledger.jsonl --system ${current.system}`))));
+}
+
+// ---------- player page ----------
+function chart(history) {
+  const W = 640, H = 240, L = 48, R = 12, T = 12, B = 28;
+  const pts = history.length ? [history[0].before, ...history.map((g) => g.after)] : [];
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "rating over time");
+  const el = (tag, attrs, text) => {
+    const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    svg.append(e);
+    return e;
+  };
+  if (pts.length < 2) return svg;
+  let lo = Math.min(...pts), hi = Math.max(...pts);
+  if (hi - lo < 1e-9) { lo -= 1; hi += 1; }
+  const pad = (hi - lo) * 0.08; lo -= pad; hi += pad;
+  const x = (i) => L + (i * (W - L - R)) / (pts.length - 1);
+  const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
+  for (let k = 0; k <= 4; k++) {
+    const v = lo + ((hi - lo) * k) / 4;
+    el("line", { class: "grid", x1: L, x2: W - R, y1: y(v), y2: y(v) });
+    el("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end" }, v.toFixed(0));
+  }
+  el("text", { x: L, y: H - 8 }, "start");
+  el("text", { x: W - R, y: H - 8, "text-anchor": "end" }, `after game ${pts.length - 1}`);
+  el("polyline", { class: "line", points: pts.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ") });
+  pts.forEach((v, i) => { if (i > 0) el("circle", { class: "dot", cx: x(i), cy: y(v), r: 3 }, undefined).append(
+    Object.assign(document.createElementNS("http://www.w3.org/2000/svg", "title"), { textContent: `${history[i - 1].match}: ${v.toFixed(2)}` })); });
+  return svg;
+}
+
+async function player(id, name) {
+  const [l, p] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/players/${encodeURIComponent(name)}`)]);
+  document.title = `podium — ${name}`;
+  setCrumbs(h("a", { href: `/leagues/${id}` }, l.name), h("span", {}, name));
+  const summary = h("p", {}, `#${p.position} · rating ${fmt(p.rating, 2)}`, p.sigma !== undefined ? ` ± ${fmt(p.sigma, 2)}` : "",
+    ` · ${p.games} games · win ${fmt(p.win_pct)}% (an average player: ${fmt(p.expected_win_pct)}%)`,
+    p.provisional ? h("span", { class: "badge" }, "provisional") : null);
+  const games = [...p.history].reverse();
+  const table = h("table", { id: "history" },
+    h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "When"), h("th", {}, "Place"), h("th", {}, "Before"),
+      h("th", {}, "Expected"), h("th", {}, "Actual"), h("th", {}, "K"), h("th", {}, "Change"), h("th", {}, "After"))),
+    h("tbody", {}, games.map((g) => h("tr", {},
+      h("td", {}, g.match), h("td", { style: "text-align:left" }, g.time || ""), h("td", {}, `${g.place} of ${g.entries}`),
+      h("td", {}, fmt(g.before)), h("td", {}, fmt(g.expected, 3)), h("td", {}, fmt(g.actual, 3)),
+      h("td", {}, g.k === null ? "—" : fmt(g.k, 1)), deltaCell(g.delta), h("td", {}, fmt(g.after))))));
+  app.replaceChildren(
+    h("section", {}, h("h1", {}, name), summary, chart(p.history)),
+    h("section", {}, h("h2", {}, "Games"), h("p", { class: "muted" },
+      "Change = K × (actual − expected), scaled by the share of the game played: a result better than expected raises the rating."),
+      h("div", { class: "scroll" }, table)));
+}
+
+async function route() {
+  const path = location.pathname;
+  let m;
+  try {
+    if (path === "/" || path === "") await home();
+    else if ((m = path.match(/^\/leagues\/(\d+)\/?$/))) await league(m[1]);
+    else if ((m = path.match(/^\/leagues\/(\d+)\/players\/(.+)$/))) await player(m[1], decodeURIComponent(m[2]));
+    else app.replaceChildren(message(false, "No such page."));
+  } catch (e) {
+    app.replaceChildren(message(false, e.message));
+  }
+}
+
+route();

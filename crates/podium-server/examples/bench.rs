@@ -1,0 +1,271 @@
+//! Benchmark of the league server over loopback HTTP:
+//!
+//! 1. acknowledged match submissions per second, with every commit fsynced
+//!    (`synchronous=FULL`, group commit), from concurrent clients;
+//! 2. leaderboard latency (p50/p99) for a league of 100,000 players, paginated and full.
+//!
+//! `cargo run --release -p podium-server --example bench [-- --clients 32 --matches 20000 --players 100000]`
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use podium_io::JsonResult;
+use podium_store::{NewLeague, SqliteStore, Store, Submission};
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+
+fn arg(name: &str, default: usize) -> usize {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn start_server(db: PathBuf) -> String {
+    let (tx, rx) = std::sync::mpsc::channel::<SocketAddr>();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Runtime::new().expect("runtime");
+        rt.block_on(podium_server::serve(
+            &db,
+            "127.0.0.1:0".parse().unwrap(),
+            |a| {
+                tx.send(a).unwrap();
+            },
+        ))
+        .expect("server runs");
+    });
+    format!("http://{}", rx.recv().expect("server starts"))
+}
+
+fn agent() -> ureq::Agent {
+    ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs(60))
+        .build()
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i].as_secs_f64() * 1e3
+}
+
+fn fetch(a: &ureq::Agent, url: &str) -> usize {
+    use std::io::Read;
+    let mut body = Vec::new();
+    a.get(url)
+        .call()
+        .unwrap()
+        .into_reader()
+        .read_to_end(&mut body)
+        .unwrap();
+    body.len()
+}
+
+fn latencies(url: &str, n: usize) -> (f64, f64, usize) {
+    let a = agent();
+    let mut bytes = fetch(&a, url); // the first read materialises the board
+    let mut times = Vec::with_capacity(n);
+    for _ in 0..n {
+        let t = Instant::now();
+        bytes = fetch(&a, url);
+        times.push(t.elapsed());
+    }
+    times.sort();
+    (percentile(&times, 0.5), percentile(&times, 0.99), bytes)
+}
+
+fn submissions(base: &str, clients: usize, matches: usize) {
+    let a = agent();
+    let v: Value = a
+        .post(&format!("{base}/api/leagues"))
+        .send_json(json!({"name": "bench", "system": "sme"}))
+        .unwrap()
+        .into_json()
+        .unwrap();
+    let (id, token) = (
+        v["id"].as_i64().unwrap(),
+        v["admin_token"].as_str().unwrap().to_string(),
+    );
+    let url = format!("{base}/api/leagues/{id}/matches");
+    let next = AtomicUsize::new(0);
+    let started = Instant::now();
+    std::thread::scope(|s| {
+        for c in 0..clients {
+            let (url, token, next) = (&url, &token, &next);
+            s.spawn(move || {
+                let a = agent();
+                let mut rng = rand::rngs::StdRng::seed_from_u64(c as u64);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= matches {
+                        break;
+                    }
+                    let n = rng.gen_range(2..=5);
+                    let mut players: Vec<u32> = Vec::new();
+                    while players.len() < n {
+                        let p = rng.gen_range(0..500);
+                        if !players.contains(&p) {
+                            players.push(p);
+                        }
+                    }
+                    let body = json!({
+                        "id": format!("b{i}"),
+                        "results": players.iter().enumerate().map(|(r, p)| json!({"player": format!("p{p}"), "rank": r + 1})).collect::<Vec<_>>(),
+                    });
+                    let r = a
+                        .post(url)
+                        .set("Authorization", &format!("Bearer {token}"))
+                        .send_json(body)
+                        .expect("submission acknowledged");
+                    assert_eq!(r.status(), 201);
+                }
+            });
+        }
+    });
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "submissions: {matches} matches from {clients} clients in {secs:.2} s = {:.0} acknowledged/s (synchronous=FULL, group commit)",
+        matches as f64 / secs
+    );
+}
+
+fn populate(db: &Path, players: usize) -> (i64, String) {
+    let mut store = SqliteStore::open(db).unwrap();
+    let (info, token) = store
+        .create_league(&NewLeague {
+            name: "big".into(),
+            system: "sme".into(),
+            config: vec![],
+        })
+        .unwrap();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let per = 4;
+    let games = players / per * 2;
+    let started = Instant::now();
+    let mut batch = Vec::new();
+    for g in 0..games {
+        let names: Vec<usize> = if g < players / per {
+            (0..per).map(|k| g * per + k).collect()
+        } else {
+            let mut v: Vec<usize> = Vec::new();
+            while v.len() < per {
+                let p = rng.gen_range(0..players);
+                if !v.contains(&p) {
+                    v.push(p);
+                }
+            }
+            v
+        };
+        batch.push((
+            info.id,
+            Submission {
+                id: Some(format!("g{g}")),
+                match_id: None,
+                time: None,
+                results: names
+                    .iter()
+                    .enumerate()
+                    .map(|(r, p)| JsonResult {
+                        player: format!("player{p:06}"),
+                        rank: Some((r + 1) as f64),
+                        score: None,
+                        team: None,
+                        weight: None,
+                    })
+                    .collect(),
+            },
+        ));
+        if batch.len() == 5_000 {
+            for r in store.append_batch(std::mem::take(&mut batch)) {
+                r.unwrap();
+            }
+        }
+    }
+    for r in store.append_batch(batch) {
+        r.unwrap();
+    }
+    println!(
+        "populated a league of {players} players with {games} matches in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    (info.id, token)
+}
+
+fn main() {
+    let clients = arg("--clients", 32);
+    let matches = arg("--matches", 20_000);
+    let players = arg("--players", 100_000);
+    let dir = std::env::temp_dir().join(format!("podium-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+
+    let (big, big_token) = populate(&dir.join("bench.db"), players);
+    let t = Instant::now();
+    let base = start_server(dir.join("bench.db"));
+    println!(
+        "server opened and replayed the ledger in {:.2} s",
+        t.elapsed().as_secs_f64()
+    );
+
+    for (what, url, n) in [
+        (
+            "leaderboard ?limit=100",
+            format!("{base}/api/leagues/{big}/leaderboard?limit=100"),
+            2_000,
+        ),
+        (
+            "leaderboard ?limit=100&offset=50000",
+            format!("{base}/api/leagues/{big}/leaderboard?limit=100&offset=50000"),
+            2_000,
+        ),
+        (
+            "leaderboard full array",
+            format!("{base}/api/leagues/{big}/leaderboard"),
+            200,
+        ),
+        (
+            "player page",
+            format!("{base}/api/leagues/{big}/players/player000042"),
+            200,
+        ),
+    ] {
+        let (p50, p99, bytes) = latencies(&url, n);
+        println!("{what}: {players} players, {n} requests: p50 {p50:.2} ms, p99 {p99:.2} ms ({bytes} bytes)");
+    }
+    // The board is materialised once per change: the first read after a write pays for it.
+    let a = agent();
+    let mut times = Vec::new();
+    for i in 0..50 {
+        a.post(&format!("{base}/api/leagues/{big}/matches"))
+            .set("Authorization", &format!("Bearer {big_token}"))
+            .send_json(json!({"id": format!("w{i}"), "results": [
+                {"player": format!("player{:06}", i * 7), "rank": 1},
+                {"player": format!("player{:06}", i * 7 + 1), "rank": 2}]}))
+            .unwrap();
+        let t = Instant::now();
+        fetch(
+            &a,
+            &format!("{base}/api/leagues/{big}/leaderboard?limit=100"),
+        );
+        times.push(t.elapsed());
+    }
+    times.sort();
+    println!(
+        "leaderboard ?limit=100 right after a write: {players} players, 50 requests: p50 {:.2} ms, p99 {:.2} ms",
+        percentile(&times, 0.5),
+        percentile(&times, 0.99)
+    );
+    let v: Value = a
+        .get(&format!("{base}/api/leagues/{big}"))
+        .call()
+        .unwrap()
+        .into_json()
+        .unwrap();
+    assert_eq!(v["players"].as_u64().unwrap() as usize, players);
+
+    submissions(&base, clients, matches);
+    let _ = std::fs::remove_dir_all(&dir);
+}

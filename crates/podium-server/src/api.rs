@@ -1,0 +1,401 @@
+//! The JSON API handlers and the table of routes the router is built from (which the
+//! OpenAPI document must match).
+
+use std::collections::BTreeMap;
+
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, MethodRouter};
+use axum::Json;
+use podium_store::{LeagueId, NewLeague, Submission, SubmitStatus};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::error::ApiError;
+use crate::AppState;
+
+/// Every API route: path and methods, as the router serves them.
+pub const API_ROUTES: &[(&str, &[&str])] = &[
+    ("/api/openapi.json", &["GET"]),
+    ("/api/systems", &["GET"]),
+    ("/api/leagues", &["GET", "POST"]),
+    ("/api/leagues/{id}", &["GET", "PATCH"]),
+    ("/api/leagues/{id}/leaderboard", &["GET"]),
+    ("/api/leagues/{id}/players/{player}", &["GET"]),
+    ("/api/leagues/{id}/matches", &["GET", "POST"]),
+    (
+        "/api/leagues/{id}/matches/{match}",
+        &["GET", "PUT", "DELETE"],
+    ),
+];
+
+/// The routes with their handlers; [`crate::router`] is built from this list, and a test
+/// checks it against [`API_ROUTES`] and the OpenAPI document.
+pub(crate) fn routes() -> Vec<(
+    &'static str,
+    &'static [&'static str],
+    MethodRouter<AppState>,
+)> {
+    let handlers: Vec<MethodRouter<AppState>> = vec![
+        get(openapi),
+        get(systems),
+        get(list_leagues).post(create_league),
+        get(get_league).patch(patch_league),
+        get(leaderboard),
+        get(player),
+        get(export_matches).post(submit_match),
+        get(get_match).put(correct_match).delete(void_match),
+    ];
+    API_ROUTES
+        .iter()
+        .zip(handlers)
+        .map(|(&(path, methods), h)| (path, methods, h))
+        .collect()
+}
+
+pub(crate) async fn no_route(method: Method, uri: Uri) -> ApiError {
+    ApiError::not_found(format!("no route for {method} {}", uri.path()))
+}
+
+pub(crate) async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{method} is not allowed on {}", uri.path()),
+    )
+}
+
+fn league_id(raw: &str) -> Result<LeagueId, ApiError> {
+    raw.parse::<LeagueId>()
+        .map_err(|_| ApiError::not_found(format!("no league {raw:?}")))
+}
+
+fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
+    let unauthorized = || {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "this needs the league's admin token: Authorization: Bearer <token>",
+        )
+    };
+    let value = headers
+        .get(header::AUTHORIZATION)
+        .ok_or_else(unauthorized)?
+        .to_str()
+        .map_err(|_| unauthorized())?;
+    let (scheme, token) = value.split_once(' ').ok_or_else(unauthorized)?;
+    if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
+        return Err(unauthorized());
+    }
+    Ok(token.trim().to_string())
+}
+
+async fn authorize(
+    state: &AppState,
+    league: LeagueId,
+    headers: &HeaderMap,
+) -> Result<(), ApiError> {
+    let token = bearer(headers)?;
+    state.with_store(move |s| s.authorize(league, &token)).await
+}
+
+fn parse_body<T: for<'de> Deserialize<'de>>(
+    body: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
+    let body = body?;
+    serde_json::from_slice(&body).map_err(|e| ApiError::from_json(&e))
+}
+
+/// A config given as an object `{"k": 24}` or as settings `["k=24"]`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum ConfigBody {
+    Map(BTreeMap<String, Value>),
+    Settings(Vec<String>),
+}
+
+impl ConfigBody {
+    fn pairs(self) -> Result<Vec<(String, String)>, ApiError> {
+        match self {
+            ConfigBody::Map(m) => m
+                .into_iter()
+                .map(|(k, v)| {
+                    let v = match v {
+                        Value::String(s) => s,
+                        Value::Number(n) => n.to_string(),
+                        Value::Bool(b) => b.to_string(),
+                        other => {
+                            return Err(ApiError::new(
+                                StatusCode::UNPROCESSABLE_ENTITY,
+                                format!("config {k:?}: {other} is not a number, boolean or string"),
+                            ))
+                        }
+                    };
+                    Ok((k, v))
+                })
+                .collect(),
+            ConfigBody::Settings(s) => podium::parse_settings(&s)
+                .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateLeague {
+    name: String,
+    #[serde(default)]
+    system: Option<String>,
+    #[serde(default)]
+    config: Option<ConfigBody>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PatchLeague {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    system: Option<String>,
+    #[serde(default)]
+    config: Option<ConfigBody>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Page {
+    limit: Option<usize>,
+    offset: Option<usize>,
+}
+
+#[derive(Debug, Deserialize)]
+struct CorrectQuery {
+    #[serde(default)]
+    allow_new_players: bool,
+}
+
+async fn openapi() -> Json<Value> {
+    Json(crate::openapi::document())
+}
+
+async fn systems() -> Json<Value> {
+    let list: Vec<Value> = podium::systems()
+        .iter()
+        .map(|s| {
+            let sys = (s.build)(&[]).ok();
+            json!({
+                "name": s.name,
+                "summary": s.summary,
+                "source": s.source,
+                "has_sigma": sys.as_ref().is_some_and(|s| s.has_uncertainty()),
+                "params": (s.defaults)().iter().map(|p| json!({
+                    "name": p.name, "default": p.value.to_string(), "doc": p.doc,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    Json(Value::Array(list))
+}
+
+async fn list_leagues(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let list = state.with_store(|s| Ok(s.leagues())).await?;
+    Ok(Json(list).into_response())
+}
+
+async fn create_league(
+    State(state): State<AppState>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let req: CreateLeague = parse_body(body)?;
+    let config = match req.config {
+        Some(c) => c.pairs()?,
+        None => Vec::new(),
+    };
+    let new = NewLeague {
+        name: req.name,
+        system: req.system.unwrap_or_else(|| "sme".into()),
+        config,
+    };
+    let (info, token) = state.with_store(move |s| s.create_league(&new)).await?;
+    tracing::info!(league = info.id, system = %info.system, "league created");
+    Ok((
+        StatusCode::CREATED,
+        [(header::LOCATION, format!("/api/leagues/{}", info.id))],
+        Json(json!({ "id": info.id, "admin_token": token, "league": info })),
+    )
+        .into_response())
+}
+
+async fn get_league(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let id = league_id(&id)?;
+    let info = state.with_store(move |s| s.league(id)).await?;
+    Ok(Json(info).into_response())
+}
+
+async fn patch_league(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let id = league_id(&id)?;
+    authorize(&state, id, &headers).await?;
+    let req: PatchLeague = parse_body(body)?;
+    let config = req.config.map(ConfigBody::pairs).transpose()?;
+    let info = state
+        .with_store(move |s| s.configure(id, req.name, req.system, config))
+        .await?;
+    tracing::info!(league = id, system = %info.system, "league reconfigured and recomputed");
+    Ok(Json(info).into_response())
+}
+
+async fn leaderboard(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    page: Result<Query<Page>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let id = league_id(&id)?;
+    let Query(page) = page?;
+    let (total, body) = if page.limit.is_none() && page.offset.unwrap_or(0) == 0 {
+        // The full board: materialised and serialised once per change, then reused.
+        let board = state.with_store(move |s| s.leaderboard(id)).await?;
+        let mut cache = crate::lock(&state.inner.board_json);
+        let bytes = match cache.get(&id) {
+            Some((b, bytes)) if std::sync::Arc::ptr_eq(b, &board) => bytes.clone(),
+            _ => {
+                let bytes = Bytes::from(serde_json::to_vec(&*board).map_err(ApiError::internal)?);
+                cache.insert(id, (board.clone(), bytes.clone()));
+                bytes
+            }
+        };
+        (board.len(), bytes)
+    } else {
+        let offset = page.offset.unwrap_or(0);
+        let limit = page.limit.unwrap_or(usize::MAX);
+        let (total, rows) = state
+            .with_store(move |s| s.leaderboard_page(id, offset, limit))
+            .await?;
+        (
+            total,
+            Bytes::from(serde_json::to_vec(&rows).map_err(ApiError::internal)?),
+        )
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_string()),
+            (
+                header::HeaderName::from_static("x-total-count"),
+                total.to_string(),
+            ),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+async fn player(
+    State(state): State<AppState>,
+    Path((id, player)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
+    let id = league_id(&id)?;
+    let history = state.with_store(move |s| s.player(id, &player)).await?;
+    Ok(Json(history).into_response())
+}
+
+async fn export_matches(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let id = league_id(&id)?;
+    let ledger = state.with_store(move |s| s.ledger(id)).await?;
+    let mut out = Vec::with_capacity(ledger.len() * 128);
+    for e in &ledger {
+        serde_json::to_writer(&mut out, &e.json).map_err(ApiError::internal)?;
+        out.push(b'\n');
+    }
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], out).into_response())
+}
+
+fn appended_json(a: &podium_store::Appended) -> Value {
+    json!({
+        "match": a.entry.key,
+        "seq": a.entry.seq,
+        "status": a.status,
+        "voided": a.entry.voided,
+        "recomputed": a.recomputed,
+        "result": a.entry.json,
+        "changes": a.changes,
+    })
+}
+
+async fn submit_match(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let id = league_id(&id)?;
+    authorize(&state, id, &headers).await?;
+    let sub: Submission = parse_body(body)?;
+    let done = state.submit(id, sub).await?;
+    let status = match done.status {
+        SubmitStatus::Created => StatusCode::CREATED,
+        _ => StatusCode::OK,
+    };
+    Ok((status, Json(appended_json(&done))).into_response())
+}
+
+async fn get_match(
+    State(state): State<AppState>,
+    Path((id, key)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
+    let id = league_id(&id)?;
+    let (entry, changes) = state
+        .with_store(move |s| {
+            let entry = s.get_match(id, &key)?;
+            let changes = s.derived(id)?.changes(&key).unwrap_or_default();
+            Ok((entry, changes))
+        })
+        .await?;
+    Ok(Json(json!({
+        "match": entry.key,
+        "seq": entry.seq,
+        "voided": entry.voided,
+        "result": entry.json,
+        "changes": changes,
+    }))
+    .into_response())
+}
+
+async fn correct_match(
+    State(state): State<AppState>,
+    Path((id, key)): Path<(String, String)>,
+    query: Result<Query<CorrectQuery>, QueryRejection>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let id = league_id(&id)?;
+    authorize(&state, id, &headers).await?;
+    let Query(query) = query?;
+    let sub: Submission = parse_body(body)?;
+    let done = state
+        .with_store(move |s| s.correct(id, &key, sub, query.allow_new_players))
+        .await?;
+    tracing::info!(league = id, r#match = %done.entry.key, "match corrected, league recomputed");
+    Ok(Json(appended_json(&done)).into_response())
+}
+
+async fn void_match(
+    State(state): State<AppState>,
+    Path((id, key)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let id = league_id(&id)?;
+    authorize(&state, id, &headers).await?;
+    let entry = state.with_store(move |s| s.void(id, &key)).await?;
+    tracing::info!(league = id, r#match = %entry.key, "match voided, league recomputed");
+    Ok(Json(json!({ "match": entry.key, "seq": entry.seq, "voided": true })).into_response())
+}

@@ -1,0 +1,140 @@
+//! The OpenAPI 3.1 document served at `/api/openapi.json`. A test checks that its paths
+//! and methods are exactly the router's ([`crate::API_ROUTES`]).
+
+use serde_json::{json, Value};
+
+fn param(name: &str, doc: &str) -> Value {
+    json!({"name": name, "in": "path", "required": true, "schema": {"type": "string"}, "description": doc})
+}
+
+fn query(name: &str, ty: &str, doc: &str) -> Value {
+    json!({"name": name, "in": "query", "required": false, "schema": {"type": ty}, "description": doc})
+}
+
+fn error(doc: &str) -> Value {
+    json!({"description": doc, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
+}
+
+fn ok(doc: &str, schema: Value) -> Value {
+    json!({"description": doc, "content": {"application/json": {"schema": schema}}})
+}
+
+fn body(schema: &str) -> Value {
+    json!({"required": true, "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{schema}")}}}})
+}
+
+fn schema_ref(name: &str) -> Value {
+    json!({"$ref": format!("#/components/schemas/{name}")})
+}
+
+const BEARER: &str = "bearer";
+
+/// The OpenAPI document.
+#[must_use]
+pub fn document() -> Value {
+    let id = param("id", "League id");
+    let m = param("match", "Match id");
+    let p = param("player", "Player id");
+    let auth = json!([{ BEARER: [] }]);
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "podium league server",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "A match ledger for multiplayer games with ratings derived from it. Writes need the league's admin token as `Authorization: Bearer <token>`. Errors are `{\"error\": \"...\"}`."
+        },
+        "paths": {
+            "/api/openapi.json": {"get": {"summary": "This document", "responses": {"200": ok("The OpenAPI document", json!({"type": "object"}))}}},
+            "/api/systems": {"get": {"summary": "Every rating system with its parameters and defaults",
+                "responses": {"200": ok("Systems", json!({"type": "array", "items": {"type": "object"}}))}}},
+            "/api/leagues": {
+                "get": {"summary": "Every league", "responses": {"200": ok("Leagues", json!({"type": "array", "items": schema_ref("League")}))}},
+                "post": {"summary": "Create a league", "requestBody": body("NewLeague"),
+                    "responses": {"201": ok("Created: the id and the admin token (shown only now)", schema_ref("Created")),
+                                  "400": error("Malformed JSON"), "413": error("Body too large"), "422": error("Unknown system or bad parameter")}}
+            },
+            "/api/leagues/{id}": {
+                "get": {"summary": "A league with its system and parameters in force", "parameters": [id],
+                    "responses": {"200": ok("The league", schema_ref("League")), "404": error("No such league")}},
+                "patch": {"summary": "Change name, system or config; recomputes every rating from the ledger",
+                    "parameters": [id], "security": auth, "requestBody": body("LeaguePatch"),
+                    "responses": {"200": ok("The league as now configured", schema_ref("League")), "400": error("Malformed JSON"),
+                        "401": error("Missing or wrong token"), "403": error("Another league's token"), "404": error("No such league"),
+                        "422": error("Unknown system, bad parameter, or a ledger the system cannot rate")}}
+            },
+            "/api/leagues/{id}/leaderboard": {"get": {"summary": "The leaderboard, best first, ratings at full precision",
+                "parameters": [id, query("limit", "integer", "At most this many rows (default: all)"), query("offset", "integer", "Skip this many rows first")],
+                "responses": {"200": ok("Rows; header X-Total-Count gives the number of players", json!({"type": "array", "items": schema_ref("Standing")})),
+                    "400": error("Bad limit or offset"), "404": error("No such league")}}},
+            "/api/leagues/{id}/players/{player}": {"get": {"summary": "A player's standing and every rated match with its breakdown",
+                "parameters": [id, p], "responses": {"200": ok("The player", schema_ref("Player")), "404": error("No such league or player")}}},
+            "/api/leagues/{id}/matches": {
+                "get": {"summary": "The ledger in rating order as JSON Lines (what `podium rate` reads); voided matches left out",
+                    "parameters": [id], "responses": {"200": {"description": "One match per line", "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+                        "404": error("No such league")}},
+                "post": {"summary": "Enter a match. A retry with the same id and content stores nothing (200); the same id with other content is 409",
+                    "parameters": [id], "security": auth, "requestBody": body("Match"),
+                    "responses": {"201": ok("Stored, with each player's rating change", schema_ref("Submitted")),
+                        "200": ok("A retry: already stored, nothing changed", schema_ref("Submitted")),
+                        "400": error("Malformed JSON"), "401": error("Missing or wrong token"), "403": error("Another league's token"),
+                        "404": error("No such league"), "409": error("Same id, other content"), "413": error("Body too large"),
+                        "422": error("Invalid match, or one the system cannot rate")}}
+            },
+            "/api/leagues/{id}/matches/{match}": {
+                "get": {"summary": "One match of the ledger with its rating changes", "parameters": [id, m],
+                    "responses": {"200": ok("The match", schema_ref("Submitted")), "404": error("No such league or match")}},
+                "put": {"summary": "Correct a match (keeps its place in the ledger); recomputes",
+                    "parameters": [id, m, query("allow_new_players", "boolean", "Allow players who have never played in the league")],
+                    "security": auth, "requestBody": body("Match"),
+                    "responses": {"200": ok("Corrected", schema_ref("Submitted")), "400": error("Malformed JSON"),
+                        "401": error("Missing or wrong token"), "403": error("Another league's token"), "404": error("No such league or match"),
+                        "422": error("Invalid match, unknown player, or a ledger the system cannot rate")}},
+                "delete": {"summary": "Void a match (kept in the ledger, no longer rated); recomputes", "parameters": [id, m], "security": auth,
+                    "responses": {"200": ok("Voided", json!({"type": "object"})), "401": error("Missing or wrong token"),
+                        "403": error("Another league's token"), "404": error("No such league or match")}}
+            }
+        },
+        "components": {
+            "securitySchemes": {BEARER: {"type": "http", "scheme": "bearer"}},
+            "schemas": {
+                "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+                "NewLeague": {"type": "object", "required": ["name"], "properties": {
+                    "name": {"type": "string"}, "system": {"type": "string", "default": "sme"},
+                    "config": {"oneOf": [{"type": "object", "additionalProperties": {"type": ["number", "string", "boolean"]}},
+                                         {"type": "array", "items": {"type": "string", "description": "key=value"}}]}}},
+                "LeaguePatch": {"type": "object", "properties": {"name": {"type": "string"}, "system": {"type": "string"},
+                    "config": {"description": "As in NewLeague; a new system without config starts from its defaults"}}},
+                "Created": {"type": "object", "required": ["id", "admin_token"], "properties": {
+                    "id": {"type": "integer"}, "admin_token": {"type": "string"}, "league": schema_ref("League")}},
+                "League": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "system": {"type": "string"},
+                    "config": {"type": "array"}, "params": {"type": "array"}, "has_sigma": {"type": "boolean"},
+                    "matches": {"type": "integer"}, "players": {"type": "integer"}}},
+                "Result": {"type": "object", "required": ["player"], "properties": {"player": {"type": "string"},
+                    "rank": {"type": "number"}, "score": {"type": "number"}, "team": {"type": "string"},
+                    "weight": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}}},
+                "Match": {"type": "object", "required": ["results"], "additionalProperties": false, "properties": {
+                    "match": {"type": "string", "description": "The match id, as files carry it; assigned by the server when neither it nor `id` is given"},
+                    "id": {"type": "string", "description": "The client's id of the match (for retries); if `match` is given too they must agree"},
+                    "time": {"type": "string", "description": "RFC 3339 or YYYY-MM-DD"},
+                    "results": {"type": "array", "minItems": 2, "items": schema_ref("Result")}}},
+                "Change": {"type": "object", "properties": {"player": {"type": "string"}, "place": {"type": "integer"},
+                    "before": {"type": "number"}, "after": {"type": "number"}, "delta": {"type": "number"},
+                    "expected": {"type": "number"}, "actual": {"type": "number"}, "k": {"type": ["number", "null"]},
+                    "weight": {"type": "number"}, "games": {"type": "integer"}}},
+                "Submitted": {"type": "object", "properties": {"match": {"type": "string"}, "seq": {"type": "integer"},
+                    "status": {"enum": ["created", "duplicate", "corrected"]}, "voided": {"type": "boolean"},
+                    "recomputed": {"type": "boolean"}, "result": schema_ref("Match"),
+                    "changes": {"type": "array", "items": schema_ref("Change")}}},
+                "Standing": {"type": "object", "required": ["player", "rating", "games"], "properties": {
+                    "position": {"type": "integer"}, "player": {"type": "string"}, "rating": {"type": "number"},
+                    "sigma": {"type": "number"}, "games": {"type": "integer"}, "wins": {"type": "number"},
+                    "avg_size": {"type": "number"}, "win_pct": {"type": "number"}, "expected_win_pct": {"type": "number"},
+                    "net_pct": {"type": "number"}, "last_played": {"type": "string"}, "provisional": {"type": "boolean"}}},
+                "Player": {"allOf": [schema_ref("Standing"), {"type": "object", "properties": {
+                    "history": {"type": "array", "items": {"allOf": [schema_ref("Change"), {"type": "object", "properties": {
+                        "match": {"type": "string"}, "seq": {"type": "integer"}, "time": {"type": ["string", "null"]},
+                        "entries": {"type": "integer"}}}]}}}}]}
+            }
+        }
+    })
+}

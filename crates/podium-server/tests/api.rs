@@ -1,0 +1,630 @@
+//! The API through the router, request by request (no sockets).
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use axum::Router;
+use podium_server::{router, AppState, API_ROUTES};
+use podium_store::SqliteStore;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn app() -> Router {
+    router(AppState::new(Box::new(SqliteStore::in_memory().unwrap())))
+}
+
+struct Reply {
+    status: StatusCode,
+    content_type: String,
+    text: String,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
+    }
+    fn error(&self) -> String {
+        self.json()["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error field: {}", self.text))
+            .to_string()
+    }
+}
+
+async fn call(
+    app: &Router,
+    method: Method,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<&str>,
+) -> Reply {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    if body.is_some() {
+        req = req.header(header::CONTENT_TYPE, "application/json");
+    }
+    let req = req
+        .body(Body::from(body.unwrap_or("").to_string()))
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let content_type = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let bytes = axum::body::to_bytes(res.into_body(), 64 << 20)
+        .await
+        .unwrap();
+    Reply {
+        status,
+        content_type,
+        text: String::from_utf8(bytes.to_vec()).unwrap(),
+    }
+}
+
+async fn create(app: &Router, body: Value) -> (i64, String) {
+    let r = call(
+        app,
+        Method::POST,
+        "/api/leagues",
+        None,
+        Some(&body.to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let v = r.json();
+    (
+        v["id"].as_i64().unwrap(),
+        v["admin_token"].as_str().unwrap().to_string(),
+    )
+}
+
+fn game(id: &str, places: &[(&str, u32)]) -> String {
+    json!({
+        "id": id,
+        "results": places.iter().map(|(p, r)| json!({"player": p, "rank": r})).collect::<Vec<_>>(),
+    })
+    .to_string()
+}
+
+#[tokio::test]
+async fn a_league_from_creation_to_leaderboard() {
+    let app = app();
+    let (id, token) = create(
+        &app,
+        json!({"name": "Thursday", "system": "sme", "config": {"k": 24}}),
+    )
+    .await;
+    assert!(token.starts_with("pdm_") && token.len() == 68);
+    let url = format!("/api/leagues/{id}/matches");
+
+    let r = call(
+        &app,
+        Method::POST,
+        &url,
+        Some(&token),
+        Some(&game("g1", &[("ann", 1), ("bo", 2), ("cy", 2)])),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let v = r.json();
+    assert_eq!(v["status"], "created");
+    assert_eq!(v["changes"][0]["player"], "ann");
+    // sme with K = 24: ann beats two players at 1500: 2 · 24 · (1 − 0.5) / 2 … = +12.
+    assert!(
+        (v["changes"][0]["delta"].as_f64().unwrap() - 12.0).abs() < 1e-9,
+        "{v}"
+    );
+
+    // A retry: 200, nothing stored; other content under the same id: 409.
+    let r = call(
+        &app,
+        Method::POST,
+        &url,
+        Some(&token),
+        Some(&game("g1", &[("ann", 1), ("bo", 2), ("cy", 2)])),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json()["status"], "duplicate");
+    let r = call(
+        &app,
+        Method::POST,
+        &url,
+        Some(&token),
+        Some(&game("g1", &[("ann", 2), ("bo", 1)])),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CONFLICT);
+    assert!(r.error().contains("g1"));
+
+    // A JSON Lines match exactly as files carry it is accepted too.
+    let line = r#"{"match":"g2","time":null,"results":[{"player":"bo","rank":1},{"player":"cy","rank":2}]}"#;
+    let r = call(&app, Method::POST, &url, Some(&token), Some(line)).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // The id may be given as "match" and "id" when they agree.
+    let both =
+        r#"{"match":"g2","id":"g2","results":[{"player":"cy","rank":2},{"player":"bo","rank":1}]}"#;
+    let r = call(&app, Method::POST, &url, Some(&token), Some(both)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let differ =
+        r#"{"match":"g3","id":"x","results":[{"player":"cy","rank":2},{"player":"bo","rank":1}]}"#;
+    let r = call(&app, Method::POST, &url, Some(&token), Some(differ)).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+
+    let r = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/leaderboard"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let board = r.json();
+    let board = board.as_array().unwrap();
+    assert_eq!(board.len(), 3);
+    for row in board {
+        for field in [
+            "player",
+            "rating",
+            "games",
+            "win_pct",
+            "expected_win_pct",
+            "avg_size",
+            "provisional",
+        ] {
+            assert!(row.get(field).is_some(), "{field} missing in {row}");
+        }
+        assert!(row.get("sigma").is_none(), "sme has no sigma");
+    }
+    let total: f64 = board.iter().map(|r| r["rating"].as_f64().unwrap()).sum();
+    assert!(
+        (total - 4500.0).abs() < 1e-9,
+        "sme is point neutral: {total}"
+    );
+
+    let r = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/leaderboard?limit=1&offset=1"),
+        None,
+        None,
+    )
+    .await;
+    let page = r.json();
+    assert_eq!(page.as_array().unwrap().len(), 1);
+    assert_eq!(page[0], board[1]);
+    let r = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/leaderboard?limit=x"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    r.error();
+
+    let r = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/players/bo"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let p = r.json();
+    assert_eq!(p["games"], 2);
+    let hist = p["history"].as_array().unwrap();
+    assert_eq!(hist.len(), 2);
+    assert_eq!(hist[0]["match"], "g1");
+    assert_eq!(hist[1]["place"], 1);
+    for field in ["before", "after", "expected", "actual", "k", "delta"] {
+        assert!(hist[0].get(field).is_some(), "{field}");
+    }
+    let r = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/players/nobody"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+
+    let r = call(&app, Method::GET, &url, None, None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.content_type, "application/x-ndjson");
+    let lines: Vec<&str> = r.text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    let first: podium_io::JsonMatch = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(first.id, "g1");
+}
+
+#[tokio::test]
+async fn tokens_401_and_403() {
+    let app = app();
+    let (a, ta) = create(&app, json!({"name": "A", "system": "sme"})).await;
+    let (_b, tb) = create(&app, json!({"name": "B", "system": "sme"})).await;
+    let url = format!("/api/leagues/{a}/matches");
+    let body = game("g1", &[("ann", 1), ("bo", 2)]);
+    let r = call(&app, Method::POST, &url, None, Some(&body)).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    r.error();
+    let r = call(&app, Method::POST, &url, Some("pdm_wrong"), Some(&body)).await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    let r = call(&app, Method::POST, &url, Some(&tb), Some(&body)).await;
+    assert_eq!(r.status, StatusCode::FORBIDDEN);
+    for (method, path) in [
+        (Method::DELETE, format!("{url}/g1")),
+        (Method::PUT, format!("{url}/g1")),
+        (Method::PATCH, format!("/api/leagues/{a}")),
+    ] {
+        let r = call(&app, method.clone(), &path, None, Some("{}")).await;
+        assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{method} {path}");
+        let r = call(&app, method.clone(), &path, Some(&tb), Some("{}")).await;
+        assert_eq!(r.status, StatusCode::FORBIDDEN, "{method} {path}");
+    }
+    let r = call(&app, Method::POST, &url, Some(&ta), Some(&body)).await;
+    assert_eq!(r.status, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn bad_input_is_4xx_never_500() {
+    let app = app();
+    let (id, t) = create(&app, json!({"name": "A", "system": "elo"})).await;
+    let url = format!("/api/leagues/{id}/matches");
+    let cases: Vec<(Method, String, Option<&str>, String, StatusCode)> = vec![
+        (
+            Method::POST,
+            url.clone(),
+            Some(&t),
+            "{".into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            Method::POST,
+            url.clone(),
+            Some(&t),
+            "[1,2]".into(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            url.clone(),
+            Some(&t),
+            r#"{"results":[{"player":"a","rank":1}],"extra":1}"#.into(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            url.clone(),
+            Some(&t),
+            game("x", &[("a", 1)]),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            url.clone(),
+            Some(&t),
+            game("x", &[("a", 1), ("a", 2)]),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            url.clone(),
+            Some(&t),
+            game("x", &[("a", 1), ("b", 2), ("c", 3)]),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            url.clone(),
+            Some(&t),
+            r#"{"results":[{"player":"a","rank":1},{"player":"b"}]}"#.into(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            url.clone(),
+            Some(&t),
+            r#"{"time":"yesterday","results":[{"player":"a","rank":1},{"player":"b","rank":2}]}"#
+                .into(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            url.clone(),
+            Some(&t),
+            format!("{{\"results\":[], \"pad\":\"{}\"}}", "x".repeat(1_100_000)),
+            StatusCode::PAYLOAD_TOO_LARGE,
+        ),
+        (
+            Method::POST,
+            "/api/leagues".into(),
+            None,
+            r#"{"name":"x","system":"nope"}"#.into(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            "/api/leagues".into(),
+            None,
+            r#"{"name":"x","system":"sme","config":{"kk":1}}"#.into(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            "/api/leagues".into(),
+            None,
+            r#"{"name":"","system":"sme"}"#.into(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::POST,
+            "/api/leagues".into(),
+            None,
+            "nope".into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            Method::PATCH,
+            format!("/api/leagues/{id}"),
+            Some(&t),
+            r#"{"system":"nope"}"#.into(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::PATCH,
+            format!("/api/leagues/{id}"),
+            Some(&t),
+            r#"{"config":{"k":"-x"}}"#.into(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            Method::PUT,
+            format!("{url}/missing"),
+            Some(&t),
+            game("missing", &[("a", 1), ("b", 2)]),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            Method::DELETE,
+            format!("{url}/missing"),
+            Some(&t),
+            String::new(),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            Method::GET,
+            "/api/leagues/999/leaderboard".into(),
+            None,
+            String::new(),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            Method::GET,
+            "/api/leagues/abc".into(),
+            None,
+            String::new(),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            Method::GET,
+            "/api/nothing".into(),
+            None,
+            String::new(),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            Method::DELETE,
+            "/api/leagues".into(),
+            None,
+            String::new(),
+            StatusCode::METHOD_NOT_ALLOWED,
+        ),
+    ];
+    for (method, path, token, body, want) in cases {
+        let r = call(&app, method.clone(), &path, token, Some(&body)).await;
+        assert_eq!(
+            r.status,
+            want,
+            "{method} {path} {}: {}",
+            &body[..body.len().min(80)],
+            r.text
+        );
+        assert!(!r.error().is_empty());
+    }
+    // Nothing of the above was stored.
+    let r = call(&app, Method::GET, &url, None, None).await;
+    assert_eq!(r.text, "");
+}
+
+#[tokio::test]
+async fn corrections_voids_and_reconfiguration_recompute() {
+    let app = app();
+    let (id, t) = create(&app, json!({"name": "A", "system": "sme"})).await;
+    let url = format!("/api/leagues/{id}/matches");
+    for (k, g) in [
+        ("g1", [("ann", 1), ("bo", 2)]),
+        ("g2", [("bo", 1), ("cy", 2)]),
+    ] {
+        let r = call(&app, Method::POST, &url, Some(&t), Some(&game(k, &g))).await;
+        assert_eq!(r.status, StatusCode::CREATED);
+    }
+    let rating = |board: &Value, p: &str| {
+        board
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["player"] == p)
+            .map(|r| r["rating"].as_f64().unwrap())
+    };
+    let board_url = format!("/api/leagues/{id}/leaderboard");
+
+    // Unknown players in a correction are refused unless allowed.
+    let r = call(
+        &app,
+        Method::PUT,
+        &format!("{url}/g2"),
+        Some(&t),
+        Some(&game("g2", &[("bo", 1), ("zed", 2)])),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.error().contains("zed"));
+    let r = call(
+        &app,
+        Method::PUT,
+        &format!("{url}/g2"),
+        Some(&t),
+        Some(&game("other", &[("bo", 1), ("cy", 2)])),
+    )
+    .await;
+    assert_eq!(
+        r.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "the body's id must be the address's"
+    );
+    let r = call(
+        &app,
+        Method::PUT,
+        &format!("{url}/g2"),
+        Some(&t),
+        Some(&game("g2", &[("cy", 1), ("bo", 2)])),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json()["status"], "corrected");
+    let board = call(&app, Method::GET, &board_url, None, None).await.json();
+    let mut offline = podium::League::new(podium::system("sme", &[]).unwrap());
+    offline
+        .apply(&podium::Match::ranked("g1", &["ann", "bo"]).unwrap())
+        .unwrap();
+    offline
+        .apply(&podium::Match::ranked("g2", &["cy", "bo"]).unwrap())
+        .unwrap();
+    for p in ["ann", "bo", "cy"] {
+        let want = offline.get(p).unwrap().rating.value;
+        assert!((rating(&board, p).unwrap() - want).abs() < 1e-9, "{p}");
+    }
+
+    let r = call(&app, Method::DELETE, &format!("{url}/g1"), Some(&t), None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let board = call(&app, Method::GET, &board_url, None, None).await.json();
+    assert_eq!(rating(&board, "ann"), None);
+    assert!((rating(&board, "bo").unwrap() - 1484.0).abs() < 1e-9);
+    let r = call(&app, Method::GET, &format!("{url}/g1"), None, None).await;
+    assert_eq!(r.json()["voided"], true);
+
+    let r = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/leagues/{id}"),
+        Some(&t),
+        Some(r#"{"system":"elo","config":{"k":10}}"#),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json()["system"], "elo");
+    let board = call(&app, Method::GET, &board_url, None, None).await.json();
+    assert!((rating(&board, "cy").unwrap() - 1505.0).abs() < 1e-9);
+
+    let r = call(&app, Method::GET, "/api/leagues", None, None).await;
+    assert_eq!(r.json()[0]["matches"], 1);
+}
+
+/// Every route of the router is in the OpenAPI document and every documented operation
+/// is routed: requests to each answer something other than "no route".
+#[tokio::test]
+async fn openapi_matches_the_routes() {
+    let app = app();
+    let doc = call(&app, Method::GET, "/api/openapi.json", None, None)
+        .await
+        .json();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let paths = doc["paths"].as_object().unwrap();
+    let mut documented: Vec<(String, String)> = paths
+        .iter()
+        .flat_map(|(p, ops)| {
+            ops.as_object()
+                .unwrap()
+                .keys()
+                .map(move |m| (p.clone(), m.to_uppercase()))
+        })
+        .collect();
+    let mut routed: Vec<(String, String)> = API_ROUTES
+        .iter()
+        .flat_map(|(p, ms)| ms.iter().map(move |m| (p.to_string(), m.to_string())))
+        .collect();
+    documented.sort();
+    routed.sort();
+    assert_eq!(documented, routed);
+
+    let (id, t) = create(&app, json!({"name": "A", "system": "sme"})).await;
+    let r = call(
+        &app,
+        Method::POST,
+        &format!("/api/leagues/{id}/matches"),
+        Some(&t),
+        Some(&game("g1", &[("ann", 1), ("bo", 2)])),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CREATED);
+    for (path, method) in documented {
+        let uri = path
+            .replace("{id}", &id.to_string())
+            .replace("{player}", "ann")
+            .replace("{match}", "g1");
+        let method = Method::from_bytes(method.as_bytes()).unwrap();
+        let body = match method {
+            Method::POST if uri == "/api/leagues" => json!({"name": "B"}).to_string(),
+            Method::POST | Method::PUT => game("g1", &[("ann", 1), ("bo", 2)]),
+            Method::PATCH => "{}".into(),
+            _ => String::new(),
+        };
+        let r = call(&app, method.clone(), &uri, Some(&t), Some(&body)).await;
+        assert!(
+            r.status.is_success(),
+            "{method} {uri}: {} {}",
+            r.status,
+            r.text
+        );
+    }
+    // Bodies of documented errors are JSON errors.
+    let r = call(&app, Method::GET, "/api/leagues/1/players/x", None, None).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    r.error();
+}
+
+#[tokio::test]
+async fn pages_are_served_offline() {
+    let app = app();
+    for path in ["/", "/leagues/1", "/leagues/1/players/ann"] {
+        let r = call(&app, Method::GET, path, None, None).await;
+        assert_eq!(r.status, StatusCode::OK, "{path}");
+        assert!(r.content_type.starts_with("text/html"));
+        assert!(r.text.contains("/static/app.js"));
+        assert!(r.text.contains("viewport"), "phone-friendly viewport");
+    }
+    for (path, ty) in [
+        ("/static/app.js", "text/javascript"),
+        ("/static/app.css", "text/css"),
+    ] {
+        let r = call(&app, Method::GET, path, None, None).await;
+        assert_eq!(r.status, StatusCode::OK);
+        assert!(r.content_type.starts_with(ty));
+        assert!(
+            !r.text.contains("http://") || !r.text.contains("cdn"),
+            "no external resources"
+        );
+        assert!(
+            !r.text.contains("https://"),
+            "no external resources in {path}"
+        );
+    }
+}

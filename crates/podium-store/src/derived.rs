@@ -1,0 +1,333 @@
+//! The ratings derived from a ledger: a [`podium::League`] fed the ledger's matches in
+//! rating order, each match's changes, and each player's history.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+use podium::{League, Match, RatingSystem};
+
+use crate::error::StoreError;
+use crate::types::{BoardRow, ChangeRow, HistoryRow, LedgerEntry, PlayerHistory};
+
+/// One rated match.
+#[derive(Debug, Clone)]
+struct Rated {
+    key: String,
+    seq: i64,
+    time: Option<i64>,
+    entries: usize,
+    /// `(player index, place, change)` in the match's player order.
+    changes: Vec<(usize, usize, podium::PlayerChange)>,
+}
+
+/// A player's place in the leaderboard order: rating descending, then name ascending
+/// (the order of [`League::standings`]).
+#[derive(Debug, Clone)]
+struct Place(f64, String);
+
+impl PartialEq for Place {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Place {}
+impl PartialOrd for Place {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Place {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .0
+            .total_cmp(&self.0)
+            .then_with(|| self.1.cmp(&other.1))
+    }
+}
+
+/// The state derived from a league's ledger.
+#[derive(Debug)]
+pub struct Derived {
+    league: League,
+    rated: Vec<Rated>,
+    by_key: HashMap<String, usize>,
+    /// For each player (league index), the indices of their matches in `rated`.
+    games: Vec<Vec<u32>>,
+    /// Each player's league index.
+    index: HashMap<String, usize>,
+    /// Whether the league's matches have times (decided by the first rated match).
+    timed: Option<bool>,
+    last_time: Option<i64>,
+    /// Every player in leaderboard order, kept up to date match by match, so that a
+    /// page of the leaderboard never needs a sort.
+    order: BTreeSet<Place>,
+    /// The whole leaderboard, built on demand after a change.
+    board: Option<Arc<Vec<BoardRow>>>,
+}
+
+/// The order matches are rated in: by time (stable by ledger position) when they have
+/// times, as `podium rate` does, else by ledger position.
+pub(crate) fn rating_order(entries: &mut [LedgerEntry]) {
+    entries.sort_by_key(|e| (e.time, e.seq));
+}
+
+/// Rates a ledger from scratch: the fresh replay that a store's ratings must equal.
+/// Voided entries are skipped; the others are rated in rating order.
+///
+/// # Errors
+/// [`StoreError::Rate`] naming the first match the system refuses, or
+/// [`StoreError::InvalidMatch`] for a stored match that no longer validates.
+pub fn replay(
+    system: Box<dyn RatingSystem>,
+    entries: &[LedgerEntry],
+) -> Result<Derived, StoreError> {
+    let mut entries: Vec<LedgerEntry> = entries.iter().filter(|e| !e.voided).cloned().collect();
+    rating_order(&mut entries);
+    let mut d = Derived::new(system);
+    for e in &entries {
+        let game = to_match(e)?;
+        d.apply(e, &game)?;
+    }
+    Ok(d)
+}
+
+fn to_match(e: &LedgerEntry) -> Result<Match, StoreError> {
+    e.json
+        .to_match("ledger", e.seq.max(0) as u64)
+        .map_err(|err| StoreError::InvalidMatch {
+            message: err.to_string(),
+        })
+}
+
+impl Derived {
+    /// Empty state for a league rated by `system`.
+    #[must_use]
+    pub fn new(system: Box<dyn RatingSystem>) -> Self {
+        Derived {
+            league: League::new(system),
+            rated: Vec::new(),
+            by_key: HashMap::new(),
+            games: Vec::new(),
+            index: HashMap::new(),
+            timed: None,
+            last_time: None,
+            order: BTreeSet::new(),
+            board: None,
+        }
+    }
+
+    /// The league with its players and ratings.
+    #[must_use]
+    pub fn league(&self) -> &League {
+        &self.league
+    }
+
+    /// Rated matches.
+    #[must_use]
+    pub fn matches(&self) -> usize {
+        self.rated.len()
+    }
+
+    /// Whether matches have times (`None` before the first match).
+    #[must_use]
+    pub fn timed(&self) -> Option<bool> {
+        self.timed
+    }
+
+    /// Whether a match at `time` would go after every rated match (so it can be rated in
+    /// place rather than by a replay).
+    #[must_use]
+    pub fn appends_at_end(&self, time: Option<i64>) -> bool {
+        match (time, self.last_time) {
+            (Some(t), Some(last)) => t >= last,
+            _ => true,
+        }
+    }
+
+    /// Rates one more match. Nothing changes if the system refuses it.
+    ///
+    /// # Errors
+    /// [`StoreError::Rate`] or [`StoreError::TimeMismatch`].
+    pub fn apply(&mut self, entry: &LedgerEntry, game: &Match) -> Result<(), StoreError> {
+        let has_time = game.time().is_some();
+        if self.timed.is_some_and(|t| t != has_time) {
+            return Err(StoreError::TimeMismatch {
+                key: entry.key.clone(),
+                has_time,
+            });
+        }
+        let old: Vec<Place> = game
+            .players()
+            .filter_map(|(_, m)| {
+                self.league
+                    .get(&m.player)
+                    .map(|p| Place(p.rating.value, p.name.clone()))
+            })
+            .collect();
+        let report = self.league.apply(game).map_err(|source| StoreError::Rate {
+            key: entry.key.clone(),
+            source,
+        })?;
+        self.timed = Some(has_time);
+        if let Some(t) = game.time() {
+            self.last_time = Some(self.last_time.map_or(t, |l| l.max(t)));
+        }
+        let index = self.rated.len() as u32;
+        let places: Vec<usize> = game.players().map(|(e, _)| game.place(e)).collect();
+        let changes: Vec<_> = report
+            .changes
+            .into_iter()
+            .zip(places)
+            .map(|((i, c), place)| (i, place, c))
+            .collect();
+        for &(i, _, _) in &changes {
+            if self.games.len() <= i {
+                self.games.resize_with(i + 1, Vec::new);
+            }
+            let name = &self.league.player(i).name;
+            if !self.index.contains_key(name) {
+                self.index.insert(name.clone(), i);
+            }
+            self.games[i].push(index);
+        }
+        for p in &old {
+            self.order.remove(p);
+        }
+        for &(i, _, _) in &changes {
+            let p = self.league.player(i);
+            self.order.insert(Place(p.rating.value, p.name.clone()));
+        }
+        self.by_key.insert(entry.key.clone(), self.rated.len());
+        self.rated.push(Rated {
+            key: entry.key.clone(),
+            seq: entry.seq,
+            time: game.time(),
+            entries: game.len(),
+            changes,
+        });
+        self.board = None;
+        Ok(())
+    }
+
+    /// The changes a rated match made, in its player order.
+    #[must_use]
+    pub fn changes(&self, key: &str) -> Option<Vec<ChangeRow>> {
+        let r = &self.rated[*self.by_key.get(key)?];
+        Some(self.change_rows(r))
+    }
+
+    fn change_rows(&self, r: &Rated) -> Vec<ChangeRow> {
+        r.changes
+            .iter()
+            .map(|(i, place, c)| ChangeRow::new(&self.league.player(*i).name, *place, c))
+            .collect()
+    }
+
+    /// The leaderboard, best first; computed once per change and shared.
+    pub fn board(&mut self) -> Arc<Vec<BoardRow>> {
+        if let Some(b) = &self.board {
+            return b.clone();
+        }
+        let b = Arc::new(self.compute_board());
+        self.board = Some(b.clone());
+        b
+    }
+
+    /// The leaderboard built from the maintained order.
+    #[must_use]
+    pub fn compute_board(&self) -> Vec<BoardRow> {
+        self.order
+            .iter()
+            .enumerate()
+            .map(|(k, p)| self.row(k + 1, &p.1))
+            .collect()
+    }
+
+    /// Players in leaderboard order from `offset`, at most `limit` of them, and the number
+    /// of players. Costs O(offset + limit), without building the whole board.
+    #[must_use]
+    pub fn page(&self, offset: usize, limit: usize) -> (usize, Vec<BoardRow>) {
+        let total = self.order.len();
+        if let Some(b) = &self.board {
+            let start = offset.min(total);
+            let end = start.saturating_add(limit).min(total);
+            return (total, b[start..end].to_vec());
+        }
+        let rows = self
+            .order
+            .iter()
+            .skip(offset)
+            .take(limit)
+            .enumerate()
+            .map(|(k, p)| self.row(offset + k + 1, &p.1))
+            .collect();
+        (total, rows)
+    }
+
+    fn row(&self, position: usize, name: &str) -> BoardRow {
+        let p = self.league.player(self.index[name]);
+        let system = self.league.system();
+        let s = &p.stats;
+        BoardRow {
+            position,
+            player: p.name.clone(),
+            rating: p.rating.value,
+            sigma: if system.has_uncertainty() {
+                p.rating.sigma
+            } else {
+                None
+            },
+            games: s.games,
+            wins: s.wins,
+            avg_size: s.average_size(),
+            win_pct: s.win_pct(),
+            expected_win_pct: s.expected_win_pct(),
+            net_pct: s.win_pct() - s.expected_win_pct(),
+            last_played: match (s.last_time, &s.last_match) {
+                (Some(t), _) => podium_io::format_time(t),
+                (None, Some(id)) => id.to_string(),
+                (None, None) => String::new(),
+            },
+            provisional: system.is_provisional(&p.rating),
+        }
+    }
+
+    /// A player's standing and history, or `None` if they have not played.
+    #[must_use]
+    pub fn player(&self, name: &str) -> Option<PlayerHistory> {
+        let index = *self.index.get(name)?;
+        let p = self.league.player(index);
+        let place = Place(p.rating.value, p.name.clone());
+        let standing = self.row(self.order.range(..&place).count() + 1, name);
+        let history = self
+            .games
+            .get(index)
+            .map(|g| g.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .map(|&m| {
+                let r = &self.rated[m as usize];
+                let (_, place, c) = r
+                    .changes
+                    .iter()
+                    .find(|(i, _, _)| *i == index)
+                    .expect("a player's match names the player");
+                HistoryRow {
+                    key: r.key.clone(),
+                    seq: r.seq,
+                    time: r.time.map(podium_io::format_time),
+                    entries: r.entries,
+                    change: ChangeRow::new(name, *place, c),
+                }
+            })
+            .collect();
+        Some(PlayerHistory { standing, history })
+    }
+
+    /// Whether a player has played in the league.
+    #[must_use]
+    pub fn knows(&self, player: &str) -> bool {
+        self.league.get(player).is_some()
+    }
+}

@@ -1,0 +1,259 @@
+//! The values a store takes and returns.
+
+use podium::{Param, PlayerChange};
+use podium_io::{JsonMatch, JsonResult};
+use serde::{Deserialize, Serialize};
+
+use crate::error::StoreError;
+
+/// A league's id.
+pub type LeagueId = i64;
+
+/// A league to create.
+#[derive(Debug, Clone)]
+pub struct NewLeague {
+    /// Shown on the pages.
+    pub name: String,
+    /// A registered system name (see [`podium::systems`]).
+    pub system: String,
+    /// `key=value` parameters over the system's defaults.
+    pub config: Vec<(String, String)>,
+}
+
+/// A league as stored.
+#[derive(Debug, Clone, Serialize)]
+pub struct LeagueInfo {
+    /// The id.
+    pub id: LeagueId,
+    /// The name.
+    pub name: String,
+    /// The system's name.
+    pub system: String,
+    /// The parameters set over the system's defaults, as given.
+    pub config: Vec<(String, String)>,
+    /// Every parameter of the system with the value in force.
+    pub params: Vec<ParamRow>,
+    /// Whether the system keeps an uncertainty σ.
+    pub has_sigma: bool,
+    /// Rated (not voided) matches.
+    pub matches: usize,
+    /// Players who have played.
+    pub players: usize,
+}
+
+/// One parameter in force.
+#[derive(Debug, Clone, Serialize)]
+pub struct ParamRow {
+    /// Its name.
+    pub name: String,
+    /// Its value as text.
+    pub value: String,
+    /// What it does.
+    pub doc: String,
+}
+
+impl ParamRow {
+    pub(crate) fn from_param(p: &Param) -> Self {
+        ParamRow {
+            name: p.name.to_string(),
+            value: p.value.to_string(),
+            doc: p.doc.to_string(),
+        }
+    }
+}
+
+/// A match submitted to a league: one JSON Lines match of SPEC §6 whose id is optional.
+/// The id may be given as `"match"` (as in files) or `"id"` (a client's id for retries),
+/// or both if they agree; the store assigns one when neither is given.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Submission {
+    /// The match id as files carry it.
+    #[serde(default, rename = "match", skip_serializing_if = "Option::is_none")]
+    pub match_id: Option<String>,
+    /// The client's id of the match: retries with the same id are recognised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// RFC 3339 time or `YYYY-MM-DD` date.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<String>,
+    /// One result per player.
+    pub results: Vec<JsonResult>,
+}
+
+impl Submission {
+    /// The match id given, if any.
+    ///
+    /// # Errors
+    /// [`StoreError::InvalidMatch`] when `match` and `id` are both given and differ.
+    pub fn key(&self) -> Result<Option<&str>, StoreError> {
+        match (&self.match_id, &self.id) {
+            (Some(m), Some(i)) if m != i => Err(StoreError::InvalidMatch {
+                message: format!(
+                    "the match id is given twice, as \"match\": {m:?} and \"id\": {i:?}; give it once"
+                ),
+            }),
+            (Some(k), _) | (None, Some(k)) => Ok(Some(k)),
+            (None, None) => Ok(None),
+        }
+    }
+
+    /// The submission as a JSON Lines match with the given id.
+    #[must_use]
+    pub fn to_json(&self, key: &str) -> JsonMatch {
+        JsonMatch {
+            id: key.to_string(),
+            time: self.time.clone(),
+            results: self.results.clone(),
+        }
+    }
+}
+
+/// One match of the ledger.
+#[derive(Debug, Clone, Serialize)]
+pub struct LedgerEntry {
+    /// Position in the order matches were entered (1-based, per league).
+    pub seq: i64,
+    /// The match id.
+    pub key: String,
+    /// When it was played (Unix seconds), if known.
+    pub time: Option<i64>,
+    /// The match as JSON Lines carries it (normalised: entries best first).
+    pub json: JsonMatch,
+    /// SHA-256 of the normalised content (id left out), to recognise retries.
+    pub hash: String,
+    /// Whether the match was voided.
+    pub voided: bool,
+}
+
+/// Whether a submission was stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SubmitStatus {
+    /// A new match, now in the ledger.
+    Created,
+    /// A retry of a match already in the ledger with the same content: nothing stored.
+    Duplicate,
+    /// An existing match's results were replaced.
+    Corrected,
+}
+
+/// One player's rating change in one match.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChangeRow {
+    /// The player.
+    pub player: String,
+    /// The player's (or team's) place, 1 = best; tied entries share a place.
+    pub place: usize,
+    /// Rating before.
+    pub before: f64,
+    /// Rating after.
+    pub after: f64,
+    /// `after − before`.
+    pub delta: f64,
+    /// The score the system expected.
+    pub expected: f64,
+    /// The score achieved.
+    pub actual: f64,
+    /// The step size, for systems that have one.
+    pub k: Option<f64>,
+    /// The share of the match played.
+    pub weight: f64,
+    /// σ before, for systems with uncertainty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigma_before: Option<f64>,
+    /// σ after, for systems with uncertainty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigma_after: Option<f64>,
+    /// Rated games after this match.
+    pub games: u32,
+}
+
+impl ChangeRow {
+    pub(crate) fn new(player: &str, place: usize, c: &PlayerChange) -> Self {
+        ChangeRow {
+            player: player.to_string(),
+            place,
+            before: c.before.value,
+            after: c.after.value,
+            delta: c.delta(),
+            expected: c.expected,
+            actual: c.actual,
+            k: c.k,
+            weight: c.weight,
+            sigma_before: c.before.sigma,
+            sigma_after: c.after.sigma,
+            games: c.after.games,
+        }
+    }
+}
+
+/// What an append or correction did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Appended {
+    /// Stored, a retry, or corrected.
+    pub status: SubmitStatus,
+    /// The match as in the ledger.
+    pub entry: LedgerEntry,
+    /// Each player's change in this match (as rated now).
+    pub changes: Vec<ChangeRow>,
+    /// Whether the league was recomputed from its ledger (rather than updated in place).
+    pub recomputed: bool,
+}
+
+/// One row of a leaderboard.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct BoardRow {
+    /// 1-based position.
+    pub position: usize,
+    /// The player.
+    pub player: String,
+    /// The rating, at full precision.
+    pub rating: f64,
+    /// The uncertainty σ, for systems that keep one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigma: Option<f64>,
+    /// Rated games.
+    pub games: u32,
+    /// Wins (a tie for first among k entries counts 1/k).
+    pub wins: f64,
+    /// Mean number of entries of the player's matches.
+    pub avg_size: f64,
+    /// Win percentage.
+    pub win_pct: f64,
+    /// An average player's win percentage in the same matches.
+    pub expected_win_pct: f64,
+    /// `win_pct − expected_win_pct`.
+    pub net_pct: f64,
+    /// Time of the last match played when matches have times, else its id.
+    pub last_played: String,
+    /// Whether the rating is still provisional.
+    pub provisional: bool,
+}
+
+/// One match in a player's history.
+#[derive(Debug, Clone, Serialize)]
+pub struct HistoryRow {
+    /// The match id.
+    #[serde(rename = "match")]
+    pub key: String,
+    /// Position of the match in the ledger.
+    pub seq: i64,
+    /// When it was played, if known (RFC 3339 or date).
+    pub time: Option<String>,
+    /// Entries in the match.
+    pub entries: usize,
+    /// The player's change, with the breakdown.
+    #[serde(flatten)]
+    pub change: ChangeRow,
+}
+
+/// A player's standing and history.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayerHistory {
+    /// The player's leaderboard row.
+    #[serde(flatten)]
+    pub standing: BoardRow,
+    /// Every rated match of the player, in rating order.
+    pub history: Vec<HistoryRow>,
+}

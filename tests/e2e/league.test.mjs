@@ -1,0 +1,144 @@
+// Enters games through the league page's form in a real headless Chromium and checks
+// that the leaderboard changes. Run by scripts/e2e.sh, which starts `podium serve` and
+// sets PODIUM_URL.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+const base = (process.env.PODIUM_URL || "").replace(/\/$/, "");
+const shots = process.env.E2E_SCREENSHOTS;
+let browser, profile, page, league, token;
+
+before(async () => {
+  assert.ok(base, "PODIUM_URL is not set");
+  profile = mkdtempSync(join(tmpdir(), "podium-e2e-profile-"));
+  // A fresh profile directory (Playwright passes it as --user-data-dir) and a
+  // phone-sized window: the pages must work there.
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    viewport: { width: 390, height: 844 },
+  });
+  page = browser.pages()[0] || (await browser.newPage());
+  const res = await fetch(`${base}/api/leagues`, {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "Thursday E2E", system: "sme" }),
+  });
+  assert.equal(res.status, 201);
+  ({ id: league, admin_token: token } = await res.json());
+});
+
+after(async () => {
+  await browser?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+async function enterGame(results) {
+  const rows = page.locator("#game-rows .game-row");
+  while ((await rows.count()) > results.length) await rows.last().locator("button.remove").click();
+  while ((await rows.count()) < results.length) await page.click("#add-player");
+  for (const [i, [player, place]] of results.entries()) {
+    await rows.nth(i).locator(".player-input").fill(player);
+    await rows.nth(i).locator(".place-input").fill(String(place));
+  }
+  await page.fill("#token", token);
+  await page.evaluate(() => document.querySelector("#game-result").replaceChildren());
+  await page.click("#submit-game");
+  await page.locator("#changes").waitFor();
+}
+
+async function board() {
+  return page.$$eval("#leaderboard tbody tr", (trs) => trs.map((tr) => ({
+    player: tr.dataset.player,
+    rating: Number(tr.children[2].getAttribute("title")),
+    provisional: tr.classList.contains("provisional"),
+  })));
+}
+
+test("the league list shows the new league", async () => {
+  await page.goto(`${base}/`);
+  await page.locator("#leagues").getByText("Thursday E2E").waitFor();
+});
+
+test("a game entered through the form changes the leaderboard", async () => {
+  await page.goto(`${base}/leagues/${league}`);
+  await page.locator("#empty-board").waitFor();
+  // ann wins; bo and cy tie for second.
+  await enterGame([["ann", 1], ["bo", 2], ["cy", 2]]);
+  const changes = await page.$$eval("#changes tbody tr", (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  assert.deepEqual(changes.map((r) => r[1]), ["ann", "bo", "cy"]);
+  assert.equal(changes[0][4], "+16.0");
+  await page.locator("#leaderboard tbody tr").nth(2).waitFor();
+  let rows = await board();
+  assert.deepEqual(rows.map((r) => r.player), ["ann", "cy", "bo"]);
+  assert.equal(rows[0].rating, 1516);
+  if (shots) await page.screenshot({ path: join(shots, "league.png"), fullPage: true });
+
+  // A second game: bo beats ann. The leaderboard follows.
+  await enterGame([["bo", 1], ["ann", 2]]);
+  await page.waitForFunction(() => document.querySelector('#leaderboard tr[data-player="ann"] td:nth-child(3)')?.title !== "1516");
+  rows = await board();
+  const ann = rows.find((r) => r.player === "ann");
+  const bo = rows.find((r) => r.player === "bo");
+  assert.ok(ann.rating < 1516, `ann lost rating: ${ann.rating}`);
+  assert.ok(bo.rating > 1484, `bo gained rating: ${bo.rating}`);
+  const api = await (await fetch(`${base}/api/leagues/${league}/leaderboard`)).json();
+  assert.deepEqual(rows.map((r) => r.player), api.map((r) => r.player));
+  assert.deepEqual(rows.map((r) => r.rating), api.map((r) => r.rating));
+
+  // Sorting by a column: click "Rating" twice for lowest first.
+  const ratingHeader = page.locator("#leaderboard th[data-key=rating]");
+  await ratingHeader.click();
+  await ratingHeader.click();
+  const sorted = (await board()).map((r) => r.rating);
+  assert.deepEqual(sorted, [...sorted].sort((a, b) => a - b));
+});
+
+test("a wrong token is refused on the form", async () => {
+  await page.goto(`${base}/leagues/${league}`);
+  await page.locator("#game-rows .game-row").first().waitFor();
+  const rows = page.locator("#game-rows .game-row");
+  await rows.nth(2).locator("button.remove").click();
+  await rows.nth(0).locator(".player-input").fill("ann");
+  await rows.nth(1).locator(".player-input").fill("dee");
+  await page.fill("#token", "pdm_wrong");
+  await page.click("#submit-game");
+  await page.locator("#game-result .message.err").waitFor();
+  const api = await (await fetch(`${base}/api/leagues/${league}`)).json();
+  assert.equal(api.matches, 2);
+});
+
+test("the player page draws the rating over time and each game", async () => {
+  await page.goto(`${base}/leagues/${league}/players/ann`);
+  await page.locator("svg.chart polyline").waitFor();
+  const points = await page.getAttribute("svg.chart polyline", "points");
+  assert.equal(points.trim().split(/\s+/).length, 3, "start and two games");
+  assert.equal(await page.locator("#history tbody tr").count(), 2);
+  if (shots) await page.screenshot({ path: join(shots, "player.png"), fullPage: true });
+});
+
+test("settings change the system and recompute", async () => {
+  await page.goto(`${base}/leagues/${league}`);
+  // elo cannot rate the three-player game: refused, nothing changes.
+  await page.selectOption("#settings-system", "elo");
+  await page.fill("#settings-token", token);
+  await page.click("#settings-form button[type=submit]");
+  await page.locator("#settings-form .message.err").getByText("cannot be rated").waitFor();
+  // mes with K = 20: recomputed, and every player is still provisional.
+  await page.selectOption("#settings-system", "mes");
+  await page.fill("#param-k", "20");
+  await page.click("#settings-form button[type=submit]");
+  await page.locator("#settings-form .message.ok").waitFor();
+  const info = await (await fetch(`${base}/api/leagues/${league}`)).json();
+  assert.equal(info.system, "mes");
+  assert.deepEqual(info.config, [["k", "20"]]);
+  await page.waitForFunction(() => document.querySelectorAll("#leaderboard tr.provisional .badge").length === 3);
+  const api = await (await fetch(`${base}/api/leagues/${league}/leaderboard`)).json();
+  assert.deepEqual((await board()).map((r) => r.rating), api.map((r) => r.rating));
+  if (shots) await page.screenshot({ path: join(shots, "settings.png"), fullPage: true });
+});
