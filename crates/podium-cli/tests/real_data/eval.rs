@@ -14,7 +14,7 @@ fn codeforces_csv() -> &'static str {
         let out = podium(&["import", "codeforces", &standings.to_string_lossy()]);
         let path = dir.file("codeforces.csv", out.ok());
         assert!(
-            out.stderr.contains("imported 613 contests; skipped 42"),
+            out.stderr.contains("skipped 42 contests without results"),
             "{}",
             out.stderr
         );
@@ -104,10 +104,11 @@ fn codeforces_backtest_full_history() {
             .parse()
             .unwrap()
     };
-    // whitewhale orders contestants well; sme barely beats a coin in contests of
-    // thousands, where a mid-field player's two virtual games cancel out.
+    // whitewhale orders contestants well; sme is no better than a coin in contests of
+    // thousands, where a mid-field player's two virtual games cancel out (and the
+    // hundreds tied at the bottom mostly draw one another).
     assert!(acc("whitewhale") > 0.7, "{}", acc("whitewhale"));
-    assert!(acc("sme") > 0.5 && acc("sme") < 0.6, "{}", acc("sme"));
+    assert!(acc("sme") > 0.45 && acc("sme") < 0.55, "{}", acc("sme"));
 }
 
 /// Every registered system on the first contests, with log loss: each one either
