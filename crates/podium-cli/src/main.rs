@@ -35,7 +35,7 @@ enum Command {
     Systems(cmd::systems::Args),
     /// Rank shooter players from Quake 3 server logs, frag by frag (with a stats site).
     Frags(cmd::frags::Args),
-    /// Convert a published dataset (Catan log, Formula 1 results) into long CSV.
+    /// Convert a published dataset (Catan log, Formula 1 results, Codeforces standings) into long CSV.
     Import(cmd::import::Args),
     /// Rate a history, then predict a proposed match: win chances, orders, places.
     Predict(cmd::predict::Args),
