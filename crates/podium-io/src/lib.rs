@@ -16,6 +16,7 @@ mod group;
 pub mod initial;
 pub mod jsonl;
 pub mod quake;
+mod records;
 pub mod time;
 pub mod write;
 

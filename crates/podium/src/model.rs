@@ -191,10 +191,12 @@ impl Match {
     /// Every player of the match with the index of their entry, entries best first.
     /// Ratings passed to [`crate::RatingSystem::rate`] follow this order.
     pub fn players(&self) -> impl Iterator<Item = (usize, &Member)> + '_ {
-        self.entries
-            .iter()
-            .enumerate()
-            .flat_map(|(e, entry)| entry.members.iter().map(move |m| (e, m)))
+        Players {
+            entries: &self.entries,
+            entry: 0,
+            member: 0,
+            left: self.player_count(),
+        }
     }
 
     /// The indices into [`Match::players`] order of entry `entry`'s members.
@@ -240,6 +242,50 @@ impl Match {
     /// How many entries share first place.
     pub fn winners(&self) -> usize {
         self.tie_group(0).len()
+    }
+}
+
+/// The iterator of [`Match::players`]; it knows its length, so that collecting it
+/// allocates once.
+struct Players<'a> {
+    entries: &'a [Entry],
+    entry: usize,
+    member: usize,
+    left: usize,
+}
+
+impl<'a> Iterator for Players<'a> {
+    type Item = (usize, &'a Member);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let entry = self.entries.get(self.entry)?;
+            if let Some(m) = entry.members.get(self.member) {
+                self.member += 1;
+                self.left -= 1;
+                return Some((self.entry, m));
+            }
+            self.entry += 1;
+            self.member = 0;
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for Players<'_> {}
+
+/// Whether a player id has no leading or trailing white space: a check of its end bytes
+/// when they are ASCII, `str::trim` otherwise.
+fn trimmed(id: &str) -> bool {
+    match (id.as_bytes().first(), id.as_bytes().last()) {
+        (Some(&a), Some(&z)) if a.is_ascii() && z.is_ascii() => {
+            !a.is_ascii_whitespace() && !z.is_ascii_whitespace() && a != 0x0b && z != 0x0b
+        }
+        _ => id.trim() == id,
     }
 }
 
@@ -370,7 +416,7 @@ impl MatchBuilder {
                 });
             }
             for m in &entry.members {
-                if m.player.is_empty() || m.player.trim() != m.player {
+                if m.player.is_empty() || !trimmed(&m.player) {
                     return Err(MatchError::InvalidPlayerId {
                         player: m.player.clone(),
                     });
@@ -532,6 +578,15 @@ mod tests {
             Match::ranked("g", &[" a", "b"]).unwrap_err(),
             MatchError::InvalidPlayerId { .. }
         ));
+    }
+
+    #[test]
+    fn the_white_space_shortcut_agrees_with_trim() {
+        for id in [
+            "a", " a", "a ", "\u{b}a", "a\u{c}", "\u{85}a", "a\u{a0}", "é", "a b", "\ta",
+        ] {
+            assert_eq!(trimmed(id), id.trim() == id, "{id:?}");
+        }
     }
 
     #[test]

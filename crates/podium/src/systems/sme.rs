@@ -81,8 +81,10 @@ impl RatingSystem for SmeConfig {
             e[j] += p * (1.0 - eij);
             s[j] += p * (1.0 - si);
         };
-        let groups: Vec<_> = game.groups().collect();
-        for (gi, g) in groups.iter().enumerate() {
+        // The tie groups, best first, walked pairwise without collecting them.
+        let mut group = Some(game.tie_group(0));
+        while let Some(g) = group {
+            let below = (g.end < n).then(|| game.tie_group(g.end));
             let size = g.len() as f64;
             // Draws between members of a tied group who end up neighbours.
             for i in g.clone() {
@@ -91,7 +93,7 @@ impl RatingSystem for SmeConfig {
                 }
             }
             // Wins over the group below: its first entry meets our last one.
-            if let Some(below) = groups.get(gi + 1) {
+            if let Some(below) = &below {
                 let p = 1.0 / (size * below.len() as f64);
                 for i in g.clone() {
                     for j in below.clone() {
@@ -99,6 +101,7 @@ impl RatingSystem for SmeConfig {
                     }
                 }
             }
+            group = below;
         }
         Ok(elo_changes(game, before, &e, &s, |_| self.k))
     }
