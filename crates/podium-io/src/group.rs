@@ -1,6 +1,6 @@
 //! Turns a stream of result rows into matches: contiguous rows with one id form a match.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use podium::{Finish, Match, ResultRow};
@@ -53,28 +53,32 @@ impl Rows {
 }
 
 /// The last [`RECENT_IDS`] match ids seen, as 64-bit fingerprints.
+///
+/// Each fingerprint maps to the sequence number of the match that last had it; an entry
+/// older than the window counts as unseen. Old entries are swept out once per
+/// [`RECENT_IDS`] matches, so that the map holds at most twice the window (memory does not
+/// grow with the input) without removing one entry per match.
 #[derive(Debug, Default)]
 pub(crate) struct RecentIds {
-    order: VecDeque<u64>,
-    /// The fingerprints are hashes already: the set uses them as they are.
-    set: HashSet<u64, BuildHasherDefault<Passthrough>>,
+    /// Matches seen so far.
+    count: u64,
+    /// The fingerprints are hashes already: the map uses them as they are.
+    last: HashMap<u64, u64, BuildHasherDefault<Passthrough>>,
 }
 
 impl RecentIds {
-    /// Whether `id` was seen among the recent ids; remembers it if not.
+    /// Whether `id` was seen among the last [`RECENT_IDS`] ids; remembers it.
     pub fn seen_before(&mut self, id: &str) -> bool {
-        let fp = fingerprint(id);
-        if self.set.contains(&fp) {
-            return true;
+        let window = RECENT_IDS as u64;
+        let now = self.count;
+        self.count += 1;
+        if now > 0 && now % window == 0 {
+            self.last.retain(|_, seen| now - *seen <= window);
         }
-        if self.order.len() == RECENT_IDS {
-            if let Some(old) = self.order.pop_front() {
-                self.set.remove(&old);
-            }
+        match self.last.insert(fingerprint(id), now) {
+            Some(seen) => now - seen <= window,
+            None => false,
         }
-        self.order.push_back(fp);
-        self.set.insert(fp);
-        false
     }
 }
 
@@ -271,5 +275,29 @@ impl Grouper {
         });
         self.rows.clear();
         Some(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_ids_remember_a_window_of_matches() {
+        let mut recent = RecentIds::default();
+        assert!(!recent.seen_before("a"));
+        assert!(!recent.seen_before("b"));
+        assert!(recent.seen_before("a"));
+        // "c" then RECENT_IDS other ids: "c" is out of the window, "x0" just inside.
+        assert!(!recent.seen_before("c"));
+        for i in 0..RECENT_IDS {
+            assert!(!recent.seen_before(&format!("x{i}")));
+        }
+        assert!(!recent.seen_before("c"));
+        assert!(recent.seen_before(&format!("x{}", RECENT_IDS - 1)));
+        assert!(recent.seen_before("x10"));
+        assert!(!recent.seen_before("x1"));
+        // Old entries are swept: the map never holds much more than the window.
+        assert!(recent.last.len() <= 2 * RECENT_IDS + 1);
     }
 }
