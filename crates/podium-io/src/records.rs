@@ -188,60 +188,62 @@ impl<R: Read> Records<R> {
         // The fast path: a whole line in the buffer, without quotes or a lone `\r`, split
         // at its commas in one pass over its bytes (lines are short: a plain loop beats
         // vectorised searches that must start over at every comma).
-        'scan: while !forced {
-            self.bounds.clear();
-            let mut start = self.pos;
-            let mut i = self.pos;
-            while i < self.end {
-                match self.buf[i] {
-                    b',' => {
-                        self.bounds.push((start, i));
-                        start = i + 1;
+        if !forced {
+            'scan: loop {
+                self.bounds.clear();
+                let mut start = self.pos;
+                let mut i = self.pos;
+                while i < self.end {
+                    match self.buf[i] {
+                        b',' => {
+                            self.bounds.push((start, i));
+                            start = i + 1;
+                        }
+                        b'\n' => {
+                            self.bounds.push((start, i));
+                            self.line += 1;
+                            self.pos = i + 1;
+                            return Ok(Some(Record {
+                                data: &self.buf,
+                                bounds: &self.bounds,
+                                line,
+                            }));
+                        }
+                        b'\r' if i + 1 == self.end && !self.eof => {
+                            // Whether a `\n` follows is in the next read.
+                            self.fill()?;
+                            continue 'scan;
+                        }
+                        b'\r' if i + 1 < self.end && self.buf[i + 1] == b'\n' => {
+                            // A `\r\n` is consumed up to the `\r`: csv_core reads the `\n` with
+                            // the next record, which is why that record reports the line before.
+                            self.bounds.push((start, i));
+                            self.pos = i + 1;
+                            return Ok(Some(Record {
+                                data: &self.buf,
+                                bounds: &self.bounds,
+                                line,
+                            }));
+                        }
+                        b'"' | b'\r' => break 'scan,
+                        _ => {}
                     }
-                    b'\n' => {
-                        self.bounds.push((start, i));
-                        self.line += 1;
-                        self.pos = i + 1;
-                        return Ok(Some(Record {
-                            data: &self.buf,
-                            bounds: &self.bounds,
-                            line,
-                        }));
-                    }
-                    b'\r' if i + 1 == self.end && !self.eof => {
-                        // Whether a `\n` follows is in the next read.
-                        self.fill()?;
-                        continue 'scan;
-                    }
-                    b'\r' if i + 1 < self.end && self.buf[i + 1] == b'\n' => {
-                        // A `\r\n` is consumed up to the `\r`: csv_core reads the `\n` with
-                        // the next record, which is why that record reports the line before.
-                        self.bounds.push((start, i));
-                        self.pos = i + 1;
-                        return Ok(Some(Record {
-                            data: &self.buf,
-                            bounds: &self.bounds,
-                            line,
-                        }));
-                    }
-                    b'"' | b'\r' => break 'scan,
-                    _ => {}
+                    i += 1;
                 }
-                i += 1;
+                // No end of line in the buffer: read on, or end the last record at the end
+                // of the input.
+                if !self.eof {
+                    self.fill()?;
+                    continue;
+                }
+                self.bounds.push((start, self.end));
+                self.pos = self.end;
+                return Ok(Some(Record {
+                    data: &self.buf,
+                    bounds: &self.bounds,
+                    line,
+                }));
             }
-            // No end of line in the buffer: read on, or end the last record at the end
-            // of the input.
-            if !self.eof {
-                self.fill()?;
-                continue;
-            }
-            self.bounds.push((start, self.end));
-            self.pos = self.end;
-            return Ok(Some(Record {
-                data: &self.buf,
-                bounds: &self.bounds,
-                line,
-            }));
         }
         self.general_record(line)
     }
