@@ -477,17 +477,21 @@ impl MatchBuilder {
     }
 }
 
-/// The players met so far while validating a match: a linear scan for the usual small
-/// match (cheaper than hashing), a hash set for large free-for-alls.
+/// The players met so far while validating a match: a linear scan of an array on the
+/// stack for the usual small match (cheaper than hashing, no allocation), a hash set for
+/// large free-for-alls.
 enum Seen<'a> {
-    Few(Vec<&'a str>),
+    Few([&'a str; FEW], usize),
     Many(HashSet<&'a str>),
 }
 
+/// Players up to which [`Seen`] scans instead of hashing.
+const FEW: usize = 24;
+
 impl<'a> Seen<'a> {
     fn new(players: usize) -> Self {
-        if players <= 24 {
-            Seen::Few(Vec::with_capacity(players))
+        if players <= FEW {
+            Seen::Few([""; FEW], 0)
         } else {
             Seen::Many(HashSet::with_capacity(players))
         }
@@ -496,9 +500,17 @@ impl<'a> Seen<'a> {
     /// Adds a player; false if already there.
     fn insert(&mut self, player: &'a str) -> bool {
         match self {
-            Seen::Few(v) if v.contains(&player) => false,
-            Seen::Few(v) => {
-                v.push(player);
+            Seen::Few(v, n) if v[..*n].contains(&player) => false,
+            Seen::Few(v, n) if *n < FEW => {
+                v[*n] = player;
+                *n += 1;
+                true
+            }
+            // More players than announced: go on with a set.
+            Seen::Few(v, _) => {
+                let mut set: HashSet<&'a str> = v.iter().copied().collect();
+                set.insert(player);
+                *self = Seen::Many(set);
                 true
             }
             Seen::Many(set) => set.insert(player),

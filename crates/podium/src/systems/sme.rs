@@ -70,8 +70,9 @@ impl RatingSystem for SmeConfig {
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
         let r = entry_ratings(game, before)?;
         let n = r.len();
-        let mut e = vec![0.0; n];
-        let mut s = vec![0.0; n];
+        // Expected and actual scores per entry, in one allocation.
+        let mut scores = vec![0.0; 2 * n];
+        let (e, s) = scores.split_at_mut(n);
         let table = Expectations::new(&r, self.scale);
         // Adds a virtual game between i and j played with probability p, i scoring si.
         let mut play = |i: usize, j: usize, p: f64, si: f64| {
@@ -103,7 +104,7 @@ impl RatingSystem for SmeConfig {
             }
             group = below;
         }
-        Ok(elo_changes(game, before, &e, &s, |_| self.k))
+        Ok(elo_changes(game, before, e, s, |_| self.k))
     }
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)
