@@ -55,15 +55,30 @@ impl Rows {
 /// The last [`RECENT_IDS`] match ids seen, as 64-bit fingerprints.
 ///
 /// Each fingerprint maps to the sequence number of the match that last had it; an entry
-/// older than the window counts as unseen. Old entries are swept out once per
-/// [`RECENT_IDS`] matches, so that the map holds at most twice the window (memory does not
-/// grow with the input) without removing one entry per match.
-#[derive(Debug, Default)]
+/// older than the window counts as unseen. Old entries are swept out once per quarter
+/// window, so that the map (sized once for that) holds at most 1¼ windows: memory does not
+/// grow with the input, and no entry is removed one match at a time.
+#[derive(Debug)]
 pub(crate) struct RecentIds {
     /// Matches seen so far.
     count: u64,
     /// The fingerprints are hashes already: the map uses them as they are.
     last: HashMap<u64, u64, BuildHasherDefault<Passthrough>>,
+}
+
+/// Matches between two sweeps of [`RecentIds`].
+const SWEEP: u64 = RECENT_IDS as u64 / 4;
+
+impl Default for RecentIds {
+    fn default() -> Self {
+        RecentIds {
+            count: 0,
+            last: HashMap::with_capacity_and_hasher(
+                RECENT_IDS + RECENT_IDS / 4 + 2,
+                BuildHasherDefault::default(),
+            ),
+        }
+    }
 }
 
 impl RecentIds {
@@ -72,7 +87,7 @@ impl RecentIds {
         let window = RECENT_IDS as u64;
         let now = self.count;
         self.count += 1;
-        if now > 0 && now % window == 0 {
+        if now > 0 && now % SWEEP == 0 {
             self.last.retain(|_, seen| now - *seen <= window);
         }
         match self.last.insert(fingerprint(id), now) {
@@ -298,6 +313,6 @@ mod tests {
         assert!(recent.seen_before("x10"));
         assert!(!recent.seen_before("x1"));
         // Old entries are swept: the map never holds much more than the window.
-        assert!(recent.last.len() <= 2 * RECENT_IDS + 1);
+        assert!(recent.last.len() <= RECENT_IDS + RECENT_IDS / 4 + 2);
     }
 }
