@@ -10,7 +10,7 @@ use std::thread::{Scope, ScopedJoinHandle};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use podium::{League, Match, MatchReport, RatingSystem};
-use podium_io::{InputFormat, Matches, ReadError};
+use podium_io::{InputFormat, MatchStream, ReadError};
 
 /// Where the matches come from.
 #[derive(Debug, Clone, clap::Args)]
@@ -129,12 +129,12 @@ pub fn rate_all(
                 let f = File::open(path).with_context(|| format!("cannot open {path}"))?;
                 (path.clone(), Box::new(progress.wrap_read(f)))
             };
-            let matches = podium_io::from_reader(name, reader, format);
+            let matches = podium_io::from_reader_recycling(name, reader, format);
             let mut read_ahead = ReadAhead::spawn(scope, matches);
             while let Some(mut batch) = read_ahead.next_batch() {
                 for slot in &mut batch {
                     // Rated matches stay in the batch, which goes back to the reading
-                    // thread to be freed there, where they were allocated.
+                    // thread to be reused there, where they were allocated.
                     if let Some(Ok(m)) = slot {
                         if buffered.is_none() && m.time().is_none() {
                             rate(league, m, &mut bad, &mut bad_count)?;
@@ -197,8 +197,8 @@ type Batch = Vec<Option<Result<Match, ReadError>>>;
 
 /// A match stream read on its own thread, in batches over a bounded channel. Dropping it
 /// (e.g. when rating stops at an error) stops the reading thread at its next batch.
-/// Batches come back over a second channel, so that their matches are freed (and the
-/// batch vectors reused) on the thread that allocated them.
+/// Batches come back over a second channel, so that their matches are reused (or freed)
+/// by the thread that allocated them.
 struct ReadAhead<'scope> {
     batches: Receiver<Batch>,
     spent: SyncSender<Batch>,
@@ -206,25 +206,31 @@ struct ReadAhead<'scope> {
 }
 
 impl<'scope> ReadAhead<'scope> {
-    fn spawn<'env>(scope: &'scope Scope<'scope, 'env>, matches: Matches) -> Self {
+    fn spawn<'env>(scope: &'scope Scope<'scope, 'env>, mut matches: Box<dyn MatchStream>) -> Self {
         let (tx, batches) = sync_channel::<Batch>(BATCHES_AHEAD);
         let (spent, spent_rx) = sync_channel::<Batch>(BATCHES_AHEAD + 2);
         let thread = scope.spawn(move || {
-            let fresh = || -> Batch {
+            // A spent batch's matches go back to the reader, whose next matches reuse
+            // their allocations.
+            let fresh = |matches: &mut Box<dyn MatchStream>| -> Batch {
                 match spent_rx.try_recv() {
                     Ok(mut b) => {
-                        b.clear();
+                        for m in b.drain(..).flatten().flatten() {
+                            matches.recycle(m);
+                        }
                         b
                     }
                     Err(_) => Vec::with_capacity(BATCH),
                 }
             };
-            let mut batch = fresh();
-            for item in matches {
+            let mut batch = fresh(&mut matches);
+            while let Some(item) = matches.next() {
                 batch.push(Some(item));
-                if batch.len() == BATCH && tx.send(std::mem::replace(&mut batch, fresh())).is_err()
-                {
-                    return; // the rating side stopped
+                if batch.len() == BATCH {
+                    let next = fresh(&mut matches);
+                    if tx.send(std::mem::replace(&mut batch, next)).is_err() {
+                        return; // the rating side stopped
+                    }
                 }
             }
             if !batch.is_empty() {

@@ -56,6 +56,12 @@ impl<R: Read> CsvMatches<R> {
         }
     }
 
+    /// Takes back a match read from this stream once the caller is done with it: a later
+    /// match reuses its allocations (the reader then allocates next to nothing).
+    pub fn recycle(&mut self, m: Match) {
+        self.grouper.recycle(m);
+    }
+
     fn header(&mut self) -> Result<Columns, ReadError> {
         let record = match self.records.next_record() {
             Ok(r) => r,

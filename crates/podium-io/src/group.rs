@@ -3,7 +3,10 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use podium::{Finish, Match, ResultRow};
+use std::ops::Range;
+
+use podium::model::RowRef;
+use podium::{Finish, Match};
 
 use crate::error::{field_of, player_of, ReadError};
 
@@ -34,23 +37,58 @@ struct Current {
 }
 
 /// The rows of the match being read. Kept apart from [`Current`] so that their buffers
-/// are reused from match to match.
+/// are reused from match to match: the players' and teams' ids are copied into one
+/// string, and the rows hold ranges of it.
 #[derive(Debug, Default)]
 struct Rows {
-    rows: Vec<ResultRow>,
-    lines: Vec<u64>,
-    /// Fingerprints of the rows' players, to find the row an error names without
-    /// keeping a copy of every name.
-    players: Vec<u64>,
+    text: String,
+    rows: Vec<StoredRow>,
+}
+
+#[derive(Debug, Clone)]
+struct StoredRow {
+    player: Range<usize>,
+    team: Option<Range<usize>>,
+    finish: Finish,
+    weight: f64,
+    line: u64,
 }
 
 impl Rows {
     fn clear(&mut self) {
+        self.text.clear();
         self.rows.clear();
-        self.lines.clear();
-        self.players.clear();
+    }
+
+    fn push(&mut self, row: &Row<'_>) {
+        let mut keep = |s: &str| {
+            let start = self.text.len();
+            self.text.push_str(s);
+            start..self.text.len()
+        };
+        let player = keep(row.player);
+        let team = row.team.map(&mut keep);
+        self.rows.push(StoredRow {
+            player,
+            team,
+            finish: row.finish,
+            weight: row.weight,
+            line: row.line,
+        });
+    }
+
+    fn refs(&self) -> impl Iterator<Item = RowRef<'_>> + '_ {
+        self.rows.iter().map(|r| RowRef {
+            player: &self.text[r.player.clone()],
+            team: r.team.clone().map(|t| &self.text[t]),
+            finish: r.finish,
+            weight: r.weight,
+        })
     }
 }
+
+/// Matches kept for their allocations (see [`Grouper::recycle`]); more are dropped.
+const SPARES: usize = 512;
 
 /// The last [`RECENT_IDS`] match ids seen, as 64-bit fingerprints.
 ///
@@ -106,6 +144,8 @@ pub(crate) struct Grouper {
     recent: RecentIds,
     /// Whether matches have times, as decided by the first match.
     timed: Option<bool>,
+    /// Matches handed back by the caller, whose allocations the next matches reuse.
+    spares: Vec<Match>,
 }
 
 /// A hasher for keys that are hashes already (fingerprints): it returns the key.
@@ -145,6 +185,7 @@ impl Grouper {
             rows: Rows::default(),
             recent: RecentIds::default(),
             timed: None,
+            spares: Vec::new(),
         }
     }
 
@@ -235,16 +276,16 @@ impl Grouper {
             });
         }
         if cur.error.is_none() {
-            self.rows.rows.push(ResultRow {
-                player: row.player.to_string(),
-                team: row.team.map(str::to_string),
-                finish: row.finish,
-                weight: row.weight,
-            });
-            self.rows.lines.push(row.line);
-            self.rows.players.push(fingerprint(row.player));
+            self.rows.push(&row);
         }
         done
+    }
+
+    /// Takes back a match the caller is done with: a later match reuses its allocations.
+    pub fn recycle(&mut self, m: Match) {
+        if self.spares.len() < SPARES {
+            self.spares.push(m);
+        }
     }
 
     /// Ends the input: returns the last match, if any.
@@ -267,27 +308,26 @@ impl Grouper {
             self.rows.clear();
             return Some(Err(err));
         }
-        let Rows {
-            rows,
-            lines,
-            players,
-        } = &mut self.rows;
-        let result = Match::from_rows(cur.id.clone(), cur.time, rows.drain(..)).map_err(|source| {
-            // Point at the row of the player the error names (the last such row).
-            let line = player_of(&source)
-                .and_then(|p| {
-                    let fp = fingerprint(p);
-                    players.iter().rposition(|&n| n == fp)
-                })
-                .map_or(cur.first_line, |i| lines[i]);
-            ReadError::Match {
-                file: self.file.clone(),
-                line,
-                match_id: cur.id,
-                field: field_of(&source),
-                source: Box::new(source),
-            }
-        });
+        let spare = self.spares.pop();
+        let result =
+            Match::from_row_refs(spare, &cur.id, cur.time, self.rows.refs()).map_err(|source| {
+                // Point at the row of the player the error names (the last such row).
+                let rows = &self.rows;
+                let line = player_of(&source)
+                    .and_then(|p| {
+                        rows.rows
+                            .iter()
+                            .rfind(|r| rows.text[r.player.clone()] == *p)
+                    })
+                    .map_or(cur.first_line, |r| r.line);
+                ReadError::Match {
+                    file: self.file.clone(),
+                    line,
+                    match_id: cur.id,
+                    field: field_of(&source),
+                    source: Box::new(source),
+                }
+            });
         self.rows.clear();
         Some(result)
     }

@@ -88,3 +88,33 @@ pub fn from_reader(name: String, input: Box<dyn io::Read + Send>, format: InputF
         InputFormat::Jsonl => Box::new(JsonlMatches::new(name, input)),
     }
 }
+
+/// A stream of matches that can take back the matches its caller is done with, so that
+/// later matches reuse their allocations (see [`from_reader_recycling`]).
+pub trait MatchStream: Iterator<Item = Result<Match, ReadError>> + Send {
+    /// Hands back a match the caller is done with. Streams that cannot reuse it drop it.
+    fn recycle(&mut self, m: Match) {
+        drop(m);
+    }
+}
+
+impl<R: io::Read + Send> MatchStream for CsvMatches<R> {
+    fn recycle(&mut self, m: Match) {
+        CsvMatches::recycle(self, m);
+    }
+}
+
+impl<R: io::BufRead + Send> MatchStream for JsonlMatches<R> {}
+
+/// As [`from_reader`], as a stream that takes matches back for their allocations.
+pub fn from_reader_recycling(
+    name: String,
+    input: Box<dyn io::Read + Send>,
+    format: InputFormat,
+) -> Box<dyn MatchStream> {
+    let input = BufReader::with_capacity(1 << 16, input);
+    match format {
+        InputFormat::Csv => Box::new(CsvMatches::new(name, input)),
+        InputFormat::Jsonl => Box::new(JsonlMatches::new(name, input)),
+    }
+}
