@@ -4,11 +4,13 @@
 
 use std::fs::File;
 use std::io::{self, IsTerminal};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::thread::{Scope, ScopedJoinHandle};
 
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use podium::{League, Match, MatchReport, RatingSystem};
-use podium_io::{InputFormat, ReadError};
+use podium_io::{InputFormat, MatchStream, ReadError};
 
 /// Where the matches come from.
 #[derive(Debug, Clone, clap::Args)]
@@ -112,42 +114,54 @@ pub fn rate_all(
             }
         }
     };
-    for path in &input.files {
-        let format = input.input_format.map(|f| match f {
-            InputFormatArg::Csv => InputFormat::Csv,
-            InputFormatArg::Jsonl => InputFormat::Jsonl,
-        });
-        let format = format.unwrap_or_else(|| InputFormat::from_path(path));
-        let (name, reader): (String, Box<dyn io::Read + Send>) = if path == "-" {
-            ("<stdin>".into(), Box::new(io::stdin()))
-        } else {
-            let f = File::open(path).with_context(|| format!("cannot open {path}"))?;
-            (path.clone(), Box::new(progress.wrap_read(f)))
-        };
-        for item in podium_io::from_reader(name, reader, format) {
-            match item {
-                Ok(m) => {
-                    if buffered.is_none() && m.time().is_some() {
-                        buffered = Some(Vec::new());
+    // Each file is read and validated on a second thread, a bounded number of batches
+    // ahead of the rating, so that parsing and rating run side by side.
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        for path in &input.files {
+            let format = input.input_format.map(|f| match f {
+                InputFormatArg::Csv => InputFormat::Csv,
+                InputFormatArg::Jsonl => InputFormat::Jsonl,
+            });
+            let format = format.unwrap_or_else(|| InputFormat::from_path(path));
+            let (name, reader): (String, Box<dyn io::Read + Send>) = if path == "-" {
+                ("<stdin>".into(), Box::new(io::stdin()))
+            } else {
+                let f = File::open(path).with_context(|| format!("cannot open {path}"))?;
+                (path.clone(), Box::new(progress.wrap_read(f)))
+            };
+            let matches = podium_io::from_reader_recycling(name, reader, format);
+            let mut read_ahead = ReadAhead::spawn(scope, matches);
+            while let Some(mut batch) = read_ahead.next_batch() {
+                for slot in &mut batch {
+                    // Rated matches stay in the batch, which goes back to the reading
+                    // thread to be reused there, where they were allocated.
+                    if let Some(Ok(m)) = slot {
+                        if buffered.is_none() && m.time().is_none() {
+                            rate(league, m, &mut bad, &mut bad_count)?;
+                            continue;
+                        }
                     }
-                    match &mut buffered {
-                        Some(all) => all.push(m),
-                        None => rate(league, &m, &mut bad, &mut bad_count)?,
+                    match slot.take().expect("each slot is read once") {
+                        Ok(m) => {
+                            buffered.get_or_insert_with(Vec::new).push(m);
+                        }
+                        Err(e) if e.is_recoverable() => {
+                            bad_count += 1;
+                            if bad.len() < MAX_LISTED || input.skip_bad {
+                                bad.push(Skipped {
+                                    reason: e.to_string(),
+                                });
+                            }
+                        }
+                        Err(e @ ReadError::Io { .. }) => return Err(e.into()),
+                        Err(e) => bail!(e),
                     }
                 }
-                Err(e) if e.is_recoverable() => {
-                    bad_count += 1;
-                    if bad.len() < MAX_LISTED || input.skip_bad {
-                        bad.push(Skipped {
-                            reason: e.to_string(),
-                        });
-                    }
-                }
-                Err(e @ ReadError::Io { .. }) => return Err(e.into()),
-                Err(e) => bail!(e),
+                read_ahead.recycle(batch);
             }
         }
-    }
+        Ok(())
+    })?;
     if let Some(mut all) = buffered {
         // Matches with times are rated in time order, stable for equal times.
         all.sort_by_key(|m| m.time());
@@ -171,6 +185,75 @@ pub fn rate_all(
         bail!(msg);
     }
     Ok(bad)
+}
+
+/// Matches (or read errors) per batch handed from the reading thread to the rating one.
+const BATCH: usize = 256;
+/// Batches the reading thread may be ahead: memory stays bounded whatever the file size.
+const BATCHES_AHEAD: usize = 2;
+
+/// One batch: each slot is taken (`None`) once the rating side keeps its item.
+type Batch = Vec<Option<Result<Match, ReadError>>>;
+
+/// A match stream read on its own thread, in batches over a bounded channel. Dropping it
+/// (e.g. when rating stops at an error) stops the reading thread at its next batch.
+/// Batches come back over a second channel, so that their matches are reused (or freed)
+/// by the thread that allocated them.
+struct ReadAhead<'scope> {
+    batches: Receiver<Batch>,
+    spent: SyncSender<Batch>,
+    _thread: ScopedJoinHandle<'scope, ()>,
+}
+
+impl<'scope> ReadAhead<'scope> {
+    fn spawn<'env>(scope: &'scope Scope<'scope, 'env>, mut matches: Box<dyn MatchStream>) -> Self {
+        let (tx, batches) = sync_channel::<Batch>(BATCHES_AHEAD);
+        let (spent, spent_rx) = sync_channel::<Batch>(BATCHES_AHEAD + 2);
+        let thread = scope.spawn(move || {
+            // A spent batch's matches go back to the reader, whose next matches reuse
+            // their allocations.
+            let fresh = |matches: &mut Box<dyn MatchStream>| -> Batch {
+                match spent_rx.try_recv() {
+                    Ok(mut b) => {
+                        for m in b.drain(..).flatten().flatten() {
+                            matches.recycle(m);
+                        }
+                        b
+                    }
+                    Err(_) => Vec::with_capacity(BATCH),
+                }
+            };
+            let mut batch = fresh(&mut matches);
+            while let Some(item) = matches.next() {
+                batch.push(Some(item));
+                if batch.len() == BATCH {
+                    let next = fresh(&mut matches);
+                    if tx.send(std::mem::replace(&mut batch, next)).is_err() {
+                        return; // the rating side stopped
+                    }
+                }
+            }
+            if !batch.is_empty() {
+                let _ = tx.send(batch);
+            }
+        });
+        ReadAhead {
+            batches,
+            spent,
+            _thread: thread,
+        }
+    }
+
+    /// The next batch, `None` at the end of the stream.
+    fn next_batch(&mut self) -> Option<Batch> {
+        self.batches.recv().ok()
+    }
+
+    /// Hands a finished batch back to the reading thread (or frees it here if that
+    /// thread has ended or is behind).
+    fn recycle(&self, batch: Batch) {
+        let _ = self.spent.try_send(batch);
+    }
 }
 
 /// Reports skipped matches on standard error.

@@ -16,6 +16,7 @@ use podium::{Finish, Match};
 
 use crate::error::ReadError;
 use crate::group::{Grouper, Row};
+use crate::records::{Record, Records};
 use crate::time::parse_time;
 
 #[derive(Debug, Clone, Copy)]
@@ -35,9 +36,8 @@ struct Columns {
 /// the next (so callers can skip bad matches); an error with no match id ends the file.
 pub struct CsvMatches<R: Read> {
     file: String,
-    reader: csv::Reader<R>,
+    records: Records<R>,
     cols: Option<Columns>,
-    record: csv::ByteRecord,
     grouper: Grouper,
     finished: bool,
 }
@@ -46,36 +46,41 @@ impl<R: Read> CsvMatches<R> {
     /// Reads long CSV from `input`; `file` names it in errors.
     pub fn new(file: impl Into<String>, input: R) -> Self {
         // Fields are trimmed and checked as UTF-8 one by one, only those podium reads.
-        let reader = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .from_reader(input);
         let file = file.into();
         CsvMatches {
             grouper: Grouper::new(file.clone()),
             file,
-            reader,
+            records: Records::new(input),
             cols: None,
-            record: csv::ByteRecord::new(),
             finished: false,
         }
     }
 
+    /// Takes back a match read from this stream once the caller is done with it: a later
+    /// match reuses its allocations (the reader then allocates next to nothing).
+    pub fn recycle(&mut self, m: Match) {
+        self.grouper.recycle(m);
+    }
+
     fn header(&mut self) -> Result<Columns, ReadError> {
-        let ok = self
-            .reader
-            .read_byte_record(&mut self.record)
-            .map_err(|e| self.csv_error(e))?;
-        if !ok {
+        let record = match self.records.next_record() {
+            Ok(r) => r,
+            Err(source) => {
+                return Err(ReadError::Io {
+                    file: self.file.clone(),
+                    source,
+                })
+            }
+        };
+        let Some(record) = record else {
             return Err(ReadError::Format {
                 file: self.file.clone(),
                 line: 1,
                 message: "empty file: expected a header row with match, player and rank or score"
                     .into(),
             });
-        }
-        let names: Vec<String> = self
-            .record
+        };
+        let names: Vec<String> = record
             .iter()
             .map(|h| String::from_utf8_lossy(h).trim().to_string())
             .collect();
@@ -109,36 +114,17 @@ impl<R: Read> CsvMatches<R> {
         Ok(cols)
     }
 
-    fn csv_error(&self, e: csv::Error) -> ReadError {
-        let line = e.position().map_or(0, csv::Position::line);
-        match e.into_kind() {
-            csv::ErrorKind::Io(source) => ReadError::Io {
-                file: self.file.clone(),
-                source,
-            },
-            csv::ErrorKind::Utf8 { err, .. } => ReadError::Format {
-                file: self.file.clone(),
-                line,
-                message: format!("not valid UTF-8 text: {err}"),
-            },
-            other => ReadError::Format {
-                file: self.file.clone(),
-                line,
-                message: format!("{other:?}"),
-            },
-        }
-    }
-
     /// Parses the current record into a row that borrows the record.
-    fn row<'r>(
-        file: &str,
-        rec: &'r csv::ByteRecord,
-        cols: Columns,
-        line: u64,
-    ) -> Result<Row<'r>, ReadError> {
+    fn row<'r>(file: &str, rec: &Record<'r>, cols: Columns) -> Result<Row<'r>, ReadError> {
+        let line = rec.line;
         let raw = |i: usize| rec.get(i).unwrap_or(b"");
+        let whole = rec.text();
+        let field_text = |i: usize| match whole.and_then(|t| t.get(i)) {
+            Some(text) => Ok(trim(text)),
+            None => field_str(raw(i)),
+        };
         // The id is read first so that every other error can name its match.
-        let id = field_str(raw(cols.id));
+        let id = field_text(cols.id);
         let bad = |field: &str, value: &str, expected: &str| ReadError::Field {
             file: file.to_string(),
             line,
@@ -148,7 +134,7 @@ impl<R: Read> CsvMatches<R> {
             expected: expected.to_string(),
         };
         let text = |field: &str, i: usize| -> Result<&str, ReadError> {
-            field_str(raw(i))
+            field_text(i)
                 .map_err(|_| bad(field, &String::from_utf8_lossy(raw(i)), "valid UTF-8 text"))
         };
         let id = text("match", cols.id)?;
@@ -220,7 +206,21 @@ impl<R: Read> CsvMatches<R> {
 
 /// A field as trimmed UTF-8 text.
 fn field_str(raw: &[u8]) -> Result<&str, std::str::Utf8Error> {
-    std::str::from_utf8(raw).map(str::trim)
+    std::str::from_utf8(raw).map(trim)
+}
+
+/// `str::trim`, with a shortcut for the usual field that starts and ends with an ASCII
+/// character other than white space.
+fn trim(text: &str) -> &str {
+    match (text.as_bytes().first(), text.as_bytes().last()) {
+        (Some(&a), Some(&z)) if is_plain(a) && is_plain(z) => text,
+        _ => text.trim(),
+    }
+}
+
+/// An ASCII byte that `char::is_whitespace` rejects.
+fn is_plain(b: u8) -> bool {
+    b.is_ascii() && !b.is_ascii_whitespace() && b != 0x0b
 }
 
 /// A finite number; small whole numbers (ranks, most scores) skip the float parser.
@@ -254,29 +254,23 @@ impl<R: Read> Iterator for CsvMatches<R> {
             },
         };
         loop {
-            let line = self.reader.position().line();
-            match self.reader.read_byte_record(&mut self.record) {
-                Ok(true) => {
-                    let at = self.record.position().map_or(line, csv::Position::line);
-                    // Split borrows: the row borrows the record while the grouper takes it.
-                    let row = Self::row(&self.file, &self.record, cols, at);
+            match self.records.next_record() {
+                Ok(Some(record)) => {
+                    let row = Self::row(&self.file, &record, cols);
                     if let Some(done) = self.grouper.push(row) {
                         return Some(done);
                     }
                 }
-                Ok(false) => {
+                Ok(None) => {
                     self.finished = true;
                     return self.grouper.finish();
                 }
-                Err(e) => {
-                    let err = self.csv_error(e);
-                    if matches!(err, ReadError::Io { .. }) {
-                        self.finished = true;
-                        return Some(Err(err));
-                    }
-                    if let Some(done) = self.grouper.push(Err(err)) {
-                        return Some(done);
-                    }
+                Err(source) => {
+                    self.finished = true;
+                    return Some(Err(ReadError::Io {
+                        file: self.file.clone(),
+                        source,
+                    }));
                 }
             }
         }
@@ -393,6 +387,42 @@ mod tests {
         assert!(got[1].is_ok());
     }
 
+    /// Every match or error message, read through the fast path or through csv_core only.
+    fn outcomes(text: &[u8], general: bool) -> Vec<Result<Match, String>> {
+        let mut r = CsvMatches::new("t.csv", text);
+        r.records.force_general = general;
+        r.map(|m| m.map_err(|e| e.to_string())).collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fast_and_general_paths_read_the_same_matches_and_errors(
+            rows in proptest::collection::vec(
+                (
+                    proptest::sample::select(vec!["g1", "g2", " g3", "\"g,4\"", "", "\"\""]),
+                    proptest::sample::select(vec!["a", "b", "c ", "\"d\"", "\"e\nf\"", "", "é"]),
+                    proptest::sample::select(vec!["1", "2", " 2", "x", "", "\"3\""]),
+                    proptest::sample::select(vec!["\n", "\r\n", "\n\n", "\r", " \n"]),
+                ),
+                0..12,
+            ),
+            bom in proptest::bool::ANY,
+        ) {
+            let mut text = String::new();
+            if bom {
+                text.push('\u{feff}');
+            }
+            text.push_str("match,player,rank\n");
+            for (m, p, r, end) in rows {
+                text.push_str(&format!("{m},{p},{r}{end}"));
+            }
+            proptest::prop_assert_eq!(
+                outcomes(text.as_bytes(), false),
+                outcomes(text.as_bytes(), true)
+            );
+        }
+    }
+
     #[test]
     fn numbers_and_spaces() {
         assert_eq!(parse_number("7"), Some(7.0));
@@ -403,6 +433,20 @@ mod tests {
         assert_eq!(parse_number("NaN"), None);
         assert_eq!(parse_number("inf"), None);
         assert_eq!(parse_number("1 2"), None);
+        for text in [
+            "",
+            "a",
+            " a",
+            "a ",
+            "\u{b}a\u{b}",
+            "\u{85}a",
+            "a\u{a0}",
+            "é",
+            " é ",
+            "a b",
+        ] {
+            assert_eq!(trim(text), text.trim(), "{text:?}");
+        }
         // Fields and headers are trimmed, a byte-order mark is ignored.
         let got = read("\u{feff} Match , Player ,Rank\n g1 , ann ,  1\ng1,bo,2 \n");
         let m = got[0].as_ref().unwrap();

@@ -1,9 +1,12 @@
 //! Turns a stream of result rows into matches: contiguous rows with one id form a match.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use podium::{Finish, Match, ResultRow};
+use std::ops::Range;
+
+use podium::model::RowRef;
+use podium::{Finish, Match};
 
 use crate::error::{field_of, player_of, ReadError};
 
@@ -34,47 +37,101 @@ struct Current {
 }
 
 /// The rows of the match being read. Kept apart from [`Current`] so that their buffers
-/// are reused from match to match.
+/// are reused from match to match: the players' and teams' ids are copied into one
+/// string, and the rows hold ranges of it.
 #[derive(Debug, Default)]
 struct Rows {
-    rows: Vec<ResultRow>,
-    lines: Vec<u64>,
-    /// Fingerprints of the rows' players, to find the row an error names without
-    /// keeping a copy of every name.
-    players: Vec<u64>,
+    text: String,
+    rows: Vec<StoredRow>,
+}
+
+#[derive(Debug, Clone)]
+struct StoredRow {
+    player: Range<usize>,
+    team: Option<Range<usize>>,
+    finish: Finish,
+    weight: f64,
+    line: u64,
 }
 
 impl Rows {
     fn clear(&mut self) {
+        self.text.clear();
         self.rows.clear();
-        self.lines.clear();
-        self.players.clear();
+    }
+
+    fn push(&mut self, row: &Row<'_>) {
+        let mut keep = |s: &str| {
+            let start = self.text.len();
+            self.text.push_str(s);
+            start..self.text.len()
+        };
+        let player = keep(row.player);
+        let team = row.team.map(&mut keep);
+        self.rows.push(StoredRow {
+            player,
+            team,
+            finish: row.finish,
+            weight: row.weight,
+            line: row.line,
+        });
+    }
+
+    fn refs(&self) -> impl Iterator<Item = RowRef<'_>> + '_ {
+        self.rows.iter().map(|r| RowRef {
+            player: &self.text[r.player.clone()],
+            team: r.team.clone().map(|t| &self.text[t]),
+            finish: r.finish,
+            weight: r.weight,
+        })
     }
 }
 
+/// Matches kept for their allocations (see [`Grouper::recycle`]); more are dropped.
+const SPARES: usize = 512;
+
 /// The last [`RECENT_IDS`] match ids seen, as 64-bit fingerprints.
-#[derive(Debug, Default)]
+///
+/// Each fingerprint maps to the sequence number of the match that last had it; an entry
+/// older than the window counts as unseen. Old entries are swept out once per quarter
+/// window, so that the map (sized once for that) holds at most 1¼ windows: memory does not
+/// grow with the input, and no entry is removed one match at a time.
+#[derive(Debug)]
 pub(crate) struct RecentIds {
-    order: VecDeque<u64>,
-    /// The fingerprints are hashes already: the set uses them as they are.
-    set: HashSet<u64, BuildHasherDefault<Passthrough>>,
+    /// Matches seen so far.
+    count: u64,
+    /// The fingerprints are hashes already: the map uses them as they are.
+    last: HashMap<u64, u64, BuildHasherDefault<Passthrough>>,
+}
+
+/// Matches between two sweeps of [`RecentIds`].
+const SWEEP: u64 = RECENT_IDS as u64 / 4;
+
+impl Default for RecentIds {
+    fn default() -> Self {
+        RecentIds {
+            count: 0,
+            last: HashMap::with_capacity_and_hasher(
+                RECENT_IDS + RECENT_IDS / 4 + 2,
+                BuildHasherDefault::default(),
+            ),
+        }
+    }
 }
 
 impl RecentIds {
-    /// Whether `id` was seen among the recent ids; remembers it if not.
+    /// Whether `id` was seen among the last [`RECENT_IDS`] ids; remembers it.
     pub fn seen_before(&mut self, id: &str) -> bool {
-        let fp = fingerprint(id);
-        if self.set.contains(&fp) {
-            return true;
+        let window = RECENT_IDS as u64;
+        let now = self.count;
+        self.count += 1;
+        if now > 0 && now % SWEEP == 0 {
+            self.last.retain(|_, seen| now - *seen <= window);
         }
-        if self.order.len() == RECENT_IDS {
-            if let Some(old) = self.order.pop_front() {
-                self.set.remove(&old);
-            }
+        match self.last.insert(fingerprint(id), now) {
+            Some(seen) => now - seen <= window,
+            None => false,
         }
-        self.order.push_back(fp);
-        self.set.insert(fp);
-        false
     }
 }
 
@@ -87,6 +144,8 @@ pub(crate) struct Grouper {
     recent: RecentIds,
     /// Whether matches have times, as decided by the first match.
     timed: Option<bool>,
+    /// Matches handed back by the caller, whose allocations the next matches reuse.
+    spares: Vec<Match>,
 }
 
 /// A hasher for keys that are hashes already (fingerprints): it returns the key.
@@ -126,6 +185,7 @@ impl Grouper {
             rows: Rows::default(),
             recent: RecentIds::default(),
             timed: None,
+            spares: Vec::new(),
         }
     }
 
@@ -216,16 +276,16 @@ impl Grouper {
             });
         }
         if cur.error.is_none() {
-            self.rows.rows.push(ResultRow {
-                player: row.player.to_string(),
-                team: row.team.map(str::to_string),
-                finish: row.finish,
-                weight: row.weight,
-            });
-            self.rows.lines.push(row.line);
-            self.rows.players.push(fingerprint(row.player));
+            self.rows.push(&row);
         }
         done
+    }
+
+    /// Takes back a match the caller is done with: a later match reuses its allocations.
+    pub fn recycle(&mut self, m: Match) {
+        if self.spares.len() < SPARES {
+            self.spares.push(m);
+        }
     }
 
     /// Ends the input: returns the last match, if any.
@@ -248,28 +308,51 @@ impl Grouper {
             self.rows.clear();
             return Some(Err(err));
         }
-        let Rows {
-            rows,
-            lines,
-            players,
-        } = &mut self.rows;
-        let result = Match::from_rows(cur.id.clone(), cur.time, rows.drain(..)).map_err(|source| {
-            // Point at the row of the player the error names (the last such row).
-            let line = player_of(&source)
-                .and_then(|p| {
-                    let fp = fingerprint(p);
-                    players.iter().rposition(|&n| n == fp)
-                })
-                .map_or(cur.first_line, |i| lines[i]);
-            ReadError::Match {
-                file: self.file.clone(),
-                line,
-                match_id: cur.id,
-                field: field_of(&source),
-                source: Box::new(source),
-            }
-        });
+        let spare = self.spares.pop();
+        let result =
+            Match::from_row_refs(spare, &cur.id, cur.time, self.rows.refs()).map_err(|source| {
+                // Point at the row of the player the error names (the last such row).
+                let rows = &self.rows;
+                let line = player_of(&source)
+                    .and_then(|p| {
+                        rows.rows
+                            .iter()
+                            .rfind(|r| rows.text[r.player.clone()] == *p)
+                    })
+                    .map_or(cur.first_line, |r| r.line);
+                ReadError::Match {
+                    file: self.file.clone(),
+                    line,
+                    match_id: cur.id,
+                    field: field_of(&source),
+                    source: Box::new(source),
+                }
+            });
         self.rows.clear();
         Some(result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_ids_remember_a_window_of_matches() {
+        let mut recent = RecentIds::default();
+        assert!(!recent.seen_before("a"));
+        assert!(!recent.seen_before("b"));
+        assert!(recent.seen_before("a"));
+        // "c" then RECENT_IDS other ids: "c" is out of the window, "x0" just inside.
+        assert!(!recent.seen_before("c"));
+        for i in 0..RECENT_IDS {
+            assert!(!recent.seen_before(&format!("x{i}")));
+        }
+        assert!(!recent.seen_before("c"));
+        assert!(recent.seen_before(&format!("x{}", RECENT_IDS - 1)));
+        assert!(recent.seen_before("x10"));
+        assert!(!recent.seen_before("x1"));
+        // Old entries are swept: the map never holds much more than the window.
+        assert!(recent.last.len() <= RECENT_IDS + RECENT_IDS / 4 + 2);
     }
 }

@@ -16,6 +16,7 @@ mod group;
 pub mod initial;
 pub mod jsonl;
 pub mod quake;
+mod records;
 pub mod time;
 pub mod write;
 
@@ -81,6 +82,36 @@ pub fn open(path: &str, format: Option<InputFormat>) -> Result<Matches, ReadErro
 
 /// Reads matches of `format` from any byte source; `name` names it in errors.
 pub fn from_reader(name: String, input: Box<dyn io::Read + Send>, format: InputFormat) -> Matches {
+    let input = BufReader::with_capacity(1 << 16, input);
+    match format {
+        InputFormat::Csv => Box::new(CsvMatches::new(name, input)),
+        InputFormat::Jsonl => Box::new(JsonlMatches::new(name, input)),
+    }
+}
+
+/// A stream of matches that can take back the matches its caller is done with, so that
+/// later matches reuse their allocations (see [`from_reader_recycling`]).
+pub trait MatchStream: Iterator<Item = Result<Match, ReadError>> + Send {
+    /// Hands back a match the caller is done with. Streams that cannot reuse it drop it.
+    fn recycle(&mut self, m: Match) {
+        drop(m);
+    }
+}
+
+impl<R: io::Read + Send> MatchStream for CsvMatches<R> {
+    fn recycle(&mut self, m: Match) {
+        CsvMatches::recycle(self, m);
+    }
+}
+
+impl<R: io::BufRead + Send> MatchStream for JsonlMatches<R> {}
+
+/// As [`from_reader`], as a stream that takes matches back for their allocations.
+pub fn from_reader_recycling(
+    name: String,
+    input: Box<dyn io::Read + Send>,
+    format: InputFormat,
+) -> Box<dyn MatchStream> {
     let input = BufReader::with_capacity(1 << 16, input);
     match format {
         InputFormat::Csv => Box::new(CsvMatches::new(name, input)),

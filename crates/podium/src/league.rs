@@ -125,6 +125,9 @@ pub struct League {
     index: HashMap<CompactString, usize, foldhash::fast::RandomState>,
     players: Vec<PlayerRecord>,
     rated: u64,
+    /// Scratch for [`League::apply`]: each player's index, if known (kept to reuse its
+    /// allocation from match to match).
+    known: Vec<Option<usize>>,
 }
 
 impl League {
@@ -136,6 +139,7 @@ impl League {
             index: HashMap::default(),
             players: Vec::new(),
             rated: 0,
+            known: Vec::new(),
         }
     }
 
@@ -205,16 +209,24 @@ impl League {
     /// The system's [`RateError`] when it cannot rate the match.
     pub fn apply(&mut self, game: &Match) -> Result<MatchReport, RateError> {
         // One lookup per player: the indices serve both the ratings before and the update.
-        let known: Vec<Option<usize>> = game
-            .players()
-            .map(|(_, m)| self.index.get(m.player.as_str()).copied())
-            .collect();
+        let mut known = std::mem::take(&mut self.known);
+        known.clear();
+        known.extend(
+            game.players()
+                .map(|(_, m)| self.index.get(m.player.as_str()).copied()),
+        );
         let before = self.ratings_of(game, &known);
-        let changes = self.system.rate(game, &before)?;
+        let changes = match self.system.rate(game, &before) {
+            Ok(c) => c,
+            Err(e) => {
+                self.known = known;
+                return Err(e);
+            }
+        };
         let n = game.len() as f64;
         let winners = game.winners() as f64;
         let mut out = Vec::with_capacity(changes.len());
-        for (((entry, m), change), known) in game.players().zip(changes).zip(known) {
+        for (((entry, m), change), &known) in game.players().zip(changes).zip(&known) {
             let i = match known {
                 Some(i) => i,
                 None => {
@@ -244,6 +256,7 @@ impl League {
             }
             out.push((i, change));
         }
+        self.known = known;
         let report = MatchReport {
             sequence: self.rated,
             changes: out,

@@ -88,6 +88,19 @@ pub struct ResultRow {
     pub weight: f64,
 }
 
+/// One row of results borrowed from where it was read (see [`Match::from_row_refs`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RowRef<'a> {
+    /// The player's id.
+    pub player: &'a str,
+    /// The player's team in this match, if any.
+    pub team: Option<&'a str>,
+    /// How the player (or their team) finished.
+    pub finish: Finish,
+    /// Partial play, `0 < weight ≤ 1` (1 = the whole match).
+    pub weight: f64,
+}
+
 /// A validated match: at least two entries sorted best first, ties grouped.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -158,6 +171,98 @@ impl Match {
         b.build()
     }
 
+    /// As [`Match::from_rows`] from borrowed rows, reusing the allocations of `spare` (a
+    /// match the caller is done with) when given: a reader that hands its matches back
+    /// builds the next ones without allocating. The result is the same as
+    /// `Match::from_rows` on owned copies of the rows, errors included.
+    ///
+    /// # Errors
+    /// As [`Match::from_rows`].
+    pub fn from_row_refs<'r>(
+        spare: Option<Match>,
+        id: &str,
+        time: Option<i64>,
+        rows: impl IntoIterator<Item = RowRef<'r>>,
+    ) -> Result<Self, MatchError> {
+        let Some(spare) = spare else {
+            return Match::from_rows(
+                id,
+                time,
+                rows.into_iter().map(|r| ResultRow {
+                    player: r.player.to_string(),
+                    team: r.team.map(str::to_string),
+                    finish: r.finish,
+                    weight: r.weight,
+                }),
+            );
+        };
+        let Match {
+            id: mut new_id,
+            mut entries,
+            places,
+            offsets,
+            ..
+        } = spare;
+        new_id.clear();
+        new_id.push_str(id);
+        // Entries `..used` are this match's; the rest are spares whose buffers are reused.
+        let mut used = 0;
+        for row in rows {
+            if let Some(team) = row.team {
+                if let Some(entry) = entries[..used]
+                    .iter_mut()
+                    .find(|e| e.team.as_deref() == Some(team))
+                {
+                    if !same_finish(entry.finish, row.finish) {
+                        return Err(MatchError::TeamFinishMismatch {
+                            team: team.to_string(),
+                            player: row.player.to_string(),
+                            expected: entry.finish,
+                            found: row.finish,
+                        });
+                    }
+                    entry.members.push(Member {
+                        player: row.player.to_string(),
+                        weight: row.weight,
+                    });
+                    continue;
+                }
+            }
+            if used == entries.len() {
+                entries.push(Entry {
+                    team: None,
+                    members: Vec::with_capacity(1),
+                    finish: row.finish,
+                });
+            }
+            let entry = &mut entries[used];
+            used += 1;
+            entry.finish = row.finish;
+            match (row.team, &mut entry.team) {
+                (None, t) => *t = None,
+                (Some(team), Some(t)) => {
+                    t.clear();
+                    t.push_str(team);
+                }
+                (Some(team), t) => *t = Some(team.to_string()),
+            }
+            entry.members.truncate(1);
+            match entry.members.first_mut() {
+                Some(m) => {
+                    m.player.clear();
+                    m.player.push_str(row.player);
+                    m.weight = row.weight;
+                }
+                None => entry.members.push(Member {
+                    player: row.player.to_string(),
+                    weight: row.weight,
+                }),
+            }
+        }
+        entries.truncate(used);
+        finish_match(new_id, time, entries, places, offsets)
+    }
+
     /// The match id.
     pub fn id(&self) -> &str {
         &self.id
@@ -191,10 +296,12 @@ impl Match {
     /// Every player of the match with the index of their entry, entries best first.
     /// Ratings passed to [`crate::RatingSystem::rate`] follow this order.
     pub fn players(&self) -> impl Iterator<Item = (usize, &Member)> + '_ {
-        self.entries
-            .iter()
-            .enumerate()
-            .flat_map(|(e, entry)| entry.members.iter().map(move |m| (e, m)))
+        Players {
+            entries: &self.entries,
+            entry: 0,
+            member: 0,
+            left: self.player_count(),
+        }
     }
 
     /// The indices into [`Match::players`] order of entry `entry`'s members.
@@ -240,6 +347,50 @@ impl Match {
     /// How many entries share first place.
     pub fn winners(&self) -> usize {
         self.tie_group(0).len()
+    }
+}
+
+/// The iterator of [`Match::players`]; it knows its length, so that collecting it
+/// allocates once.
+struct Players<'a> {
+    entries: &'a [Entry],
+    entry: usize,
+    member: usize,
+    left: usize,
+}
+
+impl<'a> Iterator for Players<'a> {
+    type Item = (usize, &'a Member);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let entry = self.entries.get(self.entry)?;
+            if let Some(m) = entry.members.get(self.member) {
+                self.member += 1;
+                self.left -= 1;
+                return Some((self.entry, m));
+            }
+            self.entry += 1;
+            self.member = 0;
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for Players<'_> {}
+
+/// Whether a player id has no leading or trailing white space: a check of its end bytes
+/// when they are ASCII, `str::trim` otherwise.
+fn trimmed(id: &str) -> bool {
+    match (id.as_bytes().first(), id.as_bytes().last()) {
+        (Some(&a), Some(&z)) if a.is_ascii() && z.is_ascii() => {
+            !a.is_ascii_whitespace() && !z.is_ascii_whitespace() && a != 0x0b && z != 0x0b
+        }
+        _ => id.trim() == id,
     }
 }
 
@@ -360,88 +511,107 @@ impl MatchBuilder {
     /// [`MatchError::MixedFinishKinds`], [`MatchError::InvalidWeight`] or
     /// [`MatchError::InvalidPlayerId`], naming the offending player or team.
     pub fn build(self) -> Result<Match, MatchError> {
-        let mut entries = self.entries;
-        let mut seen = Seen::new(entries.iter().map(|e| e.members.len()).sum());
-        let first_kind = entries.first().map(|e| e.finish.kind());
-        for entry in &entries {
-            if entry.members.is_empty() {
-                return Err(MatchError::EmptyTeam {
-                    team: entry.team.clone().unwrap_or_default(),
-                });
-            }
-            for m in &entry.members {
-                if m.player.is_empty() || m.player.trim() != m.player {
-                    return Err(MatchError::InvalidPlayerId {
-                        player: m.player.clone(),
-                    });
-                }
-                if !(m.weight > 0.0 && m.weight <= 1.0) {
-                    return Err(MatchError::InvalidWeight {
-                        player: m.player.clone(),
-                        weight: m.weight,
-                    });
-                }
-                if !seen.insert(m.player.as_str()) {
-                    return Err(MatchError::DuplicatePlayer {
-                        player: m.player.clone(),
-                    });
-                }
-            }
-            let who = || entry.members[0].player.clone();
-            if !entry.finish.value().is_finite() {
-                return Err(MatchError::NonFiniteFinish {
-                    player: who(),
-                    value: entry.finish.value(),
-                });
-            }
-            if Some(entry.finish.kind()) != first_kind {
-                return Err(MatchError::MixedFinishKinds {
-                    player: who(),
-                    expected: first_kind.unwrap_or("rank"),
-                    found: entry.finish.kind(),
-                });
-            }
-        }
-        if entries.len() < 2 {
-            return Err(MatchError::TooFewEntries {
-                found: entries.len(),
-            });
-        }
-        drop(seen);
-        entries.sort_by(|a, b| a.finish.sort_key().total_cmp(&b.finish.sort_key()));
-        let mut places = Vec::with_capacity(entries.len());
-        let mut offsets = Vec::with_capacity(entries.len() + 1);
-        offsets.push(0);
-        for (i, e) in entries.iter().enumerate() {
-            let place = if i > 0 && entries[i - 1].finish.sort_key() == e.finish.sort_key() {
-                places[i - 1]
-            } else {
-                i + 1
-            };
-            places.push(place);
-            offsets.push(offsets[i] + e.members.len());
-        }
-        Ok(Match {
-            id: self.id,
-            time: self.time,
-            entries,
-            places,
-            offsets,
-        })
+        finish_match(self.id, self.time, self.entries, Vec::new(), Vec::new())
     }
 }
 
-/// The players met so far while validating a match: a linear scan for the usual small
-/// match (cheaper than hashing), a hash set for large free-for-alls.
+/// Validates entries and builds the match, reusing the `places` and `offsets` buffers.
+fn finish_match(
+    id: String,
+    time: Option<i64>,
+    mut entries: Vec<Entry>,
+    mut places: Vec<usize>,
+    mut offsets: Vec<usize>,
+) -> Result<Match, MatchError> {
+    let mut seen = Seen::new(entries.iter().map(|e| e.members.len()).sum());
+    let first_kind = entries.first().map(|e| e.finish.kind());
+    for entry in &entries {
+        if entry.members.is_empty() {
+            return Err(MatchError::EmptyTeam {
+                team: entry.team.clone().unwrap_or_default(),
+            });
+        }
+        for m in &entry.members {
+            if m.player.is_empty() || !trimmed(&m.player) {
+                return Err(MatchError::InvalidPlayerId {
+                    player: m.player.clone(),
+                });
+            }
+            if !(m.weight > 0.0 && m.weight <= 1.0) {
+                return Err(MatchError::InvalidWeight {
+                    player: m.player.clone(),
+                    weight: m.weight,
+                });
+            }
+            if !seen.insert(m.player.as_str()) {
+                return Err(MatchError::DuplicatePlayer {
+                    player: m.player.clone(),
+                });
+            }
+        }
+        let who = || entry.members[0].player.clone();
+        if !entry.finish.value().is_finite() {
+            return Err(MatchError::NonFiniteFinish {
+                player: who(),
+                value: entry.finish.value(),
+            });
+        }
+        if Some(entry.finish.kind()) != first_kind {
+            return Err(MatchError::MixedFinishKinds {
+                player: who(),
+                expected: first_kind.unwrap_or("rank"),
+                found: entry.finish.kind(),
+            });
+        }
+    }
+    if entries.len() < 2 {
+        return Err(MatchError::TooFewEntries {
+            found: entries.len(),
+        });
+    }
+    drop(seen);
+    entries.sort_by(|a, b| a.finish.sort_key().total_cmp(&b.finish.sort_key()));
+    places.clear();
+    places.reserve(entries.len());
+    offsets.clear();
+    offsets.reserve(entries.len() + 1);
+    offsets.push(0);
+    for (i, e) in entries.iter().enumerate() {
+        let place = if i > 0 && entries[i - 1].finish.sort_key() == e.finish.sort_key() {
+            places[i - 1]
+        } else {
+            i + 1
+        };
+        places.push(place);
+        offsets.push(offsets[i] + e.members.len());
+    }
+    Ok(Match {
+        id,
+        time,
+        entries,
+        places,
+        offsets,
+    })
+}
+
+/// The players met so far while validating a match: a linear scan of an array on the
+/// stack for the usual small match (cheaper than hashing, no allocation), a hash set for
+/// large free-for-alls.
+// The array is the point: it lives on the stack for one `build` call instead of being
+// allocated, so the variants' sizes differ on purpose.
+#[allow(clippy::large_enum_variant)]
 enum Seen<'a> {
-    Few(Vec<&'a str>),
+    Few([&'a str; FEW], usize),
     Many(HashSet<&'a str>),
 }
 
+/// Players up to which [`Seen`] scans instead of hashing.
+const FEW: usize = 24;
+
 impl<'a> Seen<'a> {
     fn new(players: usize) -> Self {
-        if players <= 24 {
-            Seen::Few(Vec::with_capacity(players))
+        if players <= FEW {
+            Seen::Few([""; FEW], 0)
         } else {
             Seen::Many(HashSet::with_capacity(players))
         }
@@ -450,9 +620,17 @@ impl<'a> Seen<'a> {
     /// Adds a player; false if already there.
     fn insert(&mut self, player: &'a str) -> bool {
         match self {
-            Seen::Few(v) if v.contains(&player) => false,
-            Seen::Few(v) => {
-                v.push(player);
+            Seen::Few(v, n) if v[..*n].contains(&player) => false,
+            Seen::Few(v, n) if *n < FEW => {
+                v[*n] = player;
+                *n += 1;
+                true
+            }
+            // More players than announced: go on with a set.
+            Seen::Few(v, _) => {
+                let mut set: HashSet<&'a str> = v.iter().copied().collect();
+                set.insert(player);
+                *self = Seen::Many(set);
                 true
             }
             Seen::Many(set) => set.insert(player),
@@ -532,6 +710,53 @@ mod tests {
             Match::ranked("g", &[" a", "b"]).unwrap_err(),
             MatchError::InvalidPlayerId { .. }
         ));
+    }
+
+    fn rows_strategy() -> impl proptest::strategy::Strategy<Value = Vec<ResultRow>> {
+        use proptest::prelude::*;
+        let row = (
+            prop::sample::select(vec!["a", "b", "c", "d", "e", " f", ""]),
+            prop::option::of(prop::sample::select(vec!["x", "y"])),
+            prop::sample::select(vec![1.0, 2.0, 3.0, f64::NAN]),
+            prop::sample::select(vec![1.0, 0.5, 0.0]),
+        )
+            .prop_map(|(p, t, r, w)| ResultRow {
+                player: p.to_string(),
+                team: t.map(str::to_string),
+                finish: Finish::Rank(r),
+                weight: w,
+            });
+        prop::collection::vec(row, 0..8)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn rows_by_reference_build_what_owned_rows_build(
+            rows in rows_strategy(),
+            spare_rows in rows_strategy(),
+            use_spare in proptest::bool::ANY,
+        ) {
+            let spare = Match::from_rows("old", Some(7), spare_rows).ok().filter(|_| use_spare);
+            let refs = rows.iter().map(|r| RowRef {
+                player: &r.player,
+                team: r.team.as_deref(),
+                finish: r.finish,
+                weight: r.weight,
+            });
+            let got = Match::from_row_refs(spare, "g", None, refs);
+            let want = Match::from_rows("g", None, rows.clone());
+            // NaN finishes make equal matches compare unequal: compare their text.
+            proptest::prop_assert_eq!(format!("{got:?}"), format!("{want:?}"));
+        }
+    }
+
+    #[test]
+    fn the_white_space_shortcut_agrees_with_trim() {
+        for id in [
+            "a", " a", "a ", "\u{b}a", "a\u{c}", "\u{85}a", "a\u{a0}", "é", "a b", "\ta",
+        ] {
+            assert_eq!(trimmed(id), id.trim() == id, "{id:?}");
+        }
     }
 
     #[test]

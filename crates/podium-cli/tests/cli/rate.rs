@@ -181,3 +181,14 @@ fn systems_lists_every_system_with_defaults() {
         .unwrap();
     assert_eq!(k["default"], "5");
 }
+
+#[test]
+fn errors_name_the_right_line_in_crlf_files_with_blank_lines() {
+    let d = Dir::new("crlf");
+    let games = d.file(
+        "g.csv",
+        "match,player,rank\r\ng1,a,1\r\ng1,b,2\r\n\r\ng2,a,1\r\ng2,b,x\r\n",
+    );
+    let err = podium(&["rate", &games]).err().to_string();
+    assert!(err.contains("g.csv:6: field `rank`"), "{err}");
+}

@@ -70,8 +70,9 @@ impl RatingSystem for SmeConfig {
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
         let r = entry_ratings(game, before)?;
         let n = r.len();
-        let mut e = vec![0.0; n];
-        let mut s = vec![0.0; n];
+        // Expected and actual scores per entry, in one allocation.
+        let mut scores = vec![0.0; 2 * n];
+        let (e, s) = scores.split_at_mut(n);
         let table = Expectations::new(&r, self.scale);
         // Adds a virtual game between i and j played with probability p, i scoring si.
         let mut play = |i: usize, j: usize, p: f64, si: f64| {
@@ -81,8 +82,10 @@ impl RatingSystem for SmeConfig {
             e[j] += p * (1.0 - eij);
             s[j] += p * (1.0 - si);
         };
-        let groups: Vec<_> = game.groups().collect();
-        for (gi, g) in groups.iter().enumerate() {
+        // The tie groups, best first, walked pairwise without collecting them.
+        let mut group = Some(game.tie_group(0));
+        while let Some(g) = group {
+            let below = (g.end < n).then(|| game.tie_group(g.end));
             let size = g.len() as f64;
             // Draws between members of a tied group who end up neighbours.
             for i in g.clone() {
@@ -91,7 +94,7 @@ impl RatingSystem for SmeConfig {
                 }
             }
             // Wins over the group below: its first entry meets our last one.
-            if let Some(below) = groups.get(gi + 1) {
+            if let Some(below) = &below {
                 let p = 1.0 / (size * below.len() as f64);
                 for i in g.clone() {
                     for j in below.clone() {
@@ -99,8 +102,9 @@ impl RatingSystem for SmeConfig {
                     }
                 }
             }
+            group = below;
         }
-        Ok(elo_changes(game, before, &e, &s, |_| self.k))
+        Ok(elo_changes(game, before, e, s, |_| self.k))
     }
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)
