@@ -93,6 +93,20 @@ pub enum RateError {
         /// The rating.
         rating: f64,
     },
+    /// The update would leave a player with a rating or σ that is not a finite number:
+    /// the model diverged on this history (e.g. a full-pair Weng-Lin model on contests of
+    /// thousands, whose updates sum thousands of pairs).
+    #[error("system {system} diverged: player {player:?} would get a rating of {rating} (σ {sigma:?}); nothing of this match was applied")]
+    Diverged {
+        /// The system's name.
+        system: &'static str,
+        /// The player.
+        player: String,
+        /// The rating the update produced.
+        rating: f64,
+        /// The σ the update produced, for systems that keep one.
+        sigma: Option<f64>,
+    },
     /// The system needs positive ratings (e.g. `proportional`).
     #[error("system {system} needs positive ratings, but player {player:?} has {rating}")]
     NonPositiveRating {

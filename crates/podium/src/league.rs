@@ -216,7 +216,11 @@ impl League {
                 .map(|(_, m)| self.index.get(m.player.as_str()).copied()),
         );
         let before = self.ratings_of(game, &known);
-        let changes = match self.system.rate(game, &before) {
+        let changes = match self
+            .system
+            .rate(game, &before)
+            .and_then(|c| self.check_finite(game, c))
+        {
             Ok(c) => c,
             Err(e) => {
                 self.known = known;
@@ -263,6 +267,26 @@ impl League {
         };
         self.rated += 1;
         Ok(report)
+    }
+
+    /// Refuses an update that would store a rating or σ that is not a finite number.
+    fn check_finite(
+        &self,
+        game: &Match,
+        changes: Vec<PlayerChange>,
+    ) -> Result<Vec<PlayerChange>, RateError> {
+        for ((_, m), c) in game.players().zip(&changes) {
+            let sigma_ok = c.after.sigma.is_none_or(|s| s.is_finite() && s >= 0.0);
+            if !c.after.value.is_finite() || !sigma_ok {
+                return Err(RateError::Diverged {
+                    system: self.system.name(),
+                    player: m.player.clone(),
+                    rating: c.after.value,
+                    sigma: c.after.sigma,
+                });
+            }
+        }
+        Ok(changes)
     }
 
     /// The pre-match rating of every player of `game`, new players seeded and ratings aged
@@ -374,5 +398,56 @@ mod tests {
         assert_eq!(league.players(), &before[..]);
         assert!(league.get("cy").is_none());
         assert_eq!(league.matches_rated(), 1);
+    }
+}
+
+#[cfg(test)]
+mod divergence_tests {
+    use super::*;
+    use crate::params::Param;
+
+    /// A system whose update overflows, as a diverging model does.
+    #[derive(Debug)]
+    struct Overflowing;
+
+    impl RatingSystem for Overflowing {
+        fn name(&self) -> &'static str {
+            "overflowing"
+        }
+        fn params(&self) -> Vec<Param> {
+            Vec::new()
+        }
+        fn initial_rating(&self) -> Rating {
+            Rating::new(1.0)
+        }
+        fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
+            Ok(game
+                .players()
+                .zip(before)
+                .map(|((e, _), r)| {
+                    PlayerChange::elo(*r, 0.0, 1.0, if e == 0 { 1.0 } else { f64::INFINITY }, 1.0)
+                })
+                .collect())
+        }
+        fn win_probability(&self, _: &Rating, _: &Rating) -> f64 {
+            0.5
+        }
+    }
+
+    #[test]
+    fn a_diverging_update_is_refused_whole() {
+        let mut league = League::new(Box::new(Overflowing));
+        let err = league
+            .apply(&Match::ranked("g", &["a", "b"]).unwrap())
+            .unwrap_err();
+        assert!(
+            matches!(err, RateError::Diverged { ref player, .. } if player == "b"),
+            "{err}"
+        );
+        assert!(
+            league.players().is_empty(),
+            "nothing of the match was applied"
+        );
+        assert_eq!(league.matches_rated(), 0);
     }
 }
