@@ -276,7 +276,7 @@ impl League {
         changes: Vec<PlayerChange>,
     ) -> Result<Vec<PlayerChange>, RateError> {
         for ((_, m), c) in game.players().zip(&changes) {
-            let sigma_ok = c.after.sigma.is_none_or(|s| s.is_finite() && s >= 0.0);
+            let sigma_ok = c.after.sigma.map_or(true, |s| s.is_finite() && s >= 0.0);
             if !c.after.value.is_finite() || !sigma_ok {
                 return Err(RateError::Diverged {
                     system: self.system.name(),
