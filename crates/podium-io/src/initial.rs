@@ -36,11 +36,22 @@ impl Seed {
 ///
 /// # Errors
 /// [`ReadError`] naming the line and field of the first bad row, or a player listed twice.
-pub fn read_seeds(file: &str, input: impl Read) -> Result<Vec<Seed>, ReadError> {
+pub fn read_seeds(file: &str, mut input: impl Read) -> Result<Vec<Seed>, ReadError> {
+    // A ratings file is small: read it whole so that each row's own line can be found
+    // from its byte offset (the csv crate reports the line before a row that follows a
+    // `\r\n` or a blank line).
+    let mut text = Vec::new();
+    input
+        .read_to_end(&mut text)
+        .map_err(|source| ReadError::Io {
+            file: file.into(),
+            source,
+        })?;
+    let line_of = |pos: &csv::Position| row_line(&text, pos.byte());
     let mut rdr = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .flexible(true)
-        .from_reader(input);
+        .from_reader(text.as_slice());
     let headers = rdr
         .headers()
         .map_err(|e| ReadError::Format {
@@ -67,10 +78,10 @@ pub fn read_seeds(file: &str, input: impl Read) -> Result<Vec<Seed>, ReadError> 
     for rec in rdr.records() {
         let rec = rec.map_err(|e| ReadError::Format {
             file: file.into(),
-            line: e.position().map_or(0, csv::Position::line),
+            line: e.position().map_or(0, line_of),
             message: e.to_string(),
         })?;
-        let line = rec.position().map_or(0, csv::Position::line);
+        let line = rec.position().map_or(0, line_of);
         let bad = |field: &str, value: &str, expected: &str| ReadError::Field {
             file: file.into(),
             line,
@@ -121,6 +132,21 @@ pub fn read_seeds(file: &str, input: impl Read) -> Result<Vec<Seed>, ReadError> 
     Ok(out)
 }
 
+/// The 1-based line of the row the csv crate places at byte `byte`: its offset can point
+/// at the line ends (or, for the first row, the byte-order mark) before the row.
+fn row_line(text: &[u8], byte: u64) -> u64 {
+    let bom = if text.starts_with(b"\xef\xbb\xbf") {
+        3
+    } else {
+        0
+    };
+    let mut start = (byte as usize).max(bom).min(text.len());
+    while start < text.len() && matches!(text[start], b'\r' | b'\n') {
+        start += 1;
+    }
+    1 + text[..start].iter().filter(|&&b| b == b'\n').count() as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,6 +170,12 @@ mod tests {
             e.to_string(),
             "i.csv:3: field `rating`: \"lots\" is not valid, expected a finite number"
         );
+        let e = read_seeds(
+            "i.csv",
+            "player,rating\r\nA,1000\r\n\r\nB,lots\r\n".as_bytes(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().starts_with("i.csv:4: field `rating`"), "{e}");
         let e = read_seeds("i.csv", "player,rating\nA,1\nA,2\n".as_bytes()).unwrap_err();
         assert!(e.to_string().contains("also on line 2"), "{e}");
         let e = read_seeds("i.csv", "name,rating\n".as_bytes()).unwrap_err();
