@@ -157,3 +157,49 @@ pub fn csv_rows(text: &str) -> Vec<std::collections::HashMap<String, String>> {
         })
         .collect()
 }
+
+/// A running `podium serve` on a free loopback port with database `db`, killed (SIGKILL)
+/// when dropped.
+pub struct Server {
+    /// The server process.
+    pub child: std::process::Child,
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    pub base: String,
+}
+
+impl Server {
+    pub fn start(db: &str) -> Server {
+        use std::io::{BufRead, BufReader};
+        let mut child = bin()
+            .args(["serve", "--db", db, "--addr", "127.0.0.1:0"])
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("podium serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let base = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .trim_end_matches('/')
+            .to_string();
+        Server { child, base }
+    }
+
+    /// Kills the server at once (SIGKILL on Unix) and waits for it.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}

@@ -2,59 +2,17 @@
 //! the middle of the load. Loopback only; every loop is bounded.
 
 use std::collections::{HashMap, HashSet};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Stdio};
+
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::util::{bin, podium, Dir};
+use crate::util::{podium, Dir, Server};
 
 const CLIENTS: usize = 16;
 const MATCHES: usize = 2_000;
-
-/// A running `podium serve`, killed when dropped.
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Server {
-    fn start(db: &str) -> Server {
-        let mut child = bin()
-            .args(["serve", "--db", db, "--addr", "127.0.0.1:0"])
-            .env("RUST_LOG", "warn")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("podium serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let base = line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .trim_end_matches('/')
-            .to_string();
-        Server { child, base }
-    }
-
-    fn kill(&mut self) {
-        let _ = self.child.kill(); // SIGKILL on Unix
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
 
 fn agent() -> ureq::Agent {
     ureq::AgentBuilder::new()

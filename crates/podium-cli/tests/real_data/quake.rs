@@ -100,11 +100,7 @@ fn qgames_per_game_frags_match_the_final_scoreboards() {
                     checked += 1;
                 }
             }
-            QuakeEvent::GameEnd { .. } => {
-                if kills > 0 {
-                    kills_per_game.push(kills);
-                }
-            }
+            QuakeEvent::GameEnd { .. } if kills > 0 => kills_per_game.push(kills),
             _ => {}
         }
     }

@@ -4,46 +4,11 @@
 //! the server exports.
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::util::{bin, podium, shared_data, Dir};
-
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start(db: &str) -> Server {
-    let mut child = bin()
-        .args(["serve", "--db", db, "--addr", "127.0.0.1:0"])
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let base = line
-        .trim()
-        .trim_start_matches("listening on ")
-        .trim_end_matches('/')
-        .to_string();
-    Server { child, base }
-}
+use crate::util::{podium, shared_data, Dir, Server};
 
 /// Contest `id` as a match: each handle ranked by its `rankLo` (equal = tie).
 fn contest(id: u32) -> Option<Value> {
@@ -111,7 +76,7 @@ fn check(base: &str, league: i64, dir: &Dir) -> usize {
 #[test]
 fn codeforces_contests_through_the_server_rate_as_offline() {
     let dir = Dir::new("real-serve");
-    let server = start(&dir.path("cf.db"));
+    let server = Server::start(&dir.path("cf.db"));
     let a = agent();
     let created: Value = a
         .post(&format!("{}/api/leagues", server.base))
