@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Benchmark: `podium rate` with sme, end to end from long CSV, on generated files of
 # 250,000, 500,000 and 1,000,000 matches (2-10 players each, one pool of 50,000 players),
-# against the time `awk -F,` takes merely to split the same file's fields.
+# against the time `awk -F,` takes merely to split the same file's fields, and against
+# `rate_floor` (crates/podium-cli/examples/rate_floor.rs): the least work any program must
+# do to give the same ratings (split, look players up, sme's arithmetic; no validation).
 #
 # Usage: bash scripts/bench-rate.sh [RUNS] [PLAYERS]
 #   RUNS     timed runs per command; the fastest is reported (default 3)
@@ -16,9 +18,10 @@ PLAYERS=${2:-50000}
 DIR=${BENCH_DIR:-/tmp/podium-bench}
 mkdir -p "$DIR"
 
-cargo build --release -q -p podium-cli --bin podium --example gen_matches
+cargo build --release -q -p podium-cli --bin podium --example gen_matches --example rate_floor
 PODIUM=target/release/podium
 GEN=target/release/examples/gen_matches
+FLOOR=target/release/examples/rate_floor
 
 # Prints "user+sys seconds, wall seconds, max RSS KB" of the fastest of $RUNS runs.
 best() {
@@ -34,8 +37,8 @@ best() {
     echo "$best_line"
 }
 
-printf '%-9s %10s %8s | %-28s | %-28s | %s\n' matches rows MB \
-    "podium: cpu s / wall s / rows/s" "awk: cpu s / wall s" "podium peak RSS"
+printf '%-9s %10s %8s | %-28s | %-20s | %-20s | %s\n' matches rows MB \
+    "podium: cpu s / wall s / rows/s" "awk: cpu s / wall s" "floor: cpu s / wall s" "podium peak RSS"
 for n in 250000 500000 1000000; do
     f="$DIR/matches-$n-$PLAYERS.csv"
     [[ -s "$f" ]] || "$GEN" "$f" "$n" "$PLAYERS" 1 2>/dev/null
@@ -43,8 +46,18 @@ for n in 250000 500000 1000000; do
     mb=$(awk -v b="$(stat -c %s "$f")" 'BEGIN{printf "%.0f", b/1e6}')
     read -r pc pw pm <<<"$(best "$PODIUM" rate "$f" --system sme --format csv)"
     read -r ac aw _ <<<"$(best awk -F, '{n+=NF} END{print n}' "$f")"
+    read -r fc fw _ <<<"$(best "$FLOOR" "$f")"
     rps=$(awk -v r="$rows" -v w="$pw" 'BEGIN{printf "%.0f", r/w}')
-    printf '%-9s %10s %8s | %6s / %6s / %10s    | %6s / %6s              | %s MB\n' \
-        "$n" "$rows" "$mb" "$pc" "$pw" "$rps" "$ac" "$aw" "$((pm / 1024))"
+    printf '%-9s %10s %8s | %6s / %6s / %10s    | %6s / %6s      | %6s / %6s      | %s MB\n' \
+        "$n" "$rows" "$mb" "$pc" "$pw" "$rps" "$ac" "$aw" "$fc" "$fw" "$((pm / 1024))"
 done
+# The yardstick must give podium's ratings, or it proves nothing.
+f="$DIR/matches-250000-$PLAYERS.csv"
+"$PODIUM" rate "$f" --system sme --format csv >"$DIR/podium.csv"
+"$FLOOR" "$f" >"$DIR/floor.csv"
+awk -F, 'NR == FNR { r[$1] = $2; next }
+    FNR > 1 { if (!($2 in r)) { print "floor lacks " $2; exit 1 }
+              d = $3 - r[$2]; if (d < 0) d = -d; if (d > m) m = d; n++ }
+    END { printf "floor and podium agree on %d players: largest rating difference %g\n", n, m }' \
+    "$DIR/floor.csv" "$DIR/podium.csv"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
