@@ -186,6 +186,13 @@ pub async fn serve(
     let bound = listener.local_addr()?;
     tracing::info!(addr = %bound, "podium serve listening on http://{bound}/");
     on_bound(bound);
+    // Responses go out as soon as they are written: no Nagle delay on the last segment
+    // of a response while the previous ones wait for their acknowledgement.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("cannot set TCP_NODELAY: {e}");
+        }
+    });
     axum::serve(listener, router(state.clone()))
         .with_graceful_shutdown(shutdown_signal())
         .await?;
