@@ -4,6 +4,11 @@
 //!    (`synchronous=FULL`, group commit), from concurrent clients;
 //! 2. leaderboard latency (p50/p99) for a league of 100,000 players, paginated and full.
 //!
+//! A latency is from sending the request to having the whole body in memory, decoded
+//! when it came compressed (the decoding is inside the timed region). The client is
+//! `ureq` on a kept-alive connection, reading a body into a `Vec` sized from its
+//! `Content-Length`.
+//!
 //! `cargo run --release -p podium-server --example bench [-- --clients 32 --matches 20000 --players 100000]`
 
 use std::net::SocketAddr;
@@ -41,9 +46,14 @@ fn start_server(db: PathBuf) -> String {
     format!("http://{}", rx.recv().expect("server starts"))
 }
 
+/// The client: timeouts per connect/read/write. (A total deadline, `.timeout()`, makes
+/// ureq reset the socket's timeouts before every 8 KiB read: two extra system calls per
+/// read, ~5,000 for a 20 MB body; see `previous client` below.)
 fn agent() -> ureq::Agent {
     ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs(60))
+        .timeout_connect(Duration::from_secs(10))
+        .timeout_read(Duration::from_secs(60))
+        .timeout_write(Duration::from_secs(60))
         .build()
 }
 
@@ -52,25 +62,86 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted[i].as_secs_f64() * 1e3
 }
 
-fn fetch(a: &ureq::Agent, url: &str) -> usize {
+/// A response's body, read into a buffer sized from its `Content-Length`.
+fn body(r: ureq::Response) -> Vec<u8> {
     use std::io::Read;
-    let mut body = Vec::new();
-    a.get(url)
-        .call()
-        .unwrap()
-        .into_reader()
-        .read_to_end(&mut body)
-        .unwrap();
-    body.len()
+    let len = r
+        .header("content-length")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut body = Vec::with_capacity(len);
+    r.into_reader().read_to_end(&mut body).unwrap();
+    body
 }
 
-fn latencies(url: &str, n: usize) -> (f64, f64, usize) {
-    let a = agent();
-    let mut bytes = fetch(&a, url); // the first read materialises the board
+fn fetch(a: &ureq::Agent, url: &str) -> usize {
+    body(a.get(url).call().unwrap()).len()
+}
+
+/// How a client asks for the full board and what it does with the answer.
+#[derive(Clone, Copy, PartialEq)]
+enum Way {
+    /// No `Accept-Encoding`: 20 MB of JSON.
+    Identity,
+    /// `Accept-Encoding: zstd`, decoded with the zstd crate.
+    Zstd,
+    /// `Accept-Encoding: gzip`, decoded with flate2.
+    Gzip,
+    /// `If-None-Match` with the tag it has: a 304 and no body.
+    Revalidate,
+    /// The client code this benchmark used before: a total deadline and a `Vec` grown
+    /// from empty by `read_to_end`.
+    PreviousClient,
+}
+
+/// Fetches the full board `way`; the bytes the client ends up with (0 for a 304).
+fn fetch_board(a: &ureq::Agent, url: &str, way: Way, etag: &str) -> usize {
+    use std::io::Read;
+    match way {
+        Way::Identity => fetch(a, url),
+        Way::Zstd | Way::Gzip => {
+            let coding = if way == Way::Zstd { "zstd" } else { "gzip" };
+            let r = a.get(url).set("Accept-Encoding", coding).call().unwrap();
+            assert_eq!(r.header("content-encoding"), Some(coding));
+            let compressed = body(r);
+            let json = if way == Way::Zstd {
+                zstd::stream::decode_all(&compressed[..]).unwrap()
+            } else {
+                let mut json = Vec::new();
+                flate2::read::GzDecoder::new(&compressed[..])
+                    .read_to_end(&mut json)
+                    .unwrap();
+                json
+            };
+            assert_eq!(json.last(), Some(&b']'));
+            json.len()
+        }
+        Way::Revalidate => {
+            let r = a.get(url).set("If-None-Match", etag).call().unwrap();
+            assert_eq!(r.status(), 304);
+            body(r).len()
+        }
+        Way::PreviousClient => {
+            let mut body = Vec::new();
+            a.get(url)
+                .call()
+                .unwrap()
+                .into_reader()
+                .read_to_end(&mut body)
+                .unwrap();
+            body.len()
+        }
+    }
+}
+
+/// p50 and p99 (ms) of `n` timed calls of `f` after one untimed call, and what the last
+/// call returned.
+fn latencies(n: usize, mut f: impl FnMut() -> usize) -> (f64, f64, usize) {
+    let mut bytes = f(); // the first read materialises the board / makes the copy
     let mut times = Vec::with_capacity(n);
     for _ in 0..n {
         let t = Instant::now();
-        bytes = fetch(&a, url);
+        bytes = f();
         times.push(t.elapsed());
     }
     times.sort();
@@ -222,19 +293,43 @@ fn main() {
             2_000,
         ),
         (
-            "leaderboard full array",
-            format!("{base}/api/leagues/{big}/leaderboard"),
-            200,
-        ),
-        (
             "player page",
             format!("{base}/api/leagues/{big}/players/player000042"),
             200,
         ),
     ] {
-        let (p50, p99, bytes) = latencies(&url, n);
+        let a = agent();
+        let (p50, p99, bytes) = latencies(n, || fetch(&a, &url));
         println!("{what}: {players} players, {n} requests: p50 {p50:.2} ms, p99 {p99:.2} ms ({bytes} bytes)");
     }
+
+    let board_url = format!("{base}/api/leagues/{big}/leaderboard");
+    let etag = agent()
+        .get(&board_url)
+        .call()
+        .unwrap()
+        .header("etag")
+        .unwrap()
+        .to_string();
+    for (what, way) in [
+        ("identity (20 MB of JSON)", Way::Identity),
+        ("zstd, decoded by the client", Way::Zstd),
+        ("gzip, decoded by the client", Way::Gzip),
+        ("identity, previous client code", Way::PreviousClient),
+        ("revalidation, If-None-Match -> 304", Way::Revalidate),
+    ] {
+        let n = 200;
+        let a = if way == Way::PreviousClient {
+            ureq::AgentBuilder::new()
+                .timeout(Duration::from_secs(60))
+                .build()
+        } else {
+            agent()
+        };
+        let (p50, p99, bytes) = latencies(n, || fetch_board(&a, &board_url, way, &etag));
+        println!("leaderboard full array, {what}: {players} players, {n} requests: p50 {p50:.2} ms, p99 {p99:.2} ms ({bytes} bytes)");
+    }
+
     // The board is materialised once per change: the first read after a write pays for it.
     let a = agent();
     let mut times = Vec::new();
@@ -258,6 +353,33 @@ fn main() {
         percentile(&times, 0.5),
         percentile(&times, 0.99)
     );
+    // The full array right after a write: the server serialises and tags the new board
+    // (and compresses it, for the zstd client) before sending it.
+    for (what, way) in [
+        ("identity", Way::Identity),
+        ("zstd, decoded by the client", Way::Zstd),
+    ] {
+        let n = 20;
+        let mut times = Vec::new();
+        for i in 0..n {
+            let k = 1_000 + times.len() * 7 + usize::from(way == Way::Zstd) * 500;
+            a.post(&format!("{base}/api/leagues/{big}/matches"))
+                .set("Authorization", &format!("Bearer {big_token}"))
+                .send_json(json!({"id": format!("f{k}-{i}"), "results": [
+                    {"player": format!("player{k:06}"), "rank": 1},
+                    {"player": format!("player{:06}", k + 1), "rank": 2}]}))
+                .unwrap();
+            let t = Instant::now();
+            fetch_board(&a, &board_url, way, "");
+            times.push(t.elapsed());
+        }
+        times.sort();
+        println!(
+            "leaderboard full array right after a write, {what}: {players} players, {n} requests: p50 {:.2} ms, p99 {:.2} ms",
+            percentile(&times, 0.5),
+            percentile(&times, 0.99)
+        );
+    }
     let v: Value = a
         .get(&format!("{base}/api/leagues/{big}"))
         .call()

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap, Method, StatusCode, Uri};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, MethodRouter};
 use axum::Json;
@@ -14,6 +14,7 @@ use podium_store::{LeagueId, NewLeague, Submission, SubmitStatus};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::board::Coding;
 use crate::error::ApiError;
 use crate::AppState;
 
@@ -256,44 +257,94 @@ async fn leaderboard(
     State(state): State<AppState>,
     Path(id): Path<String>,
     page: Result<Query<Page>, QueryRejection>,
+    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let id = league_id(&id)?;
     let Query(page) = page?;
-    let (total, body) = if page.limit.is_none() && page.offset.unwrap_or(0) == 0 {
-        // The full board: materialised and serialised once per change, then reused.
-        let board = state.with_store(move |s| s.leaderboard(id)).await?;
-        let mut cache = crate::lock(&state.inner.board_json);
-        let bytes = match cache.get(&id) {
-            Some((b, bytes)) if std::sync::Arc::ptr_eq(b, &board) => bytes.clone(),
-            _ => {
-                let bytes = Bytes::from(serde_json::to_vec(&*board).map_err(ApiError::internal)?);
-                cache.insert(id, (board.clone(), bytes.clone()));
-                bytes
-            }
-        };
-        (board.len(), bytes)
-    } else {
-        let offset = page.offset.unwrap_or(0);
-        let limit = page.limit.unwrap_or(usize::MAX);
-        let (total, rows) = state
-            .with_store(move |s| s.leaderboard_page(id, offset, limit))
-            .await?;
-        (
-            total,
-            Bytes::from(serde_json::to_vec(&rows).map_err(ApiError::internal)?),
-        )
-    };
+    if page.limit.is_none() && page.offset.unwrap_or(0) == 0 {
+        return full_leaderboard(&state, id, &headers).await;
+    }
+    let offset = page.offset.unwrap_or(0);
+    let limit = page.limit.unwrap_or(usize::MAX);
+    let (total, rows) = state
+        .with_store(move |s| s.leaderboard_page(id, offset, limit))
+        .await?;
+    let body = serde_json::to_vec(&rows).map_err(ApiError::internal)?;
     Ok((
         [
             (header::CONTENT_TYPE, "application/json".to_string()),
-            (
-                header::HeaderName::from_static("x-total-count"),
-                total.to_string(),
-            ),
+            (X_TOTAL_COUNT, total.to_string()),
         ],
         body,
     )
         .into_response())
+}
+
+const X_TOTAL_COUNT: header::HeaderName = header::HeaderName::from_static("x-total-count");
+
+/// The whole board: serialised once per change of the league and kept, so a read is
+/// one write of cached bytes. Compressed copies (zstd, gzip) are made on first demand
+/// and kept beside it; `If-None-Match` with the current tag gets a 304.
+async fn full_leaderboard(
+    state: &AppState,
+    id: LeagueId,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
+    let board = state.with_store(move |s| s.leaderboard(id)).await?;
+    let total = board.len();
+    let cached = {
+        let mut cache = crate::lock(&state.inner.board_json);
+        match cache.get(&id) {
+            Some(c) if std::sync::Arc::ptr_eq(&c.board, &board) => c.clone(),
+            _ => {
+                let c = std::sync::Arc::new(crate::board::BoardBody::new(board));
+                cache.insert(id, c.clone());
+                c
+            }
+        }
+    };
+    let coding = Coding::negotiate(headers);
+    let tag = match cached.tag_ready() {
+        Some(tag) => tag,
+        None => off_async(&cached, |c| c.tag()).await?,
+    };
+    let etag = crate::board::etag(&tag, coding);
+    let mut res = if crate::board::not_modified(headers, &tag) {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        let body = match cached.encoded_ready(coding) {
+            Some(body) => body,
+            None => off_async(&cached, move |c| c.encoded(coding)).await?,
+        };
+        let mut res = ([(header::CONTENT_TYPE, "application/json")], body).into_response();
+        if let Some(enc) = coding.content_encoding() {
+            res.headers_mut()
+                .insert(header::CONTENT_ENCODING, HeaderValue::from_static(enc));
+        }
+        res
+    };
+    let h = res.headers_mut();
+    h.insert(X_TOTAL_COUNT, HeaderValue::from(total));
+    h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(
+        header::ETAG,
+        HeaderValue::from_str(&etag).map_err(ApiError::internal)?,
+    );
+    Ok(res)
+}
+
+/// Runs the blocking part of making a board body (serialising, compressing) on a
+/// blocking thread.
+async fn off_async<T: Send + 'static>(
+    cached: &std::sync::Arc<crate::board::BoardBody>,
+    f: impl FnOnce(&crate::board::BoardBody) -> Result<T, String> + Send + 'static,
+) -> Result<T, ApiError> {
+    let cached = cached.clone();
+    tokio::task::spawn_blocking(move || f(&cached))
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(ApiError::internal)
 }
 
 async fn player(

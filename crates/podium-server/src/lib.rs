@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 mod api;
+mod board;
 pub mod error;
 pub mod openapi;
 mod web;
@@ -44,11 +45,10 @@ struct WriteJob {
 struct Inner {
     store: Mutex<Box<dyn Store>>,
     writer: Mutex<Option<mpsc::Sender<WriteJob>>>,
-    /// The last full leaderboard serialised, per league, with the board it came from.
-    board_json: Mutex<std::collections::HashMap<LeagueId, BoardCache>>,
+    /// The full leaderboard as last served, per league: replaced when the store hands
+    /// out a new board (after any change to the league).
+    board_json: Mutex<std::collections::HashMap<LeagueId, Arc<board::BoardBody>>>,
 }
-
-type BoardCache = (Arc<Vec<podium_store::BoardRow>>, axum::body::Bytes);
 
 /// What the handlers share: the store behind a lock and the writer thread's queue.
 #[derive(Clone)]
@@ -186,6 +186,13 @@ pub async fn serve(
     let bound = listener.local_addr()?;
     tracing::info!(addr = %bound, "podium serve listening on http://{bound}/");
     on_bound(bound);
+    // Responses go out as soon as they are written: no Nagle delay on the last segment
+    // of a response while the previous ones wait for their acknowledgement.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("cannot set TCP_NODELAY: {e}");
+        }
+    });
     axum::serve(listener, router(state.clone()))
         .with_graceful_shutdown(shutdown_signal())
         .await?;

@@ -63,8 +63,11 @@ pub fn document() -> Value {
                         "422": error("Unknown system, bad parameter, or a ledger the system cannot rate")}}
             },
             "/api/leagues/{id}/leaderboard": {"get": {"summary": "The leaderboard, best first, ratings at full precision",
-                "parameters": [id, query("limit", "integer", "At most this many rows (default: all)"), query("offset", "integer", "Skip this many rows first")],
+                "description": "Without limit and offset, the whole board: sent zstd- or gzip-encoded when Accept-Encoding allows (Vary: Accept-Encoding), with an ETag; If-None-Match with it gets a 304 while the board is unchanged.",
+                "parameters": [id, query("limit", "integer", "At most this many rows (default: all)"), query("offset", "integer", "Skip this many rows first"),
+                    {"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}, "description": "The ETag of a whole board the client has"}],
                 "responses": {"200": ok("Rows; header X-Total-Count gives the number of players", json!({"type": "array", "items": schema_ref("Standing")})),
+                    "304": {"description": "The whole board is still the one If-None-Match named"},
                     "400": error("Bad limit or offset"), "404": error("No such league")}}},
             "/api/leagues/{id}/players/{player}": {"get": {"summary": "A player's standing and every rated match with its breakdown",
                 "parameters": [id, p], "responses": {"200": ok("The player", schema_ref("Player")), "404": error("No such league or player")}}},

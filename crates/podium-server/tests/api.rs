@@ -628,3 +628,221 @@ async fn pages_are_served_offline() {
         );
     }
 }
+
+/// A GET with extra request headers; status, response headers and the raw body.
+async fn get_with(
+    app: &Router,
+    uri: &str,
+    headers: &[(header::HeaderName, &str)],
+) -> (StatusCode, header::HeaderMap, Vec<u8>) {
+    let mut req = Request::builder().method(Method::GET).uri(uri);
+    for (k, v) in headers {
+        req = req.header(k, *v);
+    }
+    let res = app
+        .clone()
+        .oneshot(req.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let (parts, body) = res.into_parts();
+    let bytes = axum::body::to_bytes(body, 64 << 20).await.unwrap();
+    (parts.status, parts.headers, bytes.to_vec())
+}
+
+fn hdr(h: &header::HeaderMap, name: header::HeaderName) -> Option<&str> {
+    h.get(name).map(|v| v.to_str().unwrap())
+}
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+async fn league_with_games(app: &Router) -> (i64, String) {
+    let (id, t) = create(app, json!({"name": "Z", "system": "sme"})).await;
+    let url = format!("/api/leagues/{id}/matches");
+    for (k, g) in [
+        ("g1", [("ann", 1), ("bo", 2), ("cy", 3)]),
+        ("g2", [("bo", 1), ("cy", 2), ("dee", 3)]),
+        ("g3", [("dee", 1), ("ann", 2), ("bo", 3)]),
+    ] {
+        let r = call(app, Method::POST, &url, Some(&t), Some(&game(k, &g))).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    }
+    (id, t)
+}
+
+#[tokio::test]
+async fn full_leaderboard_compressed_copies_decode_to_the_identity_body() {
+    let app = app();
+    let (id, _) = league_with_games(&app).await;
+    let url = format!("/api/leagues/{id}/leaderboard");
+    let (status, h, plain) = get_with(&app, &url, &[]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(hdr(&h, header::CONTENT_ENCODING), None);
+    assert_eq!(hdr(&h, header::CONTENT_TYPE), Some("application/json"));
+    assert_eq!(hdr(&h, header::VARY), Some("accept-encoding"));
+    assert_eq!(
+        hdr(&h, header::HeaderName::from_static("x-total-count")),
+        Some("4")
+    );
+    assert_eq!(
+        hdr(&h, header::CONTENT_LENGTH),
+        Some(plain.len().to_string().as_str()),
+        "one buffer with its length, not a stream"
+    );
+    let rows: Value = serde_json::from_slice(&plain).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 4);
+    let plain_tag = hdr(&h, header::ETAG).unwrap().to_string();
+    assert!(
+        plain_tag.starts_with('"') && plain_tag.ends_with('"'),
+        "{plain_tag}"
+    );
+
+    let mut tags = vec![plain_tag.clone()];
+    for (accept, coding) in [
+        ("zstd", Some("zstd")),
+        ("gzip", Some("gzip")),
+        ("gzip, deflate, br, zstd", Some("zstd")),
+        ("gzip;q=1, zstd;q=0.5", Some("gzip")),
+        ("br", None),
+        ("identity", None),
+        ("zstd;q=0, gzip;q=0", None),
+    ] {
+        let (status, h, body) = get_with(&app, &url, &[(header::ACCEPT_ENCODING, accept)]).await;
+        assert_eq!(status, StatusCode::OK, "{accept}");
+        assert_eq!(hdr(&h, header::CONTENT_ENCODING), coding, "{accept}");
+        assert_eq!(hdr(&h, header::VARY), Some("accept-encoding"), "{accept}");
+        assert_eq!(hdr(&h, header::CONTENT_TYPE), Some("application/json"));
+        let decoded = match coding {
+            Some("zstd") => zstd::stream::decode_all(&body[..]).unwrap(),
+            Some("gzip") => gunzip(&body),
+            _ => body.clone(),
+        };
+        assert_eq!(
+            decoded, plain,
+            "{accept}: decodes to exactly the identity body"
+        );
+        let tag = hdr(&h, header::ETAG).unwrap().to_string();
+        if coding.is_none() {
+            assert_eq!(tag, plain_tag);
+        } else if !tags.contains(&tag) {
+            tags.push(tag);
+        }
+    }
+    assert_eq!(tags.len(), 3, "one tag per coding: {tags:?}");
+
+    // Pages are small: sent as they are, without a tag.
+    let (_, h, body) = get_with(
+        &app,
+        &format!("{url}?limit=2"),
+        &[(header::ACCEPT_ENCODING, "zstd")],
+    )
+    .await;
+    assert_eq!(hdr(&h, header::CONTENT_ENCODING), None);
+    assert_eq!(hdr(&h, header::ETAG), None);
+    let page: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(page.as_array().unwrap()[..], rows.as_array().unwrap()[..2]);
+}
+
+#[tokio::test]
+async fn full_leaderboard_revalidates_with_its_etag() {
+    let app = app();
+    let (id, _) = league_with_games(&app).await;
+    let url = format!("/api/leagues/{id}/leaderboard");
+    let (_, h, _) = get_with(&app, &url, &[]).await;
+    let tag = hdr(&h, header::ETAG).unwrap().to_string();
+    assert_eq!(hdr(&h, header::CACHE_CONTROL), Some("no-cache"));
+
+    let (status, h, body) = get_with(&app, &url, &[(header::IF_NONE_MATCH, &tag)]).await;
+    assert_eq!(status, StatusCode::NOT_MODIFIED);
+    assert!(body.is_empty());
+    assert_eq!(hdr(&h, header::ETAG), Some(tag.as_str()));
+    assert_eq!(hdr(&h, header::VARY), Some("accept-encoding"));
+
+    // The tag of another coding of the same board matches too (weak comparison), and the
+    // 304 carries the tag of the coding that would have been sent.
+    let (status, h, _) = get_with(
+        &app,
+        &url,
+        &[
+            (header::IF_NONE_MATCH, &format!("W/{tag}, \"other\"")),
+            (header::ACCEPT_ENCODING, "zstd"),
+        ],
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_MODIFIED);
+    let zstd_tag = hdr(&h, header::ETAG).unwrap().to_string();
+    assert_ne!(zstd_tag, tag);
+    let (status, _, _) = get_with(&app, &url, &[(header::IF_NONE_MATCH, &zstd_tag)]).await;
+    assert_eq!(status, StatusCode::NOT_MODIFIED);
+    let (status, _, _) = get_with(&app, &url, &[(header::IF_NONE_MATCH, "*")]).await;
+    assert_eq!(status, StatusCode::NOT_MODIFIED);
+
+    let (status, _, body) = get_with(&app, &url, &[(header::IF_NONE_MATCH, "\"stale\"")]).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!body.is_empty());
+}
+
+/// Every kind of change to a league (append, void, correct, reconfigure) makes a new
+/// full board: new bytes in every coding, new tag, no 304 for the old tag.
+#[tokio::test]
+async fn full_leaderboard_cache_follows_every_change() {
+    let app = app();
+    let (id, t) = league_with_games(&app).await;
+    let url = format!("/api/leagues/{id}/leaderboard");
+    let matches = format!("/api/leagues/{id}/matches");
+    let (_, h, mut plain) = get_with(&app, &url, &[]).await;
+    let mut tag = hdr(&h, header::ETAG).unwrap().to_string();
+    // Make the compressed copies of the current board, so that a stale one would show.
+    for coding in ["zstd", "gzip"] {
+        get_with(&app, &url, &[(header::ACCEPT_ENCODING, coding)]).await;
+    }
+    let changes: [(Method, String, Option<String>); 4] = [
+        (
+            Method::POST,
+            matches.clone(),
+            Some(game("g4", &[("eve", 1), ("ann", 2)])),
+        ),
+        (Method::DELETE, format!("{matches}/g2"), None),
+        (
+            Method::PUT,
+            format!("{matches}/g1"),
+            Some(game("g1", &[("cy", 1), ("bo", 2), ("ann", 3)])),
+        ),
+        (
+            Method::PATCH,
+            format!("/api/leagues/{id}"),
+            Some(r#"{"config":{"k":24}}"#.to_string()),
+        ),
+    ];
+    for (method, uri, body) in changes {
+        let what = format!("{method} {uri}");
+        let r = call(&app, method, &uri, Some(&t), body.as_deref()).await;
+        assert!(r.status.is_success(), "{what}: {} {}", r.status, r.text);
+
+        let (status, _, _) = get_with(&app, &url, &[(header::IF_NONE_MATCH, &tag)]).await;
+        assert_eq!(status, StatusCode::OK, "{what}: the old tag is stale");
+        let (_, h, now) = get_with(&app, &url, &[]).await;
+        assert_ne!(now, plain, "{what}: the board changed");
+        let new_tag = hdr(&h, header::ETAG).unwrap().to_string();
+        assert_ne!(new_tag, tag, "{what}");
+        // The same as a page covering the whole board, which is never cached.
+        let (_, _, page) = get_with(&app, &format!("{url}?limit=1000"), &[]).await;
+        let as_values = |b: &[u8]| serde_json::from_slice::<Value>(b).unwrap();
+        assert_eq!(as_values(&now), as_values(&page), "{what}");
+        let (_, _, z) = get_with(&app, &url, &[(header::ACCEPT_ENCODING, "zstd")]).await;
+        assert_eq!(
+            zstd::stream::decode_all(&z[..]).unwrap(),
+            now,
+            "{what}: zstd copy"
+        );
+        let (_, _, g) = get_with(&app, &url, &[(header::ACCEPT_ENCODING, "gzip")]).await;
+        assert_eq!(gunzip(&g), now, "{what}: gzip copy");
+        (plain, tag) = (now, new_tag);
+    }
+}
