@@ -353,8 +353,9 @@ fn main() {
         percentile(&times, 0.5),
         percentile(&times, 0.99)
     );
-    // The full array right after a write: the server serialises and tags the new board
-    // (and compresses it, for the zstd client) before sending it.
+    // The full array right after a write: the store rebuilds the board's JSON (copying
+    // the rows of players who did not play) and, for the zstd client, the server
+    // compresses it before sending it.
     for (what, way) in [
         ("identity", Way::Identity),
         ("zstd, decoded by the client", Way::Zstd),

@@ -290,12 +290,11 @@ async fn full_leaderboard(
     id: LeagueId,
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
-    let board = state.with_store(move |s| s.leaderboard(id)).await?;
-    let total = board.len();
+    let board = state.with_store(move |s| s.leaderboard_json(id)).await?;
     let cached = {
         let mut cache = crate::lock(&state.inner.board_json);
         match cache.get(&id) {
-            Some(c) if std::sync::Arc::ptr_eq(&c.board, &board) => c.clone(),
+            Some(c) if c.version == board.version => c.clone(),
             _ => {
                 let c = std::sync::Arc::new(crate::board::BoardBody::new(board));
                 cache.insert(id, c.clone());
@@ -303,13 +302,10 @@ async fn full_leaderboard(
             }
         }
     };
+    let total = cached.rows;
     let coding = Coding::negotiate(headers);
-    let tag = match cached.tag_ready() {
-        Some(tag) => tag,
-        None => off_async(&cached, |c| c.tag()).await?,
-    };
-    let etag = crate::board::etag(&tag, coding);
-    let mut res = if crate::board::not_modified(headers, &tag) {
+    let etag = crate::board::etag(cached.tag(), coding);
+    let mut res = if crate::board::not_modified(headers, cached.tag()) {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
         let body = match cached.encoded_ready(coding) {

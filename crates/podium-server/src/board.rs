@@ -1,9 +1,10 @@
 //! The full leaderboard as served: serialised once per change of the league, with its
 //! entity tag, and compressed copies made on first demand and kept beside it.
 //!
-//! A 100,000-player board is 20 MB of JSON. Sending the cached bytes is one write of a
-//! single buffer with a `Content-Length`; what is left of the cost is moving 20 MB to the
-//! client. Clients that accept `zstd` or `gzip` get ~1.3 MB instead (compressed once per
+//! A 100,000-player board is 20 MB of JSON. The store keeps it per change of the league
+//! (rebuilt from per-player pieces, so after a match only its players' rows are serialised
+//! again); sending it is one write of a single buffer with a `Content-Length`, and what
+//! is left of the cost is moving 20 MB to the client. Clients that accept `zstd` or `gzip` get ~1.3 MB instead (compressed once per
 //! change, not per request), and clients that revalidate with `If-None-Match` get a 304
 //! while the board is unchanged.
 
@@ -11,7 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 use axum::body::Bytes;
 use axum::http::{header, HeaderMap};
-use podium_store::BoardRow;
+use podium_store::BoardJson;
 
 /// A content coding the full board can be sent in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,72 +83,72 @@ impl Coding {
 
 /// The serialised full board of one league, as of one state of its ledger.
 pub(crate) struct BoardBody {
-    /// The rows it was made from: the store hands out the same `Arc` until the league
-    /// changes, so pointer equality tells whether this body is still current.
-    pub(crate) board: Arc<Vec<BoardRow>>,
-    plain: OnceLock<Result<(Bytes, String), String>>,
+    /// The store's version of the board: the body is current while the store reports
+    /// the same version.
+    pub(crate) version: u64,
+    /// Players on the board.
+    pub(crate) rows: usize,
+    plain: Bytes,
+    /// The entity tag's opaque part (without quotes or coding suffix).
+    tag: String,
     gzip: OnceLock<Result<Bytes, String>>,
     zstd: OnceLock<Result<Bytes, String>>,
 }
 
+/// The JSON shared with the store's cache, as the bytes of a response body (no copy).
+struct Shared(Arc<Vec<u8>>);
+
+impl AsRef<[u8]> for Shared {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// Random per process, so that tags from before a restart never name a board of after.
+fn process_nonce() -> u64 {
+    static NONCE: OnceLock<u64> = OnceLock::new();
+    *NONCE.get_or_init(|| {
+        use std::hash::{BuildHasher, Hasher};
+        std::collections::hash_map::RandomState::new()
+            .build_hasher()
+            .finish()
+    })
+}
+
 impl BoardBody {
-    pub(crate) fn new(board: Arc<Vec<BoardRow>>) -> Self {
+    pub(crate) fn new(board: BoardJson) -> Self {
         BoardBody {
-            board,
-            plain: OnceLock::new(),
+            version: board.version,
+            rows: board.rows,
+            plain: Bytes::from_owner(Shared(board.json)),
+            tag: format!("{:016x}-{:x}", process_nonce(), board.version),
             gzip: OnceLock::new(),
             zstd: OnceLock::new(),
         }
     }
 
-    /// The JSON array and its tag (the first 128 bits of its SHA-256, in hex), made on
-    /// first use; concurrent first users wait for one serialisation. Blocking: call it
-    /// off the async workers.
-    fn plain(&self) -> Result<&(Bytes, String), String> {
-        self.plain
-            .get_or_init(|| {
-                // Sized up front (rows are ~200 bytes): growing a 20 MB buffer by
-                // doubling costs about a fifth of the serialisation time.
-                let mut json = Vec::with_capacity(64 + self.board.len() * 240);
-                serde_json::to_writer(&mut json, &*self.board).map_err(|e| e.to_string())?;
-                json.shrink_to_fit();
-                let digest = <sha2::Sha256 as sha2::Digest>::digest(&json);
-                let tag: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
-                Ok((Bytes::from(json), tag))
-            })
-            .as_ref()
-            .map_err(Clone::clone)
+    /// The tag of the board: the store's version of it, made unique across restarts.
+    pub(crate) fn tag(&self) -> &str {
+        &self.tag
     }
 
-    /// The tag of the JSON (see [`Self::plain`]). Blocking the first time.
-    pub(crate) fn tag(&self) -> Result<String, String> {
-        self.plain().map(|(_, tag)| tag.clone())
-    }
-
-    /// The tag if the JSON has been made already (never blocks).
-    pub(crate) fn tag_ready(&self) -> Option<String> {
-        let (_, tag) = self.plain.get()?.as_ref().ok()?;
-        Some(tag.clone())
-    }
-
-    /// The body in `coding`, compressing the JSON the first time a coding is asked for.
-    /// Blocking the first time.
+    /// The body in `coding`, compressing the JSON the first time a coding is asked for;
+    /// concurrent first users wait for one compression. Blocking the first time: call
+    /// it off the async workers.
     pub(crate) fn encoded(&self, coding: Coding) -> Result<Bytes, String> {
-        let plain = &self.plain()?.0;
         let cell = match coding {
-            Coding::Identity => return Ok(plain.clone()),
+            Coding::Identity => return Ok(self.plain.clone()),
             Coding::Zstd => &self.zstd,
             Coding::Gzip => &self.gzip,
         };
-        cell.get_or_init(|| compress(plain, coding).map(Bytes::from))
+        cell.get_or_init(|| compress(&self.plain, coding).map(Bytes::from))
             .clone()
     }
 
     /// The body in `coding` if it has been made already (never blocks).
     pub(crate) fn encoded_ready(&self, coding: Coding) -> Option<Bytes> {
-        let (plain, _) = self.plain.get()?.as_ref().ok()?;
         let cell = match coding {
-            Coding::Identity => return Some(plain.clone()),
+            Coding::Identity => return Some(self.plain.clone()),
             Coding::Zstd => &self.zstd,
             Coding::Gzip => &self.gzip,
         };
@@ -177,7 +178,7 @@ const ZSTD_LEVEL: i32 = 1;
 const GZIP_LEVEL: u32 = 1;
 
 /// The `ETag` of the board's JSON sent in `coding`: each representation has its own
-/// (strong) tag, all derived from the JSON's digest.
+/// (strong) tag, all derived from the board's version.
 pub(crate) fn etag(tag: &str, coding: Coding) -> String {
     match coding.content_encoding() {
         None => format!("\"{tag}\""),

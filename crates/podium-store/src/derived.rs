@@ -3,12 +3,14 @@
 
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap};
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::Arc;
 
 use podium::{League, Match, RatingSystem};
 
 use crate::error::StoreError;
-use crate::types::{BoardRow, ChangeRow, HistoryRow, LedgerEntry, PlayerHistory};
+use crate::types::{BoardJson, BoardRow, ChangeRow, HistoryRow, LedgerEntry, PlayerHistory};
 
 /// One rated match.
 #[derive(Debug, Clone)]
@@ -23,8 +25,9 @@ struct Rated {
 
 /// A player's place in the leaderboard order: rating descending, then name ascending
 /// (the order of [`League::standings`]).
+/// The league index rides along (it never decides the order: names are unique).
 #[derive(Debug, Clone)]
-struct Place(f64, String);
+struct Place(f64, String, usize);
 
 impl PartialEq for Place {
     fn eq(&self, other: &Self) -> bool {
@@ -64,6 +67,38 @@ pub struct Derived {
     order: BTreeSet<Place>,
     /// The whole leaderboard, built on demand after a change.
     board: Option<Arc<Vec<BoardRow>>>,
+    /// The whole leaderboard as JSON while it is current.
+    json: Option<BoardJson>,
+    /// The last JSON made (current or not), and where each player's row is in it after
+    /// its position (`"player":…}`), by league index; `None` once the player's row has
+    /// changed. The next board copies unchanged rows from it, in nearly the same order,
+    /// and serialises only the rows of players who played since.
+    last: Option<Arc<Vec<u8>>>,
+    spans: Vec<Option<Range<usize>>>,
+    /// The JSON before `last`, whose buffer the next board reuses if no reader holds it
+    /// any more (a fresh 20 MB buffer costs more in page faults than filling it).
+    spare: Option<Arc<Vec<u8>>>,
+}
+
+/// Versions of boards, unique over every league of the process: a replay starts a new
+/// `Derived` whose boards must not share a version with the one it replaces.
+static NEXT_VERSION: AtomicU64 = AtomicU64::new(1);
+
+fn next_version() -> u64 {
+    NEXT_VERSION.fetch_add(1, AtomicOrdering::Relaxed)
+}
+
+/// `n` in decimal, written into the end of `buf`.
+fn decimal(mut n: usize, buf: &mut [u8; 20]) -> &[u8] {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[at..];
+        }
+    }
 }
 
 /// The order matches are rated in: by time (stable by ledger position) when they have
@@ -114,6 +149,10 @@ impl Derived {
             last_time: None,
             order: BTreeSet::new(),
             board: None,
+            json: None,
+            last: None,
+            spans: Vec::new(),
+            spare: None,
         }
     }
 
@@ -160,9 +199,9 @@ impl Derived {
         let old: Vec<Place> = game
             .players()
             .filter_map(|(_, m)| {
-                self.league
-                    .get(&m.player)
-                    .map(|p| Place(p.rating.value, p.name.clone()))
+                let i = *self.index.get(&m.player)?;
+                let p = self.league.player(i);
+                Some(Place(p.rating.value, p.name.clone(), i))
             })
             .collect();
         let report = self.league.apply(game).map_err(|source| StoreError::Rate {
@@ -196,7 +235,10 @@ impl Derived {
         }
         for &(i, _, _) in &changes {
             let p = self.league.player(i);
-            self.order.insert(Place(p.rating.value, p.name.clone()));
+            self.order.insert(Place(p.rating.value, p.name.clone(), i));
+            if let Some(span) = self.spans.get_mut(i) {
+                *span = None;
+            }
         }
         self.by_key.insert(entry.key.clone(), self.rated.len());
         self.rated.push(Rated {
@@ -207,6 +249,7 @@ impl Derived {
             changes,
         });
         self.board = None;
+        self.json = None;
         Ok(())
     }
 
@@ -234,13 +277,73 @@ impl Derived {
         b
     }
 
+    /// The whole leaderboard as JSON: exactly `serde_json::to_vec(&*self.board())`, made
+    /// once per change. Rows of players who have not played since the last JSON was made
+    /// are copied from it; only the others are serialised again.
+    pub fn board_json(&mut self) -> BoardJson {
+        if let Some(j) = &self.json {
+            return j.clone();
+        }
+        // Rows are ~200 bytes; sizing the buffer up front spares regrowing 20 MB.
+        let wanted = 2 + self.order.len() * 240;
+        let mut out = self
+            .spare
+            .take()
+            .and_then(|b| Arc::try_unwrap(b).ok())
+            .unwrap_or_default();
+        out.clear();
+        out.reserve(wanted);
+        let last = self.last.take();
+        let prev: &[u8] = last.as_deref().map_or(&[], Vec::as_slice);
+        let mut spans = std::mem::take(&mut self.spans);
+        spans.resize(self.league.players().len(), None);
+        out.push(b'[');
+        let mut digits = [0u8; 20];
+        for (k, place) in self.order.iter().enumerate() {
+            if k > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"{\"position\":");
+            out.extend_from_slice(decimal(k + 1, &mut digits));
+            out.push(b',');
+            let i = place.2;
+            let start = out.len();
+            match spans[i].clone() {
+                Some(span) => out.extend_from_slice(&prev[span]),
+                None => out.extend_from_slice(&self.piece(i)),
+            }
+            spans[i] = Some(start..out.len());
+        }
+        out.push(b']');
+        self.spans = spans;
+        self.spare = last;
+        let out = Arc::new(out);
+        self.last = Some(out.clone());
+        let json = BoardJson {
+            json: out,
+            rows: self.order.len(),
+            version: next_version(),
+        };
+        self.json = Some(json.clone());
+        json
+    }
+
+    /// A player's row as JSON after its position: `"player":…}`.
+    fn piece(&self, index: usize) -> Vec<u8> {
+        const HEAD: &[u8] = b"{\"position\":0,";
+        let mut row = serde_json::to_vec(&self.row_of(0, index)).expect("a board row serialises");
+        debug_assert!(row.starts_with(HEAD), "position is the first field");
+        row.drain(..HEAD.len());
+        row
+    }
+
     /// The leaderboard built from the maintained order.
     #[must_use]
     pub fn compute_board(&self) -> Vec<BoardRow> {
         self.order
             .iter()
             .enumerate()
-            .map(|(k, p)| self.row(k + 1, &p.1))
+            .map(|(k, p)| self.row_of(k + 1, p.2))
             .collect()
     }
 
@@ -260,13 +363,17 @@ impl Derived {
             .skip(offset)
             .take(limit)
             .enumerate()
-            .map(|(k, p)| self.row(offset + k + 1, &p.1))
+            .map(|(k, p)| self.row_of(offset + k + 1, p.2))
             .collect();
         (total, rows)
     }
 
     fn row(&self, position: usize, name: &str) -> BoardRow {
-        let p = self.league.player(self.index[name]);
+        self.row_of(position, self.index[name])
+    }
+
+    fn row_of(&self, position: usize, index: usize) -> BoardRow {
+        let p = self.league.player(index);
         let system = self.league.system();
         let s = &p.stats;
         BoardRow {
@@ -298,7 +405,7 @@ impl Derived {
     pub fn player(&self, name: &str) -> Option<PlayerHistory> {
         let index = *self.index.get(name)?;
         let p = self.league.player(index);
-        let place = Place(p.rating.value, p.name.clone());
+        let place = Place(p.rating.value, p.name.clone(), index);
         let standing = self.row(self.order.range(..&place).count() + 1, name);
         let history = self
             .games

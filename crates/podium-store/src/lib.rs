@@ -57,8 +57,8 @@ pub use error::StoreError;
 pub use sqlite::{Durability, SqliteStore};
 pub use token::{hash_token, new_token};
 pub use types::{
-    Appended, BoardRow, ChangeRow, HistoryRow, LeagueId, LeagueInfo, LedgerEntry, NewLeague,
-    PlayerHistory, Submission, SubmitStatus,
+    Appended, BoardJson, BoardRow, ChangeRow, HistoryRow, LeagueId, LeagueInfo, LedgerEntry,
+    NewLeague, PlayerHistory, Submission, SubmitStatus,
 };
 
 use std::sync::Arc;
@@ -154,6 +154,14 @@ pub trait Store: Send {
     /// # Errors
     /// [`StoreError::LeagueNotFound`].
     fn leaderboard(&mut self, league: LeagueId) -> Result<Arc<Vec<BoardRow>>, StoreError>;
+
+    /// The leaderboard as a JSON array (`serde_json` of [`Store::leaderboard`]'s rows),
+    /// made once per change of the league; after an appended match only its players'
+    /// rows are serialised again.
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`].
+    fn leaderboard_json(&mut self, league: LeagueId) -> Result<BoardJson, StoreError>;
 
     /// A page of the leaderboard: at most `limit` rows from `offset` (0-based), and the
     /// number of players. Does not build the whole board.

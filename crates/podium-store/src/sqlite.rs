@@ -21,8 +21,8 @@ use crate::derived::{rating_order, replay, Derived};
 use crate::error::StoreError;
 use crate::token::{hash_token, hex, new_token};
 use crate::types::{
-    Appended, BoardRow, LeagueId, LeagueInfo, LedgerEntry, NewLeague, ParamRow, PlayerHistory,
-    Submission, SubmitStatus,
+    Appended, BoardJson, BoardRow, LeagueId, LeagueInfo, LedgerEntry, NewLeague, ParamRow,
+    PlayerHistory, Submission, SubmitStatus,
 };
 use crate::Store;
 
@@ -718,6 +718,15 @@ impl Store for SqliteStore {
             .ok_or(StoreError::LeagueNotFound { league })?
             .derived
             .board())
+    }
+
+    fn leaderboard_json(&mut self, league: LeagueId) -> Result<BoardJson, StoreError> {
+        Ok(self
+            .leagues
+            .get_mut(&league)
+            .ok_or(StoreError::LeagueNotFound { league })?
+            .derived
+            .board_json())
     }
 
     fn leaderboard_page(

@@ -1,5 +1,7 @@
 //! The values a store takes and returns.
 
+use std::sync::Arc;
+
 use podium::{Param, PlayerChange};
 use podium_io::{JsonMatch, JsonResult};
 use serde::{Deserialize, Serialize};
@@ -229,6 +231,19 @@ pub struct BoardRow {
     pub last_played: String,
     /// Whether the rating is still provisional.
     pub provisional: bool,
+}
+
+/// The whole leaderboard as a JSON array of [`BoardRow`]s, with its version.
+#[derive(Debug, Clone)]
+pub struct BoardJson {
+    /// The JSON, exactly `serde_json::to_vec` of the board's rows.
+    pub json: Arc<Vec<u8>>,
+    /// Number of rows (players) in the array.
+    pub rows: usize,
+    /// Differs between any two boards a process serves, of one league or of several
+    /// (also across a recompute), and stays the same while the board does: a tag for
+    /// HTTP caching.
+    pub version: u64,
 }
 
 /// One match in a player's history.

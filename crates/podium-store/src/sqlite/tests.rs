@@ -92,6 +92,14 @@ fn assert_matches_replay(store: &mut SqliteStore, id: LeagueId) {
         let want: Vec<BoardRow> = served.iter().skip(offset).take(limit).cloned().collect();
         assert_eq!(page, want);
     }
+    // The JSON made from per-player pieces is byte for byte the board's serialisation,
+    // and keeps its version until the league changes.
+    let json = store.leaderboard_json(id).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&json.json),
+        String::from_utf8_lossy(&serde_json::to_vec(&*served).unwrap())
+    );
+    assert_eq!(store.leaderboard_json(id).unwrap().version, json.version);
 }
 
 #[test]
@@ -235,6 +243,33 @@ fn void_correct_and_reconfigure_recompute() {
         .configure(id, None, None, Some(vec![("k".into(), "10".into())]))
         .unwrap();
     assert_eq!(info.config, vec![("k".to_string(), "10".to_string())]);
+    assert_matches_replay(&mut s, id);
+}
+
+#[test]
+fn board_json_versions_change_with_the_board_only() {
+    let mut s = SqliteStore::in_memory().unwrap();
+    let (id, _) = league(&mut s, "sme");
+    let (other, _) = league(&mut s, "sme");
+    let mut seen = vec![
+        s.leaderboard_json(id).unwrap().version,
+        s.leaderboard_json(other).unwrap().version,
+    ];
+    assert_eq!(&s.leaderboard_json(id).unwrap().json[..], b"[]");
+    s.append(id, sub(Some("g1"), &[("ann", 1), ("bo", 2)]))
+        .unwrap();
+    seen.push(s.leaderboard_json(id).unwrap().version);
+    s.append(id, sub(Some("g2"), &[("bo", 1), ("cy", 2)]))
+        .unwrap();
+    seen.push(s.leaderboard_json(id).unwrap().version);
+    // A void replays the ledger into a new state: its board must not reuse a version
+    // (here it has as many matches as the board of g1 alone, with other rows).
+    s.void(id, "g1").unwrap();
+    let after_void = s.leaderboard_json(id).unwrap();
+    seen.push(after_void.version);
+    assert_eq!(s.leaderboard_json(id).unwrap().version, after_void.version);
+    let unique: std::collections::BTreeSet<u64> = seen.iter().copied().collect();
+    assert_eq!(unique.len(), seen.len(), "{seen:?}");
     assert_matches_replay(&mut s, id);
 }
 
