@@ -144,3 +144,31 @@ test("settings change the system and recompute", async () => {
   assert.deepEqual((await board()).map((r) => r.rating), api.map((r) => r.rating));
   if (shots) await page.screenshot({ path: join(shots, "settings.png"), fullPage: true });
 });
+
+test("a league of 1,200 players draws 500 rows at a time, sorted over all of them", async () => {
+  const res = await fetch(`${base}/api/leagues`, {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "Big E2E", system: "sme" }),
+  });
+  const big = await res.json();
+  const results = Array.from({ length: 1200 }, (_, i) => ({ player: `p${String(i).padStart(4, "0")}`, rank: i + 1 }));
+  const post = await fetch(`${base}/api/leagues/${big.id}/matches`, {
+    method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${big.admin_token}` },
+    body: JSON.stringify({ results }),
+  });
+  assert.equal(post.status, 201);
+  await page.goto(`${base}/leagues/${big.id}`);
+  await page.locator("#leaderboard tbody tr").first().waitFor();
+  assert.equal((await board()).length, 500);
+  assert.equal(await page.textContent("#show-more"), "Show 500 more (700 not shown)");
+  // Sorting works on every player, not only the rows drawn: the lowest rating first.
+  await page.click("#leaderboard th[data-key=rating]");
+  await page.click("#leaderboard th[data-key=rating]");
+  const api = await (await fetch(`${base}/api/leagues/${big.id}/leaderboard`)).json();
+  assert.equal((await board())[0].player, api[api.length - 1].player);
+  await page.click("#show-more");
+  await page.click("#show-more");
+  assert.equal((await board()).length, 1200);
+  assert.ok(await page.locator("#show-more").isHidden());
+});
+

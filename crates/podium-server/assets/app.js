@@ -88,10 +88,15 @@ const columns = [
   ["win_pct", "Win %"], ["expected_win_pct", "Exp. win %"], ["net_pct", "Net"], ["avg_size", "Avg size"], ["last_played", "Last played"],
 ];
 
+// Rows drawn at first, and added by each press of "Show more": a league of thousands
+// of players stays quick to draw and to sort.
+const BOARD_ROWS = 500;
+
 function leaderboardTable(id, rows, hasSigma) {
   const cols = columns.filter(([k]) => hasSigma || k !== "sigma");
-  let sortKey = "position", dir = 1;
+  let sortKey = "position", dir = 1, shown = BOARD_ROWS;
   const tbody = h("tbody");
+  const more = h("button", { type: "button", id: "show-more", onclick: () => { shown += BOARD_ROWS; render(); } });
   const heads = cols.map(([k, label]) => h("th", { class: "sortable", "data-key": k, onclick: () => {
     dir = sortKey === k ? -dir : (k === "player" || k === "position" ? 1 : -1);
     sortKey = k; render();
@@ -104,7 +109,10 @@ function leaderboardTable(id, rows, hasSigma) {
     heads.forEach((th) => th.classList.remove("asc", "desc"));
     const active = heads.find((th) => th.dataset.key === sortKey);
     if (active) active.classList.add(dir > 0 ? "asc" : "desc");
-    tbody.replaceChildren(...sorted.map((r) => h("tr", { class: r.provisional ? "provisional" : "", "data-player": r.player },
+    const hidden = sorted.length - shown;
+    more.hidden = hidden <= 0;
+    more.textContent = `Show ${Math.min(BOARD_ROWS, hidden)} more (${hidden} not shown)`;
+    tbody.replaceChildren(...sorted.slice(0, shown).map((r) => h("tr", { class: r.provisional ? "provisional" : "", "data-player": r.player },
       cols.map(([k]) => {
         if (k === "player") return h("td", {}, h("a", { href: playerHref(id, r.player) }, r.player),
           r.provisional ? h("span", { class: "badge", title: "provisional: too few games to be sure" }, "provisional") : null);
@@ -115,7 +123,7 @@ function leaderboardTable(id, rows, hasSigma) {
       }))));
   }
   render();
-  return h("table", { id: "leaderboard" }, h("thead", {}, h("tr", {}, heads)), tbody);
+  return h("div", {}, h("table", { id: "leaderboard" }, h("thead", {}, h("tr", {}, heads)), tbody), more);
 }
 
 function gameForm(id, players, onDone) {
