@@ -276,6 +276,21 @@ fn read_log(
 ) -> anyhow::Result<()> {
     engine.new_log(name);
     let mut lines = LineReader::new(input);
+    read_available(&mut lines, parser, engine, name)?;
+    parser.set_bytes(lines.consumed());
+    finish_file(&mut lines, parser, engine);
+    Ok(())
+}
+
+/// Reads `lines` to their present end into the parser and the engine. Returns whether a
+/// kill, capture or game end came (something that changes the rankings).
+fn read_available<R: Read>(
+    lines: &mut LineReader<R>,
+    parser: &mut QuakeParser,
+    engine: &mut Engine,
+    name: &str,
+) -> anyhow::Result<bool> {
+    let mut changed = false;
     loop {
         match lines
             .next_line()
@@ -283,21 +298,28 @@ fn read_log(
         {
             Line::Full(line) => parser.feed_line(line),
             Line::Overlong => parser.overlong_line(),
-            Line::End => break,
+            Line::End => return Ok(changed),
         }
         while let Some(e) = parser.next_event() {
+            changed |= matches!(
+                e,
+                QuakeEvent::Kill { .. } | QuakeEvent::Flag { .. } | QuakeEvent::GameEnd { .. }
+            );
             engine.event(parser, e);
         }
     }
+}
+
+/// Ends a file: its last line even without a line break, then what the parser still
+/// holds (a game cut off by the end of the file).
+fn finish_file<R: Read>(lines: &mut LineReader<R>, parser: &mut QuakeParser, engine: &mut Engine) {
     if let Some(last) = lines.take_partial() {
         parser.feed_line(last);
     }
-    parser.set_bytes(lines.consumed());
     parser.finish();
     while let Some(e) = parser.next_event() {
         engine.event(parser, e);
     }
-    Ok(())
 }
 
 fn config(settings: &[String]) -> anyhow::Result<FragConfig> {
@@ -619,24 +641,7 @@ fn follow(
     let mut printed = false;
     let mut base = 0u64;
     loop {
-        let mut changed = false;
-        loop {
-            match lines
-                .next_line()
-                .with_context(|| format!("reading {name}"))?
-            {
-                Line::Full(line) => parser.feed_line(line),
-                Line::Overlong => parser.overlong_line(),
-                Line::End => break,
-            }
-            while let Some(e) = parser.next_event() {
-                changed |= matches!(
-                    e,
-                    QuakeEvent::Kill { .. } | QuakeEvent::Flag { .. } | QuakeEvent::GameEnd { .. }
-                );
-                engine.event(&parser, e);
-            }
-        }
+        let changed = read_available(&mut lines, &mut parser, &mut engine, name)?;
         parser.set_bytes(base + lines.consumed());
         if changed || !printed {
             let mut summary = done.clone();
@@ -678,13 +683,7 @@ fn follow(
         if identity(&meta) != id {
             // Rotated: finish the old file (already read to its end), start the new one.
             if let Ok((f, new_id)) = open(name) {
-                if let Some(last) = lines.take_partial() {
-                    parser.feed_line(last);
-                }
-                parser.finish();
-                while let Some(e) = parser.next_event() {
-                    engine.event(&parser, e);
-                }
+                finish_file(&mut lines, &mut parser, &mut engine);
                 base += lines.consumed();
                 lines = LineReader::new(f);
                 id = new_id;
