@@ -128,6 +128,23 @@ pub fn expectation(a: f64, b: f64, scale: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf((b - a) / scale))
 }
 
+/// A rating after `days` days without a match, for systems with σ: σ² grows by
+/// `daily_tau²` a day, but never past the larger of the current σ and a new player's
+/// σ `initial_sigma`. Ratings without σ, and non-positive or NaN `days`, are unchanged.
+pub(crate) fn age_sigma(rating: Rating, days: f64, daily_tau: f64, initial_sigma: f64) -> Rating {
+    let Some(s) = rating.sigma else {
+        return rating;
+    };
+    if days.is_nan() || days <= 0.0 || daily_tau <= 0.0 {
+        return rating;
+    }
+    let grown = (s * s + days * daily_tau * daily_tau).sqrt();
+    Rating {
+        sigma: Some(grown.min(s.max(initial_sigma))),
+        ..rating
+    }
+}
+
 /// Pairwise Elo expectations of many entries at the cost of one power per entry.
 ///
 /// `E_i(j) = 1 / (1 + 10^((r_j − r_i)/D)) = q_i / (q_i + q_j)` with `q = 10^((r − r̄)/D)`.

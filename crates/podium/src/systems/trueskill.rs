@@ -538,17 +538,7 @@ impl RatingSystem for TrueSkillConfig {
     }
 
     fn age(&self, rating: Rating, days: f64) -> Rating {
-        let Some(s) = rating.sigma else {
-            return rating;
-        };
-        if days.is_nan() || days <= 0.0 || self.daily_tau <= 0.0 {
-            return rating;
-        }
-        let grown = (s * s + days * self.daily_tau * self.daily_tau).sqrt();
-        Rating {
-            sigma: Some(grown.min(s.max(self.sigma))),
-            ..rating
-        }
+        super::age_sigma(rating, days, self.daily_tau, self.sigma)
     }
 
     fn predict(&self, game: &Match, before: &[Rating]) -> Result<Prediction, RateError> {

@@ -697,17 +697,7 @@ impl WengLin {
     /// σ after `days` days without a match (see the [module docs](self)).
     #[must_use]
     pub fn age(&self, rating: Rating, days: f64) -> Rating {
-        let Some(s) = rating.sigma else {
-            return rating;
-        };
-        if days.is_nan() || days <= 0.0 || self.daily_tau <= 0.0 {
-            return rating;
-        }
-        let grown = (s * s + days * self.daily_tau * self.daily_tau).sqrt();
-        Rating {
-            sigma: Some(grown.min(s.max(self.sigma))),
-            ..rating
-        }
+        super::age_sigma(rating, days, self.daily_tau, self.sigma)
     }
 
     /// openskill's `predict_win`, pairwise orders and `predict_draw` (see the
