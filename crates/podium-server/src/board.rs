@@ -136,23 +136,29 @@ impl BoardBody {
     /// concurrent first users wait for one compression. Blocking the first time: call
     /// it off the async workers.
     pub(crate) fn encoded(&self, coding: Coding) -> Result<Bytes, String> {
-        let cell = match coding {
-            Coding::Identity => return Ok(self.plain.clone()),
-            Coding::Zstd => &self.zstd,
-            Coding::Gzip => &self.gzip,
-        };
-        cell.get_or_init(|| compress(&self.plain, coding).map(Bytes::from))
-            .clone()
+        match self.copy(coding) {
+            None => Ok(self.plain.clone()),
+            Some(cell) => cell
+                .get_or_init(|| compress(&self.plain, coding).map(Bytes::from))
+                .clone(),
+        }
     }
 
     /// The body in `coding` if it has been made already (never blocks).
     pub(crate) fn encoded_ready(&self, coding: Coding) -> Option<Bytes> {
-        let cell = match coding {
-            Coding::Identity => return Some(self.plain.clone()),
-            Coding::Zstd => &self.zstd,
-            Coding::Gzip => &self.gzip,
-        };
-        cell.get()?.as_ref().ok().cloned()
+        match self.copy(coding) {
+            None => Some(self.plain.clone()),
+            Some(cell) => cell.get()?.as_ref().ok().cloned(),
+        }
+    }
+
+    /// Where the compressed copy in `coding` is kept; `None` for identity.
+    fn copy(&self, coding: Coding) -> Option<&OnceLock<Result<Bytes, String>>> {
+        match coding {
+            Coding::Identity => None,
+            Coding::Zstd => Some(&self.zstd),
+            Coding::Gzip => Some(&self.gzip),
+        }
     }
 }
 

@@ -352,11 +352,6 @@ impl Derived {
     #[must_use]
     pub fn page(&self, offset: usize, limit: usize) -> (usize, Vec<BoardRow>) {
         let total = self.order.len();
-        if let Some(b) = &self.board {
-            let start = offset.min(total);
-            let end = start.saturating_add(limit).min(total);
-            return (total, b[start..end].to_vec());
-        }
         let rows = self
             .order
             .iter()
