@@ -63,7 +63,16 @@ pub enum MatchError {
         /// The weight given.
         weight: f64,
     },
-    /// An empty player id, or one with surrounding spaces.
+    /// Places that do not rank the players of a free-for-all (see
+    /// [`crate::RatingSystem::rate_ranked`]).
+    #[error("places {places:?} do not rank {players} players: the first place is 1 and each next is the one before it (a tie) or its own position")]
+    InvalidPlaces {
+        /// Number of players given.
+        players: usize,
+        /// The places given.
+        places: Vec<usize>,
+    },
+    /// A player id that is empty or has surrounding white space.
     #[error("invalid player id {player:?}: ids must be non-empty and have no surrounding spaces")]
     InvalidPlayerId {
         /// The id given.
@@ -116,6 +125,14 @@ pub enum RateError {
         player: String,
         /// The rating.
         rating: f64,
+    },
+    /// The match itself is not valid (from [`crate::League::apply_ranked`], which takes a
+    /// match as places and players instead of a built [`crate::Match`]).
+    #[error("{source}")]
+    InvalidMatch {
+        /// What is wrong with the match.
+        #[from]
+        source: MatchError,
     },
     /// The ratings given do not match the match's players one to one.
     #[error("{found} ratings given for a match of {expected} players")]

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use compact_str::CompactString;
 
-use crate::error::RateError;
+use crate::error::{MatchError, RateError};
 use crate::model::Match;
 use crate::rating::{PlayerChange, Rating};
 use crate::system::RatingSystem;
@@ -59,6 +59,33 @@ impl PlayerStats {
     #[must_use]
     pub fn expected_win_pct(&self) -> f64 {
         100.0 * ratio(self.expected_wins, f64::from(self.games))
+    }
+}
+
+impl PlayerStats {
+    /// Counts one match of `entries` entries, won (shared among `winners`) or not.
+    fn record(
+        &mut self,
+        id: &CompactString,
+        time: Option<i64>,
+        entries: usize,
+        won: bool,
+        winners: usize,
+    ) {
+        self.games += 1;
+        self.entries_total += entries as u64;
+        self.expected_wins += 1.0 / entries as f64;
+        if won {
+            self.wins += 1.0 / winners as f64;
+        }
+        if let Some(t) = time {
+            self.last_time = Some(self.last_time.map_or(t, |l| l.max(t)));
+        }
+        // Ids up to 24 bytes are inline: a copy, no allocation.
+        match &mut self.last_match {
+            Some(last) => last.clone_from(id),
+            None => self.last_match = Some(id.clone()),
+        }
     }
 }
 
@@ -128,6 +155,25 @@ pub struct League {
     /// Scratch for [`League::apply`]: each player's index, if known (kept to reuse its
     /// allocation from match to match).
     known: Vec<Option<usize>>,
+    /// Scratch for [`League::apply_ranked`]: ratings before and changes.
+    before: Vec<Rating>,
+    changes: Vec<PlayerChange>,
+    /// Per player, the last [`League::apply_ranked`] call that met them (finds repeats).
+    stamps: Vec<u32>,
+    stamp_now: u32,
+}
+
+/// A player of [`League::apply_ranked`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot<'a> {
+    /// A player of the league, by index (as [`League::index_of`] gives it).
+    Known(usize),
+    /// A player by id, added to the league if new.
+    New(&'a str),
+}
+
+fn is_finite(r: &Rating) -> bool {
+    r.value.is_finite() && r.sigma.map_or(true, |s| s.is_finite() && s >= 0.0)
 }
 
 impl League {
@@ -140,6 +186,10 @@ impl League {
             players: Vec::new(),
             rated: 0,
             known: Vec::new(),
+            before: Vec::new(),
+            changes: Vec::new(),
+            stamps: Vec::new(),
+            stamp_now: 0,
         }
     }
 
@@ -227,8 +277,9 @@ impl League {
                 return Err(e);
             }
         };
-        let n = game.len() as f64;
-        let winners = game.winners() as f64;
+        let n = game.len();
+        let winners = game.winners();
+        let id = CompactString::from(game.id());
         let mut out = Vec::with_capacity(changes.len());
         for (((entry, m), change), &known) in game.players().zip(changes).zip(&known) {
             let i = match known {
@@ -241,23 +292,8 @@ impl League {
             };
             let p = &mut self.players[i];
             p.rating = change.after;
-            let s = &mut p.stats;
-            s.games += 1;
-            s.entries_total += game.len() as u64;
-            s.expected_wins += 1.0 / n;
-            if game.place(entry) == 1 {
-                s.wins += 1.0 / winners;
-            }
-            if let Some(t) = game.time() {
-                s.last_time = Some(s.last_time.map_or(t, |l| l.max(t)));
-            }
-            match &mut s.last_match {
-                Some(last) => {
-                    last.clear();
-                    last.push_str(game.id());
-                }
-                None => s.last_match = Some(CompactString::from(game.id())),
-            }
+            p.stats
+                .record(&id, game.time(), n, game.place(entry) == 1, winners);
             out.push((i, change));
         }
         self.known = known;
@@ -269,6 +305,151 @@ impl League {
         Ok(report)
     }
 
+    /// The index of the player with id `name` (as [`League::player`] takes it), if known.
+    #[must_use]
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    /// Rates a free-for-all of single players who each played the whole match, as
+    /// [`League::apply`] rates the same [`Match`] without a time, but without building
+    /// it and without a report: the fast path of readers that keep their players'
+    /// indices. `players` are given best first, each by index when known ([`Slot::Known`])
+    /// or by id ([`Slot::New`], looked up and added if new), with 1-based `places` (tied
+    /// players share the best place they cover: 1, 1, 3). On success every slot is
+    /// [`Slot::Known`] (and slots of players already in the league become
+    /// [`Slot::Known`] even when it fails).
+    ///
+    /// ```
+    /// use podium::league::{League, Slot};
+    /// let mut league = League::new(podium::system("sme", &[]).unwrap());
+    /// let mut game = [Slot::New("ann"), Slot::New("bo"), Slot::New("cy")];
+    /// league.apply_ranked("g1", &mut game, &[1, 2, 2]).unwrap();
+    /// assert_eq!(game[1], Slot::Known(1));
+    /// let mut again = [Slot::Known(2), Slot::Known(0)];
+    /// league.apply_ranked("g2", &mut again, &[1, 2]).unwrap();
+    /// assert_eq!(league.get("cy").unwrap().stats.games, 2);
+    /// assert!(league.apply_ranked("g3", &mut [Slot::Known(0), Slot::New("ann")], &[1, 2]).is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// [`RateError::InvalidMatch`] for places that do not rank the players or a player
+    /// given twice, or the system's [`RateError`]. Nothing changes when it fails.
+    ///
+    /// # Panics
+    /// If a [`Slot::Known`] index is not a player of this league.
+    pub fn apply_ranked(
+        &mut self,
+        id: &str,
+        players: &mut [Slot<'_>],
+        places: &[usize],
+    ) -> Result<(), RateError> {
+        crate::model::check_places(players.len(), places)?;
+        if let Some(k) = self.resolve(players) {
+            let player = match players[k] {
+                Slot::Known(i) => self.players[i].name.clone(),
+                Slot::New(name) => name.to_string(),
+            };
+            return Err(MatchError::DuplicatePlayer { player }.into());
+        }
+        let mut before = std::mem::take(&mut self.before);
+        before.clear();
+        let mut newcomer = None;
+        for slot in players.iter() {
+            before.push(match *slot {
+                Slot::Known(i) => self.players[i].rating,
+                Slot::New(_) => *newcomer.get_or_insert_with(|| {
+                    self.system
+                        .new_player_rating(&mut self.players.iter().map(|p| &p.rating))
+                }),
+            });
+        }
+        let mut changes = std::mem::take(&mut self.changes);
+        changes.clear();
+        let rated = self.system.rate_ranked(places, &before, &mut changes);
+        self.before = before;
+        let fail = match rated {
+            Err(e) => Some(e),
+            Ok(()) if changes.len() != players.len() => Some(RateError::RatingCountMismatch {
+                expected: players.len(),
+                found: changes.len(),
+            }),
+            Ok(()) => {
+                changes
+                    .iter()
+                    .position(|c| !is_finite(&c.after))
+                    .map(|k| RateError::Diverged {
+                        system: self.system.name(),
+                        player: match players[k] {
+                            Slot::Known(i) => self.players[i].name.clone(),
+                            Slot::New(name) => name.to_string(),
+                        },
+                        rating: changes[k].after.value,
+                        sigma: changes[k].after.sigma,
+                    })
+            }
+        };
+        if let Some(e) = fail {
+            self.changes = changes;
+            return Err(e);
+        }
+        let n = players.len();
+        let winners = places.iter().take_while(|&&p| p == 1).count();
+        let id = CompactString::from(id);
+        for ((slot, c), &place) in players.iter_mut().zip(&changes).zip(places) {
+            let i = match *slot {
+                Slot::Known(i) => i,
+                Slot::New(name) => {
+                    self.insert(name, c.before);
+                    *slot = Slot::Known(self.players.len() - 1);
+                    self.players.len() - 1
+                }
+            };
+            let p = &mut self.players[i];
+            p.rating = c.after;
+            p.stats.record(&id, None, n, place == 1, winners);
+        }
+        self.changes = changes;
+        self.rated += 1;
+        Ok(())
+    }
+
+    /// Turns every [`Slot::New`] of a known player into [`Slot::Known`]; returns the
+    /// first player given twice, if any.
+    fn resolve(&mut self, players: &mut [Slot<'_>]) -> Option<usize> {
+        // Known players: each one's last match stamp; new ones: compared by id.
+        self.stamp_now = self.stamp_now.wrapping_add(1);
+        if self.stamp_now == 0 {
+            self.stamps.clear();
+            self.stamp_now = 1;
+        }
+        self.stamps.resize(self.players.len(), 0);
+        let mut new_ids: Vec<&str> = Vec::new();
+        for (k, slot) in players.iter_mut().enumerate() {
+            if let Slot::New(name) = *slot {
+                if let Some(&i) = self.index.get(name) {
+                    *slot = Slot::Known(i);
+                }
+            }
+            match *slot {
+                Slot::Known(i) => {
+                    assert!(i < self.players.len(), "no player with index {i}");
+                    if self.stamps[i] == self.stamp_now {
+                        return Some(k);
+                    }
+                    self.stamps[i] = self.stamp_now;
+                }
+                Slot::New(name) => {
+                    if new_ids.contains(&name) {
+                        return Some(k);
+                    }
+                    new_ids.push(name);
+                }
+            }
+        }
+        None
+    }
+
     /// Refuses an update that would store a rating or σ that is not a finite number.
     fn check_finite(
         &self,
@@ -276,8 +457,7 @@ impl League {
         changes: Vec<PlayerChange>,
     ) -> Result<Vec<PlayerChange>, RateError> {
         for ((_, m), c) in game.players().zip(&changes) {
-            let sigma_ok = c.after.sigma.map_or(true, |s| s.is_finite() && s >= 0.0);
-            if !c.after.value.is_finite() || !sigma_ok {
+            if !is_finite(&c.after) {
                 return Err(RateError::Diverged {
                     system: self.system.name(),
                     player: m.player.clone(),

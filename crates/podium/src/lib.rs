@@ -56,7 +56,7 @@ pub mod systems;
 
 pub use error::{ConfigError, MatchError, RateError};
 pub use frags::{FragConfig, FragEvent, FragRanking};
-pub use league::{League, MatchReport, PlayerRecord, PlayerStats, Standing};
+pub use league::{League, MatchReport, PlayerRecord, PlayerStats, Slot, Standing};
 pub use model::{Entry, Finish, Match, MatchBuilder, Member, ResultRow};
 pub use params::{Configure, Param, ParamValue};
 pub use predict::Prediction;

@@ -317,13 +317,12 @@ impl Match {
 
     /// The entries tied with entry `entry`, itself included, as a range of entry indices.
     pub fn tie_group(&self, entry: usize) -> Range<usize> {
-        let place = self.places[entry];
-        let start = place - 1;
-        let mut end = entry + 1;
-        while end < self.places.len() && self.places[end] == place {
-            end += 1;
-        }
-        start..end
+        tie_range(&self.places, entry)
+    }
+
+    /// Every entry's place, best first (see [`Match::place`]).
+    pub(crate) fn places(&self) -> &[usize] {
+        &self.places
     }
 
     /// Whether entries `a` and `b` finished level.
@@ -347,6 +346,51 @@ impl Match {
     /// How many entries share first place.
     pub fn winners(&self) -> usize {
         self.tie_group(0).len()
+    }
+}
+
+/// The entries tied with entry `entry` given every entry's place, best first.
+pub(crate) fn tie_range(places: &[usize], entry: usize) -> Range<usize> {
+    let place = places[entry];
+    let start = place - 1;
+    let mut end = entry + 1;
+    while end < places.len() && places[end] == place {
+        end += 1;
+    }
+    start..end
+}
+
+/// Checks that `places` rank `players` entries best first as [`Match::place`] gives them:
+/// the first is 1, and each next one is either the one before it (a tie) or its own
+/// 1-based position (places 1, 1, 3 for a tie for first).
+///
+/// ```
+/// use podium::model::check_places;
+/// assert!(check_places(3, &[1, 1, 3]).is_ok());
+/// assert!(check_places(3, &[1, 2, 2]).is_ok());
+/// assert!(check_places(3, &[1, 1, 2]).is_err());
+/// assert!(check_places(1, &[1]).is_err()); // a match has two entries or more
+/// ```
+///
+/// # Errors
+/// [`MatchError::TooFewEntries`] for fewer than two entries, or
+/// [`MatchError::InvalidPlaces`].
+pub fn check_places(players: usize, places: &[usize]) -> Result<(), MatchError> {
+    if players < 2 && players == places.len() {
+        return Err(MatchError::TooFewEntries { found: players });
+    }
+    let ok = places.len() == players
+        && places
+            .iter()
+            .enumerate()
+            .all(|(i, &p)| p == i + 1 || (i > 0 && p == places[i - 1]));
+    if ok {
+        Ok(())
+    } else {
+        Err(MatchError::InvalidPlaces {
+            players,
+            places: places.to_vec(),
+        })
     }
 }
 

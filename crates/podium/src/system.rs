@@ -40,6 +40,45 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
     /// `proportional`).
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError>;
 
+    /// Rates a free-for-all of single players who each played the whole match, given by
+    /// their places best first (1-based; tied players share the best place they cover, as
+    /// in 1, 1, 3), with `before` in the same order. Appends one change per player to
+    /// `out`, equal to what [`RatingSystem::rate`] gives for the same match.
+    ///
+    /// This is the fast path of [`crate::League::apply_ranked`]: a system may override it
+    /// to rate without building a [`Match`]. The default builds the match, whose players
+    /// are then named by position (`#1`, `#2`, …) in errors.
+    ///
+    /// ```
+    /// use podium::{Match, Rating, RatingSystem};
+    /// let sys = podium::system("pairwise", &[]).unwrap();
+    /// let before = [1500.0, 1400.0, 1600.0].map(Rating::new);
+    /// let mut fast = Vec::new();
+    /// sys.rate_ranked(&[1, 1, 3], &before, &mut fast).unwrap();
+    /// let game = Match::with_places("g", &[("a", 1), ("b", 1), ("c", 3)]).unwrap();
+    /// assert_eq!(fast, sys.rate(&game, &before).unwrap());
+    /// ```
+    ///
+    /// # Errors
+    /// [`RateError::InvalidMatch`] when `places` do not rank `before.len()` players
+    /// ([`crate::model::check_places`]), or any error of [`RatingSystem::rate`].
+    fn rate_ranked(
+        &self,
+        places: &[usize],
+        before: &[Rating],
+        out: &mut Vec<PlayerChange>,
+    ) -> Result<(), RateError> {
+        crate::model::check_places(before.len(), places)?;
+        let named: Vec<(String, u32)> = places
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| (format!("#{}", i + 1), u32::try_from(p).unwrap_or(u32::MAX)))
+            .collect();
+        let game = Match::with_places("ranked", &named)?;
+        out.extend(self.rate(&game, before)?);
+        Ok(())
+    }
+
     /// The system's own probability that a player rated `a` finishes ahead of one rated `b`
     /// in a two-entry match.
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64;

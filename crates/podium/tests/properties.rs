@@ -207,3 +207,115 @@ proptest! {
         }
     }
 }
+
+/// A history of free-for-alls over a small pool: each match is `(player, place)` pairs.
+fn history() -> impl Strategy<Value = Vec<Vec<(usize, u32)>>> {
+    let game = (2..=6usize).prop_flat_map(|n| {
+        (
+            Just(n).prop_perturb(|n, mut rng| {
+                // n distinct players of a pool of 9.
+                let mut pool: Vec<usize> = (0..9).collect();
+                for i in 0..n {
+                    let j = i + (rng.next_u32() as usize) % (pool.len() - i);
+                    pool.swap(i, j);
+                }
+                pool.truncate(n);
+                pool
+            }),
+            prop::collection::vec(1..=n as u32, n),
+        )
+            .prop_map(|(players, places)| players.into_iter().zip(places).collect())
+    });
+    prop::collection::vec(game, 1..8)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The fast path of readers that keep players' indices rates exactly as built
+    /// matches do, with every system, newcomers and seeded players included.
+    #[test]
+    fn ranked_matches_rate_as_built_matches(games in history(), seeded in 0..9usize) {
+        for spec in podium::systems() {
+            let mut built = podium::League::new((spec.build)(&[]).unwrap());
+            let mut ranked = podium::League::new((spec.build)(&[]).unwrap());
+            let seed = Rating { games: 3, ..built.system().initial_rating() }.with_value(1234.5);
+            built.seed(&format!("p{seeded}"), seed);
+            ranked.seed(&format!("p{seeded}"), seed);
+            for (g, game) in games.iter().enumerate() {
+                let places: Vec<(String, u32)> =
+                    game.iter().map(|&(p, place)| (format!("p{p}"), place)).collect();
+                let m = Match::with_places(format!("g{g}"), &places).unwrap();
+                let a = built.apply(&m).map(|_| ());
+                let names: Vec<&str> = m.players().map(|(_, p)| p.player.as_str()).collect();
+                let mut slots: Vec<podium::Slot<'_>> = names
+                    .iter()
+                    .map(|n| match ranked.index_of(n) {
+                        Some(i) if g % 2 == 0 => podium::Slot::Known(i),
+                        _ => podium::Slot::New(n),
+                    })
+                    .collect();
+                let order: Vec<usize> = m.players().map(|(e, _)| m.place(e)).collect();
+                let b = ranked.apply_ranked(m.id(), &mut slots, &order);
+                prop_assert_eq!(&a, &b, "{}", spec.name);
+                if b.is_ok() {
+                    for (slot, name) in slots.iter().zip(&names) {
+                        prop_assert_eq!(*slot, podium::Slot::Known(ranked.index_of(name).unwrap()));
+                    }
+                }
+                prop_assert_eq!(built.players(), ranked.players(), "{}", spec.name);
+                prop_assert_eq!(built.matches_rated(), ranked.matches_rated());
+            }
+        }
+    }
+}
+
+#[test]
+fn ranked_matches_refuse_repeats_and_bad_places_and_change_nothing() {
+    use podium::{League, MatchError, RateError, Slot};
+    let mut league = League::new(podium::system("sme", &[]).unwrap());
+    league
+        .apply_ranked("g1", &mut [Slot::New("ann"), Slot::New("bo")], &[1, 2])
+        .unwrap();
+    let before = league.players().to_vec();
+    let repeat = |player: &str| {
+        Err(RateError::InvalidMatch {
+            source: MatchError::DuplicatePlayer {
+                player: player.into(),
+            },
+        })
+    };
+    // By index and by id, by two ids, and a newcomer twice.
+    let mut a = [Slot::Known(0), Slot::New("bo"), Slot::New("ann")];
+    assert_eq!(league.apply_ranked("g2", &mut a, &[1, 2, 3]), repeat("ann"));
+    let mut b = [Slot::New("cy"), Slot::New("bo"), Slot::New("cy")];
+    assert_eq!(league.apply_ranked("g2", &mut b, &[1, 2, 3]), repeat("cy"));
+    for bad in [&[1, 1, 2][..], &[2, 2, 3], &[1, 2], &[1, 3, 3]] {
+        let mut c = [Slot::New("cy"), Slot::New("di"), Slot::New("ed")];
+        assert!(
+            matches!(
+                league.apply_ranked("g2", &mut c, bad),
+                Err(RateError::InvalidMatch {
+                    source: MatchError::InvalidPlaces { .. }
+                })
+            ),
+            "{bad:?}"
+        );
+    }
+    assert_eq!(
+        league.apply_ranked("g2", &mut [Slot::New("cy")], &[1]),
+        Err(RateError::InvalidMatch {
+            source: MatchError::TooFewEntries { found: 1 }
+        })
+    );
+    // elo refuses three entries: nothing of the match is applied.
+    let mut elo = League::new(podium::system("elo", &[]).unwrap());
+    let mut c = [Slot::New("cy"), Slot::New("di"), Slot::New("ed")];
+    assert!(matches!(
+        elo.apply_ranked("g", &mut c, &[1, 2, 3]),
+        Err(RateError::WrongEntryCount { .. })
+    ));
+    assert!(elo.players().is_empty());
+    assert_eq!(league.players(), &before[..]);
+    assert_eq!(league.matches_rated(), 1);
+}

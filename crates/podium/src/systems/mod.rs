@@ -152,22 +152,38 @@ pub(crate) fn age_sigma(rating: Rating, days: f64, daily_tau: f64, initial_sigma
 /// expectation falls back to the direct formula.
 pub(crate) struct Expectations<'a> {
     ratings: &'a [f64],
-    q: Vec<f64>,
+    /// The `q` of up to [`INLINE`] entries, kept on the stack.
+    inline: [f64; INLINE],
+    /// The `q` of larger matches.
+    heap: Vec<f64>,
     scale: f64,
     direct: bool,
 }
 
+/// Entries whose `q` [`Expectations`] keeps without allocating.
+const INLINE: usize = 16;
+
 impl<'a> Expectations<'a> {
     pub(crate) fn new(ratings: &'a [f64], scale: f64) -> Self {
         let mean = ratings.iter().sum::<f64>() / ratings.len() as f64;
-        let q: Vec<f64> = ratings
-            .iter()
-            .map(|r| 10f64.powf((r - mean) / scale))
-            .collect();
+        // 10^x as e^(x·ln 10): one exponential, cheaper than a general power.
+        let q = |r: &f64| ((r - mean) / scale * std::f64::consts::LN_10).exp();
+        let mut inline = [0.0; INLINE];
+        let mut heap = Vec::new();
+        let q = if ratings.len() <= INLINE {
+            for (x, r) in inline.iter_mut().zip(ratings) {
+                *x = q(r);
+            }
+            &inline[..ratings.len()]
+        } else {
+            heap.extend(ratings.iter().map(q));
+            &heap[..]
+        };
         let direct = q.iter().any(|&x| !(1e-150..=1e150).contains(&x));
         Expectations {
             ratings,
-            q,
+            inline,
+            heap,
             scale,
             direct,
         }
@@ -179,7 +195,12 @@ impl<'a> Expectations<'a> {
         if self.direct {
             expectation(self.ratings[i], self.ratings[j], self.scale)
         } else {
-            self.q[i] / (self.q[i] + self.q[j])
+            let q = if self.heap.is_empty() {
+                &self.inline[..]
+            } else {
+                &self.heap[..]
+            };
+            q[i] / (q[i] + q[j])
         }
     }
 }
@@ -194,6 +215,20 @@ pub(crate) fn entry_ratings(game: &Match, before: &[Rating]) -> Result<Vec<f64>,
             before[r].iter().map(|x| x.value).sum::<f64>() / n
         })
         .collect())
+}
+
+/// Checks ratings given without a match (players named by position, `#1`, `#2`, …).
+pub(crate) fn check_finite(before: &[Rating]) -> Result<(), RateError> {
+    match before
+        .iter()
+        .position(|r| !r.value.is_finite() || r.sigma.is_some_and(|s| !s.is_finite() || s < 0.0))
+    {
+        Some(i) => Err(RateError::NonFiniteRating {
+            player: format!("#{}", i + 1),
+            rating: before[i].value,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Per-member Elo changes `Δ = w · K(member) · (S − E)` from per-entry scores.

@@ -23,9 +23,9 @@
 //! assert!((after[2] - 1472.83).abs() < 0.01);
 //! ```
 
-use super::{elo_changes, entry_ratings, expectation, Expectations};
+use super::{check_finite, elo_changes, entry_ratings, expectation, Expectations};
 use crate::error::RateError;
-use crate::model::Match;
+use crate::model::{check_places, tie_range, Match};
 use crate::params::{Configure, Param};
 use crate::rating::{PlayerChange, Rating};
 use crate::system::RatingSystem;
@@ -57,23 +57,12 @@ crate::configure!(SmeConfig, "sme" {
     initial: f64 => "rating of a new player",
 });
 
-impl RatingSystem for SmeConfig {
-    fn name(&self) -> &'static str {
-        "sme"
-    }
-    fn params(&self) -> Vec<Param> {
-        Configure::params(self)
-    }
-    fn initial_rating(&self) -> Rating {
-        Rating::new(self.initial)
-    }
-    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        let r = entry_ratings(game, before)?;
+impl SmeConfig {
+    /// Adds every entry's expected (`e`) and actual (`s`) score, given the entries'
+    /// ratings `r` and places, best first.
+    fn scores(&self, r: &[f64], places: &[usize], e: &mut [f64], s: &mut [f64]) {
         let n = r.len();
-        // Expected and actual scores per entry, in one allocation.
-        let mut scores = vec![0.0; 2 * n];
-        let (e, s) = scores.split_at_mut(n);
-        let table = Expectations::new(&r, self.scale);
+        let table = Expectations::new(r, self.scale);
         // Adds a virtual game between i and j played with probability p, i scoring si.
         let mut play = |i: usize, j: usize, p: f64, si: f64| {
             let eij = table.get(i, j);
@@ -83,9 +72,9 @@ impl RatingSystem for SmeConfig {
             s[j] += p * (1.0 - si);
         };
         // The tie groups, best first, walked pairwise without collecting them.
-        let mut group = Some(game.tie_group(0));
+        let mut group = Some(tie_range(places, 0));
         while let Some(g) = group {
-            let below = (g.end < n).then(|| game.tie_group(g.end));
+            let below = (g.end < n).then(|| tie_range(places, g.end));
             let size = g.len() as f64;
             // Draws between members of a tied group who end up neighbours.
             for i in g.clone() {
@@ -104,7 +93,59 @@ impl RatingSystem for SmeConfig {
             }
             group = below;
         }
+    }
+}
+
+impl RatingSystem for SmeConfig {
+    fn name(&self) -> &'static str {
+        "sme"
+    }
+    fn params(&self) -> Vec<Param> {
+        Configure::params(self)
+    }
+    fn initial_rating(&self) -> Rating {
+        Rating::new(self.initial)
+    }
+    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
+        let r = entry_ratings(game, before)?;
+        let n = r.len();
+        // Expected and actual scores per entry, in one allocation.
+        let mut scores = vec![0.0; 2 * n];
+        let (e, s) = scores.split_at_mut(n);
+        self.scores(&r, game.places(), e, s);
         Ok(elo_changes(game, before, e, s, |_| self.k))
+    }
+    fn rate_ranked(
+        &self,
+        places: &[usize],
+        before: &[Rating],
+        out: &mut Vec<PlayerChange>,
+    ) -> Result<(), RateError> {
+        check_places(before.len(), places)?;
+        check_finite(before)?;
+        let n = before.len();
+        // Ratings, expected and actual scores: on the stack for the usual match.
+        let mut small = [0.0; 3 * 16];
+        let mut large = Vec::new();
+        let scores = if n <= 16 {
+            &mut small[..3 * n]
+        } else {
+            large.resize(3 * n, 0.0);
+            &mut large[..]
+        };
+        let (r, rest) = scores.split_at_mut(n);
+        let (e, s) = rest.split_at_mut(n);
+        for (r, b) in r.iter_mut().zip(before) {
+            *r = b.value;
+        }
+        self.scores(r, places, e, s);
+        out.extend(
+            before
+                .iter()
+                .zip(e.iter().zip(s.iter()))
+                .map(|(b, (&e, &s))| PlayerChange::elo(*b, e, s, self.k, 1.0)),
+        );
+        Ok(())
     }
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)
