@@ -219,12 +219,12 @@ fn trim(text: &str) -> &str {
 }
 
 /// An ASCII byte that `char::is_whitespace` rejects.
-fn is_plain(b: u8) -> bool {
+pub(crate) fn is_plain(b: u8) -> bool {
     b.is_ascii() && !b.is_ascii_whitespace() && b != 0x0b
 }
 
 /// A finite number; small whole numbers (ranks, most scores) skip the float parser.
-fn parse_number(v: &str) -> Option<f64> {
+pub(crate) fn parse_number(v: &str) -> Option<f64> {
     let b = v.as_bytes();
     if !b.is_empty() && b.len() <= 9 && b.iter().all(u8::is_ascii_digit) {
         let n = b.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));

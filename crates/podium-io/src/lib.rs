@@ -15,6 +15,7 @@ pub mod error;
 mod group;
 pub mod initial;
 pub mod jsonl;
+pub mod plain;
 pub mod quake;
 mod records;
 pub mod time;

@@ -1,0 +1,882 @@
+//! Plain long CSV read on several threads: the fast path for large files of
+//! free-for-alls.
+//!
+//! A *plain* file is long CSV (see [`crate::csv_long`]) whose header has `match`, `player`
+//! and one of `rank` or `score` (other columns are ignored), and no `team`, `time` or
+//! `weight` column; whose rows have no quotes and no carriage returns, and fields without
+//! surrounding white space; and whose matches are all valid. Such a file means the same
+//! read here as read by [`crate::CsvMatches`], match for match.
+//!
+//! The file is cut into blocks that worker threads split into rows, with every player id
+//! replaced by a number; the calling thread puts the blocks back in order, joins the
+//! matches that straddle two blocks, and hands each match on, sorted best first with its
+//! places. Memory holds a few blocks and the players' ids, whatever the file's length.
+//!
+//! The reader does not report what is wrong with a file that is not plain: it says
+//! [`Plain::No`], and the caller reads the file with [`crate::CsvMatches`] instead, which
+//! names the file, line and field of every problem.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::ops::Range;
+use std::path::Path;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+
+use compact_str::CompactString;
+
+use crate::csv_long::{is_plain, parse_number};
+use crate::group::RecentIds;
+
+/// Bytes of the file per block.
+const BLOCK: usize = 1 << 20;
+/// Blocks each worker may be ahead of the calling thread.
+const AHEAD: usize = 2;
+/// The longest header read.
+const MAX_HEADER: usize = 1 << 16;
+
+type Ids = HashMap<CompactString, u32, foldhash::fast::RandomState>;
+
+/// One match of a plain file, players best first.
+#[derive(Debug, Clone, Copy)]
+pub struct RankedMatch<'a> {
+    /// The match id.
+    pub id: &'a str,
+    /// The players best first, as keys of [`PlayerNames`] (dense, in order of first
+    /// appearance in the file).
+    pub players: &'a [u32],
+    /// Each player's 1-based place; tied players share the best place they cover (1, 1, 3).
+    pub places: &'a [usize],
+}
+
+/// The ids of the players read so far, by key.
+#[derive(Debug, Default)]
+pub struct PlayerNames {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl PlayerNames {
+    /// The id of player `key`.
+    ///
+    /// # Panics
+    /// If no player has that key.
+    #[must_use]
+    pub fn get(&self, key: u32) -> &str {
+        let k = key as usize;
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        &self.text[start..self.ends[k]]
+    }
+
+    /// Number of players.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether no player was read.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    fn push(&mut self, name: &str) -> u32 {
+        self.text.push_str(name);
+        self.ends.push(self.text.len());
+        (self.ends.len() - 1) as u32
+    }
+}
+
+/// What [`read_plain_csv`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Plain {
+    /// The file is plain; this many matches were handed on.
+    Read {
+        /// Matches handed on.
+        matches: u64,
+    },
+    /// The file is not plain (or could not be read): nothing it holds can be trusted
+    /// from this reader, and the caller reads it the general way. Matches may have been
+    /// handed on before this was found.
+    No {
+        /// Why, for diagnostics.
+        reason: String,
+    },
+}
+
+/// The columns of a plain file.
+#[derive(Debug, Clone, Copy)]
+struct Columns {
+    id: usize,
+    player: usize,
+    finish: usize,
+    /// Whether the finish is a score (higher is better) rather than a rank.
+    score: bool,
+    /// The number of fields a row needs.
+    needed: usize,
+}
+
+/// Reads a plain file on `threads` worker threads, handing each match to `each` in file
+/// order, and `progress` the bytes of each block as it is done.
+///
+/// # Errors
+/// The first error `each` returns; reading stops there.
+pub fn read_plain_csv<E>(
+    path: &Path,
+    threads: usize,
+    progress: &mut dyn FnMut(u64),
+    each: impl FnMut(&RankedMatch<'_>, &PlayerNames) -> Result<(), E>,
+) -> Result<Plain, E> {
+    read_in_blocks(path, threads, BLOCK, progress, each)
+}
+
+/// [`read_plain_csv`] with blocks of `block_size` bytes.
+fn read_in_blocks<E>(
+    path: &Path,
+    threads: usize,
+    block_size: usize,
+    progress: &mut dyn FnMut(u64),
+    mut each: impl FnMut(&RankedMatch<'_>, &PlayerNames) -> Result<(), E>,
+) -> Result<Plain, E> {
+    let no = |reason: &str| {
+        Ok(Plain::No {
+            reason: reason.to_string(),
+        })
+    };
+    let Ok(file) = File::open(path) else {
+        return no("cannot open the file");
+    };
+    let Ok(meta) = file.metadata() else {
+        return no("cannot read the file's size");
+    };
+    if !meta.is_file() {
+        return no("not a regular file");
+    }
+    let size = meta.len() as usize;
+    let (cols, data_start) = match header(&file, size) {
+        Ok(h) => h,
+        Err(reason) => return no(reason),
+    };
+    let blocks = (size - data_start).div_ceil(block_size);
+    let threads = threads.clamp(1, blocks.max(1));
+    std::thread::scope(|scope| {
+        let mut inboxes: Vec<Receiver<Block>> = Vec::with_capacity(threads);
+        // Blocks go back to their worker to be filled again: memory stays put, and
+        // nothing is freed on another thread than the one that allocated it.
+        let mut returns: Vec<SyncSender<Block>> = Vec::with_capacity(threads);
+        for w in 0..threads {
+            let (tx, rx) = sync_channel::<Block>(AHEAD);
+            let (back, spent) = sync_channel::<Block>(AHEAD + 2);
+            inboxes.push(rx);
+            returns.push(back);
+            let file = &file;
+            scope.spawn(move || {
+                let mut worker = Worker::default();
+                for k in (w..blocks).step_by(threads) {
+                    let start = data_start + k * block_size;
+                    let end = (start + block_size).min(size);
+                    let block = spent.try_recv().unwrap_or_default();
+                    let block = worker.read(block, file, cols, start, end, size);
+                    if tx.send(block).is_err() {
+                        return; // the calling thread stopped
+                    }
+                }
+            });
+        }
+        let mut joiner = Joiner::new(threads);
+        for k in 0..blocks {
+            let worker = k % threads;
+            let Ok(block) = inboxes[worker].recv() else {
+                return no("a reading thread stopped");
+            };
+            if let Some(reason) = block.problem {
+                return no(reason);
+            }
+            joiner.learn_names(worker, &block);
+            let mut id_start = 0;
+            let mut row_start = 0;
+            for (i, &(id_end, row_end)) in block.matches.iter().enumerate() {
+                let id = &block.ids[id_start..id_end as usize];
+                let rows = row_start..row_end as usize;
+                id_start = id_end as usize;
+                row_start = row_end as usize;
+                // A block's first match may go on with the last one of the block before.
+                if i == 0 && joiner.pending && joiner.pending_id == id {
+                    joiner.merged = true;
+                    joiner.keep(worker, &block, rows);
+                    continue;
+                }
+                if let Err(reason) = joiner.flush(&mut each)? {
+                    return no(reason);
+                }
+                if joiner.recent.seen_before(id) {
+                    return no("the rows of a match are not contiguous");
+                }
+                if i + 1 < block.matches.len() {
+                    // Whole within the block, sorted and checked by the worker.
+                    if let Err(reason) = joiner.hand_on(worker, &block, id, rows, &mut each)? {
+                        return no(reason);
+                    }
+                } else {
+                    // The next block may go on with it.
+                    joiner.pending = true;
+                    joiner.merged = false;
+                    joiner.pending_id.clear();
+                    joiner.pending_id.push_str(id);
+                    joiner.keep(worker, &block, rows);
+                }
+            }
+            progress(block.bytes);
+            let _ = returns[worker].try_send(block);
+        }
+        if let Err(reason) = joiner.flush(&mut each)? {
+            return no(reason);
+        }
+        Ok(Plain::Read {
+            matches: joiner.matches,
+        })
+    })
+}
+
+/// Reads and checks the header: the columns and where the rows start.
+fn header(file: &File, size: usize) -> Result<(Columns, usize), &'static str> {
+    let mut buf = vec![0; size.min(MAX_HEADER)];
+    read_at(file, &mut buf, 0).map_err(|_| "cannot read the header")?;
+    // A file of just a header may end without a line break.
+    let end = match memchr::memchr(b'\n', &buf) {
+        Some(end) => end,
+        None if size == buf.len() => size,
+        None => return Err("a header longer than 64 KiB"),
+    };
+    let line = std::str::from_utf8(&buf[..end]).map_err(|_| "a header that is not UTF-8")?;
+    if line.contains(['"', '\r']) {
+        return Err("a header with quotes or a carriage return");
+    }
+    let names: Vec<&str> = line.split(',').map(str::trim).collect();
+    let find = |name: &str| {
+        names
+            .iter()
+            .position(|h| h.trim_start_matches('\u{feff}').eq_ignore_ascii_case(name))
+    };
+    if find("team").is_some() || find("time").is_some() || find("weight").is_some() {
+        return Err("a team, time or weight column");
+    }
+    let (id, player) = match (find("match"), find("player")) {
+        (Some(i), Some(p)) => (i, p),
+        _ => return Err("no match or player column"),
+    };
+    let (finish, score) = match (find("rank"), find("score")) {
+        (Some(r), None) => (r, false),
+        (None, Some(s)) => (s, true),
+        _ => return Err("not exactly one of the rank and score columns"),
+    };
+    let needed = id.max(player).max(finish) + 1;
+    Ok((
+        Columns {
+            id,
+            player,
+            finish,
+            score,
+            needed,
+        },
+        (end + 1).min(size),
+    ))
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], at: usize) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, at as u64)
+}
+
+#[cfg(windows)]
+fn read_at(file: &File, mut buf: &mut [u8], mut at: usize) -> std::io::Result<()> {
+    while !buf.is_empty() {
+        match std::os::windows::fs::FileExt::seek_read(file, buf, at as u64)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => {
+                buf = &mut buf[n..];
+                at += n;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One block's rows, split and checked by a worker.
+#[derive(Debug, Default)]
+struct Block {
+    /// The ids of the block's matches, one after the other.
+    ids: String,
+    /// Per match: the end of its id in `ids` and of its rows.
+    matches: Vec<(u32, u32)>,
+    /// Per row, each match's rows best first: the player, numbered by the worker, the
+    /// sort key of the finish (rank, or −score) and the place.
+    players: Vec<u32>,
+    keys: Vec<f64>,
+    places: Vec<usize>,
+    /// The players this worker met first in this block, in the order of their numbers.
+    names: Vec<CompactString>,
+    /// Bytes of the file the block covers.
+    bytes: u64,
+    /// Why the block is not plain.
+    problem: Option<&'static str>,
+}
+
+/// A worker's state: its buffer and its own numbering of players.
+#[derive(Default)]
+struct Worker {
+    buf: Vec<u8>,
+    ids: Ids,
+    /// Per player, the last match that met them (finds a player given twice).
+    seen: Vec<u32>,
+    matches: u32,
+    /// Scratch for sorting a match: (sort key, player).
+    sort: Vec<(f64, u32)>,
+}
+
+impl Worker {
+    /// Reads the lines that start in `start..end`.
+    fn read(
+        &mut self,
+        mut block: Block,
+        file: &File,
+        cols: Columns,
+        start: usize,
+        end: usize,
+        size: usize,
+    ) -> Block {
+        block.ids.clear();
+        block.matches.clear();
+        block.players.clear();
+        block.keys.clear();
+        block.places.clear();
+        block.names.clear();
+        block.problem = None;
+        block.bytes = (end - start) as u64;
+        // One byte before the block says whether a line starts at `start`; the block
+        // reads on past `end` to the end of its last line.
+        let from = start - 1;
+        self.buf.clear();
+        self.buf.resize(end - from, 0);
+        if read_at(file, &mut self.buf, from).is_err() {
+            block.problem = Some("a read failed");
+            return block;
+        }
+        let mut at = end;
+        while at < size && self.buf.last() != Some(&b'\n') {
+            let more = (size - at).min(1 << 16);
+            let old = self.buf.len();
+            self.buf.resize(old + more, 0);
+            if read_at(file, &mut self.buf[old..], at).is_err() {
+                block.problem = Some("a read failed");
+                return block;
+            }
+            if let Some(nl) = memchr::memchr(b'\n', &self.buf[old..]) {
+                self.buf.truncate(old + nl + 1);
+            }
+            at = from + self.buf.len();
+        }
+        let first = match memchr::memchr(b'\n', &self.buf) {
+            Some(nl) => nl + 1,
+            None => self.buf.len(),
+        };
+        // Lines starting at or past `end` belong to the next block.
+        let own_end = end - from;
+        if first >= own_end {
+            return block;
+        }
+        let last = match memchr::memchr(b'\n', &self.buf[own_end - 1..]) {
+            Some(nl) => own_end - 1 + nl,
+            None => self.buf.len(),
+        };
+        let buf = std::mem::take(&mut self.buf);
+        if let Err(problem) = self.split(&buf[first..last], cols, &mut block) {
+            block.problem = Some(problem);
+        }
+        self.buf = buf;
+        block
+    }
+
+    fn split(&mut self, text: &[u8], cols: Columns, block: &mut Block) -> Result<(), &'static str> {
+        let text = std::str::from_utf8(text).map_err(|_| "text that is not UTF-8")?;
+        if memchr::memchr2(b'"', b'\r', text.as_bytes()).is_some() {
+            return Err("a quote or a carriage return");
+        }
+        let mut fields = [(0usize, 0usize); 64];
+        if cols.needed > fields.len() {
+            return Err("too many columns before the ones read");
+        }
+        // Where the id, and the rows, of the match being read start.
+        let mut id_start = 0;
+        let mut row_start = 0;
+        for line in text.split('\n') {
+            if line.is_empty() {
+                continue; // blank lines are skipped, as csv readers do
+            }
+            let bytes = line.as_bytes();
+            let mut from = 0;
+            for f in fields.iter_mut().take(cols.needed) {
+                if from > bytes.len() {
+                    return Err("a row with too few fields");
+                }
+                let end = memchr::memchr(b',', &bytes[from..]).map_or(bytes.len(), |c| from + c);
+                *f = (from, end);
+                from = end + 1;
+            }
+            let field = |i: usize| -> Result<&str, &'static str> {
+                let (s, e) = fields[i];
+                let f = &line[s..e];
+                // The general reader trims fields; a plain field has nothing to trim.
+                let bare = match (f.as_bytes().first(), f.as_bytes().last()) {
+                    (Some(&a), Some(&z)) if is_plain(a) && is_plain(z) => true,
+                    (Some(_), Some(_)) => f.trim().len() == f.len(),
+                    _ => false,
+                };
+                if bare {
+                    Ok(f)
+                } else {
+                    Err("an empty field or one with surrounding spaces")
+                }
+            };
+            let id = field(cols.id)?;
+            let player = field(cols.player)?;
+            let value = parse_number(field(cols.finish)?).ok_or("a finish that is not a number")?;
+            let key = if cols.score { -value } else { value };
+            // The id of the match being read is the last one in `ids`.
+            if block.matches.is_empty() || &block.ids[id_start..] != id {
+                if !block.matches.is_empty() {
+                    self.end_match(block, row_start)?;
+                }
+                id_start = block.ids.len();
+                row_start = block.players.len();
+                block.ids.push_str(id);
+                block.matches.push((block.ids.len() as u32, 0));
+            }
+            let p = match self.ids.get(player) {
+                Some(&p) => p,
+                None => {
+                    let p = self.ids.len() as u32;
+                    self.ids.insert(CompactString::from(player), p);
+                    block.names.push(CompactString::from(player));
+                    self.seen.push(u32::MAX);
+                    p
+                }
+            };
+            block.players.push(p);
+            block.keys.push(key);
+        }
+        if !block.matches.is_empty() {
+            self.end_match(block, row_start)?;
+        }
+        Ok(())
+    }
+
+    /// Sorts the match whose rows start at `start` best first, gives its places, and
+    /// checks that no player is in it twice.
+    fn end_match(&mut self, block: &mut Block, start: usize) -> Result<(), &'static str> {
+        let end = block.players.len();
+        if let Some(m) = block.matches.last_mut() {
+            m.1 = end as u32;
+        }
+        self.matches = self.matches.wrapping_add(1);
+        let now = self.matches;
+        for &p in &block.players[start..] {
+            let seen = &mut self.seen[p as usize];
+            if *seen == now {
+                return Err("a player twice in one match");
+            }
+            *seen = now;
+        }
+        // Stable, so tied players keep the file's order, as in a `Match`.
+        let keys = &mut block.keys[start..];
+        if keys.windows(2).any(|w| w[0].total_cmp(&w[1]).is_gt()) {
+            self.sort.clear();
+            self.sort.extend(
+                keys.iter()
+                    .copied()
+                    .zip(block.players[start..].iter().copied()),
+            );
+            self.sort.sort_by(|a, b| a.0.total_cmp(&b.0));
+            for ((k, p), &(key, player)) in keys
+                .iter_mut()
+                .zip(&mut block.players[start..])
+                .zip(&self.sort)
+            {
+                *k = key;
+                *p = player;
+            }
+        }
+        push_places(&block.keys[start..end], &mut block.places);
+        Ok(())
+    }
+}
+
+/// Appends the places of sorted keys: tied keys share the best place they cover.
+fn push_places(keys: &[f64], places: &mut Vec<usize>) {
+    let base = places.len();
+    for (i, &key) in keys.iter().enumerate() {
+        let place = if i > 0 && keys[i - 1] == key {
+            places[base + i - 1]
+        } else {
+            i + 1
+        };
+        places.push(place);
+    }
+}
+
+/// The calling thread's side: blocks back in order, players numbered for the whole file.
+struct Joiner {
+    ids: Ids,
+    names: PlayerNames,
+    /// Per worker: its numbers to the file's.
+    local: Vec<Vec<u32>>,
+    recent: RecentIds,
+    /// Whether a match was read and not handed on yet: the last one of a block, which
+    /// the next block may go on with. Its id, its rows as (sort key, player) and places,
+    /// and whether rows from two blocks were joined (then they are sorted again).
+    pending: bool,
+    merged: bool,
+    pending_id: String,
+    rows: Vec<(f64, u32)>,
+    /// Scratch: the match being handed on.
+    players: Vec<u32>,
+    places: Vec<usize>,
+    /// Per player, the last joined match that met them (finds a player given twice).
+    seen: Vec<u64>,
+    matches: u64,
+}
+
+impl Joiner {
+    fn new(threads: usize) -> Self {
+        Joiner {
+            ids: Ids::default(),
+            names: PlayerNames::default(),
+            local: vec![Vec::new(); threads],
+            recent: RecentIds::default(),
+            pending: false,
+            merged: false,
+            pending_id: String::new(),
+            rows: Vec::new(),
+            players: Vec::new(),
+            places: Vec::new(),
+            seen: Vec::new(),
+            matches: 0,
+        }
+    }
+
+    /// Numbers the players a worker met first in `block`.
+    fn learn_names(&mut self, worker: usize, block: &Block) {
+        for name in &block.names {
+            let key = match self.ids.get(name) {
+                Some(&k) => k,
+                None => {
+                    let k = self.names.push(name);
+                    self.ids.insert(name.clone(), k);
+                    k
+                }
+            };
+            self.local[worker].push(key);
+        }
+        self.seen.resize(self.names.len(), u64::MAX);
+    }
+
+    /// Adds rows of `block` to the pending match.
+    fn keep(&mut self, worker: usize, block: &Block, rows: Range<usize>) {
+        let local = &self.local[worker];
+        self.rows.extend(
+            block.keys[rows.clone()]
+                .iter()
+                .zip(&block.players[rows])
+                .map(|(&key, &p)| (key, local[p as usize])),
+        );
+    }
+
+    /// Hands on a match of `block` that the worker read whole. The outer error is
+    /// `each`'s, the inner one says the match is not valid.
+    fn hand_on<E>(
+        &mut self,
+        worker: usize,
+        block: &Block,
+        id: &str,
+        rows: Range<usize>,
+        each: &mut impl FnMut(&RankedMatch<'_>, &PlayerNames) -> Result<(), E>,
+    ) -> Result<Result<(), &'static str>, E> {
+        if rows.len() < 2 {
+            return Ok(Err("a match of fewer than two players"));
+        }
+        // One worker numbers players in order of appearance in the file, as the file's
+        // numbering does: its numbers need no translation.
+        let players = if self.local.len() == 1 {
+            &block.players[rows.clone()]
+        } else {
+            let local = &self.local[worker];
+            self.players.clear();
+            self.players.extend(
+                block.players[rows.clone()]
+                    .iter()
+                    .map(|&p| local[p as usize]),
+            );
+            &self.players[..]
+        };
+        self.matches += 1;
+        each(
+            &RankedMatch {
+                id,
+                players,
+                places: &block.places[rows],
+            },
+            &self.names,
+        )?;
+        Ok(Ok(()))
+    }
+
+    /// Hands on the pending match, if any. The outer error is `each`'s, the inner one
+    /// says the match is not valid.
+    fn flush<E>(
+        &mut self,
+        each: &mut impl FnMut(&RankedMatch<'_>, &PlayerNames) -> Result<(), E>,
+    ) -> Result<Result<(), &'static str>, E> {
+        if !std::mem::take(&mut self.pending) {
+            return Ok(Ok(()));
+        }
+        if self.rows.len() < 2 {
+            return Ok(Err("a match of fewer than two players"));
+        }
+        if self.merged {
+            let seq = self.matches;
+            if self.rows.iter().any(|&(_, p)| {
+                let again = self.seen[p as usize] == seq;
+                self.seen[p as usize] = seq;
+                again
+            }) {
+                return Ok(Err("a player twice in one match"));
+            }
+            // Stable: each block's part is in the file's order among ties, and the
+            // first block's part comes first, so this is the order of the whole match.
+            self.rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        self.players.clear();
+        self.players.extend(self.rows.iter().map(|&(_, p)| p));
+        self.places.clear();
+        let mut prev = None;
+        for (i, &(key, _)) in self.rows.iter().enumerate() {
+            let place = match prev {
+                Some((k, place)) if k == key => place,
+                _ => i + 1,
+            };
+            prev = Some((key, place));
+            self.places.push(place);
+        }
+        self.rows.clear();
+        self.matches += 1;
+        each(
+            &RankedMatch {
+                id: &self.pending_id,
+                players: &self.players,
+                places: &self.places,
+            },
+            &self.names,
+        )?;
+        Ok(Ok(()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::CsvMatches;
+    use proptest::prelude::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A match as both readers give it: id, players best first, places.
+    type Read = (String, Vec<String>, Vec<usize>);
+
+    /// A file in the temporary directory, removed when dropped.
+    struct TempFile(std::path::PathBuf);
+
+    impl TempFile {
+        fn new(text: &[u8]) -> Self {
+            static NEXT: AtomicUsize = AtomicUsize::new(0);
+            let path = std::env::temp_dir().join(format!(
+                "podium-plain-{}-{}.csv",
+                std::process::id(),
+                NEXT.fetch_add(1, Ordering::Relaxed)
+            ));
+            std::fs::write(&path, text).unwrap();
+            TempFile(path)
+        }
+    }
+
+    impl Drop for TempFile {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+
+    /// What this reader gives, with `threads` workers and blocks of `block` bytes.
+    fn plain(text: &[u8], threads: usize, block: usize) -> (Plain, Vec<Read>) {
+        let file = TempFile::new(text);
+        let mut got = Vec::new();
+        let mut bytes = 0;
+        let plain = read_in_blocks(&file.0, threads, block, &mut |b| bytes += b, |m, names| {
+            got.push((
+                m.id.to_string(),
+                m.players
+                    .iter()
+                    .map(|&p| names.get(p).to_string())
+                    .collect(),
+                m.places.to_vec(),
+            ));
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        if matches!(plain, Plain::Read { .. }) {
+            let header = text
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(text.len(), |h| h + 1);
+            assert_eq!(
+                bytes as usize,
+                text.len() - header,
+                "progress covers the rows"
+            );
+        }
+        (plain, got)
+    }
+
+    /// What the general reader gives: every match, or `None` if any row or match is bad.
+    fn general(text: &[u8]) -> Option<Vec<Read>> {
+        CsvMatches::new("t.csv", text)
+            .map(|m| {
+                let m = m.ok()?;
+                Some((
+                    m.id().to_string(),
+                    m.players().map(|(_, p)| p.player.clone()).collect(),
+                    m.players().map(|(e, _)| m.place(e)).collect(),
+                ))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reads_what_the_general_reader_reads() {
+        let text = "rank,player,note,match\n\
+            1,ann,x,g1\n2,bo,,g1\n2,cy,y,g1\n\n\
+            2,ann,,g2\n1,cy,,g2\n\
+            3,dé,,g3\n1.5,ann,,g3\n-1,bo,,g3";
+        let want = general(text.as_bytes()).unwrap();
+        assert_eq!(want.len(), 3);
+        for threads in 1..=3 {
+            for block in [1, 2, 5, 13, 1 << 20] {
+                let (plain, got) = plain(text.as_bytes(), threads, block);
+                assert_eq!(plain, Plain::Read { matches: 3 }, "{threads} {block}");
+                assert_eq!(got, want, "{threads} threads, blocks of {block}");
+            }
+        }
+        // A file of a header alone, with or without a line break.
+        for text in ["match,player,rank", "match,player,rank\n"] {
+            assert_eq!(
+                plain(text.as_bytes(), 2, 3),
+                (Plain::Read { matches: 0 }, vec![])
+            );
+        }
+        // Scores: higher is better.
+        let (_, got) = plain(b"match,player,score\ng,a,10\ng,b,30\ng,c,10\n", 1, 4);
+        assert_eq!(got[0].1, ["b", "a", "c"]);
+        assert_eq!(got[0].2, [1, 2, 2]);
+    }
+
+    #[test]
+    fn says_no_to_what_it_does_not_read() {
+        let no = |text: &str| {
+            let (plain, _) = plain(text.as_bytes(), 2, 8);
+            assert!(matches!(plain, Plain::No { .. }), "{text:?}: {plain:?}");
+        };
+        no("");
+        no("match,player\ng,a\n");
+        no("match,player,rank,score\ng,a,1,\n");
+        no("match,player,rank,team\ng,a,1,t\n");
+        no("match,player,rank,weight\ng,a,1,1\n");
+        no("match,player,rank,time\ng,a,1,2024-01-01\n");
+        no("match,player,rank\r\ng,a,1\r\ng,b,2\r\n");
+        no("match,player,rank\ng,\"a\",1\ng,b,2\n");
+        no("match,player,rank\ng,a ,1\ng,b,2\n");
+        no("match,player,rank\ng,,1\ng,b,2\n");
+        no("match,player,rank\ng,a\ng,b,2\n");
+        no("match,player,rank\ng,a,first\ng,b,2\n");
+        no("match,player,rank\ng,a,1\ng,a,2\n");
+        no("match,player,rank\ng,a,1\nh,b,2\nh,c,1\n");
+        no("match,player,rank\ng,a,1\ng,b,2\nh,b,1\nh,c,2\ng,c,1\ng,a,2\n");
+        let mut latin1 = b"match,player,rank\ng,a,1\ng,b".to_vec();
+        latin1.extend([0xe9, b',', b'2', b'\n']);
+        let (plain, _) = plain(&latin1, 1, 1 << 20);
+        assert!(matches!(plain, Plain::No { .. }));
+    }
+
+    #[test]
+    fn stops_at_the_first_error_of_the_caller() {
+        let file = TempFile::new(b"match,player,rank\ng,a,1\ng,b,2\nh,a,1\nh,b,2\n");
+        let mut seen = 0;
+        let got = read_in_blocks(&file.0, 2, 4, &mut |_| {}, |_, _| {
+            seen += 1;
+            Err("refused")
+        });
+        assert_eq!(got, Err("refused"));
+        assert_eq!(seen, 1);
+    }
+
+    fn row() -> impl Strategy<Value = String> {
+        (
+            prop::sample::select(vec!["g1", "g2", "g3", "m", "m ", "", "g\"4"]),
+            prop::sample::select(vec![
+                "a",
+                "b",
+                "c",
+                "é",
+                "a-player-id-longer-than-twenty-four-bytes",
+                " d",
+                "",
+            ]),
+            prop::sample::select(vec!["1", "2", "2", "3", "0.5", "-1", "1e1", "x", "", " 2"]),
+            prop::sample::select(vec!["\n", "\n", "\n", "\n\n", "\r\n", ",extra\n"]),
+        )
+            .prop_map(|(m, p, r, end)| format!("{m},{p},{r}{end}"))
+    }
+
+    proptest! {
+        /// On every file, this reader either reads what the general one reads, or says
+        /// no; it says no to every file the general reader finds a problem in.
+        #[test]
+        fn agrees_with_the_general_reader(
+            rows in prop::collection::vec(row(), 0..40),
+            score in any::<bool>(),
+            threads in 1..4usize,
+            block in 1..64usize,
+            last_newline in any::<bool>(),
+        ) {
+            let mut text = format!("match,player,{}\n", if score { "score" } else { "rank" });
+            for r in &rows {
+                text.push_str(r);
+            }
+            if !last_newline && text.ends_with('\n') {
+                text.pop();
+            }
+            let want = general(text.as_bytes());
+            let (plain, got) = plain(text.as_bytes(), threads, block);
+            match (&want, &plain) {
+                (Some(want), Plain::Read { matches }) => {
+                    prop_assert_eq!(*matches as usize, want.len());
+                    prop_assert_eq!(&got, want);
+                }
+                (None, Plain::Read { .. }) => {
+                    prop_assert!(false, "read a file with a problem: {:?}", text);
+                }
+                (_, Plain::No { .. }) => {}
+            }
+            // Files without any of the reader's exclusions are read, not refused.
+            let clean = !text.contains(['"', '\r', ' ']) && !text.contains(",,");
+            if want.is_some() && clean && !text.contains(",\n") {
+                prop_assert!(matches!(plain, Plain::Read { .. }), "{:?}: {:?}", text, plain);
+            }
+        }
+    }
+}
