@@ -4,12 +4,14 @@
 
 use std::fs::File;
 use std::io::{self, IsTerminal};
+use std::path::Path;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::{Scope, ScopedJoinHandle};
 
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use podium::{League, Match, MatchReport, RatingSystem};
+use podium::{League, Match, MatchReport, RatingSystem, Slot};
+use podium_io::plain::Plain;
 use podium_io::{InputFormat, MatchStream, ReadError};
 
 /// Where the matches come from.
@@ -186,6 +188,79 @@ pub fn rate_all(
     }
     Ok(bad)
 }
+
+/// Rates every input into `league` by the fast path for plain files
+/// ([`podium_io::plain`]): long CSV of free-for-alls, read on several threads. Returns
+/// false, with `league` part-rated, when an input is not plain or a match cannot be
+/// rated; the caller then starts again from a fresh league with [`rate_all`], which reads
+/// the general way and reports every problem by file, line and field.
+pub fn rate_plain(input: &InputArgs, league: &mut League) -> bool {
+    let plain_format = |path: &String| match input.input_format {
+        Some(InputFormatArg::Csv) => true,
+        Some(InputFormatArg::Jsonl) => false,
+        None => InputFormat::from_path(path) == InputFormat::Csv,
+    };
+    if input.files.iter().any(|f| f == "-" || !plain_format(f)) {
+        tracing::debug!("standard input or JSON Lines: every input is read the general way");
+        return false;
+    }
+    // One core rates; the others read.
+    let threads = std::thread::available_parallelism().map_or(1, |n| (n.get() - 1).clamp(1, 8));
+    let progress = progress_bar(&input.files);
+    let mut all_read = true;
+    for path in &input.files {
+        // The reader's player keys (dense, per file) to league indices.
+        let mut index: Vec<u32> = Vec::new();
+        let mut spare: Vec<Slot<'static>> = Vec::new();
+        let read = podium_io::plain::read_plain_csv(
+            Path::new(path),
+            threads,
+            &mut |bytes| progress.inc(bytes),
+            |m, names| -> Result<(), podium::RateError> {
+                index.resize(names.len(), UNKNOWN);
+                // The slots borrow this match's names; their buffer is reused (an empty
+                // vector changes its element's lifetime in place, without allocating).
+                let mut slots: Vec<Slot<'_>> = std::mem::take(&mut spare)
+                    .into_iter()
+                    .map(|_| unreachable!("the buffer is empty"))
+                    .collect();
+                slots.extend(m.players.iter().map(|&p| match index[p as usize] {
+                    UNKNOWN => Slot::New(names.get(p)),
+                    i => Slot::Known(i as usize),
+                }));
+                let rated = league.apply_ranked(m.id, &mut slots, m.places);
+                for (&p, slot) in m.players.iter().zip(&slots) {
+                    if let Slot::Known(i) = *slot {
+                        index[p as usize] = u32::try_from(i).unwrap_or(UNKNOWN);
+                    }
+                }
+                slots.clear();
+                spare = slots.into_iter().map(|_| unreachable!()).collect();
+                rated
+            },
+        );
+        match read {
+            Ok(Plain::Read { matches }) => {
+                tracing::debug!("{path}: {matches} matches read on the fast path");
+            }
+            Ok(Plain::No { reason }) => {
+                tracing::debug!("{path} is read the general way: {reason}");
+                all_read = false;
+                break;
+            }
+            Err(e) => {
+                tracing::debug!("{path} is rated the general way: {e}");
+                all_read = false;
+                break;
+            }
+        }
+    }
+    progress.finish_and_clear();
+    all_read
+}
+
+/// A player of the file not (yet) in the league, in `rate_plain`'s map.
+const UNKNOWN: u32 = u32::MAX;
 
 /// Matches (or read errors) per batch handed from the reading thread to the rating one.
 const BATCH: usize = 256;

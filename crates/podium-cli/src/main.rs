@@ -66,6 +66,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Diagnostics on standard error when asked for with RUST_LOG (the server sets up
+    // its own log, on by default).
+    if !matches!(cli.command, Command::Serve(_)) {
+        if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_default_env() {
+            tracing_subscriber::fmt()
+                .with_env_filter(filter)
+                .with_writer(io::stderr)
+                .init();
+        }
+    }
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

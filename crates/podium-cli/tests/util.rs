@@ -66,6 +66,18 @@ pub fn podium<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Run {
     )
 }
 
+/// Runs `podium` with arguments and the log filter `RUST_LOG=filter`.
+pub fn podium_logged<S: AsRef<std::ffi::OsStr>>(args: &[S], filter: &str) -> Run {
+    Run::from(
+        bin()
+            .args(args)
+            .env("RUST_LOG", filter)
+            .stdin(Stdio::null())
+            .output()
+            .expect("podium runs"),
+    )
+}
+
 /// Runs `podium` with arguments and `input` on standard input.
 pub fn podium_stdin<S: AsRef<std::ffi::OsStr>>(args: &[S], input: &str) -> Run {
     use std::io::Write;

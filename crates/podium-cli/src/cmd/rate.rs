@@ -7,7 +7,9 @@ use std::path::Path;
 use anyhow::Context;
 use podium::League;
 
-use crate::ingest::{rate_all, report_skipped, seed_from, InputArgs, SystemArgs};
+use crate::ingest::{
+    rate_all, rate_plain, report_skipped, seed_from, InputArgs, Skipped, SystemArgs,
+};
 use crate::output::{rank_conservative, write_leaderboard, write_leaderboard_as, Display, Format};
 
 /// Arguments of `podium rate`.
@@ -52,15 +54,27 @@ pub const HISTORY_HEADER: [&str; 12] = [
 
 /// Rates and prints.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let mut league = League::new(args.system.build()?);
+    let start = || -> anyhow::Result<League> {
+        let mut league = League::new(args.system.build()?);
+        if let Some(path) = &args.initial {
+            seed_from(&mut league, path)?;
+        }
+        Ok(league)
+    };
+    let mut league = start()?;
     if args.display == Display::Conservative && !league.system().has_uncertainty() {
         anyhow::bail!(
             "--display conservative ranks by μ − 3σ, but system {} keeps no σ; use one of the Bayesian systems (see `podium systems`)",
             league.system().name()
         );
     }
-    if let Some(path) = &args.initial {
-        seed_from(&mut league, path)?;
+    // Plain files take the fast path; anything else, or any problem on the way, is read
+    // again from the start the general way, which names every problem.
+    if args.history.is_none() && rate_plain(&args.input, &mut league) {
+        return print(&args, &league, &[]);
+    }
+    if args.history.is_none() {
+        league = start()?;
     }
     // History goes to a temporary file renamed into place only when everything rated.
     let mut history = match &args.history {
@@ -109,7 +123,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         drop(w);
         std::fs::rename(&tmp, Path::new(&path)).with_context(|| format!("cannot write {path}"))?;
     }
-    report_skipped(&skipped);
+    print(&args, &league, &skipped)
+}
+
+/// Prints the leaderboard (and, before it, the matches skipped).
+fn print(args: &Args, league: &League, skipped: &[Skipped]) -> anyhow::Result<()> {
+    report_skipped(skipped);
     let mut board = league.standings();
     if args.display == Display::Conservative {
         rank_conservative(&mut board);

@@ -1,6 +1,6 @@
 //! `podium rate` and `podium explain` end to end.
 
-use crate::util::{csv_rows, podium, podium_stdin, Dir};
+use crate::util::{csv_rows, podium, podium_logged, podium_stdin, Dir};
 
 fn rating(rows: &[std::collections::HashMap<String, String>], player: &str) -> f64 {
     rows.iter().find(|r| r["player"] == player).unwrap()["rating"]
@@ -191,4 +191,127 @@ fn errors_name_the_right_line_in_crlf_files_with_blank_lines() {
     );
     let err = podium(&["rate", &games]).err().to_string();
     assert!(err.contains("g.csv:6: field `rank`"), "{err}");
+}
+
+/// A history of `matches` free-for-alls of 2–8 players from a pool of 300 (some ids not
+/// ASCII), with ties, written as long CSV with an extra column; `score` writes scores
+/// instead of ranks.
+fn generated(matches: usize, seed: u64, score: bool) -> String {
+    let mut state = seed;
+    let mut next = |n: u64| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % n
+    };
+    let finish = if score { "score" } else { "rank" };
+    let mut text = format!("match,player,{finish},note\n");
+    for m in 0..matches {
+        let n = 2 + next(7) as usize;
+        let mut players: Vec<u64> = Vec::with_capacity(n);
+        while players.len() < n {
+            let p = next(300);
+            if !players.contains(&p) {
+                players.push(p);
+            }
+        }
+        for p in players {
+            let name = if p % 7 == 0 {
+                format!("Jos\u{e9}{p}")
+            } else {
+                format!("p{p}")
+            };
+            let place = 1 + next(n as u64);
+            text.push_str(&format!("s{seed}m{m},{name},{place},x\n"));
+        }
+    }
+    text
+}
+
+#[test]
+fn plain_files_rate_as_the_general_reader_does() {
+    // Plain long CSV takes a fast path; `--history` needs the general one. Both must
+    // print the same leaderboard, over a file of several blocks, a second file that
+    // brings back the same players, and starting ratings.
+    let d = Dir::new("plain");
+    let a = d.file("a.csv", &generated(16_000, 1, false));
+    let b = d.file("b.csv", &generated(400, 2, true));
+    assert!(std::fs::metadata(&a).unwrap().len() > 1 << 20);
+    let init = d.file(
+        "i.csv",
+        "player,rating,games\np1,1700,12\nJos\u{e9}7,1300,4\n",
+    );
+    let history = d.path("h.csv");
+    for system in ["sme", "mes", "pairwise", "plackett-luce"] {
+        let fast = podium_logged(
+            &[
+                "rate",
+                &a,
+                &b,
+                "--initial",
+                &init,
+                "--system",
+                system,
+                "--format",
+                "csv",
+            ],
+            "podium=debug",
+        );
+        assert!(
+            fast.stderr.contains("16000 matches read on the fast path"),
+            "{}",
+            fast.stderr
+        );
+        assert!(
+            fast.stderr.contains("400 matches read on the fast path"),
+            "{}",
+            fast.stderr
+        );
+        let general = podium(&[
+            "rate",
+            &a,
+            &b,
+            "--initial",
+            &init,
+            "--system",
+            system,
+            "--format",
+            "csv",
+            "--history",
+            &history,
+        ]);
+        assert_eq!(fast.ok(), general.ok(), "{system}");
+        let rows = csv_rows(fast.ok());
+        assert_eq!(rows.len(), 300, "{system}");
+        let games: u64 = rows
+            .iter()
+            .map(|r| r["games"].parse::<u64>().unwrap())
+            .sum();
+        let history_rows = std::fs::read_to_string(&history).unwrap().lines().count() - 1;
+        // The leaderboard counts the games rated here, one history row each.
+        assert_eq!(games as usize, history_rows, "{system}");
+    }
+}
+
+#[test]
+fn a_plain_file_with_a_bad_match_deep_inside_is_reported_by_line() {
+    // The fast path gives up on the bad match; the general reader names it.
+    let d = Dir::new("plain-bad");
+    let text = generated(16_000, 3, false);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    // A row near the end loses its rank.
+    let line = lines.len() - 20;
+    let fields: Vec<&str> = lines[line - 1].split(',').collect();
+    lines[line - 1] = format!("{},{},,x", fields[0], fields[1]);
+    let text = lines.join("\n");
+    let f = d.file("g.csv", &text);
+    let out = podium_logged(&["rate", &f, "--format", "csv"], "podium=debug");
+    let err = out.err();
+    assert!(
+        err.contains("read the general way: an empty field"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("g.csv:{line}")), "{err}");
+    assert!(err.contains("rank"), "{err}");
+    assert!(out.stdout.is_empty());
 }
