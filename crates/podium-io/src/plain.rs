@@ -301,6 +301,11 @@ fn read_at(file: &File, mut buf: &mut [u8], mut at: usize) -> std::io::Result<()
     Ok(())
 }
 
+#[cfg(not(any(unix, windows)))]
+fn read_at(_: &File, _: &mut [u8], _: usize) -> std::io::Result<()> {
+    Err(std::io::ErrorKind::Unsupported.into())
+}
+
 /// One block's rows, split and checked by a worker.
 #[derive(Debug, Default)]
 struct Block {
