@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # Benchmark: `podium rate` with sme, end to end from long CSV, on generated files of
-# 250,000, 500,000 and 1,000,000 matches (2-10 players each, one pool of 50,000 players),
+# 250,000, 500,000 and 1,000,000 matches (2-10 players each, from a pool of players),
 # against the time `awk -F,` takes merely to split the same file's fields, and against
 # `rate_floor` (crates/podium-cli/examples/rate_floor.rs): the least work any program must
 # do to give the same ratings (split, look players up, sme's arithmetic; no validation).
 #
-# Usage: bash scripts/bench-rate.sh [RUNS] [PLAYERS]
+# Usage: bash scripts/bench-rate.sh [RUNS] [POOLS]
 #   RUNS     timed runs per command; the fastest is reported (default 3)
-#   PLAYERS  size of the player pool (default 50000)
+#   POOLS    sizes of the player pool, one table each (default "10000 50000")
 # Files are generated once into ${BENCH_DIR:-/tmp/podium-bench} (about 130 MB for 1M
 # matches) and reused; they are never part of the repository.
 # Needs /usr/bin/time (GNU time) for peak memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-3}
-PLAYERS=${2:-50000}
+POOLS=${2:-10000 50000}
 DIR=${BENCH_DIR:-/tmp/podium-bench}
 mkdir -p "$DIR"
 
@@ -37,6 +37,8 @@ best() {
     echo "$best_line"
 }
 
+for PLAYERS in $POOLS; do
+echo "pool of $PLAYERS players"
 printf '%-9s %10s %8s | %-28s | %-20s | %-20s | %s\n' matches rows MB \
     "podium: cpu s / wall s / rows/s" "awk: cpu s / wall s" "floor: cpu s / wall s" "podium peak RSS"
 for n in 250000 500000 1000000; do
@@ -60,4 +62,5 @@ awk -F, 'NR == FNR { r[$1] = $2; next }
               d = $3 - r[$2]; if (d < 0) d = -d; if (d > m) m = d; n++ }
     END { printf "floor and podium agree on %d players: largest rating difference %g\n", n, m }' \
     "$DIR/floor.csv" "$DIR/podium.csv"
+done
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -2,7 +2,8 @@
 //!
 //! Readers and writers for podium: the long CSV and JSON Lines match formats (streaming,
 //! one match in memory at a time, errors that name file, line and field), starting
-//! ratings, and the long CSV writer used by the dataset converters.
+//! ratings, and the long CSV writer used by the dataset converters. [`plain`] reads large
+//! files of free-for-alls on several threads, for callers that rate by player number.
 
 #![warn(missing_docs)]
 // Read errors carry file, line, field, value and expectation by design; they are built

@@ -14,7 +14,9 @@
 //!
 //! The reader does not report what is wrong with a file that is not plain: it says
 //! [`Plain::No`], and the caller reads the file with [`crate::CsvMatches`] instead, which
-//! names the file, line and field of every problem.
+//! names the file, line and field of every problem. It also says no to what it cannot
+//! read by position: standard input, pipes, and any file on platforms other than Unix
+//! and Windows.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -544,6 +546,7 @@ struct Joiner {
     rows: Vec<(f64, u32)>,
     /// Scratch: the match being handed on.
     players: Vec<u32>,
+    keys: Vec<f64>,
     places: Vec<usize>,
     /// Per player, the last joined match that met them (finds a player given twice).
     seen: Vec<u64>,
@@ -562,6 +565,7 @@ impl Joiner {
             pending_id: String::new(),
             rows: Vec::new(),
             players: Vec::new(),
+            keys: Vec::new(),
             places: Vec::new(),
             seen: Vec::new(),
             matches: 0,
@@ -660,17 +664,13 @@ impl Joiner {
             self.rows.sort_by(|a, b| a.0.total_cmp(&b.0));
         }
         self.players.clear();
-        self.players.extend(self.rows.iter().map(|&(_, p)| p));
-        self.places.clear();
-        let mut prev = None;
-        for (i, &(key, _)) in self.rows.iter().enumerate() {
-            let place = match prev {
-                Some((k, place)) if k == key => place,
-                _ => i + 1,
-            };
-            prev = Some((key, place));
-            self.places.push(place);
+        self.keys.clear();
+        for &(key, p) in &self.rows {
+            self.keys.push(key);
+            self.players.push(p);
         }
+        self.places.clear();
+        push_places(&self.keys, &mut self.places);
         self.rows.clear();
         self.matches += 1;
         each(
