@@ -415,23 +415,32 @@ impl Worker {
         // Where the id, and the rows, of the match being read start.
         let mut id_start = 0;
         let mut row_start = 0;
-        for line in text.split('\n') {
-            if line.is_empty() {
+        // One pass over the block finds every comma and line break; `count` fields of
+        // the current line were seen, the next one starts at `from`.
+        let bytes = text.as_bytes();
+        let mut count = 0;
+        let mut from = 0;
+        let ends = memchr::memchr2_iter(b',', b'\n', bytes).chain([bytes.len()]);
+        for end in ends {
+            if count < cols.needed {
+                fields[count] = (from, end);
+            }
+            count += 1;
+            from = end + 1;
+            if bytes.get(end) == Some(&b',') {
+                continue;
+            }
+            let seen = std::mem::take(&mut count);
+            if seen == 1 && fields[0].0 == fields[0].1 {
                 continue; // blank lines are skipped, as csv readers do
             }
-            let bytes = line.as_bytes();
-            let mut from = 0;
-            for f in fields.iter_mut().take(cols.needed) {
-                if from > bytes.len() {
-                    return Err("a row with too few fields");
-                }
-                let end = memchr::memchr(b',', &bytes[from..]).map_or(bytes.len(), |c| from + c);
-                *f = (from, end);
-                from = end + 1;
+            if seen < cols.needed {
+                return Err("a row with too few fields");
             }
             let field = |i: usize| -> Result<&str, &'static str> {
                 let (s, e) = fields[i];
-                let f = &line[s..e];
+                // Commas and line breaks are ASCII: they bound characters.
+                let f = &text[s..e];
                 // The general reader trims fields; a plain field has nothing to trim.
                 let bare = match (f.as_bytes().first(), f.as_bytes().last()) {
                     (Some(&a), Some(&z)) if is_plain(a) && is_plain(z) => true,
