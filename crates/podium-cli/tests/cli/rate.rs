@@ -242,7 +242,7 @@ fn plain_files_rate_as_the_general_reader_does() {
         "player,rating,games\np1,1700,12\nJos\u{e9}7,1300,4\n",
     );
     let history = d.path("h.csv");
-    for system in ["sme", "mes", "pairwise", "plackett-luce"] {
+    for system in ["sme", "mes", "pairwise", "shares", "plackett-luce"] {
         let args = [
             "rate",
             &a,

@@ -231,6 +231,43 @@ pub(crate) fn check_finite(before: &[Rating]) -> Result<(), RateError> {
     }
 }
 
+/// [`crate::RatingSystem::rate_ranked`] for the Elo family: checks the places and
+/// ratings, has `scores` add each player's expected and actual score (given the
+/// ratings, one entry per player), and appends `Δ = K · (S − E)` per player.
+pub(crate) fn rate_ranked_elo(
+    places: &[usize],
+    before: &[Rating],
+    out: &mut Vec<PlayerChange>,
+    scores: impl FnOnce(&[f64], &mut [f64], &mut [f64]),
+    k: impl Fn(&Rating) -> f64,
+) -> Result<(), RateError> {
+    crate::model::check_places(before.len(), places)?;
+    check_finite(before)?;
+    let n = before.len();
+    // Ratings, expected and actual scores: on the stack for the usual match.
+    let mut small = [0.0; 3 * INLINE];
+    let mut large = Vec::new();
+    let buf = if n <= INLINE {
+        &mut small[..3 * n]
+    } else {
+        large.resize(3 * n, 0.0);
+        &mut large[..]
+    };
+    let (r, rest) = buf.split_at_mut(n);
+    let (e, s) = rest.split_at_mut(n);
+    for (r, b) in r.iter_mut().zip(before) {
+        *r = b.value;
+    }
+    scores(r, e, s);
+    out.extend(
+        before
+            .iter()
+            .zip(e.iter().zip(s.iter()))
+            .map(|(b, (&e, &s))| PlayerChange::elo(*b, e, s, k(b), 1.0)),
+    );
+    Ok(())
+}
+
 /// Per-member Elo changes `Δ = w · K(member) · (S − E)` from per-entry scores.
 pub(crate) fn elo_changes(
     game: &Match,

@@ -12,7 +12,7 @@
 //! assert_eq!(d, [48.0, 16.0, -16.0, -48.0]);
 //! ```
 
-use super::{elo_changes, entry_ratings, expectation, Expectations};
+use super::{elo_changes, entry_ratings, expectation, rate_ranked_elo, Expectations};
 use crate::error::RateError;
 use crate::model::Match;
 use crate::params::{Configure, Param};
@@ -50,6 +50,34 @@ crate::configure!(PairwiseConfig, "pairwise" {
     per_opponent: bool => "use K/(N-1) so that match size does not scale the stakes",
 });
 
+impl PairwiseConfig {
+    /// Adds every entry's expected (`e`) and actual (`s`) score over its games against
+    /// every other entry, given the entries' ratings `r` and places, best first.
+    fn scores(&self, r: &[f64], places: &[usize], e: &mut [f64], s: &mut [f64]) {
+        let n = r.len();
+        let table = Expectations::new(r, self.scale);
+        for i in 0..n {
+            for j in i + 1..n {
+                let eij = table.get(i, j);
+                let sij = if places[i] == places[j] { 0.5 } else { 1.0 };
+                e[i] += eij;
+                s[i] += sij;
+                e[j] += 1.0 - eij;
+                s[j] += 1.0 - sij;
+            }
+        }
+    }
+
+    /// The step size of each virtual game in a match of `n` entries.
+    fn k_for(&self, n: usize) -> f64 {
+        if self.per_opponent {
+            self.k / n.saturating_sub(1).max(1) as f64
+        } else {
+            self.k
+        }
+    }
+}
+
 impl RatingSystem for PairwiseConfig {
     fn name(&self) -> &'static str {
         "pairwise"
@@ -65,23 +93,19 @@ impl RatingSystem for PairwiseConfig {
         let n = r.len();
         let mut e = vec![0.0; n];
         let mut s = vec![0.0; n];
-        let table = Expectations::new(&r, self.scale);
-        for i in 0..n {
-            for j in i + 1..n {
-                let eij = table.get(i, j);
-                let sij = if game.tied(i, j) { 0.5 } else { 1.0 };
-                e[i] += eij;
-                s[i] += sij;
-                e[j] += 1.0 - eij;
-                s[j] += 1.0 - sij;
-            }
-        }
-        let k = if self.per_opponent {
-            self.k / (n - 1) as f64
-        } else {
-            self.k
-        };
+        self.scores(&r, game.places(), &mut e, &mut s);
+        let k = self.k_for(n);
         Ok(elo_changes(game, before, &e, &s, |_| k))
+    }
+    fn rate_ranked(
+        &self,
+        places: &[usize],
+        before: &[Rating],
+        out: &mut Vec<PlayerChange>,
+    ) -> Result<(), RateError> {
+        let scores = |r: &[f64], e: &mut [f64], s: &mut [f64]| self.scores(r, places, e, s);
+        let k = self.k_for(places.len());
+        rate_ranked_elo(places, before, out, scores, |_| k)
     }
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)

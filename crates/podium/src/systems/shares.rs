@@ -18,9 +18,10 @@
 //! assert!((d[0] - 18.20).abs() < 0.01 && (d[1] - 0.95).abs() < 0.01 && (d[2] + 19.15).abs() < 0.01);
 //! ```
 
-use super::{elo_changes, entry_ratings, expectation, winner_scores, Expectations};
+use super::{elo_changes, entry_ratings, expectation, rate_ranked_elo, Expectations};
+
 use crate::error::RateError;
-use crate::model::Match;
+use crate::model::{tie_range, Match};
 use crate::params::{Configure, Param};
 use crate::rating::{PlayerChange, Rating};
 use crate::system::RatingSystem;
@@ -57,17 +58,39 @@ crate::configure!(SharesConfig, "shares" {
 });
 
 /// Actual scores by position shares `(N − p)/C`, tied groups sharing their mean.
-fn position_shares(game: &Match) -> Vec<f64> {
-    let n = game.len();
-    let c = (n * (n - 1)) as f64 / 2.0;
-    let mut s = vec![0.0; n];
-    for g in game.groups() {
-        // Positions g.start+1 ..= g.end earn N − p shares each.
-        let total: usize = (g.start + 1..=g.end).map(|p| n - p).sum();
-        let each = total as f64 / g.len() as f64 / c;
-        s[g].fill(each);
+impl SharesConfig {
+    /// Every entry's expected (`e`) and actual (`s`) score, given the entries' ratings
+    /// `r` and places, best first.
+    fn scores(&self, r: &[f64], places: &[usize], e: &mut [f64], s: &mut [f64]) {
+        let n = r.len();
+        let c = (n * (n - 1)) as f64 / 2.0;
+        let table = Expectations::new(r, self.scale);
+        for i in 0..n {
+            for j in i + 1..n {
+                let eij = table.get(i, j);
+                e[i] += eij;
+                e[j] += 1.0 - eij;
+            }
+        }
+        e.iter_mut().for_each(|x| *x /= c);
+        let mut start = 0;
+        while start < n {
+            let g = tie_range(places, start);
+            s[g.clone()].fill(if self.winner_takes_all {
+                // Tied winners split the win.
+                if start == 0 {
+                    1.0 / g.len() as f64
+                } else {
+                    0.0
+                }
+            } else {
+                // Positions g.start+1 ..= g.end earn N − p shares each.
+                let total: usize = (g.start + 1..=g.end).map(|p| n - p).sum();
+                total as f64 / g.len() as f64 / c
+            });
+            start = g.end;
+        }
     }
-    s
 }
 
 impl RatingSystem for SharesConfig {
@@ -83,23 +106,19 @@ impl RatingSystem for SharesConfig {
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
         let r = entry_ratings(game, before)?;
         let n = r.len();
-        let c = (n * (n - 1)) as f64 / 2.0;
         let mut e = vec![0.0; n];
-        let table = Expectations::new(&r, self.scale);
-        for i in 0..n {
-            for j in i + 1..n {
-                let eij = table.get(i, j);
-                e[i] += eij;
-                e[j] += 1.0 - eij;
-            }
-        }
-        e.iter_mut().for_each(|x| *x /= c);
-        let s = if self.winner_takes_all {
-            winner_scores(game)
-        } else {
-            position_shares(game)
-        };
+        let mut s = vec![0.0; n];
+        self.scores(&r, game.places(), &mut e, &mut s);
         Ok(elo_changes(game, before, &e, &s, |_| self.k))
+    }
+    fn rate_ranked(
+        &self,
+        places: &[usize],
+        before: &[Rating],
+        out: &mut Vec<PlayerChange>,
+    ) -> Result<(), RateError> {
+        let scores = |r: &[f64], e: &mut [f64], s: &mut [f64]| self.scores(r, places, e, s);
+        rate_ranked_elo(places, before, out, scores, |_| self.k)
     }
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)
@@ -145,7 +164,9 @@ mod tests {
             ],
         )
         .unwrap();
-        let s = position_shares(&m);
+        let r = [1500.0; 7];
+        let (mut e, mut s) = ([0.0; 7], [0.0; 7]);
+        SharesConfig::default().scores(&r, m.places(), &mut e, &mut s);
         for (got, want) in s
             .iter()
             .zip([0.262, 0.262, 0.143, 0.143, 0.143, 0.048, 0.0])

@@ -23,9 +23,9 @@
 //! assert!((after[2] - 1472.83).abs() < 0.01);
 //! ```
 
-use super::{check_finite, elo_changes, entry_ratings, expectation, Expectations};
+use super::{elo_changes, entry_ratings, expectation, rate_ranked_elo, Expectations};
 use crate::error::RateError;
-use crate::model::{check_places, tie_range, Match};
+use crate::model::{tie_range, Match};
 use crate::params::{Configure, Param};
 use crate::rating::{PlayerChange, Rating};
 use crate::system::RatingSystem;
@@ -121,31 +121,8 @@ impl RatingSystem for SmeConfig {
         before: &[Rating],
         out: &mut Vec<PlayerChange>,
     ) -> Result<(), RateError> {
-        check_places(before.len(), places)?;
-        check_finite(before)?;
-        let n = before.len();
-        // Ratings, expected and actual scores: on the stack for the usual match.
-        let mut small = [0.0; 3 * 16];
-        let mut large = Vec::new();
-        let scores = if n <= 16 {
-            &mut small[..3 * n]
-        } else {
-            large.resize(3 * n, 0.0);
-            &mut large[..]
-        };
-        let (r, rest) = scores.split_at_mut(n);
-        let (e, s) = rest.split_at_mut(n);
-        for (r, b) in r.iter_mut().zip(before) {
-            *r = b.value;
-        }
-        self.scores(r, places, e, s);
-        out.extend(
-            before
-                .iter()
-                .zip(e.iter().zip(s.iter()))
-                .map(|(b, (&e, &s))| PlayerChange::elo(*b, e, s, self.k, 1.0)),
-        );
-        Ok(())
+        let scores = |r: &[f64], e: &mut [f64], s: &mut [f64]| self.scores(r, places, e, s);
+        rate_ranked_elo(places, before, out, scores, |_| self.k)
     }
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)
