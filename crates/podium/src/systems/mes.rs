@@ -23,7 +23,7 @@
 //! assert!((d[1] + 5.627).abs() < 1e-3);
 //! ```
 
-use super::{elo_changes, entry_ratings, expectation, winner_scores};
+use super::{elo_changes, entry_ratings, expectation, fill_winner_scores, rate_ranked_elo};
 use crate::error::RateError;
 use crate::model::Match;
 use crate::params::{Configure, Param};
@@ -69,6 +69,29 @@ crate::configure!(MesConfig, "mes" {
     seed_median: bool => "start new players at the median rating of established players",
 });
 
+impl MesConfig {
+    /// Every entry's expected (`e`) and actual (`s`) score, given the entries' ratings
+    /// `r` and places, best first.
+    fn scores(&self, r: &[f64], places: &[usize], e: &mut [f64], s: &mut [f64]) {
+        let n = r.len() as f64;
+        let total: f64 = r.iter().sum();
+        for (e, &x) in e.iter_mut().zip(r) {
+            let opponents = (total - x) / (n - 1.0);
+            *e = 2.0 * expectation(x, opponents, self.scale) / n;
+        }
+        fill_winner_scores(places, s);
+    }
+
+    /// The step size for a player rated `r`.
+    fn k_of(&self, r: &Rating) -> f64 {
+        if self.is_provisional(r) {
+            self.k * self.provisional_factor
+        } else {
+            self.k
+        }
+    }
+}
+
 impl RatingSystem for MesConfig {
     fn name(&self) -> &'static str {
         "mes"
@@ -101,22 +124,19 @@ impl RatingSystem for MesConfig {
     }
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
         let r = entry_ratings(game, before)?;
-        let n = r.len() as f64;
-        let total: f64 = r.iter().sum();
-        let e: Vec<f64> = r
-            .iter()
-            .map(|&x| {
-                let opponents = (total - x) / (n - 1.0);
-                2.0 * expectation(x, opponents, self.scale) / n
-            })
-            .collect();
-        Ok(elo_changes(game, before, &e, &winner_scores(game), |r| {
-            if self.is_provisional(r) {
-                self.k * self.provisional_factor
-            } else {
-                self.k
-            }
-        }))
+        let mut e = vec![0.0; r.len()];
+        let mut s = vec![0.0; r.len()];
+        self.scores(&r, game.places(), &mut e, &mut s);
+        Ok(elo_changes(game, before, &e, &s, |r| self.k_of(r)))
+    }
+    fn rate_ranked(
+        &self,
+        places: &[usize],
+        before: &[Rating],
+        out: &mut Vec<PlayerChange>,
+    ) -> Result<(), RateError> {
+        let scores = |r: &[f64], e: &mut [f64], s: &mut [f64]| self.scores(r, places, e, s);
+        rate_ranked_elo(places, before, out, scores, |r| self.k_of(r))
     }
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)

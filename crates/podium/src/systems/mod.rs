@@ -284,10 +284,17 @@ pub(crate) fn elo_changes(
 
 /// Actual scores when only winning counts: 1 for the winner, tied winners split 1.
 pub(crate) fn winner_scores(game: &Match) -> Vec<f64> {
-    let w = game.winners();
-    (0..game.len())
-        .map(|e| if e < w { 1.0 / w as f64 } else { 0.0 })
-        .collect()
+    let mut s = vec![0.0; game.len()];
+    fill_winner_scores(game.places(), &mut s);
+    s
+}
+
+/// [`winner_scores`] from the entries' places, best first, into `s`.
+pub(crate) fn fill_winner_scores(places: &[usize], s: &mut [f64]) {
+    let w = places.iter().take_while(|&&p| p == 1).count();
+    for (i, s) in s.iter_mut().enumerate() {
+        *s = if i < w { 1.0 / w as f64 } else { 0.0 };
+    }
 }
 
 #[cfg(test)]

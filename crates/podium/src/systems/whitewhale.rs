@@ -16,9 +16,9 @@
 //! assert!((c[2].after.value - 90.465).abs() < 1e-3);
 //! ```
 
-use super::{elo_changes, entry_ratings};
+use super::{elo_changes, entry_ratings, rate_ranked_elo};
 use crate::error::RateError;
-use crate::model::Match;
+use crate::model::{tie_range, Match};
 use crate::params::{Configure, Param};
 use crate::rating::{PlayerChange, Rating};
 use crate::system::RatingSystem;
@@ -50,6 +50,27 @@ crate::configure!(WhiteWhaleConfig, "whitewhale" {
     initial: f64 => "rating of a new player",
 });
 
+impl WhiteWhaleConfig {
+    /// Every entry's expected (`e`) and actual (`s`) score, given the entries' ratings
+    /// `r` and places, best first.
+    fn scores(&self, r: &[f64], places: &[usize], e: &mut [f64], s: &mut [f64]) {
+        let n = r.len();
+        let mean = r.iter().sum::<f64>() / n as f64;
+        for (e, &x) in e.iter_mut().zip(r) {
+            *e = 1.0 / (1.0 + 10f64.powf((mean - x) / self.spread));
+        }
+        for (i, s) in s.iter_mut().enumerate() {
+            let worst = tie_range(places, i).end; // 1-based worst rank of the tie group
+            *s = (n - worst) as f64 / (n - 1) as f64;
+        }
+    }
+
+    /// K = k / (rated games including this one).
+    fn k_of(&self, r: &Rating) -> f64 {
+        self.k / (f64::from(r.games) + 1.0)
+    }
+}
+
 impl RatingSystem for WhiteWhaleConfig {
     fn name(&self) -> &'static str {
         "whitewhale"
@@ -62,21 +83,19 @@ impl RatingSystem for WhiteWhaleConfig {
     }
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
         let r = entry_ratings(game, before)?;
-        let n = r.len();
-        let mean = r.iter().sum::<f64>() / n as f64;
-        let e: Vec<f64> = r
-            .iter()
-            .map(|&x| 1.0 / (1.0 + 10f64.powf((mean - x) / self.spread)))
-            .collect();
-        let s: Vec<f64> = (0..n)
-            .map(|i| {
-                let worst = game.tie_group(i).end; // 1-based worst rank of the tie group
-                (n - worst) as f64 / (n - 1) as f64
-            })
-            .collect();
-        Ok(elo_changes(game, before, &e, &s, |r| {
-            self.k / (f64::from(r.games) + 1.0)
-        }))
+        let mut e = vec![0.0; r.len()];
+        let mut s = vec![0.0; r.len()];
+        self.scores(&r, game.places(), &mut e, &mut s);
+        Ok(elo_changes(game, before, &e, &s, |r| self.k_of(r)))
+    }
+    fn rate_ranked(
+        &self,
+        places: &[usize],
+        before: &[Rating],
+        out: &mut Vec<PlayerChange>,
+    ) -> Result<(), RateError> {
+        let scores = |r: &[f64], e: &mut [f64], s: &mut [f64]| self.scores(r, places, e, s);
+        rate_ranked_elo(places, before, out, scores, |r| self.k_of(r))
     }
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         // Two entries: the mean is halfway, so E = 1 / (1 + 10^((b − a) / (2 · spread))).
