@@ -23,7 +23,7 @@
 //! assert!((d[1] + 5.627).abs() < 1e-3);
 //! ```
 
-use super::{elo_changes, entry_ratings, expectation, fill_winner_scores, rate_ranked_elo};
+use super::{expectation, fill_winner_scores, rate_elo, rate_ranked_elo, EloScores};
 use crate::error::RateError;
 use crate::model::Match;
 use crate::params::{Configure, Param};
@@ -69,9 +69,7 @@ crate::configure!(MesConfig, "mes" {
     seed_median: bool => "start new players at the median rating of established players",
 });
 
-impl MesConfig {
-    /// Every entry's expected (`e`) and actual (`s`) score, given the entries' ratings
-    /// `r` and places, best first.
+impl EloScores for MesConfig {
     fn scores(&self, r: &[f64], places: &[usize], e: &mut [f64], s: &mut [f64]) {
         let n = r.len() as f64;
         let total: f64 = r.iter().sum();
@@ -82,8 +80,7 @@ impl MesConfig {
         fill_winner_scores(places, s);
     }
 
-    /// The step size for a player rated `r`.
-    fn k_of(&self, r: &Rating) -> f64 {
+    fn k(&self, r: &Rating, _: usize) -> f64 {
         if self.is_provisional(r) {
             self.k * self.provisional_factor
         } else {
@@ -123,11 +120,7 @@ impl RatingSystem for MesConfig {
         Rating::new(median)
     }
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        let r = entry_ratings(game, before)?;
-        let mut e = vec![0.0; r.len()];
-        let mut s = vec![0.0; r.len()];
-        self.scores(&r, game.places(), &mut e, &mut s);
-        Ok(elo_changes(game, before, &e, &s, |r| self.k_of(r)))
+        rate_elo(self, game, before)
     }
     fn rate_ranked(
         &self,
@@ -135,8 +128,7 @@ impl RatingSystem for MesConfig {
         before: &[Rating],
         out: &mut Vec<PlayerChange>,
     ) -> Result<(), RateError> {
-        let scores = |r: &[f64], e: &mut [f64], s: &mut [f64]| self.scores(r, places, e, s);
-        rate_ranked_elo(places, before, out, scores, |r| self.k_of(r))
+        rate_ranked_elo(self, places, before, out)
     }
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)

@@ -231,20 +231,46 @@ pub(crate) fn check_finite(before: &[Rating]) -> Result<(), RateError> {
     }
 }
 
+/// What sets one system of the Elo family apart from the others: each entry's expected
+/// and actual scores, and each player's step size K. [`rate_elo`] and [`rate_ranked_elo`]
+/// do the rest, for matches and for ranked free-for-alls alike.
+pub(crate) trait EloScores {
+    /// Sets every entry's expected (`e`) and actual (`s`) score, given the entries'
+    /// ratings `r` and places, best first; `e` and `s` start at 0.
+    fn scores(&self, r: &[f64], places: &[usize], e: &mut [f64], s: &mut [f64]);
+
+    /// The step size K of a player rated `r` in a match of `entries` entries.
+    fn k(&self, r: &Rating, entries: usize) -> f64;
+}
+
+/// [`crate::RatingSystem::rate`] for the Elo family: a team's rating is its members'
+/// mean, and each member gets `Δ = w · K · (S − E)` of the team's scores.
+pub(crate) fn rate_elo(
+    sys: &impl EloScores,
+    game: &Match,
+    before: &[Rating],
+) -> Result<Vec<PlayerChange>, RateError> {
+    let r = entry_ratings(game, before)?;
+    let n = r.len();
+    // Expected and actual scores per entry, in one allocation.
+    let mut scores = vec![0.0; 2 * n];
+    let (e, s) = scores.split_at_mut(n);
+    sys.scores(&r, game.places(), e, s);
+    Ok(elo_changes(game, before, e, s, |x| sys.k(x, n)))
+}
+
 /// [`crate::RatingSystem::rate_ranked`] for the Elo family: checks the places and
-/// ratings, has `scores` add each player's expected and actual score (given the
-/// ratings, one entry per player), and appends `Δ = K · (S − E)` per player.
+/// ratings, and appends `Δ = K · (S − E)` per player, the scores kept on the stack for
+/// the usual match.
 pub(crate) fn rate_ranked_elo(
+    sys: &impl EloScores,
     places: &[usize],
     before: &[Rating],
     out: &mut Vec<PlayerChange>,
-    scores: impl FnOnce(&[f64], &mut [f64], &mut [f64]),
-    k: impl Fn(&Rating) -> f64,
 ) -> Result<(), RateError> {
     crate::model::check_places(before.len(), places)?;
     check_finite(before)?;
     let n = before.len();
-    // Ratings, expected and actual scores: on the stack for the usual match.
     let mut small = [0.0; 3 * INLINE];
     let mut large = Vec::new();
     let buf = if n <= INLINE {
@@ -258,12 +284,12 @@ pub(crate) fn rate_ranked_elo(
     for (r, b) in r.iter_mut().zip(before) {
         *r = b.value;
     }
-    scores(r, e, s);
+    sys.scores(r, places, e, s);
     out.extend(
         before
             .iter()
             .zip(e.iter().zip(s.iter()))
-            .map(|(b, (&e, &s))| PlayerChange::elo(*b, e, s, k(b), 1.0)),
+            .map(|(b, (&e, &s))| PlayerChange::elo(*b, e, s, sys.k(b, n), 1.0)),
     );
     Ok(())
 }

@@ -12,7 +12,7 @@
 //! assert_eq!(d, [48.0, 16.0, -16.0, -48.0]);
 //! ```
 
-use super::{elo_changes, entry_ratings, expectation, rate_ranked_elo, Expectations};
+use super::{expectation, rate_elo, rate_ranked_elo, EloScores, Expectations};
 use crate::error::RateError;
 use crate::model::Match;
 use crate::params::{Configure, Param};
@@ -50,9 +50,7 @@ crate::configure!(PairwiseConfig, "pairwise" {
     per_opponent: bool => "use K/(N-1) so that match size does not scale the stakes",
 });
 
-impl PairwiseConfig {
-    /// Adds every entry's expected (`e`) and actual (`s`) score over its games against
-    /// every other entry, given the entries' ratings `r` and places, best first.
+impl EloScores for PairwiseConfig {
     fn scores(&self, r: &[f64], places: &[usize], e: &mut [f64], s: &mut [f64]) {
         let n = r.len();
         let table = Expectations::new(r, self.scale);
@@ -68,10 +66,9 @@ impl PairwiseConfig {
         }
     }
 
-    /// The step size of each virtual game in a match of `n` entries.
-    fn k_for(&self, n: usize) -> f64 {
+    fn k(&self, _: &Rating, entries: usize) -> f64 {
         if self.per_opponent {
-            self.k / n.saturating_sub(1).max(1) as f64
+            self.k / (entries - 1) as f64
         } else {
             self.k
         }
@@ -89,13 +86,7 @@ impl RatingSystem for PairwiseConfig {
         Rating::new(self.initial)
     }
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        let r = entry_ratings(game, before)?;
-        let n = r.len();
-        let mut e = vec![0.0; n];
-        let mut s = vec![0.0; n];
-        self.scores(&r, game.places(), &mut e, &mut s);
-        let k = self.k_for(n);
-        Ok(elo_changes(game, before, &e, &s, |_| k))
+        rate_elo(self, game, before)
     }
     fn rate_ranked(
         &self,
@@ -103,9 +94,7 @@ impl RatingSystem for PairwiseConfig {
         before: &[Rating],
         out: &mut Vec<PlayerChange>,
     ) -> Result<(), RateError> {
-        let scores = |r: &[f64], e: &mut [f64], s: &mut [f64]| self.scores(r, places, e, s);
-        let k = self.k_for(places.len());
-        rate_ranked_elo(places, before, out, scores, |_| k)
+        rate_ranked_elo(self, places, before, out)
     }
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)

@@ -18,7 +18,7 @@
 //! assert!((d[0] - 18.20).abs() < 0.01 && (d[1] - 0.95).abs() < 0.01 && (d[2] + 19.15).abs() < 0.01);
 //! ```
 
-use super::{elo_changes, entry_ratings, expectation, rate_ranked_elo, Expectations};
+use super::{expectation, rate_elo, rate_ranked_elo, EloScores, Expectations};
 
 use crate::error::RateError;
 use crate::model::{tie_range, Match};
@@ -58,9 +58,7 @@ crate::configure!(SharesConfig, "shares" {
 });
 
 /// Actual scores by position shares `(N − p)/C`, tied groups sharing their mean.
-impl SharesConfig {
-    /// Every entry's expected (`e`) and actual (`s`) score, given the entries' ratings
-    /// `r` and places, best first.
+impl EloScores for SharesConfig {
     fn scores(&self, r: &[f64], places: &[usize], e: &mut [f64], s: &mut [f64]) {
         let n = r.len();
         let c = (n * (n - 1)) as f64 / 2.0;
@@ -91,6 +89,10 @@ impl SharesConfig {
             start = g.end;
         }
     }
+
+    fn k(&self, _: &Rating, _: usize) -> f64 {
+        self.k
+    }
 }
 
 impl RatingSystem for SharesConfig {
@@ -104,12 +106,7 @@ impl RatingSystem for SharesConfig {
         Rating::new(self.initial)
     }
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        let r = entry_ratings(game, before)?;
-        let n = r.len();
-        let mut e = vec![0.0; n];
-        let mut s = vec![0.0; n];
-        self.scores(&r, game.places(), &mut e, &mut s);
-        Ok(elo_changes(game, before, &e, &s, |_| self.k))
+        rate_elo(self, game, before)
     }
     fn rate_ranked(
         &self,
@@ -117,8 +114,7 @@ impl RatingSystem for SharesConfig {
         before: &[Rating],
         out: &mut Vec<PlayerChange>,
     ) -> Result<(), RateError> {
-        let scores = |r: &[f64], e: &mut [f64], s: &mut [f64]| self.scores(r, places, e, s);
-        rate_ranked_elo(places, before, out, scores, |_| self.k)
+        rate_ranked_elo(self, places, before, out)
     }
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)

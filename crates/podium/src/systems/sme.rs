@@ -23,7 +23,7 @@
 //! assert!((after[2] - 1472.83).abs() < 0.01);
 //! ```
 
-use super::{elo_changes, entry_ratings, expectation, rate_ranked_elo, Expectations};
+use super::{expectation, rate_elo, rate_ranked_elo, EloScores, Expectations};
 use crate::error::RateError;
 use crate::model::{tie_range, Match};
 use crate::params::{Configure, Param};
@@ -57,9 +57,7 @@ crate::configure!(SmeConfig, "sme" {
     initial: f64 => "rating of a new player",
 });
 
-impl SmeConfig {
-    /// Adds every entry's expected (`e`) and actual (`s`) score, given the entries'
-    /// ratings `r` and places, best first.
+impl EloScores for SmeConfig {
     fn scores(&self, r: &[f64], places: &[usize], e: &mut [f64], s: &mut [f64]) {
         let n = r.len();
         let table = Expectations::new(r, self.scale);
@@ -94,6 +92,10 @@ impl SmeConfig {
             group = below;
         }
     }
+
+    fn k(&self, _: &Rating, _: usize) -> f64 {
+        self.k
+    }
 }
 
 impl RatingSystem for SmeConfig {
@@ -107,13 +109,7 @@ impl RatingSystem for SmeConfig {
         Rating::new(self.initial)
     }
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        let r = entry_ratings(game, before)?;
-        let n = r.len();
-        // Expected and actual scores per entry, in one allocation.
-        let mut scores = vec![0.0; 2 * n];
-        let (e, s) = scores.split_at_mut(n);
-        self.scores(&r, game.places(), e, s);
-        Ok(elo_changes(game, before, e, s, |_| self.k))
+        rate_elo(self, game, before)
     }
     fn rate_ranked(
         &self,
@@ -121,8 +117,7 @@ impl RatingSystem for SmeConfig {
         before: &[Rating],
         out: &mut Vec<PlayerChange>,
     ) -> Result<(), RateError> {
-        let scores = |r: &[f64], e: &mut [f64], s: &mut [f64]| self.scores(r, places, e, s);
-        rate_ranked_elo(places, before, out, scores, |_| self.k)
+        rate_ranked_elo(self, places, before, out)
     }
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)

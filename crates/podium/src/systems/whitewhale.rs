@@ -16,7 +16,7 @@
 //! assert!((c[2].after.value - 90.465).abs() < 1e-3);
 //! ```
 
-use super::{elo_changes, entry_ratings, rate_ranked_elo};
+use super::{rate_elo, rate_ranked_elo, EloScores};
 use crate::error::RateError;
 use crate::model::{tie_range, Match};
 use crate::params::{Configure, Param};
@@ -50,9 +50,7 @@ crate::configure!(WhiteWhaleConfig, "whitewhale" {
     initial: f64 => "rating of a new player",
 });
 
-impl WhiteWhaleConfig {
-    /// Every entry's expected (`e`) and actual (`s`) score, given the entries' ratings
-    /// `r` and places, best first.
+impl EloScores for WhiteWhaleConfig {
     fn scores(&self, r: &[f64], places: &[usize], e: &mut [f64], s: &mut [f64]) {
         let n = r.len();
         let mean = r.iter().sum::<f64>() / n as f64;
@@ -65,8 +63,7 @@ impl WhiteWhaleConfig {
         }
     }
 
-    /// K = k / (rated games including this one).
-    fn k_of(&self, r: &Rating) -> f64 {
+    fn k(&self, r: &Rating, _: usize) -> f64 {
         self.k / (f64::from(r.games) + 1.0)
     }
 }
@@ -82,11 +79,7 @@ impl RatingSystem for WhiteWhaleConfig {
         Rating::new(self.initial)
     }
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        let r = entry_ratings(game, before)?;
-        let mut e = vec![0.0; r.len()];
-        let mut s = vec![0.0; r.len()];
-        self.scores(&r, game.places(), &mut e, &mut s);
-        Ok(elo_changes(game, before, &e, &s, |r| self.k_of(r)))
+        rate_elo(self, game, before)
     }
     fn rate_ranked(
         &self,
@@ -94,8 +87,7 @@ impl RatingSystem for WhiteWhaleConfig {
         before: &[Rating],
         out: &mut Vec<PlayerChange>,
     ) -> Result<(), RateError> {
-        let scores = |r: &[f64], e: &mut [f64], s: &mut [f64]| self.scores(r, places, e, s);
-        rate_ranked_elo(places, before, out, scores, |r| self.k_of(r))
+        rate_ranked_elo(self, places, before, out)
     }
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         // Two entries: the mean is halfway, so E = 1 / (1 + 10^((b − a) / (2 · spread))).
