@@ -23,11 +23,8 @@
 //! assert!((d[1] + 5.627).abs() < 1e-3);
 //! ```
 
-use super::{expectation, fill_winner_scores, rate_elo, rate_ranked_elo, EloScores};
-use crate::error::RateError;
-use crate::model::Match;
-use crate::params::{Configure, Param};
-use crate::rating::{PlayerChange, Rating};
+use super::{expectation, fill_winner_scores, EloScores};
+use crate::rating::Rating;
 use crate::system::RatingSystem;
 
 /// Parameters of the modified-expected-score system.
@@ -89,16 +86,7 @@ impl EloScores for MesConfig {
     }
 }
 
-impl RatingSystem for MesConfig {
-    fn name(&self) -> &'static str {
-        "mes"
-    }
-    fn params(&self) -> Vec<Param> {
-        Configure::params(self)
-    }
-    fn initial_rating(&self) -> Rating {
-        Rating::new(self.initial)
-    }
+elo_system!(MesConfig, "mes", {
     fn new_player_rating(&self, pool: &mut dyn Iterator<Item = &Rating>) -> Rating {
         if !self.seed_median {
             return self.initial_rating();
@@ -119,29 +107,19 @@ impl RatingSystem for MesConfig {
         };
         Rating::new(median)
     }
-    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        rate_elo(self, game, before)
-    }
-    fn rate_ranked(
-        &self,
-        places: &[usize],
-        before: &[Rating],
-        out: &mut Vec<PlayerChange>,
-    ) -> Result<(), RateError> {
-        rate_ranked_elo(self, places, before, out)
-    }
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)
     }
     fn is_provisional(&self, rating: &Rating) -> bool {
         rating.games < self.provisional_games
     }
-}
+});
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::systems::testing::{close, ffa, ffa_games};
+    use crate::PlayerChange;
 
     fn flat() -> MesConfig {
         MesConfig {

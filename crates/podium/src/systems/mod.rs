@@ -6,6 +6,42 @@
 //! members' ratings**; every member then receives the team's change, scaled by their own
 //! weight and computed with their own `K` (which can depend on their games played).
 
+/// The [`crate::RatingSystem`] impl of an Elo-family system (one that implements
+/// [`EloScores`] and has an `initial` rating): its registered name, its parameters, new
+/// players at `initial`, and rating through [`rate_elo`] and [`rate_ranked_elo`]. The
+/// braces hold the system's own methods (at least `win_probability`).
+macro_rules! elo_system {
+    ($ty:ty, $name:literal, { $($own:tt)* }) => {
+        impl $crate::system::RatingSystem for $ty {
+            fn name(&self) -> &'static str {
+                $name
+            }
+            fn params(&self) -> Vec<$crate::params::Param> {
+                $crate::params::Configure::params(self)
+            }
+            fn initial_rating(&self) -> $crate::rating::Rating {
+                $crate::rating::Rating::new(self.initial)
+            }
+            fn rate(
+                &self,
+                game: &$crate::model::Match,
+                before: &[$crate::rating::Rating],
+            ) -> Result<Vec<$crate::rating::PlayerChange>, $crate::error::RateError> {
+                $crate::systems::rate_elo(self, game, before)
+            }
+            fn rate_ranked(
+                &self,
+                places: &[usize],
+                before: &[$crate::rating::Rating],
+                out: &mut Vec<$crate::rating::PlayerChange>,
+            ) -> Result<(), $crate::error::RateError> {
+                $crate::systems::rate_ranked_elo(self, places, before, out)
+            }
+            $($own)*
+        }
+    };
+}
+
 pub mod elo;
 pub mod mes;
 pub mod pairwise;

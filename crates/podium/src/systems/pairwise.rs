@@ -12,12 +12,8 @@
 //! assert_eq!(d, [48.0, 16.0, -16.0, -48.0]);
 //! ```
 
-use super::{expectation, rate_elo, rate_ranked_elo, EloScores, Expectations};
-use crate::error::RateError;
-use crate::model::Match;
-use crate::params::{Configure, Param};
-use crate::rating::{PlayerChange, Rating};
-use crate::system::RatingSystem;
+use super::{expectation, EloScores, Expectations};
+use crate::rating::Rating;
 
 /// Parameters of the pairwise system.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -75,31 +71,11 @@ impl EloScores for PairwiseConfig {
     }
 }
 
-impl RatingSystem for PairwiseConfig {
-    fn name(&self) -> &'static str {
-        "pairwise"
-    }
-    fn params(&self) -> Vec<Param> {
-        Configure::params(self)
-    }
-    fn initial_rating(&self) -> Rating {
-        Rating::new(self.initial)
-    }
-    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        rate_elo(self, game, before)
-    }
-    fn rate_ranked(
-        &self,
-        places: &[usize],
-        before: &[Rating],
-        out: &mut Vec<PlayerChange>,
-    ) -> Result<(), RateError> {
-        rate_ranked_elo(self, places, before, out)
-    }
+elo_system!(PairwiseConfig, "pairwise", {
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)
     }
-}
+});
 
 #[cfg(test)]
 mod tests {

@@ -18,13 +18,10 @@
 //! assert!((d[0] - 18.20).abs() < 0.01 && (d[1] - 0.95).abs() < 0.01 && (d[2] + 19.15).abs() < 0.01);
 //! ```
 
-use super::{expectation, rate_elo, rate_ranked_elo, EloScores, Expectations};
+use super::{expectation, EloScores, Expectations};
 
-use crate::error::RateError;
-use crate::model::{tie_range, Match};
-use crate::params::{Configure, Param};
-use crate::rating::{PlayerChange, Rating};
-use crate::system::RatingSystem;
+use crate::model::tie_range;
+use crate::rating::Rating;
 
 /// Parameters of the shares system.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -95,36 +92,17 @@ impl EloScores for SharesConfig {
     }
 }
 
-impl RatingSystem for SharesConfig {
-    fn name(&self) -> &'static str {
-        "shares"
-    }
-    fn params(&self) -> Vec<Param> {
-        Configure::params(self)
-    }
-    fn initial_rating(&self) -> Rating {
-        Rating::new(self.initial)
-    }
-    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        rate_elo(self, game, before)
-    }
-    fn rate_ranked(
-        &self,
-        places: &[usize],
-        before: &[Rating],
-        out: &mut Vec<PlayerChange>,
-    ) -> Result<(), RateError> {
-        rate_ranked_elo(self, places, before, out)
-    }
+elo_system!(SharesConfig, "shares", {
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)
     }
-}
+});
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::systems::testing::{close, deltas, ffa};
+    use crate::{Match, PlayerChange};
 
     #[test]
     fn seed_vector() {

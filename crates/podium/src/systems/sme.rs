@@ -23,12 +23,9 @@
 //! assert!((after[2] - 1472.83).abs() < 0.01);
 //! ```
 
-use super::{expectation, rate_elo, rate_ranked_elo, EloScores, Expectations};
-use crate::error::RateError;
-use crate::model::{tie_range, Match};
-use crate::params::{Configure, Param};
-use crate::rating::{PlayerChange, Rating};
-use crate::system::RatingSystem;
+use super::{expectation, EloScores, Expectations};
+use crate::model::tie_range;
+use crate::rating::Rating;
 
 /// Parameters of Simple Multiplayer Elo.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -98,31 +95,11 @@ impl EloScores for SmeConfig {
     }
 }
 
-impl RatingSystem for SmeConfig {
-    fn name(&self) -> &'static str {
-        "sme"
-    }
-    fn params(&self) -> Vec<Param> {
-        Configure::params(self)
-    }
-    fn initial_rating(&self) -> Rating {
-        Rating::new(self.initial)
-    }
-    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        rate_elo(self, game, before)
-    }
-    fn rate_ranked(
-        &self,
-        places: &[usize],
-        before: &[Rating],
-        out: &mut Vec<PlayerChange>,
-    ) -> Result<(), RateError> {
-        rate_ranked_elo(self, places, before, out)
-    }
+elo_system!(SmeConfig, "sme", {
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)
     }
-}
+});
 
 #[cfg(test)]
 mod tests {

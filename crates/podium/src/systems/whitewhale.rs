@@ -16,12 +16,9 @@
 //! assert!((c[2].after.value - 90.465).abs() < 1e-3);
 //! ```
 
-use super::{rate_elo, rate_ranked_elo, EloScores};
-use crate::error::RateError;
-use crate::model::{tie_range, Match};
-use crate::params::{Configure, Param};
-use crate::rating::{PlayerChange, Rating};
-use crate::system::RatingSystem;
+use super::EloScores;
+use crate::model::tie_range;
+use crate::rating::Rating;
 
 /// Parameters of WhiteWhale.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -68,32 +65,12 @@ impl EloScores for WhiteWhaleConfig {
     }
 }
 
-impl RatingSystem for WhiteWhaleConfig {
-    fn name(&self) -> &'static str {
-        "whitewhale"
-    }
-    fn params(&self) -> Vec<Param> {
-        Configure::params(self)
-    }
-    fn initial_rating(&self) -> Rating {
-        Rating::new(self.initial)
-    }
-    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        rate_elo(self, game, before)
-    }
-    fn rate_ranked(
-        &self,
-        places: &[usize],
-        before: &[Rating],
-        out: &mut Vec<PlayerChange>,
-    ) -> Result<(), RateError> {
-        rate_ranked_elo(self, places, before, out)
-    }
+elo_system!(WhiteWhaleConfig, "whitewhale", {
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         // Two entries: the mean is halfway, so E = 1 / (1 + 10^((b − a) / (2 · spread))).
         1.0 / (1.0 + 10f64.powf((b.value - a.value) / (2.0 * self.spread)))
     }
-}
+});
 
 #[cfg(test)]
 mod tests {
