@@ -70,11 +70,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     // Plain files take the fast path; anything else, or any problem on the way, is read
     // again from the start the general way, which names every problem.
-    if args.history.is_none() && rate_plain(&args.input, &mut league) {
-        return print(&args, &league, &[]);
-    }
     if args.history.is_none() {
-        league = start()?;
+        if rate_plain(&args.input, &mut league) {
+            return print(&args, &league, &[]);
+        }
+        if league.matches_rated() > 0 {
+            league = start()?;
+        }
     }
     // History goes to a temporary file renamed into place only when everything rated.
     let mut history = match &args.history {
