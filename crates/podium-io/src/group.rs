@@ -92,46 +92,105 @@ const SPARES: usize = 512;
 
 /// The last [`RECENT_IDS`] match ids seen, as 64-bit fingerprints.
 ///
-/// Each fingerprint maps to the sequence number of the match that last had it; an entry
-/// older than the window counts as unseen. Old entries are swept out once per quarter
-/// window, so that the map (sized once for that) holds at most 1¼ windows: memory does not
-/// grow with the input, and no entry is removed one match at a time.
+/// Most files number their matches in order (`m1`, `m2`, … or `2024-03-01`, …). While
+/// every id is greater than the one before, either shorter-first then byte by byte, or
+/// byte by byte alone, no id can have been seen: only the fingerprints of the window are
+/// kept, in a ring written in order. The first id out of order turns the ring into a map
+/// from each fingerprint to the sequence number of the match that last had it, and the
+/// map answers from then on: an entry older than the window counts as unseen. Old entries
+/// are swept out once per quarter window, so that the map holds at most 1¼ windows. Memory
+/// does not grow with the input either way.
 #[derive(Debug)]
 pub(crate) struct RecentIds {
+    /// The ids remembered: [`RECENT_IDS`] but in tests.
+    window: u64,
     /// Matches seen so far.
     count: u64,
-    /// The fingerprints are hashes already: the map uses them as they are.
+    /// Whether every id so far was greater than the one before, in each order.
+    rising_by_length: bool,
+    rising_by_bytes: bool,
+    /// The last id, while ids rise.
+    last_id: String,
+    /// While ids rise: the fingerprint of match `n` at `n % window`.
+    ring: Vec<u64>,
+    /// Once they do not: fingerprints to the last match that had them. The fingerprints
+    /// are hashes already: the map uses them as they are.
     last: HashMap<u64, u64, BuildHasherDefault<Passthrough>>,
 }
 
-/// Matches between two sweeps of [`RecentIds`].
-const SWEEP: u64 = RECENT_IDS as u64 / 4;
+/// Matches between two sweeps of [`RecentIds`]: a quarter of the window.
+const SWEEPS_PER_WINDOW: u64 = 4;
 
 impl Default for RecentIds {
     fn default() -> Self {
-        RecentIds {
-            count: 0,
-            last: HashMap::with_capacity_and_hasher(
-                RECENT_IDS + RECENT_IDS / 4 + 2,
-                BuildHasherDefault::default(),
-            ),
-        }
+        RecentIds::with_window(RECENT_IDS)
     }
 }
 
 impl RecentIds {
+    fn with_window(window: usize) -> Self {
+        RecentIds {
+            window: window.max(1) as u64,
+            count: 0,
+            rising_by_length: true,
+            rising_by_bytes: true,
+            last_id: String::new(),
+            ring: Vec::new(),
+            last: HashMap::default(),
+        }
+    }
+
     /// Whether `id` was seen among the last [`RECENT_IDS`] ids; remembers it.
     pub fn seen_before(&mut self, id: &str) -> bool {
-        let window = RECENT_IDS as u64;
+        let fp = fingerprint(id);
         let now = self.count;
         self.count += 1;
-        if now > 0 && now % SWEEP == 0 {
+        if self.ring_answers(id, now) {
+            let at = (now % self.window) as usize;
+            match self.ring.get_mut(at) {
+                Some(slot) => *slot = fp,
+                None => self.ring.push(fp),
+            }
+            return false;
+        }
+        let window = self.window;
+        let sweep = (window / SWEEPS_PER_WINDOW).max(1);
+        if now > 0 && now % sweep == 0 {
             self.last.retain(|_, seen| now - *seen <= window);
         }
-        match self.last.insert(fingerprint(id), now) {
+        match self.last.insert(fp, now) {
             Some(seen) => now - seen <= window,
             None => false,
         }
+    }
+
+    /// Whether the ring answers for `id`, match `now`: ids still rise. The first time
+    /// they do not, the ring's matches go into the map.
+    fn ring_answers(&mut self, id: &str, now: u64) -> bool {
+        if !(self.rising_by_length || self.rising_by_bytes) {
+            return false;
+        }
+        if now > 0 {
+            let last = self.last_id.as_str();
+            self.rising_by_length &= (id.len(), id) > (last.len(), last);
+            self.rising_by_bytes &= id > last;
+        }
+        if self.rising_by_length || self.rising_by_bytes {
+            self.last_id.clear();
+            self.last_id.push_str(id);
+            return true;
+        }
+        let window = self.window;
+        self.last = HashMap::with_capacity_and_hasher(
+            (window + window / SWEEPS_PER_WINDOW) as usize + 2,
+            BuildHasherDefault::default(),
+        );
+        for seq in now.saturating_sub(window)..now {
+            self.last.insert(self.ring[(seq % window) as usize], seq);
+        }
+        self.ring = Vec::new();
+        self.last_id = String::new();
+        false
     }
 }
 
@@ -336,6 +395,7 @@ impl Grouper {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn recent_ids_remember_a_window_of_matches() {
@@ -354,5 +414,53 @@ mod tests {
         assert!(!recent.seen_before("x1"));
         // Old entries are swept: the map never holds much more than the window.
         assert!(recent.last.len() <= RECENT_IDS + RECENT_IDS / 4 + 2);
+    }
+
+    #[test]
+    fn rising_ids_are_kept_in_a_ring_until_one_is_out_of_order() {
+        let mut recent = RecentIds::default();
+        for i in 0..1000 {
+            assert!(!recent.seen_before(&format!("m{i}")));
+        }
+        assert!(recent.last.is_empty());
+        assert_eq!(recent.ring.len(), 1000);
+        // Out of order, and seen: the ring's matches are in the map now.
+        assert!(recent.seen_before("m10"));
+        assert!(recent.ring.is_empty());
+        assert!(recent.seen_before("m999"));
+        assert!(!recent.seen_before("m1000"));
+    }
+
+    proptest! {
+        /// The same answers as remembering the last ids one by one, for ids that rise,
+        /// fall or repeat, over several windows.
+        #[test]
+        fn recent_ids_answer_as_a_list_of_the_last_ids_would(
+            window in 1usize..6,
+            ids in proptest::collection::vec(
+                prop_oneof![
+                    3 => (0u32..1000).prop_map(|i| i.to_string()),
+                    1 => "[ab]{0,3}",
+                ],
+                0..60,
+            ),
+            rising in 0usize..60,
+        ) {
+            // A rising stretch first, then the ids drawn.
+            let ids: Vec<String> = (0..rising)
+                .map(|i| format!("r{i:03}"))
+                .chain(ids)
+                .collect();
+            let mut recent = RecentIds::with_window(window);
+            let mut list: std::collections::VecDeque<&str> = Default::default();
+            for id in &ids {
+                let want = list.contains(&id.as_str());
+                prop_assert_eq!(recent.seen_before(id), want, "id {} in {:?}", id, ids);
+                list.push_back(id);
+                if list.len() > window {
+                    list.pop_front();
+                }
+            }
+        }
     }
 }
