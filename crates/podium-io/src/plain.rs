@@ -362,7 +362,7 @@ impl Worker {
         // One byte before the block says whether a line starts at `start`; the block
         // reads on past `end` to the end of its last line.
         let from = start - 1;
-        self.buf.clear();
+        // The buffer is read over, not cleared: only bytes it never had are zeroed.
         self.buf.resize(end - from, 0);
         if read_at(file, &mut self.buf, from).is_err() {
             block.problem = Some("a read failed");
@@ -420,7 +420,7 @@ impl Worker {
         let bytes = text.as_bytes();
         let mut count = 0;
         let mut from = 0;
-        let ends = memchr::memchr2_iter(b',', b'\n', bytes).chain([bytes.len()]);
+        let ends = Separators::new(bytes).chain([bytes.len()]);
         for end in ends {
             if count < cols.needed {
                 fields[count] = (from, end);
@@ -523,6 +523,68 @@ impl Worker {
         }
         push_places(&block.keys[start..end], &mut block.places);
         Ok(())
+    }
+}
+
+/// The positions of the commas and line breaks of a text, eight bytes at a time.
+///
+/// Rows of a few short fields hold a separator every few bytes: too often for
+/// `memchr`'s vector search, which pays off between separators far apart.
+struct Separators<'a> {
+    bytes: &'a [u8],
+    /// Where the word in `mask` starts.
+    at: usize,
+    /// One high bit per separator byte of the word at `at`, not yet handed out.
+    mask: u64,
+}
+
+impl<'a> Separators<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        let mut s = Separators {
+            bytes,
+            at: 0,
+            mask: 0,
+        };
+        s.mask = s.word_mask();
+        s
+    }
+
+    /// The separators of the eight bytes at `at` (fewer at the end, padded with zeros).
+    fn word_mask(&self) -> u64 {
+        let rest = self.bytes.get(self.at..).unwrap_or_default();
+        let word = match rest.first_chunk::<8>() {
+            Some(w) => u64::from_le_bytes(*w),
+            None => {
+                let mut w = [0; 8];
+                w[..rest.len()].copy_from_slice(rest);
+                u64::from_le_bytes(w)
+            }
+        };
+        zero_bytes(word ^ u64::from_ne_bytes([b','; 8]))
+            | zero_bytes(word ^ u64::from_ne_bytes([b'\n'; 8]))
+    }
+}
+
+/// The high bit of each byte of `v` that is zero, and no other bit.
+fn zero_bytes(v: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    !(((v & LOW7) + LOW7) | v | LOW7)
+}
+
+impl Iterator for Separators<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        while self.mask == 0 {
+            self.at += 8;
+            if self.at >= self.bytes.len() {
+                return None;
+            }
+            self.mask = self.word_mask();
+        }
+        let pos = self.at + (self.mask.trailing_zeros() as usize >> 3);
+        self.mask &= self.mask - 1;
+        Some(pos)
     }
 }
 
@@ -700,6 +762,26 @@ mod tests {
     use crate::CsvMatches;
     use proptest::prelude::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    proptest! {
+        /// Every comma and line break, and nothing else, whatever the bytes around them
+        /// (all 256 values, high bits included) and wherever the text ends.
+        #[test]
+        fn separators_are_every_comma_and_line_break(
+            bytes in proptest::collection::vec(
+                prop_oneof![Just(b','), Just(b'\n'), any::<u8>()],
+                0..80,
+            ),
+        ) {
+            let want: Vec<usize> = bytes
+                .iter()
+                .enumerate()
+                .filter(|(_, &b)| b == b',' || b == b'\n')
+                .map(|(i, _)| i)
+                .collect();
+            prop_assert_eq!(Separators::new(&bytes).collect::<Vec<_>>(), want);
+        }
+    }
 
     /// A match as both readers give it: id, players best first, places.
     type Read = (String, Vec<String>, Vec<usize>);
