@@ -64,6 +64,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
+/// Whether `e` says standard output was closed. The csv writer's error holds its I/O
+/// error without giving it as a source.
+fn is_broken_pipe(e: &(dyn std::error::Error + 'static)) -> bool {
+    let io = e.downcast_ref::<io::Error>().or_else(|| {
+        e.downcast_ref::<csv::Error>().and_then(|c| match c.kind() {
+            csv::ErrorKind::Io(io) => Some(io),
+            _ => None,
+        })
+    });
+    io.is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Diagnostics on standard error when asked for with RUST_LOG (the server sets up
@@ -80,11 +92,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             // A closed pipe (`podium rate x.csv | head`) is not an error.
-            if err
-                .chain()
-                .filter_map(|e| e.downcast_ref::<io::Error>())
-                .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
-            {
+            if err.chain().any(is_broken_pipe) {
                 return ExitCode::SUCCESS;
             }
             let _ = writeln!(io::stderr(), "error: {err:#}");

@@ -295,3 +295,31 @@ fn a_plain_file_with_a_bad_match_deep_inside_is_reported_by_line() {
     assert!(err.contains("rank"), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    // `podium rate big.csv | head`: once standard output is closed, podium stops quietly
+    // and succeeds, whatever the format.
+    use std::io::Read;
+    let d = Dir::new("closed-pipe");
+    let mut text = String::from("match,player,rank\n");
+    for m in 0..3000 {
+        text.push_str(&format!("g{m},a{m},1\ng{m},b{m},2\n"));
+    }
+    let f = d.file("big.csv", &text);
+    for format in ["csv", "json", "table"] {
+        let mut child = crate::util::bin()
+            .args(["rate", &f, "--format", format])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0; 100];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // The pipe is closed here, with 6,000 rows (far more than it buffers) unread.
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{format}: {stderr}");
+        assert!(stderr.is_empty(), "{format}: {stderr}");
+    }
+}
