@@ -118,7 +118,7 @@ pub(crate) struct RecentIds {
     last: HashMap<u64, u64, BuildHasherDefault<Passthrough>>,
 }
 
-/// Matches between two sweeps of [`RecentIds`]: a quarter of the window.
+/// How often [`RecentIds`] sweeps its map: this many times per window of matches.
 const SWEEPS_PER_WINDOW: u64 = 4;
 
 impl Default for RecentIds {
