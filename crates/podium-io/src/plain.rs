@@ -338,6 +338,8 @@ struct Worker {
     matches: u32,
     /// Scratch for sorting a match: (sort key, player).
     sort: Vec<(f64, u32)>,
+    /// Scratch: where each row's player id lies in the block.
+    spans: Vec<(usize, usize)>,
 }
 
 impl Worker {
@@ -412,9 +414,9 @@ impl Worker {
         if cols.needed > fields.len() {
             return Err("too many columns before the ones read");
         }
-        // Where the id, and the rows, of the match being read start.
+        // Where the id of the match being read starts.
         let mut id_start = 0;
-        let mut row_start = 0;
+        self.spans.clear();
         // One pass over the block finds every comma and line break; `count` fields of
         // the current line were seen, the next one starts at `from`.
         let bytes = text.as_bytes();
@@ -454,19 +456,29 @@ impl Worker {
                 }
             };
             let id = field(cols.id)?;
-            let player = field(cols.player)?;
+            // The player is checked here and looked up below, with the block's others.
+            field(cols.player)?;
             let value = parse_number(field(cols.finish)?).ok_or("a finish that is not a number")?;
             let key = if cols.score { -value } else { value };
             // The id of the match being read is the last one in `ids`.
             if block.matches.is_empty() || &block.ids[id_start..] != id {
-                if !block.matches.is_empty() {
-                    self.end_match(block, row_start)?;
+                if let Some(m) = block.matches.last_mut() {
+                    m.1 = block.keys.len() as u32;
                 }
                 id_start = block.ids.len();
-                row_start = block.players.len();
                 block.ids.push_str(id);
                 block.matches.push((block.ids.len() as u32, 0));
             }
+            self.spans.push(fields[cols.player]);
+            block.keys.push(key);
+        }
+        if let Some(m) = block.matches.last_mut() {
+            m.1 = block.keys.len() as u32;
+        }
+        // Every row's player, in a loop of lookups and nothing else: the misses of
+        // several rows in the players' table are waited for together.
+        for &(s, e) in &self.spans {
+            let player = &text[s..e];
             let p = match self.ids.get(player) {
                 Some(&p) => p,
                 None => {
@@ -478,24 +490,26 @@ impl Worker {
                 }
             };
             block.players.push(p);
-            block.keys.push(key);
         }
-        if !block.matches.is_empty() {
-            self.end_match(block, row_start)?;
+        let mut start = 0;
+        for m in 0..block.matches.len() {
+            let end = block.matches[m].1 as usize;
+            self.end_match(block, start..end)?;
+            start = end;
         }
         Ok(())
     }
 
-    /// Sorts the match whose rows start at `start` best first, gives its places, and
-    /// checks that no player is in it twice.
-    fn end_match(&mut self, block: &mut Block, start: usize) -> Result<(), &'static str> {
-        let end = block.players.len();
-        if let Some(m) = block.matches.last_mut() {
-            m.1 = end as u32;
-        }
+    /// Sorts the match of rows `start..end` best first, gives its places, and checks
+    /// that no player is in it twice.
+    fn end_match(
+        &mut self,
+        block: &mut Block,
+        Range { start, end }: Range<usize>,
+    ) -> Result<(), &'static str> {
         self.matches = self.matches.wrapping_add(1);
         let now = self.matches;
-        for &p in &block.players[start..] {
+        for &p in &block.players[start..end] {
             let seen = &mut self.seen[p as usize];
             if *seen == now {
                 return Err("a player twice in one match");
@@ -503,18 +517,18 @@ impl Worker {
             *seen = now;
         }
         // Stable, so tied players keep the file's order, as in a `Match`.
-        let keys = &mut block.keys[start..];
+        let keys = &mut block.keys[start..end];
         if keys.windows(2).any(|w| w[0].total_cmp(&w[1]).is_gt()) {
             self.sort.clear();
             self.sort.extend(
                 keys.iter()
                     .copied()
-                    .zip(block.players[start..].iter().copied()),
+                    .zip(block.players[start..end].iter().copied()),
             );
             self.sort.sort_by(|a, b| a.0.total_cmp(&b.0));
             for ((k, p), &(key, player)) in keys
                 .iter_mut()
-                .zip(&mut block.players[start..])
+                .zip(&mut block.players[start..end])
                 .zip(&self.sort)
             {
                 *k = key;
