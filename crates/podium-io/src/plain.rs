@@ -194,24 +194,34 @@ fn read_in_blocks<E>(
                 return no(reason);
             }
             joiner.learn_names(worker, &block);
-            let mut id_start = 0;
+            let ids = || {
+                let ends = block.matches.iter().map(|&(id_end, _)| id_end as usize);
+                ends.scan(0, |start, end| {
+                    Some(&block.ids[std::mem::replace(start, end)..end])
+                })
+            };
+            // A block's first match may go on with the last one of the block before.
+            let goes_on = joiner.pending && ids().next() == Some(joiner.pending_id.as_str());
+            // Every other match's id is checked against the recent ones first, in a loop
+            // of its own: when ids do not rise, the misses of several in the map of
+            // recent ids are waited for together.
+            if ids()
+                .skip(usize::from(goes_on))
+                .any(|id| joiner.recent.seen_before(id))
+            {
+                return no("the rows of a match are not contiguous");
+            }
             let mut row_start = 0;
-            for (i, &(id_end, row_end)) in block.matches.iter().enumerate() {
-                let id = &block.ids[id_start..id_end as usize];
+            for (i, (id, &(_, row_end))) in ids().zip(&block.matches).enumerate() {
                 let rows = row_start..row_end as usize;
-                id_start = id_end as usize;
                 row_start = row_end as usize;
-                // A block's first match may go on with the last one of the block before.
-                if i == 0 && joiner.pending && joiner.pending_id == id {
+                if i == 0 && goes_on {
                     joiner.merged = true;
                     joiner.keep(worker, &block, rows);
                     continue;
                 }
                 if let Err(reason) = joiner.flush(&mut each)? {
                     return no(reason);
-                }
-                if joiner.recent.seen_before(id) {
-                    return no("the rows of a match are not contiguous");
                 }
                 if i + 1 < block.matches.len() {
                     // Whole within the block, sorted and checked by the worker.
