@@ -333,8 +333,9 @@ impl League {
     /// ```
     ///
     /// # Errors
-    /// [`RateError::InvalidMatch`] for places that do not rank the players or a player
-    /// given twice, or the system's [`RateError`]. Nothing changes when it fails.
+    /// [`RateError::InvalidMatch`] for a player given twice or, from the system's
+    /// [`RatingSystem::rate_ranked`], places that do not rank the players; or any other
+    /// [`RateError`] of the system. Nothing changes when it fails.
     ///
     /// # Panics
     /// If a [`Slot::Known`] index is not a player of this league.
@@ -344,7 +345,8 @@ impl League {
         players: &mut [Slot<'_>],
         places: &[usize],
     ) -> Result<(), RateError> {
-        crate::model::check_places(players.len(), places)?;
+        // The places are checked by the system's `rate_ranked`, as its contract says:
+        // once there, not twice on every match.
         if let Some(k) = self.resolve(players) {
             let player = match players[k] {
                 Slot::Known(i) => self.players[i].name.clone(),
