@@ -194,25 +194,20 @@ fn read_in_blocks<E>(
                 return no(reason);
             }
             joiner.learn_names(worker, &block);
-            let ids = || {
-                let ends = block.matches.iter().map(|&(id_end, _)| id_end as usize);
-                ends.scan(0, |start, end| {
-                    Some(&block.ids[std::mem::replace(start, end)..end])
-                })
-            };
             // A block's first match may go on with the last one of the block before.
-            let goes_on = joiner.pending && ids().next() == Some(joiner.pending_id.as_str());
+            let goes_on = joiner.pending && block.ids().next() == Some(joiner.pending_id.as_str());
             // Every other match's id is checked against the recent ones first, in a loop
             // of its own: when ids do not rise, the misses of several in the map of
             // recent ids are waited for together.
-            if ids()
+            if block
+                .ids()
                 .skip(usize::from(goes_on))
                 .any(|id| joiner.recent.seen_before(id))
             {
                 return no("the rows of a match are not contiguous");
             }
             let mut row_start = 0;
-            for (i, (id, &(_, row_end))) in ids().zip(&block.matches).enumerate() {
+            for (i, (id, &(_, row_end))) in block.ids().zip(&block.matches).enumerate() {
                 let rows = row_start..row_end as usize;
                 row_start = row_end as usize;
                 if i == 0 && goes_on {
@@ -336,6 +331,17 @@ struct Block {
     bytes: u64,
     /// Why the block is not plain.
     problem: Option<&'static str>,
+}
+
+impl Block {
+    /// The ids of the block's matches, in order.
+    fn ids(&self) -> impl Iterator<Item = &str> {
+        let mut start = 0;
+        self.matches.iter().map(move |&(end, _)| {
+            let end = end as usize;
+            &self.ids[std::mem::replace(&mut start, end)..end]
+        })
+    }
 }
 
 /// A worker's state: its buffer and its own numbering of players.
