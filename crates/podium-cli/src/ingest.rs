@@ -218,6 +218,9 @@ pub fn rate_plain(input: &InputArgs, league: &mut League) -> bool {
             &mut |bytes| progress.inc(bytes),
             |m, names| -> Result<(), podium::RateError> {
                 index.resize(names.len(), UNKNOWN);
+                for &p in m.ahead {
+                    league.prefetch(index[p as usize] as usize);
+                }
                 // The slots borrow this match's names; their buffer is reused (an empty
                 // vector changes its element's lifetime in place, without allocating).
                 let mut slots: Vec<Slot<'_>> = std::mem::take(&mut spare)

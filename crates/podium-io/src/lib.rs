@@ -17,6 +17,7 @@ mod group;
 pub mod initial;
 pub mod jsonl;
 pub mod plain;
+mod player_keys;
 pub mod quake;
 mod records;
 pub mod time;

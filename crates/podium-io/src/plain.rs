@@ -28,6 +28,7 @@ use compact_str::CompactString;
 
 use crate::csv_long::{is_plain, parse_number};
 use crate::group::RecentIds;
+use crate::player_keys::{same_bytes, PlayerKeys};
 
 /// Bytes of the file per block.
 const BLOCK: usize = 1 << 20;
@@ -35,6 +36,10 @@ const BLOCK: usize = 1 << 20;
 const AHEAD: usize = 2;
 /// The longest header read.
 const MAX_HEADER: usize = 1 << 16;
+/// How many matches ahead [`RankedMatch::ahead`] looks.
+const LOOK_AHEAD: usize = 4;
+/// How many rows ahead a worker asks for the players' table lines.
+const PREFETCH: usize = 16;
 
 type Ids = HashMap<CompactString, u32, foldhash::fast::RandomState>;
 
@@ -48,6 +53,10 @@ pub struct RankedMatch<'a> {
     pub players: &'a [u32],
     /// Each player's 1-based place; tied players share the best place they cover (1, 1, 3).
     pub places: &'a [usize],
+    /// The players of a match a few ahead of this one, as keys of [`PlayerNames`], when
+    /// it was read already (else empty): a rater that keeps its players in a large table
+    /// can start loading theirs (see `podium::League::prefetch`).
+    pub ahead: &'a [u32],
 }
 
 /// The ids of the players read so far, by key.
@@ -220,7 +229,15 @@ fn read_in_blocks<E>(
                 }
                 if i + 1 < block.matches.len() {
                     // Whole within the block, sorted and checked by the worker.
-                    if let Err(reason) = joiner.hand_on(worker, &block, id, rows, &mut each)? {
+                    let ahead = i + LOOK_AHEAD;
+                    let ahead = if ahead + 1 < block.matches.len() {
+                        block.matches[ahead - 1].1 as usize..block.matches[ahead].1 as usize
+                    } else {
+                        0..0
+                    };
+                    if let Err(reason) =
+                        joiner.hand_on(worker, &block, id, rows, ahead, &mut each)?
+                    {
                         return no(reason);
                     }
                 } else {
@@ -348,7 +365,7 @@ impl Block {
 #[derive(Default)]
 struct Worker {
     buf: Vec<u8>,
-    ids: Ids,
+    keys: PlayerKeys,
     /// Per player, the last match that met them (finds a player given twice).
     seen: Vec<u32>,
     matches: u32,
@@ -477,7 +494,9 @@ impl Worker {
             let value = parse_number(field(cols.finish)?).ok_or("a finish that is not a number")?;
             let key = if cols.score { -value } else { value };
             // The id of the match being read is the last one in `ids`.
-            if block.matches.is_empty() || &block.ids[id_start..] != id {
+            if block.matches.is_empty()
+                || !same_bytes(&block.ids.as_bytes()[id_start..], id.as_bytes())
+            {
                 if let Some(m) = block.matches.last_mut() {
                     m.1 = block.keys.len() as u32;
                 }
@@ -491,20 +510,30 @@ impl Worker {
         if let Some(m) = block.matches.last_mut() {
             m.1 = block.keys.len() as u32;
         }
-        // Every row's player, in a loop of lookups and nothing else: the misses of
-        // several rows in the players' table are waited for together.
-        for &(s, e) in &self.spans {
+        // Every row's player, in a loop of lookups and little else: each row asks for
+        // the table's line of the row `PREFETCH` rows on, so that the waits for memory
+        // of several rows overlap.
+        let hash =
+            |keys: &PlayerKeys, k: usize| self.spans.get(k).map(|&(s, e)| keys.hash(&text[s..e]));
+        let mut ring = [0u64; PREFETCH];
+        for (k, h) in ring.iter_mut().enumerate() {
+            if let Some(x) = hash(&self.keys, k) {
+                self.keys.prefetch(x);
+                *h = x;
+            }
+        }
+        for (k, &(s, e)) in self.spans.iter().enumerate() {
+            let h = ring[k % PREFETCH];
+            if let Some(x) = hash(&self.keys, k + PREFETCH) {
+                self.keys.prefetch(x);
+                ring[k % PREFETCH] = x;
+            }
             let player = &text[s..e];
-            let p = match self.ids.get(player) {
-                Some(&p) => p,
-                None => {
-                    let p = self.ids.len() as u32;
-                    self.ids.insert(CompactString::from(player), p);
-                    block.names.push(CompactString::from(player));
-                    self.seen.push(u32::MAX);
-                    p
-                }
-            };
+            let (p, new) = self.keys.number(player, h);
+            if new {
+                block.names.push(CompactString::from(player));
+                self.seen.push(u32::MAX);
+            }
             block.players.push(p);
         }
         let mut start = 0;
@@ -708,6 +737,7 @@ impl Joiner {
         block: &Block,
         id: &str,
         rows: Range<usize>,
+        ahead: Range<usize>,
         each: &mut impl FnMut(&RankedMatch<'_>, &PlayerNames) -> Result<(), E>,
     ) -> Result<Result<(), &'static str>, E> {
         if rows.len() < 2 {
@@ -715,17 +745,18 @@ impl Joiner {
         }
         // One worker numbers players in order of appearance in the file, as the file's
         // numbering does: its numbers need no translation.
-        let players = if self.local.len() == 1 {
-            &block.players[rows.clone()]
+        let (players, ahead) = if self.local.len() == 1 {
+            (&block.players[rows.clone()], &block.players[ahead])
         } else {
             let local = &self.local[worker];
             self.players.clear();
             self.players.extend(
                 block.players[rows.clone()]
                     .iter()
+                    .chain(&block.players[ahead.clone()])
                     .map(|&p| local[p as usize]),
             );
-            &self.players[..]
+            self.players.split_at(rows.len())
         };
         self.matches += 1;
         each(
@@ -733,6 +764,7 @@ impl Joiner {
                 id,
                 players,
                 places: &block.places[rows],
+                ahead,
             },
             &self.names,
         )?;
@@ -779,6 +811,7 @@ impl Joiner {
                 id: &self.pending_id,
                 players: &self.players,
                 places: &self.places,
+                ahead: &[],
             },
             &self.names,
         )?;
@@ -936,6 +969,46 @@ mod tests {
         latin1.extend([0xe9, b',', b'2', b'\n']);
         let (plain, _) = plain(&latin1, 1, 1 << 20);
         assert!(matches!(plain, Plain::No { .. }));
+    }
+
+    /// Each match's `ahead` holds the players of the match `LOOK_AHEAD` on when that one
+    /// was read whole in the same block, and is empty otherwise: a hint, never a wrong one.
+    #[test]
+    fn ahead_names_the_players_of_a_later_match() {
+        let mut text = String::from("match,player,rank\n");
+        for m in 0..12 {
+            for p in 0..3 {
+                text.push_str(&format!("m{m},p{},{}\n", (m + p) % 7, p + 1));
+            }
+        }
+        for (threads, block) in [(1, 1 << 20), (1, 200), (2, 200), (2, 100)] {
+            let file = TempFile::new(text.as_bytes());
+            let mut seen: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+            let read = read_in_blocks(&file.0, threads, block, &mut |_| {}, |m, names| {
+                let named = |ps: &[u32]| ps.iter().map(|&p| names.get(p).to_string()).collect();
+                seen.push((named(m.players), named(m.ahead)));
+                Ok::<(), ()>(())
+            });
+            assert_eq!(read, Ok(Plain::Read { matches: 12 }));
+            let mut hints = 0;
+            for (i, (_, ahead)) in seen.iter().enumerate() {
+                if !ahead.is_empty() {
+                    assert_eq!(
+                        ahead,
+                        &seen[i + LOOK_AHEAD].0,
+                        "{threads} {block}: match {i}"
+                    );
+                    hints += 1;
+                }
+            }
+            // In one block, every match but the last `LOOK_AHEAD + 1` has its hint (the
+            // block's last match is handed on as a pending one).
+            if block == 1 << 20 {
+                assert_eq!(hints, 12 - LOOK_AHEAD - 1);
+            } else if block == 200 {
+                assert!(hints > 0, "{threads} {block}");
+            }
+        }
     }
 
     #[test]

@@ -311,6 +311,36 @@ impl League {
         self.index.get(name).copied()
     }
 
+    /// A hint that player `index` is about to be rated: starts loading their record into
+    /// the processor's cache, so that a later [`League::apply_ranked`] does not wait for
+    /// memory. It changes nothing, and an index that is not a player's is ignored.
+    ///
+    /// Readers that know the matches ahead call it a few matches early: with tens of
+    /// thousands of players the records no longer fit in the cache, and rating a match
+    /// otherwise waits on every player's record in turn.
+    ///
+    /// ```
+    /// use podium::{League, Match};
+    /// let mut league = League::new(podium::system("sme", &[]).unwrap());
+    /// league.apply(&Match::ranked("g1", &["ann", "bo"]).unwrap()).unwrap();
+    /// let before = league.standings();
+    /// league.prefetch(1);
+    /// league.prefetch(99); // not a player: ignored
+    /// assert_eq!(league.standings(), before);
+    /// ```
+    pub fn prefetch(&self, index: usize) {
+        if let Some(p) = self.players.get(index) {
+            // A record spans two or three cache lines; rating a match touches the rating
+            // and the statistics, which lie from the record's start to its name.
+            prefetch_index::prefetch_index(std::slice::from_ref(&p.rating), 0);
+            prefetch_index::prefetch_index(std::slice::from_ref(&p.stats.last_match), 0);
+            prefetch_index::prefetch_index(std::slice::from_ref(&p.stats.games), 0);
+        }
+        if let Some(s) = self.stamps.get(index) {
+            prefetch_index::prefetch_index(std::slice::from_ref(s), 0);
+        }
+    }
+
     /// Rates a free-for-all of single players who each played the whole match, as
     /// [`League::apply`] rates the same [`Match`] without a time, but without building
     /// it and without a report: the fast path of readers that keep their players'
