@@ -225,11 +225,16 @@ pub(crate) fn is_plain(b: u8) -> bool {
 
 /// A finite number; small whole numbers (ranks, most scores) skip the float parser.
 pub(crate) fn parse_number(v: &str) -> Option<f64> {
-    let b = v.as_bytes();
+    parse_number_bytes(v.as_bytes())
+}
+
+/// [`parse_number`] of a field's bytes; bytes that are not UTF-8 are not a number.
+pub(crate) fn parse_number_bytes(b: &[u8]) -> Option<f64> {
     if !b.is_empty() && b.len() <= 9 && b.iter().all(u8::is_ascii_digit) {
         let n = b.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
         return Some(f64::from(n));
     }
+    let v = std::str::from_utf8(b).ok()?;
     v.parse::<f64>().ok().filter(|x| x.is_finite())
 }
 

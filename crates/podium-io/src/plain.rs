@@ -26,7 +26,7 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
 use compact_str::CompactString;
 
-use crate::csv_long::{is_plain, parse_number};
+use crate::csv_long::{is_plain, parse_number_bytes};
 use crate::group::RecentIds;
 use crate::player_keys::{same_bytes, PlayerKeys};
 
@@ -472,36 +472,23 @@ impl Worker {
             if seen < cols.needed {
                 return Err("a row with too few fields");
             }
-            let field = |i: usize| -> Result<&str, &'static str> {
-                let (s, e) = fields[i];
-                // Commas and line breaks are ASCII: they bound characters.
-                let f = &text[s..e];
-                // The general reader trims fields; a plain field has nothing to trim.
-                let bare = match (f.as_bytes().first(), f.as_bytes().last()) {
-                    (Some(&a), Some(&z)) if is_plain(a) && is_plain(z) => true,
-                    (Some(_), Some(_)) => f.trim().len() == f.len(),
-                    _ => false,
-                };
-                if bare {
-                    Ok(f)
-                } else {
-                    Err("an empty field or one with surrounding spaces")
-                }
-            };
+            // Fields are read as bytes: commas and line breaks are ASCII, so they bound
+            // characters, and only a new match's id needs to be a `str`.
+            let field = |i: usize| bare_field(text, fields[i]);
             let id = field(cols.id)?;
             // The player is checked here and looked up below, with the block's others.
             field(cols.player)?;
-            let value = parse_number(field(cols.finish)?).ok_or("a finish that is not a number")?;
+            let value =
+                parse_number_bytes(field(cols.finish)?).ok_or("a finish that is not a number")?;
             let key = if cols.score { -value } else { value };
             // The id of the match being read is the last one in `ids`.
-            if block.matches.is_empty()
-                || !same_bytes(&block.ids.as_bytes()[id_start..], id.as_bytes())
-            {
+            if block.matches.is_empty() || !same_bytes(&block.ids.as_bytes()[id_start..], id) {
                 if let Some(m) = block.matches.last_mut() {
                     m.1 = block.keys.len() as u32;
                 }
                 id_start = block.ids.len();
-                block.ids.push_str(id);
+                let (s, e) = fields[cols.id];
+                block.ids.push_str(&text[s..e]);
                 block.matches.push((block.ids.len() as u32, 0));
             }
             self.spans.push(fields[cols.player]);
@@ -514,7 +501,7 @@ impl Worker {
         // the table's line of the row `PREFETCH` rows on, so that the waits for memory
         // of several rows overlap.
         let hash =
-            |keys: &PlayerKeys, k: usize| self.spans.get(k).map(|&(s, e)| keys.hash(&text[s..e]));
+            |keys: &PlayerKeys, k: usize| self.spans.get(k).map(|&(s, e)| keys.hash(&bytes[s..e]));
         let mut ring = [0u64; PREFETCH];
         for (k, h) in ring.iter_mut().enumerate() {
             if let Some(x) = hash(&self.keys, k) {
@@ -528,10 +515,9 @@ impl Worker {
                 self.keys.prefetch(x);
                 ring[k % PREFETCH] = x;
             }
-            let player = &text[s..e];
-            let (p, new) = self.keys.number(player, h);
+            let (p, new) = self.keys.number(&bytes[s..e], h);
             if new {
-                block.names.push(CompactString::from(player));
+                block.names.push(CompactString::from(&text[s..e]));
                 self.seen.push(u32::MAX);
             }
             block.players.push(p);
@@ -582,6 +568,23 @@ impl Worker {
         }
         push_places(&block.keys[start..end], &mut block.places);
         Ok(())
+    }
+}
+
+/// The bytes of the field at `span` of `text`, if it is not empty and has nothing to trim
+/// (the general reader trims fields).
+#[inline(always)]
+fn bare_field(text: &str, (s, e): (usize, usize)) -> Result<&[u8], &'static str> {
+    let f = &text.as_bytes()[s..e];
+    let bare = match (f.first(), f.last()) {
+        (Some(&a), Some(&z)) if is_plain(a) && is_plain(z) => true,
+        (Some(_), Some(_)) => text[s..e].trim().len() == f.len(),
+        _ => false,
+    };
+    if bare {
+        Ok(f)
+    } else {
+        Err("an empty field or one with surrounding spaces")
     }
 }
 

@@ -8,9 +8,7 @@
 //! several rows overlap.
 
 use std::collections::HashMap;
-use std::hash::BuildHasher;
-
-use compact_str::CompactString;
+use std::hash::{BuildHasher, Hasher};
 
 /// Ids up to this many bytes are kept in the table itself; longer ones in a map beside it.
 const INLINE: usize = 24;
@@ -39,7 +37,7 @@ pub(crate) struct PlayerKeys {
     /// Ids held in `slots`.
     inline: usize,
     /// Ids longer than [`INLINE`] bytes.
-    long: HashMap<CompactString, u32, foldhash::fast::RandomState>,
+    long: HashMap<Box<[u8]>, u32, foldhash::fast::RandomState>,
     hasher: foldhash::fast::RandomState,
     /// Numbers given so far.
     len: u32,
@@ -65,8 +63,11 @@ impl PlayerKeys {
     }
 
     /// The hash [`PlayerKeys::prefetch`] and [`PlayerKeys::number`] take for `id`.
-    pub(crate) fn hash(&self, id: &str) -> u64 {
-        self.hasher.hash_one(id.as_bytes())
+    pub(crate) fn hash(&self, id: &[u8]) -> u64 {
+        // The bytes alone: the slice's `Hash` would add its length first.
+        let mut h = self.hasher.build_hasher();
+        h.write(id);
+        h.finish()
     }
 
     /// Starts loading the slot where a lookup of the id with this hash begins.
@@ -79,16 +80,15 @@ impl PlayerKeys {
         hash as usize & (self.slots.len() - 1)
     }
 
-    /// The number of `id` (whose hash is `hash`), and whether it is new: a new id gets
+    /// The number of the id `bytes` (whose hash is `hash`), and whether it is new: a new id gets
     /// the next number.
-    pub(crate) fn number(&mut self, id: &str, hash: u64) -> (u32, bool) {
-        let bytes = id.as_bytes();
+    pub(crate) fn number(&mut self, bytes: &[u8], hash: u64) -> (u32, bool) {
         if bytes.is_empty() || bytes.len() > INLINE {
-            if let Some(&n) = self.long.get(id) {
+            if let Some(&n) = self.long.get(bytes) {
                 return (n, false);
             }
             let n = self.next();
-            self.long.insert(CompactString::from(id), n);
+            self.long.insert(bytes.into(), n);
             return (n, true);
         }
         let len = bytes.len() as u8;
@@ -137,7 +137,7 @@ impl PlayerKeys {
         let doubled = vec![EMPTY; 2 * self.slots.len()];
         let old = std::mem::replace(&mut self.slots, doubled);
         for slot in old.into_iter().filter(|s| s.len != 0) {
-            let hash = self.hasher.hash_one(&slot.key[..usize::from(slot.len)]);
+            let hash = self.hash(&slot.key[..usize::from(slot.len)]);
             let i = self.free_slot(hash);
             self.slots[i] = slot;
         }
@@ -178,9 +178,9 @@ mod tests {
     use proptest::prelude::*;
 
     fn number(keys: &mut PlayerKeys, id: &str) -> (u32, bool) {
-        let h = keys.hash(id);
+        let h = keys.hash(id.as_bytes());
         keys.prefetch(h);
-        keys.number(id, h)
+        keys.number(id.as_bytes(), h)
     }
 
     #[test]
