@@ -56,42 +56,63 @@ crate::configure!(SmeConfig, "sme" {
 
 impl EloScores for SmeConfig {
     fn scores(&self, r: &[f64], places: &[usize], e: &mut [f64], s: &mut [f64]) {
-        let n = r.len();
         let table = Expectations::new(r, self.scale);
-        // Adds a virtual game between i and j played with probability p, i scoring si.
-        let mut play = |i: usize, j: usize, p: f64, si: f64| {
-            let eij = table.get(i, j);
-            e[i] += p * eij;
-            s[i] += p * si;
-            e[j] += p * (1.0 - eij);
-            s[j] += p * (1.0 - si);
-        };
-        // The tie groups, best first, walked pairwise without collecting them.
-        let mut group = Some(tie_range(places, 0));
-        while let Some(g) = group {
-            let below = (g.end < n).then(|| tie_range(places, g.end));
-            let size = g.len() as f64;
-            // Draws between members of a tied group who end up neighbours.
-            for i in g.clone() {
-                for j in i + 1..g.end {
-                    play(i, j, 2.0 / size, 0.5);
-                }
-            }
-            // Wins over the group below: its first entry meets our last one.
-            if let Some(below) = &below {
-                let p = 1.0 / (size * below.len() as f64);
-                for i in g.clone() {
-                    for j in below.clone() {
-                        play(i, j, p, 1.0);
-                    }
-                }
-            }
-            group = below;
+        if places.iter().enumerate().all(|(i, &p)| p == i + 1) {
+            neighbours(&table, e, s);
+        } else {
+            tie_groups(&table, places, e, s);
         }
     }
 
     fn k(&self, _: &Rating, _: usize) -> f64 {
         self.k
+    }
+}
+
+/// The scores of a match without ties (places 1, 2, …, n), the usual one: each entry
+/// meets its neighbours with probability 1. These are [`tie_groups`]' sums with its
+/// factors of one multiplied out: the same, bit for bit, with no division.
+fn neighbours(table: &Expectations<'_>, e: &mut [f64], s: &mut [f64]) {
+    for i in 1..e.len() {
+        let eij = table.get(i - 1, i);
+        e[i - 1] += eij;
+        s[i - 1] += 1.0;
+        e[i] += 1.0 - eij;
+    }
+}
+
+/// The scores of any match: the tie groups, best first, walked pairwise without
+/// collecting them.
+fn tie_groups(table: &Expectations<'_>, places: &[usize], e: &mut [f64], s: &mut [f64]) {
+    let n = places.len();
+    // Adds a virtual game between i and j played with probability p, i scoring si.
+    let mut play = |i: usize, j: usize, p: f64, si: f64| {
+        let eij = table.get(i, j);
+        e[i] += p * eij;
+        s[i] += p * si;
+        e[j] += p * (1.0 - eij);
+        s[j] += p * (1.0 - si);
+    };
+    let mut group = Some(tie_range(places, 0));
+    while let Some(g) = group {
+        let below = (g.end < n).then(|| tie_range(places, g.end));
+        let size = g.len() as f64;
+        // Draws between members of a tied group who end up neighbours.
+        for i in g.clone() {
+            for j in i + 1..g.end {
+                play(i, j, 2.0 / size, 0.5);
+            }
+        }
+        // Wins over the group below: its first entry meets our last one.
+        if let Some(below) = &below {
+            let p = 1.0 / (size * below.len() as f64);
+            for i in g.clone() {
+                for j in below.clone() {
+                    play(i, j, p, 1.0);
+                }
+            }
+        }
+        group = below;
     }
 }
 
@@ -105,6 +126,27 @@ elo_system!(SmeConfig, "sme", {
 mod tests {
     use super::*;
     use crate::systems::testing::{close, deltas};
+
+    use proptest::prop_oneof;
+    proptest::proptest! {
+        /// Without ties, the shortcut gives the general walk's sums bit for bit, for
+        /// ratings close and far apart (where expectations fall back to the direct formula).
+        #[test]
+        fn untied_matches_score_as_the_general_walk(
+            r in proptest::collection::vec(prop_oneof![-1e4f64..1e4, -1e5f64..1e5], 2..12),
+        ) {
+            let n = r.len();
+            let places: Vec<usize> = (1..=n).collect();
+            let table = Expectations::new(&r, 400.0);
+            let (mut e1, mut s1) = (vec![0.0; n], vec![0.0; n]);
+            let (mut e2, mut s2) = (vec![0.0; n], vec![0.0; n]);
+            neighbours(&table, &mut e1, &mut s1);
+            tie_groups(&table, &places, &mut e2, &mut s2);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            proptest::prop_assert_eq!(bits(&e1), bits(&e2));
+            proptest::prop_assert_eq!(bits(&s1), bits(&s2));
+        }
+    }
 
     #[test]
     fn seed_vector() {
