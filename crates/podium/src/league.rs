@@ -62,29 +62,45 @@ impl PlayerStats {
     }
 }
 
-impl PlayerStats {
-    /// Counts one match of `entries` entries, won (shared among `winners`) or not.
-    fn record(
-        &mut self,
-        id: &CompactString,
-        time: Option<i64>,
-        entries: usize,
-        won: bool,
-        winners: usize,
-    ) {
-        self.games += 1;
-        self.entries_total += entries as u64;
-        self.expected_wins += 1.0 / entries as f64;
-        if won {
-            self.wins += 1.0 / winners as f64;
+/// What one match adds to each of its players' statistics, worked out once per match.
+struct Tally {
+    id: CompactString,
+    time: Option<i64>,
+    entries: u64,
+    /// 1/N for N entries: the wins of an average player.
+    expected: f64,
+    /// A winner's share of the win: 1/k for k tied winners.
+    win: f64,
+}
+
+impl Tally {
+    fn new(id: &str, time: Option<i64>, entries: usize, winners: usize) -> Self {
+        Tally {
+            id: CompactString::from(id),
+            time,
+            entries: entries as u64,
+            expected: 1.0 / entries as f64,
+            win: 1.0 / winners as f64,
         }
-        if let Some(t) = time {
+    }
+}
+
+impl PlayerStats {
+    /// Counts one match, won (shared among its winners) or not.
+    fn record(&mut self, t: &Tally, won: bool) {
+        self.games += 1;
+        self.entries_total += t.entries;
+        self.expected_wins += t.expected;
+        if won {
+            self.wins += t.win;
+        }
+        if let Some(t) = t.time {
             self.last_time = Some(self.last_time.map_or(t, |l| l.max(t)));
         }
         // Ids up to 24 bytes are inline: a copy, no allocation.
         match &mut self.last_match {
-            Some(last) => last.clone_from(id),
-            None => self.last_match = Some(id.clone()),
+            Some(last) => last.clone_from(&t.id),
+            None => self.last_match = Some(t.id.clone()),
         }
     }
 }
@@ -277,9 +293,7 @@ impl League {
                 return Err(e);
             }
         };
-        let n = game.len();
-        let winners = game.winners();
-        let id = CompactString::from(game.id());
+        let tally = Tally::new(game.id(), game.time(), game.len(), game.winners());
         let mut out = Vec::with_capacity(changes.len());
         for (((entry, m), change), &known) in game.players().zip(changes).zip(&known) {
             let i = match known {
@@ -292,8 +306,7 @@ impl League {
             };
             let p = &mut self.players[i];
             p.rating = change.after;
-            p.stats
-                .record(&id, game.time(), n, game.place(entry) == 1, winners);
+            p.stats.record(&tally, game.place(entry) == 1);
             out.push((i, change));
         }
         self.known = known;
@@ -425,9 +438,8 @@ impl League {
             self.changes = changes;
             return Err(e);
         }
-        let n = players.len();
         let winners = places.iter().take_while(|&&p| p == 1).count();
-        let id = CompactString::from(id);
+        let tally = Tally::new(id, None, players.len(), winners);
         for ((slot, c), &place) in players.iter_mut().zip(&changes).zip(places) {
             let i = match *slot {
                 Slot::Known(i) => i,
@@ -439,7 +451,7 @@ impl League {
             };
             let p = &mut self.players[i];
             p.rating = c.after;
-            p.stats.record(&id, None, n, place == 1, winners);
+            p.stats.record(&tally, place == 1);
         }
         self.changes = changes;
         self.rated += 1;
