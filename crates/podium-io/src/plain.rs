@@ -707,6 +707,16 @@ impl Joiner {
 
     /// Numbers the players a worker met first in `block`.
     fn learn_names(&mut self, worker: usize, block: &Block) {
+        if self.local.len() == 1 {
+            // One worker meets players in the file's order: whom it met first, the file
+            // did too, and its numbers are the file's.
+            for name in &block.names {
+                let key = self.names.push(name);
+                self.local[worker].push(key);
+            }
+            self.seen.resize(self.names.len(), u64::MAX);
+            return;
+        }
         for name in &block.names {
             let key = match self.ids.get(name) {
                 Some(&k) => k,
