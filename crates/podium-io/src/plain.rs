@@ -426,9 +426,14 @@ impl Worker {
         if first >= own_end {
             return block;
         }
+        // The text handed on ends with its last line's line break; the file's last line
+        // may have none, and gets one.
         let last = match memchr::memchr(b'\n', &self.buf[own_end - 1..]) {
-            Some(nl) => own_end - 1 + nl,
-            None => self.buf.len(),
+            Some(nl) => own_end + nl,
+            None => {
+                self.buf.push(b'\n');
+                self.buf.len()
+            }
         };
         let buf = std::mem::take(&mut self.buf);
         if let Err(problem) = self.split(&buf[first..last], cols, &mut block) {
@@ -450,19 +455,18 @@ impl Worker {
         // Where the id of the match being read starts.
         let mut id_start = 0;
         self.spans.clear();
-        // One pass over the block finds every comma and line break; `count` fields of
-        // the current line were seen, the next one starts at `from`.
+        // One pass over the block finds every comma and line break (the text ends with
+        // one); `count` fields of the current line were seen, the next one starts at `from`.
         let bytes = text.as_bytes();
         let mut count = 0;
         let mut from = 0;
-        let ends = Separators::new(bytes).chain([bytes.len()]);
-        for end in ends {
+        for end in Separators::new(bytes) {
             if count < cols.needed {
                 fields[count] = (from, end);
             }
             count += 1;
             from = end + 1;
-            if bytes.get(end) == Some(&b',') {
+            if bytes[end] == b',' {
                 continue;
             }
             let seen = std::mem::take(&mut count);
