@@ -20,6 +20,12 @@ DIR=${BENCH_DIR:-/tmp/podium-bench}
 mkdir -p "$DIR"
 
 cargo build --release -q -p podium-cli --bin podium --example gen_matches --example rate_floor
+
+# The CPU time a virtual machine's hypervisor gave to other guests (steal), from
+# /proc/stat: on a busy host a two-core guest may get one core's worth, and podium's two
+# threads then run one after the other while awk's one thread barely notices.
+cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $9 }' /proc/stat 2>/dev/null || echo "0 0"; }
+read -r total0 steal0 <<<"$(cpu_ticks)"
 PODIUM=target/release/podium
 GEN=target/release/examples/gen_matches
 FLOOR=target/release/examples/rate_floor
@@ -71,4 +77,6 @@ awk -F, 'NR == FNR { r[$1] = $2; next }
     END { printf "floor and podium agree on %d players: largest rating difference %g\n", n, m }' \
     "$DIR/floor.csv" "$DIR/podium.csv"
 done
-echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
+read -r total1 steal1 <<<"$(cpu_ticks)"
+steal=$(awk -v t=$((total1 - total0)) -v s=$((steal1 - steal0)) 'BEGIN { if (t > 0) printf "%.0f%%", 100 * s / t; else print "unknown" }')
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), steal during the run: $steal"

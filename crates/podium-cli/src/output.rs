@@ -25,6 +25,79 @@ pub fn last_played(s: &Standing) -> String {
     }
 }
 
+/// Leaderboards shorter than twice this many rows are written on one thread.
+const ROWS_PER_PART: usize = 5_000;
+
+/// Writes the leaderboard's CSV rows (no header) in `parts` parts formatted at the same
+/// time, each on its own thread, and put out in order: the same bytes as one part.
+fn write_csv_rows(
+    out: &mut dyn Write,
+    board: &[Standing],
+    sigma: bool,
+    cons: bool,
+    parts: usize,
+) -> anyhow::Result<()> {
+    let size = board.len().div_ceil(parts.max(1)).max(1);
+    let written: Vec<csv::Result<Vec<u8>>> = std::thread::scope(|scope| {
+        let mut chunks = board.chunks(size);
+        let first = chunks.next().unwrap_or_default();
+        let others: Vec<_> = chunks
+            .map(|part| scope.spawn(move || csv_rows(part, sigma, cons)))
+            .collect();
+        let first = csv_rows(first, sigma, cons);
+        std::iter::once(first)
+            .chain(others.into_iter().map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            }))
+            .collect()
+    });
+    for part in written {
+        out.write_all(&part?)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The CSV rows of part of a leaderboard.
+fn csv_rows(board: &[Standing], sigma: bool, cons: bool) -> csv::Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    // One buffer for every field: a leaderboard of 50,000 players is half a million
+    // numbers, and the writing shows next to the rating.
+    let mut field = String::new();
+    let mut put = |w: &mut csv::Writer<Vec<u8>>, fill: &dyn Fn(&mut String)| {
+        field.clear();
+        fill(&mut field);
+        w.write_field(&field)
+    };
+    for s in board {
+        put(&mut w, &|f| push_display(f, s.position))?;
+        w.write_field(&s.player)?;
+        put(&mut w, &|f| push_f64(f, s.rating.value))?;
+        if sigma {
+            put(&mut w, &|f| {
+                if let Some(v) = s.rating.sigma {
+                    push_f64(f, v);
+                }
+            })?;
+        }
+        if cons {
+            put(&mut w, &|f| push_f64(f, conservative(&s.rating)))?;
+        }
+        put(&mut w, &|f| push_display(f, s.stats.games))?;
+        put(&mut w, &|f| push_f64(f, s.stats.average_size()))?;
+        put(&mut w, &|f| push_f64(f, s.stats.win_pct()))?;
+        put(&mut w, &|f| push_f64(f, s.stats.expected_win_pct()))?;
+        put(&mut w, &|f| {
+            push_f64(f, s.stats.win_pct() - s.stats.expected_win_pct());
+        })?;
+        w.write_field(last_played(s))?;
+        w.write_field(if s.provisional { "true" } else { "false" })?;
+        w.write_record(None::<&[u8]>)?;
+    }
+    w.into_inner().map_err(|e| e.into_error().into())
+}
+
 /// Appends `x` exactly as `Display` writes it: the shortest digits that read back as `x`,
 /// never with an exponent. Ryu finds the same digits several times faster; what it
 /// writes differently (`1.0`, exponents) is written as `Display` writes it.
@@ -97,7 +170,7 @@ pub fn write_leaderboard_as(
     let cons = display == Display::Conservative;
     match format {
         Format::Csv => {
-            let mut w = csv::Writer::from_writer(out);
+            let mut w = csv::Writer::from_writer(&mut *out);
             let mut header = vec!["position", "player", "rating"];
             if sigma {
                 header.push("sigma");
@@ -115,42 +188,12 @@ pub fn write_leaderboard_as(
                 "provisional",
             ]);
             w.write_record(&header)?;
-            // One buffer for every field: a leaderboard of 50,000 players is half a
-            // million numbers, and the writing shows next to the rating.
-            let mut field = String::new();
-            let mut put = |w: &mut csv::Writer<&mut dyn Write>,
-                           fill: &dyn Fn(&mut String)|
-             -> csv::Result<()> {
-                field.clear();
-                fill(&mut field);
-                w.write_field(&field)
-            };
-            for s in board {
-                put(&mut w, &|f| push_display(f, s.position))?;
-                w.write_field(&s.player)?;
-                put(&mut w, &|f| push_f64(f, s.rating.value))?;
-                if sigma {
-                    put(&mut w, &|f| {
-                        if let Some(v) = s.rating.sigma {
-                            push_f64(f, v);
-                        }
-                    })?;
-                }
-                if cons {
-                    put(&mut w, &|f| push_f64(f, conservative(&s.rating)))?;
-                }
-                put(&mut w, &|f| push_display(f, s.stats.games))?;
-                put(&mut w, &|f| push_f64(f, s.stats.average_size()))?;
-                put(&mut w, &|f| push_f64(f, s.stats.win_pct()))?;
-                put(&mut w, &|f| push_f64(f, s.stats.expected_win_pct()))?;
-                put(&mut w, &|f| {
-                    push_f64(f, s.stats.win_pct() - s.stats.expected_win_pct());
-                })?;
-                w.write_field(last_played(s))?;
-                w.write_field(if s.provisional { "true" } else { "false" })?;
-                w.write_record(None::<&[u8]>)?;
-            }
             w.flush()?;
+            drop(w);
+            // Large leaderboards are written in parts, one per core, put out in order.
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let parts = cores.min(board.len() / ROWS_PER_PART).max(1);
+            write_csv_rows(out, board, sigma, cons, parts)?;
         }
         Format::Json => {
             let rows: Vec<_> = board
@@ -290,6 +333,49 @@ mod tests {
         ] {
             assert_eq!(fast(x), x.to_string(), "{x:e}");
         }
+    }
+
+    /// A leaderboard written in parts gives the bytes of one written whole, in order,
+    /// with names that need quoting and ratings with and without σ.
+    #[test]
+    fn rows_written_in_parts_are_the_rows_written_whole() {
+        let board: Vec<Standing> = (0..1000)
+            .map(|i| Standing {
+                position: i + 1,
+                player: if i % 7 == 0 {
+                    format!("p,{i}")
+                } else {
+                    format!("p{i}")
+                },
+                rating: podium::Rating::with_sigma(1500.0 - i as f64 / 3.0, 1.0 + i as f64),
+                stats: podium::PlayerStats {
+                    games: i as u32,
+                    wins: i as f64 / 2.0,
+                    ..Default::default()
+                },
+                provisional: i % 2 == 0,
+            })
+            .collect();
+        let write = |parts: usize, sigma: bool| {
+            let mut out = Vec::new();
+            write_csv_rows(&mut out, &board, sigma, sigma, parts).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        for sigma in [false, true] {
+            let whole = write(1, sigma);
+            assert_eq!(whole.lines().count(), 1000);
+            assert!(whole.starts_with(if sigma {
+                "1,\"p,0\",1500,1,"
+            } else {
+                "1,\"p,0\",1500,0,"
+            }));
+            for parts in [2, 3, 7, 1000, 5000] {
+                assert_eq!(write(parts, sigma), whole, "{parts} parts");
+            }
+        }
+        let mut out = Vec::new();
+        write_csv_rows(&mut out, &[], false, false, 3).unwrap();
+        assert!(out.is_empty());
     }
 
     proptest! {
