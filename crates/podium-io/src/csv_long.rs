@@ -229,6 +229,7 @@ pub(crate) fn parse_number(v: &str) -> Option<f64> {
 }
 
 /// [`parse_number`] of a field's bytes; bytes that are not UTF-8 are not a number.
+#[inline]
 pub(crate) fn parse_number_bytes(b: &[u8]) -> Option<f64> {
     if !b.is_empty() && b.len() <= 9 && b.iter().all(u8::is_ascii_digit) {
         let n = b.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
