@@ -231,10 +231,14 @@ pub fn rate_plain(input: &InputArgs, league: &mut League) -> bool {
                     UNKNOWN => Slot::New(names.get(p)),
                     i => Slot::Known(i as usize),
                 }));
+                let new = slots.iter().any(|s| matches!(s, Slot::New(_)));
                 let rated = league.apply_ranked(m.id, &mut slots, m.places);
-                for (&p, slot) in m.players.iter().zip(&slots) {
-                    if let Slot::Known(i) = *slot {
-                        index[p as usize] = u32::try_from(i).unwrap_or(UNKNOWN);
+                // Players met before keep their index; new ones learn theirs.
+                if new {
+                    for (&p, slot) in m.players.iter().zip(&slots) {
+                        if let Slot::Known(i) = *slot {
+                            index[p as usize] = u32::try_from(i).unwrap_or(UNKNOWN);
+                        }
                     }
                 }
                 slots.clear();
