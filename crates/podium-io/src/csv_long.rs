@@ -218,10 +218,24 @@ fn trim(text: &str) -> &str {
     }
 }
 
-/// An ASCII byte that `char::is_whitespace` rejects.
+/// An ASCII byte that `char::is_whitespace` rejects: one load from a table, as it is
+/// asked of both ends of every field.
+#[inline]
 pub(crate) fn is_plain(b: u8) -> bool {
-    b.is_ascii() && !b.is_ascii_whitespace() && b != 0x0b
+    PLAIN[usize::from(b)]
 }
+
+/// [`is_plain`] of every byte: ASCII and not white space (tab, line feed, vertical tab,
+/// form feed, carriage return, space).
+const PLAIN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = !matches!(b, 0x09..=0x0d | 0x20);
+        b += 1;
+    }
+    table
+};
 
 /// A finite number; small whole numbers (ranks, most scores) skip the float parser.
 pub(crate) fn parse_number(v: &str) -> Option<f64> {
@@ -231,9 +245,17 @@ pub(crate) fn parse_number(v: &str) -> Option<f64> {
 /// [`parse_number`] of a field's bytes; bytes that are not UTF-8 are not a number.
 #[inline]
 pub(crate) fn parse_number_bytes(b: &[u8]) -> Option<f64> {
-    if !b.is_empty() && b.len() <= 9 && b.iter().all(u8::is_ascii_digit) {
-        let n = b.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
-        return Some(f64::from(n));
+    if !b.is_empty() && b.len() <= 9 {
+        // One pass: the digits' value, and whether they all were digits (nine bytes of
+        // at most 255 each cannot overflow 64 bits).
+        let (n, digits) = b.iter().fold((0u64, true), |(n, digits), &d| {
+            let v = d.wrapping_sub(b'0');
+            (n * 10 + u64::from(v), digits && v < 10)
+        });
+        if digits {
+            // Below 10^9: exact as an f64.
+            return Some(n as f64);
+        }
     }
     let v = std::str::from_utf8(b).ok()?;
     v.parse::<f64>().ok().filter(|x| x.is_finite())
@@ -289,6 +311,14 @@ mod tests {
 
     fn read(text: &str) -> Vec<Result<Match, ReadError>> {
         CsvMatches::new("t.csv", text.as_bytes()).collect()
+    }
+
+    #[test]
+    fn plain_bytes_are_ascii_that_is_not_white_space() {
+        for b in 0..=255u8 {
+            let want = b.is_ascii() && !char::from(b).is_whitespace();
+            assert_eq!(is_plain(b), want, "byte {b:#04x}");
+        }
     }
 
     #[test]
