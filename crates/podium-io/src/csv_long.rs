@@ -239,25 +239,32 @@ const PLAIN: [bool; 256] = {
 
 /// A finite number; small whole numbers (ranks, most scores) skip the float parser.
 pub(crate) fn parse_number(v: &str) -> Option<f64> {
-    parse_number_bytes(v.as_bytes())
+    small_whole(v.as_bytes()).or_else(|| parse_float(v))
 }
 
 /// [`parse_number`] of a field's bytes; bytes that are not UTF-8 are not a number.
 #[inline]
 pub(crate) fn parse_number_bytes(b: &[u8]) -> Option<f64> {
-    if !b.is_empty() && b.len() <= 9 {
-        // One pass: the digits' value, and whether they all were digits (nine bytes of
-        // at most 255 each cannot overflow 64 bits).
-        let (n, digits) = b.iter().fold((0u64, true), |(n, digits), &d| {
-            let v = d.wrapping_sub(b'0');
-            (n * 10 + u64::from(v), digits && v < 10)
-        });
-        if digits {
-            // Below 10^9: exact as an f64.
-            return Some(n as f64);
-        }
+    small_whole(b).or_else(|| parse_float(std::str::from_utf8(b).ok()?))
+}
+
+/// A number of one to nine digits, in one pass: the digits' value, and whether they all
+/// were digits (nine bytes of at most 255 each cannot overflow 64 bits).
+#[inline]
+fn small_whole(b: &[u8]) -> Option<f64> {
+    if b.is_empty() || b.len() > 9 {
+        return None;
     }
-    let v = std::str::from_utf8(b).ok()?;
+    let (n, digits) = b.iter().fold((0u64, true), |(n, digits), &d| {
+        let v = d.wrapping_sub(b'0');
+        (n * 10 + u64::from(v), digits && v < 10)
+    });
+    // Below 10^9: exact as an f64.
+    digits.then_some(n as f64)
+}
+
+/// A finite number by the float parser.
+fn parse_float(v: &str) -> Option<f64> {
     v.parse::<f64>().ok().filter(|x| x.is_finite())
 }
 
