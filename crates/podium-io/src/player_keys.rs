@@ -39,8 +39,6 @@ pub(crate) struct PlayerKeys {
     /// Ids longer than [`INLINE`] bytes.
     long: HashMap<Box<[u8]>, u32, foldhash::fast::RandomState>,
     hasher: foldhash::fast::RandomState,
-    /// Numbers given so far.
-    len: u32,
 }
 
 impl Default for PlayerKeys {
@@ -58,7 +56,6 @@ impl PlayerKeys {
             inline: 0,
             long: HashMap::default(),
             hasher: foldhash::fast::RandomState::default(),
-            len: 0,
         }
     }
 
@@ -87,7 +84,7 @@ impl PlayerKeys {
             if let Some(&n) = self.long.get(bytes) {
                 return (n, false);
             }
-            let n = self.next();
+            let n = self.len();
             self.long.insert(bytes.into(), n);
             return (n, true);
         }
@@ -106,7 +103,7 @@ impl PlayerKeys {
         }
         let mut key = [0; INLINE];
         key[..bytes.len()].copy_from_slice(bytes);
-        let number = self.next();
+        let number = self.len();
         if 2 * (self.inline + 1) > self.slots.len() {
             self.grow();
             i = self.free_slot(hash);
@@ -116,10 +113,9 @@ impl PlayerKeys {
         (number, true)
     }
 
-    fn next(&mut self) -> u32 {
-        let n = self.len;
-        self.len += 1;
-        n
+    /// Numbers given so far: the next id's number.
+    fn len(&self) -> u32 {
+        (self.inline + self.long.len()) as u32
     }
 
     /// The first empty slot from the home of `hash` on.
@@ -197,7 +193,7 @@ mod tests {
         assert_eq!(number(&mut keys, "bo"), (1, false));
         // Ids that differ only by trailing zero bytes are different ids.
         assert_eq!(number(&mut keys, "bo\0"), (5, true));
-        assert_eq!(keys.len, 6);
+        assert_eq!(keys.len(), 6);
     }
 
     proptest! {
@@ -240,7 +236,7 @@ mod tests {
                 };
                 prop_assert_eq!(number(&mut keys, id), want);
             }
-            prop_assert_eq!(keys.len as usize, map.len());
+            prop_assert_eq!(keys.len() as usize, map.len());
             prop_assert!(keys.slots.len() >= 2 * keys.inline);
         }
     }
