@@ -61,35 +61,40 @@ fn write_csv_rows(
 
 /// The CSV rows of part of a leaderboard.
 fn csv_rows(board: &[Standing], sigma: bool, cons: bool) -> csv::Result<Vec<u8>> {
+    /// Writes a field built in `buf`: one buffer for every number of the leaderboard
+    /// (half a million of them with 50,000 players), not a String each.
+    fn put(
+        w: &mut csv::Writer<Vec<u8>>,
+        buf: &mut String,
+        fill: impl FnOnce(&mut String),
+    ) -> csv::Result<()> {
+        buf.clear();
+        fill(buf);
+        w.write_field(&*buf)
+    }
     let mut w = csv::Writer::from_writer(Vec::new());
-    // One buffer for every field: a leaderboard of 50,000 players is half a million
-    // numbers, and the writing shows next to the rating.
-    let mut field = String::new();
-    let mut put = |w: &mut csv::Writer<Vec<u8>>, fill: &dyn Fn(&mut String)| {
-        field.clear();
-        fill(&mut field);
-        w.write_field(&field)
-    };
+    let mut buf = String::new();
     for s in board {
-        put(&mut w, &|f| push_display(f, s.position))?;
+        put(&mut w, &mut buf, |f| push_display(f, s.position))?;
         w.write_field(&s.player)?;
-        put(&mut w, &|f| push_f64(f, s.rating.value))?;
+        put(&mut w, &mut buf, |f| push_f64(f, s.rating.value))?;
         if sigma {
-            put(&mut w, &|f| {
+            put(&mut w, &mut buf, |f| {
                 if let Some(v) = s.rating.sigma {
                     push_f64(f, v);
                 }
             })?;
         }
         if cons {
-            put(&mut w, &|f| push_f64(f, conservative(&s.rating)))?;
+            put(&mut w, &mut buf, |f| push_f64(f, conservative(&s.rating)))?;
         }
-        put(&mut w, &|f| push_display(f, s.stats.games))?;
-        put(&mut w, &|f| push_f64(f, s.stats.average_size()))?;
-        put(&mut w, &|f| push_f64(f, s.stats.win_pct()))?;
-        put(&mut w, &|f| push_f64(f, s.stats.expected_win_pct()))?;
-        put(&mut w, &|f| {
-            push_f64(f, s.stats.win_pct() - s.stats.expected_win_pct());
+        let st = &s.stats;
+        put(&mut w, &mut buf, |f| push_display(f, st.games))?;
+        put(&mut w, &mut buf, |f| push_f64(f, st.average_size()))?;
+        put(&mut w, &mut buf, |f| push_f64(f, st.win_pct()))?;
+        put(&mut w, &mut buf, |f| push_f64(f, st.expected_win_pct()))?;
+        put(&mut w, &mut buf, |f| {
+            push_f64(f, st.win_pct() - st.expected_win_pct())
         })?;
         w.write_field(last_played(s))?;
         w.write_field(if s.provisional { "true" } else { "false" })?;
