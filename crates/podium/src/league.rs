@@ -351,6 +351,11 @@ impl League {
             prefetch_index::prefetch_index(std::slice::from_ref(&p.rating), 0);
             prefetch_index::prefetch_index(std::slice::from_ref(&p.stats.last_match), 0);
             prefetch_index::prefetch_index(std::slice::from_ref(&p.stats.games), 0);
+            // And the stamp that finds a player given twice: with tens of thousands of
+            // players, the stamps too lie outside the nearest caches.
+            if index < self.stamps.len() {
+                prefetch_index::prefetch_index(&self.stamps, index);
+            }
         }
     }
 

@@ -290,6 +290,27 @@ fn ranked_matches_refuse_repeats_and_bad_places_and_change_nothing() {
     assert_eq!(league.apply_ranked("g2", &mut a, &[1, 2, 3]), repeat("ann"));
     let mut b = [Slot::New("cy"), Slot::New("bo"), Slot::New("cy")];
     assert_eq!(league.apply_ranked("g2", &mut b, &[1, 2, 3]), repeat("cy"));
+    // A large match: repeats by index, by id, and of a newcomer.
+    let names: Vec<String> = (0..20).map(|i| format!("n{i}")).collect();
+    let places: Vec<usize> = (1..=21).collect();
+    let large = |last: Slot<'static>| {
+        let mut slots: Vec<Slot<'_>> = names.iter().map(|n| Slot::New(n.as_str())).collect();
+        slots[3] = Slot::Known(1);
+        slots.push(last);
+        slots
+    };
+    for (last, who) in [
+        (Slot::Known(1), "bo"),
+        (Slot::New("bo"), "bo"),
+        (Slot::Known(0), "ann"),
+    ] {
+        let mut slots = large(last);
+        slots[7] = Slot::New("ann");
+        assert_eq!(league.apply_ranked("g2", &mut slots, &places), repeat(who));
+    }
+    let mut slots = large(Slot::New("n3"));
+    slots[9] = Slot::New("n3");
+    assert_eq!(league.apply_ranked("g2", &mut slots, &places), repeat("n3"));
     for bad in [&[1, 1, 2][..], &[2, 2, 3], &[1, 2], &[1, 3, 3]] {
         let mut c = [Slot::New("cy"), Slot::New("di"), Slot::New("ed")];
         assert!(
@@ -318,4 +339,9 @@ fn ranked_matches_refuse_repeats_and_bad_places_and_change_nothing() {
     assert!(elo.players().is_empty());
     assert_eq!(league.players(), &before[..]);
     assert_eq!(league.matches_rated(), 1);
+    // And a large match of distinct players is rated.
+    let mut slots = large(Slot::New("zed"));
+    league.apply_ranked("g3", &mut slots, &places).unwrap();
+    assert_eq!(league.players().len(), 2 + 20);
+    assert_eq!(league.matches_rated(), 2);
 }
