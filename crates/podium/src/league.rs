@@ -552,15 +552,21 @@ impl League {
     /// The leaderboard: players best first (by rating, then by name), with statistics.
     #[must_use]
     pub fn standings(&self) -> Vec<Standing> {
-        let mut order: Vec<&PlayerRecord> = self.players.iter().collect();
-        order.sort_by(|a, b| {
-            b.rating
-                .value
-                .total_cmp(&a.rating.value)
-                .then_with(|| a.name.cmp(&b.name))
+        // Sorted by keys kept beside the indices: most comparisons then read no record.
+        // Names are unique, so no two keys are equal and an unstable sort is exact.
+        let mut order: Vec<(f64, usize)> = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.rating.value, i))
+            .collect();
+        order.sort_unstable_by(|a, b| {
+            b.0.total_cmp(&a.0)
+                .then_with(|| self.players[a.1].name.cmp(&self.players[b.1].name))
         });
         order
             .into_iter()
+            .map(|(_, i)| &self.players[i])
             .enumerate()
             .map(|(i, p)| Standing {
                 position: i + 1,
