@@ -65,7 +65,7 @@ fn write_csv_rows(
 fn csv_rows(board: &[Standing], sigma: bool, cons: bool) -> Vec<u8> {
     let mut out = String::with_capacity(board.len() * 128);
     for s in board {
-        push_display(&mut out, s.position);
+        out.push_str(itoa::Buffer::new().format(s.position));
         out.push(',');
         push_csv_field(&mut out, &s.player);
         out.push(',');
@@ -82,7 +82,7 @@ fn csv_rows(board: &[Standing], sigma: bool, cons: bool) -> Vec<u8> {
             out.push(',');
         }
         let st = &s.stats;
-        push_display(&mut out, st.games);
+        out.push_str(itoa::Buffer::new().format(st.games));
         out.push(',');
         push_f64(&mut out, st.average_size());
         out.push(',');
@@ -101,7 +101,10 @@ fn csv_rows(board: &[Standing], sigma: bool, cons: bool) -> Vec<u8> {
 /// Appends a text field of a CSV row: quoted, with its quotes doubled, when it holds a
 /// comma, a quote or a line break, as the `csv` crate's writer does by default.
 fn push_csv_field(out: &mut String, field: &str) {
-    if field.contains([',', '"', '\r', '\n']) {
+    if field
+        .bytes()
+        .any(|b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+    {
         out.push('"');
         out.push_str(&field.replace('"', "\"\""));
         out.push('"');
@@ -112,17 +115,44 @@ fn push_csv_field(out: &mut String, field: &str) {
 
 /// Appends `x` exactly as `Display` writes it: the shortest digits that read back as `x`,
 /// never with an exponent. Żmij finds the same digits several times faster; what it
-/// writes differently (`1.0`, exponents) is written as `Display` writes it.
+/// writes differently (`1.0`, exponents, and a last digit exactly halfway between two
+/// shortest candidates, which `Display` rounds up and Żmij to even) is written as
+/// `Display` writes it.
 pub fn push_f64(out: &mut String, x: f64) {
     if x.is_finite() {
         let mut buf = zmij::Buffer::new();
         let digits = buf.format_finite(x);
-        if !digits.contains('e') {
+        // From the end: an exponent, or the point and how many digits follow it.
+        let tail = digits.bytes().rev().position(|b| b == b'.' || b == b'e');
+        let exponent = tail.is_some_and(|t| digits.as_bytes()[digits.len() - 1 - t] == b'e');
+        // The digits end one place before x's exact decimal value does: only then can x
+        // lie exactly halfway between two candidates for the last digit.
+        let halfway = exact_fraction_digits(x) == tail.unwrap_or(0) + 1;
+        if !exponent && !halfway {
             out.push_str(digits.strip_suffix(".0").unwrap_or(digits));
             return;
         }
     }
     push_display(out, x);
+}
+
+/// How many digits the exact decimal value of a finite `x` has after the point: a
+/// binary fraction of k bits has exactly k decimal ones (2^-k = 5^k / 10^k).
+fn exact_fraction_digits(x: f64) -> usize {
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    let mut mantissa = bits & ((1 << 52) - 1);
+    let exponent = if biased == 0 {
+        -1074
+    } else {
+        mantissa |= 1 << 52;
+        biased - 1075
+    };
+    if mantissa == 0 {
+        return 0;
+    }
+    let lowest_bit = exponent + mantissa.trailing_zeros() as i32;
+    usize::try_from(-lowest_bit).unwrap_or(0)
 }
 
 /// Appends `x` as `Display` writes it.
@@ -333,6 +363,10 @@ mod tests {
             1.0 / 3.0,
             100.0 * (2.0 / 3.0),
             1e-7,
+            // 1130763335147182.25, halfway between …182.2 and …182.3: Display writes .3.
+            f64::from_bits(4_832_381_853_881_760_441),
+            0.5,
+            0.125,
             1e16,
             1e21,
             -1.5e300,
@@ -474,6 +508,17 @@ mod tests {
         fn any_float_is_written_as_display_writes_it(bits in any::<u64>()) {
             let x = f64::from_bits(bits);
             prop_assert_eq!(fast(x), x.to_string());
+        }
+
+        /// Numbers with few bits after the point, from 2^-8 to 2^53, where a last digit
+        /// can fall exactly halfway.
+        #[test]
+        fn short_binary_fractions_are_written_as_display_writes_them(
+            mantissa in any::<u64>(), exponent in -8i32..53,
+        ) {
+            let x = (mantissa >> 11) as f64 * 2f64.powi(exponent - 52);
+            prop_assert_eq!(fast(x), x.to_string());
+            prop_assert_eq!(fast(-x), (-x).to_string());
         }
 
         /// Ratings and percentages: the values leaderboards hold.
