@@ -181,7 +181,12 @@ fn read_in_blocks<E>(
             returns.push(back);
             let file = &file;
             scope.spawn(move || {
-                let mut worker = Worker::default();
+                // A lone worker reads every block in order: it checks the contiguity
+                // rule itself, off the calling thread, which rates.
+                let mut worker = Worker {
+                    contiguity: (threads == 1).then(Contiguity::default),
+                    ..Worker::default()
+                };
                 for k in (w..blocks).step_by(threads) {
                     let start = data_start + k * block_size;
                     let end = (start + block_size).min(size);
@@ -207,13 +212,14 @@ fn read_in_blocks<E>(
             let goes_on = joiner.pending && block.ids().next() == Some(joiner.pending_id.as_str());
             // Every other match's id is checked against the recent ones first, in a loop
             // of its own: when ids do not rise, the misses of several in the map of
-            // recent ids are waited for together.
-            if block
-                .ids()
-                .skip(usize::from(goes_on))
-                .any(|id| joiner.recent.seen_before(id))
+            // recent ids are waited for together. A lone worker checked them already.
+            if threads > 1
+                && block
+                    .ids()
+                    .skip(usize::from(goes_on))
+                    .any(|id| joiner.recent.seen_before(id))
             {
-                return no("the rows of a match are not contiguous");
+                return no(NOT_CONTIGUOUS);
             }
             let mut row_start = 0;
             for (i, (id, &(_, row_end))) in block.ids().zip(&block.matches).enumerate() {
@@ -373,7 +379,39 @@ struct Worker {
     sort: Vec<(f64, u32)>,
     /// Scratch: where each row's player id lies in the block.
     spans: Vec<(usize, usize)>,
+    /// The contiguity rule, when this worker reads every block.
+    contiguity: Option<Contiguity>,
 }
+
+/// The contiguity rule across the blocks of a file, checked block by block in order.
+#[derive(Default)]
+struct Contiguity {
+    recent: RecentIds,
+    /// The id of the last match of the blocks so far, if any.
+    last: Option<String>,
+}
+
+impl Contiguity {
+    /// Whether a match of `block` comes back after other matches, as the calling thread
+    /// checks it with several workers: a block's first match may go on with the last
+    /// one of the blocks before.
+    fn broken(&mut self, block: &Block) -> bool {
+        let goes_on = self.last.is_some() && block.ids().next() == self.last.as_deref();
+        let broken = block
+            .ids()
+            .skip(usize::from(goes_on))
+            .any(|id| self.recent.seen_before(id));
+        if let Some(id) = block.ids().last() {
+            let last = self.last.get_or_insert_with(String::new);
+            last.clear();
+            last.push_str(id);
+        }
+        broken
+    }
+}
+
+/// Why a file breaks the contiguity rule.
+const NOT_CONTIGUOUS: &str = "the rows of a match are not contiguous";
 
 impl Worker {
     /// Reads the lines that start in `start..end`.
@@ -440,6 +478,9 @@ impl Worker {
             block.problem = Some(problem);
         }
         self.buf = buf;
+        if block.problem.is_none() && self.contiguity.as_mut().is_some_and(|c| c.broken(&block)) {
+            block.problem = Some(NOT_CONTIGUOUS);
+        }
         block
     }
 
@@ -975,8 +1016,10 @@ mod tests {
     #[test]
     fn says_no_to_what_it_does_not_read() {
         let no = |text: &str| {
-            let (plain, _) = plain(text.as_bytes(), 2, 8);
-            assert!(matches!(plain, Plain::No { .. }), "{text:?}: {plain:?}");
+            for threads in [1, 2] {
+                let (plain, _) = plain(text.as_bytes(), threads, 8);
+                assert!(matches!(plain, Plain::No { .. }), "{text:?}: {plain:?}");
+            }
         };
         no("");
         no("match,player\ng,a\n");
