@@ -486,7 +486,8 @@ impl Worker {
 
     fn split(&mut self, text: &[u8], cols: Columns, block: &mut Block) -> Result<(), &'static str> {
         let text = std::str::from_utf8(text).map_err(|_| "text that is not UTF-8")?;
-        if memchr::memchr2(b'"', b'\r', text.as_bytes()).is_some() {
+        let (refused, trimmable) = scan(text.as_bytes());
+        if refused {
             return Err("a quote or a carriage return");
         }
         let mut fields = [(0usize, 0usize); 64];
@@ -519,7 +520,7 @@ impl Worker {
             }
             // Fields are read as bytes: commas and line breaks are ASCII, so they bound
             // characters, and only a new match's id needs to be a `str`.
-            let field = |i: usize| bare_field(text, fields[i]);
+            let field = |i: usize| read_field(text, fields[i], trimmable);
             let id = field(cols.id)?;
             // The player is checked here and looked up below, with the block's others.
             field(cols.player)?;
@@ -616,6 +617,19 @@ impl Worker {
     }
 }
 
+/// [`bare_field`], told by [`scan`] whether anything in the text could be trimmed: when
+/// not, a field need only not be empty.
+#[inline(always)]
+fn read_field(text: &str, (s, e): (usize, usize), trimmable: bool) -> Result<&[u8], &'static str> {
+    if trimmable {
+        bare_field(text, (s, e))
+    } else if s < e {
+        Ok(&text.as_bytes()[s..e])
+    } else {
+        Err(EMPTY_OR_SPACED)
+    }
+}
+
 /// The bytes of the field at `span` of `text`, if it is not empty and has nothing to trim
 /// (the general reader trims fields).
 #[inline(always)]
@@ -629,8 +643,51 @@ fn bare_field(text: &str, (s, e): (usize, usize)) -> Result<&[u8], &'static str>
     if bare {
         Ok(f)
     } else {
-        Err("an empty field or one with surrounding spaces")
+        Err(EMPTY_OR_SPACED)
     }
+}
+
+/// Why a field is not read.
+const EMPTY_OR_SPACED: &str = "an empty field or one with surrounding spaces";
+
+/// Whether a block's text holds a quote or a carriage return, which a plain file has not;
+/// and whether it holds anything that trimming a field could remove: white space other
+/// than its line breaks, or any character other than ASCII (some are white space). In
+/// one pass of vector compares, 16 bytes at a time.
+fn scan(bytes: &[u8]) -> (bool, bool) {
+    use wide::u8x16;
+    let mut acc = (u8x16::splat(0), u8x16::splat(0));
+    let mut chunks = bytes.chunks_exact(16);
+    for chunk in &mut chunks {
+        let mut sixteen = [0; 16];
+        sixteen.copy_from_slice(chunk);
+        acc = scan_step(acc, u8x16::from(sixteen));
+    }
+    let rest = chunks.remainder();
+    let mut sixteen = [0; 16];
+    sixteen[..rest.len()].copy_from_slice(rest);
+    let (refused, trimmable) = scan_step(acc, u8x16::from(sixteen));
+    (refused.move_mask() != 0, trimmable.move_mask() != 0)
+}
+
+/// [`scan`] of 16 bytes, into the high bits of its two accumulators.
+#[inline(always)]
+fn scan_step(
+    (refused, trimmable): (wide::u8x16, wide::u8x16),
+    v: wide::u8x16,
+) -> (wide::u8x16, wide::u8x16) {
+    use wide::u8x16;
+    (
+        refused | v.cmp_eq(u8x16::splat(b'"')) | v.cmp_eq(u8x16::splat(b'\r')),
+        // Tab, vertical tab and form feed (9, 11, 12; 10 is the line break), the space,
+        // and bytes of 128 and over, whose high bit is their own.
+        trimmable
+            | v.cmp_eq(u8x16::splat(b'\t'))
+            | v.cmp_eq(u8x16::splat(0x0b))
+            | v.cmp_eq(u8x16::splat(0x0c))
+            | v.cmp_eq(u8x16::splat(b' '))
+            | v,
+    )
 }
 
 /// The positions of the commas and line breaks of a text, 64 bytes at a time.
@@ -1030,6 +1087,11 @@ mod tests {
         no("match,player,rank\r\ng,a,1\r\ng,b,2\r\n");
         no("match,player,rank\ng,\"a\",1\ng,b,2\n");
         no("match,player,rank\ng,a ,1\ng,b,2\n");
+        // White space of every kind the general reader trims, ASCII or not.
+        for space in ["\t", "\u{b}", "\u{c}", "\u{a0}", "\u{3000}"] {
+            no(&format!("match,player,rank\ng,a{space},1\ng,b,2\n"));
+            no(&format!("match,player,rank\ng,a,1\ng,b,{space}2\n"));
+        }
         no("match,player,rank\ng,,1\ng,b,2\n");
         no("match,player,rank\ng,a\ng,b,2\n");
         no("match,player,rank\ng,a,first\ng,b,2\n");
