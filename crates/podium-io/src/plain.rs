@@ -210,15 +210,9 @@ fn read_in_blocks<E>(
             joiner.learn_names(worker, &block);
             // A block's first match may go on with the last one of the block before.
             let goes_on = joiner.pending && block.ids().next() == Some(joiner.pending_id.as_str());
-            // Every other match's id is checked against the recent ones first, in a loop
-            // of its own: when ids do not rise, the misses of several in the map of
-            // recent ids are waited for together. A lone worker checked them already.
-            if threads > 1
-                && block
-                    .ids()
-                    .skip(usize::from(goes_on))
-                    .any(|id| joiner.recent.seen_before(id))
-            {
+            // The contiguity rule, before any of the block's matches is handed on (a lone
+            // worker checked it already).
+            if threads > 1 && joiner.contiguity.broken(&block) {
                 return no(NOT_CONTIGUOUS);
             }
             let mut row_start = 0;
@@ -392,9 +386,10 @@ struct Contiguity {
 }
 
 impl Contiguity {
-    /// Whether a match of `block` comes back after other matches, as the calling thread
-    /// checks it with several workers: a block's first match may go on with the last
-    /// one of the blocks before.
+    /// Whether a match of `block` comes back after other matches; a block's first match
+    /// may go on with the last one of the blocks before. Every id is checked against the
+    /// recent ones in a loop of its own: when ids do not rise, the misses of several in
+    /// the map of recent ids are waited for together.
     fn broken(&mut self, block: &Block) -> bool {
         let goes_on = self.last.is_some() && block.ids().next() == self.last.as_deref();
         let broken = block
@@ -782,7 +777,8 @@ struct Joiner {
     names: PlayerNames,
     /// Per worker: its numbers to the file's.
     local: Vec<Vec<u32>>,
-    recent: RecentIds,
+    /// The contiguity rule, with several workers.
+    contiguity: Contiguity,
     /// Whether a match was read and not handed on yet: the last one of a block, which
     /// the next block may go on with. Its id, its rows as (sort key, player) and places,
     /// and whether rows from two blocks were joined (then they are sorted again).
@@ -805,7 +801,7 @@ impl Joiner {
             ids: Ids::default(),
             names: PlayerNames::default(),
             local: vec![Vec::new(); threads],
-            recent: RecentIds::default(),
+            contiguity: Contiguity::default(),
             pending: false,
             merged: false,
             pending_id: String::new(),
