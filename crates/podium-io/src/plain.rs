@@ -359,6 +359,14 @@ impl Block {
             &self.ids[std::mem::replace(&mut start, end)..end]
         })
     }
+
+    /// The id of the block's last match, if any, without walking the others.
+    fn last_id(&self) -> Option<&str> {
+        let n = self.matches.len();
+        let end = self.matches.last()?.0 as usize;
+        let start = n.checked_sub(2).map_or(0, |k| self.matches[k].0 as usize);
+        Some(&self.ids[start..end])
+    }
 }
 
 /// A worker's state: its buffer and its own numbering of players.
@@ -396,7 +404,7 @@ impl Contiguity {
             .ids()
             .skip(usize::from(goes_on))
             .any(|id| self.recent.seen_before(id));
-        if let Some(id) = block.ids().last() {
+        if let Some(id) = block.last_id() {
             let last = self.last.get_or_insert_with(String::new);
             last.clear();
             last.push_str(id);
@@ -1036,6 +1044,18 @@ mod tests {
                 ))
             })
             .collect()
+    }
+
+    #[test]
+    fn a_block_knows_its_last_match_id() {
+        let mut block = Block::default();
+        assert_eq!(block.last_id(), None);
+        for (id, end) in [("g1", 2), ("g22", 5), ("h", 6)] {
+            block.ids.push_str(id);
+            block.matches.push((end, 0));
+            assert_eq!(block.last_id(), Some(id));
+            assert_eq!(block.last_id(), block.ids().last());
+        }
     }
 
     #[test]
