@@ -424,6 +424,14 @@ impl League {
                 expected: players.len(),
                 found: changes.len(),
             }),
+            // The usual case first, in two plain passes the compiler keeps tight: finite
+            // ratings, no σ. Anything else is looked at player by player.
+            Ok(())
+                if changes.iter().all(|c| c.after.value.is_finite())
+                    && changes.iter().all(|c| c.after.sigma.is_none()) =>
+            {
+                None
+            }
             Ok(()) => {
                 changes
                     .iter()
