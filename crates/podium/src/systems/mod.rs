@@ -35,7 +35,7 @@ macro_rules! elo_system {
                 before: &[$crate::rating::Rating],
                 out: &mut Vec<$crate::rating::PlayerChange>,
             ) -> Result<(), $crate::error::RateError> {
-                $crate::systems::rate_ranked_elo(self, places, before, out)
+                $crate::systems::EloScores::ranked(self, places, before, out)
             }
             $($own)*
         }
@@ -197,25 +197,32 @@ pub(crate) struct Expectations<'a> {
 }
 
 /// Entries whose `q` [`Expectations`] keeps without allocating.
-const INLINE: usize = 16;
+pub(crate) const INLINE: usize = 16;
+
+/// Sets `q[i] = 10^((r_i − r̄)/D)` for the ratings `r` (as many as `q` holds), the powers
+/// of [`Expectations`]; says whether every one lies in the range where `q_i / (q_i + q_j)`
+/// is exact enough (else the direct formula is used).
+#[inline]
+pub(crate) fn powers(r: &[f64], scale: f64, q: &mut [f64]) -> bool {
+    let mean = r.iter().sum::<f64>() / r.len() as f64;
+    // 10^x as e^(x·ln 10): one exponential, cheaper than a general power.
+    for (x, r) in q.iter_mut().zip(r) {
+        *x = ((r - mean) / scale * std::f64::consts::LN_10).exp();
+    }
+    !q.iter().any(|&x| !(1e-150..=1e150).contains(&x))
+}
 
 impl<'a> Expectations<'a> {
     pub(crate) fn new(ratings: &'a [f64], scale: f64) -> Self {
-        let mean = ratings.iter().sum::<f64>() / ratings.len() as f64;
-        // 10^x as e^(x·ln 10): one exponential, cheaper than a general power.
-        let q = |r: &f64| ((r - mean) / scale * std::f64::consts::LN_10).exp();
         let mut inline = [0.0; INLINE];
         let mut heap = Vec::new();
         let q = if ratings.len() <= INLINE {
-            for (x, r) in inline.iter_mut().zip(ratings) {
-                *x = q(r);
-            }
-            &inline[..ratings.len()]
+            &mut inline[..ratings.len()]
         } else {
-            heap.extend(ratings.iter().map(q));
-            &heap[..]
+            heap.resize(ratings.len(), 0.0);
+            &mut heap[..]
         };
-        let direct = q.iter().any(|&x| !(1e-150..=1e150).contains(&x));
+        let direct = !powers(ratings, scale, q);
         Expectations {
             ratings,
             inline,
@@ -277,6 +284,20 @@ pub(crate) trait EloScores {
 
     /// The step size K of a player rated `r` in a match of `entries` entries.
     fn k(&self, r: &Rating, entries: usize) -> f64;
+
+    /// [`crate::RatingSystem::rate_ranked`]: [`rate_ranked_elo`], unless the system has
+    /// a shortcut of its own for the usual match.
+    fn ranked(
+        &self,
+        places: &[usize],
+        before: &[Rating],
+        out: &mut Vec<PlayerChange>,
+    ) -> Result<(), RateError>
+    where
+        Self: Sized,
+    {
+        rate_ranked_elo(self, places, before, out)
+    }
 }
 
 /// [`crate::RatingSystem::rate`] for the Elo family: a team's rating is its members'

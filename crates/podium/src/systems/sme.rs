@@ -23,9 +23,10 @@
 //! assert!((after[2] - 1472.83).abs() < 0.01);
 //! ```
 
-use super::{expectation, EloScores, Expectations};
+use super::{check_finite, expectation, powers, rate_ranked_elo, EloScores, Expectations, INLINE};
+use crate::error::RateError;
 use crate::model::tie_range;
-use crate::rating::Rating;
+use crate::rating::{PlayerChange, Rating};
 
 /// Parameters of Simple Multiplayer Elo.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -66,6 +67,50 @@ impl EloScores for SmeConfig {
 
     fn k(&self, _: &Rating, _: usize) -> f64 {
         self.k
+    }
+
+    /// The usual match, up to [`INLINE`] entries without ties and with ratings close
+    /// enough for the table of powers, in one pass over the players: [`neighbours`]' sums,
+    /// bit for bit, each player's from the games with the players just above and below.
+    /// Any other match goes the shared way.
+    fn ranked(
+        &self,
+        places: &[usize],
+        before: &[Rating],
+        out: &mut Vec<PlayerChange>,
+    ) -> Result<(), RateError> {
+        let n = before.len();
+        // Places 1, 2, …, n are valid places: the shared checks have nothing to add.
+        let untied = (2..=INLINE).contains(&n)
+            && places.len() == n
+            && places.iter().enumerate().all(|(i, &p)| p == i + 1);
+        if !untied {
+            return rate_ranked_elo(self, places, before, out);
+        }
+        check_finite(before)?;
+        let mut r = [0.0; INLINE];
+        for (r, b) in r.iter_mut().zip(before) {
+            *r = b.value;
+        }
+        let mut q = [0.0; INLINE];
+        if !powers(&r[..n], self.scale, &mut q[..n]) {
+            return rate_ranked_elo(self, places, before, out);
+        }
+        // What the player above expected against this one.
+        let mut above = 0.0;
+        for (i, b) in before.iter().enumerate() {
+            let (mut e, mut s) = (0.0, 0.0);
+            if i > 0 {
+                e += 1.0 - above;
+            }
+            if i + 1 < n {
+                above = q[i] / (q[i] + q[i + 1]);
+                e += above;
+                s += 1.0;
+            }
+            out.push(PlayerChange::elo(*b, e, s, self.k, 1.0));
+        }
+        Ok(())
     }
 }
 
@@ -145,6 +190,40 @@ mod tests {
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             proptest::prop_assert_eq!(bits(&e1), bits(&e2));
             proptest::prop_assert_eq!(bits(&s1), bits(&s2));
+        }
+    }
+
+    proptest::proptest! {
+        /// The shortcut for the usual match gives the shared path's changes bit for bit,
+        /// for ratings close and far apart (where it hands over to the shared path), with
+        /// and without ties (which always go the shared way), and for any games played.
+        #[test]
+        fn the_shortcut_rates_as_the_shared_path(
+            field in proptest::collection::vec(
+                (prop_oneof![-1e4f64..1e4, -1e5f64..1e5], 0u32..40, proptest::bool::ANY),
+                2..20,
+            ),
+        ) {
+            let before: Vec<Rating> =
+                field.iter().map(|&(r, g, _)| Rating::new(r).games(g)).collect();
+            // A tie with the place before wherever the flag says so.
+            let mut places = Vec::with_capacity(field.len());
+            for (i, &(_, _, tie)) in field.iter().enumerate() {
+                places.push(if tie && i > 0 { places[i - 1] } else { i + 1 });
+            }
+            let config = SmeConfig::default();
+            let (mut fast, mut shared) = (Vec::new(), Vec::new());
+            EloScores::ranked(&config, &places, &before, &mut fast).unwrap();
+            rate_ranked_elo(&config, &places, &before, &mut shared).unwrap();
+            let bits = |c: &[PlayerChange]| {
+                c.iter()
+                    .map(|c| {
+                        let k = c.k.map(f64::to_bits);
+                        (c.after.value.to_bits(), c.after.games, c.expected.to_bits(), c.actual.to_bits(), k)
+                    })
+                    .collect::<Vec<_>>()
+            };
+            proptest::prop_assert_eq!(bits(&fast), bits(&shared));
         }
     }
 
