@@ -58,10 +58,11 @@ crate::configure!(SmeConfig, "sme" {
 impl EloScores for SmeConfig {
     fn scores(&self, r: &[f64], places: &[usize], e: &mut [f64], s: &mut [f64]) {
         let table = Expectations::new(r, self.scale);
+        let get = |i, j| table.get(i, j);
         if places.iter().enumerate().all(|(i, &p)| p == i + 1) {
-            neighbours(&table, e, s);
+            neighbours(get, e, s);
         } else {
-            tie_groups(&table, places, e, s);
+            tie_groups(get, places, e, s);
         }
     }
 
@@ -69,10 +70,11 @@ impl EloScores for SmeConfig {
         self.k
     }
 
-    /// The usual match, up to [`INLINE`] entries without ties and with ratings close
-    /// enough for the table of powers, in one pass over the players: [`neighbours`]' sums,
-    /// bit for bit, each player's from the games with the players just above and below.
-    /// Any other match goes the shared way.
+    /// A match of up to [`INLINE`] entries whose ratings lie close enough for the table of
+    /// powers, with its scratch on the stack and the expectations read from the powers
+    /// directly. Without ties (the usual match), in one pass over the players:
+    /// [`neighbours`]' sums, bit for bit, each player's from the games with the players
+    /// just above and below. Any other match goes the shared way.
     fn ranked(
         &self,
         places: &[usize],
@@ -80,12 +82,13 @@ impl EloScores for SmeConfig {
         out: &mut Vec<PlayerChange>,
     ) -> Result<(), RateError> {
         let n = before.len();
-        // Places 1, 2, …, n are valid places: the shared checks have nothing to add.
-        let untied = (2..=INLINE).contains(&n)
-            && places.len() == n
-            && places.iter().enumerate().all(|(i, &p)| p == i + 1);
-        if !untied {
+        if !(2..=INLINE).contains(&n) {
             return rate_ranked_elo(self, places, before, out);
+        }
+        // Places 1, 2, …, n are valid places: the check is needed for the others only.
+        let untied = places.len() == n && places.iter().enumerate().all(|(i, &p)| p == i + 1);
+        if !untied {
+            crate::model::check_places(n, places)?;
         }
         check_finite(before)?;
         let mut r = [0.0; INLINE];
@@ -96,6 +99,19 @@ impl EloScores for SmeConfig {
         if !powers(&r[..n], self.scale, &mut q[..n]) {
             return rate_ranked_elo(self, places, before, out);
         }
+        let q = &q[..n];
+        let get = |i: usize, j: usize| q[i] / (q[i] + q[j]);
+        if !untied {
+            let (mut e, mut s) = ([0.0; INLINE], [0.0; INLINE]);
+            tie_groups(get, places, &mut e[..n], &mut s[..n]);
+            out.extend(
+                before
+                    .iter()
+                    .zip(e.iter().zip(&s))
+                    .map(|(b, (&e, &s))| PlayerChange::elo(*b, e, s, self.k, 1.0)),
+            );
+            return Ok(());
+        }
         // What the player above expected against this one.
         let mut above = 0.0;
         for (i, b) in before.iter().enumerate() {
@@ -104,7 +120,7 @@ impl EloScores for SmeConfig {
                 e += 1.0 - above;
             }
             if i + 1 < n {
-                above = q[i] / (q[i] + q[i + 1]);
+                above = get(i, i + 1);
                 e += above;
                 s += 1.0;
             }
@@ -117,9 +133,9 @@ impl EloScores for SmeConfig {
 /// The scores of a match without ties (places 1, 2, …, n), the usual one: each entry
 /// meets its neighbours with probability 1. These are [`tie_groups`]' sums with its
 /// factors of one multiplied out: the same, bit for bit, with no division.
-fn neighbours(table: &Expectations<'_>, e: &mut [f64], s: &mut [f64]) {
+fn neighbours(table: impl Fn(usize, usize) -> f64, e: &mut [f64], s: &mut [f64]) {
     for i in 1..e.len() {
-        let eij = table.get(i - 1, i);
+        let eij = table(i - 1, i);
         e[i - 1] += eij;
         s[i - 1] += 1.0;
         e[i] += 1.0 - eij;
@@ -128,11 +144,11 @@ fn neighbours(table: &Expectations<'_>, e: &mut [f64], s: &mut [f64]) {
 
 /// The scores of any match: the tie groups, best first, walked pairwise without
 /// collecting them.
-fn tie_groups(table: &Expectations<'_>, places: &[usize], e: &mut [f64], s: &mut [f64]) {
+fn tie_groups(table: impl Fn(usize, usize) -> f64, places: &[usize], e: &mut [f64], s: &mut [f64]) {
     let n = places.len();
     // Adds a virtual game between i and j played with probability p, i scoring si.
     let mut play = |i: usize, j: usize, p: f64, si: f64| {
-        let eij = table.get(i, j);
+        let eij = table(i, j);
         e[i] += p * eij;
         s[i] += p * si;
         e[j] += p * (1.0 - eij);
@@ -185,8 +201,8 @@ mod tests {
             let table = Expectations::new(&r, 400.0);
             let (mut e1, mut s1) = (vec![0.0; n], vec![0.0; n]);
             let (mut e2, mut s2) = (vec![0.0; n], vec![0.0; n]);
-            neighbours(&table, &mut e1, &mut s1);
-            tie_groups(&table, &places, &mut e2, &mut s2);
+            neighbours(|i, j| table.get(i, j), &mut e1, &mut s1);
+            tie_groups(|i, j| table.get(i, j), &places, &mut e2, &mut s2);
             let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             proptest::prop_assert_eq!(bits(&e1), bits(&e2));
             proptest::prop_assert_eq!(bits(&s1), bits(&s2));
