@@ -227,11 +227,17 @@ pub fn rate_plain(input: &InputArgs, league: &mut League) -> bool {
                     .into_iter()
                     .map(|_| unreachable!("the buffer is empty"))
                     .collect();
-                slots.extend(m.players.iter().map(|&p| match index[p as usize] {
-                    UNKNOWN => Slot::New(names.get(p)),
-                    i => Slot::Known(i as usize),
-                }));
-                let new = slots.iter().any(|s| matches!(s, Slot::New(_)));
+                let mut new = false;
+                slots.reserve(m.players.len());
+                for &p in m.players {
+                    slots.push(match index[p as usize] {
+                        UNKNOWN => {
+                            new = true;
+                            Slot::New(names.get(p))
+                        }
+                        i => Slot::Known(i as usize),
+                    });
+                }
                 let rated = league.apply_ranked(m.id, &mut slots, m.places);
                 // Players met before keep their index; new ones learn theirs.
                 if new {
