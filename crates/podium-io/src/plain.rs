@@ -493,59 +493,9 @@ impl Worker {
         if refused {
             return Err("a quote or a carriage return");
         }
-        let mut fields = [(0usize, 0usize); 64];
-        if cols.needed > fields.len() {
-            return Err("too many columns before the ones read");
-        }
-        // Where the id of the match being read starts.
-        let mut id_start = 0;
         self.spans.clear();
-        // One pass over the block finds every comma and line break (the text ends with
-        // one); `count` fields of the current line were seen, the next one starts at `from`.
+        split_rows(text, cols, trimmable, block, &mut self.spans)?;
         let bytes = text.as_bytes();
-        let mut count = 0;
-        let mut from = 0;
-        for end in Separators::new(bytes) {
-            if count < cols.needed {
-                fields[count] = (from, end);
-            }
-            count += 1;
-            from = end + 1;
-            if bytes[end] == b',' {
-                continue;
-            }
-            let seen = std::mem::take(&mut count);
-            if seen == 1 && fields[0].0 == fields[0].1 {
-                continue; // blank lines are skipped, as csv readers do
-            }
-            if seen < cols.needed {
-                return Err("a row with too few fields");
-            }
-            // Fields are read as bytes: commas and line breaks are ASCII, so they bound
-            // characters, and only a new match's id needs to be a `str`.
-            let field = |i: usize| read_field(text, fields[i], trimmable);
-            let id = field(cols.id)?;
-            // The player is checked here and looked up below, with the block's others.
-            field(cols.player)?;
-            let value =
-                parse_number_bytes(field(cols.finish)?).ok_or("a finish that is not a number")?;
-            let key = if cols.score { -value } else { value };
-            // The id of the match being read is the last one in `ids`.
-            if block.matches.is_empty() || !same_bytes(&block.ids.as_bytes()[id_start..], id) {
-                if let Some(m) = block.matches.last_mut() {
-                    m.1 = block.keys.len() as u32;
-                }
-                id_start = block.ids.len();
-                let (s, e) = fields[cols.id];
-                block.ids.push_str(&text[s..e]);
-                block.matches.push((block.ids.len() as u32, 0));
-            }
-            self.spans.push(fields[cols.player]);
-            block.keys.push(key);
-        }
-        if let Some(m) = block.matches.last_mut() {
-            m.1 = block.keys.len() as u32;
-        }
         // Every row's player, in a loop of lookups and little else: each row asks for
         // the table's line of the row `PREFETCH` rows on, so that the waits for memory
         // of several rows overlap.
@@ -618,6 +568,72 @@ impl Worker {
         push_places(&block.keys[start..end], &mut block.places);
         Ok(())
     }
+}
+
+/// The rows of a block's text: each match's id and where its rows end, and each row's
+/// player (where it lies in the text) and sort key. A function of its own, so that its
+/// loop, run once per field, keeps its values in registers.
+#[inline(never)]
+fn split_rows(
+    text: &str,
+    cols: Columns,
+    trimmable: bool,
+    block: &mut Block,
+    spans: &mut Vec<(usize, usize)>,
+) -> Result<(), &'static str> {
+    let mut fields = [(0usize, 0usize); 64];
+    if cols.needed > fields.len() {
+        return Err("too many columns before the ones read");
+    }
+    // Where the id of the match being read starts.
+    let mut id_start = 0;
+    // One pass over the block finds every comma and line break (the text ends with
+    // one); `count` fields of the current line were seen, the next one starts at `from`.
+    let bytes = text.as_bytes();
+    let mut count = 0;
+    let mut from = 0;
+    for end in Separators::new(bytes) {
+        if count < cols.needed {
+            fields[count] = (from, end);
+        }
+        count += 1;
+        from = end + 1;
+        if bytes[end] == b',' {
+            continue;
+        }
+        let seen = std::mem::take(&mut count);
+        if seen == 1 && fields[0].0 == fields[0].1 {
+            continue; // blank lines are skipped, as csv readers do
+        }
+        if seen < cols.needed {
+            return Err("a row with too few fields");
+        }
+        // Fields are read as bytes: commas and line breaks are ASCII, so they bound
+        // characters, and only a new match's id needs to be a `str`.
+        let field = |i: usize| read_field(text, fields[i], trimmable);
+        let id = field(cols.id)?;
+        // The player is checked here and looked up below, with the block's others.
+        field(cols.player)?;
+        let value =
+            parse_number_bytes(field(cols.finish)?).ok_or("a finish that is not a number")?;
+        let key = if cols.score { -value } else { value };
+        // The id of the match being read is the last one in `ids`.
+        if block.matches.is_empty() || !same_bytes(&block.ids.as_bytes()[id_start..], id) {
+            if let Some(m) = block.matches.last_mut() {
+                m.1 = block.keys.len() as u32;
+            }
+            id_start = block.ids.len();
+            let (s, e) = fields[cols.id];
+            block.ids.push_str(&text[s..e]);
+            block.matches.push((block.ids.len() as u32, 0));
+        }
+        spans.push(fields[cols.player]);
+        block.keys.push(key);
+    }
+    if let Some(m) = block.matches.last_mut() {
+        m.1 = block.keys.len() as u32;
+    }
+    Ok(())
 }
 
 /// [`bare_field`], told by [`scan`] whether anything in the text could be trimmed: when
