@@ -210,9 +210,9 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The shortcut for the usual match gives the shared path's changes bit for bit,
-        /// for ratings close and far apart (where it hands over to the shared path), with
-        /// and without ties (which always go the shared way), and for any games played.
+        /// The shortcut gives the shared path's changes bit for bit, for ratings close and
+        /// far apart (where it hands over to the shared path), with and without ties, and
+        /// for any games played.
         #[test]
         fn the_shortcut_rates_as_the_shared_path(
             field in proptest::collection::vec(
