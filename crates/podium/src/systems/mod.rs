@@ -342,13 +342,26 @@ pub(crate) fn rate_ranked_elo(
         *r = b.value;
     }
     sys.scores(r, places, e, s);
+    push_changes(sys, before, e, s, out);
+    Ok(())
+}
+
+/// Appends each player's `Δ = K · (S − E)` from the entries' expected (`e`) and actual
+/// (`s`) scores, one entry per player.
+pub(crate) fn push_changes(
+    sys: &impl EloScores,
+    before: &[Rating],
+    e: &[f64],
+    s: &[f64],
+    out: &mut Vec<PlayerChange>,
+) {
+    let n = before.len();
     out.extend(
         before
             .iter()
-            .zip(e.iter().zip(s.iter()))
+            .zip(e.iter().zip(s))
             .map(|(b, (&e, &s))| PlayerChange::elo(*b, e, s, sys.k(b, n), 1.0)),
     );
-    Ok(())
 }
 
 /// Per-member Elo changes `Δ = w · K(member) · (S − E)` from per-entry scores.

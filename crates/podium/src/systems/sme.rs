@@ -23,7 +23,10 @@
 //! assert!((after[2] - 1472.83).abs() < 0.01);
 //! ```
 
-use super::{check_finite, expectation, powers, rate_ranked_elo, EloScores, Expectations, INLINE};
+use super::{
+    check_finite, expectation, powers, push_changes, rate_ranked_elo, EloScores, Expectations,
+    INLINE,
+};
 use crate::error::RateError;
 use crate::model::tie_range;
 use crate::rating::{PlayerChange, Rating};
@@ -71,10 +74,8 @@ impl EloScores for SmeConfig {
     }
 
     /// A match of up to [`INLINE`] entries whose ratings lie close enough for the table of
-    /// powers, with its scratch on the stack and the expectations read from the powers
-    /// directly. Without ties (the usual match), in one pass over the players:
-    /// [`neighbours`]' sums, bit for bit, each player's from the games with the players
-    /// just above and below. Any other match goes the shared way.
+    /// powers, as [`EloScores::scores`] rates it, with its scratch on the stack and the
+    /// expectations read from the powers directly. Any other match goes the shared way.
     fn ranked(
         &self,
         places: &[usize],
@@ -101,31 +102,13 @@ impl EloScores for SmeConfig {
         }
         let q = &q[..n];
         let get = |i: usize, j: usize| q[i] / (q[i] + q[j]);
-        if !untied {
-            let (mut e, mut s) = ([0.0; INLINE], [0.0; INLINE]);
+        let (mut e, mut s) = ([0.0; INLINE], [0.0; INLINE]);
+        if untied {
+            neighbours(get, &mut e[..n], &mut s[..n]);
+        } else {
             tie_groups(get, places, &mut e[..n], &mut s[..n]);
-            out.extend(
-                before
-                    .iter()
-                    .zip(e.iter().zip(&s))
-                    .map(|(b, (&e, &s))| PlayerChange::elo(*b, e, s, self.k, 1.0)),
-            );
-            return Ok(());
         }
-        // What the player above expected against this one.
-        let mut above = 0.0;
-        for (i, b) in before.iter().enumerate() {
-            let (mut e, mut s) = (0.0, 0.0);
-            if i > 0 {
-                e += 1.0 - above;
-            }
-            if i + 1 < n {
-                above = get(i, i + 1);
-                e += above;
-                s += 1.0;
-            }
-            out.push(PlayerChange::elo(*b, e, s, self.k, 1.0));
-        }
+        push_changes(self, before, &e[..n], &s[..n], out);
         Ok(())
     }
 }
