@@ -678,15 +678,18 @@ fn scan(bytes: &[u8]) -> (bool, bool) {
     let mut acc = (u8x16::splat(0), u8x16::splat(0));
     let mut chunks = bytes.chunks_exact(16);
     for chunk in &mut chunks {
-        let mut sixteen = [0; 16];
-        sixteen.copy_from_slice(chunk);
-        acc = scan_step(acc, u8x16::from(sixteen));
+        acc = scan_step(acc, lanes(chunk));
     }
-    let rest = chunks.remainder();
-    let mut sixteen = [0; 16];
-    sixteen[..rest.len()].copy_from_slice(rest);
-    let (refused, trimmable) = scan_step(acc, u8x16::from(sixteen));
+    let (refused, trimmable) = scan_step(acc, lanes(chunks.remainder()));
     (refused.move_mask() != 0, trimmable.move_mask() != 0)
+}
+
+/// Up to 16 bytes as a vector, zero-padded.
+#[inline(always)]
+fn lanes(bytes: &[u8]) -> wide::u8x16 {
+    let mut sixteen = [0; 16];
+    sixteen[..bytes.len()].copy_from_slice(bytes);
+    wide::u8x16::from(sixteen)
 }
 
 /// [`scan`] of 16 bytes, into the high bits of its two accumulators.
@@ -755,9 +758,7 @@ fn separator_bits(chunk: &[u8; 64]) -> u64 {
     let comma = wide::u8x16::splat(b',');
     let line_break = wide::u8x16::splat(b'\n');
     let part = |k: usize| {
-        let mut sixteen = [0; 16];
-        sixteen.copy_from_slice(&chunk[16 * k..16 * (k + 1)]);
-        let v = wide::u8x16::from(sixteen);
+        let v = lanes(&chunk[16 * k..16 * (k + 1)]);
         // One bit per byte, from the bytes' high bits: 16 bits.
         let bits = (v.cmp_eq(comma) | v.cmp_eq(line_break)).move_mask() as u16;
         u64::from(bits) << (16 * k)
