@@ -51,12 +51,8 @@ pub struct SystemArgs {
 impl SystemArgs {
     /// Builds the system.
     pub fn build(&self) -> anyhow::Result<Box<dyn RatingSystem>> {
-        let settings = podium::parse_settings(&self.settings)?;
-        let pairs: Vec<(&str, &str)> = settings
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect();
-        Ok(podium::system(&self.system, &pairs)?)
+        let settings = podium::Settings::parse(&self.settings)?;
+        Ok(podium::system(&self.system, &settings)?)
     }
 }
 

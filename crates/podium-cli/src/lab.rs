@@ -40,30 +40,20 @@ pub fn select_systems(
     if names.is_empty() {
         bail!("--systems names no system (give `all` or a list such as `sme,pairwise`)");
     }
-    let parsed = podium::parse_settings(settings)?;
-    for (key, _) in &parsed {
-        if let Some((sys, _)) = key.split_once('.') {
-            let sys = sys.to_ascii_lowercase();
-            if !names.contains(&sys) {
-                bail!(
-                    "--set {key}: system {sys:?} is not among the selected systems ({})",
-                    names.join(", ")
-                );
-            }
+    let parsed = podium::Settings::parse(settings)?;
+    for (sys, key) in parsed.prefixes() {
+        let sys = sys.to_ascii_lowercase();
+        if !names.contains(&sys) {
+            bail!(
+                "--set {key}: system {sys:?} is not among the selected systems ({})",
+                names.join(", ")
+            );
         }
     }
     names
         .iter()
         .map(|name| {
-            let own: Vec<(&str, &str)> = parsed
-                .iter()
-                .filter_map(|(k, v)| match k.split_once('.') {
-                    Some((sys, key)) if sys.eq_ignore_ascii_case(name) => Some((key, v.as_str())),
-                    Some(_) => None,
-                    None => Some((k.as_str(), v.as_str())),
-                })
-                .collect();
-            podium::system(name, &own).with_context(|| format!("system {name}"))
+            podium::system(name, &parsed.for_system(name)).with_context(|| format!("system {name}"))
         })
         .collect()
 }

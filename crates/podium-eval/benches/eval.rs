@@ -47,7 +47,7 @@ fn counting(c: &mut Criterion) {
 }
 
 fn log_loss(c: &mut Criterion) {
-    let sys = podium::system("sme", &[]).unwrap();
+    let sys = podium::system("sme", &podium::Settings::new()).unwrap();
     let warm: Vec<(usize, Rating)> = field(5_000)
         .into_iter()
         .map(|it| (it.place, Rating::new(it.rating)))
@@ -61,7 +61,7 @@ fn log_loss(c: &mut Criterion) {
 }
 
 fn simulation(c: &mut Criterion) {
-    let sys = podium::system("sme", &[]).unwrap();
+    let sys = podium::system("sme", &podium::Settings::new()).unwrap();
     let sim = Simulation {
         rounds: vec![1, 2, 3, 4, 5, 10, 20, 100, 1000],
         trials: 64,

@@ -185,7 +185,7 @@ pub enum BacktestError {
 ///     Match::ranked("g1", &["ann", "bo", "cy"]).unwrap(),
 ///     Match::ranked("g2", &["ann", "cy", "bo"]).unwrap(),
 /// ];
-/// let r = backtest(podium::system("sme", &[]).unwrap(), &games, &BacktestOptions::default()).unwrap();
+/// let r = backtest(podium::system("sme", &podium::Settings::new()).unwrap(), &games, &BacktestOptions::default()).unwrap();
 /// // g2 has three warm pairs; after g1 the ratings order ann > bo > cy: ann–cy and ann–bo
 /// // are right, cy–bo is wrong.
 /// assert_eq!(r.warm_pairs(), 3);
@@ -294,7 +294,7 @@ mod tests {
     use podium::Finish;
 
     fn sme() -> Box<dyn RatingSystem> {
-        podium::system("sme", &[]).unwrap()
+        podium::system("sme", &podium::Settings::new()).unwrap()
     }
 
     #[test]
@@ -397,7 +397,7 @@ mod tests {
     fn elo_on_a_three_player_match_is_an_error() {
         let games = [Match::ranked("g1", &["a", "b", "c"]).unwrap()];
         let e = backtest(
-            podium::system("elo", &[]).unwrap(),
+            podium::system("elo", &podium::Settings::new()).unwrap(),
             &games,
             &BacktestOptions::default(),
         )

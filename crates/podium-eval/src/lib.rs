@@ -20,7 +20,7 @@
 //! let history: Vec<Match> = (0..10)
 //!     .map(|i| Match::ranked(format!("g{i}"), &["ann", "bo", "cy", "di"]).unwrap())
 //!     .collect();
-//! let result = backtest(podium::system("sme", &[])?, &history, &BacktestOptions::default())?;
+//! let result = backtest(podium::system("sme", &podium::Settings::new())?, &history, &BacktestOptions::default())?;
 //! assert_eq!(result.warm_pairs(), 9 * 6);
 //! assert!(result.accuracy().unwrap() > 0.9);
 //! # Ok::<(), Box<dyn std::error::Error>>(())

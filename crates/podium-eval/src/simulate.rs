@@ -202,7 +202,7 @@ impl Simulation {
     /// ```
     /// use podium_eval::simulate::Simulation;
     /// let sim = Simulation { rounds: vec![0, 5], trials: 200, ..Simulation::default() };
-    /// let sme = podium::system("sme", &[]).unwrap();
+    /// let sme = podium::system("sme", &podium::Settings::new()).unwrap();
     /// let report = sim.run(&[&*sme]).unwrap();
     /// let curve = report.systems[0].values.as_ref().unwrap();
     /// assert!((curve[0] - 0.5).abs() < 0.05); // before any game: a coin toss
@@ -436,7 +436,7 @@ mod tests {
     use super::*;
 
     fn sme() -> Box<dyn RatingSystem> {
-        podium::system("sme", &[]).unwrap()
+        podium::system("sme", &podium::Settings::new()).unwrap()
     }
 
     #[test]
@@ -494,7 +494,7 @@ mod tests {
 
     #[test]
     fn elo_is_not_applicable_to_ten_players_but_runs_with_two() {
-        let elo = podium::system("elo", &[]).unwrap();
+        let elo = podium::system("elo", &podium::Settings::new()).unwrap();
         let r = Simulation {
             rounds: vec![1],
             trials: 10,

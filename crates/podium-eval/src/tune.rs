@@ -15,7 +15,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use podium::{ConfigError, Match, ParamValue};
+use podium::{ConfigError, Match, ParamValue, Settings};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -139,8 +139,8 @@ impl fmt::Display for Metric {
 pub struct Tuning {
     /// The system's registered name.
     pub system: String,
-    /// Settings that stay fixed (`key`, `value`).
-    pub fixed: Vec<(String, String)>,
+    /// Settings that stay fixed.
+    pub fixed: Settings,
     /// The searched parameters.
     pub params: Vec<ParamSearch>,
     /// Grid or random search.
@@ -157,7 +157,7 @@ pub struct Tuning {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
     /// The searched parameters' values.
-    pub settings: Vec<(String, String)>,
+    pub settings: Settings,
     /// Its training backtest, or why it could not rate the training matches.
     pub train: Result<BacktestResult, String>,
 }
@@ -236,13 +236,11 @@ impl Tuning {
     /// # Errors
     /// [`TuneError::NotARange`] for a range over a parameter that is not numeric or does
     /// not exist, [`TuneError::NoParams`].
-    pub fn candidates(&self) -> Result<Vec<Vec<(String, String)>>, TuneError> {
+    pub fn candidates(&self) -> Result<Vec<Settings>, TuneError> {
         if self.params.is_empty() {
             return Err(TuneError::NoParams);
         }
-        let spec = podium::systems()
-            .iter()
-            .find(|s| s.name == self.system.trim().to_ascii_lowercase());
+        let spec = podium::registry::spec(&self.system);
         let defaults = spec.map(|s| (s.defaults)()).unwrap_or_default();
         let kind = |name: &str| -> Option<ParamValue> {
             let key = name.replace('-', "_");
@@ -299,16 +297,13 @@ impl Tuning {
                     vals.dedup();
                     axes.push(vals);
                 }
-                let mut out: Vec<Vec<(String, String)>> = vec![Vec::new()];
+                let mut out: Vec<Settings> = vec![Settings::new()];
                 for (p, vals) in self.params.iter().zip(&axes) {
                     out = out
                         .into_iter()
                         .flat_map(|prefix| {
-                            vals.iter().map(move |v| {
-                                let mut c = prefix.clone();
-                                c.push((p.name.clone(), v.clone()));
-                                c
-                            })
+                            vals.iter()
+                                .map(move |v| prefix.clone().with(p.name.clone(), v.clone()))
                         })
                         .collect();
                 }
@@ -340,17 +335,8 @@ impl Tuning {
         }
     }
 
-    fn build(
-        &self,
-        settings: &[(String, String)],
-    ) -> Result<Box<dyn podium::RatingSystem>, ConfigError> {
-        let all: Vec<(&str, &str)> = self
-            .fixed
-            .iter()
-            .chain(settings)
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect();
-        podium::system(&self.system, &all)
+    fn build(&self, settings: &Settings) -> Result<Box<dyn podium::RatingSystem>, ConfigError> {
+        podium::system(&self.system, &self.fixed.then(settings))
     }
 
     /// Searches on the training part of `matches` and scores the choice on the rest.
@@ -421,7 +407,7 @@ impl Tuning {
         let test =
             backtest(chosen, matches, &test_opts).map_err(|e| TuneError::Test(e.to_string()))?;
         let default_test =
-            backtest(self.build(&[])?, matches, &test_opts).map_err(|e| e.to_string());
+            backtest(self.build(&Settings::new())?, matches, &test_opts).map_err(|e| e.to_string());
         Ok(TuneReport {
             train_matches: split,
             test_matches: matches.len() - split,
@@ -439,7 +425,7 @@ mod tests {
     fn tuning(params: &[&str], search: Search) -> Tuning {
         Tuning {
             system: "sme".into(),
-            fixed: vec![],
+            fixed: Settings::new(),
             params: params.iter().map(|p| p.parse().unwrap()).collect(),
             search,
             train: 0.5,
@@ -483,21 +469,15 @@ mod tests {
         let t = tuning(&["k=8..64", "scale=300,400"], Search::Grid { steps: 8 });
         let c = t.candidates().unwrap();
         assert_eq!(c.len(), 16);
-        assert_eq!(
-            c[0],
-            vec![("k".into(), "8".into()), ("scale".into(), "300".into())]
-        );
-        assert_eq!(
-            c[15],
-            vec![("k".into(), "64".into()), ("scale".into(), "400".into())]
-        );
-        assert_eq!(c[2][0].1, "16");
+        assert_eq!(c[0], Settings::from([("k", "8"), ("scale", "300")]));
+        assert_eq!(c[15], Settings::from([("k", "64"), ("scale", "400")]));
+        assert_eq!(c[2].get("k"), Some("16"));
         let t = tuning(&["k=10..20:5"], Search::Grid { steps: 8 });
         let ks: Vec<String> = t
             .candidates()
             .unwrap()
             .into_iter()
-            .map(|c| c[0].1.clone())
+            .map(|c| c.iter().next().unwrap().1.to_string())
             .collect();
         assert_eq!(ks, ["10", "15", "20"]);
     }
@@ -510,7 +490,7 @@ mod tests {
             .candidates()
             .unwrap()
             .into_iter()
-            .map(|c| c[0].1.clone())
+            .map(|c| c.iter().next().unwrap().1.to_string())
             .collect();
         assert_eq!(v, ["0", "1", "2", "3"]);
     }
@@ -528,7 +508,7 @@ mod tests {
         assert_eq!(a, t.candidates().unwrap());
         assert_eq!(a.len(), 20);
         for c in &a {
-            let k: f64 = c[0].1.parse().unwrap();
+            let k: f64 = c.get("k").unwrap().parse().unwrap();
             assert!((8.0..=64.0).contains(&k));
         }
     }

@@ -10,7 +10,7 @@
 use podium_eval::Simulation;
 
 fn sme() -> Box<dyn podium::RatingSystem> {
-    podium::system("sme", &[]).unwrap()
+    podium::system("sme", &podium::Settings::new()).unwrap()
 }
 
 #[track_caller]

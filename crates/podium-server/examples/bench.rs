@@ -209,7 +209,7 @@ fn populate(db: &Path, players: usize) -> (i64, String) {
         .create_league(&NewLeague {
             name: "big".into(),
             system: "sme".into(),
-            config: vec![],
+            config: podium::Settings::new(),
         })
         .unwrap();
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);

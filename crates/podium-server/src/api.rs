@@ -117,7 +117,7 @@ enum ConfigBody {
 }
 
 impl ConfigBody {
-    fn pairs(self) -> Result<Vec<(String, String)>, ApiError> {
+    fn settings(self) -> Result<podium::Settings, ApiError> {
         match self {
             ConfigBody::Map(m) => m
                 .into_iter()
@@ -136,7 +136,7 @@ impl ConfigBody {
                     Ok((k, v))
                 })
                 .collect(),
-            ConfigBody::Settings(s) => podium::parse_settings(&s)
+            ConfigBody::Settings(s) => podium::Settings::parse(&s)
                 .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())),
         }
     }
@@ -183,7 +183,7 @@ async fn systems() -> Json<Value> {
     let list: Vec<Value> = podium::systems()
         .iter()
         .map(|s| {
-            let sys = (s.build)(&[]).ok();
+            let sys = (s.build)(&podium::Settings::new()).ok();
             json!({
                 "name": s.name,
                 "summary": s.summary,
@@ -209,8 +209,8 @@ async fn create_league(
 ) -> Result<Response, ApiError> {
     let req: CreateLeague = parse_body(body)?;
     let config = match req.config {
-        Some(c) => c.pairs()?,
-        None => Vec::new(),
+        Some(c) => c.settings()?,
+        None => podium::Settings::new(),
     };
     let new = NewLeague {
         name: req.name,
@@ -245,7 +245,7 @@ async fn patch_league(
     let id = league_id(&id)?;
     authorize(&state, id, &headers).await?;
     let req: PatchLeague = parse_body(body)?;
-    let config = req.config.map(ConfigBody::pairs).transpose()?;
+    let config = req.config.map(ConfigBody::settings).transpose()?;
     let info = state
         .with_store(move |s| s.configure(id, req.name, req.system, config))
         .await?;

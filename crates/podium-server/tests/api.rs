@@ -501,7 +501,7 @@ async fn corrections_voids_and_reconfiguration_recompute() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.json()["status"], "corrected");
     let board = call(&app, Method::GET, &board_url, None, None).await.json();
-    let mut offline = podium::League::new(podium::system("sme", &[]).unwrap());
+    let mut offline = podium::League::new(podium::system("sme", &podium::Settings::new()).unwrap());
     offline
         .apply(&podium::Match::ranked("g1", &["ann", "bo"]).unwrap())
         .unwrap();

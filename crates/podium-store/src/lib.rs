@@ -24,7 +24,7 @@
 //! let (league, token) = store.create_league(&NewLeague {
 //!     name: "Thursday".into(),
 //!     system: "sme".into(),
-//!     config: vec![],
+//!     config: podium::Settings::new(),
 //! })?;
 //! store.authorize(league.id, &token)?;
 //! let game: Submission = serde_json::from_str(
@@ -62,6 +62,8 @@ pub use types::{
 };
 
 use std::sync::Arc;
+
+use podium::Settings;
 
 /// A match ledger with derived ratings. Every method that changes something does so
 /// atomically: it either happens completely (and durably, once it returns `Ok`) or not
@@ -146,7 +148,7 @@ pub trait Store: Send {
         league: LeagueId,
         name: Option<String>,
         system: Option<String>,
-        config: Option<Vec<(String, String)>>,
+        config: Option<Settings>,
     ) -> Result<LeagueInfo, StoreError>;
 
     /// The leaderboard, best first (materialised: cheap to call repeatedly).

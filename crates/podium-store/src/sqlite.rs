@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
-use podium::RatingSystem;
+use podium::{RatingSystem, Settings};
 use podium_io::JsonMatch;
 use rusqlite::{params, Connection, OptionalExtension};
 use sha2::{Digest, Sha256};
@@ -77,7 +77,7 @@ const MAX_KEY_LEN: usize = 200;
 struct State {
     name: String,
     system: String,
-    config: Vec<(String, String)>,
+    config: Settings,
     next_seq: i64,
     derived: Derived,
 }
@@ -102,15 +102,8 @@ impl State {
     }
 }
 
-fn build_system(
-    name: &str,
-    config: &[(String, String)],
-) -> Result<Box<dyn RatingSystem>, StoreError> {
-    let pairs: Vec<(&str, &str)> = config
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.as_str()))
-        .collect();
-    Ok(podium::system(name, &pairs)?)
+fn build_system(name: &str, config: &Settings) -> Result<Box<dyn RatingSystem>, StoreError> {
+    Ok(podium::system(name, config)?)
 }
 
 /// A [`Store`] in one SQLite file.
@@ -183,7 +176,7 @@ impl SqliteStore {
             rows
         };
         for (id, name, system, config, token_hash) in rows {
-            let config: Vec<(String, String)> =
+            let config: Settings =
                 serde_json::from_str(&config).map_err(|e| StoreError::Corrupt {
                     message: format!("league {id}: config {config:?}: {e}"),
                 })?;
@@ -199,7 +192,7 @@ impl SqliteStore {
         id: LeagueId,
         name: String,
         system: String,
-        config: Vec<(String, String)>,
+        config: Settings,
     ) -> Result<State, StoreError> {
         let sys = build_system(&system, &config)?;
         let entries = read_ledger(&self.conn, id)?;
@@ -649,7 +642,7 @@ impl Store for SqliteStore {
         league: LeagueId,
         name: Option<String>,
         system: Option<String>,
-        config: Option<Vec<(String, String)>>,
+        config: Option<Settings>,
     ) -> Result<LeagueInfo, StoreError> {
         let state = self
             .leagues
@@ -671,7 +664,7 @@ impl Store for SqliteStore {
         let new_system = system.unwrap_or_else(|| state.system.clone());
         let new_config = match config {
             Some(c) => c,
-            None if system_changed => Vec::new(),
+            None if system_changed => Settings::new(),
             None => state.config.clone(),
         };
         let sys = build_system(&new_system, &new_config)?;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use podium::{Param, PlayerChange};
+use podium::{Param, PlayerChange, Settings};
 use podium_io::{JsonMatch, JsonResult};
 use serde::{Deserialize, Serialize};
 
@@ -19,7 +19,7 @@ pub struct NewLeague {
     /// A registered system name (see [`podium::systems`]).
     pub system: String,
     /// `key=value` parameters over the system's defaults.
-    pub config: Vec<(String, String)>,
+    pub config: Settings,
 }
 
 /// A league as stored.
@@ -32,7 +32,7 @@ pub struct LeagueInfo {
     /// The system's name.
     pub system: String,
     /// The parameters set over the system's defaults, as given.
-    pub config: Vec<(String, String)>,
+    pub config: Settings,
     /// Every parameter of the system with the value in force.
     pub params: Vec<ParamRow>,
     /// Whether the system keeps an uncertainty σ.

@@ -36,7 +36,7 @@ fn field(n: usize) -> (Match, Vec<Rating>) {
 
 fn bench(c: &mut Criterion) {
     for name in SYSTEMS {
-        let sys = podium::system(name, &[]).unwrap();
+        let sys = podium::system(name, &podium::Settings::new()).unwrap();
         let mut group = c.benchmark_group(name);
         group
             .warm_up_time(Duration::from_millis(300))

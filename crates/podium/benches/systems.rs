@@ -16,7 +16,7 @@ fn field(n: usize) -> (Match, Vec<Rating>) {
 
 fn updates(c: &mut Criterion) {
     for spec in podium::systems() {
-        let sys = (spec.build)(&[]).unwrap();
+        let sys = (spec.build)(&podium::Settings::new()).unwrap();
         let mut group = c.benchmark_group(format!("update/{}", spec.name));
         for n in [2usize, 8, 100, 1_000, 10_000] {
             if spec.name == "elo" && n != 2 {

@@ -182,4 +182,12 @@ pub enum ConfigError {
         /// The setting as given.
         setting: String,
     },
+    /// Parameters that are valid one by one but not together.
+    #[error("system {system}: {rule}")]
+    Inconsistent {
+        /// The system's name.
+        system: &'static str,
+        /// The rule broken, naming the parameters and their values.
+        rule: String,
+    },
 }

@@ -153,7 +153,7 @@ pub struct MatchReport {
 ///
 /// ```
 /// use podium::{League, Match};
-/// let mut league = League::new(podium::system("sme", &[]).unwrap());
+/// let mut league = League::new(podium::system("sme", &podium::Settings::new()).unwrap());
 /// league.apply(&Match::ranked("g1", &["ann", "bo", "cy"]).unwrap()).unwrap();
 /// let board = league.standings();
 /// assert_eq!(board[0].player, "ann");
@@ -334,7 +334,7 @@ impl League {
     ///
     /// ```
     /// use podium::{League, Match};
-    /// let mut league = League::new(podium::system("sme", &[]).unwrap());
+    /// let mut league = League::new(podium::system("sme", &podium::Settings::new()).unwrap());
     /// league.apply(&Match::ranked("g1", &["ann", "bo"]).unwrap()).unwrap();
     /// let before = league.standings();
     /// league.prefetch(1);
@@ -370,7 +370,7 @@ impl League {
     ///
     /// ```
     /// use podium::league::{League, Slot};
-    /// let mut league = League::new(podium::system("sme", &[]).unwrap());
+    /// let mut league = League::new(podium::system("sme", &podium::Settings::new()).unwrap());
     /// let mut game = [Slot::New("ann"), Slot::New("bo"), Slot::New("cy")];
     /// league.apply_ranked("g1", &mut game, &[1, 2, 2]).unwrap();
     /// assert_eq!(game[1], Slot::Known(1));
@@ -592,7 +592,7 @@ mod tests {
     use super::*;
 
     fn sme() -> League {
-        League::new(crate::system("sme", &[]).unwrap())
+        League::new(crate::system("sme", &crate::Settings::new()).unwrap())
     }
 
     #[test]
@@ -630,7 +630,7 @@ mod tests {
 
     #[test]
     fn a_match_the_system_refuses_changes_nothing() {
-        let mut league = League::new(crate::system("elo", &[]).unwrap());
+        let mut league = League::new(crate::system("elo", &crate::Settings::new()).unwrap());
         league
             .apply(&Match::ranked("g1", &["ann", "bo"]).unwrap())
             .unwrap();

@@ -20,7 +20,7 @@
 //! ```
 //! use podium::{League, Match, Finish};
 //!
-//! let mut league = League::new(podium::system("shares", &[])?);
+//! let mut league = League::new(podium::system("shares", &podium::Settings::new())?);
 //! let night = Match::builder("2024-05-01 #1")
 //!     .player("ann", Finish::Rank(1.0))
 //!     .player("bo", Finish::Rank(2.0))
@@ -51,6 +51,7 @@ pub mod model;
 pub mod params;
 pub mod predict;
 pub mod rating;
+pub mod registry;
 pub mod system;
 pub mod systems;
 
@@ -58,7 +59,8 @@ pub use error::{ConfigError, MatchError, RateError};
 pub use frags::{FragConfig, FragEvent, FragRanking};
 pub use league::{League, MatchReport, PlayerRecord, PlayerStats, Slot, Standing};
 pub use model::{Entry, Finish, Match, MatchBuilder, Member, ResultRow};
-pub use params::{Configure, Param, ParamValue};
+pub use params::{Configure, Param, ParamValue, Settings};
 pub use predict::Prediction;
 pub use rating::{PlayerChange, Rating};
-pub use system::{parse_settings, system, systems, RatingSystem, SystemSpec};
+pub use registry::{system, systems, SystemSpec};
+pub use system::RatingSystem;

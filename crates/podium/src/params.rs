@@ -53,21 +53,187 @@ pub trait Configure {
     /// [`ConfigError::UnknownParam`] or [`ConfigError::InvalidValue`].
     fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError>;
 
-    /// Applies `key=value` settings in order, then checks the whole config.
+    /// Checks the whole config: the rules that tie parameters together (a lower bound
+    /// not above its upper bound), beyond each value's own range checked by
+    /// [`Configure::set`].
     ///
     /// # Errors
-    /// The first setting that is unknown or invalid.
-    fn apply<'a>(
-        &mut self,
-        settings: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Result<(), ConfigError>
+    /// [`ConfigError::Inconsistent`] naming the parameters and the rule.
+    fn validate(&self) -> Result<(), ConfigError> {
+        Ok(())
+    }
+
+    /// Applies settings in order, then checks the whole config ([`Configure::validate`]).
+    ///
+    /// # Errors
+    /// The first setting that is unknown or invalid, or the config's inconsistency.
+    fn apply(&mut self, settings: &Settings) -> Result<(), ConfigError>
     where
         Self: Sized,
     {
-        for (k, v) in settings {
+        for (k, v) in settings.iter() {
             self.set(k, v)?;
         }
+        self.validate()
+    }
+}
+
+/// Parameter settings by name, as text: what `--set k=24` on a command line or a league's
+/// config on the server give. Applied in order over a system's defaults, so a later
+/// setting of the same parameter wins.
+///
+/// ```
+/// use podium::Settings;
+/// let s = Settings::parse(["k=24", "scale = 300"]).unwrap();
+/// assert_eq!(s.iter().collect::<Vec<_>>(), [("k", "24"), ("scale", "300")]);
+/// assert_eq!(s, Settings::new().with("k", "24").with("scale", "300"));
+/// assert!(Settings::parse(["k"]).is_err());
+/// let sys = podium::system("sme", &s).unwrap();
+/// assert_eq!(sys.params()[0].value, podium::ParamValue::Float(24.0));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
+pub struct Settings {
+    pairs: Vec<(String, String)>,
+}
+
+impl Settings {
+    /// No settings: every parameter at its default.
+    #[must_use]
+    pub fn new() -> Self {
+        Settings::default()
+    }
+
+    /// Parses `key=value` items as given on a command line; spaces around the key and
+    /// the value are trimmed.
+    ///
+    /// # Errors
+    /// [`ConfigError::MalformedSetting`] for an item without `=` or with an empty key.
+    pub fn parse<I>(items: I) -> Result<Self, ConfigError>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<str>,
+    {
+        let pairs = items
+            .into_iter()
+            .map(|s| {
+                let s = s.as_ref();
+                s.split_once('=')
+                    .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                    .filter(|(k, _)| !k.is_empty())
+                    .ok_or_else(|| ConfigError::MalformedSetting {
+                        setting: s.to_string(),
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Settings { pairs })
+    }
+
+    /// These settings and then `key = value`.
+    #[must_use]
+    pub fn with(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.push(key, value);
+        self
+    }
+
+    /// Adds `key = value` after the settings so far.
+    pub fn push(&mut self, key: impl Into<String>, value: impl Into<String>) {
+        self.pairs.push((key.into(), value.into()));
+    }
+
+    /// The settings in order, as `(key, value)`.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))
+    }
+
+    /// The value set last for `key`, if any (dashes and underscores in keys are
+    /// equivalent, as for [`Configure::set`]).
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<&str> {
+        let key = key.replace('-', "_");
+        self.pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| k.replace('-', "_") == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether there are no settings.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+
+    /// These settings followed by `later` (whose values win where both set a key).
+    #[must_use]
+    pub fn then(&self, later: &Settings) -> Settings {
+        let mut pairs = self.pairs.clone();
+        pairs.extend(later.pairs.iter().cloned());
+        Settings { pairs }
+    }
+
+    /// The settings meant for system `name` when one list serves several systems: keys
+    /// `name.key` (the system's name in any case) lose their prefix, keys with another
+    /// system's prefix are left out, plain keys are kept.
+    ///
+    /// ```
+    /// use podium::Settings;
+    /// let s = Settings::parse(["k=20", "sme.k=24", "shares.scale=300"]).unwrap();
+    /// assert_eq!(s.for_system("sme"), Settings::parse(["k=20", "k=24"]).unwrap());
+    /// ```
+    #[must_use]
+    pub fn for_system(&self, name: &str) -> Settings {
+        let pairs = self
+            .pairs
+            .iter()
+            .filter_map(|(k, v)| match k.split_once('.') {
+                Some((sys, key)) if sys.eq_ignore_ascii_case(name) => {
+                    Some((key.to_string(), v.clone()))
+                }
+                Some(_) => None,
+                None => Some((k.clone(), v.clone())),
+            })
+            .collect();
+        Settings { pairs }
+    }
+
+    /// The systems named by prefixed keys (`name.key`), as written, in order.
+    pub fn prefixes(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.pairs
+            .iter()
+            .filter_map(|(k, _)| k.split_once('.').map(|(sys, _)| (sys, k.as_str())))
+    }
+}
+
+impl fmt::Display for Settings {
+    /// `key=value` items separated by spaces, as a command line gives them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (k, v)) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{k}={v}")?;
+        }
         Ok(())
+    }
+}
+
+impl<K: Into<String>, V: Into<String>, const N: usize> From<[(K, V); N]> for Settings {
+    /// `Settings::from([("k", "24")])`.
+    fn from(pairs: [(K, V); N]) -> Self {
+        pairs.into_iter().collect()
+    }
+}
+
+impl<K: Into<String>, V: Into<String>> FromIterator<(K, V)> for Settings {
+    fn from_iter<T: IntoIterator<Item = (K, V)>>(iter: T) -> Self {
+        Settings {
+            pairs: iter
+                .into_iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect(),
+        }
     }
 }
 
@@ -138,11 +304,13 @@ pub fn check<T: ParamType>(
 }
 
 /// Implements [`Configure`] for a config struct from a list of its fields:
-/// `field: Type [where |v| rule, "rule text"] => "doc"`.
+/// `field: Type [where |v| rule, "rule text"] => "doc"`, and optionally
+/// `validate |config| body` after the list: the whole config's check
+/// ([`Configure::validate`]).
 #[macro_export]
 #[doc(hidden)]
 macro_rules! configure {
-    ($ty:ty, $system:literal { $( $field:ident : $t:ty $(where $rule:expr, $rule_doc:literal)? => $doc:literal ),* $(,)? }) => {
+    ($ty:ty, $system:literal { $( $field:ident : $t:ty $(where $rule:expr, $rule_doc:literal)? => $doc:literal ),* $(,)? } $(validate |$c:ident| $check:block)?) => {
         impl $crate::params::Configure for $ty {
             const SYSTEM: &'static str = $system;
             fn params(&self) -> Vec<$crate::params::Param> {
@@ -171,6 +339,12 @@ macro_rules! configure {
                     known: [$(stringify!($field)),*].join(", "),
                 })
             }
+            $(
+                fn validate(&self) -> Result<(), $crate::ConfigError> {
+                    let $c = self;
+                    $check
+                }
+            )?
         }
     };
 }

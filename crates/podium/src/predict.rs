@@ -20,7 +20,7 @@
 //!
 //! ```
 //! use podium::{Match, Rating, RatingSystem};
-//! let sme = podium::system("sme", &[]).unwrap();
+//! let sme = podium::system("sme", &podium::Settings::new()).unwrap();
 //! let game = Match::ranked("next", &["ann", "bo"]).unwrap(); // finishes are ignored
 //! let p = sme.predict(&game, &[Rating::new(1600.0), Rating::new(1500.0)]).unwrap();
 //! assert!((p.win[0] - 0.6401).abs() < 1e-4);
@@ -180,7 +180,7 @@ mod tests {
     #[allow(clippy::needless_range_loop)]
     fn bradley_terry_strengths_are_recovered() {
         // Elo is Bradley-Terry with strength 10^(r/400): win = s_i / Σ s.
-        let sys = crate::system("elo", &[]).unwrap();
+        let sys = crate::system("elo", &crate::Settings::new()).unwrap();
         let game = Match::ranked("g", &["a", "b", "c"]).unwrap();
         let r = [1700.0, 1500.0, 1400.0];
         let p = sys
@@ -210,7 +210,7 @@ mod tests {
             let names: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
             let game = Match::ranked("g", &names).unwrap();
             for spec in crate::systems() {
-                let sys = (spec.build)(&[]).unwrap();
+                let sys = (spec.build)(&crate::Settings::new()).unwrap();
                 let init = sys.initial_rating();
                 let before: Vec<Rating> = values
                     .iter()
@@ -236,7 +236,7 @@ mod tests {
 
     #[test]
     fn extreme_gaps_stay_finite() {
-        let sys = crate::system("sme", &[]).unwrap();
+        let sys = crate::system("sme", &crate::Settings::new()).unwrap();
         let game = Match::ranked("g", &["a", "b", "c"]).unwrap();
         let r = [1e9, -1e9, 0.0].map(Rating::new);
         let p = sys.predict(&game, &r).unwrap();

@@ -1,17 +1,18 @@
-//! The common interface of every rating system, and the registry of systems by name.
+//! The common interface of every rating system. The registry that builds one by name is
+//! [`crate::registry`].
 
 use std::fmt;
 
-use crate::error::{ConfigError, RateError};
+use crate::error::RateError;
 use crate::model::Match;
-use crate::params::{Configure, Param};
+use crate::params::Param;
 use crate::predict::Prediction;
 use crate::rating::{PlayerChange, Rating};
 
 /// A rating system: turns a match and its players' pre-match ratings into new ratings.
 ///
 /// The trait is object safe, so programs can hold a `Box<dyn RatingSystem>` chosen by
-/// name at run time ([`system`]). Systems are pure: the same inputs give the same
+/// name at run time ([`crate::system`]). Systems are pure: the same inputs give the same
 /// outputs, and a failed update changes nothing.
 pub trait RatingSystem: Send + Sync + fmt::Debug {
     /// The registered name, e.g. `"sme"`.
@@ -51,7 +52,7 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
     ///
     /// ```
     /// use podium::{Match, Rating, RatingSystem};
-    /// let sys = podium::system("pairwise", &[]).unwrap();
+    /// let sys = podium::system("pairwise", &podium::Settings::new()).unwrap();
     /// let before = [1500.0, 1400.0, 1600.0].map(Rating::new);
     /// let mut fast = Vec::new();
     /// sys.rate_ranked(&[1, 1, 3], &before, &mut fast).unwrap();
@@ -137,98 +138,4 @@ pub fn check_ratings(game: &Match, before: &[Rating]) -> Result<(), RateError> {
         }
     }
     Ok(())
-}
-
-/// Builds a system from `key=value` settings (see [`SystemSpec::build`]).
-pub type Builder = fn(&[(&str, &str)]) -> Result<Box<dyn RatingSystem>, ConfigError>;
-
-/// A registered system: its name, what it is, and how to build it.
-#[derive(Clone, Copy)]
-pub struct SystemSpec {
-    /// The name used on the command line and in the API.
-    pub name: &'static str,
-    /// One line on what the system does.
-    pub summary: &'static str,
-    /// Where the system comes from.
-    pub source: &'static str,
-    /// The parameters with their default values.
-    pub defaults: fn() -> Vec<Param>,
-    /// Builds the system from `key=value` settings applied over the defaults.
-    pub build: Builder,
-}
-
-impl fmt::Debug for SystemSpec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SystemSpec")
-            .field("name", &self.name)
-            .finish_non_exhaustive()
-    }
-}
-
-/// Builds a boxed system of config type `C` from settings (registry helper).
-#[doc(hidden)]
-pub fn build_boxed<C>(settings: &[(&str, &str)]) -> Result<Box<dyn RatingSystem>, ConfigError>
-where
-    C: Configure + Default + RatingSystem + 'static,
-{
-    let mut config = C::default();
-    config.apply(settings.iter().copied())?;
-    Ok(Box::new(config))
-}
-
-/// The default parameters of config type `C` (registry helper).
-#[doc(hidden)]
-pub fn defaults_of<C: Configure + Default>() -> Vec<Param> {
-    C::default().params()
-}
-
-/// Every registered system, in the order `podium systems` lists them.
-#[must_use]
-pub fn systems() -> &'static [SystemSpec] {
-    crate::systems::REGISTRY
-}
-
-/// Builds the system registered as `name` with `key=value` settings over its defaults.
-///
-/// ```
-/// let sys = podium::system("sme", &[("k", "24")]).unwrap();
-/// assert_eq!(sys.name(), "sme");
-/// assert!(podium::system("nope", &[]).is_err());
-/// assert!(podium::system("sme", &[("kk", "1")]).is_err());
-/// ```
-///
-/// # Errors
-/// [`ConfigError::UnknownSystem`], or the first unknown or invalid setting.
-pub fn system(name: &str, settings: &[(&str, &str)]) -> Result<Box<dyn RatingSystem>, ConfigError> {
-    let wanted = name.trim().to_ascii_lowercase();
-    match systems().iter().find(|s| s.name == wanted) {
-        Some(spec) => (spec.build)(settings),
-        None => Err(ConfigError::UnknownSystem {
-            name: name.to_string(),
-            known: systems()
-                .iter()
-                .map(|s| s.name)
-                .collect::<Vec<_>>()
-                .join(", "),
-        }),
-    }
-}
-
-/// Splits `key=value` settings as given on a command line.
-///
-/// # Errors
-/// [`ConfigError::MalformedSetting`] for a setting without `=`.
-pub fn parse_settings<S: AsRef<str>>(settings: &[S]) -> Result<Vec<(String, String)>, ConfigError> {
-    settings
-        .iter()
-        .map(|s| {
-            let s = s.as_ref();
-            s.split_once('=')
-                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-                .filter(|(k, _)| !k.is_empty())
-                .ok_or_else(|| ConfigError::MalformedSetting {
-                    setting: s.to_string(),
-                })
-        })
-        .collect()
 }

@@ -82,7 +82,7 @@ fn systems_for(n: usize) -> Vec<Box<dyn RatingSystem>> {
     podium::systems()
         .iter()
         .filter(|s| n == 2 || s.name != "elo")
-        .map(|s| (s.build)(&[]).unwrap())
+        .map(|s| (s.build)(&podium::Settings::new()).unwrap())
         .collect()
 }
 
@@ -109,11 +109,11 @@ proptest! {
     #[test]
     fn point_neutral_systems_conserve_rating(seats in field(10)) {
         for name in ["sme", "pairwise", "shares"] {
-            let sys = podium::system(name, &[]).unwrap();
+            let sys = podium::system(name, &podium::Settings::new()).unwrap();
             let c = rate(&*sys, &seats, &names(seats.len()));
             prop_assert!(total(&c).abs() < 1e-9, "{name}: total change {}", total(&c));
         }
-        let sys = podium::system("shares", &[("winner_takes_all", "true")]).unwrap();
+        let sys = podium::system("shares", &podium::Settings::from([("winner_takes_all", "true")])).unwrap();
         let c = rate(&*sys, &seats, &names(seats.len()));
         prop_assert!(total(&c).abs() < 1e-9);
     }
@@ -121,7 +121,7 @@ proptest! {
     #[test]
     fn mes_is_point_neutral_among_equal_established_players(seats in field(10), r in 500.0..2500.0f64) {
         let seats: Vec<Seat> = seats.iter().map(|s| Seat { rating: r, games: 5 + s.games, ..*s }).collect();
-        let sys = podium::system("mes", &[]).unwrap();
+        let sys = podium::system("mes", &podium::Settings::new()).unwrap();
         let c = rate(&*sys, &seats, &names(seats.len()));
         prop_assert!(total(&c).abs() < 1e-9, "total change {}", total(&c));
     }
@@ -237,8 +237,8 @@ proptest! {
     #[test]
     fn ranked_matches_rate_as_built_matches(games in history(), seeded in 0..9usize) {
         for spec in podium::systems() {
-            let mut built = podium::League::new((spec.build)(&[]).unwrap());
-            let mut ranked = podium::League::new((spec.build)(&[]).unwrap());
+            let mut built = podium::League::new((spec.build)(&podium::Settings::new()).unwrap());
+            let mut ranked = podium::League::new((spec.build)(&podium::Settings::new()).unwrap());
             let seed = Rating { games: 3, ..built.system().initial_rating() }.with_value(1234.5);
             built.seed(&format!("p{seeded}"), seed);
             ranked.seed(&format!("p{seeded}"), seed);
@@ -273,7 +273,7 @@ proptest! {
 #[test]
 fn ranked_matches_refuse_repeats_and_bad_places_and_change_nothing() {
     use podium::{League, MatchError, RateError, Slot};
-    let mut league = League::new(podium::system("sme", &[]).unwrap());
+    let mut league = League::new(podium::system("sme", &podium::Settings::new()).unwrap());
     league
         .apply_ranked("g1", &mut [Slot::New("ann"), Slot::New("bo")], &[1, 2])
         .unwrap();
@@ -330,7 +330,7 @@ fn ranked_matches_refuse_repeats_and_bad_places_and_change_nothing() {
         })
     );
     // elo refuses three entries: nothing of the match is applied.
-    let mut elo = League::new(podium::system("elo", &[]).unwrap());
+    let mut elo = League::new(podium::system("elo", &podium::Settings::new()).unwrap());
     let mut c = [Slot::New("cy"), Slot::New("di"), Slot::New("ed")];
     assert!(matches!(
         elo.apply_ranked("g", &mut c, &[1, 2, 3]),

@@ -323,9 +323,8 @@ fn finish_file<R: Read>(lines: &mut LineReader<R>, parser: &mut QuakeParser, eng
 }
 
 fn config(settings: &[String]) -> anyhow::Result<FragConfig> {
-    let settings = podium::parse_settings(settings)?;
     let mut config = FragConfig::default();
-    config.apply(settings.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
+    config.apply(&podium::Settings::parse(settings)?)?;
     Ok(config)
 }
 

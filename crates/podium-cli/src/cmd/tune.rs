@@ -70,8 +70,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .iter()
         .map(|p| p.parse::<ParamSearch>())
         .collect::<Result<Vec<_>, _>>()?;
-    let fixed = podium::parse_settings(&args.settings)?;
-    podium::system(&args.system, &[])?;
+    let fixed = podium::Settings::parse(&args.settings)?;
+    podium::system(&args.system, &podium::Settings::new())?;
     let tuning = Tuning {
         system: args.system.clone(),
         fixed,
@@ -103,13 +103,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn settings_text(s: &[(String, String)]) -> String {
-    s.iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 fn opt(v: Option<f64>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
@@ -139,7 +132,7 @@ fn write_csv(out: &mut dyn Write, r: &TuneReport) -> anyhow::Result<()> {
         };
         let mut row = vec![
             if i == 0 { "chosen" } else { "candidate" }.to_string(),
-            settings_text(&c.settings),
+            c.settings.to_string(),
             ta,
             tl,
         ];
@@ -181,7 +174,7 @@ fn write_json(out: &mut dyn Write, r: &TuneReport) -> anyhow::Result<()> {
             let settings: serde_json::Map<String, serde_json::Value> = c
                 .settings
                 .iter()
-                .map(|(k, v)| (k.clone(), serde_json::json!(v)))
+                .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
                 .collect();
             match &c.train {
                 Ok(t) => serde_json::json!({"settings": settings, "train": json_result(t)}),
@@ -218,7 +211,7 @@ fn write_table(
         r.train_matches + 1,
         r.train_matches + r.test_matches
     )?;
-    writeln!(out, "chosen: {}", settings_text(&chosen.settings))?;
+    writeln!(out, "chosen: {}", chosen.settings)?;
     let line = |label: &str, t: &BacktestResult| {
         format!(
             "{label}: pair accuracy {} %, log loss {}, {} warm pairs",
@@ -250,7 +243,7 @@ fn write_table(
             ),
             Err(why) => (format!("n/a: {why}"), String::new()),
         };
-        t.add_row([(i + 1).to_string(), settings_text(&c.settings), a, l]);
+        t.add_row([(i + 1).to_string(), c.settings.to_string(), a, l]);
     }
     for i in [0, 2, 3] {
         if let Some(c) = t.column_mut(i) {

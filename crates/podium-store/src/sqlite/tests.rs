@@ -47,7 +47,7 @@ fn league(store: &mut SqliteStore, system: &str) -> (LeagueId, String) {
         .create_league(&NewLeague {
             name: "test".into(),
             system: system.into(),
-            config: vec![],
+            config: podium::Settings::new(),
         })
         .unwrap();
     (info.id, token)
@@ -233,16 +233,16 @@ fn void_correct_and_reconfigure_recompute() {
     assert!(matches!(e, StoreError::Rate { .. }), "{e}");
     assert_eq!(s.league(id).unwrap().system, "sme");
     let e = s
-        .configure(id, None, None, Some(vec![("k".into(), "-".into())]))
+        .configure(id, None, None, Some(podium::Settings::from([("k", "-")])))
         .unwrap_err();
     assert!(matches!(e, StoreError::Config(_)), "{e}");
     let info = s.configure(id, None, Some("shares".into()), None).unwrap();
     assert_eq!(info.system, "shares");
     assert_matches_replay(&mut s, id);
     let info = s
-        .configure(id, None, None, Some(vec![("k".into(), "10".into())]))
+        .configure(id, None, None, Some(podium::Settings::from([("k", "10")])))
         .unwrap();
-    assert_eq!(info.config, vec![("k".to_string(), "10".to_string())]);
+    assert_eq!(info.config, podium::Settings::from([("k", "10")]));
     assert_matches_replay(&mut s, id);
 }
 

@@ -200,6 +200,17 @@ macro_rules! weng_lin_config {
             weight_max: f64 where |v| v > 0.0, "> 0" => "upper bound of normalised weights",
             daily_tau: f64 where |v| v >= 0.0, "≥ 0" => "σ growth per day without a match (0 = no aging)",
             $( $extra: $et where $erule, $erdoc => $edoc, )*
+        } validate |c| {
+            if c.weight_min > c.weight_max {
+                return Err($crate::ConfigError::Inconsistent {
+                    system: $name,
+                    rule: format!(
+                        "weight_min ({}) must not exceed weight_max ({})",
+                        c.weight_min, c.weight_max
+                    ),
+                });
+            }
+            Ok(())
         });
 
         impl $ty {

@@ -75,7 +75,7 @@ fn reproduces_openskill() {
     let mut checked = 0;
     let mut worst: f64 = 0.0;
     for case in CASES {
-        let sys = crate::system(case.model, case.settings).unwrap();
+        let sys = crate::system(case.model, &case.settings.iter().copied().collect()).unwrap();
         let teams: Vec<Vec<_>> = case.teams.iter().map(|t| t.to_vec()).collect();
         let (m, before) = build(&teams, |i| match (case.ranks, case.scores) {
             (Some(r), _) => Finish::Rank(r[i]),
@@ -111,7 +111,7 @@ fn reproduces_openskill() {
 #[test]
 fn predictions_reproduce_openskill() {
     for case in PREDICTIONS {
-        let sys = crate::system(case.model, &[]).unwrap();
+        let sys = crate::system(case.model, &crate::Settings::new()).unwrap();
         let teams: Vec<Vec<_>> = case
             .teams
             .iter()
@@ -130,22 +130,44 @@ fn predictions_reproduce_openskill() {
 #[test]
 fn parameters_and_defaults() {
     for name in MODELS {
-        let sys = crate::system(name, &[]).unwrap();
+        let sys = crate::system(name, &crate::Settings::new()).unwrap();
         assert!(sys.has_uncertainty());
         let r = sys.initial_rating();
         close(r.value, 25.0, 1e-12);
         close(r.sigma.unwrap(), 25.0 / 3.0, 1e-12);
-        assert!(crate::system(name, &[("sigma", "0")]).is_err());
-        assert!(crate::system(name, &[("limit-sigma", "true")]).is_ok());
+        assert!(crate::system(name, &crate::Settings::from([("sigma", "0")])).is_err());
+        assert!(crate::system(name, &crate::Settings::from([("limit-sigma", "true")])).is_ok());
     }
-    assert!(crate::system("thurstone-mosteller-part", &[("window_size", "2")]).is_ok());
-    assert!(crate::system("plackett-luce", &[("window_size", "2")]).is_err());
-    assert!(crate::system("bradley-terry-full", &[("epsilon", "0.2")]).is_err());
+    assert!(crate::system(
+        "thurstone-mosteller-part",
+        &crate::Settings::from([("window_size", "2")])
+    )
+    .is_ok());
+    assert!(crate::system(
+        "plackett-luce",
+        &crate::Settings::from([("window_size", "2")])
+    )
+    .is_err());
+    assert!(crate::system(
+        "bradley-terry-full",
+        &crate::Settings::from([("epsilon", "0.2")])
+    )
+    .is_err());
+    // Valid one by one, not together: the whole config is checked.
+    let err = crate::system(
+        "plackett-luce",
+        &crate::Settings::from([("weight_min", "3"), ("weight_max", "2")]),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "system plackett-luce: weight_min (3) must not exceed weight_max (2)"
+    );
 }
 
 #[test]
 fn aging_grows_sigma_to_the_initial_value() {
-    let sys = crate::system("plackett-luce", &[]).unwrap();
+    let sys = crate::system("plackett-luce", &crate::Settings::new()).unwrap();
     let r = Rating::with_sigma(30.0, 2.0);
     let tau: f64 = 25.0 / 300.0;
     let aged = sys.age(r, 100.0);
@@ -158,14 +180,19 @@ fn aging_grows_sigma_to_the_initial_value() {
         20.0,
         0.0,
     );
-    let off = crate::system("plackett-luce", &[("daily_tau", "0")]).unwrap();
+    let off = crate::system(
+        "plackett-luce",
+        &crate::Settings::from([("daily_tau", "0")]),
+    )
+    .unwrap();
     assert_eq!(off.age(r, 100.0), r);
 }
 
 #[test]
 fn league_ages_idle_players() {
     use crate::League;
-    let mut league = League::new(crate::system("bradley-terry-full", &[]).unwrap());
+    let mut league =
+        League::new(crate::system("bradley-terry-full", &crate::Settings::new()).unwrap());
     let day = 86_400;
     let g = |id: &str, t: i64, who: [&str; 2]| {
         Match::builder(id)
@@ -189,7 +216,7 @@ fn league_ages_idle_players() {
 
 #[test]
 fn expected_and_actual_are_shares_of_opponents() {
-    let sys = crate::system("bradley-terry-full", &[]).unwrap();
+    let sys = crate::system("bradley-terry-full", &crate::Settings::new()).unwrap();
     let m = Match::ranked("g", &["a", "b", "c"]).unwrap();
     let r = sys.initial_rating();
     let ch = sys.rate(&m, &[r, r, r]).unwrap();
@@ -240,7 +267,11 @@ fn zero_sigma_without_dynamics_stays_finite() {
     ];
     for name in MODELS {
         for balance in ["false", "true"] {
-            let sys = crate::system(name, &[("tau", "0"), ("balance", balance)]).unwrap();
+            let sys = crate::system(
+                name,
+                &crate::Settings::from([("tau", "0"), ("balance", balance)]),
+            )
+            .unwrap();
             for c in sys.rate(&m, &r).unwrap() {
                 assert!(c.after.value.is_finite(), "{name}: {c:?}");
                 assert!(c.after.sigma.unwrap() >= 0.0, "{name}: {c:?}");
@@ -260,7 +291,7 @@ fn thousand_player_free_for_all() {
     let places: Vec<u32> = (0..n as u32).map(|i| i / 3 + 1).collect();
     let (m, before) = ffa(&mus, &[25.0 / 3.0, 1.0, 0.01], &places);
     for name in MODELS {
-        let sys = crate::system(name, &[]).unwrap();
+        let sys = crate::system(name, &crate::Settings::new()).unwrap();
         let ch = sys.rate(&m, &before).unwrap();
         assert_sane(name, &ch);
         // The winners gain, the last lose.
@@ -284,7 +315,7 @@ proptest! {
         let places: Vec<u32> = (0..n).map(|i| i / tie_every + 1).collect();
         let (m, before) = ffa(&mus, &[sigma, 25.0 / 3.0], &places);
         for name in MODELS {
-            let sys = crate::system(name, &[]).unwrap();
+            let sys = crate::system(name, &crate::Settings::new()).unwrap();
             assert_sane(name, &sys.rate(&m, &before).unwrap());
             let p = sys.predict(&m, &before).unwrap();
             prop_assert!((p.win.iter().sum::<f64>() - 1.0).abs() < 1e-9);
@@ -307,10 +338,10 @@ proptest! {
         let n = mus.len();
         let places: Vec<u32> = (0..n as u32).map(|i| (i * 7 + seed) % (n as u32) / 2 + 1).collect();
         let (m, before) = ffa(&mus, &sigmas, &places);
-        let sys = crate::system(MODELS[model], &[
+        let sys = crate::system(MODELS[model], &crate::Settings::from([
             ("balance", if balance { "true" } else { "false" }),
             ("limit_sigma", if limit { "true" } else { "false" }),
-        ]).unwrap();
+        ])).unwrap();
         let ch = sys.rate(&m, &before).unwrap();
         assert_sane(MODELS[model], &ch);
         let p = sys.predict(&m, &before).unwrap();
@@ -330,7 +361,7 @@ proptest! {
         let (m, before) = ffa(&mus, &[3.0, 6.0], &places);
         let renamed: Vec<(String, u32)> = (0..n).map(|i| (format!("x{}", n - i), places[i])).collect();
         let m2 = Match::with_places("ffa", &renamed).unwrap();
-        let sys = crate::system(MODELS[model], &[]).unwrap();
+        let sys = crate::system(MODELS[model], &crate::Settings::new()).unwrap();
         let a = sys.rate(&m, &before).unwrap();
         let b = sys.rate(&m2, &before).unwrap();
         prop_assert_eq!(a, b);
@@ -341,7 +372,7 @@ proptest! {
         a in -100.0..100.0f64, b in -100.0..100.0f64, model in 0usize..5,
     ) {
         let (m, before) = ffa(&[a, b], &[25.0 / 3.0], &[1, 2]);
-        let sys = crate::system(MODELS[model], &[("tau", "0")]).unwrap();
+        let sys = crate::system(MODELS[model], &crate::Settings::from([("tau", "0")])).unwrap();
         let ch = sys.rate(&m, &before).unwrap();
         prop_assert!(ch[0].delta() >= 0.0);
         prop_assert!(ch[1].delta() <= 0.0);
