@@ -3,7 +3,7 @@
 # 250,000, 500,000 and 1,000,000 matches (2-10 players each, from a pool of players), and
 # the last one with its match ids written backwards,
 # against the time `awk -F,` takes merely to split the same file's fields, and against
-# `rate_floor` (crates/podium-cli/examples/rate_floor.rs): the least work any program must
+# `rate_floor` (scripts/bench/rate-floor): the least work any program must
 # do to give the same ratings (split, look players up, sme's arithmetic; no validation).
 #
 # Usage: bash scripts/bench-rate.sh [RUNS] [POOLS]
@@ -19,7 +19,8 @@ POOLS=${2:-10000 50000}
 DIR=${BENCH_DIR:-/tmp/podium-bench}
 mkdir -p "$DIR"
 
-cargo build --release -q -p podium-cli --bin podium --example gen_matches --example rate_floor
+cargo build --release -q -p podium-cli --bin podium --example gen_matches
+cargo build --release -q --manifest-path scripts/bench/rate-floor/Cargo.toml --target-dir target
 
 # The CPU time a virtual machine's hypervisor gave to other guests (steal), from
 # /proc/stat: on a busy host a two-core guest may get one core's worth, and podium's two
@@ -28,7 +29,7 @@ cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $9 }' 
 read -r total0 steal0 <<<"$(cpu_ticks)"
 PODIUM=target/release/podium
 GEN=target/release/examples/gen_matches
-FLOOR=target/release/examples/rate_floor
+FLOOR=target/release/rate-floor
 
 # Prints "user+sys seconds, wall seconds, max RSS KB" of the fastest of $RUNS runs.
 best() {

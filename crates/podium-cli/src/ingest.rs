@@ -91,7 +91,7 @@ pub fn rate_all(
             // Nothing more is rated once the input is known to be bad, but the rest is
             // still checked (the system is pure: rating without applying changes nothing)
             // so that the error counts and lists every match the system cannot rate.
-            if let Err(e) = league.system().rate(m, &league.ratings_before(m)) {
+            if let Err(e) = league.try_rate(m) {
                 *bad_count += 1;
                 if bad.len() < MAX_LISTED {
                     bad.push(Skipped {
@@ -381,7 +381,13 @@ pub fn seed_from(league: &mut League, path: &str) -> anyhow::Result<()> {
         if r.sigma.is_none() && league.system().has_uncertainty() {
             r.sigma = league.system().initial_rating().sigma;
         }
-        league.seed(&s.player, r);
+        league.seed(&s.player, r).map_err(|e| {
+            let field = match &e {
+                podium::RateError::RatingOutOfRange { what, .. } => *what,
+                _ => "rating",
+            };
+            anyhow::anyhow!("{path}:{}: field `{field}`: {e}", s.line)
+        })?;
     }
     Ok(())
 }

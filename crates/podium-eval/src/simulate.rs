@@ -338,6 +338,18 @@ impl Simulation {
                     .collect()
             })
             .collect();
+        // Each player's state in each system that keeps one (none yet: a system builds a
+        // newcomer's state from the rating).
+        let mut states: Vec<Vec<Option<podium::State>>> = systems
+            .iter()
+            .map(|s| {
+                if s.keeps_state() {
+                    vec![None; n]
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
         let mut alive: Vec<bool> = out.failed.iter().map(Option::is_none).collect();
         let dists: Vec<Normal<f64>> = self
             .true_ratings
@@ -369,10 +381,23 @@ impl Simulation {
                     }
                     before.clear();
                     before.extend(order.iter().map(|&i| ratings[s][i]));
-                    match sys.rate(&game, &before) {
-                        Ok(changes) => {
-                            for (&i, ch) in order.iter().zip(changes) {
+                    let rated = if states[s].is_empty() {
+                        sys.rate(&game, &before).map(|changes| podium::Rated {
+                            changes,
+                            states: Vec::new(),
+                        })
+                    } else {
+                        let own: Vec<Option<&podium::State>> =
+                            order.iter().map(|&i| states[s][i].as_ref()).collect();
+                        sys.rate_with_states(&game, &before, &own)
+                    };
+                    match rated {
+                        Ok(rated) => {
+                            for (&i, ch) in order.iter().zip(rated.changes) {
                                 ratings[s][i] = ch.after;
+                            }
+                            for (&i, st) in order.iter().zip(rated.states) {
+                                states[s][i] = st;
                             }
                         }
                         Err(e) => {

@@ -18,6 +18,8 @@ pub struct Seed {
     pub sigma: Option<f64>,
     /// Rated games already played (optional `games` column, default 0).
     pub games: u32,
+    /// The 1-based line of the file the seed is on.
+    pub line: u64,
 }
 
 impl Seed {
@@ -127,6 +129,7 @@ pub fn read_seeds(file: &str, mut input: impl Read) -> Result<Vec<Seed>, ReadErr
             rating,
             sigma,
             games,
+            line,
         });
     }
     Ok(out)

@@ -116,6 +116,22 @@ pub enum RateError {
         /// The σ the update produced, for systems that keep one.
         sigma: Option<f64>,
     },
+    /// A rating or σ outside the range where the system's arithmetic holds (a σ so large
+    /// that its square overflows, a σ that is not positive for a system that divides by
+    /// it).
+    #[error("player {player:?}: {what} {value} is outside the range system {system} can rate ({allowed})")]
+    RatingOutOfRange {
+        /// The system's name.
+        system: &'static str,
+        /// The player.
+        player: String,
+        /// `"rating"` or `"sigma"`.
+        what: &'static str,
+        /// The value given.
+        value: f64,
+        /// The range the system accepts, in words.
+        allowed: String,
+    },
     /// The system needs positive ratings (e.g. `proportional`).
     #[error("system {system} needs positive ratings, but player {player:?} has {rating}")]
     NonPositiveRating {

@@ -3,12 +3,14 @@
 //! backtests and the server share; it does no I/O.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use compact_str::CompactString;
 
 use crate::error::{MatchError, RateError};
 use crate::model::Match;
 use crate::rating::{PlayerChange, Rating};
+use crate::state::{Rated, State};
 use crate::system::RatingSystem;
 
 /// Seconds in a day, for aging ratings by days of inactivity.
@@ -105,6 +107,26 @@ impl PlayerStats {
     }
 }
 
+/// The error of a system that met a player it knew only by position (`#1`), named.
+fn named(e: RateError, name: &str) -> RateError {
+    match e {
+        RateError::RatingOutOfRange {
+            system,
+            what,
+            value,
+            allowed,
+            ..
+        } => RateError::RatingOutOfRange {
+            system,
+            player: name.to_string(),
+            what,
+            value,
+            allowed,
+        },
+        other => other,
+    }
+}
+
 fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 {
         a / b
@@ -141,12 +163,34 @@ pub struct Standing {
 }
 
 /// The players of one match and their changes, in [`Match::players`] order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct MatchReport {
     /// Index of the match among those the league rated (0-based).
     pub sequence: u64,
     /// Each player's index in the league (see [`League::player`]) and change.
     pub changes: Vec<(usize, PlayerChange)>,
+    /// Each player's state after the match, for a system that keeps one
+    /// ([`RatingSystem::keeps_state`]); empty otherwise.
+    pub states: Vec<Option<State>>,
+}
+
+impl PartialEq for MatchReport {
+    /// Reports are equal when their matches and changes are; states are compared by the
+    /// value they share ([`State::same`]).
+    fn eq(&self, other: &Self) -> bool {
+        self.sequence == other.sequence
+            && self.changes == other.changes
+            && self.states.len() == other.states.len()
+            && self
+                .states
+                .iter()
+                .zip(&other.states)
+                .all(|(a, b)| match (a, b) {
+                    (Some(a), Some(b)) => State::same(a, b),
+                    (None, None) => true,
+                    _ => false,
+                })
+    }
 }
 
 /// A pool of players rated by one system.
@@ -160,18 +204,24 @@ pub struct MatchReport {
 /// assert!((board[0].rating.value - 1516.0).abs() < 1e-9);
 /// assert_eq!(board[2].stats.games, 1);
 /// ```
-#[derive(Debug)]
+///
+/// A league can be cloned (the system is shared, the players and their states are
+/// copied), e.g. to keep a checkpoint to rate again from.
+#[derive(Debug, Clone)]
 pub struct League {
-    system: Box<dyn RatingSystem>,
+    system: Arc<dyn RatingSystem>,
+    /// Whether the system keeps a state per player (asked once).
+    keeps_state: bool,
     /// Player id → index in `players`. Ids up to 24 bytes are stored inline in the table
     /// (no pointer to chase when comparing), hashed with foldhash (fast, seeded per run).
     index: HashMap<CompactString, usize, foldhash::fast::RandomState>,
     players: Vec<PlayerRecord>,
+    /// Each player's state, by index, when the system keeps one (empty otherwise).
+    states: Vec<Option<State>>,
     rated: u64,
-    /// Scratch for [`League::apply`]: each player's index, if known (kept to reuse its
-    /// allocation from match to match).
-    known: Vec<Option<usize>>,
-    /// Scratch for [`League::apply_ranked`]: ratings before and changes.
+    /// Scratch of the rating step, kept to reuse its allocations from match to match:
+    /// each player's slot, rating before and change.
+    slots: Vec<Slot<'static>>,
     before: Vec<Rating>,
     changes: Vec<PlayerChange>,
     /// Per player, the last [`League::apply_ranked`] call that met them (finds repeats).
@@ -192,16 +242,33 @@ fn is_finite(r: &Rating) -> bool {
     r.value.is_finite() && r.sigma.map_or(true, |s| s.is_finite() && s >= 0.0)
 }
 
+/// What one match adds to the league once it is rated: who, with which finish.
+struct Outcome<'a> {
+    id: &'a str,
+    time: Option<i64>,
+    entries: usize,
+    winners: usize,
+}
+
 impl League {
     /// An empty league rated by `system`.
     #[must_use]
     pub fn new(system: Box<dyn RatingSystem>) -> Self {
+        League::shared(Arc::from(system))
+    }
+
+    /// An empty league rated by a system shared with others (leagues of one system, or
+    /// copies of one league, need only one).
+    #[must_use]
+    pub fn shared(system: Arc<dyn RatingSystem>) -> Self {
         League {
+            keeps_state: system.keeps_state(),
             system,
             index: HashMap::default(),
             players: Vec::new(),
+            states: Vec::new(),
             rated: 0,
-            known: Vec::new(),
+            slots: Vec::new(),
             before: Vec::new(),
             changes: Vec::new(),
             stamps: Vec::new(),
@@ -213,6 +280,12 @@ impl League {
     #[must_use]
     pub fn system(&self) -> &dyn RatingSystem {
         &*self.system
+    }
+
+    /// The rating system, shared.
+    #[must_use]
+    pub fn system_arc(&self) -> Arc<dyn RatingSystem> {
+        Arc::clone(&self.system)
     }
 
     /// Number of matches rated so far.
@@ -233,6 +306,12 @@ impl League {
         &self.players[index]
     }
 
+    /// The state the system keeps for the player at `index`, if it keeps one.
+    #[must_use]
+    pub fn state(&self, index: usize) -> Option<&State> {
+        self.states.get(index).and_then(Option::as_ref)
+    }
+
     /// The player with id `name`, if known.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&PlayerRecord> {
@@ -244,29 +323,54 @@ impl League {
     pub fn rating_of(&self, name: &str) -> Rating {
         match self.get(name) {
             Some(p) => p.rating,
-            None => self
-                .system
-                .new_player_rating(&mut self.players.iter().map(|p| &p.rating)),
+            None => self.newcomer(),
         }
+    }
+
+    /// The rating of a player the league has not met yet.
+    fn newcomer(&self) -> Rating {
+        self.system
+            .new_player_rating(&mut self.players.iter().map(|p| &p.rating))
     }
 
     /// Sets a player's starting rating (e.g. migrated from another league); `rating.games`
-    /// counts the games already played elsewhere.
-    pub fn seed(&mut self, name: &str, rating: Rating) {
-        match self.index.get(name) {
-            Some(&i) => self.players[i].rating = rating,
+    /// counts the games already played elsewhere. A system that keeps a state per player
+    /// starts it from this rating.
+    ///
+    /// # Errors
+    /// The system's [`RateError`] when it cannot start a player at this rating (a σ it
+    /// cannot use); nothing changes then.
+    pub fn seed(&mut self, name: &str, rating: Rating) -> Result<(), RateError> {
+        let state = if self.keeps_state {
+            self.system
+                .initial_state(&rating)
+                .map_err(|e| named(e, name))?
+        } else {
+            None
+        };
+        let i = match self.index.get(name) {
+            Some(&i) => i,
             None => self.insert(name, rating),
+        };
+        self.players[i].rating = rating;
+        if self.keeps_state {
+            self.states[i] = state;
         }
+        Ok(())
     }
 
-    fn insert(&mut self, name: &str, rating: Rating) {
-        self.index
-            .insert(CompactString::from(name), self.players.len());
+    fn insert(&mut self, name: &str, rating: Rating) -> usize {
+        let i = self.players.len();
+        self.index.insert(CompactString::from(name), i);
         self.players.push(PlayerRecord {
             name: name.to_string(),
             rating,
             stats: PlayerStats::default(),
         });
+        if self.keeps_state {
+            self.states.push(None);
+        }
+        i
     }
 
     /// Rates a match and updates every participant. Nothing changes if it fails.
@@ -274,48 +378,165 @@ impl League {
     /// # Errors
     /// The system's [`RateError`] when it cannot rate the match.
     pub fn apply(&mut self, game: &Match) -> Result<MatchReport, RateError> {
-        // One lookup per player: the indices serve both the ratings before and the update.
-        let mut known = std::mem::take(&mut self.known);
-        known.clear();
-        known.extend(
+        // One lookup per player: the slots serve both the ratings before and the update.
+        let mut slots = self.take_slots();
+        slots.extend(
             game.players()
-                .map(|(_, m)| self.index.get(m.player.as_str()).copied()),
+                .map(|(_, m)| match self.index.get(m.player.as_str()) {
+                    Some(&i) => Slot::Known(i),
+                    None => Slot::New(m.player.as_str()),
+                }),
         );
-        let before = self.ratings_of(game, &known);
-        let changes = match self
-            .system
-            .rate(game, &before)
-            .and_then(|c| self.check_finite(game, c))
-        {
-            Ok(c) => c,
-            Err(e) => {
-                self.known = known;
-                return Err(e);
-            }
+        let mut before = std::mem::take(&mut self.before);
+        self.fill_before(&slots, game.time(), &mut before);
+        let rated = if self.keeps_state {
+            let states: Vec<Option<&State>> = slots.iter().map(|s| self.slot_state(*s)).collect();
+            self.system.rate_with_states(game, &before, &states)
+        } else {
+            self.system.rate(game, &before).map(|changes| Rated {
+                changes,
+                states: Vec::new(),
+            })
         };
-        let tally = Tally::new(game.id(), game.time(), game.len(), game.winners());
-        let mut out = Vec::with_capacity(changes.len());
-        for (((entry, m), change), &known) in game.players().zip(changes).zip(&known) {
-            let i = match known {
-                Some(i) => i,
-                None => {
-                    // The rating is set from the change just below.
-                    self.insert(&m.player, change.before);
-                    self.players.len() - 1
+        self.before = before;
+        let result = rated.and_then(|rated| {
+            let outcome = Outcome {
+                id: game.id(),
+                time: game.time(),
+                entries: game.len(),
+                winners: game.winners(),
+            };
+            let won = game.players().map(|(e, _)| game.place(e) == 1);
+            self.commit(&outcome, &mut slots, won, &rated.changes, &rated.states)?;
+            let changes = slots
+                .iter()
+                .zip(rated.changes)
+                .map(|(slot, c)| match *slot {
+                    Slot::Known(i) => (i, c),
+                    Slot::New(_) => unreachable!("commit makes every slot known"),
+                })
+                .collect();
+            Ok(MatchReport {
+                sequence: self.rated - 1,
+                changes,
+                states: rated.states,
+            })
+        });
+        self.give_back_slots(slots);
+        result
+    }
+
+    /// An empty slot buffer, reusing the league's allocation.
+    fn take_slots<'a>(&mut self) -> Vec<Slot<'a>> {
+        // An empty vector changes its element's lifetime in place, without allocating.
+        std::mem::take(&mut self.slots)
+            .into_iter()
+            .map(|_| unreachable!("the buffer is empty"))
+            .collect()
+    }
+
+    fn give_back_slots(&mut self, mut slots: Vec<Slot<'_>>) {
+        slots.clear();
+        self.slots = slots.into_iter().map(|_| unreachable!()).collect();
+    }
+
+    /// The state of a slot's player: theirs if known, none for a newcomer (the system
+    /// builds it from the rating).
+    fn slot_state(&self, slot: Slot<'_>) -> Option<&State> {
+        match slot {
+            Slot::Known(i) => self.states[i].as_ref(),
+            Slot::New(_) => None,
+        }
+    }
+
+    /// Each slot's rating before a match at `time`: known players' ratings aged by the
+    /// days since they last played (systems with σ, matches with times), newcomers at the
+    /// rating the system gives them.
+    #[inline]
+    fn fill_before(&self, slots: &[Slot<'_>], time: Option<i64>, before: &mut Vec<Rating>) {
+        before.clear();
+        let mut newcomer = None;
+        let aging = time.is_some() && self.system.has_uncertainty();
+        for slot in slots {
+            before.push(match *slot {
+                Slot::Known(i) if aging => self.aged(i, time),
+                Slot::Known(i) => self.players[i].rating,
+                Slot::New(_) => *newcomer.get_or_insert_with(|| self.newcomer()),
+            });
+        }
+    }
+
+    /// Player `i`'s rating at `time`, aged by the days since their last match.
+    fn aged(&self, i: usize, time: Option<i64>) -> Rating {
+        let p = &self.players[i];
+        match (time, p.stats.last_time) {
+            (Some(now), Some(last)) if now > last && self.system.has_uncertainty() => self
+                .system
+                .age(p.rating, self.state(i), (now - last) as f64 / DAY),
+            _ => p.rating,
+        }
+    }
+
+    /// The step every way of rating a match ends in: refuses changes that are not finite
+    /// numbers (nothing applied), then adds the new players, stores every player's rating
+    /// (and state) and counts the match in their statistics. `won` says, per player,
+    /// whether they finished first. Every slot is [`Slot::Known`] afterwards.
+    #[inline]
+    fn commit(
+        &mut self,
+        outcome: &Outcome<'_>,
+        slots: &mut [Slot<'_>],
+        won: impl Iterator<Item = bool>,
+        changes: &[PlayerChange],
+        states: &[Option<State>],
+    ) -> Result<(), RateError> {
+        let stateful = self.keeps_state && !states.is_empty();
+        if changes.len() != slots.len() || (stateful && states.len() != slots.len()) {
+            return Err(RateError::RatingCountMismatch {
+                expected: slots.len(),
+                found: if changes.len() != slots.len() {
+                    changes.len()
+                } else {
+                    states.len()
+                },
+            });
+        }
+        // The usual case first, in two plain passes the compiler keeps tight: finite
+        // ratings, no σ. Anything else is looked at player by player.
+        let plain = changes.iter().all(|c| c.after.value.is_finite())
+            && changes.iter().all(|c| c.after.sigma.is_none());
+        if !plain {
+            if let Some(k) = changes.iter().position(|c| !is_finite(&c.after)) {
+                return Err(RateError::Diverged {
+                    system: self.system.name(),
+                    player: match slots[k] {
+                        Slot::Known(i) => self.players[i].name.clone(),
+                        Slot::New(name) => name.to_string(),
+                    },
+                    rating: changes[k].after.value,
+                    sigma: changes[k].after.sigma,
+                });
+            }
+        }
+        let tally = Tally::new(outcome.id, outcome.time, outcome.entries, outcome.winners);
+        for (k, ((slot, c), won)) in slots.iter_mut().zip(changes).zip(won).enumerate() {
+            let i = match *slot {
+                Slot::Known(i) => i,
+                Slot::New(name) => {
+                    let i = self.insert(name, c.before);
+                    *slot = Slot::Known(i);
+                    i
                 }
             };
             let p = &mut self.players[i];
-            p.rating = change.after;
-            p.stats.record(&tally, game.place(entry) == 1);
-            out.push((i, change));
+            p.rating = c.after;
+            p.stats.record(&tally, won);
+            if stateful {
+                self.states[i].clone_from(&states[k]);
+            }
         }
-        self.known = known;
-        let report = MatchReport {
-            sequence: self.rated,
-            changes: out,
-        };
         self.rated += 1;
-        Ok(report)
+        Ok(())
     }
 
     /// The index of the player with id `name` (as [`League::player`] takes it), if known.
@@ -402,72 +623,54 @@ impl League {
             };
             return Err(MatchError::DuplicatePlayer { player }.into());
         }
-        let mut before = std::mem::take(&mut self.before);
-        before.clear();
-        let mut newcomer = None;
-        for slot in players.iter() {
-            before.push(match *slot {
-                Slot::Known(i) => self.players[i].rating,
-                Slot::New(_) => *newcomer.get_or_insert_with(|| {
-                    self.system
-                        .new_player_rating(&mut self.players.iter().map(|p| &p.rating))
-                }),
-            });
+        if self.keeps_state {
+            // A system with state rates a match with its players' states, which the
+            // shortcut of `rate_ranked` does not carry: the general way, same result.
+            return self.apply_ranked_as_match(id, players, places);
         }
+        let mut before = std::mem::take(&mut self.before);
+        self.fill_before(players, None, &mut before);
         let mut changes = std::mem::take(&mut self.changes);
         changes.clear();
         let rated = self.system.rate_ranked(places, &before, &mut changes);
         self.before = before;
-        let fail = match rated {
-            Err(e) => Some(e),
-            Ok(()) if changes.len() != players.len() => Some(RateError::RatingCountMismatch {
-                expected: players.len(),
-                found: changes.len(),
-            }),
-            // The usual case first, in two plain passes the compiler keeps tight: finite
-            // ratings, no σ. Anything else is looked at player by player.
-            Ok(())
-                if changes.iter().all(|c| c.after.value.is_finite())
-                    && changes.iter().all(|c| c.after.sigma.is_none()) =>
-            {
-                None
-            }
-            Ok(()) => {
-                changes
-                    .iter()
-                    .position(|c| !is_finite(&c.after))
-                    .map(|k| RateError::Diverged {
-                        system: self.system.name(),
-                        player: match players[k] {
-                            Slot::Known(i) => self.players[i].name.clone(),
-                            Slot::New(name) => name.to_string(),
-                        },
-                        rating: changes[k].after.value,
-                        sigma: changes[k].after.sigma,
-                    })
-            }
-        };
-        if let Some(e) = fail {
-            self.changes = changes;
-            return Err(e);
-        }
-        let winners = places.iter().take_while(|&&p| p == 1).count();
-        let tally = Tally::new(id, None, players.len(), winners);
-        for ((slot, c), &place) in players.iter_mut().zip(&changes).zip(places) {
-            let i = match *slot {
-                Slot::Known(i) => i,
-                Slot::New(name) => {
-                    self.insert(name, c.before);
-                    *slot = Slot::Known(self.players.len() - 1);
-                    self.players.len() - 1
-                }
+        let result = rated.and_then(|()| {
+            let outcome = Outcome {
+                id,
+                time: None,
+                entries: players.len(),
+                winners: places.iter().take_while(|&&p| p == 1).count(),
             };
-            let p = &mut self.players[i];
-            p.rating = c.after;
-            p.stats.record(&tally, place == 1);
-        }
+            let won = places.iter().map(|&p| p == 1);
+            self.commit(&outcome, players, won, &changes, &[])
+        });
         self.changes = changes;
-        self.rated += 1;
+        result
+    }
+
+    /// [`League::apply_ranked`] through [`League::apply`]: builds the match from the
+    /// slots (players given by index take their ids).
+    fn apply_ranked_as_match(
+        &mut self,
+        id: &str,
+        players: &mut [Slot<'_>],
+        places: &[usize],
+    ) -> Result<(), RateError> {
+        crate::model::check_places(players.len(), places)?;
+        let mut b = Match::builder(id);
+        for (slot, &place) in players.iter().zip(places) {
+            let name = match *slot {
+                Slot::Known(i) => self.players[i].name.as_str(),
+                Slot::New(name) => name,
+            };
+            b = b.player(name, crate::Finish::Rank(place as f64));
+        }
+        self.apply(&b.build()?)?;
+        for slot in players.iter_mut() {
+            if let Slot::New(name) = *slot {
+                *slot = Slot::Known(self.index[name]);
+            }
+        }
         Ok(())
     }
 
@@ -507,54 +710,45 @@ impl League {
         None
     }
 
-    /// Refuses an update that would store a rating or σ that is not a finite number.
-    fn check_finite(
-        &self,
-        game: &Match,
-        changes: Vec<PlayerChange>,
-    ) -> Result<Vec<PlayerChange>, RateError> {
-        for ((_, m), c) in game.players().zip(&changes) {
-            if !is_finite(&c.after) {
-                return Err(RateError::Diverged {
-                    system: self.system.name(),
-                    player: m.player.clone(),
-                    rating: c.after.value,
-                    sigma: c.after.sigma,
-                });
-            }
-        }
-        Ok(changes)
-    }
-
     /// The pre-match rating of every player of `game`, new players seeded and ratings aged
     /// by the days since each player last played when the match has a time.
     #[must_use]
     pub fn ratings_before(&self, game: &Match) -> Vec<Rating> {
-        let known: Vec<Option<usize>> = game
+        let slots: Vec<Slot<'_>> = game
             .players()
-            .map(|(_, m)| self.index.get(m.player.as_str()).copied())
+            .map(|(_, m)| match self.index.get(m.player.as_str()) {
+                Some(&i) => Slot::Known(i),
+                None => Slot::New(m.player.as_str()),
+            })
             .collect();
-        self.ratings_of(game, &known)
+        let mut before = Vec::with_capacity(slots.len());
+        self.fill_before(&slots, game.time(), &mut before);
+        before
     }
 
-    fn ratings_of(&self, game: &Match, known: &[Option<usize>]) -> Vec<Rating> {
-        known
-            .iter()
-            .map(|known| match *known {
-                Some(i) => {
-                    let p = &self.players[i];
-                    match (game.time(), p.stats.last_time) {
-                        (Some(now), Some(last)) if now > last && self.system.has_uncertainty() => {
-                            self.system.age(p.rating, (now - last) as f64 / DAY)
-                        }
-                        _ => p.rating,
-                    }
-                }
-                None => self
-                    .system
-                    .new_player_rating(&mut self.players.iter().map(|p| &p.rating)),
+    /// What the system would make of `game` now, without applying it: each player's
+    /// change and next state, as [`League::apply`] would store them.
+    ///
+    /// # Errors
+    /// The system's [`RateError`] when it cannot rate the match.
+    pub fn try_rate(&self, game: &Match) -> Result<Rated, RateError> {
+        let before = self.ratings_before(game);
+        if self.keeps_state {
+            let states: Vec<Option<&State>> = game
+                .players()
+                .map(|(_, m)| {
+                    self.index
+                        .get(m.player.as_str())
+                        .and_then(|&i| self.state(i))
+                })
+                .collect();
+            self.system.rate_with_states(game, &before, &states)
+        } else {
+            Ok(Rated {
+                changes: self.system.rate(game, &before)?,
+                states: Vec::new(),
             })
-            .collect()
+        }
     }
 
     /// The leaderboard: players best first (by rating, then by name), with statistics.
@@ -692,5 +886,171 @@ mod divergence_tests {
             "nothing of the match was applied"
         );
         assert_eq!(league.matches_rated(), 0);
+    }
+}
+
+#[cfg(test)]
+mod state_tests {
+    use super::*;
+    use crate::params::Param;
+
+    /// A system that remembers each player's finishes (a state) and rates a player by
+    /// their mean finish; it refuses a match that holds a player called "bad".
+    #[derive(Debug)]
+    struct Memory;
+
+    #[derive(Debug, Clone, PartialEq)]
+    struct Finishes(Vec<usize>);
+
+    impl RatingSystem for Memory {
+        fn name(&self) -> &'static str {
+            "memory"
+        }
+        fn params(&self) -> Vec<Param> {
+            Vec::new()
+        }
+        fn initial_rating(&self) -> Rating {
+            Rating::with_sigma(0.0, 1.0)
+        }
+        fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
+            let none = vec![None; before.len()];
+            Ok(self.rate_with_states(game, before, &none)?.changes)
+        }
+        fn keeps_state(&self) -> bool {
+            true
+        }
+        fn initial_state(&self, rating: &Rating) -> Result<Option<State>, RateError> {
+            match rating.sigma {
+                Some(s) if s > 0.0 => Ok(Some(State::new(Finishes(Vec::new())))),
+                _ => Err(RateError::RatingOutOfRange {
+                    system: "memory",
+                    player: "#1".into(),
+                    what: "sigma",
+                    value: rating.sigma.unwrap_or(f64::NAN),
+                    allowed: "σ > 0".into(),
+                }),
+            }
+        }
+        fn rate_with_states(
+            &self,
+            game: &Match,
+            before: &[Rating],
+            states: &[Option<&State>],
+        ) -> Result<Rated, RateError> {
+            let mut out = Rated::default();
+            for (((e, m), b), st) in game.players().zip(before).zip(states) {
+                if m.player == "bad" {
+                    return Err(RateError::NonFiniteRating {
+                        player: m.player.clone(),
+                        rating: f64::NAN,
+                    });
+                }
+                let mut f = st
+                    .and_then(|s| s.get::<Finishes>())
+                    .cloned()
+                    .unwrap_or(Finishes(Vec::new()));
+                f.0.push(game.place(e));
+                let mean = f.0.iter().sum::<usize>() as f64 / f.0.len() as f64;
+                out.changes.push(PlayerChange {
+                    before: *b,
+                    after: Rating {
+                        value: -mean,
+                        sigma: b.sigma,
+                        games: b.games + 1,
+                    },
+                    expected: 0.0,
+                    actual: 0.0,
+                    k: None,
+                    weight: 1.0,
+                });
+                out.states.push(Some(State::new(f)));
+            }
+            Ok(out)
+        }
+        fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+            if a.value > b.value {
+                1.0
+            } else {
+                0.0
+            }
+        }
+    }
+
+    fn finishes(league: &League, name: &str) -> Vec<usize> {
+        let i = league.index_of(name).unwrap();
+        league
+            .state(i)
+            .unwrap()
+            .get::<Finishes>()
+            .unwrap()
+            .0
+            .clone()
+    }
+
+    #[test]
+    fn states_are_kept_per_player_and_only_for_whole_matches() {
+        let mut league = League::new(Box::new(Memory));
+        league
+            .apply(&Match::ranked("g1", &["ann", "bo"]).unwrap())
+            .unwrap();
+        let report = league
+            .apply(&Match::ranked("g2", &["bo", "ann", "cy"]).unwrap())
+            .unwrap();
+        assert_eq!(report.states.len(), 3);
+        assert_eq!(finishes(&league, "ann"), [1, 2]);
+        assert_eq!(finishes(&league, "bo"), [2, 1]);
+        assert!((league.get("ann").unwrap().rating.value + 1.5).abs() < 1e-12);
+        // A refused match changes no state and adds no player.
+        let before = league.clone();
+        assert!(league
+            .apply(&Match::ranked("g3", &["ann", "bad"]).unwrap())
+            .is_err());
+        assert_eq!(finishes(&league, "ann"), [1, 2]);
+        assert!(league.get("bad").is_none());
+        assert_eq!(league.players(), before.players());
+        // A copy keeps its own states.
+        let copy = league.clone();
+        league
+            .apply(&Match::ranked("g4", &["cy", "ann"]).unwrap())
+            .unwrap();
+        assert_eq!(finishes(&copy, "ann"), [1, 2]);
+        assert_eq!(finishes(&league, "ann"), [1, 2, 2]);
+    }
+
+    #[test]
+    fn the_ranked_path_carries_states_as_the_general_one() {
+        let mut ranked = League::new(Box::new(Memory));
+        let mut general = League::new(Box::new(Memory));
+        let mut g1 = [Slot::New("ann"), Slot::New("bo"), Slot::New("cy")];
+        ranked.apply_ranked("g1", &mut g1, &[1, 2, 2]).unwrap();
+        assert_eq!(g1, [Slot::Known(0), Slot::Known(1), Slot::Known(2)]);
+        let mut g2 = [Slot::Known(2), Slot::New("di"), Slot::Known(0)];
+        ranked.apply_ranked("g2", &mut g2, &[1, 2, 3]).unwrap();
+        let m1 = Match::with_places("g1", &[("ann", 1), ("bo", 2), ("cy", 2)]).unwrap();
+        general.apply(&m1).unwrap();
+        general
+            .apply(&Match::ranked("g2", &["cy", "di", "ann"]).unwrap())
+            .unwrap();
+        assert_eq!(ranked.standings(), general.standings());
+        for name in ["ann", "bo", "cy", "di"] {
+            assert_eq!(finishes(&ranked, name), finishes(&general, name));
+        }
+        assert!(ranked
+            .apply_ranked("g3", &mut [Slot::Known(0), Slot::New("bad")], &[1, 2])
+            .is_err());
+        assert_eq!(finishes(&ranked, "ann"), [1, 3]);
+    }
+
+    #[test]
+    fn seeding_starts_a_state_or_says_why_not() {
+        let mut league = League::new(Box::new(Memory));
+        league.seed("ann", Rating::with_sigma(5.0, 2.0)).unwrap();
+        assert_eq!(finishes(&league, "ann"), Vec::<usize>::new());
+        let err = league.seed("bo", Rating::new(5.0)).unwrap_err();
+        assert!(
+            matches!(err, RateError::RatingOutOfRange { ref player, .. } if player == "bo"),
+            "{err}"
+        );
+        assert!(league.get("bo").is_none());
     }
 }

@@ -52,6 +52,7 @@ pub mod params;
 pub mod predict;
 pub mod rating;
 pub mod registry;
+pub mod state;
 pub mod system;
 pub mod systems;
 
@@ -63,4 +64,5 @@ pub use params::{Configure, Param, ParamValue, Settings};
 pub use predict::Prediction;
 pub use rating::{PlayerChange, Rating};
 pub use registry::{system, systems, SystemSpec};
+pub use state::{Rated, State};
 pub use system::RatingSystem;

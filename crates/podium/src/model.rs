@@ -375,23 +375,26 @@ pub(crate) fn tie_range(places: &[usize], entry: usize) -> Range<usize> {
 /// # Errors
 /// [`MatchError::TooFewEntries`] for fewer than two entries, or
 /// [`MatchError::InvalidPlaces`].
+#[inline]
 pub fn check_places(players: usize, places: &[usize]) -> Result<(), MatchError> {
+    // Each place is its own position or the place before it: one pass, comparing with
+    // the place before (0 before the first, which must then be 1).
+    let mut prev = 0;
+    let mut ok = places.len() == players && players >= 2;
+    for (i, &p) in places.iter().enumerate() {
+        ok &= p == i + 1 || (i > 0 && p == prev);
+        prev = p;
+    }
+    if ok {
+        return Ok(());
+    }
     if players < 2 && players == places.len() {
         return Err(MatchError::TooFewEntries { found: players });
     }
-    let ok = places.len() == players
-        && places
-            .iter()
-            .enumerate()
-            .all(|(i, &p)| p == i + 1 || (i > 0 && p == places[i - 1]));
-    if ok {
-        Ok(())
-    } else {
-        Err(MatchError::InvalidPlaces {
-            players,
-            places: places.to_vec(),
-        })
-    }
+    Err(MatchError::InvalidPlaces {
+        players,
+        places: places.to_vec(),
+    })
 }
 
 /// The iterator of [`Match::players`]; it knows its length, so that collecting it

@@ -8,6 +8,7 @@ use crate::model::Match;
 use crate::params::Param;
 use crate::predict::Prediction;
 use crate::rating::{PlayerChange, Rating};
+use crate::state::{Rated, State};
 
 /// A rating system: turns a match and its players' pre-match ratings into new ratings.
 ///
@@ -95,10 +96,61 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
         false
     }
 
-    /// The rating of a player after `days` days without playing (Bayesian systems widen σ).
-    fn age(&self, rating: Rating, days: f64) -> Rating {
-        let _ = days;
+    /// The rating of a player after `days` days without playing (Bayesian systems widen
+    /// σ); `state` is the player's state, for a system that keeps one.
+    fn age(&self, rating: Rating, state: Option<&State>, days: f64) -> Rating {
+        let _ = (state, days);
         rating
+    }
+
+    /// Whether the system keeps a [`State`] per player beside the rating (Elo-MMR's past
+    /// performances, Glicko-2's volatility). When it does not (the default), a
+    /// [`crate::League`] keeps no state and the other state methods are not called.
+    fn keeps_state(&self) -> bool {
+        false
+    }
+
+    /// The state of a player who starts at `rating`: a newcomer at
+    /// [`RatingSystem::initial_rating`], or a player carried over from elsewhere
+    /// (`podium rate --initial`), whose σ may be missing for a system that keeps one.
+    ///
+    /// # Errors
+    /// [`RateError::RatingOutOfRange`] when no state can be built from these values (a σ
+    /// that is not positive, a rating outside the system's range).
+    fn initial_state(&self, rating: &Rating) -> Result<Option<State>, RateError> {
+        let _ = rating;
+        Ok(None)
+    }
+
+    /// Rates one match as [`RatingSystem::rate`] does, with each player's state:
+    /// `states[i]` belongs to the player of `before[i]`, `None` for a player whose state
+    /// the system builds from `before[i]` ([`RatingSystem::initial_state`]). The result
+    /// holds each player's change and next state, in the same order. Pure: the states
+    /// given are not changed.
+    ///
+    /// The default, for systems without state, is [`RatingSystem::rate`] with no states.
+    ///
+    /// # Errors
+    /// As [`RatingSystem::rate`], and [`RateError::RatingCountMismatch`] when `states`
+    /// does not hold one state per player.
+    fn rate_with_states(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        states: &[Option<&State>],
+    ) -> Result<Rated, RateError> {
+        let _ = states;
+        Ok(Rated {
+            changes: self.rate(game, before)?,
+            states: Vec::new(),
+        })
+    }
+
+    /// What a player's state holds that is worth showing beside the rating, as named
+    /// numbers (Glicko-2's volatility); nothing by default.
+    fn describe_state(&self, state: &State) -> Vec<(&'static str, f64)> {
+        let _ = state;
+        Vec::new()
     }
 
     /// What the system expects of a proposed match: each entry's win probability, the

@@ -35,7 +35,7 @@ macro_rules! elo_system {
                 before: &[$crate::rating::Rating],
                 out: &mut Vec<$crate::rating::PlayerChange>,
             ) -> Result<(), $crate::error::RateError> {
-                $crate::systems::EloScores::ranked(self, places, before, out)
+                $crate::systems::rate_ranked_elo(self, places, before, out)
             }
             $($own)*
         }
@@ -189,20 +189,6 @@ pub(crate) trait EloScores {
 
     /// The step size K of a player rated `r` in a match of `entries` entries.
     fn k(&self, r: &Rating, entries: usize) -> f64;
-
-    /// [`crate::RatingSystem::rate_ranked`]: [`rate_ranked_elo`], unless the system has
-    /// a shortcut of its own for the usual match.
-    fn ranked(
-        &self,
-        places: &[usize],
-        before: &[Rating],
-        out: &mut Vec<PlayerChange>,
-    ) -> Result<(), RateError>
-    where
-        Self: Sized,
-    {
-        rate_ranked_elo(self, places, before, out)
-    }
 }
 
 /// [`crate::RatingSystem::rate`] for the Elo family: a team's rating is its members'
@@ -230,30 +216,28 @@ pub(crate) fn rate_ranked_elo(
     before: &[Rating],
     out: &mut Vec<PlayerChange>,
 ) -> Result<(), RateError> {
-    crate::model::check_places(before.len(), places)?;
-    check_finite(before)?;
     let n = before.len();
-    let mut small = [0.0; 3 * INLINE];
-    let mut large = Vec::new();
-    let buf = if n <= INLINE {
-        &mut small[..3 * n]
+    crate::model::check_places(n, places)?;
+    check_finite(before)?;
+    if n <= INLINE {
+        let (mut r, mut e, mut s) = ([0.0; INLINE], [0.0; INLINE], [0.0; INLINE]);
+        for (r, b) in r.iter_mut().zip(before) {
+            *r = b.value;
+        }
+        sys.scores(&r[..n], places, &mut e[..n], &mut s[..n]);
+        push_changes(sys, before, &e[..n], &s[..n], out);
     } else {
-        large.resize(3 * n, 0.0);
-        &mut large[..]
-    };
-    let (r, rest) = buf.split_at_mut(n);
-    let (e, s) = rest.split_at_mut(n);
-    for (r, b) in r.iter_mut().zip(before) {
-        *r = b.value;
+        let r: Vec<f64> = before.iter().map(|b| b.value).collect();
+        let (mut e, mut s) = (vec![0.0; n], vec![0.0; n]);
+        sys.scores(&r, places, &mut e, &mut s);
+        push_changes(sys, before, &e, &s, out);
     }
-    sys.scores(r, places, e, s);
-    push_changes(sys, before, e, s, out);
     Ok(())
 }
 
 /// Appends each player's `Δ = K · (S − E)` from the entries' expected (`e`) and actual
 /// (`s`) scores, one entry per player.
-pub(crate) fn push_changes(
+fn push_changes(
     sys: &impl EloScores,
     before: &[Rating],
     e: &[f64],

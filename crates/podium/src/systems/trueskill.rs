@@ -537,7 +537,7 @@ impl RatingSystem for TrueSkillConfig {
         true
     }
 
-    fn age(&self, rating: Rating, days: f64) -> Rating {
+    fn age(&self, rating: Rating, _: Option<&crate::State>, days: f64) -> Rating {
         super::age_sigma(rating, days, self.daily_tau, self.sigma)
     }
 

@@ -258,7 +258,7 @@ macro_rules! weng_lin_config {
             fn has_uncertainty(&self) -> bool {
                 true
             }
-            fn age(&self, rating: Rating, days: f64) -> Rating {
+            fn age(&self, rating: Rating, _: Option<&crate::State>, days: f64) -> Rating {
                 self.core().age(rating, days)
             }
             fn predict(&self, game: &Match, before: &[Rating]) -> Result<Prediction, RateError> {

@@ -1,8 +1,12 @@
 //! The least work any program must do to rate a long CSV file of free-for-alls with `sme`:
 //! a yardstick for `podium rate` in `scripts/bench-rate.sh`, not a rater to use.
 //!
+//! `scripts/bench-rate.sh` builds it:
+//!
 //! ```text
-//! cargo run --release -p podium-cli --example rate_floor -- FILE.csv > ratings.csv
+//! cargo build --release --manifest-path scripts/bench/rate-floor/Cargo.toml --target-dir target
+//! target/release/rate-floor FILE.csv > ratings.csv
+//! target/release/rate_floor FILE.csv > ratings.csv
 //! ```
 //!
 //! It reads the file in large blocks, checks UTF-8, splits `match,player,rank` lines,
@@ -29,7 +33,7 @@ const SCALE: f64 = 400.0;
 const INITIAL: f64 = 1500.0;
 
 fn fail(msg: &str) -> ! {
-    eprintln!("rate_floor: {msg}");
+    eprintln!("rate-floor: {msg}");
     std::process::exit(2)
 }
 
@@ -97,7 +101,7 @@ fn name(key: &[u8; MAX_ID + 1]) -> &str {
 
 fn main() -> io::Result<()> {
     let Some(path) = std::env::args().nth(1) else {
-        fail("usage: rate_floor FILE.csv")
+        fail("usage: rate-floor FILE.csv")
     };
     let mut file = File::open(&path)?;
     let mut index: HashMap<[u8; MAX_ID + 1], u32, foldhash::fast::RandomState> = HashMap::default();

@@ -1,0 +1,92 @@
+//! What a system remembers of a player beside the public [`Rating`](crate::Rating): the
+//! per-player memory that some systems need to rate the next match.
+//!
+//! [`Rating`](crate::Rating) is the summary every system gives (a value, maybe an
+//! uncertainty σ, games played); leaderboards, predictions and the lab read only that.
+//! Some systems need more: Elo-MMR keeps a list of each player's past performances,
+//! Glicko-2 a volatility. Such a system says so ([`RatingSystem::keeps_state`]), builds a
+//! player's first [`State`] from a rating ([`RatingSystem::initial_state`]) and returns
+//! every player's next state with the match's changes
+//! ([`RatingSystem::rate_with_states`]). A [`League`](crate::League) keeps the states
+//! beside the ratings, and only when the whole match succeeded; a system without state
+//! costs nothing, as the league then keeps none.
+//!
+//! A state is immutable once built and shared by reference count, so copying a league
+//! (a checkpoint) or a match report copies pointers, not histories. A system's state type
+//! is its own; it finds it again with [`State::get`].
+//!
+//! ```
+//! use podium::State;
+//!
+//! #[derive(Debug, PartialEq)]
+//! struct Volatility(f64);
+//!
+//! let s = State::new(Volatility(0.06));
+//! assert_eq!(s.get::<Volatility>(), Some(&Volatility(0.06)));
+//! assert_eq!(s.get::<u32>(), None); // another system's state type
+//! let copy = s.clone(); // shares the value
+//! assert!(State::same(&s, &copy));
+//! ```
+//!
+//! [`RatingSystem::keeps_state`]: crate::RatingSystem::keeps_state
+//! [`RatingSystem::initial_state`]: crate::RatingSystem::initial_state
+//! [`RatingSystem::rate_with_states`]: crate::RatingSystem::rate_with_states
+
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::rating::PlayerChange;
+
+/// A value a system keeps for one player. Any `'static` type that is `Send + Sync +
+/// Debug` can be one.
+trait Value: Any + Send + Sync + fmt::Debug {
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: Any + Send + Sync + fmt::Debug> Value for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// One player's state in one system: an immutable value of the system's own type, shared
+/// by reference count (cloning is cheap).
+#[derive(Clone)]
+pub struct State(Arc<dyn Value>);
+
+impl State {
+    /// Wraps a system's value.
+    pub fn new<T: Any + Send + Sync + fmt::Debug>(value: T) -> Self {
+        State(Arc::new(value))
+    }
+
+    /// The value, if it is of type `T`.
+    #[must_use]
+    pub fn get<T: Any>(&self) -> Option<&T> {
+        (*self.0).as_any().downcast_ref::<T>()
+    }
+
+    /// Whether two states share one value (the same allocation).
+    #[must_use]
+    pub fn same(a: &State, b: &State) -> bool {
+        Arc::ptr_eq(&a.0, &b.0)
+    }
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+/// What [`RatingSystem::rate_with_states`](crate::RatingSystem::rate_with_states) gives:
+/// each player's change and next state, in [`Match::players`](crate::Match::players)
+/// order.
+#[derive(Debug, Clone, Default)]
+pub struct Rated {
+    /// One change per player.
+    pub changes: Vec<PlayerChange>,
+    /// One state per player, or none at all for a system that keeps no state.
+    pub states: Vec<Option<State>>,
+}
