@@ -374,14 +374,14 @@ fn progress_bar(files: &[String]) -> ProgressBar {
 }
 
 /// Seeds a league from `--initial FILE` (`player,rating[,games][,sigma]`).
-pub fn seed_from(league: &mut League, path: &str) -> anyhow::Result<()> {
+pub fn set_initial_from(league: &mut League, path: &str) -> anyhow::Result<()> {
     let f = File::open(path).with_context(|| format!("cannot open {path}"))?;
     for s in podium_io::initial::read_seeds(path, f)? {
         let mut r = s.rating();
         if r.sigma.is_none() && league.system().has_uncertainty() {
             r.sigma = league.system().initial_rating().sigma;
         }
-        league.seed(&s.player, r).map_err(|e| {
+        league.set_initial(&s.player, r).map_err(|e| {
             let field = match &e {
                 podium::RateError::RatingOutOfRange { what, .. } => *what,
                 _ => "rating",

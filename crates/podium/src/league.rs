@@ -340,7 +340,7 @@ impl League {
     /// # Errors
     /// The system's [`RateError`] when it cannot start a player at this rating (a σ it
     /// cannot use); nothing changes then.
-    pub fn seed(&mut self, name: &str, rating: Rating) -> Result<(), RateError> {
+    pub fn set_initial(&mut self, name: &str, rating: Rating) -> Result<(), RateError> {
         let state = if self.keeps_state {
             self.system
                 .initial_state(&rating)
@@ -1042,11 +1042,11 @@ mod state_tests {
     }
 
     #[test]
-    fn seeding_starts_a_state_or_says_why_not() {
+    fn an_initial_rating_starts_a_state_or_says_why_not() {
         let mut league = League::new(Box::new(Memory));
-        league.seed("ann", Rating::with_sigma(5.0, 2.0)).unwrap();
+        league.set_initial("ann", Rating::with_sigma(5.0, 2.0)).unwrap();
         assert_eq!(finishes(&league, "ann"), Vec::<usize>::new());
-        let err = league.seed("bo", Rating::new(5.0)).unwrap_err();
+        let err = league.set_initial("bo", Rating::new(5.0)).unwrap_err();
         assert!(
             matches!(err, RateError::RatingOutOfRange { ref player, .. } if player == "bo"),
             "{err}"

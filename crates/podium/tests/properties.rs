@@ -240,8 +240,8 @@ proptest! {
             let mut built = podium::League::new((spec.build)(&podium::Settings::new()).unwrap());
             let mut ranked = podium::League::new((spec.build)(&podium::Settings::new()).unwrap());
             let seed = Rating { games: 3, ..built.system().initial_rating() }.with_value(1234.5);
-            built.seed(&format!("p{seeded}"), seed).unwrap();
-            ranked.seed(&format!("p{seeded}"), seed).unwrap();
+            built.set_initial(&format!("p{seeded}"), seed).unwrap();
+            ranked.set_initial(&format!("p{seeded}"), seed).unwrap();
             for (g, game) in games.iter().enumerate() {
                 let places: Vec<(String, u32)> =
                     game.iter().map(|&(p, place)| (format!("p{p}"), place)).collect();

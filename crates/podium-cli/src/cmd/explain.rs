@@ -6,7 +6,7 @@ use std::io::Write;
 use anyhow::bail;
 use podium::League;
 
-use crate::ingest::{rate_all, report_skipped, seed_from, InputArgs, SystemArgs};
+use crate::ingest::{rate_all, report_skipped, set_initial_from, InputArgs, SystemArgs};
 
 /// Arguments of `podium explain`.
 #[derive(Debug, clap::Args)]
@@ -86,7 +86,7 @@ fn suggest(league: &League, player: &str) -> String {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let mut league = League::new(args.system.build()?);
     if let Some(path) = &args.initial {
-        seed_from(&mut league, path)?;
+        set_initial_from(&mut league, path)?;
     }
     let spec = podium::systems()
         .iter()

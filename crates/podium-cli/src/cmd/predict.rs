@@ -14,7 +14,7 @@ use anyhow::{bail, Context};
 use comfy_table::{presets::UTF8_BORDERS_ONLY, Cell, CellAlignment, Table};
 use podium::{Entry, Finish, League, Match, Member, Prediction};
 
-use crate::ingest::{rate_all, report_skipped, seed_from, InputArgs, SystemArgs};
+use crate::ingest::{rate_all, report_skipped, set_initial_from, InputArgs, SystemArgs};
 use crate::output::Format;
 
 /// Arguments of `podium predict`.
@@ -77,7 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let proposed = parse_players(&args.players)?;
     let mut league = League::new(args.system.build()?);
     if let Some(path) = &args.initial {
-        seed_from(&mut league, path)?;
+        set_initial_from(&mut league, path)?;
     }
     let skipped = rate_all(&args.input, &mut league, |_, _, _| Ok(()))?;
     report_skipped(&skipped);

@@ -8,7 +8,7 @@ use anyhow::Context;
 use podium::League;
 
 use crate::ingest::{
-    rate_all, rate_plain, report_skipped, seed_from, InputArgs, Skipped, SystemArgs,
+    rate_all, rate_plain, report_skipped, set_initial_from, InputArgs, Skipped, SystemArgs,
 };
 use crate::output::{rank_conservative, write_leaderboard, write_leaderboard_as, Display, Format};
 
@@ -57,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let start = || -> anyhow::Result<League> {
         let mut league = League::new(args.system.build()?);
         if let Some(path) = &args.initial {
-            seed_from(&mut league, path)?;
+            set_initial_from(&mut league, path)?;
         }
         Ok(league)
     };

@@ -129,7 +129,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_vectors() {
+    fn reference_vectors() {
         let c = ffa(
             &flat(),
             &[(1000.0, 1), (1000.0, 2), (1000.0, 3), (1000.0, 4)],

@@ -83,7 +83,7 @@ mod tests {
     use crate::systems::testing::{close, deltas};
 
     #[test]
-    fn seed_vector() {
+    fn reference_vector() {
         let d = deltas(
             &ProportionalConfig::default(),
             &[(1000.0, 1), (1000.0, 2), (1000.0, 3), (1000.0, 4)],

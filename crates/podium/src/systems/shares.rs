@@ -105,7 +105,7 @@ mod tests {
     use crate::{Match, PlayerChange};
 
     #[test]
-    fn seed_vector() {
+    fn reference_vector() {
         let field = [(1000.0, 1), (1200.0, 2), (1500.0, 3)];
         let c = ffa(&SharesConfig::default(), &field);
         for (got, want) in c.iter().map(|c| c.expected).zip([0.0978, 0.3036, 0.5986]) {

@@ -199,7 +199,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_vector() {
+    fn reference_vector() {
         let d = deltas(
             &SmeConfig::default(),
             &[(1000.0, 1), (1200.0, 2), (1500.0, 3)],

@@ -78,7 +78,7 @@ mod tests {
     use crate::systems::testing::{close, ffa_games};
 
     #[test]
-    fn seed_vector() {
+    fn reference_vector() {
         // P (games including this one) = [1, 2, 10, 5].
         let c = ffa_games(
             &WhiteWhaleConfig::default(),
