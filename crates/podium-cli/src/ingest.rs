@@ -377,10 +377,7 @@ fn progress_bar(files: &[String]) -> ProgressBar {
 pub fn set_initial_from(league: &mut League, path: &str) -> anyhow::Result<()> {
     let f = File::open(path).with_context(|| format!("cannot open {path}"))?;
     for s in podium_io::initial::read_seeds(path, f)? {
-        let mut r = s.rating();
-        if r.sigma.is_none() && league.system().has_uncertainty() {
-            r.sigma = league.system().initial_rating().sigma;
-        }
+        let r = s.rating();
         league.set_initial(&s.player, r).map_err(|e| {
             let field = match &e {
                 podium::RateError::RatingOutOfRange { what, .. } => *what,

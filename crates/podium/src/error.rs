@@ -3,6 +3,16 @@
 
 use crate::model::Finish;
 
+/// A number as a person reads it: plainly, or in scientific notation when it is huge or
+/// tiny (1e155, not 156 digits).
+fn readable(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-6..1e15).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        v.to_string()
+    }
+}
+
 /// A match that cannot exist: rejected when it is built, before any rating sees it.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -119,7 +129,7 @@ pub enum RateError {
     /// A rating or σ outside the range where the system's arithmetic holds (a σ so large
     /// that its square overflows, a σ that is not positive for a system that divides by
     /// it).
-    #[error("player {player:?}: {what} {value} is outside the range system {system} can rate ({allowed})")]
+    #[error("player {player:?}: {what} {} is outside the range system {system} can rate ({allowed})", readable(*value))]
     RatingOutOfRange {
         /// The system's name.
         system: &'static str,

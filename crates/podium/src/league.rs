@@ -334,13 +334,21 @@ impl League {
     }
 
     /// Sets a player's starting rating (e.g. migrated from another league); `rating.games`
-    /// counts the games already played elsewhere. A system that keeps a state per player
-    /// starts it from this rating.
+    /// counts the games already played elsewhere. A rating without σ for a system that
+    /// keeps one takes a newcomer's σ. A system that keeps a state per player starts it
+    /// from this rating.
     ///
     /// # Errors
-    /// The system's [`RateError`] when it cannot start a player at this rating (a σ it
-    /// cannot use); nothing changes then.
-    pub fn set_initial(&mut self, name: &str, rating: Rating) -> Result<(), RateError> {
+    /// The system's [`RateError`] when it cannot start a player at this rating
+    /// ([`RatingSystem::check_rating`]: a value or σ outside the range its arithmetic
+    /// holds for); nothing changes then.
+    pub fn set_initial(&mut self, name: &str, mut rating: Rating) -> Result<(), RateError> {
+        if rating.sigma.is_none() && self.system.has_uncertainty() {
+            rating.sigma = self.system.initial_rating().sigma;
+        }
+        self.system
+            .check_rating(&rating)
+            .map_err(|e| named(e, name))?;
         let state = if self.keeps_state {
             self.system
                 .initial_state(&rating)
@@ -1044,7 +1052,9 @@ mod state_tests {
     #[test]
     fn an_initial_rating_starts_a_state_or_says_why_not() {
         let mut league = League::new(Box::new(Memory));
-        league.set_initial("ann", Rating::with_sigma(5.0, 2.0)).unwrap();
+        league
+            .set_initial("ann", Rating::with_sigma(5.0, 2.0))
+            .unwrap();
         assert_eq!(finishes(&league, "ann"), Vec::<usize>::new());
         let err = league.set_initial("bo", Rating::new(5.0)).unwrap_err();
         assert!(

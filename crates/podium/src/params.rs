@@ -4,6 +4,42 @@ use std::fmt;
 
 use crate::error::ConfigError;
 
+/// The largest magnitude a rating, a scale, a step size or an uncertainty may have:
+/// beyond any real rating scale, and far enough from the largest `f64` (about 1e308)
+/// that squares, and sums over matches of a million entries, of numbers this size stay
+/// finite. Systems refuse parameters and starting ratings beyond it.
+pub const MAX_MAGNITUDE: f64 = 1e9;
+
+/// The smallest uncertainty σ (or performance noise β) the Bayesian systems accept: the
+/// inverse of its square stays finite with room to spare.
+pub const MIN_SIGMA: f64 = 1e-9;
+
+/// Whether `v` is a rating or offset the systems' arithmetic holds for: `|v| ≤ 1e9`.
+#[must_use]
+pub fn in_range(v: f64) -> bool {
+    v.abs() <= MAX_MAGNITUDE
+}
+
+/// Whether `v` is a positive scale, step size or factor the systems' arithmetic holds for:
+/// `0 < v ≤ 1e9`.
+#[must_use]
+pub fn positive(v: f64) -> bool {
+    v > 0.0 && v <= MAX_MAGNITUDE
+}
+
+/// Whether `v` is a rate or a growth that may be zero: `0 ≤ v ≤ 1e9`.
+#[must_use]
+pub fn non_negative(v: f64) -> bool {
+    (0.0..=MAX_MAGNITUDE).contains(&v)
+}
+
+/// Whether `v` is an uncertainty σ (or noise β) the Bayesian systems' arithmetic holds
+/// for: `1e-9 ≤ v ≤ 1e9`.
+#[must_use]
+pub fn sigma(v: f64) -> bool {
+    (MIN_SIGMA..=MAX_MAGNITUDE).contains(&v)
+}
+
 /// The value of one parameter.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -192,3 +192,76 @@ pub fn system(name: &str, settings: &Settings) -> Result<Box<dyn RatingSystem>, 
         }),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::ParamValue;
+    use crate::{League, RateError, Rating};
+
+    #[test]
+    fn every_real_parameter_refuses_values_beyond_its_range() {
+        for spec in systems() {
+            for p in (spec.defaults)() {
+                if !matches!(p.value, ParamValue::Float(_)) {
+                    continue;
+                }
+                for bad in ["1e155", "-1e155", "1e10", "inf", "NaN"] {
+                    let err = system(spec.name, &Settings::from([(p.name, bad)]))
+                        .err()
+                        .unwrap_or_else(|| panic!("{} accepts {}={bad}", spec.name, p.name));
+                    assert!(
+                        matches!(err, ConfigError::InvalidValue { ref expected, .. } if expected.contains(" in ")),
+                        "{}: {err}",
+                        spec.name
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn absurd_sigmas_are_refused_with_the_allowed_range() {
+        let err = system("trueskill", &Settings::from([("sigma", "1e155")])).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "parameter sigma: \"1e155\" is not valid, expected a finite number in [1e-9, 1e9]"
+        );
+        let err = system("trueskill", &Settings::from([("beta", "1e155")])).unwrap_err();
+        assert!(err.to_string().contains("in [1e-9, 1e9]"), "{err}");
+        for name in ["trueskill", "plackett-luce", "thurstone-mosteller-full"] {
+            let mut league = League::new(system(name, &Settings::new()).unwrap());
+            let err = league
+                .set_initial("ann", Rating::with_sigma(25.0, 1e155))
+                .unwrap_err();
+            assert_eq!(
+                err,
+                RateError::RatingOutOfRange {
+                    system: spec(name).unwrap().name,
+                    player: "ann".into(),
+                    what: "sigma",
+                    value: 1e155,
+                    allowed: "1e-9 ≤ σ ≤ 1e9".into(),
+                }
+            );
+            assert!(league.get("ann").is_none());
+            // Without σ, a newcomer's σ is taken.
+            league.set_initial("bo", Rating::new(30.0)).unwrap();
+            assert_eq!(
+                league.get("bo").unwrap().rating.sigma,
+                league.system().initial_rating().sigma
+            );
+        }
+        let mut league = League::new(system("sme", &Settings::new()).unwrap());
+        let err = league.set_initial("cy", Rating::new(-2e9)).unwrap_err();
+        assert!(
+            err.to_string().contains(
+                "rating -2000000000 is outside the range system sme can rate (−1e9 ≤ rating ≤ 1e9)"
+            ),
+            "{err}"
+        );
+        let mut league = League::new(system("proportional", &Settings::new()).unwrap());
+        assert!(league.set_initial("cy", Rating::new(0.0)).is_err());
+        league.set_initial("cy", Rating::new(5.0)).unwrap();
+    }
+}

@@ -103,6 +103,24 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
         rating
     }
 
+    /// Checks a rating given from outside the system (a starting rating carried over from
+    /// elsewhere) against the range where the system's arithmetic holds. The default
+    /// accepts a value within ±1e9 ([`crate::params::MAX_MAGNITUDE`]) and, where given, a
+    /// σ in [0, 1e9]; systems with σ or other needs narrow it.
+    ///
+    /// # Errors
+    /// [`RateError::RatingOutOfRange`], with the player named `#1` (a
+    /// [`crate::League`] names them).
+    fn check_rating(&self, rating: &Rating) -> Result<(), RateError> {
+        check_value(self.name(), rating)?;
+        match rating.sigma {
+            Some(s) if !crate::params::non_negative(s) => {
+                Err(out_of_range(self.name(), "sigma", s, "0 ≤ σ ≤ 1e9"))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Whether the system keeps a [`State`] per player beside the rating (Elo-MMR's past
     /// performances, Glicko-2's volatility). When it does not (the default), a
     /// [`crate::League`] keeps no state and the other state methods are not called.
@@ -167,6 +185,59 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
     /// [`RateError`] when the ratings do not fit the match or are not finite.
     fn predict(&self, game: &Match, before: &[Rating]) -> Result<Prediction, RateError> {
         crate::predict::from_pairwise(self, game, before)
+    }
+}
+
+/// Checks that a rating's value lies within ±1e9 ([`crate::params::MAX_MAGNITUDE`]), for
+/// [`RatingSystem::check_rating`].
+///
+/// # Errors
+/// [`RateError::RatingOutOfRange`] naming the player `#1`.
+pub fn check_value(system: &'static str, rating: &Rating) -> Result<(), RateError> {
+    if crate::params::in_range(rating.value) {
+        Ok(())
+    } else {
+        Err(out_of_range(
+            system,
+            "rating",
+            rating.value,
+            "−1e9 ≤ rating ≤ 1e9",
+        ))
+    }
+}
+
+/// The error of a rating or σ outside `allowed`, for a player named `#1`.
+#[must_use]
+pub fn out_of_range(
+    system: &'static str,
+    what: &'static str,
+    value: f64,
+    allowed: &str,
+) -> RateError {
+    RateError::RatingOutOfRange {
+        system,
+        player: "#1".to_string(),
+        what,
+        value,
+        allowed: allowed.to_string(),
+    }
+}
+
+/// Checks a Bayesian system's rating: a value within ±1e9 and a σ in [1e-9, 1e9]
+/// ([`crate::params::sigma`]), which it must have.
+///
+/// # Errors
+/// [`RateError::RatingOutOfRange`] naming the player `#1`.
+pub fn check_bayesian(system: &'static str, rating: &Rating) -> Result<(), RateError> {
+    check_value(system, rating)?;
+    match rating.sigma {
+        Some(s) if crate::params::sigma(s) => Ok(()),
+        s => Err(out_of_range(
+            system,
+            "sigma",
+            s.unwrap_or(f64::NAN),
+            "1e-9 ≤ σ ≤ 1e9",
+        )),
     }
 }
 

@@ -196,3 +196,39 @@ fn predict_rejects_bad_players() {
         assert!(out.err().contains(msg), "{spec}: {}", out.stderr);
     }
 }
+
+#[test]
+fn absurd_sigmas_are_refused_not_rated() {
+    // A σ whose square overflows used to leave the winner at a rating of 0.
+    let d = Dir::new("absurd_sigma");
+    let games = d.file("g.csv", HISTORY);
+    for name in BAYESIAN {
+        let out = podium(&["rate", &games, "--system", name, "--set", "sigma=1e155"]);
+        assert!(
+            out.err().contains(
+                "parameter sigma: \"1e155\" is not valid, expected a finite number in [1e-9, 1e9]"
+            ),
+            "{name}: {}",
+            out.err()
+        );
+    }
+    let initial = d.file(
+        "initial.csv",
+        "player,rating,sigma\nann,25,3\nbo,25,1e155\n",
+    );
+    let out = podium(&[
+        "rate",
+        &games,
+        "--system",
+        "trueskill",
+        "--initial",
+        &initial,
+    ]);
+    assert!(
+        out.err().contains(&format!(
+            "{initial}:3: field `sigma`: player \"bo\": sigma 1e155 is outside the range system trueskill can rate (1e-9 ≤ σ ≤ 1e9)"
+        )),
+        "{}",
+        out.err()
+    );
+}

@@ -41,9 +41,9 @@ impl Default for EloConfig {
 }
 
 crate::configure!(EloConfig, "elo" {
-    k: f64 where |v| v > 0.0, "> 0" => "step size K per game",
-    scale: f64 where |v| v > 0.0, "> 0" => "rating difference D of the logistic curve",
-    initial: f64 => "rating of a new player",
+    k: f64 where crate::params::positive, "in (0, 1e9]" => "step size K per game",
+    scale: f64 where crate::params::positive, "in (0, 1e9]" => "rating difference D of the logistic curve",
+    initial: f64 where crate::params::in_range, "in [-1e9, 1e9]" => "rating of a new player",
 });
 
 impl RatingSystem for EloConfig {

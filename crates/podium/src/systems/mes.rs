@@ -58,11 +58,11 @@ impl Default for MesConfig {
 }
 
 crate::configure!(MesConfig, "mes" {
-    k: f64 where |v| v > 0.0, "> 0" => "step size K for established players",
-    scale: f64 where |v| v > 0.0, "> 0" => "rating difference D of the logistic curve",
-    initial: f64 => "rating of a new player (while no one is established, with seed_median)",
+    k: f64 where crate::params::positive, "in (0, 1e9]" => "step size K for established players",
+    scale: f64 where crate::params::positive, "in (0, 1e9]" => "rating difference D of the logistic curve",
+    initial: f64 where crate::params::in_range, "in [-1e9, 1e9]" => "rating of a new player (while no one is established, with seed_median)",
     provisional_games: u32 => "a player's first games that are provisional",
-    provisional_factor: f64 where |v| v > 0.0, "> 0" => "K multiplier during the provisional games",
+    provisional_factor: f64 where crate::params::positive, "in (0, 1e9]" => "K multiplier during the provisional games",
     seed_median: bool => "start new players at the median rating of established players",
 });
 

@@ -40,9 +40,9 @@ impl Default for PairwiseConfig {
 }
 
 crate::configure!(PairwiseConfig, "pairwise" {
-    k: f64 where |v| v > 0.0, "> 0" => "step size K of each virtual game",
-    scale: f64 where |v| v > 0.0, "> 0" => "rating difference D of the logistic curve",
-    initial: f64 => "rating of a new player",
+    k: f64 where crate::params::positive, "in (0, 1e9]" => "step size K of each virtual game",
+    scale: f64 where crate::params::positive, "in (0, 1e9]" => "rating difference D of the logistic curve",
+    initial: f64 where crate::params::in_range, "in [-1e9, 1e9]" => "rating of a new player",
     per_opponent: bool => "use K/(N-1) so that match size does not scale the stakes",
 });
 

@@ -37,8 +37,8 @@ impl Default for ProportionalConfig {
 }
 
 crate::configure!(ProportionalConfig, "proportional" {
-    k: f64 where |v| v > 0.0, "> 0" => "step size K",
-    initial: f64 where |v| v > 0.0, "> 0" => "rating of a new player",
+    k: f64 where crate::params::positive, "in (0, 1e9]" => "step size K",
+    initial: f64 where crate::params::positive, "in (0, 1e9]" => "rating of a new player",
 });
 
 impl RatingSystem for ProportionalConfig {
@@ -50,6 +50,18 @@ impl RatingSystem for ProportionalConfig {
     }
     fn initial_rating(&self) -> Rating {
         Rating::new(self.initial)
+    }
+    fn check_rating(&self, rating: &Rating) -> Result<(), RateError> {
+        if crate::params::positive(rating.value) {
+            Ok(())
+        } else {
+            Err(crate::system::out_of_range(
+                "proportional",
+                "rating",
+                rating.value,
+                "0 < rating ≤ 1e9: expected scores are shares of the total rating",
+            ))
+        }
     }
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
         let r = entry_ratings(game, before)?;

@@ -48,9 +48,9 @@ impl Default for SharesConfig {
 }
 
 crate::configure!(SharesConfig, "shares" {
-    k: f64 where |v| v > 0.0, "> 0" => "step size K",
-    scale: f64 where |v| v > 0.0, "> 0" => "rating difference D of the logistic curve",
-    initial: f64 => "rating of a new player",
+    k: f64 where crate::params::positive, "in (0, 1e9]" => "step size K",
+    scale: f64 where crate::params::positive, "in (0, 1e9]" => "rating difference D of the logistic curve",
+    initial: f64 where crate::params::in_range, "in [-1e9, 1e9]" => "rating of a new player",
     winner_takes_all: bool => "the winner scores 1 and everyone else 0, instead of position shares",
 });
 

@@ -95,13 +95,13 @@ impl Default for TrueSkillConfig {
 }
 
 crate::configure!(TrueSkillConfig, "trueskill" {
-    mu: f64 => "initial mean skill μ of a new player",
-    sigma: f64 where |v| v > 0.0, "> 0" => "initial uncertainty σ of a new player",
-    beta: f64 where |v| v > 0.0, "> 0" => "performance noise β",
-    tau: f64 where |v| v >= 0.0, "≥ 0" => "σ added in quadrature before each match",
+    mu: f64 where crate::params::in_range, "in [-1e9, 1e9]" => "initial mean skill μ of a new player",
+    sigma: f64 where crate::params::sigma, "in [1e-9, 1e9]" => "initial uncertainty σ of a new player",
+    beta: f64 where crate::params::sigma, "in [1e-9, 1e9]" => "performance noise β",
+    tau: f64 where crate::params::non_negative, "in [0, 1e9]" => "σ added in quadrature before each match",
     draw_probability: f64 where |v| (0.0..1.0).contains(&v), "in [0, 1)" => "probability that two evenly matched teams draw",
-    min_delta: f64 where |v| v > 0.0, "> 0" => "convergence threshold of the message passing",
-    daily_tau: f64 where |v| v >= 0.0, "≥ 0" => "σ growth per day without a match (0 = no aging)",
+    min_delta: f64 where crate::params::positive, "in (0, 1e9]" => "convergence threshold of the message passing",
+    daily_tau: f64 where crate::params::non_negative, "in [0, 1e9]" => "σ growth per day without a match (0 = no aging)",
 });
 
 /// A Gaussian in natural parameters: precision `pi = 1/σ²` and `tau = μ/σ²`.
@@ -535,6 +535,9 @@ impl RatingSystem for TrueSkillConfig {
 
     fn has_uncertainty(&self) -> bool {
         true
+    }
+    fn check_rating(&self, rating: &Rating) -> Result<(), RateError> {
+        crate::system::check_bayesian("trueskill", rating)
     }
 
     fn age(&self, rating: Rating, _: Option<&crate::State>, days: f64) -> Rating {

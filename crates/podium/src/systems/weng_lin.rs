@@ -187,18 +187,18 @@ macro_rules! weng_lin_config {
         }
 
         crate::configure!($ty, $name {
-            mu: f64 => "initial mean skill μ of a new player",
-            sigma: f64 where |v| v > 0.0, "> 0" => "initial uncertainty σ of a new player",
-            beta: f64 where |v| v > 0.0, "> 0" => "performance noise β",
-            kappa: f64 where |v| v > 0.0, "> 0" => "floor of the σ² shrink factor",
-            tau: f64 where |v| v >= 0.0, "≥ 0" => "σ added in quadrature before each match",
-            margin: f64 where |v| v >= 0.0, "≥ 0" => "score gap that makes a win impressive (scores only; 0 = off)",
+            mu: f64 where $crate::params::in_range, "in [-1e9, 1e9]" => "initial mean skill μ of a new player",
+            sigma: f64 where $crate::params::sigma, "in [1e-9, 1e9]" => "initial uncertainty σ of a new player",
+            beta: f64 where $crate::params::sigma, "in [1e-9, 1e9]" => "performance noise β",
+            kappa: f64 where |v| v > 0.0 && v <= 1.0, "in (0, 1]" => "floor of the σ² shrink factor",
+            tau: f64 where $crate::params::non_negative, "in [0, 1e9]" => "σ added in quadrature before each match",
+            margin: f64 where $crate::params::non_negative, "in [0, 1e9]" => "score gap that makes a win impressive (scores only; 0 = off)",
             limit_sigma: bool => "keep σ from growing in a match",
             balance: bool => "weight weaker teammates up by their ordinal gap",
             normalize_weights: bool => "normalise partial-play weights within a team to [weight_min, weight_max]",
-            weight_min: f64 where |v| v > 0.0, "> 0" => "lower bound of normalised weights",
-            weight_max: f64 where |v| v > 0.0, "> 0" => "upper bound of normalised weights",
-            daily_tau: f64 where |v| v >= 0.0, "≥ 0" => "σ growth per day without a match (0 = no aging)",
+            weight_min: f64 where $crate::params::positive, "in (0, 1e9]" => "lower bound of normalised weights",
+            weight_max: f64 where $crate::params::positive, "in (0, 1e9]" => "upper bound of normalised weights",
+            daily_tau: f64 where $crate::params::non_negative, "in [0, 1e9]" => "σ growth per day without a match (0 = no aging)",
             $( $extra: $et where $erule, $erdoc => $edoc, )*
         } validate |c| {
             if c.weight_min > c.weight_max {
@@ -258,6 +258,9 @@ macro_rules! weng_lin_config {
             fn has_uncertainty(&self) -> bool {
                 true
             }
+            fn check_rating(&self, rating: &Rating) -> Result<(), RateError> {
+                $crate::system::check_bayesian($name, rating)
+            }
             fn age(&self, rating: Rating, _: Option<&crate::State>, days: f64) -> Rating {
                 self.core().age(rating, days)
             }
@@ -299,7 +302,7 @@ weng_lin_config!(
     epsilon: |c: &ThurstoneMostellerFullConfig| c.epsilon,
     window: |_c: &ThurstoneMostellerFullConfig| 0usize,
     {
-        epsilon: f64 = 0.1, where |v| v >= 0.0, "≥ 0" => "draw margin ε";
+        epsilon: f64 = 0.1, where crate::params::non_negative, "in [0, 1e9]" => "draw margin ε";
     }
 );
 
@@ -309,7 +312,7 @@ weng_lin_config!(
     epsilon: |c: &ThurstoneMostellerPartConfig| c.epsilon,
     window: |c: &ThurstoneMostellerPartConfig| c.window_size as usize,
     {
-        epsilon: f64 = 0.1, where |v| v >= 0.0, "≥ 0" => "draw margin ε";
+        epsilon: f64 = 0.1, where crate::params::non_negative, "in [0, 1e9]" => "draw margin ε";
         window_size: u32 = 4, where |v| v >= 1, "≥ 1" => "teams compared on each side of a team's place";
     }
 );

@@ -42,9 +42,9 @@ impl Default for WhiteWhaleConfig {
 }
 
 crate::configure!(WhiteWhaleConfig, "whitewhale" {
-    k: f64 where |v| v > 0.0, "> 0" => "K = k / rated games including this one",
-    spread: f64 where |v| v > 0.0, "> 0" => "rating gap to the game's mean at which odds are 10:1",
-    initial: f64 => "rating of a new player",
+    k: f64 where crate::params::positive, "in (0, 1e9]" => "K = k / rated games including this one",
+    spread: f64 where crate::params::positive, "in (0, 1e9]" => "rating gap to the game's mean at which odds are 10:1",
+    initial: f64 where crate::params::in_range, "in [-1e9, 1e9]" => "rating of a new player",
 });
 
 impl EloScores for WhiteWhaleConfig {
