@@ -16,7 +16,7 @@ use crate::system::RatingSystem;
 /// Seconds in a day, for aging ratings by days of inactivity.
 const DAY: f64 = 86_400.0;
 
-/// What a leaderboard reports of a player besides the rating (seed 002's results table).
+/// What a leaderboard reports of a player besides the rating (the results table of Gautam Narula's "Building a Multiplayer Elo Rating System", 2012).
 #[derive(Debug, Clone, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PlayerStats {

@@ -14,7 +14,7 @@
 //!   uncertainty σ beside each rating.
 //! - [`RatingSystem::predict`]: a [`Prediction`] for a proposed match (win and pairwise
 //!   probabilities, expected places, draws) from every system.
-//! - [`frags`]: event-based frag rankings from shooter server logs (seed 004): every frag
+//! - [`frags`]: event-based frag rankings from shooter server logs (Michael Becker's frag rankings): every frag
 //!   a duel, strengths floored at 0, decay, and static strengths of a core of players.
 //!
 //! ```

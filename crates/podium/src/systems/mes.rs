@@ -1,4 +1,4 @@
-//! `mes`: modified expected score, the "Game Rating Calculator" (seed 002, approach 3).
+//! `mes`: modified expected score, the "Game Rating Calculator" (Gautam Narula, "Building a Multiplayer Elo Rating System", 2012, approach 3).
 //!
 //! `E_p,x` is the two-player expectation of `x` against the **mean rating of its
 //! opponents**, and `E_x = 2 · E_p,x / N`, so that N equal players each expect `1/N`. The
@@ -192,7 +192,7 @@ mod tests {
 
     #[test]
     fn not_exactly_point_neutral_with_unequal_ratings() {
-        // The seed's formula: Σ E = 0.9971 here, so 16 · 0.0029 ≈ 0.048 points appear.
+        // Narula's formula: Σ E = 0.9971 here, so 16 · 0.0029 ≈ 0.048 points appear.
         let c = ffa(&flat(), &[(1100.0, 2), (1000.0, 3), (950.0, 1), (900.0, 4)]);
         let total: f64 = c.iter().map(PlayerChange::delta).sum();
         close(total, 0.048, 1e-3);

@@ -1,4 +1,4 @@
-//! `pairwise`: every pair of entries is a virtual two-player game (seed 002, approach 1).
+//! `pairwise`: every pair of entries is a virtual two-player game (Gautam Narula, "Building a Multiplayer Elo Rating System", 2012, approach 1).
 //!
 //! `Δ_i = K' · Σ_j (S_ij − E_ij)` over all other entries `j`, with `S_ij` 1, ½ or 0 by
 //! finish. `K' = K` per virtual game as in the seed, or `K / (N − 1)` with
@@ -18,7 +18,7 @@ use crate::rating::Rating;
 /// Parameters of the pairwise system.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PairwiseConfig {
-    /// Step size of each virtual game. Default 32 (seed 002).
+    /// Step size of each virtual game. Default 32 (Narula's value).
     pub k: f64,
     /// Rating difference `D` of the logistic curve. Default 400.
     pub scale: f64,

@@ -1,4 +1,4 @@
-//! `shares`: normalized pairwise expectation with position shares (Oliver Brown, seed 003).
+//! `shares`: normalized pairwise expectation with position shares (Oliver Brown, "Expanding the Elo rating system").
 //!
 //! `E_x = Σ_{j≠x} E_x(j) / C` with `C = N(N−1)/2`, so the expected scores sum to 1.
 //! The entry at position `p` earns `S = (N − p)/C` shares (last earns 0, first `(N−1)/C`);

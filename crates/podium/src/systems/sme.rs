@@ -1,4 +1,4 @@
-//! `sme`: Simple Multiplayer Elo (Tom Kerrigan, seed 001).
+//! `sme`: Simple Multiplayer Elo (Tom Kerrigan, "Multiplayer Elo").
 //!
 //! Sort the entries by finish. Each entry plays a virtual two-player Elo game against the
 //! entry directly above it (a loss, or a draw if tied) and directly below it (a win, or a
@@ -8,7 +8,7 @@
 //! who meets whom. `sme` therefore takes the *expected* change over all orders of every
 //! tied group (each order equally likely): two members of a group of `g` are neighbours
 //! with probability `2/g` (a draw), and an entry meets each member of the group above or
-//! below it with probability `1/(g · g')`. Without ties this is exactly the seed's rule;
+//! below it with probability `1/(g · g')`. Without ties this is exactly Kerrigan's rule;
 //! with ties it keeps every virtual game zero-sum (point neutral), and tied players with
 //! equal ratings move equally whatever order the input lists them in.
 //!
@@ -233,7 +233,7 @@ mod tests {
 
     #[test]
     fn without_ties_only_neighbours_meet() {
-        // A beats C but, not being C's neighbour, gains nothing from it (seed 003's remark).
+        // A beats C but, not being C's neighbour, gains nothing from it (Oliver Brown's remark on Kerrigan's rule).
         let c = crate::systems::testing::ffa(
             &SmeConfig::default(),
             &[(1000.0, 1), (1200.0, 2), (1500.0, 3)],

@@ -214,9 +214,10 @@ macro_rules! weng_lin_config {
         });
 
         impl $ty {
-            /// The parameters as the shared update reads them.
+            /// The model and parameters as the update shared by the Weng-Lin systems reads
+            /// them ([`WengLin`]).
             #[must_use]
-            pub fn core(&self) -> WengLin {
+            pub fn weng_lin(&self) -> WengLin {
                 #[allow(unused_variables)]
                 let c = self;
                 WengLin {
@@ -250,10 +251,10 @@ macro_rules! weng_lin_config {
                 Rating::with_sigma(self.mu, self.sigma)
             }
             fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-                self.core().rate(game, before)
+                self.weng_lin().rate(game, before)
             }
             fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
-                self.core().win_probability(a, b)
+                self.weng_lin().win_probability(a, b)
             }
             fn has_uncertainty(&self) -> bool {
                 true
@@ -262,10 +263,10 @@ macro_rules! weng_lin_config {
                 $crate::system::check_bayesian($name, rating)
             }
             fn age(&self, rating: Rating, _: Option<&crate::State>, days: f64) -> Rating {
-                self.core().age(rating, days)
+                self.weng_lin().age(rating, days)
             }
             fn predict(&self, game: &Match, before: &[Rating]) -> Result<Prediction, RateError> {
-                self.core().predict(game, before)
+                self.weng_lin().predict(game, before)
             }
         }
     };

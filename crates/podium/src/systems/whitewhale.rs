@@ -1,4 +1,4 @@
-//! `whitewhale`: multiplayer Elo by the game's average rating (Jake Peck, seed 000).
+//! `whitewhale`: multiplayer Elo by the game's average rating (Jake Peck, "WhiteWhale - A multiplayer Elo rating system", 2014).
 //!
 //! With `σ` the mean rating of the N entries, `E_x = 1 / (1 + 10^((σ − R_x)/20))`.
 //! `T_x` is the finishing rank, where a tied group takes the **worst** rank it covers
