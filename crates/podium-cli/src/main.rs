@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod frag_site;
 mod ingest;
-mod lab;
+mod evaluation;
 mod output;
 mod plot;
 

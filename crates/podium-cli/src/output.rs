@@ -162,9 +162,10 @@ fn push_display(out: &mut String, x: impl std::fmt::Display) {
     let _ = write!(out, "{x}");
 }
 
-/// How a leaderboard ranks players with an uncertainty σ.
+/// What a leaderboard ranks players by (`--display`): systems with an uncertainty σ can
+/// rank by the conservative rating.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Display {
+pub enum Ranking {
     /// By the rating (μ for Bayesian systems).
     #[default]
     Rating,
@@ -189,27 +190,28 @@ pub fn rank_conservative(board: &mut [Standing]) {
     }
 }
 
-/// Prints a leaderboard in `format`. `sigma` adds the uncertainty column.
+/// Prints a leaderboard in `format`, with the uncertainty σ of each player when the
+/// system keeps one.
 pub fn write_leaderboard(
     out: &mut dyn Write,
     board: &[Standing],
     system: &dyn RatingSystem,
     format: Format,
 ) -> anyhow::Result<()> {
-    write_leaderboard_as(out, board, system, format, Display::Rating)
+    write_leaderboard_as(out, board, system, format, Ranking::Rating)
 }
 
-/// As [`write_leaderboard`]; `Display::Conservative` adds a `conservative` (μ − 3σ) column
+/// As [`write_leaderboard`]; `Ranking::Conservative` adds a `conservative` (μ − 3σ) column
 /// after `sigma` (the caller ranks the board, see [`rank_conservative`]).
 pub fn write_leaderboard_as(
     out: &mut dyn Write,
     board: &[Standing],
     system: &dyn RatingSystem,
     format: Format,
-    display: Display,
+    ranking: Ranking,
 ) -> anyhow::Result<()> {
     let sigma = system.has_uncertainty();
-    let cons = display == Display::Conservative;
+    let cons = ranking == Ranking::Conservative;
     match format {
         Format::Csv => {
             let mut w = csv::Writer::from_writer(&mut *out);

@@ -149,7 +149,7 @@ pub struct Tuning {
     pub train: f64,
     /// What is optimised.
     pub metric: Metric,
-    /// Worker threads (0 = one per core).
+    /// Worker threads (0 = one per core); never more than one per candidate.
     pub threads: usize,
 }
 
@@ -377,7 +377,7 @@ impl Tuning {
             work()
         } else {
             rayon::ThreadPoolBuilder::new()
-                .num_threads(self.threads)
+                .num_threads(self.threads.min(settings.len()).max(1))
                 .build()
                 .map_err(|e| TuneError::Threads(e.to_string()))?
                 .install(work)

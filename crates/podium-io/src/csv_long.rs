@@ -10,14 +10,18 @@
 //! | `time` | no | RFC 3339 or `YYYY-MM-DD` |
 //! | `weight` | no | partial play, `0 < w ≤ 1` |
 
-use std::io::Read;
+use std::io::{self, Read};
 
 use podium::{Finish, Match};
 
 use crate::error::ReadError;
-use crate::group::{Grouper, Row};
+use crate::group::{Grouper, RecentIds, Row};
 use crate::records::{Record, Records};
 use crate::time::parse_time;
+
+/// The columns podium reads; each may appear once in a header.
+pub(crate) const KNOWN_COLUMNS: [&str; 7] =
+    ["match", "player", "rank", "score", "team", "time", "weight"];
 
 #[derive(Debug, Clone, Copy)]
 struct Columns {
@@ -40,6 +44,9 @@ pub struct CsvMatches<R: Read> {
     cols: Option<Columns>,
     grouper: Grouper,
     finished: bool,
+    /// The line the rows after the header start on, when they are not line 2: the reader
+    /// goes on where another one stopped (see [`CsvMatches::resume`]).
+    rows_from: Option<u64>,
 }
 
 impl<R: Read> CsvMatches<R> {
@@ -53,7 +60,38 @@ impl<R: Read> CsvMatches<R> {
             records: Records::new(input),
             cols: None,
             finished: false,
+            rows_from: None,
         }
+    }
+
+    /// Goes on reading a file where another reader stopped: `header` is the file's header
+    /// row (without its line break), `rest` the file from the first row not read, which
+    /// is on line `line`, and `recent` the match ids the other reader saw, so that a match
+    /// whose rows come back after other matches is still found.
+    pub(crate) fn resume(
+        file: impl Into<String>,
+        header: &[u8],
+        rest: R,
+        line: u64,
+        recent: RecentIds,
+    ) -> CsvMatches<io::Chain<io::Cursor<Vec<u8>>, R>> {
+        let file = file.into();
+        let mut head = header.to_vec();
+        head.push(b'\n');
+        CsvMatches {
+            grouper: Grouper::with_recent(file.clone(), recent),
+            file,
+            records: Records::new(io::Cursor::new(head).chain(rest)),
+            cols: None,
+            finished: false,
+            rows_from: Some(line),
+        }
+    }
+
+    /// The first line of the match (or bad match) read last.
+    #[must_use]
+    pub fn line(&self) -> u64 {
+        self.grouper.line()
     }
 
     /// Takes back a match read from this stream once the caller is done with it: a later
@@ -99,6 +137,24 @@ impl<R: Read> CsvMatches<R> {
             ),
         }
         };
+        // A column podium reads may be named once: which of two would it read?
+        for name in KNOWN_COLUMNS {
+            let at: Vec<usize> = names
+                .iter()
+                .enumerate()
+                .filter(|(_, h)| h.trim_start_matches('\u{feff}').eq_ignore_ascii_case(name))
+                .map(|(i, _)| i + 1)
+                .collect();
+            if let [first, second, ..] = at[..] {
+                return Err(ReadError::Format {
+                    file: self.file.clone(),
+                    line: 1,
+                    message: format!(
+                        "header names the column `{name}` twice (columns {first} and {second}); each column may appear once"
+                    ),
+                });
+            }
+        }
         let cols = Columns {
             id: find("match").ok_or_else(|| missing("match"))?,
             player: find("player").ok_or_else(|| missing("player"))?,
@@ -164,7 +220,15 @@ impl<R: Read> CsvMatches<R> {
             .transpose()?
             .flatten();
         let finish = match (rank, score) {
-            (Some(r), _) => Finish::Rank(r),
+            (Some(_), Some(_)) => {
+                let score = cols.score.map_or("", |i| field_text(i).unwrap_or(""));
+                return Err(bad(
+                    "score",
+                    score,
+                    "no score on a row that gives a rank (a row gives one of them)",
+                ));
+            }
+            (Some(r), None) => Finish::Rank(r),
             (None, Some(s)) => Finish::Score(s),
             (None, None) => {
                 let field = if cols.rank.is_some() { "rank" } else { "score" };
@@ -284,6 +348,9 @@ impl<R: Read> Iterator for CsvMatches<R> {
             None => match self.header() {
                 Ok(c) => {
                     self.cols = Some(c);
+                    if let Some(line) = self.rows_from {
+                        self.records.set_line(line);
+                    }
                     c
                 }
                 Err(e) => {

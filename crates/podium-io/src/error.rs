@@ -8,7 +8,7 @@ use podium::MatchError;
 #[non_exhaustive]
 pub enum ReadError {
     /// The file could not be opened or read.
-    #[error("{file}: {source}")]
+    #[error("cannot read {file}")]
     Io {
         /// The file.
         file: String,
@@ -57,6 +57,21 @@ pub enum ReadError {
         #[source]
         source: Box<MatchError>,
     },
+    /// A match id that an earlier input used already: an id names one match across all
+    /// the inputs read together.
+    #[error("{file}:{line}: match {match_id:?} was read already from {first_file}:{first_line} (a match id names one match across all the files)")]
+    Repeated {
+        /// The file.
+        file: String,
+        /// 1-based line of the match's first row here.
+        line: u64,
+        /// The match id.
+        match_id: String,
+        /// The earlier file.
+        first_file: String,
+        /// 1-based line of the match's first row there.
+        first_line: u64,
+    },
     /// A match whose rows are not contiguous: the id reappears after other matches.
     #[error("{file}:{line}: match {match_id:?} appears again after other matches (its rows must be contiguous)")]
     NotContiguous {
@@ -75,9 +90,9 @@ impl ReadError {
     pub fn match_id(&self) -> Option<&str> {
         match self {
             ReadError::Field { match_id, .. } => match_id.as_deref(),
-            ReadError::Match { match_id, .. } | ReadError::NotContiguous { match_id, .. } => {
-                Some(match_id)
-            }
+            ReadError::Match { match_id, .. }
+            | ReadError::NotContiguous { match_id, .. }
+            | ReadError::Repeated { match_id, .. } => Some(match_id),
             _ => None,
         }
     }
@@ -92,6 +107,7 @@ impl ReadError {
                 ..
             } | ReadError::Match { .. }
                 | ReadError::NotContiguous { .. }
+                | ReadError::Repeated { .. }
         )
     }
 }

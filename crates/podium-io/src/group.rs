@@ -146,7 +146,11 @@ impl RecentIds {
 
     /// Whether `id` was seen among the last [`RECENT_IDS`] ids; remembers it.
     pub fn seen_before(&mut self, id: &str) -> bool {
-        let fp = fingerprint(id);
+        self.seen_before_as(id, fingerprint(id))
+    }
+
+    /// [`RecentIds::seen_before`] of `id`, whose [`fingerprint`] `fp` the caller has.
+    pub fn seen_before_as(&mut self, id: &str, fp: u64) -> bool {
         let now = self.count;
         self.count += 1;
         if self.ring_answers(id, now) {
@@ -169,6 +173,26 @@ impl RecentIds {
             Some(seen) => now - seen <= window,
             None => false,
         }
+    }
+
+    /// The ids of the matches whose fingerprints `fps` gives, oldest first, as seen: what
+    /// a reader that had read those matches would remember. The last [`RECENT_IDS`] count.
+    pub fn from_fingerprints(fps: impl IntoIterator<Item = u64>) -> Self {
+        let mut recent = RecentIds::default();
+        recent.rising_by_length = false;
+        recent.rising_by_bytes = false;
+        let window = recent.window;
+        recent.last = HashMap::with_capacity_and_hasher(
+            (window + window / SWEEPS_PER_WINDOW) as usize + 2,
+            BuildHasherDefault::default(),
+        );
+        for fp in fps {
+            recent.last.insert(fp, recent.count);
+            recent.count += 1;
+        }
+        let now = recent.count;
+        recent.last.retain(|_, seen| now - *seen <= window);
+        recent
     }
 
     /// Whether the ring answers for `id`, match `now`: ids still rise. The first time
@@ -213,6 +237,8 @@ pub(crate) struct Grouper {
     timed: Option<bool>,
     /// Matches handed back by the caller, whose allocations the next matches reuse.
     spares: Vec<Match>,
+    /// The first line of the match handed out last.
+    line: u64,
 }
 
 /// A hasher for keys that are hashes already (fingerprints): it returns the key.
@@ -235,7 +261,7 @@ impl Hasher for Passthrough {
 
 /// A 64-bit FNV-1a fingerprint, cheap on short ids. Two ids share one with a chance of
 /// about 2⁻⁶⁴, far below anything a real file meets.
-fn fingerprint(id: &str) -> u64 {
+pub(crate) fn fingerprint(id: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in id.as_bytes() {
         h ^= u64::from(b);
@@ -246,14 +272,26 @@ fn fingerprint(id: &str) -> u64 {
 
 impl Grouper {
     pub fn new(file: String) -> Self {
+        Grouper::with_recent(file, RecentIds::default())
+    }
+
+    /// A grouper that goes on from where another reader stopped, remembering the ids
+    /// that reader saw.
+    pub fn with_recent(file: String, recent: RecentIds) -> Self {
         Grouper {
             file,
             current: None,
             rows: Rows::default(),
-            recent: RecentIds::default(),
+            recent,
             timed: None,
             spares: Vec::new(),
+            line: 0,
         }
+    }
+
+    /// The first line of the match (or bad match) handed out last.
+    pub fn line(&self) -> u64 {
+        self.line
     }
 
     /// Adds a row; returns a finished match when this row starts the next one.
@@ -371,6 +409,7 @@ impl Grouper {
 
     fn flush(&mut self) -> Option<Result<Match, ReadError>> {
         let cur = self.current.take()?;
+        self.line = cur.first_line;
         if let Some(err) = cur.error {
             self.rows.clear();
             return Some(Err(err));

@@ -1,5 +1,5 @@
-//! Starting ratings: a CSV `player,rating[,games]` (header required), for migrating an
-//! existing league.
+//! Starting ratings: a CSV `player,rating[,games][,sigma]` (header required), to carry an
+//! existing league over.
 
 use std::io::Read;
 
@@ -7,9 +7,9 @@ use podium::Rating;
 
 use crate::error::ReadError;
 
-/// One starting rating.
+/// One player's starting rating.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Seed {
+pub struct InitialRating {
     /// Player id.
     pub player: String,
     /// Starting rating.
@@ -18,12 +18,12 @@ pub struct Seed {
     pub sigma: Option<f64>,
     /// Rated games already played (optional `games` column, default 0).
     pub games: u32,
-    /// The 1-based line of the file the seed is on.
+    /// The 1-based line of the file the rating is on.
     pub line: u64,
 }
 
-impl Seed {
-    /// The seed as a [`Rating`].
+impl InitialRating {
+    /// The starting rating as a [`Rating`].
     #[must_use]
     pub fn rating(&self) -> Rating {
         Rating {
@@ -38,7 +38,7 @@ impl Seed {
 ///
 /// # Errors
 /// [`ReadError`] naming the line and field of the first bad row, or a player listed twice.
-pub fn read_seeds(file: &str, mut input: impl Read) -> Result<Vec<Seed>, ReadError> {
+pub fn read_initial_ratings(file: &str, mut input: impl Read) -> Result<Vec<InitialRating>, ReadError> {
     // A ratings file is small: read it whole so that each row's own line can be found
     // from its byte offset (the csv crate reports the line before a row that follows a
     // `\r\n` or a blank line).
@@ -75,7 +75,7 @@ pub fn read_seeds(file: &str, mut input: impl Read) -> Result<Vec<Seed>, ReadErr
         });
     };
     let (gc, sc) = (col("games"), col("sigma"));
-    let mut out: Vec<Seed> = Vec::new();
+    let mut out: Vec<InitialRating> = Vec::new();
     let mut seen = std::collections::HashMap::new();
     for rec in rdr.records() {
         let rec = rec.map_err(|e| ReadError::Format {
@@ -124,7 +124,7 @@ pub fn read_seeds(file: &str, mut input: impl Read) -> Result<Vec<Seed>, ReadErr
                 &format!("each player once (also on line {prev})"),
             ));
         }
-        out.push(Seed {
+        out.push(InitialRating {
             player: player.into(),
             rating,
             sigma,
@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn reads_ratings_and_games() {
-        let s = read_seeds(
+        let s = read_initial_ratings(
             "i.csv",
             "player,rating,games\nA,1000,3\nB,1200,\n".as_bytes(),
         )
@@ -168,20 +168,20 @@ mod tests {
 
     #[test]
     fn bad_rows_name_line_and_field() {
-        let e = read_seeds("i.csv", "player,rating\nA,1000\nB,lots\n".as_bytes()).unwrap_err();
+        let e = read_initial_ratings("i.csv", "player,rating\nA,1000\nB,lots\n".as_bytes()).unwrap_err();
         assert_eq!(
             e.to_string(),
             "i.csv:3: field `rating`: \"lots\" is not valid, expected a finite number"
         );
-        let e = read_seeds(
+        let e = read_initial_ratings(
             "i.csv",
             "player,rating\r\nA,1000\r\n\r\nB,lots\r\n".as_bytes(),
         )
         .unwrap_err();
         assert!(e.to_string().starts_with("i.csv:4: field `rating`"), "{e}");
-        let e = read_seeds("i.csv", "player,rating\nA,1\nA,2\n".as_bytes()).unwrap_err();
+        let e = read_initial_ratings("i.csv", "player,rating\nA,1\nA,2\n".as_bytes()).unwrap_err();
         assert!(e.to_string().contains("also on line 2"), "{e}");
-        let e = read_seeds("i.csv", "name,rating\n".as_bytes()).unwrap_err();
+        let e = read_initial_ratings("i.csv", "name,rating\n".as_bytes()).unwrap_err();
         assert!(e.to_string().contains("player,rating"), "{e}");
     }
 }

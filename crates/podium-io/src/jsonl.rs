@@ -69,7 +69,14 @@ impl JsonMatch {
         let mut rows = Vec::with_capacity(self.results.len());
         for (i, r) in self.results.iter().enumerate() {
             let finish = match (r.rank, r.score) {
-                (Some(v), _) => Finish::Rank(v),
+                (Some(_), Some(v)) => {
+                    return Err(field(
+                        &format!("results[{i}].score"),
+                        v.to_string(),
+                        "no score on a result that gives a rank (a result gives one of them)",
+                    ))
+                }
+                (Some(v), None) => Finish::Rank(v),
                 (None, Some(v)) => Finish::Score(v),
                 (None, None) => {
                     return Err(field(
@@ -148,6 +155,12 @@ impl<R: BufRead> JsonlMatches<R> {
             recent: crate::group::RecentIds::default(),
             timed: None,
         }
+    }
+
+    /// The line of the match (or bad match) read last.
+    #[must_use]
+    pub fn line(&self) -> u64 {
+        self.line
     }
 
     fn parse(&mut self) -> Result<Match, ReadError> {

@@ -14,8 +14,10 @@ pub mod csv_long;
 pub mod datasets;
 pub mod error;
 mod group;
+pub mod ingest;
 pub mod initial;
 pub mod jsonl;
+pub mod output;
 pub mod plain;
 mod player_keys;
 pub mod quake;
@@ -95,6 +97,9 @@ pub fn from_reader(name: String, input: Box<dyn io::Read + Send>, format: InputF
 /// A stream of matches that can take back the matches its caller is done with, so that
 /// later matches reuse their allocations (see [`from_reader_recycling`]).
 pub trait MatchStream: Iterator<Item = Result<Match, ReadError>> + Send {
+    /// The first line of the match (or bad match) read last.
+    fn line(&self) -> u64;
+
     /// Hands back a match the caller is done with. Streams that cannot reuse it drop it.
     fn recycle(&mut self, m: Match) {
         drop(m);
@@ -102,12 +107,20 @@ pub trait MatchStream: Iterator<Item = Result<Match, ReadError>> + Send {
 }
 
 impl<R: io::Read + Send> MatchStream for CsvMatches<R> {
+    fn line(&self) -> u64 {
+        CsvMatches::line(self)
+    }
+
     fn recycle(&mut self, m: Match) {
         CsvMatches::recycle(self, m);
     }
 }
 
-impl<R: io::BufRead + Send> MatchStream for JsonlMatches<R> {}
+impl<R: io::BufRead + Send> MatchStream for JsonlMatches<R> {
+    fn line(&self) -> u64 {
+        JsonlMatches::line(self)
+    }
+}
 
 /// As [`from_reader`], as a stream that takes matches back for their allocations.
 pub fn from_reader_recycling(

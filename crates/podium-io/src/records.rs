@@ -116,6 +116,12 @@ impl<R: Read> Records<R> {
         }
     }
 
+    /// Numbers the next line `line`: the input goes on from a later point of a file
+    /// whose earlier lines another reader read.
+    pub fn set_line(&mut self, line: u64) {
+        self.line = line;
+    }
+
     /// Moves the unread bytes to the front and reads more; false at the end of input.
     fn fill(&mut self) -> io::Result<bool> {
         if self.eof {

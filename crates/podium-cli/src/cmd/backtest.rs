@@ -1,6 +1,7 @@
 //! `podium backtest`: replay a history with every chosen system and score each system's
-//! pre-match predictions on the warm pairs of every match (SPEC §5): pair accuracy, log
-//! loss of the system's own win probability, warm pairs and time taken.
+//! predictions made before every match on its warm pairs (pairs of players who both
+//! played before, finishing at different places): pair accuracy, log loss of the
+//! system's own win probability, warm pairs and time taken.
 
 use std::io::{self, Write};
 
@@ -9,8 +10,8 @@ use comfy_table::{presets::UTF8_BORDERS_ONLY, CellAlignment, Table};
 use podium_eval::{backtest, BacktestOptions, BacktestResult, Window};
 use rayon::prelude::*;
 
-use crate::ingest::{report_skipped, InputArgs};
-use crate::lab::{load_matches, parse_bound, pct, select_systems};
+use crate::evaluation::{parse_bound, pct, select_systems, worker_threads};
+use crate::ingest::{self, report_skipped, InputArgs};
 use crate::output::Format;
 
 /// Arguments of `podium backtest`.
@@ -33,7 +34,8 @@ pub struct Args {
     /// Skip the log loss (O(W²) per match for W warm players); accuracy is still exact.
     #[arg(long)]
     pub no_log_loss: bool,
-    /// Worker threads (0 = one per core); systems replay in parallel.
+    /// Worker threads (0 = one per core); systems replay side by side, at most one per
+    /// core and one per system.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Output format.
@@ -54,8 +56,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         from: args.from.as_deref().map(parse_bound).transpose()?,
         until: args.until.as_deref().map(parse_bound).transpose()?,
     };
-    let (matches, skipped) = load_matches(&args.input)?;
-    report_skipped(&skipped);
+    let loaded = ingest::load(&args.input)?;
+    report_skipped(&loaded.skipped);
+    let matches = loaded.matches;
     let by_time = [window.from, window.until]
         .iter()
         .any(|b| matches!(b, Some(podium_eval::Bound::Time(_))));
@@ -72,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         log_loss: !args.no_log_loss,
     };
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
+        .num_threads(worker_threads(args.threads, systems.len()))
         .build()
         .context("cannot start worker threads")?;
     let outcomes: Vec<Outcome> = pool.install(|| {

@@ -6,7 +6,7 @@ use std::io::Write;
 use anyhow::bail;
 use podium::League;
 
-use crate::ingest::{rate_all, report_skipped, set_initial_from, InputArgs, SystemArgs};
+use crate::ingest::{self, report_skipped, InitialArgs, InputArgs, SystemArgs};
 
 /// Arguments of `podium explain`.
 #[derive(Debug, clap::Args)]
@@ -18,9 +18,8 @@ pub struct Args {
     /// The player to explain.
     #[arg(long, short = 'p')]
     player: String,
-    /// Starting ratings: a CSV `player,rating[,games]`.
-    #[arg(long, value_name = "FILE")]
-    initial: Option<String>,
+    #[command(flatten)]
+    initial: InitialArgs,
 }
 
 fn ordinal(n: usize) -> String {
@@ -84,17 +83,14 @@ fn suggest(league: &League, player: &str) -> String {
 
 /// Rates the history and tells the player's story.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let mut league = League::new(args.system.build()?);
-    if let Some(path) = &args.initial {
-        set_initial_from(&mut league, path)?;
-    }
+    let mut league = ingest::new_league(&args.system, &args.initial)?;
     let spec = podium::systems()
         .iter()
         .find(|s| s.name == league.system().name())
         .copied();
     let mut text = String::new();
     let mut count = 0usize;
-    let skipped = rate_all(&args.input, &mut league, |league, m, report| {
+    let skipped = ingest::rate_each(&args.input, &mut league, |league, m, report| {
         let Some(me) = m.players().position(|(_, p)| p.player == args.player) else {
             return Ok(());
         };

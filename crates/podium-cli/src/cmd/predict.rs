@@ -14,7 +14,7 @@ use anyhow::{bail, Context};
 use comfy_table::{presets::UTF8_BORDERS_ONLY, Cell, CellAlignment, Table};
 use podium::{Entry, Finish, League, Match, Member, Prediction};
 
-use crate::ingest::{rate_all, report_skipped, set_initial_from, InputArgs, SystemArgs};
+use crate::ingest::{self, report_skipped, InitialArgs, InputArgs, SystemArgs};
 use crate::output::Format;
 
 /// Arguments of `podium predict`.
@@ -28,9 +28,8 @@ pub struct Args {
     /// (e.g. `ann,bo,cy` or `ann+bo,cy+dee`).
     #[arg(long, required = true, value_name = "A,B[,...]")]
     players: String,
-    /// Starting ratings: a CSV `player,rating[,games][,sigma]`.
-    #[arg(long, value_name = "FILE")]
-    initial: Option<String>,
+    #[command(flatten)]
+    initial: InitialArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
@@ -69,17 +68,28 @@ fn parse_players(spec: &str) -> anyhow::Result<Vec<Proposed>> {
             out.len()
         );
     }
+    if out.len() > MAX_ENTRIES {
+        bail!(
+            "--players: {} entries; podium predicts matches of at most {MAX_ENTRIES} (the chances of every pairwise order are the square of that many numbers)",
+            out.len()
+        );
+    }
     Ok(out)
 }
+
+/// The most entries a proposed match may have: the pairwise orders of 5,000 entries are
+/// 25 million numbers (200 MB).
+const MAX_ENTRIES: usize = 5_000;
+
+/// The most entries whose pairwise orders the table shows as columns; larger matches
+/// show them in CSV and JSON only.
+const TABLE_PAIRWISE: usize = 16;
 
 /// Rates the history and prints the prediction.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let proposed = parse_players(&args.players)?;
-    let mut league = League::new(args.system.build()?);
-    if let Some(path) = &args.initial {
-        set_initial_from(&mut league, path)?;
-    }
-    let skipped = rate_all(&args.input, &mut league, |_, _, _| Ok(()))?;
+    let mut league = ingest::new_league(&args.system, &args.initial)?;
+    let skipped = ingest::rate(&args.input, &mut league)?;
     report_skipped(&skipped);
     // The proposed match, all entries level (finishes are not used), at the history's last
     // time so that ratings with σ are aged to it.
@@ -191,7 +201,10 @@ fn write_table(
         header.push("σ".into());
     }
     header.extend(["win %".into(), "exp. place".into()]);
-    header.extend((1..=entries.len()).map(|j| format!("ahead of {j} %")));
+    let pairwise = entries.len() <= TABLE_PAIRWISE;
+    if pairwise {
+        header.extend((1..=entries.len()).map(|j| format!("ahead of {j} %")));
+    }
     t.set_header(header);
     let mut any_new = false;
     for (i, e) in entries.iter().enumerate() {
@@ -208,7 +221,7 @@ fn write_table(
         }
         row.push(Cell::new(pct(p.win[i])));
         row.push(Cell::new(format!("{:.2}", p.expected_place[i])));
-        for j in 0..entries.len() {
+        for j in (0..entries.len()).filter(|_| pairwise) {
             row.push(Cell::new(if i == j {
                 "–".to_string()
             } else {
@@ -223,6 +236,13 @@ fn write_table(
         }
     }
     writeln!(out, "{t}")?;
+    if !pairwise {
+        writeln!(
+            out,
+            "the chance of each pairwise order of the {} entries: --format csv or --format json",
+            entries.len()
+        )?;
+    }
     if let Some(d) = p.draw {
         writeln!(out, "draw probability: {} %", pct(d))?;
     }
@@ -293,35 +313,91 @@ fn write_json(
     entries: &[EntryView],
     p: &Prediction,
 ) -> anyhow::Result<()> {
-    let rows: Vec<_> = entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let ahead: serde_json::Map<String, serde_json::Value> = entries
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .map(|(j, o)| (o.label.clone(), serde_json::json!(p.ahead[i][j])))
-                .collect();
-            serde_json::json!({
-                "entry": i + 1,
-                "players": e.label.split('+').collect::<Vec<_>>(),
-                "rating": e.rating,
-                "sigma": e.sigma,
-                "win_probability": p.win[i],
-                "expected_place": p.expected_place[i],
-                "ahead_of": ahead,
-                "unknown_players": e.unknown,
-            })
-        })
-        .collect();
-    let doc = serde_json::json!({
-        "system": system,
-        "matches_rated": league.matches_rated(),
-        "entries": rows,
-        "draw_probability": p.draw,
-        "quality": p.quality,
-    });
-    writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+    // Written as it is serialised, entry by entry: a tree of JSON values of every pairwise
+    // order would take hundreds of bytes per pair. Keys in the order of the sorted maps
+    // this document was first written with.
+    let doc = JsonPrediction {
+        system,
+        matches_rated: league.matches_rated(),
+        entries,
+        p,
+    };
+    serde_json::to_writer_pretty(&mut *out, &doc)?;
+    writeln!(out)?;
     Ok(())
+}
+
+/// The JSON document of a prediction.
+struct JsonPrediction<'a> {
+    system: &'a str,
+    matches_rated: u64,
+    entries: &'a [EntryView],
+    p: &'a Prediction,
+}
+
+impl serde::Serialize for JsonPrediction<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        // The labels in sorted order, once for every entry's `ahead_of`.
+        let mut by_label: Vec<usize> = (0..self.entries.len()).collect();
+        by_label.sort_by(|&a, &b| self.entries[a].label.cmp(&self.entries[b].label));
+        let entries: Vec<JsonEntry<'_>> = (0..self.entries.len())
+            .map(|i| JsonEntry {
+                i,
+                e: &self.entries[i],
+                all: self.entries,
+                by_label: &by_label,
+                p: self.p,
+            })
+            .collect();
+        let mut st = s.serialize_struct("Prediction", 5)?;
+        st.serialize_field("draw_probability", &self.p.draw)?;
+        st.serialize_field("entries", &entries)?;
+        st.serialize_field("matches_rated", &self.matches_rated)?;
+        st.serialize_field("quality", &self.p.quality)?;
+        st.serialize_field("system", self.system)?;
+        st.end()
+    }
+}
+
+/// One entry of [`JsonPrediction`].
+struct JsonEntry<'a> {
+    i: usize,
+    e: &'a EntryView,
+    all: &'a [EntryView],
+    by_label: &'a [usize],
+    p: &'a Prediction,
+}
+
+impl serde::Serialize for JsonEntry<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let i = self.i;
+        let players: Vec<&str> = self.e.label.split('+').collect();
+        let mut st = s.serialize_struct("Entry", 8)?;
+        st.serialize_field("ahead_of", &AheadOf(self))?;
+        st.serialize_field("entry", &(i + 1))?;
+        st.serialize_field("expected_place", &self.p.expected_place[i])?;
+        st.serialize_field("players", &players)?;
+        st.serialize_field("rating", &self.e.rating)?;
+        st.serialize_field("sigma", &self.e.sigma)?;
+        st.serialize_field("unknown_players", &self.e.unknown)?;
+        st.serialize_field("win_probability", &self.p.win[i])?;
+        st.end()
+    }
+}
+
+/// An entry's chance to finish ahead of each other entry, by label.
+struct AheadOf<'a>(&'a JsonEntry<'a>);
+
+impl serde::Serialize for AheadOf<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let e = self.0;
+        let mut map = s.serialize_map(Some(e.all.len() - 1))?;
+        for &j in e.by_label.iter().filter(|&&j| j != e.i) {
+            map.serialize_entry(&e.all[j].label, &e.p.ahead[e.i][j])?;
+        }
+        map.end()
+    }
 }

@@ -11,7 +11,7 @@ use comfy_table::{presets::UTF8_BORDERS_ONLY, CellAlignment, Table};
 use podium_eval::simulate::{IDEAL, MEAN_SCORE};
 use podium_eval::{Simulation, SimulationReport};
 
-use crate::lab::{pct, select_systems};
+use crate::evaluation::{pct, select_systems};
 use crate::output::Format;
 use crate::plot::{plot, Series};
 

@@ -6,8 +6,8 @@ use std::io::{self, Write};
 use comfy_table::{presets::UTF8_BORDERS_ONLY, CellAlignment, Table};
 use podium_eval::{BacktestResult, Metric, ParamSearch, Search, TuneReport, Tuning};
 
-use crate::ingest::{report_skipped, InputArgs};
-use crate::lab::{load_matches, pct};
+use crate::evaluation::{pct, worker_threads};
+use crate::ingest::{self, report_skipped, InputArgs};
 use crate::output::Format;
 
 /// Arguments of `podium tune`.
@@ -40,7 +40,8 @@ pub struct Args {
     /// What the search optimises on the training part.
     #[arg(long, value_enum, default_value = "accuracy")]
     pub metric: MetricArg,
-    /// Worker threads (0 = one per core); candidates replay in parallel.
+    /// Worker threads (0 = one per core); candidates replay side by side, at most one per
+    /// core and one per candidate.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// How many candidates the table lists.
@@ -88,10 +89,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             MetricArg::Accuracy => Metric::Accuracy,
             MetricArg::LogLoss => Metric::LogLoss,
         },
-        threads: args.threads,
+        // At most one per core here; at most one per candidate in the search.
+        threads: worker_threads(args.threads, usize::MAX),
     };
-    let (matches, skipped) = load_matches(&args.input)?;
-    report_skipped(&skipped);
+    let loaded = ingest::load(&args.input)?;
+    report_skipped(&loaded.skipped);
+    let matches = loaded.matches;
     let report = tuning.run(&matches)?;
     let mut out = io::stdout().lock();
     match args.format {

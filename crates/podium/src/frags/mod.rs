@@ -111,11 +111,75 @@ impl Default for FragConfig {
     }
 }
 
+// The upper bounds keep the arithmetic finite: one event moves a strength by at most
+// K × its weight ≤ 10¹², so even 10²⁸⁰ events could not reach the largest `f64`; a day's
+// decay times the days a log can span (10⁴ years) stays far below it too.
 crate::configure!(FragConfig, "frags" {
-    k: f64 where |v| v > 0.0, "> 0" => "step size K of one frag (a 1:0 duel)",
-    scale: f64 where |v| v > 0.0, "> 0" => "strength difference D of the logistic win probability",
-    frag_points: f64 where |v| v >= 0.0, ">= 0" => "weight of a frag, suicide or team kill (K is multiplied by it)",
-    capture_points: f64 where |v| v >= 0.0, ">= 0" => "weight of a flag capture, against the opposing team's mean strength",
-    decay_per_game: f64 where |v| v >= 0.0, ">= 0" => "points every strength loses after each game (floored at 0)",
-    decay_per_day: f64 where |v| v >= 0.0, ">= 0" => "points every strength loses per calendar day (floored at 0)",
+    k: f64 where |v| v > 0.0 && v <= 1e6, "> 0 and ≤ 1e6" => "step size K of one frag (a 1:0 duel)",
+    scale: f64 where |v| v > 0.0 && v <= 1e9, "> 0 and ≤ 1e9" => "strength difference D of the logistic win probability",
+    frag_points: f64 where |v| (0.0..=1e6).contains(&v), ">= 0 and ≤ 1e6" => "weight of a frag, suicide or team kill (K is multiplied by it)",
+    capture_points: f64 where |v| (0.0..=1e6).contains(&v), ">= 0 and ≤ 1e6" => "weight of a flag capture, against the opposing team's mean strength",
+    decay_per_game: f64 where |v| (0.0..=1e9).contains(&v), ">= 0 and ≤ 1e9" => "points every strength loses after each game (floored at 0)",
+    decay_per_day: f64 where |v| (0.0..=1e9).contains(&v), ">= 0 and ≤ 1e9" => "points every strength loses per calendar day (floored at 0)",
 });
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Configure;
+
+    #[test]
+    fn regression_a_k_that_overflows_is_refused() {
+        // K = 1e308 made every strength infinite on the first capture.
+        let mut config = FragConfig::default();
+        let err = config.set("k", "1e308").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "parameter k: \"1e308\" is not valid, expected a finite number > 0 and ≤ 1e6"
+        );
+        for (key, value) in [
+            ("scale", "1e10"),
+            ("frag_points", "1e7"),
+            ("capture_points", "-1"),
+            ("decay_per_game", "1e10"),
+            ("decay_per_day", "inf"),
+        ] {
+            assert!(config.set(key, value).is_err(), "{key}={value}");
+        }
+        assert_eq!(config, FragConfig::default());
+    }
+
+    #[test]
+    fn the_largest_settings_keep_every_strength_finite() {
+        for scale in [1e-300, 1.0, 1e9] {
+            let mut ranking = FragRanking::new(FragConfig {
+                k: 1e6,
+                scale,
+                frag_points: 1e6,
+                capture_points: 1e6,
+                decay_per_game: 0.0,
+                decay_per_day: 0.0,
+            });
+            let p: Vec<_> = ["a", "b", "c"].iter().map(|n| ranking.player(n)).collect();
+            for i in 0..30_000 {
+                let (k, v) = (p[i % 3], p[(i / 3) % 3]);
+                if k == v {
+                    ranking.apply(FragEvent::Suicide { player: k });
+                } else if i % 7 == 0 {
+                    ranking.apply(FragEvent::Capture {
+                        player: k,
+                        opponents: &[v],
+                    });
+                } else {
+                    ranking.apply(FragEvent::Frag {
+                        killer: k,
+                        victim: v,
+                    });
+                }
+            }
+            for s in ranking.standings() {
+                assert!(s.strength.is_finite() && s.strength >= 0.0, "{scale}: {s:?}");
+            }
+        }
+    }
+}

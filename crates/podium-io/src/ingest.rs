@@ -1,0 +1,809 @@
+//! Match files into a [`League`], or into memory: the one way in for every command that
+//! reads a history.
+//!
+//! The reader is chosen once per file, before it is read:
+//!
+//! - **plain** long CSV of free-for-alls ([`crate::plain`]) is read on several threads and
+//!   rated with [`League::apply_ranked`], without building a [`Match`]. Where the file
+//!   stops being plain, or at a match the fast path does not rate, the general reader
+//!   goes on from that match: nothing is read twice and nothing is rated twice.
+//! - **anything else** (standard input, JSON Lines, other CSV, a caller that wants every
+//!   match and its report, files after one with times) is read by the general readers
+//!   ([`crate::CsvMatches`], [`crate::JsonlMatches`]) on a thread of their own, a bounded
+//!   number of matches ahead of the rating.
+//!
+//! Which way each file was read is in the result ([`Ingested::files`]) and said at debug
+//! level through `tracing`.
+//!
+//! Whichever way a file is read, the rules are the same:
+//!
+//! - One bad match rates nothing: reading goes on to find and list every bad match
+//!   ([`IngestError::BadMatches`]), unless [`Inputs::skip_bad`] is set, in which case the
+//!   good matches are rated and the bad ones returned ([`Ingested::skipped`]).
+//! - Matches with times are rated in time order (stable for equal times); matches
+//!   without, in file order before them.
+//! - A match id names one match across all the files: an id an earlier file used is a
+//!   bad match ([`ReadError::Repeated`]) naming both places. Within one file, a match's
+//!   rows are contiguous ([`ReadError::NotContiguous`]).
+//!
+//! ```
+//! use podium::League;
+//! use podium_io::ingest::{self, Inputs, Reading};
+//!
+//! let dir = std::env::temp_dir().join(format!("podium-ingest-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir)?;
+//! let path = dir.join("games.csv");
+//! std::fs::write(&path, "match,player,rank\ng1,ann,1\ng1,bo,2\ng2,bo,1\ng2,cy,2\n")?;
+//! let inputs = Inputs::new([path.display().to_string()]);
+//! let mut league = League::new(podium::system("sme", &podium::Settings::new())?);
+//! let done = ingest::rate(&inputs, &mut league, &Reading::default())?;
+//! assert_eq!(league.matches_rated(), 2);
+//! assert!(done.skipped.is_empty());
+//! assert!(matches!(done.files[0].way, ingest::Way::Plain { matches: 2 }));
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::fmt;
+use std::fs::File;
+use std::hash::BuildHasherDefault;
+use std::io::{self, BufReader, Read};
+use std::path::Path;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::thread::{Scope, ScopedJoinHandle};
+
+use podium::{League, Match, MatchReport, RateError, Slot};
+
+use crate::group::{fingerprint, Passthrough};
+use crate::plain::{PlainCsv, StopCause};
+use crate::{CsvMatches, InputFormat, JsonlMatches, MatchStream, ReadError};
+
+/// The files to read, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inputs {
+    /// Match files, read in this order; `-` is standard input.
+    pub files: Vec<String>,
+    /// Read every file in this format instead of the one its extension suggests.
+    pub format: Option<InputFormat>,
+    /// Rate the good matches and return the bad ones, instead of rating nothing.
+    pub skip_bad: bool,
+}
+
+impl Inputs {
+    /// `files`, each in the format its extension suggests, none skipped.
+    pub fn new<I: IntoIterator<Item = S>, S: Into<String>>(files: I) -> Self {
+        Inputs {
+            files: files.into_iter().map(Into::into).collect(),
+            format: None,
+            skip_bad: false,
+        }
+    }
+
+    /// The name of file `index` in messages.
+    fn name(&self, index: usize) -> &str {
+        match self.files[index].as_str() {
+            "-" => "<stdin>",
+            path => path,
+        }
+    }
+}
+
+/// How files are read: threads and progress.
+pub struct Reading<'a> {
+    /// Worker threads of the plain reader (at least one; the calling thread rates).
+    pub threads: usize,
+    /// Told the bytes of each part of a file read.
+    pub progress: &'a (dyn Fn(u64) + Sync),
+}
+
+impl Default for Reading<'_> {
+    /// One worker per core but one (the calling thread rates), at most eight; no progress.
+    fn default() -> Self {
+        Reading {
+            threads: std::thread::available_parallelism().map_or(1, |n| (n.get() - 1).clamp(1, 8)),
+            progress: &|_| {},
+        }
+    }
+}
+
+impl fmt::Debug for Reading<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Reading")
+            .field("threads", &self.threads)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Which reader read a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Way {
+    /// The plain reader, to the end: this many matches.
+    Plain {
+        /// Matches read.
+        matches: u64,
+    },
+    /// The general reader, from the start, for this reason.
+    General {
+        /// Why not the plain reader.
+        why: &'static str,
+    },
+    /// The plain reader, then the general one from a line on.
+    PlainThenGeneral {
+        /// Matches read by the plain reader.
+        matches: u64,
+        /// The line the general reader went on from.
+        line: u64,
+        /// Why the plain reader stopped.
+        why: &'static str,
+    },
+}
+
+/// Which way one file was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileRead {
+    /// The file, as named in messages.
+    pub file: String,
+    /// The reader.
+    pub way: Way,
+}
+
+impl fmt::Display for FileRead {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let file = &self.file;
+        match &self.way {
+            Way::Plain { matches } => write!(f, "{file}: {matches} matches read on the fast path"),
+            Way::General { why } => write!(f, "{file} is read the general way: {why}"),
+            Way::PlainThenGeneral { matches, line, why } => write!(
+                f,
+                "{file}: {matches} matches read on the fast path, then from line {line} read the general way: {why}"
+            ),
+        }
+    }
+}
+
+/// A match that was not rated.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BadMatch {
+    /// Its rows do not make a valid match, or its id was used already.
+    #[error(transparent)]
+    Read(ReadError),
+    /// The system cannot rate it.
+    #[error("{file}:{line}: match {match_id:?}: {source}")]
+    Rate {
+        /// The file.
+        file: String,
+        /// 1-based line of the match's first row.
+        line: u64,
+        /// The match id.
+        match_id: String,
+        /// Why the system cannot rate it.
+        #[source]
+        source: RateError,
+    },
+}
+
+/// What reading the inputs gave besides the ratings.
+#[derive(Debug, Default)]
+pub struct Ingested {
+    /// The bad matches left out ([`Inputs::skip_bad`] only), in the order found.
+    pub skipped: Vec<BadMatch>,
+    /// Which way each file was read.
+    pub files: Vec<FileRead>,
+}
+
+/// The matches of the inputs in rating order (see [`load`]).
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// File order, or time order (stable) when the matches have times.
+    pub matches: Vec<Match>,
+    /// The bad matches left out ([`Inputs::skip_bad`] only).
+    pub skipped: Vec<BadMatch>,
+    /// Which way each file was read.
+    pub files: Vec<FileRead>,
+}
+
+/// Why the inputs were not rated.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum IngestError<E> {
+    /// A file cannot be read, or is not of its format at all (a header without the
+    /// columns needed).
+    #[error(transparent)]
+    Read(ReadError),
+    /// Bad matches, without [`Inputs::skip_bad`]: nothing may be used.
+    #[error("{count} bad match{} found", if *count == 1 { "" } else { "es" })]
+    BadMatches {
+        /// How many were found.
+        count: usize,
+        /// The first [`LISTED`] of them.
+        listed: Vec<BadMatch>,
+    },
+    /// The caller's handler of a match failed.
+    #[error("{0}")]
+    Caller(E),
+}
+
+/// How many bad matches [`IngestError::BadMatches`] lists.
+pub const LISTED: usize = 20;
+
+/// Rates every match of the inputs into `league`, the plain reader's way where a file
+/// allows it.
+///
+/// # Errors
+/// A file that cannot be read, or (without [`Inputs::skip_bad`]) the bad matches found:
+/// `league` is then part-rated and must not be shown.
+pub fn rate(
+    inputs: &Inputs,
+    league: &mut League,
+    reading: &Reading<'_>,
+) -> Result<Ingested, IngestError<Infallible>> {
+    let mut sink = Rate {
+        league,
+        each: None::<fn(&League, &Match, &MatchReport) -> Result<(), Infallible>>,
+    };
+    let mut run = Run::new(inputs, reading);
+    run.all(&mut sink)?;
+    Ok(Ingested {
+        skipped: run.bad,
+        files: run.files,
+    })
+}
+
+/// As [`rate`], and hands every match rated to `each` with its report, in rating order.
+/// Every file is read the general way (the plain reader builds no [`Match`]).
+///
+/// # Errors
+/// As [`rate`], or the first error of `each`: rating stops there. Without
+/// [`Inputs::skip_bad`], nothing is handed to `each` after the first bad match.
+pub fn rate_each<E>(
+    inputs: &Inputs,
+    league: &mut League,
+    reading: &Reading<'_>,
+    each: impl FnMut(&League, &Match, &MatchReport) -> Result<(), E>,
+) -> Result<Ingested, IngestError<E>> {
+    let mut sink = Rate {
+        league,
+        each: Some(each),
+    };
+    let mut run = Run::new(inputs, reading);
+    run.all(&mut sink)?;
+    Ok(Ingested {
+        skipped: run.bad,
+        files: run.files,
+    })
+}
+
+/// Reads every match of the inputs into memory, in rating order, by the general readers
+/// and the same rules as [`rate`] (nothing is rated, so only reading problems make a
+/// match bad).
+///
+/// # Errors
+/// A file that cannot be read, or (without [`Inputs::skip_bad`]) the bad matches found.
+pub fn load(inputs: &Inputs, reading: &Reading<'_>) -> Result<Loaded, IngestError<Infallible>> {
+    let mut sink = Keep(Vec::new());
+    let mut run = Run::new(inputs, reading);
+    run.all(&mut sink)?;
+    Ok(Loaded {
+        matches: sink.0,
+        skipped: run.bad,
+        files: run.files,
+    })
+}
+
+/// Where a match was read: the file's index in [`Inputs::files`] and the line of its
+/// first row.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    file: usize,
+    line: u64,
+}
+
+/// What a [`Sink`] did with a match.
+enum Taken {
+    /// Rated or kept; the match back when the sink is done with it (to be reused).
+    Done(Option<Match>),
+    /// The system cannot rate it.
+    Refused(Match, RateError),
+}
+
+/// What is done with each match in rating order.
+trait Sink {
+    type Error;
+
+    /// Takes `m`: rates it, or keeps it.
+    fn take(&mut self, m: Match) -> Result<Taken, Self::Error>;
+
+    /// Whether the system could rate `m` now, without rating it.
+    fn check(&self, m: &Match) -> Result<(), RateError>;
+
+    /// The league to rate plain files into directly, when this sink allows it.
+    fn plain(&mut self) -> Result<&mut League, &'static str>;
+}
+
+/// Rates into a league, handing each match and report to `each` if any.
+struct Rate<'l, F> {
+    league: &'l mut League,
+    each: Option<F>,
+}
+
+impl<E, F: FnMut(&League, &Match, &MatchReport) -> Result<(), E>> Sink for Rate<'_, F> {
+    type Error = E;
+
+    fn take(&mut self, m: Match) -> Result<Taken, E> {
+        match self.league.apply(&m) {
+            Ok(report) => {
+                if let Some(each) = &mut self.each {
+                    each(self.league, &m, &report)?;
+                }
+                Ok(Taken::Done(Some(m)))
+            }
+            Err(e) => Ok(Taken::Refused(m, e)),
+        }
+    }
+
+    fn check(&self, m: &Match) -> Result<(), RateError> {
+        self.league.try_rate(m).map(drop)
+    }
+
+    fn plain(&mut self) -> Result<&mut League, &'static str> {
+        if self.each.is_some() {
+            return Err("every match is handed on with its report");
+        }
+        Ok(self.league)
+    }
+}
+
+/// Keeps every match.
+struct Keep(Vec<Match>);
+
+impl Sink for Keep {
+    type Error = Infallible;
+
+    fn take(&mut self, m: Match) -> Result<Taken, Infallible> {
+        self.0.push(m);
+        Ok(Taken::Done(None))
+    }
+
+    fn check(&self, _: &Match) -> Result<(), RateError> {
+        Ok(())
+    }
+
+    fn plain(&mut self) -> Result<&mut League, &'static str> {
+        Err("the matches are kept in memory")
+    }
+}
+
+/// The match ids of earlier files, to find one used again in a later file.
+struct EarlierIds {
+    /// Whether there is more than one file (else nothing is kept).
+    on: bool,
+    /// Fingerprint of an id → the first place it was read.
+    first: HashMap<u64, Place, BuildHasherDefault<Passthrough>>,
+}
+
+impl EarlierIds {
+    /// The place an earlier file used `id`, if one did; else remembers `at` for later
+    /// files (unless `at` is in the last file).
+    fn check(&mut self, id: &str, at: Place, files: usize) -> Option<Place> {
+        if !self.on {
+            return None;
+        }
+        let fp = fingerprint(id);
+        match self.first.get(&fp) {
+            Some(first) if first.file < at.file => Some(*first),
+            Some(_) => None,
+            None => {
+                if at.file + 1 < files {
+                    self.first.insert(fp, at);
+                }
+                None
+            }
+        }
+    }
+
+    /// Whether an earlier file used `id`, without remembering it.
+    fn used(&self, id: &str, file: usize) -> bool {
+        self.on
+            && self
+                .first
+                .get(&fingerprint(id))
+                .is_some_and(|first| first.file < file)
+    }
+}
+
+/// The state of one reading of the inputs.
+struct Run<'a> {
+    inputs: &'a Inputs,
+    reading: &'a Reading<'a>,
+    /// The bad matches: all with `skip_bad`, else the first [`LISTED`].
+    bad: Vec<BadMatch>,
+    bad_count: usize,
+    /// Matches held back to be rated in time order, from the first with a time on.
+    buffered: Option<Vec<(Match, Place)>>,
+    earlier: EarlierIds,
+    files: Vec<FileRead>,
+}
+
+/// Why the plain fast path refused a match.
+#[derive(Debug)]
+enum Refusal {
+    /// An earlier file used its id.
+    Repeated,
+    /// The system cannot rate it.
+    Rate,
+}
+
+impl<'a> Run<'a> {
+    fn new(inputs: &'a Inputs, reading: &'a Reading<'a>) -> Self {
+        Run {
+            inputs,
+            reading,
+            bad: Vec::new(),
+            bad_count: 0,
+            buffered: None,
+            earlier: EarlierIds {
+                on: inputs.files.len() > 1,
+                first: HashMap::default(),
+            },
+            files: Vec::new(),
+        }
+    }
+
+    /// Reads every file, then rates what was held back for time order.
+    fn all<S: Sink>(&mut self, sink: &mut S) -> Result<(), IngestError<S::Error>> {
+        for file in 0..self.inputs.files.len() {
+            self.file(sink, file)?;
+        }
+        if let Some(mut all) = self.buffered.take() {
+            // Matches with times are rated in time order, stable for equal times.
+            all.sort_by_key(|(m, _)| m.time());
+            for (m, at) in all {
+                self.rate(sink, m, at)?;
+            }
+        }
+        if self.bad_count > 0 && !self.inputs.skip_bad {
+            return Err(IngestError::BadMatches {
+                count: self.bad_count,
+                listed: std::mem::take(&mut self.bad),
+            });
+        }
+        Ok(())
+    }
+
+    /// Reads file `file` by the reader chosen for it.
+    fn file<S: Sink>(&mut self, sink: &mut S, file: usize) -> Result<(), IngestError<S::Error>> {
+        let path = &self.inputs.files[file];
+        let format = self
+            .inputs
+            .format
+            .unwrap_or_else(|| InputFormat::from_path(path));
+        let name = self.inputs.name(file).to_string();
+        let io_error = |source| {
+            IngestError::Read(ReadError::Io {
+                file: name.clone(),
+                source,
+            })
+        };
+        if path == "-" {
+            self.read_as(FileRead {
+                file: name.clone(),
+                way: Way::General {
+                    why: "standard input",
+                },
+            });
+            let stream = stream(name.clone(), io::stdin(), format, self.reading.progress);
+            return self.general(sink, file, stream);
+        }
+        let plain = match (format, &self.buffered) {
+            (InputFormat::Jsonl, _) => Err("JSON Lines"),
+            (_, Some(_)) => Err("matches with times came before"),
+            (InputFormat::Csv, None) => sink
+                .plain()
+                .and_then(|_| PlainCsv::open(Path::new(path))),
+        };
+        let plain = match plain {
+            Ok(plain) => plain,
+            Err(why) => {
+                self.read_as(FileRead {
+                    file: name.clone(),
+                    way: Way::General { why },
+                });
+                let f = File::open(path).map_err(io_error)?;
+                let stream = stream(name.clone(), f, format, self.reading.progress);
+                return self.general(sink, file, stream);
+            }
+        };
+        let league = sink.plain().expect("checked above");
+        let progress = self.reading.progress;
+        let files = self.inputs.files.len();
+        let earlier = &mut self.earlier;
+        // The reader's player keys (dense, per file) to league indices.
+        let mut index: Vec<u32> = Vec::new();
+        let mut spare: Vec<Slot<'static>> = Vec::new();
+        let read = plain.read(
+            self.reading.threads,
+            &mut |bytes| progress(bytes),
+            |m, names| -> Result<(), Refusal> {
+                if earlier.on && earlier.used(m.id, file) {
+                    return Err(Refusal::Repeated);
+                }
+                index.resize(names.len(), UNKNOWN);
+                for &p in m.ahead {
+                    league.prefetch(index[p as usize] as usize);
+                }
+                // The slots borrow this match's names; their buffer is reused (an empty
+                // vector changes its element's lifetime in place, without allocating).
+                let mut slots: Vec<Slot<'_>> = std::mem::take(&mut spare)
+                    .into_iter()
+                    .map(|_| unreachable!("the buffer is empty"))
+                    .collect();
+                let mut new = false;
+                slots.reserve(m.players.len());
+                for &p in m.players {
+                    slots.push(match index[p as usize] {
+                        UNKNOWN => {
+                            new = true;
+                            Slot::New(names.get(p))
+                        }
+                        i => Slot::Known(i as usize),
+                    });
+                }
+                let rated = league.apply_ranked(m.id, &mut slots, m.places);
+                // Players met before keep their index; new ones learn theirs.
+                if new && rated.is_ok() {
+                    for (&p, slot) in m.players.iter().zip(&slots) {
+                        if let Slot::Known(i) = *slot {
+                            index[p as usize] = u32::try_from(i).unwrap_or(UNKNOWN);
+                        }
+                    }
+                }
+                slots.clear();
+                spare = slots.into_iter().map(|_| unreachable!()).collect();
+                rated.map_err(|_| Refusal::Rate)?;
+                if earlier.on {
+                    let at = Place {
+                        file,
+                        line: m.line,
+                    };
+                    earlier.check(m.id, at, files);
+                }
+                Ok(())
+            },
+        );
+        let stopped = match read {
+            Ok(matches) => {
+                self.read_as(FileRead {
+                    file: name,
+                    way: Way::Plain { matches },
+                });
+                return Ok(());
+            }
+            Err(stopped) => stopped,
+        };
+        let why = match stopped.cause {
+            StopCause::NotPlain(why) => why,
+            StopCause::Refused(Refusal::Repeated) => "a match id an earlier file used",
+            StopCause::Refused(Refusal::Rate) => "a match the system cannot rate",
+        };
+        self.read_as(FileRead {
+            file: name.clone(),
+            way: Way::PlainThenGeneral {
+                matches: stopped.matches(),
+                line: stopped.line(),
+                why,
+            },
+        });
+        let rest = stopped
+            .resume(name.clone(), |f| Counted { inner: f, progress })
+            .map_err(io_error)?;
+        self.general(sink, file, Box::new(rest))
+    }
+
+    /// Reads `stream`, file `file`, on a thread of its own, and rates its matches.
+    fn general<S: Sink>(
+        &mut self,
+        sink: &mut S,
+        file: usize,
+        stream: Box<dyn MatchStream + '_>,
+    ) -> Result<(), IngestError<S::Error>> {
+        let files = self.inputs.files.len();
+        std::thread::scope(|scope| {
+            let mut ahead = ReadAhead::spawn(scope, stream);
+            while let Some(mut batch) = ahead.next_batch() {
+                for slot in &mut batch {
+                    let Some(item) = slot.take() else { continue };
+                    let (m, line) = match item {
+                        Ok(read) => read,
+                        Err(e) if e.is_recoverable() => {
+                            self.found_bad(BadMatch::Read(e));
+                            continue;
+                        }
+                        Err(e) => return Err(IngestError::Read(e)),
+                    };
+                    let at = Place { file, line };
+                    if let Some(first) = self.earlier.check(m.id(), at, files) {
+                        self.found_bad(BadMatch::Read(ReadError::Repeated {
+                            file: self.inputs.name(file).to_string(),
+                            line,
+                            match_id: m.id().to_string(),
+                            first_file: self.inputs.name(first.file).to_string(),
+                            first_line: first.line,
+                        }));
+                        continue;
+                    }
+                    if self.buffered.is_none() && m.time().is_none() {
+                        // Rated matches go back in the batch, which returns to the
+                        // reading thread to be reused there, where they were allocated.
+                        if let Some(m) = self.rate(sink, m, at)? {
+                            *slot = Some(Ok((m, line)));
+                        }
+                    } else {
+                        self.buffered.get_or_insert_with(Vec::new).push((m, at));
+                    }
+                }
+                ahead.recycle(batch);
+            }
+            Ok(())
+        })
+    }
+
+    /// Rates `m`, or only checks it once the input is known to be bad (without
+    /// `skip_bad`). Gives the match back when done with it.
+    fn rate<S: Sink>(
+        &mut self,
+        sink: &mut S,
+        m: Match,
+        at: Place,
+    ) -> Result<Option<Match>, IngestError<S::Error>> {
+        if self.bad_count > 0 && !self.inputs.skip_bad {
+            // Nothing more is rated once the input is known to be bad, but the rest is
+            // still checked (the system is pure: rating without applying changes nothing)
+            // so that the error counts and lists every match the system cannot rate.
+            if let Err(source) = sink.check(&m) {
+                self.found_bad(self.rate_error(&m, at, source));
+            }
+            return Ok(Some(m));
+        }
+        match sink.take(m).map_err(IngestError::Caller)? {
+            Taken::Done(back) => Ok(back),
+            Taken::Refused(m, source) => {
+                self.found_bad(self.rate_error(&m, at, source));
+                Ok(None)
+            }
+        }
+    }
+
+    fn rate_error(&self, m: &Match, at: Place, source: RateError) -> BadMatch {
+        BadMatch::Rate {
+            file: self.inputs.name(at.file).to_string(),
+            line: at.line,
+            match_id: m.id().to_string(),
+            source,
+        }
+    }
+
+    /// Notes (and says at debug level) which way a file is read.
+    fn read_as(&mut self, read: FileRead) {
+        tracing::debug!("{read}");
+        self.files.push(read);
+    }
+
+    fn found_bad(&mut self, bad: BadMatch) {
+        self.bad_count += 1;
+        if self.bad.len() < LISTED || self.inputs.skip_bad {
+            self.bad.push(bad);
+        }
+    }
+}
+
+/// A player of the file not (yet) in the league, in the plain path's map.
+const UNKNOWN: u32 = u32::MAX;
+
+/// The general reader of a source in `format`, its bytes counted by `progress`.
+fn stream<'p, R: Read + Send + 'p>(
+    name: String,
+    input: R,
+    format: InputFormat,
+    progress: &'p (dyn Fn(u64) + Sync),
+) -> Box<dyn MatchStream + 'p> {
+    let input = BufReader::with_capacity(1 << 16, Counted {
+        inner: input,
+        progress,
+    });
+    match format {
+        InputFormat::Csv => Box::new(CsvMatches::new(name, input)),
+        InputFormat::Jsonl => Box::new(JsonlMatches::new(name, input)),
+    }
+}
+
+/// A source that tells `progress` how many bytes each read gave.
+struct Counted<'p, R> {
+    inner: R,
+    progress: &'p (dyn Fn(u64) + Sync),
+}
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        (self.progress)(n as u64);
+        Ok(n)
+    }
+}
+
+/// Matches (or read errors) per batch handed from the reading thread to the rating one.
+const BATCH: usize = 256;
+/// Batches the reading thread may be ahead: memory stays bounded whatever the file size.
+const BATCHES_AHEAD: usize = 2;
+
+/// One batch: each slot is taken (`None`) once the rating side keeps its item; a match
+/// comes with the line of its first row.
+type Batch = Vec<Option<Result<(Match, u64), ReadError>>>;
+
+/// A match stream read on its own thread, in batches over a bounded channel. Dropping it
+/// (e.g. when rating stops at an error) stops the reading thread at its next batch.
+/// Batches come back over a second channel, so that their matches are reused (or freed)
+/// by the thread that allocated them.
+struct ReadAhead<'scope> {
+    batches: Receiver<Batch>,
+    spent: SyncSender<Batch>,
+    _thread: ScopedJoinHandle<'scope, ()>,
+}
+
+impl<'scope> ReadAhead<'scope> {
+    fn spawn<'env>(
+        scope: &'scope Scope<'scope, 'env>,
+        mut matches: Box<dyn MatchStream + 'scope>,
+    ) -> Self {
+        let (tx, batches) = sync_channel::<Batch>(BATCHES_AHEAD);
+        let (spent, spent_rx) = sync_channel::<Batch>(BATCHES_AHEAD + 2);
+        let thread = scope.spawn(move || {
+            // A spent batch's matches go back to the reader, whose next matches reuse
+            // their allocations.
+            let fresh = |matches: &mut Box<dyn MatchStream + 'scope>| -> Batch {
+                match spent_rx.try_recv() {
+                    Ok(mut b) => {
+                        for (m, _) in b.drain(..).flatten().flatten() {
+                            matches.recycle(m);
+                        }
+                        b
+                    }
+                    Err(_) => Vec::with_capacity(BATCH),
+                }
+            };
+            let mut batch = fresh(&mut matches);
+            while let Some(item) = matches.next() {
+                let line = matches.line();
+                batch.push(Some(item.map(|m| (m, line))));
+                if batch.len() == BATCH {
+                    let next = fresh(&mut matches);
+                    if tx.send(std::mem::replace(&mut batch, next)).is_err() {
+                        return; // the rating side stopped
+                    }
+                }
+            }
+            if !batch.is_empty() {
+                let _ = tx.send(batch);
+            }
+        });
+        ReadAhead {
+            batches,
+            spent,
+            _thread: thread,
+        }
+    }
+
+    /// The next batch, `None` at the end of the stream.
+    fn next_batch(&mut self) -> Option<Batch> {
+        self.batches.recv().ok()
+    }
+
+    /// Hands a finished batch back to the reading thread (or frees it here if that
+    /// thread has ended or is behind).
+    fn recycle(&self, batch: Batch) {
+        let _ = self.spent.try_send(batch);
+    }
+}

@@ -1,0 +1,458 @@
+//! Output files that never destroy what a command reads.
+//!
+//! [`Output::create`] opens what a command writes to: `-` is standard output; any other
+//! name is a file, written whole into a temporary file beside it and renamed over it by
+//! [`Output::commit`] only once everything was written, so that a failed run leaves the
+//! old file (or none) in place. It refuses:
+//!
+//! - a file that is one of the command's inputs, however it is named (a link, `./`,
+//!   another path to it): the same device and inode on Unix, the same canonical path
+//!   elsewhere;
+//! - anything but a regular file: a directory, a device (`/dev/full`), a pipe.
+//!
+//! A symbolic link is followed: the file it points to is replaced, the link stays.
+//! What goes to standard output is held in a temporary file until [`Output::commit`] too:
+//! a run that fails prints nothing of it.
+//!
+//! ```
+//! use std::io::Write;
+//! use podium_io::output::{Output, OutputError};
+//!
+//! let dir = std::env::temp_dir().join(format!("podium-output-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir)?;
+//! let input = dir.join("games.csv");
+//! std::fs::write(&input, "match,player,rank\n")?;
+//! let input = input.display().to_string();
+//! // The input itself, as an output: refused, the file untouched.
+//! let err = Output::create(&input, &[&input]).unwrap_err();
+//! assert!(matches!(err, OutputError::IsInput { .. }));
+//! assert_eq!(std::fs::read_to_string(&input)?, "match,player,rank\n");
+//! // Another file: written when committed.
+//! let report = dir.join("report.csv").display().to_string();
+//! let mut out = Output::create(&report, &[&input])?;
+//! out.write_all(b"a,b\n")?;
+//! out.commit()?;
+//! assert_eq!(std::fs::read_to_string(&report)?, "a,b\n");
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Why an output cannot be written where asked.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum OutputError {
+    /// The output is one of the inputs.
+    #[error("{path}: cannot write over {input}, which is read as an input")]
+    IsInput {
+        /// The output asked for.
+        path: String,
+        /// The input it is.
+        input: String,
+    },
+    /// The output exists and is not a regular file.
+    #[error("{path}: cannot write to {kind}; give a file name")]
+    NotAFile {
+        /// The output asked for.
+        path: String,
+        /// What it is: "a directory", "a device", …
+        kind: &'static str,
+    },
+    /// The output cannot be written.
+    #[error("cannot write {path}")]
+    Io {
+        /// The output asked for.
+        path: String,
+        /// The underlying error.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// Something a command writes to, committed only when complete (see the module docs).
+#[derive(Debug)]
+pub struct Output {
+    /// The temporary file written to.
+    out: BufWriter<File>,
+    /// Where it goes on commit.
+    to: Target,
+    /// The temporary file's path, while it has one (removed if not committed).
+    tmp: Option<PathBuf>,
+}
+
+#[derive(Debug)]
+enum Target {
+    Stdout,
+    File {
+        /// The file to replace (links followed).
+        path: PathBuf,
+        /// Its name as given, for messages.
+        shown: String,
+    },
+}
+
+impl Output {
+    /// Opens `spec` for writing (`-` is standard output), refusing any of `inputs` (paths
+    /// of files the command reads; `-` among them is ignored) and anything but a regular
+    /// file.
+    ///
+    /// # Errors
+    /// [`OutputError`] saying which input the output is, what it is if not a file, or why
+    /// the temporary file beside it cannot be made.
+    pub fn create(spec: &str, inputs: &[&str]) -> Result<Output, OutputError> {
+        if spec == "-" {
+            return Output::stdout().map_err(|source| OutputError::Io {
+                path: "standard output".into(),
+                source,
+            });
+        }
+        let target = check(Path::new(spec), inputs)?;
+        Output::file(target, spec.to_string())
+    }
+
+    /// The path of the file written on commit (links followed), `None` for standard output.
+    #[must_use]
+    pub fn path(&self) -> Option<&Path> {
+        match &self.to {
+            Target::Stdout => None,
+            Target::File { path, .. } => Some(path),
+        }
+    }
+
+    fn stdout() -> io::Result<Output> {
+        let (file, path) = temporary(&std::env::temp_dir(), "stdout")?;
+        // On Unix the open file outlives its name: nothing is left behind whatever
+        // happens. Elsewhere the name goes on commit or drop.
+        let tmp = if cfg!(unix) {
+            fs::remove_file(&path)?;
+            None
+        } else {
+            Some(path)
+        };
+        Ok(Output {
+            out: BufWriter::new(file),
+            to: Target::Stdout,
+            tmp,
+        })
+    }
+
+    fn file(path: PathBuf, shown: String) -> Result<Output, OutputError> {
+        let io = |source| OutputError::Io {
+            path: shown.clone(),
+            source,
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = path
+            .file_name()
+            .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+        let (file, tmp) = temporary(&dir, &name).map_err(io)?;
+        // The new file keeps the permissions of the one it replaces.
+        if let Ok(meta) = fs::metadata(&path) {
+            fs::set_permissions(&tmp, meta.permissions()).map_err(io)?;
+        }
+        Ok(Output {
+            out: BufWriter::new(file),
+            to: Target::File { path, shown },
+            tmp: Some(tmp),
+        })
+    }
+
+    /// Puts what was written in place: renames the temporary file over the file, or copies
+    /// it to standard output.
+    ///
+    /// # Errors
+    /// The output cannot be written or renamed into place (the old file is then intact).
+    pub fn commit(mut self) -> Result<(), OutputError> {
+        let shown = match &self.to {
+            Target::Stdout => "standard output".to_string(),
+            Target::File { shown, .. } => shown.clone(),
+        };
+        let io = |source| OutputError::Io {
+            path: shown.clone(),
+            source,
+        };
+        self.out.flush().map_err(io)?;
+        match &self.to {
+            Target::Stdout => {
+                let file = self.out.get_mut();
+                file.seek(SeekFrom::Start(0)).map_err(io)?;
+                let mut stdout = io::stdout().lock();
+                io::copy(file, &mut stdout).map_err(io)?;
+                stdout.flush().map_err(io)?;
+            }
+            Target::File { path, .. } => {
+                let tmp = self.tmp.as_ref().expect("a file output has a temporary file");
+                self.out.get_ref().sync_all().map_err(io)?;
+                fs::rename(tmp, path).map_err(io)?;
+                self.tmp = None;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.out.write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        if let Some(tmp) = self.tmp.take() {
+            let _ = fs::remove_file(tmp);
+        }
+    }
+}
+
+/// Checks that `path` may be written as an output of a command reading `inputs`; returns
+/// the file to replace (links followed).
+///
+/// # Errors
+/// As [`Output::create`].
+pub fn check(path: &Path, inputs: &[&str]) -> Result<PathBuf, OutputError> {
+    let shown = path.display().to_string();
+    let io = |source| OutputError::Io {
+        path: shown.clone(),
+        source,
+    };
+    let meta = match fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            // A link to nothing would be replaced by a file: refused.
+            if fs::symlink_metadata(path).is_ok() {
+                return Err(io(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    "a symbolic link to a file that does not exist",
+                )));
+            }
+            return Ok(path.to_path_buf());
+        }
+        Err(e) => return Err(io(e)),
+    };
+    if !meta.is_file() {
+        return Err(OutputError::NotAFile {
+            path: shown,
+            kind: kind(&meta),
+        });
+    }
+    let target = fs::canonicalize(path).map_err(io)?;
+    let id = FileId::of(&meta, &target);
+    for input in inputs.iter().filter(|i| **i != "-") {
+        let Ok(input_meta) = fs::metadata(input) else {
+            continue;
+        };
+        let input_path = fs::canonicalize(input).unwrap_or_else(|_| PathBuf::from(input));
+        if FileId::of(&input_meta, &input_path) == id {
+            return Err(OutputError::IsInput {
+                path: shown,
+                input: (*input).to_string(),
+            });
+        }
+    }
+    Ok(target)
+}
+
+/// What a file that is not a regular one is, in words.
+fn kind(meta: &fs::Metadata) -> &'static str {
+    if meta.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+        if t.is_fifo() {
+            return "a pipe";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    "something other than a regular file"
+}
+
+/// Which file a path names: device and inode on Unix, the canonical path elsewhere.
+#[derive(Debug, PartialEq, Eq)]
+enum FileId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    #[cfg(not(unix))]
+    Path(PathBuf),
+}
+
+impl FileId {
+    #[allow(unused_variables)]
+    fn of(meta: &fs::Metadata, canonical: &Path) -> FileId {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            FileId::Inode(meta.dev(), meta.ino())
+        }
+        #[cfg(not(unix))]
+        {
+            FileId::Path(canonical.to_path_buf())
+        }
+    }
+}
+
+/// A new file in `dir` named after `name`, made by this process only.
+fn temporary(dir: &Path, name: &str) -> io::Result<(File, PathBuf)> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    loop {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
+        match OpenOptions::new().write(true).read(true).create_new(true).open(&path) {
+            Ok(f) => return Ok((f, path)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Dir(PathBuf);
+
+    impl Dir {
+        fn new(name: &str) -> Dir {
+            let p = std::env::temp_dir().join(format!("podium-output-{name}-{}", std::process::id()));
+            let _ = fs::remove_dir_all(&p);
+            fs::create_dir_all(&p).unwrap();
+            Dir(p)
+        }
+
+        fn file(&self, name: &str, text: &str) -> String {
+            let p = self.0.join(name);
+            fs::write(&p, text).unwrap();
+            p.display().to_string()
+        }
+
+        fn path(&self, name: &str) -> String {
+            self.0.join(name).display().to_string()
+        }
+
+        /// The names in the directory, sorted.
+        fn names(&self) -> Vec<String> {
+            let mut v: Vec<String> = fs::read_dir(&self.0)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        }
+    }
+
+    impl Drop for Dir {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[test]
+    fn an_input_is_never_an_output_however_it_is_named() {
+        let d = Dir::new("inputs");
+        let input = d.file("in.csv", "x");
+        let dotted = format!("{}/./in.csv", d.0.display());
+        for out in [input.clone(), dotted] {
+            let err = Output::create(&out, &["-", &input]).unwrap_err();
+            assert!(matches!(err, OutputError::IsInput { .. }), "{err}");
+            assert_eq!(
+                err.to_string(),
+                format!("{out}: cannot write over {input}, which is read as an input")
+            );
+        }
+        #[cfg(unix)]
+        {
+            let link = d.0.join("link.csv");
+            std::os::unix::fs::symlink(&input, &link).unwrap();
+            let hard = d.0.join("hard.csv");
+            fs::hard_link(&input, &hard).unwrap();
+            for out in [&link, &hard] {
+                let err = Output::create(&out.display().to_string(), &[&input]).unwrap_err();
+                assert!(matches!(err, OutputError::IsInput { .. }), "{err}");
+            }
+        }
+        assert_eq!(fs::read_to_string(&input).unwrap(), "x");
+        assert!(!d.names().iter().any(|n| n.ends_with(".tmp")));
+    }
+
+    #[test]
+    fn only_regular_files_are_written() {
+        let d = Dir::new("kinds");
+        let err = Output::create(&d.0.display().to_string(), &[]).unwrap_err();
+        assert!(
+            matches!(err, OutputError::NotAFile { kind: "a directory", .. }),
+            "{err}"
+        );
+        #[cfg(unix)]
+        {
+            let err = Output::create("/dev/null", &[]).unwrap_err();
+            assert!(matches!(err, OutputError::NotAFile { kind: "a device", .. }), "{err}");
+            use std::os::unix::fs::FileTypeExt;
+            assert!(fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+        }
+    }
+
+    #[test]
+    fn a_file_is_replaced_only_when_committed() {
+        let d = Dir::new("commit");
+        let path = d.file("out.csv", "old");
+        {
+            let mut out = Output::create(&path, &[]).unwrap();
+            out.write_all(b"half").unwrap();
+            // Dropped without commit: the old file stays, no temporary file is left.
+        }
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(d.names(), ["out.csv"]);
+        let mut out = Output::create(&path, &[]).unwrap();
+        out.write_all(b"new").unwrap();
+        out.commit().unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!(d.names(), ["out.csv"]);
+        // A new file in a new place.
+        let fresh = d.path("fresh.csv");
+        let mut out = Output::create(&fresh, &[&path]).unwrap();
+        out.write_all(b"1").unwrap();
+        out.commit().unwrap();
+        assert_eq!(fs::read_to_string(&fresh).unwrap(), "1");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_followed_and_kept() {
+        let d = Dir::new("link");
+        let target = d.file("target.csv", "old");
+        let link = d.0.join("link.csv");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let mut out = Output::create(&link.display().to_string(), &[]).unwrap();
+        out.write_all(b"new").unwrap();
+        out.commit().unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new");
+        // A link to nothing is refused: it would become a file.
+        let dangling = d.0.join("dangling.csv");
+        std::os::unix::fs::symlink(d.0.join("nothing"), &dangling).unwrap();
+        assert!(Output::create(&dangling.display().to_string(), &[]).is_err());
+    }
+}
