@@ -6,7 +6,6 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod cmd;
-mod frag_site;
 mod ingest;
 mod evaluation;
 mod output;

@@ -12,6 +12,7 @@ use std::sync::Once;
 use anyhow::{anyhow, bail, Context};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use podium_io::output::OutputPath;
 
 /// One curve.
 #[derive(Debug, Clone)]
@@ -37,6 +38,28 @@ fn register_font() {
     });
 }
 
+/// Checks that a chart can be drawn into `path` (before the work to draw it): a name
+/// ending in `.svg` or `.png`, and a file that may be written (see
+/// [`podium_io::output`]). Returns the extension.
+///
+/// # Errors
+/// Another extension, or a path that is not a file that may be written.
+pub fn check(path: &Path) -> anyhow::Result<String> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .filter(|e| e == "svg" || e == "png");
+    let Some(ext) = ext else {
+        bail!(
+            "--plot {}: the file name must end in .svg or .png",
+            path.display()
+        );
+    };
+    podium_io::output::check(path, &[])?;
+    Ok(ext)
+}
+
 /// Draws `series` into `path` (`.svg` or `.png`).
 ///
 /// # Errors
@@ -46,30 +69,25 @@ pub fn plot(path: &Path, title: &str, series: &[Series]) -> anyhow::Result<()> {
     if series.iter().all(|s| s.points.is_empty()) {
         bail!("nothing to plot");
     }
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match ext.as_deref() {
-        Some("svg") => {
-            let root = SVGBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
-            draw(&root, title, series).map_err(|e| anyhow!("drawing the chart: {e}"))?;
-            root.present()
-                .map_err(|e| anyhow!("{e}"))
-                .with_context(|| format!("cannot write {}", path.display()))?;
-        }
-        Some("png") => {
-            let root = BitMapBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
-            draw(&root, title, series).map_err(|e| anyhow!("drawing the chart: {e}"))?;
-            root.present()
-                .map_err(|e| anyhow!("{e}"))
-                .with_context(|| format!("cannot write {}", path.display()))?;
-        }
-        _ => bail!(
-            "--plot {}: the file name must end in .svg or .png",
-            path.display()
-        ),
+    let ext = check(path)?;
+    // The chart is drawn into a new file beside the one named, which replaces it only
+    // once complete; the command reads no file that it could be.
+    let out = OutputPath::create(&path.display().to_string(), &[])?;
+    let file = out.path();
+    if ext == "svg" {
+        let root = SVGBackend::new(file, (WIDTH, HEIGHT)).into_drawing_area();
+        draw(&root, title, series).map_err(|e| anyhow!("drawing the chart: {e}"))?;
+        root.present()
+            .map_err(|e| anyhow!("{e}"))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    } else {
+        let root = BitMapBackend::new(file, (WIDTH, HEIGHT)).into_drawing_area();
+        draw(&root, title, series).map_err(|e| anyhow!("drawing the chart: {e}"))?;
+        root.present()
+            .map_err(|e| anyhow!("{e}"))
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
+    out.commit()?;
     Ok(())
 }
 

@@ -50,7 +50,7 @@ pub struct Simulation {
     pub seed: u64,
     /// Half-width of the uniform jitter added to each system's initial rating.
     pub jitter: f64,
-    /// Worker threads (0 = one per core).
+    /// Worker threads (0 = one per core); never more than one per block of trials.
     pub threads: usize,
 }
 
@@ -237,7 +237,7 @@ impl Simulation {
             work()
         } else {
             rayon::ThreadPoolBuilder::new()
-                .num_threads(self.threads)
+                .num_threads(self.threads.min(blocks as usize).max(1))
                 .build()
                 .map_err(|e| SimulationError::Threads {
                     threads: self.threads,

@@ -62,6 +62,12 @@ pub enum OutputError {
         /// What it is: "a directory", "a device", …
         kind: &'static str,
     },
+    /// A directory was asked for and something else is there.
+    #[error("{path}: not a directory; give a directory to write into")]
+    NotADirectory {
+        /// The directory asked for.
+        path: String,
+    },
     /// The output cannot be written.
     #[error("cannot write {path}")]
     Io {
@@ -111,7 +117,16 @@ impl Output {
             });
         }
         let target = check(Path::new(spec), inputs)?;
-        Output::file(target, spec.to_string())
+        Output::open(target, spec.to_string())
+    }
+
+    /// As [`Output::create`] for a file named by a path (`-` is a file of that name).
+    ///
+    /// # Errors
+    /// As [`Output::create`].
+    pub fn file(path: &Path, inputs: &[&str]) -> Result<Output, OutputError> {
+        let target = check(path, inputs)?;
+        Output::open(target, path.display().to_string())
     }
 
     /// The path of the file written on commit (links followed), `None` for standard output.
@@ -140,7 +155,7 @@ impl Output {
         })
     }
 
-    fn file(path: PathBuf, shown: String) -> Result<Output, OutputError> {
+    fn open(path: PathBuf, shown: String) -> Result<Output, OutputError> {
         let io = |source| OutputError::Io {
             path: shown.clone(),
             source,
@@ -216,6 +231,81 @@ impl Drop for Output {
     fn drop(&mut self) {
         if let Some(tmp) = self.tmp.take() {
             let _ = fs::remove_file(tmp);
+        }
+    }
+}
+
+/// An output file for writers that take a path rather than a stream (image encoders that
+/// choose the format by the extension): they write [`OutputPath::path`], a new file beside
+/// the output with the same extension, which [`OutputPath::commit`] renames over it. The
+/// same checks as [`Output::create`]; standard output is not one.
+#[derive(Debug)]
+pub struct OutputPath {
+    tmp: PathBuf,
+    target: PathBuf,
+    shown: String,
+    committed: bool,
+}
+
+impl OutputPath {
+    /// Checks `spec` as [`Output::create`] does and reserves the temporary file.
+    ///
+    /// # Errors
+    /// As [`Output::create`]; `-` is refused.
+    pub fn create(spec: &str, inputs: &[&str]) -> Result<OutputPath, OutputError> {
+        if spec == "-" {
+            return Err(OutputError::NotAFile {
+                path: spec.into(),
+                kind: "standard output",
+            });
+        }
+        let target = check(Path::new(spec), inputs)?;
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = target
+            .file_name()
+            .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+        let (_, tmp) = temporary(&dir, &name).map_err(|source| OutputError::Io {
+            path: spec.into(),
+            source,
+        })?;
+        Ok(OutputPath {
+            tmp,
+            target,
+            shown: spec.into(),
+            committed: false,
+        })
+    }
+
+    /// The file to write.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.tmp
+    }
+
+    /// Renames the file written over the output.
+    ///
+    /// # Errors
+    /// The rename fails (the old file is then intact).
+    pub fn commit(mut self) -> Result<(), OutputError> {
+        if let Ok(meta) = fs::metadata(&self.target) {
+            let _ = fs::set_permissions(&self.tmp, meta.permissions());
+        }
+        fs::rename(&self.tmp, &self.target).map_err(|source| OutputError::Io {
+            path: self.shown.clone(),
+            source,
+        })?;
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for OutputPath {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_file(&self.tmp);
         }
     }
 }
@@ -319,7 +409,8 @@ fn temporary(dir: &Path, name: &str) -> io::Result<(File, PathBuf)> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     loop {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let path = dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
+        // Hidden, and ending as the output does (its extension kept).
+        let path = dir.join(format!(".podium-{}-{n}.{name}", std::process::id()));
         match OpenOptions::new().write(true).read(true).create_new(true).open(&path) {
             Ok(f) => return Ok((f, path)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
@@ -394,7 +485,7 @@ mod tests {
             }
         }
         assert_eq!(fs::read_to_string(&input).unwrap(), "x");
-        assert!(!d.names().iter().any(|n| n.ends_with(".tmp")));
+        assert!(!d.names().iter().any(|n| n.starts_with(".podium-")));
     }
 
     #[test]
@@ -436,6 +527,26 @@ mod tests {
         out.write_all(b"1").unwrap();
         out.commit().unwrap();
         assert_eq!(fs::read_to_string(&fresh).unwrap(), "1");
+    }
+
+    #[test]
+    fn a_path_output_keeps_the_extension_and_is_renamed_on_commit() {
+        let d = Dir::new("path");
+        let input = d.file("in.csv", "x");
+        assert!(OutputPath::create(&input, &[&input]).is_err());
+        assert!(OutputPath::create("-", &[]).is_err());
+        let png = d.path("chart.png");
+        {
+            let out = OutputPath::create(&png, &[&input]).unwrap();
+            assert_eq!(out.path().extension().unwrap(), "png");
+            fs::write(out.path(), "half").unwrap();
+        }
+        assert_eq!(d.names(), ["in.csv"]);
+        let out = OutputPath::create(&png, &[&input]).unwrap();
+        fs::write(out.path(), "image").unwrap();
+        out.commit().unwrap();
+        assert_eq!(fs::read_to_string(&png).unwrap(), "image");
+        assert_eq!(d.names(), ["chart.png", "in.csv"]);
     }
 
     #[cfg(unix)]

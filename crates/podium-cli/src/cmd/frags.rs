@@ -1,4 +1,5 @@
-//! `podium frags`: rank shooter players from Quake 3 server logs, frag by frag (SPEC §3).
+//! `podium frags`: rank shooter players from Quake 3 server logs, frag by frag, as
+//! Michael Becker's article on frag rankings (2001) describes (see `podium::frags`).
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -7,15 +8,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use comfy_table::{presets::UTF8_BORDERS_ONLY, CellAlignment, Table};
-use podium::frags::{
-    static_strengths, FragConfig, FragEvent, FragMatrix, FragRanking, FragStats, PlayerId,
-};
+use podium::frags::{static_strengths, FragConfig, FragStats};
 use podium::Configure;
-use podium_io::quake::{
-    GameEnd, GameInfo, Killer, Line, LineReader, LogSummary, QuakeEvent, QuakeParser,
-};
+use podium_io::quake::ranking::QuakeRanking;
+use podium_io::quake::site::SiteData;
+use podium_io::quake::{LineReader, LogSummary, QuakeParser};
 
-use crate::frag_site::{GameRow, KillRecord, SiteData};
 use crate::output::Format;
 
 /// Arguments of `podium frags`.
@@ -55,270 +53,30 @@ pub struct Args {
     idle_exit: Option<f64>,
 }
 
-/// The ranking being built from the events of the logs.
-pub struct Engine {
-    /// The dynamic ranking (also keeps every player's counters).
-    pub ranking: FragRanking,
-    /// Frags between pairs, for --static and the site.
-    pub matrix: FragMatrix,
-    /// The log's players → the ranking's.
-    ids: Vec<Option<PlayerId>>,
-    /// Data for the HTML site, when asked for.
-    pub site: Option<SiteData>,
-    /// The game being read: its info and whether anything was rated in it.
-    game: Option<(GameInfo, bool)>,
-    /// Games that had rated events.
-    pub games_rated: u64,
-    /// Reusable buffer of the opposing team's players.
-    opponents: Vec<PlayerId>,
-    /// The file being read, for the site's game pages.
-    pub file: String,
+/// The ranking and, with `--html`, what the site shows besides.
+struct Reading {
+    ranking: QuakeRanking,
+    site: Option<SiteData>,
 }
 
-impl Engine {
-    /// An engine with `config`, collecting site data if `site`.
-    pub fn new(config: FragConfig, site: bool) -> Engine {
-        Engine {
-            ranking: FragRanking::new(config),
-            matrix: FragMatrix::new(),
-            ids: Vec::new(),
-            site: site.then(SiteData::default),
-            game: None,
-            games_rated: 0,
-            opponents: Vec::new(),
-            file: String::new(),
-        }
+impl Reading {
+    /// Reads a whole log.
+    fn log(&mut self, parser: &mut QuakeParser, name: &str, input: &mut dyn Read) -> anyhow::Result<()> {
+        self.ranking
+            .read_log(parser, name, input, &mut self.site)
+            .with_context(|| format!("reading {name}"))
     }
 
-    /// A new log starts: its parser numbers players afresh.
-    pub fn new_log(&mut self, name: &str) {
-        self.ids.clear();
-        self.file = name.to_string();
-    }
-
-    fn id(&mut self, parser: &QuakeParser, p: podium_io::quake::PlayerRef) -> PlayerId {
-        let i = p.0 as usize;
-        if self.ids.len() <= i {
-            self.ids.resize(i + 1, None);
-        }
-        match self.ids[i] {
-            Some(id) => id,
-            None => {
-                let id = self.ranking.player(parser.player_name(p));
-                self.ids[i] = Some(id);
-                if let Some(site) = &mut self.site {
-                    site.ensure_player(id);
-                }
-                id
-            }
-        }
-    }
-
-    fn rated(&mut self) {
-        if self.game.is_none() {
-            // Events outside any game cannot happen (the parser opens one), but stay safe.
-            self.game = Some((
-                GameInfo {
-                    number: 0,
-                    line: 0,
-                    game_type: podium_io::quake::GameType::Ffa,
-                    map: String::new(),
-                },
-                false,
-            ));
-        }
-        if let Some((_, any)) = &mut self.game {
-            *any = true;
-        }
-    }
-
-    /// Applies one event of the log.
-    pub fn event(&mut self, parser: &QuakeParser, event: QuakeEvent) {
-        match event {
-            QuakeEvent::GameStart(info) => {
-                if let Some(site) = &mut self.site {
-                    site.start_game(&info, &self.file);
-                }
-                self.game = Some((info, false));
-            }
-            QuakeEvent::Day(day) => self.ranking.set_day(day),
-            QuakeEvent::Player {
-                player,
-                renamed_from,
-                ..
-            } => {
-                let id = self.id(parser, player);
-                if let (Some(old), Some(site)) = (renamed_from, &mut self.site) {
-                    let old = parser.player_name(old).to_string();
-                    site.alias(id, old);
-                }
-            }
-            QuakeEvent::Kill {
-                time,
-                killer,
-                victim,
-                weapon,
-                team_kill,
-            } => {
-                self.rated();
-                let v = self.id(parser, victim);
-                let k = match killer {
-                    Killer::World => None,
-                    Killer::Player(p) => Some(self.id(parser, p)),
-                };
-                let _ = match k {
-                    None => self.ranking.apply(FragEvent::WorldKill { victim: v }),
-                    Some(k) if k == v => self.ranking.apply(FragEvent::Suicide { player: v }),
-                    Some(k) if team_kill => self.ranking.apply(FragEvent::TeamKill {
-                        killer: k,
-                        victim: v,
-                    }),
-                    Some(k) => self.ranking.apply(FragEvent::Frag {
-                        killer: k,
-                        victim: v,
-                    }),
-                };
-                if let Some(k) = k {
-                    self.matrix.add(k, v);
-                }
-                if let Some(site) = &mut self.site {
-                    site.kill(KillRecord {
-                        time,
-                        killer: k,
-                        victim: v,
-                        weapon: parser.weapon_name(weapon),
-                        team_kill,
-                    });
-                }
-            }
-            QuakeEvent::Flag {
-                player,
-                team,
-                action,
-            } => {
-                if action != podium_io::quake::FlagAction::Captured {
-                    let id = self.id(parser, player);
-                    if let Some(site) = &mut self.site {
-                        site.flag(id, action);
-                    }
-                    return;
-                }
-                self.rated();
-                let id = self.id(parser, player);
-                let mut opponents = std::mem::take(&mut self.opponents);
-                opponents.clear();
-                if let Some(other) = team.other() {
-                    for p in parser.team_members(other) {
-                        opponents.push(self.id(parser, p));
-                    }
-                }
-                let _ = self.ranking.apply(FragEvent::Capture {
-                    player: id,
-                    opponents: &opponents,
-                });
-                self.opponents = opponents;
-                if let Some(site) = &mut self.site {
-                    site.flag(id, action);
-                }
-            }
-            QuakeEvent::TeamScore { red, blue } => {
-                if let Some(site) = &mut self.site {
-                    site.team_score(red, blue);
-                }
-            }
-            QuakeEvent::Score { player, score, .. } => {
-                let id = self.id(parser, player);
-                if let Some(site) = &mut self.site {
-                    site.score(id, score);
-                }
-            }
-            QuakeEvent::Exit(reason) => {
-                if let Some(site) = &mut self.site {
-                    site.exit(reason);
-                }
-            }
-            QuakeEvent::GameEnd { end, .. } => self.end_game(end),
-        }
-    }
-
-    fn end_game(&mut self, end: GameEnd) {
-        let Some((_, any)) = self.game.take() else {
-            return;
-        };
-        if !any {
-            // Warm-ups and empty maps: no games counted, no decay.
-            if let Some(site) = &mut self.site {
-                site.drop_game();
-            }
-            return;
-        }
-        self.games_rated += 1;
-        let players = self.ranking.end_game();
-        if let Some(site) = &mut self.site {
-            let rows: Vec<GameRow> = players
-                .iter()
-                .map(|&p| GameRow {
-                    player: p,
-                    strength_after: self.ranking.strength(p),
-                })
-                .collect();
-            site.end_game(end, rows);
-        }
-    }
-}
-
-/// Reads a log to its end into the engine; returns the parser's summary.
-fn read_log(
-    engine: &mut Engine,
-    parser: &mut QuakeParser,
-    name: &str,
-    input: &mut dyn Read,
-) -> anyhow::Result<()> {
-    engine.new_log(name);
-    let mut lines = LineReader::new(input);
-    read_available(&mut lines, parser, engine, name)?;
-    parser.set_bytes(lines.consumed());
-    finish_file(&mut lines, parser, engine);
-    Ok(())
-}
-
-/// Reads `lines` to their present end into the parser and the engine. Returns whether a
-/// kill, capture or game end came (something that changes the rankings).
-fn read_available<R: Read>(
-    lines: &mut LineReader<R>,
-    parser: &mut QuakeParser,
-    engine: &mut Engine,
-    name: &str,
-) -> anyhow::Result<bool> {
-    let mut changed = false;
-    loop {
-        match lines
-            .next_line()
-            .with_context(|| format!("reading {name}"))?
-        {
-            Line::Full(line) => parser.feed_line(line),
-            Line::Overlong => parser.overlong_line(),
-            Line::End => return Ok(changed),
-        }
-        while let Some(e) = parser.next_event() {
-            changed |= matches!(
-                e,
-                QuakeEvent::Kill { .. } | QuakeEvent::Flag { .. } | QuakeEvent::GameEnd { .. }
-            );
-            engine.event(parser, e);
-        }
-    }
-}
-
-/// Ends a file: its last line even without a line break, then what the parser still
-/// holds (a game cut off by the end of the file).
-fn finish_file<R: Read>(lines: &mut LineReader<R>, parser: &mut QuakeParser, engine: &mut Engine) {
-    if let Some(last) = lines.take_partial() {
-        parser.feed_line(last);
-    }
-    parser.finish();
-    while let Some(e) = parser.next_event() {
-        engine.event(parser, e);
+    /// Reads `lines` to their present end; whether the ranking changed.
+    fn available<R: Read>(
+        &mut self,
+        lines: &mut LineReader<R>,
+        parser: &mut QuakeParser,
+        name: &str,
+    ) -> anyhow::Result<bool> {
+        self.ranking
+            .read_available(lines, parser, &mut self.site)
+            .with_context(|| format!("reading {name}"))
     }
 }
 
@@ -384,10 +142,10 @@ struct Row<'a> {
     opponents: Option<u32>,
 }
 
-fn rows<'a>(engine: &'a Engine, args: &Args) -> Vec<Row<'a>> {
-    let r = &engine.ranking;
+fn rows<'a>(reading: &'a Reading, args: &Args) -> Vec<Row<'a>> {
+    let r = reading.ranking.ranking();
     if args.static_strengths {
-        let g = static_strengths(&engine.matrix, args.core);
+        let g = static_strengths(reading.ranking.matrix(), args.core);
         let mut out: Vec<Row<'a>> = Vec::with_capacity(g.len());
         for (i, s) in g.iter().enumerate() {
             let position = match out.last() {
@@ -431,8 +189,8 @@ fn kd(s: &FragStats) -> f64 {
     f64::from(s.frags) / f64::from(s.deaths.max(1))
 }
 
-fn print(out: &mut dyn Write, engine: &Engine, args: &Args) -> anyhow::Result<()> {
-    let rows = rows(engine, args);
+fn print(out: &mut dyn Write, reading: &Reading, args: &Args) -> anyhow::Result<()> {
+    let rows = rows(reading, args);
     let opp = args.static_strengths;
     match args.format {
         Format::Csv => {
@@ -557,10 +315,18 @@ fn print(out: &mut dyn Write, engine: &Engine, args: &Args) -> anyhow::Result<()
     Ok(())
 }
 
-fn write_site(engine: &Engine, dir: &Path, summary: &LogSummary) -> anyhow::Result<()> {
-    if let Some(site) = &engine.site {
-        crate::frag_site::write(dir, site, &engine.ranking, &engine.matrix, summary)
-            .with_context(|| format!("writing the site to {}", dir.display()))?;
+fn write_site(reading: &Reading, args: &Args, dir: &Path, summary: &LogSummary) -> anyhow::Result<()> {
+    if let Some(site) = &reading.site {
+        let logs: Vec<&str> = args.logs.iter().map(String::as_str).collect();
+        podium_io::quake::site::write(
+            dir,
+            site,
+            reading.ranking.ranking(),
+            reading.ranking.matrix(),
+            summary,
+            &logs,
+        )
+        .with_context(|| format!("writing the site to {}", dir.display()))?;
     }
     Ok(())
 }
@@ -571,7 +337,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         anyhow::bail!("--core M selects the core of the static ranking: add --static");
     }
     let config = config(&args.settings)?;
-    let mut engine = Engine::new(config, args.html.is_some());
+    let mut reading = Reading {
+        ranking: QuakeRanking::new(config),
+        site: args.html.is_some().then(SiteData::default),
+    };
     let mut total = LogSummary::default();
     let stdout = io::stdout();
     let last = args.logs.len() - 1;
@@ -581,23 +350,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             if name == "-" {
                 anyhow::bail!("--follow needs a file, not standard input");
             }
-            return follow(&args, name, engine, parser, total);
+            return follow(&args, name, reading, parser, total);
         }
         if name == "-" {
-            read_log(&mut engine, &mut parser, "<stdin>", &mut io::stdin().lock())?;
+            reading.log(&mut parser, "<stdin>", &mut io::stdin().lock())?;
         } else {
             let mut f = File::open(name).with_context(|| format!("cannot open {name}"))?;
-            read_log(&mut engine, &mut parser, name, &mut f)?;
+            reading.log(&mut parser, name, &mut f)?;
         }
         eprintln!("{}", describe(name, parser.summary()));
         total.merge(parser.summary());
     }
     if let Some(dir) = &args.html {
-        write_site(&engine, dir, &total)?;
+        write_site(&reading, &args, dir, &total)?;
         eprintln!("site written to {}", dir.display());
     }
     let mut out = stdout.lock();
-    print(&mut out, &engine, &args)?;
+    print(&mut out, &reading, &args)?;
     out.flush()?;
     Ok(())
 }
@@ -623,11 +392,11 @@ fn identity(meta: &std::fs::Metadata) -> u64 {
 fn follow(
     args: &Args,
     name: &str,
-    mut engine: Engine,
+    mut reading: Reading,
     mut parser: QuakeParser,
     mut done: LogSummary,
 ) -> anyhow::Result<()> {
-    engine.new_log(name);
+    reading.ranking.new_log(name);
     let open = |name: &str| -> anyhow::Result<(File, u64)> {
         let f = File::open(name).with_context(|| format!("cannot open {name}"))?;
         let id = identity(&f.metadata()?);
@@ -640,13 +409,13 @@ fn follow(
     let mut printed = false;
     let mut base = 0u64;
     loop {
-        let changed = read_available(&mut lines, &mut parser, &mut engine, name)?;
+        let changed = reading.available(&mut lines, &mut parser, name)?;
         parser.set_bytes(base + lines.consumed());
         if changed || !printed {
             let mut summary = done.clone();
             summary.merge(parser.summary());
             if let Some(dir) = &args.html {
-                write_site(&engine, dir, &summary)?;
+                write_site(&reading, args, dir, &summary)?;
             }
             let mut out = io::stdout().lock();
             if printed && args.format == Format::Table {
@@ -657,11 +426,11 @@ fn follow(
                     out,
                     "{}: {} games rated, {} kills",
                     name,
-                    engine.games_rated,
+                    reading.ranking.games_rated(),
                     thousands(summary.kills)
                 )?;
             }
-            print(&mut out, &engine, args)?;
+            print(&mut out, &reading, args)?;
             out.flush()?;
             printed = true;
             idle_since = Instant::now();
@@ -682,7 +451,9 @@ fn follow(
         if identity(&meta) != id {
             // Rotated: finish the old file (already read to its end), start the new one.
             if let Ok((f, new_id)) = open(name) {
-                finish_file(&mut lines, &mut parser, &mut engine);
+                reading
+                    .ranking
+                    .finish_file(&mut lines, &mut parser, &mut reading.site);
                 base += lines.consumed();
                 lines = LineReader::new(f);
                 id = new_id;
@@ -693,10 +464,9 @@ fn follow(
             lines.get_mut().seek(SeekFrom::Start(0))?;
             base += lines.consumed();
             lines.reset();
-            parser.finish();
-            while let Some(e) = parser.next_event() {
-                engine.event(&parser, e);
-            }
+            reading
+                .ranking
+                .finish_parser(&mut parser, &mut reading.site);
             eprintln!("{name}: truncated, reading it again from its start");
         }
     }

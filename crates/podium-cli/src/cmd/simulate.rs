@@ -11,7 +11,7 @@ use comfy_table::{presets::UTF8_BORDERS_ONLY, CellAlignment, Table};
 use podium_eval::simulate::{IDEAL, MEAN_SCORE};
 use podium_eval::{Simulation, SimulationReport};
 
-use crate::evaluation::{pct, select_systems};
+use crate::evaluation::{pct, select_systems, worker_threads};
 use crate::output::Format;
 use crate::plot::{plot, Series};
 
@@ -49,7 +49,7 @@ pub struct Args {
     /// Seed: the same seed gives the same numbers on any machine and thread count.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (0 = one per core).
+    /// Worker threads (0 = one per core); at most one per core.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Half-width of the uniform jitter on each initial rating (the seed's 1500 ± 1).
@@ -148,6 +148,9 @@ pub fn true_ratings(spec: &str, players: Option<usize>) -> anyhow::Result<Vec<f6
 /// # Errors
 /// Bad arguments, or output that cannot be written.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(path) = &args.plot {
+        crate::plot::check(path)?;
+    }
     let systems = select_systems(&args.systems, &args.settings)?;
     let truth = true_ratings(&args.true_ratings, args.players)?;
     let sim = Simulation {
@@ -157,7 +160,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         trials: args.trials,
         seed: args.seed,
         jitter: args.jitter,
-        threads: args.threads,
+        // At most one per core here; at most one per block of trials in the simulation.
+        threads: worker_threads(args.threads, usize::MAX),
     };
     let refs: Vec<&dyn podium::RatingSystem> = systems.iter().map(|s| &**s).collect();
     let report = sim.run(&refs)?;

@@ -8,6 +8,7 @@ mod eval;
 mod examples;
 mod import;
 mod rate;
+mod safety;
 
 #[path = "../site_check.rs"]
 mod site_check;

@@ -1,345 +1,13 @@
-//! Quake 3 `games.log` reader (ioq3 `g_log`, the OSP variant, OpenArena's CTF lines).
-//!
-//! The log is read **line by line** and every line is thrown away once parsed: memory
-//! holds the names of the players seen (interned once), the client slots of the current
-//! game and one line buffer of at most [`MAX_LINE`] bytes. A line longer than that is
-//! skipped and counted.
-//!
-//! Two layers:
-//! - [`QuakeParser`]: a push parser. [`feed_line`](QuakeParser::feed_line) takes one
-//!   line (without its newline) and queues the [`QuakeEvent`]s it produced;
-//!   [`next_event`](QuakeParser::next_event) hands them out. Names of players and weapons
-//!   are interned: events carry [`PlayerRef`]/[`WeaponRef`], resolved with
-//!   [`player_name`](QuakeParser::player_name) and [`weapon_name`](QuakeParser::weapon_name).
-//! - [`QuakeLog`]: reads any [`Read`] to its end through a [`LineReader`] and a parser;
-//!   an iterator of events. `podium frags --follow` drives the two layers itself to keep
-//!   reading a growing file.
-//!
-//! What is understood (everything else is counted in [`LogSummary`], never fatal):
-//!
-//! | line | meaning |
-//! |---|---|
-//! | `InitGame: \k\v…` | a game starts; `g_gametype` (tolerating `\= 0`), `mapname` |
-//! | `ShutdownGame:` | the game ends; an `InitGame` while a game is open ends it as *cut off* |
-//! | `ClientConnect: id` | a client slot is (re)used by a new player |
-//! | `ClientDisconnect: id` | the slot is free (its player leaves their team) |
-//! | `ClientUserinfoChanged: id n\name\t\team…` | a player's name and team; a new name on the same slot is a *rename* |
-//! | `Kill: k v mod: text` | a frag; `k = 1022` is `<world>`; `k = v` a suicide; OSP adds a trailing field |
-//! | `score: s  ping: p  client: id name` | final scoreboard |
-//! | `red:r  blue:b` | final team scores |
-//! | `Exit: reason` | why the game ended |
-//! | `ServerTime: YYYYMMDDhhmmss …` (OSP) | the date, for decay per day |
-//! | `CTF: id team event: text` (OpenArena) | flag taken (0), captured (1), returned (2), carrier fragged (3) |
-//! | `----…` | separator |
-//!
-//! Known lines that carry nothing for rankings (`Item:`, `say:`, `ClientBegin:`, OSP's
-//! `Weapon_Stats:`, `Warmup:`, …) are counted as *ignored*. A line whose timestamp is
-//! followed by another timestamp (`26  0:00 ----`, line 97 of the widely copied
-//! `qgames.log`: the logger overwrote a `ShutdownGame` line) is *repaired*: it is read
-//! from the second timestamp on.
+//! The push parser of Quake 3 log lines.
 
 use std::collections::{HashMap, VecDeque};
-use std::io::{self, Read};
 
-/// Lines longer than this many bytes are skipped (and counted as overlong).
-pub const MAX_LINE: usize = 1 << 16;
-
-/// Longer player or weapon names are malformed (Quake 3 allows 36 characters): this
-/// bounds what noise can make the reader remember.
-pub const MAX_NAME: usize = 128;
-
-/// Client id of `<world>` in `Kill` lines.
-pub const WORLD: u32 = 1022;
-
-/// A player of the log, by name (interned in the order first seen).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct PlayerRef(pub u32);
-
-/// A means of death (`MOD_*`), interned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct WeaponRef(pub u16);
-
-/// The game type from `g_gametype`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameType {
-    /// 0: free for all.
-    Ffa,
-    /// 1: tournament (duel).
-    Tournament,
-    /// 2: single player.
-    SinglePlayer,
-    /// 3: team deathmatch.
-    Team,
-    /// 4: capture the flag.
-    Ctf,
-    /// Any other number (mods).
-    Other(u32),
-}
-
-impl GameType {
-    /// From the `g_gametype` number.
-    #[must_use]
-    pub fn from_number(n: u32) -> GameType {
-        match n {
-            0 => GameType::Ffa,
-            1 => GameType::Tournament,
-            2 => GameType::SinglePlayer,
-            3 => GameType::Team,
-            4 => GameType::Ctf,
-            n => GameType::Other(n),
-        }
-    }
-
-    /// Whether players play in teams (team kills exist). OpenArena's 5–9, 11, 12 are team
-    /// modes; 10 (last man standing) is not.
-    #[must_use]
-    pub fn is_team(self) -> bool {
-        match self {
-            GameType::Team | GameType::Ctf => true,
-            GameType::Other(n) => (5..=12).contains(&n) && n != 10,
-            _ => false,
-        }
-    }
-
-    /// A short name: `ffa`, `duel`, `single`, `team`, `ctf`, `type N`.
-    #[must_use]
-    pub fn label(self) -> String {
-        match self {
-            GameType::Ffa => "ffa".into(),
-            GameType::Tournament => "duel".into(),
-            GameType::SinglePlayer => "single".into(),
-            GameType::Team => "team".into(),
-            GameType::Ctf => "ctf".into(),
-            GameType::Other(n) => format!("type {n}"),
-        }
-    }
-}
-
-/// A player's team (`t\` of `ClientUserinfoChanged`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Team {
-    /// 0: no team (free for all).
-    #[default]
-    Free,
-    /// 1.
-    Red,
-    /// 2.
-    Blue,
-    /// 3.
-    Spectator,
-}
-
-impl Team {
-    fn from_number(n: u32) -> Team {
-        match n {
-            1 => Team::Red,
-            2 => Team::Blue,
-            3 => Team::Spectator,
-            _ => Team::Free,
-        }
-    }
-
-    /// The other team of red and blue.
-    #[must_use]
-    pub fn other(self) -> Option<Team> {
-        match self {
-            Team::Red => Some(Team::Blue),
-            Team::Blue => Some(Team::Red),
-            _ => None,
-        }
-    }
-}
-
-/// Who killed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Killer {
-    /// `<world>` (id 1022): lava, falling, triggers.
-    World,
-    /// A player.
-    Player(PlayerRef),
-}
-
-/// What happened to a flag (`CTF:` lines).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FlagAction {
-    /// 0: picked up the enemy flag.
-    Taken,
-    /// 1: brought it home.
-    Captured,
-    /// 2: returned own flag.
-    Returned,
-    /// 3: fragged the enemy flag carrier.
-    CarrierFragged,
-}
-
-/// How a game ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameEnd {
-    /// A `ShutdownGame` line.
-    Shutdown,
-    /// The next `InitGame` came without a `ShutdownGame` (a crash, or an overwritten line).
-    CutOff,
-    /// The input ended inside the game.
-    EndOfInput,
-}
-
-/// What one game is: from its `InitGame` line.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GameInfo {
-    /// 1-based number of the game in the input.
-    pub number: u32,
-    /// The line of its `InitGame` (0 when the log started inside a game).
-    pub line: u64,
-    /// From `g_gametype`.
-    pub game_type: GameType,
-    /// From `mapname` (empty if missing).
-    pub map: String,
-}
-
-/// One thing the log says, in order.
-#[derive(Debug, Clone, PartialEq)]
-pub enum QuakeEvent {
-    /// A game starts.
-    GameStart(GameInfo),
-    /// The server's date (OSP `ServerTime:`), as days since 1970-01-01.
-    Day(i64),
-    /// A client slot now holds this player on this team. `renamed_from` is the name the
-    /// slot had in the same game, when it changed.
-    Player {
-        /// The client id (slot) in this game.
-        client: u32,
-        /// The player, by name.
-        player: PlayerRef,
-        /// Their team.
-        team: Team,
-        /// The slot's previous name in this game, if this is a rename.
-        renamed_from: Option<PlayerRef>,
-    },
-    /// A frag.
-    Kill {
-        /// Game time in tenths of a second.
-        time: u32,
-        /// Who killed.
-        killer: Killer,
-        /// Who died. `killer == Player(victim)` is a suicide.
-        victim: PlayerRef,
-        /// The means of death.
-        weapon: WeaponRef,
-        /// Killer and victim were on the same team in a team game.
-        team_kill: bool,
-    },
-    /// A flag event.
-    Flag {
-        /// Who.
-        player: PlayerRef,
-        /// The player's team.
-        team: Team,
-        /// What happened.
-        action: FlagAction,
-    },
-    /// The final team scores.
-    TeamScore {
-        /// Red's captures.
-        red: i32,
-        /// Blue's captures.
-        blue: i32,
-    },
-    /// One line of the final scoreboard.
-    Score {
-        /// The player.
-        player: PlayerRef,
-        /// The score shown.
-        score: i32,
-        /// Ping in ms.
-        ping: u32,
-    },
-    /// The game's `Exit:` reason (`Fraglimit hit.`, …).
-    Exit(String),
-    /// A game ended.
-    GameEnd {
-        /// Its number.
-        number: u32,
-        /// How.
-        end: GameEnd,
-    },
-}
-
-/// A skipped line, for the summary.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SkippedLine {
-    /// Its line number.
-    pub line: u64,
-    /// Why.
-    pub reason: &'static str,
-    /// Its first 80 characters.
-    pub text: String,
-}
-
-/// What the reader saw: counts of lines by kind and examples of those skipped.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct LogSummary {
-    /// Lines read.
-    pub lines: u64,
-    /// Bytes read (newlines included), as counted by the [`LineReader`].
-    pub bytes: u64,
-    /// Games started.
-    pub games: u32,
-    /// Games that ended without a `ShutdownGame`.
-    pub cut_off: u32,
-    /// `Kill` lines read.
-    pub kills: u64,
-    /// Of those, by `<world>`.
-    pub world_kills: u64,
-    /// Of those, players who killed themselves.
-    pub suicides: u64,
-    /// Of those, team kills.
-    pub team_kills: u64,
-    /// Known lines without meaning for rankings (`Item:`, `say:`, …) and separators.
-    pub ignored: u64,
-    /// Lines read from their second timestamp (an overwritten line, see the module docs).
-    pub repaired: u64,
-    /// Empty lines.
-    pub empty: u64,
-    /// Lines not recognised at all.
-    pub unrecognised: u64,
-    /// Known events whose arguments did not parse.
-    pub malformed: u64,
-    /// Lines longer than [`MAX_LINE`], skipped.
-    pub overlong: u64,
-    /// The first skipped (unrecognised or malformed) lines, at most 10.
-    pub examples: Vec<SkippedLine>,
-}
-
-impl LogSummary {
-    /// Lines skipped: unrecognised, malformed and overlong.
-    #[must_use]
-    pub fn skipped(&self) -> u64 {
-        self.unrecognised + self.malformed + self.overlong
-    }
-
-    /// Adds another summary's counts (examples are kept up to 10).
-    pub fn merge(&mut self, other: &LogSummary) {
-        self.lines += other.lines;
-        self.bytes += other.bytes;
-        self.games += other.games;
-        self.cut_off += other.cut_off;
-        self.kills += other.kills;
-        self.world_kills += other.world_kills;
-        self.suicides += other.suicides;
-        self.team_kills += other.team_kills;
-        self.ignored += other.ignored;
-        self.repaired += other.repaired;
-        self.empty += other.empty;
-        self.unrecognised += other.unrecognised;
-        self.malformed += other.malformed;
-        self.overlong += other.overlong;
-        for e in &other.examples {
-            if self.examples.len() < 10 {
-                self.examples.push(e.clone());
-            }
-        }
-    }
-}
+use super::events::{
+    FlagAction, GameEnd, GameInfo, GameType, Killer, LogSummary, PlayerRef, QuakeEvent,
+    SkippedLine, Team, WeaponRef,
+};
+use super::fields::{int, signed, strip, timestamp, trim, trim_start};
+use super::{MAX_NAME, WORLD};
 
 #[derive(Debug, Clone, Copy)]
 struct Slot {
@@ -362,79 +30,17 @@ pub struct QuakeParser {
     summary: LogSummary,
 }
 
-/// Parses leading ASCII digits; returns the value and the rest.
-fn int(s: &[u8]) -> Option<(u32, &[u8])> {
-    let n = s.iter().take_while(|b| b.is_ascii_digit()).count();
-    if n == 0 || n > 9 {
-        return None;
-    }
-    let v = s[..n]
-        .iter()
-        .fold(0u32, |a, &b| a * 10 + u32::from(b - b'0'));
-    Some((v, &s[n..]))
-}
-
-fn signed(s: &[u8]) -> Option<(i32, &[u8])> {
-    match s.first() {
-        Some(b'-') => int(&s[1..]).map(|(v, r)| (-(v as i32), r)),
-        _ => int(s).map(|(v, r)| (v as i32, r)),
-    }
-}
-
-fn trim_start(s: &[u8]) -> &[u8] {
-    let n = s.iter().take_while(|b| b.is_ascii_whitespace()).count();
-    &s[n..]
-}
-
-fn trim(s: &[u8]) -> &[u8] {
-    let s = trim_start(s);
-    let n = s
-        .iter()
-        .rev()
-        .take_while(|b| b.is_ascii_whitespace())
-        .count();
-    &s[..s.len() - n]
-}
-
-fn strip<'a>(s: &'a [u8], prefix: &[u8]) -> Option<&'a [u8]> {
-    s.strip_prefix(prefix)
-}
-
-/// A timestamp `M…M:SS` (ioq3) or `S…S.s` (OSP), in tenths of a second, and the rest.
-fn timestamp(s: &[u8]) -> Option<(u32, &[u8])> {
-    let (a, rest) = int(s)?;
-    match rest.first() {
-        Some(b':') => {
-            let (sec, rest) = int(&rest[1..])?;
-            Some((
-                a.saturating_mul(600).saturating_add(sec.saturating_mul(10)),
-                rest,
-            ))
-        }
-        Some(b'.') => {
-            let digits = rest[1..].iter().take_while(|b| b.is_ascii_digit()).count();
-            let tenth = rest
-                .get(1)
-                .filter(|b| b.is_ascii_digit())
-                .map_or(0, |b| b - b'0');
-            Some((
-                a.saturating_mul(10).saturating_add(u32::from(tenth)),
-                &rest[1 + digits..],
-            ))
-        }
-        _ => Some((a.saturating_mul(10), rest)),
-    }
-}
-
-/// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+/// Days since 1970-01-01 of a civil date, `None` for a date that does not exist.
+fn day_number(y: i64, m: i64, d: i64) -> Option<i64> {
+    let date = jiff::civil::Date::new(
+        i16::try_from(y).ok()?,
+        i8::try_from(m).ok()?,
+        i8::try_from(d).ok()?,
+    )
+    .ok()?;
+    Some(i64::from(
+        (date - jiff::civil::Date::constant(1970, 1, 1)).get_days(),
+    ))
 }
 
 impl QuakeParser {
@@ -929,12 +535,10 @@ impl QuakeParser {
         let num = |r: std::ops::Range<usize>| {
             s[r].iter().fold(0i64, |a, &b| a * 10 + i64::from(b - b'0'))
         };
-        let (y, m, d) = (num(0..4), num(4..6), num(6..8));
-        if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        let Some(day) = day_number(num(0..4), num(4..6), num(6..8)) else {
             return false;
-        }
-        self.events
-            .push_back(QuakeEvent::Day(days_from_civil(y, m, d)));
+        };
+        self.events.push_back(QuakeEvent::Day(day));
         true
     }
 
@@ -970,222 +574,10 @@ impl QuakeParser {
     }
 }
 
-/// Splits a byte stream into lines without allocating per line. Lines longer than
-/// [`MAX_LINE`] are skipped whole and counted. After the end of the input it can be
-/// asked again (a file that grows): a last line without newline stays buffered until its
-/// newline arrives, or until [`take_partial`](LineReader::take_partial).
-#[derive(Debug)]
-pub struct LineReader<R> {
-    inner: R,
-    buf: Vec<u8>,
-    start: usize,
-    end: usize,
-    skipping: bool,
-    consumed: u64,
-}
-
-/// What [`LineReader::next_line`] found.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Line<'a> {
-    /// A complete line, without its newline.
-    Full(&'a [u8]),
-    /// A line longer than [`MAX_LINE`] was skipped.
-    Overlong,
-    /// No complete line is available (the input ended, perhaps for now).
-    End,
-}
-
-impl<R: Read> LineReader<R> {
-    /// Reads from `inner` (unbuffered is fine: this reader buffers).
-    pub fn new(inner: R) -> Self {
-        LineReader {
-            inner,
-            buf: vec![0; MAX_LINE],
-            start: 0,
-            end: 0,
-            skipping: false,
-            consumed: 0,
-        }
-    }
-
-    /// The next line.
-    ///
-    /// # Errors
-    /// Read errors of the input (interruptions are retried).
-    pub fn next_line(&mut self) -> io::Result<Line<'_>> {
-        loop {
-            if let Some(pos) = memchr::memchr(b'\n', &self.buf[self.start..self.end]) {
-                let (a, b) = (self.start, self.start + pos);
-                self.start = b + 1;
-                self.consumed += (pos + 1) as u64;
-                if self.skipping {
-                    self.skipping = false;
-                    continue;
-                }
-                return Ok(Line::Full(&self.buf[a..b]));
-            }
-            if self.start > 0 {
-                self.buf.copy_within(self.start..self.end, 0);
-                self.end -= self.start;
-                self.start = 0;
-            }
-            if self.end == self.buf.len() {
-                // A full buffer without a newline: drop it and the rest of the line.
-                self.consumed += self.end as u64;
-                self.end = 0;
-                if !self.skipping {
-                    self.skipping = true;
-                    return Ok(Line::Overlong);
-                }
-            }
-            let n = match self.inner.read(&mut self.buf[self.end..]) {
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if n == 0 {
-                return Ok(Line::End);
-            }
-            self.end += n;
-        }
-    }
-
-    /// The buffered last line without newline, if any (at the real end of the input).
-    pub fn take_partial(&mut self) -> Option<&[u8]> {
-        let skipping = std::mem::take(&mut self.skipping);
-        self.consumed += (self.end - self.start) as u64;
-        if self.end > self.start && !skipping {
-            let r = self.start..self.end;
-            self.start = self.end;
-            Some(&self.buf[r])
-        } else {
-            self.start = self.end;
-            None
-        }
-    }
-
-    /// Bytes handed out as lines or skipped so far (newlines included).
-    #[must_use]
-    pub fn consumed(&self) -> u64 {
-        self.consumed
-    }
-
-    /// Drops anything buffered (the file was truncated or replaced) and restarts the
-    /// byte count.
-    pub fn reset(&mut self) {
-        self.consumed = 0;
-        self.start = 0;
-        self.end = 0;
-        self.skipping = false;
-    }
-
-    /// The input.
-    pub fn get_mut(&mut self) -> &mut R {
-        &mut self.inner
-    }
-}
-
-/// Reads a whole log: an iterator of events over any byte source.
-///
-/// ```
-/// use podium_io::quake::{QuakeEvent, QuakeLog, Killer};
-/// let log = "  0:00 InitGame: \\g_gametype\\0\\mapname\\q3dm17\n\
-///            \x20 0:05 ClientUserinfoChanged: 2 n\\Ann\\t\\0\n\
-///            \x20 0:06 ClientUserinfoChanged: 3 n\\Bo\\t\\0\n\
-///            \x20 0:09 Kill: 2 3 7: Ann killed Bo by MOD_ROCKET_SPLASH\n\
-///            \x20 0:10 Kill: 1022 2 22: <world> killed Ann by MOD_TRIGGER_HURT\n\
-///            \x20 0:11 ShutdownGame:\n";
-/// let mut log = QuakeLog::new(log.as_bytes());
-/// let kills: Vec<_> = log
-///     .by_ref()
-///     .filter_map(|e| match e.unwrap() {
-///         QuakeEvent::Kill { killer, victim, .. } => Some((killer, victim)),
-///         _ => None,
-///     })
-///     .collect();
-/// assert_eq!(kills.len(), 2);
-/// assert_eq!(kills[1].0, Killer::World);
-/// assert_eq!(log.parser().player_name(kills[0].1), "Bo");
-/// assert_eq!(log.parser().summary().kills, 2);
-/// ```
-#[derive(Debug)]
-pub struct QuakeLog<R> {
-    lines: LineReader<R>,
-    parser: QuakeParser,
-    done: bool,
-    base_bytes: u64,
-}
-
-impl<R: Read> QuakeLog<R> {
-    /// Reads `input` to its end.
-    pub fn new(input: R) -> Self {
-        QuakeLog {
-            lines: LineReader::new(input),
-            parser: QuakeParser::new(),
-            done: false,
-            base_bytes: 0,
-        }
-    }
-
-    /// Continues with an existing parser (player names stay interned across files).
-    pub fn with_parser(input: R, parser: QuakeParser) -> Self {
-        QuakeLog {
-            lines: LineReader::new(input),
-            base_bytes: parser.summary.bytes,
-            parser,
-            done: false,
-        }
-    }
-
-    /// The parser: names, weapons, summary.
-    #[must_use]
-    pub fn parser(&self) -> &QuakeParser {
-        &self.parser
-    }
-
-    /// Gives the parser back (to read another file with the same names).
-    #[must_use]
-    pub fn into_parser(self) -> QuakeParser {
-        self.parser
-    }
-}
-
-impl<R: Read> Iterator for QuakeLog<R> {
-    type Item = io::Result<QuakeEvent>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if let Some(e) = self.parser.next_event() {
-                return Some(Ok(e));
-            }
-            if self.done {
-                return None;
-            }
-            let line = self.lines.next_line();
-            match line {
-                Ok(Line::Full(line)) => self.parser.feed_line(line),
-                Ok(Line::Overlong) => self.parser.overlong_line(),
-                Ok(Line::End) => {
-                    if let Some(last) = self.lines.take_partial() {
-                        self.parser.feed_line(last);
-                    }
-                    self.parser
-                        .set_bytes(self.base_bytes + self.lines.consumed());
-                    self.parser.finish();
-                    self.done = true;
-                }
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::quake::{QuakeLog, MAX_LINE};
 
     fn events(text: &str) -> (Vec<QuakeEvent>, QuakeParser) {
         let mut log = QuakeLog::new(text.as_bytes());
@@ -1194,20 +586,16 @@ mod tests {
     }
 
     #[test]
-    fn timestamps() {
-        assert_eq!(timestamp(b"20:37 X"), Some((20 * 600 + 370, &b" X"[..])));
-        assert_eq!(timestamp(b"981:21 X").unwrap().0, 981 * 600 + 210);
-        assert_eq!(timestamp(b"961.3 X").unwrap().0, 9613);
-        assert_eq!(timestamp(b"0.0 X").unwrap().0, 0);
-        assert_eq!(days_from_civil(1970, 1, 1), 0);
-        assert_eq!(days_from_civil(2017, 6, 21), 17_338);
+    fn days_since_1970() {
+        assert_eq!(day_number(1970, 1, 1), Some(0));
+        assert_eq!(day_number(2017, 6, 21), Some(17_338));
+        assert_eq!(day_number(1969, 12, 31), Some(-1));
+        assert_eq!(day_number(2017, 2, 29), None);
     }
 
     /// Found by the fuzz target: `6:999999999 Item:` overflowed the seconds.
     #[test]
     fn regression_timestamp_with_huge_seconds_saturates() {
-        assert_eq!(timestamp(b"6:999999999 X").unwrap().0, u32::MAX);
-        assert_eq!(timestamp(b"999999999:999999999 X").unwrap().0, u32::MAX);
         let (_, p) = events("  6:999999999 Item: 8 weapon_railgun\n");
         assert_eq!(p.summary().ignored, 1);
     }

@@ -1,42 +1,29 @@
-//! The static HTML stats site of `podium frags --html DIR`: a ranking page, one page per
-//! player, one page per game. Self-contained: inline CSS, inline SVG charts, no scripts,
-//! no fonts or files from elsewhere, so it works offline and from `file://`.
+//! The static HTML stats site of a frag ranking (`podium frags --html DIR`): a ranking
+//! page, one page per player, one page per game. Self-contained: inline CSS, inline SVG
+//! charts, no scripts, no fonts or files from elsewhere, so it works offline and from
+//! `file://`.
+//!
+//! [`SiteData`] collects what the pages show beyond the ranking, as the [`Watch`] of a
+//! [`QuakeRanking`](super::ranking::QuakeRanking); [`write`] writes the pages, each built
+//! by a function of its own ([`index_page`], [`player_page`], [`game_page`]).
 //!
 //! Layout: `index.html`, `players/<id>-<name>.html`, `games/<n>.html`. Player file names
 //! keep only ASCII letters and digits of the name (other characters become `-`) behind
-//! the player's number, so every name maps to a distinct, safe file name.
+//! the player's number, so every name maps to a distinct, safe file name. Every page is
+//! written as [`crate::output`] writes files: never over an input, replaced only once
+//! complete.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::fs;
+use std::io::Write as _;
 use std::path::Path;
 
-use podium::frags::{FragMatrix, FragRanking, PlayerId};
-use podium_io::quake::{FlagAction, GameEnd, GameInfo, LogSummary};
+use podium::frags::{FragMatrix, FragRanking, FragStanding, PlayerId};
 
-/// One kill, as the site records it.
-#[derive(Debug, Clone, Copy)]
-pub struct KillRecord<'a> {
-    /// Game time in tenths of a second.
-    pub time: u32,
-    /// `None`: the world.
-    pub killer: Option<PlayerId>,
-    /// Who died.
-    pub victim: PlayerId,
-    /// `MOD_*`.
-    pub weapon: &'a str,
-    /// A team mate was killed.
-    pub team_kill: bool,
-}
-
-/// A player's strength when a game ended.
-#[derive(Debug, Clone, Copy)]
-pub struct GameRow {
-    /// The player.
-    pub player: PlayerId,
-    /// Strength after the game.
-    pub strength_after: f64,
-}
+use super::ranking::{GameRow, KillRecord, Watch};
+use super::{FlagAction, GameEnd, GameInfo, LogSummary};
+use crate::output::{Output, OutputError};
 
 #[derive(Debug, Default)]
 struct PlayerData {
@@ -100,21 +87,34 @@ const FEED: usize = 8;
 
 impl SiteData {
     /// Makes room for a player.
-    pub fn ensure_player(&mut self, id: PlayerId) {
+    fn ensure_player(&mut self, id: PlayerId) {
         if self.players.len() <= id.index() {
             self.players
                 .resize_with(id.index() + 1, PlayerData::default);
         }
     }
 
-    /// A name the player had before a rename.
-    pub fn alias(&mut self, id: PlayerId, old: String) {
+    fn row(&mut self, p: PlayerId) -> Option<&mut PlayerGame> {
+        let g = self.current.as_mut()?;
+        let order = g.rows.len();
+        Some(g.rows.entry(p).or_insert(PlayerGame {
+            order,
+            ..PlayerGame::default()
+        }))
+    }
+}
+
+impl Watch for SiteData {
+    fn new_player(&mut self, id: PlayerId) {
         self.ensure_player(id);
-        self.players[id.index()].aliases.insert(old);
     }
 
-    /// A game starts.
-    pub fn start_game(&mut self, info: &GameInfo, file: &str) {
+    fn alias(&mut self, id: PlayerId, old: &str) {
+        self.ensure_player(id);
+        self.players[id.index()].aliases.insert(old.to_string());
+    }
+
+    fn game_start(&mut self, info: &GameInfo, file: &str) {
         self.current = Some(GameData {
             number: info.number,
             file: std::path::Path::new(file)
@@ -133,17 +133,7 @@ impl SiteData {
         });
     }
 
-    fn row(&mut self, p: PlayerId) -> Option<&mut PlayerGame> {
-        let g = self.current.as_mut()?;
-        let order = g.rows.len();
-        Some(g.rows.entry(p).or_insert(PlayerGame {
-            order,
-            ..PlayerGame::default()
-        }))
-    }
-
-    /// A kill.
-    pub fn kill(&mut self, k: KillRecord<'_>) {
+    fn kill(&mut self, k: KillRecord<'_>) {
         self.ensure_player(k.victim);
         let suicide = k.killer.map_or(true, |x| x == k.victim);
         if let Some(r) = self.row(k.victim) {
@@ -193,8 +183,7 @@ impl SiteData {
         }
     }
 
-    /// A flag event.
-    pub fn flag(&mut self, p: PlayerId, action: FlagAction) {
+    fn flag(&mut self, p: PlayerId, action: FlagAction) {
         self.ensure_player(p);
         let i = match action {
             FlagAction::Taken => 0,
@@ -210,35 +199,30 @@ impl SiteData {
         }
     }
 
-    /// Final team scores.
-    pub fn team_score(&mut self, red: i32, blue: i32) {
+    fn team_score(&mut self, red: i32, blue: i32) {
         if let Some(g) = &mut self.current {
             g.team_score = Some((red, blue));
         }
     }
 
-    /// A final scoreboard line.
-    pub fn score(&mut self, p: PlayerId, score: i32) {
+    fn score(&mut self, p: PlayerId, score: i32) {
         self.ensure_player(p);
         if let Some(r) = self.row(p) {
             r.score = Some(score);
         }
     }
 
-    /// The exit reason.
-    pub fn exit(&mut self, reason: String) {
+    fn exit(&mut self, reason: String) {
         if let Some(g) = &mut self.current {
             g.exit = Some(reason);
         }
     }
 
-    /// A game without rated events: not shown.
-    pub fn drop_game(&mut self) {
+    fn drop_game(&mut self) {
         self.current = None;
     }
 
-    /// A rated game ended: `rows` are its players' strengths after it.
-    pub fn end_game(&mut self, end: GameEnd, rows: Vec<GameRow>) {
+    fn end_game(&mut self, end: GameEnd, rows: Vec<GameRow>) {
         let Some(mut g) = self.current.take() else {
             return;
         };
@@ -396,26 +380,83 @@ fn top<K: Copy + Ord>(map: &HashMap<K, u32>) -> Option<(K, u32)> {
         .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
 }
 
-/// Writes the site into `dir` (created if missing; existing pages are overwritten).
+/// Writes the site into `dir` (created if missing; pages of an earlier site are
+/// replaced), never over one of `inputs` (see [`crate::output`]).
 ///
 /// # Errors
-/// File system errors.
+/// [`OutputError`] naming the page or directory that cannot be written.
 pub fn write(
     dir: &Path,
     site: &SiteData,
     ranking: &FragRanking,
     matrix: &FragMatrix,
     summary: &LogSummary,
-) -> std::io::Result<()> {
-    fs::create_dir_all(dir.join("players"))?;
-    fs::create_dir_all(dir.join("games"))?;
-    let standings: Vec<_> = ranking
+    inputs: &[&str],
+) -> Result<(), OutputError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(OutputError::NotADirectory {
+            path: dir.display().to_string(),
+        });
+    }
+    for sub in ["players", "games"] {
+        let d = dir.join(sub);
+        fs::create_dir_all(&d).map_err(|source| OutputError::Io {
+            path: d.display().to_string(),
+            source,
+        })?;
+    }
+    let standings = ranked(ranking);
+    put(
+        &dir.join("index.html"),
+        &index_page(site, ranking, &standings, summary),
+        inputs,
+    )?;
+    for s in &standings {
+        let name = player_file(s.id, ranking.name(s.id));
+        put(
+            &dir.join("players").join(name),
+            &player_page(site, ranking, matrix, &standings, s),
+            inputs,
+        )?;
+    }
+    for i in 0..site.games.len() {
+        put(
+            &dir.join("games").join(format!("{}.html", i + 1)),
+            &game_page(site, ranking, i),
+            inputs,
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes one page.
+fn put(path: &Path, text: &str, inputs: &[&str]) -> Result<(), OutputError> {
+    let mut out = Output::file(path, inputs)?;
+    out.write_all(text.as_bytes())
+        .map_err(|source| OutputError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+    out.commit()
+}
+
+/// The players the site shows, best first: those who played a rated game.
+fn ranked(ranking: &FragRanking) -> Vec<FragStanding> {
+    ranking
         .standings()
         .into_iter()
         .filter(|s| s.stats.games > 0)
-        .collect();
+        .collect()
+}
 
-    // Ranking page.
+/// The ranking page, `index.html`: the ranking and the list of games.
+#[must_use]
+pub fn index_page(
+    site: &SiteData,
+    ranking: &FragRanking,
+    standings: &[FragStanding],
+    summary: &LogSummary,
+) -> String {
     let mut body = String::new();
     let _ = writeln!(
         body,
@@ -427,7 +468,7 @@ pub fn write(
         summary.skipped()
     );
     body.push_str("<h2>Ranking</h2>\n<table>\n<tr><th>#</th><th class=\"l\">player</th><th>strength</th><th>frags</th><th>deaths</th><th>suicides</th><th>K/D</th><th>games</th></tr>\n");
-    for s in &standings {
+    for s in standings {
         let st = &s.stats;
         let _ = writeln!(
             body,
@@ -458,194 +499,196 @@ pub fn write(
         );
     }
     body.push_str("</table>\n<p class=\"muted\">Strength: the dynamic frag ranking of seed 004 (every frag a 1:0 duel, Elo-like update, floored at 0).</p>\n");
-    fs::write(dir.join("index.html"), page("Ranking", "", &body))?;
+    page("Ranking", "", &body)
+}
 
-    // Player pages.
-    for s in &standings {
-        let id = s.id;
-        let p = &site.players[id.index()];
-        let st = &s.stats;
-        let mut body = String::new();
-        let _ = writeln!(
-            body,
-            "<h1>{}</h1>\n<p>Place {} of {}, strength <b>{:.1}</b>. {} frags, {} deaths, {} suicides ({} by the world), {} team kills, {} captures in {} games.</p>",
-            escape(ranking.name(id)),
-            s.position,
-            standings.len(),
-            s.strength,
-            st.frags,
-            st.deaths,
-            st.suicides,
-            st.world_deaths,
-            st.team_kills,
-            st.captures,
-            st.games
-        );
-        if !p.aliases.is_empty() {
-            let names: Vec<String> = p.aliases.iter().map(|a| escape(a)).collect();
-            let _ = writeln!(body, "<p>Also played as: {}.</p>", names.join(", "));
-        }
-        body.push_str("<h2>Strength after each game</h2>\n");
-        body.push_str(&chart(&p.history));
-        body.push_str("<h2>Rivals</h2>\n<ul>\n");
-        match top(&p.victims) {
-            Some((v, n)) => {
-                let back = matrix.get(v, id);
-                let _ = writeln!(
-                    body,
-                    "<li>Favourite victim: {} (fragged {n} times, fragged back {back} times)</li>",
-                    name_link(ranking, v, "../")
-                );
-            }
-            None => body.push_str("<li>Favourite victim: none</li>\n"),
-        }
-        match top(&p.killers) {
-            Some((k, n)) => {
-                let back = matrix.get(id, k);
-                let _ = writeln!(
-                    body,
-                    "<li>Nemesis: {} (fragged this player {n} times, fragged back {back} times)</li>",
-                    name_link(ranking, k, "../")
-                );
-            }
-            None => body.push_str("<li>Nemesis: none</li>\n"),
-        }
-        body.push_str("</ul>\n<h2>Weapons</h2>\n");
-        let mut weapons: Vec<(&String, &u32)> = p.weapons.iter().collect();
-        weapons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-        if weapons.is_empty() {
-            body.push_str("<p class=\"muted\">No frags.</p>\n");
-        } else {
-            body.push_str("<table>\n<tr><th class=\"l\">means of death</th><th>frags</th><th>share</th></tr>\n");
-            let total: u32 = weapons.iter().map(|w| *w.1).sum();
-            for (w, n) in weapons {
-                let _ = writeln!(
-                    body,
-                    "<tr><td class=\"l\">{}</td><td>{n}</td><td>{:.0}%</td></tr>",
-                    escape(w),
-                    100.0 * f64::from(*n) / f64::from(total)
-                );
-            }
-            body.push_str("</table>\n");
-        }
-        if p.flags.iter().any(|&n| n > 0) {
-            let _ = writeln!(
-                body,
-                "<p>Flags: {} taken, {} captured, {} returned, {} carriers fragged.</p>",
-                p.flags[0], p.flags[1], p.flags[2], p.flags[3]
-            );
-        }
-        body.push_str("<h2>Games</h2>\n<table>\n<tr><th>game</th><th class=\"l\">map</th><th>frags</th><th>deaths</th><th>suicides</th><th>score</th><th>strength after</th></tr>\n");
-        for &(gi, g) in &p.history {
-            let game = &site.games[gi];
-            let r = game.rows.get(&id).copied().unwrap_or_default();
-            let _ = writeln!(
-                body,
-                "<tr><td><a href=\"../games/{n}.html\">{n}</a></td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{g:.1}</td></tr>",
-                escape(&game.map),
-                r.frags,
-                r.deaths,
-                r.suicides,
-                r.score.map(|s| s.to_string()).unwrap_or_default(),
-                n = gi + 1
-            );
-        }
-        body.push_str("</table>\n");
-        let name = player_file(id, ranking.name(id));
-        fs::write(
-            dir.join("players").join(name),
-            page(ranking.name(id), "../", &body),
-        )?;
+/// The page of player `s`, one of `standings`: their games, strength chart, rivals and
+/// weapons.
+#[must_use]
+pub fn player_page(
+    site: &SiteData,
+    ranking: &FragRanking,
+    matrix: &FragMatrix,
+    standings: &[FragStanding],
+    s: &FragStanding,
+) -> String {
+    let id = s.id;
+    let p = &site.players[id.index()];
+    let st = &s.stats;
+    let mut body = String::new();
+    let _ = writeln!(
+        body,
+        "<h1>{}</h1>\n<p>Place {} of {}, strength <b>{:.1}</b>. {} frags, {} deaths, {} suicides ({} by the world), {} team kills, {} captures in {} games.</p>",
+        escape(ranking.name(id)),
+        s.position,
+        standings.len(),
+        s.strength,
+        st.frags,
+        st.deaths,
+        st.suicides,
+        st.world_deaths,
+        st.team_kills,
+        st.captures,
+        st.games
+    );
+    if !p.aliases.is_empty() {
+        let names: Vec<String> = p.aliases.iter().map(|a| escape(a)).collect();
+        let _ = writeln!(body, "<p>Also played as: {}.</p>", names.join(", "));
     }
-
-    // Game pages.
-    for (i, g) in site.games.iter().enumerate() {
-        let mut body = String::new();
-        let end = match g.end {
-            Some(GameEnd::Shutdown) | None => "shut down",
-            Some(GameEnd::CutOff) => "cut off (no shutdown line)",
-            Some(GameEnd::EndOfInput) => "still running when the log ended",
-        };
-        let _ = writeln!(
-            body,
-            "<h1>Game {}</h1>\n<p>Map <b>{}</b>, {}; game {} of {}. Ended: {}{}.</p>",
-            i + 1,
-            escape(&g.map),
-            escape(&g.game_type),
-            g.number,
-            escape(&g.file),
-            end,
-            g.exit
-                .as_ref()
-                .map(|e| format!(" ({})", escape(e)))
-                .unwrap_or_default()
-        );
-        if let Some((red, blue)) = g.team_score {
-            let _ = writeln!(body, "<p>Red {red} : {blue} Blue.</p>");
-        }
-        body.push_str("<h2>Scoreboard</h2>\n<table>\n<tr><th class=\"l\">player</th><th>score</th><th>frags</th><th>deaths</th><th>suicides</th><th>team kills</th><th>captures</th><th>best streak</th><th>strength after</th></tr>\n");
-        let mut rows: Vec<(&PlayerId, &PlayerGame)> = g.rows.iter().collect();
-        rows.sort_by(|a, b| {
-            let sa = a.1.score.unwrap_or(a.1.frags as i32 - a.1.suicides as i32);
-            let sb = b.1.score.unwrap_or(b.1.frags as i32 - b.1.suicides as i32);
-            sb.cmp(&sa).then(a.1.order.cmp(&b.1.order))
-        });
-        for (&p, r) in rows {
+    body.push_str("<h2>Strength after each game</h2>\n");
+    body.push_str(&chart(&p.history));
+    body.push_str("<h2>Rivals</h2>\n<ul>\n");
+    match top(&p.victims) {
+        Some((v, n)) => {
+            let back = matrix.get(v, id);
             let _ = writeln!(
                 body,
-                "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td></tr>",
-                name_link(ranking, p, "../"),
-                r.score.map(|s| s.to_string()).unwrap_or_default(),
-                r.frags,
-                r.deaths,
-                r.suicides,
-                r.team_kills,
-                r.captures,
-                r.best_streak,
-                r.strength_after
+                "<li>Favourite victim: {} (fragged {n} times, fragged back {back} times)</li>",
+                name_link(ranking, v, "../")
             );
         }
-        body.push_str("</table>\n<h2>Kill feed</h2>\n");
-        let _ = writeln!(body, "<p>{} kills.</p>", g.kills);
-        let mut weapons: Vec<(&String, &u32)> = g.weapons.iter().collect();
-        weapons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-        body.push_str("<table>\n<tr><th class=\"l\">means of death</th><th>kills</th></tr>\n");
+        None => body.push_str("<li>Favourite victim: none</li>\n"),
+    }
+    match top(&p.killers) {
+        Some((k, n)) => {
+            let back = matrix.get(id, k);
+            let _ = writeln!(
+                body,
+                "<li>Nemesis: {} (fragged this player {n} times, fragged back {back} times)</li>",
+                name_link(ranking, k, "../")
+            );
+        }
+        None => body.push_str("<li>Nemesis: none</li>\n"),
+    }
+    body.push_str("</ul>\n<h2>Weapons</h2>\n");
+    let mut weapons: Vec<(&String, &u32)> = p.weapons.iter().collect();
+    weapons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    if weapons.is_empty() {
+        body.push_str("<p class=\"muted\">No frags.</p>\n");
+    } else {
+        body.push_str("<table>\n<tr><th class=\"l\">means of death</th><th>frags</th><th>share</th></tr>\n");
+        let total: u32 = weapons.iter().map(|w| *w.1).sum();
         for (w, n) in weapons {
             let _ = writeln!(
                 body,
-                "<tr><td class=\"l\">{}</td><td>{n}</td></tr>",
-                escape(w)
+                "<tr><td class=\"l\">{}</td><td>{n}</td><td>{:.0}%</td></tr>",
+                escape(w),
+                100.0 * f64::from(*n) / f64::from(total)
             );
         }
         body.push_str("</table>\n");
-        let feed = |body: &mut String, title: &str, lines: &mut dyn Iterator<Item = &FeedLine>| {
-            let _ = writeln!(body, "<h3>{title}</h3>\n<ul>");
-            for l in lines {
-                let who = match l.killer {
-                    None => "&lt;world&gt;".to_string(),
-                    Some(k) => name_link(ranking, k, "../"),
-                };
-                let tk = if l.team_kill { " (team kill)" } else { "" };
-                let _ = writeln!(
-                    body,
-                    "<li>{} {who} killed {} by {}{tk}</li>",
-                    clock(l.time),
-                    name_link(ranking, l.victim, "../"),
-                    escape(&l.weapon)
-                );
-            }
-            body.push_str("</ul>\n");
-        };
-        feed(&mut body, "First kills", &mut g.first.iter());
-        if !g.last.is_empty() {
-            feed(&mut body, "Last kills", &mut g.last.iter());
-        }
-        fs::write(
-            dir.join("games").join(format!("{}.html", i + 1)),
-            page(&format!("Game {} · {}", i + 1, g.map), "../", &body),
-        )?;
     }
-    Ok(())
+    if p.flags.iter().any(|&n| n > 0) {
+        let _ = writeln!(
+            body,
+            "<p>Flags: {} taken, {} captured, {} returned, {} carriers fragged.</p>",
+            p.flags[0], p.flags[1], p.flags[2], p.flags[3]
+        );
+    }
+    body.push_str("<h2>Games</h2>\n<table>\n<tr><th>game</th><th class=\"l\">map</th><th>frags</th><th>deaths</th><th>suicides</th><th>score</th><th>strength after</th></tr>\n");
+    for &(gi, g) in &p.history {
+        let game = &site.games[gi];
+        let r = game.rows.get(&id).copied().unwrap_or_default();
+        let _ = writeln!(
+            body,
+            "<tr><td><a href=\"../games/{n}.html\">{n}</a></td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{g:.1}</td></tr>",
+            escape(&game.map),
+            r.frags,
+            r.deaths,
+            r.suicides,
+            r.score.map(|s| s.to_string()).unwrap_or_default(),
+            n = gi + 1
+        );
+    }
+    body.push_str("</table>\n");
+    page(ranking.name(id), "../", &body)
+}
+
+/// The page of game `i` (0-based) of the site: scoreboard, weapons and kill feed.
+#[must_use]
+pub fn game_page(site: &SiteData, ranking: &FragRanking, i: usize) -> String {
+    let g = &site.games[i];
+    let mut body = String::new();
+    let end = match g.end {
+        Some(GameEnd::Shutdown) | None => "shut down",
+        Some(GameEnd::CutOff) => "cut off (no shutdown line)",
+        Some(GameEnd::EndOfInput) => "still running when the log ended",
+    };
+    let _ = writeln!(
+        body,
+        "<h1>Game {}</h1>\n<p>Map <b>{}</b>, {}; game {} of {}. Ended: {}{}.</p>",
+        i + 1,
+        escape(&g.map),
+        escape(&g.game_type),
+        g.number,
+        escape(&g.file),
+        end,
+        g.exit
+            .as_ref()
+            .map(|e| format!(" ({})", escape(e)))
+            .unwrap_or_default()
+    );
+    if let Some((red, blue)) = g.team_score {
+        let _ = writeln!(body, "<p>Red {red} : {blue} Blue.</p>");
+    }
+    body.push_str("<h2>Scoreboard</h2>\n<table>\n<tr><th class=\"l\">player</th><th>score</th><th>frags</th><th>deaths</th><th>suicides</th><th>team kills</th><th>captures</th><th>best streak</th><th>strength after</th></tr>\n");
+    let mut rows: Vec<(&PlayerId, &PlayerGame)> = g.rows.iter().collect();
+    rows.sort_by(|a, b| {
+        let sa = a.1.score.unwrap_or(a.1.frags as i32 - a.1.suicides as i32);
+        let sb = b.1.score.unwrap_or(b.1.frags as i32 - b.1.suicides as i32);
+        sb.cmp(&sa).then(a.1.order.cmp(&b.1.order))
+    });
+    for (&p, r) in rows {
+        let _ = writeln!(
+            body,
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td></tr>",
+            name_link(ranking, p, "../"),
+            r.score.map(|s| s.to_string()).unwrap_or_default(),
+            r.frags,
+            r.deaths,
+            r.suicides,
+            r.team_kills,
+            r.captures,
+            r.best_streak,
+            r.strength_after
+        );
+    }
+    body.push_str("</table>\n<h2>Kill feed</h2>\n");
+    let _ = writeln!(body, "<p>{} kills.</p>", g.kills);
+    let mut weapons: Vec<(&String, &u32)> = g.weapons.iter().collect();
+    weapons.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    body.push_str("<table>\n<tr><th class=\"l\">means of death</th><th>kills</th></tr>\n");
+    for (w, n) in weapons {
+        let _ = writeln!(
+            body,
+            "<tr><td class=\"l\">{}</td><td>{n}</td></tr>",
+            escape(w)
+        );
+    }
+    body.push_str("</table>\n");
+    let feed = |body: &mut String, title: &str, lines: &mut dyn Iterator<Item = &FeedLine>| {
+        let _ = writeln!(body, "<h3>{title}</h3>\n<ul>");
+        for l in lines {
+            let who = match l.killer {
+                None => "&lt;world&gt;".to_string(),
+                Some(k) => name_link(ranking, k, "../"),
+            };
+            let tk = if l.team_kill { " (team kill)" } else { "" };
+            let _ = writeln!(
+                body,
+                "<li>{} {who} killed {} by {}{tk}</li>",
+                clock(l.time),
+                name_link(ranking, l.victim, "../"),
+                escape(&l.weapon)
+            );
+        }
+        body.push_str("</ul>\n");
+    };
+    feed(&mut body, "First kills", &mut g.first.iter());
+    if !g.last.is_empty() {
+        feed(&mut body, "Last kills", &mut g.last.iter());
+    }
+    page(&format!("Game {} · {}", i + 1, g.map), "../", &body)
 }
 
 /// The game's best player: highest score, else most frags.
