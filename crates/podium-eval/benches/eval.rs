@@ -2,7 +2,8 @@
 //! - exact pair counting of one Codeforces-sized match (5,000 warm players) against the
 //!   brute-force count it replaces;
 //! - the exact log-loss sum of such a match;
-//! - simulation trials of seed 001's experiment (sme, 1,000 rounds).
+//! - simulation trials of the experiment of Tom Kerrigan's "Multiplayer Elo" (sme, 1,000
+//!   rounds).
 //!
 //! Run with `cargo bench -p podium-eval --bench eval`. The end-to-end commands (full
 //! Codeforces backtest, 10,000 × 1,000 simulation) are timed by `scripts/bench-eval.sh`.

@@ -1,4 +1,4 @@
-//! Backtests on real histories (SPEC §5): replay the matches in order and, **before** each
+//! Backtests on real histories: replay the matches in order and, **before** each
 //! update, score the system's prediction for every warm pair of the match.
 //!
 //! - A **warm pair** is two players of *different entries* who finished at *different

@@ -2,13 +2,15 @@
 //!
 //! The evaluation lab: how well does a rating system predict?
 //!
-//! - [`simulate`]: seed 001's experiment (SPEC §4), generalised: players with known true
+//! - [`simulate`]: the experiment of Tom Kerrigan's article "Multiplayer Elo" (10 players
+//!   of true ratings 1100 to 2000, game scores around them), generalised: players with known true
 //!   ratings play round after round; after chosen rounds, how often would each system's
 //!   ratings pick the winner of a fresh game? With the `ideal` (true ratings) and
 //!   `mean-score` references. Trials run in parallel and are reproducible from a seed on
 //!   any number of threads.
 //! - [`backtest`]: replay a real history and score every system's pre-match predictions
-//!   on the warm pairs of each match (SPEC §5): pair accuracy, counted exactly in
+//!   on the warm pairs of each match (pairs of players who both played before and
+//!   finished apart): pair accuracy, counted exactly in
 //!   O(N log N) per match ([`count`]), and log loss of the system's own win probability.
 //! - [`tune`]: search a system's parameters on the first part of a history and report the
 //!   choice's accuracy on the rest, without leakage.

@@ -1,8 +1,9 @@
-//! The simulation of seed 001 (SPEC §4), generalised to any system, any true ratings and
-//! any number of rounds.
+//! The simulation of Tom Kerrigan's article "Multiplayer Elo" (10 players of true ratings
+//! 1100, 1200, …, 2000, game scores ~ Normal(true rating, 200)), generalised to any
+//! system, any true ratings and any number of rounds.
 //!
 //! Players have fixed **true ratings**. Every system starts each player at its own initial
-//! rating plus a small jitter `U(−jitter, jitter)` (1 by default: the seed's 1500 ± 1) so
+//! rating plus a small jitter `U(−jitter, jitter)` (1 by default: Kerrigan's 1500 ± 1) so
 //! that ratings are not all equal. Each round every player draws a game score from
 //! `Normal(true rating, sd)`, the finishing order is the order of the scores, and every
 //! system updates on that match. After the checkpoint rounds the **predictive ability** of
@@ -55,7 +56,7 @@ pub struct Simulation {
 }
 
 impl Default for Simulation {
-    /// Seed 001's experiment: true ratings 1100, 1200, …, 2000, sd 200, 1500 ± 1.
+    /// Kerrigan's experiment: true ratings 1100, 1200, …, 2000, sd 200, 1500 ± 1.
     fn default() -> Self {
         Simulation {
             true_ratings: (0..10).map(|i| 1100.0 + 100.0 * f64::from(i)).collect(),

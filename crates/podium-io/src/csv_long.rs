@@ -1,4 +1,4 @@
-//! The long CSV format (SPEC §6): one row per player per match, header required, columns
+//! The long CSV format: one row per player per match, header required, columns
 //! in any order, unknown columns ignored.
 //!
 //! | column | required | meaning |

@@ -57,6 +57,12 @@ pub enum ReadError {
         #[source]
         source: Box<MatchError>,
     },
+    /// The inputs cannot be read together (two files that name one contest).
+    #[error("{message}")]
+    Inputs {
+        /// What is wrong, naming the files.
+        message: String,
+    },
     /// A match id that an earlier input used already: an id names one match across all
     /// the inputs read together.
     #[error("{file}:{line}: match {match_id:?} was read already from {first_file}:{first_line} (a match id names one match across all the files)")]

@@ -284,16 +284,13 @@ impl PlainCsv {
                 let Ok(mut block) = inboxes[worker].recv() else {
                     return Err(joiner.at_block(StopCause::NotPlain("a reading thread stopped")));
                 };
-                if let Some(reason) = block.problem {
-                    return Err(joiner.at_block(StopCause::NotPlain(reason)));
-                }
                 joiner.learn_names(worker, &block);
                 // A block's first match may go on with the last one of the block before.
                 let goes_on =
                     joiner.pending && block.ids().next() == Some(joiner.pending_id.as_str());
                 // The contiguity rule, before any of the block's matches is handed on (a
                 // lone worker checked it already).
-                if threads > 1 && joiner.contiguity.broken(&mut block) {
+                if threads > 1 && joiner.contiguity.broken(&mut block).is_some() {
                     return Err(joiner.at_block(StopCause::NotPlain(NOT_CONTIGUOUS)));
                 }
                 let mut row_start = 0;
@@ -333,6 +330,11 @@ impl PlainCsv {
                         joiner.pending_fp = block.fps[i];
                         joiner.keep(worker, &block, rows);
                     }
+                }
+                // A block with a fault holds the matches before it: all but the last
+                // were handed on; the general reader goes on from that one.
+                if let Some(reason) = block.problem {
+                    return Err(joiner.at_block(StopCause::NotPlain(reason)));
                 }
                 joiner.next_block(&block);
                 progress(block.bytes);
@@ -470,6 +472,20 @@ struct Span {
 }
 
 impl Block {
+    /// Keeps only the first `m` matches (and their rows, ids and fingerprints).
+    fn truncate(&mut self, m: usize) {
+        let (id_end, row_end) = match m.checked_sub(1).and_then(|k| self.matches.get(k)) {
+            Some(span) => (span.id_end as usize, span.row_end as usize),
+            None => (0, 0),
+        };
+        self.matches.truncate(m);
+        self.fps.truncate(m);
+        self.ids.truncate(id_end);
+        self.players.truncate(row_end);
+        self.keys.truncate(row_end);
+        self.places.truncate(row_end);
+    }
+
     /// The ids of the block's matches, in order.
     fn ids(&self) -> impl Iterator<Item = &str> {
         let mut start = 0;
@@ -515,18 +531,18 @@ struct Contiguity {
 }
 
 impl Contiguity {
-    /// Whether a match of `block` comes back after other matches; a block's first match
+    /// The first match of `block` that comes back after other matches, if any; a block's first match
     /// may go on with the last one of the blocks before. Every id is checked against the
     /// recent ones in a loop of its own: when ids do not rise, the misses of several in
     /// the map of recent ids are waited for together.
     ///
     /// The ids' fingerprints are `block.fps`, or when that is empty, worked out here into
     /// it (up to the first id that breaks the rule).
-    fn broken(&mut self, block: &mut Block) -> bool {
+    fn broken(&mut self, block: &mut Block) -> Option<usize> {
         let goes_on = self.last.is_some() && block.ids().next() == self.last.as_deref();
         let broken = if block.fps.is_empty() {
             let mut fps = std::mem::take(&mut block.fps);
-            let broken = block.ids().enumerate().any(|(i, id)| {
+            let broken = block.ids().enumerate().position(|(i, id)| {
                 let fp = fingerprint(id);
                 fps.push(fp);
                 (i > 0 || !goes_on) && self.recent.seen_before_as(id, fp)
@@ -534,11 +550,13 @@ impl Contiguity {
             block.fps = fps;
             broken
         } else {
+            let skip = usize::from(goes_on);
             block
                 .ids()
                 .zip(&block.fps)
-                .skip(usize::from(goes_on))
-                .any(|(id, &fp)| self.recent.seen_before_as(id, fp))
+                .skip(skip)
+                .position(|(id, &fp)| self.recent.seen_before_as(id, fp))
+                .map(|i| i + skip)
         };
         if let Some(id) = block.last_id() {
             let last = self.last.get_or_insert_with(String::new);
@@ -619,40 +637,67 @@ impl Worker {
         block.start = (from + first) as u64;
         block.end = (from + last) as u64;
         let buf = std::mem::take(&mut self.buf);
-        if let Err(problem) = self.split(&buf[first..last], cols, &mut block) {
-            block.problem = Some(problem);
-        }
-        self.buf = buf;
-        if block.problem.is_none() {
-            block.fps.reserve(block.matches.len());
-            match &mut self.contiguity {
-                // The rule works out the ids' fingerprints as it checks them.
-                Some(c) => {
-                    if c.broken(&mut block) {
-                        block.problem = Some(NOT_CONTIGUOUS);
+        let text = &buf[first..last];
+        if let Err(fault) = self.split(text, cols, &mut block) {
+            // The block keeps the matches before the fault, for the caller to hand on
+            // all but the last (which may go on past it); the general reader reads the
+            // rest.
+            match fault {
+                Fault::Row { why, at } => {
+                    block.problem = Some(why);
+                    block.truncate(0);
+                    if at > 0 && self.split(&text[..at], cols, &mut block).is_err() {
+                        block.truncate(0);
                     }
                 }
-                None => {
-                    let mut fps = std::mem::take(&mut block.fps);
-                    fps.extend(block.ids().map(fingerprint));
-                    block.fps = fps;
+                Fault::Match { why, index } => {
+                    block.problem = Some(why);
+                    block.truncate(index);
                 }
+            }
+        }
+        self.buf = buf;
+        block.fps.reserve(block.matches.len());
+        match &mut self.contiguity {
+            // The rule works out the ids' fingerprints as it checks them.
+            Some(c) => {
+                if let Some(i) = c.broken(&mut block) {
+                    block.problem.get_or_insert(NOT_CONTIGUOUS);
+                    block.truncate(i);
+                }
+            }
+            None => {
+                let mut fps = std::mem::take(&mut block.fps);
+                fps.extend(block.ids().map(fingerprint));
+                block.fps = fps;
             }
         }
         block
     }
 
-    fn split(&mut self, text: &[u8], cols: Columns, block: &mut Block) -> Result<(), &'static str> {
+    fn split(&mut self, text: &[u8], cols: Columns, block: &mut Block) -> Result<(), Fault> {
         if u32::try_from(text.len()).is_err() {
-            return Err("a line longer than 4 GiB");
+            return Err(Fault::Row {
+                why: "a line longer than 4 GiB",
+                at: 0,
+            });
         }
-        let text = std::str::from_utf8(text).map_err(|_| "text that is not UTF-8")?;
+        let text = std::str::from_utf8(text).map_err(|e| Fault::Row {
+            why: "text that is not UTF-8",
+            at: line_start(text, e.valid_up_to()),
+        })?;
         let (refused, trimmable) = scan(text.as_bytes());
         if refused {
-            return Err("a quote or a carriage return");
+            let bytes = text.as_bytes();
+            let at = memchr::memchr2(b'"', b'\r', bytes).unwrap_or(0);
+            return Err(Fault::Row {
+                why: "a quote or a carriage return",
+                at: line_start(bytes, at),
+            });
         }
         self.spans.clear();
-        split_rows(text, cols, trimmable, block, &mut self.spans)?;
+        split_rows(text, cols, trimmable, block, &mut self.spans)
+            .map_err(|(why, at)| Fault::Row { why, at })?;
         let bytes = text.as_bytes();
         // Every row's player, in a loop of lookups and little else: each row asks for
         // the table's line of the row `PREFETCH` rows on, so that the waits for memory
@@ -682,7 +727,8 @@ impl Worker {
         let mut start = 0;
         for m in 0..block.matches.len() {
             let end = block.matches[m].row_end as usize;
-            self.end_match(block, start..end)?;
+            self.end_match(block, start..end)
+                .map_err(|why| Fault::Match { why, index: m })?;
             start = end;
         }
         Ok(())
@@ -728,9 +774,23 @@ impl Worker {
     }
 }
 
+/// What the plain reader does not read in a block, and where: a row (the start of its
+/// line in the block's text), or a match (its index in the block).
+#[derive(Debug, Clone, Copy)]
+enum Fault {
+    Row { why: &'static str, at: usize },
+    Match { why: &'static str, index: usize },
+}
+
+/// The start of the line of `text` that holds byte `at`.
+fn line_start(text: &[u8], at: usize) -> usize {
+    memchr::memrchr(b'\n', &text[..at.min(text.len())]).map_or(0, |nl| nl + 1)
+}
+
 /// The rows of a block's text: each match's id and where its rows end, and each row's
 /// player (where it lies in the text) and sort key. A function of its own, so that its
-/// loop, run once per field, keeps its values in registers.
+/// loop, run once per field, keeps its values in registers. An error says why and where
+/// the row at fault starts.
 #[inline(never)]
 fn split_rows(
     text: &str,
@@ -738,10 +798,10 @@ fn split_rows(
     trimmable: bool,
     block: &mut Block,
     spans: &mut Vec<(usize, usize)>,
-) -> Result<(), &'static str> {
+) -> Result<(), (&'static str, usize)> {
     let mut fields = [(0usize, 0usize); 64];
     if cols.needed > fields.len() {
-        return Err("too many columns before the ones read");
+        return Err(("too many columns before the ones read", 0));
     }
     // Where the id of the match being read starts.
     let mut id_start = 0;
@@ -767,17 +827,19 @@ fn split_rows(
         if seen == 1 && fields[0].0 == fields[0].1 {
             continue; // blank lines are skipped, as csv readers do
         }
+        // The row's first field starts the row.
+        let row = fields[0].0;
         if seen < cols.needed {
-            return Err("a row with too few fields");
+            return Err(("a row with too few fields", row));
         }
         // Fields are read as bytes: commas and line breaks are ASCII, so they bound
         // characters, and only a new match's id needs to be a `str`.
-        let field = |i: usize| read_field(text, fields[i], trimmable);
+        let field = |i: usize| read_field(text, fields[i], trimmable).map_err(|why| (why, row));
         let id = field(cols.id)?;
         // The player is checked here and looked up below, with the block's others.
         field(cols.player)?;
-        let value =
-            parse_number_bytes(field(cols.finish)?).ok_or("a finish that is not a number")?;
+        let value = parse_number_bytes(field(cols.finish)?)
+            .ok_or(("a finish that is not a number", row))?;
         let key = if cols.score { -value } else { value };
         // The id of the match being read is the last one in `ids`.
         if block.matches.is_empty() || !same_bytes(&block.ids.as_bytes()[id_start..], id) {
@@ -1505,6 +1567,29 @@ mod tests {
                 [Ok(("h".into(), vec!["a".into(), "b".into()], vec![1, 2]))]
             );
         }
+    }
+
+    #[test]
+    fn it_stops_at_the_match_of_the_row_it_does_not_read() {
+        // Line 7 has quotes: g1 and g2 are handed on; g3, which line 7 may belong to, and
+        // the rest are the general reader's.
+        let text = "match,player,rank\ng1,a,1\ng1,b,2\ng2,a,1\ng2,b,2\ng3,a,1\ng3,\"b\",2\ng4,a,1\ng4,b,2\n";
+        for threads in [1, 2] {
+            let (plain, got, rest) = plain(text.as_bytes(), threads, 1 << 20);
+            assert_eq!(plain, Plain::Stopped(6));
+            assert_eq!(got.iter().map(|m| m.0.as_str()).collect::<Vec<_>>(), ["g1", "g2"]);
+            let ids: Vec<&str> = rest.iter().map(|m| m.as_ref().unwrap().0.as_str()).collect();
+            assert_eq!(ids, ["g3", "g4"]);
+        }
+        // A player twice in g2: the block keeps g1, the last match before the fault, which
+        // is not handed on (a block's last match may go on); the general reader reads g1,
+        // g2 (bad) and g3.
+        let text = "match,player,rank\ng1,a,1\ng1,b,2\ng2,a,1\ng2,a,2\ng3,a,1\ng3,b,2\n";
+        let (plain, got, rest) = plain(text.as_bytes(), 1, 1 << 20);
+        assert_eq!(plain, Plain::Stopped(2));
+        assert!(got.is_empty(), "{got:?}");
+        assert_eq!(rest.len(), 3);
+        assert!(rest[1].as_ref().unwrap_err().starts_with("t.csv:5: match \"g2\""));
     }
 
     #[test]

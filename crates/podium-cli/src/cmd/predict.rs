@@ -4,7 +4,7 @@
 //!
 //! `--players ann,bo,cy` proposes a free-for-all; `ann+bo,cy+dee` proposes teams. Players
 //! the history has never seen start as the system starts a new player (its initial
-//! rating; `mes` seeds at the median) and are flagged. When
+//! rating; `mes` starts them at the median rating) and are flagged. When
 //! the history has times, ratings of systems with σ are aged to its last match.
 
 use std::collections::HashSet;

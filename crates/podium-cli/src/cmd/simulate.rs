@@ -1,5 +1,5 @@
-//! `podium simulate`: seed 001's experiment for any system (SPEC §4). Players with known
-//! true ratings play round after round; after the chosen rounds, how often do each
+//! `podium simulate`: the experiment of Tom Kerrigan's article "Multiplayer Elo" for any
+//! system. Players with known true ratings play round after round; after the chosen rounds, how often do each
 //! system's ratings pick the winner of a fresh game? With the `ideal` (true ratings) and
 //! `mean-score` (mean observed score) references.
 
@@ -29,7 +29,7 @@ pub struct Args {
     #[arg(
         long = "true",
         default_value = "1100:2000:100",
-        value_name = "SPEC|FILE"
+        value_name = "RATINGS|FILE"
     )]
     pub true_ratings: String,
     /// Standard deviation of a game score around the player's true rating.
@@ -52,7 +52,7 @@ pub struct Args {
     /// Worker threads (0 = one per core); at most one per core.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Half-width of the uniform jitter on each initial rating (the seed's 1500 ± 1).
+    /// Half-width of the uniform jitter on each initial rating (Kerrigan's 1500 ± 1).
     #[arg(long, default_value_t = 1.0)]
     pub jitter: f64,
     /// Output format.

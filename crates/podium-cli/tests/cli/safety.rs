@@ -172,8 +172,8 @@ fn regression_a_match_id_of_an_earlier_file_is_a_bad_match_naming_both_places() 
 #[test]
 fn a_plain_file_that_stops_being_plain_is_read_on_by_the_general_reader() {
     // Quotes in the last thousand matches, blocks (1 MiB) after the first: the fast path
-    // reads the matches before the block it meets them in, the general reader the rest,
-    // and the result is the general reader's alone.
+    // rates the matches before them, the general reader the rest, and the result is the
+    // general reader's alone.
     let d = Dir::new("resume");
     let mut text = String::from("match,player,rank\n");
     let n = 80_000;
@@ -206,7 +206,10 @@ fn a_plain_file_that_stops_being_plain_is_read_on_by_the_general_reader() {
         .unwrap()
         .parse()
         .unwrap();
-    assert!(handed > 0 && handed < n - 1000, "{said}");
+    // Every match before the first quote but the last one (which the quoted row might
+    // belong to) was rated on the fast path; the general reader read from that one on.
+    assert_eq!(handed, n - 1001, "{said}");
+    assert!(said.contains(&format!("then from line {}", 2 + 2 * (n - 1001))), "{said}");
     let general = podium(&["rate", &f, "--format", "csv", "--history", &history]);
     assert_eq!(fast.ok(), general.ok());
     // A match id that comes back after the switch is still found.

@@ -79,7 +79,7 @@ fn codeforces_import_counts() {
     assert_eq!(board.len(), 70_938);
 }
 
-/// The full history with the linear-time seed systems: the warm-pair count is the one a
+/// The full history with linear-time Elo-family systems: the warm-pair count is the one a
 /// separate count of the files gives (both players seen before, different ranks), and
 /// the accuracies are what these systems achieve.
 #[test]

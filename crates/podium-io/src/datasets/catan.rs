@@ -53,12 +53,8 @@ struct Game {
 /// player.
 pub fn read(file: &str, input: impl BufRead) -> Result<Vec<Match>, ReadError> {
     let mut games = Vec::new();
-    for (i, text) in input.lines().enumerate() {
-        let line = i as u64 + 1;
-        let text = text.map_err(|source| ReadError::Io {
-            file: file.to_string(),
-            source,
-        })?;
+    for item in super::numbered_lines(file, input) {
+        let (line, text) = item?;
         let text = text.trim();
         if text.is_empty() {
             continue;
@@ -317,5 +313,15 @@ mod tests {
             "{e}"
         );
         assert!(err("2020-10-28 : 10 : A 10").contains("at least 2 entries"));
+    }
+
+    #[test]
+    fn regression_text_that_is_not_utf8_names_its_line() {
+        let text = &b"2024-05-02 : 10 : Ann 10, Bo 8\r\n2024-05-01 : 10 : B\xe9a 10, Bo 8\n"[..];
+        let err = read("games.txt", text).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "games.txt:2: not UTF-8 text: byte 20 of the line cannot start a character"
+        );
     }
 }

@@ -59,11 +59,7 @@ pub fn read_contest(file: &str, id: &str, input: impl BufRead) -> Result<Contest
         value: value.to_string(),
         expected: expected.to_string(),
     };
-    let mut lines = input.lines();
-    let io = |source| ReadError::Io {
-        file: file.to_string(),
-        source,
-    };
+    let mut lines = super::numbered_lines(file, input);
     let declared: usize = match lines.next() {
         None => {
             return Ok(Contest::Skipped {
@@ -72,7 +68,7 @@ pub fn read_contest(file: &str, id: &str, input: impl BufRead) -> Result<Contest
             })
         }
         Some(first) => {
-            let first = first.map_err(io)?;
+            let (_, first) = first?;
             let t = first.trim();
             t.parse()
                 .map_err(|_| field(1, "count", t, "the number of contestants"))?
@@ -82,9 +78,8 @@ pub fn read_contest(file: &str, id: &str, input: impl BufRead) -> Result<Contest
     let mut rows = 0usize;
     let mut last_lo = 0u64;
     let mut reversed = 0u64;
-    for (i, line) in lines.enumerate() {
-        let line_no = i as u64 + 2;
-        let line = line.map_err(io)?;
+    for item in lines {
+        let (line_no, line) = item?;
         let line = line.trim();
         if line.is_empty() {
             continue;
@@ -158,13 +153,14 @@ pub fn read_contest(file: &str, id: &str, input: impl BufRead) -> Result<Contest
 /// ignored.
 ///
 /// # Errors
-/// [`ReadError::Io`] when the directory cannot be listed.
+/// [`ReadError::Io`] when the directory cannot be listed, [`ReadError::Inputs`] when two
+/// files name one contest (`01.txt` and `1.txt`).
 pub fn contest_files(dir: &Path) -> Result<Vec<(u64, PathBuf)>, ReadError> {
     let io = |source| ReadError::Io {
         file: dir.display().to_string(),
         source,
     };
-    let mut out = Vec::new();
+    let mut out: Vec<(u64, PathBuf)> = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(io)? {
         let path = entry.map_err(io)?.path();
         if path.extension().and_then(|e| e.to_str()) != Some("txt") {
@@ -179,6 +175,17 @@ pub fn contest_files(dir: &Path) -> Result<Vec<(u64, PathBuf)>, ReadError> {
         }
     }
     out.sort();
+    // `01.txt` and `1.txt` would be one contest read twice, or two merged into one id.
+    if let Some(pair) = out.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(ReadError::Inputs {
+            message: format!(
+                "{} and {} both hold contest {}: keep one file per contest",
+                pair[0].1.display(),
+                pair[1].1.display(),
+                pair[0].0
+            ),
+        });
+    }
     Ok(out)
 }
 
@@ -263,5 +270,35 @@ mod tests {
         assert!(e.contains("7.txt:2"), "{e}");
         let e = read("2\na 1 1\na 2 2\n").unwrap_err().to_string();
         assert!(e.contains("more than once"), "{e}");
+    }
+
+    #[test]
+    fn regression_text_that_is_not_utf8_names_its_line() {
+        let err = read_contest("7.txt", "7", &b"2\nann 1 1\nb\xe9 2 2\n"[..]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "7.txt:3: not UTF-8 text: byte 2 of the line cannot start a character"
+        );
+    }
+
+    #[test]
+    fn regression_two_files_of_one_contest_are_refused() {
+        // `01.txt` and `1.txt` were merged into one contest.
+        let dir = std::env::temp_dir().join(format!("podium-cf-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("1.txt"), "2\nann 1 1\nbo 2 2\n").unwrap();
+        std::fs::write(dir.join("01.txt"), "2\nann 1 1\nbo 2 2\n").unwrap();
+        std::fs::write(dir.join("2.txt"), "2\nann 1 1\nbo 2 2\n").unwrap();
+        let err = contest_files(&dir).unwrap_err().to_string();
+        let (a, b) = (dir.join("01.txt"), dir.join("1.txt"));
+        assert_eq!(
+            err,
+            format!(
+                "{} and {} both hold contest 1: keep one file per contest",
+                a.display(),
+                b.display()
+            )
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

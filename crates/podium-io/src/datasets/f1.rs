@@ -99,6 +99,11 @@ fn csv_error(file: &str, e: csv::Error) -> ReadError {
             file: file.to_string(),
             source,
         },
+        csv::ErrorKind::Utf8 { err, .. } => ReadError::Format {
+            file: file.to_string(),
+            line,
+            message: format!("field {} is not UTF-8 text", err.field() + 1),
+        },
         other => ReadError::Format {
             file: file.to_string(),
             line,

@@ -15,7 +15,62 @@ pub mod catan;
 pub mod codeforces;
 pub mod f1;
 
+use std::io::BufRead;
+
 use crate::error::ReadError;
+
+/// The lines of a text source with their 1-based numbers, line breaks (`\n`, `\r\n`)
+/// removed. Unlike [`BufRead::lines`], a line that is not UTF-8 is an error naming it.
+pub(crate) fn numbered_lines<'a>(
+    file: &'a str,
+    mut input: impl BufRead + 'a,
+) -> impl Iterator<Item = Result<(u64, String), ReadError>> + 'a {
+    let mut line = 0u64;
+    let mut buf = Vec::new();
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => {
+                done = true;
+                None
+            }
+            Ok(_) => {
+                line += 1;
+                if buf.ends_with(b"\n") {
+                    buf.pop();
+                    if buf.ends_with(b"\r") {
+                        buf.pop();
+                    }
+                }
+                Some(match std::str::from_utf8(&buf) {
+                    Ok(text) => Ok((line, text.to_string())),
+                    Err(e) => {
+                        done = true;
+                        Err(ReadError::Format {
+                            file: file.to_string(),
+                            line,
+                            message: format!(
+                                "not UTF-8 text: byte {} of the line cannot start a character",
+                                e.valid_up_to() + 1
+                            ),
+                        })
+                    }
+                })
+            }
+            Err(source) => {
+                done = true;
+                Some(Err(ReadError::Io {
+                    file: file.to_string(),
+                    source,
+                }))
+            }
+        }
+    })
+}
 
 /// Builds a field error (no match id: a converter fails the whole file).
 pub(crate) fn field_error(

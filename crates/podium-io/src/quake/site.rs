@@ -498,7 +498,7 @@ pub fn index_page(
             n = i + 1
         );
     }
-    body.push_str("</table>\n<p class=\"muted\">Strength: the dynamic frag ranking of seed 004 (every frag a 1:0 duel, Elo-like update, floored at 0).</p>\n");
+    body.push_str("</table>\n<p class=\"muted\">Strength: the dynamic frag ranking of Michael Becker's article on frag rankings (2001; every frag a 1:0 duel, Elo-like update, floored at 0).</p>\n");
     page("Ranking", "", &body)
 }
 

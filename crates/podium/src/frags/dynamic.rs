@@ -191,7 +191,7 @@ pub fn win_probability(g_i: f64, g_j: f64, scale: f64) -> f64 {
 pub fn duel_result(frags_a: u32, frags_b: u32, suicides_a: u32, suicides_b: u32) -> f64 {
     let mut a = f64::from(frags_a) - f64::from(suicides_a);
     let mut b = f64::from(frags_b) - f64::from(suicides_b);
-    // Each negative side is subtracted from both sides (seed 004's two examples).
+    // Each negative side is subtracted from both sides (Becker's two examples).
     let shift = a.min(0.0) + b.min(0.0);
     a -= shift;
     b -= shift;
@@ -538,13 +538,13 @@ mod tests {
 
     #[test]
     fn win_probability_has_the_sign_fixed() {
-        // 100 points above: 0.640 (SPEC §1), not 0.360 as the seed's printed formula.
+        // 100 points above: 0.640 (Elo's expectation), not 0.360 as Becker's printed formula.
         assert!((win_probability(100.0, 0.0, 400.0) - 0.640_064_999_8).abs() < 1e-9);
         assert!((win_probability(0.0, 100.0, 400.0) - 0.359_935_000_2).abs() < 1e-9);
     }
 
     #[test]
-    fn duel_results_of_the_seed() {
+    fn duel_results_of_beckers_examples() {
         assert_eq!(duel_result(6, 0, 0, 2), 1.0);
         assert_eq!(duel_result(0, 0, 3, 5), 0.625);
         assert_eq!(duel_result(3, 1, 0, 0), 0.75);

@@ -1,4 +1,5 @@
-//! Static strengths over a period from the sparse frag matrix (SPEC §3, seed 004).
+//! Static strengths over a period from the sparse frag matrix (Michael Becker's article on
+//! frag rankings, 2001).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -101,7 +102,7 @@ pub struct StaticStrength {
 
 /// Static strengths from the frag matrix: for each player, the mean of
 /// `d_ij = (a_ij − a_ji)/(a_ij + a_ji)` over the opponents `j` it met — the least-squares
-/// solution of `g_i − g_j = d_ij` over the pairs that met (seed 004). Players who met
+/// solution of `g_i − g_j = d_ij` over the pairs that met (Becker's article). Players who met
 /// nobody get no strength.
 ///
 /// `core = Some(m)` (m ≥ 1) ranks only a *core*: repeatedly drop the player with the

@@ -1,14 +1,15 @@
-//! # Frag rankings (seed 004, SPEC §3)
+//! # Frag rankings (Michael Becker's article on frag rankings, 2001)
 //!
 //! Shooter games (Quake 3 and its kin) do not end in standings that a [`RatingSystem`]
 //! could rate: their server logs are a stream of *events* — one player fragged another,
 //! someone fell into the lava, a team captured the flag. This module ranks players from
-//! that stream, frag by frag, as Michael Becker's article (seed 004) describes:
+//! that stream, frag by frag, as Michael Becker's article on ranking Quake players
+//! (2001, translated 2002) describes:
 //!
 //! - [`FragRanking`] is the **dynamic ranking**: every player starts at strength 0; every
 //!   frag is a 1 : 0 duel between killer and victim with an Elo-like update
 //!   `g_i += K (e_ij − w_ij)`, where `w_ij = 1/(1 + 10^((g_j − g_i)/400))` is i's win
-//!   probability (the seed prints the exponent with the opposite sign, a slip that would
+//!   probability (the article prints the exponent with the opposite sign, a slip that would
 //!   make the stronger player the underdog). Strengths never go below 0. Suicides and
 //!   deaths by the world cost `K/2`; a team kill costs the killer `K/2` and leaves the
 //!   victim alone; weighted events (a CTF capture, worth 7 frags by default) scale K and
@@ -47,11 +48,11 @@
 //! | `k` | 8 | step size of one frag |
 //! | `scale` | 400 | strength difference D of the logistic curve |
 //! | `frag_points` | 1 | weight x of a frag, suicide or team kill |
-//! | `capture_points` | 7 | weight x of a flag capture (seed 004's example) |
+//! | `capture_points` | 7 | weight x of a flag capture (the article's example) |
 //! | `decay_per_game` | 0 | points every strength loses after each game |
 //! | `decay_per_day` | 1 | points every strength loses per calendar day |
 //!
-//! **Why K = 8.** The seed gives no K. A frag is a tiny game: a player of an evening
+//! **Why K = 8.** The article gives no K. A frag is a tiny game: a player of an evening
 //! takes part in a hundred of them, where a chess player plays one game. With K = 8 the
 //! random walk of an evening of 100 frags between equals has a spread of about
 //! `K/2 · √100 = 40` points, while a player who wins 3 frags out of 4 settles
@@ -86,11 +87,12 @@ pub use matrix::{static_strengths, FragMatrix, StaticStrength};
 pub struct FragConfig {
     /// Step size K of one frag (a 1 : 0 duel). Default 8 (see the module docs for why).
     pub k: f64,
-    /// Strength difference D of the logistic win probability. Default 400 (seed 004).
+    /// Strength difference D of the logistic win probability. Default 400 (Becker's
+    /// article, as Elo's).
     pub scale: f64,
     /// Weight x of a frag, a suicide and a team kill: K is multiplied by it. Default 1.
     pub frag_points: f64,
-    /// Weight x of a flag capture. Default 7 (seed 004's example).
+    /// Weight x of a flag capture. Default 7 (the article's example).
     pub capture_points: f64,
     /// Points every strength loses after each game, floored at 0. Default 0.
     pub decay_per_game: f64,

@@ -1,7 +1,8 @@
-//! Seed 001's table: Simple Multiplayer Elo after 1, 2, 3, 4, 5, 10, 20 and 1000 rounds of
+//! The table of Tom Kerrigan's article "Multiplayer Elo": Simple Multiplayer Elo after 1,
+//! 2, 3, 4, 5, 10, 20 and 1000 rounds of
 //! ten players with true ratings 1100..2000 and game scores ~ Normal(true, 200).
 //!
-//! The seed averaged millions of trials; this test runs fewer (so that it takes a few
+//! The article averaged millions of trials; this test runs fewer (so that it takes a few
 //! seconds in a debug build) and allows ±1 point instead of the ±0.5 that the full
 //! 10,000-trial run in `docs/accuracy.md` meets. The standard error of the mean is below
 //! 0.15 points at 4,000 trials for the early rounds, and below 0.2 points at 150 trials
@@ -23,7 +24,7 @@ fn within(got: f64, want_pct: f64, band: f64) {
 }
 
 #[test]
-fn sme_reproduces_seed_001_early_rounds() {
+fn sme_reproduces_kerrigans_early_rounds() {
     let sys = sme();
     let report = Simulation {
         rounds: vec![1, 2, 3, 4, 5, 10, 20],
@@ -45,7 +46,7 @@ fn sme_reproduces_seed_001_early_rounds() {
 }
 
 #[test]
-fn sme_reproduces_seed_001_after_1000_rounds() {
+fn sme_reproduces_kerrigans_table_after_1000_rounds() {
     let sys = sme();
     let report = Simulation {
         rounds: vec![1000],
