@@ -696,8 +696,10 @@ impl Worker {
             });
         }
         self.spans.clear();
-        split_rows(text, cols, trimmable, block, &mut self.spans)
-            .map_err(|(why, at)| Fault::Row { why, at })?;
+        split_rows(text, cols, trimmable, block, &mut self.spans).map_err(|why| Fault::Row {
+            why,
+            at: row_start(text.as_bytes(), self.spans.len()),
+        })?;
         let bytes = text.as_bytes();
         // Every row's player, in a loop of lookups and little else: each row asks for
         // the table's line of the row `PREFETCH` rows on, so that the waits for memory
@@ -782,6 +784,23 @@ enum Fault {
     Match { why: &'static str, index: usize },
 }
 
+/// The start of row `k` (0-based) of a block's text: its `k`-th line that is not empty
+/// (as [`split_rows`] skips empty lines), or the end of the text.
+fn row_start(text: &[u8], k: usize) -> usize {
+    let mut start = 0;
+    let mut rows = 0;
+    for nl in memchr::memchr_iter(b'\n', text) {
+        if nl > start {
+            if rows == k {
+                return start;
+            }
+            rows += 1;
+        }
+        start = nl + 1;
+    }
+    start.min(text.len())
+}
+
 /// The start of the line of `text` that holds byte `at`.
 fn line_start(text: &[u8], at: usize) -> usize {
     memchr::memrchr(b'\n', &text[..at.min(text.len())]).map_or(0, |nl| nl + 1)
@@ -789,8 +808,9 @@ fn line_start(text: &[u8], at: usize) -> usize {
 
 /// The rows of a block's text: each match's id and where its rows end, and each row's
 /// player (where it lies in the text) and sort key. A function of its own, so that its
-/// loop, run once per field, keeps its values in registers. An error says why and where
-/// the row at fault starts.
+/// loop, run once per field, keeps its values in registers. At a row it does not read
+/// it says why; that row is the one after the rows whose players are in `spans` (see
+/// [`row_start`]).
 #[inline(never)]
 fn split_rows(
     text: &str,
@@ -798,10 +818,10 @@ fn split_rows(
     trimmable: bool,
     block: &mut Block,
     spans: &mut Vec<(usize, usize)>,
-) -> Result<(), (&'static str, usize)> {
+) -> Result<(), &'static str> {
     let mut fields = [(0usize, 0usize); 64];
     if cols.needed > fields.len() {
-        return Err(("too many columns before the ones read", 0));
+        return Err("too many columns before the ones read");
     }
     // Where the id of the match being read starts.
     let mut id_start = 0;
@@ -827,19 +847,17 @@ fn split_rows(
         if seen == 1 && fields[0].0 == fields[0].1 {
             continue; // blank lines are skipped, as csv readers do
         }
-        // The row's first field starts the row.
-        let row = fields[0].0;
         if seen < cols.needed {
-            return Err(("a row with too few fields", row));
+            return Err("a row with too few fields");
         }
         // Fields are read as bytes: commas and line breaks are ASCII, so they bound
         // characters, and only a new match's id needs to be a `str`.
-        let field = |i: usize| read_field(text, fields[i], trimmable).map_err(|why| (why, row));
+        let field = |i: usize| read_field(text, fields[i], trimmable);
         let id = field(cols.id)?;
         // The player is checked here and looked up below, with the block's others.
         field(cols.player)?;
-        let value = parse_number_bytes(field(cols.finish)?)
-            .ok_or(("a finish that is not a number", row))?;
+        let value =
+            parse_number_bytes(field(cols.finish)?).ok_or("a finish that is not a number")?;
         let key = if cols.score { -value } else { value };
         // The id of the match being read is the last one in `ids`.
         if block.matches.is_empty() || !same_bytes(&block.ids.as_bytes()[id_start..], id) {
