@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod cmd;
-mod ingest;
 mod evaluation;
+mod ingest;
 mod output;
 mod plot;
 

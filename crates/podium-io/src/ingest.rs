@@ -501,9 +501,7 @@ impl<'a> Run<'a> {
         let plain = match (format, &self.buffered) {
             (InputFormat::Jsonl, _) => Err("JSON Lines"),
             (_, Some(_)) => Err("matches with times came before"),
-            (InputFormat::Csv, None) => sink
-                .plain()
-                .and_then(|_| PlainCsv::open(Path::new(path))),
+            (InputFormat::Csv, None) => sink.plain().and_then(|_| PlainCsv::open(Path::new(path))),
         };
         let plain = match plain {
             Ok(plain) => plain,
@@ -565,10 +563,7 @@ impl<'a> Run<'a> {
                 spare = slots.into_iter().map(|_| unreachable!()).collect();
                 rated.map_err(|_| Refusal::Rate)?;
                 if earlier.on {
-                    let at = Place {
-                        file,
-                        line: m.line,
-                    };
+                    let at = Place { file, line: m.line };
                     earlier.check(m.id, at, files);
                 }
                 Ok(())
@@ -710,10 +705,13 @@ fn stream<'p, R: Read + Send + 'p>(
     format: InputFormat,
     progress: &'p (dyn Fn(u64) + Sync),
 ) -> Box<dyn MatchStream + 'p> {
-    let input = BufReader::with_capacity(1 << 16, Counted {
-        inner: input,
-        progress,
-    });
+    let input = BufReader::with_capacity(
+        1 << 16,
+        Counted {
+            inner: input,
+            progress,
+        },
+    );
     match format {
         InputFormat::Csv => Box::new(CsvMatches::new(name, input)),
         InputFormat::Jsonl => Box::new(JsonlMatches::new(name, input)),

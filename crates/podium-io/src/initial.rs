@@ -38,7 +38,10 @@ impl InitialRating {
 ///
 /// # Errors
 /// [`ReadError`] naming the line and field of the first bad row, or a player listed twice.
-pub fn read_initial_ratings(file: &str, mut input: impl Read) -> Result<Vec<InitialRating>, ReadError> {
+pub fn read_initial_ratings(
+    file: &str,
+    mut input: impl Read,
+) -> Result<Vec<InitialRating>, ReadError> {
     // A ratings file is small: read it whole so that each row's own line can be found
     // from its byte offset (the csv crate reports the line before a row that follows a
     // `\r\n` or a blank line).
@@ -168,7 +171,8 @@ mod tests {
 
     #[test]
     fn bad_rows_name_line_and_field() {
-        let e = read_initial_ratings("i.csv", "player,rating\nA,1000\nB,lots\n".as_bytes()).unwrap_err();
+        let e = read_initial_ratings("i.csv", "player,rating\nA,1000\nB,lots\n".as_bytes())
+            .unwrap_err();
         assert_eq!(
             e.to_string(),
             "i.csv:3: field `rating`: \"lots\" is not valid, expected a finite number"

@@ -120,12 +120,14 @@ impl Output {
         Output::open(target, spec.to_string())
     }
 
-    /// As [`Output::create`] for a file named by a path (`-` is a file of that name).
+    /// As [`Output::create`] for a file named by a path (`-` is a file of that name),
+    /// with the inputs' identities found once ([`Inputs`]): for a command that writes many
+    /// files.
     ///
     /// # Errors
     /// As [`Output::create`].
-    pub fn file(path: &Path, inputs: &[&str]) -> Result<Output, OutputError> {
-        let target = check(path, inputs)?;
+    pub fn file(path: &Path, inputs: &Inputs) -> Result<Output, OutputError> {
+        let target = inputs.check(path)?;
         Output::open(target, path.display().to_string())
     }
 
@@ -203,8 +205,10 @@ impl Output {
                 stdout.flush().map_err(io)?;
             }
             Target::File { path, .. } => {
-                let tmp = self.tmp.as_ref().expect("a file output has a temporary file");
-                self.out.get_ref().sync_all().map_err(io)?;
+                let tmp = self
+                    .tmp
+                    .as_ref()
+                    .expect("a file output has a temporary file");
                 fs::rename(tmp, path).map_err(io)?;
                 self.tmp = None;
             }
@@ -310,12 +314,47 @@ impl Drop for OutputPath {
     }
 }
 
+/// The files a command reads, which no output may replace: their identities, found once.
+#[derive(Debug, Default)]
+pub struct Inputs {
+    files: Vec<(FileId, String)>,
+}
+
+impl Inputs {
+    /// The files of `paths` that exist (`-` is standard input, not a file).
+    #[must_use]
+    pub fn new(paths: &[&str]) -> Inputs {
+        let files = paths
+            .iter()
+            .filter(|p| **p != "-")
+            .filter_map(|p| {
+                let meta = fs::metadata(p).ok()?;
+                let canonical = fs::canonicalize(p).unwrap_or_else(|_| PathBuf::from(p));
+                Some((FileId::of(&meta, &canonical), (*p).to_string()))
+            })
+            .collect();
+        Inputs { files }
+    }
+
+    /// As [`check`].
+    ///
+    /// # Errors
+    /// As [`check`].
+    pub fn check(&self, path: &Path) -> Result<PathBuf, OutputError> {
+        check_against(path, self)
+    }
+}
+
 /// Checks that `path` may be written as an output of a command reading `inputs`; returns
 /// the file to replace (links followed).
 ///
 /// # Errors
 /// As [`Output::create`].
 pub fn check(path: &Path, inputs: &[&str]) -> Result<PathBuf, OutputError> {
+    check_against(path, &Inputs::new(inputs))
+}
+
+fn check_against(path: &Path, inputs: &Inputs) -> Result<PathBuf, OutputError> {
     let shown = path.display().to_string();
     let io = |source| OutputError::Io {
         path: shown.clone(),
@@ -343,17 +382,11 @@ pub fn check(path: &Path, inputs: &[&str]) -> Result<PathBuf, OutputError> {
     }
     let target = fs::canonicalize(path).map_err(io)?;
     let id = FileId::of(&meta, &target);
-    for input in inputs.iter().filter(|i| **i != "-") {
-        let Ok(input_meta) = fs::metadata(input) else {
-            continue;
-        };
-        let input_path = fs::canonicalize(input).unwrap_or_else(|_| PathBuf::from(input));
-        if FileId::of(&input_meta, &input_path) == id {
-            return Err(OutputError::IsInput {
-                path: shown,
-                input: (*input).to_string(),
-            });
-        }
+    if let Some((_, input)) = inputs.files.iter().find(|(f, _)| *f == id) {
+        return Err(OutputError::IsInput {
+            path: shown,
+            input: input.clone(),
+        });
     }
     Ok(target)
 }
@@ -411,7 +444,12 @@ fn temporary(dir: &Path, name: &str) -> io::Result<(File, PathBuf)> {
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         // Hidden, and ending as the output does (its extension kept).
         let path = dir.join(format!(".podium-{}-{n}.{name}", std::process::id()));
-        match OpenOptions::new().write(true).read(true).create_new(true).open(&path) {
+        match OpenOptions::new()
+            .write(true)
+            .read(true)
+            .create_new(true)
+            .open(&path)
+        {
             Ok(f) => return Ok((f, path)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(e),
@@ -427,7 +465,8 @@ mod tests {
 
     impl Dir {
         fn new(name: &str) -> Dir {
-            let p = std::env::temp_dir().join(format!("podium-output-{name}-{}", std::process::id()));
+            let p =
+                std::env::temp_dir().join(format!("podium-output-{name}-{}", std::process::id()));
             let _ = fs::remove_dir_all(&p);
             fs::create_dir_all(&p).unwrap();
             Dir(p)
@@ -493,15 +532,33 @@ mod tests {
         let d = Dir::new("kinds");
         let err = Output::create(&d.0.display().to_string(), &[]).unwrap_err();
         assert!(
-            matches!(err, OutputError::NotAFile { kind: "a directory", .. }),
+            matches!(
+                err,
+                OutputError::NotAFile {
+                    kind: "a directory",
+                    ..
+                }
+            ),
             "{err}"
         );
         #[cfg(unix)]
         {
             let err = Output::create("/dev/null", &[]).unwrap_err();
-            assert!(matches!(err, OutputError::NotAFile { kind: "a device", .. }), "{err}");
+            assert!(
+                matches!(
+                    err,
+                    OutputError::NotAFile {
+                        kind: "a device",
+                        ..
+                    }
+                ),
+                "{err}"
+            );
             use std::os::unix::fs::FileTypeExt;
-            assert!(fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+            assert!(fs::metadata("/dev/null")
+                .unwrap()
+                .file_type()
+                .is_char_device());
         }
     }
 
@@ -559,7 +616,10 @@ mod tests {
         let mut out = Output::create(&link.display().to_string(), &[]).unwrap();
         out.write_all(b"new").unwrap();
         out.commit().unwrap();
-        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
         assert_eq!(fs::read_to_string(&target).unwrap(), "new");
         // A link to nothing is refused: it would become a file.
         let dangling = d.0.join("dangling.csv");

@@ -199,9 +199,7 @@ impl PlainCsv {
     /// file, or its header is not that of a plain file. Read it the general way.
     pub fn open(path: &Path) -> Result<PlainCsv, &'static str> {
         let file = File::open(path).map_err(|_| "cannot open the file")?;
-        let meta = file
-            .metadata()
-            .map_err(|_| "cannot read the file's size")?;
+        let meta = file.metadata().map_err(|_| "cannot read the file's size")?;
         if !meta.is_file() {
             return Err("not a regular file");
         }
@@ -1111,7 +1109,10 @@ impl Handed {
 
     /// Oldest first.
     fn in_order(&self) -> impl Iterator<Item = u64> + '_ {
-        self.fps[self.at..].iter().chain(&self.fps[..self.at]).copied()
+        self.fps[self.at..]
+            .iter()
+            .chain(&self.fps[..self.at])
+            .copied()
     }
 }
 
@@ -1419,7 +1420,9 @@ mod tests {
     /// A match, or the error message, as the general reader gives it.
     type Outcome = Result<Read, String>;
 
-    fn outcomes(reader: impl Iterator<Item = Result<podium::Match, crate::ReadError>>) -> Vec<Outcome> {
+    fn outcomes(
+        reader: impl Iterator<Item = Result<podium::Match, crate::ReadError>>,
+    ) -> Vec<Outcome> {
         reader
             .map(|m| {
                 let m = m.map_err(|e| e.to_string())?;
@@ -1434,7 +1437,10 @@ mod tests {
 
     /// What the general reader gives: every match, or `None` if any row or match is bad.
     fn general(text: &[u8]) -> Option<Vec<Read>> {
-        outcomes(CsvMatches::new("t.csv", text)).into_iter().map(Result::ok).collect()
+        outcomes(CsvMatches::new("t.csv", text))
+            .into_iter()
+            .map(Result::ok)
+            .collect()
     }
 
     #[test]
@@ -1595,8 +1601,14 @@ mod tests {
         for threads in [1, 2] {
             let (plain, got, rest) = plain(text.as_bytes(), threads, 1 << 20);
             assert_eq!(plain, Plain::Stopped(6));
-            assert_eq!(got.iter().map(|m| m.0.as_str()).collect::<Vec<_>>(), ["g1", "g2"]);
-            let ids: Vec<&str> = rest.iter().map(|m| m.as_ref().unwrap().0.as_str()).collect();
+            assert_eq!(
+                got.iter().map(|m| m.0.as_str()).collect::<Vec<_>>(),
+                ["g1", "g2"]
+            );
+            let ids: Vec<&str> = rest
+                .iter()
+                .map(|m| m.as_ref().unwrap().0.as_str())
+                .collect();
             assert_eq!(ids, ["g3", "g4"]);
         }
         // A player twice in g2: the block keeps g1, the last match before the fault, which
@@ -1607,7 +1619,10 @@ mod tests {
         assert_eq!(plain, Plain::Stopped(2));
         assert!(got.is_empty(), "{got:?}");
         assert_eq!(rest.len(), 3);
-        assert!(rest[1].as_ref().unwrap_err().starts_with("t.csv:5: match \"g2\""));
+        assert!(rest[1]
+            .as_ref()
+            .unwrap_err()
+            .starts_with("t.csv:5: match \"g2\""));
     }
 
     #[test]

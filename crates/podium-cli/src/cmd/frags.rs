@@ -61,10 +61,18 @@ struct Reading {
 
 impl Reading {
     /// Reads a whole log.
-    fn log(&mut self, parser: &mut QuakeParser, name: &str, input: &mut dyn Read) -> anyhow::Result<()> {
-        self.ranking
-            .read_log(parser, name, input, &mut self.site)
-            .with_context(|| format!("reading {name}"))
+    fn log(
+        &mut self,
+        parser: &mut QuakeParser,
+        name: &str,
+        input: &mut dyn Read,
+    ) -> anyhow::Result<()> {
+        // Without a site nothing is watched: `()` compiles the watching away.
+        match &mut self.site {
+            Some(site) => self.ranking.read_log(parser, name, input, site),
+            None => self.ranking.read_log(parser, name, input, &mut ()),
+        }
+        .with_context(|| format!("reading {name}"))
     }
 
     /// Reads `lines` to their present end; whether the ranking changed.
@@ -74,9 +82,11 @@ impl Reading {
         parser: &mut QuakeParser,
         name: &str,
     ) -> anyhow::Result<bool> {
-        self.ranking
-            .read_available(lines, parser, &mut self.site)
-            .with_context(|| format!("reading {name}"))
+        match &mut self.site {
+            Some(site) => self.ranking.read_available(lines, parser, site),
+            None => self.ranking.read_available(lines, parser, &mut ()),
+        }
+        .with_context(|| format!("reading {name}"))
     }
 }
 
@@ -315,7 +325,12 @@ fn print(out: &mut dyn Write, reading: &Reading, args: &Args) -> anyhow::Result<
     Ok(())
 }
 
-fn write_site(reading: &Reading, args: &Args, dir: &Path, summary: &LogSummary) -> anyhow::Result<()> {
+fn write_site(
+    reading: &Reading,
+    args: &Args,
+    dir: &Path,
+    summary: &LogSummary,
+) -> anyhow::Result<()> {
     if let Some(site) = &reading.site {
         let logs: Vec<&str> = args.logs.iter().map(String::as_str).collect();
         podium_io::quake::site::write(

@@ -15,7 +15,9 @@ fn regression_history_over_the_input_is_refused_and_the_input_kept() {
         let run = podium(&["rate", &games, "--initial", &init, "--history", out]);
         let err = run.err();
         assert!(
-            err.contains(&format!("cannot write over {input}, which is read as an input")),
+            err.contains(&format!(
+                "cannot write over {input}, which is read as an input"
+            )),
             "{err}"
         );
         assert!(run.stdout.is_empty());
@@ -25,7 +27,9 @@ fn regression_history_over_the_input_is_refused_and_the_input_kept() {
     {
         let link = d.path("link.csv");
         std::os::unix::fs::symlink(&games, &link).unwrap();
-        let err = podium(&["rate", &games, "--history", &link]).err().to_string();
+        let err = podium(&["rate", &games, "--history", &link])
+            .err()
+            .to_string();
         assert!(err.contains("which is read as an input"), "{err}");
     }
     assert_eq!(std::fs::read_to_string(&games).unwrap(), GAMES);
@@ -118,7 +122,11 @@ fn regression_plot_and_site_never_write_over_what_is_read() {
     let svg_dir = d.path("x.svg");
     std::fs::create_dir(&svg_dir).unwrap();
     let run = podium(&["simulate", "--trials", "10", "--plot", &svg_dir]);
-    assert!(run.err().contains("cannot write to a directory"), "{}", run.stderr);
+    assert!(
+        run.err().contains("cannot write to a directory"),
+        "{}",
+        run.stderr
+    );
     assert!(run.stdout.is_empty(), "refused before the simulation ran");
     // A log inside the site's directory, where a page would go.
     let site = d.path("site");
@@ -143,14 +151,20 @@ fn regression_a_match_id_of_an_earlier_file_is_a_bad_match_naming_both_places() 
     let a = d.file("a.csv", GAMES);
     let run = podium(&["rate", &a, &a, "--format", "csv"]);
     let err = run.err();
-    assert!(err.starts_with("error: 2 bad matches found, nothing rated"), "{err}");
+    assert!(
+        err.starts_with("error: 2 bad matches found, nothing rated"),
+        "{err}"
+    );
     assert!(
         err.contains(&format!(
             "{a}:2: match \"g1\" was read already from {a}:2 (a match id names one match across all the files)"
         )),
         "{err}"
     );
-    assert!(err.contains(&format!("{a}:4: match \"g2\" was read already from {a}:4")), "{err}");
+    assert!(
+        err.contains(&format!("{a}:4: match \"g2\" was read already from {a}:4")),
+        "{err}"
+    );
     // With --skip-bad the later ones are skipped and listed: every game counts once.
     let b = d.file("b.jsonl", "{\"match\":\"g2\",\"results\":[{\"player\":\"ann\",\"rank\":1},{\"player\":\"cy\",\"rank\":2}]}\n{\"match\":\"g3\",\"results\":[{\"player\":\"ann\",\"rank\":1},{\"player\":\"cy\",\"rank\":2}]}\n");
     let run = podium(&["rate", &a, &b, "--skip-bad", "--format", "csv"]);
@@ -160,7 +174,8 @@ fn regression_a_match_id_of_an_earlier_file_is_a_bad_match_naming_both_places() 
     assert_eq!(games("cy"), "2");
     assert!(run.stderr.contains("skipped 1 bad match"), "{}", run.stderr);
     assert!(
-        run.stderr.contains(&format!("{b}:1: match \"g2\" was read already from {a}:4")),
+        run.stderr
+            .contains(&format!("{b}:1: match \"g2\" was read already from {a}:4")),
         "{}",
         run.stderr
     );
@@ -209,7 +224,10 @@ fn a_plain_file_that_stops_being_plain_is_read_on_by_the_general_reader() {
     // Every match before the first quote but the last one (which the quoted row might
     // belong to) was rated on the fast path; the general reader read from that one on.
     assert_eq!(handed, n - 1001, "{said}");
-    assert!(said.contains(&format!("then from line {}", 2 + 2 * (n - 1001))), "{said}");
+    assert!(
+        said.contains(&format!("then from line {}", 2 + 2 * (n - 1001))),
+        "{said}"
+    );
     let general = podium(&["rate", &f, "--format", "csv", "--history", &history]);
     assert_eq!(fast.ok(), general.ok());
     // A match id that comes back after the switch is still found.
@@ -268,7 +286,9 @@ fn regression_is_a_directory_is_said_once() {
 
 #[test]
 fn regression_frags_settings_that_overflow_are_refused() {
-    let err = podium(&["frags", "-", "--set", "k=1e308"]).err().to_string();
+    let err = podium(&["frags", "-", "--set", "k=1e308"])
+        .err()
+        .to_string();
     assert!(
         err.contains("parameter k: \"1e308\" is not valid, expected a finite number > 0 and ≤ 1e6"),
         "{err}"
@@ -286,7 +306,9 @@ fn regression_predict_of_thousands_of_entries_prints_no_square_table() {
     let table = podium(&["predict", &games, "--players", &players]);
     let out = table.ok();
     assert!(!out.contains("ahead of 1 %"), "no pairwise columns");
-    assert!(out.contains("the chance of each pairwise order of the 300 entries: --format csv or --format json"));
+    assert!(out.contains(
+        "the chance of each pairwise order of the 300 entries: --format csv or --format json"
+    ));
     let json = podium(&["predict", &games, "--players", &players, "--format", "json"]);
     let doc: serde_json::Value = serde_json::from_str(json.ok()).unwrap();
     assert_eq!(doc["entries"].as_array().unwrap().len(), 300);
@@ -298,5 +320,8 @@ fn regression_predict_of_thousands_of_entries_prints_no_square_table() {
     let err = podium(&["predict", &games, "--players", &many.join(",")])
         .err()
         .to_string();
-    assert!(err.contains("--players: 5001 entries; podium predicts matches of at most 5000"), "{err}");
+    assert!(
+        err.contains("--players: 5001 entries; podium predicts matches of at most 5000"),
+        "{err}"
+    );
 }

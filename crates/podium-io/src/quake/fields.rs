@@ -1,6 +1,7 @@
 //! Scanning the fields of a log line, byte by byte: numbers, white space, timestamps.
 
 /// Parses leading ASCII digits; returns the value and the rest.
+#[inline]
 pub(crate) fn int(s: &[u8]) -> Option<(u32, &[u8])> {
     let n = s.iter().take_while(|b| b.is_ascii_digit()).count();
     if n == 0 || n > 9 {
@@ -12,6 +13,7 @@ pub(crate) fn int(s: &[u8]) -> Option<(u32, &[u8])> {
     Some((v, &s[n..]))
 }
 
+#[inline]
 pub(crate) fn signed(s: &[u8]) -> Option<(i32, &[u8])> {
     match s.first() {
         Some(b'-') => int(&s[1..]).map(|(v, r)| (-(v as i32), r)),
@@ -19,11 +21,13 @@ pub(crate) fn signed(s: &[u8]) -> Option<(i32, &[u8])> {
     }
 }
 
+#[inline]
 pub(crate) fn trim_start(s: &[u8]) -> &[u8] {
     let n = s.iter().take_while(|b| b.is_ascii_whitespace()).count();
     &s[n..]
 }
 
+#[inline]
 pub(crate) fn trim(s: &[u8]) -> &[u8] {
     let s = trim_start(s);
     let n = s
@@ -34,11 +38,13 @@ pub(crate) fn trim(s: &[u8]) -> &[u8] {
     &s[..s.len() - n]
 }
 
+#[inline]
 pub(crate) fn strip<'a>(s: &'a [u8], prefix: &[u8]) -> Option<&'a [u8]> {
     s.strip_prefix(prefix)
 }
 
 /// A timestamp `M…M:SS` (ioq3) or `S…S.s` (OSP), in tenths of a second, and the rest.
+#[inline]
 pub(crate) fn timestamp(s: &[u8]) -> Option<(u32, &[u8])> {
     let (a, rest) = int(s)?;
     match rest.first() {

@@ -62,6 +62,11 @@ pub struct GameRow {
 /// ranking's players. Every method does nothing unless implemented; `()` watches nothing.
 #[allow(unused_variables)]
 pub trait Watch {
+    /// Whether anything is watched: when not, the ranking does not gather what it would
+    /// tell (weapon names, old names).
+    fn is_watching(&self) -> bool {
+        true
+    }
     /// A player the ranking has not met before.
     fn new_player(&mut self, player: PlayerId) {}
     /// A game starts, in log `file`.
@@ -84,7 +89,11 @@ pub trait Watch {
     fn end_game(&mut self, end: GameEnd, rows: Vec<GameRow>) {}
 }
 
-impl Watch for () {}
+impl Watch for () {
+    fn is_watching(&self) -> bool {
+        false
+    }
+}
 
 /// The ranking being built from the events of the logs.
 #[derive(Debug, Clone)]
@@ -160,6 +169,7 @@ impl QuakeRanking {
         }
     }
 
+    #[inline]
     fn rated(&mut self) {
         // Events outside any game cannot happen (the parser opens one), but stay safe.
         let (_, any) = self.game.get_or_insert_with(|| {
@@ -190,7 +200,7 @@ impl QuakeRanking {
                 ..
             } => {
                 let id = self.id(parser, player, watch);
-                if let Some(old) = renamed_from {
+                if let Some(old) = renamed_from.filter(|_| watch.is_watching()) {
                     watch.alias(id, parser.player_name(old));
                 }
             }
@@ -222,13 +232,15 @@ impl QuakeRanking {
                 if let Some(k) = k {
                     self.matrix.add(k, v);
                 }
-                watch.kill(KillRecord {
-                    time,
-                    killer: k,
-                    victim: v,
-                    weapon: parser.weapon_name(weapon),
-                    team_kill,
-                });
+                if watch.is_watching() {
+                    watch.kill(KillRecord {
+                        time,
+                        killer: k,
+                        victim: v,
+                        weapon: parser.weapon_name(weapon),
+                        team_kill,
+                    });
+                }
             }
             QuakeEvent::Flag {
                 player,
@@ -360,51 +372,65 @@ impl QuakeRanking {
 
 /// Watches through the watch it holds, if any.
 impl<W: Watch> Watch for Option<W> {
+    #[inline]
+    fn is_watching(&self) -> bool {
+        self.as_ref().is_some_and(Watch::is_watching)
+    }
+    #[inline]
     fn new_player(&mut self, player: PlayerId) {
         if let Some(w) = self {
             w.new_player(player);
         }
     }
+    #[inline]
     fn game_start(&mut self, info: &GameInfo, file: &str) {
         if let Some(w) = self {
             w.game_start(info, file);
         }
     }
+    #[inline]
     fn alias(&mut self, player: PlayerId, old: &str) {
         if let Some(w) = self {
             w.alias(player, old);
         }
     }
+    #[inline]
     fn kill(&mut self, kill: KillRecord<'_>) {
         if let Some(w) = self {
             w.kill(kill);
         }
     }
+    #[inline]
     fn flag(&mut self, player: PlayerId, action: FlagAction) {
         if let Some(w) = self {
             w.flag(player, action);
         }
     }
+    #[inline]
     fn team_score(&mut self, red: i32, blue: i32) {
         if let Some(w) = self {
             w.team_score(red, blue);
         }
     }
+    #[inline]
     fn score(&mut self, player: PlayerId, score: i32) {
         if let Some(w) = self {
             w.score(player, score);
         }
     }
+    #[inline]
     fn exit(&mut self, reason: String) {
         if let Some(w) = self {
             w.exit(reason);
         }
     }
+    #[inline]
     fn drop_game(&mut self) {
         if let Some(w) = self {
             w.drop_game();
         }
     }
+    #[inline]
     fn end_game(&mut self, end: GameEnd, rows: Vec<GameRow>) {
         if let Some(w) = self {
             w.end_game(end, rows);

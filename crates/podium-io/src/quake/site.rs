@@ -23,7 +23,7 @@ use podium::frags::{FragMatrix, FragRanking, FragStanding, PlayerId};
 
 use super::ranking::{GameRow, KillRecord, Watch};
 use super::{FlagAction, GameEnd, GameInfo, LogSummary};
-use crate::output::{Output, OutputError};
+use crate::output::{Inputs, Output, OutputError};
 
 #[derive(Debug, Default)]
 struct PlayerData {
@@ -405,32 +405,33 @@ pub fn write(
             source,
         })?;
     }
+    let inputs = Inputs::new(inputs);
     let standings = ranked(ranking);
     put(
         &dir.join("index.html"),
         &index_page(site, ranking, &standings, summary),
-        inputs,
+        &inputs,
     )?;
     for s in &standings {
         let name = player_file(s.id, ranking.name(s.id));
         put(
             &dir.join("players").join(name),
             &player_page(site, ranking, matrix, &standings, s),
-            inputs,
+            &inputs,
         )?;
     }
     for i in 0..site.games.len() {
         put(
             &dir.join("games").join(format!("{}.html", i + 1)),
             &game_page(site, ranking, i),
-            inputs,
+            &inputs,
         )?;
     }
     Ok(())
 }
 
 /// Writes one page.
-fn put(path: &Path, text: &str, inputs: &[&str]) -> Result<(), OutputError> {
+fn put(path: &Path, text: &str, inputs: &Inputs) -> Result<(), OutputError> {
     let mut out = Output::file(path, inputs)?;
     out.write_all(text.as_bytes())
         .map_err(|source| OutputError::Io {
@@ -566,7 +567,9 @@ pub fn player_page(
     if weapons.is_empty() {
         body.push_str("<p class=\"muted\">No frags.</p>\n");
     } else {
-        body.push_str("<table>\n<tr><th class=\"l\">means of death</th><th>frags</th><th>share</th></tr>\n");
+        body.push_str(
+            "<table>\n<tr><th class=\"l\">means of death</th><th>frags</th><th>share</th></tr>\n",
+        );
         let total: u32 = weapons.iter().map(|w| *w.1).sum();
         for (w, n) in weapons {
             let _ = writeln!(

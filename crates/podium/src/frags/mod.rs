@@ -180,7 +180,10 @@ mod tests {
                 }
             }
             for s in ranking.standings() {
-                assert!(s.strength.is_finite() && s.strength >= 0.0, "{scale}: {s:?}");
+                assert!(
+                    s.strength.is_finite() && s.strength >= 0.0,
+                    "{scale}: {s:?}"
+                );
             }
         }
     }
