@@ -178,14 +178,16 @@ impl RecentIds {
     /// The ids of the matches whose fingerprints `fps` gives, oldest first, as seen: what
     /// a reader that had read those matches would remember. The last [`RECENT_IDS`] count.
     pub fn from_fingerprints(fps: impl IntoIterator<Item = u64>) -> Self {
-        let mut recent = RecentIds::default();
-        recent.rising_by_length = false;
-        recent.rising_by_bytes = false;
-        let window = recent.window;
-        recent.last = HashMap::with_capacity_and_hasher(
-            (window + window / SWEEPS_PER_WINDOW) as usize + 2,
-            BuildHasherDefault::default(),
-        );
+        let window = RECENT_IDS as u64;
+        let mut recent = RecentIds {
+            rising_by_length: false,
+            rising_by_bytes: false,
+            last: HashMap::with_capacity_and_hasher(
+                (window + window / SWEEPS_PER_WINDOW) as usize + 2,
+                BuildHasherDefault::default(),
+            ),
+            ..RecentIds::default()
+        };
         for fp in fps {
             recent.last.insert(fp, recent.count);
             recent.count += 1;
