@@ -162,14 +162,7 @@ impl Output {
             path: shown.clone(),
             source,
         };
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let name = path
-            .file_name()
-            .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-        let (file, tmp) = temporary(&dir, &name).map_err(io)?;
+        let (file, tmp) = beside(&path).map_err(io)?;
         // The new file keeps the permissions of the one it replaces.
         if let Ok(meta) = fs::metadata(&path) {
             fs::set_permissions(&tmp, meta.permissions()).map_err(io)?;
@@ -264,14 +257,7 @@ impl OutputPath {
             });
         }
         let target = check(Path::new(spec), inputs)?;
-        let dir = match target.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let name = target
-            .file_name()
-            .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-        let (_, tmp) = temporary(&dir, &name).map_err(|source| OutputError::Io {
+        let (_, tmp) = beside(&target).map_err(|source| OutputError::Io {
             path: spec.into(),
             source,
         })?;
@@ -435,6 +421,18 @@ impl FileId {
             FileId::Path(canonical.to_path_buf())
         }
     }
+}
+
+/// A new file beside `path` (in its directory), named after it.
+fn beside(path: &Path) -> io::Result<(File, PathBuf)> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    temporary(dir, &name)
 }
 
 /// A new file in `dir` named after `name`, made by this process only.
