@@ -49,7 +49,7 @@ use std::convert::Infallible;
 use std::fmt;
 use std::fs::File;
 use std::hash::BuildHasherDefault;
-use std::io::{self, BufReader, Read};
+use std::io::{self, Read};
 use std::path::Path;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::{Scope, ScopedJoinHandle};
@@ -58,7 +58,7 @@ use podium::{League, Match, MatchReport, RateError, Slot};
 
 use crate::group::{fingerprint, Passthrough};
 use crate::plain::{PlainCsv, StopCause};
-use crate::{CsvMatches, InputFormat, JsonlMatches, MatchStream, ReadError};
+use crate::{InputFormat, MatchStream, ReadError};
 
 /// The files to read, and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -705,17 +705,11 @@ fn stream<'p, R: Read + Send + 'p>(
     format: InputFormat,
     progress: &'p (dyn Fn(u64) + Sync),
 ) -> Box<dyn MatchStream + 'p> {
-    let input = BufReader::with_capacity(
-        1 << 16,
-        Counted {
-            inner: input,
-            progress,
-        },
-    );
-    match format {
-        InputFormat::Csv => Box::new(CsvMatches::new(name, input)),
-        InputFormat::Jsonl => Box::new(JsonlMatches::new(name, input)),
-    }
+    let input = Counted {
+        inner: input,
+        progress,
+    };
+    crate::from_reader_recycling(name, input, format)
 }
 
 /// A source that tells `progress` how many bytes each read gave.

@@ -123,11 +123,11 @@ impl<R: io::BufRead + Send> MatchStream for JsonlMatches<R> {
 }
 
 /// As [`from_reader`], as a stream that takes matches back for their allocations.
-pub fn from_reader_recycling(
+pub fn from_reader_recycling<'a>(
     name: String,
-    input: Box<dyn io::Read + Send>,
+    input: impl io::Read + Send + 'a,
     format: InputFormat,
-) -> Box<dyn MatchStream> {
+) -> Box<dyn MatchStream + 'a> {
     let input = BufReader::with_capacity(1 << 16, input);
     match format {
         InputFormat::Csv => Box::new(CsvMatches::new(name, input)),
