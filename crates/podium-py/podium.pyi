@@ -1,0 +1,416 @@
+"""podium: ratings for multiplayer games (free-for-alls, teams, ties, partial play).
+
+Type stubs of the `podium` module of the `podium-ratings` package.
+"""
+
+import datetime
+import os
+from typing import Any, Generic, Iterable, Iterator, Mapping, Optional, Sequence, TypeVar, Union, final, overload
+
+__version__: str
+__all__ = [
+    "BacktestResult",
+    "Candidate",
+    "Change",
+    "ConfigError",
+    "Entry",
+    "League",
+    "Match",
+    "MatchError",
+    "Matches",
+    "Parameter",
+    "PodiumError",
+    "Prediction",
+    "RateError",
+    "RateSummary",
+    "Rating",
+    "ReadError",
+    "SimulationResult",
+    "Standing",
+    "System",
+    "Table",
+    "TuneResult",
+    "__version__",
+    "backtest",
+    "read",
+    "read_csv",
+    "read_jsonl",
+    "simulate",
+    "systems",
+    "tune",
+]
+
+# ---------------------------------------------------------------- errors
+
+class PodiumError(ValueError):
+    """Base class of podium's errors (a ValueError): a bad match, system, parameter or file."""
+
+class MatchError(PodiumError):
+    """A match that cannot exist: fewer than two entries, a player twice, an empty team, a
+    finish that is not a finite number, ranks mixed with scores, a weight outside (0, 1], or
+    a player id that is empty or has surrounding spaces."""
+
+class ConfigError(PodiumError):
+    """An unknown system, a parameter it does not have, a value it does not accept, or
+    settings of the lab (simulation, backtest, tuning) out of their range."""
+
+class RateError(PodiumError):
+    """A match the system cannot rate (e.g. elo and three entries), a rating it cannot
+    use, or an update that would leave a rating that is not a finite number. Nothing of
+    the match (or of the batch) is applied. From `rate_many`: `errors` lists every such
+    match."""
+
+    errors: list[str]
+
+class ReadError(PodiumError):
+    """A file of matches that cannot be read. The message names the file, the line and
+    the field; the attributes hold the first problem's place, `errors` every problem."""
+
+    file: Optional[str]
+    line: Optional[int]
+    field: Optional[str]
+    match_id: Optional[str]
+    errors: list[str]
+
+# ---------------------------------------------------------------- tables
+
+_Row = TypeVar("_Row")
+
+@final
+class Table(Generic[_Row]):
+    """A read-only sequence of rows (plain objects whose fields are the `columns`)."""
+
+    @property
+    def columns(self) -> list[str]: ...
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, key: int, /) -> _Row: ...
+    @overload
+    def __getitem__(self, key: slice, /) -> "Table[_Row]": ...
+    @overload
+    def __getitem__(self, key: str, /) -> list[Any]:
+        """A column's values, by name."""
+    def __iter__(self) -> Iterator[_Row]: ...
+    def to_list(self) -> list[_Row]: ...
+    def to_dicts(self) -> list[dict[str, Any]]:
+        """The rows as dicts, one entry per column."""
+    def to_pandas(self) -> Any:
+        """The table as a `pandas.DataFrame` (needs pandas)."""
+
+@final
+class Standing:
+    """One row of a leaderboard."""
+
+    position: int
+    player: str
+    rating: float
+    sigma: Optional[float]
+    games: int
+    avg_size: float
+    wins: float
+    win_pct: float
+    expected_win_pct: float
+    net_pct: float
+    last_played: Optional[datetime.datetime]
+    last_match: Optional[str]
+    provisional: bool
+    def to_dict(self) -> dict[str, Any]: ...
+
+@final
+class Change:
+    """Why one player's rating moved in one match."""
+
+    match_id: str
+    time: Optional[datetime.datetime]
+    player: str
+    place: int
+    rating_before: float
+    sigma_before: Optional[float]
+    expected: float
+    actual: float
+    k: Optional[float]
+    weight: float
+    change: float
+    rating_after: float
+    sigma_after: Optional[float]
+    def to_dict(self) -> dict[str, Any]: ...
+
+@final
+class Rating:
+    """A player's rating."""
+
+    player: str
+    value: float
+    sigma: Optional[float]
+    games: int
+    def to_dict(self) -> dict[str, Any]: ...
+
+_ParamValue = Union[float, int, bool]
+
+@final
+class Parameter:
+    """One parameter of a system."""
+
+    name: str
+    value: _ParamValue
+    default: _ParamValue
+    doc: str
+    def to_dict(self) -> dict[str, Any]: ...
+
+# ---------------------------------------------------------------- systems
+
+@final
+class System:
+    """A rating system with its parameters, built by name: `System("plackett-luce",
+    beta=4.0)`. Parameters not given keep their defaults; a bad one raises `ConfigError`."""
+
+    def __new__(cls, name: str, /, **params: Union[_ParamValue, str, Sequence[float]]) -> "System": ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def summary(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def params(self) -> dict[str, _ParamValue]:
+        """Every parameter's value, by name."""
+    @property
+    def parameters(self) -> Table[Parameter]:
+        """Every parameter with its value, default and meaning."""
+    @property
+    def has_uncertainty(self) -> bool: ...
+    def with_params(self, **params: Union[_ParamValue, str, Sequence[float]]) -> "System": ...
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, _ParamValue]]: ...
+    def win_probability(self, a: Union[float, tuple[float, float]], b: Union[float, tuple[float, float]]) -> float: ...
+
+def systems() -> Table[System]:
+    """Every rating system at its defaults."""
+
+# ---------------------------------------------------------------- matches
+
+_PlayerId = str
+_EntryKey = Union[_PlayerId, tuple[_PlayerId, ...], frozenset[_PlayerId]]
+_Ranking = Sequence[Union[_PlayerId, Sequence[_PlayerId]]]
+_Places = Mapping[_EntryKey, float]
+_TimeLike = Union[datetime.datetime, datetime.date, str, int, float]
+
+@final
+class Entry:
+    """One entry of a match: a player, or a team whose members share one finish."""
+
+    team: Optional[str]
+    players: list[str]
+    weights: list[float]
+    place: int
+    score: Optional[float]
+    def to_dict(self) -> dict[str, Any]: ...
+
+@final
+class Match:
+    """A validated match: a ranking best first (inner lists are teams), a mapping of
+    places (equal places are ties), or `scores=`; with `teams`, `weights` (partial play),
+    `time` and `id`."""
+
+    def __new__(
+        cls,
+        results: Optional[Union[_Ranking, _Places]] = None,
+        /,
+        *,
+        scores: Optional[Mapping[_EntryKey, float]] = None,
+        teams: Optional[Mapping[str, Sequence[_PlayerId]]] = None,
+        weights: Optional[Mapping[_PlayerId, float]] = None,
+        time: Optional[_TimeLike] = None,
+        id: Optional[str] = None,
+    ) -> "Match": ...
+    @property
+    def id(self) -> Optional[str]: ...
+    @property
+    def time(self) -> Optional[datetime.datetime]: ...
+    @property
+    def entries(self) -> list[Entry]: ...
+    @property
+    def players(self) -> list[str]: ...
+    @property
+    def places(self) -> list[tuple[str, int]]: ...
+    def __len__(self) -> int: ...
+    def to_dicts(self) -> list[dict[str, Any]]: ...
+
+_MatchLike = Union[Match, _Ranking, _Places]
+
+@final
+class Matches:
+    """A history of matches in rating order, kept compactly (what the readers return)."""
+
+    def __new__(cls, matches: Optional[Iterable[_MatchLike]] = None, /) -> "Matches": ...
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, key: int, /) -> Match: ...
+    @overload
+    def __getitem__(self, key: slice, /) -> "Matches": ...
+    def __iter__(self) -> Iterator[Match]: ...
+    @property
+    def skipped(self) -> list[str]: ...
+    @property
+    def players(self) -> list[str]: ...
+    def to_dicts(self) -> list[dict[str, Any]]: ...
+    def to_pandas(self) -> Any: ...
+
+_PathLike = Union[str, os.PathLike[str]]
+
+def read(
+    paths: Union[_PathLike, Sequence[_PathLike]], /, *, format: Optional[str] = None, skip_bad: bool = False
+) -> Matches:
+    """Reads match files (long CSV or JSON Lines by extension, or `format`) in rating
+    order. Raises `ReadError` naming file, line and field, or `OSError`."""
+
+def read_csv(paths: Union[_PathLike, Sequence[_PathLike]], /, *, skip_bad: bool = False) -> Matches: ...
+def read_jsonl(paths: Union[_PathLike, Sequence[_PathLike]], /, *, skip_bad: bool = False) -> Matches: ...
+
+# ---------------------------------------------------------------- leagues
+
+@final
+class RateSummary:
+    rated: int
+    skipped: list[str]
+    def to_dict(self) -> dict[str, Any]: ...
+
+@final
+class Prediction:
+    """What a system expects of a proposed match; lists follow the entries' order."""
+
+    entries: list[str]
+    players: list[list[str]]
+    rating: list[float]
+    sigma: list[Optional[float]]
+    win: list[float]
+    ahead: list[list[float]]
+    expected_place: list[float]
+    draw: Optional[float]
+    quality: Optional[float]
+    new_players: list[str]
+    def to_dicts(self) -> list[dict[str, Any]]: ...
+    def to_pandas(self) -> Any: ...
+
+@final
+class League:
+    """A pool of players rated by one system, match after match."""
+
+    def __new__(
+        cls, system: Union[System, str], /, *, history: bool = True, **params: Union[_ParamValue, str, Sequence[float]]
+    ) -> "League": ...
+    @property
+    def system(self) -> System: ...
+    @property
+    def matches_rated(self) -> int: ...
+    @property
+    def players(self) -> list[str]: ...
+    @property
+    def keeps_history(self) -> bool: ...
+    def __len__(self) -> int: ...
+    def __contains__(self, player: str, /) -> bool: ...
+    def rate(self, match: _MatchLike, /, *, id: Optional[str] = None, time: Optional[_TimeLike] = None) -> Table[Change]:
+        """Rates one match; returns each player's change, best first."""
+    def rate_many(self, matches: Union[Matches, Iterable[_MatchLike]], /, *, skip_bad: bool = False) -> RateSummary:
+        """Rates matches in order, all or nothing (unless `skip_bad`)."""
+    def standings(self, *, min_games: int = 0, by: str = "rating") -> Table[Standing]: ...
+    def rating(self, player: str) -> Rating: ...
+    def history(self, player: Optional[str] = None, /) -> Table[Change]: ...
+    def predict(self, entries: Sequence[Union[_PlayerId, Sequence[_PlayerId]]], /, *, time: Optional[_TimeLike] = None) -> Prediction: ...
+    def set_initial(self, player: str, rating: float, /, *, sigma: Optional[float] = None, games: int = 0) -> None: ...
+    def load_initial(self, path: _PathLike) -> None: ...
+    def copy(self) -> "League": ...
+    def __copy__(self) -> "League": ...
+    def __deepcopy__(self, memo: Any, /) -> "League": ...
+
+# ---------------------------------------------------------------- the lab
+
+@final
+class BacktestResult:
+    system: str
+    accuracy: Optional[float]
+    log_loss: Optional[float]
+    warm_pairs: int
+    concordant: int
+    tied: int
+    discordant: int
+    matches_rated: int
+    matches_scored: int
+    seconds: float
+    error: Optional[str]
+    def to_dict(self) -> dict[str, Any]: ...
+
+_Systems = Union[str, System, Sequence[Union[str, System]]]
+_Bound = Union[int, _TimeLike]
+
+def backtest(
+    matches: Union[Matches, Iterable[_MatchLike]],
+    systems: Optional[_Systems] = None,
+    /,
+    *,
+    start: Optional[_Bound] = None,
+    end: Optional[_Bound] = None,
+    log_loss: bool = True,
+    threads: int = 0,
+) -> Table[BacktestResult]:
+    """Scores each system's pre-match predictions on the warm pairs of each match."""
+
+@final
+class SimulationResult:
+    rounds: list[int]
+    trials: int
+    ideal: float
+    mean_score: list[float]
+    @property
+    def curves(self) -> dict[str, list[float]]: ...
+    @property
+    def errors(self) -> dict[str, str]: ...
+    def to_dicts(self) -> list[dict[str, Any]]: ...
+    def to_pandas(self) -> Any: ...
+
+def simulate(
+    systems: Optional[_Systems] = None,
+    /,
+    *,
+    true_ratings: Optional[Sequence[float]] = None,
+    sd: float = 200.0,
+    rounds: Optional[Sequence[int]] = None,
+    trials: int = 10000,
+    seed: int = 1,
+    jitter: float = 1.0,
+    threads: int = 0,
+) -> SimulationResult: ...
+
+@final
+class Candidate:
+    params: dict[str, _ParamValue]
+    accuracy: Optional[float]
+    log_loss: Optional[float]
+    warm_pairs: int
+    error: Optional[str]
+    def to_dict(self) -> dict[str, Any]: ...
+
+@final
+class TuneResult:
+    best: System
+    best_params: dict[str, _ParamValue]
+    train_matches: int
+    test_matches: int
+    test: BacktestResult
+    default_test: BacktestResult
+    candidates: Table[Candidate]
+
+_SearchSpec = Union[tuple[float, float], tuple[float, float, float], Sequence[Union[_ParamValue, str]], str]
+
+def tune(
+    matches: Union[Matches, Iterable[_MatchLike]],
+    system: Union[System, str],
+    params: Mapping[str, _SearchSpec],
+    /,
+    *,
+    train: float = 0.5,
+    steps: int = 8,
+    samples: Optional[int] = None,
+    seed: int = 1,
+    metric: str = "accuracy",
+    threads: int = 0,
+) -> TuneResult: ...

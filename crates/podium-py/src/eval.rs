@@ -1,0 +1,626 @@
+//! The evaluation lab from Python: `backtest()`, `simulate()` and `tune()` of
+//! `podium-eval`, returning plain rows. They run with the interpreter's lock released,
+//! on every core unless `threads` says otherwise.
+
+use podium::{RatingSystem, Settings};
+use podium_eval::tune::Values;
+use podium_eval::{BacktestOptions, Bound as WindowBound, Metric, ParamSearch, Search, Window};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use rayon::prelude::*;
+
+use crate::errors::{config_error, threads_error, ConfigError, RateError};
+use crate::matches::Given;
+use crate::system::{settings_of, System, Value};
+use crate::table::{import_pandas, row, Table};
+
+row! {
+    /// One system's backtest: how well its pre-match ratings predicted the warm pairs
+    /// of the scored matches.
+    BacktestResult {
+        /// The system's name.
+        system: String,
+        /// Pair accuracy 0..1 (1 per pair the higher-rated player won, ½ per pair rated
+        /// equal); `None` without warm pairs or when the system could not rate.
+        accuracy: Option<f64>,
+        /// Mean log loss of the system's own win probability per warm pair (when
+        /// computed).
+        log_loss: Option<f64>,
+        /// Warm pairs scored.
+        warm_pairs: u64,
+        /// Pairs the better-placed player was rated strictly higher.
+        concordant: u64,
+        /// Pairs rated exactly equal.
+        tied: u64,
+        /// Pairs the better-placed player was rated strictly lower.
+        discordant: u64,
+        /// Matches rated (all of the history).
+        matches_rated: u64,
+        /// Matches scored (inside the window).
+        matches_scored: u64,
+        /// Wall-clock seconds the replay took.
+        seconds: f64,
+        /// Why the system could not rate the history, if it could not.
+        error: Option<String>,
+    }
+}
+
+impl BacktestResult {
+    fn of(system: &str, r: Result<podium_eval::BacktestResult, String>) -> Self {
+        match r {
+            Ok(r) => BacktestResult {
+                system: r.system.clone(),
+                accuracy: r.accuracy(),
+                log_loss: r.log_loss(),
+                warm_pairs: r.warm_pairs(),
+                concordant: r.pairs.concordant,
+                tied: r.pairs.tied,
+                discordant: r.pairs.discordant,
+                matches_rated: r.matches_rated,
+                matches_scored: r.matches_scored,
+                seconds: r.seconds,
+                error: None,
+            },
+            Err(why) => BacktestResult {
+                system: system.to_string(),
+                accuracy: None,
+                log_loss: None,
+                warm_pairs: 0,
+                concordant: 0,
+                tied: 0,
+                discordant: 0,
+                matches_rated: 0,
+                matches_scored: 0,
+                seconds: 0.0,
+                error: Some(why),
+            },
+        }
+    }
+}
+
+/// The systems asked for: `"all"` (or `None`), a name, a `System`, or a list of names
+/// and `System`s.
+fn systems_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<System>> {
+    let Some(value) = value else {
+        return podium::systems()
+            .iter()
+            .map(|spec| System::build(spec.name, Settings::new()))
+            .collect();
+    };
+    if let Ok(s) = value.cast::<PyString>() {
+        let s = s.to_cow()?;
+        if s.trim().eq_ignore_ascii_case("all") {
+            return podium::systems()
+                .iter()
+                .map(|spec| System::build(spec.name, Settings::new()))
+                .collect();
+        }
+        return Ok(vec![System::from_py(value, None)?]);
+    }
+    if value.cast::<System>().is_ok() {
+        return Ok(vec![System::from_py(value, None)?]);
+    }
+    if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        let all = value
+            .try_iter()?
+            .map(|v| System::from_py(&v?, None))
+            .collect::<PyResult<Vec<_>>>()?;
+        if all.is_empty() {
+            return Err(ConfigError::new_err("no system given"));
+        }
+        return Ok(all);
+    }
+    Err(PyTypeError::new_err(
+        "systems are \"all\", a system's name, a podium.System, or a list of them",
+    ))
+}
+
+/// A worker pool of `threads` threads (0 = one per core).
+fn pool(threads: usize) -> PyResult<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| threads_error(format!("cannot start worker threads: {e}")))
+}
+
+/// One end of the scored window: a match number (an int, 1 = first rated) or a time.
+fn bound_of(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<WindowBound>> {
+    let Some(v) = value else {
+        return Ok(None);
+    };
+    if v.is_none() {
+        return Ok(None);
+    }
+    if v.is_instance_of::<pyo3::types::PyInt>() && !v.is_instance_of::<pyo3::types::PyBool>() {
+        let n: u64 = v.extract().map_err(|_| {
+            ConfigError::new_err(format!("{what}: match numbers start at 1, got {v}"))
+        })?;
+        if n == 0 {
+            return Err(ConfigError::new_err(format!(
+                "{what}: match numbers start at 1, got 0"
+            )));
+        }
+        return Ok(Some(WindowBound::Match(n)));
+    }
+    match crate::time::from_py(v)? {
+        Some(t) => Ok(Some(WindowBound::Time(t))),
+        None => Ok(None),
+    }
+}
+
+/// Replays a history with each system and scores every system's pre-match predictions
+/// on the warm pairs of each match: pair accuracy and log loss.
+///
+/// `matches` is a `Matches` or an iterable of matches, in rating order. `systems`:
+/// `"all"`, a name, a `System` or a list of them. Only matches from `start` (included) to
+/// `end` (excluded) are scored, each a match number (1 = first) or a time; every match
+/// is rated. `log_loss=False` skips the log loss (O(W²) per match). Returns a table of
+/// `BacktestResult`, one per system; a system that cannot rate the history has its
+/// reason in `error`.
+#[pyfunction]
+#[pyo3(signature = (matches, systems=None, /, *, start=None, end=None, log_loss=true, threads=0))]
+#[allow(clippy::too_many_arguments)]
+pub fn backtest(
+    py: Python<'_>,
+    matches: &Bound<'_, PyAny>,
+    systems: Option<&Bound<'_, PyAny>>,
+    start: Option<&Bound<'_, PyAny>>,
+    end: Option<&Bound<'_, PyAny>>,
+    log_loss: bool,
+    threads: usize,
+) -> PyResult<Table> {
+    let systems = systems_of(systems)?;
+    let window = Window {
+        from: bound_of(start, "start")?,
+        until: bound_of(end, "end")?,
+    };
+    let given = Given::from_py(matches, 1)?;
+    let history = given.built(py)?;
+    let by_time = [window.from, window.until]
+        .iter()
+        .any(|b| matches!(b, Some(WindowBound::Time(_))));
+    if by_time {
+        if let Some(m) = history.iter().find(|m| m.time().is_none()) {
+            return Err(ConfigError::new_err(format!(
+                "match {:?} has no time, so start and end cannot be times; use match numbers",
+                m.id()
+            )));
+        }
+    }
+    let options = BacktestOptions { window, log_loss };
+    let pool = pool(threads)?;
+    let rows: Vec<BacktestResult> = py.detach(|| {
+        pool.install(|| {
+            systems
+                .par_iter()
+                .map(|s| {
+                    let r = podium_eval::backtest(s.boxed(), &history, &options)
+                        .map_err(|e| e.to_string());
+                    BacktestResult::of(s.spec.name, r)
+                })
+                .collect()
+        })
+    });
+    Ok(Table::new(rows))
+}
+
+/// The outcome of `simulate()`: each system's predictive ability after each checkpoint
+/// round, with the two references.
+#[pyclass(module = "podium", frozen)]
+pub struct SimulationResult {
+    /// The checkpoint rounds, ascending.
+    #[pyo3(get)]
+    rounds: Vec<u32>,
+    /// Trials averaged.
+    #[pyo3(get)]
+    trials: u32,
+    /// Predictive ability of the true ratings (the best any rating can do).
+    #[pyo3(get)]
+    ideal: f64,
+    /// Predictive ability of ranking by mean observed score, per round.
+    #[pyo3(get)]
+    mean_score: Vec<f64>,
+    curves: Vec<(String, Vec<f64>)>,
+    errors: Vec<(String, String)>,
+}
+
+#[pymethods]
+impl SimulationResult {
+    /// Each system's predictive ability per round (a fraction 0..1), by system name.
+    #[getter]
+    fn curves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in &self.curves {
+            d.set_item(k, v.clone())?;
+        }
+        Ok(d)
+    }
+
+    /// The systems that cannot rate the simulated games, with the reason.
+    #[getter]
+    fn errors<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in &self.errors {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+
+    /// Long rows: one dict (system, round, ability) per system and round, the references
+    /// `ideal` and `mean-score` included.
+    fn to_dicts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mut rows = Vec::new();
+        let mut add = |system: &str, round: u32, ability: f64| -> PyResult<()> {
+            let d = PyDict::new(py);
+            d.set_item("system", system)?;
+            d.set_item("round", round)?;
+            d.set_item("ability", ability)?;
+            rows.push(d);
+            Ok(())
+        };
+        for (name, values) in &self.curves {
+            for (r, v) in self.rounds.iter().zip(values) {
+                add(name, *r, *v)?;
+            }
+        }
+        for (r, v) in self.rounds.iter().zip(&self.mean_score) {
+            add(podium_eval::simulate::MEAN_SCORE, *r, *v)?;
+        }
+        for r in &self.rounds {
+            add(podium_eval::simulate::IDEAL, *r, self.ideal)?;
+        }
+        PyList::new(py, rows)
+    }
+
+    /// A `pandas.DataFrame` with one row per round and one column per system and
+    /// reference (needs pandas).
+    fn to_pandas<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let pandas = import_pandas(py)?;
+        let data = PyDict::new(py);
+        for (name, values) in &self.curves {
+            data.set_item(name, values.clone())?;
+        }
+        data.set_item(podium_eval::simulate::MEAN_SCORE, self.mean_score.clone())?;
+        data.set_item(
+            podium_eval::simulate::IDEAL,
+            vec![self.ideal; self.rounds.len()],
+        )?;
+        let kwargs = PyDict::new(py);
+        kwargs.set_item(
+            "index",
+            pandas.getattr("Index")?.call(
+                (self.rounds.clone(),),
+                Some(&{
+                    let k = PyDict::new(py);
+                    k.set_item("name", "round")?;
+                    k
+                }),
+            )?,
+        )?;
+        pandas.getattr("DataFrame")?.call((data,), Some(&kwargs))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "SimulationResult({} systems, rounds {:?}, {} trials, ideal {:.4})",
+            self.curves.len(),
+            self.rounds,
+            self.trials,
+            self.ideal
+        )
+    }
+}
+
+/// Simulates players of known strength: each round every player draws a game score from
+/// Normal(true rating, sd) and every system rates the finishing order; after each
+/// checkpoint round, how often would each system's ratings pick the winner of a fresh
+/// game? Defaults: true ratings 1100, 1200, …, 2000, sd 200, rounds 1, 2, 3, 4, 5, 10,
+/// 20, 100, 1000, 10,000 trials, seed 1 (the same seed gives the same numbers on any
+/// machine and thread count), initial ratings jittered by ±1.
+#[pyfunction]
+#[pyo3(signature = (systems=None, /, *, true_ratings=None, sd=200.0, rounds=None, trials=10_000, seed=1, jitter=1.0, threads=0))]
+#[allow(clippy::too_many_arguments)]
+pub fn simulate(
+    py: Python<'_>,
+    systems: Option<&Bound<'_, PyAny>>,
+    true_ratings: Option<Vec<f64>>,
+    sd: f64,
+    rounds: Option<Vec<u32>>,
+    trials: u32,
+    seed: u64,
+    jitter: f64,
+    threads: usize,
+) -> PyResult<SimulationResult> {
+    let systems = systems_of(systems)?;
+    let defaults = podium_eval::Simulation::default();
+    let sim = podium_eval::Simulation {
+        true_ratings: true_ratings.unwrap_or(defaults.true_ratings),
+        sd,
+        rounds: rounds.unwrap_or(defaults.rounds),
+        trials,
+        seed,
+        jitter,
+        threads,
+    };
+    let report = py.detach(|| {
+        let refs: Vec<&dyn RatingSystem> = systems.iter().map(|s| &*s.inner).collect();
+        sim.run(&refs)
+    });
+    let report = report.map_err(|e| match e {
+        podium_eval::SimulationError::Threads { .. } => threads_error(e.to_string()),
+        e => ConfigError::new_err(e.to_string()),
+    })?;
+    let mut curves = Vec::new();
+    let mut errors = Vec::new();
+    for c in report.systems {
+        match c.values {
+            Ok(v) => curves.push((c.system, v)),
+            Err(why) => errors.push((c.system, why)),
+        }
+    }
+    Ok(SimulationResult {
+        rounds: report.rounds,
+        trials: report.trials,
+        ideal: report.ideal,
+        mean_score: report.mean_score,
+        curves,
+        errors,
+    })
+}
+
+/// Parameter values by name, shown to Python as a dict.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Params(pub Vec<(String, Value)>);
+
+impl<'py> IntoPyObject<'py> for Params {
+    type Target = PyDict;
+    type Output = Bound<'py, PyDict>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
+        let d = PyDict::new(py);
+        for (k, v) in self.0 {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+}
+
+impl<'py> IntoPyObject<'py> for &Params {
+    type Target = PyDict;
+    type Output = Bound<'py, PyDict>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
+        self.clone().into_pyobject(py)
+    }
+}
+
+row! {
+    /// One candidate of a tuning search and how it did on the training part.
+    Candidate {
+        /// The searched parameters' values, by name.
+        params: Params,
+        /// Pair accuracy on the training part.
+        accuracy: Option<f64>,
+        /// Mean log loss on the training part (when the metric is the log loss).
+        log_loss: Option<f64>,
+        /// Warm pairs of the training part.
+        warm_pairs: u64,
+        /// Why the candidate could not rate the training part, if it could not.
+        error: Option<String>,
+    }
+}
+
+/// The outcome of `tune()`.
+#[pyclass(module = "podium", frozen, get_all)]
+pub struct TuneResult {
+    /// The chosen system: the best candidate on the training part.
+    best: System,
+    /// The chosen values of the searched parameters, by name.
+    best_params: Params,
+    /// Matches in the training part (the first ones).
+    train_matches: usize,
+    /// Matches held out.
+    test_matches: usize,
+    /// The chosen system's backtest on the held-out part (rated through the whole history).
+    test: BacktestResult,
+    /// The defaults' backtest on the held-out part, for comparison.
+    default_test: BacktestResult,
+    /// Every candidate, best first on the training part (failed ones last).
+    candidates: Table,
+}
+
+#[pymethods]
+impl TuneResult {
+    fn __repr__(&self) -> String {
+        let params: Vec<String> = self
+            .best_params
+            .0
+            .iter()
+            .map(|(k, v)| format!("{k}={:?}", v.0))
+            .collect();
+        let pct = |r: &BacktestResult| {
+            r.accuracy
+                .map_or_else(|| "n/a".to_string(), |a| format!("{:.2}%", 100.0 * a))
+        };
+        format!(
+            "TuneResult(best {}: {}; held-out accuracy {} (defaults {}); {} candidates)",
+            self.best.spec.name,
+            params.join(", "),
+            pct(&self.test),
+            pct(&self.default_test),
+            self.candidates.len()
+        )
+    }
+}
+
+/// One searched parameter from Python: `(lo, hi)`, `(lo, hi, step)`, a list of values, or
+/// the text the command line takes (`"8..64"`, `"8..64:8"`, `"8,16,32"`).
+fn search_of(name: &str, spec: &Bound<'_, PyAny>) -> PyResult<ParamSearch> {
+    let bad = |e: podium_eval::TuneError| ConfigError::new_err(e.to_string());
+    if let Ok(s) = spec.cast::<PyString>() {
+        return format!("{name}={}", s.to_cow()?)
+            .parse::<ParamSearch>()
+            .map_err(bad);
+    }
+    if let Ok(t) = spec.cast::<PyTuple>() {
+        let nums = t
+            .iter()
+            .map(|v| v.extract::<f64>())
+            .collect::<PyResult<Vec<_>>>()
+            .map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "parameter {name}: a range is (lo, hi) or (lo, hi, step) of numbers"
+                ))
+            })?;
+        let text = match nums.as_slice() {
+            [lo, hi] => format!("{name}={lo}..{hi}"),
+            [lo, hi, step] => format!("{name}={lo}..{hi}:{step}"),
+            _ => {
+                return Err(PyTypeError::new_err(format!(
+                    "parameter {name}: a range is (lo, hi) or (lo, hi, step)"
+                )))
+            }
+        };
+        return text.parse::<ParamSearch>().map_err(bad);
+    }
+    let items = spec.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "parameter {name}: the values searched are (lo, hi), (lo, hi, step), a list of values, or text such as \"8..64\""
+        ))
+    })?;
+    let values = items
+        .map(|v| {
+            let v = v?;
+            let d = PyDict::new(v.py());
+            d.set_item(name, &v)?;
+            let s = settings_of(Some(&d))?;
+            Ok(s.get(name).unwrap_or_default().to_string())
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    if values.is_empty() {
+        return Err(ConfigError::new_err(format!(
+            "parameter {name}: no value to search"
+        )));
+    }
+    Ok(ParamSearch {
+        name: name.to_string(),
+        values: Values::List(values),
+    })
+}
+
+/// The searched parameters' values of a candidate, typed as the system has them.
+fn typed(system: &str, fixed: &Settings, names: &[String], s: &Settings) -> Params {
+    let Ok(sys) = podium::system(system, &fixed.then(s)) else {
+        return Params(Vec::new());
+    };
+    let params = sys.params();
+    let params = names
+        .iter()
+        .filter_map(|n| {
+            let key = n.replace('-', "_");
+            params
+                .iter()
+                .find(|p| p.name == key)
+                .map(|p| (p.name.to_string(), Value(p.value)))
+        })
+        .collect::<Vec<_>>();
+    Params(params)
+}
+
+/// Searches a system's parameters on the first part of a history (`train`, a fraction)
+/// and reports the chosen values' accuracy on the rest, never seen by the search.
+///
+/// `system` is a name or a `System` (whose parameters stay fixed). `params` maps each
+/// searched parameter to `(lo, hi)` (`steps` evenly spaced values on the grid),
+/// `(lo, hi, step)`, a list of values, or text as the command line takes it
+/// (`"8..64:8"`). The grid is every combination; `samples=N` draws N random candidates
+/// instead (with `seed`). `metric` is `"accuracy"` (highest pair accuracy) or
+/// `"log_loss"` (lowest). Returns a `TuneResult`.
+#[pyfunction]
+#[pyo3(signature = (matches, system, params, /, *, train=0.5, steps=8, samples=None, seed=1, metric="accuracy", threads=0))]
+#[allow(clippy::too_many_arguments)]
+pub fn tune(
+    py: Python<'_>,
+    matches: &Bound<'_, PyAny>,
+    system: &Bound<'_, PyAny>,
+    params: &Bound<'_, PyDict>,
+    train: f64,
+    steps: usize,
+    samples: Option<usize>,
+    seed: u64,
+    metric: &str,
+    threads: usize,
+) -> PyResult<TuneResult> {
+    let system = System::from_py(system, None)?;
+    let metric = match metric.replace('-', "_").as_str() {
+        "accuracy" => Metric::Accuracy,
+        "log_loss" => Metric::LogLoss,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "metric={other:?}: expected \"accuracy\" or \"log_loss\""
+            )))
+        }
+    };
+    let mut searched = Vec::new();
+    for (k, v) in params.iter() {
+        let name: String = k.extract()?;
+        searched.push(search_of(&name, &v)?);
+    }
+    let names: Vec<String> = searched.iter().map(|p| p.name.clone()).collect();
+    let tuning = podium_eval::Tuning {
+        system: system.spec.name.to_string(),
+        fixed: system.settings.clone(),
+        params: searched,
+        search: match samples {
+            Some(samples) => Search::Random { samples, seed },
+            None => Search::Grid { steps },
+        },
+        train,
+        metric,
+        threads,
+    };
+    let given = Given::from_py(matches, 1)?;
+    let history = given.built(py)?;
+    let report = py.detach(|| tuning.run(&history));
+    let report = report.map_err(|e| {
+        use podium_eval::TuneError as T;
+        match e {
+            T::Config(c) => config_error(c),
+            T::NoCandidate(_) | T::Test(_) => RateError::new_err(e.to_string()),
+            T::Threads(_) => threads_error(e.to_string()),
+            e => ConfigError::new_err(e.to_string()),
+        }
+    })?;
+    let name = system.spec.name;
+    let chosen = report.chosen().settings.clone();
+    let best = System::build(name, system.settings.then(&chosen))?;
+    let candidates: Vec<Candidate> = report
+        .candidates
+        .iter()
+        .map(|c| {
+            let (accuracy, log_loss, warm_pairs, error) = match &c.train {
+                Ok(r) => (r.accuracy(), r.log_loss(), r.warm_pairs(), None),
+                Err(why) => (None, None, 0, Some(why.clone())),
+            };
+            Candidate {
+                params: typed(name, &system.settings, &names, &c.settings),
+                accuracy,
+                log_loss,
+                warm_pairs,
+                error,
+            }
+        })
+        .collect();
+    Ok(TuneResult {
+        best_params: typed(name, &system.settings, &names, &chosen),
+        best,
+        train_matches: report.train_matches,
+        test_matches: report.test_matches,
+        test: BacktestResult::of(name, Ok(report.test)),
+        default_test: BacktestResult::of(name, report.default_test),
+        candidates: Table::new(candidates),
+    })
+}

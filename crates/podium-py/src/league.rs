@@ -1,0 +1,984 @@
+//! `League`: a pool of players rated by one system, match after match, with the
+//! leaderboard, each player's history of changes and predictions.
+
+use std::sync::Arc;
+
+use compact_str::CompactString;
+use podium::{PlayerChange, RateError, Slot};
+use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+
+use crate::errors::{bad_matches, rate_error, BadMatch, PodiumError};
+use crate::matches::{to_match, Given, MatchObj, Store};
+use crate::system::System;
+use crate::table::{import_pandas, row, Change, Rating, Standing, Table, Time};
+
+/// A league's record of every change it applied: what `League.history()` shows.
+#[derive(Debug, Clone, Default)]
+struct History {
+    /// Every rated match's id and time, in rating order.
+    matches: Vec<(CompactString, Option<i64>)>,
+    rows: Vec<HistoryRow>,
+    /// Each player's rows (indices into `rows`), by league index.
+    by_player: Vec<Vec<u32>>,
+}
+
+/// One player's change in one match, as kept (`NaN` for an absent σ or K).
+#[derive(Debug, Clone, Copy)]
+struct HistoryRow {
+    game: u32,
+    player: u32,
+    place: u32,
+    before: f64,
+    sigma_before: f64,
+    expected: f64,
+    actual: f64,
+    k: f64,
+    weight: f64,
+    after: f64,
+    sigma_after: f64,
+}
+
+fn some(v: f64) -> Option<f64> {
+    (!v.is_nan()).then_some(v)
+}
+
+impl History {
+    /// Records one match: each player's league index, place and change, in the match's
+    /// players' order.
+    fn record(
+        &mut self,
+        id: &str,
+        time: Option<i64>,
+        changes: impl Iterator<Item = (usize, usize, PlayerChange)>,
+    ) {
+        let game = self.matches.len() as u32;
+        self.matches.push((CompactString::from(id), time));
+        for (player, place, c) in changes {
+            if self.by_player.len() <= player {
+                self.by_player.resize_with(player + 1, Vec::new);
+            }
+            self.by_player[player].push(self.rows.len() as u32);
+            self.rows.push(HistoryRow {
+                game,
+                player: player as u32,
+                place: place as u32,
+                before: c.before.value,
+                sigma_before: c.before.sigma.unwrap_or(f64::NAN),
+                expected: c.expected,
+                actual: c.actual,
+                k: c.k.unwrap_or(f64::NAN),
+                weight: c.weight,
+                after: c.after.value,
+                sigma_after: c.after.sigma.unwrap_or(f64::NAN),
+            });
+        }
+    }
+
+    /// The record as it was when it held `matches` matches and `rows` rows.
+    fn truncate(&mut self, matches: usize, rows: usize) {
+        while self.rows.len() > rows {
+            let r = self.rows.pop().expect("more rows than kept");
+            self.by_player[r.player as usize].pop();
+        }
+        self.matches.truncate(matches);
+    }
+
+    fn change(&self, league: &podium::League, r: &HistoryRow) -> Change {
+        let (id, time) = &self.matches[r.game as usize];
+        Change {
+            match_id: id.to_string(),
+            time: Time(*time),
+            player: league.player(r.player as usize).name.clone(),
+            place: r.place as usize,
+            rating_before: r.before,
+            sigma_before: some(r.sigma_before),
+            expected: r.expected,
+            actual: r.actual,
+            k: some(r.k),
+            weight: r.weight,
+            change: r.after - r.before,
+            rating_after: r.after,
+            sigma_after: some(r.sigma_after),
+        }
+    }
+}
+
+row! {
+    /// What `League.rate_many()` did: how many matches it rated, and the bad matches it
+    /// left out (only with `skip_bad=True`).
+    RateSummary {
+        /// Matches rated.
+        rated: u64,
+        /// The matches left out, one message each.
+        skipped: Vec<String>,
+    }
+}
+
+/// What a league rated, in order, to rate again when its history is first asked for:
+/// the matches themselves stay where they are (a `Matches` the league was given, or the
+/// league's own store of the matches given one by one).
+#[derive(Debug, Clone, Default)]
+struct Log {
+    ops: Vec<Op>,
+    /// The matches given to the league other than as a `Matches`.
+    own: Store,
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    /// A starting rating.
+    Initial(String, podium::Rating),
+    /// The matches of a `Matches` view, but for those at the positions `skipped`.
+    Stored {
+        store: Arc<Store>,
+        order: Option<Arc<[u32]>>,
+        skipped: Vec<usize>,
+    },
+    /// Matches `from..to` of the league's own store.
+    Own { from: usize, to: usize },
+}
+
+impl Log {
+    /// Notes that the own store's matches from `from` on were rated.
+    fn own_rated(&mut self, from: usize) {
+        let to = self.own.len();
+        if to == from {
+            return;
+        }
+        if let Some(Op::Own { to: last, .. }) = self.ops.last_mut() {
+            if *last == from {
+                *last = to;
+                return;
+            }
+        }
+        self.ops.push(Op::Own { from, to });
+    }
+}
+
+/// A pool of players rated by one system, match after match.
+///
+/// `League(system, history=True)`: `system` is a `System` or a system's name (then
+/// keyword parameters may follow: `League("sme", k=24)`). A league keeps what it rated
+/// so that `history()` can show every change; the first call rates everything again,
+/// recording, and the league records as it rates from then on. With `history=False` the
+/// league keeps nothing of the past (and `history()` is not available): for rating
+/// matches one by one without end.
+#[pyclass(module = "podium")]
+pub struct League {
+    system: System,
+    inner: podium::League,
+    /// What was rated, when the league keeps its history.
+    log: Option<Log>,
+    /// Every change, once `history()` was asked for.
+    history: Option<History>,
+}
+
+/// A player of a stored history not yet met by the league, in the map from the store's
+/// player numbers to league indices.
+const UNKNOWN: u32 = u32::MAX;
+
+/// Records `m`'s changes as `report` gives them.
+fn record(h: &mut History, m: &podium::Match, report: &podium::MatchReport) {
+    let places = m.players().map(|(e, _)| m.place(e));
+    h.record(
+        m.id(),
+        m.time(),
+        report
+            .changes
+            .iter()
+            .zip(places)
+            .map(|((i, c), place)| (*i, place, *c)),
+    );
+}
+
+impl League {
+    fn new_from(system: System, history: bool) -> Self {
+        League {
+            inner: podium::League::shared(Arc::clone(&system.inner)),
+            system,
+            log: history.then(Log::default),
+            history: None,
+        }
+    }
+
+    /// The next match's default id: its number in the league.
+    fn next_id(&self) -> String {
+        (self.inner.matches_rated() + 1).to_string()
+    }
+
+    /// Rates one built match, keeps it and records it.
+    fn apply(&mut self, m: &podium::Match) -> Result<Vec<Change>, RateError> {
+        let report = self.inner.apply(m)?;
+        let changes: Vec<Change> = m
+            .players()
+            .zip(&report.changes)
+            .map(|((e, mem), (_, c))| Change {
+                match_id: m.id().to_string(),
+                time: Time(m.time()),
+                player: mem.player.clone(),
+                place: m.place(e),
+                rating_before: c.before.value,
+                sigma_before: c.before.sigma,
+                expected: c.expected,
+                actual: c.actual,
+                k: c.k,
+                weight: c.weight,
+                change: c.delta(),
+                rating_after: c.after.value,
+                sigma_after: c.after.sigma,
+            })
+            .collect();
+        if let Some(h) = &mut self.history {
+            record(h, m, &report);
+        }
+        if let Some(log) = &mut self.log {
+            let from = log.own.len();
+            log.own.push(m);
+            log.own_rated(from);
+        }
+        Ok(changes)
+    }
+
+    /// Rates everything the league rated again, recording every change: the history.
+    fn replay(&self) -> Result<History, String> {
+        let mut league = podium::League::shared(Arc::clone(&self.system.inner));
+        let mut history = History::default();
+        let Some(log) = &self.log else {
+            return Ok(history);
+        };
+        let mut spare: Option<podium::Match> = None;
+        let mut rate = |league: &mut podium::League,
+                        history: &mut History,
+                        store: &Store,
+                        i: usize|
+         -> Result<(), String> {
+            let m = store
+                .build(i, spare.take())
+                .map_err(|e| format!("match {:?}: {e}", store.id(i)))?;
+            let report = league.apply(&m).map_err(|e| e.to_string())?;
+            record(history, &m, &report);
+            spare = Some(m);
+            Ok(())
+        };
+        for op in &log.ops {
+            match op {
+                Op::Initial(name, rating) => league
+                    .set_initial(name, *rating)
+                    .map_err(|e| e.to_string())?,
+                Op::Stored {
+                    store,
+                    order,
+                    skipped,
+                } => {
+                    let n = order.as_ref().map_or(store.len(), |o| o.len());
+                    let mut skip = skipped.iter().peekable();
+                    for k in 0..n {
+                        if skip.peek() == Some(&&k) {
+                            skip.next();
+                            continue;
+                        }
+                        let i = order.as_ref().map_or(k, |o| o[k] as usize);
+                        rate(&mut league, &mut history, store, i)?;
+                    }
+                }
+                Op::Own { from, to } => {
+                    for i in *from..*to {
+                        rate(&mut league, &mut history, &log.own, i)?;
+                    }
+                }
+            }
+        }
+        Ok(history)
+    }
+
+    fn standing(&self, s: &podium::Standing) -> Standing {
+        let st = &s.stats;
+        Standing {
+            position: s.position,
+            player: s.player.clone(),
+            rating: s.rating.value,
+            sigma: s.rating.sigma,
+            games: st.games,
+            avg_size: st.average_size(),
+            wins: st.wins,
+            win_pct: st.win_pct(),
+            expected_win_pct: st.expected_win_pct(),
+            net_pct: st.win_pct() - st.expected_win_pct(),
+            last_played: Time(st.last_time),
+            last_match: st.last_match.as_ref().map(|m| m.to_string()),
+            provisional: s.provisional,
+        }
+    }
+}
+
+/// Rates a history into a league, the interpreter's lock released: what
+/// `League.rate_many` does once its matches are in Rust.
+struct Rater<'a> {
+    league: &'a mut podium::League,
+    /// Where changes are recorded, once the history was asked for.
+    history: Option<&'a mut History>,
+    /// Where matches given one by one are kept, when the league keeps its history.
+    own: Option<&'a mut Store>,
+    skip_bad: bool,
+    bad: Vec<BadMatch>,
+    bad_count: usize,
+    /// Positions (in the order given) of the matches left out.
+    skipped: Vec<usize>,
+    rated: u64,
+}
+
+impl Rater<'_> {
+    /// Whether rating has stopped at a bad match and the rest is only checked.
+    fn checking(&self) -> bool {
+        self.bad_count > 0 && !self.skip_bad
+    }
+
+    /// Rates `m` (the `k`-th given), or notes why not. Once a match has failed (without
+    /// `skip_bad`), the others are only checked, so that the error lists every match the
+    /// system cannot rate, as the command line does. True when `m` was rated.
+    fn one(&mut self, k: usize, m: &podium::Match) -> bool {
+        if self.checking() {
+            if let Err(e) = self.league.try_rate(m) {
+                self.note(k, m.id(), &e);
+            }
+            return false;
+        }
+        match self.league.apply(m) {
+            Ok(report) => {
+                self.rated += 1;
+                if let Some(h) = self.history.as_deref_mut() {
+                    record(h, m, &report);
+                }
+                true
+            }
+            Err(e) => {
+                self.note(k, m.id(), &e);
+                false
+            }
+        }
+    }
+
+    fn note(&mut self, k: usize, id: &str, e: &RateError) {
+        self.bad_count += 1;
+        self.skipped.push(k);
+        if self.skip_bad || self.bad.len() < crate::errors::MAX_LISTED {
+            self.bad.push(BadMatch::of_rate(id, e));
+        }
+    }
+
+    /// Rates matches given one by one, keeping those rated in the league's own store.
+    fn built(&mut self, matches: &[podium::Match]) {
+        for (k, m) in matches.iter().enumerate() {
+            if self.one(k, m) {
+                if let Some(own) = self.own.as_deref_mut() {
+                    own.push(m);
+                }
+            }
+        }
+    }
+
+    /// Rates the matches of `store` at `order` (all, in stored order, when `None`).
+    fn stored(&mut self, store: &Store, order: Option<&[u32]>) {
+        let n = order.map_or(store.len(), <[u32]>::len);
+        let at = |k: usize| order.map_or(k, |o| o[k] as usize);
+        // The store's player numbers to league indices, learnt as players are met.
+        let mut index: Vec<u32> = vec![UNKNOWN; store.player_count()];
+        let mut slots: Vec<Slot<'_>> = Vec::new();
+        let mut places: Vec<usize> = Vec::new();
+        let mut spare: Option<podium::Match> = None;
+        for k in 0..n {
+            let i = at(k);
+            // With tens of thousands of players their records leave the cache: ask for
+            // those of a match a few ahead.
+            if k + 4 < n {
+                for p in store.players_of(at(k + 4)) {
+                    match index[p as usize] {
+                        UNKNOWN => {}
+                        j => self.league.prefetch(j as usize),
+                    }
+                }
+            }
+            // Matches are built only where a report is needed: to record it, to check a
+            // match after a bad one, or for what a plain free-for-all cannot say.
+            let plain = self.history.is_none() && store.is_ranked(i) && !self.checking();
+            if !plain {
+                match store.build(i, spare.take()) {
+                    Ok(m) => {
+                        self.one(k, &m);
+                        spare = Some(m);
+                    }
+                    Err(_) => unreachable!("a stored match was valid when stored"),
+                }
+                continue;
+            }
+            slots.clear();
+            for p in store.players_of(i) {
+                slots.push(match index[p as usize] {
+                    UNKNOWN => {
+                        let name = store.player_name(p);
+                        match self.league.index_of(name) {
+                            Some(j) => {
+                                index[p as usize] = j as u32;
+                                Slot::Known(j)
+                            }
+                            None => Slot::New(name),
+                        }
+                    }
+                    j => Slot::Known(j as usize),
+                });
+            }
+            store.places(i, &mut places);
+            match self.league.apply_ranked(store.id(i), &mut slots, &places) {
+                Ok(()) => {
+                    self.rated += 1;
+                    for (p, slot) in store.players_of(i).zip(&slots) {
+                        if let Slot::Known(j) = *slot {
+                            index[p as usize] = j as u32;
+                        }
+                    }
+                }
+                Err(e) => self.note(k, store.id(i), &e),
+            }
+        }
+    }
+}
+
+/// The system a league's constructor was given: a `System` or a name with parameters.
+fn system_arg(system: &Bound<'_, PyAny>, params: Option<&Bound<'_, PyDict>>) -> PyResult<System> {
+    System::from_py(system, params)
+}
+
+#[pymethods]
+impl League {
+    #[new]
+    #[pyo3(signature = (system, /, *, history=true, **params))]
+    fn py_new(
+        system: &Bound<'_, PyAny>,
+        history: bool,
+        params: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        Ok(League::new_from(system_arg(system, params)?, history))
+    }
+
+    /// The league's rating system.
+    #[getter]
+    fn system(&self) -> System {
+        self.system.clone()
+    }
+
+    /// Number of matches rated so far.
+    #[getter]
+    fn matches_rated(&self) -> u64 {
+        self.inner.matches_rated()
+    }
+
+    /// Every player, in the order they were first met.
+    #[getter]
+    fn players(&self) -> Vec<String> {
+        self.inner
+            .players()
+            .iter()
+            .map(|p| p.name.clone())
+            .collect()
+    }
+
+    /// Whether the league keeps what it rated, for `history()`.
+    #[getter]
+    fn keeps_history(&self) -> bool {
+        self.log.is_some()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.players().len()
+    }
+
+    fn __contains__(&self, player: &str) -> bool {
+        self.inner.get(player).is_some()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let system = self.system.clone().into_pyobject(py)?.repr()?;
+        Ok(format!(
+            "League({system}, {} players, {} matches rated)",
+            self.inner.players().len(),
+            self.inner.matches_rated()
+        ))
+    }
+
+    /// Rates one match and returns each player's change (a table of `Change`, players
+    /// best first). The match is a ranking (`["ann", ["bo", "cy"], "di"]`: best first,
+    /// an inner list is a team), a mapping of player (or tuple of players) to place
+    /// (`{"ann": 1, "bo": 2, "cy": 2}`: equal places are ties) or a `Match`. `id` and
+    /// `time` apply to a ranking or a mapping; a match without an id is numbered.
+    ///
+    /// Raises `MatchError` for a match that cannot exist and `RateError` for one the
+    /// system cannot rate; nothing changes then.
+    #[pyo3(signature = (r#match, /, *, id=None, time=None))]
+    fn rate(
+        &mut self,
+        r#match: &Bound<'_, PyAny>,
+        id: Option<String>,
+        time: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Table> {
+        let given = r#match;
+        if given.cast::<MatchObj>().is_ok() && (id.is_some() || time.is_some()) {
+            return Err(PyTypeError::new_err(
+                "id and time belong to the Match: give them to Match(...)",
+            ));
+        }
+        let time = time.map(crate::time::from_py).transpose()?.flatten();
+        let id = id.unwrap_or_else(|| self.next_id());
+        let m = to_match(given, &id, time)?;
+        let changes = self.apply(&m).map_err(rate_error)?;
+        Ok(Table::new(changes))
+    }
+
+    /// Rates matches in order: a `Matches` (from `read_csv` and friends) or any
+    /// iterable of matches in the forms `rate()` takes. Matches without an id are
+    /// numbered. Returns a `RateSummary` (matches rated, matches skipped).
+    ///
+    /// All or nothing: if a match cannot be rated, nothing of the batch is applied and
+    /// `RateError` lists every such match, unless `skip_bad=True`, which rates the
+    /// others and lists the bad ones in the summary. The interpreter's lock is released
+    /// while rating.
+    #[pyo3(signature = (matches, /, *, skip_bad=false))]
+    fn rate_many(
+        &mut self,
+        py: Python<'_>,
+        matches: &Bound<'_, PyAny>,
+        skip_bad: bool,
+    ) -> PyResult<RateSummary> {
+        let given = Given::from_py(matches, self.inner.matches_rated() + 1)?;
+        let stored = match &given {
+            Given::Stored(m) => {
+                let m = m.bind(py).get();
+                Some((Arc::clone(&m.store), m.order.clone()))
+            }
+            Given::Built(_) => None,
+        };
+        let built = match &given {
+            Given::Built(v) => Some(Arc::clone(v)),
+            Given::Stored(_) => None,
+        };
+        let own_mark = self.log.as_ref().map(|l| l.own.mark());
+        let snapshot = (!skip_bad).then(|| {
+            (
+                self.inner.clone(),
+                self.history
+                    .as_ref()
+                    .map(|h| (h.matches.len(), h.rows.len())),
+            )
+        });
+        let League {
+            inner,
+            history,
+            log,
+            ..
+        } = self;
+        let (rated, bad, bad_count, skipped) = py.detach(|| {
+            let mut rater = Rater {
+                league: inner,
+                history: history.as_mut(),
+                own: log.as_mut().map(|l| &mut l.own),
+                skip_bad,
+                bad: Vec::new(),
+                bad_count: 0,
+                skipped: Vec::new(),
+                rated: 0,
+            };
+            if let Some((store, order)) = &stored {
+                rater.stored(store, order.as_deref());
+            }
+            if let Some(ms) = &built {
+                rater.built(ms);
+            }
+            (rater.rated, rater.bad, rater.bad_count, rater.skipped)
+        });
+        if bad_count > 0 && !skip_bad {
+            let (league, kept) = snapshot.expect("kept without skip_bad");
+            self.inner = league;
+            if let (Some(h), Some((matches, rows))) = (self.history.as_mut(), kept) {
+                h.truncate(matches, rows);
+            }
+            if let (Some(log), Some(mark)) = (self.log.as_mut(), own_mark) {
+                log.own.truncate(mark);
+            }
+            return Err(bad_matches(
+                crate::errors::RateError::new_err,
+                bad_count,
+                &bad,
+                "nothing rated",
+                "pass skip_bad=True to rate the rest",
+            ));
+        }
+        if let Some(log) = self.log.as_mut() {
+            match stored {
+                Some((store, order)) => log.ops.push(Op::Stored {
+                    store,
+                    order,
+                    skipped,
+                }),
+                None => log.own_rated(own_mark.map_or(0, |m| m.0)),
+            }
+        }
+        Ok(RateSummary {
+            rated,
+            skipped: bad.into_iter().map(|b| b.message).collect(),
+        })
+    }
+
+    /// The leaderboard, best first: a table of `Standing` (position, player, rating,
+    /// sigma, games, avg_size, wins, win_pct, expected_win_pct, net_pct, last_played,
+    /// last_match, provisional). `by="conservative"` ranks by μ − 3σ (systems with σ);
+    /// `min_games` leaves out players with fewer games (positions are kept).
+    #[pyo3(signature = (*, min_games=0, by="rating"))]
+    fn standings(&self, min_games: u32, by: &str) -> PyResult<Table> {
+        let mut board = self.inner.standings();
+        match by {
+            "rating" => {}
+            "conservative" => {
+                if !self.system.inner.has_uncertainty() {
+                    return Err(PyValueError::new_err(format!(
+                        "by=\"conservative\" ranks by μ − 3σ, but system {} keeps no σ; use one of the Bayesian systems (see podium.systems())",
+                        self.system.spec.name
+                    )));
+                }
+                let cons = |r: &podium::Rating| r.value - 3.0 * r.sigma.unwrap_or(0.0);
+                board.sort_by(|a, b| {
+                    cons(&b.rating)
+                        .total_cmp(&cons(&a.rating))
+                        .then_with(|| a.player.cmp(&b.player))
+                });
+                for (i, s) in board.iter_mut().enumerate() {
+                    s.position = i + 1;
+                }
+            }
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "by={other:?}: expected \"rating\" or \"conservative\""
+                )))
+            }
+        }
+        let rows = board
+            .iter()
+            .filter(|s| s.stats.games >= min_games)
+            .map(|s| self.standing(s))
+            .collect();
+        Ok(Table::new::<Standing>(rows))
+    }
+
+    /// A player's rating now (value, sigma, games). Raises `KeyError` for a player the
+    /// league has not met.
+    fn rating(&self, player: &str) -> PyResult<Rating> {
+        let p = self
+            .inner
+            .get(player)
+            .ok_or_else(|| PyKeyError::new_err(format!("no player {player:?} in the league")))?;
+        Ok(Rating {
+            player: p.name.clone(),
+            value: p.rating.value,
+            sigma: p.rating.sigma,
+            games: p.rating.games,
+        })
+    }
+
+    /// A player's changes, match by match, in rating order (a table of `Change`); every
+    /// player's when `player` is `None`. Needs a league that keeps its history.
+    #[pyo3(signature = (player=None, /))]
+    fn history(&mut self, py: Python<'_>, player: Option<&str>) -> PyResult<Table> {
+        if self.log.is_none() {
+            return Err(PodiumError::new_err(
+                "this league keeps no history: create it with League(system, history=True)",
+            ));
+        }
+        if self.history.is_none() {
+            let this = &*self;
+            let replayed = py.detach(|| this.replay()).map_err(|e| {
+                PyRuntimeError::new_err(format!("rating the history again failed: {e}"))
+            })?;
+            self.history = Some(replayed);
+        }
+        let h = self.history.as_ref().expect("just made");
+        let rows: Vec<Change> = match player {
+            Some(name) => {
+                let i = self.inner.index_of(name).ok_or_else(|| {
+                    PyKeyError::new_err(format!("no player {name:?} in the league"))
+                })?;
+                h.by_player
+                    .get(i)
+                    .map(|rows| {
+                        rows.iter()
+                            .map(|&r| h.change(&self.inner, &h.rows[r as usize]))
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            }
+            None => h.rows.iter().map(|r| h.change(&self.inner, r)).collect(),
+        };
+        Ok(Table::new(rows))
+    }
+
+    /// What the system expects of a proposed match: `entries` are player ids or lists of
+    /// player ids (teams). Players the league has not met start as the system starts a
+    /// new player. Ratings of systems with σ are aged to `time` (by default the last
+    /// time the league has seen). Returns a `Prediction`.
+    #[pyo3(signature = (entries, /, *, time=None))]
+    fn predict(
+        &self,
+        entries: &Bound<'_, PyAny>,
+        time: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Prediction> {
+        if entries.is_instance_of::<PyString>() || entries.cast::<pyo3::types::PyMapping>().is_ok()
+        {
+            return Err(PyTypeError::new_err(
+                "predict takes a list of entries: player ids, or lists of player ids (teams)",
+            ));
+        }
+        let mut proposed: Vec<Vec<String>> = Vec::new();
+        for e in entries.try_iter()? {
+            let e = e?;
+            if let Ok(s) = e.cast::<PyString>() {
+                proposed.push(vec![s.to_cow()?.into_owned()]);
+            } else if e.is_instance_of::<PyList>() || e.is_instance_of::<pyo3::types::PyTuple>() {
+                let players = e
+                    .try_iter()?
+                    .map(|p| {
+                        let p = p?;
+                        p.cast::<PyString>()
+                            .map_err(|_| PyTypeError::new_err("player ids are strings"))?
+                            .to_cow()
+                            .map(|c| c.into_owned())
+                    })
+                    .collect::<PyResult<Vec<_>>>()?;
+                proposed.push(players);
+            } else {
+                return Err(PyTypeError::new_err(format!(
+                    "an entry is a player id or a list of player ids (a team), not {}",
+                    e.get_type().name()?
+                )));
+            }
+        }
+        let time = match time {
+            Some(t) => crate::time::from_py(t)?,
+            None => self
+                .inner
+                .players()
+                .iter()
+                .filter_map(|p| p.stats.last_time)
+                .max(),
+        };
+        let mut b = podium::Match::builder("proposed");
+        if let Some(t) = time {
+            b = b.time(t);
+        }
+        for (i, players) in proposed.iter().enumerate() {
+            b = b.entry(podium::Entry {
+                team: (players.len() > 1).then(|| format!("entry {}", i + 1)),
+                members: players
+                    .iter()
+                    .map(|p| podium::Member {
+                        player: p.clone(),
+                        weight: 1.0,
+                    })
+                    .collect(),
+                finish: podium::Finish::Rank(1.0),
+            });
+        }
+        let game = b.build().map_err(crate::errors::match_error)?;
+        let before = self.inner.ratings_before(&game);
+        let p = self
+            .system
+            .inner
+            .predict(&game, &before)
+            .map_err(rate_error)?;
+        let labels: Vec<String> = proposed.iter().map(|e| e.join("+")).collect();
+        let (rating, sigma): (Vec<f64>, Vec<Option<f64>>) = (0..game.len())
+            .map(|i| {
+                let r = &before[game.member_range(i)];
+                let n = r.len() as f64;
+                (
+                    r.iter().map(|x| x.value).sum::<f64>() / n,
+                    r.iter()
+                        .map(|x| x.sigma.map(|s| s * s))
+                        .sum::<Option<f64>>()
+                        .map(|v| (v / n).sqrt()),
+                )
+            })
+            .unzip();
+        let new_players = proposed
+            .iter()
+            .flatten()
+            .filter(|p| self.inner.get(p).is_none())
+            .cloned()
+            .collect();
+        Ok(Prediction {
+            entries: labels,
+            players: proposed,
+            rating,
+            sigma,
+            win: p.win,
+            ahead: p.ahead,
+            expected_place: p.expected_place,
+            draw: p.draw,
+            quality: p.quality,
+            new_players,
+        })
+    }
+
+    /// Sets a player's starting rating (e.g. carried over from another league): `games`
+    /// counts games already played elsewhere; without `sigma` a system with σ gives a
+    /// newcomer's. Raises `RateError` for a rating the system cannot start from.
+    #[pyo3(signature = (player, rating, /, *, sigma=None, games=0))]
+    fn set_initial(
+        &mut self,
+        player: &str,
+        rating: f64,
+        sigma: Option<f64>,
+        games: u32,
+    ) -> PyResult<()> {
+        if player.is_empty() || player.trim() != player {
+            return Err(crate::errors::match_error(
+                podium::MatchError::InvalidPlayerId {
+                    player: player.to_string(),
+                },
+            ));
+        }
+        let rating = podium::Rating {
+            value: rating,
+            sigma,
+            games,
+        };
+        self.inner.set_initial(player, rating).map_err(rate_error)?;
+        if let Some(log) = &mut self.log {
+            log.ops.push(Op::Initial(player.to_string(), rating));
+        }
+        Ok(())
+    }
+
+    /// Sets starting ratings from a CSV file `player,rating[,games][,sigma]` (as
+    /// `podium rate --initial` reads it). All or nothing: raises `ReadError` (or
+    /// `RateError`) naming the file and line of the first bad row.
+    fn load_initial(&mut self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        let name = path.to_string_lossy().into_owned();
+        let seeds = py.detach(|| {
+            let f = std::fs::File::open(&path).map_err(|e| {
+                Box::new(podium_io::ReadError::Io {
+                    file: name.clone(),
+                    source: e,
+                })
+            })?;
+            podium_io::initial::read_seeds(&name, f).map_err(Box::new)
+        });
+        let seeds = seeds.map_err(|e| crate::errors::read_error(&e))?;
+        let before = self.inner.clone();
+        for s in &seeds {
+            if let Err(e) = self.inner.set_initial(&s.player, s.rating()) {
+                self.inner = before;
+                let field = match &e {
+                    RateError::RatingOutOfRange { what, .. } => *what,
+                    _ => "rating",
+                };
+                return Err(crate::errors::RateError::new_err(format!(
+                    "{name}:{}: field `{field}`: {e}",
+                    s.line
+                )));
+            }
+        }
+        if let Some(log) = &mut self.log {
+            log.ops.extend(
+                seeds
+                    .into_iter()
+                    .map(|s| Op::Initial(s.player.clone(), s.rating())),
+            );
+        }
+        Ok(())
+    }
+
+    /// A copy of the league (the system is shared): a checkpoint to rate on from.
+    fn copy(&self) -> League {
+        League {
+            system: self.system.clone(),
+            inner: self.inner.clone(),
+            log: self.log.clone(),
+            history: self.history.clone(),
+        }
+    }
+
+    fn __copy__(&self) -> League {
+        self.copy()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> League {
+        self.copy()
+    }
+}
+
+/// What a system expects of a proposed match (`League.predict()`). Lists follow the
+/// entries' order as given.
+#[pyclass(module = "podium", frozen, get_all)]
+pub struct Prediction {
+    /// Each entry's label: its players joined with `+`.
+    entries: Vec<String>,
+    /// Each entry's players.
+    players: Vec<Vec<String>>,
+    /// Each entry's rating: the mean of its players'.
+    rating: Vec<f64>,
+    /// Each entry's σ (the root mean square of its players'), for systems with σ.
+    sigma: Vec<Option<f64>>,
+    /// Each entry's probability to finish first.
+    win: Vec<f64>,
+    /// `ahead[i][j]`: the probability that entry `i` finishes ahead of entry `j`.
+    ahead: Vec<Vec<f64>>,
+    /// Each entry's expected place, 1 = first.
+    expected_place: Vec<f64>,
+    /// The probability of a draw, for systems with a model of draws.
+    draw: Option<f64>,
+    /// Match quality, for systems that define it (TrueSkill).
+    quality: Option<f64>,
+    /// Players the league has not met (rated as newcomers).
+    new_players: Vec<String>,
+}
+
+#[pymethods]
+impl Prediction {
+    /// One dict per entry: entry, rating, sigma, win, expected_place.
+    fn to_dicts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let rows = (0..self.entries.len())
+            .map(|i| {
+                let d = PyDict::new(py);
+                d.set_item("entry", &self.entries[i])?;
+                d.set_item("rating", self.rating[i])?;
+                d.set_item("sigma", self.sigma[i])?;
+                d.set_item("win", self.win[i])?;
+                d.set_item("expected_place", self.expected_place[i])?;
+                Ok(d)
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, rows)
+    }
+
+    /// The entries as a `pandas.DataFrame` (see `to_dicts`; needs pandas).
+    fn to_pandas<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let pandas = import_pandas(py)?;
+        pandas.getattr("DataFrame")?.call1((self.to_dicts(py)?,))
+    }
+
+    fn __repr__(&self) -> String {
+        let parts: Vec<String> = (0..self.entries.len())
+            .map(|i| {
+                format!(
+                    "{}: win {:.4}, place {:.3}",
+                    self.entries[i], self.win[i], self.expected_place[i]
+                )
+            })
+            .collect();
+        let mut s = format!("Prediction({}", parts.join("; "));
+        if let Some(d) = self.draw {
+            s.push_str(&format!("; draw {d:.4}"));
+        }
+        s.push(')');
+        s
+    }
+}

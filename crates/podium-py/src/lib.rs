@@ -1,0 +1,61 @@
+//! The Python package of podium, `podium-ratings` on PyPI, imported as `podium`: every
+//! rating system of the library, leagues, predictions, the readers of match files and the
+//! evaluation lab, from Python.
+//!
+//! The module mirrors the Rust library: [`System`](system::System) is a system built by
+//! name with its parameters, [`League`](league::League) rates matches and keeps the
+//! leaderboard, [`Match`](matches::MatchObj) is a validated match, and
+//! [`Matches`](matches::Matches) holds a history read from files, in rating order.
+//! Results come back as [`Table`](table::Table)s of plain rows, with `to_dicts()` and
+//! `to_pandas()`. Errors are Python exceptions carrying the library's messages.
+//!
+//! Long work (rating many matches, reading files, backtests, simulations, tuning) runs
+//! with the interpreter's lock released.
+
+use pyo3::prelude::*;
+
+mod errors;
+mod eval;
+mod league;
+mod matches;
+mod read;
+mod system;
+mod table;
+mod time;
+
+/// podium: ratings for multiplayer games, from Python.
+#[pymodule]
+#[pyo3(name = "podium")]
+fn podium_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("PodiumError", py.get_type::<errors::PodiumError>())?;
+    m.add("MatchError", py.get_type::<errors::MatchError>())?;
+    m.add("ConfigError", py.get_type::<errors::ConfigError>())?;
+    m.add("RateError", py.get_type::<errors::RateError>())?;
+    m.add("ReadError", py.get_type::<errors::ReadError>())?;
+    m.add_class::<system::System>()?;
+    m.add_class::<system::Parameter>()?;
+    m.add_function(wrap_pyfunction!(system::systems, m)?)?;
+    m.add_class::<matches::MatchObj>()?;
+    m.add_class::<matches::Entry>()?;
+    m.add_class::<matches::Matches>()?;
+    m.add_class::<league::League>()?;
+    m.add_class::<league::RateSummary>()?;
+    m.add_class::<league::Prediction>()?;
+    m.add_class::<table::Table>()?;
+    m.add_class::<table::Standing>()?;
+    m.add_class::<table::Change>()?;
+    m.add_class::<table::Rating>()?;
+    m.add_function(wrap_pyfunction!(read::read, m)?)?;
+    m.add_function(wrap_pyfunction!(read::read_csv, m)?)?;
+    m.add_function(wrap_pyfunction!(read::read_jsonl, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::backtest, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::tune, m)?)?;
+    m.add_class::<eval::BacktestResult>()?;
+    m.add_class::<eval::SimulationResult>()?;
+    m.add_class::<eval::TuneResult>()?;
+    m.add_class::<eval::Candidate>()?;
+    Ok(())
+}

@@ -1,0 +1,1136 @@
+//! Matches from Python: the forms a match may take (a ranking, a mapping of places, a
+//! `Match`), the `Match` class, and `Matches`, a history kept compactly in rating order.
+//!
+//! A match is given as
+//! - a **ranking**: a list of entries best first, each a player id or a list of player ids
+//!   (a team): `["ann", ["bo", "cy"], "di"]`; no ties;
+//! - a **mapping** of player (or team, as a tuple of player ids) to place, 1 = best; equal
+//!   places are ties: `{"ann": 1, "bo": 2, "cy": 2}`;
+//! - a **`Match`**, which adds scores, named teams, partial play, a time and an id.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use compact_str::CompactString;
+use podium::model::RowRef;
+use podium::{Entry as LibEntry, Finish, Match, Member};
+use pyo3::exceptions::{PyIndexError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyMapping, PySlice, PyString, PyTuple};
+use pyo3::IntoPyObjectExt;
+
+use crate::errors::{match_error, MatchError};
+use crate::table::{import_pandas, quoted, row};
+
+row! {
+    /// One entry of a match: a player, or a team whose members share one finish.
+    Entry {
+        /// The team's name, `None` for a player entering alone (a team given as a tuple
+        /// of players is named by its players joined with `+`).
+        team: Option<String>,
+        /// The entry's players.
+        players: Vec<String>,
+        /// Each player's share of the match (partial play), in `players` order.
+        weights: Vec<f64>,
+        /// The entry's place, 1 = first; tied entries share the best place they cover.
+        place: usize,
+        /// The entry's score, when the match was given by scores (higher is better).
+        score: Option<f64>,
+    }
+}
+
+/// A player id from Python: a string.
+fn player_id(v: &Bound<'_, PyAny>) -> PyResult<String> {
+    match v.cast::<PyString>() {
+        Ok(s) => Ok(s.to_cow()?.into_owned()),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "player ids are strings, not {} ({})",
+            v.get_type().name()?,
+            v.repr()?
+        ))),
+    }
+}
+
+/// A place or score from Python: a real number (not a bool).
+fn finish_value(v: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
+    if v.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "a {what} is a number, not a bool"
+        )));
+    }
+    v.extract::<f64>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "a {what} is a number, not {}",
+            v.get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))
+    })
+}
+
+/// Whether `v` is a mapping (a dict, or anything registered as `collections.abc.Mapping`).
+fn is_mapping(v: &Bound<'_, PyAny>) -> bool {
+    v.is_instance_of::<PyDict>() || v.cast::<PyMapping>().is_ok()
+}
+
+/// One entry before validation.
+struct RawEntry {
+    team: Option<String>,
+    players: Vec<String>,
+    finish: Finish,
+}
+
+/// The parts of a match as given to `Match(...)` or `League.rate(...)`.
+pub struct MatchArgs<'a, 'py> {
+    /// A ranking (best first) or a mapping of places.
+    pub entries: Option<&'a Bound<'py, PyAny>>,
+    /// A mapping of scores (higher is better).
+    pub scores: Option<&'a Bound<'py, PyAny>>,
+    /// Team name → players.
+    pub teams: Option<&'a Bound<'py, PyAny>>,
+    /// Player → share of the match played.
+    pub weights: Option<&'a Bound<'py, PyAny>>,
+    /// When it was played.
+    pub time: Option<i64>,
+    /// Its id.
+    pub id: String,
+}
+
+impl MatchArgs<'_, '_> {
+    /// Validates and builds the match.
+    pub fn build(&self) -> PyResult<Match> {
+        let mut teams: Vec<(String, Vec<String>, bool)> = Vec::new();
+        if let Some(t) = self.teams {
+            if !is_mapping(t) {
+                return Err(PyTypeError::new_err(
+                    "teams is a mapping of team name to a list of player ids",
+                ));
+            }
+            for item in t.call_method0("items")?.try_iter()? {
+                let (name, players): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+                let name =
+                    player_id(&name).map_err(|_| PyTypeError::new_err("team names are strings"))?;
+                if players.is_instance_of::<PyString>() {
+                    return Err(PyTypeError::new_err(format!(
+                        "team {name:?}: its players are a list of player ids, not a string"
+                    )));
+                }
+                let players = players
+                    .try_iter()?
+                    .map(|p| player_id(&p?))
+                    .collect::<PyResult<Vec<_>>>()?;
+                teams.push((name, players, false));
+            }
+        }
+        let mut raw: Vec<RawEntry> = Vec::new();
+        let mut add = |key: &Bound<'_, PyAny>, finish: Finish| -> PyResult<()> {
+            if let Ok(s) = key.cast::<PyString>() {
+                let name = s.to_cow()?;
+                if let Some(t) = teams.iter_mut().find(|t| t.0 == name) {
+                    t.2 = true;
+                    raw.push(RawEntry {
+                        team: Some(t.0.clone()),
+                        players: t.1.clone(),
+                        finish,
+                    });
+                } else {
+                    raw.push(RawEntry {
+                        team: None,
+                        players: vec![name.into_owned()],
+                        finish,
+                    });
+                }
+                return Ok(());
+            }
+            if key.is_instance_of::<PyList>()
+                || key.is_instance_of::<PyTuple>()
+                || key.is_instance_of::<pyo3::types::PyFrozenSet>()
+            {
+                let players = key
+                    .try_iter()?
+                    .map(|p| player_id(&p?))
+                    .collect::<PyResult<Vec<_>>>()?;
+                raw.push(RawEntry {
+                    team: Some(players.join("+")),
+                    players,
+                    finish,
+                });
+                return Ok(());
+            }
+            Err(PyTypeError::new_err(format!(
+                "an entry is a player id or a list of player ids (a team), not {} ({})",
+                key.get_type().name()?,
+                key.repr()?
+            )))
+        };
+        match (self.entries, self.scores) {
+            (Some(_), Some(_)) => {
+                return Err(PyTypeError::new_err(
+                    "give the places (or a ranking) or the scores, not both",
+                ))
+            }
+            (None, None) => {
+                return Err(PyTypeError::new_err(
+                    "a match needs its results: a ranking (a list best first), a mapping of places, or scores=",
+                ))
+            }
+            (Some(e), None) if is_mapping(e) => {
+                for item in e.call_method0("items")?.try_iter()? {
+                    let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+                    add(&k, Finish::Rank(finish_value(&v, "place")?))?;
+                }
+            }
+            (Some(e), None) => {
+                if e.is_instance_of::<PyString>() {
+                    return Err(PyTypeError::new_err(
+                        "a match is a list of entries best first, a mapping of places or a podium.Match, not a string",
+                    ));
+                }
+                let items = e.try_iter().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "a match is a list of entries best first, a mapping of places or a podium.Match, not {}",
+                        e.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string())
+                    ))
+                })?;
+                for (i, k) in items.enumerate() {
+                    add(&k?, Finish::Rank((i + 1) as f64))?;
+                }
+            }
+            (None, Some(s)) => {
+                if !is_mapping(s) {
+                    return Err(PyTypeError::new_err(
+                        "scores is a mapping of player (or team) to score",
+                    ));
+                }
+                for item in s.call_method0("items")?.try_iter()? {
+                    let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+                    add(&k, Finish::Score(finish_value(&v, "score")?))?;
+                }
+            }
+        }
+        if let Some((name, _, _)) = teams.iter().find(|t| !t.2) {
+            return Err(MatchError::new_err(format!(
+                "team {name:?} is among the teams but has no result"
+            )));
+        }
+        for (i, e) in raw.iter().enumerate() {
+            if let Some(t) = &e.team {
+                if raw[..i].iter().any(|o| o.team.as_deref() == Some(t)) {
+                    return Err(MatchError::new_err(format!(
+                        "team name {t:?} is given to two entries"
+                    )));
+                }
+            }
+        }
+        let mut weights: HashMap<String, f64> = HashMap::new();
+        if let Some(w) = self.weights {
+            if !is_mapping(w) {
+                return Err(PyTypeError::new_err(
+                    "weights is a mapping of player id to the share of the match played",
+                ));
+            }
+            for item in w.call_method0("items")?.try_iter()? {
+                let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+                let player = player_id(&k)?;
+                if !raw.iter().any(|e| e.players.contains(&player)) {
+                    return Err(MatchError::new_err(format!(
+                        "weights: player {player:?} is not in the match"
+                    )));
+                }
+                weights.insert(player, finish_value(&v, "weight")?);
+            }
+        }
+        let mut b = Match::builder(self.id.clone());
+        if let Some(t) = self.time {
+            b = b.time(t);
+        }
+        for e in raw {
+            b = b.entry(LibEntry {
+                team: e.team,
+                members: e
+                    .players
+                    .into_iter()
+                    .map(|p| Member {
+                        weight: weights.get(&p).copied().unwrap_or(1.0),
+                        player: p,
+                    })
+                    .collect(),
+                finish: e.finish,
+            });
+        }
+        b.build().map_err(match_error)
+    }
+}
+
+/// A match given to `rate`, `rate_many` or `Matches(...)`, built with `id` when it has
+/// none of its own.
+pub fn to_match(value: &Bound<'_, PyAny>, id: &str, time: Option<i64>) -> PyResult<Match> {
+    if let Ok(m) = value.cast::<MatchObj>() {
+        let m = m.get();
+        if m.has_id {
+            return Ok(m.inner.clone());
+        }
+        return with_id(&m.inner, id);
+    }
+    MatchArgs {
+        entries: Some(value),
+        scores: None,
+        teams: None,
+        weights: None,
+        time,
+        id: id.to_string(),
+    }
+    .build()
+}
+
+/// A copy of `m` with another id.
+pub fn with_id(m: &Match, id: &str) -> PyResult<Match> {
+    Match::from_row_refs(None, id, m.time(), row_refs(m)).map_err(match_error)
+}
+
+/// A match's rows, borrowed, in its players' order.
+fn row_refs(m: &Match) -> impl Iterator<Item = RowRef<'_>> + '_ {
+    m.entries().iter().flat_map(|e| {
+        e.members.iter().map(move |mem| RowRef {
+            player: &mem.player,
+            team: e.team.as_deref(),
+            finish: e.finish,
+            weight: mem.weight,
+        })
+    })
+}
+
+/// A validated match: at least two entries, best first, no player twice, ties grouped.
+///
+/// `Match(["ann", "bo", "cy"])` is a ranking, best first (an entry may be a list of
+/// players: a team); `Match({"ann": 1, "bo": 2, "cy": 2})` gives places (ties share one);
+/// `Match(scores={"ann": 31, "bo": 25})` gives scores (higher is better). `teams` names
+/// teams (`{"red": ["ann", "bo"]}`, then `"red"` is an entry), `weights` gives partial
+/// play (`{"bo": 0.5}`: 0 < w ≤ 1), `time` a datetime, a date, a string (RFC 3339 or
+/// YYYY-MM-DD) or seconds since 1970, `id` the match's id (a league numbers matches
+/// without one). A match that cannot exist raises `MatchError`.
+#[pyclass(module = "podium", name = "Match", frozen)]
+pub struct MatchObj {
+    pub inner: Match,
+    pub has_id: bool,
+}
+
+#[pymethods]
+impl MatchObj {
+    #[new]
+    #[pyo3(signature = (results=None, /, *, scores=None, teams=None, weights=None, time=None, id=None))]
+    fn new(
+        results: Option<&Bound<'_, PyAny>>,
+        scores: Option<&Bound<'_, PyAny>>,
+        teams: Option<&Bound<'_, PyAny>>,
+        weights: Option<&Bound<'_, PyAny>>,
+        time: Option<&Bound<'_, PyAny>>,
+        id: Option<String>,
+    ) -> PyResult<Self> {
+        let time = time.map(crate::time::from_py).transpose()?.flatten();
+        let inner = MatchArgs {
+            entries: results,
+            scores,
+            teams,
+            weights,
+            time,
+            id: id.clone().unwrap_or_default(),
+        }
+        .build()?;
+        Ok(MatchObj {
+            inner,
+            has_id: id.is_some(),
+        })
+    }
+
+    /// The match's id, `None` if it was given none (a league then numbers it).
+    #[getter]
+    fn id(&self) -> Option<&str> {
+        self.has_id.then(|| self.inner.id())
+    }
+
+    /// When the match was played (a `datetime` in UTC), if known.
+    #[getter]
+    fn time(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        crate::time::to_py(py, self.inner.time())
+    }
+
+    /// The entries, best first.
+    #[getter]
+    fn entries(&self) -> Vec<Entry> {
+        entries_of(&self.inner)
+    }
+
+    /// Every player, best first.
+    #[getter]
+    fn players(&self) -> Vec<String> {
+        self.inner
+            .players()
+            .map(|(_, m)| m.player.clone())
+            .collect()
+    }
+
+    /// Each player's place, 1 = first.
+    #[getter]
+    fn places(&self) -> Vec<(String, usize)> {
+        self.inner
+            .players()
+            .map(|(e, m)| (m.player.clone(), self.inner.place(e)))
+            .collect()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<MatchObj>() {
+            Ok(o) => {
+                let o = o.get();
+                o.has_id == self.has_id && o.inner == self.inner
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// The match as long rows, one per player (as a long CSV holds it).
+    fn to_dicts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let rows = long_rows(py, &self.inner)?;
+        PyList::new(py, rows)
+    }
+
+    fn __repr__(&self) -> String {
+        match_repr(&self.inner, self.has_id)
+    }
+}
+
+/// `Match(id='g1', time='2024-05-01', results=[1 ann, 2 bo, 2 cy, 4 red: di+ed])`.
+fn match_repr(m: &Match, has_id: bool) -> String {
+    let results: Vec<String> = m
+        .entries()
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let players: Vec<&str> = e.members.iter().map(|p| p.player.as_str()).collect();
+            let who = match &e.team {
+                Some(t) if *t == players.join("+") => format!("({})", players.join("+")),
+                Some(t) => format!("{t}: {}", players.join("+")),
+                None => players.join("+"),
+            };
+            match e.finish {
+                Finish::Score(s) => format!("{} {who} ({})", m.place(i), float_text(s)),
+                Finish::Rank(_) => format!("{} {who}", m.place(i)),
+            }
+        })
+        .collect();
+    let mut s = String::from("Match(");
+    if has_id {
+        s.push_str(&format!("id={}, ", quoted(m.id())));
+    }
+    if let Some(t) = m.time() {
+        s.push_str(&format!("time={}, ", quoted(&podium_io::format_time(t))));
+    }
+    s.push_str(&format!("results=[{}])", results.join(", ")));
+    s
+}
+
+/// A number as Python writes it for the usual values (`31.0`, `0.5`).
+fn float_text(x: f64) -> String {
+    if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e16 {
+        format!("{x:.1}")
+    } else {
+        x.to_string()
+    }
+}
+
+/// A match's entries as rows.
+pub fn entries_of(m: &Match) -> Vec<Entry> {
+    m.entries()
+        .iter()
+        .enumerate()
+        .map(|(i, e)| Entry {
+            team: e.team.clone(),
+            players: e.members.iter().map(|p| p.player.clone()).collect(),
+            weights: e.members.iter().map(|p| p.weight).collect(),
+            place: m.place(i),
+            score: match e.finish {
+                Finish::Score(s) => Some(s),
+                Finish::Rank(_) => None,
+            },
+        })
+        .collect()
+}
+
+/// The columns of a match's long rows.
+const LONG_COLUMNS: [&str; 7] = [
+    "match_id", "time", "player", "team", "place", "score", "weight",
+];
+
+/// A match as long rows (dicts), one per player.
+fn long_rows<'py>(py: Python<'py>, m: &Match) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    let time = crate::time::to_py(py, m.time())?;
+    m.players()
+        .map(|(e, p)| {
+            let entry = &m.entries()[e];
+            let d = PyDict::new(py);
+            d.set_item("match_id", m.id())?;
+            d.set_item("time", &time)?;
+            d.set_item("player", &p.player)?;
+            d.set_item("team", entry.team.as_deref())?;
+            d.set_item("place", m.place(e))?;
+            d.set_item(
+                "score",
+                match entry.finish {
+                    Finish::Score(s) => Some(s),
+                    Finish::Rank(_) => None,
+                },
+            )?;
+            d.set_item("weight", p.weight)?;
+            Ok(d)
+        })
+        .collect()
+}
+
+/// Strings kept end to end in one buffer, each found by number; optionally interned.
+#[derive(Debug, Clone, Default)]
+struct Strings {
+    text: String,
+    ends: Vec<usize>,
+    index: Option<HashMap<CompactString, u32, foldhash::fast::RandomState>>,
+}
+
+impl Strings {
+    fn interned() -> Self {
+        Strings {
+            index: Some(HashMap::default()),
+            ..Strings::default()
+        }
+    }
+
+    fn get(&self, k: u32) -> &str {
+        let k = k as usize;
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        &self.text[start..self.ends[k]]
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Forgets every string from number `len` on.
+    fn truncate(&mut self, len: usize) {
+        if let Some(index) = &mut self.index {
+            for k in len..self.ends.len() {
+                let start = if k == 0 { 0 } else { self.ends[k - 1] };
+                index.remove(&self.text[start..self.ends[k]]);
+            }
+        }
+        self.ends.truncate(len);
+        self.text
+            .truncate(if len == 0 { 0 } else { self.ends[len - 1] });
+    }
+
+    /// Adds `s` (or finds it, when interned) and returns its number.
+    fn add(&mut self, s: &str) -> u32 {
+        if let Some(index) = &self.index {
+            if let Some(&k) = index.get(s) {
+                return k;
+            }
+        }
+        let k = self.ends.len() as u32;
+        self.text.push_str(s);
+        self.ends.push(self.text.len());
+        if let Some(index) = &mut self.index {
+            index.insert(CompactString::from(s), k);
+        }
+        k
+    }
+}
+
+/// No team, in [`StoredRow::team`].
+const NO_TEAM: u32 = u32::MAX;
+
+/// One player's row of a stored match.
+#[derive(Debug, Clone, Copy)]
+struct StoredRow {
+    player: u32,
+    team: u32,
+    finish: f64,
+    weight: f64,
+}
+
+/// Validated matches kept compactly: players and teams by number, rows of a match
+/// contiguous in its players' order (entries best first). A match read back is the match
+/// that was stored.
+#[derive(Debug, Clone)]
+pub struct Store {
+    players: Strings,
+    teams: Strings,
+    ids: Strings,
+    times: Vec<Option<i64>>,
+    /// Whether a match's finishes are scores (else ranks).
+    scored: Vec<bool>,
+    /// Whether a match is a free-for-all of single players who all played the whole
+    /// match (which a league rates without building it).
+    simple: Vec<bool>,
+    /// `starts[i]..starts[i + 1]` are match `i`'s rows.
+    starts: Vec<usize>,
+    rows: Vec<StoredRow>,
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Store {
+            players: Strings::interned(),
+            teams: Strings::interned(),
+            ids: Strings::default(),
+            times: Vec::new(),
+            scored: Vec::new(),
+            simple: Vec::new(),
+            starts: vec![0],
+            rows: Vec::new(),
+        }
+    }
+}
+
+impl Store {
+    /// Number of matches.
+    pub fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    /// Number of distinct players.
+    pub fn player_count(&self) -> usize {
+        self.players.len()
+    }
+
+    /// Player number `k`'s id.
+    pub fn player_name(&self, k: u32) -> &str {
+        self.players.get(k)
+    }
+
+    /// How much the store holds, to go back to with [`Store::truncate`].
+    pub fn mark(&self) -> (usize, usize, usize) {
+        (self.len(), self.players.len(), self.teams.len())
+    }
+
+    /// Forgets every match, player and team added since `mark` was taken.
+    pub fn truncate(&mut self, mark: (usize, usize, usize)) {
+        let (matches, players, teams) = mark;
+        self.rows.truncate(self.starts[matches]);
+        self.starts.truncate(matches + 1);
+        self.ids.truncate(matches);
+        self.times.truncate(matches);
+        self.scored.truncate(matches);
+        self.simple.truncate(matches);
+        self.players.truncate(players);
+        self.teams.truncate(teams);
+    }
+
+    /// The rating order of the matches: time order, stable (matches without a time
+    /// first, in the order stored), when any match has a time; `None` for the order
+    /// stored.
+    pub fn rating_order(&self) -> Option<Vec<u32>> {
+        if self.times.iter().all(Option::is_none) {
+            return None;
+        }
+        let mut order: Vec<u32> = (0..self.len() as u32).collect();
+        order.sort_by_key(|&i| self.times[i as usize]);
+        Some(order)
+    }
+
+    /// Adds a match.
+    pub fn push(&mut self, m: &Match) {
+        let mut simple = true;
+        for e in m.entries() {
+            let team = match &e.team {
+                Some(t) => {
+                    simple = false;
+                    self.teams.add(t)
+                }
+                None => NO_TEAM,
+            };
+            let finish = match e.finish {
+                Finish::Rank(v) | Finish::Score(v) => v,
+            };
+            for mem in &e.members {
+                simple &= mem.weight == 1.0;
+                let player = self.players.add(&mem.player);
+                self.rows.push(StoredRow {
+                    player,
+                    team,
+                    finish,
+                    weight: mem.weight,
+                });
+            }
+        }
+        self.ids.add(m.id());
+        self.times.push(m.time());
+        self.scored
+            .push(matches!(m.entries()[0].finish, Finish::Score(_)));
+        self.simple.push(simple);
+        self.starts.push(self.rows.len());
+    }
+
+    /// Adds a free-for-all of single players given by number (see
+    /// [`Store::add_player`]) best first, with their places.
+    pub fn push_ranked(&mut self, id: &str, players: impl Iterator<Item = (u32, usize)>) {
+        for (player, place) in players {
+            self.rows.push(StoredRow {
+                player,
+                team: NO_TEAM,
+                finish: place as f64,
+                weight: 1.0,
+            });
+        }
+        self.ids.add(id);
+        self.times.push(None);
+        self.scored.push(false);
+        self.simple.push(true);
+        self.starts.push(self.rows.len());
+    }
+
+    /// The number of player `id`, added if new.
+    pub fn add_player(&mut self, id: &str) -> u32 {
+        self.players.add(id)
+    }
+
+    /// Match `i`'s id.
+    pub fn id(&self, i: usize) -> &str {
+        self.ids.get(i as u32)
+    }
+
+    /// Match `i`'s time.
+    pub fn time(&self, i: usize) -> Option<i64> {
+        self.times[i]
+    }
+
+    /// Whether match `i` is a free-for-all of single players who played the whole match,
+    /// without a time: a league may rate it by its players' places alone.
+    pub fn is_ranked(&self, i: usize) -> bool {
+        self.simple[i] && self.times[i].is_none()
+    }
+
+    /// The players (by number) of match `i`, best first.
+    pub fn players_of(&self, i: usize) -> impl Iterator<Item = u32> + '_ {
+        self.rows[self.starts[i]..self.starts[i + 1]]
+            .iter()
+            .map(|r| r.player)
+    }
+
+    /// The places of a simple match `i` (see [`Store::is_ranked`]), into `out`.
+    pub fn places(&self, i: usize, out: &mut Vec<usize>) {
+        out.clear();
+        let rows = &self.rows[self.starts[i]..self.starts[i + 1]];
+        for (k, r) in rows.iter().enumerate() {
+            let place = if k > 0 && rows[k - 1].finish == r.finish {
+                out[k - 1]
+            } else {
+                k + 1
+            };
+            out.push(place);
+        }
+    }
+
+    /// Match `i`, built again (reusing `spare`'s allocations when given): the match
+    /// that was stored.
+    ///
+    /// # Errors
+    /// None for a match stored whole: it was valid when stored, and its rows come back
+    /// in the order they were validated in.
+    pub fn build(&self, i: usize, spare: Option<Match>) -> Result<Match, podium::MatchError> {
+        let scored = self.scored[i];
+        let rows = self.rows[self.starts[i]..self.starts[i + 1]]
+            .iter()
+            .map(|r| RowRef {
+                player: self.players.get(r.player),
+                team: (r.team != NO_TEAM).then(|| self.teams.get(r.team)),
+                finish: if scored {
+                    Finish::Score(r.finish)
+                } else {
+                    Finish::Rank(r.finish)
+                },
+                weight: r.weight,
+            });
+        Match::from_row_refs(spare, self.id(i), self.times[i], rows)
+    }
+}
+
+/// A history of matches in rating order, kept compactly: what `podium.read_csv()` and
+/// friends return, and what `League.rate_many()`, `backtest()` and `tune()` take fastest.
+///
+/// A sequence of `Match`es: `len(m)`, `m[0]`, `m[-10:]` (a `Matches` again), iteration.
+/// `Matches(iterable)` builds one from matches in any accepted form (a ranking, a
+/// mapping of places, a `Match`); matches without an id are numbered from 1.
+#[pyclass(module = "podium", frozen, sequence)]
+pub struct Matches {
+    pub store: Arc<Store>,
+    /// The matches of `store` in this view, in order; `None`: all, in stored order.
+    pub order: Option<Arc<[u32]>>,
+    /// Bad matches left out while reading with `skip_bad=True`.
+    pub skipped: Vec<String>,
+    /// The matches built, once something needs them as the library's matches.
+    built: OnceLock<Arc<Vec<Match>>>,
+}
+
+impl Matches {
+    /// A view of all of `store`.
+    pub fn new(store: Store, order: Option<Vec<u32>>, skipped: Vec<String>) -> Self {
+        Matches {
+            store: Arc::new(store),
+            order: order.map(Arc::from),
+            skipped,
+            built: OnceLock::new(),
+        }
+    }
+
+    /// Number of matches in the view.
+    pub fn len(&self) -> usize {
+        self.order.as_ref().map_or(self.store.len(), |o| o.len())
+    }
+
+    /// The store's index of the view's `k`-th match.
+    pub fn at(&self, k: usize) -> usize {
+        self.order.as_ref().map_or(k, |o| o[k] as usize)
+    }
+
+    /// The view's matches as the library's matches (built once, then shared).
+    pub fn built(&self) -> PyResult<Arc<Vec<Match>>> {
+        if let Some(b) = self.built.get() {
+            return Ok(Arc::clone(b));
+        }
+        let all = (0..self.len())
+            .map(|k| self.store.build(self.at(k), None))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(match_error)?;
+        Ok(Arc::clone(self.built.get_or_init(|| Arc::new(all))))
+    }
+
+    fn index(&self, i: isize) -> PyResult<usize> {
+        let n = self.len() as isize;
+        let j = if i < 0 { i + n } else { i };
+        if (0..n).contains(&j) {
+            Ok(j as usize)
+        } else {
+            Err(PyIndexError::new_err(format!("match {i} of {n} matches")))
+        }
+    }
+
+    fn object(&self, k: usize) -> PyResult<MatchObj> {
+        Ok(MatchObj {
+            inner: self.store.build(self.at(k), None).map_err(match_error)?,
+            has_id: true,
+        })
+    }
+}
+
+#[pymethods]
+impl Matches {
+    #[new]
+    #[pyo3(signature = (matches=None, /))]
+    fn py_new(py: Python<'_>, matches: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let mut store = Store::default();
+        if let Some(ms) = matches {
+            for (i, m) in ms.try_iter()?.enumerate() {
+                let m = to_match(&m?, &(i + 1).to_string(), None)?;
+                store.push(&m);
+            }
+        }
+        let _ = py;
+        Ok(Matches::new(store, None, Vec::new()))
+    }
+
+    fn __len__(&self) -> usize {
+        self.len()
+    }
+
+    fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        if let Ok(slice) = key.cast::<PySlice>() {
+            let ix = slice.indices(self.len() as isize)?;
+            let order: Vec<u32> = (0..ix.slicelength)
+                .map(|k| self.at((ix.start + k as isize * ix.step) as usize) as u32)
+                .collect();
+            return Matches {
+                store: Arc::clone(&self.store),
+                order: Some(Arc::from(order)),
+                skipped: Vec::new(),
+                built: OnceLock::new(),
+            }
+            .into_py_any(py);
+        }
+        let i: isize = key
+            .extract()
+            .map_err(|_| PyTypeError::new_err("matches are indexed by a number or a slice"))?;
+        self.object(self.index(i)?)?.into_py_any(py)
+    }
+
+    fn __iter__(slf: Bound<'_, Self>) -> MatchesIter {
+        MatchesIter {
+            matches: slf.unbind(),
+            next: 0,
+        }
+    }
+
+    /// The bad matches left out while reading with `skip_bad=True`, one message each
+    /// (file, line, field, what is wrong).
+    #[getter]
+    fn skipped(&self) -> Vec<String> {
+        self.skipped.clone()
+    }
+
+    /// Every player of the matches, in order of first appearance.
+    #[getter]
+    fn players(&self) -> Vec<String> {
+        if self.order.is_none() {
+            return (0..self.store.player_count() as u32)
+                .map(|k| self.store.player_name(k).to_string())
+                .collect();
+        }
+        let mut seen = vec![false; self.store.player_count()];
+        let mut out = Vec::new();
+        for k in 0..self.len() {
+            for p in self.store.players_of(self.at(k)) {
+                if !std::mem::replace(&mut seen[p as usize], true) {
+                    out.push(self.store.player_name(p).to_string());
+                }
+            }
+        }
+        out
+    }
+
+    /// The matches as long rows (dicts: match_id, time, player, team, place, score,
+    /// weight), one per player per match.
+    fn to_dicts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mut rows = Vec::new();
+        for k in 0..self.len() {
+            let m = self.store.build(self.at(k), None).map_err(match_error)?;
+            rows.extend(long_rows(py, &m)?);
+        }
+        PyList::new(py, rows)
+    }
+
+    /// The matches as a `pandas.DataFrame` of long rows (see `to_dicts`; needs pandas).
+    fn to_pandas<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let pandas = import_pandas(py)?;
+        let mut cols: Vec<Vec<Py<PyAny>>> = LONG_COLUMNS.iter().map(|_| Vec::new()).collect();
+        for k in 0..self.len() {
+            let m = self.store.build(self.at(k), None).map_err(match_error)?;
+            let time = crate::time::to_py(py, m.time())?;
+            for (e, p) in m.players() {
+                let entry = &m.entries()[e];
+                cols[0].push(m.id().into_py_any(py)?);
+                cols[1].push(time.clone_ref(py));
+                cols[2].push(p.player.as_str().into_py_any(py)?);
+                cols[3].push(entry.team.as_deref().into_py_any(py)?);
+                cols[4].push(m.place(e).into_py_any(py)?);
+                cols[5].push(
+                    match entry.finish {
+                        Finish::Score(s) => Some(s),
+                        Finish::Rank(_) => None,
+                    }
+                    .into_py_any(py)?,
+                );
+                cols[6].push(p.weight.into_py_any(py)?);
+            }
+        }
+        let data = PyDict::new(py);
+        for (name, col) in LONG_COLUMNS.iter().zip(cols) {
+            data.set_item(name, PyList::new(py, col)?)?;
+        }
+        pandas.getattr("DataFrame")?.call1((data,))
+    }
+
+    fn __repr__(&self) -> String {
+        let n = self.len();
+        let mut s = format!(
+            "Matches({n} match{}, {} players",
+            if n == 1 { "" } else { "es" },
+            self.store.player_count()
+        );
+        if !self.skipped.is_empty() {
+            s.push_str(&format!(", {} skipped", self.skipped.len()));
+        }
+        s.push(')');
+        s
+    }
+}
+
+/// The iterator of a `Matches`: builds each `Match` as it is reached.
+#[pyclass(module = "podium")]
+pub struct MatchesIter {
+    matches: Py<Matches>,
+    next: usize,
+}
+
+#[pymethods]
+impl MatchesIter {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<MatchObj>> {
+        let m = self.matches.bind(py).get();
+        if self.next >= m.len() {
+            return Ok(None);
+        }
+        self.next += 1;
+        m.object(self.next - 1).map(Some)
+    }
+}
+
+/// Matches given to `rate_many`, `backtest` or `tune`: a `Matches` as it is, or any
+/// iterable of matches in an accepted form, numbered from `first_id` when they have no id.
+pub enum Given {
+    Stored(Py<Matches>),
+    Built(Arc<Vec<Match>>),
+}
+
+impl Given {
+    pub fn from_py(value: &Bound<'_, PyAny>, first_id: u64) -> PyResult<Self> {
+        if let Ok(m) = value.cast::<Matches>() {
+            return Ok(Given::Stored(m.clone().unbind()));
+        }
+        if value.is_instance_of::<PyString>() || is_mapping(value) {
+            return Err(PyTypeError::new_err(
+                "matches are an iterable of matches (or a podium.Matches), not a single match; use rate() for one match",
+            ));
+        }
+        let items = value.try_iter().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "matches are an iterable of matches (or a podium.Matches), not {}",
+                value
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".into(), |n| n.to_string())
+            ))
+        })?;
+        let mut out = Vec::new();
+        for (i, m) in items.enumerate() {
+            out.push(to_match(&m?, &(first_id + i as u64).to_string(), None)?);
+        }
+        Ok(Given::Built(Arc::new(out)))
+    }
+
+    /// The matches as the library's matches.
+    pub fn built(&self, py: Python<'_>) -> PyResult<Arc<Vec<Match>>> {
+        match self {
+            Given::Stored(m) => m.bind(py).get().built(),
+            Given::Built(v) => Ok(Arc::clone(v)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The store on its own (no Python): what it keeps is what it was given.
+
+    use super::*;
+    use podium::ResultRow;
+    use proptest::prelude::*;
+
+    fn rows() -> impl Strategy<Value = Vec<ResultRow>> {
+        let row = (
+            prop::sample::select(vec!["ann", "bo", "cy", "di", "ed", "fay"]),
+            prop::option::of(prop::sample::select(vec!["red", "blue", "ann+bo"])),
+            prop::sample::select(vec![1.0, 2.0, 2.5, 3.0]),
+            prop::sample::select(vec![1.0, 0.5]),
+        )
+            .prop_map(|(p, t, r, w)| ResultRow {
+                player: p.to_string(),
+                team: t.map(str::to_string),
+                finish: Finish::Rank(r),
+                weight: w,
+            });
+        prop::collection::vec(row, 2..8)
+    }
+
+    fn game(i: usize, time: Option<i64>, score: bool, rows: Vec<ResultRow>) -> Option<Match> {
+        let rows = rows.into_iter().map(|mut r| {
+            if score {
+                r.finish = match r.finish {
+                    Finish::Rank(v) | Finish::Score(v) => Finish::Score(v),
+                };
+            }
+            r
+        });
+        Match::from_rows(format!("g{i}"), time, rows).ok()
+    }
+
+    proptest! {
+        #[test]
+        fn a_stored_match_comes_back_as_it_was(
+            games in prop::collection::vec((rows(), any::<bool>(), prop::option::of(0i64..100)), 1..12),
+            cut in 0usize..12,
+        ) {
+            let games: Vec<Match> = games
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, (rows, score, time))| game(i, time, score, rows))
+                .collect();
+            let mut store = Store::default();
+            let cut = cut.min(games.len());
+            let mut mark = store.mark();
+            for (i, m) in games.iter().enumerate() {
+                if i == cut {
+                    mark = store.mark();
+                }
+                store.push(m);
+            }
+            let mut spare = None;
+            for (i, m) in games.iter().enumerate() {
+                let back = store.build(i, spare.take()).unwrap();
+                prop_assert_eq!(&back, m);
+                if store.is_ranked(i) {
+                    let mut places = Vec::new();
+                    store.places(i, &mut places);
+                    let want: Vec<usize> = (0..m.len()).map(|e| m.place(e)).collect();
+                    prop_assert_eq!(places, want);
+                }
+                spare = Some(back);
+            }
+            // Time order, stable, when any match has a time.
+            if let Some(order) = store.rating_order() {
+                let times: Vec<Option<i64>> = order.iter().map(|&i| games[i as usize].time()).collect();
+                prop_assert!(times.windows(2).all(|w| w[0] <= w[1]));
+            } else {
+                prop_assert!(games.iter().all(|m| m.time().is_none()));
+            }
+            // Going back to a mark forgets what came after it, players included.
+            if cut < games.len() {
+                store.truncate(mark);
+                prop_assert_eq!(store.len(), cut);
+                let players: std::collections::HashSet<&str> = games[..cut]
+                    .iter()
+                    .flat_map(|m| m.players().map(|(_, p)| p.player.as_str()))
+                    .collect();
+                prop_assert_eq!(store.player_count(), players.len());
+                for (i, m) in games[..cut].iter().enumerate() {
+                    prop_assert_eq!(&store.build(i, None).unwrap(), m);
+                }
+                store.push(&games[cut]);
+                prop_assert_eq!(&store.build(cut, None).unwrap(), &games[cut]);
+            }
+        }
+    }
+
+    #[test]
+    fn a_ranked_match_stored_by_places() {
+        let mut store = Store::default();
+        let (a, b, c) = (
+            store.add_player("a"),
+            store.add_player("b"),
+            store.add_player("c"),
+        );
+        assert_eq!(store.add_player("b"), b);
+        store.push_ranked("g", [(a, 1), (b, 1), (c, 3)].into_iter());
+        assert!(store.is_ranked(0));
+        let mut places = Vec::new();
+        store.places(0, &mut places);
+        assert_eq!(places, [1, 1, 3]);
+        let m = store.build(0, None).unwrap();
+        assert_eq!(
+            m,
+            Match::with_places("g", &[("a", 1), ("b", 1), ("c", 3)]).unwrap()
+        );
+    }
+}

@@ -1,0 +1,329 @@
+//! Rating systems by name: `podium.systems()` lists them, `podium.System(name, **params)`
+//! builds one with keyword parameters, checked by the library.
+
+use std::sync::Arc;
+
+use podium::registry::{spec, SystemSpec};
+use podium::{ParamValue, RatingSystem, Settings};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::IntoPyObjectExt;
+
+use crate::errors::config_error;
+use crate::table::{row, Row, Table};
+
+/// A parameter's value as Python sees it: a float, an int or a bool.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Value(pub ParamValue);
+
+impl<'py> IntoPyObject<'py> for Value {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
+        match self.0 {
+            ParamValue::Float(v) => v.into_bound_py_any(py),
+            ParamValue::Int(v) => v.into_bound_py_any(py),
+            ParamValue::Bool(v) => v.into_bound_py_any(py),
+        }
+    }
+}
+
+impl<'py> IntoPyObject<'py> for &Value {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
+        (*self).into_pyobject(py)
+    }
+}
+
+row! {
+    /// One parameter of a system: its name, value, default and meaning.
+    Parameter {
+        /// The name, as a keyword of `System(...)`.
+        name: String,
+        /// The value the system has.
+        value: Value,
+        /// The default value.
+        default: Value,
+        /// What the parameter does.
+        doc: String,
+    }
+}
+
+/// A rating system with its parameters, built by name:
+/// `System("plackett-luce", beta=4.0)`. Parameters not given keep their defaults; every
+/// value is checked, and a bad one raises `ConfigError` with the library's message.
+#[pyclass(module = "podium", frozen)]
+#[derive(Clone)]
+pub struct System {
+    pub spec: &'static SystemSpec,
+    pub settings: Settings,
+    pub inner: Arc<dyn RatingSystem>,
+}
+
+impl System {
+    /// The system registered as `name` with `settings` over its defaults.
+    pub fn build(name: &str, settings: Settings) -> PyResult<Self> {
+        let inner = podium::system(name, &settings).map_err(config_error)?;
+        let spec = spec(name).expect("a system that was built is registered");
+        Ok(System {
+            spec,
+            settings,
+            inner: Arc::from(inner),
+        })
+    }
+
+    /// A new instance of the system, for the parts of the library that own theirs.
+    pub fn boxed(&self) -> Box<dyn RatingSystem> {
+        (self.spec.build)(&self.settings).expect("the settings were checked when built")
+    }
+
+    /// A system given as a `System`, or as a name (with `params`).
+    pub fn from_py(value: &Bound<'_, PyAny>, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let has_params = params.is_some_and(|p| !p.is_empty());
+        if let Ok(s) = value.cast::<System>() {
+            let s = s.get();
+            if has_params {
+                return s.with(params);
+            }
+            return Ok(s.clone());
+        }
+        if let Ok(name) = value.cast::<PyString>() {
+            return System::build(&name.to_cow()?, settings_of(params)?);
+        }
+        Err(PyTypeError::new_err(format!(
+            "a system is a podium.System or a system's name (see podium.systems()), not {}",
+            value.get_type().name()?
+        )))
+    }
+
+    /// This system with more parameters set.
+    fn with(&self, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        System::build(self.spec.name, self.settings.then(&settings_of(params)?))
+    }
+
+    fn params_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for p in self.inner.params() {
+            d.set_item(p.name, Value(p.value))?;
+        }
+        Ok(d)
+    }
+}
+
+/// Keyword parameters as the library's text settings.
+pub fn settings_of(params: Option<&Bound<'_, PyDict>>) -> PyResult<Settings> {
+    let mut settings = Settings::new();
+    if let Some(params) = params {
+        for (k, v) in params.iter() {
+            let key: String = k.extract()?;
+            let text = param_text(&key, &v)?;
+            settings.push(key, text);
+        }
+    }
+    Ok(settings)
+}
+
+/// A parameter's value as text the library parses: bools as `true`/`false`, numbers at
+/// full precision, lists of numbers comma-separated (`none` when empty), strings as they
+/// are.
+fn param_text(key: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(b) = v.cast::<PyBool>() {
+        return Ok(b.is_true().to_string());
+    }
+    if v.is_instance_of::<PyInt>() {
+        return Ok(v.str()?.to_cow()?.into_owned());
+    }
+    if v.is_instance_of::<PyFloat>() {
+        // Python's repr is the shortest text that reads back as the same number.
+        return Ok(v.repr()?.to_cow()?.into_owned());
+    }
+    if let Ok(s) = v.cast::<PyString>() {
+        return Ok(s.to_cow()?.into_owned());
+    }
+    if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+        let items = v
+            .try_iter()?
+            .map(|x| param_text(key, &x?))
+            .collect::<PyResult<Vec<_>>>()?;
+        return Ok(if items.is_empty() {
+            "none".to_string()
+        } else {
+            items.join(",")
+        });
+    }
+    Err(PyTypeError::new_err(format!(
+        "parameter {key}: a value is a number, a bool or a string, not {}",
+        v.get_type().name()?
+    )))
+}
+
+#[pymethods]
+impl System {
+    #[new]
+    #[pyo3(signature = (name, /, **params))]
+    fn new(name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        System::build(name, settings_of(params)?)
+    }
+
+    /// The system's registered name.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.spec.name
+    }
+
+    /// One line on what the system does.
+    #[getter]
+    fn summary(&self) -> &'static str {
+        self.spec.summary
+    }
+
+    /// Where the system comes from: author, title and year of the work that defines it.
+    #[getter]
+    fn source(&self) -> &'static str {
+        self.spec.source
+    }
+
+    /// Every parameter's value, by name.
+    #[getter]
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.params_dict(py)
+    }
+
+    /// Every parameter with its value, default and meaning.
+    #[getter]
+    fn parameters(&self) -> Table {
+        let defaults = (self.spec.defaults)();
+        let rows = self
+            .inner
+            .params()
+            .into_iter()
+            .map(|p| Parameter {
+                name: p.name.to_string(),
+                value: Value(p.value),
+                default: Value(
+                    defaults
+                        .iter()
+                        .find(|d| d.name == p.name)
+                        .map_or(p.value, |d| d.value),
+                ),
+                doc: p.doc.to_string(),
+            })
+            .collect();
+        Table::new::<Parameter>(rows)
+    }
+
+    /// Whether the system keeps an uncertainty σ beside each rating.
+    #[getter]
+    fn has_uncertainty(&self) -> bool {
+        self.inner.has_uncertainty()
+    }
+
+    /// The same system with some parameters changed: `sme.with_params(k=24)`.
+    #[pyo3(signature = (**params))]
+    fn with_params(&self, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        self.with(params)
+    }
+
+    /// The system's probability that a player rated `a` finishes ahead of one rated `b`
+    /// in a two-player match (ratings as numbers, or `(rating, sigma)` pairs for systems
+    /// with σ).
+    fn win_probability(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<f64> {
+        let a = rating_arg(&*self.inner, a)?;
+        let b = rating_arg(&*self.inner, b)?;
+        Ok(self.inner.win_probability(&a, &b))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let mut parts = vec![crate::table::quoted(self.spec.name)];
+        for p in self.inner.params() {
+            parts.push(format!(
+                "{}={}",
+                p.name,
+                Value(p.value).into_bound_py_any(py)?.repr()?
+            ));
+        }
+        Ok(format!("System({})", parts.join(", ")))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<System>() {
+            Ok(o) => {
+                let o = o.get();
+                o.spec.name == self.spec.name && o.inner.params() == self.inner.params()
+            }
+            Err(_) => false,
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.spec.name.hash(&mut h);
+        for p in self.inner.params() {
+            p.name.hash(&mut h);
+            p.value.to_string().hash(&mut h);
+        }
+        h.finish()
+    }
+
+    /// For pickling: the name and the parameters.
+    fn __getnewargs_ex__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyTuple>, Bound<'py, PyDict>)> {
+        Ok((PyTuple::new(py, [self.spec.name])?, self.params_dict(py)?))
+    }
+}
+
+/// A rating given as a number or a `(rating, sigma)` pair.
+fn rating_arg(system: &dyn RatingSystem, v: &Bound<'_, PyAny>) -> PyResult<podium::Rating> {
+    let init = system.initial_rating();
+    if let Ok((value, sigma)) = v.extract::<(f64, f64)>() {
+        return Ok(podium::Rating {
+            value,
+            sigma: Some(sigma),
+            games: 0,
+        });
+    }
+    let value: f64 = v
+        .extract()
+        .map_err(|_| PyTypeError::new_err("a rating is a number, or a (rating, sigma) pair"))?;
+    Ok(podium::Rating { value, ..init })
+}
+
+impl Row for System {
+    const NAME: &'static str = "System";
+    const COLUMNS: &'static [&'static str] =
+        &["name", "summary", "source", "has_uncertainty", "params"];
+
+    fn value(&self, py: Python<'_>, column: usize) -> PyResult<Py<PyAny>> {
+        match column {
+            0 => self.spec.name.into_py_any(py),
+            1 => self.spec.summary.into_py_any(py),
+            2 => self.spec.source.into_py_any(py),
+            3 => self.inner.has_uncertainty().into_py_any(py),
+            _ => self.params_dict(py)?.into_py_any(py),
+        }
+    }
+
+    fn object(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Ok(Py::new(py, self.clone())?.into_any())
+    }
+}
+
+/// Every rating system at its defaults, in the order `podium systems` lists them: a table
+/// of `System`s (name, summary, source, whether it keeps σ, parameters).
+#[pyfunction]
+pub fn systems() -> PyResult<Table> {
+    let all = podium::systems()
+        .iter()
+        .map(|s| System::build(s.name, Settings::new()))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok(Table::new(all))
+}

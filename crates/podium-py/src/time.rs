@@ -1,0 +1,116 @@
+//! Match times between Python and the library: the library keeps seconds since the Unix
+//! epoch (UTC); Python sees `datetime.datetime` in UTC and may give a datetime, a date, a
+//! string (RFC 3339 or `YYYY-MM-DD`, as in files) or a number of seconds.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyFloat, PyInt, PyString};
+
+/// What the conversions need of the `datetime` and `calendar` modules, looked up once.
+struct Classes {
+    datetime: Py<PyAny>,
+    date: Py<PyAny>,
+    epoch: Py<PyAny>,
+    timedelta: Py<PyAny>,
+    timegm: Py<PyAny>,
+}
+
+static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
+
+fn classes(py: Python<'_>) -> PyResult<&Classes> {
+    CLASSES.get_or_try_init(py, || {
+        let dt = py.import("datetime")?;
+        let utc = dt.getattr("timezone")?.getattr("utc")?;
+        let datetime = dt.getattr("datetime")?;
+        let epoch = datetime.call1((1970, 1, 1, 0, 0, 0, 0, &utc))?;
+        Ok(Classes {
+            datetime: datetime.unbind(),
+            date: dt.getattr("date")?.unbind(),
+            epoch: epoch.unbind(),
+            timedelta: dt.getattr("timedelta")?.unbind(),
+            timegm: py.import("calendar")?.getattr("timegm")?.unbind(),
+        })
+    })
+}
+
+/// A time as Python shows it: a `datetime` in UTC, `None` for none. A time beyond the
+/// years `datetime` holds (1 to 9999) is given as its RFC 3339 text.
+pub fn to_py(py: Python<'_>, time: Option<i64>) -> PyResult<Py<PyAny>> {
+    let Some(t) = time else {
+        return Ok(py.None());
+    };
+    let c = classes(py)?;
+    let delta = c
+        .timedelta
+        .bind(py)
+        .call1((0, t))
+        .and_then(|d| c.epoch.bind(py).add(d));
+    match delta {
+        Ok(v) => Ok(v.unbind()),
+        Err(_) => Ok(PyString::new(py, &podium_io::format_time(t))
+            .into_any()
+            .unbind()),
+    }
+}
+
+/// A time given from Python, in seconds since the epoch: `None` (or a missing value:
+/// NaN, pandas' `NaT`) is none; a `datetime` without a time zone is taken as UTC, as are
+/// dates (midnight); strings are read as the file formats read them; numbers are seconds.
+///
+/// # Errors
+/// `TypeError` for another type, `ValueError` for a string that is not a time or a number
+/// that is not finite.
+pub fn from_py(value: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
+    let py = value.py();
+    if value.is_none() {
+        return Ok(None);
+    }
+    if let Ok(s) = value.cast::<PyString>() {
+        let s = s.to_cow()?;
+        return podium_io::parse_time(&s).map(Some).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "time {s:?} is not valid, expected RFC 3339 (2024-05-01T20:00:00Z) or a date (2024-05-01)"
+            ))
+        });
+    }
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err(
+            "a time is a datetime, a date, a string or seconds since 1970, not a bool",
+        ));
+    }
+    if value.is_instance_of::<PyInt>() {
+        return value.extract::<i64>().map(Some).map_err(|_| {
+            PyValueError::new_err(format!("time {value} is out of range of seconds"))
+        });
+    }
+    if value.is_instance_of::<PyFloat>() {
+        let v: f64 = value.extract()?;
+        if v.is_nan() {
+            return Ok(None);
+        }
+        if !(v.is_finite() && v.abs() < 9.2e18) {
+            return Err(PyValueError::new_err(format!(
+                "time {v} is not a finite number of seconds"
+            )));
+        }
+        return Ok(Some(v.floor() as i64));
+    }
+    let c = classes(py)?;
+    if value.is_instance(c.datetime.bind(py))? {
+        // pandas' NaT is a datetime that is not equal to itself.
+        if value.ne(value)? {
+            return Ok(None);
+        }
+        let tuple = value.call_method0("utctimetuple")?;
+        return c.timegm.bind(py).call1((tuple,))?.extract().map(Some);
+    }
+    if value.is_instance(c.date.bind(py))? {
+        let tuple = value.call_method0("timetuple")?;
+        return c.timegm.bind(py).call1((tuple,))?.extract().map(Some);
+    }
+    Err(PyTypeError::new_err(format!(
+        "a time is a datetime, a date, a string (RFC 3339 or YYYY-MM-DD) or seconds since 1970, not {}",
+        value.get_type().name()?
+    )))
+}

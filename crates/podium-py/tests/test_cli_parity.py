@@ -1,0 +1,203 @@
+"""The Python package gives what the `podium` binary gives, to the last digit: every
+system on the example game nights (long CSV and JSON Lines together), on a generated file
+of free-for-alls read by the plain reader, and on the Catan log (real data)."""
+
+import datetime
+import random
+
+import pytest
+
+import podium
+from conftest import EXAMPLES, cli, cli_csv, number
+
+GAME_NIGHTS = [str(EXAMPLES / "game-night.csv"), str(EXAMPLES / "game-night.jsonl")]
+SYSTEMS = [s.name for s in podium.systems()]
+
+
+def last_played(s) -> str:
+    """A standing's last_played as the binary prints it: the date (at midnight UTC) or
+    the RFC 3339 time of the last match, else its id."""
+    t = s.last_played
+    if t is None:
+        return s.last_match or ""
+    if (t.hour, t.minute, t.second) == (0, 0, 0):
+        return t.date().isoformat()
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def assert_same_board(board, rows):
+    """A leaderboard equals the binary's CSV leaderboard: every number bit for bit."""
+    assert len(board) == len(rows)
+    for s, r in zip(board, rows):
+        assert s.position == int(r["position"])
+        assert s.player == r["player"]
+        assert s.rating == float(r["rating"]), s.player
+        assert s.sigma == number(r.get("sigma", "")), s.player
+        assert s.games == int(r["games"])
+        assert s.avg_size == float(r["avg_size"])
+        assert s.win_pct == float(r["win_pct"])
+        assert s.expected_win_pct == float(r["expected_win_pct"])
+        assert s.net_pct == float(r["net_pct"])
+        assert last_played(s) == r["last_played"]
+        assert s.provisional == (r["provisional"] == "true")
+
+
+def assert_same_history(history, rows):
+    """A league's history equals the binary's --history CSV, row for row."""
+    assert len(history) == len(rows)
+    for c, r in zip(history, rows):
+        assert c.match_id == r["match"]
+        time = "" if c.time is None else last_played_time(c.time)
+        assert time == r["time"]
+        assert c.player == r["player"]
+        assert c.place == int(r["place"])
+        assert c.rating_before == float(r["rating_before"])
+        assert c.expected == float(r["expected"])
+        assert c.actual == float(r["actual"])
+        assert c.k == number(r["k"])
+        assert c.weight == float(r["weight"])
+        assert c.change == float(r["change"])
+        assert c.rating_after == float(r["rating_after"])
+        assert c.sigma_after == number(r["sigma_after"])
+
+
+def last_played_time(t: datetime.datetime) -> str:
+    if (t.hour, t.minute, t.second) == (0, 0, 0):
+        return t.date().isoformat()
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def rate_every_way(system, files, *read_args):
+    """Leagues rated from the same files four ways: a `Matches` with and without the
+    history kept, the matches as a list of `Match`es, and one `rate()` call per match."""
+    matches = podium.read(files, *read_args)
+    leagues = {}
+    for history in (True, False):
+        league = podium.League(system, history=history)
+        league.rate_many(matches)
+        leagues[f"matches, history={history}"] = league
+    league = podium.League(system)
+    league.rate_many(list(matches))
+    leagues["list of Match"] = league
+    league = podium.League(system)
+    for m in matches:
+        league.rate(m)
+    leagues["rate() one by one"] = league
+    return leagues
+
+
+@pytest.mark.parametrize("system", [s for s in SYSTEMS if s != "elo"])
+def test_game_nights_equal_the_cli(system, tmp_path):
+    history_csv = tmp_path / "history.csv"
+    rows = cli_csv("rate", *GAME_NIGHTS, "--system", system, "--format", "csv",
+                   "--history", str(history_csv))
+    import csv
+    with open(history_csv, newline="") as f:
+        history_rows = list(csv.DictReader(f))
+    for league in rate_every_way(system, GAME_NIGHTS).values():
+        assert_same_board(league.standings(), rows)
+        if league.keeps_history:
+            assert_same_history(league.history(), history_rows)
+
+
+def test_elo_refuses_the_game_nights_as_the_cli_does():
+    import subprocess
+    from conftest import podium_bin
+    done = subprocess.run([podium_bin(), "rate", *GAME_NIGHTS, "--system", "elo"],
+                          capture_output=True, text=True)
+    assert done.returncode != 0
+    cli_reasons = [l.strip() for l in done.stderr.splitlines() if l.strip().startswith("match ")]
+    league = podium.League("elo")
+    with pytest.raises(podium.RateError) as err:
+        league.rate_many(podium.read(GAME_NIGHTS))
+    assert [l.strip() for l in str(err.value).splitlines()[1:] if l.strip().startswith("match ")] == cli_reasons
+    assert err.value.errors == [r for r in cli_reasons]
+    assert league.matches_rated == 0 and len(league) == 0
+    # Rating the rest, as --skip-bad does.
+    summary = league.rate_many(podium.read(GAME_NIGHTS), skip_bad=True)
+    rows = cli_csv("rate", *GAME_NIGHTS, "--system", "elo", "--skip-bad", "--format", "csv")
+    assert_same_board(league.standings(), rows)
+    assert summary.rated == league.matches_rated
+    assert len(summary.skipped) + summary.rated == len(podium.read(GAME_NIGHTS))
+
+
+def plain_file(path, matches=1500, players=300, seed=7):
+    """A long CSV of free-for-alls by ranks, with ties: what the plain reader reads."""
+    rng = random.Random(seed)
+    with open(path, "w") as f:
+        f.write("match,player,rank\n")
+        for m in range(matches):
+            who = rng.sample(range(players), rng.randint(2, 10))
+            rank = 1
+            for i, p in enumerate(who):
+                if i > 0 and rng.random() >= 0.1:
+                    rank = i + 1
+                f.write(f"g{m},p{p},{rank}\n")
+    return str(path)
+
+
+@pytest.mark.parametrize("system", [s for s in SYSTEMS if s != "elo"])
+def test_a_plain_file_equals_the_cli(system, tmp_path):
+    path = plain_file(tmp_path / "plain.csv")
+    rows = cli_csv("rate", path, "--system", system, "--format", "csv")
+    for history in (False, True):
+        league = podium.League(system, history=history)
+        league.rate_many(podium.read_csv(path))
+        assert_same_board(league.standings(), rows)
+
+
+def test_conservative_ranking_and_min_games_equal_the_cli():
+    rows = cli_csv("rate", *GAME_NIGHTS, "--system", "trueskill", "--format", "csv",
+                   "--display", "conservative", "--min-games", "20")
+    league = podium.League("trueskill")
+    league.rate_many(podium.read(GAME_NIGHTS))
+    board = league.standings(by="conservative", min_games=20)
+    assert [s.player for s in board] == [r["player"] for r in rows]
+    assert [s.position for s in board] == [int(r["position"]) for r in rows]
+    with pytest.raises(ValueError, match="keeps no σ"):
+        podium.League("sme").standings(by="conservative")
+
+
+def test_starting_ratings_equal_the_cli():
+    initial = str(EXAMPLES / "initial-ratings.csv")
+    rows = cli_csv("rate", *GAME_NIGHTS, "--initial", initial, "--format", "csv")
+    league = podium.League("sme")
+    league.load_initial(initial)
+    league.rate_many(podium.read(GAME_NIGHTS))
+    assert_same_board(league.standings(), rows)
+
+
+@pytest.mark.parametrize("system", ["sme", "trueskill", "plackett-luce", "thurstone-mosteller-full"])
+def test_predictions_equal_the_cli(system):
+    rows = cli_csv("predict", *GAME_NIGHTS, "--system", system,
+                   "--players", "Maya,Tom+Sam,Zed", "--format", "csv")
+    league = podium.League(system)
+    league.rate_many(podium.read(GAME_NIGHTS))
+    p = league.predict(["Maya", ["Tom", "Sam"], "Zed"])
+    assert p.entries == ["Maya", "Tom+Sam", "Zed"]
+    assert p.new_players == ["Zed"]
+    for i, r in enumerate(rows):
+        assert p.rating[i] == float(r["rating"])
+        assert p.sigma[i] == number(r["sigma"])
+        assert p.win[i] == float(r["win_probability"])
+        assert p.expected_place[i] == float(r["expected_place"])
+        assert p.draw == number(r["draw_probability"])
+        assert p.quality == number(r["quality"])
+        for j, other in enumerate(p.entries):
+            if i != j:
+                assert p.ahead[i][j] == float(r[f"ahead_of:{other}"])
+
+
+@pytest.mark.real_data
+@pytest.mark.parametrize("system", [s for s in SYSTEMS if s != "elo"])
+def test_catan_equals_the_cli(system, catan_csv, tmp_path):
+    history_csv = tmp_path / "history.csv"
+    rows = cli_csv("rate", str(catan_csv), "--system", system, "--format", "csv",
+                   "--history", str(history_csv))
+    import csv
+    with open(history_csv, newline="") as f:
+        history_rows = list(csv.DictReader(f))
+    for league in rate_every_way(system, [str(catan_csv)]).values():
+        assert_same_board(league.standings(), rows)
+        if league.keeps_history:
+            assert_same_history(league.history(), history_rows)

@@ -1,0 +1,83 @@
+"""The evaluation lab from Python gives what `podium backtest`, `simulate` and `tune` give."""
+
+import pytest
+
+import podium
+from conftest import EXAMPLES, cli_csv, number
+
+GAME_NIGHTS = [str(EXAMPLES / "game-night.csv"), str(EXAMPLES / "game-night.jsonl")]
+
+
+def test_backtest_equals_the_cli():
+    rows = {r["system"]: r for r in cli_csv("backtest", *GAME_NIGHTS, "--format", "csv")}
+    results = podium.backtest(podium.read(GAME_NIGHTS))
+    assert [r.system for r in results] == [s.name for s in podium.systems()]
+    for r in results:
+        if r.error is not None:
+            assert r.system == "elo" and "exactly 2 entries" in r.error
+            assert r.system not in rows
+            continue
+        c = rows[r.system]
+        assert r.accuracy == float(c["pair_accuracy"])
+        assert r.log_loss == number(c["log_loss"])
+        assert r.warm_pairs == int(c["warm_pairs"])
+        assert r.concordant + r.tied + r.discordant == r.warm_pairs
+        assert r.matches_rated == r.matches_scored == 52
+
+
+def test_backtest_window_and_systems():
+    matches = podium.read(GAME_NIGHTS)
+    rows = cli_csv("backtest", *GAME_NIGHTS, "--systems", "sme,trueskill", "--from", "10",
+                   "--until", "2025-01-01", "--no-log-loss", "--set", "sme.k=24", "--format", "csv")
+    results = podium.backtest(matches, ["sme", podium.System("sme", k=24), "trueskill"],
+                              start=10, end="2025-01-01", log_loss=False, threads=1)
+    assert [r.system for r in results] == ["sme", "sme", "trueskill"]
+    assert results[1].accuracy == float(rows[0]["pair_accuracy"])
+    assert results[2].accuracy == float(rows[1]["pair_accuracy"])
+    assert results[1].log_loss is None
+    with pytest.raises(podium.ConfigError, match="match numbers start at 1"):
+        podium.backtest(matches, "sme", start=0)
+    with pytest.raises(podium.ConfigError, match="has no time"):
+        podium.backtest([["a", "b"], ["b", "a"]], "sme", start="2024-01-01")
+
+
+def test_simulate_equals_the_cli():
+    rows = cli_csv("simulate", "--systems", "sme,trueskill,elo", "--trials", "40",
+                   "--rounds", "0,1,5", "--seed", "3", "--format", "csv")
+    sim = podium.simulate(["sme", "trueskill", "elo"], trials=40, rounds=[0, 1, 5], seed=3)
+    assert sim.rounds == [0, 1, 5] and sim.trials == 40
+    assert "elo" in sim.errors and list(sim.curves) == ["sme", "trueskill"]
+    got = {(d["system"], d["round"]): d["ability"] for d in sim.to_dicts()}
+    for r in rows:
+        assert got[(r["system"], int(r["round"]))] == float(r["predictive_ability"])
+    with pytest.raises(podium.ConfigError, match="at least 2 players"):
+        podium.simulate("sme", true_ratings=[1500])
+    with pytest.raises(podium.ConfigError, match="sd"):
+        podium.simulate("sme", sd=-1)
+
+
+def test_tune_equals_the_cli():
+    rows = cli_csv("tune", *GAME_NIGHTS, "--system", "sme", "--param", "k=8..64",
+                   "--steps", "4", "--format", "csv")
+    result = podium.tune(podium.read(GAME_NIGHTS), "sme", {"k": (8, 64)}, steps=4)
+    chosen = rows[0]
+    assert chosen["role"] == "chosen"
+    assert f"k={result.best_params['k']:g}" == chosen["settings"]
+    assert result.best == podium.System("sme", k=result.best_params["k"])
+    assert result.test.accuracy == float(chosen["test_pair_accuracy"])
+    assert result.test.log_loss == float(chosen["test_log_loss"])
+    assert result.train_matches + result.test_matches == 52
+    assert len(result.candidates) == 4
+    assert result.candidates[0].params == result.best_params
+    assert result.candidates[0].accuracy == float(chosen["train_pair_accuracy"])
+    listed = podium.tune(podium.read(GAME_NIGHTS), podium.System("sme", scale=300), {"k": [8, 16.5]})
+    assert [c.params["k"] for c in listed.candidates] in ([8.0, 16.5], [16.5, 8.0])
+    assert listed.best.params["scale"] == 300.0
+    text = podium.tune(podium.read(GAME_NIGHTS), "sme", {"k": "8..64:28"}, samples=None)
+    assert sorted(c.params["k"] for c in text.candidates) == [8.0, 36.0, 64.0]
+    with pytest.raises(podium.ConfigError, match="no numeric parameter"):
+        podium.tune(podium.read(GAME_NIGHTS), "sme", {"nope": (1, 2)})
+    with pytest.raises(podium.ConfigError, match="between 0 and 1"):
+        podium.tune(podium.read(GAME_NIGHTS), "sme", {"k": (8, 64)}, train=1.5)
+    with pytest.raises(ValueError, match="metric"):
+        podium.tune(podium.read(GAME_NIGHTS), "sme", {"k": (8, 64)}, metric="speed")

@@ -1,0 +1,174 @@
+"""Leagues: rating one match or many, the leaderboard, ratings, histories, predictions."""
+
+import copy
+
+import pytest
+
+import podium
+from conftest import EXAMPLES
+
+GAME_NIGHTS = [str(EXAMPLES / "game-night.csv"), str(EXAMPLES / "game-night.jsonl")]
+
+
+def test_rate_returns_each_player_s_change():
+    league = podium.League("sme")
+    changes = league.rate(["ann", "bo", "cy"])
+    assert changes.columns == ["match_id", "time", "player", "place", "rating_before",
+                               "sigma_before", "expected", "actual", "k", "weight",
+                               "change", "rating_after", "sigma_after"]
+    ann = changes[0]
+    assert (ann.match_id, ann.player, ann.place, ann.k) == ("1", "ann", 1, 32.0)
+    assert ann.rating_after == 1516.0 and ann.change == 16.0
+    assert changes[-1].player == "cy" and changes[-1].rating_after == 1484.0
+    assert league.rate({"cy": 1, "ann": 2}, id="g2", time="2024-05-02")[0].match_id == "g2"
+    assert league.matches_rated == 2
+    assert league.players == ["ann", "bo", "cy"]
+    assert "ann" in league and "zed" not in league and len(league) == 3
+    with pytest.raises(TypeError, match="belong to the Match"):
+        league.rate(podium.Match(["a", "b"]), id="x")
+
+
+def test_standings_and_ratings():
+    league = podium.League("sme")
+    league.rate(["ann", "bo", "cy"], time="2024-05-01")
+    league.rate({"ann": 1, "bo": 1, "cy": 3})
+    board = league.standings()
+    assert [s.player for s in board] == ["ann", "bo", "cy"]
+    ann = board[0]
+    assert (ann.position, ann.games, ann.avg_size) == (1, 2, 3.0)
+    assert ann.wins == 1.5 and ann.win_pct == 75.0
+    assert ann.expected_win_pct == pytest.approx(100 / 3)
+    assert ann.net_pct == ann.win_pct - ann.expected_win_pct
+    assert ann.last_played.isoformat() == "2024-05-01T00:00:00+00:00"
+    assert ann.last_match == "2" and ann.sigma is None and ann.provisional is False
+    r = league.rating("ann")
+    assert (r.player, r.value, r.games) == ("ann", ann.rating, 2)
+    with pytest.raises(KeyError, match="zed"):
+        league.rating("zed")
+    assert [s.player for s in league.standings(min_games=3)] == []
+
+
+def test_rate_many_is_all_or_nothing():
+    league = podium.League("elo")
+    league.rate(["ann", "bo"])
+    league.history()  # recorded from here on
+    before = (league.standings(), league.history(), league.matches_rated)
+    bad = [["ann", "bo"], ["ann", "bo", "cy"], ["bo", "ann"], ["a", "b", "c", "d"]]
+    with pytest.raises(podium.RateError) as err:
+        league.rate_many(bad)
+    assert str(err.value).startswith("2 bad matches found, nothing rated (pass skip_bad=True to rate the rest):")
+    assert err.value.errors == [
+        'match "3": system elo rates matches of exactly 2 entries, this one has 3',
+        'match "5": system elo rates matches of exactly 2 entries, this one has 4',
+    ]
+    assert (league.standings(), league.history(), league.matches_rated) == before
+    summary = league.rate_many(bad, skip_bad=True)
+    assert summary.rated == 2 and len(summary.skipped) == 2
+    assert league.matches_rated == 3
+    assert [c.match_id for c in league.history("ann")] == ["1", "2", "4"]
+
+
+def test_a_bad_match_in_a_batch_raises_match_error_and_changes_nothing():
+    league = podium.League("sme")
+    with pytest.raises(podium.MatchError):
+        league.rate_many([["a", "b"], ["a", "a"]])
+    assert league.matches_rated == 0
+    with pytest.raises(TypeError, match="not a single match"):
+        league.rate_many({"a": 1, "b": 2})
+
+
+@pytest.mark.parametrize("system", ["sme", "trueskill", "plackett-luce"])
+def test_a_history_asked_for_midway_is_the_history_of_a_fresh_league(system):
+    matches = podium.read(GAME_NIGHTS)
+    league = podium.League(system)
+    league.set_initial("Maya", 30.0 if system != "sme" else 1600.0, games=3)
+    league.rate_many(matches[:20])
+    early = league.history()
+    assert len({c.match_id for c in early}) == 20
+    league.rate_many(matches[20:])
+    league.rate(["Maya", "Tom"], id="extra")
+    fresh = podium.League(system)
+    fresh.set_initial("Maya", 30.0 if system != "sme" else 1600.0, games=3)
+    fresh.rate_many(matches)
+    fresh.rate(["Maya", "Tom"], id="extra")
+    assert league.history() == fresh.history()
+    assert league.standings() == fresh.standings()
+    maya = fresh.history("Maya")
+    assert all(c.player == "Maya" for c in maya)
+    assert maya[0].rating_before == (30.0 if system != "sme" else 1600.0)
+    for a, b in zip(maya, maya[1:]):
+        assert b.rating_before == a.rating_after or system != "sme"
+    assert maya[-1].rating_after == fresh.rating("Maya").value
+
+
+def test_a_league_without_history():
+    league = podium.League("sme", history=False)
+    league.rate(["a", "b"])
+    assert not league.keeps_history
+    with pytest.raises(podium.PodiumError, match="keeps no history"):
+        league.history()
+
+
+def test_a_copy_is_independent():
+    league = podium.League("sme")
+    league.rate(["a", "b"])
+    snap = league.copy()
+    league.rate(["b", "a"])
+    assert snap.matches_rated == 1 and league.matches_rated == 2
+    assert copy.deepcopy(snap).standings() == snap.standings()
+    assert len(snap.history()) == 2 and len(league.history()) == 4
+
+
+def test_predict():
+    league = podium.League("trueskill")
+    league.rate_many([["ann", "bo", "cy"]] * 5)
+    p = league.predict(["ann", "bo", ["cy", "zed"]])
+    assert p.entries == ["ann", "bo", "cy+zed"] and p.new_players == ["zed"]
+    assert p.win[0] > p.win[1] > 0
+    assert sum(p.win) + p.draw == pytest.approx(1.0)
+    assert p.ahead[0][1] + p.ahead[1][0] <= 1.0
+    assert p.expected_place[0] < p.expected_place[1]
+    assert p.quality is not None
+    rows = p.to_dicts()
+    assert [r["entry"] for r in rows] == p.entries and rows[0]["win"] == p.win[0]
+    sme = podium.League("sme")
+    q = sme.predict(["a", "b"])
+    assert q.win == [0.5, 0.5] and q.draw is None
+    with pytest.raises(podium.MatchError, match="appears more than once"):
+        sme.predict(["a", "a"])
+    with pytest.raises(TypeError):
+        sme.predict("ab")
+
+
+def test_starting_ratings():
+    league = podium.League("trueskill")
+    league.set_initial("ann", 30.0)
+    assert league.rating("ann").sigma == 25 / 3
+    league.set_initial("bo", 20.0, sigma=2.0, games=7)
+    assert (league.rating("bo").sigma, league.rating("bo").games) == (2.0, 7)
+    with pytest.raises(podium.RateError, match="outside the range system trueskill can rate"):
+        league.set_initial("cy", 25.0, sigma=1e155)
+    assert "cy" not in league
+    with pytest.raises(podium.MatchError):
+        league.set_initial(" cy", 25.0)
+
+
+def test_load_initial_names_the_line(tmp_path):
+    good = tmp_path / "good.csv"
+    good.write_text("player,rating,games\nann,1600,4\nbo,1400\n")
+    league = podium.League("sme")
+    league.load_initial(good)
+    assert league.rating("ann").value == 1600.0 and league.rating("ann").games == 4
+    bad = tmp_path / "bad.csv"
+    bad.write_text("player,rating\ncy,1500\ndi,lots\n")
+    with pytest.raises(podium.ReadError) as err:
+        league.load_initial(bad)
+    assert f"{bad}:3" in str(err.value) and err.value.line == 3
+    assert "cy" not in league
+    far = tmp_path / "far.csv"
+    far.write_text("player,rating\ncy,1500\ndi,-2e9\n")
+    with pytest.raises(podium.RateError, match=":3: field `rating`"):
+        league.load_initial(far)
+    assert "cy" not in league
+    with pytest.raises(FileNotFoundError):
+        league.load_initial(tmp_path / "none.csv")

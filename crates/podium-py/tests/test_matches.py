@@ -1,0 +1,120 @@
+"""The forms a match takes from Python, and what a match that cannot exist raises."""
+
+import datetime
+
+import pytest
+
+import podium
+
+
+def places(m):
+    return dict(m.places)
+
+
+def test_a_ranking_is_best_first_and_inner_lists_are_teams():
+    m = podium.Match(["ann", ["bo", "cy"], "di"])
+    assert m.players == ["ann", "bo", "cy", "di"]
+    assert places(m) == {"ann": 1, "bo": 2, "cy": 2, "di": 3}
+    assert [e.team for e in m.entries] == [None, "bo+cy", None]
+    assert len(m) == 3 and m.id is None and m.time is None
+
+
+def test_a_mapping_gives_places_and_ties():
+    m = podium.Match({"cy": 2, "ann": 1, "bo": 2, ("di", "ed"): 4})
+    assert places(m) == {"ann": 1, "cy": 2, "bo": 2, "di": 4, "ed": 4}
+    assert m.entries[3].team == "di+ed"
+    assert podium.Match({"a": 1.5, "b": 0.5}).players == ["b", "a"]
+
+
+def test_scores_teams_weights_time_and_id():
+    m = podium.Match(
+        scores={"red": 31, "blue": 25, "zed": 31},
+        teams={"red": ["ann", "bo"], "blue": ["cy", "di"]},
+        weights={"di": 0.5},
+        time="2024-05-01T20:00:00Z",
+        id="night-1",
+    )
+    assert m.id == "night-1"
+    assert m.time == datetime.datetime(2024, 5, 1, 20, tzinfo=datetime.timezone.utc)
+    red, zed, blue = m.entries
+    assert (red.team, red.players, red.place, red.score) == ("red", ["ann", "bo"], 1, 31.0)
+    assert (zed.team, zed.place) == (None, 1)
+    assert blue.weights == [1.0, 0.5] and blue.place == 3
+    assert repr(m) == "Match(id='night-1', time='2024-05-01T20:00:00Z', results=[1 red: ann+bo (31.0), 1 zed (31.0), 3 blue: cy+di (25.0)])"
+    rows = m.to_dicts()
+    assert rows[0] == {"match_id": "night-1", "time": m.time, "player": "ann", "team": "red",
+                       "place": 1, "score": 31.0, "weight": 1.0}
+
+
+@pytest.mark.parametrize("given, expected", [
+    ("2024-05-01", 1714521600),
+    (datetime.date(2024, 5, 1), 1714521600),
+    (datetime.datetime(2024, 5, 1), 1714521600),
+    (datetime.datetime(2024, 5, 1, 2, tzinfo=datetime.timezone(datetime.timedelta(hours=2))), 1714521600),
+    (1714521600, 1714521600),
+    (1714521600.7, 1714521600),
+])
+def test_times_in_every_form(given, expected):
+    m = podium.Match(["a", "b"], time=given)
+    assert m.time.timestamp() == expected
+
+
+def test_bad_times():
+    with pytest.raises(ValueError, match="is not valid, expected RFC 3339"):
+        podium.Match(["a", "b"], time="yesterday")
+    with pytest.raises(TypeError):
+        podium.Match(["a", "b"], time=[2024])
+    with pytest.raises(ValueError):
+        podium.Match(["a", "b"], time=float("inf"))
+    assert podium.Match(["a", "b"], time=float("nan")).time is None
+
+
+@pytest.mark.parametrize("given, message", [
+    ([], "a match needs at least 2 entries, found 0"),
+    (["ann"], "a match needs at least 2 entries, found 1"),
+    (["ann", "bo", "ann"], 'player "ann" appears more than once in the match'),
+    ({"ann": 1, "bo": float("nan")}, 'player "bo": finish NaN is not a finite number'),
+    ({"ann": 1, "bo": float("inf")}, 'player "bo": finish inf is not a finite number'),
+    ([" ann", "bo"], 'invalid player id " ann"'),
+    (["", "bo"], 'invalid player id ""'),
+    ([[], "bo"], 'team "" has no players'),
+])
+def test_matches_that_cannot_exist(given, message):
+    with pytest.raises(podium.MatchError) as err:
+        podium.Match(given)
+    assert message in str(err.value)
+    league = podium.League("sme")
+    with pytest.raises(podium.MatchError):
+        league.rate(given)
+    assert league.matches_rated == 0 and len(league) == 0
+    assert issubclass(podium.MatchError, ValueError)
+
+
+def test_other_bad_matches():
+    with pytest.raises(podium.MatchError, match="weight 0 must be in"):
+        podium.Match(["a", "b"], weights={"a": 0})
+    with pytest.raises(podium.MatchError, match="weight 1.5 must be in"):
+        podium.Match(["a", "b"], weights={"a": 1.5})
+    with pytest.raises(podium.MatchError, match='weights: player "c" is not in the match'):
+        podium.Match(["a", "b"], weights={"c": 0.5})
+    with pytest.raises(podium.MatchError, match='team "blue" is among the teams but has no result'):
+        podium.Match({"red": 1, "x": 2}, teams={"red": ["a"], "blue": ["b"]})
+    with pytest.raises(TypeError, match=r"an entry is a player id or a list of player ids \(a team\), not int"):
+        podium.Match([1, 2])
+    with pytest.raises(TypeError, match="player ids are strings, not int"):
+        podium.Match([["a", 2], "b"])
+    with pytest.raises(TypeError, match="not a string"):
+        podium.Match("ann")
+    with pytest.raises(TypeError, match="not both"):
+        podium.Match(["a", "b"], scores={"a": 1, "b": 2})
+    with pytest.raises(TypeError, match="needs its results"):
+        podium.Match()
+    with pytest.raises(TypeError, match="a place is a number"):
+        podium.Match({"a": "first", "b": 2})
+    with pytest.raises(TypeError, match="not a bool"):
+        podium.Match({"a": True, "b": 2})
+
+
+def test_matches_compare_by_value():
+    assert podium.Match(["a", "b"], id="g") == podium.Match({"b": 2, "a": 1}, id="g")
+    assert podium.Match(["a", "b"], id="g") != podium.Match(["b", "a"], id="g")
