@@ -10,9 +10,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::errors::{bad_matches, rate_error, BadMatch, PodiumError};
-use crate::matches::{to_match, Given, MatchObj, Store};
+use crate::matches::{build_match, with_id, Given, MatchObj, Store};
 use crate::system::System;
-use crate::table::{import_pandas, row, Change, Rating, Standing, Table, Time};
+use crate::table::{import_pandas, row, Change, Rating, Row, Rows, Standing, Table, Time};
 
 /// A league's record of every change it applied: what `League.history()` shows.
 #[derive(Debug, Clone, Default)]
@@ -105,6 +105,57 @@ impl History {
     }
 }
 
+/// One match's changes, as `League.rate()` returns them: rows made on demand.
+struct Report {
+    match_id: String,
+    time: Option<i64>,
+    players: Vec<CompactString>,
+    places: Vec<u32>,
+    changes: Vec<PlayerChange>,
+}
+
+impl Report {
+    fn change(&self, i: usize) -> Change {
+        let c = &self.changes[i];
+        Change {
+            match_id: self.match_id.clone(),
+            time: Time(self.time),
+            player: self.players[i].to_string(),
+            place: self.places[i] as usize,
+            rating_before: c.before.value,
+            sigma_before: c.before.sigma,
+            expected: c.expected,
+            actual: c.actual,
+            k: c.k,
+            weight: c.weight,
+            change: c.delta(),
+            rating_after: c.after.value,
+            sigma_after: c.after.sigma,
+        }
+    }
+}
+
+impl Rows for Report {
+    fn len(&self) -> usize {
+        self.changes.len()
+    }
+    fn name(&self) -> &'static str {
+        Change::NAME
+    }
+    fn columns(&self) -> &'static [&'static str] {
+        Change::COLUMNS
+    }
+    fn object(&self, py: Python<'_>, i: usize) -> PyResult<Py<PyAny>> {
+        self.change(i).object(py)
+    }
+    fn value(&self, py: Python<'_>, i: usize, column: usize) -> PyResult<Py<PyAny>> {
+        self.change(i).value(py, column)
+    }
+    fn select(&self, indices: &[usize]) -> Arc<dyn Rows> {
+        Arc::new(indices.iter().map(|&i| self.change(i)).collect::<Vec<_>>())
+    }
+}
+
 row! {
     /// What `League.rate_many()` did: how many matches it rated, and the bad matches it
     /// left out (only with `skip_bad=True`).
@@ -173,6 +224,8 @@ pub struct League {
     log: Option<Log>,
     /// Every change, once `history()` was asked for.
     history: Option<History>,
+    /// The last match built for `rate()`, whose allocations the next one reuses.
+    spare: Option<podium::Match>,
 }
 
 /// A player of a stored history not yet met by the league, in the map from the store's
@@ -200,6 +253,7 @@ impl League {
             system,
             log: history.then(Log::default),
             history: None,
+            spare: None,
         }
     }
 
@@ -208,28 +262,9 @@ impl League {
         (self.inner.matches_rated() + 1).to_string()
     }
 
-    /// Rates one built match, keeps it and records it.
-    fn apply(&mut self, m: &podium::Match) -> Result<Vec<Change>, RateError> {
+    /// Rates one built match, keeps it and records it; returns its report.
+    fn apply(&mut self, m: &podium::Match) -> Result<Report, RateError> {
         let report = self.inner.apply(m)?;
-        let changes: Vec<Change> = m
-            .players()
-            .zip(&report.changes)
-            .map(|((e, mem), (_, c))| Change {
-                match_id: m.id().to_string(),
-                time: Time(m.time()),
-                player: mem.player.clone(),
-                place: m.place(e),
-                rating_before: c.before.value,
-                sigma_before: c.before.sigma,
-                expected: c.expected,
-                actual: c.actual,
-                k: c.k,
-                weight: c.weight,
-                change: c.delta(),
-                rating_after: c.after.value,
-                sigma_after: c.after.sigma,
-            })
-            .collect();
         if let Some(h) = &mut self.history {
             record(h, m, &report);
         }
@@ -238,7 +273,16 @@ impl League {
             log.own.push(m);
             log.own_rated(from);
         }
-        Ok(changes)
+        Ok(Report {
+            match_id: m.id().to_string(),
+            time: m.time(),
+            players: m
+                .players()
+                .map(|(_, p)| CompactString::from(p.player.as_str()))
+                .collect(),
+            places: m.players().map(|(e, _)| m.place(e) as u32).collect(),
+            changes: report.changes.into_iter().map(|(_, c)| c).collect(),
+        })
     }
 
     /// Rates everything the league rated again, recording every change: the history.
@@ -523,16 +567,26 @@ impl League {
         time: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Table> {
         let given = r#match;
-        if given.cast::<MatchObj>().is_ok() && (id.is_some() || time.is_some()) {
-            return Err(PyTypeError::new_err(
-                "id and time belong to the Match: give them to Match(...)",
-            ));
+        if let Ok(obj) = given.cast::<MatchObj>() {
+            if id.is_some() || time.is_some() {
+                return Err(PyTypeError::new_err(
+                    "id and time belong to the Match: give them to Match(...)",
+                ));
+            }
+            let obj = obj.get();
+            let report = if obj.has_id {
+                self.apply(&obj.inner)
+            } else {
+                self.apply(&with_id(&obj.inner, &self.next_id())?)
+            };
+            return Ok(Table::from_rows(report.map_err(rate_error)?));
         }
         let time = time.map(crate::time::from_py).transpose()?.flatten();
         let id = id.unwrap_or_else(|| self.next_id());
-        let m = to_match(given, &id, time)?;
-        let changes = self.apply(&m).map_err(rate_error)?;
-        Ok(Table::new(changes))
+        let m = build_match(given, &id, time, self.spare.take())?;
+        let report = self.apply(&m);
+        self.spare = Some(m);
+        Ok(Table::from_rows(report.map_err(rate_error)?))
     }
 
     /// Rates matches in order: a `Matches` (from `read_csv` and friends) or any
@@ -903,6 +957,7 @@ impl League {
             inner: self.inner.clone(),
             log: self.log.clone(),
             history: self.history.clone(),
+            spare: None,
         }
     }
 

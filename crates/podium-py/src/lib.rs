@@ -14,6 +14,12 @@
 
 use pyo3::prelude::*;
 
+/// mimalloc for the module's own allocations (Python keeps its allocator for its
+/// objects): rating a match builds a few small vectors and strings per player and frees
+/// them at once, which mimalloc does markedly faster than the system allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod errors;
 mod eval;
 mod league;

@@ -99,6 +99,13 @@ pub struct MatchArgs<'a, 'py> {
 impl MatchArgs<'_, '_> {
     /// Validates and builds the match.
     pub fn build(&self) -> PyResult<Match> {
+        if let Some(list) = self.entries.and_then(|e| e.cast::<PyList>().ok()) {
+            if self.scores.is_none() && self.teams.is_none() && self.weights.is_none() {
+                if let Some(m) = ranking(list, &self.id, self.time, None) {
+                    return m;
+                }
+            }
+        }
         let mut teams: Vec<(String, Vec<String>, bool)> = Vec::new();
         if let Some(t) = self.teams {
             if !is_mapping(t) {
@@ -262,15 +269,47 @@ impl MatchArgs<'_, '_> {
     }
 }
 
-/// A match given to `rate`, `rate_many` or `Matches(...)`, built with `id` when it has
-/// none of its own.
-pub fn to_match(value: &Bound<'_, PyAny>, id: &str, time: Option<i64>) -> PyResult<Match> {
-    if let Ok(m) = value.cast::<MatchObj>() {
-        let m = m.get();
-        if m.has_id {
-            return Ok(m.inner.clone());
+/// The match a list of player ids best first gives (the usual free-for-all), built
+/// without the general way's bookkeeping and reusing `spare`'s allocations; `None` when
+/// the list holds anything but strings.
+fn ranking(
+    list: &Bound<'_, PyList>,
+    id: &str,
+    time: Option<i64>,
+    spare: Option<Match>,
+) -> Option<PyResult<Match>> {
+    // Each id as UTF-8 bytes that Python holds while the match is built: the stable ABI
+    // of Python 3.9 has no borrowed UTF-8 view of a string.
+    let mut bytes = Vec::with_capacity(list.len());
+    for item in list.iter() {
+        match item.cast::<PyString>().ok()?.encode_utf8() {
+            Ok(b) => bytes.push(b),
+            Err(e) => return Some(Err(e)),
         }
-        return with_id(&m.inner, id);
+    }
+    let rows = bytes.iter().enumerate().map(|(i, b)| RowRef {
+        // Python encodes valid UTF-8; an empty id, refused below, stands for anything else.
+        player: std::str::from_utf8(b.as_bytes()).unwrap_or_default(),
+        team: None,
+        finish: Finish::Rank((i + 1) as f64),
+        weight: 1.0,
+    });
+    Some(Match::from_row_refs(spare, id, time, rows).map_err(match_error))
+}
+
+/// A match given to `rate`, `rate_many` or `Matches(...)` other than as a `Match` (a
+/// ranking or a mapping), built with `id` and `time`, reusing `spare`'s allocations
+/// where it can.
+pub fn build_match(
+    value: &Bound<'_, PyAny>,
+    id: &str,
+    time: Option<i64>,
+    spare: Option<Match>,
+) -> PyResult<Match> {
+    if let Ok(list) = value.cast::<PyList>() {
+        if let Some(m) = ranking(list, id, time, spare) {
+            return m;
+        }
     }
     MatchArgs {
         entries: Some(value),
@@ -281,6 +320,19 @@ pub fn to_match(value: &Bound<'_, PyAny>, id: &str, time: Option<i64>) -> PyResu
         id: id.to_string(),
     }
     .build()
+}
+
+/// A match given to `rate`, `rate_many` or `Matches(...)`, built with `id` when it has
+/// none of its own.
+pub fn to_match(value: &Bound<'_, PyAny>, id: &str, time: Option<i64>) -> PyResult<Match> {
+    if let Ok(m) = value.cast::<MatchObj>() {
+        let m = m.get();
+        if m.has_id {
+            return Ok(m.inner.clone());
+        }
+        return with_id(&m.inner, id);
+    }
+    build_match(value, id, time, None)
 }
 
 /// A copy of `m` with another id.

@@ -136,8 +136,9 @@ pub fn row_repr<T: Row>(py: Python<'_>, row: &T) -> PyResult<String> {
     Ok(s)
 }
 
-/// The rows of a table, of any row type.
-trait Rows: Send + Sync {
+/// The rows of a table, of any row type: a vector of rows, or anything that makes them
+/// on demand.
+pub trait Rows: Send + Sync {
     fn len(&self) -> usize;
     fn name(&self) -> &'static str;
     fn columns(&self) -> &'static [&'static str];
@@ -178,6 +179,13 @@ pub struct Table {
 impl Table {
     /// A table of `rows`.
     pub fn new<T: Row>(rows: Vec<T>) -> Self {
+        Table {
+            rows: Arc::new(rows),
+        }
+    }
+
+    /// A table whose rows are made on demand.
+    pub fn from_rows(rows: impl Rows + 'static) -> Self {
         Table {
             rows: Arc::new(rows),
         }
