@@ -439,7 +439,7 @@ impl TuneResult {
             .best_params
             .0
             .iter()
-            .map(|(k, v)| format!("{k}={:?}", v.0))
+            .map(|(k, v)| format!("{k}={}", v.text()))
             .collect();
         let pct = |r: &BacktestResult| {
             r.accuracy

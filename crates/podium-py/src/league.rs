@@ -170,11 +170,14 @@ row! {
 /// What a league rated, in order, to rate again when its history is first asked for:
 /// the matches themselves stay where they are (a `Matches` the league was given, or the
 /// league's own store of the matches given one by one).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct Log {
     ops: Vec<Op>,
-    /// The matches given to the league other than as a `Matches`.
+    /// The matches given to the league other than as a `Matches`, their players
+    /// numbered through `own_index`.
     own: Store,
+    /// Each league player's number in `own`, by league index (`UNKNOWN` if not there).
+    own_index: Vec<u32>,
 }
 
 #[derive(Debug, Clone)]
@@ -192,6 +195,40 @@ enum Op {
 }
 
 impl Log {
+    fn new() -> Self {
+        Log {
+            ops: Vec::new(),
+            own: Store::numbered(),
+            own_index: Vec::new(),
+        }
+    }
+
+    /// Keeps match `m`, rated in `league` with `report`, in the own store: its players
+    /// are found by their league index, without looking their ids up.
+    fn keep(&mut self, m: &podium::Match, league: &podium::League, report: &podium::MatchReport) {
+        for &(i, _) in &report.changes {
+            if self.own_index.len() <= i {
+                self.own_index.resize(i + 1, UNKNOWN);
+            }
+            if self.own_index[i] == UNKNOWN {
+                self.own_index[i] = self.own.append_player(&league.player(i).name);
+            }
+        }
+        let index = &self.own_index;
+        self.own
+            .push_numbered(m, report.changes.iter().map(|&(i, _)| index[i]));
+    }
+
+    /// Forgets what the own store took in since `mark`.
+    fn truncate(&mut self, mark: (usize, usize, usize)) {
+        self.own.truncate(mark);
+        for n in &mut self.own_index {
+            if *n != UNKNOWN && *n as usize >= mark.1 {
+                *n = UNKNOWN;
+            }
+        }
+    }
+
     /// Notes that the own store's matches from `from` on were rated.
     fn own_rated(&mut self, from: usize) {
         let to = self.own.len();
@@ -251,7 +288,7 @@ impl League {
         League {
             inner: podium::League::shared(Arc::clone(&system.inner)),
             system,
-            log: history.then(Log::default),
+            log: history.then(Log::new),
             history: None,
             spare: None,
         }
@@ -270,7 +307,7 @@ impl League {
         }
         if let Some(log) = &mut self.log {
             let from = log.own.len();
-            log.own.push(m);
+            log.keep(m, &self.inner, &report);
             log.own_rated(from);
         }
         Ok(Report {
@@ -364,7 +401,7 @@ struct Rater<'a> {
     /// Where changes are recorded, once the history was asked for.
     history: Option<&'a mut History>,
     /// Where matches given one by one are kept, when the league keeps its history.
-    own: Option<&'a mut Store>,
+    log: Option<&'a mut Log>,
     skip_bad: bool,
     bad: Vec<BadMatch>,
     bad_count: usize,
@@ -381,13 +418,13 @@ impl Rater<'_> {
 
     /// Rates `m` (the `k`-th given), or notes why not. Once a match has failed (without
     /// `skip_bad`), the others are only checked, so that the error lists every match the
-    /// system cannot rate, as the command line does. True when `m` was rated.
-    fn one(&mut self, k: usize, m: &podium::Match) -> bool {
+    /// system cannot rate, as the command line does. The report when `m` was rated.
+    fn one(&mut self, k: usize, m: &podium::Match) -> Option<podium::MatchReport> {
         if self.checking() {
             if let Err(e) = self.league.try_rate(m) {
                 self.note(k, m.id(), &e);
             }
-            return false;
+            return None;
         }
         match self.league.apply(m) {
             Ok(report) => {
@@ -395,11 +432,11 @@ impl Rater<'_> {
                 if let Some(h) = self.history.as_deref_mut() {
                     record(h, m, &report);
                 }
-                true
+                Some(report)
             }
             Err(e) => {
                 self.note(k, m.id(), &e);
-                false
+                None
             }
         }
     }
@@ -415,9 +452,9 @@ impl Rater<'_> {
     /// Rates matches given one by one, keeping those rated in the league's own store.
     fn built(&mut self, matches: &[podium::Match]) {
         for (k, m) in matches.iter().enumerate() {
-            if self.one(k, m) {
-                if let Some(own) = self.own.as_deref_mut() {
-                    own.push(m);
+            if let Some(report) = self.one(k, m) {
+                if let Some(log) = self.log.as_deref_mut() {
+                    log.keep(m, self.league, &report);
                 }
             }
         }
@@ -635,7 +672,7 @@ impl League {
             let mut rater = Rater {
                 league: inner,
                 history: history.as_mut(),
-                own: log.as_mut().map(|l| &mut l.own),
+                log: log.as_mut(),
                 skip_bad,
                 bad: Vec::new(),
                 bad_count: 0,
@@ -657,7 +694,7 @@ impl League {
                 h.truncate(matches, rows);
             }
             if let (Some(log), Some(mark)) = (self.log.as_mut(), own_mark) {
-                log.own.truncate(mark);
+                log.truncate(mark);
             }
             return Err(bad_matches(
                 crate::errors::RateError::new_err,

@@ -691,6 +691,58 @@ impl Store {
         Some(order)
     }
 
+    /// An empty store whose players are numbered by the caller ([`Store::push_numbered`],
+    /// [`Store::append_player`]) rather than looked up by id.
+    pub fn numbered() -> Self {
+        Store {
+            players: Strings::default(),
+            ..Store::default()
+        }
+    }
+
+    /// Adds player `id` under a new number (for a store made by [`Store::numbered`],
+    /// whose caller knows the player is new to it).
+    pub fn append_player(&mut self, id: &str) -> u32 {
+        self.players.add(id)
+    }
+
+    /// Adds a match whose players (in its players' order) have the numbers `players`.
+    pub fn push_numbered(&mut self, m: &Match, mut players: impl Iterator<Item = u32>) {
+        let mut simple = true;
+        for e in m.entries() {
+            let team = match &e.team {
+                Some(t) => {
+                    simple = false;
+                    self.teams.add(t)
+                }
+                None => NO_TEAM,
+            };
+            let finish = match e.finish {
+                Finish::Rank(v) | Finish::Score(v) => v,
+            };
+            for mem in &e.members {
+                simple &= mem.weight == 1.0;
+                self.rows.push(StoredRow {
+                    player: players.next().expect("a number for every player"),
+                    team,
+                    finish,
+                    weight: mem.weight,
+                });
+            }
+        }
+        self.close(m, simple);
+    }
+
+    /// Ends the match whose rows were just added.
+    fn close(&mut self, m: &Match, simple: bool) {
+        self.ids.add(m.id());
+        self.times.push(m.time());
+        self.scored
+            .push(matches!(m.entries()[0].finish, Finish::Score(_)));
+        self.simple.push(simple);
+        self.starts.push(self.rows.len());
+    }
+
     /// Adds a match.
     pub fn push(&mut self, m: &Match) {
         let mut simple = true;
@@ -716,12 +768,7 @@ impl Store {
                 });
             }
         }
-        self.ids.add(m.id());
-        self.times.push(m.time());
-        self.scored
-            .push(matches!(m.entries()[0].finish, Finish::Score(_)));
-        self.simple.push(simple);
-        self.starts.push(self.rows.len());
+        self.close(m, simple);
     }
 
     /// Adds a free-for-all of single players given by number (see

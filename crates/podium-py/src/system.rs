@@ -17,6 +17,18 @@ use crate::table::{row, Row, Table};
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Value(pub ParamValue);
 
+impl Value {
+    /// The value as Python's `repr` writes it (`8.0`, `5`, `True`).
+    pub fn text(&self) -> String {
+        match self.0 {
+            ParamValue::Float(v) => format!("{v:?}"),
+            ParamValue::Int(v) => v.to_string(),
+            ParamValue::Bool(true) => "True".to_string(),
+            ParamValue::Bool(false) => "False".to_string(),
+        }
+    }
+}
+
 impl<'py> IntoPyObject<'py> for Value {
     type Target = PyAny;
     type Output = Bound<'py, PyAny>;
