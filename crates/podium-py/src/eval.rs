@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use crate::errors::{config_error, threads_error, ConfigError, RateError};
 use crate::matches::Given;
 use crate::system::{settings_of, System, Value};
-use crate::table::{import_pandas, row, Table};
+use crate::table::{import_pandas, into_py_by_ref, row, Table};
 
 row! {
     /// One system's backtest: how well its pre-match ratings predicted the warm pairs
@@ -387,15 +387,7 @@ impl<'py> IntoPyObject<'py> for Params {
     }
 }
 
-impl<'py> IntoPyObject<'py> for &Params {
-    type Target = PyDict;
-    type Output = Bound<'py, PyDict>;
-    type Error = PyErr;
-
-    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
-        self.clone().into_pyobject(py)
-    }
-}
+into_py_by_ref!(Params, PyDict);
 
 row! {
     /// One candidate of a tuning search and how it did on the training part.

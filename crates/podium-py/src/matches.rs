@@ -708,6 +708,12 @@ impl Store {
 
     /// Adds a match whose players (in its players' order) have the numbers `players`.
     pub fn push_numbered(&mut self, m: &Match, mut players: impl Iterator<Item = u32>) {
+        self.push_with(m, |_, _| players.next().expect("a number for every player"));
+    }
+
+    /// Adds a match, numbering each player with `number` (given the store's players and
+    /// the player's id).
+    fn push_with(&mut self, m: &Match, mut number: impl FnMut(&mut Strings, &str) -> u32) {
         let mut simple = true;
         for e in m.entries() {
             let team = match &e.team {
@@ -722,8 +728,9 @@ impl Store {
             };
             for mem in &e.members {
                 simple &= mem.weight == 1.0;
+                let player = number(&mut self.players, &mem.player);
                 self.rows.push(StoredRow {
-                    player: players.next().expect("a number for every player"),
+                    player,
                     team,
                     finish,
                     weight: mem.weight,
@@ -745,30 +752,7 @@ impl Store {
 
     /// Adds a match.
     pub fn push(&mut self, m: &Match) {
-        let mut simple = true;
-        for e in m.entries() {
-            let team = match &e.team {
-                Some(t) => {
-                    simple = false;
-                    self.teams.add(t)
-                }
-                None => NO_TEAM,
-            };
-            let finish = match e.finish {
-                Finish::Rank(v) | Finish::Score(v) => v,
-            };
-            for mem in &e.members {
-                simple &= mem.weight == 1.0;
-                let player = self.players.add(&mem.player);
-                self.rows.push(StoredRow {
-                    player,
-                    team,
-                    finish,
-                    weight: mem.weight,
-                });
-            }
-        }
-        self.close(m, simple);
+        self.push_with(m, Strings::add);
     }
 
     /// Adds a free-for-all of single players given by number (see

@@ -11,7 +11,7 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use crate::errors::config_error;
-use crate::table::{row, Row, Table};
+use crate::table::{into_py_by_ref, row, Row, Table};
 
 /// A parameter's value as Python sees it: a float, an int or a bool.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -43,15 +43,7 @@ impl<'py> IntoPyObject<'py> for Value {
     }
 }
 
-impl<'py> IntoPyObject<'py> for &Value {
-    type Target = PyAny;
-    type Output = Bound<'py, PyAny>;
-    type Error = PyErr;
-
-    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
-        (*self).into_pyobject(py)
-    }
-}
+into_py_by_ref!(Value, PyAny);
 
 row! {
     /// One parameter of a system: its name, value, default and meaning.

@@ -27,15 +27,25 @@ impl<'py> IntoPyObject<'py> for Time {
     }
 }
 
-impl<'py> IntoPyObject<'py> for &Time {
-    type Target = PyAny;
-    type Output = Bound<'py, PyAny>;
-    type Error = PyErr;
+/// Converts a reference to Python as the value it points to converts (what a row's
+/// read-only attribute needs).
+macro_rules! into_py_by_ref {
+    ($ty:ty, $target:ty) => {
+        impl<'py> pyo3::IntoPyObject<'py> for &$ty {
+            type Target = $target;
+            type Output = pyo3::Bound<'py, $target>;
+            type Error = pyo3::PyErr;
 
-    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
-        (*self).into_pyobject(py)
-    }
+            fn into_pyobject(self, py: pyo3::Python<'py>) -> pyo3::PyResult<Self::Output> {
+                self.clone().into_pyobject(py)
+            }
+        }
+    };
 }
+
+pub(crate) use into_py_by_ref;
+
+into_py_by_ref!(Time, PyAny);
 
 /// A row type of a [`Table`]: a Python class of plain fields.
 pub trait Row: Clone + Send + Sync + 'static {
