@@ -789,9 +789,10 @@ impl Store {
     }
 
     /// Whether match `i` is a free-for-all of single players who played the whole match,
-    /// without a time: a league may rate it by its players' places alone.
+    /// by ranks, without a time: a league may rate it by its players' places alone
+    /// (scores may say more than places: Weng-Lin's margin uses them).
     pub fn is_ranked(&self, i: usize) -> bool {
-        self.simple[i] && self.times[i].is_none()
+        self.simple[i] && self.times[i].is_none() && !self.scored[i]
     }
 
     /// The players (by number) of match `i`, best first.

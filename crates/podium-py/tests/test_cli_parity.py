@@ -201,3 +201,23 @@ def test_catan_equals_the_cli(system, catan_csv, tmp_path):
         assert_same_board(league.standings(), rows)
         if league.keeps_history:
             assert_same_history(league.history(), history_rows)
+
+
+def test_score_margins_reach_the_system(tmp_path):
+    """A file of scores keeps its scores: Weng-Lin's margin uses them. (The binary's
+    plain reader keeps only places; a `weight` column sends the binary the general way,
+    which keeps them, so that is what the package is compared with.)"""
+    rows = "g1,a,10\ng1,b,3\ng1,c,1\ng2,b,9\ng2,a,8\ng2,c,2\n"
+    scores = tmp_path / "scores.csv"
+    scores.write_text("match,player,score\n" + rows)
+    general = tmp_path / "general.csv"
+    general.write_text("match,player,score,weight\n" + "".join(
+        line + ",1\n" for line in rows.splitlines()))
+    expected = cli_csv("rate", str(general), "--system", "plackett-luce", "--set", "margin=1",
+                       "--format", "csv")
+    league = podium.League("plackett-luce", margin=1)
+    league.rate_many(podium.read_csv(scores))
+    assert_same_board(league.standings(), expected)
+    plain = podium.League("plackett-luce")
+    plain.rate_many(podium.read_csv(scores))
+    assert plain.standings()[0].rating != league.standings()[0].rating
