@@ -176,7 +176,7 @@ pub fn backtest(
         until: bound_of(end, "end")?,
     };
     let given = Given::from_py(matches, 1)?;
-    let history = given.built(py)?;
+    let history = py.detach(|| given.built())?;
     let by_time = [window.from, window.until]
         .iter()
         .any(|b| matches!(b, Some(WindowBound::Time(_))));
@@ -575,8 +575,7 @@ pub fn tune(
         threads,
     };
     let given = Given::from_py(matches, 1)?;
-    let history = given.built(py)?;
-    let report = py.detach(|| tuning.run(&history));
+    let report = py.detach(|| given.built().map(|history| tuning.run(&history)))?;
     let report = report.map_err(|e| {
         use podium_eval::TuneError as T;
         match e {

@@ -1095,10 +1095,11 @@ impl Given {
         Ok(Given::Built(Arc::new(out)))
     }
 
-    /// The matches as the library's matches.
-    pub fn built(&self, py: Python<'_>) -> PyResult<Arc<Vec<Match>>> {
+    /// The matches as the library's matches (built once from a `Matches`, which needs
+    /// no interpreter: call it with the lock released).
+    pub fn built(&self) -> PyResult<Arc<Vec<Match>>> {
         match self {
-            Given::Stored(m) => m.bind(py).get().built(),
+            Given::Stored(m) => m.get().built(),
             Given::Built(v) => Ok(Arc::clone(v)),
         }
     }
