@@ -312,6 +312,11 @@ class League:
         """Rates one match; returns each player's change, best first."""
     def rate_many(self, matches: Union[Matches, Iterable[_MatchLike]], /, *, skip_bad: bool = False) -> RateSummary:
         """Rates matches in order, all or nothing (unless `skip_bad`)."""
+    def rate_files(
+        self, paths: Union[_PathLike, Sequence[_PathLike]], /, *, format: Optional[str] = None, skip_bad: bool = False
+    ) -> RateSummary:
+        """Rates match files as `podium rate` does (plain files on several threads, as they
+        are read), all or nothing (unless `skip_bad`)."""
     def standings(self, *, min_games: int = 0, by: str = "rating") -> Table[Standing]: ...
     def rating(self, player: str) -> Rating: ...
     def history(self, player: Optional[str] = None, /) -> Table[Change]: ...

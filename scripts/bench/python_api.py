@@ -7,8 +7,9 @@ they need): prints two markdown tables.
    openskill 6.2.0's `PlackettLuce().rate(teams)` with the ratings kept in a dict. Both
    rate the same matches; their final ratings are compared (they must agree).
 2. A long CSV of free-for-alls rated end to end: `podium rate FILE --format csv` against a
-   Python process that imports podium, reads the file, rates it and builds the
-   leaderboard. Each is a fresh process, run alternately; wall time and peak memory.
+   Python process that imports podium, rates the file (`League.rate_files`, or
+   `read_csv` then `rate_many`) and builds the leaderboard. Each is a fresh process, run
+   alternately; wall time and peak memory.
 """
 import argparse
 import platform
@@ -90,9 +91,17 @@ def peak_kib(cmd):
     return int(out.stderr.strip().splitlines()[-1])
 
 
-PY_RATE = """
+PY_RATE_FILES = """
 import sys, podium
-league = podium.League("sme", history={history})
+league = podium.League("sme")
+league.rate_files(sys.argv[1])
+board = league.standings()
+assert len(board) > 0
+"""
+
+PY_READ_RATE = """
+import sys, podium
+league = podium.League("sme")
 league.rate_many(podium.read_csv(sys.argv[1]))
 board = league.standings()
 assert len(board) > 0
@@ -102,10 +111,10 @@ assert len(board) > 0
 def whole_file(runs, csv_path, binary):
     cmds = {
         "`podium rate FILE --format csv`": [binary, "rate", csv_path, "--format", "csv"],
-        "Python: `read_csv` + `League(\"sme\").rate_many` + `standings()`":
-            [sys.executable, "-c", PY_RATE.format(history=True), csv_path],
-        "Python, `League(\"sme\", history=False)`":
-            [sys.executable, "-c", PY_RATE.format(history=False), csv_path],
+        "Python: `League(\"sme\").rate_files(FILE)` + `standings()`":
+            [sys.executable, "-c", PY_RATE_FILES, csv_path],
+        "Python: `rate_many(read_csv(FILE))` + `standings()`":
+            [sys.executable, "-c", PY_READ_RATE, csv_path],
     }
     times = {k: [] for k in cmds}
     for _ in range(runs):

@@ -102,9 +102,9 @@ impl BadMatch {
         use podium_io::ReadError as E;
         let (file, line, field) = match e {
             E::Io { file, .. } => (Some(file.clone()), None, None),
-            E::Format { file, line, .. } | E::NotContiguous { file, line, .. } => {
-                (Some(file.clone()), Some(*line), None)
-            }
+            E::Format { file, line, .. }
+            | E::NotContiguous { file, line, .. }
+            | E::Repeated { file, line, .. } => (Some(file.clone()), Some(*line), None),
             E::Field {
                 file, line, field, ..
             } => (Some(file.clone()), Some(*line), Some(field.clone())),

@@ -9,8 +9,13 @@ use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
+use std::convert::Infallible;
+
+use podium_io::ingest::{self, IngestError, Inputs, Reading};
+
 use crate::errors::{bad_matches, rate_error, BadMatch, PodiumError};
 use crate::matches::{build_match, with_id, Given, MatchObj, Store};
+use crate::read::{ingest_error, inputs_of};
 use crate::system::System;
 use crate::table::{import_pandas, row, Change, Rating, Row, Rows, Standing, Table, Time};
 
@@ -192,6 +197,8 @@ enum Op {
     },
     /// Matches `from..to` of the league's own store.
     Own { from: usize, to: usize },
+    /// Files rated by `rate_files` (read again to rebuild the history).
+    Files(Inputs),
 }
 
 impl Log {
@@ -369,7 +376,29 @@ impl League {
                         rate(&mut league, &mut history, &log.own, i)?;
                     }
                 }
+                Op::Files(inputs) => {
+                    let h = &mut history;
+                    ingest::rate_each(inputs, &mut league, &Reading::default(), |_, m, r| {
+                        record(h, m, r);
+                        Ok::<(), Infallible>(())
+                    })
+                    .map_err(|e| e.to_string())?;
+                }
             }
+        }
+        // Files are read again: a file changed since it was rated gives another history.
+        let same = league.matches_rated() == self.inner.matches_rated()
+            && league.players().len() == self.inner.players().len()
+            && league
+                .players()
+                .iter()
+                .zip(self.inner.players())
+                .all(|(a, b)| a.name == b.name && a.rating == b.rating);
+        if !same {
+            return Err(
+                "a file rated by rate_files() changed since it was rated, so its history cannot be shown"
+                    .to_string(),
+            );
         }
         Ok(history)
     }
@@ -720,6 +749,78 @@ impl League {
         })
     }
 
+    /// Rates match files (long CSV or JSON Lines, each by its extension unless `format`
+    /// is given) as `podium rate` does: plain files of free-for-alls on several threads,
+    /// rated as they are read, anything else the general way; matches with times in time
+    /// order. Returns a `RateSummary`.
+    ///
+    /// All or nothing, as `rate_many`: a bad match raises `ReadError` (or `RateError`
+    /// when every bad match is one the system cannot rate) listing every bad match by
+    /// file and line, unless `skip_bad=True`. A league that keeps its history reads the
+    /// files again when `history()` is first asked for. The interpreter's lock is
+    /// released while rating.
+    #[pyo3(signature = (paths, /, *, format=None, skip_bad=false))]
+    fn rate_files(
+        &mut self,
+        py: Python<'_>,
+        paths: &Bound<'_, PyAny>,
+        format: Option<&str>,
+        skip_bad: bool,
+    ) -> PyResult<RateSummary> {
+        let inputs = inputs_of(paths, format, skip_bad)?;
+        let before = self.inner.matches_rated();
+        let snapshot = (
+            self.inner.clone(),
+            self.history
+                .as_ref()
+                .map(|h| (h.matches.len(), h.rows.len())),
+        );
+        let League { inner, history, .. } = self;
+        let done = py.detach(|| {
+            match history.as_mut() {
+                // A league that records as it rates needs every match's report.
+                Some(h) => ingest::rate_each(&inputs, inner, &Reading::default(), |_, m, r| {
+                    record(h, m, r);
+                    Ok::<(), Infallible>(())
+                }),
+                None => ingest::rate(&inputs, inner, &Reading::default()),
+            }
+            .map_err(Box::new)
+        });
+        let done = match done {
+            Ok(done) => done,
+            Err(e) => {
+                let (league, kept) = snapshot;
+                self.inner = league;
+                if let (Some(h), Some((matches, rows))) = (self.history.as_mut(), kept) {
+                    h.truncate(matches, rows);
+                }
+                let only_rating = matches!(
+                    &*e,
+                    IngestError::BadMatches { listed, .. }
+                        if listed.iter().all(|b| matches!(b, ingest::BadMatch::Rate { .. }))
+                );
+                return Err(ingest_error(
+                    *e,
+                    if only_rating {
+                        crate::errors::RateError::new_err
+                    } else {
+                        crate::errors::ReadError::new_err
+                    },
+                    "nothing rated",
+                    "pass skip_bad=True to rate the rest",
+                ));
+            }
+        };
+        if let Some(log) = self.log.as_mut() {
+            log.ops.push(Op::Files(inputs));
+        }
+        Ok(RateSummary {
+            rated: self.inner.matches_rated() - before,
+            skipped: done.skipped.iter().map(ToString::to_string).collect(),
+        })
+    }
+
     /// The leaderboard, best first: a table of `Standing` (position, player, rating,
     /// sigma, games, avg_size, wins, win_pct, expected_win_pct, net_pct, last_played,
     /// last_match, provisional). `by="conservative"` ranks by μ − 3σ (systems with σ);
@@ -960,7 +1061,7 @@ impl League {
                     source: e,
                 })
             })?;
-            podium_io::initial::read_seeds(&name, f).map_err(Box::new)
+            podium_io::initial::read_initial_ratings(&name, f).map_err(Box::new)
         });
         let seeds = seeds.map_err(|e| crate::errors::read_error(&e))?;
         let before = self.inner.clone();

@@ -679,18 +679,6 @@ impl Store {
         self.teams.truncate(teams);
     }
 
-    /// The rating order of the matches: time order, stable (matches without a time
-    /// first, in the order stored), when any match has a time; `None` for the order
-    /// stored.
-    pub fn rating_order(&self) -> Option<Vec<u32>> {
-        if self.times.iter().all(Option::is_none) {
-            return None;
-        }
-        let mut order: Vec<u32> = (0..self.len() as u32).collect();
-        order.sort_by_key(|&i| self.times[i as usize]);
-        Some(order)
-    }
-
     /// An empty store whose players are numbered by the caller ([`Store::push_numbered`],
     /// [`Store::append_player`]) rather than looked up by id.
     pub fn numbered() -> Self {
@@ -1172,13 +1160,6 @@ mod tests {
                     prop_assert_eq!(places, want);
                 }
                 spare = Some(back);
-            }
-            // Time order, stable, when any match has a time.
-            if let Some(order) = store.rating_order() {
-                let times: Vec<Option<i64>> = order.iter().map(|&i| games[i as usize].time()).collect();
-                prop_assert!(times.windows(2).all(|w| w[0] <= w[1]));
-            } else {
-                prop_assert!(games.iter().all(|m| m.time().is_none()));
             }
             // Going back to a mark forgets what came after it, players included.
             if cut < games.len() {

@@ -83,6 +83,10 @@ def rate_every_way(system, files, *read_args):
     for m in matches:
         league.rate(m)
     leagues["rate() one by one"] = league
+    for history in (True, False):
+        league = podium.League(system, history=history)
+        league.rate_files(files)
+        leagues[f"rate_files, history={history}"] = league
     return leagues
 
 
@@ -100,25 +104,39 @@ def test_game_nights_equal_the_cli(system, tmp_path):
             assert_same_history(league.history(), history_rows)
 
 
-def test_elo_refuses_the_game_nights_as_the_cli_does():
+def cli_failure(*args):
+    """The bad matches the binary lists when `podium ARGS` fails."""
     import subprocess
     from conftest import podium_bin
-    done = subprocess.run([podium_bin(), "rate", *GAME_NIGHTS, "--system", "elo"],
-                          capture_output=True, text=True)
+    done = subprocess.run([podium_bin(), *args], capture_output=True, text=True)
     assert done.returncode != 0
-    cli_reasons = [l.strip() for l in done.stderr.splitlines() if l.strip().startswith("match ")]
+    return [l[2:] for l in done.stderr.splitlines() if l.startswith("  ")]
+
+
+def test_elo_refuses_the_game_nights_as_the_cli_does():
+    cli_lines = cli_failure("rate", *GAME_NIGHTS, "--system", "elo")
     league = podium.League("elo")
     with pytest.raises(podium.RateError) as err:
+        league.rate_files(GAME_NIGHTS)
+    assert str(err.value).startswith("50 bad matches found, nothing rated (pass skip_bad=True to rate the rest):")
+    assert err.value.errors == cli_lines[:-1] and cli_lines[-1] == "… and 30 more"
+    assert str(err.value).splitlines()[1:] == ["  " + line for line in cli_lines]
+    assert (err.value.file, err.value.line) == (GAME_NIGHTS[0], 2)
+    assert league.matches_rated == 0 and len(league) == 0
+    # From a Matches, which knows no lines: the same reasons.
+    with pytest.raises(podium.RateError) as err:
         league.rate_many(podium.read(GAME_NIGHTS))
-    assert [l.strip() for l in str(err.value).splitlines()[1:] if l.strip().startswith("match ")] == cli_reasons
-    assert err.value.errors == [r for r in cli_reasons]
+    assert err.value.errors == [line.split(": ", 1)[1] for line in cli_lines[:-1]]
     assert league.matches_rated == 0 and len(league) == 0
     # Rating the rest, as --skip-bad does.
-    summary = league.rate_many(podium.read(GAME_NIGHTS), skip_bad=True)
     rows = cli_csv("rate", *GAME_NIGHTS, "--system", "elo", "--skip-bad", "--format", "csv")
-    assert_same_board(league.standings(), rows)
-    assert summary.rated == league.matches_rated
-    assert len(summary.skipped) + summary.rated == len(podium.read(GAME_NIGHTS))
+    for rate in (lambda lg: lg.rate_files(GAME_NIGHTS, skip_bad=True),
+                 lambda lg: lg.rate_many(podium.read(GAME_NIGHTS), skip_bad=True)):
+        league = podium.League("elo")
+        summary = rate(league)
+        assert_same_board(league.standings(), rows)
+        assert summary.rated == league.matches_rated
+        assert len(summary.skipped) + summary.rated == len(podium.read(GAME_NIGHTS))
 
 
 def plain_file(path, matches=1500, players=300, seed=7):
@@ -143,6 +161,9 @@ def test_a_plain_file_equals_the_cli(system, tmp_path):
     for history in (False, True):
         league = podium.League(system, history=history)
         league.rate_many(podium.read_csv(path))
+        assert_same_board(league.standings(), rows)
+        league = podium.League(system, history=history)
+        league.rate_files(path)
         assert_same_board(league.standings(), rows)
 
 

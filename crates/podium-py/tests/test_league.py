@@ -172,3 +172,42 @@ def test_load_initial_names_the_line(tmp_path):
     assert "cy" not in league
     with pytest.raises(FileNotFoundError):
         league.load_initial(tmp_path / "none.csv")
+
+
+def test_rate_files_and_its_history(tmp_path):
+    league = podium.League("trueskill")
+    summary = league.rate_files(GAME_NIGHTS)
+    assert summary.rated == 52 and summary.skipped == []
+    fresh = podium.League("trueskill")
+    fresh.rate_many(podium.read(GAME_NIGHTS))
+    assert league.standings() == fresh.standings()
+    assert league.history() == fresh.history()       # the files are read again
+    league.rate_files(GAME_NIGHTS[1:])                # recorded as rated from now on
+    fresh.rate_many(podium.read(GAME_NIGHTS[1:]))
+    assert league.history() == fresh.history()
+
+
+def test_a_file_changed_since_it_was_rated(tmp_path):
+    path = tmp_path / "g.csv"
+    path.write_text("match,player,rank\ng1,a,1\ng1,b,2\n")
+    league = podium.League("sme")
+    league.rate_files(path)
+    path.write_text("match,player,rank\ng1,b,1\ng1,a,2\n")
+    with pytest.raises(RuntimeError, match="changed since it was rated"):
+        league.history()
+    assert league.rating("a").value == 1516.0
+
+
+def test_rate_files_is_all_or_nothing(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("match,player,rank\ng1,a,1\ng1,b,2\ng2,a,1\ng2,a,2\n")
+    league = podium.League("sme")
+    league.rate(["x", "y"])
+    with pytest.raises(podium.ReadError, match="appears more than once"):
+        league.rate_files(path)
+    assert league.matches_rated == 1 and "a" not in league
+    assert league.rate_files(path, skip_bad=True).rated == 1
+    with pytest.raises(FileNotFoundError):
+        league.rate_files(tmp_path / "none.csv")
+    with pytest.raises(ValueError, match="not a file"):
+        league.rate_files("-")

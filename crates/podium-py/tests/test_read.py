@@ -92,6 +92,23 @@ def test_files_that_cannot_be_read(tmp_path):
         podium.read_csv(42)
 
 
+def test_a_match_id_names_one_match_across_the_files(tmp_path):
+    a = write(tmp_path / "a.csv", "match,player,rank\ng1,a,1\ng1,b,2\n")
+    b = write(tmp_path / "b.csv", "match,player,rank\ng2,a,1\ng2,b,2\ng1,b,1\ng1,a,2\n")
+    with pytest.raises(podium.ReadError) as err:
+        podium.read([a, b])
+    line = f'{b}:4: match "g1" was read already from {a}:2 (a match id names one match across all the files)'
+    assert err.value.errors == [line]
+    assert (err.value.file, err.value.line, err.value.match_id) == (b, 4, "g1")
+    done = subprocess.run([podium_bin(), "rate", a, b], capture_output=True, text=True)
+    assert line in done.stderr
+    league = podium.League("sme")
+    with pytest.raises(podium.ReadError) as err:
+        league.rate_files([a, b])
+    assert err.value.errors == [line] and league.matches_rated == 0
+    assert [m.id for m in podium.read([a, b], skip_bad=True)] == ["g1", "g2"]
+
+
 def test_the_plain_reader_and_the_general_one_agree(tmp_path):
     rows = ["match,player,rank"]
     for g in range(50):
