@@ -25,6 +25,9 @@ impl Value {
             ParamValue::Int(v) => v.to_string(),
             ParamValue::Bool(true) => "True".to_string(),
             ParamValue::Bool(false) => "False".to_string(),
+            // Kinds of values the library may add later: as the command line writes them.
+            #[allow(unreachable_patterns)]
+            other => format!("{:?}", other.to_string()),
         }
     }
 }
@@ -39,6 +42,10 @@ impl<'py> IntoPyObject<'py> for Value {
             ParamValue::Float(v) => v.into_bound_py_any(py),
             ParamValue::Int(v) => v.into_bound_py_any(py),
             ParamValue::Bool(v) => v.into_bound_py_any(py),
+            // Kinds of values the library may add later: their text, as the command
+            // line writes it (which `System(...)` reads back).
+            #[allow(unreachable_patterns)]
+            other => other.to_string().into_bound_py_any(py),
         }
     }
 }
