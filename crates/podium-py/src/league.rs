@@ -519,7 +519,9 @@ impl Rater<'_> {
                         self.one(k, &m);
                         spare = Some(m);
                     }
-                    Err(_) => unreachable!("a stored match was valid when stored"),
+                    // A stored match was valid when stored and comes back as it was; were
+                    // it not to, it is a bad match, not a crash.
+                    Err(e) => self.note(k, store.id(i), &RateError::from(e)),
                 }
                 continue;
             }
