@@ -353,6 +353,9 @@ impl<E, F: FnMut(&League, &Match, &MatchReport) -> Result<(), E>> Sink for Rate<
         if self.each.is_some() {
             return Err("every match is handed on with its report");
         }
+        if self.league.system().uses_scores() {
+            return Err("the system rates score margins, which the fast reader does not keep");
+        }
         Ok(self.league)
     }
 }

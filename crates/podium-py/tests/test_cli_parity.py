@@ -244,9 +244,6 @@ def test_score_margins_reach_the_system(tmp_path):
     assert plain.standings()[0].rating != league.standings()[0].rating
 
 
-@pytest.mark.xfail(strict=True, reason="podium-io's plain reader keeps places only, so "
-                   "`podium rate` (and rate_files, which reads as it does) rates a file of "
-                   "scores without Weng-Lin's margin")
 def test_rate_files_keeps_score_margins(tmp_path):
     scores = tmp_path / "scores.csv"
     scores.write_text("match,player,score\ng1,a,10\ng1,b,3\ng1,c,1\ng2,b,9\ng2,a,8\ng2,c,2\n")

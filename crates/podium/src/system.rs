@@ -91,6 +91,13 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
         false
     }
 
+    /// Whether the system reads more of a finish than the order of the entries: the
+    /// margins between their scores (a Weng-Lin system with `margin` set). Readers that
+    /// keep only places (the fast reader of plain files) must not be used for it.
+    fn uses_scores(&self) -> bool {
+        false
+    }
+
     /// Whether the system keeps an uncertainty σ beside each rating.
     fn has_uncertainty(&self) -> bool {
         false

@@ -232,3 +232,37 @@ fn absurd_sigmas_are_refused_not_rated() {
         out.err()
     );
 }
+
+#[test]
+fn score_margins_are_rated_whichever_reader_reads_the_file() {
+    // A plain file of scores is read by the fast reader, which keeps places only; a
+    // system that rates margins must get the scores all the same.
+    let d = Dir::new("margins");
+    let rows = "g1,a,10\ng1,b,3\ng1,c,1\ng2,b,9\ng2,a,8\ng2,c,2\n";
+    let plain = d.file("plain.csv", &format!("match,player,score\n{rows}"));
+    let weighted: String = rows.lines().map(|l| format!("{l},1\n")).collect();
+    let general = d.file(
+        "general.csv",
+        &format!("match,player,score,weight\n{weighted}"),
+    );
+    let args = [
+        "--system",
+        "plackett-luce",
+        "--set",
+        "margin=1",
+        "--format",
+        "csv",
+    ];
+    let fast = podium(&[&["rate", plain.as_str()][..], &args[..]].concat());
+    let slow = podium(&[&["rate", general.as_str()][..], &args[..]].concat());
+    assert_eq!(fast.ok(), slow.ok());
+    let without = podium(&[
+        "rate",
+        &plain,
+        "--system",
+        "plackett-luce",
+        "--format",
+        "csv",
+    ]);
+    assert_ne!(without.ok(), fast.ok(), "the margin changes the ratings");
+}

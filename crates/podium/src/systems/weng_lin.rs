@@ -259,6 +259,9 @@ macro_rules! weng_lin_config {
             fn has_uncertainty(&self) -> bool {
                 true
             }
+            fn uses_scores(&self) -> bool {
+                self.margin > 0.0
+            }
             fn check_rating(&self, rating: &Rating) -> Result<(), RateError> {
                 $crate::system::check_bayesian($name, rating)
             }
