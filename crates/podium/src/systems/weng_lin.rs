@@ -594,7 +594,6 @@ impl WengLin {
         let top = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let e: Vec<f64> = x.iter().map(|v| (v - top).exp()).collect();
         let mut expected = vec![0.0; k];
-        let mut actual = vec![0.0; k];
         for i in 0..k {
             for j in (i + 1)..k {
                 let sum = e[i] + e[j];
@@ -605,15 +604,18 @@ impl WengLin {
                 };
                 expected[i] += p;
                 expected[j] += 1.0 - p;
-                let o = outcome(teams[i].place, teams[j].place);
-                actual[i] += o;
-                actual[j] += 1.0 - o;
             }
         }
+        // The share actually beaten, from the tie groups: every entry below, and half of
+        // each entry tied.
         let others = (k - 1) as f64;
-        for i in 0..k {
-            expected[i] /= others;
-            actual[i] /= others;
+        let mut actual = vec![0.0; k];
+        for r in &groups {
+            let share = ((k - r.end) as f64 + 0.5 * (r.len() - 1) as f64) / others;
+            actual[r.clone()].fill(share);
+        }
+        for e in &mut expected {
+            *e /= others;
         }
         (omega, delta, expected, actual)
     }
