@@ -51,6 +51,99 @@ pub enum ParamValue {
     Int(u64),
     /// A switch.
     Bool(bool),
+    /// A short list of real numbers (written `0.5,0.75`; empty as `none`).
+    List(FloatList),
+}
+
+/// A short list of real numbers held inline (at most [`FloatList::CAPACITY`]), so that a
+/// parameter value stays a plain copyable value: Elo-MMR's `noob_delay` factors.
+///
+/// ```
+/// use podium::params::FloatList;
+/// let l = FloatList::from_slice(&[0.5, 0.75]).unwrap();
+/// assert_eq!(l.as_slice(), [0.5, 0.75]);
+/// assert_eq!(l.to_string(), "0.5,0.75");
+/// assert_eq!(FloatList::default().to_string(), "none");
+/// ```
+#[derive(Clone, Copy, PartialEq)]
+pub struct FloatList {
+    len: u8,
+    values: [f64; FloatList::CAPACITY],
+}
+
+impl FloatList {
+    /// The most values a list holds.
+    pub const CAPACITY: usize = 16;
+
+    /// The list of `values`, or `None` when there are more than [`FloatList::CAPACITY`].
+    #[must_use]
+    pub fn from_slice(values: &[f64]) -> Option<Self> {
+        if values.len() > Self::CAPACITY {
+            return None;
+        }
+        let mut list = FloatList::default();
+        list.values[..values.len()].copy_from_slice(values);
+        list.len = values.len() as u8;
+        Some(list)
+    }
+
+    /// The values.
+    #[must_use]
+    pub fn as_slice(&self) -> &[f64] {
+        &self.values[..usize::from(self.len)]
+    }
+}
+
+impl Default for FloatList {
+    fn default() -> Self {
+        FloatList {
+            len: 0,
+            values: [0.0; Self::CAPACITY],
+        }
+    }
+}
+
+impl fmt::Debug for FloatList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl fmt::Display for FloatList {
+    /// Comma-separated values, `none` for the empty list.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.len == 0 {
+            return f.write_str("none");
+        }
+        for (i, v) in self.as_slice().iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{v}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for FloatList {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.as_slice())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for FloatList {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let values = Vec::<f64>::deserialize(d)?;
+        FloatList::from_slice(&values).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "at most {} values, found {}",
+                FloatList::CAPACITY,
+                values.len()
+            ))
+        })
+    }
 }
 
 impl fmt::Display for ParamValue {
@@ -59,6 +152,7 @@ impl fmt::Display for ParamValue {
             ParamValue::Float(v) => write!(f, "{v}"),
             ParamValue::Int(v) => write!(f, "{v}"),
             ParamValue::Bool(v) => write!(f, "{v}"),
+            ParamValue::List(v) => write!(f, "{v}"),
         }
     }
 }
@@ -314,6 +408,24 @@ impl ParamType for bool {
     }
     fn to_value(self) -> ParamValue {
         ParamValue::Bool(self)
+    }
+}
+
+impl ParamType for FloatList {
+    const EXPECTED: &'static str = "comma-separated numbers (at most 16) or none";
+    fn parse_param(s: &str) -> Option<Self> {
+        let s = s.trim();
+        if s.is_empty() || s.eq_ignore_ascii_case("none") {
+            return Some(FloatList::default());
+        }
+        let values = s
+            .split(',')
+            .map(f64::parse_param)
+            .collect::<Option<Vec<f64>>>()?;
+        FloatList::from_slice(&values)
+    }
+    fn to_value(self) -> ParamValue {
+        ParamValue::List(self)
     }
 }
 
