@@ -1,0 +1,1057 @@
+//! `elo-mmr` and `elo-mmx`: Elo-MMR, a Bayesian rating system built for contests of
+//! thousands of players, which remembers each player's past performances.
+//!
+//! **What.** Each player has a skill belief: a Gaussian prior and the performances of
+//! their past contests. A contest is a ranking with ties. Before it, every player's
+//! uncertainty grows (skill drifts between contests). Each player's **performance** is then
+//! the skill level at which their result against everyone in the contest is most likely
+//! (the root of the derivative of the log-likelihood of the ranking, with each opponent a
+//! logistic distribution around their rating widened by the performance noise β). The new
+//! rating is the mode of the posterior that combines the prior with every past performance
+//! (a robust average: a single surprising contest moves the rating less than under a
+//! Gaussian update), and σ shrinks by that contest's information. `elo-mmr` is Elo-MMR(ρ)
+//! with the logistic performance model; `elo-mmx` is its Gaussian variant (normal
+//! performance model, no history kept: every contest collapses the belief into a Gaussian).
+//!
+//! **Where from.** A. Ebtekar and P. Liu, *Elo-MMR: A Rating System for Massive Multiplayer
+//! Competitions*, The Web Conference (WWW) 2021, and its reference implementation
+//! (`EbTech/Elo-MMR`, `multi-skill/src/systems/elo_mmr.rs` and `common/`), whose numbers
+//! podium reproduces: the defaults are those of its `mmr` and `mmx` systems (as packaged
+//! by `elo-mmr-py` 2.0.0, `Rater("mmr")`), and the tests below hold podium to numbers that
+//! `elo-mmr-py` computes (`scripts/reference/elo_mmr_parity.py` compares whole histories).
+//!
+//! **One contest, step by step** (a player of weight `w`, see below):
+//! 1. σ grows: `σ² += w · sig_limit² + drift_per_day · days idle`. With `elo-mmr` the
+//!    added uncertainty also ages the history: older performances weigh less, at transfer
+//!    speed ρ (`transfer_speed`, the reference's `add_noise_best`); `elo-mmx` collapses
+//!    the belief into one Gaussian instead.
+//! 2. The performance noise is `β = √((1 + 1/w) · sig_limit² + drift_per_day / w)`;
+//!    every entry is a term `(μ, √(σ² + β²))`. Entries whose terms fall in one bucket of
+//!    width `subsample_bucket` (μ and σ) are merged, as the reference does.
+//! 3. Each entry's performance is the root, in `[−6000, 9000]`, of the sum over all terms
+//!    of the derivative of the log-probability of the entry's result against them: a win,
+//!    a loss or a tie (`split_ties`: a tie counts as half a win and half a loss; by
+//!    default it is its own outcome, as in the reference).
+//! 4. The performance joins the player's history as a logistic term with deviation β;
+//!    the new μ is the robust average of the prior and the history, and
+//!    `σ' = (σ⁻² + β⁻²)^(−½)`.
+//!
+//! **Speed.** The reference solves every player's performance against every term: O(N²)
+//! per contest. podium solves it once per distinct place (tied entries share it), and
+//! splits the sum over terms into a part every place shares, a constant per place (the
+//! wins and losses, from prefix sums over the places) and the terms of the tied entries:
+//! one evaluation of the shared part per place, started from the previous place's root by
+//! Halley's method, usually suffices. The result is the same root (to 1e-9 rating points).
+//! With `subsample_size` set, each entry is measured against the `subsample_size` terms
+//! nearest its rating only (the reference's `mmr-fast` uses 100 and a bucket of 2),
+//! and a player's history keeps that many performances (older ones fold into the prior).
+//!
+//! **Contests where everyone ties** say nothing about anyone and are left unrated, as
+//! the reference leaves them: ratings, σ and histories stay as they were and the contest
+//! does not count in `games` (the rating's count of rated contests, which drives
+//! `noob_delay`); leaderboards still count it as a game played.
+//!
+//! **Teams and partial play** (the paper has neither; podium's rule): a team is one entry
+//! whose skill is the mean of its members' skills, so its term is
+//! `(mean μ, √(Σσ²/n² + mean β²))`; its performance is every member's performance, and
+//! each member updates their own belief with it. A member's weight `w ∈ (0, 1]` (the
+//! share of the contest played) scales the contest's weight: `weight_limit · w`, so a
+//! half contest adds less uncertainty and counts as a noisier performance (a larger β).
+//!
+//! **Inactivity.** [`RatingSystem::age`]: after `d` idle days `σ' = √(σ² + drift_per_day ·
+//! d)`; at the next contest step 1 adds the rest (`w · sig_limit²`), which makes the total
+//! the reference's `compute_sig_drift`.
+//!
+//! **Predictions.** `P(a ahead of b) = L((μ_a − μ_b) / √(σ_a² + σ_b² + 2β²))` with `L`
+//! the logistic distribution function of unit variance (`elo-mmr`) or `Φ` (`elo-mmx`), and
+//! β that of a whole contest of an established player (`w = weight_limit`).
+//!
+//! **Ranges.** Ratings and performances lie in `[−6000, 9000]` (the reference's search
+//! interval), σ in `[0.001, 15000]`: a rating or `--initial` value outside is refused with
+//! [`RateError::RatingOutOfRange`], so the arithmetic never overflows. Updates stay inside
+//! (μ is sought in the interval; σ is held to it, which only extreme settings reach, and
+//! aging stops at 15000).
+//!
+//! **Parameters** (`--set name=value`), defaults as the reference's `mmr`: `mu` 1500,
+//! `sigma` 350 (a newcomer's belief), `weight_limit` 0.2, `sig_limit` 80 (σ of a player
+//! with a long history), `drift_per_day` 0 (σ² added per idle day), `split_ties` false,
+//! `transfer_speed` 1 (ρ; `elo-mmr` only), `noob_delay` none (factors on the weight of a
+//! player's 1st, 2nd, … contest, e.g. `0.6,0.8`), `subsample_size` 0 (all opponents, all
+//! performances kept) and `subsample_bucket` 1e-5 (merge width).
+//!
+//! ```
+//! use podium::{League, Match, RatingSystem};
+//! use podium::systems::elo_mmr::{EloMmrConfig, EloMmrState};
+//! let mut league = League::new(Box::new(EloMmrConfig::default()));
+//! let report = league.apply(&Match::ranked("c1", &["ann", "bo", "cy"]).unwrap()).unwrap();
+//! // elo-mmr-py 2.0.0, Rater("mmr"): ann 1704.8667, bo 1500, cy 1295.1333, σ 171.1954.
+//! let ann = league.get("ann").unwrap().rating;
+//! assert!((ann.value - 1704.8667194452419).abs() < 1e-6);
+//! assert!((ann.sigma.unwrap() - 171.19544425359382).abs() < 1e-9);
+//! let state = report.states[0].as_ref().unwrap().get::<EloMmrState>().unwrap();
+//! // Beating both: a performance of 1743.9 (elo-mmr-py's event: perf_score 1744).
+//! assert!((state.performance().unwrap() - 1743.9236).abs() < 1e-3);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use crate::error::RateError;
+use crate::gaussian::{cdf, pdf_over_cdf};
+use crate::model::Match;
+use crate::params::{Configure, FloatList, Param};
+use crate::rating::{PlayerChange, Rating};
+use crate::state::{Rated, State};
+use crate::system::{check_ratings, RatingSystem};
+
+/// π/√3: the logistic distribution with scale `s/TANH_MULTIPLIER` has deviation `s`
+/// (the reference's constant, to the last digit).
+const TANH_MULTIPLIER: f64 = std::f64::consts::PI / 1.732_050_807_568_877_2;
+
+/// The interval where ratings and performances are sought (the reference's bounds).
+pub const RATING_RANGE: (f64, f64) = (-6000.0, 9000.0);
+
+/// The σ a rating may have: positive and small enough for the arithmetic.
+pub const SIGMA_RANGE: (f64, f64) = (0.001, 15_000.0);
+
+/// A rating value's allowed range, in words.
+const RATING_RULE: &str = "−6000 ≤ μ ≤ 9000";
+/// A σ's allowed range, in words.
+const SIGMA_RULE: &str = "0.001 ≤ σ ≤ 15000";
+
+/// Which performance model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Variant {
+    /// Logistic performances, a history of them kept (`elo-mmr`).
+    Logistic,
+    /// Gaussian performances, the belief kept as one Gaussian (`elo-mmx`).
+    Gaussian,
+}
+
+/// The parameters of either variant, as the update reads them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EloMmr {
+    /// The performance model.
+    pub variant: Variant,
+    /// The registered name.
+    pub name: &'static str,
+    /// A newcomer's μ.
+    pub mu: f64,
+    /// A newcomer's σ.
+    pub sigma: f64,
+    /// The weight of a whole contest.
+    pub weight_limit: f64,
+    /// The σ of a player with a long history.
+    pub sig_limit: f64,
+    /// σ² added per idle day.
+    pub drift_per_day: f64,
+    /// Whether a tie counts as half a win and half a loss.
+    pub split_ties: bool,
+    /// ρ: how fast added uncertainty moves weight from old performances to the prior.
+    pub transfer_speed: f64,
+    /// Factors on the weight of a player's first contests.
+    pub noob_delay: FloatList,
+    /// Opponents (and kept performances) per player; 0 = all.
+    pub subsample_size: u32,
+    /// Width of the buckets in which terms are merged.
+    pub subsample_bucket: f64,
+}
+
+macro_rules! elo_mmr_config {
+    (
+        $(#[$doc:meta])* $ty:ident, $name:literal, $variant:expr,
+        { $( $extra:ident : $et:ty = $edef:expr, where $erule:expr, $erdoc:literal => $edoc:literal; )* },
+        transfer: $transfer:expr
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub struct $ty {
+            /// μ of a new player. Default 1500.
+            pub mu: f64,
+            /// σ of a new player. Default 350.
+            pub sigma: f64,
+            /// Weight of a whole contest: the share of σ² that a contest adds
+            /// (`w · sig_limit²`) and of information it brings. Default 0.2.
+            pub weight_limit: f64,
+            /// σ of a player with a long history: the limit σ approaches. Default 80.
+            pub sig_limit: f64,
+            /// σ² added per day without a contest (matches with times). Default 0.
+            pub drift_per_day: f64,
+            /// Whether a tie counts as half a win and half a loss (else as its own
+            /// outcome). Default false.
+            pub split_ties: bool,
+            /// Factors on the weight of a player's 1st, 2nd, … contest. Default none.
+            pub noob_delay: FloatList,
+            /// Opponents a player is measured against, the nearest in rating (and, for
+            /// `elo-mmr`, performances kept); 0 = all. Default 0.
+            pub subsample_size: u32,
+            /// Width in rating points of the buckets in which terms are merged (and
+            /// opponents picked). Default 1e-5.
+            pub subsample_bucket: f64,
+            $( #[doc = $edoc] pub $extra: $et, )*
+        }
+
+        impl Default for $ty {
+            fn default() -> Self {
+                $ty {
+                    mu: 1500.0,
+                    sigma: 350.0,
+                    weight_limit: 0.2,
+                    sig_limit: 80.0,
+                    drift_per_day: 0.0,
+                    split_ties: false,
+                    noob_delay: FloatList::default(),
+                    subsample_size: 0,
+                    subsample_bucket: 1e-5,
+                    $( $extra: $edef, )*
+                }
+            }
+        }
+
+        crate::configure!($ty, $name {
+            mu: f64 where |v| (RATING_RANGE.0..=RATING_RANGE.1).contains(&v), "in [−6000, 9000]" => "μ of a new player",
+            sigma: f64 where |v| (SIGMA_RANGE.0..=SIGMA_RANGE.1).contains(&v), "in [0.001, 15000]" => "σ of a new player",
+            weight_limit: f64 where |v| (1e-6..=1000.0).contains(&v), "in [1e-6, 1000]" => "weight of a whole contest (σ² added: weight · sig_limit²)",
+            sig_limit: f64 where |v| (SIGMA_RANGE.0..=SIGMA_RANGE.1).contains(&v), "in [0.001, 15000]" => "σ of a player with a long history",
+            drift_per_day: f64 where |v| (0.0..=1e8).contains(&v), "in [0, 1e8]" => "σ² added per day without a contest (0 = no aging)",
+            split_ties: bool => "count a tie as half a win and half a loss",
+            noob_delay: FloatList where |l| l.as_slice().iter().all(|&v| (1e-6..=1000.0).contains(&v)), "each in [1e-6, 1000]" => "factors on the weight of a player's 1st, 2nd, … contest",
+            subsample_size: u32 => "opponents per player, the nearest in rating, and performances kept (0 = all)",
+            subsample_bucket: f64 where |v| (1e-9..=1e6).contains(&v), "in [1e-9, 1e6]" => "width of the buckets in which terms are merged",
+            $( $extra: $et where $erule, $erdoc => $edoc, )*
+        });
+
+        impl $ty {
+            /// The parameters as the update reads them.
+            #[must_use]
+            pub fn core(&self) -> EloMmr {
+                #[allow(unused_variables)]
+                let c = self;
+                EloMmr {
+                    variant: $variant,
+                    name: $name,
+                    mu: self.mu,
+                    sigma: self.sigma,
+                    weight_limit: self.weight_limit,
+                    sig_limit: self.sig_limit,
+                    drift_per_day: self.drift_per_day,
+                    split_ties: self.split_ties,
+                    transfer_speed: $transfer(c),
+                    noob_delay: self.noob_delay,
+                    subsample_size: self.subsample_size,
+                    subsample_bucket: self.subsample_bucket,
+                }
+            }
+        }
+
+        impl RatingSystem for $ty {
+            fn name(&self) -> &'static str {
+                $name
+            }
+            fn params(&self) -> Vec<Param> {
+                Configure::params(self)
+            }
+            fn initial_rating(&self) -> Rating {
+                Rating::with_sigma(self.mu, self.sigma)
+            }
+            fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
+                let none = vec![None; before.len()];
+                Ok(self.core().rate_with_states(game, before, &none)?.changes)
+            }
+            fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+                self.core().win_probability(a, b)
+            }
+            fn has_uncertainty(&self) -> bool {
+                true
+            }
+            fn age(&self, rating: Rating, _: Option<&State>, days: f64) -> Rating {
+                self.core().age(rating, days)
+            }
+            fn keeps_state(&self) -> bool {
+                true
+            }
+            fn initial_state(&self, rating: &Rating) -> Result<Option<State>, RateError> {
+                Ok(Some(State::new(self.core().start(rating, "#1")?)))
+            }
+            fn rate_with_states(
+                &self,
+                game: &Match,
+                before: &[Rating],
+                states: &[Option<&State>],
+            ) -> Result<Rated, RateError> {
+                self.core().rate_with_states(game, before, states)
+            }
+            fn describe_state(&self, state: &State) -> Vec<(&'static str, f64)> {
+                state.get::<EloMmrState>().map(EloMmrState::describe).unwrap_or_default()
+            }
+        }
+    };
+}
+
+elo_mmr_config!(
+    /// `elo-mmr`: Elo-MMR(ρ) with logistic performances (see the [module docs](self)).
+    EloMmrConfig, "elo-mmr", Variant::Logistic,
+    {
+        transfer_speed: f64 = 1.0, where |v| (0.0..=1e6).contains(&v), "in [0, 1e6]" => "ρ: how fast added uncertainty moves weight from old performances to the prior. Default 1.";
+    },
+    transfer: |c: &EloMmrConfig| c.transfer_speed
+);
+
+elo_mmr_config!(
+    /// `elo-mmx`: Elo-MMR with Gaussian performances (see the [module docs](self)).
+    EloMmxConfig, "elo-mmx", Variant::Gaussian,
+    {},
+    transfer: |_c: &EloMmxConfig| f64::INFINITY
+);
+
+/// A Gaussian belief or performance: mean and deviation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Gauss {
+    /// The mean.
+    pub mu: f64,
+    /// The deviation.
+    pub sig: f64,
+}
+
+impl Gauss {
+    fn with_noise(self, noise_sq: f64) -> Gauss {
+        Gauss {
+            mu: self.mu,
+            sig: (self.sig * self.sig + noise_sq).sqrt(),
+        }
+    }
+
+    /// The precision `σ⁻²`.
+    fn weight(self) -> f64 {
+        (self.sig * self.sig).recip()
+    }
+}
+
+/// One remembered performance: the logistic factor `w_out · tanh((x − μ) · w_arg)` of
+/// the posterior's derivative (the reference's `TanhTerm`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Tanh {
+    mu: f64,
+    w_arg: f64,
+    w_out: f64,
+}
+
+impl Tanh {
+    fn new(g: Gauss) -> Tanh {
+        let w = TANH_MULTIPLIER / g.sig;
+        Tanh {
+            mu: g.mu,
+            w_arg: 0.5 * w,
+            w_out: w,
+        }
+    }
+
+    /// The precision this term stands for.
+    fn weight(&self) -> f64 {
+        self.w_arg * self.w_out * 2.0 / (TANH_MULTIPLIER * TANH_MULTIPLIER)
+    }
+}
+
+/// What Elo-MMR remembers of a player: the Gaussian prior, the performances since (newest
+/// last), the current belief and the last contest's performance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EloMmrState {
+    prior: Gauss,
+    terms: Vec<Tanh>,
+    posterior: Gauss,
+    performance: Option<f64>,
+}
+
+impl EloMmrState {
+    fn new(belief: Gauss) -> Self {
+        EloMmrState {
+            prior: belief,
+            terms: Vec::new(),
+            posterior: belief,
+            performance: None,
+        }
+    }
+
+    /// The current belief: μ (the rating) and σ.
+    #[must_use]
+    pub fn belief(&self) -> Gauss {
+        self.posterior
+    }
+
+    /// The performance of the last rated contest, if any.
+    #[must_use]
+    pub fn performance(&self) -> Option<f64> {
+        self.performance
+    }
+
+    /// How many past performances the belief holds beside its Gaussian prior.
+    #[must_use]
+    pub fn performances_kept(&self) -> usize {
+        self.terms.len()
+    }
+
+    fn describe(&self) -> Vec<(&'static str, f64)> {
+        let mut out = Vec::new();
+        if let Some(p) = self.performance {
+            out.push(("performance", p));
+        }
+        out.push(("performances kept", self.terms.len() as f64));
+        out
+    }
+
+    /// The reference's `add_noise_best`: σ grows by `noise_sq`; the prior takes over a
+    /// share `1 − decay^ρ` of the history's weight, and every kept performance weighs
+    /// `decay^(1+ρ)` of what it did (`decay = σ²_before / σ²_after`).
+    fn add_noise_best(&mut self, noise_sq: f64, transfer_speed: f64) {
+        let widened = self.posterior.with_noise(noise_sq);
+        let ratio = self.posterior.sig / widened.sig;
+        let decay = ratio * ratio;
+        let transfer = decay.powf(transfer_speed);
+        self.posterior = widened;
+        let wt_norm_old = self.prior.weight();
+        let wt_from_norm_old = transfer * wt_norm_old;
+        let wt_from_transfers =
+            (1.0 - transfer) * (wt_norm_old + self.terms.iter().map(Tanh::weight).sum::<f64>());
+        let wt_total = wt_from_norm_old + wt_from_transfers;
+        self.prior.mu =
+            (wt_from_norm_old * self.prior.mu + wt_from_transfers * self.posterior.mu) / wt_total;
+        self.prior.sig = (decay * wt_total).recip().sqrt();
+        for t in &mut self.terms {
+            t.w_out *= transfer * decay;
+        }
+    }
+
+    /// The reference's `add_noise_and_collapse`: σ grows, and the belief becomes one
+    /// Gaussian (no history).
+    fn add_noise_and_collapse(&mut self, noise_sq: f64) {
+        self.posterior = self.posterior.with_noise(noise_sq);
+        self.prior = self.posterior;
+        self.terms.clear();
+    }
+
+    /// The reference's `update_rating_with_logistic`: the performance joins the history
+    /// (the oldest folding into the prior beyond `max_history`, 0 = no limit); μ is the
+    /// robust average of prior and history.
+    fn update_logistic(&mut self, performance: Gauss, max_history: usize) {
+        if max_history > 0 && self.terms.len() >= max_history {
+            let old = self.terms.remove(0);
+            let wn = self.prior.weight();
+            let wl = old.weight();
+            self.prior.mu = (wn * self.prior.mu + wl * old.mu) / (wn + wl);
+            self.prior.sig = (wn + wl).recip().sqrt();
+        }
+        self.terms.push(Tanh::new(performance));
+        let wn = self.prior.weight();
+        let mu = robust_average(&self.terms, -self.prior.mu * wn, wn, self.posterior.mu);
+        let sig = (self.posterior.weight() + performance.weight())
+            .recip()
+            .sqrt();
+        self.posterior = Gauss { mu, sig };
+        self.performance = Some(performance.mu);
+    }
+
+    /// The reference's `update_rating_with_normal`: the performance multiplies the
+    /// Gaussian prior.
+    fn update_normal(&mut self, performance: Gauss) {
+        let wn = self.prior.weight();
+        let wp = performance.weight();
+        self.prior.mu = (wn * self.prior.mu + wp * performance.mu) / (wn + wp);
+        self.prior.sig = (wn + wp).recip().sqrt();
+        self.posterior = if self.terms.is_empty() {
+            self.prior
+        } else {
+            let mu = robust_average(&self.terms, -self.prior.mu * wn, wn, self.posterior.mu);
+            let sig = (self.posterior.weight() + wp).recip().sqrt();
+            Gauss { mu, sig }
+        };
+        self.performance = Some(performance.mu);
+    }
+}
+
+/// The reference's `robust_average`: the root of the increasing function
+/// `offset + slope · x + Σ w_out · tanh((x − μ) · w_arg)`, searched in [`RATING_RANGE`]
+/// from `guess`.
+fn robust_average(terms: &[Tanh], offset: f64, slope: f64, guess: f64) -> f64 {
+    let f = |x: f64| {
+        let (mut v, mut d1, mut d2) = (offset + slope * x, slope, 0.0);
+        for t in terms {
+            let th = tanh((x - t.mu) * t.w_arg);
+            let s = 1.0 - th * th;
+            v += th * t.w_out;
+            d1 += s * t.w_arg * t.w_out;
+            d2 -= 2.0 * th * s * t.w_arg * t.w_arg * t.w_out;
+        }
+        // Solved as the root of the decreasing function −f.
+        (-v, -d1, -d2)
+    };
+    let first = f(guess.clamp(RATING_RANGE.0, RATING_RANGE.1));
+    solve_decreasing(guess.clamp(RATING_RANGE.0, RATING_RANGE.1), first, f)
+}
+
+/// `tanh(z)` from one exponential: `1 − 2 / (e^(2z) + 1)`, exact to a few units of 1e-16
+/// (absolute), ±1 beyond `|z| ≈ 19`.
+#[inline(always)]
+fn tanh(z: f64) -> f64 {
+    1.0 - 2.0 / ((2.0 * z).exp() + 1.0)
+}
+
+/// Steps at or below this size end a search: the next would move the root by less
+/// than 1e-12 rating points.
+const STEP_TOLERANCE: f64 = 1e-5;
+/// A bracket this narrow ends a search that bisects.
+const BRACKET_TOLERANCE: f64 = 1e-9;
+
+/// The root in [`RATING_RANGE`] of a decreasing function given as `f(x) = (value, first
+/// derivative, second derivative)`, starting from `x0` where `first = f(x0)`: Halley's
+/// method (Newton's when the second derivative is 0), inside a bracket that every
+/// evaluation narrows, bisecting when a step would leave it. A root beyond the range gives
+/// the nearer bound, as the reference's solver does. Never NaN: a step that is not a
+/// number bisects.
+fn solve_decreasing(
+    x0: f64,
+    first: (f64, f64, f64),
+    mut f: impl FnMut(f64) -> (f64, f64, f64),
+) -> f64 {
+    let (mut lo, mut hi) = RATING_RANGE;
+    let (mut x, mut at) = (x0, first);
+    for _ in 0..200 {
+        let (v, d1, d2) = at;
+        if v == 0.0 {
+            return x;
+        }
+        if v > 0.0 {
+            lo = x;
+        } else {
+            hi = x;
+        }
+        let denom = 2.0 * d1 * d1 - v * d2;
+        let step = if denom > 0.0 {
+            2.0 * v * d1 / denom
+        } else {
+            v / d1
+        };
+        let next = x - step;
+        if next > lo && next < hi {
+            if step.abs() <= STEP_TOLERANCE {
+                return next;
+            }
+            x = next;
+        } else {
+            if hi - lo <= BRACKET_TOLERANCE {
+                return 0.5 * (lo + hi);
+            }
+            x = 0.5 * (lo + hi);
+        }
+        at = f(x);
+    }
+    x
+}
+
+/// The bucket of `a` in buckets of `width` (the reference's `bucket`, without its
+/// 32-bit overflow).
+fn bucket(a: f64, width: f64) -> i64 {
+    (a / width).round() as i64
+}
+
+/// A merged term of a contest: entries whose terms share a bucket, by position in the
+/// sorted order (`start..end`).
+#[derive(Debug, Clone, Copy)]
+struct Merged {
+    mu: f64,
+    sig: f64,
+    start: usize,
+    end: usize,
+}
+
+/// The terms of one contest, merged, with each entry's place (0-based, in the sorted
+/// order) and merged term.
+struct Field {
+    merged: Vec<Merged>,
+    /// The places of the sorted entries; `merged[j].start..end` is term `j`'s, ascending.
+    places: Vec<usize>,
+    /// Each entry's merged term.
+    term_of: Vec<usize>,
+}
+
+impl Field {
+    /// Sorts the entries' terms by bucketed μ, bucketed σ and place, and merges runs in
+    /// one bucket into their mean (the reference's order and merge).
+    fn new(terms: &[Gauss], places: &[usize], width: f64) -> Field {
+        let mut order: Vec<usize> = (0..terms.len()).collect();
+        order.sort_by(|&a, &b| {
+            bucket(terms[a].mu, width)
+                .cmp(&bucket(terms[b].mu, width))
+                .then_with(|| bucket(terms[a].sig, width).cmp(&bucket(terms[b].sig, width)))
+                .then_with(|| places[a].cmp(&places[b]))
+        });
+        let mut merged: Vec<Merged> = Vec::new();
+        let mut term_of = vec![0; terms.len()];
+        for (k, &e) in order.iter().enumerate() {
+            let t = terms[e];
+            if let Some(last) = merged.last_mut() {
+                if bucket(last.mu, width) == bucket(t.mu, width)
+                    && bucket(last.sig, width) == bucket(t.sig, width)
+                {
+                    let len = (last.end - last.start) as f64;
+                    last.mu = (len * last.mu + t.mu) / (len + 1.0);
+                    last.sig = (len * last.sig + t.sig) / (len + 1.0);
+                    last.end = k + 1;
+                    term_of[e] = merged.len() - 1;
+                    continue;
+                }
+            }
+            term_of[e] = merged.len();
+            merged.push(Merged {
+                mu: t.mu,
+                sig: t.sig,
+                start: k,
+                end: k + 1,
+            });
+        }
+        let places = order.iter().map(|&e| places[e]).collect();
+        Field {
+            merged,
+            places,
+            term_of,
+        }
+    }
+
+    /// Term `j`'s places below, equal to and above `place`.
+    fn counts(&self, j: usize, place: usize) -> (f64, f64, f64) {
+        let m = &self.merged[j];
+        let p = &self.places[m.start..m.end];
+        let less = p.partition_point(|&q| q < place);
+        let upto = p.partition_point(|&q| q <= place);
+        (less as f64, (upto - less) as f64, (p.len() - upto) as f64)
+    }
+
+    /// The reference's `subsample`: the `size` merged terms around μ (by bucket).
+    fn window(&self, mu: f64, size: usize, width: f64) -> std::ops::Range<usize> {
+        let len = self.merged.len();
+        let mut beg = self
+            .merged
+            .partition_point(|t| bucket(t.mu, width) < bucket(mu, width));
+        let mut end = beg + 1;
+        let expand = size.saturating_sub(end - beg).div_ceil(2);
+        beg = beg.saturating_sub(expand);
+        end = len.min(end + expand);
+        let expand = size.saturating_sub(end - beg);
+        beg = beg.saturating_sub(expand);
+        end = len.min(end + expand);
+        beg..end
+    }
+}
+
+/// The value and first two derivatives of the logistic part `−w_out · tanh((x − μ) ·
+/// w_arg)` of a term, times `n`.
+#[inline(always)]
+fn logistic(x: f64, mu: f64, w_arg: f64, w_out: f64, n: f64) -> (f64, f64, f64) {
+    let th = tanh((x - mu) * w_arg);
+    let s = 1.0 - th * th;
+    let wn = w_out * n;
+    (-th * wn, -s * w_arg * wn, 2.0 * th * s * w_arg * w_arg * wn)
+}
+
+/// The Gaussian model's term for one outcome against a term `(μ, σ)`: the derivative of
+/// the log-probability and its derivative (the reference's `Term for Rating`, in forms
+/// that stay finite far in the tails).
+fn gaussian(x: f64, mu: f64, sig: f64, outcome: std::cmp::Ordering, split: bool) -> (f64, f64) {
+    use std::cmp::Ordering;
+    let z = (x - mu) / sig;
+    // pdf/cdf ratios: `beat` for a win over the term, `lost` for a loss to it.
+    let beat = || pdf_over_cdf(z) / sig;
+    let lost = || -pdf_over_cdf(-z) / sig;
+    let slope = |v: f64| -z / sig * v - v * v;
+    match outcome {
+        Ordering::Greater => {
+            let v = beat();
+            (v, slope(v))
+        }
+        Ordering::Less => {
+            let v = lost();
+            (v, slope(v))
+        }
+        Ordering::Equal if split => {
+            let (a, b) = (beat(), lost());
+            (0.5 * (a + b), 0.5 * (-z / sig * (a + b) - a * a - b * b))
+        }
+        Ordering::Equal => (-z / sig, -1.0 / (sig * sig)),
+    }
+}
+
+impl EloMmr {
+    fn out_of_range(&self, player: &str, what: &'static str, value: f64) -> RateError {
+        RateError::RatingOutOfRange {
+            system: self.name,
+            player: player.to_string(),
+            what,
+            value,
+            allowed: if what == "sigma" {
+                SIGMA_RULE
+            } else {
+                RATING_RULE
+            }
+            .to_string(),
+        }
+    }
+
+    /// Checks a rating against [`RATING_RANGE`] and [`SIGMA_RANGE`].
+    fn check(&self, r: &Rating, player: &str) -> Result<(), RateError> {
+        if !(RATING_RANGE.0..=RATING_RANGE.1).contains(&r.value) {
+            return Err(self.out_of_range(player, "rating", r.value));
+        }
+        match r.sigma {
+            Some(s) if !(SIGMA_RANGE.0..=SIGMA_RANGE.1).contains(&s) => {
+                Err(self.out_of_range(player, "sigma", s))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// A player's state starting at `rating` (σ missing: a newcomer's).
+    fn start(&self, rating: &Rating, player: &str) -> Result<EloMmrState, RateError> {
+        self.check(rating, player)?;
+        Ok(EloMmrState::new(Gauss {
+            mu: rating.value,
+            sig: rating.sigma.unwrap_or(self.sigma),
+        }))
+    }
+
+    /// The weight of a contest played with weight `share` by a player with `games`
+    /// contests rated before.
+    fn weight(&self, share: f64, games: u32) -> f64 {
+        let delay = self
+            .noob_delay
+            .as_slice()
+            .get(games as usize)
+            .copied()
+            .unwrap_or(1.0);
+        share * self.weight_limit * delay
+    }
+
+    /// β² of a contest of weight `w` (the reference's `compute_sig_perf`, squared).
+    fn perf_var(&self, w: f64) -> f64 {
+        (1.0 + 1.0 / w) * self.sig_limit * self.sig_limit + self.drift_per_day / w
+    }
+
+    /// `P(a ahead of b)` (see the [module docs](self)).
+    #[must_use]
+    pub fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+        let sa = a.sigma.unwrap_or(self.sigma);
+        let sb = b.sigma.unwrap_or(self.sigma);
+        let beta2 = self.perf_var(self.weight_limit);
+        let z = (a.value - b.value) / (sa * sa + sb * sb + 2.0 * beta2).sqrt();
+        match self.variant {
+            Variant::Logistic => 0.5 + 0.5 * (0.5 * TANH_MULTIPLIER * z).tanh(),
+            Variant::Gaussian => cdf(z),
+        }
+    }
+
+    /// σ after `days` idle days (see the [module docs](self)).
+    #[must_use]
+    pub fn age(&self, rating: Rating, days: f64) -> Rating {
+        match rating.sigma {
+            Some(s) if days > 0.0 && self.drift_per_day > 0.0 => Rating {
+                sigma: Some(
+                    (s * s + self.drift_per_day * days)
+                        .sqrt()
+                        .min(SIGMA_RANGE.1.max(s)),
+                ),
+                ..rating
+            },
+            _ => rating,
+        }
+    }
+
+    /// Rates one contest (see the [module docs](self)).
+    ///
+    /// # Errors
+    /// [`RateError::RatingCountMismatch`] when `before` or `states` do not fit the match,
+    /// [`RateError::NonFiniteRating`] or [`RateError::RatingOutOfRange`] for a rating
+    /// outside the system's range.
+    pub fn rate_with_states(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        states: &[Option<&State>],
+    ) -> Result<Rated, RateError> {
+        check_ratings(game, before)?;
+        if states.len() != before.len() {
+            return Err(RateError::RatingCountMismatch {
+                expected: before.len(),
+                found: states.len(),
+            });
+        }
+        let members: Vec<_> = game.players().map(|(_, m)| m).collect();
+        let mut prepared = Vec::with_capacity(before.len());
+        for ((m, r), st) in members.iter().zip(before).zip(states) {
+            self.check(r, &m.player)?;
+            let state = match st.and_then(|s| s.get::<EloMmrState>()) {
+                Some(s) => s.clone(),
+                None => self.start(r, &m.player)?,
+            };
+            prepared.push(state);
+        }
+        if game.winners() == game.len() {
+            // Everyone tied: nothing to learn, nothing changes (the reference skips it).
+            let changes = before
+                .iter()
+                .zip(&prepared)
+                .zip(&members)
+                .map(|((b, s), m)| PlayerChange {
+                    before: *b,
+                    after: *b,
+                    expected: s.posterior.mu,
+                    actual: s.posterior.mu,
+                    k: None,
+                    weight: m.weight,
+                })
+                .collect();
+            return Ok(Rated {
+                changes,
+                states: Vec::new(),
+            });
+        }
+        // Step 1: uncertainty grows; each player's term.
+        let mut beta2 = Vec::with_capacity(before.len());
+        let mut expected = Vec::with_capacity(before.len());
+        for (((state, r), m), st) in prepared.iter_mut().zip(before).zip(&members).zip(states) {
+            let w = self.weight(m.weight, r.games);
+            // The idle drift is what the rating's σ gained since the state was stored.
+            let idle = match (st, r.sigma) {
+                (Some(_), Some(s)) => (s * s - state.posterior.sig * state.posterior.sig).max(0.0),
+                _ => 0.0,
+            };
+            let noise = w * self.sig_limit * self.sig_limit + idle;
+            match self.variant {
+                Variant::Logistic => state.add_noise_best(noise, self.transfer_speed),
+                Variant::Gaussian => state.add_noise_and_collapse(noise),
+            }
+            beta2.push(self.perf_var(w));
+            expected.push(state.posterior.mu);
+        }
+        // Step 2: each entry's term (a team: its members' mean skill).
+        let terms: Vec<Gauss> = (0..game.len())
+            .map(|e| {
+                let r = game.member_range(e);
+                let n = r.len() as f64;
+                let mu = prepared[r.clone()]
+                    .iter()
+                    .map(|s| s.posterior.mu)
+                    .sum::<f64>()
+                    / n;
+                let skill = prepared[r.clone()]
+                    .iter()
+                    .map(|s| s.posterior.sig * s.posterior.sig)
+                    .sum::<f64>()
+                    / (n * n);
+                let noise = beta2[r].iter().sum::<f64>() / n;
+                Gauss {
+                    mu,
+                    sig: (skill + noise).sqrt(),
+                }
+            })
+            .collect();
+        // Step 3: performances.
+        let perf = self.performances(&terms, game.places());
+        // Step 4: every member's belief.
+        let max_history = self.subsample_size as usize;
+        let mut out = Rated {
+            changes: Vec::with_capacity(before.len()),
+            states: Vec::with_capacity(before.len()),
+        };
+        for (e, &p) in perf.iter().enumerate() {
+            for k in game.member_range(e) {
+                let mut state = std::mem::replace(&mut prepared[k], EloMmrState::new(terms[e]));
+                let performance = Gauss {
+                    mu: p,
+                    sig: beta2[k].sqrt(),
+                };
+                match self.variant {
+                    Variant::Logistic => state.update_logistic(performance, max_history),
+                    Variant::Gaussian => state.update_normal(performance),
+                }
+                // The belief stays in range: μ is a root sought there, or a weighted mean
+                // of values there (up to rounding); σ leaves it only with extreme settings.
+                state.posterior.mu = state.posterior.mu.clamp(RATING_RANGE.0, RATING_RANGE.1);
+                state.posterior.sig = state.posterior.sig.clamp(SIGMA_RANGE.0, SIGMA_RANGE.1);
+                let b = before[k];
+                out.changes.push(PlayerChange {
+                    before: b,
+                    after: Rating {
+                        value: state.posterior.mu,
+                        sigma: Some(state.posterior.sig),
+                        games: b.games.saturating_add(1),
+                    },
+                    expected: expected[k],
+                    actual: p,
+                    k: None,
+                    weight: members[k].weight,
+                });
+                out.states.push(Some(State::new(state)));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Each entry's performance, given every entry's term and place (best first).
+    fn performances(&self, terms: &[Gauss], places: &[usize]) -> Vec<f64> {
+        let width = self.subsample_bucket;
+        let field = Field::new(terms, places, width);
+        let size = self.subsample_size as usize;
+        let windowed = size > 0 && size < field.merged.len();
+        match (self.variant, windowed) {
+            (Variant::Logistic, false) => self.logistic_by_place(&field, places),
+            _ => (0..terms.len())
+                .map(|e| {
+                    let window = if windowed {
+                        field.window(terms[e].mu, size, width)
+                    } else {
+                        0..field.merged.len()
+                    };
+                    self.performance_in(&field, window, places[e], terms[e].mu)
+                })
+                .collect(),
+        }
+    }
+
+    /// The performance at `place` against the merged terms of `window`, the reference's
+    /// way: every term evaluated with its counts of places below, level and above.
+    fn performance_in(
+        &self,
+        field: &Field,
+        window: std::ops::Range<usize>,
+        place: usize,
+        guess: f64,
+    ) -> f64 {
+        use std::cmp::Ordering;
+        let counted: Vec<(Merged, (f64, f64, f64))> = window
+            .map(|j| (field.merged[j], field.counts(j, place)))
+            .collect();
+        let split = self.split_ties;
+        let f = |x: f64| -> (f64, f64, f64) {
+            let (mut v, mut d1, mut d2) = (0.0, 0.0, 0.0);
+            for (t, (less, eq, greater)) in &counted {
+                match self.variant {
+                    Variant::Logistic => {
+                        let w = TANH_MULTIPLIER / t.sig;
+                        let n = less + eq + greater + if split { 0.0 } else { *eq };
+                        let (a, b, c) = logistic(x, t.mu, 0.5 * w, w, n);
+                        v += a + w * (greater - less);
+                        d1 += b;
+                        d2 += c;
+                    }
+                    Variant::Gaussian => {
+                        // Terms ranked ahead are losses; behind, wins.
+                        for (count, outcome) in [
+                            (*less, Ordering::Less),
+                            (*eq, Ordering::Equal),
+                            (*greater, Ordering::Greater),
+                        ] {
+                            if count > 0.0 {
+                                let (a, b) = gaussian(x, t.mu, t.sig, outcome, split);
+                                v += count * a;
+                                d1 += count * b;
+                            }
+                        }
+                    }
+                }
+            }
+            (v, d1, d2)
+        };
+        let x0 = guess.clamp(RATING_RANGE.0, RATING_RANGE.1);
+        solve_decreasing(x0, f(x0), f)
+    }
+
+    /// Every entry's logistic performance against all terms, solved once per place.
+    ///
+    /// For the entries at place `r`, the sum over terms is `G(x) + C_r + T_r(x)`: `G`
+    /// the logistic parts of all terms (the same for every place), `C_r` the wins minus
+    /// the losses (`Σ w_out` of the entries behind minus of those ahead), `T_r` the tied
+    /// entries' second logistic part (a tie counts twice unless ties are split). Places
+    /// are solved best first, each started from where the last evaluation of `G` was.
+    fn logistic_by_place(&self, field: &Field, places: &[usize]) -> Vec<f64> {
+        let split = self.split_ties;
+        // The terms as the shared part reads them: μ, w_arg, and w_out times their count.
+        let shared: Vec<(f64, f64, f64)> = field
+            .merged
+            .iter()
+            .map(|t| {
+                let w = TANH_MULTIPLIER / t.sig;
+                (t.mu, 0.5 * w, w * (t.end - t.start) as f64)
+            })
+            .collect();
+        let g = |x: f64| -> (f64, f64, f64) {
+            let (mut v, mut d1, mut d2) = (0.0, 0.0, 0.0);
+            for &(mu, w_arg, wn) in &shared {
+                let (a, b, c) = logistic(x, mu, w_arg, 1.0, wn);
+                v += a;
+                d1 += b;
+                d2 += c;
+            }
+            (v, d1, d2)
+        };
+        // Each entry's w_out (that of its merged term); their total and running sum.
+        let w_out: Vec<f64> = field
+            .term_of
+            .iter()
+            .map(|&j| TANH_MULTIPLIER / field.merged[j].sig)
+            .collect();
+        let total: f64 = w_out.iter().sum();
+        let mut ahead = 0.0;
+        let mut perf = vec![0.0; places.len()];
+        // Where G was last evaluated, and its values there.
+        let mut last: Option<(f64, (f64, f64, f64))> = None;
+        let mut start = 0;
+        while start < places.len() {
+            let mut end = start + 1;
+            while end < places.len() && places[end] == places[start] {
+                end += 1;
+            }
+            let level: f64 = w_out[start..end].iter().sum();
+            let c = (total - ahead - level) - ahead;
+            let tie = |x: f64| -> (f64, f64, f64) {
+                let (mut v, mut d1, mut d2) = (c, 0.0, 0.0);
+                if !split {
+                    for e in start..end {
+                        let t = &field.merged[field.term_of[e]];
+                        let w = TANH_MULTIPLIER / t.sig;
+                        let (a, b, cc) = logistic(x, t.mu, 0.5 * w, w, 1.0);
+                        v += a;
+                        d1 += b;
+                        d2 += cc;
+                    }
+                }
+                (v, d1, d2)
+            };
+            let add = |a: (f64, f64, f64), b: (f64, f64, f64)| (a.0 + b.0, a.1 + b.1, a.2 + b.2);
+            let (x0, first) = match last {
+                Some((x, shared)) => (x, add(shared, tie(x))),
+                None => {
+                    let x = field.merged[field.term_of[start]]
+                        .mu
+                        .clamp(RATING_RANGE.0, RATING_RANGE.1);
+                    let shared = g(x);
+                    last = Some((x, shared));
+                    (x, add(shared, tie(x)))
+                }
+            };
+            let root = {
+                let mut eval = |x: f64| -> (f64, f64, f64) {
+                    let shared = g(x);
+                    last = Some((x, shared));
+                    add(shared, tie(x))
+                };
+                solve_decreasing(x0, first, &mut eval)
+            };
+            perf[start..end].fill(root);
+            ahead += level;
+            start = end;
+        }
+        perf
+    }
+}
+
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod tests;
