@@ -112,9 +112,10 @@ pub enum RateError {
         /// The rating.
         rating: f64,
     },
-    /// The update would leave a player with a rating or σ that is not a finite number:
-    /// the model diverged on this history (e.g. a full-pair Weng-Lin model on contests of
-    /// thousands, whose updates sum thousands of pairs).
+    /// The update would leave a player with a rating or σ that is not a finite number, or
+    /// outside the range the system can rate: the model diverged on this history (e.g. a
+    /// full-pair Weng-Lin model on contests of thousands, whose updates sum thousands of
+    /// pairs; Glicko with an underdog who beats thousands).
     #[error("system {system} diverged: player {player:?} would get a rating of {rating} (σ {sigma:?}); nothing of this match was applied")]
     Diverged {
         /// The system's name.

@@ -15,7 +15,8 @@ use crate::error::ConfigError;
 use crate::params::{Configure, Param, Settings};
 use crate::system::RatingSystem;
 use crate::systems::{
-    elo, mes, pairwise, proportional, shares, sme, trueskill, weng_lin, whitewhale,
+    elo, elo_mmr, glicko, glicko2, mes, pairwise, proportional, shares, sme, trueskill, weng_lin,
+    whitewhale,
 };
 
 /// A registered system: its name, what it is, and how to build it.
@@ -148,6 +149,34 @@ static REGISTRY: &[SystemSpec] = &[
         source: "Herbrich, Minka & Graepel, TrueSkill: A Bayesian Skill Rating System, NIPS 2006; trueskill 0.4.5",
         defaults: defaults_of::<trueskill::TrueSkillConfig>,
         build: build_boxed::<trueskill::TrueSkillConfig>,
+    },
+    SystemSpec {
+        name: "elo-mmr",
+        summary: "Bayesian μ/σ for contests of any size: each contest a performance, the rating a robust average of past performances (Elo-MMR, logistic)",
+        source: "Ebtekar & Liu, Elo-MMR: A Rating System for Massive Multiplayer Competitions, WWW 2021; elo-mmr-py 2.0 `mmr`",
+        defaults: defaults_of::<elo_mmr::EloMmrConfig>,
+        build: build_boxed::<elo_mmr::EloMmrConfig>,
+    },
+    SystemSpec {
+        name: "elo-mmx",
+        summary: "Elo-MMR with Gaussian performances: each contest a performance, the rating a Gaussian posterior",
+        source: "Ebtekar & Liu, Elo-MMR: A Rating System for Massive Multiplayer Competitions, WWW 2021; elo-mmr-py 2.0 `mmx`",
+        defaults: defaults_of::<elo_mmr::EloMmxConfig>,
+        build: build_boxed::<elo_mmr::EloMmxConfig>,
+    },
+    SystemSpec {
+        name: "glicko",
+        summary: "rating and deviation RD: each match a rating period in which every entry played every other",
+        source: "Mark E. Glickman, Parameter estimation in large dynamic paired comparison experiments, Applied Statistics 1999",
+        defaults: defaults_of::<glicko::GlickoConfig>,
+        build: build_boxed::<glicko::GlickoConfig>,
+    },
+    SystemSpec {
+        name: "glicko2",
+        summary: "Glicko with a volatility per player: each match a rating period in which every entry played every other",
+        source: "Mark E. Glickman, Example of the Glicko-2 system (2012)",
+        defaults: defaults_of::<glicko2::Glicko2Config>,
+        build: build_boxed::<glicko2::Glicko2Config>,
     },
 ];
 

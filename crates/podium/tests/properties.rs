@@ -10,9 +10,11 @@
 //!   with draw factors, and the `-part` Weng-Lin models compare each entry with its
 //!   neighbours only, as `trueskill` 0.4.5 and `openskill` 6.2 do; for them, a tied
 //!   entry's place within its tie group matters, and only renaming players is free);
-//! - no NaN or infinity, whatever the ratings.
+//! - no NaN or infinity, whatever the ratings (the systems that remember refuse ratings
+//!   outside their range with an error instead; from anywhere inside it, whole histories
+//!   stay finite, states included, and renaming players changes nothing).
 
-use podium::{Finish, Match, PlayerChange, Rating, RatingSystem};
+use podium::{Finish, Match, PlayerChange, RateError, Rating, RatingSystem};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -39,6 +41,15 @@ fn field(max: usize) -> impl Strategy<Value = Vec<Seat>> {
 
 /// Rates a free-for-all where player `names[i]` has `seats[i]`; input order as given.
 fn rate(sys: &dyn RatingSystem, seats: &[Seat], names: &[String]) -> HashMap<String, PlayerChange> {
+    try_rate(sys, seats, names).unwrap()
+}
+
+/// [`rate`], or the system's error.
+fn try_rate(
+    sys: &dyn RatingSystem,
+    seats: &[Seat],
+    names: &[String],
+) -> Result<HashMap<String, PlayerChange>, RateError> {
     let mut b = Match::builder("m");
     for (s, n) in seats.iter().zip(names) {
         b = b.player(n.as_str(), Finish::Rank(f64::from(s.place)));
@@ -56,11 +67,11 @@ fn rate(sys: &dyn RatingSystem, seats: &[Seat], names: &[String]) -> HashMap<Str
             .with_value(s.rating)
         })
         .collect();
-    let changes = sys.rate(&m, &before).unwrap();
-    m.players()
+    let changes = sys.rate(&m, &before)?;
+    Ok(m.players()
         .map(|(_, p)| p.player.clone())
         .zip(changes)
-        .collect()
+        .collect())
 }
 
 trait WithValue {
@@ -200,9 +211,96 @@ proptest! {
             if sys.name() == "proportional" && seats.iter().any(|s| s.rating <= 0.0) {
                 continue; // rejected with an error, tested in its module
             }
-            for (who, c) in rate(&*sys, &seats, &names(n)) {
-                prop_assert!(c.after.value.is_finite(), "{}: {who} -> {}", sys.name(), c.after.value);
-                prop_assert!(c.after.sigma.is_none_or(|s| s.is_finite() && s >= 0.0));
+            match try_rate(&*sys, &seats, &names(n)) {
+                Ok(changes) => {
+                    for (who, c) in changes {
+                        prop_assert!(c.after.value.is_finite(), "{}: {who} -> {}", sys.name(), c.after.value);
+                        prop_assert!(c.after.sigma.is_none_or(|s| s.is_finite() && s >= 0.0));
+                    }
+                }
+                // Elo-MMR refuses ratings outside the interval where it seeks them, whole
+                // and saying so.
+                Err(RateError::RatingOutOfRange { system, value, .. }) => {
+                    prop_assert!(system.starts_with("elo-mm"), "{system}");
+                    prop_assert!(seats.iter().any(|s| s.rating == value));
+                }
+                Err(e) => prop_assert!(false, "{}: {e}", sys.name()),
+            }
+        }
+    }
+}
+
+/// The systems that keep a state per player or an uncertainty of their own.
+const REMEMBERING: [&str; 4] = ["elo-mmr", "elo-mmx", "glicko", "glicko2"];
+
+/// Rates a history of free-for-alls (`(player, place)` per match) in a league whose
+/// players start at the given ratings, under the names `name(player)`.
+fn league_after(
+    sys: &str,
+    start: &[Rating],
+    games: &[Vec<(usize, u32)>],
+    name: impl Fn(usize) -> String,
+) -> Result<podium::League, RateError> {
+    let mut league = podium::League::new(podium::system(sys, &podium::Settings::new()).unwrap());
+    for (p, r) in start.iter().enumerate() {
+        league.set_initial(&name(p), *r)?;
+    }
+    for (g, game) in games.iter().enumerate() {
+        let places: Vec<(String, u32)> = game.iter().map(|&(p, q)| (name(p), q)).collect();
+        league.apply(&Match::with_places(format!("g{g}"), &places).unwrap())?;
+    }
+    Ok(league)
+}
+
+/// Starting ratings anywhere in the range of the systems that remember, σ from the
+/// smallest to the largest they take.
+fn extreme_start() -> impl Strategy<Value = Vec<Rating>> {
+    prop::collection::vec(
+        (
+            prop_oneof![Just(-6000.0), Just(9000.0), -6000.0..9000.0f64],
+            prop_oneof![Just(0.001), Just(15_000.0), 0.001..15_000.0f64],
+        )
+            .prop_map(|(v, s)| Rating::with_sigma(v, s)),
+        9,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Histories from any starting ratings in range stay finite, states and all.
+    #[test]
+    fn systems_that_remember_stay_finite_over_histories(start in extreme_start(), games in history()) {
+        for sys in REMEMBERING {
+            let league = league_after(sys, &start, &games, |p| format!("p{p}")).unwrap();
+            for p in league.players() {
+                prop_assert!(p.rating.value.is_finite(), "{sys}: {} {:?}", p.name, p.rating);
+                prop_assert!(p.rating.sigma.is_some_and(|s| s.is_finite() && s > 0.0), "{sys}: {:?}", p.rating);
+                if let Some(st) = league.index_of(&p.name).and_then(|i| league.state(i)) {
+                    for (what, v) in league.system().describe_state(st) {
+                        prop_assert!(v.is_finite(), "{sys}: {what} {v}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Renaming every player of a history changes no rating, σ or state of the systems
+    /// that remember.
+    #[test]
+    fn systems_that_remember_ignore_names(games in history()) {
+        let start = [Rating::with_sigma(1500.0, 350.0)];
+        for sys in REMEMBERING {
+            let a = league_after(sys, &start, &games, |p| format!("p{p}")).unwrap();
+            let b = league_after(sys, &start, &games, |p| format!("player-{}", (p * 7 + 3) % 101)).unwrap();
+            for p in 0..9 {
+                let (Some(x), Some(y)) = (a.get(&format!("p{p}")), b.get(&format!("player-{}", (p * 7 + 3) % 101))) else {
+                    continue;
+                };
+                prop_assert_eq!(x.rating, y.rating, "{}", sys);
+                let (i, j) = (a.index_of(&x.name).unwrap(), b.index_of(&y.name).unwrap());
+                let describe = |l: &podium::League, k: usize| l.state(k).map(|s| l.system().describe_state(s));
+                prop_assert_eq!(describe(&a, i), describe(&b, j), "{}", sys);
             }
         }
     }

@@ -43,6 +43,9 @@ macro_rules! elo_system {
 }
 
 pub mod elo;
+pub mod elo_mmr;
+pub mod glicko;
+pub mod glicko2;
 pub mod mes;
 pub mod pairwise;
 pub mod proportional;

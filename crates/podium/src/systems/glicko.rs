@@ -1,0 +1,556 @@
+//! `glicko`: the Glicko rating system, each match a rating period of a free-for-all.
+//!
+//! **What.** Each player has a rating `r` and a rating deviation RD (σ: how uncertain `r`
+//! is). A match of N entries is one rating period in which every entry played every other
+//! one: a win (1) against each entry behind, a tie (½) with each entry level, a loss (0) to
+//! each entry ahead. At the start of the period RD grows by `c` (in quadrature, up to the
+//! newcomer's RD); then, with `q = ln 10 / 400`, `g(RD) = 1/√(1 + 3q²RD²/π²)` and
+//! `E_j = 1/(1 + 10^(−g(RD_j)(r − r_j)/400))`,
+//!
+//! `1/d² = q² Σ_j g(RD_j)² E_j (1 − E_j)`,
+//! `r' = r + q / (1/RD² + 1/d²) · Σ_j g(RD_j)(s_j − E_j)`,
+//! `RD' = (1/RD² + 1/d²)^(−½)`.
+//!
+//! All opponents' values are those of the start of the period. This decomposition of a
+//! free-for-all is the one the Elo-MMR reference implementation uses for its Glicko.
+//!
+//! **Where from.** M. E. Glickman, *Parameter estimation in large dynamic paired comparison
+//! experiments*, Applied Statistics 48 (1999), and his summary *The Glicko system* (the
+//! worked example below: a 1500/200 player who beats a 1400/30 player and loses to
+//! 1550/100 and 1700/300 players ends at 1464 / 151.4).
+//!
+//! **Teams and partial play** (podium's rule): an opposing team is one opponent whose
+//! rating is its members' mean and whose RD is that of the mean, `√(Σ RD²)/n`; each member
+//! of a team is rated on their own against every other entry (teammates are not
+//! opponents). A member's weight `w ∈ (0, 1]` scales the games they played: both sums above
+//! are multiplied by `w`, as if they had played a share `w` of each game.
+//!
+//! **Inactivity.** [`RatingSystem::age`]: after `d` idle days
+//! `RD' = min(√(RD² + d · rd_per_day²), max(RD, rd))`, as the other systems with σ.
+//!
+//! **Ranges.** Any finite rating (far apart ratings only make expectations 0 or 1: a
+//! period that tells nothing); RD in `[0.001, 15000]`, as σ for `elo-mmr`: an RD or
+//! `--initial` value outside is refused with [`RateError::RatingOutOfRange`]. An RD never
+//! shrinks below 0.001; a rating pushed past the largest numbers is refused with
+//! [`RateError::Diverged`], the whole match unrated.
+//!
+//! **Parameters** (`--set name=value`): `rating` 1500 and `rd` 350 (a newcomer's, and the
+//! largest RD a period's growth leads to), `c` 35 (RD growth per match in quadrature;
+//! Glickman's one period; 35 is the Elo-MMR reference's choice per contest),
+//! `rd_per_day` 0 (RD growth per idle day, 0 = no aging).
+//!
+//! ```
+//! use podium::{Match, Rating, RatingSystem};
+//! use podium::systems::glicko::GlickoConfig;
+//! let glicko = GlickoConfig { c: 0.0, ..Default::default() };
+//! // Glickman's example as one period: places 1700, 1550, the player, 1400.
+//! let game = Match::ranked("g", &["d", "c", "me", "b"]).unwrap();
+//! let before = [
+//!     Rating::with_sigma(1700.0, 300.0),
+//!     Rating::with_sigma(1550.0, 100.0),
+//!     Rating::with_sigma(1500.0, 200.0),
+//!     Rating::with_sigma(1400.0, 30.0),
+//! ];
+//! let me = glicko.rate(&game, &before).unwrap()[2];
+//! assert!((me.after.value - 1464.0).abs() < 0.5);
+//! assert!((me.after.sigma.unwrap() - 151.4).abs() < 0.05);
+//! ```
+
+use std::f64::consts::{LN_10, PI};
+
+use super::elo_mmr::SIGMA_RANGE;
+use crate::error::RateError;
+use crate::model::Match;
+use crate::params::{Configure, Param};
+use crate::rating::{PlayerChange, Rating};
+use crate::system::RatingSystem;
+
+/// Parameters of Glicko.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GlickoConfig {
+    /// Rating of a new player. Default 1500.
+    pub rating: f64,
+    /// RD of a new player, and the largest RD growth leads to. Default 350.
+    pub rd: f64,
+    /// RD growth per match (one rating period), in quadrature. Default 35.
+    pub c: f64,
+    /// RD growth per day without a match (RD² grows by `rd_per_day²` a day). Default 0.
+    pub rd_per_day: f64,
+}
+
+impl Default for GlickoConfig {
+    fn default() -> Self {
+        GlickoConfig {
+            rating: 1500.0,
+            rd: 350.0,
+            c: 35.0,
+            rd_per_day: 0.0,
+        }
+    }
+}
+
+crate::configure!(GlickoConfig, "glicko" {
+    rating: f64 => "rating of a new player",
+    rd: f64 where |v| (SIGMA_RANGE.0..=SIGMA_RANGE.1).contains(&v), "in [0.001, 15000]" => "RD of a new player, and the largest RD growth leads to",
+    c: f64 where |v| (0.0..=SIGMA_RANGE.1).contains(&v), "in [0, 15000]" => "RD growth per match (one rating period), in quadrature",
+    rd_per_day: f64 where |v| (0.0..=SIGMA_RANGE.1).contains(&v), "in [0, 15000]" => "RD growth per day without a match (0 = no aging)",
+});
+
+/// The allowed range of an RD, in words.
+const RD_RULE: &str = "0.001 ≤ RD ≤ 15000";
+
+/// Checks the ratings of a match: one per player ([`RateError::RatingCountMismatch`]),
+/// each a finite number ([`RateError::NonFiniteRating`]) within the range of `check`
+/// ([`RateError::RatingOutOfRange`], e.g. a σ that is not positive).
+pub(crate) fn check_all(
+    game: &Match,
+    before: &[Rating],
+    check: impl Fn(&Rating, &str) -> Result<(), RateError>,
+) -> Result<(), RateError> {
+    if before.len() != game.player_count() {
+        return Err(RateError::RatingCountMismatch {
+            expected: game.player_count(),
+            found: before.len(),
+        });
+    }
+    for ((_, m), r) in game.players().zip(before) {
+        check(r, &m.player)?;
+    }
+    Ok(())
+}
+
+/// Checks a rating and its RD against the ranges of the Glicko systems: any finite
+/// rating (ratings far apart only make every expectation 0 or 1), an RD in
+/// [`SIGMA_RANGE`] (positive; small and large enough for its square).
+pub(crate) fn check_range(system: &'static str, r: &Rating, player: &str) -> Result<(), RateError> {
+    let bad = |what: &'static str, value: f64, allowed: &str| RateError::RatingOutOfRange {
+        system,
+        player: player.to_string(),
+        what,
+        value,
+        allowed: allowed.to_string(),
+    };
+    if !r.value.is_finite() {
+        return Err(RateError::NonFiniteRating {
+            player: player.to_string(),
+            rating: r.value,
+        });
+    }
+    match r.sigma {
+        Some(s) if !(SIGMA_RANGE.0..=SIGMA_RANGE.1).contains(&s) => Err(bad("sigma", s, RD_RULE)),
+        _ => Ok(()),
+    }
+}
+
+/// Keeps a rating's σ (RD) within [`SIGMA_RANGE`] (it shrinks below its least only after
+/// millions of matches with no growth) and refuses, as a diverged update, a rating that
+/// is not a finite number (ratings near the largest numbers).
+pub(crate) fn keep_in_range(
+    system: &'static str,
+    game: &Match,
+    changes: &mut [PlayerChange],
+) -> Result<(), RateError> {
+    for ((_, m), c) in game.players().zip(changes.iter_mut()) {
+        if !c.after.value.is_finite() {
+            return Err(RateError::Diverged {
+                system,
+                player: m.player.clone(),
+                rating: c.after.value,
+                sigma: c.after.sigma,
+            });
+        }
+        c.after.sigma = c.after.sigma.map(|s| s.clamp(SIGMA_RANGE.0, SIGMA_RANGE.1));
+    }
+    Ok(())
+}
+
+/// `g(φ) = 1/√(1 + 3φ²/π²)` on the Glicko-2 scale (`φ = q · RD`).
+pub(crate) fn g(phi: f64) -> f64 {
+    (1.0 + 3.0 * phi * phi / (PI * PI)).sqrt().recip()
+}
+
+/// The expected score of a player at `mu` against an opponent at `mu_j` with `g_j`, on
+/// the Glicko-2 scale.
+pub(crate) fn expected(mu: f64, mu_j: f64, g_j: f64) -> f64 {
+    1.0 / (1.0 + (-g_j * (mu - mu_j)).exp())
+}
+
+/// What one rating period tells about one player, on the Glicko-2 scale.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Period {
+    /// `Σ g_j² E_j (1 − E_j)`, times the player's weight: the information `1/v`.
+    pub info: f64,
+    /// `Σ g_j (s_j − E_j)`, times the player's weight.
+    pub surprise: f64,
+    /// Mean expected score against the opponents.
+    pub expected: f64,
+    /// Mean score achieved.
+    pub actual: f64,
+}
+
+/// Every player's [`Period`] in a match where every entry plays every other: `mu[i]` and
+/// `phi[i]` are the players' values on the Glicko-2 scale, in [`Match::players`] order.
+/// An opposing team is one opponent at its members' mean μ with `φ = √(Σφ²)/n`.
+pub(crate) fn periods(game: &Match, mu: &[f64], phi: &[f64]) -> Vec<Period> {
+    let k = game.len();
+    // Each entry as an opponent: μ and g.
+    let entries: Vec<(f64, f64)> = (0..k)
+        .map(|e| {
+            let r = game.member_range(e);
+            let n = r.len() as f64;
+            let m = mu[r.clone()].iter().sum::<f64>() / n;
+            let p = phi[r].iter().map(|p| p * p).sum::<f64>().sqrt() / n;
+            (m, g(p))
+        })
+        .collect();
+    let others = (k - 1) as f64;
+    game.players()
+        .enumerate()
+        .map(|(i, (e, member))| {
+            let mut p = Period::default();
+            for (j, &(mu_j, g_j)) in entries.iter().enumerate() {
+                if j == e {
+                    continue;
+                }
+                let s = match game.place(e).cmp(&game.place(j)) {
+                    std::cmp::Ordering::Less => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Greater => 0.0,
+                };
+                let x = expected(mu[i], mu_j, g_j);
+                p.info += g_j * g_j * x * (1.0 - x);
+                p.surprise += g_j * (s - x);
+                p.expected += x;
+                p.actual += s;
+            }
+            p.info *= member.weight;
+            p.surprise *= member.weight;
+            p.expected /= others;
+            p.actual /= others;
+            p
+        })
+        .collect()
+}
+
+/// `P(a ahead of b)` for Glicko ratings on the Glicko-2 scale: `E` against an opponent
+/// whose φ is `√(φ_a² + φ_b²)` (Glickman's prediction of a game).
+pub(crate) fn win_probability(mu_a: f64, phi_a: f64, mu_b: f64, phi_b: f64) -> f64 {
+    expected(mu_a, mu_b, g((phi_a * phi_a + phi_b * phi_b).sqrt()))
+}
+
+/// `q = ln 10 / 400`: rating points to the Glicko-2 scale.
+const Q: f64 = LN_10 / 400.0;
+
+impl GlickoConfig {
+    fn rd_of(&self, r: &Rating) -> f64 {
+        r.sigma.unwrap_or(self.rd)
+    }
+}
+
+impl RatingSystem for GlickoConfig {
+    fn name(&self) -> &'static str {
+        "glicko"
+    }
+
+    fn params(&self) -> Vec<Param> {
+        Configure::params(self)
+    }
+
+    fn initial_rating(&self) -> Rating {
+        Rating::with_sigma(self.rating, self.rd)
+    }
+
+    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
+        check_all(game, before, |r, p| check_range("glicko", r, p))?;
+        // Step 1: RD grows by one period, up to a newcomer's RD.
+        let rd: Vec<f64> = before
+            .iter()
+            .map(|r| {
+                let s = self.rd_of(r);
+                (s * s + self.c * self.c).sqrt().min(self.rd)
+            })
+            .collect();
+        let mu: Vec<f64> = before.iter().map(|r| Q * r.value).collect();
+        let phi: Vec<f64> = rd.iter().map(|s| Q * s).collect();
+        let periods = periods(game, &mu, &phi);
+        let mut changes: Vec<PlayerChange> = game
+            .players()
+            .zip(before)
+            .zip(periods)
+            .zip(&phi)
+            .map(|((((_, m), b), p), &phi)| {
+                // 1/RD'² = 1/RD² + 1/d²; on the Glicko-2 scale 1/φ'² = 1/φ² + info.
+                let precision = (phi * phi).recip() + p.info;
+                let phi_new = precision.recip().sqrt();
+                let mu_new = Q * b.value + p.surprise / precision;
+                PlayerChange {
+                    before: *b,
+                    after: Rating {
+                        value: mu_new / Q,
+                        sigma: Some(phi_new / Q),
+                        games: b.games.saturating_add(1),
+                    },
+                    expected: p.expected,
+                    actual: p.actual,
+                    k: None,
+                    weight: m.weight,
+                }
+            })
+            .collect();
+        keep_in_range("glicko", game, &mut changes)?;
+        Ok(changes)
+    }
+
+    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+        win_probability(
+            Q * a.value,
+            Q * self.rd_of(a),
+            Q * b.value,
+            Q * self.rd_of(b),
+        )
+    }
+
+    fn has_uncertainty(&self) -> bool {
+        true
+    }
+
+    fn age(&self, rating: Rating, _: Option<&crate::State>, days: f64) -> Rating {
+        super::age_sigma(rating, days, self.rd_per_day, self.rd)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::testing::close;
+
+    /// Glickman's example as one period of four: the player finishes third.
+    fn example() -> (Match, [Rating; 4]) {
+        let game = Match::ranked("g", &["d", "c", "me", "b"]).unwrap();
+        let before = [
+            Rating::with_sigma(1700.0, 300.0),
+            Rating::with_sigma(1550.0, 100.0),
+            Rating::with_sigma(1500.0, 200.0),
+            Rating::with_sigma(1400.0, 30.0),
+        ];
+        (game, before)
+    }
+
+    #[test]
+    fn glickmans_example() {
+        let sys = GlickoConfig {
+            c: 0.0,
+            ..Default::default()
+        };
+        let (game, before) = example();
+        let me = sys.rate(&game, &before).unwrap()[2];
+        // By hand: g = 0.9955, 0.9531, 0.7242; E = 0.639, 0.432, 0.303; d = 231.67 from
+        // these rounded values (231.70 exactly).
+        let gs = [g(Q * 30.0), g(Q * 100.0), g(Q * 300.0)];
+        close(gs[0], 0.9955, 1e-4);
+        close(gs[2], 0.7242, 1e-4);
+        let es = [
+            expected(Q * 1500.0, Q * 1400.0, gs[0]),
+            expected(Q * 1500.0, Q * 1550.0, gs[1]),
+            expected(Q * 1500.0, Q * 1700.0, gs[2]),
+        ];
+        close(es[0], 0.639, 1e-3);
+        let d2 = (Q
+            * Q
+            * (0..3)
+                .map(|i| gs[i] * gs[i] * es[i] * (1.0 - es[i]))
+                .sum::<f64>())
+        .recip();
+        close(d2.sqrt(), 231.67, 0.05);
+        let precision = 1.0 / (200.0f64 * 200.0) + 1.0 / d2;
+        let surprise = gs[0] * (1.0 - es[0]) - gs[1] * es[1] - gs[2] * es[2];
+        close(me.after.value, 1500.0 + Q / precision * surprise, 1e-9);
+        close(me.after.sigma.unwrap(), precision.recip().sqrt(), 1e-9);
+        // Glickman's rounded figures.
+        close(me.after.value, 1464.0, 0.5);
+        close(me.after.sigma.unwrap(), 151.4, 0.05);
+        close(me.actual, 1.0 / 3.0, 1e-12);
+    }
+
+    #[test]
+    fn rd_grows_by_c_each_match_up_to_the_newcomers() {
+        let sys = GlickoConfig::default();
+        let game = Match::ranked("g", &["a", "b"]).unwrap();
+        let lone = Rating::with_sigma(1500.0, 349.0);
+        let before = [lone, Rating::with_sigma(1500.0, 50.0)];
+        let after = sys.rate(&game, &before).unwrap();
+        // a's RD before the period is capped at 350; b's is √(50² + 35²).
+        let info = |rd: f64| {
+            let gj = g(Q * rd);
+            Q * Q * gj * gj * 0.25
+        };
+        let b_rd = (50.0f64.powi(2) + 35.0f64.powi(2)).sqrt();
+        close(
+            after[0].after.sigma.unwrap(),
+            (1.0 / 350.0f64.powi(2) + info(b_rd)).recip().sqrt(),
+            1e-9,
+        );
+        close(
+            after[1].after.sigma.unwrap(),
+            (1.0 / b_rd.powi(2) + info(350.0)).recip().sqrt(),
+            1e-9,
+        );
+        // A player above the cap (from elsewhere) is brought down to it.
+        let high = sys
+            .rate(&game, &[Rating::with_sigma(1500.0, 500.0), lone])
+            .unwrap();
+        assert!(high[0].after.sigma.unwrap() < 350.0);
+    }
+
+    #[test]
+    fn ties_are_half_and_teams_are_their_mean() {
+        let sys = GlickoConfig {
+            c: 0.0,
+            ..Default::default()
+        };
+        let tied = Match::with_places("t", &[("a", 1), ("b", 1)]).unwrap();
+        let r = sys.initial_rating();
+        let c = sys.rate(&tied, &[r, r]).unwrap();
+        close(c[0].delta(), 0.0, 1e-12);
+        close(c[0].actual, 0.5, 0.0);
+        // A team of 1400 and 1600 players is one opponent at 1500 with RD √(2·RD²)/2.
+        let team = Match::builder("g")
+            .player("x", crate::Finish::Rank(1.0))
+            .team("t", ["y", "z"], crate::Finish::Rank(2.0))
+            .build()
+            .unwrap();
+        let rs = [
+            Rating::with_sigma(1500.0, 100.0),
+            Rating::with_sigma(1400.0, 100.0),
+            Rating::with_sigma(1600.0, 100.0),
+        ];
+        let t = sys.rate(&team, &rs).unwrap();
+        let solo = sys
+            .rate(
+                &Match::ranked("s", &["x", "o"]).unwrap(),
+                &[
+                    rs[0],
+                    Rating::with_sigma(1500.0, (2.0 * 100.0f64.powi(2)).sqrt() / 2.0),
+                ],
+            )
+            .unwrap();
+        close(t[0].after.value, solo[0].after.value, 1e-9);
+        // Each member against x, on their own rating: the weaker loses less.
+        assert!(t[1].delta() > t[2].delta());
+        // Half a match: half the information.
+        let half = Match::builder("h")
+            .weighted_player("x", crate::Finish::Rank(1.0), 0.5)
+            .player("o", crate::Finish::Rank(2.0))
+            .build()
+            .unwrap();
+        let h = sys.rate(&half, &[r, r]).unwrap();
+        let whole = sys
+            .rate(&Match::ranked("w", &["x", "o"]).unwrap(), &[r, r])
+            .unwrap();
+        assert!(h[0].delta() < whole[0].delta() && h[0].delta() > 0.0);
+        assert!(h[0].after.sigma.unwrap() > whole[0].after.sigma.unwrap());
+    }
+
+    #[test]
+    fn out_of_range_ratings_and_parameters_are_refused() {
+        let sys = GlickoConfig::default();
+        let game = Match::ranked("g", &["a", "b"]).unwrap();
+        for bad in [
+            Rating::with_sigma(1500.0, 0.0),
+            Rating::with_sigma(1500.0, -3.0),
+            Rating::with_sigma(1500.0, 1e9),
+        ] {
+            let err = sys.rate(&game, &[sys.initial_rating(), bad]).unwrap_err();
+            assert!(
+                matches!(&err, RateError::RatingOutOfRange { player, .. } if player == "b"),
+                "{err}"
+            );
+        }
+        for (k, v) in [
+            ("rd", "0"),
+            ("c", "-1"),
+            ("rating", "inf"),
+            ("rd_per_day", "-2"),
+        ] {
+            assert!(
+                crate::system("glicko", &crate::Settings::new().with(k, v)).is_err(),
+                "{k}={v}"
+            );
+        }
+    }
+
+    #[test]
+    fn extreme_gaps_stay_finite() {
+        let sys = GlickoConfig::default();
+        let game = Match::ranked("g", &["a", "b", "c"]).unwrap();
+        let before = [
+            Rating::with_sigma(-1e12, 0.001),
+            Rating::with_sigma(1e12, 15_000.0),
+            Rating::with_sigma(9000.0, 0.001),
+        ];
+        for c in sys.rate(&game, &before).unwrap() {
+            assert!(c.after.value.is_finite() && c.after.sigma.unwrap().is_finite());
+        }
+        let huge = [
+            Rating::with_sigma(-1.7e308, 15_000.0),
+            Rating::with_sigma(1.7e308, 1.0),
+            Rating::with_sigma(0.0, 1.0),
+        ];
+        for c in sys.rate(&game, &huge).unwrap() {
+            assert!(c.after.value.is_finite() && c.after.sigma.unwrap() >= 0.001);
+        }
+    }
+
+    #[test]
+    fn an_update_that_is_not_a_number_is_refused() {
+        let game = Match::ranked("g", &["a", "b"]).unwrap();
+        let r = Rating::with_sigma(1500.0, 0.0001);
+        let mut changes = vec![
+            PlayerChange {
+                before: r,
+                after: r,
+                expected: 0.5,
+                actual: 1.0,
+                k: None,
+                weight: 1.0,
+            },
+            PlayerChange {
+                before: r,
+                after: Rating {
+                    value: f64::INFINITY,
+                    ..r
+                },
+                expected: 0.5,
+                actual: 0.0,
+                k: None,
+                weight: 1.0,
+            },
+        ];
+        let err = keep_in_range("glicko", &game, &mut changes).unwrap_err();
+        assert!(
+            matches!(err, RateError::Diverged { ref player, .. } if player == "b"),
+            "{err}"
+        );
+        changes[1].after.value = 1400.0;
+        keep_in_range("glicko", &game, &mut changes).unwrap();
+        assert_eq!(changes[0].after.sigma, Some(0.001), "RD kept at its least");
+    }
+
+    #[test]
+    fn aging_and_prediction() {
+        let sys = GlickoConfig {
+            rd_per_day: 10.0,
+            ..Default::default()
+        };
+        let aged = sys.age(Rating::with_sigma(1500.0, 50.0), None, 4.0);
+        close(aged.sigma.unwrap(), (2500.0f64 + 400.0).sqrt(), 1e-12);
+        let a = Rating::with_sigma(1700.0, 0.001);
+        let b = Rating::with_sigma(1500.0, 0.001);
+        // Negligible RDs: the Elo expectation of a 200-point gap.
+        close(
+            sys.win_probability(&a, &b),
+            1.0 / (1.0 + 10f64.powf(-0.5)),
+            1e-9,
+        );
+    }
+}
