@@ -159,7 +159,7 @@ pub struct EloMmr {
 macro_rules! elo_mmr_config {
     (
         $(#[$doc:meta])* $ty:ident, $name:literal, $variant:expr,
-        { $( $extra:ident : $et:ty = $edef:expr, where $erule:expr, $erdoc:literal => $edoc:literal; )* },
+        { $( $extra:ident : $et:ty = $edef:expr, $edef_doc:literal, where $erule:expr, $erdoc:literal => $edoc:literal; )* },
         transfer: $transfer:expr
     ) => {
         $(#[$doc])*
@@ -187,7 +187,7 @@ macro_rules! elo_mmr_config {
             /// Width in rating points of the buckets in which terms are merged (and
             /// opponents picked). Default 1e-5.
             pub subsample_bucket: f64,
-            $( #[doc = $edoc] pub $extra: $et, )*
+            $( #[doc = $edoc] #[doc = ""] #[doc = $edef_doc] pub $extra: $et, )*
         }
 
         impl Default for $ty {
@@ -215,7 +215,7 @@ macro_rules! elo_mmr_config {
             drift_per_day: f64 where |v| (0.0..=1e8).contains(&v), "in [0, 1e8]" => "σ² added per day without a contest (0 = no aging)",
             split_ties: bool => "count a tie as half a win and half a loss",
             noob_delay: FloatList where |l| l.as_slice().iter().all(|&v| (1e-6..=1000.0).contains(&v)), "each in [1e-6, 1000]" => "factors on the weight of a player's 1st, 2nd, … contest",
-            subsample_size: u32 => "opponents per player, the nearest in rating, and performances kept (0 = all)",
+            subsample_size: u32 => "opponents per player, the nearest in rating (elo-mmr: also performances kept); 0 = all",
             subsample_bucket: f64 where |v| (1e-9..=1e6).contains(&v), "in [1e-9, 1e6]" => "width of the buckets in which terms are merged",
             $( $extra: $et where $erule, $erdoc => $edoc, )*
         });
@@ -291,7 +291,7 @@ elo_mmr_config!(
     /// `elo-mmr`: Elo-MMR(ρ) with logistic performances (see the [module docs](self)).
     EloMmrConfig, "elo-mmr", Variant::Logistic,
     {
-        transfer_speed: f64 = 1.0, where |v| (0.0..=1e6).contains(&v), "in [0, 1e6]" => "ρ: how fast added uncertainty moves weight from old performances to the prior. Default 1.";
+        transfer_speed: f64 = 1.0, "Default 1.", where |v| (0.0..=1e6).contains(&v), "in [0, 1e6]" => "ρ: how fast added uncertainty moves weight from old performances to the prior";
     },
     transfer: |c: &EloMmrConfig| c.transfer_speed
 );
@@ -390,12 +390,9 @@ impl EloMmrState {
     }
 
     fn describe(&self) -> Vec<(&'static str, f64)> {
-        let mut out = Vec::new();
-        if let Some(p) = self.performance {
-            out.push(("performance", p));
-        }
-        out.push(("performances kept", self.terms.len() as f64));
-        out
+        self.performance
+            .map(|p| vec![("performance", p)])
+            .unwrap_or_default()
     }
 
     /// The reference's `add_noise_best`: σ grows by `noise_sq`; the prior takes over a
@@ -431,15 +428,28 @@ impl EloMmrState {
     /// The reference's `update_rating_with_logistic`: the performance joins the history
     /// (the oldest folding into the prior beyond `max_history`, 0 = no limit); μ is the
     /// robust average of prior and history.
+    ///
+    /// Old performances whose weight has decayed below [`NEGLIGIBLE`] of the new one's
+    /// fold into the prior the same way: they no longer change any sum in double
+    /// precision, and without them a long history costs what its last hundred or so
+    /// contests cost.
     fn update_logistic(&mut self, performance: Gauss, max_history: usize) {
+        let term = Tanh::new(performance);
+        let mut fold = self
+            .terms
+            .iter()
+            .take_while(|t| t.w_out < NEGLIGIBLE * term.w_out)
+            .count();
         if max_history > 0 && self.terms.len() >= max_history {
-            let old = self.terms.remove(0);
+            fold = fold.max(self.terms.len() + 1 - max_history);
+        }
+        for old in self.terms.drain(..fold) {
             let wn = self.prior.weight();
             let wl = old.weight();
             self.prior.mu = (wn * self.prior.mu + wl * old.mu) / (wn + wl);
             self.prior.sig = (wn + wl).recip().sqrt();
         }
-        self.terms.push(Tanh::new(performance));
+        self.terms.push(term);
         let wn = self.prior.weight();
         let mu = robust_average(&self.terms, -self.prior.mu * wn, wn, self.posterior.mu);
         let sig = (self.posterior.weight() + performance.weight())
@@ -472,46 +482,62 @@ impl EloMmrState {
 /// from `guess`.
 fn robust_average(terms: &[Tanh], offset: f64, slope: f64, guess: f64) -> f64 {
     let f = |x: f64| {
-        let (mut v, mut d1, mut d2) = (offset + slope * x, slope, 0.0);
-        for t in terms {
-            let th = tanh((x - t.mu) * t.w_arg);
-            let s = 1.0 - th * th;
-            v += th * t.w_out;
-            d1 += s * t.w_arg * t.w_out;
-            d2 -= 2.0 * th * s * t.w_arg * t.w_arg * t.w_out;
-        }
+        let (v, d1, d2) = tanh_sums(x, terms);
         // Solved as the root of the decreasing function −f.
-        (-v, -d1, -d2)
+        (-(offset + slope * x + v), -(slope + d1), -d2)
     };
-    let first = f(guess.clamp(RATING_RANGE.0, RATING_RANGE.1));
-    solve_decreasing(guess.clamp(RATING_RANGE.0, RATING_RANGE.1), first, f)
+    let x0 = guess.clamp(RATING_RANGE.0, RATING_RANGE.1);
+    // Without terms the function is a line: any width ends the search after its root.
+    let width = narrowest(terms.iter().map(|t| t.w_arg)).min(RATING_RANGE.1 - RATING_RANGE.0);
+    solve_decreasing(x0, f(x0), width, f)
 }
 
-/// `tanh(z)` from one exponential: `1 − 2 / (e^(2z) + 1)`, exact to a few units of 1e-16
-/// (absolute), ±1 beyond `|z| ≈ 19`.
-#[inline(always)]
-fn tanh(z: f64) -> f64 {
-    1.0 - 2.0 / ((2.0 * z).exp() + 1.0)
+/// `Σ w_out · tanh(z)` over `terms`, with `z = (x − μ) · w_arg`, and its first two
+/// derivatives in `x`.
+///
+/// `tanh(z) = 1 − 2 / (e^(2z) + 1)` from one exponential: within a few units of 1e-16,
+/// and exactly ±1 where `|z|` passes 19.
+#[inline]
+fn tanh_sums(x: f64, terms: &[Tanh]) -> (f64, f64, f64) {
+    let (mut v, mut d1, mut d2) = (0.0, 0.0, 0.0);
+    for t in terms {
+        let z = (x - t.mu) * t.w_arg;
+        let th = 1.0 - 2.0 / ((2.0 * z).exp() + 1.0);
+        let s = 1.0 - th * th;
+        let ww = t.w_arg * t.w_out;
+        v += th * t.w_out;
+        d1 += s * ww;
+        d2 -= 2.0 * th * s * t.w_arg * ww;
+    }
+    (v, d1, d2)
 }
 
-/// Steps at or below this size end a search: the next would move the root by less
-/// than 1e-12 rating points.
-const STEP_TOLERANCE: f64 = 1e-5;
+/// A remembered performance weighing less than this share of a new one is folded into
+/// the prior (2⁻⁶⁰: below the rounding of any sum it is part of).
+const NEGLIGIBLE: f64 = 1.0 / (1u64 << 60) as f64;
+
+/// A search ends with a Halley step this small relative to the narrowest curve of the
+/// sum (`1/w_arg` of a logistic term, σ of a Gaussian one): the root is then within about
+/// `1e-12` of that width (the step's error is of the order of its cube).
+const STEP_TOLERANCE: f64 = 1e-4;
 /// A bracket this narrow ends a search that bisects.
 const BRACKET_TOLERANCE: f64 = 1e-9;
 
 /// The root in [`RATING_RANGE`] of a decreasing function given as `f(x) = (value, first
 /// derivative, second derivative)`, starting from `x0` where `first = f(x0)`: Halley's
 /// method (Newton's when the second derivative is 0), inside a bracket that every
-/// evaluation narrows, bisecting when a step would leave it. A root beyond the range gives
-/// the nearer bound, as the reference's solver does. Never NaN: a step that is not a
-/// number bisects.
+/// evaluation narrows, bisecting when a step would leave it; `width` is the narrowest
+/// curve of the function (see [`STEP_TOLERANCE`]). A root beyond the range gives the
+/// nearer bound, as the reference's solver does. Never NaN: a step that is not a number
+/// bisects.
 fn solve_decreasing(
     x0: f64,
     first: (f64, f64, f64),
+    width: f64,
     mut f: impl FnMut(f64) -> (f64, f64, f64),
 ) -> f64 {
     let (mut lo, mut hi) = RATING_RANGE;
+    let tolerance = STEP_TOLERANCE * width;
     let (mut x, mut at) = (x0, first);
     for _ in 0..200 {
         let (v, d1, d2) = at;
@@ -530,10 +556,11 @@ fn solve_decreasing(
             v / d1
         };
         let next = x - step;
+        if step.abs() <= tolerance {
+            // Converged (a last step may cross the bracket's edge by a rounding).
+            return next.clamp(lo, hi);
+        }
         if next > lo && next < hi {
-            if step.abs() <= STEP_TOLERANCE {
-                return next;
-            }
             x = next;
         } else {
             if hi - lo <= BRACKET_TOLERANCE {
@@ -544,6 +571,11 @@ fn solve_decreasing(
         at = f(x);
     }
     x
+}
+
+/// The narrowest curve of a sum of logistic terms: the least `1/w_arg`.
+fn narrowest(terms: impl Iterator<Item = f64>) -> f64 {
+    terms.fold(f64::INFINITY, |a, w_arg| a.min(w_arg.recip()))
 }
 
 /// The bucket of `a` in buckets of `width` (the reference's `bucket`, without its
@@ -643,38 +675,45 @@ impl Field {
 
 /// The value and first two derivatives of the logistic part `−w_out · tanh((x − μ) ·
 /// w_arg)` of a term, times `n`.
-#[inline(always)]
 fn logistic(x: f64, mu: f64, w_arg: f64, w_out: f64, n: f64) -> (f64, f64, f64) {
-    let th = tanh((x - mu) * w_arg);
-    let s = 1.0 - th * th;
-    let wn = w_out * n;
-    (-th * wn, -s * w_arg * wn, 2.0 * th * s * w_arg * w_arg * wn)
+    let term = Tanh {
+        mu,
+        w_arg,
+        w_out: w_out * n,
+    };
+    let (v, d1, d2) = tanh_sums(x, &[term]);
+    (-v, -d1, -d2)
 }
 
 /// The Gaussian model's term for one outcome against a term `(μ, σ)`: the derivative of
-/// the log-probability and its derivative (the reference's `Term for Rating`, in forms
-/// that stay finite far in the tails).
-fn gaussian(x: f64, mu: f64, sig: f64, outcome: std::cmp::Ordering, split: bool) -> (f64, f64) {
+/// the log-probability and its first two derivatives (the reference's `Term for
+/// Rating`, in forms that stay finite far in the tails). A win's and a loss's ratio `v`
+/// both follow `v' = −(z/σ) v − v²`.
+fn gaussian(
+    x: f64,
+    mu: f64,
+    sig: f64,
+    outcome: std::cmp::Ordering,
+    split: bool,
+) -> (f64, f64, f64) {
     use std::cmp::Ordering;
     let z = (x - mu) / sig;
     // pdf/cdf ratios: `beat` for a win over the term, `lost` for a loss to it.
     let beat = || pdf_over_cdf(z) / sig;
     let lost = || -pdf_over_cdf(-z) / sig;
-    let slope = |v: f64| -z / sig * v - v * v;
+    let derivatives = |v: f64| {
+        let d1 = -z / sig * v - v * v;
+        let d2 = -v / (sig * sig) - z / sig * d1 - 2.0 * v * d1;
+        (v, d1, d2)
+    };
     match outcome {
-        Ordering::Greater => {
-            let v = beat();
-            (v, slope(v))
-        }
-        Ordering::Less => {
-            let v = lost();
-            (v, slope(v))
-        }
+        Ordering::Greater => derivatives(beat()),
+        Ordering::Less => derivatives(lost()),
         Ordering::Equal if split => {
-            let (a, b) = (beat(), lost());
-            (0.5 * (a + b), 0.5 * (-z / sig * (a + b) - a * a - b * b))
+            let (a, b) = (derivatives(beat()), derivatives(lost()));
+            (0.5 * (a.0 + b.0), 0.5 * (a.1 + b.1), 0.5 * (a.2 + b.2))
         }
-        Ordering::Equal => (-z / sig, -1.0 / (sig * sig)),
+        Ordering::Equal => (-z / sig, -1.0 / (sig * sig), 0.0),
     }
 }
 
@@ -948,9 +987,10 @@ impl EloMmr {
                             (*greater, Ordering::Greater),
                         ] {
                             if count > 0.0 {
-                                let (a, b) = gaussian(x, t.mu, t.sig, outcome, split);
+                                let (a, b, c) = gaussian(x, t.mu, t.sig, outcome, split);
                                 v += count * a;
                                 d1 += count * b;
+                                d2 += count * c;
                             }
                         }
                     }
@@ -959,7 +999,14 @@ impl EloMmr {
             (v, d1, d2)
         };
         let x0 = guess.clamp(RATING_RANGE.0, RATING_RANGE.1);
-        solve_decreasing(x0, f(x0), f)
+        let width = counted
+            .iter()
+            .map(|(t, _)| match self.variant {
+                Variant::Logistic => 2.0 * t.sig / TANH_MULTIPLIER,
+                Variant::Gaussian => t.sig,
+            })
+            .fold(f64::INFINITY, f64::min);
+        solve_decreasing(x0, f(x0), width, f)
     }
 
     /// Every entry's logistic performance against all terms, solved once per place.
@@ -971,24 +1018,23 @@ impl EloMmr {
     /// are solved best first, each started from where the last evaluation of `G` was.
     fn logistic_by_place(&self, field: &Field, places: &[usize]) -> Vec<f64> {
         let split = self.split_ties;
-        // The terms as the shared part reads them: μ, w_arg, and w_out times their count.
-        let shared: Vec<(f64, f64, f64)> = field
+        // The terms as the shared part reads them: w_out times their count.
+        let shared: Vec<Tanh> = field
             .merged
             .iter()
             .map(|t| {
                 let w = TANH_MULTIPLIER / t.sig;
-                (t.mu, 0.5 * w, w * (t.end - t.start) as f64)
+                Tanh {
+                    mu: t.mu,
+                    w_arg: 0.5 * w,
+                    w_out: w * (t.end - t.start) as f64,
+                }
             })
             .collect();
+        let width = narrowest(shared.iter().map(|t| t.w_arg));
         let g = |x: f64| -> (f64, f64, f64) {
-            let (mut v, mut d1, mut d2) = (0.0, 0.0, 0.0);
-            for &(mu, w_arg, wn) in &shared {
-                let (a, b, c) = logistic(x, mu, w_arg, 1.0, wn);
-                v += a;
-                d1 += b;
-                d2 += c;
-            }
-            (v, d1, d2)
+            let (v, d1, d2) = tanh_sums(x, &shared);
+            (-v, -d1, -d2)
         };
         // Each entry's w_out (that of its merged term); their total and running sum.
         let w_out: Vec<f64> = field
@@ -1041,7 +1087,7 @@ impl EloMmr {
                     last = Some((x, shared));
                     add(shared, tie(x))
                 };
-                solve_decreasing(x0, first, &mut eval)
+                solve_decreasing(x0, first, width, &mut eval)
             };
             perf[start..end].fill(root);
             ahead += level;

@@ -96,7 +96,7 @@ fn one_contest_by_hand() {
     let described = sys.describe_state(state);
     assert_eq!(described[0].0, "performance");
     close(described[0].1, a.actual, 0.0);
-    assert_eq!(described[1], ("performances kept", 1.0));
+    assert_eq!(described.len(), 1);
 }
 
 #[test]
