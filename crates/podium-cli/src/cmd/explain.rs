@@ -33,6 +33,16 @@ fn ordinal(n: usize) -> String {
     format!("{n}{suffix}")
 }
 
+/// A number of a system's state: whole numbers as such, others to four significant
+/// places after the point.
+fn shown(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
 /// "a", "a and b", "a, b and c".
 fn join_and(names: &[&str]) -> String {
     match names {
@@ -166,11 +176,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "  Opponents (rating before): {}",
             opponents.join(if teams { "; " } else { ", " })
         )?;
-        writeln!(
-            text,
-            "  The system expected a score of {:.3}; you scored {:.3}.",
-            c.expected, c.actual
-        )?;
+        // What a system that remembers keeps of the player (Elo-MMR's performance in
+        // this match, Glicko-2's volatility).
+        let kept = report
+            .states
+            .get(me)
+            .and_then(Option::as_ref)
+            .map(|s| league.system().describe_state(s))
+            .unwrap_or_default();
+        match kept.iter().find(|(name, _)| *name == "performance") {
+            Some(&(_, p)) => writeln!(
+                text,
+                "  Performance {p:.0} in this match; the system expected {:.0} from your rating.",
+                c.expected
+            )?,
+            None => writeln!(
+                text,
+                "  The system expected a score of {:.3}; you scored {:.3}.",
+                c.expected, c.actual
+            )?,
+        }
         let step = match c.k {
             Some(k) if c.weight < 1.0 => format!(
                 "With K = {k:.2} and {:.0}% of the match played: {k:.2} × {:.2} × ({:.3} − {:.3}) = {:+.2}.",
@@ -188,6 +213,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (Some(a), Some(b)) => format!(" (uncertainty {a:.2} → {b:.2})"),
             _ => String::new(),
         };
+        for (name, v) in kept.iter().filter(|(name, _)| *name != "performance") {
+            let mut chars = name.chars();
+            let first = chars
+                .next()
+                .map(|c| c.to_uppercase().to_string())
+                .unwrap_or_default();
+            writeln!(text, "  {first}{} now {}.", chars.as_str(), shown(*v))?;
+        }
         writeln!(
             text,
             "  Rating {:.2} → {:.2}{sigma}; rank now {} of {}.\n",
