@@ -317,6 +317,10 @@ impl RatingSystem for GlickoConfig {
     fn age(&self, rating: Rating, _: Option<&crate::State>, days: f64) -> Rating {
         super::age_sigma(rating, days, self.rd_per_day, self.rd)
     }
+
+    fn check_rating(&self, rating: &Rating) -> Result<(), RateError> {
+        check_range("glicko", rating, "#1")
+    }
 }
 
 #[cfg(test)]
@@ -477,6 +481,23 @@ mod tests {
                 "{k}={v}"
             );
         }
+    }
+
+    #[test]
+    fn a_league_refuses_a_starting_rd_it_cannot_use() {
+        let mut league = crate::League::new(Box::new(GlickoConfig::default()));
+        league
+            .set_initial("ann", Rating::with_sigma(1800.0, 60.0))
+            .unwrap();
+        let err = league
+            .set_initial("bo", Rating::with_sigma(1500.0, 0.0))
+            .unwrap_err();
+        assert!(
+            matches!(err, RateError::RatingOutOfRange { ref player, what: "sigma", .. } if player == "bo"),
+            "{err}"
+        );
+        assert!(league.get("bo").is_none());
+        assert_eq!(league.players().len(), 1);
     }
 
     #[test]
