@@ -8,6 +8,7 @@ mod eval;
 mod examples;
 mod import;
 mod rate;
+mod remember;
 mod safety;
 
 #[path = "../site_check.rs"]
