@@ -15,7 +15,7 @@ fn import(dir: &Dir, args: &[&str], name: &str) -> (String, Vec<Row>) {
     (path, csv_rows(&text))
 }
 
-fn catan(dir: &Dir) -> (String, Vec<Row>) {
+pub(crate) fn catan(dir: &Dir) -> (String, Vec<Row>) {
     let file = shared_data().join("catan/games.txt");
     import(
         dir,
@@ -24,7 +24,7 @@ fn catan(dir: &Dir) -> (String, Vec<Row>) {
     )
 }
 
-fn f1(dir: &Dir) -> (String, Vec<Row>) {
+pub(crate) fn f1(dir: &Dir) -> (String, Vec<Row>) {
     let d = shared_data().join("f1");
     import(dir, &["import", "f1", d.to_str().unwrap()], "f1.csv")
 }

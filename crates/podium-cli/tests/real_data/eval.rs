@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use crate::util::{csv_rows, podium, shared_data, Dir};
 
 /// The Codeforces standings converted once for the whole suite (path of the CSV).
-fn codeforces_csv() -> &'static str {
+pub(crate) fn codeforces_csv() -> &'static str {
     static CSV: OnceLock<(Dir, String)> = OnceLock::new();
     &CSV.get_or_init(|| {
         let dir = Dir::new("cf-real");

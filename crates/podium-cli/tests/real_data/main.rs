@@ -11,4 +11,5 @@ mod bayes;
 mod datasets;
 mod eval;
 mod quake;
+mod remember;
 mod serve;

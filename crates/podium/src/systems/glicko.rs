@@ -11,8 +11,11 @@
 //! `r' = r + q / (1/RD² + 1/d²) · Σ_j g(RD_j)(s_j − E_j)`,
 //! `RD' = (1/RD² + 1/d²)^(−½)`.
 //!
-//! All opponents' values are those of the start of the period. This decomposition of a
-//! free-for-all is the one the Elo-MMR reference implementation uses for its Glicko.
+//! All opponents' values are those of the start of the period. The Elo-MMR reference
+//! implementation decomposes a contest into the same games for its Glicko, then counts the
+//! round as one game (its information fixed at an even game's, the outcomes averaged);
+//! podium keeps Glickman's formulas over all the games, as his worked example needs. In
+//! contests of thousands RD then shrinks fast, and `c` is what keeps ratings moving.
 //!
 //! **Where from.** M. E. Glickman, *Parameter estimation in large dynamic paired comparison
 //! experiments*, Applied Statistics 48 (1999), and his summary *The Glicko system* (the
