@@ -36,15 +36,25 @@
 //!    the new μ is the robust average of the prior and the history, and
 //!    `σ' = (σ⁻² + β⁻²)^(−½)`.
 //!
-//! **Speed.** The reference solves every player's performance against every term: O(N²)
-//! per contest. podium solves it once per distinct place (tied entries share it), and
-//! splits the sum over terms into a part every place shares, a constant per place (the
-//! wins and losses, from prefix sums over the places) and the terms of the tied entries:
-//! one evaluation of the shared part per place, started from the previous place's root by
-//! Halley's method, usually suffices. The result is the same root (to 1e-9 rating points).
+//! **Speed.** The reference solves every player's performance against every term by
+//! Newton's method: O(N²) evaluations per contest, times the iterations. podium finds the
+//! same roots (to about 1e-10 rating points) with far fewer:
+//! - it solves once per distinct place (tied entries share the root) and splits the sum
+//!   over terms into a part every place shares, a constant per place (the wins minus the
+//!   losses, from running sums over the places) and the tied entries' own terms;
+//! - each search ends as soon as the root of the cubic Taylor model at the last point
+//!   provably lies that close to the root (bounds on tanh's second and fourth derivatives
+//!   make the proof), so places whose roots lie close together (large contests) share one
+//!   evaluation of the shared part, and a good start needs a single evaluation;
+//! - with subsampling, every entry's wins minus losses against its window come from one
+//!   sweep over a Fenwick tree, and its search starts from the window's root to second
+//!   order in the spread of its terms (from running sums of their moments).
+//!
 //! With `subsample_size` set, each entry is measured against the `subsample_size` terms
 //! nearest its rating only (the reference's `mmr-fast` uses 100 and a bucket of 2),
 //! and a player's history keeps that many performances (older ones fold into the prior).
+//! Performances whose weight has decayed below 2⁻⁶⁰ of a new one's fold into the prior
+//! too: they no longer change any sum in double precision.
 //!
 //! **Contests where everyone ties** say nothing about anyone and are left unrated, as
 //! the reference leaves them: ratings, σ and histories stay as they were and the contest
@@ -482,34 +492,95 @@ impl EloMmrState {
 /// from `guess`.
 fn robust_average(terms: &[Tanh], offset: f64, slope: f64, guess: f64) -> f64 {
     let f = |x: f64| {
-        let (v, d1, d2) = tanh_sums(x, terms);
+        let [v, d1, d2, d3] = tanh_sums(x, terms);
         // Solved as the root of the decreasing function −f.
-        (-(offset + slope * x + v), -(slope + d1), -d2)
+        [-(offset + slope * x + v), -(slope + d1), -d2, -d3]
     };
     let x0 = guess.clamp(RATING_RANGE.0, RATING_RANGE.1);
-    // Without terms the function is a line: any width ends the search after its root.
-    let width = narrowest(terms.iter().map(|t| t.w_arg)).min(RATING_RANGE.1 - RATING_RANGE.0);
-    solve_decreasing(x0, f(x0), width, f)
+    solve_decreasing(x0, f(x0), Shape::of(terms), f)
 }
 
-/// `Σ w_out · tanh(z)` over `terms`, with `z = (x − μ) · w_arg`, and its first two
+/// A function's value and first three derivatives at a point.
+type Derivs = [f64; 4];
+
+/// The sum of two functions' [`Derivs`].
+fn plus(a: Derivs, b: Derivs) -> Derivs {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]]
+}
+
+/// `Σ w_out · tanh(z)` over `terms`, with `z = (x − μ) · w_arg`, and its first three
 /// derivatives in `x`.
 ///
 /// `tanh(z) = 1 − 2 / (e^(2z) + 1)` from one exponential: within a few units of 1e-16,
 /// and exactly ±1 where `|z|` passes 19.
 #[inline]
-fn tanh_sums(x: f64, terms: &[Tanh]) -> (f64, f64, f64) {
-    let (mut v, mut d1, mut d2) = (0.0, 0.0, 0.0);
+fn tanh_sums(x: f64, terms: &[Tanh]) -> Derivs {
+    let (mut v, mut d1, mut d2, mut d3) = (0.0, 0.0, 0.0, 0.0);
     for t in terms {
         let z = (x - t.mu) * t.w_arg;
         let th = 1.0 - 2.0 / ((2.0 * z).exp() + 1.0);
         let s = 1.0 - th * th;
-        let ww = t.w_arg * t.w_out;
+        let a1 = t.w_arg * t.w_out;
+        let a2 = t.w_arg * a1;
         v += th * t.w_out;
-        d1 += s * ww;
-        d2 -= 2.0 * th * s * t.w_arg * ww;
+        d1 += s * a1;
+        d2 -= 2.0 * th * s * a2;
+        d3 -= 2.0 * s * (1.0 - 3.0 * th * th) * t.w_arg * a2;
     }
-    (v, d1, d2)
+    [v, d1, d2, d3]
+}
+
+/// What a search knows of its function everywhere: the narrowest curve of its terms
+/// (`1/w_arg` of a logistic term, σ of a Gaussian one) and bounds on the size of its
+/// second and fourth derivatives (infinite where none is known).
+#[derive(Debug, Clone, Copy)]
+struct Shape {
+    width: f64,
+    b2: f64,
+    b4: f64,
+}
+
+/// The largest size of tanh's second derivative, `4/(3√3)`, rounded up.
+const TANH_D2: f64 = 0.77;
+/// The largest size of tanh's fourth derivative, 4.0859…, rounded up.
+const TANH_D4: f64 = 4.09;
+
+impl Shape {
+    /// The shape of a sum of logistic terms `w_out · tanh((x − μ) · w_arg)`. Without
+    /// terms (a line) any width ends a search at its root.
+    fn of(terms: &[Tanh]) -> Shape {
+        let mut shape = Shape {
+            width: RATING_RANGE.1 - RATING_RANGE.0,
+            b2: 0.0,
+            b4: 0.0,
+        };
+        for t in terms {
+            let a2 = t.w_arg * t.w_arg;
+            shape.width = shape.width.min(t.w_arg.recip());
+            shape.b2 += TANH_D2 * t.w_out.abs() * a2;
+            shape.b4 += TANH_D4 * t.w_out.abs() * a2 * a2;
+        }
+        shape
+    }
+
+    /// The shape of the sum of two functions.
+    fn and(self, other: Shape) -> Shape {
+        Shape {
+            width: self.width.min(other.width),
+            b2: self.b2 + other.b2,
+            b4: self.b4 + other.b4,
+        }
+    }
+
+    /// A function whose narrowest curve is `width` and whose higher derivatives are not
+    /// bounded: every step of a search is checked by an evaluation.
+    fn unbounded(width: f64) -> Shape {
+        Shape {
+            width,
+            b2: f64::INFINITY,
+            b4: f64::INFINITY,
+        }
+    }
 }
 
 /// A remembered performance weighing less than this share of a new one is folded into
@@ -517,37 +588,77 @@ fn tanh_sums(x: f64, terms: &[Tanh]) -> (f64, f64, f64) {
 const NEGLIGIBLE: f64 = 1.0 / (1u64 << 60) as f64;
 
 /// A search ends with a Halley step this small relative to the narrowest curve of the
-/// sum (`1/w_arg` of a logistic term, σ of a Gaussian one): the root is then within about
-/// `1e-12` of that width (the step's error is of the order of its cube).
+/// function: the root is then within about `1e-12` of that width (the step's error is of
+/// the order of its cube).
 const STEP_TOLERANCE: f64 = 1e-4;
+/// A search ends without another evaluation when the root of the cubic Taylor model
+/// provably lies this close to the root, relative to the narrowest curve (about 1e-10
+/// rating points at the default settings).
+const ROOT_TOLERANCE: f64 = 1e-12;
 /// A bracket this narrow ends a search that bisects.
 const BRACKET_TOLERANCE: f64 = 1e-9;
 
-/// The root in [`RATING_RANGE`] of a decreasing function given as `f(x) = (value, first
-/// derivative, second derivative)`, starting from `x0` where `first = f(x0)`: Halley's
-/// method (Newton's when the second derivative is 0), inside a bracket that every
-/// evaluation narrows, bisecting when a step would leave it; `width` is the narrowest
-/// curve of the function (see [`STEP_TOLERANCE`]). A root beyond the range gives the
-/// nearer bound, as the reference's solver does. Never NaN: a step that is not a number
-/// bisects.
-fn solve_decreasing(
-    x0: f64,
-    first: (f64, f64, f64),
-    width: f64,
-    mut f: impl FnMut(f64) -> (f64, f64, f64),
-) -> f64 {
+/// A step `Δ` from a point where a decreasing function has the derivatives `at` that
+/// provably lands within `ROOT_TOLERANCE · width` of its root, if the bound on the fourth
+/// derivative allows: `Δ` is the root of the cubic Taylor model `P`; the function at
+/// `x + Δ` is at most `|P(Δ)| + b4 Δ⁴/24` from 0, its slope at least
+/// `|P'(Δ)| − b4 |Δ|³/6`, and with the bound on the second derivative that pins the root.
+fn certified(at: Derivs, shape: Shape) -> Option<f64> {
+    if !shape.b4.is_finite() {
+        return None;
+    }
+    let [v, d1, d2, d3] = at;
+    let model = |d: f64| v + d * (d1 + d * (d2 / 2.0 + d * d3 / 6.0));
+    let slope = |d: f64| d1 + d * (d2 + d * d3 / 2.0);
+    let denom = 2.0 * d1 * d1 - v * d2;
+    let mut d = if denom > 0.0 {
+        -2.0 * v * d1 / denom
+    } else {
+        -v / d1
+    };
+    for _ in 0..3 {
+        d -= model(d) / slope(d);
+    }
+    let tolerance = ROOT_TOLERANCE * shape.width;
+    let residual = model(d).abs() + shape.b4 * d.powi(4) / 24.0;
+    let least_slope = slope(d).abs() - shape.b4 * d.abs().powi(3) / 6.0;
+    let sure = least_slope > 0.0
+        && residual <= tolerance * least_slope / 2.0
+        && shape.b2 * tolerance <= least_slope / 2.0;
+    (sure && d.is_finite()).then_some(d)
+}
+
+/// The root in [`RATING_RANGE`] of a decreasing function given as `f(x)`, its value and
+/// first three derivatives, starting from `x0` where `first = f(x0)`.
+///
+/// Each evaluation first tries a [`certified`] step, which ends the search without
+/// another evaluation; otherwise Halley's method (Newton's when the second derivative is
+/// 0), inside a bracket that every evaluation narrows, bisecting when a step would leave
+/// it. Until the root is bracketed on both sides, a step moves at most the narrowest
+/// width, then twice as far each time: far from its terms the function is flat and
+/// Halley's steps overshoot wildly. A root beyond the range gives the nearer bound, as the
+/// reference's solver does. Never NaN: a step that is not a number bisects.
+fn solve_decreasing(x0: f64, first: Derivs, shape: Shape, mut f: impl FnMut(f64) -> Derivs) -> f64 {
     let (mut lo, mut hi) = RATING_RANGE;
-    let tolerance = STEP_TOLERANCE * width;
+    // Whether a point below (above) the root has been evaluated.
+    let (mut below, mut above) = (false, false);
+    let tolerance = STEP_TOLERANCE * shape.width;
+    let mut reach = shape.width.min(hi - lo);
     let (mut x, mut at) = (x0, first);
     for _ in 0..200 {
-        let (v, d1, d2) = at;
+        let [v, d1, d2, _] = at;
         if v == 0.0 {
             return x;
         }
         if v > 0.0 {
             lo = x;
+            below = true;
         } else {
             hi = x;
+            above = true;
+        }
+        if let Some(d) = certified(at, shape) {
+            return (x + d).clamp(lo, hi);
         }
         let denom = 2.0 * d1 * d1 - v * d2;
         let step = if denom > 0.0 {
@@ -560,22 +671,142 @@ fn solve_decreasing(
             // Converged (a last step may cross the bracket's edge by a rounding).
             return next.clamp(lo, hi);
         }
-        if next > lo && next < hi {
-            x = next;
+        let open = if v > 0.0 { !above } else { !below };
+        x = if open && (step.is_nan() || step.abs() > reach) {
+            // Not bracketed yet: a bounded move toward the root, farther each time.
+            let moved = if v > 0.0 {
+                (x + reach).min(hi)
+            } else {
+                (x - reach).max(lo)
+            };
+            reach *= 2.0;
+            moved
+        } else if next > lo && next < hi {
+            next
         } else {
-            if hi - lo <= BRACKET_TOLERANCE {
-                return 0.5 * (lo + hi);
-            }
-            x = 0.5 * (lo + hi);
+            0.5 * (lo + hi)
+        };
+        if hi - lo <= BRACKET_TOLERANCE {
+            // Bracketed as tightly as it can be (or beyond a bound of the range).
+            return x.clamp(lo, hi);
         }
         at = f(x);
     }
     x
 }
 
-/// The narrowest curve of a sum of logistic terms: the least `1/w_arg`.
-fn narrowest(terms: impl Iterator<Item = f64>) -> f64 {
-    terms.fold(f64::INFINITY, |a, w_arg| a.min(w_arg.recip()))
+/// Weighted sums over logistic terms (weights `w_out`) of `1, μ, a, a², a μ, μ²` with
+/// `a = w_arg` and `μ` measured from a fixed center: what [`window_start`] needs of a
+/// window, kept as running sums so that any window's come from two lookups.
+#[derive(Debug, Clone, Copy, Default)]
+struct Moments {
+    w: f64,
+    mu: f64,
+    a: f64,
+    a2: f64,
+    amu: f64,
+    mu2: f64,
+}
+
+impl Moments {
+    fn of(t: &Tanh, center: f64) -> Moments {
+        let (w, a, mu) = (t.w_out, t.w_arg, t.mu - center);
+        Moments {
+            w,
+            mu: w * mu,
+            a: w * a,
+            a2: w * a * a,
+            amu: w * a * mu,
+            mu2: w * mu * mu,
+        }
+    }
+
+    fn plus(self, o: Moments) -> Moments {
+        Moments {
+            w: self.w + o.w,
+            mu: self.mu + o.mu,
+            a: self.a + o.a,
+            a2: self.a2 + o.a2,
+            amu: self.amu + o.amu,
+            mu2: self.mu2 + o.mu2,
+        }
+    }
+
+    fn minus(self, o: Moments) -> Moments {
+        Moments {
+            w: self.w - o.w,
+            mu: self.mu - o.mu,
+            a: self.a - o.a,
+            a2: self.a2 - o.a2,
+            amu: self.amu - o.amu,
+            mu2: self.mu2 - o.mu2,
+        }
+    }
+}
+
+/// A start for the root of `constant − Σ w_out · tanh((x − μ) · w_arg)` over a window of
+/// nearest opponents, whose terms lie close together beside their width; `m` holds the
+/// window's [`Moments`] about `center`.
+///
+/// Around the terms' weighted means `μ̄` and `ā` (total weight `S`), each term's argument
+/// is `ā u + ε` with `u = x − μ̄` and a small `ε = (a − ā) u − a (μ − μ̄)`; to second order
+/// in `ε` the sum is `S · (tanh(ā u) + sech²(ā u) E[ε] + ½ tanh''(ā u) E[ε²])`, whose
+/// moments are the terms' weighted (co)variances. That equation in one unknown is solved
+/// by a few fixed-point steps from its first-order root `atanh(constant / S) / ā`: a start
+/// usually within a fraction of a point of the root, which one evaluation then certifies.
+fn window_start(m: Moments, center: f64, constant: f64) -> Option<f64> {
+    if m.w.is_nan() || m.w <= 0.0 {
+        return None;
+    }
+    let (mu, a) = (m.mu / m.w, m.a / m.w);
+    let var_a = (m.a2 / m.w - a * a).max(0.0);
+    let cov = m.amu / m.w - a * mu;
+    let var_mu = (m.mu2 / m.w - mu * mu).max(0.0);
+    let share = constant / m.w;
+    let root = |target: f64| target.clamp(-1.0 + 1e-12, 1.0 - 1e-12).atanh() / a;
+    let mut u = root(share);
+    for _ in 0..3 {
+        let th = (a * u).tanh();
+        let sech2 = 1.0 - th * th;
+        let mean = -cov;
+        let square = u * u * var_a - 2.0 * u * a * cov + a * a * var_mu;
+        // tanh'' = −2 tanh sech².
+        u = root(share - sech2 * mean + th * sech2 * square);
+    }
+    let x = center + mu + u;
+    x.is_finite().then_some(x)
+}
+
+/// Running sums of weights by position, any of which can grow: a Fenwick tree.
+struct Fenwick(Vec<f64>);
+
+impl Fenwick {
+    fn new(n: usize) -> Fenwick {
+        Fenwick(vec![0.0; n + 1])
+    }
+
+    fn add(&mut self, i: usize, v: f64) {
+        let mut i = i + 1;
+        while i < self.0.len() {
+            self.0[i] += v;
+            i += i & i.wrapping_neg();
+        }
+    }
+
+    /// The sum of positions `0..i`.
+    fn prefix(&self, mut i: usize) -> f64 {
+        let mut s = 0.0;
+        while i > 0 {
+            s += self.0[i];
+            i &= i - 1;
+        }
+        s
+    }
+
+    /// The sum of positions `range`.
+    fn sum(&self, range: std::ops::Range<usize>) -> f64 {
+        self.prefix(range.end) - self.prefix(range.start)
+    }
 }
 
 /// The bucket of `a` in buckets of `width` (the reference's `bucket`, without its
@@ -602,19 +833,23 @@ struct Field {
     places: Vec<usize>,
     /// Each entry's merged term.
     term_of: Vec<usize>,
+    /// Each merged term's bucket of μ (ascending).
+    buckets: Vec<i64>,
+    /// Each entry's position in the sorted order.
+    position: Vec<usize>,
 }
 
 impl Field {
     /// Sorts the entries' terms by bucketed μ, bucketed σ and place, and merges runs in
     /// one bucket into their mean (the reference's order and merge).
     fn new(terms: &[Gauss], places: &[usize], width: f64) -> Field {
+        let keys: Vec<(i64, i64, usize)> = terms
+            .iter()
+            .zip(places)
+            .map(|(t, &p)| (bucket(t.mu, width), bucket(t.sig, width), p))
+            .collect();
         let mut order: Vec<usize> = (0..terms.len()).collect();
-        order.sort_by(|&a, &b| {
-            bucket(terms[a].mu, width)
-                .cmp(&bucket(terms[b].mu, width))
-                .then_with(|| bucket(terms[a].sig, width).cmp(&bucket(terms[b].sig, width)))
-                .then_with(|| places[a].cmp(&places[b]))
-        });
+        order.sort_by_key(|&e| keys[e]);
         let mut merged: Vec<Merged> = Vec::new();
         let mut term_of = vec![0; terms.len()];
         for (k, &e) in order.iter().enumerate() {
@@ -640,17 +875,33 @@ impl Field {
             });
         }
         let places = order.iter().map(|&e| places[e]).collect();
+        let buckets = merged.iter().map(|t| bucket(t.mu, width)).collect();
+        let mut position = vec![0; order.len()];
+        for (k, &e) in order.iter().enumerate() {
+            position[e] = k;
+        }
         Field {
             merged,
+            buckets,
             places,
             term_of,
+            position,
         }
     }
 
     /// Term `j`'s places below, equal to and above `place`.
+    #[inline]
     fn counts(&self, j: usize, place: usize) -> (f64, f64, f64) {
         let m = &self.merged[j];
         let p = &self.places[m.start..m.end];
+        if let [q] = p {
+            // The usual term: one entry.
+            return match q.cmp(&place) {
+                std::cmp::Ordering::Less => (1.0, 0.0, 0.0),
+                std::cmp::Ordering::Equal => (0.0, 1.0, 0.0),
+                std::cmp::Ordering::Greater => (0.0, 0.0, 1.0),
+            };
+        }
         let less = p.partition_point(|&q| q < place);
         let upto = p.partition_point(|&q| q <= place);
         (less as f64, (upto - less) as f64, (p.len() - upto) as f64)
@@ -659,9 +910,8 @@ impl Field {
     /// The reference's `subsample`: the `size` merged terms around μ (by bucket).
     fn window(&self, mu: f64, size: usize, width: f64) -> std::ops::Range<usize> {
         let len = self.merged.len();
-        let mut beg = self
-            .merged
-            .partition_point(|t| bucket(t.mu, width) < bucket(mu, width));
+        let own = bucket(mu, width);
+        let mut beg = self.buckets.partition_point(|&b| b < own);
         let mut end = beg + 1;
         let expand = size.saturating_sub(end - beg).div_ceil(2);
         beg = beg.saturating_sub(expand);
@@ -673,16 +923,140 @@ impl Field {
     }
 }
 
-/// The value and first two derivatives of the logistic part `−w_out · tanh((x − μ) ·
-/// w_arg)` of a term, times `n`.
-fn logistic(x: f64, mu: f64, w_arg: f64, w_out: f64, n: f64) -> (f64, f64, f64) {
-    let term = Tanh {
-        mu,
-        w_arg,
-        w_out: w_out * n,
-    };
-    let (v, d1, d2) = tanh_sums(x, &[term]);
-    (-v, -d1, -d2)
+impl Field {
+    /// The sorted positions of the entries whose terms are those of `window`.
+    fn span(&self, window: &std::ops::Range<usize>) -> std::ops::Range<usize> {
+        if window.is_empty() {
+            0..0
+        } else {
+            self.merged[window.start].start..self.merged[window.end - 1].end
+        }
+    }
+
+    /// For each entry `e`, the wins minus the losses against the terms of `windows[e]`,
+    /// each weighing its `w_out[term]`: `Σ w (behind) − Σ w (ahead)`. All at once, by
+    /// sweeping the places best first over a [`Fenwick`] tree of the entries placed so
+    /// far: O(N log N) instead of O(N × window).
+    fn window_constants(
+        &self,
+        w_out: &[f64],
+        windows: &[std::ops::Range<usize>],
+        places: &[usize],
+    ) -> Vec<f64> {
+        let n = places.len();
+        let weight = |e: usize| w_out[self.term_of[e]];
+        let spans: Vec<std::ops::Range<usize>> = windows.iter().map(|w| self.span(w)).collect();
+        let mut by_position = vec![0.0; n];
+        for e in 0..n {
+            by_position[self.position[e]] = weight(e);
+        }
+        let mut total = vec![0.0; n + 1];
+        for k in 0..n {
+            total[k + 1] = total[k] + by_position[k];
+        }
+        let mut placed = Fenwick::new(n);
+        let mut ahead = vec![0.0; n];
+        let mut out = vec![0.0; n];
+        let mut start = 0;
+        while start < n {
+            let mut end = start + 1;
+            while end < n && places[end] == places[start] {
+                end += 1;
+            }
+            // Entries are in game order, best first: those placed so far are ahead.
+            for e in start..end {
+                ahead[e] = placed.sum(spans[e].clone());
+            }
+            for e in start..end {
+                placed.add(self.position[e], weight(e));
+            }
+            for e in start..end {
+                let span = spans[e].clone();
+                let all = total[span.end] - total[span.start];
+                let behind = all - placed.sum(span);
+                out[e] = behind - ahead[e];
+            }
+            start = end;
+        }
+        out
+    }
+}
+
+/// The merged terms of a contest as the logistic model reads them, worked out once per
+/// contest: each one's logistic part times its count (`shared`) and its own `w_out`.
+struct Logistic {
+    shared: Vec<Tanh>,
+    w_out: Vec<f64>,
+    /// The narrowest curve of all the terms, and the running sums of their
+    /// contributions to the bounds of a [`Shape`] (one more than the terms, from 0).
+    width: f64,
+    b2: Vec<f64>,
+    b4: Vec<f64>,
+    /// Running sums of the terms' [`Moments`] about `center` (one more than the terms).
+    moments: Vec<Moments>,
+    center: f64,
+}
+
+impl Logistic {
+    /// The [`Shape`] of the terms of `window`: their bounds from the running sums, and
+    /// (more cautious than needed, and free) the narrowest curve of all the terms.
+    fn shape(&self, window: std::ops::Range<usize>) -> Shape {
+        Shape {
+            width: self.width,
+            b2: self.b2[window.end] - self.b2[window.start],
+            b4: self.b4[window.end] - self.b4[window.start],
+        }
+    }
+
+    fn new(field: &Field) -> Logistic {
+        let w_out: Vec<f64> = field
+            .merged
+            .iter()
+            .map(|t| TANH_MULTIPLIER / t.sig)
+            .collect();
+        let shared = field
+            .merged
+            .iter()
+            .zip(&w_out)
+            .map(|(t, &w)| Tanh {
+                mu: t.mu,
+                w_arg: 0.5 * w,
+                w_out: w * (t.end - t.start) as f64,
+            })
+            .collect::<Vec<Tanh>>();
+        let mut b2 = Vec::with_capacity(shared.len() + 1);
+        let mut b4 = Vec::with_capacity(shared.len() + 1);
+        let (mut s2, mut s4) = (0.0, 0.0);
+        b2.push(0.0);
+        b4.push(0.0);
+        let mut width = RATING_RANGE.1 - RATING_RANGE.0;
+        for t in &shared {
+            let one = Shape::of(std::slice::from_ref(t));
+            width = width.min(one.width);
+            // Rounded up a little, so that differences of the running sums still bound.
+            s2 += one.b2 * (1.0 + 1e-12);
+            s4 += one.b4 * (1.0 + 1e-12);
+            b2.push(s2);
+            b4.push(s4);
+        }
+        let center = shared.first().map_or(0.0, |t| t.mu);
+        let mut moments = Vec::with_capacity(shared.len() + 1);
+        let mut sum = Moments::default();
+        moments.push(sum);
+        for t in &shared {
+            sum = sum.plus(Moments::of(t, center));
+            moments.push(sum);
+        }
+        Logistic {
+            shared,
+            w_out,
+            width,
+            b2,
+            b4,
+            moments,
+            center,
+        }
+    }
 }
 
 /// The Gaussian model's term for one outcome against a term `(μ, σ)`: the derivative of
@@ -938,24 +1312,94 @@ impl EloMmr {
         let field = Field::new(terms, places, width);
         let size = self.subsample_size as usize;
         let windowed = size > 0 && size < field.merged.len();
-        match (self.variant, windowed) {
-            (Variant::Logistic, false) => self.logistic_by_place(&field, places),
-            _ => (0..terms.len())
+        match self.variant {
+            Variant::Logistic => {
+                let logistic = Logistic::new(&field);
+                if windowed {
+                    let windows: Vec<std::ops::Range<usize>> = terms
+                        .iter()
+                        .map(|t| field.window(t.mu, size, width))
+                        .collect();
+                    let constants = field.window_constants(&logistic.w_out, &windows, places);
+                    (0..terms.len())
+                        .map(|e| {
+                            let level = self.level(&field, &logistic, &windows[e], places, e);
+                            let window = windows[e].clone();
+                            self.logistic_in(&logistic, window, constants[e], &level, terms[e].mu)
+                        })
+                        .collect()
+                } else {
+                    self.logistic_by_place(&field, &logistic, places)
+                }
+            }
+            Variant::Gaussian => (0..terms.len())
                 .map(|e| {
                     let window = if windowed {
                         field.window(terms[e].mu, size, width)
                     } else {
                         0..field.merged.len()
                     };
-                    self.performance_in(&field, window, places[e], terms[e].mu)
+                    self.gaussian_in(&field, window, places[e], terms[e].mu)
                 })
                 .collect(),
         }
     }
 
-    /// The performance at `place` against the merged terms of `window`, the reference's
-    /// way: every term evaluated with its counts of places below, level and above.
-    fn performance_in(
+    /// The second logistic parts of the entries level with entry `e` whose terms are in
+    /// `window` (a tie counts twice unless ties are split): usually the entry's own.
+    fn level(
+        &self,
+        field: &Field,
+        logistic: &Logistic,
+        window: &std::ops::Range<usize>,
+        places: &[usize],
+        e: usize,
+    ) -> Vec<Tanh> {
+        if self.split_ties {
+            return Vec::new();
+        }
+        let group = crate::model::tie_range(places, e);
+        group
+            .map(|k| field.term_of[k])
+            .filter(|j| window.contains(j))
+            .map(|j| Tanh {
+                w_out: logistic.w_out[j],
+                ..logistic.shared[j]
+            })
+            .collect()
+    }
+
+    /// The logistic performance against the merged terms of `window`: their logistic
+    /// parts, the wins minus the losses (`constant`), and the `level` entries' second
+    /// parts.
+    fn logistic_in(
+        &self,
+        logistic: &Logistic,
+        window: std::ops::Range<usize>,
+        constant: f64,
+        level: &[Tanh],
+        guess: f64,
+    ) -> f64 {
+        let terms = &logistic.shared[window.clone()];
+        let f = |x: f64| {
+            let [v, d1, d2, d3] = plus(tanh_sums(x, terms), tanh_sums(x, level));
+            [constant - v, -d1, -d2, -d3]
+        };
+        let center = logistic.center;
+        let moments = level.iter().fold(
+            logistic.moments[window.end].minus(logistic.moments[window.start]),
+            |m, t| m.plus(Moments::of(t, center)),
+        );
+        let x0 = window_start(moments, center, constant).unwrap_or(guess);
+        let x0 = x0.clamp(RATING_RANGE.0, RATING_RANGE.1);
+        let shape = logistic.shape(window).and(Shape::of(level));
+        solve_decreasing(x0, f(x0), shape, f)
+    }
+
+    /// The Gaussian performance at `place` against the merged terms of `window`, the
+    /// reference's way: every term evaluated with its counts of places below, level and
+    /// above.
+    fn gaussian_in(
         &self,
         field: &Field,
         window: std::ops::Range<usize>,
@@ -963,50 +1407,36 @@ impl EloMmr {
         guess: f64,
     ) -> f64 {
         use std::cmp::Ordering;
+        let split = self.split_ties;
+        let x0 = guess.clamp(RATING_RANGE.0, RATING_RANGE.1);
         let counted: Vec<(Merged, (f64, f64, f64))> = window
             .map(|j| (field.merged[j], field.counts(j, place)))
             .collect();
-        let split = self.split_ties;
-        let f = |x: f64| -> (f64, f64, f64) {
+        let f = |x: f64| -> Derivs {
             let (mut v, mut d1, mut d2) = (0.0, 0.0, 0.0);
             for (t, (less, eq, greater)) in &counted {
-                match self.variant {
-                    Variant::Logistic => {
-                        let w = TANH_MULTIPLIER / t.sig;
-                        let n = less + eq + greater + if split { 0.0 } else { *eq };
-                        let (a, b, c) = logistic(x, t.mu, 0.5 * w, w, n);
-                        v += a + w * (greater - less);
-                        d1 += b;
-                        d2 += c;
-                    }
-                    Variant::Gaussian => {
-                        // Terms ranked ahead are losses; behind, wins.
-                        for (count, outcome) in [
-                            (*less, Ordering::Less),
-                            (*eq, Ordering::Equal),
-                            (*greater, Ordering::Greater),
-                        ] {
-                            if count > 0.0 {
-                                let (a, b, c) = gaussian(x, t.mu, t.sig, outcome, split);
-                                v += count * a;
-                                d1 += count * b;
-                                d2 += count * c;
-                            }
-                        }
+                // Terms ranked ahead are losses; behind, wins.
+                for (count, outcome) in [
+                    (*less, Ordering::Less),
+                    (*eq, Ordering::Equal),
+                    (*greater, Ordering::Greater),
+                ] {
+                    if count > 0.0 {
+                        let (a, b, c) = gaussian(x, t.mu, t.sig, outcome, split);
+                        v += count * a;
+                        d1 += count * b;
+                        d2 += count * c;
                     }
                 }
             }
-            (v, d1, d2)
+            // No third derivative: Halley's steps, each checked by an evaluation.
+            [v, d1, d2, 0.0]
         };
-        let x0 = guess.clamp(RATING_RANGE.0, RATING_RANGE.1);
         let width = counted
             .iter()
-            .map(|(t, _)| match self.variant {
-                Variant::Logistic => 2.0 * t.sig / TANH_MULTIPLIER,
-                Variant::Gaussian => t.sig,
-            })
+            .map(|(t, _)| t.sig)
             .fold(f64::INFINITY, f64::min);
-        solve_decreasing(x0, f(x0), width, f)
+        solve_decreasing(x0, f(x0), Shape::unbounded(width), f)
     }
 
     /// Every entry's logistic performance against all terms, solved once per place.
@@ -1015,38 +1445,24 @@ impl EloMmr {
     /// the logistic parts of all terms (the same for every place), `C_r` the wins minus
     /// the losses (`Σ w_out` of the entries behind minus of those ahead), `T_r` the tied
     /// entries' second logistic part (a tie counts twice unless ties are split). Places
-    /// are solved best first, each started from where the last evaluation of `G` was.
-    fn logistic_by_place(&self, field: &Field, places: &[usize]) -> Vec<f64> {
+    /// are solved best first, each started from where the last evaluation of `G` was:
+    /// where places lie close together (large contests), the [`certified`] step from
+    /// there usually needs no new evaluation of `G` at all.
+    fn logistic_by_place(&self, field: &Field, logistic: &Logistic, places: &[usize]) -> Vec<f64> {
         let split = self.split_ties;
-        // The terms as the shared part reads them: w_out times their count.
-        let shared: Vec<Tanh> = field
-            .merged
-            .iter()
-            .map(|t| {
-                let w = TANH_MULTIPLIER / t.sig;
-                Tanh {
-                    mu: t.mu,
-                    w_arg: 0.5 * w,
-                    w_out: w * (t.end - t.start) as f64,
-                }
-            })
-            .collect();
-        let width = narrowest(shared.iter().map(|t| t.w_arg));
-        let g = |x: f64| -> (f64, f64, f64) {
-            let (v, d1, d2) = tanh_sums(x, &shared);
-            (-v, -d1, -d2)
+        let shared = &logistic.shared;
+        let shared_shape = Shape::of(shared);
+        let g = |x: f64| -> Derivs {
+            let [v, d1, d2, d3] = tanh_sums(x, shared);
+            [-v, -d1, -d2, -d3]
         };
         // Each entry's w_out (that of its merged term); their total and running sum.
-        let w_out: Vec<f64> = field
-            .term_of
-            .iter()
-            .map(|&j| TANH_MULTIPLIER / field.merged[j].sig)
-            .collect();
+        let w_out: Vec<f64> = field.term_of.iter().map(|&j| logistic.w_out[j]).collect();
         let total: f64 = w_out.iter().sum();
         let mut ahead = 0.0;
         let mut perf = vec![0.0; places.len()];
         // Where G was last evaluated, and its values there.
-        let mut last: Option<(f64, (f64, f64, f64))> = None;
+        let mut last: Option<(f64, Derivs)> = None;
         let mut start = 0;
         while start < places.len() {
             let mut end = start + 1;
@@ -1055,39 +1471,43 @@ impl EloMmr {
             }
             let level: f64 = w_out[start..end].iter().sum();
             let c = (total - ahead - level) - ahead;
-            let tie = |x: f64| -> (f64, f64, f64) {
-                let (mut v, mut d1, mut d2) = (c, 0.0, 0.0);
-                if !split {
-                    for e in start..end {
-                        let t = &field.merged[field.term_of[e]];
-                        let w = TANH_MULTIPLIER / t.sig;
-                        let (a, b, cc) = logistic(x, t.mu, 0.5 * w, w, 1.0);
-                        v += a;
-                        d1 += b;
-                        d2 += cc;
-                    }
-                }
-                (v, d1, d2)
+            // The tied entries' second logistic parts, one per entry.
+            let tied: Vec<Tanh> = if split {
+                Vec::new()
+            } else {
+                (start..end)
+                    .map(|e| {
+                        let j = field.term_of[e];
+                        Tanh {
+                            w_out: logistic.w_out[j],
+                            ..logistic.shared[j]
+                        }
+                    })
+                    .collect()
             };
-            let add = |a: (f64, f64, f64), b: (f64, f64, f64)| (a.0 + b.0, a.1 + b.1, a.2 + b.2);
+            let tie = |x: f64| -> Derivs {
+                let [v, d1, d2, d3] = tanh_sums(x, &tied);
+                [c - v, -d1, -d2, -d3]
+            };
+            let shape = shared_shape.and(Shape::of(&tied));
             let (x0, first) = match last {
-                Some((x, shared)) => (x, add(shared, tie(x))),
+                Some((x, shared)) => (x, plus(shared, tie(x))),
                 None => {
                     let x = field.merged[field.term_of[start]]
                         .mu
                         .clamp(RATING_RANGE.0, RATING_RANGE.1);
                     let shared = g(x);
                     last = Some((x, shared));
-                    (x, add(shared, tie(x)))
+                    (x, plus(shared, tie(x)))
                 }
             };
             let root = {
-                let mut eval = |x: f64| -> (f64, f64, f64) {
+                let mut eval = |x: f64| -> Derivs {
                     let shared = g(x);
                     last = Some((x, shared));
-                    add(shared, tie(x))
+                    plus(shared, tie(x))
                 };
-                solve_decreasing(x0, first, width, &mut eval)
+                solve_decreasing(x0, first, shape, &mut eval)
             };
             perf[start..end].fill(root);
             ahead += level;

@@ -119,10 +119,23 @@ fn the_fast_evaluation_equals_the_term_by_term_one() {
             .map(|i| [1, 1, 3, 4, 4, 4, 7][i % 7] + 7 * (i / 7))
             .collect();
         let field = Field::new(&terms, &places, core.subsample_bucket);
-        let fast = core.logistic_by_place(&field, &places);
+        let logistic = Logistic::new(&field);
+        let fast = core.logistic_by_place(&field, &logistic, &places);
+        // The windowed way, each window all the terms.
+        let all = vec![0..field.merged.len(); places.len()];
+        let constants = field.window_constants(&logistic.w_out, &all, &places);
         for (e, &p) in fast.iter().enumerate() {
-            let slow = core.performance_in(&field, 0..field.merged.len(), places[e], terms[e].mu);
-            close(p, slow, 1e-8);
+            let level = core.level(&field, &logistic, &all[e], &places, e);
+            let windowed = core.logistic_in(&logistic, all[e].clone(), constants[e], &level, 0.0);
+            close(p, windowed, 1e-8);
+            // The constant counted term by term.
+            let by_term: f64 = (0..field.merged.len())
+                .map(|j| {
+                    let (less, _, greater) = field.counts(j, places[e]);
+                    logistic.w_out[j] * (greater - less)
+                })
+                .sum();
+            close(constants[e], by_term, 1e-12);
         }
     }
 }
