@@ -327,12 +327,13 @@ impl RatingSystem for GlickoConfig {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::systems::testing::close;
 
-    /// Glickman's example as one period of four: the player finishes third.
-    fn example() -> (Match, [Rating; 4]) {
+    /// Glickman's example (his Glicko and Glicko-2 papers share it) as one period of four:
+    /// the player, third, beats a 1400/30 player and loses to 1550/100 and 1700/300 ones.
+    pub(crate) fn example() -> (Match, [Rating; 4]) {
         let game = Match::ranked("g", &["d", "c", "me", "b"]).unwrap();
         let before = [
             Rating::with_sigma(1700.0, 300.0),

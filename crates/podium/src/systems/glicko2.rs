@@ -269,19 +269,9 @@ impl RatingSystem for Glicko2Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::systems::glicko::tests::example;
     use crate::systems::testing::close;
     use crate::{League, Settings};
-
-    fn example() -> (Match, [Rating; 4]) {
-        let game = Match::ranked("g", &["d", "c", "me", "b"]).unwrap();
-        let before = [
-            Rating::with_sigma(1700.0, 300.0),
-            Rating::with_sigma(1550.0, 100.0),
-            Rating::with_sigma(1500.0, 200.0),
-            Rating::with_sigma(1400.0, 30.0),
-        ];
-        (game, before)
-    }
 
     #[test]
     fn glickmans_worked_example() {
