@@ -11,7 +11,10 @@
 //! - [`systems`](mod@systems): one module per system, each with a typed config whose
 //!   fields are the system's documented parameters. The Bayesian systems
 //!   ([`weng_lin`](systems::weng_lin), [`trueskill`](systems::trueskill)) keep an
-//!   uncertainty σ beside each rating.
+//!   uncertainty σ beside each rating, as do [`glicko`](systems::glicko) (its RD) and the
+//!   systems that remember more: [`elo_mmr`](systems::elo_mmr) (past performances) and
+//!   [`glicko2`](systems::glicko2) (a volatility) keep a [`State`] per player, which a
+//!   [`League`] stores beside the rating.
 //! - [`RatingSystem::predict`]: a [`Prediction`] for a proposed match (win and pairwise
 //!   probabilities, expected places, draws) from every system.
 //! - [`frags`]: event-based frag rankings from shooter server logs (Michael Becker's frag rankings): every frag
