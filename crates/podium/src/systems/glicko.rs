@@ -93,7 +93,7 @@ impl Default for GlickoConfig {
 }
 
 crate::configure!(GlickoConfig, "glicko" {
-    rating: f64 => "rating of a new player",
+    rating: f64 where crate::params::in_range, "in [-1e9, 1e9]" => "rating of a new player",
     rd: f64 where |v| (SIGMA_RANGE.0..=SIGMA_RANGE.1).contains(&v), "in [0.001, 15000]" => "RD of a new player, and the largest RD growth leads to",
     c: f64 where |v| (0.0..=SIGMA_RANGE.1).contains(&v), "in [0, 15000]" => "RD growth per match (one rating period), in quadrature",
     rd_per_day: f64 where |v| (0.0..=SIGMA_RANGE.1).contains(&v), "in [0, 15000]" => "RD growth per day without a match (0 = no aging)",

@@ -88,7 +88,7 @@ impl Default for Glicko2Config {
 }
 
 crate::configure!(Glicko2Config, "glicko2" {
-    rating: f64 => "rating of a new player",
+    rating: f64 where crate::params::in_range, "in [-1e9, 1e9]" => "rating of a new player",
     rd: f64 where |v| (0.001..=15_000.0).contains(&v), "in [0.001, 15000]" => "RD of a new player, and the largest RD aging leads to",
     volatility: f64 where |v| (1e-6..=10.0).contains(&v), "in [1e-6, 10]" => "volatility σ of a new player",
     tau: f64 where |v| (0.01..=10.0).contains(&v), "in [0.01, 10]" => "τ: how fast volatility changes (Glickman: 0.3 to 1.2)",
