@@ -29,15 +29,25 @@ fn systems_lists_the_bayesian_systems() {
     for name in BAYESIAN {
         assert!(out.ok().contains(name), "{name} missing");
     }
-    assert!(out.ok().contains("draw_probability=0.1"));
+    assert!(out.ok().contains("--set draw_probability=0 "));
 }
 
 #[test]
 fn trueskill_one_vs_one_through_the_binary() {
-    // trueskill 0.4.5: rate_1vs1(Rating(), Rating()) = (29.396, 7.171), (20.604, 7.171).
+    // trueskill 0.4.5: rate_1vs1(Rating(), Rating()) = (29.396, 7.171), (20.604, 7.171),
+    // with its draw probability 0.1.
     let d = Dir::new("ts1v1");
     let games = d.file("g.csv", "match,player,rank\ng1,a,1\ng1,b,2\n");
-    let out = podium(&["rate", &games, "--system", "trueskill", "--format", "csv"]);
+    let out = podium(&[
+        "rate",
+        &games,
+        "--system",
+        "trueskill",
+        "--set",
+        "draw_probability=0.1",
+        "--format",
+        "csv",
+    ]);
     let rows = csv_rows(out.ok());
     assert_eq!(rows[0]["player"], "a");
     let mu: f64 = rows[0]["rating"].parse().unwrap();

@@ -1,4 +1,5 @@
-//! `proportional`: expected score = share of the total rating (seed 002, approach 2).
+//! `proportional`: expected score = share of the total rating (Gautam Narula, *Building a
+//! Multiplayer Elo Rating System*, 2012, approach 2).
 //!
 //! `E_x = R_x / Σ R`; the winner scores `S = 1` (tied winners split it), everyone else 0;
 //! `R' = R + K (S − E)`. Ratings must stay positive: a non-positive rating is an error.

@@ -54,7 +54,7 @@ fn build(teams: &[&[(f64, f64, f64)]], ranks: &[u32]) -> (Match, Vec<Rating>) {
 #[test]
 fn reproduces_trueskill() {
     assert_eq!(TRUESKILL_VERSION, "0.4.5");
-    let ts = TrueSkillConfig::default();
+    let ts = TrueSkillConfig::reference();
     let mut worst: f64 = 0.0;
     for case in CASES {
         let (m, before) = build(case.teams, case.ranks);
@@ -101,7 +101,7 @@ fn reproduces_trueskill() {
 fn zero_sigma_without_dynamics_stays_finite() {
     let ts = TrueSkillConfig {
         tau: 0.0,
-        ..TrueSkillConfig::default()
+        ..TrueSkillConfig::reference()
     };
     let m = Match::ranked("g", &["a", "b", "c"]).unwrap();
     let r = [
@@ -119,7 +119,7 @@ fn zero_sigma_without_dynamics_stays_finite() {
 
 #[test]
 fn two_player_prediction() {
-    let ts = TrueSkillConfig::default();
+    let ts = TrueSkillConfig::reference();
     let m = Match::ranked("g", &["a", "b"]).unwrap();
     let r = [Rating::with_sigma(30.0, 2.0), Rating::with_sigma(25.0, 3.0)];
     let p = ts.predict(&m, &r).unwrap();
@@ -137,7 +137,7 @@ fn two_player_prediction() {
 
 #[test]
 fn even_ffa_is_symmetric() {
-    let ts = TrueSkillConfig::default();
+    let ts = TrueSkillConfig::reference();
     let m = Match::ranked("g", &["a", "b", "c", "d"]).unwrap();
     let r = [ts.initial_rating(); 4];
     let p = ts.predict(&m, &r).unwrap();
@@ -176,7 +176,7 @@ fn ffa(mus: &[f64], sigmas: &[f64], places: &[u32]) -> (Match, Vec<Rating>) {
 
 #[test]
 fn thousand_player_free_for_all() {
-    let ts = TrueSkillConfig::default();
+    let ts = TrueSkillConfig::reference();
     let n = 1000;
     let mus: Vec<f64> = (0..n).map(|i| ((i * 37) % 101) as f64 - 25.0).collect();
     let places: Vec<u32> = (0..n as u32).map(|i| i / 4 + 1).collect();
@@ -201,7 +201,7 @@ proptest! {
         sigma in prop_oneof![1e-4..1e-2f64, 1.0..10.0f64],
         tie_every in 1u32..5,
     ) {
-        let ts = TrueSkillConfig::default();
+        let ts = TrueSkillConfig::reference();
         let n = mus.len() as u32;
         let places: Vec<u32> = (0..n).map(|i| i / tie_every + 1).collect();
         let (m, before) = ffa(&mus, &[sigma, 25.0 / 3.0], &places);
@@ -229,7 +229,7 @@ proptest! {
         let n = mus.len();
         let places: Vec<u32> = (0..n as u32).map(|i| (i * 7 + seed) % (n as u32) / 2 + 1).collect();
         let (m, before) = ffa(&mus, &sigmas, &places);
-        let ts = TrueSkillConfig { draw_probability: draw, ..TrueSkillConfig::default() };
+        let ts = TrueSkillConfig { draw_probability: draw, ..TrueSkillConfig::reference() };
         let ch = ts.rate(&m, &before).unwrap();
         for c in &ch {
             prop_assert!(c.after.value.is_finite(), "μ {}", c.after.value);
@@ -245,7 +245,7 @@ proptest! {
 
     #[test]
     fn winner_gains_loser_loses(a in -100.0..100.0f64, b in -100.0..100.0f64) {
-        let ts = TrueSkillConfig::default();
+        let ts = TrueSkillConfig::reference();
         let (m, before) = ffa(&[a, b], &[25.0 / 3.0], &[1, 2]);
         let ch = ts.rate(&m, &before).unwrap();
         // A foregone result carries no information: μ then moves only by the rounding of
