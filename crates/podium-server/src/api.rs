@@ -3,109 +3,99 @@
 
 use std::collections::BTreeMap;
 
-use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, MethodRouter};
-use axum::Json;
+use axum::routing::{delete, get, patch, post, put, MethodRouter};
+use axum::{Json, Router};
 use podium_store::{LeagueId, NewLeague, Submission, SubmitStatus};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::board::Coding;
-use crate::error::ApiError;
+use crate::error::{quote, ApiError};
+use crate::extract::{AppJson, AppQuery, League, LeagueAdmin, MatchKey, PlayerName};
 use crate::AppState;
 
-/// Every API route: path and methods, as the router serves them.
-pub const API_ROUTES: &[(&str, &[&str])] = &[
-    ("/api/openapi.json", &["GET"]),
-    ("/api/systems", &["GET"]),
-    ("/api/leagues", &["GET", "POST"]),
-    ("/api/leagues/{id}", &["GET", "PATCH"]),
-    ("/api/leagues/{id}/leaderboard", &["GET"]),
-    ("/api/leagues/{id}/players/{player}", &["GET"]),
-    ("/api/leagues/{id}/matches", &["GET", "POST"]),
-    (
-        "/api/leagues/{id}/matches/{match}",
-        &["GET", "PUT", "DELETE"],
-    ),
-];
+/// A method of a route and its handler.
+type Handler = (Method, MethodRouter<AppState>);
 
-/// The routes with their handlers; [`crate::router`] is built from this list, and a test
-/// checks it against [`API_ROUTES`] and the OpenAPI document.
-pub(crate) fn routes() -> Vec<(
-    &'static str,
-    &'static [&'static str],
-    MethodRouter<AppState>,
-)> {
-    let handlers: Vec<MethodRouter<AppState>> = vec![
-        get(openapi),
-        get(systems),
-        get(list_leagues).post(create_league),
-        get(get_league).patch(patch_league),
-        get(leaderboard),
-        get(player),
-        get(export_matches).post(submit_match),
-        get(get_match).put(correct_match).delete(void_match),
-    ];
-    API_ROUTES
-        .iter()
-        .zip(handlers)
-        .map(|(&(path, methods), h)| (path, methods, h))
+/// The API: each path with its methods, each method with its handler. The router is
+/// built from this table and the OpenAPI document is checked against it.
+fn table() -> Vec<(&'static str, Vec<Handler>)> {
+    vec![
+        ("/api/openapi.json", vec![(Method::GET, get(openapi))]),
+        ("/api/systems", vec![(Method::GET, get(systems))]),
+        (
+            "/api/leagues",
+            vec![
+                (Method::GET, get(list_leagues)),
+                (Method::POST, post(create_league)),
+            ],
+        ),
+        (
+            "/api/leagues/{id}",
+            vec![
+                (Method::GET, get(get_league)),
+                (Method::PATCH, patch(patch_league)),
+            ],
+        ),
+        (
+            "/api/leagues/{id}/leaderboard",
+            vec![(Method::GET, get(leaderboard))],
+        ),
+        (
+            "/api/leagues/{id}/players/{player}",
+            vec![(Method::GET, get(player))],
+        ),
+        (
+            "/api/leagues/{id}/matches",
+            vec![
+                (Method::GET, get(export_matches)),
+                (Method::POST, post(submit_match)),
+            ],
+        ),
+        (
+            "/api/leagues/{id}/matches/{match}",
+            vec![
+                (Method::GET, get(get_match)),
+                (Method::PUT, put(correct_match)),
+                (Method::DELETE, delete(void_match)),
+            ],
+        ),
+    ]
+}
+
+/// Every API route: its path and methods, as the router serves them.
+#[must_use]
+pub fn api_routes() -> Vec<(&'static str, Vec<Method>)> {
+    table()
+        .into_iter()
+        .map(|(path, methods)| (path, methods.into_iter().map(|(m, _)| m).collect()))
         .collect()
 }
 
+/// The API routes of the router.
+pub(crate) fn routes() -> Router<AppState> {
+    table()
+        .into_iter()
+        .fold(Router::new(), |router, (path, methods)| {
+            let handlers = methods
+                .into_iter()
+                .fold(MethodRouter::new(), |all, (_, one)| all.merge(one));
+            router.route(path, handlers)
+        })
+}
+
 pub(crate) async fn no_route(method: Method, uri: Uri) -> ApiError {
-    ApiError::not_found(format!("no route for {method} {}", uri.path()))
+    ApiError::not_found(format!("no route for {method} {}", quote(uri.path())))
 }
 
 pub(crate) async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
-        format!("{method} is not allowed on {}", uri.path()),
+        format!("{method} is not allowed on {}", quote(uri.path())),
     )
-}
-
-fn league_id(raw: &str) -> Result<LeagueId, ApiError> {
-    raw.parse::<LeagueId>()
-        .map_err(|_| ApiError::not_found(format!("no league {raw:?}")))
-}
-
-fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
-    let unauthorized = || {
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "this needs the league's admin token: Authorization: Bearer <token>",
-        )
-    };
-    let value = headers
-        .get(header::AUTHORIZATION)
-        .ok_or_else(unauthorized)?
-        .to_str()
-        .map_err(|_| unauthorized())?;
-    let (scheme, token) = value.split_once(' ').ok_or_else(unauthorized)?;
-    if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
-        return Err(unauthorized());
-    }
-    Ok(token.trim().to_string())
-}
-
-async fn authorize(
-    state: &AppState,
-    league: LeagueId,
-    headers: &HeaderMap,
-) -> Result<(), ApiError> {
-    let token = bearer(headers)?;
-    state.with_store(move |s| s.authorize(league, &token)).await
-}
-
-fn parse_body<T: for<'de> Deserialize<'de>>(
-    body: Result<Bytes, BytesRejection>,
-) -> Result<T, ApiError> {
-    let body = body?;
-    serde_json::from_slice(&body).map_err(|e| ApiError::from_json(&e))
 }
 
 /// A config given as an object `{"k": 24}` or as settings `["k=24"]`.
@@ -205,9 +195,8 @@ async fn list_leagues(State(state): State<AppState>) -> Result<Response, ApiErro
 
 async fn create_league(
     State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
+    AppJson(req): AppJson<CreateLeague>,
 ) -> Result<Response, ApiError> {
-    let req: CreateLeague = parse_body(body)?;
     let config = match req.config {
         Some(c) => c.settings()?,
         None => podium::Settings::new(),
@@ -229,22 +218,17 @@ async fn create_league(
 
 async fn get_league(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    League(id): League,
 ) -> Result<Response, ApiError> {
-    let id = league_id(&id)?;
     let info = state.with_store(move |s| s.league(id)).await?;
     Ok(Json(info).into_response())
 }
 
 async fn patch_league(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    LeagueAdmin(id): LeagueAdmin,
+    AppJson(req): AppJson<PatchLeague>,
 ) -> Result<Response, ApiError> {
-    let id = league_id(&id)?;
-    authorize(&state, id, &headers).await?;
-    let req: PatchLeague = parse_body(body)?;
     let config = req.config.map(ConfigBody::settings).transpose()?;
     let info = state
         .with_store(move |s| s.configure(id, req.name, req.system, config))
@@ -255,12 +239,10 @@ async fn patch_league(
 
 async fn leaderboard(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    page: Result<Query<Page>, QueryRejection>,
+    League(id): League,
+    AppQuery(page): AppQuery<Page>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let id = league_id(&id)?;
-    let Query(page) = page?;
     if page.limit.is_none() && page.offset.unwrap_or(0) == 0 {
         return full_leaderboard(&state, id, &headers).await;
     }
@@ -345,18 +327,17 @@ async fn off_async<T: Send + 'static>(
 
 async fn player(
     State(state): State<AppState>,
-    Path((id, player)): Path<(String, String)>,
+    League(id): League,
+    PlayerName(player): PlayerName,
 ) -> Result<Response, ApiError> {
-    let id = league_id(&id)?;
     let history = state.with_store(move |s| s.player(id, &player)).await?;
     Ok(Json(history).into_response())
 }
 
 async fn export_matches(
     State(state): State<AppState>,
-    Path(id): Path<String>,
+    League(id): League,
 ) -> Result<Response, ApiError> {
-    let id = league_id(&id)?;
     let ledger = state.with_store(move |s| s.ledger(id)).await?;
     let mut out = Vec::with_capacity(ledger.len() * 128);
     for e in &ledger {
@@ -380,13 +361,9 @@ fn appended_json(a: &podium_store::Appended) -> Value {
 
 async fn submit_match(
     State(state): State<AppState>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    LeagueAdmin(id): LeagueAdmin,
+    AppJson(sub): AppJson<Submission>,
 ) -> Result<Response, ApiError> {
-    let id = league_id(&id)?;
-    authorize(&state, id, &headers).await?;
-    let sub: Submission = parse_body(body)?;
     let done = state.submit(id, sub).await?;
     let status = match done.status {
         SubmitStatus::Created => StatusCode::CREATED,
@@ -397,9 +374,9 @@ async fn submit_match(
 
 async fn get_match(
     State(state): State<AppState>,
-    Path((id, key)): Path<(String, String)>,
+    League(id): League,
+    MatchKey(key): MatchKey,
 ) -> Result<Response, ApiError> {
-    let id = league_id(&id)?;
     let (entry, changes) = state
         .with_store(move |s| {
             let entry = s.get_match(id, &key)?;
@@ -419,15 +396,11 @@ async fn get_match(
 
 async fn correct_match(
     State(state): State<AppState>,
-    Path((id, key)): Path<(String, String)>,
-    query: Result<Query<CorrectQuery>, QueryRejection>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    LeagueAdmin(id): LeagueAdmin,
+    MatchKey(key): MatchKey,
+    AppQuery(query): AppQuery<CorrectQuery>,
+    AppJson(sub): AppJson<Submission>,
 ) -> Result<Response, ApiError> {
-    let id = league_id(&id)?;
-    authorize(&state, id, &headers).await?;
-    let Query(query) = query?;
-    let sub: Submission = parse_body(body)?;
     let done = state
         .with_store(move |s| s.correct(id, &key, sub, query.allow_new_players))
         .await?;
@@ -437,11 +410,9 @@ async fn correct_match(
 
 async fn void_match(
     State(state): State<AppState>,
-    Path((id, key)): Path<(String, String)>,
-    headers: HeaderMap,
+    LeagueAdmin(id): LeagueAdmin,
+    MatchKey(key): MatchKey,
 ) -> Result<Response, ApiError> {
-    let id = league_id(&id)?;
-    authorize(&state, id, &headers).await?;
     let entry = state.with_store(move |s| s.void(id, &key)).await?;
     tracing::info!(league = id, r#match = %entry.key, "match voided, league recomputed");
     Ok(Json(json!({ "match": entry.key, "seq": entry.seq, "voided": true })).into_response())

@@ -1,7 +1,7 @@
 //! The one error type of the API: every failure becomes `{"error": "..."}` with the
 //! right status. Internal failures are logged in full and answered with a generic text.
 
-use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -43,19 +43,20 @@ impl ApiError {
             "internal error; see the server log",
         )
     }
+}
 
-    /// A JSON body that could not be read: syntax errors are 400, wrong fields 422.
-    pub fn from_json(e: &serde_json::Error) -> Self {
-        use serde_json::error::Category;
-        match e.classify() {
-            Category::Data => Self::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("invalid request body: {e}"),
-            ),
-            _ => Self::bad_request(format!("malformed JSON: {e}")),
-        }
+/// `text` quoted as a Rust string literal, cut to its first [`QUOTE_CHARS`] characters:
+/// what an error message may repeat of a client's input.
+#[must_use]
+pub fn quote(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_CHARS) {
+        None => format!("{text:?}"),
+        Some((end, _)) => format!("{:?}… ({} bytes)", &text[..end], text.len()),
     }
 }
+
+/// The most characters of a client's input an error message repeats.
+pub const QUOTE_CHARS: usize = 64;
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
@@ -73,19 +74,21 @@ impl From<StoreError> for ApiError {
     }
 }
 
-impl From<BytesRejection> for ApiError {
-    fn from(r: BytesRejection) -> Self {
+/// A body that is not JSON: 415 without `Content-Type: application/json`, 400 for
+/// malformed JSON, 422 for JSON of the wrong shape, 413 for a body over the limit.
+impl From<JsonRejection> for ApiError {
+    fn from(r: JsonRejection) -> Self {
         let status = r.status();
         if status.is_server_error() {
             return ApiError::internal(r.body_text());
         }
-        ApiError::new(status, r.body_text())
-    }
-}
-
-impl From<PathRejection> for ApiError {
-    fn from(r: PathRejection) -> Self {
-        ApiError::bad_request(r.body_text())
+        let message = match &r {
+            JsonRejection::MissingJsonContentType(_) => {
+                "the body must be JSON, sent with Content-Type: application/json".to_string()
+            }
+            _ => r.body_text(),
+        };
+        ApiError::new(status, message)
     }
 }
 

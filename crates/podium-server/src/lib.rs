@@ -14,6 +14,7 @@
 mod api;
 mod board;
 pub mod error;
+mod extract;
 pub mod openapi;
 mod web;
 
@@ -27,7 +28,7 @@ use axum::Router;
 use podium_store::{Appended, LeagueId, SqliteStore, Store, StoreError, Submission};
 use tokio::sync::oneshot;
 
-pub use api::API_ROUTES;
+pub use api::api_routes;
 pub use error::ApiError;
 
 /// The largest request body accepted (bytes).
@@ -94,6 +95,12 @@ impl AppState {
         .map_err(ApiError::from)
     }
 
+    /// Checks that `token` is the admin token of `league`.
+    async fn authorize(&self, league: LeagueId, token: &str) -> Result<(), ApiError> {
+        let token = token.to_string();
+        self.with_store(move |s| s.authorize(league, &token)).await
+    }
+
     /// Queues a submission for the writer thread and waits for its commit.
     async fn submit(&self, league: LeagueId, sub: Submission) -> Result<Appended, ApiError> {
         let (reply, rx) = oneshot::channel();
@@ -149,11 +156,8 @@ fn writer(rx: mpsc::Receiver<WriteJob>, inner: std::sync::Weak<Inner>) {
 
 /// The whole application: API under `/api`, pages, static files.
 pub fn router(state: AppState) -> Router {
-    let mut api = Router::new();
-    for (path, _, methods) in api::routes() {
-        api = api.route(path, methods);
-    }
-    api.merge(web::routes())
+    api::routes()
+        .merge(web::routes())
         .fallback(api::no_route)
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))

@@ -1,5 +1,5 @@
 //! The OpenAPI 3.1 document served at `/api/openapi.json`. A test checks that its paths
-//! and methods are exactly the router's ([`crate::API_ROUTES`]).
+//! and methods are exactly the router's ([`crate::api_routes`]).
 
 use serde_json::{json, Value};
 

@@ -25,9 +25,27 @@ struct Rated {
 
 /// A player's place in the leaderboard order: rating descending, then name ascending
 /// (the order of [`League::standings`]).
-/// The league index rides along (it never decides the order: names are unique).
 #[derive(Debug, Clone)]
-struct Place(f64, String, usize);
+struct Place {
+    /// The player's rating when the place was taken.
+    rating: f64,
+    /// The player's id: names are unique, so no two places are equal.
+    name: String,
+    /// The player's index in the league; rides along, never decides the order.
+    index: usize,
+}
+
+impl Place {
+    /// Where player `index` of `league` stands now.
+    fn of(league: &League, index: usize) -> Self {
+        let p = league.player(index);
+        Place {
+            rating: p.rating.value,
+            name: p.name.clone(),
+            index,
+        }
+    }
+}
 
 impl PartialEq for Place {
     fn eq(&self, other: &Self) -> bool {
@@ -43,9 +61,9 @@ impl PartialOrd for Place {
 impl Ord for Place {
     fn cmp(&self, other: &Self) -> Ordering {
         other
-            .0
-            .total_cmp(&self.0)
-            .then_with(|| self.1.cmp(&other.1))
+            .rating
+            .total_cmp(&self.rating)
+            .then_with(|| self.name.cmp(&other.name))
     }
 }
 
@@ -57,8 +75,6 @@ pub struct Derived {
     by_key: HashMap<String, usize>,
     /// For each player (league index), the indices of their matches in `rated`.
     games: Vec<Vec<u32>>,
-    /// Each player's league index.
-    index: HashMap<String, usize>,
     /// Whether the league's matches have times (decided by the first rated match).
     timed: Option<bool>,
     last_time: Option<i64>,
@@ -144,7 +160,6 @@ impl Derived {
             rated: Vec::new(),
             by_key: HashMap::new(),
             games: Vec::new(),
-            index: HashMap::new(),
             timed: None,
             last_time: None,
             order: BTreeSet::new(),
@@ -198,11 +213,7 @@ impl Derived {
         }
         let old: Vec<Place> = game
             .players()
-            .filter_map(|(_, m)| {
-                let i = *self.index.get(&m.player)?;
-                let p = self.league.player(i);
-                Some(Place(p.rating.value, p.name.clone(), i))
-            })
+            .filter_map(|(_, m)| Some(Place::of(&self.league, self.league.index_of(&m.player)?)))
             .collect();
         let report = self.league.apply(game).map_err(|source| StoreError::Rate {
             key: entry.key.clone(),
@@ -224,18 +235,13 @@ impl Derived {
             if self.games.len() <= i {
                 self.games.resize_with(i + 1, Vec::new);
             }
-            let name = &self.league.player(i).name;
-            if !self.index.contains_key(name) {
-                self.index.insert(name.clone(), i);
-            }
             self.games[i].push(index);
         }
         for p in &old {
             self.order.remove(p);
         }
         for &(i, _, _) in &changes {
-            let p = self.league.player(i);
-            self.order.insert(Place(p.rating.value, p.name.clone(), i));
+            self.order.insert(Place::of(&self.league, i));
             if let Some(span) = self.spans.get_mut(i) {
                 *span = None;
             }
@@ -306,7 +312,7 @@ impl Derived {
             out.extend_from_slice(b"{\"position\":");
             out.extend_from_slice(decimal(k + 1, &mut digits));
             out.push(b',');
-            let i = place.2;
+            let i = place.index;
             let start = out.len();
             match spans[i].clone() {
                 Some(span) => out.extend_from_slice(&prev[span]),
@@ -343,7 +349,7 @@ impl Derived {
         self.order
             .iter()
             .enumerate()
-            .map(|(k, p)| self.row_of(k + 1, p.2))
+            .map(|(k, p)| self.row_of(k + 1, p.index))
             .collect()
     }
 
@@ -358,13 +364,9 @@ impl Derived {
             .skip(offset)
             .take(limit)
             .enumerate()
-            .map(|(k, p)| self.row_of(offset + k + 1, p.2))
+            .map(|(k, p)| self.row_of(offset + k + 1, p.index))
             .collect();
         (total, rows)
-    }
-
-    fn row(&self, position: usize, name: &str) -> BoardRow {
-        self.row_of(position, self.index[name])
     }
 
     fn row_of(&self, position: usize, index: usize) -> BoardRow {
@@ -398,10 +400,9 @@ impl Derived {
     /// A player's standing and history, or `None` if they have not played.
     #[must_use]
     pub fn player(&self, name: &str) -> Option<PlayerHistory> {
-        let index = *self.index.get(name)?;
-        let p = self.league.player(index);
-        let place = Place(p.rating.value, p.name.clone(), index);
-        let standing = self.row(self.order.range(..&place).count() + 1, name);
+        let index = self.league.index_of(name)?;
+        let place = Place::of(&self.league, index);
+        let standing = self.row_of(self.order.range(..&place).count() + 1, index);
         let history = self
             .games
             .get(index)

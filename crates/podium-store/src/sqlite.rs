@@ -522,7 +522,7 @@ impl Store for SqliteStore {
                 for id in touched {
                     if let Err(err) = self.reload(id) {
                         self.leagues.remove(&id);
-                        eprintln!("league {id} could not be reloaded: {err}");
+                        tracing::error!(league = id, error = %err, "league could not be reloaded after a failed commit; it is no longer served");
                     }
                 }
                 results

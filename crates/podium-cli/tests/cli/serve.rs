@@ -272,6 +272,7 @@ fn sigterm_stops_the_server_gracefully_and_the_ledger_stays() {
     let r = agent()
         .post(&format!("{}/api/leagues/{league}/matches", server.base))
         .set("Authorization", &format!("Bearer {token}"))
+        .set("Content-Type", "application/json")
         .send_string(&matches()[0])
         .unwrap();
     assert_eq!(r.status(), 201);

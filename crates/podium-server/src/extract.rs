@@ -1,0 +1,116 @@
+//! The extractors the handlers share: each says once what every handler would otherwise
+//! repeat (which league the path names, whose token the request carries, the JSON body),
+//! and rejects with the API's own error.
+
+use axum::extract::{FromRequest, FromRequestParts, Query, RawPathParams, Request};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
+use axum::Json;
+use podium_store::LeagueId;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+use crate::AppState;
+
+/// A JSON request body, read with axum's [`Json`] (which wants `Content-Type:
+/// application/json`) and rejected as an [`ApiError`].
+pub(crate) struct AppJson<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let Json(value) = Json::<T>::from_request(req, state).await?;
+        Ok(AppJson(value))
+    }
+}
+
+/// A query string, rejected as an [`ApiError`].
+pub(crate) struct AppQuery<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for AppQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Query(value) = Query::<T>::from_request_parts(parts, state).await?;
+        Ok(AppQuery(value))
+    }
+}
+
+/// The path parameter `name`, percent-decoded.
+async fn path_param<S: Send + Sync>(
+    parts: &mut Parts,
+    state: &S,
+    name: &str,
+) -> Result<String, ApiError> {
+    let params = RawPathParams::from_request_parts(parts, state)
+        .await
+        .map_err(|r| ApiError::bad_request(r.body_text()))?;
+    let value = params.iter().find(|(k, _)| *k == name).map(|(_, v)| v);
+    value
+        .map(str::to_string)
+        .ok_or_else(|| ApiError::internal(format!("the route has no {{{name}}} parameter")))
+}
+
+/// The league the path names (`{id}`); a path whose id is not a number names no league.
+pub(crate) struct League(pub LeagueId);
+
+impl<S: Send + Sync> FromRequestParts<S> for League {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let raw = path_param(parts, state, "id").await?;
+        raw.parse()
+            .map(League)
+            .map_err(|_| ApiError::not_found(format!("no league {}", crate::error::quote(&raw))))
+    }
+}
+
+/// The match id the path names (`{match}`).
+pub(crate) struct MatchKey(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for MatchKey {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        path_param(parts, state, "match").await.map(MatchKey)
+    }
+}
+
+/// The player the path names (`{player}`).
+pub(crate) struct PlayerName(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for PlayerName {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        path_param(parts, state, "player").await.map(PlayerName)
+    }
+}
+
+/// The token of `Authorization: Bearer <token>`.
+pub(crate) fn bearer(parts: &Parts) -> Option<String> {
+    let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then(|| token.to_string())
+}
+
+/// A request that carries the admin token of the league its path names: the league.
+pub(crate) struct LeagueAdmin(pub LeagueId);
+
+impl FromRequestParts<AppState> for LeagueAdmin {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let League(id) = League::from_request_parts(parts, state).await?;
+        let token = bearer(parts).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "this needs the league's admin token: Authorization: Bearer <token>",
+            )
+        })?;
+        state.authorize(id, &token).await?;
+        Ok(LeagueAdmin(id))
+    }
+}
