@@ -11,6 +11,8 @@ import { chromium } from "playwright-core";
 const base = (process.env.PODIUM_URL || "").replace(/\/$/, "");
 const shots = process.env.E2E_SCREENSHOTS;
 let browser, profile, page, league, token;
+// What the browser reports as blocked by the pages' content security policy.
+const violations = [];
 
 before(async () => {
   assert.ok(base, "PODIUM_URL is not set");
@@ -25,6 +27,9 @@ before(async () => {
     viewport: { width: 390, height: 844 },
   });
   page = browser.pages()[0] || (await browser.newPage());
+  page.on("console", (msg) => {
+    if (/Content Security Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
+  });
   const res = await fetch(`${base}/api/leagues`, {
     method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify({ name: "Thursday E2E", system: "sme" }),
@@ -172,3 +177,21 @@ test("a league of 1,200 players draws 500 rows at a time, sorted over all of the
   assert.ok(await page.locator("#show-more").isHidden());
 });
 
+test("the pages break none of their own content security policy", async () => {
+  const res = await fetch(`${base}/`);
+  assert.match(res.headers.get("content-security-policy") || "", /frame-ancestors 'none'/);
+  assert.equal(res.headers.get("x-frame-options"), "DENY");
+  // Every page was drawn above with the policy in force: nothing was refused.
+  assert.deepEqual(violations, []);
+});
+
+test("the league form sends the server's admin token when one is given", async () => {
+  await page.goto(`${base}/`);
+  await page.fill("#league-name", "With a token");
+  await page.fill("#server-token", "not-this-servers-token");
+  let sent = null;
+  page.on("request", (req) => { if (req.url().endsWith("/api/leagues") && req.method() === "POST") sent = req.headers().authorization; });
+  await page.click("#create-league button[type=submit]");
+  await page.locator("#new-token").waitFor();
+  assert.equal(sent, "Bearer not-this-servers-token");
+});

@@ -60,19 +60,23 @@ async function home() {
       h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "League"), h("th", {}, "System"), h("th", {}, "Players"), h("th", {}, "Matches"))),
       h("tbody", {}, leagues.map((l) => h("tr", {},
         h("td", {}, l.id), h("td", {}, h("a", { href: `/leagues/${l.id}` }, l.name)),
-        h("td", {}, l.system), h("td", {}, l.players), h("td", {}, l.matches)))))));
+        h("td", {}, l.system), h("td", {}, l.ready ? l.players : "loading…"), h("td", {}, l.ready ? l.matches : "")))))));
   }
   const out = h("div");
   const name = h("input", { id: "league-name", required: true, placeholder: "Thursday board games" });
   const system = h("select", { id: "league-system" }, systems.map((s) => h("option", { value: s.name, selected: s.name === "sme" }, `${s.name} — ${s.summary}`)));
+  const serverToken = h("input", { id: "server-token", type: "password", autocomplete: "off", placeholder: "only if this server asks for one" });
   const form = h("form", { id: "create-league" },
     h("label", { for: "league-name" }, "Name"), name,
     h("label", { for: "league-system" }, "Rating system"), system,
-    h("div", { class: "row", style: "margin-top:.8rem" }, h("button", { type: "submit" }, "Create league")), out);
+    h("label", { for: "server-token" }, "Server admin token"), serverToken,
+    h("div", { class: "row actions" }, h("button", { type: "submit" }, "Create league")), out);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     try {
-      const r = await api("/api/leagues", { method: "POST", headers: { "content-type": "application/json" },
+      const headers = { "content-type": "application/json" };
+      if (serverToken.value) headers.authorization = `Bearer ${serverToken.value}`;
+      const r = await api("/api/leagues", { method: "POST", headers,
         body: JSON.stringify({ name: name.value, system: system.value }) });
       setToken(r.id, r.admin_token);
       out.replaceChildren(message(true, "League created. Its admin token (kept in this browser; copy it for the others at the table — it is shown only once):"),
@@ -145,7 +149,7 @@ function gameForm(id, players, onDone) {
     h("div", { class: "row" }, h("button", { type: "button", class: "secondary", id: "add-player",
       onclick: () => addRow(rows.children.length + 1) }, "+ Add player")),
     h("label", { for: "token" }, "League admin token"), token,
-    h("div", { class: "row", style: "margin-top:.8rem" }, h("button", { type: "submit", id: "submit-game" }, "Submit game")),
+    h("div", { class: "row actions" }, h("button", { type: "submit", id: "submit-game" }, "Submit game")),
     out);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -189,7 +193,7 @@ async function settingsForm(id, league, onDone) {
   const form = h("form", { id: "settings-form" },
     h("label", { for: "settings-system" }, "Rating system"), system, params,
     h("label", { for: "settings-token" }, "League admin token"), token,
-    h("div", { class: "row", style: "margin-top:.8rem" }, h("button", { type: "submit" }, "Save and recompute")), out);
+    h("div", { class: "row actions" }, h("button", { type: "submit" }, "Save and recompute")), out);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const config = {};
@@ -276,7 +280,7 @@ async function player(id, name) {
     h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "When"), h("th", {}, "Place"), h("th", {}, "Before"),
       h("th", {}, "Expected"), h("th", {}, "Actual"), h("th", {}, "K"), h("th", {}, "Change"), h("th", {}, "After"))),
     h("tbody", {}, games.map((g) => h("tr", {},
-      h("td", {}, g.match), h("td", { style: "text-align:left" }, g.time || ""), h("td", {}, `${g.place} of ${g.entries}`),
+      h("td", {}, g.match), h("td", { class: "left" }, g.time || ""), h("td", {}, `${g.place} of ${g.entries}`),
       h("td", {}, fmt(g.before)), h("td", {}, fmt(g.expected, 3)), h("td", {}, fmt(g.actual, 3)),
       h("td", {}, g.k === null ? "—" : fmt(g.k, 1)), deltaCell(g.delta), h("td", {}, fmt(g.after))))));
   app.replaceChildren(

@@ -17,7 +17,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use podium_io::JsonResult;
-use podium_store::{NewLeague, SqliteStore, Store, Submission};
+use std::sync::Arc;
+
+use podium_store::{Leagues, NewLeague, Options, SqliteStore, Submission};
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 
@@ -34,13 +36,17 @@ fn start_server(db: PathBuf) -> String {
     let (tx, rx) = std::sync::mpsc::channel::<SocketAddr>();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Runtime::new().expect("runtime");
-        rt.block_on(podium_server::serve(
-            &db,
-            "127.0.0.1:0".parse().unwrap(),
-            |a| {
-                tx.send(a).unwrap();
-            },
-        ))
+        let options = podium_server::ServeOptions {
+            db,
+            addr: "127.0.0.1:0".parse().unwrap(),
+            admin_token: None,
+            open: false,
+            limits: podium_server::Limits::default(),
+            store: podium_store::Options::default(),
+        };
+        rt.block_on(podium_server::serve(options, |a| {
+            tx.send(a).unwrap();
+        }))
         .expect("server runs");
     });
     format!("http://{}", rx.recv().expect("server starts"))
@@ -204,7 +210,14 @@ fn submissions(base: &str, clients: usize, matches: usize) {
 }
 
 fn populate(db: &Path, players: usize) -> (i64, String) {
-    let mut store = SqliteStore::open(db).unwrap();
+    let store = Leagues::open_loaded(
+        Arc::new(SqliteStore::open(db).unwrap()),
+        Options {
+            max_batch: 5_000,
+            ..Options::default()
+        },
+    )
+    .unwrap();
     let (info, token) = store
         .create_league(&NewLeague {
             name: "big".into(),
@@ -230,32 +243,32 @@ fn populate(db: &Path, players: usize) -> (i64, String) {
             }
             v
         };
-        batch.push((
-            info.id,
-            Submission {
-                id: Some(format!("g{g}")),
-                match_id: None,
-                time: None,
-                results: names
-                    .iter()
-                    .enumerate()
-                    .map(|(r, p)| JsonResult {
-                        player: format!("player{p:06}"),
-                        rank: Some((r + 1) as f64),
-                        score: None,
-                        team: None,
-                        weight: None,
-                    })
-                    .collect(),
-            },
-        ));
+        batch.push(Submission {
+            id: Some(format!("g{g}")),
+            match_id: None,
+            time: None,
+            results: names
+                .iter()
+                .enumerate()
+                .map(|(r, p)| JsonResult {
+                    player: format!("player{p:06}"),
+                    rank: Some((r + 1) as f64),
+                    score: None,
+                    team: None,
+                    weight: None,
+                })
+                .collect(),
+        });
         if batch.len() == 5_000 {
-            for r in store.append_batch(std::mem::take(&mut batch)) {
+            for r in store
+                .append_batch(info.id, std::mem::take(&mut batch))
+                .unwrap()
+            {
                 r.unwrap();
             }
         }
     }
-    for r in store.append_batch(batch) {
+    for r in store.append_batch(info.id, batch).unwrap() {
         r.unwrap();
     }
     println!(

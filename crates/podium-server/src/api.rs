@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 
 use crate::board::Coding;
 use crate::error::{quote, ApiError};
-use crate::extract::{AppJson, AppQuery, League, LeagueAdmin, MatchKey, PlayerName};
+use crate::extract::{AppJson, AppQuery, Bearer, League, LeagueAdmin, MatchKey, PlayerName};
 use crate::AppState;
 
 /// A method of a route and its handler.
@@ -189,14 +189,16 @@ async fn systems() -> Json<Value> {
 }
 
 async fn list_leagues(State(state): State<AppState>) -> Result<Response, ApiError> {
-    let list = state.with_store(|s| Ok(s.leagues())).await?;
+    let list = state.with_leagues(|l| Ok(l.leagues())).await?;
     Ok(Json(list).into_response())
 }
 
 async fn create_league(
     State(state): State<AppState>,
+    Bearer(token): Bearer,
     AppJson(req): AppJson<CreateLeague>,
 ) -> Result<Response, ApiError> {
+    state.may_create(token.as_deref())?;
     let config = match req.config {
         Some(c) => c.settings()?,
         None => podium::Settings::new(),
@@ -206,7 +208,7 @@ async fn create_league(
         system: req.system.unwrap_or_else(|| "sme".into()),
         config,
     };
-    let (info, token) = state.with_store(move |s| s.create_league(&new)).await?;
+    let (info, token) = state.with_leagues(move |l| l.create_league(&new)).await?;
     tracing::info!(league = info.id, system = %info.system, "league created");
     Ok((
         StatusCode::CREATED,
@@ -220,7 +222,7 @@ async fn get_league(
     State(state): State<AppState>,
     League(id): League,
 ) -> Result<Response, ApiError> {
-    let info = state.with_store(move |s| s.league(id)).await?;
+    let info = state.with_leagues(move |l| l.league(id)).await?;
     Ok(Json(info).into_response())
 }
 
@@ -231,7 +233,7 @@ async fn patch_league(
 ) -> Result<Response, ApiError> {
     let config = req.config.map(ConfigBody::settings).transpose()?;
     let info = state
-        .with_store(move |s| s.configure(id, req.name, req.system, config))
+        .with_leagues(move |l| l.configure(id, req.name, req.system, config))
         .await?;
     tracing::info!(league = id, system = %info.system, "league reconfigured and recomputed");
     Ok(Json(info).into_response())
@@ -249,7 +251,7 @@ async fn leaderboard(
     let offset = page.offset.unwrap_or(0);
     let limit = page.limit.unwrap_or(usize::MAX);
     let (total, rows) = state
-        .with_store(move |s| s.leaderboard_page(id, offset, limit))
+        .with_leagues(move |l| l.leaderboard_page(id, offset, limit))
         .await?;
     let body = serde_json::to_vec(&rows).map_err(ApiError::internal)?;
     Ok((
@@ -272,7 +274,7 @@ async fn full_leaderboard(
     id: LeagueId,
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
-    let board = state.with_store(move |s| s.leaderboard_json(id)).await?;
+    let board = state.with_leagues(move |l| l.leaderboard_json(id)).await?;
     let cached = {
         let mut cache = crate::lock(&state.inner.board_json);
         match cache.get(&id) {
@@ -330,7 +332,7 @@ async fn player(
     League(id): League,
     PlayerName(player): PlayerName,
 ) -> Result<Response, ApiError> {
-    let history = state.with_store(move |s| s.player(id, &player)).await?;
+    let history = state.with_leagues(move |l| l.player(id, &player)).await?;
     Ok(Json(history).into_response())
 }
 
@@ -338,7 +340,7 @@ async fn export_matches(
     State(state): State<AppState>,
     League(id): League,
 ) -> Result<Response, ApiError> {
-    let ledger = state.with_store(move |s| s.ledger(id)).await?;
+    let ledger = state.with_leagues(move |l| l.ledger(id)).await?;
     let mut out = Vec::with_capacity(ledger.len() * 128);
     for e in &ledger {
         serde_json::to_writer(&mut out, &e.json).map_err(ApiError::internal)?;
@@ -359,17 +361,109 @@ fn appended_json(a: &podium_store::Appended) -> Value {
     })
 }
 
+/// A body of one match, or a JSON array of matches.
+fn submissions(body: Value, limits: &crate::Limits) -> Result<(Vec<Submission>, bool), ApiError> {
+    let (subs, many) = match body {
+        Value::Array(items) => {
+            if items.len() > limits.max_batch {
+                return Err(ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!(
+                        "at most {} matches per request, this one has {}; send them in several requests (the server's operator sets the limit with --max-batch)",
+                        limits.max_batch,
+                        items.len()
+                    ),
+                ));
+            }
+            let subs = items
+                .into_iter()
+                .enumerate()
+                .map(|(k, item)| {
+                    serde_json::from_value(item).map_err(|e| {
+                        ApiError::new(
+                            StatusCode::UNPROCESSABLE_ENTITY,
+                            format!("match {k} of the array: {e}"),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<Submission>, _>>()?;
+            (subs, true)
+        }
+        one => (
+            vec![serde_json::from_value(one).map_err(|e| {
+                ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("invalid request body: {e}"),
+                )
+            })?],
+            false,
+        ),
+    };
+    for (k, sub) in subs.iter().enumerate() {
+        let which = if many {
+            format!("match {k} of the array")
+        } else {
+            "the match".into()
+        };
+        check_players(sub, &which, limits)?;
+    }
+    Ok((subs, many))
+}
+
+/// A match of at most [`crate::Limits::max_players`] players.
+fn check_players(sub: &Submission, which: &str, limits: &crate::Limits) -> Result<(), ApiError> {
+    if sub.results.len() > limits.max_players {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "{which} has {} players; a match has at most {} on this server (its operator sets the limit with --max-players)",
+                sub.results.len(),
+                limits.max_players
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Enters a match (201 stored, 200 a retry), or an array of matches (200, with each
+/// match's own status and answer in order).
 async fn submit_match(
     State(state): State<AppState>,
     LeagueAdmin(id): LeagueAdmin,
-    AppJson(sub): AppJson<Submission>,
+    AppJson(body): AppJson<Value>,
 ) -> Result<Response, ApiError> {
-    let done = state.submit(id, sub).await?;
-    let status = match done.status {
-        SubmitStatus::Created => StatusCode::CREATED,
-        _ => StatusCode::OK,
-    };
-    Ok((status, Json(appended_json(&done))).into_response())
+    let (subs, many) = submissions(body, state.limits())?;
+    let mut results = state.submit(id, subs).await?;
+    if !many {
+        let done = results
+            .pop()
+            .ok_or_else(|| ApiError::internal("a submission got no answer"))??;
+        let status = match done.status {
+            SubmitStatus::Created => StatusCode::CREATED,
+            _ => StatusCode::OK,
+        };
+        return Ok((status, Json(appended_json(&done))).into_response());
+    }
+    let answers: Vec<Value> = results
+        .into_iter()
+        .map(|r| match r {
+            Ok(done) => {
+                let mut v = appended_json(&done);
+                let code = if done.status == SubmitStatus::Created {
+                    201
+                } else {
+                    200
+                };
+                v["code"] = json!(code);
+                v
+            }
+            Err(e) => {
+                let e = ApiError::from(e);
+                json!({ "code": e.status.as_u16(), "error": e.message })
+            }
+        })
+        .collect();
+    Ok(Json(answers).into_response())
 }
 
 async fn get_match(
@@ -377,13 +471,7 @@ async fn get_match(
     League(id): League,
     MatchKey(key): MatchKey,
 ) -> Result<Response, ApiError> {
-    let (entry, changes) = state
-        .with_store(move |s| {
-            let entry = s.get_match(id, &key)?;
-            let changes = s.derived(id)?.changes(&key).unwrap_or_default();
-            Ok((entry, changes))
-        })
-        .await?;
+    let (entry, changes) = state.with_leagues(move |l| l.get_match(id, &key)).await?;
     Ok(Json(json!({
         "match": entry.key,
         "seq": entry.seq,
@@ -401,8 +489,9 @@ async fn correct_match(
     AppQuery(query): AppQuery<CorrectQuery>,
     AppJson(sub): AppJson<Submission>,
 ) -> Result<Response, ApiError> {
+    check_players(&sub, "the match", state.limits())?;
     let done = state
-        .with_store(move |s| s.correct(id, &key, sub, query.allow_new_players))
+        .with_leagues(move |l| l.correct(id, &key, sub, query.allow_new_players))
         .await?;
     tracing::info!(league = id, r#match = %done.entry.key, "match corrected, league recomputed");
     Ok(Json(appended_json(&done)).into_response())
@@ -413,7 +502,7 @@ async fn void_match(
     LeagueAdmin(id): LeagueAdmin,
     MatchKey(key): MatchKey,
 ) -> Result<Response, ApiError> {
-    let entry = state.with_store(move |s| s.void(id, &key)).await?;
+    let entry = state.with_leagues(move |l| l.void(id, &key)).await?;
     tracing::info!(league = id, r#match = %entry.key, "match voided, league recomputed");
     Ok(Json(json!({ "match": entry.key, "seq": entry.seq, "voided": true })).into_response())
 }

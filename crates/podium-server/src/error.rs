@@ -14,6 +14,8 @@ pub struct ApiError {
     pub status: StatusCode,
     /// The message sent as `{"error": message}`.
     pub message: String,
+    /// Seconds after which to try again (`Retry-After`), for 429 and 503.
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -22,7 +24,15 @@ impl ApiError {
         ApiError {
             status,
             message: message.into(),
+            retry_after: None,
         }
+    }
+
+    /// The same error, telling the client to try again after `seconds`.
+    #[must_use]
+    pub fn retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds);
+        self
     }
 
     /// 400 Bad Request.
@@ -45,18 +55,11 @@ impl ApiError {
     }
 }
 
-/// `text` quoted as a Rust string literal, cut to its first [`QUOTE_CHARS`] characters:
-/// what an error message may repeat of a client's input.
-#[must_use]
-pub fn quote(text: &str) -> String {
-    match text.char_indices().nth(QUOTE_CHARS) {
-        None => format!("{text:?}"),
-        Some((end, _)) => format!("{:?}… ({} bytes)", &text[..end], text.len()),
-    }
-}
+pub use podium_store::{quote, QUOTE_CHARS};
 
-/// The most characters of a client's input an error message repeats.
-pub const QUOTE_CHARS: usize = 64;
+/// The longest message sent; anything longer is cut (the messages that repeat a
+/// client's input already cut it, see [`quote`]).
+pub const MAX_MESSAGE: usize = 2_000;
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
@@ -67,6 +70,9 @@ impl From<StoreError> for ApiError {
             StoreError::Unauthorized => StatusCode::UNAUTHORIZED,
             StoreError::Forbidden { .. } => StatusCode::FORBIDDEN,
             StoreError::Conflict { .. } => StatusCode::CONFLICT,
+            StoreError::NotReady { .. } => {
+                return ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()).retry_after(1)
+            }
             e if e.is_client_error() => StatusCode::UNPROCESSABLE_ENTITY,
             _ => return ApiError::internal(e),
         };
@@ -100,11 +106,20 @@ impl From<QueryRejection> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut res = (
-            self.status,
-            Json(serde_json::json!({ "error": self.message })),
-        )
-            .into_response();
+        let mut message = self.message;
+        if message.len() > MAX_MESSAGE {
+            let mut end = MAX_MESSAGE;
+            while !message.is_char_boundary(end) {
+                end -= 1;
+            }
+            message.truncate(end);
+            message.push('…');
+        }
+        let mut res = (self.status, Json(serde_json::json!({ "error": message }))).into_response();
+        if let Some(seconds) = self.retry_after {
+            res.headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from(seconds));
+        }
         if self.status == StatusCode::UNAUTHORIZED {
             res.headers_mut().insert(
                 header::WWW_AUTHENTICATE,

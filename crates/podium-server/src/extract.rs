@@ -96,6 +96,17 @@ pub(crate) fn bearer(parts: &Parts) -> Option<String> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then(|| token.to_string())
 }
 
+/// The request's bearer token, if any.
+pub(crate) struct Bearer(pub Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Bearer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        Ok(Bearer(bearer(parts)))
+    }
+}
+
 /// A request that carries the admin token of the league its path names: the league.
 pub(crate) struct LeagueAdmin(pub LeagueId);
 

@@ -4,10 +4,15 @@
 //! ([`podium_store`]) and web pages for a game group, in one binary.
 //!
 //! - [`router`] builds the axum [`Router`] (API, pages, OpenAPI document);
-//! - [`serve`] opens the store, binds the address and runs until ctrl-c or SIGTERM.
+//! - [`serve`] opens the store, listens at once, loads each league in the background
+//!   (a league answers 503 until it is loaded), and runs until ctrl-c or SIGTERM.
 //!
-//! Match submissions go to one writer thread that commits whatever has queued up
-//! together (group commit), so many clients share each fsync; see [`AppState`].
+//! Leagues stand apart ([`podium_store::Leagues`]): one league's slow work — a match of
+//! thousands of players, a correction rated again, a reconfiguration, its load at start
+//! — holds up no other league, and the league's own readers are served from its last
+//! consistent state meanwhile. Submissions to a league that arrive together are
+//! committed together (group commit). Operators bound the work a request may ask for
+//! ([`Limits`]) and who may create leagues ([`Access`]).
 
 #![warn(missing_docs)]
 
@@ -16,180 +21,287 @@ mod board;
 pub mod error;
 mod extract;
 pub mod openapi;
+mod security;
 mod web;
 
+use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
-use std::path::Path;
-use std::sync::mpsc;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use axum::extract::DefaultBodyLimit;
 use axum::Router;
-use podium_store::{Appended, LeagueId, SqliteStore, Store, StoreError, Submission};
+use podium_store::{Appended, LeagueId, Leagues, StoreError, Submission};
 use tokio::sync::oneshot;
 
 pub use api::api_routes;
 pub use error::ApiError;
 
-/// The largest request body accepted (bytes).
-pub const BODY_LIMIT: usize = 1024 * 1024;
+/// What an operator bounds, so that no request asks for unbounded work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The most players (result rows) in one match. Rating costs grow with it (the
+    /// full-pair systems as its square); the largest Codeforces contest of the datasets
+    /// has 4,989.
+    pub max_players: usize,
+    /// The most matches in one request (a JSON array of matches).
+    pub max_batch: usize,
+    /// The most leagues created per hour without a credential (an open server).
+    pub leagues_per_hour: usize,
+    /// The largest request body, in bytes.
+    pub max_body: usize,
+}
 
-/// Most submissions committed in one transaction.
-const MAX_BATCH: usize = 512;
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_players: 10_000,
+            max_batch: 1_000,
+            leagues_per_hour: 60,
+            max_body: 1024 * 1024,
+        }
+    }
+}
 
-struct WriteJob {
-    league: LeagueId,
-    sub: Submission,
-    reply: oneshot::Sender<Result<Appended, StoreError>>,
+/// Who may create leagues.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Access {
+    /// The bearer of the server's admin token, only (its SHA-256 is kept).
+    Token(String),
+    /// Anyone, at most [`Limits::leagues_per_hour`] leagues per hour.
+    Open,
+}
+
+impl Access {
+    /// Only the bearer of `token`.
+    #[must_use]
+    pub fn token(token: &str) -> Self {
+        Access::Token(podium_store::hash_token(token))
+    }
 }
 
 struct Inner {
-    store: Mutex<Box<dyn Store>>,
-    writer: Mutex<Option<mpsc::Sender<WriteJob>>>,
+    leagues: Arc<Leagues>,
+    limits: Limits,
+    access: Access,
+    /// When the leagues created without a credential in the last hour were created.
+    created: Mutex<VecDeque<Instant>>,
     /// The full leaderboard as last served, per league: replaced when the store hands
     /// out a new board (after any change to the league).
-    board_json: Mutex<std::collections::HashMap<LeagueId, Arc<board::BoardBody>>>,
+    board_json: Mutex<HashMap<LeagueId, Arc<board::BoardBody>>>,
 }
 
-/// What the handlers share: the store behind a lock and the writer thread's queue.
+/// What the handlers share: the leagues, the limits, who may create leagues.
 #[derive(Clone)]
 pub struct AppState {
     inner: Arc<Inner>,
-}
-
-impl AppState {
-    /// Wraps a store and starts its writer thread (ended when the last state is dropped).
-    #[must_use]
-    pub fn new(store: Box<dyn Store>) -> Self {
-        let (tx, rx) = mpsc::channel::<WriteJob>();
-        let inner = Arc::new(Inner {
-            store: Mutex::new(store),
-            writer: Mutex::new(Some(tx)),
-            board_json: Mutex::new(std::collections::HashMap::new()),
-        });
-        let weak = Arc::downgrade(&inner);
-        std::thread::Builder::new()
-            .name("podium-writer".into())
-            .spawn(move || writer(rx, weak))
-            .expect("the writer thread starts");
-        AppState { inner }
-    }
-
-    fn store(&self) -> MutexGuard<'_, Box<dyn Store>> {
-        lock(&self.inner.store)
-    }
-
-    /// Runs `f` on the store on a blocking thread.
-    async fn with_store<T, F>(&self, f: F) -> Result<T, ApiError>
-    where
-        T: Send + 'static,
-        F: FnOnce(&mut dyn Store) -> Result<T, StoreError> + Send + 'static,
-    {
-        let state = self.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut store = state.store();
-            f(&mut **store)
-        })
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::from)
-    }
-
-    /// Checks that `token` is the admin token of `league`.
-    async fn authorize(&self, league: LeagueId, token: &str) -> Result<(), ApiError> {
-        let token = token.to_string();
-        self.with_store(move |s| s.authorize(league, &token)).await
-    }
-
-    /// Queues a submission for the writer thread and waits for its commit.
-    async fn submit(&self, league: LeagueId, sub: Submission) -> Result<Appended, ApiError> {
-        let (reply, rx) = oneshot::channel();
-        {
-            let writer = lock(&self.inner.writer);
-            let Some(tx) = writer.as_ref() else {
-                return Err(ApiError::new(
-                    axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                    "the server is shutting down",
-                ));
-            };
-            tx.send(WriteJob { league, sub, reply })
-                .map_err(|_| ApiError::internal("the writer thread has stopped"))?;
-        }
-        rx.await
-            .map_err(|_| ApiError::internal("the writer thread dropped a submission"))?
-            .map_err(ApiError::from)
-    }
-
-    /// Stops taking submissions; queued ones are still committed.
-    pub fn close(&self) {
-        lock(&self.inner.writer).take();
-    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The writer thread: takes whatever submissions have queued (up to [`MAX_BATCH`]),
-/// commits them in one transaction, answers each.
-fn writer(rx: mpsc::Receiver<WriteJob>, inner: std::sync::Weak<Inner>) {
-    while let Ok(first) = rx.recv() {
-        let mut jobs = vec![first];
-        while jobs.len() < MAX_BATCH {
-            match rx.try_recv() {
-                Ok(job) => jobs.push(job),
-                Err(_) => break,
+impl AppState {
+    /// The state over `leagues`.
+    #[must_use]
+    pub fn new(leagues: Arc<Leagues>, limits: Limits, access: Access) -> Self {
+        AppState {
+            inner: Arc::new(Inner {
+                leagues,
+                limits,
+                access,
+                created: Mutex::new(VecDeque::new()),
+                board_json: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+
+    /// The leagues served.
+    #[must_use]
+    pub fn leagues(&self) -> &Arc<Leagues> {
+        &self.inner.leagues
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.inner.limits
+    }
+
+    /// Runs `f` on the leagues on a blocking thread (they take locks and may rate).
+    async fn with_leagues<T, F>(&self, f: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Leagues) -> Result<T, StoreError> + Send + 'static,
+    {
+        let leagues = self.inner.leagues.clone();
+        let span = tracing::Span::current();
+        tokio::task::spawn_blocking(move || span.in_scope(|| f(&leagues)))
+            .await
+            .map_err(ApiError::internal)?
+            .map_err(ApiError::from)
+    }
+
+    /// Checks that `token` is the admin token of `league`.
+    async fn authorize(&self, league: LeagueId, token: &str) -> Result<(), ApiError> {
+        let token = token.to_string();
+        self.with_leagues(move |l| l.authorize(league, &token))
+            .await
+    }
+
+    /// Whether a request with this bearer token may create a league now; counts it.
+    fn may_create(&self, bearer: Option<&str>) -> Result<(), ApiError> {
+        match &self.inner.access {
+            Access::Token(hash) => match bearer {
+                Some(t) if podium_store::hash_token(t) == *hash => Ok(()),
+                _ => Err(ApiError::new(
+                    axum::http::StatusCode::UNAUTHORIZED,
+                    "creating a league needs the server's admin token: Authorization: Bearer <token>",
+                )),
+            },
+            Access::Open => {
+                let hour = Duration::from_secs(3600);
+                let now = Instant::now();
+                let mut created = lock(&self.inner.created);
+                while created.front().is_some_and(|t| now.duration_since(*t) >= hour) {
+                    created.pop_front();
+                }
+                if created.len() >= self.limits().leagues_per_hour {
+                    let wait = created
+                        .front()
+                        .map_or(hour, |t| hour.saturating_sub(now.duration_since(*t)));
+                    return Err(ApiError::new(
+                        axum::http::StatusCode::TOO_MANY_REQUESTS,
+                        format!(
+                            "this server creates at most {} leagues per hour without a credential; try later, or ask its operator",
+                            self.limits().leagues_per_hour
+                        ),
+                    )
+                    .retry_after(wait.as_secs().max(1)));
+                }
+                created.push_back(now);
+                Ok(())
             }
         }
-        let Some(inner) = inner.upgrade() else { return };
-        let (batch, replies): (Vec<_>, Vec<_>) = jobs
-            .into_iter()
-            .map(|j| ((j.league, j.sub), j.reply))
-            .unzip();
-        let results = lock(&inner.store).append_batch(batch);
-        tracing::debug!(batch = replies.len(), "committed a batch of submissions");
-        for (reply, result) in replies.into_iter().zip(results) {
-            let _ = reply.send(result);
+    }
+
+    /// Queues submissions to a league and waits until they are committed (together
+    /// with whatever else is queued for the league).
+    async fn submit(
+        &self,
+        league: LeagueId,
+        subs: Vec<Submission>,
+    ) -> Result<Vec<Result<Appended, StoreError>>, ApiError> {
+        let (reply, rx) = oneshot::channel();
+        let leagues = self.inner.leagues.clone();
+        let must_drain = leagues
+            .submit(
+                league,
+                subs,
+                Box::new(move |results| {
+                    let _ = reply.send(results);
+                }),
+            )
+            .map_err(ApiError::from)?;
+        if must_drain {
+            let span = tracing::Span::current();
+            tokio::task::spawn_blocking(move || span.in_scope(|| leagues.drain(league)));
+        }
+        rx.await
+            .map_err(|_| ApiError::internal("a submission was dropped unanswered"))
+    }
+}
+
+/// The whole application: API under `/api`, pages, static files, with the browser
+/// protections on every response.
+pub fn router(state: AppState) -> Router {
+    let body = state.limits().max_body;
+    security::layer(
+        api::routes()
+            .merge(web::routes())
+            .fallback(api::no_route)
+            .method_not_allowed_fallback(api::method_not_allowed)
+            .layer(DefaultBodyLimit::max(body))
+            .layer(tower_http::trace::TraceLayer::new_for_http())
+            .with_state(state),
+    )
+}
+
+/// How `podium serve` runs.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// The SQLite database file.
+    pub db: std::path::PathBuf,
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// The server's admin token: only its bearer creates leagues. Without one, anyone
+    /// may, which is allowed only on a loopback address unless `open`.
+    pub admin_token: Option<String>,
+    /// Let anyone create leagues on a non-loopback address, without an admin token.
+    pub open: bool,
+    /// What a request may ask for.
+    pub limits: Limits,
+    /// How the leagues are kept.
+    pub store: podium_store::Options,
+}
+
+impl ServeOptions {
+    /// Who may create leagues, or why the server must not start as asked.
+    ///
+    /// # Errors
+    /// No admin token on a non-loopback address without `open`.
+    pub fn access(&self) -> anyhow::Result<Access> {
+        match &self.admin_token {
+            Some(t) => Ok(Access::token(t)),
+            None if self.addr.ip().is_loopback() || self.open => Ok(Access::Open),
+            None => anyhow::bail!(
+                "{} is not a loopback address, and without an admin token anyone who reaches it could create leagues: give --admin-token-file FILE (only its bearer creates leagues), or --open to let anyone",
+                self.addr
+            ),
         }
     }
 }
 
-/// The whole application: API under `/api`, pages, static files.
-pub fn router(state: AppState) -> Router {
-    api::routes()
-        .merge(web::routes())
-        .fallback(api::no_route)
-        .method_not_allowed_fallback(api::method_not_allowed)
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(tower_http::trace::TraceLayer::new_for_http())
-        .with_state(state)
-}
-
-/// Opens (or creates) the store at `db`, serves on `addr` until ctrl-c or SIGTERM, then
-/// finishes the requests in flight and commits queued submissions before returning.
-/// `on_bound` is told the address actually bound (useful with port 0).
+/// Opens (or creates) the store, listens on the address at once, loads the leagues in
+/// the background (each is served as soon as it is loaded; until then it answers 503),
+/// serves until ctrl-c or SIGTERM, then finishes the requests in flight before
+/// returning. `on_bound` is told the address actually bound (useful with port 0).
 ///
 /// # Errors
-/// The store cannot be opened, or the address cannot be bound.
-pub async fn serve(
-    db: &Path,
-    addr: SocketAddr,
-    on_bound: impl FnOnce(SocketAddr),
-) -> anyhow::Result<()> {
+/// Creating leagues would be open to anyone on a public address, the store cannot be
+/// opened (or only read), or the address cannot be bound.
+pub async fn serve(options: ServeOptions, on_bound: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
     use anyhow::Context;
-    let path = db.to_path_buf();
-    let store = tokio::task::spawn_blocking(move || SqliteStore::open(&path))
-        .await?
-        .with_context(|| format!("cannot open the database {}", db.display()))?;
-    let leagues = store.leagues().len();
-    tracing::info!(db = %db.display(), leagues, "ledger opened and replayed");
-    let state = AppState::new(Box::new(store));
-    let listener = tokio::net::TcpListener::bind(addr)
+    let access = options.access()?;
+    let path = options.db.clone();
+    let store_options = options.store;
+    let leagues = tokio::task::spawn_blocking(move || {
+        let store = podium_store::SqliteStore::open(&path)?;
+        Leagues::open(Arc::new(store), store_options)
+    })
+    .await?
+    .with_context(|| format!("cannot open the database {}", options.db.display()))?;
+    tracing::info!(db = %options.db.display(), leagues = leagues.ids().len(), "ledger opened");
+    let listener = tokio::net::TcpListener::bind(options.addr)
         .await
-        .with_context(|| format!("cannot listen on {addr}"))?;
+        .with_context(|| format!("cannot listen on {}", options.addr))?;
     let bound = listener.local_addr()?;
     tracing::info!(addr = %bound, "podium serve listening on http://{bound}/");
     on_bound(bound);
+    let loader = {
+        let leagues = leagues.clone();
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        std::thread::Builder::new()
+            .name("podium-load".into())
+            .spawn(move || {
+                let started = Instant::now();
+                leagues.load_all(threads);
+                tracing::info!(
+                    seconds = started.elapsed().as_secs_f64(),
+                    "every league loaded"
+                );
+            })
+            .context("cannot start the loading thread")?
+    };
+    let state = AppState::new(leagues, options.limits, access);
     // Responses go out as soon as they are written: no Nagle delay on the last segment
     // of a response while the previous ones wait for their acknowledgement.
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
@@ -197,10 +309,10 @@ pub async fn serve(
             tracing::debug!("cannot set TCP_NODELAY: {e}");
         }
     });
-    axum::serve(listener, router(state.clone()))
+    axum::serve(listener, router(state))
         .with_graceful_shutdown(shutdown_signal())
         .await?;
-    state.close();
+    drop(loader);
     tracing::info!("stopped");
     Ok(())
 }

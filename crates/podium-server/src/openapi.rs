@@ -19,6 +19,12 @@ fn ok(doc: &str, schema: Value) -> Value {
     json!({"description": doc, "content": {"application/json": {"schema": schema}}})
 }
 
+fn unavailable() -> Value {
+    json!({"description": "The league is being loaded from its ledger (after a start); try again after Retry-After seconds",
+        "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
+}
+
 fn body(schema: &str) -> Value {
     json!({"required": true, "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{schema}")}}}})
 }
@@ -41,7 +47,7 @@ pub fn document() -> Value {
         "info": {
             "title": "podium league server",
             "version": env!("CARGO_PKG_VERSION"),
-            "description": "A match ledger for multiplayer games with ratings derived from it. Writes need the league's admin token as `Authorization: Bearer <token>`. Errors are `{\"error\": \"...\"}`."
+            "description": "A match ledger for multiplayer games with ratings derived from it. Writes need the league's admin token as `Authorization: Bearer <token>` and a JSON body with `Content-Type: application/json` (415 otherwise); creating a league needs the server's admin token when the server has one. Errors are `{\"error\": \"...\"}`; a league still being loaded answers 503 with Retry-After."
         },
         "paths": {
             "/api/openapi.json": {"get": {"summary": "This document", "responses": {"200": ok("The OpenAPI document", json!({"type": "object"}))}}},
@@ -49,18 +55,21 @@ pub fn document() -> Value {
                 "responses": {"200": ok("Systems", json!({"type": "array", "items": {"type": "object"}}))}}},
             "/api/leagues": {
                 "get": {"summary": "Every league", "responses": {"200": ok("Leagues", json!({"type": "array", "items": schema_ref("League")}))}},
-                "post": {"summary": "Create a league", "requestBody": body("NewLeague"),
+                "post": {"summary": "Create a league", "description": "Needs the server's admin token when it was started with one; otherwise anyone may, a bounded number of times per hour.",
+                    "security": [{ BEARER: [] }, {}], "requestBody": body("NewLeague"),
                     "responses": {"201": ok("Created: the id and the admin token (shown only now)", schema_ref("Created")),
-                                  "400": error("Malformed JSON"), "413": error("Body too large"), "422": error("Unknown system or bad parameter")}}
+                                  "400": error("Malformed JSON"), "401": error("The server's admin token is needed"), "413": error("Body too large"),
+                                  "415": error("Not a JSON body"), "422": error("Unknown system or bad parameter"),
+                                  "429": error("Too many leagues created in the last hour without a credential (Retry-After says when to try again)")}}
             },
             "/api/leagues/{id}": {
                 "get": {"summary": "A league with its system and parameters in force", "parameters": [id],
-                    "responses": {"200": ok("The league", schema_ref("League")), "404": error("No such league")}},
+                    "responses": {"200": ok("The league (`ready` false while it is being loaded)", schema_ref("League")), "404": error("No such league")}},
                 "patch": {"summary": "Change name, system or config; recomputes every rating from the ledger",
                     "parameters": [id], "security": auth, "requestBody": body("LeaguePatch"),
                     "responses": {"200": ok("The league as now configured", schema_ref("League")), "400": error("Malformed JSON"),
                         "401": error("Missing or wrong token"), "403": error("Another league's token"), "404": error("No such league"),
-                        "422": error("Unknown system, bad parameter, or a ledger the system cannot rate")}}
+                        "415": error("Not a JSON body"), "422": error("Unknown system, bad parameter, or a ledger the system cannot rate"), "503": unavailable()}}
             },
             "/api/leagues/{id}/leaderboard": {"get": {"summary": "The leaderboard, best first, ratings at full precision",
                 "description": "Without limit and offset, the whole board: sent zstd- or gzip-encoded when Accept-Encoding allows (Vary: Accept-Encoding), with an ETag; If-None-Match with it gets a 304 while the board is unchanged.",
@@ -68,33 +77,35 @@ pub fn document() -> Value {
                     {"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}, "description": "The ETag of a whole board the client has"}],
                 "responses": {"200": ok("Rows; header X-Total-Count gives the number of players", json!({"type": "array", "items": schema_ref("Standing")})),
                     "304": {"description": "The whole board is still the one If-None-Match named"},
-                    "400": error("Bad limit or offset"), "404": error("No such league")}}},
+                    "400": error("Bad limit or offset"), "404": error("No such league"), "503": unavailable()}}},
             "/api/leagues/{id}/players/{player}": {"get": {"summary": "A player's standing and every rated match with its breakdown",
-                "parameters": [id, p], "responses": {"200": ok("The player", schema_ref("Player")), "404": error("No such league or player")}}},
+                "parameters": [id, p], "responses": {"200": ok("The player", schema_ref("Player")), "404": error("No such league or player"), "503": unavailable()}}},
             "/api/leagues/{id}/matches": {
                 "get": {"summary": "The ledger in rating order as JSON Lines (what `podium rate` reads); voided matches left out",
                     "parameters": [id], "responses": {"200": {"description": "One match per line", "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
                         "404": error("No such league")}},
-                "post": {"summary": "Enter a match. A retry with the same id and content stores nothing (200); the same id with other content is 409",
-                    "parameters": [id], "security": auth, "requestBody": body("Match"),
+                "post": {"summary": "Enter a match, or an array of matches. A retry with the same id and content stores nothing (200); the same id with other content is 409",
+                    "description": "A body that is an array enters each match in order and answers 200 with an array of the same length: each item is a Submitted with `code` 201 or 200, or `{code, error}`. The server bounds the players per match and the matches per request.",
+                    "parameters": [id], "security": auth,
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": {"oneOf": [schema_ref("Match"), {"type": "array", "items": schema_ref("Match")}]}}}},
                     "responses": {"201": ok("Stored, with each player's rating change", schema_ref("Submitted")),
-                        "200": ok("A retry: already stored, nothing changed", schema_ref("Submitted")),
+                        "200": ok("A retry: already stored, nothing changed; or the answers to an array of matches", json!({"oneOf": [schema_ref("Submitted"), {"type": "array", "items": {"type": "object"}}]})),
                         "400": error("Malformed JSON"), "401": error("Missing or wrong token"), "403": error("Another league's token"),
-                        "404": error("No such league"), "409": error("Same id, other content"), "413": error("Body too large"),
-                        "422": error("Invalid match, or one the system cannot rate")}}
+                        "404": error("No such league"), "409": error("Same id, other content"), "413": error("Body too large, or too many matches in one request"),
+                        "415": error("Not a JSON body"), "422": error("Invalid match, too many players, or one the system cannot rate"), "503": unavailable()}}
             },
             "/api/leagues/{id}/matches/{match}": {
                 "get": {"summary": "One match of the ledger with its rating changes", "parameters": [id, m],
-                    "responses": {"200": ok("The match", schema_ref("Submitted")), "404": error("No such league or match")}},
+                    "responses": {"200": ok("The match", schema_ref("Submitted")), "404": error("No such league or match"), "503": unavailable()}},
                 "put": {"summary": "Correct a match (keeps its place in the ledger); recomputes",
                     "parameters": [id, m, query("allow_new_players", "boolean", "Allow players who have never played in the league")],
                     "security": auth, "requestBody": body("Match"),
                     "responses": {"200": ok("Corrected", schema_ref("Submitted")), "400": error("Malformed JSON"),
                         "401": error("Missing or wrong token"), "403": error("Another league's token"), "404": error("No such league or match"),
-                        "422": error("Invalid match, unknown player, or a ledger the system cannot rate")}},
+                        "415": error("Not a JSON body"), "422": error("Invalid match, too many players, unknown player, or a ledger the system cannot rate"), "503": unavailable()}},
                 "delete": {"summary": "Void a match (kept in the ledger, no longer rated); recomputes", "parameters": [id, m], "security": auth,
                     "responses": {"200": ok("Voided", json!({"type": "object"})), "401": error("Missing or wrong token"),
-                        "403": error("Another league's token"), "404": error("No such league or match")}}
+                        "403": error("Another league's token"), "404": error("No such league or match"), "503": unavailable()}}
             }
         },
         "components": {
@@ -111,7 +122,8 @@ pub fn document() -> Value {
                     "id": {"type": "integer"}, "admin_token": {"type": "string"}, "league": schema_ref("League")}},
                 "League": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "system": {"type": "string"},
                     "config": {"type": "array"}, "params": {"type": "array"}, "has_sigma": {"type": "boolean"},
-                    "matches": {"type": "integer"}, "players": {"type": "integer"}}},
+                    "matches": {"type": "integer"}, "players": {"type": "integer"},
+                    "ready": {"type": "boolean", "description": "false while the league is being loaded (counts are 0 then)"}}},
                 "Result": {"type": "object", "required": ["player"], "properties": {"player": {"type": "string"},
                     "rank": {"type": "number"}, "score": {"type": "number"}, "team": {"type": "string"},
                     "weight": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}}},

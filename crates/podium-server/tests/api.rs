@@ -3,13 +3,27 @@
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use axum::Router;
-use podium_server::{api_routes, router, AppState};
-use podium_store::SqliteStore;
+use std::sync::Arc;
+
+use podium_server::{api_routes, router, Access, AppState, Limits};
+use podium_store::{Leagues, Options, SqliteStore};
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
+fn leagues() -> Arc<Leagues> {
+    Leagues::open_loaded(
+        Arc::new(SqliteStore::temporary().unwrap()),
+        Options::default(),
+    )
+    .unwrap()
+}
+
 fn app() -> Router {
-    router(AppState::new(Box::new(SqliteStore::in_memory().unwrap())))
+    app_with(Limits::default(), Access::Open)
+}
+
+fn app_with(limits: Limits, access: Access) -> Router {
+    router(AppState::new(leagues(), limits, access))
 }
 
 struct Reply {
@@ -845,4 +859,380 @@ async fn full_leaderboard_cache_follows_every_change() {
         assert_eq!(gunzip(&g), now, "{what}: gzip copy");
         (plain, tag) = (now, new_tag);
     }
+}
+
+/// A request with the given headers and body; the reply and its headers.
+async fn send(
+    app: &Router,
+    method: Method,
+    uri: &str,
+    headers: &[(header::HeaderName, &str)],
+    body: &str,
+) -> (Reply, header::HeaderMap) {
+    let mut req = Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        req = req.header(k, *v);
+    }
+    let res = app
+        .clone()
+        .oneshot(req.body(Body::from(body.to_string())).unwrap())
+        .await
+        .unwrap();
+    let (parts, body) = res.into_parts();
+    let bytes = axum::body::to_bytes(body, 64 << 20).await.unwrap();
+    let content_type = hdr(&parts.headers, header::CONTENT_TYPE)
+        .unwrap_or_default()
+        .to_string();
+    (
+        Reply {
+            status: parts.status,
+            content_type,
+            text: String::from_utf8(bytes.to_vec()).unwrap(),
+        },
+        parts.headers,
+    )
+}
+
+#[tokio::test]
+async fn every_response_carries_the_browser_protections() {
+    let app = app();
+    for path in [
+        "/",
+        "/leagues/1",
+        "/static/app.js",
+        "/static/app.css",
+        "/api/leagues",
+        "/api/leagues/7/leaderboard",
+        "/api/nothing",
+    ] {
+        let (_, h, _) = get_with(&app, path, &[]).await;
+        let csp = hdr(&h, header::CONTENT_SECURITY_POLICY).unwrap_or_else(|| panic!("{path}"));
+        for part in [
+            "default-src 'none'",
+            "script-src 'self'",
+            "style-src 'self'",
+            "connect-src 'self'",
+            "frame-ancestors 'none'",
+        ] {
+            assert!(csp.contains(part), "{path}: {csp}");
+        }
+        assert!(!csp.contains("unsafe"), "{path}: {csp}");
+        assert_eq!(
+            hdr(&h, header::X_CONTENT_TYPE_OPTIONS),
+            Some("nosniff"),
+            "{path}"
+        );
+        assert_eq!(hdr(&h, header::X_FRAME_OPTIONS), Some("DENY"), "{path}");
+        assert_eq!(
+            hdr(&h, header::REFERRER_POLICY),
+            Some("no-referrer"),
+            "{path}"
+        );
+    }
+    // The pages run only code from files, which the policy allows: no inline script,
+    // style or event handler.
+    let (_, _, html) = get_with(&app, "/", &[]).await;
+    let html = String::from_utf8(html).unwrap();
+    assert!(
+        !html.contains("style=") && !html.contains("<style"),
+        "{html}"
+    );
+    assert!(!html.contains(" on"), "{html}");
+    for script in html.split("<script").skip(1) {
+        assert!(script.trim_start().starts_with("src="), "{script}");
+        assert!(script.contains("></script>"), "{script}");
+    }
+    let (_, _, js) = get_with(&app, "/static/app.js", &[]).await;
+    let js = String::from_utf8(js).unwrap();
+    for inline in [
+        "style:",
+        "\"style\"",
+        ".style",
+        "cssText",
+        "eval(",
+        "new Function",
+    ] {
+        assert!(!js.contains(inline), "app.js sets {inline}");
+    }
+}
+
+/// Writes read JSON only: a text or form body (which any site can make a browser send)
+/// gets 415 and changes nothing.
+#[tokio::test]
+async fn writes_take_json_bodies_only() {
+    let app = app();
+    let (id, t) = create(&app, json!({"name": "A"})).await;
+    let auth = format!("Bearer {t}");
+    let league = json!({"name": "B"}).to_string();
+    let one = game("g1", &[("ann", 1), ("bo", 2)]);
+    let matches = format!("/api/leagues/{id}/matches");
+    let cases = [
+        (Method::POST, "/api/leagues".to_string(), league.clone()),
+        (Method::POST, matches.clone(), one.clone()),
+        (Method::PUT, format!("{matches}/g1"), one.clone()),
+        (
+            Method::PATCH,
+            format!("/api/leagues/{id}"),
+            r#"{"name":"C"}"#.to_string(),
+        ),
+    ];
+    for (method, uri, body) in cases {
+        for ct in [
+            None,
+            Some("text/plain"),
+            Some("text/plain;charset=UTF-8"),
+            Some("application/x-www-form-urlencoded"),
+            Some("multipart/form-data; boundary=x"),
+        ] {
+            let mut headers = vec![(header::AUTHORIZATION, auth.as_str())];
+            if let Some(ct) = ct {
+                headers.push((header::CONTENT_TYPE, ct));
+            }
+            let (r, _) = send(&app, method.clone(), &uri, &headers, &body).await;
+            assert_eq!(
+                r.status,
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "{method} {uri} {ct:?}: {}",
+                r.text
+            );
+            assert!(r.error().contains("application/json"), "{}", r.error());
+        }
+    }
+    let r = call(&app, Method::GET, "/api/leagues", None, None).await;
+    assert_eq!(r.json().as_array().unwrap().len(), 1, "no league made");
+    assert_eq!(r.json()[0]["name"], "A");
+    let r = call(&app, Method::GET, &matches, None, None).await;
+    assert_eq!(r.text, "", "no match stored");
+}
+
+#[tokio::test]
+async fn only_the_admin_token_creates_leagues_when_there_is_one() {
+    let app = app_with(Limits::default(), Access::token("server-secret-0123456789"));
+    let body = json!({"name": "A"}).to_string();
+    for token in [None, Some("wrong"), Some("pdm_0000")] {
+        let r = call(&app, Method::POST, "/api/leagues", token, Some(&body)).await;
+        assert_eq!(r.status, StatusCode::UNAUTHORIZED, "{token:?}");
+        assert!(r.error().contains("admin token"), "{}", r.error());
+    }
+    let r = call(
+        &app,
+        Method::POST,
+        "/api/leagues",
+        Some("server-secret-0123456789"),
+        Some(&body),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // The league's own token still works for the league, not for creating leagues.
+    let league_token = r.json()["admin_token"].as_str().unwrap().to_string();
+    let r = call(
+        &app,
+        Method::POST,
+        "/api/leagues",
+        Some(&league_token),
+        Some(&body),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
+    let r = call(
+        &app,
+        Method::POST,
+        "/api/leagues/1/matches",
+        Some(&league_token),
+        Some(&game("g1", &[("ann", 1), ("bo", 2)])),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+}
+
+#[tokio::test]
+async fn an_open_server_creates_a_bounded_number_of_leagues_per_hour() {
+    let limits = Limits {
+        leagues_per_hour: 3,
+        ..Limits::default()
+    };
+    let app = app_with(limits, Access::Open);
+    for k in 0..3 {
+        create(&app, json!({"name": format!("L{k}")})).await;
+    }
+    let (r, h) = send(
+        &app,
+        Method::POST,
+        "/api/leagues",
+        &[(header::CONTENT_TYPE, "application/json")],
+        &json!({"name": "one too many"}).to_string(),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text);
+    assert!(r.error().contains("3 leagues per hour"), "{}", r.error());
+    let wait: u64 = hdr(&h, header::RETRY_AFTER).unwrap().parse().unwrap();
+    assert!((3000..=3600).contains(&wait), "{wait}");
+}
+
+#[tokio::test]
+async fn limits_bound_players_per_match_and_matches_per_request() {
+    let limits = Limits {
+        max_players: 5,
+        max_batch: 3,
+        ..Limits::default()
+    };
+    let app = app_with(limits, Access::Open);
+    let (id, t) = create(&app, json!({"name": "A"})).await;
+    let url = format!("/api/leagues/{id}/matches");
+    let six: Vec<(&str, u32)> = vec![("a", 1), ("b", 2), ("c", 3), ("d", 4), ("e", 5), ("f", 6)];
+    let r = call(&app, Method::POST, &url, Some(&t), Some(&game("big", &six))).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(
+        r.error().contains("6 players") && r.error().contains("at most 5"),
+        "{}",
+        r.error()
+    );
+    let r = call(
+        &app,
+        Method::PUT,
+        &format!("{url}/big"),
+        Some(&t),
+        Some(&game("big", &six)),
+    )
+    .await;
+    assert_eq!(
+        r.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "a correction is bounded the same way"
+    );
+    assert!(r.error().contains("at most 5"), "{}", r.error());
+    // An array of matches: each answered in order, with its own code.
+    let batch = format!(
+        "[{},{},{}]",
+        game("m1", &[("a", 1), ("b", 2)]),
+        game("m1", &[("a", 2), ("b", 1)]),
+        game("m2", &six[..5]),
+    );
+    let r = call(&app, Method::POST, &url, Some(&t), Some(&batch)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let answers = r.json();
+    let codes: Vec<u64> = answers
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["code"].as_u64().unwrap())
+        .collect();
+    assert_eq!(codes, [201, 409, 201]);
+    assert_eq!(answers[0]["match"], "m1");
+    assert!(answers[1]["error"].as_str().unwrap().contains("m1"));
+    let too_many = format!("[{}]", vec![game("x", &[("a", 1), ("b", 2)]); 4].join(","));
+    let r = call(&app, Method::POST, &url, Some(&t), Some(&too_many)).await;
+    assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", r.text);
+    assert!(r.error().contains("at most 3 matches"), "{}", r.error());
+    let too_big = format!("[{}]", game("y", &six));
+    let r = call(&app, Method::POST, &url, Some(&t), Some(&too_big)).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(r.error().contains("match 0 of the array"), "{}", r.error());
+    let r = call(&app, Method::GET, &url, None, None).await;
+    assert_eq!(r.text.lines().count(), 2);
+}
+
+/// A 900 KB match id is refused with a message that repeats only its start.
+#[tokio::test]
+async fn errors_do_not_echo_large_inputs() {
+    let app = app();
+    let (id, t) = create(&app, json!({"name": "A"})).await;
+    let key = "k".repeat(900_000);
+    let r = call(
+        &app,
+        Method::POST,
+        &format!("/api/leagues/{id}/matches"),
+        Some(&t),
+        Some(&game(&key, &[("ann", 1), ("bo", 2)])),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(r.text.len() < 1_000, "{} bytes", r.text.len());
+    assert!(r.error().contains("900000 bytes"), "{}", r.error());
+    let r = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/players/{}", "p".repeat(30_000)),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    assert!(r.text.len() < 1_000, "{} bytes", r.text.len());
+}
+
+/// A league not loaded yet answers 503 with Retry-After, is listed as not ready, and is
+/// served once loaded.
+#[tokio::test]
+async fn a_league_answers_503_until_it_is_loaded() {
+    let store = Arc::new(SqliteStore::temporary().unwrap());
+    let (id, token) = {
+        let leagues = Leagues::open_loaded(store.clone(), Options::default()).unwrap();
+        let (info, token) = leagues
+            .create_league(&podium_store::NewLeague {
+                name: "A".into(),
+                system: "sme".into(),
+                config: podium::Settings::new(),
+            })
+            .unwrap();
+        (info.id, token)
+    };
+    let leagues = Leagues::open(store, Options::default()).unwrap();
+    let app = router(AppState::new(
+        leagues.clone(),
+        Limits::default(),
+        Access::Open,
+    ));
+    for (method, uri, body) in [
+        (Method::GET, format!("/api/leagues/{id}/leaderboard"), None),
+        (Method::GET, format!("/api/leagues/{id}/players/ann"), None),
+        (
+            Method::POST,
+            format!("/api/leagues/{id}/matches"),
+            Some(game("g1", &[("ann", 1), ("bo", 2)])),
+        ),
+    ] {
+        let mut headers = vec![(header::AUTHORIZATION, format!("Bearer {token}"))];
+        if body.is_some() {
+            headers.push((header::CONTENT_TYPE, "application/json".into()));
+        }
+        let headers: Vec<(header::HeaderName, &str)> = headers
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_str()))
+            .collect();
+        let (r, h) = send(
+            &app,
+            method.clone(),
+            &uri,
+            &headers,
+            body.as_deref().unwrap_or(""),
+        )
+        .await;
+        assert_eq!(
+            r.status,
+            StatusCode::SERVICE_UNAVAILABLE,
+            "{method} {uri}: {}",
+            r.text
+        );
+        assert!(r.error().contains("being loaded"), "{}", r.error());
+        assert_eq!(hdr(&h, header::RETRY_AFTER), Some("1"));
+    }
+    let list = call(&app, Method::GET, "/api/leagues", None, None)
+        .await
+        .json();
+    assert_eq!(list[0]["ready"], false);
+    leagues.load(id).unwrap();
+    let list = call(&app, Method::GET, "/api/leagues", None, None)
+        .await
+        .json();
+    assert_eq!(list[0]["ready"], true);
+    let r = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/leaderboard"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK);
 }

@@ -1,16 +1,27 @@
 //! The ratings derived from a ledger: a [`podium::League`] fed the ledger's matches in
-//! rating order, each match's changes, and each player's history.
+//! rating order, each match's changes, each player's history, and checkpoints to rate
+//! again from.
+//!
+//! A change to a past match (a void, a correction, a timed match entered before later
+//! ones) is rated again from the last **checkpoint** before it, not from the start: a
+//! checkpoint is a copy of the league (`League: Clone`) after a number of matches, taken
+//! every [`Checkpoints::every`] matches. The new ratings of the matches after the
+//! checkpoint are computed apart (a [`Tail`], from a copy of the checkpoint, while readers
+//! keep reading the current state) and then put in place of the old ones
+//! ([`Derived::splice`]), which costs only as much as the matches rated again.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use podium::{League, Match, RatingSystem};
 
 use crate::error::StoreError;
-use crate::types::{BoardJson, BoardRow, ChangeRow, HistoryRow, LedgerEntry, PlayerHistory};
+use crate::types::{
+    BoardJson, BoardRow, ChangeRow, HistoryRow, LedgerEntry, PlayerHistory, Position,
+};
 
 /// One rated match.
 #[derive(Debug, Clone)]
@@ -21,6 +32,50 @@ struct Rated {
     entries: usize,
     /// `(player index, place, change)` in the match's player order.
     changes: Vec<(usize, usize, podium::PlayerChange)>,
+}
+
+impl Rated {
+    fn position(&self) -> Position {
+        Position {
+            time: self.time,
+            seq: self.seq,
+        }
+    }
+}
+
+/// Rates one match of the ledger in `league`, whose matches so far have times or not as
+/// `timed` says (`None`: no match yet). Nothing changes if it fails.
+fn rate(
+    league: &mut League,
+    timed: Option<bool>,
+    entry: &LedgerEntry,
+    game: &Match,
+) -> Result<Rated, StoreError> {
+    let has_time = game.time().is_some();
+    if timed.is_some_and(|t| t != has_time) {
+        return Err(StoreError::TimeMismatch {
+            key: entry.key.clone(),
+            has_time,
+        });
+    }
+    let report = league.apply(game).map_err(|source| StoreError::Rate {
+        key: entry.key.clone(),
+        source,
+    })?;
+    let places = game.players().map(|(e, _)| game.place(e));
+    let changes = report
+        .changes
+        .into_iter()
+        .zip(places)
+        .map(|((i, c), place)| (i, place, c))
+        .collect();
+    Ok(Rated {
+        key: entry.key.clone(),
+        seq: entry.seq,
+        time: game.time(),
+        entries: game.len(),
+        changes,
+    })
 }
 
 /// A player's place in the leaderboard order: rating descending, then name ascending
@@ -67,22 +122,37 @@ impl Ord for Place {
     }
 }
 
-/// The state derived from a league's ledger.
-#[derive(Debug)]
-pub struct Derived {
-    league: League,
-    rated: Vec<Rated>,
-    by_key: HashMap<String, usize>,
-    /// For each player (league index), the indices of their matches in `rated`.
-    games: Vec<Vec<u32>>,
-    /// Whether the league's matches have times (decided by the first rated match).
-    timed: Option<bool>,
-    last_time: Option<i64>,
-    /// Every player in leaderboard order, kept up to date match by match, so that a
-    /// page of the leaderboard never needs a sort.
-    order: BTreeSet<Place>,
-    /// The whole leaderboard, built on demand after a change.
-    board: Option<Arc<Vec<BoardRow>>>,
+/// How often a league's state is kept to rate again from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checkpoints {
+    /// A checkpoint after every this many rated matches (0: none; every change to a past
+    /// match is then rated again from the start).
+    pub every: usize,
+    /// The most checkpoints kept per league. When there are more, the one whose removal
+    /// leaves the smallest gap goes (the older on ties), so long ledgers keep checkpoints
+    /// spread over their whole length, the newest always kept.
+    pub keep: usize,
+}
+
+impl Default for Checkpoints {
+    fn default() -> Self {
+        Checkpoints {
+            every: 10_000,
+            keep: 16,
+        }
+    }
+}
+
+/// The league after its first `count` rated matches.
+#[derive(Debug, Clone)]
+struct Checkpoint {
+    count: usize,
+    league: Arc<League>,
+}
+
+/// The serialised full leaderboard and what the next one reuses of it.
+#[derive(Debug, Default)]
+struct BoardCache {
     /// The whole leaderboard as JSON while it is current.
     json: Option<BoardJson>,
     /// The last JSON made (current or not), and where each player's row is in it after
@@ -94,6 +164,34 @@ pub struct Derived {
     /// The JSON before `last`, whose buffer the next board reuses if no reader holds it
     /// any more (a fresh 20 MB buffer costs more in page faults than filling it).
     spare: Option<Arc<Vec<u8>>>,
+}
+
+impl BoardCache {
+    /// Player `index`'s row has changed.
+    fn forget(&mut self, index: usize) {
+        if let Some(span) = self.spans.get_mut(index) {
+            *span = None;
+        }
+    }
+}
+
+/// The state derived from a league's ledger.
+#[derive(Debug)]
+pub struct Derived {
+    league: League,
+    /// The rated matches in rating order.
+    rated: Vec<Rated>,
+    by_key: HashMap<String, usize>,
+    /// For each player (league index), the indices of their matches in `rated`.
+    games: Vec<Vec<u32>>,
+    /// Every player in leaderboard order, kept up to date match by match, so that a
+    /// page of the leaderboard never needs a sort.
+    order: BTreeSet<Place>,
+    policy: Checkpoints,
+    /// In increasing `count`, all below `rated.len()` or equal to it.
+    checkpoints: Vec<Checkpoint>,
+    /// Behind a lock of its own so that readers holding the state shared can make it.
+    cache: Mutex<BoardCache>,
 }
 
 /// Versions of boards, unique over every league of the process: a replay starts a new
@@ -120,7 +218,7 @@ fn decimal(mut n: usize, buf: &mut [u8; 20]) -> &[u8] {
 /// The order matches are rated in: by time (stable by ledger position) when they have
 /// times, as `podium rate` does, else by ledger position.
 pub(crate) fn rating_order(entries: &mut [LedgerEntry]) {
-    entries.sort_by_key(|e| (e.time, e.seq));
+    entries.sort_by_key(LedgerEntry::position);
 }
 
 /// Rates a ledger from scratch: the fresh replay that a store's ratings must equal.
@@ -135,15 +233,15 @@ pub fn replay(
 ) -> Result<Derived, StoreError> {
     let mut entries: Vec<LedgerEntry> = entries.iter().filter(|e| !e.voided).cloned().collect();
     rating_order(&mut entries);
-    let mut d = Derived::new(system);
+    let base = Base::empty(Arc::from(system));
+    let mut tail = Tail::new(base, Checkpoints::default());
     for e in &entries {
-        let game = to_match(e)?;
-        d.apply(e, &game)?;
+        tail.push(e)?;
     }
-    Ok(d)
+    Ok(Derived::from_tail(tail, Checkpoints::default()))
 }
 
-fn to_match(e: &LedgerEntry) -> Result<Match, StoreError> {
+pub(crate) fn to_match(e: &LedgerEntry) -> Result<Match, StoreError> {
     e.json
         .to_match("ledger", e.seq.max(0) as u64)
         .map_err(|err| StoreError::InvalidMatch {
@@ -151,24 +249,142 @@ fn to_match(e: &LedgerEntry) -> Result<Match, StoreError> {
         })
 }
 
+/// Where a [`Tail`] starts: the league after the first `count` rated matches.
+#[derive(Debug)]
+pub struct Base {
+    count: usize,
+    league: Arc<League>,
+    /// The position of the last of those matches (`None` for none).
+    after: Option<Position>,
+    timed: Option<bool>,
+}
+
+impl Base {
+    /// Before the first match, in a league rated by `system`.
+    #[must_use]
+    pub fn empty(system: Arc<dyn RatingSystem>) -> Self {
+        Base {
+            count: 0,
+            league: Arc::new(League::shared(system)),
+            after: None,
+            timed: None,
+        }
+    }
+
+    /// The position of the last match it includes: a tail rates the matches after it.
+    #[must_use]
+    pub fn after(&self) -> Option<Position> {
+        self.after
+    }
+
+    /// How many rated matches it includes.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        self.count
+    }
+}
+
+/// The ratings of the matches after a [`Base`], computed apart from the state they will
+/// replace (so that readers keep the current state meanwhile), then put in place by
+/// [`Derived::splice`].
+#[derive(Debug)]
+pub struct Tail {
+    base: usize,
+    base_players: usize,
+    league: League,
+    timed: Option<bool>,
+    rated: Vec<Rated>,
+    checkpoints: Vec<Checkpoint>,
+    policy: Checkpoints,
+}
+
+impl Tail {
+    /// An empty tail after `base` (a copy of its league is made now).
+    #[must_use]
+    pub fn new(base: Base, policy: Checkpoints) -> Self {
+        let league = Arc::try_unwrap(base.league).unwrap_or_else(|shared| (*shared).clone());
+        Tail {
+            base: base.count,
+            base_players: league.players().len(),
+            league,
+            timed: base.timed,
+            rated: Vec::new(),
+            checkpoints: Vec::new(),
+            policy,
+        }
+    }
+
+    /// Rates the next match (matches come in rating order, voided ones left out).
+    ///
+    /// # Errors
+    /// The match does not validate, or the system refuses it.
+    pub fn push(&mut self, entry: &LedgerEntry) -> Result<(), StoreError> {
+        let game = to_match(entry)?;
+        let r = rate(&mut self.league, self.timed, entry, &game)?;
+        self.timed = Some(r.time.is_some());
+        self.rated.push(r);
+        let count = self.base + self.rated.len();
+        if self.policy.every > 0 && count % self.policy.every == 0 {
+            self.checkpoints.push(Checkpoint {
+                count,
+                league: Arc::new(self.league.clone()),
+            });
+        }
+        Ok(())
+    }
+
+    /// Matches rated.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.rated.len()
+    }
+
+    /// Whether no match was rated.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.rated.is_empty()
+    }
+
+    /// Whether it starts from nothing (and so replaces a state whole).
+    #[must_use]
+    pub fn is_whole(&self) -> bool {
+        self.base == 0
+    }
+}
+
 impl Derived {
     /// Empty state for a league rated by `system`.
     #[must_use]
-    pub fn new(system: Box<dyn RatingSystem>) -> Self {
+    pub fn new(system: Box<dyn RatingSystem>, policy: Checkpoints) -> Self {
+        Derived::from_league(League::new(system), policy)
+    }
+
+    fn from_league(league: League, policy: Checkpoints) -> Self {
         Derived {
-            league: League::new(system),
+            league,
             rated: Vec::new(),
             by_key: HashMap::new(),
             games: Vec::new(),
-            timed: None,
-            last_time: None,
             order: BTreeSet::new(),
-            board: None,
-            json: None,
-            last: None,
-            spans: Vec::new(),
-            spare: None,
+            policy,
+            checkpoints: Vec::new(),
+            cache: Mutex::new(BoardCache::default()),
         }
+    }
+
+    /// The whole state from a tail that starts from nothing.
+    ///
+    /// # Panics
+    /// If the tail does not start from nothing ([`Tail::is_whole`]).
+    #[must_use]
+    pub fn from_tail(tail: Tail, policy: Checkpoints) -> Self {
+        assert!(
+            tail.is_whole(),
+            "a whole state comes from a tail from nothing"
+        );
+        let mut d = Derived::from_league(League::shared(tail.league.system_arc()), policy);
+        drop(d.splice(tail));
+        d
     }
 
     /// The league with its players and ratings.
@@ -183,125 +399,212 @@ impl Derived {
         self.rated.len()
     }
 
+    /// The checkpoints kept: after how many rated matches each was taken.
+    #[must_use]
+    pub fn checkpoints(&self) -> Vec<usize> {
+        self.checkpoints.iter().map(|c| c.count).collect()
+    }
+
     /// Whether matches have times (`None` before the first match).
     #[must_use]
     pub fn timed(&self) -> Option<bool> {
-        self.timed
+        self.rated.first().map(|r| r.time.is_some())
+    }
+
+    /// Where a rated match stands, by id.
+    #[must_use]
+    pub fn position_of(&self, key: &str) -> Option<Position> {
+        Some(self.rated[*self.by_key.get(key)?].position())
     }
 
     /// Whether a match at `time` would go after every rated match (so it can be rated in
-    /// place rather than by a replay).
+    /// place rather than from a checkpoint).
     #[must_use]
     pub fn appends_at_end(&self, time: Option<i64>) -> bool {
-        match (time, self.last_time) {
+        match (time, self.rated.last().and_then(|r| r.time)) {
             (Some(t), Some(last)) => t >= last,
             _ => true,
         }
     }
 
-    /// Rates one more match. Nothing changes if the system refuses it.
+    /// Where to rate again from so that every match at `from` or later is rated again:
+    /// the last checkpoint before it (or the start). Cheap: the checkpoint is shared, a
+    /// [`Tail`] copies it.
+    #[must_use]
+    pub fn base_before(&self, from: Position) -> Base {
+        let index = self.rated.partition_point(|r| r.position() < from);
+        match self.checkpoints.iter().rev().find(|c| c.count <= index) {
+            Some(c) => Base {
+                count: c.count,
+                league: c.league.clone(),
+                after: Some(self.rated[c.count - 1].position()),
+                timed: self.timed(),
+            },
+            None => Base::empty(self.league.system_arc()),
+        }
+    }
+
+    /// The current state as a base (a copy of the league: costs as much as its players).
+    #[must_use]
+    pub fn base_at_end(&self) -> Base {
+        Base {
+            count: self.rated.len(),
+            league: Arc::new(self.league.clone()),
+            after: self.rated.last().map(Rated::position),
+            timed: self.timed(),
+        }
+    }
+
+    /// Rates one more match at the end. Nothing changes if the system refuses it.
     ///
     /// # Errors
     /// [`StoreError::Rate`] or [`StoreError::TimeMismatch`].
     pub fn apply(&mut self, entry: &LedgerEntry, game: &Match) -> Result<(), StoreError> {
-        let has_time = game.time().is_some();
-        if self.timed.is_some_and(|t| t != has_time) {
-            return Err(StoreError::TimeMismatch {
-                key: entry.key.clone(),
-                has_time,
-            });
-        }
         let old: Vec<Place> = game
             .players()
             .filter_map(|(_, m)| Some(Place::of(&self.league, self.league.index_of(&m.player)?)))
             .collect();
-        let report = self.league.apply(game).map_err(|source| StoreError::Rate {
-            key: entry.key.clone(),
-            source,
-        })?;
-        self.timed = Some(has_time);
-        if let Some(t) = game.time() {
-            self.last_time = Some(self.last_time.map_or(t, |l| l.max(t)));
+        let timed = self.timed();
+        let r = rate(&mut self.league, timed, entry, game)?;
+        for p in &old {
+            self.order.remove(p);
         }
+        self.record(r);
+        let count = self.rated.len();
+        if self.policy.every > 0 && count % self.policy.every == 0 {
+            self.checkpoints.push(Checkpoint {
+                count,
+                league: Arc::new(self.league.clone()),
+            });
+            self.thin();
+        }
+        Ok(())
+    }
+
+    /// Adds a rated match whose players' old places are already out of the order.
+    fn record(&mut self, r: Rated) {
         let index = self.rated.len() as u32;
-        let places: Vec<usize> = game.players().map(|(e, _)| game.place(e)).collect();
-        let changes: Vec<_> = report
-            .changes
-            .into_iter()
-            .zip(places)
-            .map(|((i, c), place)| (i, place, c))
-            .collect();
-        for &(i, _, _) in &changes {
+        let cache = self.cache.get_mut().unwrap_or_else(|p| p.into_inner());
+        for &(i, _, _) in &r.changes {
             if self.games.len() <= i {
                 self.games.resize_with(i + 1, Vec::new);
             }
             self.games[i].push(index);
-        }
-        for p in &old {
-            self.order.remove(p);
-        }
-        for &(i, _, _) in &changes {
             self.order.insert(Place::of(&self.league, i));
-            if let Some(span) = self.spans.get_mut(i) {
-                *span = None;
+            cache.forget(i);
+        }
+        cache.json = None;
+        self.by_key.insert(r.key.clone(), self.rated.len());
+        self.rated.push(r);
+    }
+
+    /// Drops checkpoints beyond [`Checkpoints::keep`].
+    fn thin(&mut self) {
+        while self.checkpoints.len() > self.policy.keep.max(1) {
+            let counts: Vec<usize> = self.checkpoints.iter().map(|c| c.count).collect();
+            // Removing checkpoint k leaves a gap from the one before it to the one after.
+            let drop = (0..counts.len() - 1)
+                .min_by_key(|&k| counts[k + 1] - if k == 0 { 0 } else { counts[k - 1] })
+                .expect("at least two checkpoints");
+            self.checkpoints.remove(drop);
+        }
+    }
+
+    /// Puts a tail in place of the matches rated after its base. Only the matches of the
+    /// old and new tails and their players are touched. Returns what was replaced, to be
+    /// dropped after the caller lets go of its lock.
+    ///
+    /// # Panics
+    /// If the tail starts after the last rated match.
+    pub fn splice(&mut self, tail: Tail) -> Spliced {
+        let base = tail.base;
+        assert!(base <= self.rated.len(), "a tail starts within the ledger");
+        let old: Vec<Rated> = self.rated.drain(base..).collect();
+        let mut touched: Vec<usize> = Vec::new();
+        for r in &old {
+            self.by_key.remove(&r.key);
+            touched.extend(r.changes.iter().map(|&(i, _, _)| i));
+        }
+        touched.sort_unstable();
+        touched.dedup();
+        // Players of the base who play in the new tail only: their place moves too.
+        let mut joining: Vec<usize> = tail
+            .rated
+            .iter()
+            .flat_map(|r| r.changes.iter().map(|&(i, _, _)| i))
+            .filter(|&i| i < tail.base_players && touched.binary_search(&i).is_err())
+            .collect();
+        joining.sort_unstable();
+        joining.dedup();
+        let cache = self.cache.get_mut().unwrap_or_else(|p| p.into_inner());
+        for &i in touched.iter().chain(&joining) {
+            self.order.remove(&Place::of(&self.league, i));
+        }
+        for &i in &touched {
+            if let Some(games) = self.games.get_mut(i) {
+                while games.last().is_some_and(|&m| m as usize >= base) {
+                    games.pop();
+                }
+            }
+            cache.forget(i);
+        }
+        // Players first seen after the base may have other indices in the new league.
+        self.games.truncate(tail.base_players);
+        cache.spans.truncate(tail.base_players);
+        cache.json = None;
+        let old_league = std::mem::replace(&mut self.league, tail.league);
+        // The league is the tail's last state: each player's place is taken once, at
+        // their final rating (places taken twice are equal and kept once).
+        for r in tail.rated {
+            self.record(r);
+        }
+        for &i in &touched {
+            if i < tail.base_players {
+                self.order.insert(Place::of(&self.league, i));
             }
         }
-        self.by_key.insert(entry.key.clone(), self.rated.len());
-        self.rated.push(Rated {
-            key: entry.key.clone(),
-            seq: entry.seq,
-            time: game.time(),
-            entries: game.len(),
-            changes,
-        });
-        self.board = None;
-        self.json = None;
-        Ok(())
+        self.checkpoints.retain(|c| c.count <= base);
+        self.checkpoints.extend(tail.checkpoints);
+        self.policy = tail.policy;
+        self.thin();
+        Spliced {
+            _rated: old,
+            _league: old_league,
+        }
     }
 
     /// The changes a rated match made, in its player order.
     #[must_use]
     pub fn changes(&self, key: &str) -> Option<Vec<ChangeRow>> {
         let r = &self.rated[*self.by_key.get(key)?];
-        Some(self.change_rows(r))
+        Some(
+            r.changes
+                .iter()
+                .map(|(i, place, c)| ChangeRow::new(&self.league.player(*i).name, *place, c))
+                .collect(),
+        )
     }
 
-    fn change_rows(&self, r: &Rated) -> Vec<ChangeRow> {
-        r.changes
-            .iter()
-            .map(|(i, place, c)| ChangeRow::new(&self.league.player(*i).name, *place, c))
-            .collect()
-    }
-
-    /// The leaderboard, best first; computed once per change and shared.
-    pub fn board(&mut self) -> Arc<Vec<BoardRow>> {
-        if let Some(b) = &self.board {
-            return b.clone();
-        }
-        let b = Arc::new(self.compute_board());
-        self.board = Some(b.clone());
-        b
-    }
-
-    /// The whole leaderboard as JSON: exactly `serde_json::to_vec(&*self.board())`, made
-    /// once per change. Rows of players who have not played since the last JSON was made
-    /// are copied from it; only the others are serialised again.
-    pub fn board_json(&mut self) -> BoardJson {
-        if let Some(j) = &self.json {
+    /// The whole leaderboard as JSON: exactly `serde_json::to_vec(&self.compute_board())`,
+    /// made once per change. Rows of players who have not played since the last JSON was
+    /// made are copied from it; only the others are serialised again.
+    pub fn board_json(&self) -> BoardJson {
+        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(j) = &cache.json {
             return j.clone();
         }
         // Rows are ~200 bytes; sizing the buffer up front spares regrowing 20 MB.
         let wanted = 2 + self.order.len() * 240;
-        let mut out = self
+        let mut out = cache
             .spare
             .take()
             .and_then(|b| Arc::try_unwrap(b).ok())
             .unwrap_or_default();
         out.clear();
         out.reserve(wanted);
-        let last = self.last.take();
+        let last = cache.last.take();
         let prev: &[u8] = last.as_deref().map_or(&[], Vec::as_slice);
-        let mut spans = std::mem::take(&mut self.spans);
+        let mut spans = std::mem::take(&mut cache.spans);
         spans.resize(self.league.players().len(), None);
         out.push(b'[');
         let mut digits = [0u8; 20];
@@ -321,16 +624,16 @@ impl Derived {
             spans[i] = Some(start..out.len());
         }
         out.push(b']');
-        self.spans = spans;
-        self.spare = last;
+        cache.spans = spans;
+        cache.spare = last;
         let out = Arc::new(out);
-        self.last = Some(out.clone());
+        cache.last = Some(out.clone());
         let json = BoardJson {
             json: out,
             rows: self.order.len(),
             version: next_version(),
         };
-        self.json = Some(json.clone());
+        cache.json = Some(json.clone());
         json
     }
 
@@ -432,5 +735,93 @@ impl Derived {
     #[must_use]
     pub fn knows(&self, player: &str) -> bool {
         self.league.get(player).is_some()
+    }
+}
+
+/// What [`Derived::splice`] replaced: dropping it frees the old matches and league.
+#[derive(Debug)]
+#[must_use = "drop it once the lock on the state is let go"]
+pub struct Spliced {
+    _rated: Vec<Rated>,
+    _league: League,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use podium_io::JsonMatch;
+
+    fn entry(seq: i64, players: &[&str]) -> LedgerEntry {
+        let game = Match::ranked(format!("g{seq}"), players).unwrap();
+        LedgerEntry {
+            seq,
+            key: format!("g{seq}"),
+            time: None,
+            json: JsonMatch::from_match(&game),
+            hash: String::new(),
+            voided: false,
+        }
+    }
+
+    /// A splice from every checkpoint gives the state of a fresh replay, and keeps the
+    /// checkpoints where they belong.
+    #[test]
+    fn splicing_a_tail_from_a_checkpoint_equals_a_fresh_replay() {
+        let names = ["ann", "bo", "cy", "dee", "eve", "fay", "gus"];
+        let entries: Vec<LedgerEntry> = (1..=23)
+            .map(|s| {
+                let k = s as usize;
+                let trio = [names[k % 7], names[(k * 3 + 1) % 7], names[(k * 5 + 2) % 7]];
+                let mut v: Vec<&str> = Vec::new();
+                for p in trio {
+                    if !v.contains(&p) {
+                        v.push(p);
+                    }
+                }
+                if v.len() < 2 {
+                    v.push(if v[0] == "zed" { "yan" } else { "zed" });
+                }
+                entry(s, &v)
+            })
+            .collect();
+        let policy = Checkpoints { every: 4, keep: 3 };
+        let mut d = Derived::new(
+            podium::system("sme", &podium::Settings::new()).unwrap(),
+            policy,
+        );
+        for e in &entries {
+            d.apply(e, &to_match(e).unwrap()).unwrap();
+        }
+        assert_eq!(
+            d.checkpoints(),
+            vec![8, 16, 20],
+            "thinned to 3, the newest kept"
+        );
+        // Replace match 10 by another result, rated again from the checkpoint before it.
+        let mut changed = entries.clone();
+        changed[9] = entry(10, &["gus", "new", "ann"]);
+        let base = d.base_before(changed[9].position());
+        assert_eq!(base.count(), 8);
+        let mut tail = Tail::new(base, policy);
+        for e in &changed[8..] {
+            tail.push(e).unwrap();
+        }
+        drop(d.splice(tail));
+        let fresh = replay(
+            podium::system("sme", &podium::Settings::new()).unwrap(),
+            &changed,
+        )
+        .unwrap();
+        assert_eq!(d.compute_board(), fresh.compute_board());
+        assert_eq!(
+            String::from_utf8_lossy(&d.board_json().json),
+            String::from_utf8_lossy(&serde_json::to_vec(&fresh.compute_board()).unwrap())
+        );
+        for p in names.iter().chain(&["new"]) {
+            let a = d.player(p).map(|h| serde_json::to_value(h).unwrap());
+            let b = fresh.player(p).map(|h| serde_json::to_value(h).unwrap());
+            assert_eq!(a, b, "{p}");
+        }
+        assert_eq!(d.checkpoints(), vec![8, 16, 20]);
     }
 }

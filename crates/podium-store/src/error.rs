@@ -2,7 +2,7 @@
 
 use podium::{ConfigError, RateError};
 
-/// An error of a [`crate::Store`] operation.
+/// An error of a store operation.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum StoreError {
@@ -12,8 +12,14 @@ pub enum StoreError {
         /// The id asked for.
         league: i64,
     },
+    /// The league's ratings are still being rebuilt from its ledger (after a start).
+    #[error("league {league} is being loaded from its ledger; try again shortly")]
+    NotReady {
+        /// The league.
+        league: i64,
+    },
     /// No match with that id in the league.
-    #[error("league {league} has no match {key:?}")]
+    #[error("league {league} has no match {}", quote(key))]
     MatchNotFound {
         /// The league.
         league: i64,
@@ -21,7 +27,7 @@ pub enum StoreError {
         key: String,
     },
     /// No player of that name has played in the league.
-    #[error("league {league} has no player {player:?}")]
+    #[error("league {league} has no player {}", quote(player))]
     PlayerNotFound {
         /// The league.
         league: i64,
@@ -38,7 +44,10 @@ pub enum StoreError {
         league: i64,
     },
     /// A match id already in the ledger with other content.
-    #[error("match {key:?} is already in the ledger with other results; use PUT to correct it or another id")]
+    #[error(
+        "match {} is already in the ledger with other results; use PUT to correct it or another id",
+        quote(key)
+    )]
     Conflict {
         /// The match id.
         key: String,
@@ -50,7 +59,7 @@ pub enum StoreError {
         message: String,
     },
     /// The league's system cannot rate a match (e.g. `elo` with three entries).
-    #[error("match {key:?} cannot be rated: {source}")]
+    #[error("match {} cannot be rated: {source}", quote(key))]
     Rate {
         /// The match id.
         key: String,
@@ -62,13 +71,13 @@ pub enum StoreError {
     #[error("{0}")]
     Config(#[from] ConfigError),
     /// A correction names a player the league has never seen.
-    #[error("player {player:?} has never played in this league; a correction can only name known players (add ?allow_new_players=true to allow it)")]
+    #[error("player {} has never played in this league; a correction can only name known players (add ?allow_new_players=true to allow it)", quote(player))]
     UnknownPlayer {
         /// The player named.
         player: String,
     },
     /// A match with a time in a league without, or the other way round.
-    #[error("match {key:?} {}, but the league's matches {}: every match of a league has a time, or none does", if *.has_time { "has a time" } else { "has no time" }, if *.has_time { "have none" } else { "have times" })]
+    #[error("match {} {}, but the league's matches {}: every match of a league has a time, or none does", quote(key), if *.has_time { "has a time" } else { "has no time" }, if *.has_time { "have none" } else { "have times" })]
     TimeMismatch {
         /// The match id.
         key: String,
@@ -81,9 +90,17 @@ pub enum StoreError {
         /// What is wrong.
         message: String,
     },
-    /// The database failed.
+    /// The database cannot be written to (a read-only file, a read-only server).
+    #[error("the database {what} is read-only: {reason}")]
+    ReadOnly {
+        /// Which database.
+        what: String,
+        /// How it was found out.
+        reason: String,
+    },
+    /// The SQLite database failed.
     #[error(transparent)]
-    Database(#[from] rusqlite::Error),
+    Sqlite(#[from] rusqlite::Error),
     /// The stored ledger cannot be read back (should never happen).
     #[error("stored ledger is inconsistent: {message}")]
     Corrupt {
@@ -96,6 +113,47 @@ impl StoreError {
     /// Whether the error is the caller's (a 4xx) rather than the store's (a 5xx).
     #[must_use]
     pub fn is_client_error(&self) -> bool {
-        !matches!(self, StoreError::Database(_) | StoreError::Corrupt { .. })
+        !matches!(
+            self,
+            StoreError::Sqlite(_)
+                | StoreError::ReadOnly { .. }
+                | StoreError::Corrupt { .. }
+                | StoreError::NotReady { .. }
+        )
+    }
+}
+
+/// The most characters of a client's input that an error message repeats.
+pub const QUOTE_CHARS: usize = 64;
+
+/// `text` quoted as a Rust string literal and cut after [`QUOTE_CHARS`] characters (its
+/// length in bytes is said then): what an error message repeats of a client's input, so
+/// that a 900 KB match id is not sent back whole.
+#[must_use]
+pub fn quote(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_CHARS) {
+        None => format!("{text:?}"),
+        Some((end, _)) => format!("{:?}… ({} bytes)", &text[..end], text.len()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_are_bounded() {
+        assert_eq!(quote("g1"), "\"g1\"");
+        let long = "x".repeat(900_000);
+        let q = quote(&long);
+        assert_eq!(
+            q,
+            format!("\"{}\"… (900000 bytes)", "x".repeat(QUOTE_CHARS))
+        );
+        let e = StoreError::Conflict { key: long };
+        assert!(e.to_string().len() < 200, "{e}");
+        // Cut at a character, not inside one.
+        let wide = "é".repeat(100);
+        assert!(quote(&wide).starts_with(&format!("\"{}\"…", "é".repeat(QUOTE_CHARS))));
     }
 }

@@ -5,42 +5,43 @@
 //! since. The ledger is the source of truth; ratings are **derived** from it:
 //!
 //! - appending a match rates it incrementally with [`podium::League`];
-//! - voiding or correcting a past match, changing a league's system or config, or
-//!   entering a timed match earlier than the latest one, recomputes the league by
-//!   replaying its ledger;
+//! - voiding or correcting a past match, or entering a timed match earlier than the
+//!   latest one, rates the league again from the last checkpoint before that match;
+//!   changing a league's system or config rates its whole ledger again;
 //! - opening a store replays every league's ledger.
 //!
-//! So at every moment the ratings a store serves equal a fresh replay of its ledger
-//! ([`replay`] is that fresh replay, and the property tests check the two agree).
+//! So at every moment the ratings served equal a fresh replay of the ledger ([`replay`]
+//! is that fresh replay, and the property tests check the two agree).
 //!
-//! Stores implement the [`Store`] trait so that another backend can follow; the only
-//! backend today is [`SqliteStore`] (an embedded SQLite file, created and migrated on
-//! first open). A PostgreSQL backend for several server instances is not written yet.
+//! A [`Store`] keeps the ledger (the backend: [`SqliteStore`], an embedded SQLite file
+//! created and migrated on first open); [`Leagues`] keeps each league's ratings in
+//! memory over a store, each league apart from the others.
 //!
 //! ```
-//! use podium_store::{NewLeague, SqliteStore, Store, Submission, SubmitStatus};
+//! use std::sync::Arc;
+//! use podium_store::{Leagues, NewLeague, Options, SqliteStore, Submission, SubmitStatus};
 //!
-//! let mut store = SqliteStore::in_memory()?;
-//! let (league, token) = store.create_league(&NewLeague {
+//! let leagues = Leagues::open_loaded(Arc::new(SqliteStore::temporary()?), Options::default())?;
+//! let (league, token) = leagues.create_league(&NewLeague {
 //!     name: "Thursday".into(),
 //!     system: "sme".into(),
 //!     config: podium::Settings::new(),
 //! })?;
-//! store.authorize(league.id, &token)?;
+//! leagues.authorize(league.id, &token)?;
 //! let game: Submission = serde_json::from_str(
 //!     r#"{"match":"g1","results":[{"player":"ann","rank":1},{"player":"bo","rank":2}]}"#,
 //! )?;
-//! let done = store.append(league.id, game.clone())?;
+//! let done = leagues.append(league.id, game.clone())?;
 //! assert_eq!(done.status, SubmitStatus::Created);
 //! assert!((done.changes[0].delta - 16.0).abs() < 1e-9);
 //! // The same match again is a retry: nothing is stored.
-//! assert_eq!(store.append(league.id, game)?.status, SubmitStatus::Duplicate);
-//! let board = store.leaderboard(league.id)?;
+//! assert_eq!(leagues.append(league.id, game)?.status, SubmitStatus::Duplicate);
+//! let board = leagues.leaderboard(league.id)?;
 //! assert_eq!(board[0].player, "ann");
 //! assert!((board[0].rating - 1516.0).abs() < 1e-9);
-//! // Voiding the match recomputes the league from its ledger.
-//! store.void(league.id, "g1")?;
-//! assert!(store.leaderboard(league.id)?.is_empty());
+//! // Voiding the match rates the league again without it.
+//! leagues.void(league.id, "g1")?;
+//! assert!(leagues.leaderboard(league.id)?.is_empty());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -48,156 +49,144 @@
 
 mod derived;
 mod error;
+mod leagues;
 mod sqlite;
 mod token;
 mod types;
 
-pub use derived::{replay, Derived};
-pub use error::StoreError;
+pub use derived::{replay, Base, Checkpoints, Derived, Spliced, Tail};
+pub use error::{quote, StoreError, QUOTE_CHARS};
+pub use leagues::{Leagues, Options, Reply};
 pub use sqlite::{Durability, SqliteStore};
 pub use token::{hash_token, new_token};
 pub use types::{
-    Appended, BoardJson, BoardRow, ChangeRow, HistoryRow, LeagueId, LeagueInfo, LedgerEntry,
-    NewLeague, PlayerHistory, Submission, SubmitStatus,
+    Appended, BoardJson, BoardRow, ChangeAction, ChangeLog, ChangeRow, Head, HistoryRow, LeagueId,
+    LeagueInfo, LeagueRow, LedgerEntry, NewLeague, PlayerHistory, Position, Submission,
+    SubmitStatus,
 };
-
-use std::sync::Arc;
 
 use podium::Settings;
 
-/// A match ledger with derived ratings. Every method that changes something does so
-/// atomically: it either happens completely (and durably, once it returns `Ok`) or not
-/// at all.
-pub trait Store: Send {
-    /// Creates a league; returns it with its admin token (shown once, stored hashed).
+/// A league's ledger as of one moment, beyond what a reader has seen: see
+/// [`Store::since`].
+#[derive(Debug, Clone)]
+pub struct Since {
+    /// The league's row (its head is how far the ledger goes now).
+    pub row: LeagueRow,
+    /// The matches entered after the head seen, voided or not, in ledger order.
+    pub entries: Vec<LedgerEntry>,
+    /// The changes logged after the head seen, in order.
+    pub changes: Vec<ChangeLog>,
+}
+
+/// Where the ledger is kept: a backend. Every write is atomic: it either happens
+/// completely (and durably, once it returns `Ok`) or not at all. Reads see committed
+/// writes only.
+pub trait Store: Send + Sync + 'static {
+    /// What the store is, for messages (`SQLite file games.db`).
+    fn describe(&self) -> String;
+
+    /// Every league's row, oldest first.
     ///
     /// # Errors
-    /// [`StoreError::InvalidLeague`] for an empty name, [`StoreError::Config`] for an
-    /// unknown system or a bad parameter.
-    fn create_league(&mut self, new: &NewLeague) -> Result<(LeagueInfo, String), StoreError>;
+    /// The database fails.
+    fn league_rows(&self) -> Result<Vec<LeagueRow>, StoreError>;
 
-    /// Every league, oldest first.
-    fn leagues(&self) -> Vec<LeagueInfo>;
-
-    /// One league.
+    /// One league's row.
     ///
     /// # Errors
-    /// [`StoreError::LeagueNotFound`].
-    fn league(&self, league: LeagueId) -> Result<LeagueInfo, StoreError>;
+    /// The database fails.
+    fn league_row(&self, id: LeagueId) -> Result<Option<LeagueRow>, StoreError>;
 
-    /// Checks an admin token for `league`.
+    /// The league whose admin token has this hash.
     ///
     /// # Errors
-    /// [`StoreError::LeagueNotFound`], [`StoreError::Forbidden`] for another league's
-    /// token, [`StoreError::Unauthorized`] for a token that belongs to no league.
-    fn authorize(&self, league: LeagueId, token: &str) -> Result<(), StoreError>;
+    /// The database fails.
+    fn league_of_token(&self, token_hash: &str) -> Result<Option<LeagueId>, StoreError>;
 
-    /// Appends matches, each to its league, committing them together (group commit).
-    /// Each submission succeeds or fails on its own; all successes are durable when this
-    /// returns.
-    fn append_batch(
-        &mut self,
-        batch: Vec<(LeagueId, Submission)>,
-    ) -> Vec<Result<Appended, StoreError>>;
-
-    /// Appends one match to a league. A submission whose id is already in the ledger
-    /// with the same content is a retry: it stores nothing and answers
-    /// [`SubmitStatus::Duplicate`].
+    /// How far every league's ledger goes (cheap: to notice what others wrote).
     ///
     /// # Errors
-    /// [`StoreError::Conflict`] for an id already used by other content, the match's
-    /// validation errors, or the system's refusal to rate it.
-    fn append(&mut self, league: LeagueId, sub: Submission) -> Result<Appended, StoreError> {
-        self.append_batch(vec![(league, sub)])
-            .pop()
-            .unwrap_or(Err(StoreError::Corrupt {
-                message: "a batch of one gave no result".into(),
-            }))
-    }
+    /// The database fails.
+    fn heads(&self) -> Result<Vec<(LeagueId, Head)>, StoreError>;
 
-    /// Voids a match: it stays in the ledger (and its id stays taken) but is no longer
-    /// rated. Recomputes the league.
+    /// Creates a league (its name and config already checked).
     ///
     /// # Errors
-    /// [`StoreError::MatchNotFound`], or a replay that the system refuses.
-    fn void(&mut self, league: LeagueId, key: &str) -> Result<LedgerEntry, StoreError>;
+    /// The database fails.
+    fn create_league(
+        &self,
+        name: &str,
+        system: &str,
+        config: &Settings,
+        token_hash: &str,
+    ) -> Result<LeagueRow, StoreError>;
 
-    /// Replaces the results (and time) of a match, keeping its place in the ledger, and
-    /// recomputes the league. Unless `allow_new_players`, every player named must already
-    /// be known to the league (a correction usually fixes a typo, not adds a player).
+    /// Gives `visit` the league's rated (not voided) matches after `after` (all of them
+    /// for `None`), in rating order, and returns the league's row as of the same moment.
+    /// Stops at `visit`'s first error and returns it.
     ///
     /// # Errors
-    /// [`StoreError::MatchNotFound`], [`StoreError::UnknownPlayer`], validation errors,
-    /// or a replay that the system refuses.
-    fn correct(
-        &mut self,
-        league: LeagueId,
-        key: &str,
-        sub: Submission,
-        allow_new_players: bool,
-    ) -> Result<Appended, StoreError>;
-
-    /// Changes a league's name, system or config and recomputes it. A new system without
-    /// a config starts from that system's defaults.
-    ///
-    /// # Errors
-    /// [`StoreError::Config`] for an unknown system or bad parameter, or a replay that
-    /// the new system refuses (the league is then left as it was).
-    fn configure(
-        &mut self,
-        league: LeagueId,
-        name: Option<String>,
-        system: Option<String>,
-        config: Option<Settings>,
-    ) -> Result<LeagueInfo, StoreError>;
-
-    /// The leaderboard, best first (materialised: cheap to call repeatedly).
-    ///
-    /// # Errors
-    /// [`StoreError::LeagueNotFound`].
-    fn leaderboard(&mut self, league: LeagueId) -> Result<Arc<Vec<BoardRow>>, StoreError>;
-
-    /// The leaderboard as a JSON array (`serde_json` of [`Store::leaderboard`]'s rows),
-    /// made once per change of the league; after an appended match only its players'
-    /// rows are serialised again.
-    ///
-    /// # Errors
-    /// [`StoreError::LeagueNotFound`].
-    fn leaderboard_json(&mut self, league: LeagueId) -> Result<BoardJson, StoreError>;
-
-    /// A page of the leaderboard: at most `limit` rows from `offset` (0-based), and the
-    /// number of players. Does not build the whole board.
-    ///
-    /// # Errors
-    /// [`StoreError::LeagueNotFound`].
-    fn leaderboard_page(
+    /// [`StoreError::LeagueNotFound`], the database fails, or `visit` does.
+    fn scan(
         &self,
         league: LeagueId,
-        offset: usize,
-        limit: usize,
-    ) -> Result<(usize, Vec<BoardRow>), StoreError>;
+        after: Option<Position>,
+        visit: &mut dyn FnMut(LedgerEntry) -> Result<(), StoreError>,
+    ) -> Result<LeagueRow, StoreError>;
 
-    /// A player's standing and every rated match of theirs with its breakdown.
+    /// What the league's ledger holds beyond `seen`, all as of one moment.
     ///
     /// # Errors
-    /// [`StoreError::LeagueNotFound`], [`StoreError::PlayerNotFound`].
-    fn player(&self, league: LeagueId, player: &str) -> Result<PlayerHistory, StoreError>;
+    /// [`StoreError::LeagueNotFound`], or the database fails.
+    fn since(&self, league: LeagueId, seen: Head) -> Result<Since, StoreError>;
 
-    /// The rated matches of a league in rating order (voided ones left out).
+    /// The matches of the league with these ids (voided ones too), those that exist.
     ///
     /// # Errors
-    /// [`StoreError::LeagueNotFound`], [`StoreError::Database`].
-    fn ledger(&self, league: LeagueId) -> Result<Vec<LedgerEntry>, StoreError>;
+    /// The database fails.
+    fn find(&self, league: LeagueId, keys: &[&str]) -> Result<Vec<LedgerEntry>, StoreError>;
 
-    /// One match of the ledger, voided or not.
+    /// Takes the right to write a league's ledger, held until the writer is dropped:
+    /// while it is held nobody else — in this process or another on the same store —
+    /// writes to that league.
     ///
     /// # Errors
-    /// [`StoreError::LeagueNotFound`], [`StoreError::MatchNotFound`].
-    fn get_match(&self, league: LeagueId, key: &str) -> Result<LedgerEntry, StoreError>;
+    /// The database fails.
+    fn lock(&self, league: LeagueId) -> Result<Box<dyn Writer + '_>, StoreError>;
+}
 
-    /// The derived state the store serves for a league (for checks against [`replay`]).
+/// The writes of one league, by the holder of its lock ([`Store::lock`]). Each is one
+/// transaction that also moves the league's [`Head`], which it returns.
+pub trait Writer {
+    /// Adds new matches at the positions they carry (the next ones of the ledger).
     ///
     /// # Errors
-    /// [`StoreError::LeagueNotFound`].
-    fn derived(&self, league: LeagueId) -> Result<&Derived, StoreError>;
+    /// The database fails (nothing is stored then).
+    fn append(&mut self, entries: &[LedgerEntry]) -> Result<Head, StoreError>;
+
+    /// Marks a match voided, and logs it.
+    ///
+    /// # Errors
+    /// The database fails (nothing is changed then).
+    fn void(&mut self, entry: &LedgerEntry) -> Result<Head, StoreError>;
+
+    /// Replaces a match's content, keeping its position (and restoring it if voided),
+    /// and logs old and new.
+    ///
+    /// # Errors
+    /// The database fails (nothing is changed then).
+    fn correct(&mut self, old: &LedgerEntry, new: &LedgerEntry) -> Result<Head, StoreError>;
+
+    /// Changes the league's name, system and config, and logs old and new.
+    ///
+    /// # Errors
+    /// The database fails (nothing is changed then).
+    fn configure(
+        &mut self,
+        old: &LeagueRow,
+        name: &str,
+        system: &str,
+        config: &Settings,
+    ) -> Result<Head, StoreError>;
 }

@@ -2,29 +2,30 @@
 //!
 //! Durability: with [`Durability::Full`] (the default) every commit is fsynced before
 //! the call returns (`synchronous=FULL`), so an acknowledged match survives a process
-//! kill and a power loss. Concurrent submissions are committed together by
-//! [`Store::append_batch`] (group commit: one fsync for the whole batch).
-//! [`Durability::Normal`] (`synchronous=NORMAL`) skips the fsync of each commit: an
-//! acknowledged match still survives the process being killed (the WAL is written before
-//! the call returns), but the last commits may be lost if the machine loses power.
+//! kill and a power loss. [`Durability::Normal`] (`synchronous=NORMAL`) skips the fsync of
+//! each commit: an acknowledged match still survives the process being killed (the WAL is
+//! written before the call returns), but the last commits may be lost if the machine
+//! loses power.
+//!
+//! One connection writes (behind a lock; each write is one short transaction, rating is
+//! done outside it); readers take connections of their own from a small pool, and in WAL
+//! mode they read while the writer writes. One process serves a file: several processes
+//! on one ledger need the PostgreSQL backend.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::Path;
-use std::sync::Arc;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
-use podium::{RatingSystem, Settings};
+use podium::Settings;
 use podium_io::JsonMatch;
-use rusqlite::{params, Connection, OptionalExtension};
-use sha2::{Digest, Sha256};
-
-use crate::derived::{rating_order, replay, Derived};
-use crate::error::StoreError;
-use crate::token::{hash_token, hex, new_token};
-use crate::types::{
-    Appended, BoardJson, BoardRow, LeagueId, LeagueInfo, LedgerEntry, NewLeague, ParamRow,
-    PlayerHistory, Submission, SubmitStatus,
+use rusqlite::{
+    params, Connection, DatabaseName, OpenFlags, OptionalExtension, TransactionBehavior,
 };
-use crate::Store;
+
+use crate::error::StoreError;
+use crate::types::{ChangeAction, ChangeLog, Head, LeagueId, LeagueRow, LedgerEntry, Position};
+use crate::{Since, Store, Writer};
 
 /// How hard a commit tries to reach the disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -38,7 +39,8 @@ pub enum Durability {
 }
 
 /// Schema migrations, applied in order; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE leagues (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
@@ -68,58 +70,39 @@ CREATE TABLE corrections (
     new_body TEXT,
     at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
-"];
+",
+    // How far each league's ledger goes, kept beside the league (updated in the
+    // transaction of every write), and the matches in rating order for reading a ledger
+    // from a checkpoint on.
+    "
+ALTER TABLE leagues ADD COLUMN last_seq INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE leagues ADD COLUMN last_change INTEGER NOT NULL DEFAULT 0;
+UPDATE leagues SET
+    last_seq = COALESCE((SELECT MAX(seq) FROM matches WHERE league = leagues.id), 0),
+    last_change = COALESCE((SELECT MAX(id) FROM corrections WHERE league = leagues.id), 0);
+CREATE INDEX matches_in_time_order ON matches (league, time, seq);
+",
+];
 
-/// The longest match id accepted.
-const MAX_KEY_LEN: usize = 200;
-
-#[derive(Debug)]
-struct State {
-    name: String,
-    system: String,
-    config: Settings,
-    next_seq: i64,
-    derived: Derived,
-}
-
-impl State {
-    fn build_system(&self) -> Result<Box<dyn RatingSystem>, StoreError> {
-        build_system(&self.system, &self.config)
-    }
-
-    fn info(&self, id: LeagueId) -> LeagueInfo {
-        let sys = self.derived.league().system();
-        LeagueInfo {
-            id,
-            name: self.name.clone(),
-            system: self.system.clone(),
-            config: self.config.clone(),
-            params: sys.params().iter().map(ParamRow::from_param).collect(),
-            has_sigma: sys.has_uncertainty(),
-            matches: self.derived.matches(),
-            players: self.derived.league().players().len(),
-        }
-    }
-}
-
-fn build_system(name: &str, config: &Settings) -> Result<Box<dyn RatingSystem>, StoreError> {
-    Ok(podium::system(name, config)?)
-}
-
-/// A [`Store`] in one SQLite file.
+/// A store in one SQLite file.
 #[derive(Debug)]
 pub struct SqliteStore {
-    conn: Connection,
-    leagues: BTreeMap<LeagueId, State>,
-    tokens: HashMap<String, LeagueId>,
+    path: PathBuf,
+    writer: Mutex<Connection>,
+    readers: Mutex<Vec<Connection>>,
+    /// The leagues whose writer is out ([`Store::lock`]).
+    locked: Mutex<HashSet<LeagueId>>,
+    unlocked: Condvar,
+    /// Removed with its directory on drop (a temporary store).
+    temporary: bool,
 }
 
 impl SqliteStore {
-    /// Opens (creating and migrating if needed) the store at `path` with full durability,
-    /// and replays every league's ledger.
+    /// Opens (creating and migrating if needed) the store at `path` with full durability.
     ///
     /// # Errors
-    /// [`StoreError::Database`] when the file cannot be opened or migrated.
+    /// [`StoreError::ReadOnly`] when the file or its directory cannot be written,
+    /// [`StoreError::Sqlite`] when the file cannot be opened or migrated.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, StoreError> {
         Self::open_with(path, Durability::Full)
     }
@@ -129,20 +112,17 @@ impl SqliteStore {
     /// # Errors
     /// As [`SqliteStore::open`].
     pub fn open_with(path: impl AsRef<Path>, durability: Durability) -> Result<Self, StoreError> {
-        let conn = Connection::open(path)?;
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        Self::from_connection(conn, durability)
-    }
-
-    /// A store in memory (for tests).
-    ///
-    /// # Errors
-    /// As [`SqliteStore::open`].
-    pub fn in_memory() -> Result<Self, StoreError> {
-        Self::from_connection(Connection::open_in_memory()?, Durability::Full)
-    }
-
-    fn from_connection(mut conn: Connection, durability: Durability) -> Result<Self, StoreError> {
+        let path = path.as_ref().to_path_buf();
+        let mut conn = Connection::open(&path)?;
+        let what = || path.display().to_string();
+        if conn.is_readonly(DatabaseName::Main)? {
+            return Err(StoreError::ReadOnly {
+                what: what(),
+                reason: "SQLite opened it read-only (check the file's permissions)".into(),
+            });
+        }
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(|e| read_only(e, &what()))?;
         conn.pragma_update(
             None,
             "synchronous",
@@ -151,81 +131,122 @@ impl SqliteStore {
                 Durability::Normal => "NORMAL",
             },
         )?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        migrate(&mut conn)?;
-        let mut store = SqliteStore {
-            conn,
-            leagues: BTreeMap::new(),
-            tokens: HashMap::new(),
-        };
-        store.load()?;
-        Ok(store)
-    }
-
-    fn load(&mut self) -> Result<(), StoreError> {
-        let rows: Vec<(i64, String, String, String, String)> = {
-            let mut stmt = self
-                .conn
-                .prepare("SELECT id, name, system, config, token_hash FROM leagues ORDER BY id")?;
-            let rows = stmt
-                .query_map([], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-                })?
-                .collect::<Result<_, _>>()?;
-            rows
-        };
-        for (id, name, system, config, token_hash) in rows {
-            let config: Settings =
-                serde_json::from_str(&config).map_err(|e| StoreError::Corrupt {
-                    message: format!("league {id}: config {config:?}: {e}"),
-                })?;
-            let state = self.load_state(id, name, system, config)?;
-            self.leagues.insert(id, state);
-            self.tokens.insert(token_hash, id);
-        }
-        Ok(())
-    }
-
-    fn load_state(
-        &self,
-        id: LeagueId,
-        name: String,
-        system: String,
-        config: Settings,
-    ) -> Result<State, StoreError> {
-        let sys = build_system(&system, &config)?;
-        let entries = read_ledger(&self.conn, id)?;
-        let next_seq = entries.iter().map(|e| e.seq).max().unwrap_or(0) + 1;
-        let derived = replay(sys, &entries)?;
-        Ok(State {
-            name,
-            system,
-            config,
-            next_seq,
-            derived,
+        configure(&conn)?;
+        migrate(&mut conn).map_err(|e| match e {
+            StoreError::Sqlite(e) => read_only(e, &what()),
+            e => e,
+        })?;
+        probe_write(&mut conn).map_err(|e| read_only(e, &what()))?;
+        Ok(SqliteStore {
+            path,
+            writer: Mutex::new(conn),
+            readers: Mutex::new(Vec::new()),
+            locked: Mutex::new(HashSet::new()),
+            unlocked: Condvar::new(),
+            temporary: false,
         })
     }
 
-    fn reload(&mut self, id: LeagueId) -> Result<(), StoreError> {
-        let (name, system, config): (String, String, String) = self.conn.query_row(
-            "SELECT name, system, config FROM leagues WHERE id = ?1",
-            [id],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )?;
-        let config = serde_json::from_str(&config).map_err(|e| StoreError::Corrupt {
-            message: format!("league {id}: {e}"),
+    /// A store in a fresh file of the system's temporary directory, removed when the
+    /// store is dropped (for tests and examples).
+    ///
+    /// # Errors
+    /// As [`SqliteStore::open`].
+    pub fn temporary() -> Result<Self, StoreError> {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "podium-store-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).map_err(|e| StoreError::Corrupt {
+            message: format!("cannot make {}: {e}", dir.display()),
         })?;
-        let state = self.load_state(id, name, system, config)?;
-        self.leagues.insert(id, state);
-        Ok(())
+        let mut store = Self::open_with(dir.join("ledger.db"), Durability::Normal)?;
+        store.temporary = true;
+        Ok(store)
     }
 
-    fn state(&self, id: LeagueId) -> Result<&State, StoreError> {
-        self.leagues
-            .get(&id)
-            .ok_or(StoreError::LeagueNotFound { league: id })
+    /// The database file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
     }
+
+    fn write(&self) -> MutexGuard<'_, Connection> {
+        self.writer.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs `f` on a reader connection.
+    fn read<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let pooled = self.readers.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let mut conn = match pooled {
+            Some(c) => c,
+            None => {
+                let c = Connection::open_with_flags(
+                    &self.path,
+                    OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+                )?;
+                configure(&c)?;
+                c
+            }
+        };
+        let result = f(&mut conn);
+        let mut pool = self.readers.lock().unwrap_or_else(|p| p.into_inner());
+        if pool.len() < READERS_KEPT {
+            pool.push(conn);
+        }
+        result
+    }
+}
+
+/// Reader connections kept open between reads.
+const READERS_KEPT: usize = 8;
+
+impl Drop for SqliteStore {
+    fn drop(&mut self) {
+        if self.temporary {
+            if let Some(dir) = self.path.parent() {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+        }
+    }
+}
+
+fn configure(conn: &Connection) -> Result<(), StoreError> {
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))?;
+    Ok(())
+}
+
+/// A write error that says the file is read-only, said so; others as they are.
+fn read_only(e: rusqlite::Error, what: &str) -> StoreError {
+    match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::ReadOnly) | Some(rusqlite::ErrorCode::CannotOpen) => {
+            StoreError::ReadOnly {
+                what: what.to_string(),
+                reason: format!("a test write failed: {e} (check the permissions of the file and of its directory)"),
+            }
+        }
+        _ => StoreError::Sqlite(e),
+    }
+}
+
+/// Writes and takes back a change, so that a file that cannot be written is found at
+/// start rather than at the first write.
+fn probe_write(conn: &mut Connection) -> Result<(), rusqlite::Error> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let version: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    tx.pragma_update(None, "user_version", version)?;
+    tx.execute(
+        "UPDATE leagues SET name = name WHERE id = (SELECT MIN(id) FROM leagues)",
+        [],
+    )?;
+    tx.rollback()
 }
 
 fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
@@ -247,9 +268,9 @@ fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-fn entry_from_row(
-    r: &rusqlite::Row<'_>,
-) -> rusqlite::Result<(i64, String, String, String, Option<i64>, bool)> {
+type EntryRow = (i64, String, String, String, Option<i64>, bool);
+
+fn entry_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EntryRow> {
     Ok((
         r.get(0)?,
         r.get(1)?,
@@ -260,10 +281,15 @@ fn entry_from_row(
     ))
 }
 
-fn to_entry(
-    (seq, key, body, hash, time, voided): (i64, String, String, String, Option<i64>, bool),
+pub(crate) fn to_entry(
+    seq: i64,
+    key: String,
+    body: &str,
+    hash: String,
+    time: Option<i64>,
+    voided: bool,
 ) -> Result<LedgerEntry, StoreError> {
-    let json: JsonMatch = serde_json::from_str(&body).map_err(|e| StoreError::Corrupt {
+    let json: JsonMatch = serde_json::from_str(body).map_err(|e| StoreError::Corrupt {
         message: format!("match {key:?}: {e}"),
     })?;
     Ok(LedgerEntry {
@@ -276,15 +302,53 @@ fn to_entry(
     })
 }
 
-/// Every match of a league, voided ones included, in ledger order.
-fn read_ledger(conn: &Connection, league: LeagueId) -> Result<Vec<LedgerEntry>, StoreError> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT seq, key, body, hash, time, voided FROM matches WHERE league = ?1 ORDER BY seq",
-    )?;
-    let rows = stmt
-        .query_map([league], entry_from_row)?
-        .collect::<Result<Vec<_>, _>>()?;
-    rows.into_iter().map(to_entry).collect()
+fn row_entry((seq, key, body, hash, time, voided): EntryRow) -> Result<LedgerEntry, StoreError> {
+    to_entry(seq, key, &body, hash, time, voided)
+}
+
+const ENTRY_COLUMNS: &str = "seq, key, body, hash, time, voided";
+
+fn to_league_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(LeagueRow, String)> {
+    Ok((
+        LeagueRow {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            system: r.get(2)?,
+            config: Settings::new(),
+            token_hash: r.get(4)?,
+            head: Head {
+                last_seq: r.get(5)?,
+                last_change: r.get(6)?,
+            },
+        },
+        r.get(3)?,
+    ))
+}
+
+pub(crate) fn parse_config(id: LeagueId, text: &str) -> Result<Settings, StoreError> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt {
+        message: format!("league {id}: config {text:?}: {e}"),
+    })
+}
+
+const LEAGUE_COLUMNS: &str = "id, name, system, config, token_hash, last_seq, last_change";
+
+fn read_row(conn: &Connection, id: LeagueId) -> Result<Option<LeagueRow>, StoreError> {
+    let row = conn
+        .prepare_cached(&format!(
+            "SELECT {LEAGUE_COLUMNS} FROM leagues WHERE id = ?1"
+        ))?
+        .query_row([id], to_league_row)
+        .optional()?;
+    row.map(|(mut row, config)| {
+        row.config = parse_config(row.id, &config)?;
+        Ok(row)
+    })
+    .transpose()
+}
+
+fn require_row(conn: &Connection, id: LeagueId) -> Result<LeagueRow, StoreError> {
+    read_row(conn, id)?.ok_or(StoreError::LeagueNotFound { league: id })
 }
 
 fn read_entry(
@@ -292,475 +356,345 @@ fn read_entry(
     league: LeagueId,
     key: &str,
 ) -> Result<Option<LedgerEntry>, StoreError> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT seq, key, body, hash, time, voided FROM matches WHERE league = ?1 AND key = ?2",
-    )?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {ENTRY_COLUMNS} FROM matches WHERE league = ?1 AND key = ?2"
+    ))?;
     stmt.query_row(params![league, key], entry_from_row)
         .optional()?
-        .map(to_entry)
+        .map(row_entry)
         .transpose()
 }
 
-fn check_key(key: &str) -> Result<(), StoreError> {
-    if key.is_empty()
-        || key.trim() != key
-        || key.len() > MAX_KEY_LEN
-        || key.chars().any(char::is_control)
-    {
-        return Err(StoreError::InvalidMatch {
-            message: format!(
-                "match id {key:?} must be 1 to {MAX_KEY_LEN} characters, without surrounding spaces or control characters"
-            ),
-        });
-    }
-    Ok(())
-}
-
-/// Validates a submission under `key`: the normalised JSON and its content hash.
-fn normalise(
-    sub: &Submission,
-    key: &str,
-) -> Result<(podium::Match, JsonMatch, String), StoreError> {
-    let game = sub
-        .to_json(key)
-        .to_match("body", 1)
-        .map_err(|e| StoreError::InvalidMatch {
-            message: e.to_string(),
-        })?;
-    let json = JsonMatch::from_match(&game);
-    let hash = content_hash(&json);
-    Ok((game, json, hash))
-}
-
-/// SHA-256 of a match's normalised content, its id left out and its results sorted, so
-/// that the same results listed in another order hash the same.
-fn content_hash(json: &JsonMatch) -> String {
-    let mut anon = json.clone();
-    anon.id.clear();
-    anon.results.sort_by(|a, b| {
-        let key = |r: &podium_io::JsonResult| {
-            (
-                r.rank.or(r.score.map(|s| -s)).unwrap_or(0.0),
-                r.team.clone(),
-                r.player.clone(),
-            )
-        };
-        let (ka, kb) = (key(a), key(b));
-        ka.0.total_cmp(&kb.0)
-            .then_with(|| (ka.1, ka.2).cmp(&(kb.1, kb.2)))
-    });
-    let text = serde_json::to_string(&anon).expect("a match serialises");
-    hex(&Sha256::digest(text.as_bytes()))
-}
-
-fn append_one(
-    conn: &Connection,
-    state: &mut State,
-    league: LeagueId,
-    sub: Submission,
-) -> Result<Appended, StoreError> {
-    let key = match sub.key()? {
-        Some(k) => {
-            check_key(k)?;
-            k.to_string()
-        }
-        None => {
-            let mut n = state.next_seq;
-            loop {
-                let k = format!("#{n}");
-                if read_entry(conn, league, &k)?.is_none() {
-                    break k;
-                }
-                n += 1;
-            }
-        }
+fn action(id: i64, action: &str, key: Option<String>) -> Result<ChangeAction, StoreError> {
+    let key = || {
+        key.clone().ok_or_else(|| StoreError::Corrupt {
+            message: format!("change {id} ({action}) names no match"),
+        })
     };
-    let (game, json, hash) = normalise(&sub, &key)?;
-    if let Some(existing) = read_entry(conn, league, &key)? {
-        if existing.hash != hash {
-            return Err(StoreError::Conflict { key });
-        }
-        let changes = state.derived.changes(&key).unwrap_or_default();
-        return Ok(Appended {
-            status: SubmitStatus::Duplicate,
-            entry: existing,
-            changes,
-            recomputed: false,
-        });
-    }
-    let has_time = game.time().is_some();
-    if state.derived.timed().is_some_and(|t| t != has_time) {
-        return Err(StoreError::TimeMismatch { key, has_time });
-    }
-    let seq = state.next_seq;
-    let body = serde_json::to_string(&json).expect("a match serialises");
-    let entry = LedgerEntry {
-        seq,
-        key: key.clone(),
-        time: game.time(),
-        json,
-        hash,
-        voided: false,
-    };
-    conn.execute("SAVEPOINT append_one", [])?;
-    let result = (|| {
-        conn.prepare_cached(
-            "INSERT INTO matches (league, seq, key, body, hash, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )?
-        .execute(params![league, seq, key, body, entry.hash, entry.time])?;
-        if state.derived.appends_at_end(entry.time) {
-            state.derived.apply(&entry, &game)?;
-            Ok(false)
-        } else {
-            let entries = read_ledger(conn, league)?;
-            state.derived = replay(state.build_system()?, &entries)?;
-            Ok(true)
-        }
-    })();
-    match result {
-        Ok(recomputed) => {
-            conn.execute("RELEASE append_one", [])?;
-            state.next_seq += 1;
-            let changes = state.derived.changes(&key).unwrap_or_default();
-            Ok(Appended {
-                status: SubmitStatus::Created,
-                entry,
-                changes,
-                recomputed,
+    Ok(match action {
+        "void" => ChangeAction::Void { key: key()? },
+        "correct" => ChangeAction::Correct { key: key()? },
+        "configure" => ChangeAction::Configure,
+        other => {
+            return Err(StoreError::Corrupt {
+                message: format!("change {id} has an unknown action {other:?}"),
             })
         }
-        Err(e) => {
-            conn.execute_batch("ROLLBACK TO append_one; RELEASE append_one")?;
-            Err(e)
-        }
-    }
+    })
 }
 
 impl Store for SqliteStore {
-    fn create_league(&mut self, new: &NewLeague) -> Result<(LeagueInfo, String), StoreError> {
-        let name = new.name.trim();
-        if name.is_empty() || name.len() > 200 {
-            return Err(StoreError::InvalidLeague {
-                message: "the name must be 1 to 200 characters".into(),
-            });
-        }
-        let sys = build_system(&new.system, &new.config)?;
-        let system = sys.name().to_string();
-        let token = new_token();
-        let token_hash = hash_token(&token);
-        let config_text = serde_json::to_string(&new.config).expect("config serialises");
-        self.conn.execute(
+    fn describe(&self) -> String {
+        format!("SQLite file {}", self.path.display())
+    }
+
+    fn league_rows(&self) -> Result<Vec<LeagueRow>, StoreError> {
+        self.read(|conn| {
+            let rows: Vec<(LeagueRow, String)> = conn
+                .prepare_cached(&format!("SELECT {LEAGUE_COLUMNS} FROM leagues ORDER BY id"))?
+                .query_map([], to_league_row)?
+                .collect::<Result<_, _>>()?;
+            rows.into_iter()
+                .map(|(mut row, config)| {
+                    row.config = parse_config(row.id, &config)?;
+                    Ok(row)
+                })
+                .collect()
+        })
+    }
+
+    fn league_row(&self, id: LeagueId) -> Result<Option<LeagueRow>, StoreError> {
+        self.read(|conn| read_row(conn, id))
+    }
+
+    fn league_of_token(&self, token_hash: &str) -> Result<Option<LeagueId>, StoreError> {
+        self.read(|conn| {
+            Ok(conn
+                .prepare_cached("SELECT id FROM leagues WHERE token_hash = ?1")?
+                .query_row([token_hash], |r| r.get(0))
+                .optional()?)
+        })
+    }
+
+    fn heads(&self) -> Result<Vec<(LeagueId, Head)>, StoreError> {
+        self.read(|conn| {
+            let rows = conn
+                .prepare_cached("SELECT id, last_seq, last_change FROM leagues")?
+                .query_map([], |r| {
+                    Ok((
+                        r.get(0)?,
+                        Head {
+                            last_seq: r.get(1)?,
+                            last_change: r.get(2)?,
+                        },
+                    ))
+                })?
+                .collect::<Result<_, _>>()?;
+            Ok(rows)
+        })
+    }
+
+    fn create_league(
+        &self,
+        name: &str,
+        system: &str,
+        config: &Settings,
+        token_hash: &str,
+    ) -> Result<LeagueRow, StoreError> {
+        let config_text = serde_json::to_string(config).expect("config serialises");
+        let conn = self.write();
+        conn.prepare_cached(
             "INSERT INTO leagues (name, system, config, token_hash) VALUES (?1, ?2, ?3, ?4)",
-            params![name, system, config_text, token_hash],
-        )?;
-        let id = self.conn.last_insert_rowid();
-        let state = State {
-            name: name.to_string(),
-            system,
-            config: new.config.clone(),
-            next_seq: 1,
-            derived: Derived::new(sys),
-        };
-        let info = state.info(id);
-        self.leagues.insert(id, state);
-        self.tokens.insert(token_hash, id);
-        Ok((info, token))
+        )?
+        .execute(params![name, system, config_text, token_hash])?;
+        let id = conn.last_insert_rowid();
+        require_row(&conn, id)
     }
 
-    fn leagues(&self) -> Vec<LeagueInfo> {
-        self.leagues.iter().map(|(&id, s)| s.info(id)).collect()
+    fn scan(
+        &self,
+        league: LeagueId,
+        after: Option<Position>,
+        visit: &mut dyn FnMut(LedgerEntry) -> Result<(), StoreError>,
+    ) -> Result<LeagueRow, StoreError> {
+        self.read(|conn| {
+            // One read transaction: the row and the entries are of one moment.
+            let tx = conn.transaction()?;
+            let row = require_row(&tx, league)?;
+            {
+                let (sql, args): (String, Vec<rusqlite::types::Value>) = match after {
+                    None => (
+                        format!("SELECT {ENTRY_COLUMNS} FROM matches WHERE league = ?1 AND voided = 0 ORDER BY time, seq"),
+                        vec![league.into()],
+                    ),
+                    Some(Position { time: None, seq }) => (
+                        format!("SELECT {ENTRY_COLUMNS} FROM matches WHERE league = ?1 AND voided = 0 AND (time IS NOT NULL OR seq > ?2) ORDER BY time, seq"),
+                        vec![league.into(), seq.into()],
+                    ),
+                    Some(Position { time: Some(t), seq }) => (
+                        format!("SELECT {ENTRY_COLUMNS} FROM matches WHERE league = ?1 AND voided = 0 AND (time > ?2 OR (time = ?2 AND seq > ?3)) ORDER BY time, seq"),
+                        vec![league.into(), t.into(), seq.into()],
+                    ),
+                };
+                let mut stmt = tx.prepare_cached(&sql)?;
+                let mut rows = stmt.query(rusqlite::params_from_iter(args))?;
+                while let Some(r) = rows.next()? {
+                    visit(row_entry(entry_from_row(r)?)?)?;
+                }
+            }
+            tx.commit()?;
+            Ok(row)
+        })
     }
 
-    fn league(&self, league: LeagueId) -> Result<LeagueInfo, StoreError> {
-        Ok(self.state(league)?.info(league))
-    }
-
-    fn authorize(&self, league: LeagueId, token: &str) -> Result<(), StoreError> {
-        self.state(league)?;
-        match self.tokens.get(&hash_token(token)) {
-            Some(&id) if id == league => Ok(()),
-            Some(_) => Err(StoreError::Forbidden { league }),
-            None => Err(StoreError::Unauthorized),
-        }
-    }
-
-    fn append_batch(
-        &mut self,
-        batch: Vec<(LeagueId, Submission)>,
-    ) -> Vec<Result<Appended, StoreError>> {
-        let n = batch.len();
-        let tx = match self.conn.transaction() {
-            Ok(tx) => tx,
-            Err(e) => {
-                let msg = e.to_string();
-                return (0..n)
-                    .map(|_| {
-                        Err(StoreError::Corrupt {
-                            message: format!("cannot begin a transaction: {msg}"),
+    fn since(&self, league: LeagueId, seen: Head) -> Result<Since, StoreError> {
+        self.read(|conn| {
+            let tx = conn.transaction()?;
+            let row = require_row(&tx, league)?;
+            let entries = if row.head.last_seq > seen.last_seq {
+                let rows: Vec<EntryRow> = tx
+                    .prepare_cached(&format!(
+                        "SELECT {ENTRY_COLUMNS} FROM matches WHERE league = ?1 AND seq > ?2 ORDER BY seq"
+                    ))?
+                    .query_map(params![league, seen.last_seq], entry_from_row)?
+                    .collect::<Result<_, _>>()?;
+                rows.into_iter().map(row_entry).collect::<Result<_, _>>()?
+            } else {
+                Vec::new()
+            };
+            let changes = if row.head.last_change > seen.last_change {
+                type Raw = (i64, String, Option<String>, Option<i64>, Option<i64>, Option<bool>);
+                let raw: Vec<Raw> = tx
+                    .prepare_cached(
+                        "SELECT c.id, c.action, c.key, m.time, m.seq, m.voided FROM corrections c
+                         LEFT JOIN matches m ON m.league = c.league AND m.key = c.key
+                         WHERE c.league = ?1 AND c.id > ?2 ORDER BY c.id",
+                    )?
+                    .query_map(params![league, seen.last_change], |r| {
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+                    })?
+                    .collect::<Result<_, _>>()?;
+                raw.into_iter()
+                    .map(|(id, act, key, time, seq, voided)| {
+                        Ok(ChangeLog {
+                            id,
+                            action: action(id, &act, key)?,
+                            now: match (seq, voided) {
+                                (Some(seq), Some(false)) => Some(Position { time, seq }),
+                                _ => None,
+                            },
                         })
                     })
-                    .collect();
-            }
-        };
-        let mut touched = HashSet::new();
-        let results: Vec<Result<Appended, StoreError>> = batch
-            .into_iter()
-            .map(|(id, sub)| {
-                let state = self
-                    .leagues
-                    .get_mut(&id)
-                    .ok_or(StoreError::LeagueNotFound { league: id })?;
-                touched.insert(id);
-                append_one(&tx, state, id, sub)
+                    .collect::<Result<_, StoreError>>()?
+            } else {
+                Vec::new()
+            };
+            tx.commit()?;
+            Ok(Since {
+                row,
+                entries,
+                changes,
             })
-            .collect();
-        match tx.commit() {
-            Ok(()) => results,
-            Err(e) => {
-                // Nothing of the batch is stored: rebuild what was updated in memory.
-                let msg = e.to_string();
-                for id in touched {
-                    if let Err(err) = self.reload(id) {
-                        self.leagues.remove(&id);
-                        tracing::error!(league = id, error = %err, "league could not be reloaded after a failed commit; it is no longer served");
-                    }
-                }
-                results
-                    .into_iter()
-                    .map(|r| match r {
-                        Ok(_) => Err(StoreError::Corrupt {
-                            message: format!("commit failed: {msg}"),
-                        }),
-                        Err(e) => Err(e),
-                    })
-                    .collect()
-            }
-        }
-    }
-
-    fn void(&mut self, league: LeagueId, key: &str) -> Result<LedgerEntry, StoreError> {
-        let state = self
-            .leagues
-            .get_mut(&league)
-            .ok_or(StoreError::LeagueNotFound { league })?;
-        let tx = self.conn.transaction()?;
-        let mut entry = read_entry(&tx, league, key)?.ok_or_else(|| StoreError::MatchNotFound {
-            league,
-            key: key.to_string(),
-        })?;
-        if entry.voided {
-            return Ok(entry);
-        }
-        tx.execute(
-            "UPDATE matches SET voided = 1 WHERE league = ?1 AND key = ?2",
-            params![league, key],
-        )?;
-        tx.execute(
-            "INSERT INTO corrections (league, key, action, old_body) VALUES (?1, ?2, 'void', ?3)",
-            params![
-                league,
-                key,
-                serde_json::to_string(&entry.json).expect("serialises")
-            ],
-        )?;
-        let entries = read_ledger(&tx, league)?;
-        let derived = replay(state.build_system()?, &entries)?;
-        tx.commit()?;
-        state.derived = derived;
-        entry.voided = true;
-        Ok(entry)
-    }
-
-    fn correct(
-        &mut self,
-        league: LeagueId,
-        key: &str,
-        sub: Submission,
-        allow_new_players: bool,
-    ) -> Result<Appended, StoreError> {
-        let state = self
-            .leagues
-            .get_mut(&league)
-            .ok_or(StoreError::LeagueNotFound { league })?;
-        if let Some(id) = sub.key()? {
-            if id != key {
-                return Err(StoreError::InvalidMatch {
-                    message: format!(
-                        "the body's match id {id:?} differs from the address's {key:?}"
-                    ),
-                });
-            }
-        }
-        let old =
-            read_entry(&self.conn, league, key)?.ok_or_else(|| StoreError::MatchNotFound {
-                league,
-                key: key.to_string(),
-            })?;
-        let (game, json, hash) = normalise(&sub, key)?;
-        if !allow_new_players {
-            // Known: has a rated match, or is in the match being corrected.
-            let known =
-                |p: &str| state.derived.knows(p) || old.json.results.iter().any(|r| r.player == p);
-            if let Some((_, m)) = game.players().find(|(_, m)| !known(&m.player)) {
-                return Err(StoreError::UnknownPlayer {
-                    player: m.player.clone(),
-                });
-            }
-        }
-        let tx = self.conn.transaction()?;
-        let body = serde_json::to_string(&json).expect("serialises");
-        tx.execute(
-            "UPDATE matches SET body = ?3, hash = ?4, time = ?5, voided = 0 WHERE league = ?1 AND key = ?2",
-            params![league, key, body, hash, game.time()],
-        )?;
-        tx.execute(
-            "INSERT INTO corrections (league, key, action, old_body, new_body) VALUES (?1, ?2, 'correct', ?3, ?4)",
-            params![league, key, serde_json::to_string(&old.json).expect("serialises"), body],
-        )?;
-        let entries = read_ledger(&tx, league)?;
-        let derived = replay(state.build_system()?, &entries)?;
-        tx.commit()?;
-        state.derived = derived;
-        let changes = state.derived.changes(key).unwrap_or_default();
-        Ok(Appended {
-            status: SubmitStatus::Corrected,
-            entry: LedgerEntry {
-                seq: old.seq,
-                key: key.to_string(),
-                time: game.time(),
-                json,
-                hash,
-                voided: false,
-            },
-            changes,
-            recomputed: true,
         })
+    }
+
+    fn find(&self, league: LeagueId, keys: &[&str]) -> Result<Vec<LedgerEntry>, StoreError> {
+        self.read(|conn| {
+            let mut found = Vec::new();
+            for key in keys {
+                if let Some(e) = read_entry(conn, league, key)? {
+                    found.push(e);
+                }
+            }
+            Ok(found)
+        })
+    }
+
+    fn lock(&self, league: LeagueId) -> Result<Box<dyn Writer + '_>, StoreError> {
+        // One process writes the file, so a lock in memory is the league's lock.
+        let mut locked = self.locked.lock().unwrap_or_else(|p| p.into_inner());
+        while locked.contains(&league) {
+            locked = self
+                .unlocked
+                .wait(locked)
+                .unwrap_or_else(|p| p.into_inner());
+        }
+        locked.insert(league);
+        Ok(Box::new(SqliteWriter {
+            store: self,
+            league,
+        }))
+    }
+}
+
+/// Writes of one league.
+struct SqliteWriter<'a> {
+    store: &'a SqliteStore,
+    league: LeagueId,
+}
+
+impl Drop for SqliteWriter<'_> {
+    fn drop(&mut self) {
+        let mut locked = self.store.locked.lock().unwrap_or_else(|p| p.into_inner());
+        locked.remove(&self.league);
+        self.store.unlocked.notify_all();
+    }
+}
+
+impl SqliteWriter<'_> {
+    /// Runs `f` in a write transaction and moves the league's head: `last_seq` to at
+    /// least `seq`, `last_change` to the change `f` logged, if any.
+    fn commit(
+        &self,
+        f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<Option<i64>, StoreError>,
+        seq: i64,
+    ) -> Result<Head, StoreError> {
+        let mut conn = self.store.write();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let change = f(&tx)?;
+        tx.prepare_cached(
+            "UPDATE leagues SET last_seq = MAX(last_seq, ?2), last_change = COALESCE(?3, last_change) WHERE id = ?1",
+        )?
+        .execute(params![self.league, seq, change])?;
+        let head = require_row(&tx, self.league)?.head;
+        tx.commit()?;
+        Ok(head)
+    }
+
+    fn log(
+        &self,
+        tx: &rusqlite::Transaction<'_>,
+        key: Option<&str>,
+        action: &str,
+        old: Option<String>,
+        new: Option<String>,
+    ) -> Result<Option<i64>, StoreError> {
+        tx.prepare_cached(
+            "INSERT INTO corrections (league, key, action, old_body, new_body) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute(params![self.league, key, action, old, new])?;
+        Ok(Some(tx.last_insert_rowid()))
+    }
+}
+
+fn body(json: &JsonMatch) -> String {
+    serde_json::to_string(json).expect("a match serialises")
+}
+
+impl Writer for SqliteWriter<'_> {
+    fn append(&mut self, entries: &[LedgerEntry]) -> Result<Head, StoreError> {
+        let league = self.league;
+        let last = entries.iter().map(|e| e.seq).max().unwrap_or(0);
+        self.commit(
+            |tx| {
+                let mut insert = tx.prepare_cached(
+                    "INSERT INTO matches (league, seq, key, body, hash, time) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                )?;
+                for e in entries {
+                    insert.execute(params![league, e.seq, e.key, body(&e.json), e.hash, e.time])?;
+                }
+                Ok(None)
+            },
+            last,
+        )
+    }
+
+    fn void(&mut self, entry: &LedgerEntry) -> Result<Head, StoreError> {
+        let league = self.league;
+        self.commit(
+            |tx| {
+                tx.prepare_cached("UPDATE matches SET voided = 1 WHERE league = ?1 AND key = ?2")?
+                    .execute(params![league, entry.key])?;
+                self.log(tx, Some(&entry.key), "void", Some(body(&entry.json)), None)
+            },
+            0,
+        )
+    }
+
+    fn correct(&mut self, old: &LedgerEntry, new: &LedgerEntry) -> Result<Head, StoreError> {
+        let league = self.league;
+        self.commit(
+            |tx| {
+                let text = body(&new.json);
+                tx.prepare_cached(
+                    "UPDATE matches SET body = ?3, hash = ?4, time = ?5, voided = 0 WHERE league = ?1 AND key = ?2",
+                )?
+                .execute(params![league, old.key, text, new.hash, new.time])?;
+                self.log(tx, Some(&old.key), "correct", Some(body(&old.json)), Some(text))
+            },
+            0,
+        )
     }
 
     fn configure(
         &mut self,
-        league: LeagueId,
-        name: Option<String>,
-        system: Option<String>,
-        config: Option<Settings>,
-    ) -> Result<LeagueInfo, StoreError> {
-        let state = self
-            .leagues
-            .get_mut(&league)
-            .ok_or(StoreError::LeagueNotFound { league })?;
-        let name = match name {
-            Some(n) => {
-                let n = n.trim().to_string();
-                if n.is_empty() || n.len() > 200 {
-                    return Err(StoreError::InvalidLeague {
-                        message: "the name must be 1 to 200 characters".into(),
-                    });
-                }
-                n
-            }
-            None => state.name.clone(),
-        };
-        let system_changed = system.is_some();
-        let new_system = system.unwrap_or_else(|| state.system.clone());
-        let new_config = match config {
-            Some(c) => c,
-            None if system_changed => Settings::new(),
-            None => state.config.clone(),
-        };
-        let sys = build_system(&new_system, &new_config)?;
-        let new_system = sys.name().to_string();
-        let rerate = new_system != state.system || new_config != state.config;
-        let tx = self.conn.transaction()?;
-        let derived = if rerate {
-            let entries = read_ledger(&tx, league)?;
-            Some(replay(sys, &entries)?)
-        } else {
-            None
-        };
-        tx.execute(
-            "UPDATE leagues SET name = ?2, system = ?3, config = ?4 WHERE id = ?1",
-            params![
-                league,
-                name,
-                new_system,
-                serde_json::to_string(&new_config).expect("serialises")
-            ],
-        )?;
-        tx.execute(
-            "INSERT INTO corrections (league, action, old_body, new_body) VALUES (?1, 'configure', ?2, ?3)",
-            params![
-                league,
-                serde_json::json!({"name": state.name, "system": state.system, "config": state.config}).to_string(),
-                serde_json::json!({"name": name, "system": new_system, "config": new_config}).to_string()
-            ],
-        )?;
-        tx.commit()?;
-        state.name = name;
-        state.system = new_system;
-        state.config = new_config;
-        if let Some(d) = derived {
-            state.derived = d;
-        }
-        Ok(state.info(league))
-    }
-
-    fn leaderboard(&mut self, league: LeagueId) -> Result<Arc<Vec<BoardRow>>, StoreError> {
-        Ok(self
-            .leagues
-            .get_mut(&league)
-            .ok_or(StoreError::LeagueNotFound { league })?
-            .derived
-            .board())
-    }
-
-    fn leaderboard_json(&mut self, league: LeagueId) -> Result<BoardJson, StoreError> {
-        Ok(self
-            .leagues
-            .get_mut(&league)
-            .ok_or(StoreError::LeagueNotFound { league })?
-            .derived
-            .board_json())
-    }
-
-    fn leaderboard_page(
-        &self,
-        league: LeagueId,
-        offset: usize,
-        limit: usize,
-    ) -> Result<(usize, Vec<BoardRow>), StoreError> {
-        Ok(self.state(league)?.derived.page(offset, limit))
-    }
-
-    fn player(&self, league: LeagueId, player: &str) -> Result<PlayerHistory, StoreError> {
-        self.state(league)?
-            .derived
-            .player(player)
-            .ok_or_else(|| StoreError::PlayerNotFound {
-                league,
-                player: player.to_string(),
-            })
-    }
-
-    fn ledger(&self, league: LeagueId) -> Result<Vec<LedgerEntry>, StoreError> {
-        self.state(league)?;
-        let mut entries: Vec<LedgerEntry> = read_ledger(&self.conn, league)?
-            .into_iter()
-            .filter(|e| !e.voided)
-            .collect();
-        rating_order(&mut entries);
-        Ok(entries)
-    }
-
-    fn get_match(&self, league: LeagueId, key: &str) -> Result<LedgerEntry, StoreError> {
-        self.state(league)?;
-        read_entry(&self.conn, league, key)?.ok_or_else(|| StoreError::MatchNotFound {
-            league,
-            key: key.to_string(),
-        })
-    }
-
-    fn derived(&self, league: LeagueId) -> Result<&Derived, StoreError> {
-        Ok(&self.state(league)?.derived)
+        old: &LeagueRow,
+        name: &str,
+        system: &str,
+        config: &Settings,
+    ) -> Result<Head, StoreError> {
+        let league = self.league;
+        self.commit(
+            |tx| {
+                tx.prepare_cached(
+                    "UPDATE leagues SET name = ?2, system = ?3, config = ?4 WHERE id = ?1",
+                )?
+                .execute(params![
+                    league,
+                    name,
+                    system,
+                    serde_json::to_string(config).expect("config serialises")
+                ])?;
+                self.log(
+                    tx,
+                    None,
+                    "configure",
+                    Some(serde_json::json!({"name": old.name, "system": old.system, "config": old.config}).to_string()),
+                    Some(serde_json::json!({"name": name, "system": system, "config": config}).to_string()),
+                )
+            },
+            0,
+        )
     }
 }
 

@@ -11,6 +11,73 @@ use crate::error::StoreError;
 /// A league's id.
 pub type LeagueId = i64;
 
+/// Where a match stands in the order a league is rated in: by time when matches have
+/// times (as `podium rate` does), then by ledger position. `None` (no time) sorts first;
+/// a league's rated matches all have a time or none does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Position {
+    /// When the match was played (Unix seconds), if known.
+    pub time: Option<i64>,
+    /// Its place in the ledger.
+    pub seq: i64,
+}
+
+/// How far a league's ledger goes: what a copy of its ratings must have seen to be
+/// current.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Head {
+    /// The last ledger position used (matches are numbered 1, 2, … without gaps).
+    pub last_seq: i64,
+    /// The last entry of the league's log of corrections, voids and reconfigurations
+    /// (0 for none).
+    pub last_change: i64,
+}
+
+/// A league as its row in the store holds it.
+#[derive(Debug, Clone)]
+pub struct LeagueRow {
+    /// The id.
+    pub id: LeagueId,
+    /// The name.
+    pub name: String,
+    /// The system's name.
+    pub system: String,
+    /// The parameters set over the system's defaults.
+    pub config: Settings,
+    /// SHA-256 of the admin token.
+    pub token_hash: String,
+    /// How far its ledger goes.
+    pub head: Head,
+}
+
+/// One entry of a league's log of changes to past matches and to its configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChangeLog {
+    /// Its number (increasing in the order changes were committed).
+    pub id: i64,
+    /// What was done.
+    pub action: ChangeAction,
+    /// Where the changed match stands now, if it is rated (not voided).
+    pub now: Option<Position>,
+}
+
+/// What a [`ChangeLog`] entry did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChangeAction {
+    /// A match voided.
+    Void {
+        /// The match id.
+        key: String,
+    },
+    /// A match's results replaced.
+    Correct {
+        /// The match id.
+        key: String,
+    },
+    /// The league's name, system or config changed.
+    Configure,
+}
+
 /// A league to create.
 #[derive(Debug, Clone)]
 pub struct NewLeague {
@@ -41,6 +108,9 @@ pub struct LeagueInfo {
     pub matches: usize,
     /// Players who have played.
     pub players: usize,
+    /// Whether the league's ratings are loaded (until then `matches` and `players` are 0
+    /// and the league's other calls answer "not ready").
+    pub ready: bool,
 }
 
 /// One parameter in force.
@@ -126,6 +196,17 @@ pub struct LedgerEntry {
     pub hash: String,
     /// Whether the match was voided.
     pub voided: bool,
+}
+
+impl LedgerEntry {
+    /// Where the match stands in rating order.
+    #[must_use]
+    pub fn position(&self) -> Position {
+        Position {
+            time: self.time,
+            seq: self.seq,
+        }
+    }
 }
 
 /// Whether a submission was stored.

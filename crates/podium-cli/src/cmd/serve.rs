@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use anyhow::Context;
+use podium_server::{Limits, ServeOptions};
 
 /// Arguments of `podium serve`.
 #[derive(Debug, clap::Args)]
@@ -14,6 +15,27 @@ pub struct Args {
     /// The address to listen on (port 0 picks a free port).
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
+    /// A file holding the server's admin token: only its bearer may create leagues.
+    /// Without one, anyone may, which is allowed on a loopback address only (or with
+    /// --open).
+    #[arg(long, value_name = "FILE")]
+    admin_token_file: Option<PathBuf>,
+    /// Let anyone create leagues (at most --leagues-per-hour) on an address other than
+    /// loopback, without an admin token.
+    #[arg(long)]
+    open: bool,
+    /// The most players in one match.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_players)]
+    max_players: usize,
+    /// The most matches in one request (a JSON array).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_batch)]
+    max_batch: usize,
+    /// The most leagues created per hour without a credential.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().leagues_per_hour)]
+    leagues_per_hour: usize,
+    /// The largest request body, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_body)]
+    max_body: usize,
 }
 
 /// Runs the server until ctrl-c or SIGTERM.
@@ -26,11 +48,40 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
+    let admin_token = match &args.admin_token_file {
+        None => None,
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read the admin token file {}", file.display()))?;
+            let token = text.trim().to_string();
+            anyhow::ensure!(
+                token.len() >= 16,
+                "the admin token in {} is {} characters; use at least 16 (e.g. `openssl rand -hex 32`)",
+                file.display(),
+                token.len()
+            );
+            Some(token)
+        }
+    };
+    let options = ServeOptions {
+        db: args.db,
+        addr: args.addr,
+        admin_token,
+        open: args.open,
+        limits: Limits {
+            max_players: args.max_players,
+            max_batch: args.max_batch,
+            leagues_per_hour: args.leagues_per_hour,
+            max_body: args.max_body,
+        },
+        store: Default::default(),
+    };
+    options.access()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(podium_server::serve(&args.db, args.addr, |addr| {
+    runtime.block_on(podium_server::serve(options, |addr| {
         // One line on standard output that scripts can wait for.
         println!("listening on http://{addr}/");
     }))

@@ -1,23 +1,18 @@
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+//! The store's behaviour through [`Leagues`] over a SQLite file: retries and conflicts,
+//! bad matches, tokens, voids, corrections, reconfiguration, time order, reopening,
+//! two servers on one store, and the property that the ratings served always equal a
+//! fresh replay of the ledger.
+
+use std::sync::Arc;
 
 use podium_io::JsonResult;
 use proptest::prelude::*;
 
 use super::*;
-
-/// A fresh database path under the system's temporary directory.
-fn temp_db() -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "podium-store-test-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("ledger.db")
-}
+use crate::{
+    hash_token, BoardRow, Checkpoints, LeagueId, Leagues, NewLeague, Options, Submission,
+    SubmitStatus,
+};
 
 fn sub(id: Option<&str>, places: &[(&str, u32)]) -> Submission {
     Submission {
@@ -42,8 +37,28 @@ fn timed(mut s: Submission, date: &str) -> Submission {
     s
 }
 
-fn league(store: &mut SqliteStore, system: &str) -> (LeagueId, String) {
-    let (info, token) = store
+/// Small checkpoints and a low bar for "heavy" matches, so that tests go through every
+/// way of rating: in place, on a copy, from a checkpoint, from the start.
+fn small() -> Options {
+    Options {
+        checkpoints: Checkpoints { every: 3, keep: 4 },
+        heavy_players: 4,
+        max_batch: 8,
+    }
+}
+
+fn open(store: &Arc<SqliteStore>) -> Arc<Leagues> {
+    Leagues::open_loaded(store.clone(), small()).unwrap()
+}
+
+fn temp() -> (Arc<SqliteStore>, Arc<Leagues>) {
+    let store = Arc::new(SqliteStore::temporary().unwrap());
+    let leagues = open(&store);
+    (store, leagues)
+}
+
+fn league(leagues: &Leagues, system: &str) -> (LeagueId, String) {
+    let (info, token) = leagues
         .create_league(&NewLeague {
             name: "test".into(),
             system: system.into(),
@@ -53,16 +68,16 @@ fn league(store: &mut SqliteStore, system: &str) -> (LeagueId, String) {
     (info.id, token)
 }
 
-/// The store's leaderboard equals a fresh replay of its exported ledger through
+/// The served leaderboard equals a fresh replay of the exported ledger through
 /// `podium::League` (sorted by `League::standings`), whole and page by page.
-fn assert_matches_replay(store: &mut SqliteStore, id: LeagueId) {
-    let info = store.league(id).unwrap();
-    let mut fresh = podium::League::new(build_system(&info.system, &info.config).unwrap());
-    for e in store.ledger(id).unwrap() {
+fn assert_matches_replay(leagues: &Leagues, id: LeagueId) {
+    let info = leagues.league(id).unwrap();
+    let mut fresh = podium::League::new(podium::system(&info.system, &info.config).unwrap());
+    for e in leagues.ledger(id).unwrap() {
         fresh.apply(&e.json.to_match("ledger", 1).unwrap()).unwrap();
     }
     let fresh = fresh.standings();
-    let served = store.leaderboard(id).unwrap();
+    let served = leagues.leaderboard(id).unwrap();
     assert_eq!(served.len(), fresh.len());
     for (a, b) in served.iter().zip(&fresh) {
         assert_eq!(a.position, b.position);
@@ -77,7 +92,7 @@ fn assert_matches_replay(store: &mut SqliteStore, id: LeagueId) {
         assert_eq!(a.games, b.stats.games);
         assert_eq!(a.provisional, b.provisional);
         assert!((a.win_pct - b.stats.win_pct()).abs() < 1e-9);
-        let p = store.player(id, &a.player).unwrap();
+        let p = leagues.player(id, &a.player).unwrap();
         assert_eq!(&p.standing, a);
         assert_eq!(p.history.len(), a.games as usize);
     }
@@ -87,25 +102,26 @@ fn assert_matches_replay(store: &mut SqliteStore, id: LeagueId) {
         (served.len().saturating_sub(1), 10),
         (served.len() + 3, 2),
     ] {
-        let (total, page) = store.leaderboard_page(id, offset, limit).unwrap();
+        let (total, page) = leagues.leaderboard_page(id, offset, limit).unwrap();
         assert_eq!(total, served.len());
         let want: Vec<BoardRow> = served.iter().skip(offset).take(limit).cloned().collect();
         assert_eq!(page, want);
     }
     // The JSON made from per-player pieces is byte for byte the board's serialisation,
     // and keeps its version until the league changes.
-    let json = store.leaderboard_json(id).unwrap();
+    let json = leagues.leaderboard_json(id).unwrap();
     assert_eq!(
         String::from_utf8_lossy(&json.json),
-        String::from_utf8_lossy(&serde_json::to_vec(&*served).unwrap())
+        String::from_utf8_lossy(&serde_json::to_vec(&served).unwrap())
     );
-    assert_eq!(store.leaderboard_json(id).unwrap().version, json.version);
+    assert_eq!(leagues.leaderboard_json(id).unwrap().version, json.version);
+    assert_eq!(info.matches, leagues.ledger(id).unwrap().len());
 }
 
 #[test]
 fn append_retry_and_conflict() {
-    let mut s = SqliteStore::in_memory().unwrap();
-    let (id, _) = league(&mut s, "sme");
+    let (_, s) = temp();
+    let (id, _) = league(&s, "sme");
     let a = s
         .append(id, sub(Some("g1"), &[("ann", 1), ("bo", 2), ("cy", 2)]))
         .unwrap();
@@ -130,12 +146,29 @@ fn append_retry_and_conflict() {
     let d = s.append(id, sub(None, &[("ann", 1), ("bo", 2)])).unwrap();
     assert_eq!(d.entry.key, "#2");
     assert_eq!(s.league(id).unwrap().matches, 2);
+    // Within one batch: a repeat is a retry of the first, other content a conflict.
+    let r = s
+        .append_batch(
+            id,
+            vec![
+                sub(Some("g2"), &[("ann", 1), ("bo", 2)]),
+                sub(Some("g2"), &[("bo", 2), ("ann", 1)]),
+                sub(Some("g2"), &[("ann", 2), ("bo", 1)]),
+                sub(None, &[("ann", 1), ("bo", 2)]),
+            ],
+        )
+        .unwrap();
+    assert_eq!(r[0].as_ref().unwrap().status, SubmitStatus::Created);
+    assert_eq!(r[1].as_ref().unwrap().status, SubmitStatus::Duplicate);
+    assert!(matches!(r[2], Err(StoreError::Conflict { .. })));
+    assert_eq!(r[3].as_ref().unwrap().entry.key, "#4");
+    assert_matches_replay(&s, id);
 }
 
 #[test]
 fn bad_matches_change_nothing() {
-    let mut s = SqliteStore::in_memory().unwrap();
-    let (id, _) = league(&mut s, "elo");
+    let (_, s) = temp();
+    let (id, _) = league(&s, "elo");
     let e = s.append(id, sub(Some("x"), &[("ann", 1)])).unwrap_err();
     assert!(matches!(e, StoreError::InvalidMatch { .. }), "{e}");
     let e = s
@@ -146,28 +179,45 @@ fn bad_matches_change_nothing() {
         .append(id, sub(Some(" x"), &[("ann", 1), ("bo", 2)]))
         .unwrap_err();
     assert!(matches!(e, StoreError::InvalidMatch { .. }), "{e}");
+    // A 900 KB id is refused without being repeated whole.
+    let long = "k".repeat(900_000);
+    let e = s
+        .append(id, sub(Some(&long), &[("ann", 1), ("bo", 2)]))
+        .unwrap_err();
+    assert!(e.to_string().len() < 300, "{}", e.to_string().len());
     assert!(s.ledger(id).unwrap().is_empty());
     assert!(s.leaderboard(id).unwrap().is_empty());
-    // A batch: the good one is stored, the bad one is not.
-    let r = s.append_batch(vec![
-        (id, sub(Some("a"), &[("ann", 1), ("bo", 2)])),
-        (id, sub(Some("b"), &[("ann", 1), ("bo", 2), ("cy", 3)])),
-        (99, sub(Some("c"), &[("ann", 1), ("bo", 2)])),
-    ]);
+    // A batch: the good ones are stored, the bad one is not.
+    let r = s
+        .append_batch(
+            id,
+            vec![
+                sub(Some("a"), &[("ann", 1), ("bo", 2)]),
+                sub(Some("b"), &[("ann", 1), ("bo", 2), ("cy", 3)]),
+                sub(Some("c"), &[("bo", 1), ("ann", 2)]),
+            ],
+        )
+        .unwrap();
     assert!(r[0].is_ok());
     assert!(matches!(r[1], Err(StoreError::Rate { .. })));
+    assert_eq!(
+        r[2].as_ref().unwrap().entry.seq,
+        2,
+        "no gap for the refused one"
+    );
+    assert_eq!(s.ledger(id).unwrap().len(), 2);
     assert!(matches!(
-        r[2],
+        s.append_batch(99, vec![sub(Some("c"), &[("ann", 1), ("bo", 2)])]),
         Err(StoreError::LeagueNotFound { league: 99 })
     ));
-    assert_eq!(s.ledger(id).unwrap().len(), 1);
+    assert_matches_replay(&s, id);
 }
 
 #[test]
 fn tokens_authorize_their_own_league_only() {
-    let mut s = SqliteStore::in_memory().unwrap();
-    let (a, ta) = league(&mut s, "sme");
-    let (b, tb) = league(&mut s, "sme");
+    let (store, s) = temp();
+    let (a, ta) = league(&s, "sme");
+    let (b, tb) = league(&s, "sme");
     assert!(s.authorize(a, &ta).is_ok());
     assert!(s.authorize(b, &tb).is_ok());
     assert!(matches!(s.authorize(a, &tb), Err(StoreError::Forbidden { league }) if league == a));
@@ -180,26 +230,21 @@ fn tokens_authorize_their_own_league_only() {
         Err(StoreError::LeagueNotFound { .. })
     ));
     // Only the hash is stored.
-    let stored: String = s
-        .conn
-        .query_row("SELECT token_hash FROM leagues WHERE id = ?1", [a], |r| {
-            r.get(0)
-        })
-        .unwrap();
+    let stored = store.league_row(a).unwrap().unwrap().token_hash;
     assert_eq!(stored, hash_token(&ta));
     assert!(!stored.contains(&ta[4..]));
 }
 
 #[test]
 fn void_correct_and_reconfigure_recompute() {
-    let mut s = SqliteStore::in_memory().unwrap();
-    let (id, _) = league(&mut s, "sme");
+    let (_, s) = temp();
+    let (id, _) = league(&s, "sme");
     s.append(id, sub(Some("g1"), &[("ann", 1), ("bo", 2)]))
         .unwrap();
     s.append(id, sub(Some("g2"), &[("bo", 1), ("cy", 2)]))
         .unwrap();
     s.void(id, "g1").unwrap();
-    assert_matches_replay(&mut s, id);
+    assert_matches_replay(&s, id);
     assert!(s.player(id, "ann").is_err(), "ann's only game was voided");
     assert!((s.player(id, "bo").unwrap().standing.rating - 1516.0).abs() < 1e-9);
     // A retry of the voided match is recognised, not stored again.
@@ -225,7 +270,7 @@ fn void_correct_and_reconfigure_recompute() {
         .unwrap();
     assert_eq!(c.status, SubmitStatus::Corrected);
     assert!((s.player(id, "cy").unwrap().standing.rating - 1516.0).abs() < 1e-9);
-    assert_matches_replay(&mut s, id);
+    assert_matches_replay(&s, id);
     // A system that cannot rate the ledger is refused and changes nothing.
     s.append(id, sub(Some("g3"), &[("ann", 1), ("bo", 2), ("cy", 3)]))
         .unwrap();
@@ -238,19 +283,48 @@ fn void_correct_and_reconfigure_recompute() {
     assert!(matches!(e, StoreError::Config(_)), "{e}");
     let info = s.configure(id, None, Some("shares".into()), None).unwrap();
     assert_eq!(info.system, "shares");
-    assert_matches_replay(&mut s, id);
+    assert_matches_replay(&s, id);
     let info = s
         .configure(id, None, None, Some(podium::Settings::from([("k", "10")])))
         .unwrap();
     assert_eq!(info.config, podium::Settings::from([("k", "10")]));
-    assert_matches_replay(&mut s, id);
+    assert_matches_replay(&s, id);
+}
+
+/// A correction near the end of a long league is rated from the last checkpoint before
+/// it, which stays where it was.
+#[test]
+fn corrections_rate_again_from_the_last_checkpoint() {
+    let (_, s) = temp();
+    let (id, _) = league(&s, "sme");
+    let names = ["ann", "bo", "cy", "dee", "eve"];
+    let subs: Vec<Submission> = (0..20)
+        .map(|i| {
+            sub(
+                Some(&format!("g{i}")),
+                &[(names[i % 5], 1), (names[(i + 2) % 5], 2)],
+            )
+        })
+        .collect();
+    for r in s.append_batch(id, subs).unwrap() {
+        r.unwrap();
+    }
+    let before = s.read(id, |d| Ok(d.checkpoints())).unwrap();
+    assert_eq!(before.len(), 4);
+    assert_eq!(*before.last().unwrap(), 18);
+    s.correct(id, "g19", sub(None, &[("bo", 1), ("ann", 2)]), false)
+        .unwrap();
+    assert_eq!(s.read(id, |d| Ok(d.checkpoints())).unwrap(), before);
+    assert_matches_replay(&s, id);
+    s.void(id, "g1").unwrap();
+    assert_matches_replay(&s, id);
 }
 
 #[test]
 fn board_json_versions_change_with_the_board_only() {
-    let mut s = SqliteStore::in_memory().unwrap();
-    let (id, _) = league(&mut s, "sme");
-    let (other, _) = league(&mut s, "sme");
+    let (_, s) = temp();
+    let (id, _) = league(&s, "sme");
+    let (other, _) = league(&s, "sme");
     let mut seen = vec![
         s.leaderboard_json(id).unwrap().version,
         s.leaderboard_json(other).unwrap().version,
@@ -262,21 +336,21 @@ fn board_json_versions_change_with_the_board_only() {
     s.append(id, sub(Some("g2"), &[("bo", 1), ("cy", 2)]))
         .unwrap();
     seen.push(s.leaderboard_json(id).unwrap().version);
-    // A void replays the ledger into a new state: its board must not reuse a version
-    // (here it has as many matches as the board of g1 alone, with other rows).
+    // A void rates the ledger again: its board must not reuse a version (here it has as
+    // many matches as the board of g1 alone, with other rows).
     s.void(id, "g1").unwrap();
     let after_void = s.leaderboard_json(id).unwrap();
     seen.push(after_void.version);
     assert_eq!(s.leaderboard_json(id).unwrap().version, after_void.version);
     let unique: std::collections::BTreeSet<u64> = seen.iter().copied().collect();
     assert_eq!(unique.len(), seen.len(), "{seen:?}");
-    assert_matches_replay(&mut s, id);
+    assert_matches_replay(&s, id);
 }
 
 #[test]
 fn timed_matches_are_rated_in_time_order() {
-    let mut s = SqliteStore::in_memory().unwrap();
-    let (id, _) = league(&mut s, "sme");
+    let (_, s) = temp();
+    let (id, _) = league(&s, "sme");
     let a = s
         .append(
             id,
@@ -296,7 +370,7 @@ fn timed_matches_are_rated_in_time_order() {
     );
     let order: Vec<String> = s.ledger(id).unwrap().into_iter().map(|e| e.key).collect();
     assert_eq!(order, ["early", "late"]);
-    assert_matches_replay(&mut s, id);
+    assert_matches_replay(&s, id);
     let e = s
         .append(id, sub(Some("untimed"), &[("ann", 1), ("bo", 2)]))
         .unwrap_err();
@@ -314,10 +388,12 @@ fn timed_matches_are_rated_in_time_order() {
 
 #[test]
 fn the_ledger_survives_reopening() {
-    let path = temp_db();
+    let store = SqliteStore::temporary().unwrap();
+    let path = store.path().to_path_buf();
+    let store = Arc::new(store);
     let (id, token) = {
-        let mut s = SqliteStore::open(&path).unwrap();
-        let (id, token) = league(&mut s, "mes");
+        let s = open(&store);
+        let (id, token) = league(&s, "mes");
         for i in 0..20 {
             let players = [
                 ("ann", 1 + i % 3),
@@ -329,18 +405,64 @@ fn the_ledger_survives_reopening() {
         s.void(id, "g3").unwrap();
         (id, token)
     };
-    let mut s = SqliteStore::open(&path).unwrap();
+    let reopened = Arc::new(SqliteStore::open(&path).unwrap());
+    let s = open(&reopened);
     assert!(s.authorize(id, &token).is_ok());
     assert_eq!(s.ledger(id).unwrap().len(), 19);
-    assert_matches_replay(&mut s, id);
+    assert_matches_replay(&s, id);
     let next = s.append(id, sub(None, &[("ann", 1), ("bo", 2)])).unwrap();
     assert_eq!(next.entry.seq, 21);
-    let version: i64 = s
-        .conn
+    let version: i64 = reopened
+        .write()
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .unwrap();
     assert_eq!(version as usize, MIGRATIONS.len());
-    let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    drop(store);
+}
+
+/// A file SQLite can only read is refused at open with a clear error, not at the first
+/// write.
+#[test]
+fn a_read_only_file_is_refused_at_open() {
+    let store = SqliteStore::temporary().unwrap();
+    let path = store.path().to_path_buf();
+    let uri = format!("file:{}?mode=ro", path.display());
+    let e = SqliteStore::open(&uri).unwrap_err();
+    assert!(matches!(e, StoreError::ReadOnly { .. }), "{e}");
+    assert!(e.to_string().contains("read-only"), "{e}");
+    assert!(e.to_string().contains(&path.display().to_string()), "{e}");
+}
+
+/// Two sets of leagues on one store, as two servers on one database: what one writes,
+/// the other serves after catching up, and the ledger positions of both writers
+/// interleave without a gap.
+#[test]
+fn two_servers_on_one_store_follow_each_other() {
+    let (store, a) = temp();
+    let (id, _) = league(&a, "sme");
+    let b = open(&store);
+    for i in 0..10u32 {
+        let (writer, players) = if i % 3 == 0 {
+            (&b, [("ann", 1), ("bo", 2)])
+        } else {
+            (&a, [("cy", 1), ("ann", 2)])
+        };
+        let r = writer
+            .append(id, sub(Some(&format!("g{i}")), &players))
+            .unwrap();
+        assert_eq!(r.entry.seq, i64::from(i) + 1);
+    }
+    a.void(id, "g4").unwrap();
+    b.correct(id, "g2", sub(None, &[("ann", 1), ("cy", 2)]), false)
+        .unwrap();
+    for s in [&a, &b] {
+        s.refresh(id).unwrap();
+        assert_matches_replay(s, id);
+    }
+    b.configure(id, None, Some("shares".into()), None).unwrap();
+    a.refresh(id).unwrap();
+    assert_eq!(a.league(id).unwrap().system, "shares");
+    assert_matches_replay(&a, id);
 }
 
 #[derive(Debug, Clone)]
@@ -359,6 +481,8 @@ enum Op {
 }
 
 const SYSTEMS: &[&str] = &[
+    "trueskill",
+    "plackett-luce",
     "sme",
     "elo",
     "pairwise",
@@ -369,7 +493,7 @@ const SYSTEMS: &[&str] = &[
 ];
 
 fn players() -> impl Strategy<Value = Vec<(u8, u32)>> {
-    prop::collection::vec((0u8..8, 1u32..4), 2..5)
+    prop::collection::vec((0u8..8, 1u32..4), 2..6)
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -395,42 +519,87 @@ fn submission(id: Option<String>, players: &[(u8, u32)], day: Option<u8>) -> Sub
     s
 }
 
+/// Runs `ops` against two sets of leagues on one store (two servers), each operation
+/// on one of them, and checks after each that both serve a fresh replay of the ledger.
+fn run_ops(
+    store: Arc<dyn Store>,
+    reopen: impl Fn() -> Arc<dyn Store>,
+    ops: Vec<(Op, bool)>,
+    timed_league: bool,
+) -> Result<(), TestCaseError> {
+    let servers = [
+        Leagues::open_loaded(store.clone(), small()).unwrap(),
+        Leagues::open_loaded(store, small()).unwrap(),
+    ];
+    let (id, _) = league(&servers[0], "sme");
+    for (op, second) in ops {
+        let s = &servers[usize::from(second)];
+        s.refresh(id)
+            .unwrap_or_else(|_| panic!("league {id} unknown to the second"));
+        let keys: Vec<String> = s.ledger(id).unwrap().into_iter().map(|e| e.key).collect();
+        let result = match op {
+            Op::Append {
+                id: key,
+                players,
+                day,
+            } => {
+                let day = if timed_league {
+                    Some(day.unwrap_or(0))
+                } else {
+                    None
+                };
+                s.append(id, submission(key.map(|k| format!("m{k}")), &players, day))
+                    .map(|_| ())
+            }
+            Op::Void(i) if !keys.is_empty() => {
+                s.void(id, &keys[i as usize % keys.len()]).map(|_| ())
+            }
+            Op::Correct { target, players } if !keys.is_empty() => {
+                let day = timed_league.then_some(target % 10);
+                s.correct(
+                    id,
+                    &keys[target as usize % keys.len()],
+                    submission(None, &players, day),
+                    true,
+                )
+                .map(|_| ())
+            }
+            Op::Configure(sys) => s
+                .configure(id, None, Some(SYSTEMS[sys as usize].into()), None)
+                .map(|_| ()),
+            _ => Ok(()),
+        };
+        // Refusals (conflicts, systems that cannot rate the ledger) are fine; they
+        // must leave the state consistent.
+        if let Err(e) = &result {
+            prop_assert!(e.is_client_error(), "{e}");
+        }
+        assert_matches_replay(s, id);
+    }
+    for s in &servers {
+        s.refresh(id).unwrap();
+        assert_matches_replay(s, id);
+    }
+    drop(servers);
+    let s = Leagues::open_loaded(reopen(), small()).unwrap();
+    assert_matches_replay(&s, id);
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     /// Whatever the sequence of appends (with retries and conflicts), voids, corrections
-    /// and system changes, the served ratings equal a fresh replay of the ledger, before
-    /// and after reopening the file.
+    /// and system changes, made through either of two servers on one store, the ratings
+    /// each serves equal a fresh replay of the ledger, and again after reopening.
     #[test]
-    fn served_ratings_equal_a_fresh_replay(ops in prop::collection::vec(op(), 1..40), timed_league in any::<bool>()) {
-        let path = temp_db();
-        let mut s = SqliteStore::open(&path).unwrap();
-        let (id, _) = league(&mut s, "sme");
-        for op in ops {
-            let keys: Vec<String> = s.ledger(id).unwrap().into_iter().map(|e| e.key).collect();
-            let result = match op {
-                Op::Append { id: key, players, day } => {
-                    let day = if timed_league { Some(day.unwrap_or(0)) } else { None };
-                    s.append(id, submission(key.map(|k| format!("m{k}")), &players, day)).map(|_| ())
-                }
-                Op::Void(i) if !keys.is_empty() => s.void(id, &keys[i as usize % keys.len()]).map(|_| ()),
-                Op::Correct { target, players } if !keys.is_empty() => {
-                    let day = timed_league.then_some(target % 10);
-                    s.correct(id, &keys[target as usize % keys.len()], submission(None, &players, day), true).map(|_| ())
-                }
-                Op::Configure(sys) => s.configure(id, None, Some(SYSTEMS[sys as usize].into()), None).map(|_| ()),
-                _ => Ok(()),
-            };
-            // Refusals (conflicts, systems that cannot rate the ledger) are fine; they
-            // must leave the state consistent.
-            if let Err(e) = &result {
-                prop_assert!(e.is_client_error(), "{e}");
-            }
-            assert_matches_replay(&mut s, id);
-        }
-        drop(s);
-        let mut s = SqliteStore::open(&path).unwrap();
-        assert_matches_replay(&mut s, id);
-        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    fn served_ratings_equal_a_fresh_replay(
+        ops in prop::collection::vec((op(), any::<bool>()), 1..40),
+        timed_league in any::<bool>(),
+    ) {
+        let store = SqliteStore::temporary().unwrap();
+        let path = store.path().to_path_buf();
+        let store = Arc::new(store);
+        run_ops(store.clone(), || Arc::new(SqliteStore::open(&path).unwrap()), ops, timed_league)?;
     }
 }

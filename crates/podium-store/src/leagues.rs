@@ -1,0 +1,1315 @@
+//! The leagues of a store with their ratings in memory: what the server serves.
+//!
+//! Each league stands on its own: it has its own lock for changes, its own queue of
+//! submissions (committed together), and its ratings behind a read-write lock that
+//! readers share. A league's slow work — rating a match of thousands of players, rating
+//! again from a checkpoint after a void or a correction, rating a whole ledger with a new
+//! system, loading at start — is done apart from the state readers see, which is then
+//! replaced in one short step; so readers of the league keep being served from its last
+//! consistent state, and other leagues are not held up at all.
+//!
+//! The ledger is the truth: a change is rated first (so a change the system refuses is
+//! refused and stores nothing), then committed, then shown. A league's ratings know how
+//! far its ledger goes ([`Head`]); before every change, and when told that the store has
+//! moved ([`Leagues::refresh`]), they catch up with what others committed.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+use podium::{RatingSystem, Settings};
+use podium_io::JsonMatch;
+use sha2::{Digest, Sha256};
+
+use crate::derived::{to_match, Base, Checkpoints, Derived, Tail};
+use crate::error::{quote, StoreError};
+use crate::token::{hash_token, hex, new_token};
+use crate::types::{
+    Appended, BoardJson, BoardRow, ChangeAction, ChangeRow, Head, LeagueId, LeagueInfo, LeagueRow,
+    LedgerEntry, NewLeague, ParamRow, PlayerHistory, Position, Submission, SubmitStatus,
+};
+use crate::{Store, Writer};
+
+/// How the leagues are kept.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Where ratings are kept to rate again from.
+    pub checkpoints: Checkpoints,
+    /// A match with at least this many players is rated on a copy of the league, so
+    /// that the league's readers are not held up while it is rated.
+    pub heavy_players: usize,
+    /// The most submissions of a league committed in one transaction.
+    pub max_batch: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            checkpoints: Checkpoints::default(),
+            heavy_players: 256,
+            max_batch: 512,
+        }
+    }
+}
+
+/// The longest match id accepted.
+const MAX_KEY_LEN: usize = 200;
+
+/// What a submitter is told once its submissions are committed (or refused), one result
+/// per submission, in order.
+pub type Reply = Box<dyn FnOnce(Vec<Result<Appended, StoreError>>) + Send>;
+
+struct Job {
+    subs: Vec<Submission>,
+    reply: Reply,
+}
+
+#[derive(Default)]
+struct Queue {
+    jobs: VecDeque<Job>,
+    /// Whether someone is committing this league's queue.
+    draining: bool,
+}
+
+/// A league's ratings as served.
+struct Loaded {
+    row: LeagueRow,
+    derived: Derived,
+}
+
+enum Phase {
+    /// Being loaded from the ledger.
+    Loading(LeagueRow),
+    Ready(Box<Loaded>),
+    /// Could not be loaded (the message says why).
+    Failed(LeagueRow, String),
+}
+
+struct Slot {
+    id: LeagueId,
+    /// Held by whoever changes the league in this process, for the whole change.
+    writer: Mutex<()>,
+    queue: Mutex<Queue>,
+    state: RwLock<Phase>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn read<T>(m: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+    m.read().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn write<T>(m: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
+    m.write().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The leagues of a store, with their ratings.
+pub struct Leagues {
+    store: Arc<dyn Store>,
+    options: Options,
+    slots: RwLock<BTreeMap<LeagueId, Arc<Slot>>>,
+    /// Token hash → league, as far as known.
+    tokens: RwLock<HashMap<String, LeagueId>>,
+}
+
+impl std::fmt::Debug for Leagues {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Leagues")
+            .field("store", &self.store.describe())
+            .field("leagues", &read(&self.slots).len())
+            .finish()
+    }
+}
+
+fn build_system(name: &str, config: &Settings) -> Result<Arc<dyn RatingSystem>, StoreError> {
+    Ok(Arc::from(podium::system(name, config)?))
+}
+
+fn check_name(name: &str) -> Result<String, StoreError> {
+    let name = name.trim();
+    if name.is_empty() || name.len() > 200 {
+        return Err(StoreError::InvalidLeague {
+            message: "the name must be 1 to 200 characters".into(),
+        });
+    }
+    Ok(name.to_string())
+}
+
+fn check_key(key: &str) -> Result<(), StoreError> {
+    if key.is_empty()
+        || key.trim() != key
+        || key.len() > MAX_KEY_LEN
+        || key.chars().any(char::is_control)
+    {
+        return Err(StoreError::InvalidMatch {
+            message: format!(
+                "match id {} must be 1 to {MAX_KEY_LEN} bytes, without surrounding spaces or control characters",
+                quote(key)
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// A submission validated under its id: the ledger entry it would be (at `seq`) and the
+/// match.
+fn prepare(
+    sub: &Submission,
+    key: &str,
+    seq: i64,
+) -> Result<(LedgerEntry, podium::Match), StoreError> {
+    let game = sub
+        .to_json(key)
+        .to_match("body", 1)
+        .map_err(|e| StoreError::InvalidMatch {
+            message: e.to_string(),
+        })?;
+    let json = JsonMatch::from_match(&game);
+    let hash = content_hash(&json);
+    Ok((
+        LedgerEntry {
+            seq,
+            key: key.to_string(),
+            time: game.time(),
+            json,
+            hash,
+            voided: false,
+        },
+        game,
+    ))
+}
+
+/// SHA-256 of a match's normalised content, its id left out and its results sorted, so
+/// that the same results listed in another order hash the same.
+fn content_hash(json: &JsonMatch) -> String {
+    let mut anon = json.clone();
+    anon.id.clear();
+    anon.results.sort_by(|a, b| {
+        let key = |r: &podium_io::JsonResult| {
+            (
+                r.rank.or(r.score.map(|s| -s)).unwrap_or(0.0),
+                r.team.clone(),
+                r.player.clone(),
+            )
+        };
+        let (ka, kb) = (key(a), key(b));
+        ka.0.total_cmp(&kb.0)
+            .then_with(|| (ka.1, ka.2).cmp(&(kb.1, kb.2)))
+    });
+    let text = serde_json::to_string(&anon).expect("a match serialises");
+    hex(&Sha256::digest(text.as_bytes()))
+}
+
+fn info(loaded: &Loaded) -> LeagueInfo {
+    let sys = loaded.derived.league().system();
+    LeagueInfo {
+        id: loaded.row.id,
+        name: loaded.row.name.clone(),
+        system: loaded.row.system.clone(),
+        config: loaded.row.config.clone(),
+        params: sys.params().iter().map(ParamRow::from_param).collect(),
+        has_sigma: sys.has_uncertainty(),
+        matches: loaded.derived.matches(),
+        players: loaded.derived.league().players().len(),
+        ready: true,
+    }
+}
+
+fn info_unready(row: &LeagueRow) -> LeagueInfo {
+    let sys = podium::system(&row.system, &row.config).ok();
+    LeagueInfo {
+        id: row.id,
+        name: row.name.clone(),
+        system: row.system.clone(),
+        config: row.config.clone(),
+        params: sys
+            .as_ref()
+            .map(|s| s.params().iter().map(ParamRow::from_param).collect())
+            .unwrap_or_default(),
+        has_sigma: sys.as_ref().is_some_and(|s| s.has_uncertainty()),
+        matches: 0,
+        players: 0,
+        ready: false,
+    }
+}
+
+/// One submission of a batch on its way to the ledger.
+enum Step {
+    Done(Result<Appended, StoreError>),
+    /// A new match to rate and commit.
+    New(LedgerEntry, podium::Match),
+    /// The same id as submission `k` of the batch, with this content hash.
+    Again(usize, String),
+}
+
+impl Leagues {
+    /// The leagues of `store`, not loaded yet: each answers [`StoreError::NotReady`] until
+    /// [`Leagues::load_all`] (or [`Leagues::load`]) has rated its ledger.
+    ///
+    /// # Errors
+    /// The store cannot list its leagues.
+    pub fn open(store: Arc<dyn Store>, options: Options) -> Result<Arc<Self>, StoreError> {
+        let rows = store.league_rows()?;
+        let leagues = Leagues {
+            store,
+            options,
+            slots: RwLock::new(BTreeMap::new()),
+            tokens: RwLock::new(HashMap::new()),
+        };
+        for row in rows {
+            leagues.add_slot(Phase::Loading(row));
+        }
+        Ok(Arc::new(leagues))
+    }
+
+    /// [`Leagues::open`], then every league loaded before returning.
+    ///
+    /// # Errors
+    /// The store cannot list its leagues, or a league cannot be loaded.
+    pub fn open_loaded(store: Arc<dyn Store>, options: Options) -> Result<Arc<Self>, StoreError> {
+        let leagues = Self::open(store, options)?;
+        for id in leagues.ids() {
+            leagues.load(id)?;
+        }
+        Ok(leagues)
+    }
+
+    /// The store.
+    #[must_use]
+    pub fn store(&self) -> &dyn Store {
+        &*self.store
+    }
+
+    fn add_slot(&self, phase: Phase) -> Arc<Slot> {
+        let row = match &phase {
+            Phase::Loading(row) | Phase::Failed(row, _) => row,
+            Phase::Ready(l) => &l.row,
+        };
+        let id = row.id;
+        write(&self.tokens).insert(row.token_hash.clone(), id);
+        let slot = Arc::new(Slot {
+            id,
+            writer: Mutex::new(()),
+            queue: Mutex::new(Queue::default()),
+            state: RwLock::new(phase),
+        });
+        write(&self.slots).entry(id).or_insert(slot).clone()
+    }
+
+    /// Every league's id.
+    #[must_use]
+    pub fn ids(&self) -> Vec<LeagueId> {
+        read(&self.slots).keys().copied().collect()
+    }
+
+    /// The leagues not loaded yet, smallest ledger first.
+    #[must_use]
+    pub fn unloaded(&self) -> Vec<LeagueId> {
+        let slots: Vec<Arc<Slot>> = read(&self.slots).values().cloned().collect();
+        let mut waiting: Vec<(i64, LeagueId)> = slots
+            .iter()
+            .filter_map(|s| match &*read(&s.state) {
+                Phase::Loading(row) => Some((row.head.last_seq, s.id)),
+                _ => None,
+            })
+            .collect();
+        waiting.sort_unstable();
+        waiting.into_iter().map(|(_, id)| id).collect()
+    }
+
+    /// Loads every league not loaded yet, on `threads` threads, smallest ledger first;
+    /// each is served as soon as it is loaded. A league that cannot be loaded is logged
+    /// and answers with the reason.
+    pub fn load_all(&self, threads: usize) {
+        let queue = Mutex::new(VecDeque::from(self.unloaded()));
+        std::thread::scope(|s| {
+            for _ in 0..threads.max(1) {
+                s.spawn(|| loop {
+                    let Some(id) = lock(&queue).pop_front() else {
+                        return;
+                    };
+                    if let Err(e) = self.load(id) {
+                        tracing::error!(league = id, error = %e, "league could not be loaded");
+                    }
+                });
+            }
+        });
+    }
+
+    /// Loads a league: rates its whole ledger, then serves it.
+    ///
+    /// # Errors
+    /// The league is unknown, or its ledger cannot be read or rated (the league then
+    /// answers with that reason until it is loaded again).
+    pub fn load(&self, id: LeagueId) -> Result<(), StoreError> {
+        let slot = self.slot(id)?;
+        let _w = lock(&slot.writer);
+        let row = match &*read(&slot.state) {
+            Phase::Ready(_) => return Ok(()),
+            Phase::Loading(row) | Phase::Failed(row, _) => row.clone(),
+        };
+        let started = std::time::Instant::now();
+        match self.rebuild(id, None) {
+            Ok((row, derived)) => {
+                tracing::info!(
+                    league = id,
+                    matches = derived.matches(),
+                    seconds = started.elapsed().as_secs_f64(),
+                    "league loaded"
+                );
+                *write(&slot.state) = Phase::Ready(Box::new(Loaded { row, derived }));
+                Ok(())
+            }
+            Err(e) => {
+                *write(&slot.state) = Phase::Failed(row, e.to_string());
+                Err(e)
+            }
+        }
+    }
+
+    /// Rates the whole ledger of a league from its store, with its stored system, or
+    /// with `system` when given. Returns the league's row as of the ledger read.
+    fn rebuild(
+        &self,
+        id: LeagueId,
+        system: Option<(&str, &Settings)>,
+    ) -> Result<(LeagueRow, Derived), StoreError> {
+        loop {
+            let row = self
+                .store
+                .league_row(id)?
+                .ok_or(StoreError::LeagueNotFound { league: id })?;
+            let (name, config) = system.unwrap_or((&row.system, &row.config));
+            let sys = build_system(name, config)?;
+            let mut tail = Tail::new(Base::empty(sys), self.options.checkpoints);
+            let read = self.store.scan(id, None, &mut |e| tail.push(&e))?;
+            // The system read with the row must be the one the ledger was read under.
+            if system.is_some() || (read.system == row.system && read.config == row.config) {
+                return Ok((read, Derived::from_tail(tail, self.options.checkpoints)));
+            }
+        }
+    }
+
+    fn slot(&self, id: LeagueId) -> Result<Arc<Slot>, StoreError> {
+        if let Some(s) = read(&self.slots).get(&id) {
+            return Ok(s.clone());
+        }
+        // Made by another server on the same store?
+        match self.store.league_row(id)? {
+            Some(row) => Ok(self.add_slot(Phase::Loading(row))),
+            None => Err(StoreError::LeagueNotFound { league: id }),
+        }
+    }
+
+    /// Runs `f` on a league's ratings (shared with other readers).
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`], [`StoreError::NotReady`] while it loads, or why it
+    /// could not be loaded.
+    pub fn read<T>(
+        &self,
+        id: LeagueId,
+        f: impl FnOnce(&Derived) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let slot = self.slot(id)?;
+        let state = read(&slot.state);
+        f(&ready(&state, id)?.derived)
+    }
+
+    /// Creates a league; returns it with its admin token (shown once, stored hashed).
+    ///
+    /// # Errors
+    /// [`StoreError::InvalidLeague`] for an empty name, [`StoreError::Config`] for an
+    /// unknown system or a bad parameter, or the store's failure.
+    pub fn create_league(&self, new: &NewLeague) -> Result<(LeagueInfo, String), StoreError> {
+        let name = check_name(&new.name)?;
+        let sys = build_system(&new.system, &new.config)?;
+        let token = new_token();
+        let row = self
+            .store
+            .create_league(&name, sys.name(), &new.config, &hash_token(&token))?;
+        let loaded = Loaded {
+            row,
+            derived: Derived::new(
+                podium::system(sys.name(), &new.config)?,
+                self.options.checkpoints,
+            ),
+        };
+        let info = info(&loaded);
+        self.add_slot(Phase::Ready(Box::new(loaded)));
+        Ok((info, token))
+    }
+
+    /// Every league, oldest first.
+    #[must_use]
+    pub fn leagues(&self) -> Vec<LeagueInfo> {
+        let slots: Vec<Arc<Slot>> = read(&self.slots).values().cloned().collect();
+        slots.iter().map(|s| slot_info(&read(&s.state))).collect()
+    }
+
+    /// One league.
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`].
+    pub fn league(&self, id: LeagueId) -> Result<LeagueInfo, StoreError> {
+        let slot = self.slot(id)?;
+        let info = slot_info(&read(&slot.state));
+        Ok(info)
+    }
+
+    /// Whether every league is loaded, and the ids of those that are not.
+    #[must_use]
+    pub fn loading(&self) -> Vec<LeagueId> {
+        let slots: Vec<Arc<Slot>> = read(&self.slots).values().cloned().collect();
+        slots
+            .iter()
+            .filter(|s| !matches!(&*read(&s.state), Phase::Ready(_)))
+            .map(|s| s.id)
+            .collect()
+    }
+
+    /// Checks an admin token for `league`.
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`], [`StoreError::Forbidden`] for another league's
+    /// token, [`StoreError::Unauthorized`] for a token that belongs to no league.
+    pub fn authorize(&self, id: LeagueId, token: &str) -> Result<(), StoreError> {
+        self.slot(id)?;
+        let hash = hash_token(token);
+        let known = read(&self.tokens).get(&hash).copied();
+        let owner = match known {
+            Some(owner) => Some(owner),
+            None => self.store.league_of_token(&hash)?,
+        };
+        match owner {
+            Some(owner) if owner == id => Ok(()),
+            Some(_) => Err(StoreError::Forbidden { league: id }),
+            None => Err(StoreError::Unauthorized),
+        }
+    }
+
+    /// Queues submissions for a league; `reply` gets their results once they are
+    /// committed. Returns whether the caller must now call [`Leagues::drain`] for the
+    /// league (nobody else is committing its queue).
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`], [`StoreError::NotReady`].
+    pub fn submit(
+        &self,
+        id: LeagueId,
+        subs: Vec<Submission>,
+        reply: Reply,
+    ) -> Result<bool, StoreError> {
+        let slot = self.slot(id)?;
+        ready(&read(&slot.state), id)?;
+        let mut queue = lock(&slot.queue);
+        queue.jobs.push_back(Job { subs, reply });
+        Ok(!std::mem::replace(&mut queue.draining, true))
+    }
+
+    /// Commits a league's queued submissions, a batch at a time (up to
+    /// [`Options::max_batch`] per transaction), until the queue is empty.
+    pub fn drain(&self, id: LeagueId) {
+        let Ok(slot) = self.slot(id) else { return };
+        loop {
+            let jobs = {
+                let mut queue = lock(&slot.queue);
+                let mut jobs = Vec::new();
+                let mut n = 0;
+                while let Some(job) = queue.jobs.front() {
+                    if n > 0 && n + job.subs.len() > self.options.max_batch {
+                        break;
+                    }
+                    n += job.subs.len();
+                    jobs.push(queue.jobs.pop_front().expect("a job is there"));
+                }
+                if jobs.is_empty() {
+                    queue.draining = false;
+                    return;
+                }
+                jobs
+            };
+            let _w = lock(&slot.writer);
+            let subs: Vec<Submission> = jobs.iter().flat_map(|j| j.subs.iter().cloned()).collect();
+            let mut results = self.append_now(&slot, subs).into_iter();
+            for job in jobs {
+                let mine: Vec<_> = results.by_ref().take(job.subs.len()).collect();
+                (job.reply)(mine);
+            }
+        }
+    }
+
+    /// Appends submissions to a league and waits for them to be committed (a batch
+    /// committed together with whatever else is queued).
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`], [`StoreError::NotReady`] for the whole batch;
+    /// each submission's own errors in its result.
+    pub fn append_batch(
+        &self,
+        id: LeagueId,
+        subs: Vec<Submission>,
+    ) -> Result<Vec<Result<Appended, StoreError>>, StoreError> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let n = subs.len();
+        if self.submit(
+            id,
+            subs,
+            Box::new(move |r| {
+                let _ = tx.send(r);
+            }),
+        )? {
+            self.drain(id);
+        }
+        Ok(rx.recv().unwrap_or_else(|_| {
+            (0..n)
+                .map(|_| {
+                    Err(StoreError::Corrupt {
+                        message: "a batch was dropped unanswered".into(),
+                    })
+                })
+                .collect()
+        }))
+    }
+
+    /// Appends one match. A submission whose id is already in the ledger with the same
+    /// content is a retry: it stores nothing and answers [`SubmitStatus::Duplicate`].
+    ///
+    /// # Errors
+    /// [`StoreError::Conflict`] for an id already used by other content, the match's
+    /// validation errors, or the system's refusal to rate it.
+    pub fn append(&self, id: LeagueId, sub: Submission) -> Result<Appended, StoreError> {
+        self.append_batch(id, vec![sub])?
+            .pop()
+            .unwrap_or(Err(StoreError::Corrupt {
+                message: "a batch of one gave no result".into(),
+            }))
+    }
+
+    /// Appends a batch under the league's writer lock.
+    fn append_now(&self, slot: &Slot, subs: Vec<Submission>) -> Vec<Result<Appended, StoreError>> {
+        let n = subs.len();
+        match self.try_append(slot, subs) {
+            Ok(results) => results,
+            Err(e) => {
+                let message = e.to_string();
+                tracing::error!(league = slot.id, error = %message, "a batch of submissions failed");
+                let mut first = Some(e);
+                (0..n)
+                    .map(|_| {
+                        Err(first.take().unwrap_or_else(|| StoreError::Corrupt {
+                            message: message.clone(),
+                        }))
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    fn try_append(
+        &self,
+        slot: &Slot,
+        subs: Vec<Submission>,
+    ) -> Result<Vec<Result<Appended, StoreError>>, StoreError> {
+        let id = slot.id;
+        let mut writer = self.store.lock(id)?;
+        self.catch_up(slot)?;
+        let mut next_seq = ready(&read(&slot.state), id)?.row.head.last_seq + 1;
+        let mut steps = self.steps(slot, &subs, next_seq)?;
+        // Rate and commit the new ones in order: runs of light matches that go at the
+        // end are rated in place and committed together; any other is rated apart.
+        let mut results: Vec<Option<Result<Appended, StoreError>>> =
+            (0..steps.len()).map(|_| None).collect();
+        let mut k = 0;
+        while k < steps.len() {
+            let Step::New(entry, game) = &steps[k] else {
+                k += 1;
+                continue;
+            };
+            let light = game.len() < self.options.heavy_players;
+            let at_end = self.read_slot(slot, |d| Ok(d.appends_at_end(entry.time)))?;
+            if light && at_end {
+                k = self.append_run(
+                    slot,
+                    &mut *writer,
+                    &mut steps,
+                    k,
+                    &mut next_seq,
+                    &mut results,
+                )?;
+            } else {
+                let mut entry = entry.clone();
+                entry.seq = next_seq;
+                let result = self.append_apart(slot, &mut *writer, entry);
+                if result.is_ok() {
+                    next_seq += 1;
+                }
+                results[k] = Some(result);
+                k += 1;
+            }
+        }
+        let mut done: Vec<Option<Result<Appended, StoreError>>> = Vec::with_capacity(steps.len());
+        let mut again: Vec<(usize, usize, String)> = Vec::new();
+        for (k, (step, result)) in steps.into_iter().zip(results).enumerate() {
+            done.push(match step {
+                Step::Done(r) => Some(r),
+                Step::New(..) => Some(result.unwrap_or_else(|| {
+                    Err(StoreError::Corrupt {
+                        message: format!("submission {k} of a batch was left unanswered"),
+                    })
+                })),
+                Step::Again(first, hash) => {
+                    again.push((k, first, hash));
+                    None
+                }
+            });
+        }
+        // A repeated id within the batch: a retry of the first, or a conflict with it.
+        for (k, first, hash) in again {
+            let answer = match &done[first] {
+                Some(Ok(a)) if a.entry.hash == hash => Ok(Appended {
+                    status: SubmitStatus::Duplicate,
+                    ..a.clone()
+                }),
+                Some(Ok(a)) => Err(StoreError::Conflict {
+                    key: a.entry.key.clone(),
+                }),
+                Some(Err(e)) => Err(StoreError::InvalidMatch {
+                    message: format!(
+                        "submitted twice in one request, and refused the first time: {e}"
+                    ),
+                }),
+                None => Err(StoreError::Corrupt {
+                    message: "a repeated submission lost its first".into(),
+                }),
+            };
+            done[k] = Some(answer);
+        }
+        Ok(done
+            .into_iter()
+            .map(|r| r.expect("every submission answered"))
+            .collect())
+    }
+
+    /// What to do with each submission of a batch whose new matches would start at
+    /// `next_seq`: answered now (invalid, a retry, a conflict), a new match, or a repeat
+    /// of an earlier submission of the batch.
+    fn steps(
+        &self,
+        slot: &Slot,
+        subs: &[Submission],
+        next_seq: i64,
+    ) -> Result<Vec<Step>, StoreError> {
+        let id = slot.id;
+        let keys: Vec<Result<Option<String>, StoreError>> = subs
+            .iter()
+            .map(|sub| match sub.key()? {
+                Some(k) => check_key(k).map(|()| Some(k.to_string())),
+                None => Ok(None),
+            })
+            .collect();
+        let given: Vec<&str> = keys
+            .iter()
+            .filter_map(|k| k.as_ref().ok().and_then(|k| k.as_deref()))
+            .collect();
+        let existing: HashMap<String, LedgerEntry> = self
+            .store
+            .find(id, &given)?
+            .into_iter()
+            .map(|e| (e.key.clone(), e))
+            .collect();
+        let mut steps: Vec<Step> = Vec::with_capacity(subs.len());
+        let mut first_of: HashMap<String, usize> = HashMap::new();
+        let mut auto = next_seq;
+        for (k, (sub, key)) in subs.iter().zip(keys).enumerate() {
+            let key = match key {
+                Ok(Some(key)) => key,
+                // No id: `#N` for the first free N from the position it would take.
+                Ok(None) => loop {
+                    auto = auto.max(next_seq + first_of.len() as i64);
+                    let candidate = format!("#{auto}");
+                    auto += 1;
+                    if !first_of.contains_key(&candidate)
+                        && !existing.contains_key(&candidate)
+                        && self.store.find(id, &[&candidate])?.is_empty()
+                    {
+                        break candidate;
+                    }
+                },
+                Err(e) => {
+                    steps.push(Step::Done(Err(e)));
+                    continue;
+                }
+            };
+            let (entry, game) = match prepare(sub, &key, 0) {
+                Ok(p) => p,
+                Err(e) => {
+                    steps.push(Step::Done(Err(e)));
+                    continue;
+                }
+            };
+            steps.push(if let Some(old) = existing.get(&key) {
+                Step::Done(if old.hash == entry.hash {
+                    Ok(Appended {
+                        status: SubmitStatus::Duplicate,
+                        entry: old.clone(),
+                        changes: self
+                            .read_slot(slot, |d| Ok(d.changes(&key).unwrap_or_default()))?,
+                        recomputed: false,
+                    })
+                } else {
+                    Err(StoreError::Conflict { key })
+                })
+            } else if let Some(&first) = first_of.get(&key) {
+                Step::Again(first, entry.hash)
+            } else {
+                first_of.insert(key, k);
+                Step::New(entry, game)
+            });
+        }
+        Ok(steps)
+    }
+
+    /// Rates, in place, the light matches from step `k` on that go at the end, and
+    /// commits them together while readers wait (rating them costs microseconds; the
+    /// commit, one fsync). Returns the step after the run.
+    fn append_run(
+        &self,
+        slot: &Slot,
+        writer: &mut dyn Writer,
+        steps: &mut [Step],
+        mut k: usize,
+        next_seq: &mut i64,
+        results: &mut [Option<Result<Appended, StoreError>>],
+    ) -> Result<usize, StoreError> {
+        let id = slot.id;
+        let mut state = write(&slot.state);
+        let loaded = ready_mut(&mut state, id)?;
+        let mut run: Vec<(usize, LedgerEntry)> = Vec::new();
+        while k < steps.len() {
+            let Step::New(entry, game) = &steps[k] else {
+                k += 1;
+                continue;
+            };
+            if game.len() >= self.options.heavy_players
+                || !loaded.derived.appends_at_end(entry.time)
+            {
+                break;
+            }
+            let mut entry = entry.clone();
+            entry.seq = *next_seq;
+            match loaded.derived.apply(&entry, game) {
+                Ok(()) => {
+                    *next_seq += 1;
+                    run.push((k, entry));
+                }
+                Err(e) => results[k] = Some(Err(e)),
+            }
+            k += 1;
+        }
+        if run.is_empty() {
+            return Ok(k);
+        }
+        let entries: Vec<LedgerEntry> = run.iter().map(|(_, e)| e.clone()).collect();
+        match writer.append(&entries) {
+            Ok(head) => {
+                loaded.row.head = head;
+                for (i, entry) in run {
+                    let changes = loaded.derived.changes(&entry.key).unwrap_or_default();
+                    results[i] = Some(Ok(Appended {
+                        status: SubmitStatus::Created,
+                        entry,
+                        changes,
+                        recomputed: false,
+                    }));
+                }
+                Ok(k)
+            }
+            Err(e) => {
+                // Nothing of the run is stored: the ratings are rebuilt without it.
+                drop(state);
+                self.reload(slot);
+                Err(e)
+            }
+        }
+    }
+
+    /// Rates one new match apart from the state readers see — on a copy of the league
+    /// when it goes at the end, from the last checkpoint before it otherwise — commits
+    /// it, and puts the result in place.
+    fn append_apart(
+        &self,
+        slot: &Slot,
+        writer: &mut dyn Writer,
+        entry: LedgerEntry,
+    ) -> Result<Appended, StoreError> {
+        let at_end = self.read_slot(slot, |d| Ok(d.appends_at_end(entry.time)))?;
+        let (tail, _) = if at_end {
+            let base = self.read_slot(slot, |d| Ok(d.base_at_end()))?;
+            let mut tail = Tail::new(base, self.options.checkpoints);
+            tail.push(&entry)?;
+            (tail, None)
+        } else {
+            let new = entry.clone();
+            self.retail(slot, entry.position(), move |mut later| {
+                let at = later.partition_point(|e| e.position() < new.position());
+                later.insert(at, new);
+                later
+            })
+            .map(|(t, row)| (t, Some(row)))?
+        };
+        let head = writer.append(std::slice::from_ref(&entry))?;
+        let changes = self.put_in_place(slot, tail, head, &entry.key)?;
+        Ok(Appended {
+            status: SubmitStatus::Created,
+            entry,
+            changes,
+            recomputed: !at_end,
+        })
+    }
+
+    /// Rates again every match from `from` on: from the last checkpoint before it, over
+    /// the ledger the store holds after that checkpoint, changed by `edit` (which gets
+    /// the matches in rating order and returns them in rating order). Returns the tail
+    /// and the league's row as of the ledger read.
+    fn retail(
+        &self,
+        slot: &Slot,
+        from: Position,
+        edit: impl FnOnce(Vec<LedgerEntry>) -> Vec<LedgerEntry>,
+    ) -> Result<(Tail, LeagueRow), StoreError> {
+        let base = self.read_slot(slot, |d| Ok(d.base_before(from)))?;
+        let after = base.after();
+        let mut tail = Tail::new(base, self.options.checkpoints);
+        let mut later = Vec::new();
+        let row = self.store.scan(slot.id, after, &mut |e| {
+            later.push(e);
+            Ok(())
+        })?;
+        for e in &edit(later) {
+            tail.push(e)?;
+        }
+        Ok((tail, row))
+    }
+
+    /// Puts a tail in place (readers wait only for the splice) and sets the league's
+    /// head; returns the changes of match `key` as now rated.
+    fn put_in_place(
+        &self,
+        slot: &Slot,
+        tail: Tail,
+        head: Head,
+        key: &str,
+    ) -> Result<Vec<ChangeRow>, StoreError> {
+        let mut state = write(&slot.state);
+        let loaded = ready_mut(&mut state, slot.id)?;
+        let replaced = loaded.derived.splice(tail);
+        loaded.row.head = head;
+        let changes = loaded.derived.changes(key).unwrap_or_default();
+        drop(state);
+        drop(replaced);
+        Ok(changes)
+    }
+
+    fn read_slot<T>(
+        &self,
+        slot: &Slot,
+        f: impl FnOnce(&Derived) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let state = read(&slot.state);
+        f(&ready(&state, slot.id)?.derived)
+    }
+
+    /// Rebuilds a league whose ratings may differ from its ledger (after a failed
+    /// commit); on failure the league answers with the reason.
+    fn reload(&self, slot: &Slot) {
+        match self.rebuild(slot.id, None) {
+            Ok((row, derived)) => {
+                let old = std::mem::replace(
+                    &mut *write(&slot.state),
+                    Phase::Ready(Box::new(Loaded { row, derived })),
+                );
+                drop(old);
+            }
+            Err(e) => {
+                tracing::error!(league = slot.id, error = %e, "league could not be rebuilt from its ledger");
+                let mut state = write(&slot.state);
+                let row = match &*state {
+                    Phase::Ready(l) => l.row.clone(),
+                    Phase::Loading(row) | Phase::Failed(row, _) => row.clone(),
+                };
+                *state = Phase::Failed(row, e.to_string());
+            }
+        }
+    }
+
+    /// Brings a league's ratings up to its ledger as the store holds it now (what other
+    /// servers on the same store committed). The caller holds the league's writer lock.
+    fn catch_up(&self, slot: &Slot) -> Result<(), StoreError> {
+        let id = slot.id;
+        let (seen, system, config) = {
+            let state = read(&slot.state);
+            let row = &ready(&state, id)?.row;
+            (row.head, row.system.clone(), row.config.clone())
+        };
+        let since = self.store.since(id, seen)?;
+        if since.row.head == seen {
+            return Ok(());
+        }
+        let reconfigured = since.row.system != system
+            || since.row.config != config
+            || since
+                .changes
+                .iter()
+                .any(|c| c.action == ChangeAction::Configure);
+        if reconfigured {
+            let (row, derived) = self.rebuild(id, None)?;
+            let old = std::mem::replace(
+                &mut *write(&slot.state),
+                Phase::Ready(Box::new(Loaded { row, derived })),
+            );
+            drop(old);
+            return Ok(());
+        }
+        // The earliest match whose rating may have changed, and whether the new matches
+        // simply go at the end.
+        let (from, in_place) = self.read_slot(slot, |d| {
+            let mut from: Option<Position> = None;
+            let mut earliest = |p: Option<Position>| {
+                if let Some(p) = p {
+                    from = Some(from.map_or(p, |f| f.min(p)));
+                }
+            };
+            for c in &since.changes {
+                if let ChangeAction::Void { key } | ChangeAction::Correct { key } = &c.action {
+                    earliest(d.position_of(key));
+                    earliest(c.now);
+                }
+            }
+            let mut in_place = since.changes.is_empty();
+            let mut last = None::<i64>;
+            let mut end_ok = true;
+            for e in since.entries.iter().filter(|e| !e.voided) {
+                earliest(Some(e.position()));
+                end_ok &= e.json.results.len() < self.options.heavy_players
+                    && d.appends_at_end(e.time)
+                    && match (last, e.time) {
+                        (Some(l), Some(t)) => t >= l,
+                        _ => true,
+                    };
+                last = e.time.or(last);
+            }
+            in_place &= end_ok;
+            Ok((from, in_place))
+        })?;
+        match from {
+            None => {
+                let mut state = write(&slot.state);
+                ready_mut(&mut state, id)?.row = since.row;
+            }
+            Some(_) if in_place => {
+                let mut state = write(&slot.state);
+                let loaded = ready_mut(&mut state, id)?;
+                for e in since.entries.iter().filter(|e| !e.voided) {
+                    loaded.derived.apply(e, &to_match(e)?)?;
+                }
+                loaded.row = since.row;
+            }
+            Some(from) => {
+                let (tail, row) = self.retail(slot, from, |v| v)?;
+                let mut state = write(&slot.state);
+                let loaded = ready_mut(&mut state, id)?;
+                let replaced = loaded.derived.splice(tail);
+                loaded.row = row;
+                drop(state);
+                drop(replaced);
+            }
+        }
+        Ok(())
+    }
+
+    /// Catches a league up with its ledger as the store holds it now: what other servers
+    /// on the same store committed. Loads a league not loaded yet.
+    ///
+    /// # Errors
+    /// The store fails, or the league's ledger cannot be rated.
+    pub fn refresh(&self, id: LeagueId) -> Result<(), StoreError> {
+        let slot = self.slot(id)?;
+        if !matches!(&*read(&slot.state), Phase::Ready(_)) {
+            return self.load(id);
+        }
+        let _w = lock(&slot.writer);
+        let result = self.catch_up(&slot);
+        if let Err(e) = &result {
+            tracing::warn!(league = id, error = %e, "could not catch up with the ledger; rebuilding");
+            self.reload(&slot);
+        }
+        result
+    }
+
+    /// Voids a match: it stays in the ledger (and its id stays taken) but is no longer
+    /// rated. The league is rated again from the last checkpoint before it.
+    ///
+    /// # Errors
+    /// [`StoreError::MatchNotFound`], or a ledger that the system refuses without it.
+    pub fn void(&self, id: LeagueId, key: &str) -> Result<LedgerEntry, StoreError> {
+        let slot = self.slot(id)?;
+        let _w = lock(&slot.writer);
+        let mut writer = self.store.lock(id)?;
+        self.catch_up(&slot)?;
+        let mut entry =
+            self.store
+                .find(id, &[key])?
+                .pop()
+                .ok_or_else(|| StoreError::MatchNotFound {
+                    league: id,
+                    key: key.to_string(),
+                })?;
+        if entry.voided {
+            return Ok(entry);
+        }
+        let from = self
+            .read_slot(&slot, |d| Ok(d.position_of(key)))?
+            .unwrap_or(entry.position());
+        let (tail, _) = self.retail(&slot, from, |mut later| {
+            later.retain(|e| e.key != key);
+            later
+        })?;
+        let head = writer.void(&entry)?;
+        self.put_in_place(&slot, tail, head, key)?;
+        entry.voided = true;
+        Ok(entry)
+    }
+
+    /// Replaces the results (and time) of a match, keeping its place in the ledger, and
+    /// rates the league again from the last checkpoint before it. Unless
+    /// `allow_new_players`, every player named must already be known to the league (a
+    /// correction usually fixes a typo, not adds a player).
+    ///
+    /// # Errors
+    /// [`StoreError::MatchNotFound`], [`StoreError::UnknownPlayer`], validation errors,
+    /// or a ledger that the system refuses with the correction.
+    pub fn correct(
+        &self,
+        id: LeagueId,
+        key: &str,
+        sub: Submission,
+        allow_new_players: bool,
+    ) -> Result<Appended, StoreError> {
+        if let Some(given) = sub.key()? {
+            if given != key {
+                return Err(StoreError::InvalidMatch {
+                    message: format!(
+                        "the body's match id {} differs from the address's {}",
+                        quote(given),
+                        quote(key)
+                    ),
+                });
+            }
+        }
+        let slot = self.slot(id)?;
+        let _w = lock(&slot.writer);
+        let mut writer = self.store.lock(id)?;
+        self.catch_up(&slot)?;
+        let old = self
+            .store
+            .find(id, &[key])?
+            .pop()
+            .ok_or_else(|| StoreError::MatchNotFound {
+                league: id,
+                key: key.to_string(),
+            })?;
+        let (new, game) = prepare(&sub, key, old.seq)?;
+        let was = self.read_slot(&slot, |d| {
+            if !allow_new_players {
+                // Known: has a rated match, or is in the match being corrected.
+                let known = |p: &str| d.knows(p) || old.json.results.iter().any(|r| r.player == p);
+                if let Some((_, m)) = game.players().find(|(_, m)| !known(&m.player)) {
+                    return Err(StoreError::UnknownPlayer {
+                        player: m.player.clone(),
+                    });
+                }
+            }
+            Ok(d.position_of(key))
+        })?;
+        let from = was.map_or(new.position(), |p| p.min(new.position()));
+        let replacement = new.clone();
+        let (tail, _) = self.retail(&slot, from, move |mut later| {
+            later.retain(|e| e.key != replacement.key);
+            let at = later.partition_point(|e| e.position() < replacement.position());
+            later.insert(at, replacement);
+            later
+        })?;
+        let head = writer.correct(&old, &new)?;
+        let changes = self.put_in_place(&slot, tail, head, key)?;
+        Ok(Appended {
+            status: SubmitStatus::Corrected,
+            entry: new,
+            changes,
+            recomputed: true,
+        })
+    }
+
+    /// Changes a league's name, system or config; a new system or config rates the whole
+    /// ledger again (readers keep the old ratings meanwhile). A new system without a
+    /// config starts from that system's defaults.
+    ///
+    /// # Errors
+    /// [`StoreError::Config`] for an unknown system or bad parameter, or a ledger that
+    /// the new system refuses (the league is then left as it was).
+    pub fn configure(
+        &self,
+        id: LeagueId,
+        name: Option<String>,
+        system: Option<String>,
+        config: Option<Settings>,
+    ) -> Result<LeagueInfo, StoreError> {
+        let slot = self.slot(id)?;
+        let _w = lock(&slot.writer);
+        let mut writer = self.store.lock(id)?;
+        self.catch_up(&slot)?;
+        let row = ready(&read(&slot.state), id)?.row.clone();
+        let name = match name {
+            Some(n) => check_name(&n)?,
+            None => row.name.clone(),
+        };
+        let system_changed = system.is_some();
+        let new_system = system.unwrap_or_else(|| row.system.clone());
+        let new_config = match config {
+            Some(c) => c,
+            None if system_changed => Settings::new(),
+            None => row.config.clone(),
+        };
+        let sys = build_system(&new_system, &new_config)?;
+        let new_system = sys.name().to_string();
+        let rerate = new_system != row.system || new_config != row.config;
+        let rebuilt = if rerate {
+            Some(self.rebuild(id, Some((&new_system, &new_config)))?.1)
+        } else {
+            None
+        };
+        let head = writer.configure(&row, &name, &new_system, &new_config)?;
+        let mut state = write(&slot.state);
+        let loaded = ready_mut(&mut state, id)?;
+        loaded.row.name = name;
+        loaded.row.system = new_system;
+        loaded.row.config = new_config;
+        loaded.row.head = head;
+        let old = rebuilt.map(|d| std::mem::replace(&mut loaded.derived, d));
+        let info = info(loaded);
+        drop(state);
+        drop(old);
+        Ok(info)
+    }
+
+    /// The whole leaderboard as JSON (`serde_json` of [`Leagues::leaderboard`]'s rows),
+    /// made once per change of the league.
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`], [`StoreError::NotReady`].
+    pub fn leaderboard_json(&self, id: LeagueId) -> Result<BoardJson, StoreError> {
+        self.read(id, |d| Ok(d.board_json()))
+    }
+
+    /// The leaderboard, best first.
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`], [`StoreError::NotReady`].
+    pub fn leaderboard(&self, id: LeagueId) -> Result<Vec<BoardRow>, StoreError> {
+        self.read(id, |d| Ok(d.compute_board()))
+    }
+
+    /// A page of the leaderboard: at most `limit` rows from `offset` (0-based), and the
+    /// number of players. Does not build the whole board.
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`], [`StoreError::NotReady`].
+    pub fn leaderboard_page(
+        &self,
+        id: LeagueId,
+        offset: usize,
+        limit: usize,
+    ) -> Result<(usize, Vec<BoardRow>), StoreError> {
+        self.read(id, |d| Ok(d.page(offset, limit)))
+    }
+
+    /// A player's standing and every rated match of theirs with its breakdown.
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`], [`StoreError::NotReady`],
+    /// [`StoreError::PlayerNotFound`].
+    pub fn player(&self, id: LeagueId, player: &str) -> Result<PlayerHistory, StoreError> {
+        self.read(id, |d| {
+            d.player(player).ok_or_else(|| StoreError::PlayerNotFound {
+                league: id,
+                player: player.to_string(),
+            })
+        })
+    }
+
+    /// One match of the ledger, voided or not, with its rating changes as rated now.
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`], [`StoreError::NotReady`],
+    /// [`StoreError::MatchNotFound`].
+    pub fn get_match(
+        &self,
+        id: LeagueId,
+        key: &str,
+    ) -> Result<(LedgerEntry, Vec<ChangeRow>), StoreError> {
+        let changes = self.read(id, |d| Ok(d.changes(key)))?;
+        let entry =
+            self.store
+                .find(id, &[key])?
+                .pop()
+                .ok_or_else(|| StoreError::MatchNotFound {
+                    league: id,
+                    key: key.to_string(),
+                })?;
+        let changes = if entry.voided { None } else { changes };
+        Ok((entry, changes.unwrap_or_default()))
+    }
+
+    /// The rated matches of a league in rating order (voided ones left out), as the
+    /// store holds them.
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`], or the store's failure.
+    pub fn ledger(&self, id: LeagueId) -> Result<Vec<LedgerEntry>, StoreError> {
+        self.slot(id)?;
+        let mut entries = Vec::new();
+        self.store.scan(id, None, &mut |e| {
+            entries.push(e);
+            Ok(())
+        })?;
+        Ok(entries)
+    }
+}
+
+fn ready(phase: &Phase, id: LeagueId) -> Result<&Loaded, StoreError> {
+    match phase {
+        Phase::Ready(l) => Ok(l),
+        Phase::Loading(_) => Err(StoreError::NotReady { league: id }),
+        Phase::Failed(_, message) => Err(StoreError::Corrupt {
+            message: format!("league {id} could not be loaded: {message}"),
+        }),
+    }
+}
+
+fn ready_mut(phase: &mut Phase, id: LeagueId) -> Result<&mut Loaded, StoreError> {
+    match phase {
+        Phase::Ready(l) => Ok(l),
+        Phase::Loading(_) => Err(StoreError::NotReady { league: id }),
+        Phase::Failed(_, message) => Err(StoreError::Corrupt {
+            message: format!("league {id} could not be loaded: {message}"),
+        }),
+    }
+}
+
+fn slot_info(phase: &Phase) -> LeagueInfo {
+    match phase {
+        Phase::Ready(l) => info(l),
+        Phase::Loading(row) | Phase::Failed(row, _) => info_unready(row),
+    }
+}
