@@ -37,7 +37,8 @@ fn start_server(db: PathBuf) -> String {
     std::thread::spawn(move || {
         let rt = tokio::runtime::Runtime::new().expect("runtime");
         let options = podium_server::ServeOptions {
-            db,
+            db: db.display().to_string(),
+            instance: "bench".into(),
             addr: "127.0.0.1:0".parse().unwrap(),
             admin_token: None,
             open: false,

@@ -24,6 +24,8 @@ type Handler = (Method, MethodRouter<AppState>);
 /// built from this table and the OpenAPI document is checked against it.
 fn table() -> Vec<(&'static str, Vec<Handler>)> {
     vec![
+        ("/healthz", vec![(Method::GET, get(healthz))]),
+        ("/readyz", vec![(Method::GET, get(readyz))]),
         ("/api/openapi.json", vec![(Method::GET, get(openapi))]),
         ("/api/systems", vec![(Method::GET, get(systems))]),
         (
@@ -163,6 +165,43 @@ struct Page {
 struct CorrectQuery {
     #[serde(default)]
     allow_new_players: bool,
+}
+
+/// The process runs and answers.
+async fn healthz(State(state): State<AppState>) -> Json<Value> {
+    Json(json!({ "status": "ok", "instance": state.instance() }))
+}
+
+/// Ready to serve every league: the database answers and every league is loaded.
+async fn readyz(State(state): State<AppState>) -> Response {
+    let checked = state
+        .with_leagues(|l| {
+            let answered = l.store().ping().map_err(|e| e.to_string());
+            Ok((answered, l.loading()))
+        })
+        .await;
+    let (database, loading) = match checked {
+        Ok((Ok(()), loading)) => (Ok(()), loading),
+        Ok((Err(e), loading)) => (Err(e), loading),
+        Err(e) => (Err(e.message), Vec::new()),
+    };
+    let ready = database.is_ok() && loading.is_empty();
+    let body = Json(json!({
+        "ready": ready,
+        "instance": state.instance(),
+        "database": database.err().unwrap_or_else(|| "ok".into()),
+        "loading": loading,
+    }));
+    if ready {
+        body.into_response()
+    } else {
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [(header::RETRY_AFTER, HeaderValue::from_static("1"))],
+            body,
+        )
+            .into_response()
+    }
 }
 
 async fn openapi() -> Json<Value> {

@@ -26,16 +26,18 @@ mod web;
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use axum::extract::DefaultBodyLimit;
 use axum::Router;
-use podium_store::{Appended, LeagueId, Leagues, StoreError, Submission};
+use podium_store::{Appended, LeagueId, Leagues, Store, StoreError, Submission};
 use tokio::sync::oneshot;
 
 pub use api::api_routes;
 pub use error::ApiError;
+pub use podium_store::{self as store, Checkpoints, Options as StoreOptions};
 
 /// What an operator bounds, so that no request asks for unbounded work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +83,8 @@ impl Access {
 }
 
 struct Inner {
+    /// The server's name, as its logs give it.
+    instance: String,
     leagues: Arc<Leagues>,
     limits: Limits,
     access: Access,
@@ -105,8 +109,15 @@ impl AppState {
     /// The state over `leagues`.
     #[must_use]
     pub fn new(leagues: Arc<Leagues>, limits: Limits, access: Access) -> Self {
+        Self::named(leagues, limits, access, String::new())
+    }
+
+    /// The state over `leagues` of the server named `instance`.
+    #[must_use]
+    pub fn named(leagues: Arc<Leagues>, limits: Limits, access: Access, instance: String) -> Self {
         AppState {
             inner: Arc::new(Inner {
+                instance,
                 leagues,
                 limits,
                 access,
@@ -124,6 +135,10 @@ impl AppState {
 
     fn limits(&self) -> &Limits {
         &self.inner.limits
+    }
+
+    fn instance(&self) -> &str {
+        &self.inner.instance
     }
 
     /// Runs `f` on the leagues on a blocking thread (they take locks and may rate).
@@ -213,14 +228,24 @@ impl AppState {
 /// The whole application: API under `/api`, pages, static files, with the browser
 /// protections on every response.
 pub fn router(state: AppState) -> Router {
+    router_in(state, tracing::Span::none())
+}
+
+/// [`router`], each request's log span a child of `root` (which names the server).
+fn router_in(state: AppState, root: tracing::Span) -> Router {
     let body = state.limits().max_body;
+    let trace = tower_http::trace::TraceLayer::new_for_http().make_span_with(
+        move |req: &axum::http::Request<axum::body::Body>| {
+            tracing::info_span!(parent: &root, "request", method = %req.method(), uri = %req.uri())
+        },
+    );
     security::layer(
         api::routes()
             .merge(web::routes())
             .fallback(api::no_route)
             .method_not_allowed_fallback(api::method_not_allowed)
             .layer(DefaultBodyLimit::max(body))
-            .layer(tower_http::trace::TraceLayer::new_for_http())
+            .layer(trace)
             .with_state(state),
     )
 }
@@ -228,8 +253,11 @@ pub fn router(state: AppState) -> Router {
 /// How `podium serve` runs.
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
-    /// The SQLite database file.
-    pub db: std::path::PathBuf,
+    /// The ledger: a SQLite database file, or a PostgreSQL URL
+    /// (`postgres://USER@HOST/DB`) that several servers may share.
+    pub db: String,
+    /// This server's name in the logs (several may serve one database).
+    pub instance: String,
     /// Where to listen.
     pub addr: SocketAddr,
     /// The server's admin token: only its bearer creates leagues. Without one, anyone
@@ -240,7 +268,7 @@ pub struct ServeOptions {
     /// What a request may ask for.
     pub limits: Limits,
     /// How the leagues are kept.
-    pub store: podium_store::Options,
+    pub store: StoreOptions,
 }
 
 impl ServeOptions {
@@ -260,38 +288,68 @@ impl ServeOptions {
     }
 }
 
-/// Opens (or creates) the store, listens on the address at once, loads the leagues in
-/// the background (each is served as soon as it is loaded; until then it answers 503),
-/// serves until ctrl-c or SIGTERM, then finishes the requests in flight before
-/// returning. `on_bound` is told the address actually bound (useful with port 0).
+/// Opens the ledger `db`: a PostgreSQL URL (`postgres://…` or `postgresql://…`), or
+/// else a SQLite file (created and migrated if missing).
 ///
 /// # Errors
-/// Creating leagues would be open to anyone on a public address, the store cannot be
+/// The database cannot be opened, migrated or written to.
+pub fn open_store(db: &str) -> Result<Arc<dyn Store>, StoreError> {
+    if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+        Ok(Arc::new(podium_store::PgStore::open(db)?))
+    } else {
+        Ok(Arc::new(podium_store::SqliteStore::open(db)?))
+    }
+}
+
+/// A name for this server in the logs: the host's name and the process id.
+#[must_use]
+pub fn default_instance() -> String {
+    let host = std::fs::read_to_string("/etc/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "podium".into());
+    format!("{host}:{}", std::process::id())
+}
+
+/// Opens the ledger, listens on the address at once, loads the leagues in the
+/// background (each is served as soon as it is loaded; until then it answers 503),
+/// follows what other servers on the same database write, serves until ctrl-c or
+/// SIGTERM, then finishes the requests in flight (writes included) before returning.
+/// `on_bound` is told the address actually bound (useful with port 0).
+///
+/// # Errors
+/// Creating leagues would be open to anyone on a public address, the ledger cannot be
 /// opened (or only read), or the address cannot be bound.
 pub async fn serve(options: ServeOptions, on_bound: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
     use anyhow::Context;
+    let root = tracing::info_span!("podium", instance = %options.instance);
     let access = options.access()?;
-    let path = options.db.clone();
+    let db = options.db.clone();
     let store_options = options.store;
     let leagues = tokio::task::spawn_blocking(move || {
-        let store = podium_store::SqliteStore::open(&path)?;
-        Leagues::open(Arc::new(store), store_options)
+        let store = open_store(&db)?;
+        let what = store.describe();
+        Leagues::open(store, store_options).map(|l| (l, what))
     })
-    .await?
-    .with_context(|| format!("cannot open the database {}", options.db.display()))?;
-    tracing::info!(db = %options.db.display(), leagues = leagues.ids().len(), "ledger opened");
+    .await?;
+    let (leagues, what) =
+        leagues.with_context(|| format!("cannot open the database {}", redact(&options.db)))?;
+    root.in_scope(|| tracing::info!(db = %what, leagues = leagues.ids().len(), "ledger opened"));
     let listener = tokio::net::TcpListener::bind(options.addr)
         .await
         .with_context(|| format!("cannot listen on {}", options.addr))?;
     let bound = listener.local_addr()?;
-    tracing::info!(addr = %bound, "podium serve listening on http://{bound}/");
+    root.in_scope(|| tracing::info!(addr = %bound, "podium serve listening on http://{bound}/"));
     on_bound(bound);
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let loader = {
-        let leagues = leagues.clone();
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        let (leagues, span) = (leagues.clone(), root.clone());
         std::thread::Builder::new()
             .name("podium-load".into())
             .spawn(move || {
+                let _entered = span.enter();
                 let started = Instant::now();
                 leagues.load_all(threads);
                 tracing::info!(
@@ -301,7 +359,18 @@ pub async fn serve(options: ServeOptions, on_bound: impl FnOnce(SocketAddr)) -> 
             })
             .context("cannot start the loading thread")?
     };
-    let state = AppState::new(leagues, options.limits, access);
+    let stop = Arc::new(AtomicBool::new(false));
+    let follower = {
+        let (leagues, span, stop) = (leagues.clone(), root.clone(), stop.clone());
+        std::thread::Builder::new()
+            .name("podium-follow".into())
+            .spawn(move || {
+                let _entered = span.enter();
+                leagues.follow(&stop);
+            })
+            .context("cannot start the following thread")?
+    };
+    let state = AppState::named(leagues, options.limits, access, options.instance.clone());
     // Responses go out as soon as they are written: no Nagle delay on the last segment
     // of a response while the previous ones wait for their acknowledgement.
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
@@ -309,15 +378,32 @@ pub async fn serve(options: ServeOptions, on_bound: impl FnOnce(SocketAddr)) -> 
             tracing::debug!("cannot set TCP_NODELAY: {e}");
         }
     });
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown_signal())
+    let app = router_in(state, root.clone());
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown_signal(root.clone()))
         .await?;
+    stop.store(true, Ordering::Relaxed);
+    let _ = follower.join();
     drop(loader);
-    tracing::info!("stopped");
+    root.in_scope(|| tracing::info!("stopped"));
     Ok(())
 }
 
-async fn shutdown_signal() {
+/// A database address without its password, for messages.
+fn redact(db: &str) -> String {
+    match (db.find("://"), db.find('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let user = &db[scheme + 3..at];
+            match user.split_once(':') {
+                Some((name, _)) => format!("{}{name}:…{}", &db[..scheme + 3], &db[at..]),
+                None => db.to_string(),
+            }
+        }
+        _ => db.to_string(),
+    }
+}
+
+async fn shutdown_signal(span: tracing::Span) {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
@@ -336,5 +422,5 @@ async fn shutdown_signal() {
         () = ctrl_c => {},
         () = term => {},
     }
-    tracing::info!("shutting down: finishing requests in flight");
+    span.in_scope(|| tracing::info!("shutting down: finishing requests in flight"));
 }

@@ -50,6 +50,11 @@ pub fn document() -> Value {
             "description": "A match ledger for multiplayer games with ratings derived from it. Writes need the league's admin token as `Authorization: Bearer <token>` and a JSON body with `Content-Type: application/json` (415 otherwise); creating a league needs the server's admin token when the server has one. Errors are `{\"error\": \"...\"}`; a league still being loaded answers 503 with Retry-After."
         },
         "paths": {
+            "/healthz": {"get": {"summary": "Whether the process runs (for a liveness probe)",
+                "responses": {"200": ok("`{status: \"ok\", instance}`", json!({"type": "object"}))}}},
+            "/readyz": {"get": {"summary": "Whether this server serves every league: its database answers and every league is loaded (for a load balancer)",
+                "responses": {"200": ok("`{ready: true, instance, database: \"ok\", loading: []}`", json!({"type": "object"})),
+                    "503": {"description": "Not ready: `database` says why, `loading` lists the leagues still being loaded; Retry-After"}}}},
             "/api/openapi.json": {"get": {"summary": "This document", "responses": {"200": ok("The OpenAPI document", json!({"type": "object"}))}}},
             "/api/systems": {"get": {"summary": "Every rating system with its parameters and defaults",
                 "responses": {"200": ok("Systems", json!({"type": "array", "items": {"type": "object"}}))}}},

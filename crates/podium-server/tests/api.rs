@@ -1221,7 +1221,20 @@ async fn a_league_answers_503_until_it_is_loaded() {
         .await
         .json();
     assert_eq!(list[0]["ready"], false);
+    // The server is alive, not ready: a load balancer sends it nothing yet.
+    assert_eq!(
+        call(&app, Method::GET, "/healthz", None, None).await.status,
+        StatusCode::OK
+    );
+    let (r, h) = send(&app, Method::GET, "/readyz", &[], "").await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(r.json()["loading"], json!([id]));
+    assert_eq!(r.json()["database"], "ok");
+    assert_eq!(hdr(&h, header::RETRY_AFTER), Some("1"));
     leagues.load(id).unwrap();
+    let r = call(&app, Method::GET, "/readyz", None, None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json()["ready"], true);
     let list = call(&app, Method::GET, "/api/leagues", None, None)
         .await
         .json();

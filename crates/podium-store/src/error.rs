@@ -101,6 +101,9 @@ pub enum StoreError {
     /// The SQLite database failed.
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),
+    /// The PostgreSQL database failed.
+    #[error(transparent)]
+    Postgres(#[from] postgres::Error),
     /// The stored ledger cannot be read back (should never happen).
     #[error("stored ledger is inconsistent: {message}")]
     Corrupt {
@@ -116,6 +119,7 @@ impl StoreError {
         !matches!(
             self,
             StoreError::Sqlite(_)
+                | StoreError::Postgres(_)
                 | StoreError::ReadOnly { .. }
                 | StoreError::Corrupt { .. }
                 | StoreError::NotReady { .. }

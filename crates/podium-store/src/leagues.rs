@@ -14,7 +14,9 @@
 //! moved ([`Leagues::refresh`]), they catch up with what others committed.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::{Duration, Instant};
 
 use podium::{RatingSystem, Settings};
 use podium_io::JsonMatch;
@@ -90,7 +92,14 @@ struct Slot {
     writer: Mutex<()>,
     queue: Mutex<Queue>,
     state: RwLock<Phase>,
+    /// Whether a catch-up runs in the background ([`IDLE`], [`RUNNING`], or [`AGAIN`]:
+    /// running, and told of more writes since it started).
+    following: AtomicU8,
 }
+
+const IDLE: u8 = 0;
+const RUNNING: u8 = 1;
+const AGAIN: u8 = 2;
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -293,6 +302,7 @@ impl Leagues {
             writer: Mutex::new(()),
             queue: Mutex::new(Queue::default()),
             state: RwLock::new(phase),
+            following: AtomicU8::new(IDLE),
         });
         write(&self.slots).entry(id).or_insert(slot).clone()
     }
@@ -323,9 +333,11 @@ impl Leagues {
     /// and answers with the reason.
     pub fn load_all(&self, threads: usize) {
         let queue = Mutex::new(VecDeque::from(self.unloaded()));
+        let span = tracing::Span::current();
         std::thread::scope(|s| {
             for _ in 0..threads.max(1) {
                 s.spawn(|| loop {
+                    let _entered = span.enter();
                     let Some(id) = lock(&queue).pop_front() else {
                         return;
                     };
@@ -1046,6 +1058,118 @@ impl Leagues {
             self.reload(&slot);
         }
         result
+    }
+
+    /// Follows what other servers on the same store write, until `stop` is set: catches
+    /// a league up as soon as the store tells of a write to it ([`Store::watch`]), and
+    /// checks every league's head every second besides (which also finds leagues made
+    /// elsewhere, and loads again a league that could not be loaded, every 30 s). Each
+    /// catch-up runs on a thread of its own, so a slow one holds up no other league.
+    pub fn follow(self: &Arc<Self>, stop: &AtomicBool) {
+        let mut watch: Option<Box<dyn crate::Watch>> = None;
+        let mut watching = true;
+        let mut polled = Instant::now() - Duration::from_secs(60);
+        let mut retried = Instant::now();
+        let tick = Duration::from_millis(250);
+        while !stop.load(Ordering::Relaxed) {
+            let mut told: Vec<LeagueId> = Vec::new();
+            match &mut watch {
+                Some(w) => match w.wait(tick) {
+                    Ok(ids) => told = ids,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "lost the notifications of writes; listening again");
+                        watch = None;
+                    }
+                },
+                None if watching => match self.store.watch() {
+                    Ok(Some(w)) => watch = Some(w),
+                    Ok(None) => watching = false,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "cannot listen for writes; checking every second meanwhile");
+                        std::thread::sleep(Duration::from_secs(1));
+                    }
+                },
+                None => std::thread::sleep(tick),
+            }
+            if polled.elapsed() >= Duration::from_secs(1) {
+                polled = Instant::now();
+                let retry = retried.elapsed() >= Duration::from_secs(30);
+                if retry {
+                    retried = Instant::now();
+                }
+                match self.store.heads() {
+                    Ok(heads) => told.extend(
+                        heads
+                            .into_iter()
+                            .filter(|&(id, head)| self.behind(id, head, retry))
+                            .map(|(id, _)| id),
+                    ),
+                    Err(e) => tracing::warn!(error = %e, "cannot read the leagues' heads"),
+                }
+            }
+            told.sort_unstable();
+            told.dedup();
+            for id in told {
+                self.refresh_apart(id);
+            }
+        }
+    }
+
+    /// Whether a league's ratings are behind `head` (or unknown here; or could not be
+    /// loaded, when `retry`).
+    fn behind(&self, id: LeagueId, head: Head, retry: bool) -> bool {
+        let Some(slot) = read(&self.slots).get(&id).cloned() else {
+            return true;
+        };
+        let state = read(&slot.state);
+        match &*state {
+            Phase::Ready(l) => l.row.head != head,
+            Phase::Loading(_) => false,
+            Phase::Failed(..) => retry,
+        }
+    }
+
+    /// Catches a league up on a thread of its own, unless one is at it already (which is
+    /// then told to go once more).
+    fn refresh_apart(self: &Arc<Self>, id: LeagueId) {
+        let slot = match self.slot(id) {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!(league = id, error = %e, "cannot follow a league");
+                return;
+            }
+        };
+        if slot
+            .following
+            .compare_exchange(IDLE, RUNNING, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            slot.following.store(AGAIN, Ordering::Release);
+            return;
+        }
+        let leagues = Arc::clone(self);
+        let span = tracing::Span::current();
+        let spawned = std::thread::Builder::new()
+            .name(format!("podium-follow-{id}"))
+            .spawn(move || {
+                let _entered = span.enter();
+                loop {
+                    if let Err(e) = leagues.refresh(id) {
+                        tracing::warn!(league = id, error = %e, "could not catch up with the ledger");
+                    }
+                    if slot
+                        .following
+                        .compare_exchange(RUNNING, IDLE, Ordering::AcqRel, Ordering::Acquire)
+                        .is_ok()
+                    {
+                        return;
+                    }
+                    slot.following.store(RUNNING, Ordering::Release);
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!(league = id, error = %e, "cannot start a thread to catch up");
+        }
     }
 
     /// Voids a match: it stays in the ledger (and its id stays taken) but is no longer

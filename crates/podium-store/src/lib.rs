@@ -50,10 +50,12 @@
 mod derived;
 mod error;
 mod leagues;
+mod postgres;
 mod sqlite;
 mod token;
 mod types;
 
+pub use crate::postgres::PgStore;
 pub use derived::{replay, Base, Checkpoints, Derived, Spliced, Tail};
 pub use error::{quote, StoreError, QUOTE_CHARS};
 pub use leagues::{Leagues, Options, Reply};
@@ -85,6 +87,19 @@ pub struct Since {
 pub trait Store: Send + Sync + 'static {
     /// What the store is, for messages (`SQLite file games.db`).
     fn describe(&self) -> String;
+
+    /// Checks that the database answers.
+    ///
+    /// # Errors
+    /// It does not.
+    fn ping(&self) -> Result<(), StoreError>;
+
+    /// A way to be told at once of writes by other servers on the same database, for a
+    /// store that several servers may share (`None`: this process is the only writer).
+    ///
+    /// # Errors
+    /// The database fails.
+    fn watch(&self) -> Result<Option<Box<dyn Watch>>, StoreError>;
 
     /// Every league's row, oldest first.
     ///
@@ -154,6 +169,16 @@ pub trait Store: Send + Sync + 'static {
     /// # Errors
     /// The database fails.
     fn lock(&self, league: LeagueId) -> Result<Box<dyn Writer + '_>, StoreError>;
+}
+
+/// Notifications of writes by other servers on the same store.
+pub trait Watch: Send {
+    /// Waits up to `timeout` for writes; returns the leagues written to (none if the time
+    /// ran out).
+    ///
+    /// # Errors
+    /// The connection it listens on failed (make a new watch).
+    fn wait(&mut self, timeout: std::time::Duration) -> Result<Vec<LeagueId>, StoreError>;
 }
 
 /// The writes of one league, by the holder of its lock ([`Store::lock`]). Each is one

@@ -388,6 +388,17 @@ impl Store for SqliteStore {
         format!("SQLite file {}", self.path.display())
     }
 
+    fn ping(&self) -> Result<(), StoreError> {
+        self.read(|conn| {
+            conn.query_row("SELECT 1", [], |_| Ok(()))?;
+            Ok(())
+        })
+    }
+
+    fn watch(&self) -> Result<Option<Box<dyn crate::Watch>>, StoreError> {
+        Ok(None)
+    }
+
     fn league_rows(&self) -> Result<Vec<LeagueRow>, StoreError> {
         self.read(|conn| {
             let rows: Vec<(LeagueRow, String)> = conn

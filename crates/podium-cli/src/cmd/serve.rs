@@ -1,17 +1,26 @@
-//! `podium serve`: the league server (HTTP JSON API and web pages) over a SQLite ledger.
+//! `podium serve`: the league server (HTTP JSON API and web pages) over a ledger in a
+//! SQLite file or a PostgreSQL database (which several servers may share).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use podium_server::{Limits, ServeOptions};
+use podium_server::{Checkpoints, Limits, ServeOptions, StoreOptions};
 
 /// Arguments of `podium serve`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The SQLite database file; created and migrated if missing.
-    #[arg(long, value_name = "FILE", default_value = "podium.db")]
-    db: PathBuf,
+    /// The ledger: a SQLite database file (created and migrated if missing), or a
+    /// PostgreSQL database, postgres://USER[:PASSWORD]@HOST[:PORT]/DB (migrated if
+    /// needed), which several servers may share.
+    #[arg(long, value_name = "FILE|URL", default_value = "podium.db")]
+    db: String,
+    /// This server's name in its logs (several may serve one database).
+    #[arg(long, value_name = "NAME")]
+    instance: Option<String>,
+    /// How logs are written to standard error: text, or json (one object per line).
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    log_format: LogFormat,
     /// The address to listen on (port 0 picks a free port).
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
@@ -36,18 +45,35 @@ pub struct Args {
     /// The largest request body, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_body)]
     max_body: usize,
+    /// Keep each league's ratings every N matches, to rate corrections again from (0:
+    /// never; every correction then rates the league from the start).
+    #[arg(long, value_name = "N", default_value_t = Checkpoints::default().every)]
+    checkpoint_every: usize,
+    /// The most such checkpoints kept per league (spread over its ledger).
+    #[arg(long, value_name = "N", default_value_t = Checkpoints::default().keep)]
+    checkpoints: usize,
+}
+
+/// How logs are written.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
 }
 
 /// Runs the server until ctrl-c or SIGTERM.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,tower_http=info".into()),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| "info,tower_http=info".into());
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match args.log_format {
+        LogFormat::Text => logs
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init(),
+        LogFormat::Json => logs.json().init(),
+    }
     let admin_token = match &args.admin_token_file {
         None => None,
         Some(file) => {
@@ -65,6 +91,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let options = ServeOptions {
         db: args.db,
+        instance: args
+            .instance
+            .unwrap_or_else(podium_server::default_instance),
         addr: args.addr,
         admin_token,
         open: args.open,
@@ -74,7 +103,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             leagues_per_hour: args.leagues_per_hour,
             max_body: args.max_body,
         },
-        store: Default::default(),
+        store: StoreOptions {
+            checkpoints: Checkpoints {
+                every: args.checkpoint_every,
+                keep: args.checkpoints,
+            },
+            ..StoreOptions::default()
+        },
     };
     options.access()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()

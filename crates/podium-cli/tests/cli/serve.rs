@@ -20,6 +20,21 @@ fn agent() -> ureq::Agent {
         .build()
 }
 
+/// The timed tests of this file run alone: the others take this lock shared, a timed
+/// one takes it whole, so that the servers of other tests do not take the CPU it is
+/// measuring on.
+fn alone() -> std::sync::RwLockWriteGuard<'static, ()> {
+    LOAD.write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+fn shared() -> std::sync::RwLockReadGuard<'static, ()> {
+    LOAD.read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+static LOAD: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
 /// A deterministic pseudo-random sequence (xorshift), so the test needs no seed crate.
 struct Rng(u64);
 impl Rng {
@@ -175,6 +190,7 @@ fn assert_offline_equals_online(base: &str, league: i64, system: &str, dir: &Dir
 
 #[test]
 fn sixteen_clients_with_retries_store_every_match_once() {
+    let _load = shared();
     let dir = Dir::new("serve-load");
     let server = Server::start(&dir.path("load.db"));
     let (league, token) = create_league(&server.base, "sme");
@@ -199,6 +215,7 @@ fn sixteen_clients_with_retries_store_every_match_once() {
 
 #[test]
 fn sigkill_during_load_loses_no_acknowledged_match() {
+    let _load = shared();
     let dir = Dir::new("serve-crash");
     let db = dir.path("crash.db");
     let mut server = Server::start(&db);
@@ -265,10 +282,12 @@ fn sigkill_during_load_loses_no_acknowledged_match() {
 
 #[test]
 fn sigterm_stops_the_server_gracefully_and_the_ledger_stays() {
+    let _load = shared();
     let dir = Dir::new("serve-term");
     let db = dir.path("term.db");
     let mut server = Server::start(&db);
     let (league, token) = create_league(&server.base, "sme");
+    let (heavy, heavy_token) = create_league(&server.base, "thurstone-mosteller-full");
     let r = agent()
         .post(&format!("{}/api/leagues/{league}/matches", server.base))
         .set("Authorization", &format!("Bearer {token}"))
@@ -276,6 +295,19 @@ fn sigterm_stops_the_server_gracefully_and_the_ledger_stays() {
         .send_string(&matches()[0])
         .unwrap();
     assert_eq!(r.status(), 201);
+    // A write that takes a while (a 3,000-player match) is in flight when SIGTERM comes:
+    // it is finished, answered and stored before the server stops.
+    let big = json!({"id": "big", "results": (0..3_000).map(|i| json!({"player": format!("p{i}"), "rank": i + 1})).collect::<Vec<_>>()}).to_string();
+    let base = server.base.clone();
+    let in_flight = std::thread::spawn(move || {
+        post_json(
+            &format!("{base}/api/leagues/{heavy}/matches"),
+            Some(&heavy_token),
+            &big,
+        )
+        .0
+    });
+    std::thread::sleep(Duration::from_millis(300));
     let killed = std::process::Command::new("kill")
         .args(["-TERM", &server.child.id().to_string()])
         .status()
@@ -287,14 +319,21 @@ fn sigterm_stops_the_server_gracefully_and_the_ledger_stays() {
             break s;
         }
         assert!(
-            started.elapsed() < Duration::from_secs(30),
+            started.elapsed() < Duration::from_secs(60),
             "still running after SIGTERM"
         );
         std::thread::sleep(Duration::from_millis(20));
     };
     assert!(status.success(), "{status:?}");
+    assert_eq!(
+        in_flight.join().unwrap(),
+        201,
+        "the write in flight was finished"
+    );
     let server = Server::start(&db);
     let ledger = get(&format!("{}/api/leagues/{league}/matches", server.base));
+    assert_eq!(ledger.lines().count(), 1);
+    let ledger = get(&format!("{}/api/leagues/{heavy}/matches", server.base));
     assert_eq!(ledger.lines().count(), 1);
 }
 
@@ -353,6 +392,7 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 /// leagues stood apart, each of its calls waited for the heavy match (seconds).
 #[test]
 fn a_league_busy_for_seconds_holds_up_no_other() {
+    let _load = alone();
     let dir = Dir::new("serve-isolation");
     let (server, _) = start_with(&["--db", &dir.path("iso.db")]);
     let (heavy, heavy_token) = create_league(&server.base, "thurstone-mosteller-full");
@@ -502,6 +542,7 @@ fn a_league_busy_for_seconds_holds_up_no_other() {
 /// Retry-After) until it is loaded, a small one is served meanwhile.
 #[test]
 fn a_restart_with_a_large_league_listens_at_once() {
+    let _load = alone();
     let dir = Dir::new("serve-restart");
     let db = dir.path("large.db");
     let (mut server, _) = start_with(&["--db", &db]);
@@ -554,6 +595,7 @@ fn a_restart_with_a_large_league_listens_at_once() {
 
 #[test]
 fn on_a_public_address_creating_leagues_needs_a_token_or_open() {
+    let _load = shared();
     let dir = Dir::new("serve-public");
     let refused = podium(&["serve", "--db", &dir.path("p.db"), "--addr", "0.0.0.0:0"]);
     let err = refused.err();
@@ -598,6 +640,7 @@ fn on_a_public_address_creating_leagues_needs_a_token_or_open() {
 
 #[test]
 fn a_read_only_database_is_refused_at_start() {
+    let _load = shared();
     let dir = Dir::new("serve-ro");
     let db = dir.path("ro.db");
     let (server, _) = start_with(&["--db", &db]);
@@ -673,6 +716,7 @@ fn words(line: &str, vars: &HashMap<String, String>) -> Vec<String> {
 /// is the one the server gave.
 #[test]
 fn the_readme_quick_start_works() {
+    let _load = shared();
     let readme = std::fs::read_to_string(crate::util::repo_root().join("README.md")).unwrap();
     let section = readme
         .split("## A league server in under a minute")
@@ -812,4 +856,273 @@ fn the_readme_quick_start_works() {
     assert_eq!(ran, ["serve", "curl", "curl", "curl", "rate", "curl"]);
     let board = last.unwrap();
     assert_eq!(board[0]["player"], "ann", "{board}");
+}
+
+/// A fresh PostgreSQL database on the server `PODIUM_TEST_POSTGRES` names (`bash
+/// scripts/test.sh` starts a throwaway one), or a clear failure.
+fn postgres_database(name: &str) -> String {
+    let server = std::env::var("PODIUM_TEST_POSTGRES").unwrap_or_else(|_| {
+        panic!(
+            "this test needs a PostgreSQL server: set PODIUM_TEST_POSTGRES=postgres://USER@HOST:PORT/DB \
+             (a user that may create databases), or run it with `bash scripts/with-postgres.sh cargo test ...` \
+             (`bash scripts/test.sh` does)"
+        )
+    });
+    let name = format!("podium_{name}_{}", std::process::id());
+    podium_server::store::PgStore::create_database(&server, &name).unwrap()
+}
+
+const SERVERS_MATCHES: usize = 4_000;
+
+/// Two `podium serve` on one PostgreSQL database, 16 clients spread over both submitting
+/// 4,000 matches (every 5th sent to both servers at once, as a retry racing its first
+/// send), one server killed with SIGKILL in the middle of the load and started again:
+/// exactly 4,000 stored, every acknowledged match once, and both servers' leaderboards
+/// equal `podium rate` on the exported ledger (so both rated one ledger order).
+#[test]
+fn two_servers_on_one_postgres_database_store_every_match_once() {
+    let _load = shared();
+    let dir = Dir::new("serve-pg");
+    let url = postgres_database("two_servers");
+    let (a, _) = start_with(&["--db", &url, "--instance", "a"]);
+    let (mut b, _) = start_with(&["--db", &url, "--instance", "b"]);
+    let (league, token) = create_league(&a.base, "mes");
+    let bases = Mutex::new([a.base.clone(), b.base.clone()]);
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let games: Vec<String> = (0..SERVERS_MATCHES)
+        .map(|i| {
+            let n = 2 + rng.next(4) as usize;
+            let mut players: Vec<u64> = Vec::new();
+            while players.len() < n {
+                let p = rng.next(80);
+                if !players.contains(&p) {
+                    players.push(p);
+                }
+            }
+            let results: Vec<Value> = players
+                .iter()
+                .map(|p| json!({"player": format!("p{p:02}"), "rank": 1 + rng.next(n as u64)}))
+                .collect();
+            json!({"id": format!("m{i:04}"), "results": results}).to_string()
+        })
+        .collect();
+    let created = AtomicUsize::new(0);
+    let acknowledged: Mutex<HashMap<String, usize>> = Mutex::new(HashMap::new());
+    let racing = AtomicUsize::new(0);
+    let path = format!("/api/leagues/{league}/matches");
+    // Sends one match to server `at`, moving on to the other server after a transport
+    // error (as a load balancer would), bounded; the status of the answer.
+    let send = |body: &str, mut at: usize| -> (u16, bool) {
+        for attempt in 0..200 {
+            let base = bases.lock().unwrap()[at].clone();
+            match agent()
+                .post(&format!("{base}{path}"))
+                .set("Authorization", &format!("Bearer {token}"))
+                .set("Content-Type", "application/json")
+                .send_string(body)
+            {
+                Ok(r) => {
+                    let status = r.status();
+                    let v: Value = r.into_json().unwrap();
+                    let id = v["match"].as_str().unwrap().to_string();
+                    *acknowledged.lock().unwrap().entry(id).or_default() += 1;
+                    if status == 201 {
+                        created.fetch_add(1, Ordering::SeqCst);
+                    }
+                    return (status, attempt > 0);
+                }
+                Err(ureq::Error::Status(503, r)) => {
+                    let _ = r.into_string();
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                Err(ureq::Error::Status(code, r)) => {
+                    panic!("status {code}: {}", r.into_string().unwrap_or_default())
+                }
+                Err(e) => {
+                    assert!(attempt < 199, "giving up: {e}");
+                    at = 1 - at;
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            }
+        }
+        unreachable!()
+    };
+    let killed = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        for c in 0..CLIENTS {
+            let (games, send, racing) = (&games, &send, &racing);
+            s.spawn(move || {
+                for (i, body) in games.iter().enumerate().filter(|(i, _)| i % CLIENTS == c) {
+                    if i % 5 == 0 {
+                        // The same match to both servers at the same moment.
+                        let (statuses, retried) = std::thread::scope(|r| {
+                            let one = r.spawn(|| send(body, 0));
+                            let two = r.spawn(|| send(body, 1));
+                            let (one, two) = (one.join().unwrap(), two.join().unwrap());
+                            let mut st = [one.0, two.0];
+                            st.sort_unstable();
+                            (st, one.1 || two.1)
+                        });
+                        // One stored it, the other found it stored; unless a send was
+                        // cut by the kill after its commit, and retried: then both
+                        // found it stored.
+                        assert!(
+                            statuses == [200, 201] || (retried && statuses == [200, 200]),
+                            "match {i}: {statuses:?}"
+                        );
+                        racing.fetch_add(1, Ordering::SeqCst);
+                    } else {
+                        let (status, _) = send(body, c % 2);
+                        assert!(status == 201 || status == 200, "{status}");
+                    }
+                }
+            });
+        }
+        // Kill server b once a quarter of the matches are in, start it again.
+        let started = Instant::now();
+        while created.load(Ordering::SeqCst) < SERVERS_MATCHES / 4 {
+            assert!(
+                started.elapsed() < Duration::from_secs(300),
+                "the load stalled"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        b.kill();
+        killed.store(true, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(300));
+        let (again, _) = start_with(&["--db", &url, "--instance", "b2"]);
+        bases.lock().unwrap()[1] = again.base.clone();
+        b = again;
+    });
+    assert!(killed.load(Ordering::SeqCst));
+    // A match committed just before the kill, whose answer was lost, was retried on the
+    // other server and found stored (200): at most one per client in flight.
+    let created = created.load(Ordering::SeqCst);
+    assert!(
+        created <= SERVERS_MATCHES && created + 2 * CLIENTS >= SERVERS_MATCHES,
+        "{created} created"
+    );
+    assert_eq!(racing.load(Ordering::SeqCst), SERVERS_MATCHES / 5);
+    let acknowledged = acknowledged.into_inner().unwrap();
+    assert_eq!(
+        acknowledged.len(),
+        SERVERS_MATCHES,
+        "every match acknowledged"
+    );
+
+    // The ledger holds each match once; both servers serve what `podium rate` makes of it.
+    let ledger = get(&format!("{}/api/leagues/{league}/matches", a.base));
+    let ids: Vec<String> = ledger
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["match"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let unique: HashSet<&String> = ids.iter().collect();
+    assert_eq!(ids.len(), SERVERS_MATCHES);
+    assert_eq!(unique.len(), SERVERS_MATCHES);
+    assert!(acknowledged.keys().all(|id| unique.contains(id)));
+    for server in [&a, &b] {
+        // The other server's last writes reach it within a second or so.
+        let started = Instant::now();
+        loop {
+            let info: Value =
+                serde_json::from_str(&get(&format!("{}/api/leagues/{league}", server.base)))
+                    .unwrap();
+            if info["matches"] == SERVERS_MATCHES {
+                break;
+            }
+            assert!(started.elapsed() < Duration::from_secs(10), "{info}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(
+            assert_offline_equals_online(&server.base, league, "mes", &dir),
+            SERVERS_MATCHES
+        );
+    }
+}
+
+/// What one server commits, the other serves within a second: it is told at once
+/// (LISTEN/NOTIFY) and checks every league's head every second besides. Corrections and
+/// voids too, and a league made on the other server.
+#[test]
+fn a_server_serves_the_others_writes_within_a_second() {
+    let _load = alone();
+    let url = postgres_database("follow");
+    let (a, _) = start_with(&["--db", &url]);
+    let (b, _) = start_with(&["--db", &url]);
+    let (league, token) = create_league(&a.base, "sme");
+    let matches = |base: &str| format!("{base}/api/leagues/{league}/matches");
+    let served = |base: &str| -> Value {
+        match agent()
+            .get(&format!("{base}/api/leagues/{league}/leaderboard"))
+            .call()
+        {
+            Ok(r) => r.into_json().unwrap(),
+            Err(_) => Value::Null,
+        }
+    };
+    for k in 0..3 {
+        let body = json!({"id": format!("g{k}"), "results": [{"player": "ann", "rank": 1}, {"player": format!("p{k}"), "rank": 2}]});
+        assert_eq!(
+            post_json(&matches(&a.base), Some(&token), &body.to_string()).0,
+            201
+        );
+    }
+    // Up to three tries of each step: a machine busy with other work may delay one.
+    let within_a_second = |what: &str, write: &dyn Fn(usize) -> (u16, String)| {
+        let mut took = Vec::new();
+        for k in 0..3 {
+            let (status, body) = write(k);
+            assert!(status == 200 || status == 201, "{what}: {status} {body}");
+            let written = Instant::now();
+            let want = served(&a.base);
+            while served(&b.base) != want {
+                assert!(
+                    written.elapsed() < Duration::from_secs(10),
+                    "{what}: never followed"
+                );
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            took.push(written.elapsed());
+            if took[k] < Duration::from_secs(1) {
+                return;
+            }
+        }
+        panic!("{what}: the other server followed after {took:?}");
+    };
+    within_a_second("a match", &|k| {
+        post_json(&matches(&a.base), Some(&token), &json!({"id": format!("h{k}"), "results": [{"player": "bo", "rank": 1}, {"player": format!("p{k}"), "rank": 2}]}).to_string())
+    });
+    within_a_second("a correction", &|k| {
+        let r = agent()
+            .put(&format!("{}/g{k}", matches(&a.base)))
+            .set("Authorization", &format!("Bearer {token}"))
+            .set("Content-Type", "application/json")
+            .send_string(&json!({"results": [{"player": format!("p{k}"), "rank": 1}, {"player": "ann", "rank": 2}]}).to_string())
+            .unwrap();
+        (r.status(), r.into_string().unwrap())
+    });
+    within_a_second("a void", &|k| {
+        let r = agent()
+            .delete(&format!("{}/g{k}", matches(&a.base)))
+            .set("Authorization", &format!("Bearer {token}"))
+            .call()
+            .unwrap();
+        (r.status(), r.into_string().unwrap())
+    });
+    // A league made on one server is served by the other.
+    let (other, _) = create_league(&a.base, "elo");
+    let started = Instant::now();
+    while agent()
+        .get(&format!("{}/api/leagues/{other}/leaderboard", b.base))
+        .call()
+        .is_err()
+    {
+        assert!(started.elapsed() < Duration::from_secs(10));
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }

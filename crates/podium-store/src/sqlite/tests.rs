@@ -1,8 +1,13 @@
-//! The store's behaviour through [`Leagues`] over a SQLite file: retries and conflicts,
-//! bad matches, tokens, voids, corrections, reconfiguration, time order, reopening,
-//! two servers on one store, and the property that the ratings served always equal a
-//! fresh replay of the ledger.
+//! The store's behaviour through [`Leagues`], on both backends (a SQLite file, a
+//! PostgreSQL database): retries and conflicts, bad matches, tokens, voids, corrections,
+//! reconfiguration, time order, reopening, two servers on one store, and the property
+//! that the ratings served always equal a fresh replay of the ledger.
+//!
+//! The PostgreSQL tests make databases on the server `PODIUM_TEST_POSTGRES` names
+//! (`bash scripts/test.sh` starts a throwaway one; so does `bash
+//! scripts/with-postgres.sh COMMAND`).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use podium_io::JsonResult;
@@ -10,9 +15,80 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::{
-    hash_token, BoardRow, Checkpoints, LeagueId, Leagues, NewLeague, Options, Submission,
-    SubmitStatus,
+    hash_token, BoardRow, Checkpoints, LeagueId, Leagues, NewLeague, Options, PgStore, Store,
+    Submission, SubmitStatus,
 };
+
+/// Where a test keeps its ledger.
+#[derive(Debug, Clone, Copy)]
+enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// The URL of the PostgreSQL server the tests use, or a clear failure.
+pub(crate) fn postgres_url() -> String {
+    std::env::var("PODIUM_TEST_POSTGRES").unwrap_or_else(|_| {
+        panic!(
+            "the PostgreSQL tests need a server: set PODIUM_TEST_POSTGRES=postgres://USER@HOST:PORT/DB \
+             (a user that may create databases), or run them with `bash scripts/with-postgres.sh cargo test ...` \
+             (`bash scripts/test.sh` does), which starts a throwaway server"
+        )
+    })
+}
+
+/// A fresh database of its own for one test.
+struct Scratch {
+    store: Arc<dyn Store>,
+    /// Opens the same ledger again.
+    reopen: Box<dyn Fn() -> Arc<dyn Store> + Send + Sync>,
+    /// The PostgreSQL database to drop at the end.
+    database: Option<String>,
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if let Some(name) = &self.database {
+            if let Ok(mut c) = postgres_url()
+                .parse::<::postgres::Config>()
+                .and_then(|c| c.connect(::postgres::NoTls))
+            {
+                let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+            }
+        }
+    }
+}
+
+impl Backend {
+    fn scratch(self) -> Scratch {
+        match self {
+            Backend::Sqlite => {
+                let store = SqliteStore::temporary().unwrap();
+                let path = store.path().to_path_buf();
+                Scratch {
+                    store: Arc::new(store),
+                    reopen: Box::new(move || Arc::new(SqliteStore::open(&path).unwrap())),
+                    database: None,
+                }
+            }
+            Backend::Postgres => {
+                static N: AtomicUsize = AtomicUsize::new(0);
+                let name = format!(
+                    "podium_test_{}_{}",
+                    std::process::id(),
+                    N.fetch_add(1, Ordering::Relaxed)
+                );
+                let url = PgStore::create_database(&postgres_url(), &name).unwrap();
+                let store = PgStore::open(&url).unwrap();
+                Scratch {
+                    store: Arc::new(store),
+                    reopen: Box::new(move || Arc::new(PgStore::open(&url).unwrap())),
+                    database: Some(name),
+                }
+            }
+        }
+    }
+}
 
 fn sub(id: Option<&str>, places: &[(&str, u32)]) -> Submission {
     Submission {
@@ -47,14 +123,15 @@ fn small() -> Options {
     }
 }
 
-fn open(store: &Arc<SqliteStore>) -> Arc<Leagues> {
+fn open(store: &Arc<dyn Store>) -> Arc<Leagues> {
     Leagues::open_loaded(store.clone(), small()).unwrap()
 }
 
-fn temp() -> (Arc<SqliteStore>, Arc<Leagues>) {
-    let store = Arc::new(SqliteStore::temporary().unwrap());
-    let leagues = open(&store);
-    (store, leagues)
+/// A fresh ledger on `b` and its leagues.
+fn temp(b: Backend) -> (Scratch, Arc<Leagues>) {
+    let scratch = b.scratch();
+    let leagues = open(&scratch.store);
+    (scratch, leagues)
 }
 
 fn league(leagues: &Leagues, system: &str) -> (LeagueId, String) {
@@ -118,9 +195,8 @@ fn assert_matches_replay(leagues: &Leagues, id: LeagueId) {
     assert_eq!(info.matches, leagues.ledger(id).unwrap().len());
 }
 
-#[test]
-fn append_retry_and_conflict() {
-    let (_, s) = temp();
+fn append_retry_and_conflict(b: Backend) {
+    let (_scratch, s) = temp(b);
     let (id, _) = league(&s, "sme");
     let a = s
         .append(id, sub(Some("g1"), &[("ann", 1), ("bo", 2), ("cy", 2)]))
@@ -165,9 +241,8 @@ fn append_retry_and_conflict() {
     assert_matches_replay(&s, id);
 }
 
-#[test]
-fn bad_matches_change_nothing() {
-    let (_, s) = temp();
+fn bad_matches_change_nothing(b: Backend) {
+    let (_scratch, s) = temp(b);
     let (id, _) = league(&s, "elo");
     let e = s.append(id, sub(Some("x"), &[("ann", 1)])).unwrap_err();
     assert!(matches!(e, StoreError::InvalidMatch { .. }), "{e}");
@@ -213,9 +288,8 @@ fn bad_matches_change_nothing() {
     assert_matches_replay(&s, id);
 }
 
-#[test]
-fn tokens_authorize_their_own_league_only() {
-    let (store, s) = temp();
+fn tokens_authorize_their_own_league_only(b: Backend) {
+    let (scratch, s) = temp(b);
     let (a, ta) = league(&s, "sme");
     let (b, tb) = league(&s, "sme");
     assert!(s.authorize(a, &ta).is_ok());
@@ -230,14 +304,13 @@ fn tokens_authorize_their_own_league_only() {
         Err(StoreError::LeagueNotFound { .. })
     ));
     // Only the hash is stored.
-    let stored = store.league_row(a).unwrap().unwrap().token_hash;
+    let stored = scratch.store.league_row(a).unwrap().unwrap().token_hash;
     assert_eq!(stored, hash_token(&ta));
     assert!(!stored.contains(&ta[4..]));
 }
 
-#[test]
-fn void_correct_and_reconfigure_recompute() {
-    let (_, s) = temp();
+fn void_correct_and_reconfigure_recompute(b: Backend) {
+    let (_scratch, s) = temp(b);
     let (id, _) = league(&s, "sme");
     s.append(id, sub(Some("g1"), &[("ann", 1), ("bo", 2)]))
         .unwrap();
@@ -293,9 +366,8 @@ fn void_correct_and_reconfigure_recompute() {
 
 /// A correction near the end of a long league is rated from the last checkpoint before
 /// it, which stays where it was.
-#[test]
-fn corrections_rate_again_from_the_last_checkpoint() {
-    let (_, s) = temp();
+fn corrections_rate_again_from_the_last_checkpoint(b: Backend) {
+    let (_scratch, s) = temp(b);
     let (id, _) = league(&s, "sme");
     let names = ["ann", "bo", "cy", "dee", "eve"];
     let subs: Vec<Submission> = (0..20)
@@ -320,9 +392,8 @@ fn corrections_rate_again_from_the_last_checkpoint() {
     assert_matches_replay(&s, id);
 }
 
-#[test]
-fn board_json_versions_change_with_the_board_only() {
-    let (_, s) = temp();
+fn board_json_versions_change_with_the_board_only(b: Backend) {
+    let (_scratch, s) = temp(b);
     let (id, _) = league(&s, "sme");
     let (other, _) = league(&s, "sme");
     let mut seen = vec![
@@ -347,9 +418,8 @@ fn board_json_versions_change_with_the_board_only() {
     assert_matches_replay(&s, id);
 }
 
-#[test]
-fn timed_matches_are_rated_in_time_order() {
-    let (_, s) = temp();
+fn timed_matches_are_rated_in_time_order(b: Backend) {
+    let (_scratch, s) = temp(b);
     let (id, _) = league(&s, "sme");
     let a = s
         .append(
@@ -386,13 +456,10 @@ fn timed_matches_are_rated_in_time_order() {
     );
 }
 
-#[test]
-fn the_ledger_survives_reopening() {
-    let store = SqliteStore::temporary().unwrap();
-    let path = store.path().to_path_buf();
-    let store = Arc::new(store);
+fn the_ledger_survives_reopening(b: Backend) {
+    let scratch = b.scratch();
     let (id, token) = {
-        let s = open(&store);
+        let s = open(&scratch.store);
         let (id, token) = league(&s, "mes");
         for i in 0..20 {
             let players = [
@@ -405,19 +472,49 @@ fn the_ledger_survives_reopening() {
         s.void(id, "g3").unwrap();
         (id, token)
     };
-    let reopened = Arc::new(SqliteStore::open(&path).unwrap());
-    let s = open(&reopened);
+    let s = open(&(scratch.reopen)());
     assert!(s.authorize(id, &token).is_ok());
     assert_eq!(s.ledger(id).unwrap().len(), 19);
     assert_matches_replay(&s, id);
     let next = s.append(id, sub(None, &[("ann", 1), ("bo", 2)])).unwrap();
     assert_eq!(next.entry.seq, 21);
-    let version: i64 = reopened
+}
+
+#[test]
+fn sqlite_counts_its_schema_version() {
+    let store = SqliteStore::temporary().unwrap();
+    let version: i64 = store
         .write()
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .unwrap();
     assert_eq!(version as usize, MIGRATIONS.len());
-    drop(store);
+}
+
+/// A database that takes no writes is refused at open with a clear error, not at the
+/// first write.
+#[test]
+fn a_read_only_postgres_database_is_refused_at_open() {
+    let scratch = Backend::Postgres.scratch();
+    let name = scratch.database.clone().unwrap();
+    let mut c: ::postgres::Client = postgres_url()
+        .parse::<::postgres::Config>()
+        .unwrap()
+        .connect(::postgres::NoTls)
+        .unwrap();
+    c.batch_execute(&format!(
+        "ALTER DATABASE {name} SET default_transaction_read_only = on"
+    ))
+    .unwrap();
+    let url = PgStore::create_database(&postgres_url(), &format!("{name}_unused")).unwrap();
+    c.batch_execute(&format!("DROP DATABASE {name}_unused"))
+        .unwrap();
+    let url = url.replace(&format!("{name}_unused"), &name);
+    let e = PgStore::open(&url).unwrap_err();
+    assert!(matches!(e, StoreError::ReadOnly { .. }), "{e}");
+    assert!(
+        e.to_string().contains("read-only") && e.to_string().contains(&name),
+        "{e}"
+    );
 }
 
 /// A file SQLite can only read is refused at open with a clear error, not at the first
@@ -436,11 +533,10 @@ fn a_read_only_file_is_refused_at_open() {
 /// Two sets of leagues on one store, as two servers on one database: what one writes,
 /// the other serves after catching up, and the ledger positions of both writers
 /// interleave without a gap.
-#[test]
-fn two_servers_on_one_store_follow_each_other() {
-    let (store, a) = temp();
+fn two_servers_on_one_store_follow_each_other(b: Backend) {
+    let (scratch, a) = temp(b);
     let (id, _) = league(&a, "sme");
-    let b = open(&store);
+    let b = open(&scratch.store);
     for i in 0..10u32 {
         let (writer, players) = if i % 3 == 0 {
             (&b, [("ann", 1), ("bo", 2)])
@@ -523,7 +619,7 @@ fn submission(id: Option<String>, players: &[(u8, u32)], day: Option<u8>) -> Sub
 /// on one of them, and checks after each that both serve a fresh replay of the ledger.
 fn run_ops(
     store: Arc<dyn Store>,
-    reopen: impl Fn() -> Arc<dyn Store>,
+    reopen: &dyn Fn() -> Arc<dyn Store>,
     ops: Vec<(Op, bool)>,
     timed_league: bool,
 ) -> Result<(), TestCaseError> {
@@ -586,20 +682,66 @@ fn run_ops(
     Ok(())
 }
 
+fn property_cases() -> ProptestConfig {
+    ProptestConfig::with_cases(48)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(property_cases())]
 
     /// Whatever the sequence of appends (with retries and conflicts), voids, corrections
-    /// and system changes, made through either of two servers on one store, the ratings
-    /// each serves equal a fresh replay of the ledger, and again after reopening.
+    /// and system changes, made through either of two servers on one SQLite file, the
+    /// ratings each serves equal a fresh replay of the ledger, and again after reopening.
     #[test]
-    fn served_ratings_equal_a_fresh_replay(
+    fn served_ratings_equal_a_fresh_replay_on_sqlite(
         ops in prop::collection::vec((op(), any::<bool>()), 1..40),
         timed_league in any::<bool>(),
     ) {
-        let store = SqliteStore::temporary().unwrap();
-        let path = store.path().to_path_buf();
-        let store = Arc::new(store);
-        run_ops(store.clone(), || Arc::new(SqliteStore::open(&path).unwrap()), ops, timed_league)?;
+        let scratch = Backend::Sqlite.scratch();
+        run_ops(scratch.store.clone(), &*scratch.reopen, ops, timed_league)?;
     }
 }
+
+/// One PostgreSQL database for every case of the property test (each case has a league
+/// of its own): making a database per case would cost more than the cases.
+fn shared_postgres() -> &'static Scratch {
+    static SHARED: std::sync::OnceLock<Scratch> = std::sync::OnceLock::new();
+    SHARED.get_or_init(|| Backend::Postgres.scratch())
+}
+
+proptest! {
+    #![proptest_config(property_cases())]
+
+    /// The same on PostgreSQL: two servers on one database.
+    #[test]
+    fn served_ratings_equal_a_fresh_replay_on_postgres(
+        ops in prop::collection::vec((op(), any::<bool>()), 1..40),
+        timed_league in any::<bool>(),
+    ) {
+        let scratch = shared_postgres();
+        run_ops(scratch.store.clone(), &*scratch.reopen, ops, timed_league)?;
+    }
+}
+
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod on_sqlite {
+            $(#[test] fn $name() { super::$name(super::Backend::Sqlite) })*
+        }
+        mod on_postgres {
+            $(#[test] fn $name() { super::$name(super::Backend::Postgres) })*
+        }
+    };
+}
+
+on_both_backends!(
+    append_retry_and_conflict,
+    bad_matches_change_nothing,
+    tokens_authorize_their_own_league_only,
+    void_correct_and_reconfigure_recompute,
+    corrections_rate_again_from_the_last_checkpoint,
+    board_json_versions_change_with_the_board_only,
+    timed_matches_are_rated_in_time_order,
+    two_servers_on_one_store_follow_each_other,
+    the_ledger_survives_reopening,
+);
