@@ -1,25 +1,31 @@
-//! Benchmark of the league server over loopback HTTP:
+//! Benchmark of the league server over loopback HTTP, and of its ledger:
 //!
-//! 1. acknowledged match submissions per second, with every commit fsynced
-//!    (`synchronous=FULL`, group commit), from concurrent clients;
-//! 2. leaderboard latency (p50/p99) for a league of 100,000 players, paginated and full.
+//! - `board`: leaderboard latency (p50/p99) for a league of 100,000 players, paginated
+//!   and full, and the time a started server takes to load it;
+//! - `submit`: acknowledged match submissions per second from concurrent clients, every
+//!   commit durable (SQLite `synchronous=FULL`, PostgreSQL's default), group commit; to
+//!   the server this benchmark starts, or spread over running servers (`--targets`);
+//! - `correct`: the time to correct one match near the end of a league of 1,000,000
+//!   matches, rated again from the last checkpoint, against a full replay.
 //!
 //! A latency is from sending the request to having the whole body in memory, decoded
 //! when it came compressed (the decoding is inside the timed region). The client is
 //! `ureq` on a kept-alive connection, reading a body into a `Vec` sized from its
 //! `Content-Length`.
 //!
-//! `cargo run --release -p podium-server --example bench [-- --clients 32 --matches 20000 --players 100000]`
+//! ```sh
+//! cargo run --release -p podium-server --example bench [-- --what board,submit,correct]
+//!     [--db postgres://USER@HOST/DB]  # a server to make scratch databases on (else SQLite files)
+//!     [--targets http://HOST:PORT,http://HOST:PORT]  # submit to running servers
+//!     [--clients 32 --matches 20000 --players 100000 --league-matches 1000000]
+//! ```
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use podium_io::JsonResult;
-use std::sync::Arc;
-
-use podium_store::{Leagues, NewLeague, Options, SqliteStore, Submission};
+use podium_server::store::{Leagues, NewLeague, Options, PgStore, Submission};
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 
@@ -32,18 +38,47 @@ fn arg(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-fn start_server(db: PathBuf) -> String {
+fn text_arg(name: &str) -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+}
+
+/// Where the benchmark keeps ledgers: SQLite files in a scratch directory, or scratch
+/// databases on a PostgreSQL server.
+enum Ledgers {
+    Sqlite(std::path::PathBuf),
+    Postgres(String),
+}
+
+impl Ledgers {
+    /// A fresh, empty ledger named `name`: a file path or a database URL.
+    fn fresh(&self, name: &str) -> String {
+        match self {
+            Ledgers::Sqlite(dir) => dir.join(format!("{name}.db")).display().to_string(),
+            Ledgers::Postgres(url) => PgStore::create_database(
+                url,
+                &format!("podium_bench_{}_{name}", std::process::id()),
+            )
+            .expect("a scratch database"),
+        }
+    }
+}
+
+fn start_server(db: String) -> String {
     let (tx, rx) = std::sync::mpsc::channel::<SocketAddr>();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Runtime::new().expect("runtime");
         let options = podium_server::ServeOptions {
-            db: db.display().to_string(),
+            db,
             instance: "bench".into(),
             addr: "127.0.0.1:0".parse().unwrap(),
             admin_token: None,
             open: false,
             limits: podium_server::Limits::default(),
-            store: podium_store::Options::default(),
+            store: Options::default(),
         };
         rt.block_on(podium_server::serve(options, |a| {
             tx.send(a).unwrap();
@@ -51,6 +86,14 @@ fn start_server(db: PathBuf) -> String {
         .expect("server runs");
     });
     format!("http://{}", rx.recv().expect("server starts"))
+}
+
+/// Waits until the server at `base` has loaded every league.
+fn wait_ready(base: &str) {
+    let a = agent();
+    while a.get(&format!("{base}/readyz")).call().is_err() {
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }
 
 /// The client: timeouts per connect/read/write. (A total deadline, `.timeout()`, makes
@@ -155,10 +198,12 @@ fn latencies(n: usize, mut f: impl FnMut() -> usize) -> (f64, f64, usize) {
     (percentile(&times, 0.5), percentile(&times, 0.99), bytes)
 }
 
-fn submissions(base: &str, clients: usize, matches: usize) {
+/// `matches` submissions from `clients` clients, client `c` to server `c % n` of the
+/// `n` targets, each waiting for its acknowledgement.
+fn submissions(targets: &[String], clients: usize, matches: usize) {
     let a = agent();
     let v: Value = a
-        .post(&format!("{base}/api/leagues"))
+        .post(&format!("{}/api/leagues", targets[0]))
         .send_json(json!({"name": "bench", "system": "sme"}))
         .unwrap()
         .into_json()
@@ -167,12 +212,25 @@ fn submissions(base: &str, clients: usize, matches: usize) {
         v["id"].as_i64().unwrap(),
         v["admin_token"].as_str().unwrap().to_string(),
     );
-    let url = format!("{base}/api/leagues/{id}/matches");
+    let urls: Vec<String> = targets
+        .iter()
+        .map(|base| format!("{base}/api/leagues/{id}/matches"))
+        .collect();
+    // Every target serves the league before the clock starts.
+    for base in targets {
+        while a
+            .get(&format!("{base}/api/leagues/{id}/leaderboard"))
+            .call()
+            .is_err()
+        {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
     let next = AtomicUsize::new(0);
     let started = Instant::now();
     std::thread::scope(|s| {
         for c in 0..clients {
-            let (url, token, next) = (&url, &token, &next);
+            let (url, token, next) = (&urls[c % urls.len()], &token, &next);
             s.spawn(move || {
                 let a = agent();
                 let mut rng = rand::rngs::StdRng::seed_from_u64(c as u64);
@@ -205,21 +263,37 @@ fn submissions(base: &str, clients: usize, matches: usize) {
     });
     let secs = started.elapsed().as_secs_f64();
     println!(
-        "submissions: {matches} matches from {clients} clients in {secs:.2} s = {:.0} acknowledged/s (synchronous=FULL, group commit)",
+        "submissions: {matches} matches from {clients} clients to {} server(s) in {secs:.2} s = {:.0} acknowledged/s (durable commits, group commit)",
+        targets.len(),
         matches as f64 / secs
     );
 }
 
-fn populate(db: &Path, players: usize) -> (i64, String) {
-    let store = Leagues::open_loaded(
-        Arc::new(SqliteStore::open(db).unwrap()),
-        Options {
-            max_batch: 5_000,
-            ..Options::default()
-        },
-    )
-    .unwrap();
-    let (info, token) = store
+/// A four-player match of the benchmark's leagues.
+fn four(id: String, names: &[usize]) -> Submission {
+    Submission {
+        id: Some(id),
+        match_id: None,
+        time: None,
+        results: names
+            .iter()
+            .enumerate()
+            .map(|(r, p)| JsonResult {
+                player: format!("player{p:06}"),
+                rank: Some((r + 1) as f64),
+                score: None,
+                team: None,
+                weight: None,
+            })
+            .collect(),
+    }
+}
+
+/// Fills a new `sme` league with `games` four-player matches among `players` players
+/// (each player's first match among the first `players / 4`), through the store, 5,000
+/// matches per transaction.
+fn populate(leagues: &Leagues, players: usize, games: usize) -> (i64, String) {
+    let (info, token) = leagues
         .create_league(&NewLeague {
             name: "big".into(),
             system: "sme".into(),
@@ -228,7 +302,6 @@ fn populate(db: &Path, players: usize) -> (i64, String) {
         .unwrap();
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let per = 4;
-    let games = players / per * 2;
     let started = Instant::now();
     let mut batch = Vec::new();
     for g in 0..games {
@@ -244,33 +317,15 @@ fn populate(db: &Path, players: usize) -> (i64, String) {
             }
             v
         };
-        batch.push(Submission {
-            id: Some(format!("g{g}")),
-            match_id: None,
-            time: None,
-            results: names
-                .iter()
-                .enumerate()
-                .map(|(r, p)| JsonResult {
-                    player: format!("player{p:06}"),
-                    rank: Some((r + 1) as f64),
-                    score: None,
-                    team: None,
-                    weight: None,
-                })
-                .collect(),
-        });
-        if batch.len() == 5_000 {
-            for r in store
+        batch.push(four(format!("g{g}"), &names));
+        if batch.len() == 5_000 || g + 1 == games {
+            for r in leagues
                 .append_batch(info.id, std::mem::take(&mut batch))
                 .unwrap()
             {
                 r.unwrap();
             }
         }
-    }
-    for r in store.append_batch(info.id, batch).unwrap() {
-        r.unwrap();
     }
     println!(
         "populated a league of {players} players with {games} matches in {:.1} s",
@@ -279,19 +334,107 @@ fn populate(db: &Path, players: usize) -> (i64, String) {
     (info.id, token)
 }
 
-fn main() {
-    let clients = arg("--clients", 32);
-    let matches = arg("--matches", 20_000);
-    let players = arg("--players", 100_000);
-    let dir = std::env::temp_dir().join(format!("podium-bench-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// Options for filling ledgers: large batches.
+fn filling() -> Options {
+    Options {
+        max_batch: 5_000,
+        ..Options::default()
+    }
+}
 
-    let (big, big_token) = populate(&dir.join("bench.db"), players);
+/// The time to correct a match near the end of a league of `games` matches: rated again
+/// from the last checkpoint (the default: one every 10,000 matches), and from the start
+/// (no checkpoints: the whole ledger replayed, as every correction did before).
+fn correction(ledgers: &Ledgers, players: usize, games: usize) {
+    let db = ledgers.fresh("correct");
+    let store = podium_server::open_store(&db).unwrap();
+    let league = {
+        let leagues = Leagues::open_loaded(store.clone(), filling()).unwrap();
+        populate(&leagues, players, games).0
+    };
+    let key = format!("g{}", games - 10);
+    let (entry, _) = Leagues::open_loaded(store.clone(), Options::default())
+        .unwrap()
+        .get_match(league, &key)
+        .unwrap();
+    // The same players, their order reversed (and back, the next time).
+    let corrected = |k: usize| {
+        let mut names: Vec<String> = entry
+            .json
+            .results
+            .iter()
+            .map(|r| r.player.clone())
+            .collect();
+        if k % 2 == 0 {
+            names.reverse();
+        }
+        Submission {
+            id: None,
+            match_id: None,
+            time: None,
+            results: names
+                .into_iter()
+                .enumerate()
+                .map(|(r, player)| JsonResult {
+                    player,
+                    rank: Some((r + 1) as f64),
+                    score: None,
+                    team: None,
+                    weight: None,
+                })
+                .collect(),
+        }
+    };
+    for (what, checkpoints) in [
+        (
+            "from the last checkpoint (one every 10,000 matches)",
+            podium_server::Checkpoints::default(),
+        ),
+        (
+            "from the start (no checkpoints: the whole ledger replayed)",
+            podium_server::Checkpoints { every: 0, keep: 0 },
+        ),
+    ] {
+        let t = Instant::now();
+        let leagues = Leagues::open_loaded(
+            store.clone(),
+            Options {
+                checkpoints,
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        let loaded = t.elapsed();
+        let mut times = Vec::new();
+        for k in 0..3 {
+            let t = Instant::now();
+            leagues.correct(league, &key, corrected(k), false).unwrap();
+            times.push(format!("{:.0}", t.elapsed().as_secs_f64() * 1e3));
+        }
+        println!(
+            "correcting match {key} of {games} ({players} players), rated again {what}: {} ms (3 corrections); loading the league took {:.1} s",
+            times.join(", "),
+            loaded.as_secs_f64()
+        );
+    }
+}
+
+/// Leaderboard and player page latencies for a league of `players` players; returns the
+/// server's address.
+fn board(ledgers: &Ledgers, players: usize) -> String {
+    let db = ledgers.fresh("board");
+    let (big, big_token) = {
+        let leagues =
+            Leagues::open_loaded(podium_server::open_store(&db).unwrap(), filling()).unwrap();
+        populate(&leagues, players, players / 4 * 2)
+    };
     let t = Instant::now();
-    let base = start_server(dir.join("bench.db"));
+    let base = start_server(db);
+    let listening = t.elapsed();
+    wait_ready(&base);
     println!(
-        "server opened and replayed the ledger in {:.2} s",
+        "server listening after {:.3} s, the league loaded after {:.2} s",
+        listening.as_secs_f64(),
         t.elapsed().as_secs_f64()
     );
 
@@ -402,7 +545,43 @@ fn main() {
         .into_json()
         .unwrap();
     assert_eq!(v["players"].as_u64().unwrap() as usize, players);
+    base
+}
 
-    submissions(&base, clients, matches);
+fn main() {
+    let what = text_arg("--what").unwrap_or_else(|| "board,submit,correct".into());
+    let what: Vec<&str> = what.split(',').collect();
+    let clients = arg("--clients", 32);
+    let matches = arg("--matches", 20_000);
+    let players = arg("--players", 100_000);
+    let league_matches = arg("--league-matches", 1_000_000);
+    let dir = std::env::temp_dir().join(format!("podium-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let ledgers = match text_arg("--db") {
+        Some(url) => Ledgers::Postgres(url),
+        None => Ledgers::Sqlite(dir.clone()),
+    };
+    let mut served = None;
+    if what.contains(&"board") {
+        served = Some(board(&ledgers, players));
+    }
+    if what.contains(&"submit") {
+        let targets: Vec<String> = match text_arg("--targets") {
+            Some(t) => t
+                .split(',')
+                .map(|u| u.trim_end_matches('/').to_string())
+                .collect(),
+            None => vec![served.take().unwrap_or_else(|| {
+                let base = start_server(ledgers.fresh("submit"));
+                wait_ready(&base);
+                base
+            })],
+        };
+        submissions(&targets, clients, matches);
+    }
+    if what.contains(&"correct") {
+        correction(&ledgers, players, league_matches);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

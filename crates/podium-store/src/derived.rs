@@ -128,10 +128,47 @@ pub struct Checkpoints {
     /// A checkpoint after every this many rated matches (0: none; every change to a past
     /// match is then rated again from the start).
     pub every: usize,
-    /// The most checkpoints kept per league. When there are more, the one whose removal
-    /// leaves the smallest gap goes (the older on ties), so long ledgers keep checkpoints
-    /// spread over their whole length, the newest always kept.
+    /// The most checkpoints kept per league. When there are more, older ones go first:
+    /// near the end of a long ledger checkpoints stay [`Checkpoints::every`] matches
+    /// apart, further back they are spread out, and the newest is always kept.
     pub keep: usize,
+}
+
+impl Checkpoints {
+    /// Which of checkpoints taken after `counts` matches (increasing, more than
+    /// [`Checkpoints::keep`] of them) to drop: the one whose removal leaves the smallest
+    /// gap for its distance from the newest (the older on ties), so checkpoints stay
+    /// every [`Checkpoints::every`] matches near the end of the ledger, where corrections
+    /// mostly are, and further apart the older they are. Never the newest.
+    fn which_to_drop(&self, counts: &[usize]) -> usize {
+        let newest = counts[counts.len() - 1];
+        let cost = |k: usize| {
+            let before = if k == 0 { 0 } else { counts[k - 1] };
+            let gap = counts[k + 1] - before;
+            gap as f64 / (newest - counts[k] + self.every.max(1)) as f64
+        };
+        (0..counts.len() - 1)
+            .min_by(|&a, &b| cost(a).total_cmp(&cost(b)))
+            .expect("at least two checkpoints")
+    }
+
+    /// The checkpoints a ledger of `total` matches, rated from the start, ends up with:
+    /// a replay takes only those (copying the league costs as much as its players).
+    #[must_use]
+    pub fn kept_of(&self, total: usize) -> Vec<usize> {
+        let mut counts = Vec::new();
+        if self.every == 0 {
+            return counts;
+        }
+        for count in (self.every..=total).step_by(self.every) {
+            counts.push(count);
+            while counts.len() > self.keep.max(1) {
+                let k = self.which_to_drop(&counts);
+                counts.remove(k);
+            }
+        }
+        counts
+    }
 }
 
 impl Default for Checkpoints {
@@ -296,6 +333,8 @@ pub struct Tail {
     rated: Vec<Rated>,
     checkpoints: Vec<Checkpoint>,
     policy: Checkpoints,
+    /// When known, the only counts to take checkpoints at (those that will be kept).
+    only: Option<Vec<usize>>,
 }
 
 impl Tail {
@@ -311,7 +350,18 @@ impl Tail {
             rated: Vec::new(),
             checkpoints: Vec::new(),
             policy,
+            only: None,
         }
+    }
+
+    /// A tail from the start that expects about `total` matches: it takes only the
+    /// checkpoints a ledger of that length keeps.
+    #[must_use]
+    pub fn expecting(mut self, total: usize) -> Self {
+        if self.base == 0 {
+            self.only = Some(self.policy.kept_of(total));
+        }
+        self
     }
 
     /// Rates the next match (matches come in rating order, voided ones left out).
@@ -324,7 +374,11 @@ impl Tail {
         self.timed = Some(r.time.is_some());
         self.rated.push(r);
         let count = self.base + self.rated.len();
-        if self.policy.every > 0 && count % self.policy.every == 0 {
+        let wanted = self
+            .only
+            .as_ref()
+            .map_or(true, |only| only.binary_search(&count).is_ok());
+        if self.policy.every > 0 && count % self.policy.every == 0 && wanted {
             self.checkpoints.push(Checkpoint {
                 count,
                 league: Arc::new(self.league.clone()),
@@ -498,15 +552,13 @@ impl Derived {
         self.rated.push(r);
     }
 
-    /// Drops checkpoints beyond [`Checkpoints::keep`].
+    /// Drops checkpoints beyond [`Checkpoints::keep`], older ones first (see
+    /// [`Checkpoints::kept_of`]).
     fn thin(&mut self) {
         while self.checkpoints.len() > self.policy.keep.max(1) {
             let counts: Vec<usize> = self.checkpoints.iter().map(|c| c.count).collect();
-            // Removing checkpoint k leaves a gap from the one before it to the one after.
-            let drop = (0..counts.len() - 1)
-                .min_by_key(|&k| counts[k + 1] - if k == 0 { 0 } else { counts[k - 1] })
-                .expect("at least two checkpoints");
-            self.checkpoints.remove(drop);
+            let k = self.policy.which_to_drop(&counts);
+            self.checkpoints.remove(k);
         }
     }
 
@@ -761,6 +813,23 @@ mod tests {
             hash: String::new(),
             voided: false,
         }
+    }
+
+    /// Checkpoints thin out the further back they are; the newest few stay `every`
+    /// apart.
+    #[test]
+    fn checkpoints_are_dense_near_the_end() {
+        let policy = Checkpoints {
+            every: 10_000,
+            keep: 16,
+        };
+        let kept = policy.kept_of(1_000_000);
+        assert_eq!(kept.len(), 16);
+        assert_eq!(&kept[12..], [970_000, 980_000, 990_000, 1_000_000]);
+        let gaps: Vec<usize> = kept.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(gaps.windows(2).all(|g| g[0] >= g[1]), "{gaps:?}");
+        assert_eq!(policy.kept_of(35_000), [10_000, 20_000, 30_000]);
+        assert!(Checkpoints { every: 0, keep: 16 }.kept_of(1_000).is_empty());
     }
 
     /// A splice from every checkpoint gives the state of a fresh replay, and keeps the

@@ -95,6 +95,9 @@ struct Slot {
     /// Whether a catch-up runs in the background ([`IDLE`], [`RUNNING`], or [`AGAIN`]:
     /// running, and told of more writes since it started).
     following: AtomicU8,
+    /// Whether a loader has taken the league on (a league found in the store later, made
+    /// by another server, waits for [`Leagues::follow`] to load it).
+    claimed: AtomicBool,
 }
 
 const IDLE: u8 = 0;
@@ -303,6 +306,7 @@ impl Leagues {
             queue: Mutex::new(Queue::default()),
             state: RwLock::new(phase),
             following: AtomicU8::new(IDLE),
+            claimed: AtomicBool::new(false),
         });
         write(&self.slots).entry(id).or_insert(slot).clone()
     }
@@ -332,7 +336,13 @@ impl Leagues {
     /// each is served as soon as it is loaded. A league that cannot be loaded is logged
     /// and answers with the reason.
     pub fn load_all(&self, threads: usize) {
-        let queue = Mutex::new(VecDeque::from(self.unloaded()));
+        let ids = self.unloaded();
+        for id in &ids {
+            if let Some(slot) = read(&self.slots).get(id) {
+                slot.claimed.store(true, Ordering::Relaxed);
+            }
+        }
+        let queue = Mutex::new(VecDeque::from(ids));
         let span = tracing::Span::current();
         std::thread::scope(|s| {
             for _ in 0..threads.max(1) {
@@ -394,7 +404,8 @@ impl Leagues {
                 .ok_or(StoreError::LeagueNotFound { league: id })?;
             let (name, config) = system.unwrap_or((&row.system, &row.config));
             let sys = build_system(name, config)?;
-            let mut tail = Tail::new(Base::empty(sys), self.options.checkpoints);
+            let mut tail = Tail::new(Base::empty(sys), self.options.checkpoints)
+                .expecting(usize::try_from(row.head.last_seq).unwrap_or(0));
             let read = self.store.scan(id, None, &mut |e| tail.push(&e))?;
             // The system read with the row must be the one the ledger was read under.
             if system.is_some() || (read.system == row.system && read.config == row.config) {
@@ -1115,8 +1126,8 @@ impl Leagues {
         }
     }
 
-    /// Whether a league's ratings are behind `head` (or unknown here; or could not be
-    /// loaded, when `retry`).
+    /// Whether a league's ratings are behind `head` (or unknown here, or found but not
+    /// taken on by a loader yet; or could not be loaded, when `retry`).
     fn behind(&self, id: LeagueId, head: Head, retry: bool) -> bool {
         let Some(slot) = read(&self.slots).get(&id).cloned() else {
             return true;
@@ -1124,7 +1135,7 @@ impl Leagues {
         let state = read(&slot.state);
         match &*state {
             Phase::Ready(l) => l.row.head != head,
-            Phase::Loading(_) => false,
+            Phase::Loading(_) => !slot.claimed.swap(true, Ordering::Relaxed),
             Phase::Failed(..) => retry,
         }
     }

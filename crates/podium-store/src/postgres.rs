@@ -425,19 +425,28 @@ impl Store for PgStore {
                 .read_only(true)
                 .start()?;
             let row = require_row(&mut tx, league)?;
-            let (time, seq) = match after {
-                None => (None, None),
-                Some(p) => (p.time, Some(p.seq)),
+            // Each query a range of the index in rating order (league, time, seq); NULL
+            // times first, as in rating order.
+            let base = format!("SELECT {ENTRY_COLUMNS} FROM matches WHERE league = $1 AND NOT voided");
+            let (sql, time, seq) = match after {
+                None => (format!("{base} ORDER BY time NULLS FIRST, seq"), None, None),
+                Some(Position { time: None, seq }) => (
+                    format!("SELECT * FROM ({base} AND time IS NULL AND seq > $2 UNION ALL {base} AND time IS NOT NULL) AS later ORDER BY time NULLS FIRST, seq"),
+                    None,
+                    Some(seq),
+                ),
+                Some(Position { time: Some(t), seq }) => (
+                    format!("{base} AND (time, seq) > ($2, $3) ORDER BY time, seq"),
+                    Some(t),
+                    Some(seq),
+                ),
             };
-            // Positions after (time, seq): NULL times first, as in rating order.
-            let sql = format!(
-                "SELECT {ENTRY_COLUMNS} FROM matches WHERE league = $1 AND NOT voided AND (
-                    $3::BIGINT IS NULL
-                    OR ($2::BIGINT IS NULL AND (time IS NOT NULL OR seq > $3))
-                    OR (time > $2 OR (time = $2 AND seq > $3)))
-                 ORDER BY time NULLS FIRST, seq"
-            );
-            let params: [&(dyn postgres::types::ToSql + Sync); 3] = [&league, &time, &seq];
+            let mut params: Vec<&(dyn postgres::types::ToSql + Sync)> = vec![&league];
+            match (&time, &seq) {
+                (Some(t), Some(q)) => params.extend([t as &(dyn postgres::types::ToSql + Sync), q]),
+                (None, Some(q)) => params.push(q),
+                _ => {}
+            }
             {
                 let mut rows = tx.query_raw(&sql, params)?;
                 while let Some(r) = rows.next()? {

@@ -478,12 +478,17 @@ impl Store for SqliteStore {
                         format!("SELECT {ENTRY_COLUMNS} FROM matches WHERE league = ?1 AND voided = 0 ORDER BY time, seq"),
                         vec![league.into()],
                     ),
+                    // Each part a range of the index in rating order (league, time, seq).
                     Some(Position { time: None, seq }) => (
-                        format!("SELECT {ENTRY_COLUMNS} FROM matches WHERE league = ?1 AND voided = 0 AND (time IS NOT NULL OR seq > ?2) ORDER BY time, seq"),
+                        format!("SELECT * FROM (
+                            SELECT {ENTRY_COLUMNS} FROM matches WHERE league = ?1 AND voided = 0 AND time IS NULL AND seq > ?2
+                            UNION ALL
+                            SELECT {ENTRY_COLUMNS} FROM matches WHERE league = ?1 AND voided = 0 AND time IS NOT NULL)
+                         ORDER BY time, seq"),
                         vec![league.into(), seq.into()],
                     ),
                     Some(Position { time: Some(t), seq }) => (
-                        format!("SELECT {ENTRY_COLUMNS} FROM matches WHERE league = ?1 AND voided = 0 AND (time > ?2 OR (time = ?2 AND seq > ?3)) ORDER BY time, seq"),
+                        format!("SELECT {ENTRY_COLUMNS} FROM matches WHERE league = ?1 AND voided = 0 AND (time, seq) > (?2, ?3) ORDER BY time, seq"),
                         vec![league.into(), t.into(), seq.into()],
                     ),
                 };
