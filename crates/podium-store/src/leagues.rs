@@ -1063,10 +1063,29 @@ impl Leagues {
             return self.load(id);
         }
         let _w = lock(&slot.writer);
-        let result = self.catch_up(&slot);
+        self.catch_up_or_reload(&slot)
+    }
+
+    /// [`Leagues::refresh`] unless the league is being changed in this process (which
+    /// catches up first anyway): whether it ran.
+    fn refresh_if_idle(&self, id: LeagueId) -> Result<bool, StoreError> {
+        let slot = self.slot(id)?;
+        if !matches!(&*read(&slot.state), Phase::Ready(_)) {
+            return self.load(id).map(|()| true);
+        }
+        let _w = match slot.writer.try_lock() {
+            Ok(w) => w,
+            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return Ok(false),
+        };
+        self.catch_up_or_reload(&slot).map(|()| true)
+    }
+
+    fn catch_up_or_reload(&self, slot: &Slot) -> Result<(), StoreError> {
+        let result = self.catch_up(slot);
         if let Err(e) = &result {
-            tracing::warn!(league = id, error = %e, "could not catch up with the ledger; rebuilding");
-            self.reload(&slot);
+            tracing::warn!(league = slot.id, error = %e, "could not catch up with the ledger; rebuilding");
+            self.reload(slot);
         }
         result
     }
@@ -1165,8 +1184,17 @@ impl Leagues {
             .spawn(move || {
                 let _entered = span.enter();
                 loop {
-                    if let Err(e) = leagues.refresh(id) {
-                        tracing::warn!(league = id, error = %e, "could not catch up with the ledger");
+                    // A league busy with a write of its own catches up before it: come
+                    // back when it is done rather than queue behind it.
+                    match leagues.refresh_if_idle(id) {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            std::thread::sleep(Duration::from_millis(20));
+                            continue;
+                        }
+                        Err(e) => {
+                            tracing::warn!(league = id, error = %e, "could not catch up with the ledger");
+                        }
                     }
                     if slot
                         .following

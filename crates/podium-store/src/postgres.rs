@@ -468,6 +468,23 @@ impl Store for PgStore {
                     changes: Vec::new(),
                 });
             }
+            if row.head.last_change == seen.last_change {
+                // Only new matches: positions commit in order, so every one up to the
+                // head just read is there (a change committed since is seen next time).
+                let entries = c
+                    .query(
+                        &format!("SELECT {ENTRY_COLUMNS} FROM matches WHERE league = $1 AND seq > $2 AND seq <= $3 ORDER BY seq"),
+                        &[&league, &seen.last_seq, &row.head.last_seq],
+                    )?
+                    .iter()
+                    .map(entry)
+                    .collect::<Result<_, _>>()?;
+                return Ok(Since {
+                    row,
+                    entries,
+                    changes: Vec::new(),
+                });
+            }
             let mut tx = c
                 .build_transaction()
                 .isolation_level(IsolationLevel::RepeatableRead)
