@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" != "--inside" ]; then
-  cargo build --release -q -p podium-cli -p podium-server --example bench
+  cargo build --release -q -p podium-cli --bin podium
+  cargo build --release -q -p podium-server --example bench
   exec bash scripts/with-postgres.sh bash "$0" --inside "$@"
 fi
 shift

@@ -636,9 +636,13 @@ impl Leagues {
         subs: Vec<Submission>,
     ) -> Result<Vec<Result<Appended, StoreError>>, StoreError> {
         let id = slot.id;
+        let started = Instant::now();
         let mut writer = self.store.lock(id)?;
+        let locked = started.elapsed();
         self.catch_up(slot)?;
-        let mut next_seq = ready(&read(&slot.state), id)?.row.head.last_seq + 1;
+        let caught_up = started.elapsed();
+        let first_seq = ready(&read(&slot.state), id)?.row.head.last_seq + 1;
+        let mut next_seq = first_seq;
         let mut steps = self.steps(slot, &subs, next_seq)?;
         // Rate and commit the new ones in order: runs of light matches that go at the
         // end are rated in place and committed together; any other is rated apart.
@@ -709,6 +713,15 @@ impl Leagues {
             };
             done[k] = Some(answer);
         }
+        tracing::debug!(
+            league = id,
+            submissions = subs.len(),
+            stored = next_seq - first_seq,
+            lock_ms = locked.as_secs_f64() * 1e3,
+            catch_up_ms = (caught_up - locked).as_secs_f64() * 1e3,
+            total_ms = started.elapsed().as_secs_f64() * 1e3,
+            "committed a batch of submissions"
+        );
         Ok(done
             .into_iter()
             .map(|r| r.expect("every submission answered"))
@@ -933,6 +946,17 @@ impl Leagues {
         drop(state);
         drop(replaced);
         Ok(changes)
+    }
+
+    /// A match of the ledger, voided or not.
+    fn entry(&self, id: LeagueId, key: &str) -> Result<LedgerEntry, StoreError> {
+        self.store
+            .find(id, &[key])?
+            .pop()
+            .ok_or_else(|| StoreError::MatchNotFound {
+                league: id,
+                key: key.to_string(),
+            })
     }
 
     fn read_slot<T>(
@@ -1221,14 +1245,7 @@ impl Leagues {
         let _w = lock(&slot.writer);
         let mut writer = self.store.lock(id)?;
         self.catch_up(&slot)?;
-        let mut entry =
-            self.store
-                .find(id, &[key])?
-                .pop()
-                .ok_or_else(|| StoreError::MatchNotFound {
-                    league: id,
-                    key: key.to_string(),
-                })?;
+        let mut entry = self.entry(id, key)?;
         if entry.voided {
             return Ok(entry);
         }
@@ -1275,14 +1292,7 @@ impl Leagues {
         let _w = lock(&slot.writer);
         let mut writer = self.store.lock(id)?;
         self.catch_up(&slot)?;
-        let old = self
-            .store
-            .find(id, &[key])?
-            .pop()
-            .ok_or_else(|| StoreError::MatchNotFound {
-                league: id,
-                key: key.to_string(),
-            })?;
+        let old = self.entry(id, key)?;
         let (new, game) = prepare(&sub, key, old.seq)?;
         let was = self.read_slot(&slot, |d| {
             if !allow_new_players {
@@ -1422,14 +1432,7 @@ impl Leagues {
         key: &str,
     ) -> Result<(LedgerEntry, Vec<ChangeRow>), StoreError> {
         let changes = self.read(id, |d| Ok(d.changes(key)))?;
-        let entry =
-            self.store
-                .find(id, &[key])?
-                .pop()
-                .ok_or_else(|| StoreError::MatchNotFound {
-                    league: id,
-                    key: key.to_string(),
-                })?;
+        let entry = self.entry(id, key)?;
         let changes = if entry.voided { None } else { changes };
         Ok((entry, changes.unwrap_or_default()))
     }

@@ -51,6 +51,7 @@ mod derived;
 mod error;
 mod leagues;
 mod postgres;
+mod rows;
 mod sqlite;
 mod token;
 mod types;

@@ -28,8 +28,10 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, Config, IsolationLevel, NoTls, Row};
 
 use crate::error::StoreError;
-use crate::sqlite::{parse_config, to_entry};
-use crate::types::{ChangeAction, ChangeLog, Head, LeagueId, LeagueRow, LedgerEntry, Position};
+use crate::rows::{
+    body, change_log, config_text, league_text, old_league_text, parse_config, to_entry,
+};
+use crate::types::{Head, LeagueId, LeagueRow, LedgerEntry, Position};
 use crate::{Since, Store, Watch, Writer};
 
 /// Schema migrations, applied in order; `podium_schema.version` counts those applied.
@@ -299,6 +301,14 @@ fn entry(r: &Row) -> Result<LedgerEntry, StoreError> {
     to_entry(r.get(0), r.get(1), &body, r.get(3), r.get(4), r.get(5))
 }
 
+/// A read-only transaction whose reads are all of one moment.
+fn snapshot(c: &mut Client) -> Result<postgres::Transaction<'_>, StoreError> {
+    Ok(c.build_transaction()
+        .isolation_level(IsolationLevel::RepeatableRead)
+        .read_only(true)
+        .start()?)
+}
+
 fn require_row(
     c: &mut impl postgres::GenericClient,
     id: LeagueId,
@@ -310,24 +320,6 @@ fn require_row(
         Some(r) => league_row(&r),
         None => Err(StoreError::LeagueNotFound { league: id }),
     }
-}
-
-fn action(id: i64, action: &str, key: Option<String>) -> Result<ChangeAction, StoreError> {
-    let key = || {
-        key.clone().ok_or_else(|| StoreError::Corrupt {
-            message: format!("change {id} ({action}) names no match"),
-        })
-    };
-    Ok(match action {
-        "void" => ChangeAction::Void { key: key()? },
-        "correct" => ChangeAction::Correct { key: key()? },
-        "configure" => ChangeAction::Configure,
-        other => {
-            return Err(StoreError::Corrupt {
-                message: format!("change {id} has an unknown action {other:?}"),
-            })
-        }
-    })
 }
 
 impl Store for PgStore {
@@ -398,7 +390,7 @@ impl Store for PgStore {
         config: &Settings,
         token_hash: &str,
     ) -> Result<LeagueRow, StoreError> {
-        let config = serde_json::to_string(config).expect("config serialises");
+        let config = config_text(config);
         self.with(|c| {
             let r = c.query_one(
                 &format!(
@@ -419,11 +411,7 @@ impl Store for PgStore {
     ) -> Result<LeagueRow, StoreError> {
         self.with(|c| {
             // One snapshot: the row and the entries are of one moment.
-            let mut tx = c
-                .build_transaction()
-                .isolation_level(IsolationLevel::RepeatableRead)
-                .read_only(true)
-                .start()?;
+            let mut tx = snapshot(c)?;
             let row = require_row(&mut tx, league)?;
             // Each query a range of the index in rating order (league, time, seq); NULL
             // times first, as in rating order.
@@ -485,11 +473,7 @@ impl Store for PgStore {
                     changes: Vec::new(),
                 });
             }
-            let mut tx = c
-                .build_transaction()
-                .isolation_level(IsolationLevel::RepeatableRead)
-                .read_only(true)
-                .start()?;
+            let mut tx = snapshot(c)?;
             let row = require_row(&mut tx, league)?;
             let entries = if row.head.last_seq > seen.last_seq {
                 tx.query(
@@ -511,17 +495,8 @@ impl Store for PgStore {
                 )?
                 .iter()
                 .map(|r| {
-                    let id: i64 = r.get(0);
                     let act: String = r.get(1);
-                    let (seq, voided): (Option<i64>, Option<bool>) = (r.get(4), r.get(5));
-                    Ok(ChangeLog {
-                        id,
-                        action: action(id, &act, r.get(2))?,
-                        now: match (seq, voided) {
-                            (Some(seq), Some(false)) => Some(Position { time: r.get(3), seq }),
-                            _ => None,
-                        },
-                    })
+                    change_log(r.get(0), &act, r.get(2), r.get(3), r.get(4), r.get(5))
                 })
                 .collect::<Result<_, StoreError>>()?
             } else {
@@ -646,10 +621,6 @@ impl PgWriter<'_> {
     }
 }
 
-fn body(json: &podium_io::JsonMatch) -> String {
-    serde_json::to_string(json).expect("a match serialises")
-}
-
 impl Writer for PgWriter<'_> {
     fn append(&mut self, entries: &[LedgerEntry]) -> Result<Head, StoreError> {
         let league = self.league;
@@ -725,7 +696,7 @@ impl Writer for PgWriter<'_> {
         config: &Settings,
     ) -> Result<Head, StoreError> {
         let league = self.league;
-        let config_text = serde_json::to_string(config).expect("config serialises");
+        let config_text = config_text(config);
         let (n, s) = (name.to_string(), system.to_string());
         let c = config_text.clone();
         self.change(
@@ -738,11 +709,8 @@ impl Writer for PgWriter<'_> {
             },
             None,
             "configure",
-            Some(
-                serde_json::json!({"name": old.name, "system": old.system, "config": old.config})
-                    .to_string(),
-            ),
-            Some(serde_json::json!({"name": name, "system": system, "config": config}).to_string()),
+            Some(old_league_text(old)),
+            Some(league_text(name, system, config)),
         )
     }
 }

@@ -18,13 +18,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 use podium::Settings;
-use podium_io::JsonMatch;
 use rusqlite::{
     params, Connection, DatabaseName, OpenFlags, OptionalExtension, TransactionBehavior,
 };
 
 use crate::error::StoreError;
-use crate::types::{ChangeAction, ChangeLog, Head, LeagueId, LeagueRow, LedgerEntry, Position};
+use crate::rows::{
+    body, change_log, config_text, league_text, old_league_text, parse_config, to_entry,
+};
+use crate::types::{Head, LeagueId, LeagueRow, LedgerEntry, Position};
 use crate::{Since, Store, Writer};
 
 /// How hard a commit tries to reach the disk.
@@ -281,27 +283,6 @@ fn entry_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<EntryRow> {
     ))
 }
 
-pub(crate) fn to_entry(
-    seq: i64,
-    key: String,
-    body: &str,
-    hash: String,
-    time: Option<i64>,
-    voided: bool,
-) -> Result<LedgerEntry, StoreError> {
-    let json: JsonMatch = serde_json::from_str(body).map_err(|e| StoreError::Corrupt {
-        message: format!("match {key:?}: {e}"),
-    })?;
-    Ok(LedgerEntry {
-        seq,
-        key,
-        time,
-        json,
-        hash,
-        voided,
-    })
-}
-
 fn row_entry((seq, key, body, hash, time, voided): EntryRow) -> Result<LedgerEntry, StoreError> {
     to_entry(seq, key, &body, hash, time, voided)
 }
@@ -323,12 +304,6 @@ fn to_league_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(LeagueRow, String)>
         },
         r.get(3)?,
     ))
-}
-
-pub(crate) fn parse_config(id: LeagueId, text: &str) -> Result<Settings, StoreError> {
-    serde_json::from_str(text).map_err(|e| StoreError::Corrupt {
-        message: format!("league {id}: config {text:?}: {e}"),
-    })
 }
 
 const LEAGUE_COLUMNS: &str = "id, name, system, config, token_hash, last_seq, last_change";
@@ -363,24 +338,6 @@ fn read_entry(
         .optional()?
         .map(row_entry)
         .transpose()
-}
-
-fn action(id: i64, action: &str, key: Option<String>) -> Result<ChangeAction, StoreError> {
-    let key = || {
-        key.clone().ok_or_else(|| StoreError::Corrupt {
-            message: format!("change {id} ({action}) names no match"),
-        })
-    };
-    Ok(match action {
-        "void" => ChangeAction::Void { key: key()? },
-        "correct" => ChangeAction::Correct { key: key()? },
-        "configure" => ChangeAction::Configure,
-        other => {
-            return Err(StoreError::Corrupt {
-                message: format!("change {id} has an unknown action {other:?}"),
-            })
-        }
-    })
 }
 
 impl Store for SqliteStore {
@@ -452,7 +409,7 @@ impl Store for SqliteStore {
         config: &Settings,
         token_hash: &str,
     ) -> Result<LeagueRow, StoreError> {
-        let config_text = serde_json::to_string(config).expect("config serialises");
+        let config_text = config_text(config);
         let conn = self.write();
         conn.prepare_cached(
             "INSERT INTO leagues (name, system, config, token_hash) VALUES (?1, ?2, ?3, ?4)",
@@ -532,14 +489,7 @@ impl Store for SqliteStore {
                     .collect::<Result<_, _>>()?;
                 raw.into_iter()
                     .map(|(id, act, key, time, seq, voided)| {
-                        Ok(ChangeLog {
-                            id,
-                            action: action(id, &act, key)?,
-                            now: match (seq, voided) {
-                                (Some(seq), Some(false)) => Some(Position { time, seq }),
-                                _ => None,
-                            },
-                        })
+                        change_log(id, &act, key, time, seq, voided)
                     })
                     .collect::<Result<_, StoreError>>()?
             } else {
@@ -633,10 +583,6 @@ impl SqliteWriter<'_> {
     }
 }
 
-fn body(json: &JsonMatch) -> String {
-    serde_json::to_string(json).expect("a match serialises")
-}
-
 impl Writer for SqliteWriter<'_> {
     fn append(&mut self, entries: &[LedgerEntry]) -> Result<Head, StoreError> {
         let league = self.league;
@@ -695,18 +641,13 @@ impl Writer for SqliteWriter<'_> {
                 tx.prepare_cached(
                     "UPDATE leagues SET name = ?2, system = ?3, config = ?4 WHERE id = ?1",
                 )?
-                .execute(params![
-                    league,
-                    name,
-                    system,
-                    serde_json::to_string(config).expect("config serialises")
-                ])?;
+                .execute(params![league, name, system, config_text(config)])?;
                 self.log(
                     tx,
                     None,
                     "configure",
-                    Some(serde_json::json!({"name": old.name, "system": old.system, "config": old.config}).to_string()),
-                    Some(serde_json::json!({"name": name, "system": system, "config": config}).to_string()),
+                    Some(old_league_text(old)),
+                    Some(league_text(name, system, config)),
                 )
             },
             0,

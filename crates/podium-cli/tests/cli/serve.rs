@@ -48,13 +48,18 @@ impl Rng {
 
 /// `MATCHES` games of 2 to 5 players out of 60, places with ties.
 fn matches() -> Vec<String> {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    (0..MATCHES)
+    random_matches(MATCHES, 60, 0x9E37_79B9_7F4A_7C15)
+}
+
+/// `count` games (ids `m0000`…) of 2 to 5 players out of `pool`, places with ties.
+fn random_matches(count: usize, pool: u64, seed: u64) -> Vec<String> {
+    let mut rng = Rng(seed);
+    (0..count)
         .map(|i| {
             let n = 2 + rng.next(4) as usize;
             let mut players: Vec<u64> = Vec::new();
             while players.len() < n {
-                let p = rng.next(60);
+                let p = rng.next(pool);
                 if !players.contains(&p) {
                     players.push(p);
                 }
@@ -888,24 +893,7 @@ fn two_servers_on_one_postgres_database_store_every_match_once() {
     let (mut b, _) = start_with(&["--db", &url, "--instance", "b"]);
     let (league, token) = create_league(&a.base, "mes");
     let bases = Mutex::new([a.base.clone(), b.base.clone()]);
-    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
-    let games: Vec<String> = (0..SERVERS_MATCHES)
-        .map(|i| {
-            let n = 2 + rng.next(4) as usize;
-            let mut players: Vec<u64> = Vec::new();
-            while players.len() < n {
-                let p = rng.next(80);
-                if !players.contains(&p) {
-                    players.push(p);
-                }
-            }
-            let results: Vec<Value> = players
-                .iter()
-                .map(|p| json!({"player": format!("p{p:02}"), "rank": 1 + rng.next(n as u64)}))
-                .collect();
-            json!({"id": format!("m{i:04}"), "results": results}).to_string()
-        })
-        .collect();
+    let games = random_matches(SERVERS_MATCHES, 80, 0xD1B5_4A32_D192_ED03);
     let created = AtomicUsize::new(0);
     let acknowledged: Mutex<HashMap<String, usize>> = Mutex::new(HashMap::new());
     let racing = AtomicUsize::new(0);
