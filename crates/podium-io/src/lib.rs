@@ -1,9 +1,14 @@
 //! # podium-io
 //!
-//! Readers and writers for podium: the long CSV and JSON Lines match formats (streaming,
-//! one match in memory at a time, errors that name file, line and field), starting
-//! ratings, and the long CSV writer used by the dataset converters. [`plain`] reads large
-//! files of free-for-alls on several threads, for callers that rate by player number.
+//! Readers and writers for podium: the long CSV ([`csv_long`]) and JSON Lines ([`jsonl`])
+//! match formats (streaming, one match in memory at a time, errors that name file, line
+//! and field), starting ratings ([`initial`]), converters of published datasets
+//! ([`datasets`]), Quake 3 server logs into frag rankings and their static stats site
+//! ([`quake`]), and files written whole or not at all ([`output`], [`write`](mod@write)).
+//!
+//! [`ingest`] is the one way in for a program that rates files: it chooses the reader
+//! once per file, the threaded reader of plain free-for-alls ([`plain`]) where it can,
+//! handing over to the general reader where a file stops being plain.
 
 #![warn(missing_docs)]
 // Read errors carry file, line, field, value and expectation by design; they are built

@@ -13,9 +13,11 @@
 //! So at every moment the ratings served equal a fresh replay of the ledger ([`replay`]
 //! is that fresh replay, and the property tests check the two agree).
 //!
-//! A [`Store`] keeps the ledger (the backend: [`SqliteStore`], an embedded SQLite file
-//! created and migrated on first open); [`Leagues`] keeps each league's ratings in
-//! memory over a store, each league apart from the others.
+//! A [`Store`] keeps the ledger, in one of two backends: [`SqliteStore`], an embedded
+//! SQLite file created and migrated on first open, for one server; [`PgStore`], a
+//! PostgreSQL database that several servers share, each following the others' writes.
+//! [`Leagues`] keeps each league's ratings in memory over a store, each league apart from
+//! the others.
 //!
 //! ```
 //! use std::sync::Arc;

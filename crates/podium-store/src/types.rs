@@ -83,7 +83,7 @@ pub enum ChangeAction {
 pub struct NewLeague {
     /// Shown on the pages.
     pub name: String,
-    /// A registered system name (see [`podium::systems`]).
+    /// A registered system name (see [`podium::systems()`]).
     pub system: String,
     /// `key=value` parameters over the system's defaults.
     pub config: Settings,

@@ -9,7 +9,7 @@
 //! | [`f1`] | Ergast-schema `races.csv`, `results.csv`, `drivers.csv` | one per race, by race date, finish = `positionOrder` |
 //! | [`codeforces`] | a directory of `<contest id>.txt` standings (`handle rankLo rankHi`) | one per contest, by id, shared ranks as ties |
 //!
-//! Errors are [`ReadError`](crate::ReadError)s naming the file, the line and the field.
+//! Errors are [`ReadError`]s naming the file, the line and the field.
 
 pub mod catan;
 pub mod codeforces;

@@ -105,7 +105,7 @@ impl QuakeParser {
         self.events.pop_front()
     }
 
-    /// Counts a line that was too long to read (see [`LineReader`]).
+    /// Counts a line that was too long to read (see [`LineReader`](super::lines::LineReader)).
     pub fn overlong_line(&mut self) {
         self.summary.lines += 1;
         self.summary.overlong += 1;

@@ -4,7 +4,7 @@
 //! `file://`.
 //!
 //! [`SiteData`] collects what the pages show beyond the ranking, as the [`Watch`] of a
-//! [`QuakeRanking`](super::ranking::QuakeRanking); [`write`] writes the pages, each built
+//! [`QuakeRanking`](super::ranking::QuakeRanking); [`write()`] writes the pages, each built
 //! by a function of its own ([`index_page`], [`player_page`], [`game_page`]).
 //!
 //! Layout: `index.html`, `players/<id>-<name>.html`, `games/<n>.html`. Player file names
