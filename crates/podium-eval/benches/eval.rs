@@ -56,7 +56,7 @@ fn log_loss(c: &mut Criterion) {
     let mut g = c.benchmark_group("log_loss_sum");
     g.sample_size(10);
     g.bench_function("sme_5000", |b| {
-        b.iter(|| log_loss_sum(&*sys, black_box(&warm)))
+        b.iter(|| log_loss_sum(&*sys, None, black_box(&warm)))
     });
     g.finish();
 }

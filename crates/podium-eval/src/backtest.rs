@@ -11,7 +11,8 @@
 //!   warm pairs of all scored matches. Counted exactly in O(N log N) per match
 //!   ([`crate::count`]).
 //! - **Log loss**: the mean over the same pairs of `−ln p`, where `p` is the system's own
-//!   [`RatingSystem::win_probability`] that the player who finished ahead would do so
+//!   [`RatingSystem::win_probability_with`] (with what the system learned from the
+//!   matches before, [`League::learned`]) that the player who finished ahead would do so
 //!   (clamped to `[1e-15, 1 − 1e-15]` so that one certain but wrong prediction does not
 //!   make the mean infinite). There is no exact O(N log N) way to sum an arbitrary
 //!   system's probabilities over pairs, so this sum is exact and O(W²) for W warm players
@@ -24,7 +25,7 @@
 
 use std::time::Instant;
 
-use podium::{League, Match, RateError, Rating, RatingSystem};
+use podium::{League, Match, RateError, Rating, RatingSystem, State};
 use rayon::prelude::*;
 
 use crate::count::{count_pairs, Item, PairCounts};
@@ -231,7 +232,7 @@ pub fn backtest(
             }));
             pairs.add(count_pairs(&mut items));
             if options.log_loss {
-                loss += log_loss_sum(league.system(), &warm);
+                loss += log_loss_sum(league.system(), league.learned(), &warm);
             }
         }
         league.apply(game).map_err(|source| BacktestError::Rate {
@@ -251,8 +252,13 @@ pub fn backtest(
 }
 
 /// `−ln p` of one pair: `better` finished ahead of `worse`.
-fn pair_loss(system: &dyn RatingSystem, better: &Rating, worse: &Rating) -> f64 {
-    let p = system.win_probability(better, worse);
+fn pair_loss(
+    system: &dyn RatingSystem,
+    learned: Option<&State>,
+    better: &Rating,
+    worse: &Rating,
+) -> f64 {
+    let p = system.win_probability_with(better, worse, learned);
     -p.clamp(MIN_PROBABILITY, 1.0 - MIN_PROBABILITY).ln()
 }
 
@@ -260,7 +266,11 @@ fn pair_loss(system: &dyn RatingSystem, better: &Rating, worse: &Rating) -> f64 
 /// Exact, O(W²); parallel over the worse-placed player for large matches, summed in a
 /// fixed order.
 #[must_use]
-pub fn log_loss_sum(system: &dyn RatingSystem, warm: &[(usize, Rating)]) -> f64 {
+pub fn log_loss_sum(
+    system: &dyn RatingSystem,
+    learned: Option<&State>,
+    warm: &[(usize, Rating)],
+) -> f64 {
     // ahead[i]: how many players finished strictly ahead of warm[i].
     let mut ahead = Vec::with_capacity(warm.len());
     let mut group_start = 0;
@@ -273,7 +283,7 @@ pub fn log_loss_sum(system: &dyn RatingSystem, warm: &[(usize, Rating)]) -> f64 
     let row = |i: usize| -> f64 {
         warm[..ahead[i]]
             .iter()
-            .map(|(_, better)| pair_loss(system, better, &warm[i].1))
+            .map(|(_, better)| pair_loss(system, learned, better, &warm[i].1))
             .sum()
     };
     if warm.len() >= PARALLEL_LOG_LOSS {
@@ -411,12 +421,12 @@ mod tests {
         let warm: Vec<(usize, Rating)> = (0..600)
             .map(|i| (i / 3 + 1, Rating::new(1500.0 + ((i * 37) % 101) as f64)))
             .collect();
-        let fast = log_loss_sum(&*sys, &warm);
+        let fast = log_loss_sum(&*sys, None, &warm);
         let mut slow = 0.0;
         for (i, (pi, ri)) in warm.iter().enumerate() {
             for (pj, rj) in &warm[..i] {
                 if pj < pi {
-                    slow += pair_loss(&*sys, rj, ri);
+                    slow += pair_loss(&*sys, None, rj, ri);
                 }
             }
         }

@@ -351,6 +351,9 @@ impl Simulation {
                 }
             })
             .collect();
+        // What each system learns from every match, for a system that learns.
+        let mut learned: Vec<Option<podium::State>> =
+            systems.iter().map(|s| s.initial_learned()).collect();
         let mut alive: Vec<bool> = out.failed.iter().map(Option::is_none).collect();
         let dists: Vec<Normal<f64>> = self
             .true_ratings
@@ -382,15 +385,18 @@ impl Simulation {
                     }
                     before.clear();
                     before.extend(order.iter().map(|&i| ratings[s][i]));
-                    let rated = if states[s].is_empty() {
+                    let rated = if states[s].is_empty() && learned[s].is_none() {
                         sys.rate(&game, &before).map(|changes| podium::Rated {
                             changes,
                             states: Vec::new(),
+                            learned: None,
                         })
                     } else {
-                        let own: Vec<Option<&podium::State>> =
-                            order.iter().map(|&i| states[s][i].as_ref()).collect();
-                        sys.rate_with_states(&game, &before, &own)
+                        let own: Vec<Option<&podium::State>> = order
+                            .iter()
+                            .map(|&i| states[s].get(i).and_then(Option::as_ref))
+                            .collect();
+                        sys.rate_with_states(&game, &before, &own, learned[s].as_ref())
                     };
                     match rated {
                         Ok(rated) => {
@@ -399,6 +405,9 @@ impl Simulation {
                             }
                             for (&i, st) in order.iter().zip(rated.states) {
                                 states[s][i] = st;
+                            }
+                            if rated.learned.is_some() {
+                                learned[s] = rated.learned;
                             }
                         }
                         Err(e) => {
@@ -413,8 +422,14 @@ impl Simulation {
             if next < rounds.len() && rounds[next] == round {
                 for (s, r) in ratings.iter().enumerate() {
                     if alive[s] {
-                        for (v, x) in values.iter_mut().zip(r) {
-                            *v = x.value;
+                        for (i, (v, x)) in values.iter_mut().zip(r).enumerate() {
+                            // A system that learns reports a player as it reads them now.
+                            *v = match (&learned[s], states[s].get(i).and_then(Option::as_ref)) {
+                                (Some(l), Some(st)) => {
+                                    systems[s].age(*x, Some(st), Some(l), 0.0).value
+                                }
+                                _ => x.value,
+                            };
                         }
                         out.systems[s][next] += ability(&values, p);
                     }

@@ -76,7 +76,7 @@ fn bench(c: &mut Criterion) {
             let history = if name == "elo-mmr" { 5 } else { 0 };
             for _ in 0..history {
                 let own: Vec<Option<&State>> = states.iter().map(Option::as_ref).collect();
-                let rated = sys.rate_with_states(&m, &before, &own).unwrap();
+                let rated = sys.rate_with_states(&m, &before, &own, None).unwrap();
                 for (b, c) in before.iter_mut().zip(&rated.changes) {
                     *b = c.after;
                 }
@@ -87,7 +87,7 @@ fn bench(c: &mut Criterion) {
             let own: Vec<Option<&State>> = states.iter().map(Option::as_ref).collect();
             group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
                 b.iter(|| {
-                    sys.rate_with_states(black_box(&m), black_box(&before), black_box(&own))
+                    sys.rate_with_states(black_box(&m), black_box(&before), black_box(&own), None)
                         .unwrap()
                 });
             });

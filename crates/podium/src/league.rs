@@ -218,6 +218,9 @@ pub struct League {
     players: Vec<PlayerRecord>,
     /// Each player's state, by index, when the system keeps one (empty otherwise).
     states: Vec<Option<State>>,
+    /// What the system learned from every match so far, for a system that learns
+    /// ([`RatingSystem::initial_learned`]).
+    learned: Option<State>,
     rated: u64,
     /// Scratch of the rating step, kept to reuse its allocations from match to match:
     /// each player's slot, rating before and change.
@@ -263,6 +266,7 @@ impl League {
     pub fn shared(system: Arc<dyn RatingSystem>) -> Self {
         League {
             keeps_state: system.keeps_state(),
+            learned: system.initial_learned(),
             system,
             index: HashMap::default(),
             players: Vec::new(),
@@ -312,6 +316,46 @@ impl League {
         self.states.get(index).and_then(Option::as_ref)
     }
 
+    /// What the system learned from every match rated so far, for a system that learns
+    /// ([`RatingSystem::initial_learned`]).
+    #[must_use]
+    pub fn learned(&self) -> Option<&State> {
+        self.learned.as_ref()
+    }
+
+    /// The rating player `index` has now: their last rating, or for a system that learns
+    /// from every match, their rating as the system reads it today
+    /// ([`RatingSystem::age`]; no idle days counted).
+    #[must_use]
+    pub fn current(&self, index: usize) -> Rating {
+        let p = &self.players[index];
+        match &self.learned {
+            Some(l) => self.system.age(p.rating, self.state(index), Some(l), 0.0),
+            None => p.rating,
+        }
+    }
+
+    /// The probability that a player rated `a` finishes ahead of one rated `b`, by the
+    /// system with what it learned so far ([`RatingSystem::win_probability_with`]).
+    #[must_use]
+    pub fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+        match &self.learned {
+            Some(l) => self.system.win_probability_with(a, b, Some(l)),
+            None => self.system.win_probability(a, b),
+        }
+    }
+
+    /// What the system expects of `game` given the league's ratings before it
+    /// ([`League::ratings_before`]) and what it learned so far.
+    ///
+    /// # Errors
+    /// The system's [`RateError`] when it cannot predict the match.
+    pub fn predict(&self, game: &Match) -> Result<crate::Prediction, RateError> {
+        let before = self.ratings_before(game);
+        self.system
+            .predict_with(game, &before, self.learned.as_ref())
+    }
+
     /// The player with id `name`, if known.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<&PlayerRecord> {
@@ -321,16 +365,21 @@ impl League {
     /// The rating a player has now, or would start with if new.
     #[must_use]
     pub fn rating_of(&self, name: &str) -> Rating {
-        match self.get(name) {
-            Some(p) => p.rating,
+        match self.index.get(name) {
+            Some(&i) => self.current(i),
             None => self.newcomer(),
         }
     }
 
     /// The rating of a player the league has not met yet.
     fn newcomer(&self) -> Rating {
-        self.system
-            .new_player_rating(&mut self.players.iter().map(|p| &p.rating))
+        let r = self
+            .system
+            .new_player_rating(&mut self.players.iter().map(|p| &p.rating));
+        match &self.learned {
+            Some(l) => self.system.age(r, None, Some(l), 0.0),
+            None => r,
+        }
     }
 
     /// Sets a player's starting rating (e.g. migrated from another league); `rating.games`
@@ -397,13 +446,15 @@ impl League {
         );
         let mut before = std::mem::take(&mut self.before);
         self.fill_before(&slots, game.time(), &mut before);
-        let rated = if self.keeps_state {
+        let rated = if self.keeps_state || self.learned.is_some() {
             let states: Vec<Option<&State>> = slots.iter().map(|s| self.slot_state(*s)).collect();
-            self.system.rate_with_states(game, &before, &states)
+            self.system
+                .rate_with_states(game, &before, &states, self.learned.as_ref())
         } else {
             self.system.rate(game, &before).map(|changes| Rated {
                 changes,
                 states: Vec::new(),
+                learned: None,
             })
         };
         self.before = before;
@@ -416,6 +467,9 @@ impl League {
             };
             let won = game.players().map(|(e, _)| game.place(e) == 1);
             self.commit(&outcome, &mut slots, won, &rated.changes, &rated.states)?;
+            if rated.learned.is_some() {
+                self.learned = rated.learned;
+            }
             let changes = slots
                 .iter()
                 .zip(rated.changes)
@@ -452,7 +506,7 @@ impl League {
     /// builds it from the rating).
     fn slot_state(&self, slot: Slot<'_>) -> Option<&State> {
         match slot {
-            Slot::Known(i) => self.states[i].as_ref(),
+            Slot::Known(i) => self.state(i),
             Slot::New(_) => None,
         }
     }
@@ -464,7 +518,7 @@ impl League {
     fn fill_before(&self, slots: &[Slot<'_>], time: Option<i64>, before: &mut Vec<Rating>) {
         before.clear();
         let mut newcomer = None;
-        let aging = time.is_some() && self.system.has_uncertainty();
+        let aging = (time.is_some() && self.system.has_uncertainty()) || self.learned.is_some();
         for slot in slots {
             before.push(match *slot {
                 Slot::Known(i) if aging => self.aged(i, time),
@@ -477,11 +531,18 @@ impl League {
     /// Player `i`'s rating at `time`, aged by the days since their last match.
     fn aged(&self, i: usize, time: Option<i64>) -> Rating {
         let p = &self.players[i];
-        match (time, p.stats.last_time) {
-            (Some(now), Some(last)) if now > last && self.system.has_uncertainty() => self
+        let days = match (time, p.stats.last_time) {
+            (Some(now), Some(last)) if now > last && self.system.has_uncertainty() => {
+                Some((now - last) as f64 / DAY)
+            }
+            _ => None,
+        };
+        match (days, &self.learned) {
+            (_, Some(l)) => self
                 .system
-                .age(p.rating, self.state(i), (now - last) as f64 / DAY),
-            _ => p.rating,
+                .age(p.rating, self.state(i), Some(l), days.unwrap_or(0.0)),
+            (Some(days), None) => self.system.age(p.rating, self.state(i), None, days),
+            (None, None) => p.rating,
         }
     }
 
@@ -631,7 +692,7 @@ impl League {
             };
             return Err(MatchError::DuplicatePlayer { player }.into());
         }
-        if self.keeps_state {
+        if self.keeps_state || self.learned.is_some() {
             // A system with state rates a match with its players' states, which the
             // shortcut of `rate_ranked` does not carry: the general way, same result.
             return self.apply_ranked_as_match(id, players, places);
@@ -741,7 +802,7 @@ impl League {
     /// The system's [`RateError`] when it cannot rate the match.
     pub fn try_rate(&self, game: &Match) -> Result<Rated, RateError> {
         let before = self.ratings_before(game);
-        if self.keeps_state {
+        if self.keeps_state || self.learned.is_some() {
             let states: Vec<Option<&State>> = game
                 .players()
                 .map(|(_, m)| {
@@ -750,11 +811,13 @@ impl League {
                         .and_then(|&i| self.state(i))
                 })
                 .collect();
-            self.system.rate_with_states(game, &before, &states)
+            self.system
+                .rate_with_states(game, &before, &states, self.learned.as_ref())
         } else {
             Ok(Rated {
                 changes: self.system.rate(game, &before)?,
                 states: Vec::new(),
+                learned: None,
             })
         }
     }
@@ -768,7 +831,10 @@ impl League {
             .players
             .iter()
             .enumerate()
-            .map(|(i, p)| (p.rating.value, i))
+            .map(|(i, p)| match self.learned {
+                Some(_) => (self.current(i).value, i),
+                None => (p.rating.value, i),
+            })
             .collect();
         order.sort_unstable_by(|a, b| {
             b.0.total_cmp(&a.0)
@@ -776,14 +842,21 @@ impl League {
         });
         order
             .into_iter()
-            .map(|(_, i)| &self.players[i])
             .enumerate()
-            .map(|(i, p)| Standing {
-                position: i + 1,
-                player: p.name.clone(),
-                rating: p.rating,
-                stats: p.stats.clone(),
-                provisional: self.system.is_provisional(&p.rating),
+            .map(|(k, (_, i))| {
+                let p = &self.players[i];
+                let rating = if self.learned.is_some() {
+                    self.current(i)
+                } else {
+                    p.rating
+                };
+                Standing {
+                    position: k + 1,
+                    player: p.name.clone(),
+                    rating,
+                    stats: p.stats.clone(),
+                    provisional: self.system.is_provisional(&rating),
+                }
             })
             .collect()
     }
@@ -922,7 +995,7 @@ mod state_tests {
         }
         fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
             let none = vec![None; before.len()];
-            Ok(self.rate_with_states(game, before, &none)?.changes)
+            Ok(self.rate_with_states(game, before, &none, None)?.changes)
         }
         fn keeps_state(&self) -> bool {
             true
@@ -944,6 +1017,7 @@ mod state_tests {
             game: &Match,
             before: &[Rating],
             states: &[Option<&State>],
+            _: Option<&State>,
         ) -> Result<Rated, RateError> {
             let mut out = Rated::default();
             for (((e, m), b), st) in game.players().zip(before).zip(states) {

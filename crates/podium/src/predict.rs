@@ -155,15 +155,26 @@ pub fn from_pairwise<S: RatingSystem + ?Sized>(
     game: &Match,
     before: &[Rating],
 ) -> Result<Prediction, RateError> {
+    from_probability(game, before, |a, b| system.win_probability(a, b))
+}
+
+/// [`from_pairwise`] with the pair probability `win(a, b)` that an entry rated `a`
+/// finishes ahead of one rated `b`.
+///
+/// # Errors
+/// As [`check_ratings`]: a rating count that does not fit the match, or a non-finite rating.
+pub fn from_probability(
+    game: &Match,
+    before: &[Rating],
+    win: impl Fn(&Rating, &Rating) -> f64,
+) -> Result<Prediction, RateError> {
     check_ratings(game, before)?;
     let entries = entry_means(game, before);
     let n = entries.len();
     let mut ahead = vec![vec![0.0; n]; n];
     for i in 0..n {
         for j in (i + 1)..n {
-            let p = system
-                .win_probability(&entries[i], &entries[j])
-                .clamp(0.0, 1.0);
+            let p = win(&entries[i], &entries[j]).clamp(0.0, 1.0);
             ahead[i][j] = p;
             ahead[j][i] = 1.0 - p;
         }

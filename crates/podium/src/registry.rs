@@ -15,8 +15,8 @@ use crate::error::ConfigError;
 use crate::params::{Configure, Param, Settings};
 use crate::system::RatingSystem;
 use crate::systems::{
-    elo, elo_mmr, glicko, glicko2, mes, pairwise, proportional, shares, sme, trueskill, weng_lin,
-    whitewhale,
+    elo, elo_mmr, glicko, glicko2, kalman_mmr, mes, pairwise, proportional, shares, sme, trueskill,
+    weng_lin, whitewhale,
 };
 
 /// A registered system: its name, what it is, and how to build it.
@@ -170,6 +170,13 @@ static REGISTRY: &[SystemSpec] = &[
         source: "Mark E. Glickman, Parameter estimation in large dynamic paired comparison experiments, Applied Statistics 1999",
         defaults: defaults_of::<glicko::GlickoConfig>,
         build: build_boxed::<glicko::GlickoConfig>,
+    },
+    SystemSpec {
+        name: "kalman-mmr",
+        summary: "Elo-MMR's performances followed by a bank of Kalman filters; the filter reported, the newcomer prior and the calibration learned from every match",
+        source: "Ebtekar & Liu, Elo-MMR: A Rating System for Massive Multiplayer Competitions, WWW 2021; R. E. Kalman, A New Approach to Linear Filtering and Prediction Problems, 1960",
+        defaults: defaults_of::<kalman_mmr::KalmanMmrConfig>,
+        build: build_boxed::<kalman_mmr::KalmanMmrConfig>,
     },
     SystemSpec {
         name: "glicko2",

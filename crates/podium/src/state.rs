@@ -11,6 +11,16 @@
 //! beside the ratings, and only when the whole match succeeded; a system without state
 //! costs nothing, as the league then keeps none.
 //!
+//! A system may also learn from every match something that belongs to no player: which
+//! of its models fits the history, the calibration of its probabilities, where
+//! newcomers start (`kalman-mmr`). That is one more [`State`], the league's *learned*
+//! value: the system gives its value before any match
+//! ([`RatingSystem::initial_learned`], `None` for a system that learns nothing and then
+//! never pays for it), receives the current value with each match and returns the next
+//! one in [`Rated::learned`]. A league keeps it beside the players (copies and
+//! checkpoints carry it, a failed match leaves it as it was) and reads ratings
+//! ([`RatingSystem::age`]) and probabilities with it.
+//!
 //! A state is immutable once built and shared by reference count, so copying a league
 //! (a checkpoint) or a match report copies pointers, not histories. A system's state type
 //! is its own; it finds it again with [`State::get`].
@@ -31,6 +41,8 @@
 //! [`RatingSystem::keeps_state`]: crate::RatingSystem::keeps_state
 //! [`RatingSystem::initial_state`]: crate::RatingSystem::initial_state
 //! [`RatingSystem::rate_with_states`]: crate::RatingSystem::rate_with_states
+//! [`RatingSystem::initial_learned`]: crate::RatingSystem::initial_learned
+//! [`RatingSystem::age`]: crate::RatingSystem::age
 
 use std::any::Any;
 use std::fmt;
@@ -87,6 +99,12 @@ impl fmt::Debug for State {
 pub struct Rated {
     /// One change per player.
     pub changes: Vec<PlayerChange>,
-    /// One state per player, or none at all for a system that keeps no state.
+    /// One state per player, or none at all for a system that keeps no state (or when
+    /// the match changed no state).
     pub states: Vec<Option<State>>,
+    /// What the system learned from every match, after this one; `None` for a system
+    /// that learns nothing ([`RatingSystem::initial_learned`]).
+    ///
+    /// [`RatingSystem::initial_learned`]: crate::RatingSystem::initial_learned
+    pub learned: Option<State>,
 }

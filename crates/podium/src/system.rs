@@ -85,6 +85,14 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
     /// in a two-entry match.
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64;
 
+    /// [`RatingSystem::win_probability`] with what the system learned from every match
+    /// so far (`kalman-mmr` calibrates its probabilities online); the same as
+    /// `win_probability` for a system that learns nothing.
+    fn win_probability_with(&self, a: &Rating, b: &Rating, learned: Option<&State>) -> f64 {
+        let _ = learned;
+        self.win_probability(a, b)
+    }
+
     /// Whether the rating is still provisional (few games); shown on leaderboards.
     fn is_provisional(&self, rating: &Rating) -> bool {
         let _ = rating;
@@ -104,9 +112,22 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
     }
 
     /// The rating of a player after `days` days without playing (Bayesian systems widen
-    /// σ); `state` is the player's state, for a system that keeps one.
-    fn age(&self, rating: Rating, state: Option<&State>, days: f64) -> Rating {
-        let _ = (state, days);
+    /// σ); `state` is the player's state, for a system that keeps one, and `learned` what
+    /// the system learned from every match so far ([`RatingSystem::initial_learned`]).
+    ///
+    /// For a system that learns, this is the rating the player has *now*: what it
+    /// reports may change without the player playing (`kalman-mmr` reports the filter
+    /// in use, which the league's matches select), and a player without state is given
+    /// the newcomer rating learned so far. A [`crate::League`] of such a system reads
+    /// every rating through it.
+    fn age(
+        &self,
+        rating: Rating,
+        state: Option<&State>,
+        learned: Option<&State>,
+        days: f64,
+    ) -> Rating {
+        let _ = (state, learned, days);
         rating
     }
 
@@ -153,6 +174,11 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
     /// holds each player's change and next state, in the same order. Pure: the states
     /// given are not changed.
     ///
+    /// `learned` is what the system learned from the matches before this one (`None`
+    /// for a system that learns nothing, or to start from
+    /// [`RatingSystem::initial_learned`]); the result's [`Rated::learned`] is its value
+    /// after this match.
+    ///
     /// The default, for systems without state, is [`RatingSystem::rate`] with no states.
     ///
     /// # Errors
@@ -163,12 +189,33 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
         game: &Match,
         before: &[Rating],
         states: &[Option<&State>],
+        learned: Option<&State>,
     ) -> Result<Rated, RateError> {
-        let _ = states;
+        let _ = (states, learned);
         Ok(Rated {
             changes: self.rate(game, before)?,
             states: Vec::new(),
+            learned: None,
         })
+    }
+
+    /// What the system learns from every match rather than of one player (`kalman-mmr`:
+    /// which of its filters to report, the calibration of its probabilities, the
+    /// newcomer prior), as it is before any match; `None` (the default) for a system that
+    /// learns nothing, which then never pays for it. A [`crate::League`] keeps the value
+    /// beside its players, passes it to [`RatingSystem::rate_with_states`], stores the
+    /// value it returns when the whole match succeeded, and reads ratings
+    /// ([`RatingSystem::age`]) and probabilities
+    /// ([`RatingSystem::win_probability_with`], [`RatingSystem::predict_with`]) with it.
+    fn initial_learned(&self) -> Option<State> {
+        None
+    }
+
+    /// What the learned value holds that is worth showing, as named numbers; nothing by
+    /// default.
+    fn describe_learned(&self, learned: &State) -> Vec<(&'static str, f64)> {
+        let _ = learned;
+        Vec::new()
     }
 
     /// What a player's state holds that is worth showing beside the rating, as named
@@ -192,6 +239,22 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
     /// [`RateError`] when the ratings do not fit the match or are not finite.
     fn predict(&self, game: &Match, before: &[Rating]) -> Result<Prediction, RateError> {
         crate::predict::from_pairwise(self, game, before)
+    }
+
+    /// [`RatingSystem::predict`] with what the system learned from every match so far
+    /// ([`RatingSystem::initial_learned`]); the same as `predict` for a system that
+    /// learns nothing.
+    ///
+    /// # Errors
+    /// As [`RatingSystem::predict`].
+    fn predict_with(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        learned: Option<&State>,
+    ) -> Result<Prediction, RateError> {
+        let _ = learned;
+        self.predict(game, before)
     }
 }
 

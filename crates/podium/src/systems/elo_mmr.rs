@@ -275,7 +275,7 @@ macro_rules! elo_mmr_config {
             fn has_uncertainty(&self) -> bool {
                 true
             }
-            fn age(&self, rating: Rating, _: Option<&State>, days: f64) -> Rating {
+            fn age(&self, rating: Rating, _: Option<&State>, _: Option<&State>, days: f64) -> Rating {
                 self.core().age(rating, days)
             }
             fn keeps_state(&self) -> bool {
@@ -289,6 +289,7 @@ macro_rules! elo_mmr_config {
                 game: &Match,
                 before: &[Rating],
                 states: &[Option<&State>],
+                _: Option<&State>,
             ) -> Result<Rated, RateError> {
                 self.core().rate_with_states(game, before, states)
             }
@@ -1262,6 +1263,7 @@ impl EloMmr {
             return Ok(Rated {
                 changes,
                 states: Vec::new(),
+                learned: None,
             });
         }
         // Step 1: uncertainty grows; each player's term.
@@ -1311,6 +1313,7 @@ impl EloMmr {
         let mut out = Rated {
             changes: Vec::with_capacity(before.len()),
             states: Vec::with_capacity(before.len()),
+            learned: None,
         };
         for (e, &p) in perf.iter().enumerate() {
             for k in game.member_range(e) {

@@ -317,7 +317,13 @@ impl RatingSystem for GlickoConfig {
         true
     }
 
-    fn age(&self, rating: Rating, _: Option<&crate::State>, days: f64) -> Rating {
+    fn age(
+        &self,
+        rating: Rating,
+        _: Option<&crate::State>,
+        _: Option<&crate::State>,
+        days: f64,
+    ) -> Rating {
         super::age_sigma(rating, days, self.rd_per_day, self.rd)
     }
 
@@ -567,7 +573,7 @@ pub(crate) mod tests {
             rd_per_day: 10.0,
             ..Default::default()
         };
-        let aged = sys.age(Rating::with_sigma(1500.0, 50.0), None, 4.0);
+        let aged = sys.age(Rating::with_sigma(1500.0, 50.0), None, None, 4.0);
         close(aged.sigma.unwrap(), (2500.0f64 + 400.0).sqrt(), 1e-12);
         let a = Rating::with_sigma(1700.0, 0.001);
         let b = Rating::with_sigma(1500.0, 0.001);

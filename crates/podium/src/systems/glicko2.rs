@@ -177,7 +177,7 @@ impl RatingSystem for Glicko2Config {
 
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
         let none = vec![None; before.len()];
-        Ok(self.rate_with_states(game, before, &none)?.changes)
+        Ok(self.rate_with_states(game, before, &none, None)?.changes)
     }
 
     fn rate_with_states(
@@ -185,6 +185,7 @@ impl RatingSystem for Glicko2Config {
         game: &Match,
         before: &[Rating],
         states: &[Option<&State>],
+        _: Option<&State>,
     ) -> Result<Rated, RateError> {
         check_all(game, before, |r, p| check_range("glicko2", r, p))?;
         if states.len() != before.len() {
@@ -199,6 +200,7 @@ impl RatingSystem for Glicko2Config {
         let mut out = Rated {
             changes: Vec::with_capacity(before.len()),
             states: Vec::with_capacity(before.len()),
+            learned: None,
         };
         for (i, (_, m)) in game.players().enumerate() {
             let p = &periods[i];
@@ -243,7 +245,7 @@ impl RatingSystem for Glicko2Config {
         true
     }
 
-    fn age(&self, rating: Rating, _: Option<&State>, days: f64) -> Rating {
+    fn age(&self, rating: Rating, _: Option<&State>, _: Option<&State>, days: f64) -> Rating {
         super::age_sigma(rating, days, self.rd_per_day, self.rd)
     }
 
@@ -277,7 +279,9 @@ mod tests {
     fn glickmans_worked_example() {
         let sys = Glicko2Config::default();
         let (game, before) = example();
-        let rated = sys.rate_with_states(&game, &before, &[None; 4]).unwrap();
+        let rated = sys
+            .rate_with_states(&game, &before, &[None; 4], None)
+            .unwrap();
         let me = rated.changes[2];
         // Glickman (2012): μ' = −0.2069, φ' = 0.8722, σ' = 0.05999; r' = 1464.06,
         // RD' = 151.52 (from μ' rounded to four places; exactly 1464.0507).
@@ -353,7 +357,9 @@ mod tests {
             Rating::with_sigma(-1e9, 0.001),
             Rating::with_sigma(1e9, 0.001),
         ];
-        let rated = sys.rate_with_states(&game, &before, &[None, None]).unwrap();
+        let rated = sys
+            .rate_with_states(&game, &before, &[None, None], None)
+            .unwrap();
         for (c, s) in rated.changes.iter().zip(&rated.states) {
             assert!(
                 c.after.value.is_finite() && c.after.sigma.unwrap().is_finite(),

@@ -46,6 +46,7 @@ pub mod elo;
 pub mod elo_mmr;
 pub mod glicko;
 pub mod glicko2;
+pub mod kalman_mmr;
 pub mod mes;
 pub mod pairwise;
 pub mod proportional;

@@ -569,7 +569,13 @@ impl RatingSystem for TrueSkillConfig {
         crate::system::check_bayesian("trueskill", rating)
     }
 
-    fn age(&self, rating: Rating, _: Option<&crate::State>, days: f64) -> Rating {
+    fn age(
+        &self,
+        rating: Rating,
+        _: Option<&crate::State>,
+        _: Option<&crate::State>,
+        days: f64,
+    ) -> Rating {
         super::age_sigma(rating, days, self.daily_tau, self.sigma)
     }
 

@@ -265,7 +265,7 @@ macro_rules! weng_lin_config {
             fn check_rating(&self, rating: &Rating) -> Result<(), RateError> {
                 $crate::system::check_bayesian($name, rating)
             }
-            fn age(&self, rating: Rating, _: Option<&crate::State>, days: f64) -> Rating {
+            fn age(&self, rating: Rating, _: Option<&crate::State>, _: Option<&crate::State>, days: f64) -> Rating {
                 self.weng_lin().age(rating, days)
             }
             fn predict(&self, game: &Match, before: &[Rating]) -> Result<Prediction, RateError> {

@@ -64,7 +64,7 @@ fn a_contest_where_everyone_ties_changes_nothing() {
         sys.initial_rating(),
     ];
     let rated = sys
-        .rate_with_states(&game, &before, &[None, None, None])
+        .rate_with_states(&game, &before, &[None, None, None], None)
         .unwrap();
     assert!(rated.states.is_empty(), "states are kept as they were");
     for (c, b) in rated.changes.iter().zip(&before) {
@@ -80,7 +80,9 @@ fn one_contest_by_hand() {
     let sys = EloMmrConfig::default();
     let game = Match::ranked("g", &["a", "b"]).unwrap();
     let r = sys.initial_rating();
-    let rated = sys.rate_with_states(&game, &[r, r], &[None, None]).unwrap();
+    let rated = sys
+        .rate_with_states(&game, &[r, r], &[None, None], None)
+        .unwrap();
     let widened2 = 350.0f64.powi(2) + 0.2 * 80.0f64.powi(2);
     let beta2 = 6.0 * 80.0f64.powi(2);
     let sigma = (1.0 / widened2 + 1.0 / beta2).recip().sqrt();
@@ -155,7 +157,9 @@ fn a_team_performs_as_its_members_mean_and_weight_scales_the_contest() {
         Rating::with_sigma(1500.0, 200.0),
         Rating::with_sigma(1500.0, 200.0),
     ];
-    let rated = sys.rate_with_states(&game, &before, &[None; 4]).unwrap();
+    let rated = sys
+        .rate_with_states(&game, &before, &[None; 4], None)
+        .unwrap();
     let c = &rated.changes;
     // Teammates share the team's performance and update their own beliefs with it.
     assert_eq!(c[0].actual, c[1].actual);
@@ -192,6 +196,7 @@ fn a_team_performs_as_its_members_mean_and_weight_scales_the_contest() {
             &Match::ranked("g", &["x", "c", "d"]).unwrap(),
             &[Rating::with_sigma(1500.0, 200.0); 3],
             &[None; 3],
+            None,
         )
         .unwrap();
     assert!(c[3].after.sigma.unwrap() > whole.changes[2].after.sigma.unwrap());
@@ -204,19 +209,19 @@ fn aging_adds_the_daily_drift_and_the_contest_adds_the_rest() {
         ..Default::default()
     };
     let r = Rating::with_sigma(1500.0, 100.0);
-    let aged = sys.age(r, None, 8.0);
+    let aged = sys.age(r, None, None, 8.0);
     close(
         aged.sigma.unwrap(),
         (100.0f64.powi(2) + 400.0).sqrt(),
         1e-12,
     );
-    assert_eq!(EloMmrConfig::default().age(r, None, 8.0), r);
+    assert_eq!(EloMmrConfig::default().age(r, None, None, 8.0), r);
     // A state at σ 100 rated with the aged rating gets the reference's whole drift:
     // 0.2·80² per contest plus 50 per idle day.
     let state = State::new(sys.core().start(&r, "a").unwrap());
     let game = Match::ranked("g", &["a", "b"]).unwrap();
     let rated = sys
-        .rate_with_states(&game, &[aged, r], &[Some(&state), None])
+        .rate_with_states(&game, &[aged, r], &[Some(&state), None], None)
         .unwrap();
     let widened = rated.changes[0].after.sigma.unwrap();
     let beta2 = sys.core().perf_var(0.2);
@@ -308,7 +313,7 @@ fn extreme_fields_stay_finite() {
             Rating::with_sigma(-6000.0, 15_000.0),
         ];
         let none = [None; 4];
-        let rated = sys.rate_with_states(&game, &before, &none).unwrap();
+        let rated = sys.rate_with_states(&game, &before, &none, None).unwrap();
         for c in &rated.changes {
             assert!(
                 c.after.value.is_finite() && c.actual.is_finite(),

@@ -170,13 +170,17 @@ fn aging_grows_sigma_to_the_initial_value() {
     let sys = crate::system("plackett-luce", &crate::Settings::new()).unwrap();
     let r = Rating::with_sigma(30.0, 2.0);
     let tau: f64 = 25.0 / 300.0;
-    let aged = sys.age(r, None, 100.0);
+    let aged = sys.age(r, None, None, 100.0);
     close(aged.sigma.unwrap(), (4.0 + 100.0 * tau * tau).sqrt(), 1e-12);
     close(aged.value, 30.0, 0.0);
-    close(sys.age(r, None, 1e9).sigma.unwrap(), 25.0 / 3.0, 1e-12);
+    close(
+        sys.age(r, None, None, 1e9).sigma.unwrap(),
+        25.0 / 3.0,
+        1e-12,
+    );
     // A σ above a newcomer's (seeded so) never shrinks.
     close(
-        sys.age(Rating::with_sigma(0.0, 20.0), None, 5.0)
+        sys.age(Rating::with_sigma(0.0, 20.0), None, None, 5.0)
             .sigma
             .unwrap(),
         20.0,
@@ -187,7 +191,7 @@ fn aging_grows_sigma_to_the_initial_value() {
         &crate::Settings::from([("daily_tau", "0")]),
     )
     .unwrap();
-    assert_eq!(off.age(r, None, 100.0), r);
+    assert_eq!(off.age(r, None, None, 100.0), r);
 }
 
 #[test]

@@ -1,0 +1,924 @@
+//! `kalman-mmr`: Elo-MMR's performances, tracked by a bank of Kalman filters whose
+//! dynamics the system chooses from the history itself.
+//!
+//! **What.** Three stages per match.
+//!
+//! 1. **Performances.** Every entry's performance in the match is the root of Elo-MMR's
+//!    logistic mean-field equation: every entry's performance is logistic around its
+//!    mean skill with standard deviation `√(σ² + β²)`, a tie counts as a win plus a loss,
+//!    and the entry counts as tied with itself. One root per tie group; for matches of
+//!    more than 64 entries the common sum over all entries is tabulated on a grid (cubic
+//!    Hermite interpolation), so a match costs `O(N·G)`. When every entry has a score
+//!    (three or more entries), the performances are respaced along the scores by the
+//!    least-squares line of performances on scores, which keeps their mean and spread
+//!    but reads the margins.
+//! 2. **Skills.** Each player's skill is followed by a bank of Kalman filters (Kalman
+//!    1960) on that stream of performances. The filters differ only in their dynamics —
+//!    a variance `τ²` added per match and `γ²` per idle day (per elapsed match for
+//!    histories without times) — and in robustness: a *symmetric* filter is the plain
+//!    Kalman update; an *asymmetric* one clips a standardized innovation below `−clip`
+//!    (a bad result has bounded influence) and, when it exceeds `jump_above`, first
+//!    widens the prior by `jump²` (a big improvement is believed). The performance of
+//!    an entry of N is observed with noise `β²·(1 + field_noise/(N − 1))/w` (w: the
+//!    player's weight; no field term when the performance was respaced along scores),
+//!    times the match's own noise level `(noise_prior + Σz²)/(noise_prior + n)` (the
+//!    squared residuals of the `n` players with three or more matches, each clipped at
+//!    3; the factor is kept within [0.5, 3]). A team's performance observes the
+//!    weighted mean of its members' skills.
+//! 3. **Selection and calibration, learned from every match.** Before each match the
+//!    filters are scored by the one-step-ahead log-likelihood of the pairwise orders of
+//!    (a deterministic sample of at most `sample`) established players, each filter
+//!    with its own slope κ fitted by stochastic Newton steps. The rating reported is
+//!    the filter in use, which starts with the first symmetric, static filter and moves
+//!    to the best-scoring filter only when its cumulative advantage exceeds `switch_z`
+//!    standard errors of the difference. A newcomer's prior mean is the running mean of
+//!    debut performances, each older debut weighted by `prior_forgetting` per newer
+//!    one. The probability that `a` finishes ahead of `b` is
+//!    `L(κ (μ_a − μ_b)/√(σ_a² + σ_b² + c·2β²))` (L the logistic with unit variance),
+//!    with `c` chosen from {2, 1, ½, …, 1/64, 0} by cumulative log-likelihood and its κ
+//!    fitted online.
+//!
+//! The bank of each player is its [`State`]; the selection, the calibration, the
+//! newcomer prior and the match clock are the system's *learned* value
+//! ([`RatingSystem::initial_learned`]), which a [`League`](crate::League) keeps beside
+//! the players. A player's reported rating is the mean and σ of the filter in use at
+//! the time it is read ([`RatingSystem::age`] with the learned value).
+//!
+//! **Where from.** The performance equation and its tie and self terms: D. Ebtekar and
+//! P. Liu, *Elo-MMR: A Rating System for Massive Multiplayer Competitions*, WWW 2021. The
+//! filters: R. E. Kalman, *A New Approach to Linear Filtering and Prediction Problems*,
+//! 1960. Choosing among models by their one-step-ahead predictive likelihood:
+//! A. P. Dawid, *Present Position and Potential Developments: Some Personal Views —
+//! Statistical Theory, the Prequential Approach*, JRSS A 1984. Calibrating a probability
+//! by a logistic slope: J. Platt, *Probabilistic Outputs for Support Vector Machines*,
+//! 1999.
+//!
+//! **Parameters** (`--set name=value`): `rating` 1500 and `sigma` 350 (a newcomer's
+//! prior before any debut is seen), `beta` 195.96 (performance noise β, Elo-MMR's
+//! value), `field_noise` 4, `taus` 0,12,25,50, `gammas` 0,4,8, `symmetric` and `robust`
+//! (which filters the bank holds; both), `clip` 1, `jump_above` 1, `jump` 70,
+//! `switch_z` 2, `sample` 48, `margins` true, `noise_prior` 5 (0: no per-match noise
+//! level), `prior_forgetting` 0.998, `calibrate` true, `calibration_weight` 100. One set
+//! of defaults for every history.
+//!
+//! ```
+//! use podium::{League, Match};
+//! let mut league = League::new(podium::system("kalman-mmr", &podium::Settings::new()).unwrap());
+//! league.apply(&Match::ranked("g1", &["ann", "bo", "cy"]).unwrap()).unwrap();
+//! league.apply(&Match::ranked("g2", &["ann", "cy", "bo"]).unwrap()).unwrap();
+//! let board = league.standings();
+//! assert_eq!(board[0].player, "ann");
+//! assert!(league.learned().is_some());
+//! ```
+
+use std::f64::consts::PI;
+
+use crate::error::RateError;
+use crate::model::{Finish, Match};
+use crate::params::{Configure, FloatList, Param};
+use crate::rating::{PlayerChange, Rating};
+use crate::state::{Rated, State};
+use crate::system::{check_bayesian, check_ratings, RatingSystem};
+
+/// π/√3: the logistic distribution with this scale factor has unit variance.
+const TANH_MULT: f64 = PI / 1.732_050_807_568_877_2;
+
+/// Matches with more entries than this solve their performances on a grid.
+const GRID_FROM: usize = 64;
+
+/// The multiples `c` of `2β²` among which the calibration chooses.
+const CAL_U: [f64; 9] = [2.0, 1.0, 0.5, 0.25, 0.125, 0.0625, 0.031_25, 0.015_625, 0.0];
+
+/// Parameters of `kalman-mmr`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KalmanMmrConfig {
+    /// Prior mean of a newcomer before any debut has been seen. Default 1500.
+    pub rating: f64,
+    /// Prior σ of a newcomer. Default 350.
+    pub sigma: f64,
+    /// Performance noise β. Default 195.96 (Elo-MMR's).
+    pub beta: f64,
+    /// Extra observation noise of a ranked field of N: `β²·field_noise/(N − 1)`. Default 4.
+    pub field_noise: f64,
+    /// Variances added per match, `τ`, of the filters of the bank. Default 0,12,25,50.
+    pub taus: FloatList,
+    /// Variances added per idle day (per elapsed match without times), `γ`. Default 0,4,8.
+    pub gammas: FloatList,
+    /// Whether the bank holds the symmetric filters. Default true.
+    pub symmetric: bool,
+    /// Whether the bank holds the asymmetric, robust filters. Default true.
+    pub robust: bool,
+    /// Robust filters: the standardized innovation is clipped below `−clip`. Default 1.
+    pub clip: f64,
+    /// Robust filters: an innovation above this widens the prior by `jump²`. Default 1.
+    pub jump_above: f64,
+    /// Robust filters: the jump's standard deviation. Default 70.
+    pub jump: f64,
+    /// Standard errors by which a filter must lead to be switched to. Default 2.
+    pub switch_z: f64,
+    /// Established players of a match scored for the selection, at most. Default 48.
+    pub sample: u32,
+    /// Respace the performances along the scores when a match has them. Default true.
+    pub margins: bool,
+    /// Prior weight of the per-match noise level (0: none). Default 5.
+    pub noise_prior: f64,
+    /// Weight kept by older debuts per newer one in the newcomer prior. Default 0.998.
+    pub prior_forgetting: f64,
+    /// Calibrate the pair probability online. Default true.
+    pub calibrate: bool,
+    /// Prior curvature of the online slope fits (their step damping). Default 100.
+    pub calibration_weight: f64,
+}
+
+impl Default for KalmanMmrConfig {
+    fn default() -> Self {
+        KalmanMmrConfig {
+            rating: 1500.0,
+            sigma: 350.0,
+            beta: 195.96,
+            field_noise: 4.0,
+            taus: FloatList::from_slice(&[0.0, 12.0, 25.0, 50.0]).expect("four values"),
+            gammas: FloatList::from_slice(&[0.0, 4.0, 8.0]).expect("three values"),
+            symmetric: true,
+            robust: true,
+            clip: 1.0,
+            jump_above: 1.0,
+            jump: 70.0,
+            switch_z: 2.0,
+            sample: 48,
+            margins: true,
+            noise_prior: 5.0,
+            prior_forgetting: 0.998,
+            calibrate: true,
+            calibration_weight: 100.0,
+        }
+    }
+}
+
+fn spread(l: FloatList) -> bool {
+    (1..=8).contains(&l.as_slice().len())
+        && l.as_slice().iter().all(|&v| (0.0..=10_000.0).contains(&v))
+}
+
+crate::configure!(KalmanMmrConfig, "kalman-mmr" {
+    rating: f64 where |v| (-6000.0..=9000.0).contains(&v), "in [−6000, 9000]" => "prior mean of a newcomer before any debut is seen",
+    sigma: f64 where |v| (0.001..=15_000.0).contains(&v), "in [0.001, 15000]" => "prior σ of a newcomer",
+    beta: f64 where |v| (0.001..=15_000.0).contains(&v), "in [0.001, 15000]" => "performance noise β",
+    field_noise: f64 where |v| (0.0..=1000.0).contains(&v), "in [0, 1000]" => "extra observation noise of a ranked field of N: β²·field_noise/(N − 1)",
+    taus: FloatList where spread, "one to eight values, each in [0, 10000]" => "σ added per match (τ) of the bank's filters",
+    gammas: FloatList where spread, "one to eight values, each in [0, 10000]" => "σ added per idle day, or per elapsed match without times (γ), of the bank's filters",
+    symmetric: bool => "the bank holds the symmetric (plain Kalman) filters",
+    robust: bool => "the bank holds the asymmetric filters (bad results clipped, big improvements believed)",
+    clip: f64 where |v| (0.0..=100.0).contains(&v), "in [0, 100]" => "asymmetric filters: standardized innovations clipped below −clip",
+    jump_above: f64 where |v| (0.0..=100.0).contains(&v), "in [0, 100]" => "asymmetric filters: innovations above this widen the prior by jump²",
+    jump: f64 where |v| (0.0..=15_000.0).contains(&v), "in [0, 15000]" => "asymmetric filters: σ of the jump (0 = none)",
+    switch_z: f64 where |v| (0.0..=100.0).contains(&v), "in [0, 100]" => "standard errors by which a filter must lead to be switched to",
+    sample: u32 where |v| (2..=100_000).contains(&v), "in [2, 100000]" => "established players of a match scored for the selection, at most",
+    margins: bool => "respace the performances along the scores when a match has them",
+    noise_prior: f64 where |v| (0.0..=1e6).contains(&v), "in [0, 1e6]" => "prior weight of the per-match noise level (0 = none)",
+    prior_forgetting: f64 where |v| (0.5..=1.0).contains(&v), "in [0.5, 1]" => "weight kept by older debuts per newer one in the newcomer prior",
+    calibrate: bool => "calibrate the pair probability online",
+    calibration_weight: f64 where |v| (1e-3..=1e9).contains(&v), "in [0.001, 1e9]" => "prior curvature of the online slope fits",
+} validate |c| {
+    let rule = if !c.symmetric && !c.robust {
+        "symmetric or robust must be true: the bank needs filters"
+    } else {
+        return Ok(());
+    };
+    Err(crate::ConfigError::Inconsistent {
+        system: "kalman-mmr",
+        rule: rule.to_string(),
+    })
+});
+
+/// One filter of the bank: its dynamics and robustness.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Filter {
+    tau: f64,
+    gamma: f64,
+    robust: bool,
+}
+
+/// What `kalman-mmr` keeps of a player: every filter's belief.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KalmanMmrState {
+    /// Matches rated.
+    pub games: u32,
+    /// When the player last played: days since the epoch, or the match clock for
+    /// matches without times (see `dated`); `None` for a player carried over from
+    /// elsewhere, who has not played here yet.
+    pub last: Option<f64>,
+    /// Whether `last` is a time (the last match had one) rather than the match clock.
+    pub dated: bool,
+    /// Each filter's (mean, variance), in bank order.
+    pub bank: Box<[(f64, f64)]>,
+}
+
+/// What `kalman-mmr` learns from every match: the filter in use and the evidence for
+/// it, the calibration of the pair probability, the newcomer prior and the match clock.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KalmanMmrLearned {
+    /// Matches rated.
+    pub clock: f64,
+    /// The filter in use (index in the bank).
+    pub best: usize,
+    /// Times the filter in use changed.
+    pub switches: u32,
+    /// Each filter's cumulative pair log-likelihood.
+    score: Vec<f64>,
+    /// Cumulative squared differences of the filters' per-match scores (K × K).
+    dsq: Vec<f64>,
+    /// Each filter's fitted slope and its accumulated curvature.
+    slope: Vec<(f64, f64)>,
+    /// Each calibration candidate's slope, curvature and log-likelihood.
+    cal: [(f64, f64, f64); 9],
+    /// The calibration candidate in use.
+    cal_best: usize,
+    /// Discounted count and sum of debut performances.
+    debuts: (f64, f64),
+    /// The sampler's xorshift state.
+    rng: u64,
+}
+
+impl KalmanMmrLearned {
+    /// The newcomer prior mean, if any debut was seen.
+    #[must_use]
+    pub fn prior_mean(&self) -> Option<f64> {
+        (self.debuts.0 > 0.0).then(|| self.debuts.1 / self.debuts.0)
+    }
+
+    /// The calibrated slope κ and multiple c of `2β²` in use.
+    #[must_use]
+    pub fn calibration(&self) -> (f64, f64) {
+        (self.cal[self.cal_best].0, CAL_U[self.cal_best])
+    }
+
+    fn next_rand(&mut self) -> u64 {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.rng
+    }
+}
+
+/// The CDF of the logistic distribution with unit variance.
+fn logistic(z: f64) -> f64 {
+    0.5 + 0.5 * (0.5 * TANH_MULT * z).tanh()
+}
+
+impl KalmanMmrConfig {
+    /// How many filters the bank holds.
+    fn bank_size(&self) -> usize {
+        (usize::from(self.symmetric) + usize::from(self.robust))
+            * self.taus.as_slice().len()
+            * self.gammas.as_slice().len()
+    }
+
+    /// Filter `i` of the bank (in the order of [`KalmanMmrConfig::filters`]).
+    fn filter(&self, i: usize) -> Filter {
+        let (taus, gammas) = (self.taus.as_slice(), self.gammas.as_slice());
+        let per = taus.len() * gammas.len();
+        Filter {
+            tau: taus[(i % per) / gammas.len()],
+            gamma: gammas[i % gammas.len()],
+            robust: !self.symmetric || i >= per,
+        }
+    }
+
+    /// The bank: the symmetric filters first (if any), each kind by τ then γ.
+    fn filters(&self) -> Vec<Filter> {
+        let mut out = Vec::new();
+        for robust in [false, true] {
+            if (robust && !self.robust) || (!robust && !self.symmetric) {
+                continue;
+            }
+            for &tau in self.taus.as_slice() {
+                for &gamma in self.gammas.as_slice() {
+                    out.push(Filter { tau, gamma, robust });
+                }
+            }
+        }
+        out
+    }
+
+    fn fresh_learned(&self) -> KalmanMmrLearned {
+        let k = self.bank_size();
+        let h0 = self.calibration_weight;
+        KalmanMmrLearned {
+            clock: 0.0,
+            best: 0,
+            switches: 0,
+            score: vec![0.0; k],
+            dsq: vec![0.0; k * k],
+            slope: vec![(1.0, h0); k],
+            cal: [(1.0, h0, 0.0); 9],
+            cal_best: 1,
+            debuts: (0.0, 0.0),
+            rng: 0x9E37_79B9_7F4A_7C15,
+        }
+    }
+
+    fn newcomer_mean(&self, learned: &KalmanMmrLearned) -> f64 {
+        learned.prior_mean().unwrap_or(self.rating)
+    }
+
+    /// Time since a player's last match: days for dated matches, else matches elapsed.
+    fn elapsed(state: &KalmanMmrState, time: Option<f64>, clock: f64) -> f64 {
+        match (time, state.dated, state.last) {
+            (Some(t), true, Some(last)) => (t - last).max(0.0),
+            (None, false, Some(last)) => (clock - last).max(0.0),
+            // A history that mixes matches with and without times: no idle time across.
+            _ => 0.0,
+        }
+    }
+
+    /// The pair probability `a` ahead of `b` from means and variances.
+    fn pair(&self, learned: Option<&KalmanMmrLearned>, a: (f64, f64), b: (f64, f64)) -> f64 {
+        let (kappa, u) = learned.map_or((1.0, 1.0), KalmanMmrLearned::calibration);
+        let s = (a.1 + b.1 + u * 2.0 * self.beta * self.beta).sqrt();
+        logistic(kappa * (a.0 - b.0) / s)
+    }
+
+    /// Scores every filter on the established players of the match, and fits the slopes.
+    /// `warm` holds (place, prior index) of each established player in match order;
+    /// `pri` each player's prior under every filter.
+    fn score_filters(
+        &self,
+        learned: &mut KalmanMmrLearned,
+        warm: &mut Vec<(usize, usize)>,
+        pri: &[(f64, f64)],
+    ) {
+        if warm.len() < 2 {
+            return;
+        }
+        let sample = self.sample as usize;
+        if warm.len() > sample {
+            let mut keyed: Vec<(u64, usize)> =
+                (0..warm.len()).map(|i| (learned.next_rand(), i)).collect();
+            keyed.sort_unstable();
+            let mut idx: Vec<usize> = keyed[..sample].iter().map(|x| x.1).collect();
+            idx.sort_unstable();
+            *warm = idx.into_iter().map(|i| warm[i]).collect();
+        }
+        let k = learned.score.len();
+        let best = learned.best;
+        let mut sm = vec![0.0; k];
+        let mut gc = vec![0.0; k];
+        let mut hc = vec![0.0; k];
+        let mut cal = [(0.0, 0.0, 0.0); 9];
+        let b2x2 = 2.0 * self.beta * self.beta;
+        for a in 0..warm.len() {
+            for b in a + 1..warm.len() {
+                if warm[a].0 == warm[b].0 {
+                    continue;
+                }
+                // a finished ahead of b
+                let (pa, pb) = (warm[a].1 * k, warm[b].1 * k);
+                for c in 0..k {
+                    let (ma, va) = pri[pa + c];
+                    let (mb, vb) = pri[pb + c];
+                    let d = (ma - mb) / (va + vb + b2x2).sqrt();
+                    let q = logistic(learned.slope[c].0 * d).clamp(1e-15, 1.0 - 1e-15);
+                    sm[c] += q.ln();
+                    let slope = TANH_MULT * d;
+                    gc[c] += (1.0 - q) * slope;
+                    hc[c] += q * (1.0 - q) * slope * slope;
+                    if c == best {
+                        for (ui, &u) in CAL_U.iter().enumerate() {
+                            let du = (ma - mb) / ((va + vb) + u * b2x2).sqrt();
+                            let q = logistic(learned.cal[ui].0 * du);
+                            let slope = TANH_MULT * du;
+                            cal[ui].0 += (1.0 - q) * slope;
+                            cal[ui].1 += q * (1.0 - q) * slope * slope;
+                            cal[ui].2 += q.clamp(1e-15, 1.0).ln();
+                        }
+                    }
+                }
+            }
+        }
+        for c in 0..k {
+            learned.score[c] += sm[c];
+            for d in 0..k {
+                let x = sm[c] - sm[d];
+                learned.dsq[c * k + d] += x * x;
+            }
+            if hc[c] > 0.0 {
+                let s = &mut learned.slope[c];
+                s.1 += hc[c];
+                s.0 = (s.0 + gc[c] / s.1).clamp(0.2, 5.0);
+            }
+        }
+        if self.calibrate {
+            for (ui, &(g, h, l)) in cal.iter().enumerate() {
+                let c = &mut learned.cal[ui];
+                c.2 += l;
+                if h > 0.0 {
+                    c.1 += h;
+                    c.0 = (c.0 + g / c.1).clamp(0.05, 20.0);
+                }
+            }
+            learned.cal_best = (0..9)
+                .max_by(|&a, &b| learned.cal[a].2.total_cmp(&learned.cal[b].2))
+                .unwrap_or(1);
+        }
+    }
+
+    fn learned_of<'a>(&self, learned: Option<&'a State>) -> Option<&'a KalmanMmrLearned> {
+        learned
+            .and_then(|l| l.get::<KalmanMmrLearned>())
+            .filter(|l| l.score.len() == self.bank_size())
+    }
+}
+
+/// Each tie group's performance: the root of Elo-MMR's equation
+/// `Σ_{j worse} w_j − Σ_{j better} w_j − Σ_j w_j tanh((x − μ_j) a_j) − Σ_{j tied} w_j tanh(..)`
+/// with `w_j = (π/√3)/s_j`, `a_j = w_j/2` (the tie group includes the entry itself).
+/// `terms` are (μ, s, group) in finishing order.
+fn performances(terms: &[(f64, f64, usize)], groups: usize) -> Vec<f64> {
+    let n = terms.len();
+    let w: Vec<f64> = terms.iter().map(|t| TANH_MULT / t.1).collect();
+    let a: Vec<f64> = terms.iter().map(|t| 0.5 * TANH_MULT / t.1).collect();
+    let mut gw = vec![0.0; groups];
+    let mut start = vec![0; groups + 1];
+    for (i, t) in terms.iter().enumerate() {
+        gw[t.2] += w[i];
+        start[t.2 + 1] = i + 1;
+    }
+    let total: f64 = gw.iter().sum();
+    let exact = |x: f64| -> (f64, f64) {
+        let (mut v, mut d) = (0.0, 0.0);
+        for i in 0..n {
+            let th = ((x - terms[i].0) * a[i]).tanh();
+            v += w[i] * th;
+            d += w[i] * a[i] * (1.0 - th * th);
+        }
+        (v, d)
+    };
+    let use_grid = n > GRID_FROM;
+    let mu_min = terms.iter().map(|t| t.0).fold(f64::INFINITY, f64::min);
+    let mu_max = terms.iter().map(|t| t.0).fold(f64::NEG_INFINITY, f64::max);
+    let s_max = terms.iter().map(|t| t.1).fold(0.0, f64::max);
+    let (lo, h, tab) = if use_grid {
+        let s_min = terms.iter().map(|t| t.1).fold(f64::INFINITY, f64::min);
+        let lo = mu_min - 12.0 * s_max;
+        let hi = mu_max + 12.0 * s_max;
+        let h = 0.25 * s_min;
+        let k = ((hi - lo) / h).ceil() as usize + 1;
+        (lo, h, (0..k).map(|j| exact(lo + j as f64 * h)).collect())
+    } else {
+        (0.0, 1.0, Vec::new())
+    };
+    let common = |x: f64| -> (f64, f64) {
+        if use_grid {
+            let u = (x - lo) / h;
+            if u >= 0.0 && u < (tab.len() - 1) as f64 {
+                let j = u as usize;
+                let t = u - j as f64;
+                let ((y0, d0), (y1, d1)) = (tab[j], tab[j + 1]);
+                let (m0, m1) = (d0 * h, d1 * h);
+                let (t2, t3) = (t * t, t * t * t);
+                let v = (2.0 * t3 - 3.0 * t2 + 1.0) * y0
+                    + (t3 - 2.0 * t2 + t) * m0
+                    + (-2.0 * t3 + 3.0 * t2) * y1
+                    + (t3 - t2) * m1;
+                let dv = ((6.0 * t2 - 6.0 * t) * y0
+                    + (3.0 * t2 - 4.0 * t + 1.0) * m0
+                    + (-6.0 * t2 + 6.0 * t) * y1
+                    + (3.0 * t2 - 2.0 * t) * m1)
+                    / h;
+                return (v, dv);
+            }
+        }
+        exact(x)
+    };
+    // Every root lies within 12 s_max of the means, where every tanh has saturated: on
+    // the grid, its span; else Elo-MMR's interval [−6000, 9000], widened if needed.
+    let bracket = if use_grid {
+        (lo, lo + h * (tab.len() - 1) as f64)
+    } else {
+        (
+            (mu_min - 12.0 * s_max).min(-6000.0),
+            (mu_max + 12.0 * s_max).max(9000.0),
+        )
+    };
+    let mut out = vec![0.0; groups];
+    let mut better = 0.0;
+    for g in 0..groups {
+        let members = start[g]..start[g + 1];
+        let c = (total - better - gw[g]) - better;
+        out[g] = newton(bracket, |x| {
+            let (tv, td) = common(x);
+            let (mut ev, mut ed) = (0.0, 0.0);
+            for i in members.clone() {
+                let th = ((x - terms[i].0) * a[i]).tanh();
+                ev += w[i] * th;
+                ed += w[i] * a[i] * (1.0 - th * th);
+            }
+            (c - tv - ev, -td - ed)
+        });
+        better += gw[g];
+    }
+    out
+}
+
+/// Elo-MMR's safeguarded Newton iteration on a bracket, for a monotone `f` returning
+/// (value, derivative): stops when the step no longer moves inside the bracket.
+fn newton(bounds: (f64, f64), f: impl Fn(f64) -> (f64, f64)) -> f64 {
+    let (mut lo, mut hi) = bounds;
+    let mut guess = 0.5 * (lo + hi);
+    loop {
+        let (sum, sum_prime) = f(guess);
+        if sum == 0.0 {
+            return guess;
+        }
+        let extrapolate = guess - sum / sum_prime;
+        if extrapolate < guess {
+            hi = guess;
+            guess = extrapolate.clamp(hi - 0.75 * (hi - lo), hi);
+        } else {
+            lo = guess;
+            guess = extrapolate.clamp(lo, lo + 0.75 * (hi - lo));
+        }
+        if lo >= guess || guess >= hi {
+            return guess;
+        }
+    }
+}
+
+/// Seconds per day: match times are seconds, the filters' idle time is in days.
+const DAY: f64 = 86_400.0;
+
+/// One player of a match as the update sees them.
+struct Player<'a> {
+    state: Option<&'a KalmanMmrState>,
+    weight: f64,
+    entry: usize,
+}
+
+impl RatingSystem for KalmanMmrConfig {
+    fn name(&self) -> &'static str {
+        "kalman-mmr"
+    }
+
+    fn params(&self) -> Vec<Param> {
+        Configure::params(self)
+    }
+
+    fn initial_rating(&self) -> Rating {
+        Rating::with_sigma(self.rating, self.sigma)
+    }
+
+    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
+        let none = vec![None; before.len()];
+        Ok(self.rate_with_states(game, before, &none, None)?.changes)
+    }
+
+    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+        self.win_probability_with(a, b, None)
+    }
+
+    fn win_probability_with(&self, a: &Rating, b: &Rating, learned: Option<&State>) -> f64 {
+        let var = |r: &Rating| r.sigma.map_or(self.sigma * self.sigma, |s| s * s);
+        self.pair(
+            self.learned_of(learned),
+            (a.value, var(a)),
+            (b.value, var(b)),
+        )
+    }
+
+    fn predict_with(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        learned: Option<&State>,
+    ) -> Result<crate::Prediction, RateError> {
+        crate::predict::from_probability(game, before, |a, b| {
+            self.win_probability_with(a, b, learned)
+        })
+    }
+
+    fn has_uncertainty(&self) -> bool {
+        true
+    }
+
+    fn check_rating(&self, rating: &Rating) -> Result<(), RateError> {
+        check_bayesian("kalman-mmr", rating)
+    }
+
+    fn keeps_state(&self) -> bool {
+        true
+    }
+
+    fn initial_state(&self, rating: &Rating) -> Result<Option<State>, RateError> {
+        self.check_rating(rating)?;
+        let s = rating.sigma.unwrap_or(self.sigma);
+        Ok(Some(State::new(KalmanMmrState {
+            games: rating.games,
+            last: None,
+            dated: false,
+            bank: vec![(rating.value, s * s); self.bank_size()].into_boxed_slice(),
+        })))
+    }
+
+    fn initial_learned(&self) -> Option<State> {
+        Some(State::new(self.fresh_learned()))
+    }
+
+    fn describe_learned(&self, learned: &State) -> Vec<(&'static str, f64)> {
+        let Some(l) = self.learned_of(Some(learned)) else {
+            return Vec::new();
+        };
+        let f = self.filter(l.best);
+        let (kappa, c) = l.calibration();
+        vec![
+            ("tau", f.tau),
+            ("gamma", f.gamma),
+            ("robust", if f.robust { 1.0 } else { 0.0 }),
+            ("switches", f64::from(l.switches)),
+            ("kappa", kappa),
+            ("c", c),
+            ("prior_mean", self.newcomer_mean(l)),
+        ]
+    }
+
+    fn age(
+        &self,
+        rating: Rating,
+        state: Option<&State>,
+        learned: Option<&State>,
+        days: f64,
+    ) -> Rating {
+        let l = self.learned_of(learned);
+        let Some(s) = state.and_then(|s| s.get::<KalmanMmrState>()) else {
+            // A player with no history here: the newcomer prior learned so far.
+            return match l {
+                Some(l) => Rating {
+                    value: self.newcomer_mean(l),
+                    sigma: Some(self.sigma),
+                    games: rating.games,
+                },
+                None => rating,
+            };
+        };
+        let best = l.map_or(0, |l| l.best);
+        let Some(&(mu, var)) = s.bank.get(best) else {
+            return rating;
+        };
+        let idle = if s.dated {
+            if days.is_finite() {
+                days.max(0.0)
+            } else {
+                0.0
+            }
+        } else {
+            l.map_or(0.0, |l| Self::elapsed(s, None, l.clock))
+        };
+        let gamma = self.filter(best).gamma;
+        Rating {
+            value: mu,
+            sigma: Some((var + gamma * gamma * idle).sqrt()),
+            games: rating.games,
+        }
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn rate_with_states(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        states: &[Option<&State>],
+        learned: Option<&State>,
+    ) -> Result<Rated, RateError> {
+        check_ratings(game, before)?;
+        if states.len() != before.len() {
+            return Err(RateError::RatingCountMismatch {
+                expected: before.len(),
+                found: states.len(),
+            });
+        }
+        for r in before {
+            self.check_rating(r)?;
+        }
+        let filters = self.filters();
+        let k = filters.len();
+        let mut l = self
+            .learned_of(learned)
+            .cloned()
+            .unwrap_or_else(|| self.fresh_learned());
+        l.clock += 1.0;
+        let time = game.time().map(|t| t as f64 / DAY);
+        let mut players = Vec::with_capacity(before.len());
+        for (e, entry) in game.entries().iter().enumerate() {
+            for (m, st) in entry.members.iter().zip(&states[game.member_range(e)]) {
+                let state = st
+                    .and_then(|s| s.get::<KalmanMmrState>())
+                    .filter(|s| s.bank.len() == k);
+                players.push(Player {
+                    state,
+                    weight: m.weight,
+                    entry: e,
+                });
+            }
+        }
+        if game.winners() == game.len() {
+            // Everyone tied: nothing to learn of anyone; only the clock moves.
+            let changes = before
+                .iter()
+                .zip(&players)
+                .map(|(b, p)| PlayerChange {
+                    before: *b,
+                    after: *b,
+                    expected: b.value,
+                    actual: b.value,
+                    k: None,
+                    weight: p.weight,
+                })
+                .collect();
+            return Ok(Rated {
+                changes,
+                states: Vec::new(),
+                learned: Some(State::new(l)),
+            });
+        }
+        // Every player's prior under every filter.
+        let mut pri: Vec<(f64, f64)> = Vec::with_capacity(players.len() * k);
+        let mut warm = Vec::new();
+        for (j, (p, r)) in players.iter().zip(before).enumerate() {
+            match p.state {
+                Some(s) => {
+                    let idle = Self::elapsed(s, time, l.clock);
+                    pri.extend(s.bank.iter().zip(&filters).map(|(&(mu, var), f)| {
+                        (mu, var + f.tau * f.tau + f.gamma * f.gamma * idle)
+                    }));
+                    warm.push((game.place(p.entry), j));
+                }
+                None => {
+                    let s = r.sigma.unwrap_or(self.sigma);
+                    pri.extend(std::iter::repeat((r.value, s * s)).take(k));
+                }
+            }
+        }
+        self.score_filters(&mut l, &mut warm, &pri);
+        let best = l.best;
+        let b2 = self.beta * self.beta;
+        // Each entry's term under the filter in use: its members' weighted mean skill.
+        let n_entries = game.len();
+        let mut terms = Vec::with_capacity(n_entries);
+        let mut group = 0;
+        for e in 0..n_entries {
+            let range = game.member_range(e);
+            let wsum: f64 = players[range.clone()].iter().map(|p| p.weight).sum();
+            let (mut tm, mut tv, mut tw2) = (0.0, 0.0, 0.0);
+            for j in range {
+                let (mu, v) = pri[j * k + best];
+                let a = players[j].weight / wsum;
+                tm += a * mu;
+                tv += a * a * v;
+                tw2 += a * a;
+            }
+            if e > 0 && game.tie_group(e).start == e {
+                group += 1;
+            }
+            terms.push((tm, (tv + b2 * tw2).sqrt(), group));
+        }
+        let by_group = performances(&terms, group + 1);
+        let mut perfs: Vec<f64> = terms.iter().map(|t| by_group[t.2]).collect();
+        let scores: Option<Vec<f64>> = game
+            .entries()
+            .iter()
+            .map(|e| match e.finish {
+                Finish::Score(v) => Some(v),
+                Finish::Rank(_) => None,
+            })
+            .collect();
+        let mut respaced = false;
+        if let Some(sc) = scores.filter(|_| self.margins && n_entries >= 3) {
+            let nn = n_entries as f64;
+            let ms = sc.iter().sum::<f64>() / nn;
+            let mx = perfs.iter().sum::<f64>() / nn;
+            let (mut sxy, mut sxx) = (0.0, 0.0);
+            for (s, x) in sc.iter().zip(&perfs) {
+                sxy += (s - ms) * (x - mx);
+                sxx += (s - ms) * (s - ms);
+            }
+            if sxx > 0.0 && sxy > 0.0 {
+                let slope = sxy / sxx;
+                for (x, s) in perfs.iter_mut().zip(&sc) {
+                    *x = mx + slope * (s - ms);
+                }
+                respaced = true;
+            }
+        }
+        let field = if respaced {
+            0.0
+        } else {
+            self.field_noise / (n_entries as f64 - 1.0).max(1.0)
+        };
+        let mut noise = b2 * (1.0 + field);
+        if self.noise_prior > 0.0 {
+            // The match's own noise level, from the residuals of established players.
+            let (mut sz, mut cz) = (0.0, 0.0);
+            for (j, p) in players.iter().enumerate() {
+                if p.state.is_some_and(|s| s.games >= 3) {
+                    let (mu, v) = pri[j * k + best];
+                    let z = (perfs[p.entry] - mu) / (v + noise).sqrt();
+                    sz += z.clamp(-3.0, 3.0).powi(2);
+                    cz += 1.0;
+                }
+            }
+            noise *= ((self.noise_prior + sz) / (self.noise_prior + cz)).clamp(0.5, 3.0);
+        }
+        // Each entry's (mean, variance of the weighted mean skill, Σa², Σw) per filter.
+        let mut team = vec![(0.0, 0.0, 0.0, 0.0); n_entries * k];
+        for (j, p) in players.iter().enumerate() {
+            let range = game.member_range(p.entry);
+            let wsum: f64 = players[range].iter().map(|p| p.weight).sum();
+            let a = p.weight / wsum;
+            for c in 0..k {
+                let (mu, v) = pri[j * k + c];
+                let t = &mut team[p.entry * k + c];
+                t.0 += a * mu;
+                t.1 += a * a * v;
+                t.2 += a * a;
+                t.3 = wsum;
+            }
+        }
+        let mut banks: Vec<Box<[(f64, f64)]>> = Vec::with_capacity(players.len());
+        for (j, p) in players.iter().enumerate() {
+            let x = perfs[p.entry];
+            let newcomer = p.state.is_none();
+            if newcomer {
+                l.debuts.0 = l.debuts.0 * self.prior_forgetting + 1.0;
+                l.debuts.1 = l.debuts.1 * self.prior_forgetting + x;
+            }
+            let size = game.member_range(p.entry).len();
+            let mut bank = Vec::with_capacity(k);
+            for (c, f) in filters.iter().enumerate() {
+                let (mu, v0) = pri[j * k + c];
+                let (tm, tv, tw2, wsum) = team[p.entry * k + c];
+                let a = p.weight / wsum;
+                // The entry's performance observes the weighted mean skill.
+                let r = if size == 1 {
+                    noise / p.weight
+                } else {
+                    noise * tw2
+                };
+                let mut v = v0;
+                let mut sden = tv + r;
+                let mut z = (x - tm) / sden.sqrt();
+                if f.robust && !newcomer && z > self.jump_above && self.jump > 0.0 {
+                    let j2 = self.jump * self.jump;
+                    v += j2;
+                    sden += a * a * j2;
+                    z = (x - tm) / sden.sqrt();
+                }
+                let zc = if f.robust { z.max(-self.clip) } else { z };
+                let gain = a * v / sden;
+                bank.push((
+                    mu + gain * zc * sden.sqrt(),
+                    (v - gain * gain * sden).max(1e-6),
+                ));
+            }
+            banks.push(bank.into_boxed_slice());
+        }
+        // The filter in use moves only when another leads it significantly.
+        let g = l.best;
+        let f = (0..k)
+            .max_by(|&a, &b| l.score[a].total_cmp(&l.score[b]))
+            .unwrap_or(g);
+        if f != g && l.score[f] - l.score[g] > self.switch_z * l.dsq[f * k + g].sqrt() {
+            l.best = f;
+            l.switches += 1;
+        }
+        let best = l.best;
+        let last = Some(time.unwrap_or(l.clock));
+        let mut out = Rated {
+            changes: Vec::with_capacity(players.len()),
+            states: Vec::with_capacity(players.len()),
+            learned: None,
+        };
+        for ((p, bank), b) in players.iter().zip(banks).zip(before) {
+            let (mu, var) = bank[best];
+            out.changes.push(PlayerChange {
+                before: *b,
+                after: Rating {
+                    value: mu,
+                    sigma: Some(var.sqrt()),
+                    games: b.games.saturating_add(1),
+                },
+                expected: team[p.entry * k + best].0,
+                actual: perfs[p.entry],
+                k: None,
+                weight: p.weight,
+            });
+            out.states.push(Some(State::new(KalmanMmrState {
+                games: p.state.map_or(0, |s| s.games).saturating_add(1),
+                last,
+                dated: time.is_some(),
+                bank,
+            })));
+        }
+        out.learned = Some(State::new(l));
+        Ok(out)
+    }
+}
