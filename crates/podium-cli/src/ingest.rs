@@ -51,7 +51,7 @@ pub enum InputFormatArg {
 #[derive(Debug, Clone, clap::Args)]
 pub struct SystemArgs {
     /// Rating system (see `podium systems`).
-    #[arg(long, short = 's', default_value = "sme")]
+    #[arg(long, short = 's', default_value = podium::DEFAULT_SYSTEM)]
     pub system: String,
     /// Set a parameter of the system, e.g. `--set k=24` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]

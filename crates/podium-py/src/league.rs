@@ -866,15 +866,18 @@ impl League {
     /// A player's rating now (value, sigma, games). Raises `KeyError` for a player the
     /// league has not met.
     fn rating(&self, player: &str) -> PyResult<Rating> {
-        let p = self
+        let i = self
             .inner
-            .get(player)
+            .index_of(player)
             .ok_or_else(|| PyKeyError::new_err(format!("no player {player:?} in the league")))?;
+        // The rating as the system reads it now (for a system that learns from every
+        // match, the model it reports now).
+        let r = self.inner.current(i);
         Ok(Rating {
-            player: p.name.clone(),
-            value: p.rating.value,
-            sigma: p.rating.sigma,
-            games: p.rating.games,
+            player: self.inner.player(i).name.clone(),
+            value: r.value,
+            sigma: r.sigma,
+            games: r.games,
         })
     }
 
@@ -985,7 +988,7 @@ impl League {
         let p = self
             .system
             .inner
-            .predict(&game, &before)
+            .predict_with(&game, &before, self.inner.learned())
             .map_err(rate_error)?;
         let labels: Vec<String> = proposed.iter().map(|e| e.join("+")).collect();
         let (rating, sigma): (Vec<f64>, Vec<Option<f64>>) = (0..game.len())

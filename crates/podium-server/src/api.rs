@@ -244,7 +244,7 @@ async fn create_league(
     };
     let new = NewLeague {
         name: req.name,
-        system: req.system.unwrap_or_else(|| "sme".into()),
+        system: req.system.unwrap_or_else(|| podium::DEFAULT_SYSTEM.into()),
         config,
     };
     let (info, token) = state.with_leagues(move |l| l.create_league(&new)).await?;

@@ -118,7 +118,7 @@ pub fn document() -> Value {
             "schemas": {
                 "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
                 "NewLeague": {"type": "object", "required": ["name"], "properties": {
-                    "name": {"type": "string"}, "system": {"type": "string", "default": "sme"},
+                    "name": {"type": "string"}, "system": {"type": "string", "default": podium::DEFAULT_SYSTEM},
                     "config": {"oneOf": [{"type": "object", "additionalProperties": {"type": ["number", "string", "boolean"]}},
                                          {"type": "array", "items": {"type": "string", "description": "key=value"}}]}}},
                 "LeaguePatch": {"type": "object", "properties": {"name": {"type": "string"}, "system": {"type": "string"},

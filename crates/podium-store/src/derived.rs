@@ -91,11 +91,12 @@ struct Place {
 }
 
 impl Place {
-    /// Where player `index` of `league` stands now.
+    /// Where player `index` of `league` stands now (their rating as the system reads it
+    /// now, [`League::current`]).
     fn of(league: &League, index: usize) -> Self {
         let p = league.player(index);
         Place {
-            rating: p.rating.value,
+            rating: league.current(index).value,
             name: p.name.clone(),
             index,
         }
@@ -524,6 +525,7 @@ impl Derived {
             self.order.remove(p);
         }
         self.record(r);
+        self.reread();
         let count = self.rated.len();
         if self.policy.every > 0 && count % self.policy.every == 0 {
             self.checkpoints.push(Checkpoint {
@@ -550,6 +552,21 @@ impl Derived {
         cache.json = None;
         self.by_key.insert(r.key.clone(), self.rated.len());
         self.rated.push(r);
+    }
+
+    /// For a system that learns from every match ([`League::learned`]), a match may move
+    /// every player's rating (`kalman-mmr` reports the model the matches select): the
+    /// order and the board's rows are read again. Nothing to do for other systems.
+    fn reread(&mut self) {
+        if self.league.learned().is_none() {
+            return;
+        }
+        self.order = (0..self.league.players().len())
+            .map(|i| Place::of(&self.league, i))
+            .collect();
+        let cache = self.cache.get_mut().unwrap_or_else(|p| p.into_inner());
+        cache.spans.clear();
+        cache.json = None;
     }
 
     /// Drops checkpoints beyond [`Checkpoints::keep`], older ones first (see
@@ -615,6 +632,7 @@ impl Derived {
                 self.order.insert(Place::of(&self.league, i));
             }
         }
+        self.reread();
         self.checkpoints.retain(|c| c.count <= base);
         self.checkpoints.extend(tail.checkpoints);
         self.policy = tail.policy;
@@ -726,14 +744,15 @@ impl Derived {
 
     fn row_of(&self, position: usize, index: usize) -> BoardRow {
         let p = self.league.player(index);
+        let rating = self.league.current(index);
         let system = self.league.system();
         let s = &p.stats;
         BoardRow {
             position,
             player: p.name.clone(),
-            rating: p.rating.value,
+            rating: rating.value,
             sigma: if system.has_uncertainty() {
-                p.rating.sigma
+                rating.sigma
             } else {
                 None
             },
@@ -748,7 +767,7 @@ impl Derived {
                 (None, Some(id)) => id.to_string(),
                 (None, None) => String::new(),
             },
-            provisional: system.is_provisional(&p.rating),
+            provisional: system.is_provisional(&rating),
         }
     }
 

@@ -66,6 +66,6 @@ pub use model::{Entry, Finish, Match, MatchBuilder, Member, ResultRow};
 pub use params::{Configure, Param, ParamValue, Settings};
 pub use predict::Prediction;
 pub use rating::{PlayerChange, Rating};
-pub use registry::{system, systems, SystemSpec};
+pub use registry::{system, systems, SystemSpec, DEFAULT_SYSTEM};
 pub use state::{Rated, State};
 pub use system::RatingSystem;

@@ -187,6 +187,10 @@ static REGISTRY: &[SystemSpec] = &[
     },
 ];
 
+/// The system podium rates with when none is named: `kalman-mmr`, the most accurate on
+/// every real history podium is measured on (`docs/accuracy.md`).
+pub const DEFAULT_SYSTEM: &str = "kalman-mmr";
+
 /// Every registered system, in the order `podium systems` lists them.
 #[must_use]
 pub fn systems() -> &'static [SystemSpec] {

@@ -120,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let before = league.ratings_before(&game);
     let prediction = league
         .system()
-        .predict(&game, &before)
+        .predict_with(&game, &before, league.learned())
         .context("cannot predict the proposed match")?;
     let unknown: Vec<Vec<String>> = proposed
         .iter()
