@@ -983,6 +983,10 @@ mod state_tests {
     #[derive(Debug, Clone, PartialEq)]
     struct Finishes(Vec<usize>);
 
+    /// What `Memory` learns from every match: how many it rated.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    struct Count(u32);
+
     impl RatingSystem for Memory {
         fn name(&self) -> &'static str {
             "memory"
@@ -999,6 +1003,9 @@ mod state_tests {
         }
         fn keeps_state(&self) -> bool {
             true
+        }
+        fn initial_learned(&self) -> Option<State> {
+            Some(State::new(Count(0)))
         }
         fn initial_state(&self, rating: &Rating) -> Result<Option<State>, RateError> {
             match rating.sigma {
@@ -1017,9 +1024,13 @@ mod state_tests {
             game: &Match,
             before: &[Rating],
             states: &[Option<&State>],
-            _: Option<&State>,
+            learned: Option<&State>,
         ) -> Result<Rated, RateError> {
-            let mut out = Rated::default();
+            let seen = learned.and_then(|l| l.get::<Count>()).map_or(0, |c| c.0);
+            let mut out = Rated {
+                learned: Some(State::new(Count(seen + 1))),
+                ..Rated::default()
+            };
             for (((e, m), b), st) in game.players().zip(before).zip(states) {
                 if m.player == "bad" {
                     return Err(RateError::NonFiniteRating {
@@ -1067,6 +1078,39 @@ mod state_tests {
             .unwrap()
             .0
             .clone()
+    }
+
+    fn count(league: &League) -> u32 {
+        league.learned().unwrap().get::<Count>().unwrap().0
+    }
+
+    #[test]
+    fn the_learned_value_is_kept_only_for_whole_matches() {
+        let mut league = League::new(Box::new(Memory));
+        assert_eq!(count(&league), 0);
+        league
+            .apply(&Match::ranked("g1", &["ann", "bo"]).unwrap())
+            .unwrap();
+        assert_eq!(count(&league), 1);
+        let learned = league.learned().unwrap().clone();
+        let ann = league.state(0).unwrap().clone();
+        // A refused match changes neither the learned value nor any state.
+        assert!(league
+            .apply(&Match::ranked("g2", &["ann", "bad"]).unwrap())
+            .is_err());
+        assert!(State::same(league.learned().unwrap(), &learned));
+        assert!(State::same(league.state(0).unwrap(), &ann));
+        assert_eq!(league.players().len(), 2);
+        // A copy carries it; the copy and the original then go their own ways.
+        let mut copy = league.clone();
+        copy.apply(&Match::ranked("g3", &["bo", "ann"]).unwrap())
+            .unwrap();
+        assert_eq!((count(&league), count(&copy)), (1, 2));
+        // The ranked shortcut passes it too.
+        league
+            .apply_ranked("g4", &mut [Slot::New("cy"), Slot::Known(0)], &[1, 2])
+            .unwrap();
+        assert_eq!(count(&league), 2);
     }
 
     #[test]

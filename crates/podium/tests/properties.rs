@@ -231,7 +231,7 @@ proptest! {
 }
 
 /// The systems that keep a state per player or an uncertainty of their own.
-const REMEMBERING: [&str; 4] = ["elo-mmr", "elo-mmx", "glicko", "glicko2"];
+const REMEMBERING: [&str; 5] = ["elo-mmr", "elo-mmx", "glicko", "glicko2", "kalman-mmr"];
 
 /// Rates a history of free-for-alls (`(player, place)` per match) in a league whose
 /// players start at the given ratings, under the names `name(player)`.
@@ -276,10 +276,18 @@ proptest! {
             for p in league.players() {
                 prop_assert!(p.rating.value.is_finite(), "{sys}: {} {:?}", p.name, p.rating);
                 prop_assert!(p.rating.sigma.is_some_and(|s| s.is_finite() && s > 0.0), "{sys}: {:?}", p.rating);
-                if let Some(st) = league.index_of(&p.name).and_then(|i| league.state(i)) {
+                let i = league.index_of(&p.name).unwrap();
+                let now = league.current(i);
+                prop_assert!(now.value.is_finite() && now.sigma.is_some_and(f64::is_finite), "{sys}: {now:?}");
+                if let Some(st) = league.state(i) {
                     for (what, v) in league.system().describe_state(st) {
                         prop_assert!(v.is_finite(), "{sys}: {what} {v}");
                     }
+                }
+            }
+            if let Some(l) = league.learned() {
+                for (what, v) in league.system().describe_learned(l) {
+                    prop_assert!(v.is_finite(), "{sys}: {what} {v}");
                 }
             }
         }
@@ -301,7 +309,10 @@ proptest! {
                 let (i, j) = (a.index_of(&x.name).unwrap(), b.index_of(&y.name).unwrap());
                 let describe = |l: &podium::League, k: usize| l.state(k).map(|s| l.system().describe_state(s));
                 prop_assert_eq!(describe(&a, i), describe(&b, j), "{}", sys);
+                prop_assert_eq!(a.current(i), b.current(j), "{}", sys);
             }
+            let learned = |l: &podium::League| l.learned().map(|s| l.system().describe_learned(s));
+            prop_assert_eq!(learned(&a), learned(&b), "{}", sys);
         }
     }
 }

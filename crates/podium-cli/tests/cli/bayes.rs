@@ -125,7 +125,14 @@ fn conservative_display_ranks_by_mu_minus_three_sigma() {
         "the two displays should differ here"
     );
     // A system without σ cannot be shown conservatively.
-    let err = podium(&["rate", &games, "--display", "conservative"]);
+    let err = podium(&[
+        "rate",
+        &games,
+        "--system",
+        "sme",
+        "--display",
+        "conservative",
+    ]);
     assert!(err.err().contains("keeps no σ"), "{}", err.stderr);
 }
 

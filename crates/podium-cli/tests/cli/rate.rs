@@ -28,7 +28,7 @@ fn spec_vector_sme_through_the_binary() {
     assert!((rating(&rows, "B") - 1202.86).abs() < 0.01);
     assert!((rating(&rows, "C") - 1472.83).abs() < 0.01);
     // The table rounds to two decimals.
-    let table = podium(&["rate", &games, "--initial", &init]);
+    let table = podium(&["rate", &games, "--system", "sme", "--initial", &init]);
     for v in ["1024.31", "1202.86", "1472.83"] {
         assert!(table.ok().contains(v), "{}", table.stdout);
     }
@@ -129,6 +129,8 @@ fn history_rows_and_min_games() {
     let out = podium(&[
         "rate",
         &games,
+        "--system",
+        "sme",
         "--history",
         &hist,
         "--min-games",
@@ -147,11 +149,36 @@ fn history_rows_and_min_games() {
 }
 
 #[test]
+fn kalman_mmr_is_the_default_system() {
+    let d = Dir::new("default-system");
+    let games = d.file(
+        "g.csv",
+        "match,player,rank\ng1,A,1\ng1,B,2\ng1,C,3\ng2,C,1\ng2,A,2\ng2,B,3\n",
+    );
+    let default = podium(&["rate", &games, "--format", "csv"]);
+    let named = podium(&["rate", &games, "--system", "kalman-mmr", "--format", "csv"]);
+    assert_eq!(default.ok(), named.ok());
+    let sme = podium(&["rate", &games, "--system", "sme", "--format", "csv"]);
+    assert_ne!(default.ok(), sme.ok());
+    let rows = csv_rows(default.ok());
+    assert!(rows[0].contains_key("sigma"), "{rows:?}");
+}
+
+#[test]
 fn explain_tells_why() {
     let d = Dir::new("explain");
     let games = d.file("g.csv", "match,player,rank\ng1,A,1\ng1,B,2\ng1,C,3\n");
     let init = d.file("i.csv", "player,rating\nA,1000\nB,1200\nC,1500\n");
-    let out = podium(&["explain", &games, "--initial", &init, "--player", "A"]);
+    let out = podium(&[
+        "explain",
+        &games,
+        "--system",
+        "sme",
+        "--initial",
+        &init,
+        "--player",
+        "A",
+    ]);
     let text = out.ok();
     assert!(text.contains("finished 1st of 3"), "{text}");
     assert!(text.contains("+24.31"), "{text}");

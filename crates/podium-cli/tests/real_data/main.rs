@@ -10,6 +10,7 @@ mod site_check;
 mod bayes;
 mod datasets;
 mod eval;
+mod kalman;
 mod quake;
 mod remember;
 mod serve;

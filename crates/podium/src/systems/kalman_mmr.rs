@@ -922,3 +922,170 @@ impl RatingSystem for KalmanMmrConfig {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::League;
+
+    fn close(a: f64, b: f64, tol: f64) {
+        assert!((a - b).abs() <= tol, "{a} vs {b}");
+    }
+
+    fn learned(league: &League) -> &KalmanMmrLearned {
+        league.learned().unwrap().get::<KalmanMmrLearned>().unwrap()
+    }
+
+    #[test]
+    fn two_newcomers_by_hand() {
+        // Two newcomers at 1500 ± 350. The winner's performance solves
+        // w − 3w·tanh(a(x − 1500)) = 0 (the loser counts once, the winner itself as a
+        // tie, a win plus a loss): x = 1500 + atanh(1/3)/a with a = (π/√3)/(2s),
+        // s = √(350² + β²). The filter then sees it with noise 5β² (a field of two:
+        // 1 + 4/1), gain 350²/(350² + 5β²).
+        let sys = KalmanMmrConfig::default();
+        let game = Match::ranked("g", &["a", "b"]).unwrap();
+        let r = sys.initial_rating();
+        let rated = sys
+            .rate_with_states(&game, &[r, r], &[None, None], None)
+            .unwrap();
+        let [a, b] = [rated.changes[0], rated.changes[1]];
+        close(a.actual, 1653.290_299_159_938_3, 1e-6);
+        close(b.actual, 1346.709_700_840_061_7, 1e-6);
+        close(a.after.value, 1559.707_362_917_815, 1e-6);
+        close(b.after.value, 1440.292_637_082_185, 1e-6);
+        close(a.after.sigma.unwrap(), 273.469_591_667_335_8, 1e-6);
+        assert_eq!(a.after.games, 1);
+        // Every filter of the bank saw the same debut.
+        let st = rated.states[0]
+            .as_ref()
+            .unwrap()
+            .get::<KalmanMmrState>()
+            .unwrap();
+        assert_eq!(st.bank.len(), 24);
+        assert!(st
+            .bank
+            .iter()
+            .all(|&(m, _)| (m - a.after.value).abs() < 1e-9));
+        // The newcomer prior is now the mean of the two debuts (1500, the discount
+        // applies to the older one).
+        let l = rated.learned.unwrap();
+        let l = l.get::<KalmanMmrLearned>().unwrap();
+        close(
+            l.prior_mean().unwrap(),
+            (0.998 * 1653.290_299_159_938_3 + 1346.709_700_840_061_7) / 1.998,
+            1e-6,
+        );
+        assert_eq!(l.clock, 1.0);
+        assert_eq!(l.best, 0);
+    }
+
+    #[test]
+    fn scores_respace_the_performances() {
+        // Three newcomers with scores 10, 9, 0: the performances lie on a line in the
+        // scores, so the changes do too (one gain for all newcomers).
+        let sys = KalmanMmrConfig::default();
+        let game = Match::builder("g")
+            .player("a", Finish::Score(10.0))
+            .player("b", Finish::Score(9.0))
+            .player("c", Finish::Score(0.0))
+            .build()
+            .unwrap();
+        let r = sys.initial_rating();
+        let c = sys.rate(&game, &[r, r, r]).unwrap();
+        let ab = c[0].after.value - c[1].after.value;
+        let bc = c[1].after.value - c[2].after.value;
+        close(bc / ab, 9.0, 1e-9);
+        // Without margins, the rank-based performances are symmetric about the middle.
+        let plain = KalmanMmrConfig {
+            margins: false,
+            ..KalmanMmrConfig::default()
+        };
+        let c = plain.rate(&game, &[r, r, r]).unwrap();
+        close(c[0].after.value - 1500.0, 1500.0 - c[2].after.value, 1e-6);
+    }
+
+    #[test]
+    fn everyone_tied_moves_only_the_clock() {
+        let sys = KalmanMmrConfig::default();
+        let game = Match::with_places("g", &[("a", 1), ("b", 1)]).unwrap();
+        let r = sys.initial_rating();
+        let rated = sys
+            .rate_with_states(&game, &[r, r], &[None, None], None)
+            .unwrap();
+        assert!(rated.changes.iter().all(|c| c.after == r));
+        assert!(rated.states.is_empty());
+        let l = rated.learned.unwrap();
+        assert_eq!(l.get::<KalmanMmrLearned>().unwrap().clock, 1.0);
+    }
+
+    #[test]
+    fn the_league_reads_ratings_with_what_it_learned() {
+        let mut league = League::new(Box::new(KalmanMmrConfig::default()));
+        for (i, order) in [["a", "b", "c"], ["a", "c", "b"], ["b", "a", "c"]]
+            .iter()
+            .enumerate()
+        {
+            league
+                .apply(&Match::ranked(format!("g{i}"), order).unwrap())
+                .unwrap();
+        }
+        let l = learned(&league);
+        assert_eq!(l.clock, 3.0);
+        // An unknown player starts at the learned newcomer prior.
+        let fresh = league.rating_of("zed");
+        close(fresh.value, l.prior_mean().unwrap(), 1e-12);
+        close(fresh.sigma.unwrap(), 350.0, 0.0);
+        // Without times, the filter in use widens σ by γ² per elapsed match: c played
+        // every match, so none elapsed; the static filter has γ = 0 anyway.
+        let i = league.index_of("a").unwrap();
+        let st = league.state(i).unwrap().get::<KalmanMmrState>().unwrap();
+        let now = league.current(i);
+        close(now.value, st.bank[l.best].0, 0.0);
+        // A copy carries the learned value, shared.
+        let copy = league.clone();
+        assert!(State::same(
+            copy.learned().unwrap(),
+            league.learned().unwrap()
+        ));
+        // The calibrated probability is the logistic of the scaled gap.
+        let (a, b) = (league.current(0), league.current(1));
+        let (kappa, c) = l.calibration();
+        let s = (a.sigma.unwrap().powi(2) + b.sigma.unwrap().powi(2) + c * 2.0 * 195.96f64.powi(2))
+            .sqrt();
+        close(
+            league.win_probability(&a, &b),
+            logistic(kappa * (a.value - b.value) / s),
+            1e-12,
+        );
+    }
+
+    #[test]
+    fn the_filter_in_use_is_reported() {
+        // A learned value whose selection moved to another filter changes the rating
+        // read from the same state.
+        let sys = KalmanMmrConfig::default();
+        let state = State::new(KalmanMmrState {
+            games: 4,
+            last: Some(10.0),
+            dated: false,
+            bank: (0..24).map(|i| (1400.0 + f64::from(i), 100.0)).collect(),
+        });
+        let mut l = sys.fresh_learned();
+        l.clock = 14.0;
+        l.best = 5; // symmetric, τ 12, γ 8 (τ-major, γ-minor)
+        let f = sys.filter(5);
+        assert_eq!((f.tau, f.gamma, f.robust), (12.0, 8.0, false));
+        let r = sys.age(
+            Rating::with_sigma(0.0, 1.0),
+            Some(&state),
+            Some(&State::new(l.clone())),
+            0.0,
+        );
+        close(r.value, 1405.0, 0.0);
+        // Four matches elapsed since the player's last: σ² = 100 + 8²·4.
+        close(r.sigma.unwrap(), (100.0f64 + 64.0 * 4.0).sqrt(), 1e-12);
+        assert_eq!(sys.filters()[17], sys.filter(17));
+        assert!(sys.filter(17).robust);
+    }
+}
