@@ -950,10 +950,10 @@ mod tests {
             .rate_with_states(&game, &[r, r], &[None, None], None)
             .unwrap();
         let [a, b] = [rated.changes[0], rated.changes[1]];
-        close(a.actual, 1653.290_299_159_938_3, 1e-6);
-        close(b.actual, 1346.709_700_840_061_7, 1e-6);
-        close(a.after.value, 1559.707_362_917_815, 1e-6);
-        close(b.after.value, 1440.292_637_082_185, 1e-6);
+        close(a.actual, 1_653.290_299_159_938_3, 1e-6);
+        close(b.actual, 1_346.709_700_840_061_7, 1e-6);
+        close(a.after.value, 1_559.707_362_917_815, 1e-6);
+        close(b.after.value, 1_440.292_637_082_185, 1e-6);
         close(a.after.sigma.unwrap(), 273.469_591_667_335_8, 1e-6);
         assert_eq!(a.after.games, 1);
         // Every filter of the bank saw the same debut.
@@ -973,7 +973,7 @@ mod tests {
         let l = l.get::<KalmanMmrLearned>().unwrap();
         close(
             l.prior_mean().unwrap(),
-            (0.998 * 1653.290_299_159_938_3 + 1346.709_700_840_061_7) / 1.998,
+            (0.998 * 1_653.290_299_159_938_3 + 1_346.709_700_840_061_7) / 1.998,
             1e-6,
         );
         assert_eq!(l.clock, 1.0);
