@@ -586,6 +586,7 @@ const SYSTEMS: &[&str] = &[
     "proportional",
     "mes",
     "shares",
+    "kalman-mmr",
 ];
 
 fn players() -> impl Strategy<Value = Vec<(u8, u32)>> {
