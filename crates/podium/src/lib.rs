@@ -15,6 +15,11 @@
 //!   systems that remember more: [`elo_mmr`](systems::elo_mmr) (past performances) and
 //!   [`glicko2`](systems::glicko2) (a volatility) keep a [`State`] per player, which a
 //!   [`League`] stores beside the rating.
+//! - [`kalman_mmr`](systems::kalman_mmr), the default ([`DEFAULT_SYSTEM`]): Elo-MMR's
+//!   performances followed per player by a bank of Kalman filters; it also learns from
+//!   every match something that belongs to no player (which filter to report, the
+//!   calibration of its probabilities, where newcomers start), a league-wide learned
+//!   [`State`] ([`RatingSystem::initial_learned`]) that a [`League`] keeps too.
 //! - [`RatingSystem::predict`]: a [`Prediction`] for a proposed match (win and pairwise
 //!   probabilities, expected places, draws) from every system.
 //! - [`frags`]: event-based frag rankings from shooter server logs (Michael Becker's frag rankings): every frag
