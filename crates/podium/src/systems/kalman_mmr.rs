@@ -100,9 +100,11 @@ pub struct KalmanMmrConfig {
     pub beta: f64,
     /// Extra observation noise of a ranked field of N: `β²·field_noise/(N − 1)`. Default 4.
     pub field_noise: f64,
-    /// Variances added per match, `τ`, of the filters of the bank. Default 0,12,25,50.
+    /// The bank's drifts per match: τ, whose square each filter adds to its variance
+    /// before a match. Default 0,12,25,50.
     pub taus: FloatList,
-    /// Variances added per idle day (per elapsed match without times), `γ`. Default 0,4,8.
+    /// The bank's drifts per idle day (per elapsed match when matches have no times): γ,
+    /// whose square times the idle time each filter adds. Default 0,4,8.
     pub gammas: FloatList,
     /// Whether the bank holds the symmetric filters. Default true.
     pub symmetric: bool,
