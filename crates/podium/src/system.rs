@@ -311,6 +311,22 @@ pub fn check_bayesian(system: &'static str, rating: &Rating) -> Result<(), RateE
     }
 }
 
+/// Checks that `states` holds one state (or `None`) per rating of `before`, for
+/// [`RatingSystem::rate_with_states`].
+///
+/// # Errors
+/// [`RateError::RatingCountMismatch`].
+pub fn check_states(before: &[Rating], states: &[Option<&State>]) -> Result<(), RateError> {
+    if states.len() == before.len() {
+        Ok(())
+    } else {
+        Err(RateError::RatingCountMismatch {
+            expected: before.len(),
+            found: states.len(),
+        })
+    }
+}
+
 /// Checks that `before` fits the match and holds finite ratings.
 ///
 /// # Errors

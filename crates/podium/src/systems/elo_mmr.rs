@@ -1229,12 +1229,7 @@ impl EloMmr {
         states: &[Option<&State>],
     ) -> Result<Rated, RateError> {
         check_ratings(game, before)?;
-        if states.len() != before.len() {
-            return Err(RateError::RatingCountMismatch {
-                expected: before.len(),
-                found: states.len(),
-            });
-        }
+        crate::system::check_states(before, states)?;
         let members: Vec<_> = game.players().map(|(_, m)| m).collect();
         let mut prepared = Vec::with_capacity(before.len());
         for ((m, r), st) in members.iter().zip(before).zip(states) {

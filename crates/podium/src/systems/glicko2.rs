@@ -188,12 +188,7 @@ impl RatingSystem for Glicko2Config {
         _: Option<&State>,
     ) -> Result<Rated, RateError> {
         check_all(game, before, |r, p| check_range("glicko2", r, p))?;
-        if states.len() != before.len() {
-            return Err(RateError::RatingCountMismatch {
-                expected: before.len(),
-                found: states.len(),
-            });
-        }
+        crate::system::check_states(before, states)?;
         let mu: Vec<f64> = before.iter().map(|r| (r.value - 1500.0) / SCALE).collect();
         let phi: Vec<f64> = before.iter().map(|r| self.rd_of(r) / SCALE).collect();
         let periods = periods(game, &mu, &phi);

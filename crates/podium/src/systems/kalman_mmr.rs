@@ -692,12 +692,7 @@ impl RatingSystem for KalmanMmrConfig {
         learned: Option<&State>,
     ) -> Result<Rated, RateError> {
         check_ratings(game, before)?;
-        if states.len() != before.len() {
-            return Err(RateError::RatingCountMismatch {
-                expected: before.len(),
-                found: states.len(),
-            });
-        }
+        crate::system::check_states(before, states)?;
         for r in before {
             self.check_rating(r)?;
         }
