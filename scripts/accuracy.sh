@@ -167,6 +167,22 @@ sed 's/^/- /' "$tmp/sim.err"
 echo
 echo "![Predictive ability against rounds played](img/simulation.svg)"
 echo
+echo "### The default against the others and the mean-score bound"
+echo
+echo "Mean-score ranks players by the mean of their observed game scores, which a system"
+echo "that reads only the finishing order cannot know; \`$default\` reads the scores' margins"
+echo "when a match gives them."
+echo
+echo "| round | $default | best other system | mean-score | $default − mean-score |"
+echo "|---:|---:|---:|---:|---:|"
+awk -F, -v d="$default" '
+  NR > 1 && $1 == d { k[$2] = 100 * $3; order[++n] = $2 }
+  NR > 1 && $1 == "mean-score" { m[$2] = 100 * $3 }
+  NR > 1 && $1 != d && $1 != "mean-score" && $1 != "ideal" {
+    if (!($2 in best) || 100 * $3 > best[$2]) { best[$2] = 100 * $3; who[$2] = $1 } }
+  END { for (i = 1; i <= n; i++) { r = order[i]
+          printf "| %s | %.3f | %.3f (%s) | %.3f | %+.3f |\n", r, k[r], best[r], who[r], m[r], k[r] - m[r] } }' "$tmp/sim.csv"
+echo
 echo "### Two players"
 echo
 echo "\`elo\` rates two-entry matches only; with two players (true ratings 1400 and 1600, so"
