@@ -136,6 +136,13 @@ fn submit_all(
                                     tally.acknowledged.lock().unwrap().insert(id);
                                     break;
                                 }
+                                // A restarted server answers 503 (Retry-After) until
+                                // the league is loaded again: a client waits and retries.
+                                Err(ureq::Error::Status(503, r)) => {
+                                    let _ = r.into_string();
+                                    assert!(attempts < 600, "still loading after {attempts} tries");
+                                    std::thread::sleep(Duration::from_millis(100));
+                                }
                                 Err(ureq::Error::Status(code, r)) => {
                                     panic!("status {code}: {}", r.into_string().unwrap_or_default())
                                 }
