@@ -94,8 +94,8 @@ history() { # title, name, csv file
   awk -F, -v d="$default" -v t="$2" '
     FNR == 1 { f++; next }
     f == 1 { if ($1 == d) { da = 100 * $2; dl = $3 } if (100 * $2 > pa) { pa = 100 * $2; pn = $1 } }
-    f == 2 && $9 == "yes" { if ($4 > la) { la = $4; ln = $3 } if (ll == "" || $5 < ll) { ll = $5; lln = $3 } }
-    END { printf "| %s | %.2f / %.4f | %.2f (%s) | %.2f (%s) | %.4f (%s) | %+.2f |\n",
+    f == 2 && $9 == "yes" { if ($4 > la) { la = $4; ln = $2 " " $3 } if (ll == "" || $5 < ll) { ll = $5; lln = $2 " " $3 } }
+    END { printf "| %s | %.2f / %.4f | %.2f (%s) | %.2f (%s) | %.4f (%s) | %+.3f |\n",
           t, da, dl, pa, pn, la, ln, ll, lln, da - la }' "$tmp/$2.podium.csv" "$lib" >>"$tmp/summary.md"
 }
 
@@ -136,6 +136,8 @@ echo
 echo "| history | default: accuracy / log loss | podium's best | best library | lowest library log loss | margin |"
 echo "|---|---:|---:|---:|---:|---:|"
 cat "$tmp/summary.md"
+echo
+awk -F'|' '{ gsub(/[ +]/, "", $7); m += $7; n++ } END { printf "Mean margin over the %d histories: %+.3f points.\n", n, m / n }' "$tmp/summary.md"
 echo
 echo "## Simulation"
 echo

@@ -181,7 +181,7 @@ def test_conservative_ranking_and_min_games_equal_the_cli():
 
 def test_starting_ratings_equal_the_cli():
     initial = str(EXAMPLES / "initial-ratings.csv")
-    rows = cli_csv("rate", *GAME_NIGHTS, "--initial", initial, "--format", "csv")
+    rows = cli_csv("rate", *GAME_NIGHTS, "--system", "sme", "--initial", initial, "--format", "csv")
     league = podium.League("sme")
     league.load_initial(initial)
     league.rate_many(podium.read(GAME_NIGHTS))
