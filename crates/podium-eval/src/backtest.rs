@@ -214,7 +214,8 @@ pub fn backtest(
         let number = i as u64 + 1;
         if options.window.contains(number, game)? {
             scored += 1;
-            let before = league.ratings_before(game);
+            // Each entry's factors folded in: the strengths the system predicts with.
+            let before = league.strengths_before(game);
             warm.clear();
             for ((entry, member), rating) in game.players().zip(&before) {
                 if league

@@ -83,6 +83,7 @@ impl Rows {
             team: r.team.clone().map(|t| &self.text[t]),
             finish: r.finish,
             weight: r.weight,
+            factors: &[],
         })
     }
 }

@@ -91,6 +91,7 @@ impl JsonMatch {
                 team: r.team.clone(),
                 finish,
                 weight: r.weight.unwrap_or(1.0),
+                factors: Vec::new(),
             });
         }
         Match::from_rows(self.id.clone(), time, rows).map_err(|source| ReadError::Match {

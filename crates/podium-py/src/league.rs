@@ -981,6 +981,7 @@ impl League {
                     })
                     .collect(),
                 finish: podium::Finish::Rank(1.0),
+                factors: Vec::new(),
             });
         }
         let game = b.build().map_err(crate::errors::match_error)?;

@@ -263,6 +263,7 @@ impl MatchArgs<'_, '_> {
                     })
                     .collect(),
                 finish: e.finish,
+                factors: Vec::new(),
             });
         }
         b.build().map_err(match_error)
@@ -293,6 +294,7 @@ fn ranking(
         team: None,
         finish: Finish::Rank((i + 1) as f64),
         weight: 1.0,
+        factors: &[],
     });
     Some(Match::from_row_refs(spare, id, time, rows).map_err(match_error))
 }
@@ -348,6 +350,7 @@ fn row_refs(m: &Match) -> impl Iterator<Item = RowRef<'_>> + '_ {
             team: e.team.as_deref(),
             finish: e.finish,
             weight: mem.weight,
+            factors: &[],
         })
     })
 }
@@ -823,6 +826,7 @@ impl Store {
                     Finish::Rank(r.finish)
                 },
                 weight: r.weight,
+                factors: &[],
             });
         Match::from_row_refs(spare, self.id(i), self.times[i], rows)
     }
@@ -1113,6 +1117,7 @@ mod tests {
                 team: t.map(str::to_string),
                 finish: Finish::Rank(r),
                 weight: w,
+                factors: Vec::new(),
             });
         prop::collection::vec(row, 2..8)
     }

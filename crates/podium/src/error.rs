@@ -88,6 +88,28 @@ pub enum MatchError {
         /// The id given.
         player: String,
     },
+    /// A factor whose kind or value is empty or has surrounding white space, or whose
+    /// kind holds `=`.
+    #[error("player {player:?}: invalid factor {kind:?}={value:?}: a kind and a value must be non-empty without surrounding spaces, and a kind has no '='")]
+    InvalidFactor {
+        /// The entry's (first) player.
+        player: String,
+        /// The kind given.
+        kind: String,
+        /// The value given.
+        value: String,
+    },
+    /// One entry was given two values of one factor kind (two rows of a team that
+    /// disagree, or one entry with `car=x` and `car=y`).
+    #[error("player {player:?} gives {found}, but their entry already has {expected}; an entry (a player alone, or a team) has one value of each factor kind")]
+    FactorMismatch {
+        /// The player whose row disagrees.
+        player: String,
+        /// The factor the entry had, as `kind=value`.
+        expected: String,
+        /// The other value given, as `kind=value`.
+        found: String,
+    },
 }
 
 /// A match that a rating system cannot rate, or ratings it cannot use.
@@ -160,6 +182,13 @@ pub enum RateError {
         /// What is wrong with the match.
         #[from]
         source: MatchError,
+    },
+    /// The match's entries carry factors ([`crate::factor`]), and the system cannot rate
+    /// them.
+    #[error("system {system} does not rate factors (car, seat, faction); systems that do: the Elo family (pairwise, shares, sme, mes, whitewhale), trueskill, the Weng-Lin family and kalman-mmr")]
+    FactorsUnsupported {
+        /// The system's name.
+        system: &'static str,
     },
     /// The ratings given do not match the match's players one to one.
     #[error("{found} ratings given for a match of {expected} players")]

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use compact_str::CompactString;
 
 use crate::error::{MatchError, RateError};
+use crate::factor::Factor;
 use crate::model::Match;
 use crate::rating::{PlayerChange, Rating};
 use crate::state::{Rated, State};
@@ -146,6 +147,19 @@ pub struct PlayerRecord {
     pub stats: PlayerStats,
 }
 
+/// A factor known to the league ([`crate::factor`]): a car, a seat, a faction, with its
+/// rating and the statistics of the matches where it told entries apart.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct FactorRecord {
+    /// The factor.
+    pub factor: Factor,
+    /// Its current rating: what it adds to an entry's strength.
+    pub rating: Rating,
+    /// Its matches; a match counts as won when an entry that carries it won.
+    pub stats: PlayerStats,
+}
+
 /// One row of a leaderboard.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -172,6 +186,9 @@ pub struct MatchReport {
     /// Each player's state after the match, for a system that keeps one
     /// ([`RatingSystem::keeps_state`]); empty otherwise.
     pub states: Vec<Option<State>>,
+    /// Each factor of the match ([`Match::factors`]) by its index in
+    /// [`League::factors`], with its change; empty for a match without factors.
+    pub factors: Vec<(usize, PlayerChange)>,
 }
 
 impl PartialEq for MatchReport {
@@ -180,6 +197,7 @@ impl PartialEq for MatchReport {
     fn eq(&self, other: &Self) -> bool {
         self.sequence == other.sequence
             && self.changes == other.changes
+            && self.factors == other.factors
             && self.states.len() == other.states.len()
             && self
                 .states
@@ -230,6 +248,9 @@ pub struct League {
     /// Per player, the last [`League::apply_ranked`] call that met them (finds repeats).
     stamps: Vec<u32>,
     stamp_now: u32,
+    /// The factors met so far ([`crate::factor`]), and their index by factor.
+    factors: Vec<FactorRecord>,
+    factor_index: HashMap<Factor, usize>,
 }
 
 /// A player of [`League::apply_ranked`].
@@ -277,6 +298,8 @@ impl League {
             changes: Vec::new(),
             stamps: Vec::new(),
             stamp_now: 0,
+            factors: Vec::new(),
+            factor_index: HashMap::new(),
         }
     }
 
@@ -351,9 +374,61 @@ impl League {
     /// # Errors
     /// The system's [`RateError`] when it cannot predict the match.
     pub fn predict(&self, game: &Match) -> Result<crate::Prediction, RateError> {
-        let before = self.ratings_before(game);
+        let before = self.strengths_before(game);
         self.system
             .predict_with(game, &before, self.learned.as_ref())
+    }
+
+    /// The ratings before `game` ([`League::ratings_before`]) with each entry's factors
+    /// folded in ([`RatingSystem::fold_factors`]): what predictions and pair
+    /// probabilities read. The same as `ratings_before` for a match without factors or a
+    /// system that does not rate them.
+    #[must_use]
+    pub fn strengths_before(&self, game: &Match) -> Vec<Rating> {
+        let before = self.ratings_before(game);
+        if game.factors().is_empty() || !self.system.rates_factors() {
+            return before;
+        }
+        self.system
+            .fold_factors(game, &before, &self.factor_ratings(game))
+    }
+
+    /// The current rating of each factor of `game` ([`Match::factors`]), a factor not
+    /// met yet at [`RatingSystem::initial_factor`].
+    #[must_use]
+    pub fn factor_ratings(&self, game: &Match) -> Vec<Rating> {
+        game.factors()
+            .iter()
+            .map(|m| self.factor_rating(&m.factor))
+            .collect()
+    }
+
+    /// The current rating of a factor, [`RatingSystem::initial_factor`] if not met yet.
+    #[must_use]
+    pub fn factor_rating(&self, factor: &Factor) -> Rating {
+        self.factor_index
+            .get(factor)
+            .map_or_else(|| self.system.initial_factor(), |&i| self.factors[i].rating)
+    }
+
+    /// Every factor met so far, in order of first appearance.
+    #[must_use]
+    pub fn factors(&self) -> &[FactorRecord] {
+        &self.factors
+    }
+
+    /// The factors' table: by kind (alphabetical), then best rated first (then by value).
+    #[must_use]
+    pub fn factor_standings(&self) -> Vec<FactorRecord> {
+        let mut out = self.factors.clone();
+        out.sort_by(|a, b| {
+            a.factor
+                .kind
+                .cmp(&b.factor.kind)
+                .then(b.rating.value.total_cmp(&a.rating.value))
+                .then(a.factor.value.cmp(&b.factor.value))
+        });
+        out
     }
 
     /// The player with id `name`, if known.
@@ -435,6 +510,9 @@ impl League {
     /// # Errors
     /// The system's [`RateError`] when it cannot rate the match.
     pub fn apply(&mut self, game: &Match) -> Result<MatchReport, RateError> {
+        if !game.factors().is_empty() {
+            return self.apply_factored(game);
+        }
         // One lookup per player: the slots serve both the ratings before and the update.
         let mut slots = self.take_slots();
         slots.extend(
@@ -482,10 +560,101 @@ impl League {
                 sequence: self.rated - 1,
                 changes,
                 states: rated.states,
+                factors: Vec::new(),
             })
         });
         self.give_back_slots(slots);
         result
+    }
+
+    /// [`League::apply`] for a match whose entries carry factors that tell them apart.
+    fn apply_factored(&mut self, game: &Match) -> Result<MatchReport, RateError> {
+        if !self.system.rates_factors() {
+            return Err(RateError::FactorsUnsupported {
+                system: self.system.name(),
+            });
+        }
+        let mut slots: Vec<Slot<'_>> = game
+            .players()
+            .map(|(_, m)| match self.index.get(m.player.as_str()) {
+                Some(&i) => Slot::Known(i),
+                None => Slot::New(m.player.as_str()),
+            })
+            .collect();
+        let mut before = Vec::with_capacity(slots.len());
+        self.fill_before(&slots, game.time(), &mut before);
+        let factors = self.factor_ratings(game);
+        let states: Vec<Option<&State>> = slots.iter().map(|s| self.slot_state(*s)).collect();
+        let rated =
+            self.system
+                .rate_factored(game, &before, &states, self.learned.as_ref(), &factors)?;
+        if rated.factors.len() != factors.len() {
+            return Err(RateError::RatingCountMismatch {
+                expected: factors.len(),
+                found: rated.factors.len(),
+            });
+        }
+        if let Some((m, c)) = game
+            .factors()
+            .iter()
+            .zip(&rated.factors)
+            .find(|(_, c)| !is_finite(&c.after))
+        {
+            return Err(RateError::Diverged {
+                system: self.system.name(),
+                player: m.factor.to_string(),
+                rating: c.after.value,
+                sigma: c.after.sigma,
+            });
+        }
+        let outcome = Outcome {
+            id: game.id(),
+            time: game.time(),
+            entries: game.len(),
+            winners: game.winners(),
+        };
+        let won = game.players().map(|(e, _)| game.place(e) == 1);
+        let players = rated.rated;
+        self.commit(&outcome, &mut slots, won, &players.changes, &players.states)?;
+        if players.learned.is_some() {
+            self.learned = players.learned;
+        }
+        let tally = Tally::new(outcome.id, outcome.time, outcome.entries, outcome.winners);
+        let mut factor_changes = Vec::with_capacity(rated.factors.len());
+        for (m, c) in game.factors().iter().zip(rated.factors) {
+            let i = match self.factor_index.get(&m.factor) {
+                Some(&i) => i,
+                None => {
+                    self.factors.push(FactorRecord {
+                        factor: m.factor.clone(),
+                        rating: c.before,
+                        stats: PlayerStats::default(),
+                    });
+                    self.factor_index
+                        .insert(m.factor.clone(), self.factors.len() - 1);
+                    self.factors.len() - 1
+                }
+            };
+            let f = &mut self.factors[i];
+            f.rating = c.after;
+            f.stats
+                .record(&tally, m.entries.iter().any(|&e| game.place(e) == 1));
+            factor_changes.push((i, c));
+        }
+        let changes = slots
+            .iter()
+            .zip(players.changes)
+            .map(|(slot, c)| match *slot {
+                Slot::Known(i) => (i, c),
+                Slot::New(_) => unreachable!("commit makes every slot known"),
+            })
+            .collect();
+        Ok(MatchReport {
+            sequence: self.rated - 1,
+            changes,
+            states: players.states,
+            factors: factor_changes,
+        })
     }
 
     /// An empty slot buffer, reusing the league's allocation.
@@ -802,6 +971,26 @@ impl League {
     /// The system's [`RateError`] when it cannot rate the match.
     pub fn try_rate(&self, game: &Match) -> Result<Rated, RateError> {
         let before = self.ratings_before(game);
+        if !game.factors().is_empty() {
+            let states: Vec<Option<&State>> = game
+                .players()
+                .map(|(_, m)| {
+                    self.index
+                        .get(m.player.as_str())
+                        .and_then(|&i| self.state(i))
+                })
+                .collect();
+            return Ok(self
+                .system
+                .rate_factored(
+                    game,
+                    &before,
+                    &states,
+                    self.learned.as_ref(),
+                    &self.factor_ratings(game),
+                )?
+                .rated);
+        }
         if self.keeps_state || self.learned.is_some() {
             let states: Vec<Option<&State>> = game
                 .players()

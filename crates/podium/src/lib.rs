@@ -22,6 +22,8 @@
 //!   [`State`] ([`RatingSystem::initial_learned`]) that a [`League`] keeps too.
 //! - [`RatingSystem::predict`]: a [`Prediction`] for a proposed match (win and pairwise
 //!   probabilities, expected places, draws) from every system.
+//! - [`factor`]: what else than the players decides a result (the car, the seat, the
+//!   faction), rated beside the players by the systems that can.
 //! - [`frags`]: event-based frag rankings from shooter server logs (Michael Becker's frag rankings): every frag
 //!   a duel, strengths floored at 0, decay, and static strengths of a core of players.
 //!
@@ -52,6 +54,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod factor;
 pub mod frags;
 pub mod gaussian;
 pub mod league;
@@ -65,8 +68,9 @@ pub mod system;
 pub mod systems;
 
 pub use error::{ConfigError, MatchError, RateError};
+pub use factor::{Factor, Factored, MatchFactor};
 pub use frags::{FragConfig, FragEvent, FragRanking};
-pub use league::{League, MatchReport, PlayerRecord, PlayerStats, Slot, Standing};
+pub use league::{FactorRecord, League, MatchReport, PlayerRecord, PlayerStats, Slot, Standing};
 pub use model::{Entry, Finish, Match, MatchBuilder, Member, ResultRow};
 pub use params::{Configure, Param, ParamValue, Settings};
 pub use predict::Prediction;

@@ -11,6 +11,7 @@ use std::fmt;
 use std::ops::Range;
 
 use crate::error::MatchError;
+use crate::factor::{Factor, MatchFactor};
 
 /// How an entry finished. Only the order matters; equal values are ties.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -72,6 +73,13 @@ pub struct Entry {
     pub members: Vec<Member>,
     /// How the entry finished.
     pub finish: Finish,
+    /// What else than its players decides the entry's result (`car=ferrari`, `seat=1`);
+    /// at most one value of each kind. See [`crate::factor`].
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub factors: Vec<Factor>,
 }
 
 /// One row of results, as files give them: a player, optionally in a team.
@@ -86,6 +94,13 @@ pub struct ResultRow {
     pub finish: Finish,
     /// Partial play, `0 < weight ≤ 1` (1 = the whole match).
     pub weight: f64,
+    /// The factors of the row's entry; rows of one team may each give some, and must
+    /// agree on the value of a kind they both give.
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Vec::is_empty")
+    )]
+    pub factors: Vec<Factor>,
 }
 
 /// One row of results borrowed from where it was read (see [`Match::from_row_refs`]).
@@ -99,6 +114,8 @@ pub struct RowRef<'a> {
     pub finish: Finish,
     /// Partial play, `0 < weight ≤ 1` (1 = the whole match).
     pub weight: f64,
+    /// The factors of the row's entry, as in [`ResultRow::factors`].
+    pub factors: &'a [Factor],
 }
 
 /// A validated match: at least two entries sorted best first, ties grouped.
@@ -112,6 +129,10 @@ pub struct Match {
     places: Vec<usize>,
     /// `offsets[i]..offsets[i+1]` are entry `i`'s players in [`Match::players`] order.
     offsets: Vec<usize>,
+    /// The factors that tell entries apart (see [`Match::factors`]); empty, without an
+    /// allocation, for a match without factors.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    factors: Vec<MatchFactor>,
 }
 
 impl Match {
@@ -193,6 +214,7 @@ impl Match {
                     team: r.team.map(str::to_string),
                     finish: r.finish,
                     weight: r.weight,
+                    factors: r.factors.to_vec(),
                 }),
             );
         };
@@ -201,6 +223,7 @@ impl Match {
             mut entries,
             places,
             offsets,
+            factors,
             ..
         } = spare;
         new_id.clear();
@@ -225,6 +248,7 @@ impl Match {
                         player: row.player.to_string(),
                         weight: row.weight,
                     });
+                    merge_factors(&mut entry.factors, row.factors.iter(), row.player)?;
                     continue;
                 }
             }
@@ -233,11 +257,16 @@ impl Match {
                     team: None,
                     members: Vec::with_capacity(1),
                     finish: row.finish,
+                    factors: Vec::new(),
                 });
             }
             let entry = &mut entries[used];
             used += 1;
             entry.finish = row.finish;
+            entry.factors.clear();
+            if !row.factors.is_empty() {
+                merge_factors(&mut entry.factors, row.factors.iter(), row.player)?;
+            }
             match (row.team, &mut entry.team) {
                 (None, t) => *t = None,
                 (Some(team), Some(t)) => {
@@ -260,7 +289,7 @@ impl Match {
             }
         }
         entries.truncate(used);
-        finish_match(new_id, time, entries, places, offsets)
+        finish_match(new_id, time, entries, places, offsets, factors)
     }
 
     /// The match id.
@@ -346,6 +375,19 @@ impl Match {
     /// How many entries share first place.
     pub fn winners(&self) -> usize {
         self.tie_group(0).len()
+    }
+
+    /// The factors that tell entries apart, each once with the entries that carry it, in
+    /// order of first appearance (entries best first). A factor that every entry carries
+    /// is left out: it adds the same to every entry's strength, so it says nothing about
+    /// the order, and the systems do not rate it from this match.
+    pub fn factors(&self) -> &[MatchFactor] {
+        &self.factors
+    }
+
+    /// Whether any entry carries a factor, including one that every entry carries.
+    pub fn has_factors(&self) -> bool {
+        self.entries.iter().any(|e| !e.factors.is_empty())
     }
 }
 
@@ -476,6 +518,7 @@ impl MatchBuilder {
                 weight,
             }],
             finish,
+            factors: Vec::new(),
         });
         self
     }
@@ -497,7 +540,17 @@ impl MatchBuilder {
                 })
                 .collect(),
             finish,
+            factors: Vec::new(),
         });
+        self
+    }
+
+    /// Gives the entry added last a factor (`kind=value`, e.g. `car=ferrari`); a second
+    /// value of one kind is an error when the match is built.
+    pub fn factor(mut self, kind: impl Into<String>, value: impl Into<String>) -> Self {
+        if let Some(e) = self.entries.last_mut() {
+            e.factors.push(Factor::new(kind, value));
+        }
         self
     }
 
@@ -521,6 +574,7 @@ impl MatchBuilder {
                 team: None,
                 members: vec![member],
                 finish: row.finish,
+                factors: row.factors,
             }),
             Some(team) => {
                 let existing = self
@@ -537,12 +591,14 @@ impl MatchBuilder {
                                 found: row.finish,
                             });
                         }
+                        merge_factors(&mut entry.factors, row.factors.iter(), &member.player)?;
                         entry.members.push(member);
                     }
                     None => self.entries.push(Entry {
                         team: Some(team),
                         members: vec![member],
                         finish: row.finish,
+                        factors: row.factors,
                     }),
                 }
             }
@@ -558,7 +614,14 @@ impl MatchBuilder {
     /// [`MatchError::MixedFinishKinds`], [`MatchError::InvalidWeight`] or
     /// [`MatchError::InvalidPlayerId`], naming the offending player or team.
     pub fn build(self) -> Result<Match, MatchError> {
-        finish_match(self.id, self.time, self.entries, Vec::new(), Vec::new())
+        finish_match(
+            self.id,
+            self.time,
+            self.entries,
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+        )
     }
 }
 
@@ -569,6 +632,7 @@ fn finish_match(
     mut entries: Vec<Entry>,
     mut places: Vec<usize>,
     mut offsets: Vec<usize>,
+    mut factors: Vec<MatchFactor>,
 ) -> Result<Match, MatchError> {
     let mut seen = Seen::new(entries.iter().map(|e| e.members.len()).sum());
     let first_kind = entries.first().map(|e| e.finish.kind());
@@ -610,6 +674,7 @@ fn finish_match(
                 found: entry.finish.kind(),
             });
         }
+        crate::factor::check_entry(entry)?;
     }
     if entries.len() < 2 {
         return Err(MatchError::TooFewEntries {
@@ -632,12 +697,14 @@ fn finish_match(
         places.push(place);
         offsets.push(offsets[i] + e.members.len());
     }
+    crate::factor::distinguishing(&entries, &mut factors);
     Ok(Match {
         id,
         time,
         entries,
         places,
         offsets,
+        factors,
     })
 }
 
@@ -683,6 +750,29 @@ impl<'a> Seen<'a> {
             Seen::Many(set) => set.insert(player),
         }
     }
+}
+
+/// Adds a row's factors to its entry's: a kind the entry has already must have the same
+/// value.
+fn merge_factors<'f>(
+    into: &mut Vec<Factor>,
+    add: impl Iterator<Item = &'f Factor>,
+    player: &str,
+) -> Result<(), MatchError> {
+    for f in add {
+        match into.iter().find(|g| g.kind == f.kind) {
+            Some(g) if g.value == f.value => {}
+            Some(g) => {
+                return Err(MatchError::FactorMismatch {
+                    player: player.to_string(),
+                    expected: g.to_string(),
+                    found: f.to_string(),
+                })
+            }
+            None => into.push(f.clone()),
+        }
+    }
+    Ok(())
 }
 
 fn same_finish(a: Finish, b: Finish) -> bool {
@@ -772,6 +862,7 @@ mod tests {
                 team: t.map(str::to_string),
                 finish: Finish::Rank(r),
                 weight: w,
+                factors: Vec::new(),
             });
         prop::collection::vec(row, 0..8)
     }
@@ -789,6 +880,7 @@ mod tests {
                 team: r.team.as_deref(),
                 finish: r.finish,
                 weight: r.weight,
+                factors: &r.factors,
             });
             let got = Match::from_row_refs(spare, "g", None, refs);
             let want = Match::from_rows("g", None, rows.clone());
@@ -813,6 +905,7 @@ mod tests {
             team: Some(t.into()),
             finish: Finish::Rank(r),
             weight: 1.0,
+            factors: Vec::new(),
         };
         let m = Match::from_rows(
             "g",

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::error::RateError;
+use crate::factor::Factored;
 use crate::model::Match;
 use crate::params::Param;
 use crate::predict::Prediction;
@@ -239,6 +240,66 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
     /// [`RateError`] when the ratings do not fit the match or are not finite.
     fn predict(&self, game: &Match, before: &[Rating]) -> Result<Prediction, RateError> {
         crate::predict::from_pairwise(self, game, before)
+    }
+
+    /// Whether the system rates the factors of entries ([`crate::factor`]): the car, the
+    /// seat, the faction. A system that does not refuses a match whose entries carry
+    /// factors that tell them apart ([`RateError::FactorsUnsupported`]).
+    fn rates_factors(&self) -> bool {
+        false
+    }
+
+    /// The rating of a factor never seen: no advantage (0), with the σ of a new player
+    /// where the system keeps one.
+    fn initial_factor(&self) -> Rating {
+        Rating {
+            value: 0.0,
+            sigma: self.initial_rating().sigma,
+            games: 0,
+        }
+    }
+
+    /// Rates a match whose entries may carry factors, as
+    /// [`RatingSystem::rate_with_states`] does, with `factors[i]` the rating of the
+    /// factor [`Match::factors`]`()[i]` before the match. The result holds the players'
+    /// changes and states and one change per factor.
+    ///
+    /// [`RatingSystem::rate`] and [`RatingSystem::rate_with_states`] rate the players
+    /// as if the entries carried no factors; this is the method that reads them.
+    ///
+    /// The default rates a match without factors that tell entries apart with
+    /// [`RatingSystem::rate_with_states`] and refuses any other.
+    ///
+    /// # Errors
+    /// [`RateError::FactorsUnsupported`] for a system that does not rate factors, and the
+    /// errors of [`RatingSystem::rate_with_states`].
+    fn rate_factored(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        states: &[Option<&State>],
+        learned: Option<&State>,
+        factors: &[Rating],
+    ) -> Result<Factored, RateError> {
+        if !game.factors().is_empty() {
+            return Err(RateError::FactorsUnsupported {
+                system: self.name(),
+            });
+        }
+        crate::factor::check_factors(game, factors)?;
+        Ok(Factored {
+            rated: self.rate_with_states(game, before, states, learned)?,
+            factors: Vec::new(),
+        })
+    }
+
+    /// Each player's rating with the factors of their entry folded in (`factors` as for
+    /// [`RatingSystem::rate_factored`]), so that predictions and pair probabilities read
+    /// them as the players' ratings. The default adds the factors to every member, as
+    /// for a system whose team rating is its members' mean
+    /// ([`crate::factor::fold_mean`]).
+    fn fold_factors(&self, game: &Match, before: &[Rating], factors: &[Rating]) -> Vec<Rating> {
+        crate::factor::fold_mean(game, before, factors)
     }
 
     /// [`RatingSystem::predict`] with what the system learned from every match so far

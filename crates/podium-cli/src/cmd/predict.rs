@@ -114,6 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 })
                 .collect(),
             finish: Finish::Rank(1.0),
+            factors: Vec::new(),
         });
     }
     let game = b.build().context("--players")?;

@@ -75,6 +75,7 @@ pub fn read(file: &str, input: impl BufRead) -> Result<Vec<Match>, ReadError> {
             team: None,
             finish: Finish::Rank(f64::from(place)),
             weight: 1.0,
+            factors: Vec::new(),
         });
         let m = Match::from_rows(id.clone(), Some(g.time), rows)
             .map_err(|e| match_error(file, g.line, &id, e))?;

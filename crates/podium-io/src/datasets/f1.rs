@@ -220,6 +220,7 @@ pub fn read<A: Read, B: Read, C: Read>(
                 team: None,
                 finish: Finish::Rank(f64::from(*pos)),
                 weight: 1.0,
+                factors: Vec::new(),
             })
             .collect();
         let m = Match::from_rows(race.id.clone(), Some(race.time), rows)

@@ -129,6 +129,7 @@ mod tests {
                     },
                 ],
                 finish: crate::Finish::Rank(2.0),
+                factors: Vec::new(),
             })
             .build()
             .unwrap();

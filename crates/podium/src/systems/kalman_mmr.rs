@@ -74,6 +74,7 @@
 use std::f64::consts::PI;
 
 use crate::error::RateError;
+use crate::factor::Factored;
 use crate::model::{Finish, Match};
 use crate::params::{Configure, FloatList, Param};
 use crate::rating::{PlayerChange, Rating};
@@ -130,6 +131,12 @@ pub struct KalmanMmrConfig {
     pub calibrate: bool,
     /// Prior curvature of the online slope fits (their step damping). Default 100.
     pub calibration_weight: f64,
+    /// A factor's prior σ ([`crate::factor`]): how large an advantage a car, a seat or a
+    /// faction is believed to have before any result. Default 200.
+    pub factor_sigma: f64,
+    /// σ added to a factor's belief per match it plays (a car changes over a season).
+    /// Default 10.
+    pub factor_tau: f64,
 }
 
 impl Default for KalmanMmrConfig {
@@ -153,6 +160,8 @@ impl Default for KalmanMmrConfig {
             prior_forgetting: 0.998,
             calibrate: true,
             calibration_weight: 100.0,
+            factor_sigma: 200.0,
+            factor_tau: 10.0,
         }
     }
 }
@@ -181,6 +190,8 @@ crate::configure!(KalmanMmrConfig, "kalman-mmr" {
     prior_forgetting: f64 where |v| (0.5..=1.0).contains(&v), "in [0.5, 1]" => "weight kept by older debuts per newer one in the newcomer prior",
     calibrate: bool => "calibrate the pair probability online",
     calibration_weight: f64 where |v| (1e-3..=1e9).contains(&v), "in [0.001, 1e9]" => "prior curvature of the online slope fits",
+    factor_sigma: f64 where |v| (0.001..=15_000.0).contains(&v), "in [0.001, 15000]" => "prior σ of a factor (car, seat, faction)",
+    factor_tau: f64 where |v| (0.0..=10_000.0).contains(&v), "in [0, 10000]" => "σ added to a factor per match it plays",
 } validate |c| {
     let rule = if !c.symmetric && !c.robust {
         "symmetric or robust must be true: the bank needs filters"
@@ -603,6 +614,26 @@ impl RatingSystem for KalmanMmrConfig {
         true
     }
 
+    fn rates_factors(&self) -> bool {
+        true
+    }
+
+    fn initial_factor(&self) -> Rating {
+        Rating::with_sigma(0.0, self.factor_sigma)
+    }
+
+    fn rate_factored(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        states: &[Option<&State>],
+        learned: Option<&State>,
+        factors: &[Rating],
+    ) -> Result<Factored, RateError> {
+        crate::factor::check_factors(game, factors)?;
+        self.rate_all(game, before, states, learned, factors)
+    }
+
     fn check_rating(&self, rating: &Rating) -> Result<(), RateError> {
         check_bayesian("kalman-mmr", rating)
     }
@@ -683,7 +714,6 @@ impl RatingSystem for KalmanMmrConfig {
         }
     }
 
-    #[allow(clippy::too_many_lines)]
     fn rate_with_states(
         &self,
         game: &Match,
@@ -691,6 +721,23 @@ impl RatingSystem for KalmanMmrConfig {
         states: &[Option<&State>],
         learned: Option<&State>,
     ) -> Result<Rated, RateError> {
+        // Factors are rated by `rate_factored`; here the players alone.
+        Ok(self.rate_all(game, before, states, learned, &[])?.rated)
+    }
+}
+
+impl KalmanMmrConfig {
+    /// [`RatingSystem::rate_factored`]: the three stages, with each entry's factors
+    /// added to its mean skill (and their variances to its variance).
+    #[allow(clippy::too_many_lines)]
+    fn rate_all(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        states: &[Option<&State>],
+        learned: Option<&State>,
+        factors: &[Rating],
+    ) -> Result<Factored, RateError> {
         check_ratings(game, before)?;
         crate::system::check_states(before, states)?;
         for r in before {
@@ -731,11 +778,39 @@ impl RatingSystem for KalmanMmrConfig {
                     weight: p.weight,
                 })
                 .collect();
-            return Ok(Rated {
-                changes,
-                states: Vec::new(),
-                learned: Some(State::new(l)),
+            return Ok(Factored {
+                rated: Rated {
+                    changes,
+                    states: Vec::new(),
+                    learned: Some(State::new(l)),
+                },
+                factors: factors
+                    .iter()
+                    .map(|f| PlayerChange {
+                        before: *f,
+                        after: *f,
+                        expected: f.value,
+                        actual: f.value,
+                        k: None,
+                        weight: 1.0,
+                    })
+                    .collect(),
             });
+        }
+        // Each factor's prior (its drift per match added) and each entry's factors summed.
+        let fpri: Vec<(f64, f64)> = factors
+            .iter()
+            .map(|f| {
+                let s = f.sigma.unwrap_or(self.factor_sigma);
+                (f.value, s * s + self.factor_tau * self.factor_tau)
+            })
+            .collect();
+        let mut off = vec![(0.0, 0.0); game.len()];
+        for (m, &(mu, v)) in game.factors().iter().zip(&fpri) {
+            for &e in &m.entries {
+                off[e].0 += mu;
+                off[e].1 += v;
+            }
         }
         // Every player's prior under every filter.
         let mut pri: Vec<(f64, f64)> = Vec::with_capacity(players.len() * k);
@@ -755,14 +830,27 @@ impl RatingSystem for KalmanMmrConfig {
                 }
             }
         }
-        self.score_filters(&mut l, &mut warm, &pri);
+        if factors.is_empty() {
+            self.score_filters(&mut l, &mut warm, &pri);
+        } else {
+            // The selection scores strengths: each player's prior with its entry's factors.
+            let mut shifted = pri.clone();
+            for (j, p) in players.iter().enumerate() {
+                let (fm, fv) = off[p.entry];
+                for x in &mut shifted[j * k..(j + 1) * k] {
+                    x.0 += fm;
+                    x.1 += fv;
+                }
+            }
+            self.score_filters(&mut l, &mut warm, &shifted);
+        }
         let best = l.best;
         let b2 = self.beta * self.beta;
         // Each entry's term under the filter in use: its members' weighted mean skill.
         let n_entries = game.len();
         let mut terms = Vec::with_capacity(n_entries);
         let mut group = 0;
-        for e in 0..n_entries {
+        for (e, &(fm, fv)) in off.iter().enumerate() {
             let range = game.member_range(e);
             let wsum: f64 = players[range.clone()].iter().map(|p| p.weight).sum();
             let (mut tm, mut tv, mut tw2) = (0.0, 0.0, 0.0);
@@ -776,7 +864,7 @@ impl RatingSystem for KalmanMmrConfig {
             if e > 0 && game.tie_group(e).start == e {
                 group += 1;
             }
-            terms.push((tm, (tv + b2 * tw2).sqrt(), group));
+            terms.push((tm + fm, (tv + fv + b2 * tw2).sqrt(), group));
         }
         let by_group = performances(&terms, group + 1);
         let mut perfs: Vec<f64> = terms.iter().map(|t| by_group[t.2]).collect();
@@ -818,7 +906,8 @@ impl RatingSystem for KalmanMmrConfig {
             for (j, p) in players.iter().enumerate() {
                 if p.state.is_some_and(|s| s.games >= 3) {
                     let (mu, v) = pri[j * k + best];
-                    let z = (perfs[p.entry] - mu) / (v + noise).sqrt();
+                    let (fm, fv) = off[p.entry];
+                    let z = (perfs[p.entry] - fm - mu) / (v + fv + noise).sqrt();
                     sz += z.clamp(-3.0, 3.0).powi(2);
                     cz += 1.0;
                 }
@@ -840,13 +929,21 @@ impl RatingSystem for KalmanMmrConfig {
                 t.3 = wsum;
             }
         }
+        if !factors.is_empty() {
+            for (e, &(fm, fv)) in off.iter().enumerate() {
+                for t in &mut team[e * k..(e + 1) * k] {
+                    t.0 += fm;
+                    t.1 += fv;
+                }
+            }
+        }
         let mut banks: Vec<Box<[(f64, f64)]>> = Vec::with_capacity(players.len());
         for (j, p) in players.iter().enumerate() {
             let x = perfs[p.entry];
             let newcomer = p.state.is_none();
             if newcomer {
                 l.debuts.0 = l.debuts.0 * self.prior_forgetting + 1.0;
-                l.debuts.1 = l.debuts.1 * self.prior_forgetting + x;
+                l.debuts.1 = l.debuts.1 * self.prior_forgetting + x - off[p.entry].0;
             }
             let size = game.member_range(p.entry).len();
             let mut bank = Vec::with_capacity(k);
@@ -915,8 +1012,49 @@ impl RatingSystem for KalmanMmrConfig {
                 bank,
             })));
         }
+        // Each factor: the Kalman update of its own belief from every entry that carries
+        // it (the entry's performance observes its players' mean skill plus its factors),
+        // the entries' evidence pooled.
+        let factor_changes = game
+            .factors()
+            .iter()
+            .zip(factors)
+            .zip(&fpri)
+            .map(|((m, f), &(mu, v))| {
+                let (mut shift, mut gain, mut expected, mut actual) = (0.0, 0.0, 0.0, 0.0);
+                for &e in &m.entries {
+                    let (tm, tv, tw2, wsum) = team[e * k + best];
+                    let range = game.member_range(e);
+                    let r = if range.len() == 1 {
+                        noise / wsum
+                    } else {
+                        noise * tw2
+                    };
+                    let sden = tv + r;
+                    shift += v * (perfs[e] - tm) / sden;
+                    gain += 1.0 / (v - v * v / sden).max(1e-6) - 1.0 / v;
+                    expected += tm;
+                    actual += perfs[e];
+                }
+                PlayerChange {
+                    before: *f,
+                    after: Rating {
+                        value: mu + shift,
+                        sigma: Some((1.0 / (1.0 / v + gain)).sqrt()),
+                        games: f.games.saturating_add(1),
+                    },
+                    expected,
+                    actual,
+                    k: None,
+                    weight: 1.0,
+                }
+            })
+            .collect();
         out.learned = Some(State::new(l));
-        Ok(out)
+        Ok(Factored {
+            rated: out,
+            factors: factor_changes,
+        })
     }
 }
 

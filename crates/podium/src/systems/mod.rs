@@ -37,6 +37,19 @@ macro_rules! elo_system {
             ) -> Result<(), $crate::error::RateError> {
                 $crate::systems::rate_ranked_elo(self, places, before, out)
             }
+            fn rates_factors(&self) -> bool {
+                true
+            }
+            fn rate_factored(
+                &self,
+                game: &$crate::model::Match,
+                before: &[$crate::rating::Rating],
+                _states: &[Option<&$crate::state::State>],
+                _learned: Option<&$crate::state::State>,
+                factors: &[$crate::rating::Rating],
+            ) -> Result<$crate::factor::Factored, $crate::error::RateError> {
+                $crate::systems::rate_elo_factored(self, game, before, factors)
+            }
             $($own)*
         }
     };
@@ -209,6 +222,49 @@ pub(crate) fn rate_elo(
     let (e, s) = scores.split_at_mut(n);
     sys.scores(&r, game.places(), e, s);
     Ok(elo_changes(game, before, e, s, |x| sys.k(x, n)))
+}
+
+/// [`crate::RatingSystem::rate_factored`] for the Elo family: an entry's rating is its
+/// members' mean plus its factors' ratings; each member gets `Δ = w · K · (S − E)` of
+/// the entry's scores, and each factor `K · (S − E)` (its own K) of every entry that
+/// carries it, summed.
+pub(crate) fn rate_elo_factored(
+    sys: &impl EloScores,
+    game: &Match,
+    before: &[Rating],
+    factors: &[Rating],
+) -> Result<crate::factor::Factored, RateError> {
+    let mut r = entry_ratings(game, before)?;
+    crate::factor::check_factors(game, factors)?;
+    for (e, (off, _)) in crate::factor::entry_offsets(game, factors)
+        .into_iter()
+        .enumerate()
+    {
+        r[e] += off;
+    }
+    let n = r.len();
+    let mut scores = vec![0.0; 2 * n];
+    let (e, s) = scores.split_at_mut(n);
+    sys.scores(&r, game.places(), e, s);
+    let changes = elo_changes(game, before, e, s, |x| sys.k(x, n));
+    let factor_changes = game
+        .factors()
+        .iter()
+        .zip(factors)
+        .map(|(m, f)| {
+            let ee: f64 = m.entries.iter().map(|&i| e[i]).sum();
+            let ss: f64 = m.entries.iter().map(|&i| s[i]).sum();
+            PlayerChange::elo(*f, ee, ss, sys.k(f, n), 1.0)
+        })
+        .collect();
+    Ok(crate::factor::Factored {
+        rated: crate::state::Rated {
+            changes,
+            states: Vec::new(),
+            learned: None,
+        },
+        factors: factor_changes,
+    })
 }
 
 /// [`crate::RatingSystem::rate_ranked`] for the Elo family: checks the places and

@@ -565,6 +565,22 @@ impl RatingSystem for TrueSkillConfig {
     fn has_uncertainty(&self) -> bool {
         true
     }
+    fn rates_factors(&self) -> bool {
+        true
+    }
+    fn rate_factored(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        states: &[Option<&crate::State>],
+        learned: Option<&crate::State>,
+        factors: &[Rating],
+    ) -> Result<crate::factor::Factored, RateError> {
+        crate::factor::rate_as_members(self, game, before, states, learned, factors)
+    }
+    fn fold_factors(&self, game: &Match, before: &[Rating], factors: &[Rating]) -> Vec<Rating> {
+        crate::factor::fold_sum(game, before, factors)
+    }
     fn check_rating(&self, rating: &Rating) -> Result<(), RateError> {
         crate::system::check_bayesian("trueskill", rating)
     }

@@ -38,6 +38,7 @@ fn build(teams: &[&[(f64, f64, f64)]], ranks: &[u32]) -> (Match, Vec<Rating>) {
                 })
                 .collect(),
             finish: Finish::Rank(f64::from(ranks[i])),
+            factors: Vec::new(),
         });
     }
     let m = b.build().unwrap();

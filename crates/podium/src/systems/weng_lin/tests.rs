@@ -51,6 +51,7 @@ fn build(teams: &[Vec<(f64, f64, f64)>], finish: impl Fn(usize) -> Finish) -> (M
                 })
                 .collect(),
             finish: finish(i),
+            factors: Vec::new(),
         });
     }
     let m = b.build().unwrap();

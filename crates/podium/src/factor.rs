@@ -1,0 +1,450 @@
+//! Factors: what else than its players decides an entry's result — the car, the seat,
+//! the faction, the side of the map.
+//!
+//! Every rating system assumes that two players of equal skill have an equal chance;
+//! Elo named this as a restriction of his system (A. Elo, *The Rating of Chessplayers,
+//! Past and Present*, 1978) and it is false in most games: in Formula 1 the car decides
+//! as much as the driver, in board games the first seat or a faction wins more often.
+//! An entry may carry **factors**, each a named kind and value (`car=ferrari`,
+//! `seat=1`, `faction=elves`), at most one value of each kind. An entry's strength is
+//! then its players' rating plus the ratings of its factors, and a factor is rated from
+//! the results like a player: it is shared between entries of one match (two drivers of
+//! one constructor) and across matches, and keeps its own uncertainty where the system
+//! keeps one.
+//!
+//! - Factors live in their own namespace: a factor value that is also a player's name
+//!   (a team named after its owner) is a different thing.
+//! - A factor that every entry of a match carries adds the same to every strength, so it
+//!   says nothing about the order: the match is rated as if it were not there
+//!   ([`Match::factors`] leaves it out).
+//! - A factor starts at 0 ([`RatingSystem::initial_factor`]): no advantage until the
+//!   results show one.
+//!
+//! Which systems rate factors, and how ([`RatingSystem::rates_factors`]):
+//!
+//! | systems | a factor's part of the strength | its update |
+//! |---|---|---|
+//! | the Elo family (`pairwise`, `shares`, `sme`, `mes`, `whitewhale`) | added to the entry's rating | `K · (S − E)` of each entry that carries it, summed |
+//! | `trueskill`, the Weng-Lin family | one more member of the entry's team | the member's update; copies on several entries pooled |
+//! | `kalman-mmr` | added to the entry's mean skill, its variance to the entry's | the Kalman gain of its own variance |
+//!
+//! The other systems refuse a match whose entries carry factors
+//! ([`RateError::FactorsUnsupported`]).
+//!
+//! ```
+//! use podium::{Finish, League, Match};
+//! let mut league = League::new(podium::system("pairwise", &podium::Settings::new()).unwrap());
+//! let race = Match::builder("r1")
+//!     .player("ann", Finish::Rank(1.0)).factor("car", "red")
+//!     .player("bo", Finish::Rank(2.0)).factor("car", "blue")
+//!     .build()
+//!     .unwrap();
+//! league.apply(&race).unwrap();
+//! let cars = league.factor_standings();
+//! assert_eq!(cars[0].factor.to_string(), "car=red");
+//! assert!(cars[0].rating.value > 0.0 && cars[1].rating.value < 0.0);
+//! ```
+//!
+//! [`RatingSystem::initial_factor`]: crate::RatingSystem::initial_factor
+//! [`RatingSystem::rates_factors`]: crate::RatingSystem::rates_factors
+
+use std::fmt;
+
+use crate::error::{MatchError, RateError};
+use crate::model::{Entry, Match};
+use crate::rating::{PlayerChange, Rating};
+use crate::state::{Rated, State};
+use crate::system::RatingSystem;
+
+/// A factor of an entry: a kind (`car`) and a value (`ferrari`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Factor {
+    /// What kind of factor: `car`, `seat`, `faction`.
+    pub kind: String,
+    /// Which one of its kind: `ferrari`, `1`, `elves`.
+    pub value: String,
+}
+
+impl Factor {
+    /// The factor `kind=value`.
+    pub fn new(kind: impl Into<String>, value: impl Into<String>) -> Self {
+        Factor {
+            kind: kind.into(),
+            value: value.into(),
+        }
+    }
+}
+
+impl fmt::Display for Factor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}={}", self.kind, self.value)
+    }
+}
+
+/// A factor of a match with the entries that carry it (indices, best first).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchFactor {
+    /// The factor.
+    pub factor: Factor,
+    /// The entries that carry it, as indices into [`Match::entries`].
+    pub entries: Vec<usize>,
+}
+
+/// What a system gives for a match whose entries carry factors: the players' changes and
+/// states as [`RatingSystem::rate_with_states`] gives them, and one change per factor
+/// of [`Match::factors`], in that order.
+#[derive(Debug, Clone)]
+pub struct Factored {
+    /// The players' changes, states and what the system learned.
+    pub rated: Rated,
+    /// Each factor's change, in [`Match::factors`] order.
+    pub factors: Vec<PlayerChange>,
+}
+
+fn valid_name(s: &str) -> bool {
+    !s.is_empty() && s.trim() == s
+}
+
+/// Checks an entry's factors: kinds and values non-empty without surrounding white
+/// space, a kind without `=`, at most one value per kind.
+pub(crate) fn check_entry(entry: &Entry) -> Result<(), MatchError> {
+    for (i, f) in entry.factors.iter().enumerate() {
+        if !valid_name(&f.kind) || f.kind.contains('=') || !valid_name(&f.value) {
+            return Err(MatchError::InvalidFactor {
+                player: entry
+                    .members
+                    .first()
+                    .map(|m| m.player.clone())
+                    .unwrap_or_default(),
+                kind: f.kind.clone(),
+                value: f.value.clone(),
+            });
+        }
+        if let Some(g) = entry.factors[..i].iter().find(|g| g.kind == f.kind) {
+            return Err(MatchError::FactorMismatch {
+                player: entry
+                    .members
+                    .first()
+                    .map(|m| m.player.clone())
+                    .unwrap_or_default(),
+                expected: g.to_string(),
+                found: f.to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Fills `out` with the distinct factors of `entries` that not every entry carries, in
+/// order of first appearance, each with its entries.
+pub(crate) fn distinguishing(entries: &[Entry], out: &mut Vec<MatchFactor>) {
+    out.clear();
+    if entries.iter().all(|e| e.factors.is_empty()) {
+        return;
+    }
+    for (e, entry) in entries.iter().enumerate() {
+        for f in &entry.factors {
+            match out.iter_mut().find(|m| &m.factor == f) {
+                Some(m) => m.entries.push(e),
+                None => out.push(MatchFactor {
+                    factor: f.clone(),
+                    entries: vec![e],
+                }),
+            }
+        }
+    }
+    out.retain(|m| m.entries.len() < entries.len());
+}
+
+/// Each entry's factors summed: `(Σ value, Σ σ²)` (σ² 0 where a factor has none), given
+/// the rating of each factor of [`Match::factors`].
+#[must_use]
+pub fn entry_offsets(game: &Match, factors: &[Rating]) -> Vec<(f64, f64)> {
+    let mut out = vec![(0.0, 0.0); game.len()];
+    for (m, r) in game.factors().iter().zip(factors) {
+        let v = r.sigma.map_or(0.0, |s| s * s);
+        for &e in &m.entries {
+            out[e].0 += r.value;
+            out[e].1 += v;
+        }
+    }
+    out
+}
+
+/// Checks that `factors` holds one finite rating per factor of the match.
+///
+/// # Errors
+/// [`RateError::RatingCountMismatch`] or [`RateError::NonFiniteRating`] naming the factor.
+pub fn check_factors(game: &Match, factors: &[Rating]) -> Result<(), RateError> {
+    if factors.len() != game.factors().len() {
+        return Err(RateError::RatingCountMismatch {
+            expected: game.factors().len(),
+            found: factors.len(),
+        });
+    }
+    for (m, r) in game.factors().iter().zip(factors) {
+        if !r.value.is_finite() || r.sigma.is_some_and(|s| !s.is_finite() || s < 0.0) {
+            return Err(RateError::NonFiniteRating {
+                player: m.factor.to_string(),
+                rating: r.value,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Each player's rating with its entry's factors folded in, for a system whose team
+/// rating is its members' mean: every member moves by the entry's factors, and a member's
+/// σ (where both have one) widens by theirs. Predictions and pair probabilities read
+/// these as the players' ratings.
+#[must_use]
+pub fn fold_mean(game: &Match, before: &[Rating], factors: &[Rating]) -> Vec<Rating> {
+    let off = entry_offsets(game, factors);
+    game.players()
+        .zip(before)
+        .map(|((e, _), r)| Rating {
+            value: r.value + off[e].0,
+            sigma: r.sigma.map(|s| (s * s + off[e].1).sqrt()),
+            games: r.games,
+        })
+        .collect()
+}
+
+/// As [`fold_mean`] for a system whose team performs the weighted sum of its members
+/// (TrueSkill, Weng-Lin): each member carries a share of the factors in proportion to
+/// its weight, so that the team's sum gains exactly the factors' sum (and its variance
+/// theirs).
+#[must_use]
+pub fn fold_sum(game: &Match, before: &[Rating], factors: &[Rating]) -> Vec<Rating> {
+    let off = entry_offsets(game, factors);
+    let mut out = Vec::with_capacity(before.len());
+    for (e, entry) in game.entries().iter().enumerate() {
+        let w: f64 = entry.members.iter().map(|m| m.weight).sum();
+        let w2: f64 = entry.members.iter().map(|m| m.weight * m.weight).sum();
+        for (j, _) in entry.members.iter().enumerate() {
+            let r = before[game.member_range(e).start + j];
+            out.push(Rating {
+                value: r.value + off[e].0 / w,
+                sigma: r.sigma.map(|s| (s * s + off[e].1 / w2).sqrt()),
+                games: r.games,
+            });
+        }
+    }
+    out
+}
+
+/// Rates a match with factors for a system whose team performs the sum of its members
+/// (TrueSkill, Weng-Lin): each factor joins every entry that carries it as one more
+/// member at the factor's rating, the match is rated, and the factor's copies are pooled
+/// — their changes of the mean summed, their gains of precision (1/σ²) added — as
+/// independent pieces of evidence about one quantity.
+///
+/// # Errors
+/// As the system's [`RatingSystem::rate_with_states`] on the enlarged match.
+pub fn rate_as_members(
+    sys: &dyn RatingSystem,
+    game: &Match,
+    before: &[Rating],
+    states: &[Option<&State>],
+    learned: Option<&State>,
+    factors: &[Rating],
+) -> Result<Factored, RateError> {
+    crate::system::check_ratings(game, before)?;
+    check_factors(game, factors)?;
+    // The enlarged match: each entry's players, then a member per factor it carries.
+    let mut b = Match::builder(game.id());
+    if let Some(t) = game.time() {
+        b = b.time(t);
+    }
+    let mut ratings = Vec::with_capacity(before.len() + factors.len());
+    let mut own = Vec::with_capacity(before.len() + factors.len());
+    // Where each factor's copies are, as positions in the enlarged match's players.
+    let mut copies: Vec<Vec<usize>> = vec![Vec::new(); factors.len()];
+    let mut players = Vec::with_capacity(before.len());
+    for (e, entry) in game.entries().iter().enumerate() {
+        let mut members = entry.members.clone();
+        for (j, _) in entry.members.iter().enumerate() {
+            let k = game.member_range(e).start + j;
+            players.push(ratings.len());
+            ratings.push(before[k]);
+            own.push(states.get(k).copied().flatten());
+        }
+        for (f, m) in game.factors().iter().enumerate() {
+            if m.entries.contains(&e) {
+                copies[f].push(ratings.len());
+                ratings.push(factors[f]);
+                own.push(None);
+                // Control characters are no one's id in a file, so no player is met.
+                members.push(crate::model::Member {
+                    player: format!("\u{1}factor {f}"),
+                    weight: 1.0,
+                });
+            }
+        }
+        b = b.entry(Entry {
+            team: Some(format!("\u{1}entry {e}")),
+            members,
+            finish: entry.finish,
+            factors: Vec::new(),
+        });
+    }
+    let big = b.build()?;
+    // The builder keeps entries in their order (they are sorted already), so the
+    // positions above hold.
+    let rated = sys.rate_with_states(&big, &ratings, &own, learned)?;
+    let pick = |i: usize| rated.changes[i];
+    let changes = players.iter().map(|&i| pick(i)).collect();
+    let player_states = if rated.states.is_empty() {
+        Vec::new()
+    } else {
+        players.iter().map(|&i| rated.states[i].clone()).collect()
+    };
+    let factor_changes = copies
+        .iter()
+        .zip(factors)
+        .map(|(at, &f)| pool(f, at.iter().map(|&i| pick(i))))
+        .collect();
+    Ok(Factored {
+        rated: Rated {
+            changes,
+            states: player_states,
+            learned: rated.learned,
+        },
+        factors: factor_changes,
+    })
+}
+
+/// Pools the changes of a factor's copies: means moved by the sum of their moves,
+/// precision raised by the sum of their gains (the first copy's σ is the posterior of
+/// the prior the system used, dynamics included).
+fn pool(before: Rating, copies: impl Iterator<Item = PlayerChange>) -> PlayerChange {
+    let mut value = before.value;
+    let (mut expected, mut actual) = (0.0, 0.0);
+    let mut precision: Option<f64> = None;
+    for c in copies {
+        value += c.delta();
+        expected += c.expected;
+        actual += c.actual;
+        if let (Some(s0), Some(s1)) = (c.before.sigma, c.after.sigma) {
+            let gain = 1.0 / (s1 * s1) - 1.0 / (s0 * s0);
+            precision = Some(match precision {
+                None => 1.0 / (s1 * s1),
+                Some(p) => p + gain,
+            });
+        }
+    }
+    PlayerChange {
+        before,
+        after: Rating {
+            value,
+            sigma: precision
+                .map(|p| 1.0 / p.max(1e-18).sqrt())
+                .or(before.sigma),
+            games: before.games.saturating_add(1),
+        },
+        expected,
+        actual,
+        k: None,
+        weight: 1.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Finish;
+
+    fn race() -> Match {
+        Match::builder("r")
+            .player("a", Finish::Rank(1.0))
+            .factor("car", "x")
+            .player("b", Finish::Rank(2.0))
+            .factor("car", "y")
+            .player("c", Finish::Rank(3.0))
+            .factor("car", "x")
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn shared_factors_list_their_entries_and_common_ones_drop() {
+        let m = race();
+        assert_eq!(m.factors().len(), 2);
+        assert_eq!(m.factors()[0].factor, Factor::new("car", "x"));
+        assert_eq!(m.factors()[0].entries, [0, 2]);
+        assert_eq!(m.factors()[1].entries, [1]);
+        let all = Match::builder("r")
+            .player("a", Finish::Rank(1.0))
+            .factor("weather", "rain")
+            .player("b", Finish::Rank(2.0))
+            .factor("weather", "rain")
+            .build()
+            .unwrap();
+        assert!(all.factors().is_empty());
+        assert!(all.has_factors());
+    }
+
+    #[test]
+    fn bad_factors_are_named() {
+        let err = Match::builder("r")
+            .player("a", Finish::Rank(1.0))
+            .factor("car", "x")
+            .factor("car", "y")
+            .player("b", Finish::Rank(2.0))
+            .build()
+            .unwrap_err();
+        assert!(matches!(err, MatchError::FactorMismatch { ref found, .. } if found == "car=y"));
+        let err = Match::builder("r")
+            .player("a", Finish::Rank(1.0))
+            .factor("car", " x")
+            .player("b", Finish::Rank(2.0))
+            .build()
+            .unwrap_err();
+        assert!(matches!(err, MatchError::InvalidFactor { ref player, .. } if player == "a"));
+    }
+
+    #[test]
+    fn folding_adds_the_factors_to_the_team() {
+        let m = race();
+        let before = [Rating::with_sigma(10.0, 3.0); 3];
+        let f = [Rating::with_sigma(5.0, 4.0), Rating::with_sigma(-1.0, 0.0)];
+        let folded = fold_mean(&m, &before, &f);
+        assert_eq!(folded[0].value, 15.0);
+        assert_eq!(folded[0].sigma, Some(5.0));
+        assert_eq!(folded[1].value, 9.0);
+        assert_eq!(folded[2].value, 15.0);
+        let team = Match::builder("t")
+            .team("red", ["a", "b"], Finish::Rank(1.0))
+            .factor("side", "north")
+            .player("c", Finish::Rank(2.0))
+            .build()
+            .unwrap();
+        let folded = fold_sum(&team, &before, &[Rating::with_sigma(4.0, 2.0)]);
+        assert_eq!(folded[0].value + folded[1].value, 24.0);
+        let var: f64 = folded[..2].iter().map(|r| r.sigma.unwrap().powi(2)).sum();
+        assert!((var - (9.0 + 9.0 + 4.0)).abs() < 1e-12);
+        assert_eq!(folded[2], before[2]);
+    }
+
+    #[test]
+    fn pooling_adds_moves_and_precision() {
+        let before = Rating::with_sigma(0.0, 2.0);
+        let copy = |d: f64, s: f64| PlayerChange {
+            before,
+            after: Rating::with_sigma(d, s),
+            expected: 0.0,
+            actual: 0.0,
+            k: None,
+            weight: 1.0,
+        };
+        let one = pool(before, [copy(1.0, 1.0)].into_iter());
+        assert_eq!(one.after.value, 1.0);
+        assert_eq!(one.after.sigma, Some(1.0));
+        assert_eq!(one.after.games, 1);
+        // Precision 1/4 → 1 twice: 1 + (1 − 1/4) = 1.75.
+        let two = pool(before, [copy(1.0, 1.0), copy(-0.5, 1.0)].into_iter());
+        assert_eq!(two.after.value, 0.5);
+        assert!((two.after.sigma.unwrap() - 1.75f64.powf(-0.5)).abs() < 1e-12);
+    }
+}
