@@ -277,7 +277,7 @@ pub fn rate_as_members(
                 own.push(None);
                 // Control characters are no one's id in a file, so no player is met.
                 members.push(crate::model::Member {
-                    player: format!("\u{1}factor {f}"),
+                    player: format!("\u{1}factor {f} of entry {e}"),
                     weight: 1.0,
                 });
             }

@@ -1,0 +1,255 @@
+//! Invariants of factors (the car, the seat, the faction), checked on random histories
+//! with proptest, for every system that rates them:
+//!
+//! - a factor present on every entry of a match changes nothing;
+//! - relabelling factor values (and kinds) changes nothing but the labels;
+//! - a factor value that is also a player's name is no clash;
+//! - no NaN or infinity, players' and factors' ratings alike;
+//!
+//! and, by hand, what the Elo family does with a factor.
+
+use podium::{Factor, Finish, League, Match, RateError, Settings};
+use proptest::prelude::*;
+
+/// The systems that rate factors, one of each way of doing it.
+const SYSTEMS: [&str; 5] = [
+    "kalman-mmr",
+    "pairwise",
+    "trueskill",
+    "plackett-luce",
+    "sme",
+];
+
+/// One result of a generated match: player, place, car (index), seat (index, or none).
+type Row = (usize, u32, usize, Option<usize>);
+
+fn matches() -> impl Strategy<Value = Vec<Vec<Row>>> {
+    let game = (2..=6usize).prop_flat_map(|n| {
+        (
+            Just(n),
+            prop::sample::subsequence((0..10usize).collect::<Vec<_>>(), n),
+            prop::collection::vec((1..=n as u32, 0..3usize, prop::option::of(0..4usize)), n),
+        )
+            .prop_map(|(_, players, rest)| {
+                players
+                    .into_iter()
+                    .zip(rest)
+                    .map(|(p, (place, car, seat))| (p, place, car, seat))
+                    .collect::<Vec<Row>>()
+            })
+    });
+    prop::collection::vec(game, 1..12)
+}
+
+/// Builds match `i` from its rows; `car` and `seat` name a factor index, `common` adds
+/// one factor to every entry.
+fn build(
+    i: usize,
+    rows: &[Row],
+    car: &dyn Fn(usize) -> Factor,
+    seat: &dyn Fn(usize) -> Factor,
+    common: Option<&Factor>,
+) -> Match {
+    let mut b = Match::builder(format!("m{i}"));
+    for &(p, place, c, s) in rows {
+        b = b.player(format!("p{p}"), Finish::Rank(f64::from(place)));
+        let f = car(c);
+        b = b.factor(f.kind, f.value);
+        if let Some(s) = s {
+            let f = seat(s);
+            b = b.factor(f.kind, f.value);
+        }
+        if let Some(f) = common {
+            b = b.factor(f.kind.clone(), f.value.clone());
+        }
+    }
+    b.build().unwrap()
+}
+
+fn league(name: &str) -> League {
+    League::new(podium::system(name, &Settings::new()).unwrap())
+}
+
+fn car(c: usize) -> Factor {
+    Factor::new("car", format!("c{c}"))
+}
+
+fn seat(s: usize) -> Factor {
+    Factor::new("seat", format!("{}", s + 1))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn a_factor_on_every_entry_changes_nothing(history in matches()) {
+        for name in SYSTEMS {
+            let (mut plain, mut with) = (league(name), league(name));
+            let weather = Factor::new("weather", "rain");
+            for (i, rows) in history.iter().enumerate() {
+                let a = plain.apply(&build(i, rows, &car, &seat, None)).unwrap();
+                let b = with.apply(&build(i, rows, &car, &seat, Some(&weather))).unwrap();
+                // States are compared by identity in a report: compare what they hold
+                // through the ratings and the changes.
+                prop_assert_eq!(&a.changes, &b.changes, "{}", name);
+                prop_assert_eq!(&a.factors, &b.factors, "{}", name);
+            }
+            prop_assert_eq!(plain.standings(), with.standings());
+            prop_assert_eq!(plain.factor_standings(), with.factor_standings());
+        }
+    }
+
+    #[test]
+    fn relabelling_factor_values_changes_nothing(history in matches(), shift in 1..7usize) {
+        // A bijection of cars and seats onto other labels (and another kind name).
+        let car2 = |c: usize| Factor::new("vehicle", format!("x{}", (c + shift) % 3));
+        let seat2 = |s: usize| Factor::new("chair", format!("s{}", (s + shift) % 4));
+        for name in SYSTEMS {
+            let (mut a, mut b) = (league(name), league(name));
+            for (i, rows) in history.iter().enumerate() {
+                let ra = a.apply(&build(i, rows, &car, &seat, None)).unwrap();
+                let rb = b.apply(&build(i, rows, &car2, &seat2, None)).unwrap();
+                prop_assert_eq!(&ra.changes, &rb.changes, "{}", name);
+            }
+            prop_assert_eq!(a.standings(), b.standings());
+            for f in a.factors() {
+                let twin = match f.factor.kind.as_str() {
+                    "car" => car2(f.factor.value[1..].parse().unwrap()),
+                    _ => seat2(f.factor.value.parse::<usize>().unwrap() - 1),
+                };
+                let g = b.factors().iter().find(|g| g.factor == twin).unwrap();
+                prop_assert_eq!(f.rating, g.rating, "{} {}", name, f.factor);
+                prop_assert_eq!(&f.stats, &g.stats);
+            }
+        }
+    }
+
+    #[test]
+    fn ratings_stay_finite(history in matches()) {
+        for name in SYSTEMS {
+            let mut l = league(name);
+            for (i, rows) in history.iter().enumerate() {
+                l.apply(&build(i, rows, &car, &seat, None)).unwrap();
+            }
+            for p in l.players() {
+                prop_assert!(p.rating.value.is_finite(), "{} {:?}", name, p);
+            }
+            for f in l.factors() {
+                prop_assert!(f.rating.value.is_finite(), "{} {:?}", name, f);
+                prop_assert!(f.rating.sigma.is_none_or(|s| s.is_finite() && s > 0.0));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_factor_named_like_a_player_is_another_thing() {
+    // The team "ann" is owned by the driver ann: two ratings, one of each.
+    let mut l = league("pairwise");
+    let race = Match::builder("r1")
+        .player("ann", Finish::Rank(1.0))
+        .factor("team", "ann")
+        .player("bo", Finish::Rank(2.0))
+        .factor("team", "bo-racing")
+        .build()
+        .unwrap();
+    l.apply(&race).unwrap();
+    assert_eq!(l.players().len(), 2);
+    assert_eq!(l.factors().len(), 2);
+    // Strengths 1500 + 0 each: ann gains K/2 = 16, and so does her team.
+    assert!((l.get("ann").unwrap().rating.value - 1516.0).abs() < 1e-9);
+    let team = l.factor_rating(&Factor::new("team", "ann"));
+    assert!((team.value - 16.0).abs() < 1e-9);
+}
+
+#[test]
+fn the_elo_family_adds_factors_to_the_entry_by_hand() {
+    // pairwise, K 32, scale 400. Car x at +100 (set by an earlier race), then a race
+    // of a (car x) ahead of b (car y, new, 0) and c (car x).
+    let mut l = league("pairwise");
+    let warm = Match::builder("r0")
+        .player("z1", Finish::Rank(1.0))
+        .factor("car", "x")
+        .player("z2", Finish::Rank(2.0))
+        .factor("car", "w")
+        .build()
+        .unwrap();
+    l.apply(&warm).unwrap();
+    let x = l.factor_rating(&Factor::new("car", "x")).value;
+    assert!((x - 16.0).abs() < 1e-9);
+    let race = Match::builder("r1")
+        .player("a", Finish::Rank(1.0))
+        .factor("car", "x")
+        .player("b", Finish::Rank(2.0))
+        .factor("car", "y")
+        .player("c", Finish::Rank(3.0))
+        .factor("car", "x")
+        .build()
+        .unwrap();
+    let e = |d: f64| 1.0 / (1.0 + 10f64.powf(-d / 400.0));
+    // Entry strengths: a 1516, b 1500, c 1516.
+    let (ea, eb, ec) = (e(16.0) + e(0.0), e(-16.0) + e(-16.0), e(0.0) + e(16.0));
+    let report = l.apply(&race).unwrap();
+    let delta = |i: usize| report.changes[i].1.delta();
+    assert!((delta(0) - 32.0 * (2.0 - ea)).abs() < 1e-9);
+    assert!((delta(1) - 32.0 * (1.0 - eb)).abs() < 1e-9);
+    assert!((delta(2) - 32.0 * (0.0 - ec)).abs() < 1e-9);
+    // Car x carries a and c: K·(S − E) of both entries, summed.
+    let dx = 32.0 * ((2.0 - ea) + (0.0 - ec));
+    let x_after = l.factor_rating(&Factor::new("car", "x")).value;
+    assert!((x_after - (16.0 + dx)).abs() < 1e-9);
+    assert_eq!(report.factors.len(), 2);
+    let rec = l
+        .factors()
+        .iter()
+        .find(|f| f.factor == Factor::new("car", "x"))
+        .unwrap();
+    assert_eq!(rec.stats.games, 2);
+    assert!((rec.stats.wins - 2.0).abs() < 1e-12);
+}
+
+#[test]
+fn systems_that_cannot_rate_factors_say_so_and_change_nothing() {
+    for name in ["elo-mmr", "glicko2", "proportional"] {
+        let mut l = league(name);
+        let race = Match::builder("r1")
+            .player("a", Finish::Rank(1.0))
+            .factor("car", "x")
+            .player("b", Finish::Rank(2.0))
+            .factor("car", "y")
+            .build()
+            .unwrap();
+        let err = l.apply(&race).unwrap_err();
+        assert!(
+            matches!(err, RateError::FactorsUnsupported { .. }),
+            "{name}: {err}"
+        );
+        assert!(err.to_string().contains(name));
+        assert!(l.players().is_empty() && l.factors().is_empty());
+        assert_eq!(l.matches_rated(), 0);
+    }
+}
+
+#[test]
+fn kalman_mmr_gives_a_factor_its_own_share_of_the_surprise() {
+    // Two newcomers at the same prior, the winner's car new: the car takes a share of
+    // the winner's gain in proportion to its variance, and both shrink.
+    let mut l = league("kalman-mmr");
+    let race = Match::builder("r1")
+        .player("a", Finish::Rank(1.0))
+        .factor("car", "fast")
+        .player("b", Finish::Rank(2.0))
+        .build()
+        .unwrap();
+    let report = l.apply(&race).unwrap();
+    let a = report.changes[0].1;
+    let car = report.factors[0].1;
+    assert!(a.delta() > 0.0 && car.delta() > 0.0);
+    // Prior variances: player 350², car 200² + 10²; the gains are in that ratio.
+    let ratio = car.delta() / a.delta();
+    assert!(
+        (ratio - (200.0f64.powi(2) + 100.0) / 350.0f64.powi(2)).abs() < 1e-9,
+        "{ratio}"
+    );
+    assert!(car.after.sigma.unwrap() < (200.0f64.powi(2) + 100.0).sqrt());
+}
