@@ -273,7 +273,11 @@ pub fn rate_as_members(
         for (f, m) in game.factors().iter().enumerate() {
             if m.entries.contains(&e) {
                 copies[f].push(ratings.len());
-                ratings.push(factors[f]);
+                // The copies split the prior: each holds 1/m of its precision, so that
+                // together they count it once.
+                let mut split = factors[f];
+                split.sigma = split.sigma.map(|s| s * (m.entries.len() as f64).sqrt());
+                ratings.push(split);
                 own.push(None);
                 // Control characters are no one's id in a file, so no player is met.
                 members.push(crate::model::Member {
@@ -315,34 +319,43 @@ pub fn rate_as_members(
     })
 }
 
-/// Pools the changes of a factor's copies: means moved by the sum of their moves,
-/// precision raised by the sum of their gains (the first copy's σ is the posterior of
-/// the prior the system used, dynamics included).
+/// Pools the changes of a factor's copies, each rated from 1/m of the prior's
+/// precision: the product of their posteriors is the posterior of the whole match —
+/// precisions added, means weighted by precision. Without σ (no copy has one), the
+/// moves are added.
 fn pool(before: Rating, copies: impl Iterator<Item = PlayerChange>) -> PlayerChange {
-    let mut value = before.value;
     let (mut expected, mut actual) = (0.0, 0.0);
-    let mut precision: Option<f64> = None;
+    let (mut shift, mut precision, mut weighted) = (0.0, 0.0, 0.0);
+    let mut bayesian = true;
     for c in copies {
-        value += c.delta();
+        shift += c.delta();
         expected += c.expected;
         actual += c.actual;
-        if let (Some(s0), Some(s1)) = (c.before.sigma, c.after.sigma) {
-            let gain = 1.0 / (s1 * s1) - 1.0 / (s0 * s0);
-            precision = Some(match precision {
-                None => 1.0 / (s1 * s1),
-                Some(p) => p + gain,
-            });
+        match c.after.sigma {
+            Some(s) if s > 0.0 => {
+                let p = 1.0 / (s * s);
+                precision += p;
+                weighted += p * c.after.value;
+            }
+            _ => bayesian = false,
         }
     }
+    let after = if bayesian && precision > 0.0 {
+        Rating {
+            value: weighted / precision,
+            sigma: Some(precision.sqrt().recip()),
+            games: before.games.saturating_add(1),
+        }
+    } else {
+        Rating {
+            value: before.value + shift,
+            sigma: before.sigma,
+            games: before.games.saturating_add(1),
+        }
+    };
     PlayerChange {
         before,
-        after: Rating {
-            value,
-            sigma: precision
-                .map(|p| 1.0 / p.max(1e-18).sqrt())
-                .or(before.sigma),
-            games: before.games.saturating_add(1),
-        },
+        after,
         expected,
         actual,
         k: None,
@@ -428,7 +441,7 @@ mod tests {
     }
 
     #[test]
-    fn pooling_adds_moves_and_precision() {
+    fn pooling_multiplies_the_copies_posteriors() {
         let before = Rating::with_sigma(0.0, 2.0);
         let copy = |d: f64, s: f64| PlayerChange {
             before,
@@ -442,9 +455,20 @@ mod tests {
         assert_eq!(one.after.value, 1.0);
         assert_eq!(one.after.sigma, Some(1.0));
         assert_eq!(one.after.games, 1);
-        // Precision 1/4 → 1 twice: 1 + (1 − 1/4) = 1.75.
-        let two = pool(before, [copy(1.0, 1.0), copy(-0.5, 1.0)].into_iter());
-        assert_eq!(two.after.value, 0.5);
-        assert!((two.after.sigma.unwrap() - 1.75f64.powf(-0.5)).abs() < 1e-12);
+        // Precisions 1 and 4: σ = 1/√5, mean (1·1 + 4·(−0.5))/5 = −0.2.
+        let two = pool(before, [copy(1.0, 1.0), copy(-0.5, 0.5)].into_iter());
+        assert!((two.after.value + 0.2).abs() < 1e-12);
+        assert!((two.after.sigma.unwrap() - 5f64.powf(-0.5)).abs() < 1e-12);
+        // Without σ the moves add.
+        let elo = |d: f64| PlayerChange {
+            before: Rating::new(0.0),
+            after: Rating::new(d),
+            expected: 0.0,
+            actual: 0.0,
+            k: Some(1.0),
+            weight: 1.0,
+        };
+        let sum = pool(Rating::new(0.0), [elo(1.0), elo(2.0)].into_iter());
+        assert_eq!(sum.after.value, 3.0);
     }
 }

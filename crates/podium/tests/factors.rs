@@ -245,11 +245,8 @@ fn kalman_mmr_gives_a_factor_its_own_share_of_the_surprise() {
     let a = report.changes[0].1;
     let car = report.factors[0].1;
     assert!(a.delta() > 0.0 && car.delta() > 0.0);
-    // Prior variances: player 350², car 200² + 10²; the gains are in that ratio.
+    // Prior variances: player 350², car 50²; the gains are in that ratio.
     let ratio = car.delta() / a.delta();
-    assert!(
-        (ratio - (200.0f64.powi(2) + 100.0) / 350.0f64.powi(2)).abs() < 1e-9,
-        "{ratio}"
-    );
-    assert!(car.after.sigma.unwrap() < (200.0f64.powi(2) + 100.0).sqrt());
+    assert!((ratio - 2_500.0 / 122_500.0).abs() < 1e-9, "{ratio}");
+    assert!(car.after.sigma.unwrap() < 50.0);
 }

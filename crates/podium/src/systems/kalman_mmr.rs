@@ -132,10 +132,10 @@ pub struct KalmanMmrConfig {
     /// Prior curvature of the online slope fits (their step damping). Default 100.
     pub calibration_weight: f64,
     /// A factor's prior σ ([`crate::factor`]): how large an advantage a car, a seat or a
-    /// faction is believed to have before any result. Default 200.
+    /// faction is believed to have before any result. Default 50.
     pub factor_sigma: f64,
     /// σ added to a factor's belief per match it plays (a car changes over a season).
-    /// Default 10.
+    /// Default 0.
     pub factor_tau: f64,
 }
 
@@ -160,8 +160,8 @@ impl Default for KalmanMmrConfig {
             prior_forgetting: 0.998,
             calibrate: true,
             calibration_weight: 100.0,
-            factor_sigma: 200.0,
-            factor_tau: 10.0,
+            factor_sigma: 50.0,
+            factor_tau: 0.0,
         }
     }
 }
@@ -1015,32 +1015,43 @@ impl KalmanMmrConfig {
         // Each factor: the Kalman update of its own belief from every entry that carries
         // it (the entry's performance observes its players' mean skill plus its factors),
         // the entries' evidence pooled.
+        let robust_in_use = filters[best].robust;
         let factor_changes = game
             .factors()
             .iter()
             .zip(factors)
             .zip(&fpri)
             .map(|((m, f), &(mu, v))| {
-                let (mut shift, mut gain, mut expected, mut actual) = (0.0, 0.0, 0.0, 0.0);
+                // Every entry that carries the factor observes it with the noise of the
+                // rest of its strength (its players, its other factors, the
+                // performance): the batch Kalman update of one quantity from several
+                // observations, precisions added.
+                let (mut precision, mut info, mut expected, mut actual) = (1.0 / v, 0.0, 0.0, 0.0);
                 for &e in &m.entries {
                     let (tm, tv, tw2, wsum) = team[e * k + best];
-                    let range = game.member_range(e);
-                    let r = if range.len() == 1 {
+                    let r = if game.member_range(e).len() == 1 {
                         noise / wsum
                     } else {
                         noise * tw2
                     };
                     let sden = tv + r;
-                    shift += v * (perfs[e] - tm) / sden;
-                    gain += 1.0 / (v - v * v / sden).max(1e-6) - 1.0 / v;
+                    // The innovation as the filter in use reads it: clipped below
+                    // −clip when that filter is robust, so that players and factors
+                    // share one reading of a bad result.
+                    let z = (perfs[e] - tm) / sden.sqrt();
+                    let z = if robust_in_use { z.max(-self.clip) } else { z };
+                    let rest = (sden - v).max(1e-6);
+                    precision += 1.0 / rest;
+                    info += z * sden.sqrt() / rest;
                     expected += tm;
                     actual += perfs[e];
                 }
+                let (shift, var) = (info / precision, 1.0 / precision);
                 PlayerChange {
                     before: *f,
                     after: Rating {
                         value: mu + shift,
-                        sigma: Some((1.0 / (1.0 / v + gain)).sqrt()),
+                        sigma: Some(var.sqrt()),
                         games: f.games.saturating_add(1),
                     },
                     expected,
