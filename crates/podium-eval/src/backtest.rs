@@ -31,7 +31,7 @@ use rayon::prelude::*;
 use crate::count::{count_pairs, Item, PairCounts};
 
 /// Smallest probability used in the log loss (and 1 minus it the largest).
-pub const MIN_PROBABILITY: f64 = 1e-15;
+pub const MIN_PROBABILITY: f64 = podium::system::MIN_PROBABILITY;
 
 /// Matches with at least this many warm players sum their log loss in parallel.
 const PARALLEL_LOG_LOSS: usize = 256;
@@ -253,6 +253,7 @@ pub fn backtest(
 }
 
 /// `−ln p` of one pair: `better` finished ahead of `worse`.
+#[cfg(test)]
 fn pair_loss(
     system: &dyn RatingSystem,
     learned: Option<&State>,
@@ -281,12 +282,9 @@ pub fn log_loss_sum(
         }
         ahead.push(group_start);
     }
-    let row = |i: usize| -> f64 {
-        warm[..ahead[i]]
-            .iter()
-            .map(|(_, better)| pair_loss(system, learned, better, &warm[i].1))
-            .sum()
-    };
+    let ratings: Vec<Rating> = warm.iter().map(|w| w.1).collect();
+    let row =
+        |i: usize| -> f64 { system.pair_log_loss(&ratings[..ahead[i]], &ratings[i], learned) };
     if warm.len() >= PARALLEL_LOG_LOSS {
         let rows: Vec<f64> = (0..warm.len())
             .into_par_iter()

@@ -94,6 +94,23 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
         self.win_probability(a, b)
     }
 
+    /// The log loss of pairs that one player lost: the sum over `better` of
+    /// `−ln P(b finishes ahead of worse)` by [`RatingSystem::win_probability_with`],
+    /// each probability kept within [`MIN_PROBABILITY`, 1 − `MIN_PROBABILITY`]. The
+    /// backtest's log loss is a sum of these rows, `O(W²)` pairs per match of W warm
+    /// players; a system may override it with a faster loop giving the same sum.
+    fn pair_log_loss(&self, better: &[Rating], worse: &Rating, learned: Option<&State>) -> f64 {
+        better
+            .iter()
+            .map(|b| {
+                -self
+                    .win_probability_with(b, worse, learned)
+                    .clamp(MIN_PROBABILITY, 1.0 - MIN_PROBABILITY)
+                    .ln()
+            })
+            .sum()
+    }
+
     /// Whether the rating is still provisional (few games); shown on leaderboards.
     fn is_provisional(&self, rating: &Rating) -> bool {
         let _ = rating;
@@ -318,6 +335,11 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
         self.predict(game, before)
     }
 }
+
+/// The smallest probability a log loss reads ([`RatingSystem::pair_log_loss`]): a
+/// probability of 0 would cost an infinite loss, so each pair costs at most
+/// `−ln 1e-15 ≈ 34.5`.
+pub const MIN_PROBABILITY: f64 = 1e-15;
 
 /// Checks that a rating's value lies within ±1e9 ([`crate::params::MAX_MAGNITUDE`]), for
 /// [`RatingSystem::check_rating`].

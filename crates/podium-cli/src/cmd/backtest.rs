@@ -35,7 +35,8 @@ pub struct Args {
     #[arg(long)]
     pub no_log_loss: bool,
     /// Worker threads (0 = one per core); systems replay side by side, at most one per
-    /// core and one per system.
+    /// core and one per system, and the log loss of a large match is shared out over
+    /// every worker.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Output format.
@@ -74,8 +75,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         window,
         log_loss: !args.no_log_loss,
     };
+    // The log loss of a large match runs in parallel too, so it can use every core even
+    // for one system.
+    let items = if options.log_loss {
+        usize::MAX
+    } else {
+        systems.len()
+    };
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(worker_threads(args.threads, systems.len()))
+        .num_threads(worker_threads(args.threads, items))
         .build()
         .context("cannot start worker threads")?;
     let outcomes: Vec<Outcome> = pool.install(|| {

@@ -599,6 +599,29 @@ impl RatingSystem for KalmanMmrConfig {
         )
     }
 
+    fn pair_log_loss(&self, better: &[Rating], worse: &Rating, learned: Option<&State>) -> f64 {
+        // The calibration read once per row; −ln L(x) = ln(1 + e^(−t·x)) (t the
+        // logistic's unit-variance scale), computed stably, for each pair.
+        let (kappa, u) = self
+            .learned_of(learned)
+            .map_or((1.0, 1.0), KalmanMmrLearned::calibration);
+        let var = |r: &Rating| r.sigma.map_or(self.sigma * self.sigma, |s| s * s);
+        let base = var(worse) + u * 2.0 * self.beta * self.beta;
+        let scale = TANH_MULT * kappa;
+        let (lo, hi) = (
+            -(1.0 - crate::system::MIN_PROBABILITY).ln(),
+            -crate::system::MIN_PROBABILITY.ln(),
+        );
+        better
+            .iter()
+            .map(|b| {
+                let y = -scale * (b.value - worse.value) / (var(b) + base).sqrt();
+                let loss = y.max(0.0) + (-y.abs()).exp().ln_1p();
+                loss.clamp(lo, hi)
+            })
+            .sum()
+    }
+
     fn predict_with(
         &self,
         game: &Match,
@@ -1080,6 +1103,40 @@ mod tests {
 
     fn learned(league: &League) -> &KalmanMmrLearned {
         league.learned().unwrap().get::<KalmanMmrLearned>().unwrap()
+    }
+
+    #[test]
+    fn the_fast_log_loss_is_the_probabilities_log_loss() {
+        // After a few matches (a learned calibration), the row of losses equals
+        // −ln of the system's own probabilities, clamped, summed.
+        let sys = KalmanMmrConfig::default();
+        let mut league = League::new(Box::new(sys));
+        for (i, order) in [["a", "b", "c"], ["b", "a", "c"], ["a", "c", "b"]]
+            .iter()
+            .enumerate()
+        {
+            league
+                .apply(&Match::ranked(format!("g{i}"), order).unwrap())
+                .unwrap();
+        }
+        let learned = league.learned();
+        let better: Vec<Rating> = (0..3)
+            .map(|i| league.current(i))
+            .chain([Rating::with_sigma(9_000.0, 1.0), Rating::new(-9_000.0)])
+            .collect();
+        let worse = Rating::with_sigma(1_480.0, 80.0);
+        let slow: f64 = better
+            .iter()
+            .map(|b| {
+                -sys.win_probability_with(b, &worse, learned)
+                    .clamp(
+                        crate::system::MIN_PROBABILITY,
+                        1.0 - crate::system::MIN_PROBABILITY,
+                    )
+                    .ln()
+            })
+            .sum();
+        close(sys.pair_log_loss(&better, &worse, learned), slow, 1e-12);
     }
 
     #[test]
