@@ -20,7 +20,8 @@ use podium::{League, Match, RatingSystem};
 
 use crate::error::StoreError;
 use crate::types::{
-    BoardJson, BoardRow, ChangeRow, HistoryRow, LedgerEntry, PlayerHistory, Position,
+    BoardJson, BoardRow, ChangeRow, FactorChange, FactorRow, HistoryRow, LedgerEntry,
+    PlayerHistory, Position,
 };
 
 /// One rated match.
@@ -32,6 +33,9 @@ struct Rated {
     entries: usize,
     /// `(player index, place, change)` in the match's player order.
     changes: Vec<(usize, usize, podium::PlayerChange)>,
+    /// `(factor index, change)` in [`Match::factors`] order (empty for a match without
+    /// factors).
+    factors: Vec<(usize, podium::PlayerChange)>,
 }
 
 impl Rated {
@@ -45,6 +49,10 @@ impl Rated {
 
 /// Rates one match of the ledger in `league`, whose matches so far have times or not as
 /// `timed` says (`None`: no match yet). Nothing changes if it fails.
+///
+/// A match whose entries carry factors is refused by a system that does not rate them,
+/// even when every entry carries the same factor (which the library would rate as if it
+/// were not there): a league records factors only where they are rated.
 fn rate(
     league: &mut League,
     timed: Option<bool>,
@@ -58,10 +66,16 @@ fn rate(
             has_time,
         });
     }
-    let report = league.apply(game).map_err(|source| StoreError::Rate {
+    let refused = |source| StoreError::Rate {
         key: entry.key.clone(),
         source,
-    })?;
+    };
+    if game.has_factors() && !league.system().rates_factors() {
+        return Err(refused(podium::RateError::FactorsUnsupported {
+            system: league.system().name(),
+        }));
+    }
+    let report = league.apply(game).map_err(refused)?;
     let places = game.players().map(|(e, _)| game.place(e));
     let changes = report
         .changes
@@ -75,6 +89,7 @@ fn rate(
         time: game.time(),
         entries: game.len(),
         changes,
+        factors: report.factors,
     })
 }
 
@@ -280,11 +295,7 @@ pub fn replay(
 }
 
 pub(crate) fn to_match(e: &LedgerEntry) -> Result<Match, StoreError> {
-    e.json
-        .to_match("ledger", e.seq.max(0) as u64)
-        .map_err(|err| StoreError::InvalidMatch {
-            message: err.to_string(),
-        })
+    e.json.to_match()
 }
 
 /// Where a [`Tail`] starts: the league after the first `count` rated matches.
@@ -655,6 +666,41 @@ impl Derived {
         )
     }
 
+    /// The changes a rated match made to its factors, in [`Match::factors`] order (empty
+    /// for a match without factors).
+    #[must_use]
+    pub fn factor_changes(&self, key: &str) -> Option<Vec<FactorChange>> {
+        let r = &self.rated[*self.by_key.get(key)?];
+        let factors = self.league.factors();
+        Some(
+            r.factors
+                .iter()
+                .map(|(i, c)| FactorChange::new(&factors[*i].factor, c))
+                .collect(),
+        )
+    }
+
+    /// The changes a rated match made to its players and to its factors (both empty for
+    /// a match not rated).
+    #[must_use]
+    pub fn match_changes(&self, key: &str) -> (Vec<ChangeRow>, Vec<FactorChange>) {
+        (
+            self.changes(key).unwrap_or_default(),
+            self.factor_changes(key).unwrap_or_default(),
+        )
+    }
+
+    /// The factors' table: by kind (alphabetical), then best rated first.
+    #[must_use]
+    pub fn factor_table(&self) -> Vec<FactorRow> {
+        let has_sigma = self.league.system().has_uncertainty();
+        self.league
+            .factor_standings()
+            .iter()
+            .map(|f| FactorRow::new(f, has_sigma))
+            .collect()
+    }
+
     /// The whole leaderboard as JSON: exactly `serde_json::to_vec(&self.compute_board())`,
     /// made once per change. Rows of players who have not played since the last JSON was
     /// made are copied from it; only the others are serialised again.
@@ -820,7 +866,7 @@ pub struct Spliced {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use podium_io::JsonMatch;
+    use crate::body::LedgerMatch;
 
     fn entry(seq: i64, players: &[&str]) -> LedgerEntry {
         let game = Match::ranked(format!("g{seq}"), players).unwrap();
@@ -828,7 +874,7 @@ mod tests {
             seq,
             key: format!("g{seq}"),
             time: None,
-            json: JsonMatch::from_match(&game),
+            json: LedgerMatch::from_match(&game),
             hash: String::new(),
             voided: false,
         }

@@ -19,15 +19,16 @@ use std::sync::{Arc, Mutex, MutexGuard, RwLock, RwLockReadGuard, RwLockWriteGuar
 use std::time::{Duration, Instant};
 
 use podium::{RatingSystem, Settings};
-use podium_io::JsonMatch;
 use sha2::{Digest, Sha256};
 
+use crate::body::{LedgerMatch, LedgerResult};
 use crate::derived::{to_match, Base, Checkpoints, Derived, Tail};
 use crate::error::{quote, StoreError};
 use crate::token::{hash_token, hex, new_token};
 use crate::types::{
-    Appended, BoardJson, BoardRow, ChangeAction, ChangeRow, Head, LeagueId, LeagueInfo, LeagueRow,
-    LedgerEntry, NewLeague, ParamRow, PlayerHistory, Position, Submission, SubmitStatus,
+    Appended, BoardJson, BoardRow, ChangeAction, ChangeRow, FactorChange, FactorRow, Head,
+    LeagueId, LeagueInfo, LeagueRow, LedgerEntry, NewLeague, ParamRow, PlayerHistory, Position,
+    Submission, SubmitStatus,
 };
 use crate::{Store, Writer};
 
@@ -171,13 +172,8 @@ fn prepare(
     key: &str,
     seq: i64,
 ) -> Result<(LedgerEntry, podium::Match), StoreError> {
-    let game = sub
-        .to_json(key)
-        .to_match("body", 1)
-        .map_err(|e| StoreError::InvalidMatch {
-            message: e.to_string(),
-        })?;
-    let json = JsonMatch::from_match(&game);
+    let game = sub.to_json(key).to_match()?;
+    let json = LedgerMatch::from_match(&game);
     let hash = content_hash(&json);
     Ok((
         LedgerEntry {
@@ -193,12 +189,14 @@ fn prepare(
 }
 
 /// SHA-256 of a match's normalised content, its id left out and its results sorted, so
-/// that the same results listed in another order hash the same.
-fn content_hash(json: &JsonMatch) -> String {
+/// that the same results listed in another order hash the same. Factors are content: the
+/// same results with other factors hash differently (a match without factors hashes as
+/// it did before factors existed).
+fn content_hash(json: &LedgerMatch) -> String {
     let mut anon = json.clone();
     anon.id.clear();
     anon.results.sort_by(|a, b| {
-        let key = |r: &podium_io::JsonResult| {
+        let key = |r: &LedgerResult| {
             (
                 r.rank.or(r.score.map(|s| -s)).unwrap_or(0.0),
                 r.team.clone(),
@@ -787,11 +785,13 @@ impl Leagues {
             };
             steps.push(if let Some(old) = existing.get(&key) {
                 Step::Done(if old.hash == entry.hash {
+                    let (changes, factor_changes) =
+                        self.read_slot(slot, |d| Ok(d.match_changes(&key)))?;
                     Ok(Appended {
                         status: SubmitStatus::Duplicate,
                         entry: old.clone(),
-                        changes: self
-                            .read_slot(slot, |d| Ok(d.changes(&key).unwrap_or_default()))?,
+                        changes,
+                        factor_changes,
                         recomputed: false,
                     })
                 } else {
@@ -852,11 +852,12 @@ impl Leagues {
             Ok(head) => {
                 loaded.row.head = head;
                 for (i, entry) in run {
-                    let changes = loaded.derived.changes(&entry.key).unwrap_or_default();
+                    let (changes, factor_changes) = loaded.derived.match_changes(&entry.key);
                     results[i] = Some(Ok(Appended {
                         status: SubmitStatus::Created,
                         entry,
                         changes,
+                        factor_changes,
                         recomputed: false,
                     }));
                 }
@@ -896,11 +897,12 @@ impl Leagues {
             .map(|(t, row)| (t, Some(row)))?
         };
         let head = writer.append(std::slice::from_ref(&entry))?;
-        let changes = self.put_in_place(slot, tail, head, &entry.key)?;
+        let (changes, factor_changes) = self.put_in_place(slot, tail, head, &entry.key)?;
         Ok(Appended {
             status: SubmitStatus::Created,
             entry,
             changes,
+            factor_changes,
             recomputed: !at_end,
         })
     }
@@ -930,19 +932,20 @@ impl Leagues {
     }
 
     /// Puts a tail in place (readers wait only for the splice) and sets the league's
-    /// head; returns the changes of match `key` as now rated.
+    /// head; returns the changes of match `key` (its players', its factors') as now
+    /// rated.
     fn put_in_place(
         &self,
         slot: &Slot,
         tail: Tail,
         head: Head,
         key: &str,
-    ) -> Result<Vec<ChangeRow>, StoreError> {
+    ) -> Result<(Vec<ChangeRow>, Vec<FactorChange>), StoreError> {
         let mut state = write(&slot.state);
         let loaded = ready_mut(&mut state, slot.id)?;
         let replaced = loaded.derived.splice(tail);
         loaded.row.head = head;
-        let changes = loaded.derived.changes(key).unwrap_or_default();
+        let changes = loaded.derived.match_changes(key);
         drop(state);
         drop(replaced);
         Ok(changes)
@@ -1315,11 +1318,12 @@ impl Leagues {
             later
         })?;
         let head = writer.correct(&old, &new)?;
-        let changes = self.put_in_place(&slot, tail, head, key)?;
+        let (changes, factor_changes) = self.put_in_place(&slot, tail, head, key)?;
         Ok(Appended {
             status: SubmitStatus::Corrected,
             entry: new,
             changes,
+            factor_changes,
             recomputed: true,
         })
     }
@@ -1430,11 +1434,22 @@ impl Leagues {
         &self,
         id: LeagueId,
         key: &str,
-    ) -> Result<(LedgerEntry, Vec<ChangeRow>), StoreError> {
-        let changes = self.read(id, |d| Ok(d.changes(key)))?;
+    ) -> Result<(LedgerEntry, Vec<ChangeRow>, Vec<FactorChange>), StoreError> {
+        let (changes, factor_changes) = self.read(id, |d| Ok(d.match_changes(key)))?;
         let entry = self.entry(id, key)?;
-        let changes = if entry.voided { None } else { changes };
-        Ok((entry, changes.unwrap_or_default()))
+        if entry.voided {
+            return Ok((entry, Vec::new(), Vec::new()));
+        }
+        Ok((entry, changes, factor_changes))
+    }
+
+    /// The league's factors' table (cars, seats, factions with their ratings): by kind
+    /// (alphabetical), then best rated first; empty for a league without factors.
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`], [`StoreError::NotReady`].
+    pub fn factors(&self, id: LeagueId) -> Result<Vec<FactorRow>, StoreError> {
+        self.read(id, |d| Ok(d.factor_table()))
     }
 
     /// The rated matches of a league in rating order (voided ones left out), as the

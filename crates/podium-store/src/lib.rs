@@ -49,6 +49,7 @@
 
 #![warn(missing_docs)]
 
+mod body;
 mod derived;
 mod error;
 mod leagues;
@@ -59,15 +60,18 @@ mod token;
 mod types;
 
 pub use crate::postgres::PgStore;
+pub use body::{
+    LedgerMatch, LedgerResult, MAX_FACTORS, MAX_FACTOR_KIND, MAX_FACTOR_VALUE, RESULT_FIELDS,
+};
 pub use derived::{replay, Base, Checkpoints, Derived, Spliced, Tail};
 pub use error::{quote, StoreError, QUOTE_CHARS};
 pub use leagues::{Leagues, Options, Reply};
 pub use sqlite::{Durability, SqliteStore};
 pub use token::{hash_token, new_token};
 pub use types::{
-    Appended, BoardJson, BoardRow, ChangeAction, ChangeLog, ChangeRow, Head, HistoryRow, LeagueId,
-    LeagueInfo, LeagueRow, LedgerEntry, NewLeague, PlayerHistory, Position, Submission,
-    SubmitStatus,
+    Appended, BoardJson, BoardRow, ChangeAction, ChangeLog, ChangeRow, FactorChange, FactorRow,
+    Head, HistoryRow, LeagueId, LeagueInfo, LeagueRow, LedgerEntry, NewLeague, PlayerHistory,
+    Position, Submission, SubmitStatus,
 };
 
 use podium::Settings;

@@ -2,8 +2,8 @@
 //! changes.
 
 use podium::Settings;
-use podium_io::JsonMatch;
 
+use crate::body::LedgerMatch;
 use crate::error::StoreError;
 use crate::types::{ChangeAction, ChangeLog, LeagueId, LeagueRow, LedgerEntry, Position};
 
@@ -19,8 +19,8 @@ pub(crate) fn parse_config(id: LeagueId, text: &str) -> Result<Settings, StoreEr
     })
 }
 
-/// A match as stored: its JSON Lines form.
-pub(crate) fn body(json: &JsonMatch) -> String {
+/// A match as stored: its JSON form.
+pub(crate) fn body(json: &LedgerMatch) -> String {
     serde_json::to_string(json).expect("a match serialises")
 }
 
@@ -33,7 +33,7 @@ pub(crate) fn to_entry(
     time: Option<i64>,
     voided: bool,
 ) -> Result<LedgerEntry, StoreError> {
-    let json: JsonMatch = serde_json::from_str(body).map_err(|e| StoreError::Corrupt {
+    let json: LedgerMatch = serde_json::from_str(body).map_err(|e| StoreError::Corrupt {
         message: format!("match {key:?}: {e}"),
     })?;
     Ok(LedgerEntry {

@@ -2,10 +2,10 @@
 
 use std::sync::Arc;
 
-use podium::{Param, PlayerChange, Settings};
-use podium_io::{JsonMatch, JsonResult};
+use podium::{Factor, FactorRecord, Param, PlayerChange, Settings};
 use serde::{Deserialize, Serialize};
 
+use crate::body::{LedgerMatch, LedgerResult};
 use crate::error::StoreError;
 
 /// A league's id.
@@ -150,8 +150,8 @@ pub struct Submission {
     /// RFC 3339 time or `YYYY-MM-DD` date.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
-    /// One result per player.
-    pub results: Vec<JsonResult>,
+    /// One result per player, each with its entry's factors if any.
+    pub results: Vec<LedgerResult>,
 }
 
 impl Submission {
@@ -171,10 +171,10 @@ impl Submission {
         }
     }
 
-    /// The submission as a JSON Lines match with the given id.
+    /// The submission as a ledger match with the given id.
     #[must_use]
-    pub fn to_json(&self, key: &str) -> JsonMatch {
-        JsonMatch {
+    pub fn to_json(&self, key: &str) -> LedgerMatch {
+        LedgerMatch {
             id: key.to_string(),
             time: self.time.clone(),
             results: self.results.clone(),
@@ -191,8 +191,9 @@ pub struct LedgerEntry {
     pub key: String,
     /// When it was played (Unix seconds), if known.
     pub time: Option<i64>,
-    /// The match as JSON Lines carries it (normalised: entries best first).
-    pub json: JsonMatch,
+    /// The match as the ledger keeps it (normalised: entries best first, each row with
+    /// its entry's factors).
+    pub json: LedgerMatch,
     /// SHA-256 of the normalised content (id left out), to recognise retries.
     pub hash: String,
     /// Whether the match was voided.
@@ -272,6 +273,81 @@ impl ChangeRow {
     }
 }
 
+/// One factor's rating change in one match.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FactorChange {
+    /// The factor's kind (`car`).
+    pub kind: String,
+    /// Its value (`ferrari`).
+    pub value: String,
+    /// Rating before.
+    pub before: f64,
+    /// Rating after.
+    pub after: f64,
+    /// `after − before`.
+    pub delta: f64,
+    /// σ before, for systems with uncertainty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigma_before: Option<f64>,
+    /// σ after, for systems with uncertainty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigma_after: Option<f64>,
+}
+
+impl FactorChange {
+    pub(crate) fn new(factor: &Factor, c: &PlayerChange) -> Self {
+        FactorChange {
+            kind: factor.kind.clone(),
+            value: factor.value.clone(),
+            before: c.before.value,
+            after: c.after.value,
+            delta: c.delta(),
+            sigma_before: c.before.sigma,
+            sigma_after: c.after.sigma,
+        }
+    }
+}
+
+/// One row of a league's factors' table: what a car, a seat or a faction adds to an
+/// entry's strength, and how its entries did.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FactorRow {
+    /// The factor's kind (`car`).
+    pub kind: String,
+    /// Its value (`ferrari`).
+    pub value: String,
+    /// Its rating: what it adds to the strength of an entry that carries it (0 at the
+    /// start).
+    pub rating: f64,
+    /// The uncertainty σ, for systems that keep one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigma: Option<f64>,
+    /// Rated matches where it told entries apart.
+    pub matches: u32,
+    /// Those of them that an entry carrying it won (a tie for first among k entries
+    /// counts 1/k).
+    pub wins: f64,
+    /// Win percentage.
+    pub win_pct: f64,
+    /// An average entry's win percentage in the same matches.
+    pub expected_win_pct: f64,
+}
+
+impl FactorRow {
+    pub(crate) fn new(f: &FactorRecord, has_sigma: bool) -> Self {
+        FactorRow {
+            kind: f.factor.kind.clone(),
+            value: f.factor.value.clone(),
+            rating: f.rating.value,
+            sigma: if has_sigma { f.rating.sigma } else { None },
+            matches: f.stats.games,
+            wins: f.stats.wins,
+            win_pct: f.stats.win_pct(),
+            expected_win_pct: f.stats.expected_win_pct(),
+        }
+    }
+}
+
 /// What an append or correction did.
 #[derive(Debug, Clone, Serialize)]
 pub struct Appended {
@@ -281,6 +357,8 @@ pub struct Appended {
     pub entry: LedgerEntry,
     /// Each player's change in this match (as rated now).
     pub changes: Vec<ChangeRow>,
+    /// Each factor's change in this match (as rated now); empty without factors.
+    pub factor_changes: Vec<FactorChange>,
     /// Whether the league was recomputed from its ledger (rather than updated in place).
     pub recomputed: bool,
 }

@@ -10,13 +10,12 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use podium_io::JsonResult;
 use proptest::prelude::*;
 
 use super::*;
 use crate::{
-    hash_token, BoardRow, Checkpoints, LeagueId, Leagues, NewLeague, Options, PgStore, Store,
-    Submission, SubmitStatus,
+    hash_token, BoardRow, Checkpoints, LeagueId, Leagues, LedgerResult, NewLeague, Options,
+    PgStore, Store, Submission, SubmitStatus,
 };
 
 /// Where a test keeps its ledger.
@@ -97,15 +96,23 @@ fn sub(id: Option<&str>, places: &[(&str, u32)]) -> Submission {
         time: None,
         results: places
             .iter()
-            .map(|(p, r)| JsonResult {
+            .map(|(p, r)| LedgerResult {
                 player: (*p).to_string(),
                 rank: Some(f64::from(*r)),
-                score: None,
-                team: None,
-                weight: None,
+                ..LedgerResult::default()
             })
             .collect(),
     }
+}
+
+/// `s` with a factor `kind=value` on the rows of the players named.
+fn with_factor(mut s: Submission, kind: &str, values: &[(&str, &str)]) -> Submission {
+    for r in &mut s.results {
+        if let Some((_, v)) = values.iter().find(|(p, _)| *p == r.player) {
+            r.factors.insert(kind.to_string(), (*v).to_string());
+        }
+    }
+    s
 }
 
 fn timed(mut s: Submission, date: &str) -> Submission {
@@ -151,7 +158,17 @@ fn assert_matches_replay(leagues: &Leagues, id: LeagueId) {
     let info = leagues.league(id).unwrap();
     let mut fresh = podium::League::new(podium::system(&info.system, &info.config).unwrap());
     for e in leagues.ledger(id).unwrap() {
-        fresh.apply(&e.json.to_match("ledger", 1).unwrap()).unwrap();
+        fresh.apply(&e.json.to_match().unwrap()).unwrap();
+    }
+    // The factors' table too.
+    let factors = leagues.factors(id).unwrap();
+    let fresh_factors = fresh.factor_standings();
+    assert_eq!(factors.len(), fresh_factors.len());
+    for (a, b) in factors.iter().zip(&fresh_factors) {
+        assert_eq!((&a.kind, &a.value), (&b.factor.kind, &b.factor.value));
+        assert!((a.rating - b.rating.value).abs() < 1e-9, "{a:?} vs {b:?}");
+        assert_eq!(a.matches, b.stats.games);
+        assert!((a.wins - b.stats.wins).abs() < 1e-9);
     }
     let fresh = fresh.standings();
     let served = leagues.leaderboard(id).unwrap();
@@ -239,6 +256,136 @@ fn append_retry_and_conflict(b: Backend) {
     assert!(matches!(r[2], Err(StoreError::Conflict { .. })));
     assert_eq!(r[3].as_ref().unwrap().entry.key, "#4");
     assert_matches_replay(&s, id);
+}
+
+/// Factors are stored with the match, rated, part of its content for retries, kept
+/// through corrections and reopening; a system that does not rate them refuses them and
+/// stores nothing.
+fn factors_are_stored_rated_and_part_of_the_content(b: Backend) {
+    let scratch = b.scratch();
+    let s = open(&scratch.store);
+    let (id, _) = league(&s, "pairwise");
+    let race = || {
+        with_factor(
+            sub(Some("r1"), &[("ann", 1), ("bo", 2)]),
+            "car",
+            &[("ann", "red"), ("bo", "blue")],
+        )
+    };
+    let a = s.append(id, race()).unwrap();
+    assert_eq!(a.status, SubmitStatus::Created);
+    assert_eq!(a.entry.json.results[0].factors["car"], "red");
+    // pairwise, K = 32: two equal entries, the winner's factor gains K/2.
+    let moved: Vec<(&str, f64)> = a
+        .factor_changes
+        .iter()
+        .map(|c| (c.value.as_str(), c.delta))
+        .collect();
+    assert_eq!(moved.len(), 2);
+    assert_eq!(moved[0].0, "red");
+    assert!((moved[0].1 - 16.0).abs() < 1e-9, "{moved:?}");
+    assert!((moved[1].1 + 16.0).abs() < 1e-9, "{moved:?}");
+    // The same match again, rows in another order: a retry.
+    let mut again = race();
+    again.results.reverse();
+    let r = s.append(id, again).unwrap();
+    assert_eq!(r.status, SubmitStatus::Duplicate);
+    assert_eq!(r.factor_changes, a.factor_changes);
+    // The same results with other factors, or without them, are other content.
+    for other in [
+        with_factor(
+            sub(Some("r1"), &[("ann", 1), ("bo", 2)]),
+            "car",
+            &[("ann", "blue"), ("bo", "red")],
+        ),
+        sub(Some("r1"), &[("ann", 1), ("bo", 2)]),
+    ] {
+        let e = s.append(id, other).unwrap_err();
+        assert!(matches!(e, StoreError::Conflict { .. }), "{e}");
+    }
+    s.append(
+        id,
+        with_factor(
+            sub(Some("r2"), &[("cy", 1), ("ann", 2)]),
+            "car",
+            &[("cy", "red"), ("ann", "blue")],
+        ),
+    )
+    .unwrap();
+    let table = s.factors(id).unwrap();
+    let rows: Vec<(&str, u32, f64)> = table
+        .iter()
+        .map(|f| (f.value.as_str(), f.matches, f.win_pct))
+        .collect();
+    assert_eq!(rows, [("red", 2, 100.0), ("blue", 2, 0.0)]);
+    assert!(
+        table[0].rating > 16.0 && table[1].rating < -16.0,
+        "{table:?}"
+    );
+    assert_matches_replay(&s, id);
+    // A correction that swaps the cars moves the table.
+    let fixed = s
+        .correct(
+            id,
+            "r2",
+            with_factor(
+                sub(None, &[("cy", 1), ("ann", 2)]),
+                "car",
+                &[("cy", "blue"), ("ann", "red")],
+            ),
+            false,
+        )
+        .unwrap();
+    assert_eq!(fixed.factor_changes[0].value, "blue");
+    let table = s.factors(id).unwrap();
+    assert!(table
+        .iter()
+        .all(|f| f.matches == 2 && (f.win_pct - 50.0).abs() < 1e-9));
+    assert_matches_replay(&s, id);
+    // A system that does not rate factors cannot take this ledger: nothing changes.
+    let e = s
+        .configure(id, None, Some("proportional".into()), None)
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            StoreError::Rate {
+                source: podium::RateError::FactorsUnsupported { .. },
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(s.league(id).unwrap().system, "pairwise");
+    // Reopened, the ledger gives back the factors and the same table.
+    drop(s);
+    let s = open(&(scratch.reopen)());
+    assert_eq!(s.factors(id).unwrap(), table);
+    let (entry, _, changes) = s.get_match(id, "r1").unwrap();
+    assert_eq!(entry.json, a.entry.json);
+    assert_eq!(changes.len(), 2);
+    assert_matches_replay(&s, id);
+
+    // A league whose system does not rate factors refuses a match with factors, even
+    // one factor that every entry carries, and stores nothing.
+    let (other, _) = league(&s, "proportional");
+    for game in [
+        race(),
+        with_factor(
+            sub(Some("r1"), &[("ann", 1), ("bo", 2)]),
+            "track",
+            &[("ann", "monza"), ("bo", "monza")],
+        ),
+    ] {
+        let e = s.append(other, game).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "match \"r1\" cannot be rated: system proportional does not rate factors (car, seat, faction); systems that do: the Elo family (pairwise, shares, sme, mes, whitewhale), trueskill, the Weng-Lin family and kalman-mmr"
+        );
+        assert!(e.is_client_error());
+    }
+    assert!(s.ledger(other).unwrap().is_empty());
+    assert!(s.factors(other).unwrap().is_empty());
 }
 
 fn bad_matches_change_nothing(b: Backend) {
@@ -565,13 +712,13 @@ fn two_servers_on_one_store_follow_each_other(b: Backend) {
 enum Op {
     Append {
         id: Option<u8>,
-        players: Vec<(u8, u32)>,
+        players: Vec<(u8, u32, Option<u8>)>,
         day: Option<u8>,
     },
     Void(u8),
     Correct {
         target: u8,
-        players: Vec<(u8, u32)>,
+        players: Vec<(u8, u32, Option<u8>)>,
     },
     Configure(u8),
 }
@@ -589,8 +736,9 @@ const SYSTEMS: &[&str] = &[
     "kalman-mmr",
 ];
 
-fn players() -> impl Strategy<Value = Vec<(u8, u32)>> {
-    prop::collection::vec((0u8..8, 1u32..4), 2..6)
+/// Players with their places, and maybe a seat (a factor).
+fn players() -> impl Strategy<Value = Vec<(u8, u32, Option<u8>)>> {
+    prop::collection::vec((0u8..8, 1u32..4, prop::option::weighted(0.3, 0u8..3)), 2..6)
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -603,15 +751,23 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-fn submission(id: Option<String>, players: &[(u8, u32)], day: Option<u8>) -> Submission {
+fn submission(
+    id: Option<String>,
+    players: &[(u8, u32, Option<u8>)],
+    day: Option<u8>,
+) -> Submission {
     let mut seen = std::collections::HashSet::new();
-    let named: Vec<(String, u32)> = players
+    let named: Vec<(String, u32, Option<String>)> = players
         .iter()
-        .filter(|(p, _)| seen.insert(*p))
-        .map(|(p, r)| (format!("p{p}"), *r))
+        .filter(|(p, _, _)| seen.insert(*p))
+        .map(|(p, r, seat)| (format!("p{p}"), *r, seat.map(|s| s.to_string())))
         .collect();
-    let refs: Vec<(&str, u32)> = named.iter().map(|(p, r)| (p.as_str(), *r)).collect();
-    let mut s = sub(id.as_deref(), &refs);
+    let refs: Vec<(&str, u32)> = named.iter().map(|(p, r, _)| (p.as_str(), *r)).collect();
+    let seats: Vec<(&str, &str)> = named
+        .iter()
+        .filter_map(|(p, _, seat)| Some((p.as_str(), seat.as_deref()?)))
+        .collect();
+    let mut s = with_factor(sub(id.as_deref(), &refs), "seat", &seats);
     s.time = day.map(|d| format!("2024-05-{:02}", d + 1));
     s
 }
@@ -690,8 +846,9 @@ fn property_cases() -> ProptestConfig {
 proptest! {
     #![proptest_config(property_cases())]
 
-    /// Whatever the sequence of appends (with retries and conflicts), voids, corrections
-    /// and system changes, made through either of two servers on one SQLite file, the
+    /// Whatever the sequence of appends (with retries and conflicts, some with seats as
+    /// factors), voids, corrections and system changes (to systems that rate factors or
+    /// refuse them), made through either of two servers on one SQLite file, the
     /// ratings each serves equal a fresh replay of the ledger, and again after reopening.
     #[test]
     fn served_ratings_equal_a_fresh_replay_on_sqlite(
@@ -737,6 +894,7 @@ macro_rules! on_both_backends {
 
 on_both_backends!(
     append_retry_and_conflict,
+    factors_are_stored_rated_and_part_of_the_content,
     bad_matches_change_nothing,
     tokens_authorize_their_own_league_only,
     void_correct_and_reconfigure_recompute,
