@@ -24,8 +24,7 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use podium_io::JsonResult;
-use podium_server::store::{Leagues, NewLeague, Options, PgStore, Submission};
+use podium_server::store::{Leagues, LedgerResult, NewLeague, Options, PgStore, Submission};
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 
@@ -278,12 +277,10 @@ fn four(id: String, names: &[usize]) -> Submission {
         results: names
             .iter()
             .enumerate()
-            .map(|(r, p)| JsonResult {
+            .map(|(r, p)| LedgerResult {
                 player: format!("player{p:06}"),
                 rank: Some((r + 1) as f64),
-                score: None,
-                team: None,
-                weight: None,
+                ..LedgerResult::default()
             })
             .collect(),
     }
@@ -353,7 +350,7 @@ fn correction(ledgers: &Ledgers, players: usize, games: usize) {
         populate(&leagues, players, games).0
     };
     let key = format!("g{}", games - 10);
-    let (entry, _) = Leagues::open_loaded(store.clone(), Options::default())
+    let (entry, _, _) = Leagues::open_loaded(store.clone(), Options::default())
         .unwrap()
         .get_match(league, &key)
         .unwrap();
@@ -375,12 +372,10 @@ fn correction(ledgers: &Ledgers, players: usize, games: usize) {
             results: names
                 .into_iter()
                 .enumerate()
-                .map(|(r, player)| JsonResult {
+                .map(|(r, player)| LedgerResult {
                     player,
                     rank: Some((r + 1) as f64),
-                    score: None,
-                    team: None,
-                    weight: None,
+                    ..LedgerResult::default()
                 })
                 .collect(),
         }

@@ -47,6 +47,10 @@ fn table() -> Vec<(&'static str, Vec<Handler>)> {
             vec![(Method::GET, get(leaderboard))],
         ),
         (
+            "/api/leagues/{id}/factors",
+            vec![(Method::GET, get(factors))],
+        ),
+        (
             "/api/leagues/{id}/players/{player}",
             vec![(Method::GET, get(player))],
         ),
@@ -375,6 +379,14 @@ async fn player(
     Ok(Json(history).into_response())
 }
 
+/// The league's factors' table: by kind, best rated first.
+async fn factors(State(state): State<AppState>, League(id): League) -> Result<Response, ApiError> {
+    let table = state.with_leagues(move |l| l.factors(id)).await?;
+    Ok(Json(table).into_response())
+}
+
+/// The ledger as JSON Lines, each factor a field of its row (what `podium rate --factor
+/// KIND` reads).
 async fn export_matches(
     State(state): State<AppState>,
     League(id): League,
@@ -382,7 +394,7 @@ async fn export_matches(
     let ledger = state.with_leagues(move |l| l.ledger(id)).await?;
     let mut out = Vec::with_capacity(ledger.len() * 128);
     for e in &ledger {
-        serde_json::to_writer(&mut out, &e.json).map_err(ApiError::internal)?;
+        serde_json::to_writer(&mut out, &e.json.to_jsonl()).map_err(ApiError::internal)?;
         out.push(b'\n');
     }
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], out).into_response())
@@ -397,6 +409,7 @@ fn appended_json(a: &podium_store::Appended) -> Value {
         "recomputed": a.recomputed,
         "result": a.entry.json,
         "changes": a.changes,
+        "factor_changes": a.factor_changes,
     })
 }
 
@@ -510,13 +523,15 @@ async fn get_match(
     League(id): League,
     MatchKey(key): MatchKey,
 ) -> Result<Response, ApiError> {
-    let (entry, changes) = state.with_leagues(move |l| l.get_match(id, &key)).await?;
+    let (entry, changes, factor_changes) =
+        state.with_leagues(move |l| l.get_match(id, &key)).await?;
     Ok(Json(json!({
         "match": entry.key,
         "seq": entry.seq,
         "voided": entry.voided,
         "result": entry.json,
         "changes": changes,
+        "factor_changes": factor_changes,
     }))
     .into_response())
 }

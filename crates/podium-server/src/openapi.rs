@@ -83,10 +83,13 @@ pub fn document() -> Value {
                 "responses": {"200": ok("Rows; header X-Total-Count gives the number of players", json!({"type": "array", "items": schema_ref("Standing")})),
                     "304": {"description": "The whole board is still the one If-None-Match named"},
                     "400": error("Bad limit or offset"), "404": error("No such league"), "503": unavailable()}}},
+            "/api/leagues/{id}/factors": {"get": {"summary": "The factors' table: each car, seat or faction the league's matches carried, with its rating (what it adds to an entry's strength), by kind, best rated first",
+                "parameters": [id], "responses": {"200": ok("Rows; empty for a league without factors", json!({"type": "array", "items": schema_ref("FactorStanding")})),
+                    "404": error("No such league"), "503": unavailable()}}},
             "/api/leagues/{id}/players/{player}": {"get": {"summary": "A player's standing and every rated match with its breakdown",
                 "parameters": [id, p], "responses": {"200": ok("The player", schema_ref("Player")), "404": error("No such league or player"), "503": unavailable()}}},
             "/api/leagues/{id}/matches": {
-                "get": {"summary": "The ledger in rating order as JSON Lines (what `podium rate` reads); voided matches left out",
+                "get": {"summary": "The ledger in rating order as JSON Lines (what `podium rate` reads); voided matches left out. Each factor is a field of its row (`\"car\": \"ferrari\"`, read by `podium rate --factor car`)",
                     "parameters": [id], "responses": {"200": {"description": "One match per line", "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
                         "404": error("No such league")}},
                 "post": {"summary": "Enter a match, or an array of matches. A retry with the same id and content stores nothing (200); the same id with other content is 409",
@@ -97,7 +100,7 @@ pub fn document() -> Value {
                         "200": ok("A retry: already stored, nothing changed; or the answers to an array of matches", json!({"oneOf": [schema_ref("Submitted"), {"type": "array", "items": {"type": "object"}}]})),
                         "400": error("Malformed JSON"), "401": error("Missing or wrong token"), "403": error("Another league's token"),
                         "404": error("No such league"), "409": error("Same id, other content"), "413": error("Body too large, or too many matches in one request"),
-                        "415": error("Not a JSON body"), "422": error("Invalid match, too many players, or one the system cannot rate"), "503": unavailable()}}
+                        "415": error("Not a JSON body"), "422": error("Invalid match (the message names the field, e.g. `results[2].factors.car`), too many players, or one the system cannot rate (factors in a league whose system does not rate them)"), "503": unavailable()}}
             },
             "/api/leagues/{id}/matches/{match}": {
                 "get": {"summary": "One match of the ledger with its rating changes", "parameters": [id, m],
@@ -131,7 +134,11 @@ pub fn document() -> Value {
                     "ready": {"type": "boolean", "description": "false while the league is being loaded (counts are 0 then)"}}},
                 "Result": {"type": "object", "required": ["player"], "properties": {"player": {"type": "string"},
                     "rank": {"type": "number"}, "score": {"type": "number"}, "team": {"type": "string"},
-                    "weight": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}}},
+                    "weight": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
+                    "factors": {"type": "object", "maxProperties": podium_store::MAX_FACTORS,
+                        "description": "What else than the players decides the entry's result: kind → value, e.g. {\"car\": \"ferrari\", \"seat\": 1}. Rows of one team may each give some and must agree on a kind they both give. Kinds and values are non-empty without surrounding spaces or control characters; a kind has no '=' and is none of the row's fields. Only for leagues whose system rates factors (the Elo family, trueskill, the Weng-Lin family, kalman-mmr); a retry with other factors is other content (409)",
+                        "propertyNames": {"minLength": 1, "maxLength": podium_store::MAX_FACTOR_KIND, "not": {"enum": podium_store::RESULT_FIELDS}},
+                        "additionalProperties": {"oneOf": [{"type": "string", "minLength": 1, "maxLength": podium_store::MAX_FACTOR_VALUE}, {"type": "integer"}]}}}},
                 "Match": {"type": "object", "required": ["results"], "additionalProperties": false, "properties": {
                     "match": {"type": "string", "description": "The match id, as files carry it; assigned by the server when neither it nor `id` is given"},
                     "id": {"type": "string", "description": "The client's id of the match (for retries); if `match` is given too they must agree"},
@@ -144,7 +151,18 @@ pub fn document() -> Value {
                 "Submitted": {"type": "object", "properties": {"match": {"type": "string"}, "seq": {"type": "integer"},
                     "status": {"enum": ["created", "duplicate", "corrected"]}, "voided": {"type": "boolean"},
                     "recomputed": {"type": "boolean"}, "result": schema_ref("Match"),
-                    "changes": {"type": "array", "items": schema_ref("Change")}}},
+                    "changes": {"type": "array", "items": schema_ref("Change")},
+                    "factor_changes": {"type": "array", "items": schema_ref("FactorChange"), "description": "Each factor's change, for the factors that told entries apart"}}},
+                "FactorChange": {"type": "object", "properties": {"kind": {"type": "string"}, "value": {"type": "string"},
+                    "before": {"type": "number"}, "after": {"type": "number"}, "delta": {"type": "number"},
+                    "sigma_before": {"type": "number"}, "sigma_after": {"type": "number"}}},
+                "FactorStanding": {"type": "object", "required": ["kind", "value", "rating", "matches"], "properties": {
+                    "kind": {"type": "string"}, "value": {"type": "string"},
+                    "rating": {"type": "number", "description": "What the factor adds to the strength of an entry that carries it (0 at the start)"},
+                    "sigma": {"type": "number", "description": "For systems with uncertainty"},
+                    "matches": {"type": "integer", "description": "Rated matches where it told entries apart"},
+                    "wins": {"type": "number", "description": "Those won by an entry that carries it (a tie for first among k counts 1/k)"},
+                    "win_pct": {"type": "number"}, "expected_win_pct": {"type": "number", "description": "An average entry's win percentage in the same matches"}}},
                 "Standing": {"type": "object", "required": ["player", "rating", "games"], "properties": {
                     "position": {"type": "integer"}, "player": {"type": "string"}, "rating": {"type": "number"},
                     "sigma": {"type": "number"}, "games": {"type": "integer"}, "wins": {"type": "number"},

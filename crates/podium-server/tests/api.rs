@@ -1249,3 +1249,231 @@ async fn a_league_answers_503_until_it_is_loaded() {
     .await;
     assert_eq!(r.status, StatusCode::OK);
 }
+
+/// A game whose rows give factors: `(player, place, factors)`.
+fn factored_game(id: &str, rows: &[(&str, u32, Value)]) -> String {
+    json!({
+        "id": id,
+        "results": rows.iter().map(|(p, r, f)| json!({"player": p, "rank": r, "factors": f})).collect::<Vec<_>>(),
+    })
+    .to_string()
+}
+
+/// Factors go in with a match, come back in the factors' table, count for retries,
+/// are refused with the field named when bad, and refused outright (nothing stored) by
+/// a league whose system does not rate them.
+#[tokio::test]
+async fn factors_are_entered_rated_and_tabled() {
+    let app = app();
+    let (id, token) = create(&app, json!({"name": "Grand prix", "system": "pairwise"})).await;
+    let url = format!("/api/leagues/{id}/matches");
+    let r1 = factored_game(
+        "r1",
+        &[
+            ("ann", 1, json!({"car": "red", "seat": 1})),
+            ("bo", 2, json!({"car": "blue", "seat": 2})),
+        ],
+    );
+    let r = call(&app, Method::POST, &url, Some(&token), Some(&r1)).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let v = r.json();
+    assert_eq!(
+        v["result"]["results"][0]["factors"],
+        json!({"car": "red", "seat": "1"})
+    );
+    // pairwise, K = 32: the winner's factors gain K/2 each, the loser's lose it.
+    let moved: Vec<(String, f64)> = v["factor_changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                format!(
+                    "{}={}",
+                    c["kind"].as_str().unwrap(),
+                    c["value"].as_str().unwrap()
+                ),
+                c["delta"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(moved.len(), 4, "{v}");
+    for (f, d) in &moved {
+        let want = if f == "car=red" || f == "seat=1" {
+            16.0
+        } else {
+            -16.0
+        };
+        assert!((d - want).abs() < 1e-9, "{f}: {d}");
+    }
+
+    // The same match again (rows in another order): 200; other factors: 409.
+    let same = factored_game(
+        "r1",
+        &[
+            ("bo", 2, json!({"seat": "2", "car": "blue"})),
+            ("ann", 1, json!({"car": "red", "seat": 1})),
+        ],
+    );
+    let r = call(&app, Method::POST, &url, Some(&token), Some(&same)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json()["status"], "duplicate");
+    let other = factored_game(
+        "r1",
+        &[
+            ("ann", 1, json!({"car": "blue"})),
+            ("bo", 2, json!({"car": "red"})),
+        ],
+    );
+    let r = call(&app, Method::POST, &url, Some(&token), Some(&other)).await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+
+    // The factors' table.
+    let r = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/factors"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK);
+    let table = r.json();
+    let rows: Vec<(String, String, f64, u64, f64)> = table
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["kind"].as_str().unwrap().into(),
+                f["value"].as_str().unwrap().into(),
+                f["rating"].as_f64().unwrap(),
+                f["matches"].as_u64().unwrap(),
+                f["win_pct"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    let want = [
+        ("car", "red", 16.0, 1, 100.0),
+        ("car", "blue", -16.0, 1, 0.0),
+        ("seat", "1", 16.0, 1, 100.0),
+        ("seat", "2", -16.0, 1, 0.0),
+    ];
+    assert_eq!(rows.len(), want.len(), "{table}");
+    for (got, want) in rows.iter().zip(want) {
+        assert_eq!(
+            (got.0.as_str(), got.1.as_str(), got.3),
+            (want.0, want.1, want.3)
+        );
+        assert!(
+            (got.2 - want.2).abs() < 1e-9 && (got.4 - want.4).abs() < 1e-9,
+            "{got:?}"
+        );
+    }
+    // The match and the export carry them; the export as fields of each row.
+    let r = call(&app, Method::GET, &format!("{url}/r1"), None, None).await;
+    assert_eq!(r.json()["factor_changes"].as_array().unwrap().len(), 4);
+    let r = call(&app, Method::GET, &url, None, None).await;
+    let line: Value = serde_json::from_str(r.text.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        line["results"][0],
+        json!({"player": "ann", "rank": 1.0, "car": "red", "seat": "1"})
+    );
+
+    // Bad factors: 422 naming the field; nothing stored.
+    for (rows, field) in [
+        (
+            vec![
+                ("ann", 1, json!({})),
+                ("bo", 2, json!({})),
+                ("cy", 3, json!({"car": ""})),
+            ],
+            "`results[2].factors.car`",
+        ),
+        (
+            vec![("ann", 1, json!({"player": "x"})), ("bo", 2, json!({}))],
+            "`results[0].factors`: kind \"player\"",
+        ),
+        (
+            vec![("ann", 1, json!({"seat": true})), ("bo", 2, json!({}))],
+            "factor \"seat\": true is not valid, expected a string or a whole number",
+        ),
+    ] {
+        let r = call(
+            &app,
+            Method::POST,
+            &url,
+            Some(&token),
+            Some(&factored_game("bad", &rows)),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+        assert!(r.error().contains(field), "{}", r.error());
+    }
+    // Two rows of one team that disagree.
+    let team = json!({"id": "bad", "results": [
+        {"player": "ann", "rank": 1, "team": "t", "factors": {"car": "red"}},
+        {"player": "al", "rank": 1, "team": "t", "factors": {"car": "blue"}},
+        {"player": "bo", "rank": 2}]});
+    let r = call(
+        &app,
+        Method::POST,
+        &url,
+        Some(&token),
+        Some(&team.to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        r.error()
+            .contains("`results[1].factors.car`: \"blue\" differs from \"red\""),
+        "{}",
+        r.error()
+    );
+    let info = call(&app, Method::GET, &format!("/api/leagues/{id}"), None, None)
+        .await
+        .json();
+    assert_eq!(info["matches"], 1);
+
+    // A league whose system does not rate factors: 422, nothing stored.
+    let (plain, plain_token) =
+        create(&app, json!({"name": "Plain", "system": "proportional"})).await;
+    let plain_url = format!("/api/leagues/{plain}/matches");
+    let r = call(
+        &app,
+        Method::POST,
+        &plain_url,
+        Some(&plain_token),
+        Some(&r1),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(
+        r.error()
+            .contains("system proportional does not rate factors"),
+        "{}",
+        r.error()
+    );
+    let r = call(&app, Method::GET, &plain_url, None, None).await;
+    assert_eq!(r.text, "");
+    let r = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{plain}/factors"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.json(), json!([]));
+    // Nor may the factored league switch to such a system.
+    let r = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/leagues/{id}"),
+        Some(&token),
+        Some(&json!({"system": "proportional"}).to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(r.error().contains("does not rate factors"), "{}", r.error());
+}
