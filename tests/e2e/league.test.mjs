@@ -177,6 +177,51 @@ test("a league of 1,200 players draws 500 rows at a time, sorted over all of the
   assert.ok(await page.locator("#show-more").isHidden());
 });
 
+test("a game entered with cars shows the factors' table below the leaderboard", async () => {
+  const res = await fetch(`${base}/api/leagues`, {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "Grand prix E2E", system: "pairwise" }),
+  });
+  const gp = await res.json();
+  await page.goto(`${base}/leagues/${gp.id}`);
+  await page.locator("#empty-board").waitFor();
+  assert.ok(await page.locator("#factors-section").isHidden(), "no factors yet, no table");
+  assert.ok(await page.locator("#game-rows .factor-input").first().isHidden(), "no kind, no value fields");
+  await page.fill("#factor-kind", "car");
+  const rows = page.locator("#game-rows .game-row");
+  await rows.nth(2).locator("button.remove").click();
+  for (const [i, [player, place, car]] of [["ann", 1, "red"], ["bo", 2, "blue"]].entries()) {
+    await rows.nth(i).locator(".player-input").fill(player);
+    await rows.nth(i).locator(".place-input").fill(String(place));
+    await rows.nth(i).locator(".factor-input").fill(car);
+  }
+  await page.fill("#token", gp.admin_token);
+  await page.click("#submit-game");
+  await page.locator("#factor-changes").waitFor();
+  const changes = await page.$$eval("#factor-changes tbody tr", (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  // pairwise, K = 32: the winner's car gains 16, the loser's loses 16.
+  assert.deepEqual(changes.map((r) => [r[0], r[1], r[4]]), [["car", "red", "+16.0"], ["car", "blue", "-16.0"]]);
+  await page.locator("#factors tbody tr").nth(1).waitFor();
+  assert.ok(await page.locator("#factors-section").isVisible());
+  const table = await page.$$eval("#factors tbody tr", (trs) => trs.map((tr) => ({
+    factor: tr.dataset.factor, rating: Number(tr.children[2].getAttribute("title")), matches: tr.children[3].textContent,
+  })));
+  assert.deepEqual(table, [{ factor: "car=red", rating: 16, matches: "1" }, { factor: "car=blue", rating: -16, matches: "1" }]);
+  const api = await (await fetch(`${base}/api/leagues/${gp.id}/factors`)).json();
+  assert.deepEqual(table.map((r) => r.rating), api.map((r) => r.rating));
+  // The ledger has the cars; the drivers were rated beside them.
+  const match = (await (await fetch(`${base}/api/leagues/${gp.id}/matches`)).text()).trim();
+  assert.deepEqual(JSON.parse(match).results.map((r) => r.car), ["red", "blue"]);
+  // The factor's section comes after the leaderboard's.
+  const order = await page.$$eval("main > section", (ss) => ss.map((s) => s.id || s.querySelector("h1, h2")?.textContent));
+  assert.equal(order.indexOf("factors-section"), 1, String(order));
+  // Reloaded, the form offers the league's kind.
+  await page.reload();
+  await page.locator("#factors tbody tr").first().waitFor();
+  assert.equal(await page.inputValue("#factor-kind"), "car");
+  if (shots) await page.screenshot({ path: join(shots, "factors.png"), fullPage: true });
+});
+
 test("the pages break none of their own content security policy", async () => {
   const res = await fetch(`${base}/`);
   assert.match(res.headers.get("content-security-policy") || "", /frame-ancestors 'none'/);

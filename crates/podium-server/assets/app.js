@@ -130,21 +130,50 @@ function leaderboardTable(id, rows, hasSigma) {
   return h("div", {}, h("table", { id: "leaderboard" }, h("thead", {}, h("tr", {}, heads)), tbody), more);
 }
 
-function gameForm(id, players, onDone) {
+// The factors' table: what a car, a seat or a faction adds to an entry's strength.
+function factorTable(rows) {
+  return h("table", { id: "factors" },
+    h("thead", {}, h("tr", {}, h("th", { class: "left" }, "Kind"), h("th", {}, "Value"), h("th", {}, "Rating"),
+      h("th", {}, "Matches"), h("th", {}, "Win %"), h("th", {}, "Exp. win %"))),
+    h("tbody", {}, rows.map((f) => h("tr", { "data-factor": `${f.kind}=${f.value}` },
+      h("td", { class: "left" }, f.kind), h("td", {}, f.value), h("td", { title: String(f.rating) }, fmt(f.rating, 1)),
+      h("td", {}, f.matches), h("td", {}, fmt(f.win_pct)), h("td", {}, fmt(f.expected_win_pct))))));
+}
+
+// kinds: the factor kinds the league has seen, the first one offered in the form.
+function gameForm(id, players, kinds, onDone) {
   const rows = h("div", { id: "game-rows" });
   const datalist = h("datalist", { id: "known-players" }, players.map((p) => h("option", { value: p })));
+  const kindList = h("datalist", { id: "known-kinds" }, ["seat", "car", "faction", ...kinds.filter((k) => !["seat", "car", "faction"].includes(k))]
+    .map((k) => h("option", { value: k })));
+  // One kind of factor for the game (the seat, the car, the faction); each player's
+  // value of it on their line. Empty: no factor.
+  const kind = h("input", { id: "factor-kind", list: "known-kinds", value: kinds[0] || "", autocomplete: "off",
+    placeholder: "e.g. seat, car, faction", oninput: () => showFactors() });
+  function showFactors() {
+    rows.querySelectorAll(".factor-input").forEach((i) => {
+      i.hidden = !kind.value.trim();
+      i.placeholder = kind.value.trim() || "value";
+      i.setAttribute("aria-label", kind.value.trim() || "factor");
+    });
+  }
   function addRow(place) {
     const row = h("div", { class: "row game-row" },
       h("input", { class: "player-input", list: "known-players", placeholder: "player", "aria-label": "player", required: true }),
       h("input", { class: "place-input", type: "number", min: 1, step: 1, value: place, "aria-label": "place", required: true }),
+      h("input", { class: "factor-input", autocomplete: "off" }),
       h("button", { type: "button", class: "remove", onclick: () => row.remove(), "aria-label": "remove" }, "✕"));
     rows.append(row);
+    showFactors();
   }
   for (let i = 1; i <= 3; i++) addRow(i);
   const token = h("input", { id: "token", type: "password", value: getToken(id), placeholder: "admin token", autocomplete: "off" });
   const out = h("div", { id: "game-result" });
-  const form = h("form", { id: "game-form" }, datalist,
+  const form = h("form", { id: "game-form" }, datalist, kindList,
     h("p", { class: "muted" }, "One line per player with their place (1 = winner). Give tied players the same place."),
+    h("label", { for: "factor-kind" }, "Factor (optional) ", h("span", { class: "doc" },
+      "what else decides a result — the seat, the car, the faction — rated beside the players; give each player's on their line")),
+    kind,
     rows,
     h("div", { class: "row" }, h("button", { type: "button", class: "secondary", id: "add-player",
       onclick: () => addRow(rows.children.length + 1) }, "+ Add player")),
@@ -153,10 +182,13 @@ function gameForm(id, players, onDone) {
     out);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const results = [...rows.querySelectorAll(".game-row")].map((r) => ({
-      player: r.querySelector(".player-input").value.trim(),
-      rank: Number(r.querySelector(".place-input").value),
-    })).filter((r) => r.player);
+    const factorKind = kind.value.trim();
+    const results = [...rows.querySelectorAll(".game-row")].map((r) => {
+      const result = { player: r.querySelector(".player-input").value.trim(), rank: Number(r.querySelector(".place-input").value) };
+      const value = r.querySelector(".factor-input").value.trim();
+      if (factorKind && value) result.factors = { [factorKind]: value };
+      return result;
+    }).filter((r) => r.player);
     try {
       const r = await api(`/api/leagues/${id}/matches`, { method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${token.value.trim()}` },
@@ -166,8 +198,12 @@ function gameForm(id, players, onDone) {
         h("div", { class: "scroll" }, h("table", { id: "changes" },
           h("thead", {}, h("tr", {}, h("th", {}, "Place"), h("th", {}, "Player"), h("th", {}, "Before"), h("th", {}, "After"), h("th", {}, "Change"))),
           h("tbody", {}, r.changes.map((c) => h("tr", {}, h("td", {}, c.place), h("td", {}, c.player),
-            h("td", {}, fmt(c.before)), h("td", {}, fmt(c.after)), deltaCell(c.delta)))))));
-      rows.querySelectorAll(".player-input").forEach((i) => { i.value = ""; });
+            h("td", {}, fmt(c.before)), h("td", {}, fmt(c.after)), deltaCell(c.delta)))))),
+        r.factor_changes.length ? h("div", { class: "scroll" }, h("table", { id: "factor-changes" },
+          h("thead", {}, h("tr", {}, h("th", { class: "left" }, "Factor"), h("th", {}, "Value"), h("th", {}, "Before"), h("th", {}, "After"), h("th", {}, "Change"))),
+          h("tbody", {}, r.factor_changes.map((c) => h("tr", {}, h("td", { class: "left" }, c.kind), h("td", {}, c.value),
+            h("td", {}, fmt(c.before)), h("td", {}, fmt(c.after)), deltaCell(c.delta)))))) : null);
+      rows.querySelectorAll(".player-input, .factor-input").forEach((i) => { i.value = ""; });
       onDone();
     } catch (e) { out.replaceChildren(message(false, e.message)); }
   });
@@ -212,25 +248,31 @@ async function settingsForm(id, league, onDone) {
 
 async function league(id) {
   const board = h("div", { class: "scroll", id: "board" });
+  const factors = h("section", { id: "factors-section", hidden: true });
   const title = h("h1");
   const info = h("p", { class: "muted" });
   let current = null;
   async function refresh() {
-    const [l, rows] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/leaderboard`)]);
+    const [l, rows, table] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/leaderboard`),
+      api(`/api/leagues/${id}/factors`)]);
     current = l;
     document.title = `podium — ${l.name}`;
     setCrumbs(h("a", { href: `/leagues/${id}` }, l.name));
     title.textContent = l.name;
     info.textContent = `${l.system} · ${l.players} players · ${l.matches} matches · click a column to sort`;
     board.replaceChildren(rows.length ? leaderboardTable(id, rows, l.has_sigma) : h("p", { class: "muted", id: "empty-board" }, "No game yet."));
-    return rows;
+    factors.hidden = table.length === 0;
+    factors.replaceChildren(h("h2", {}, "Factors"),
+      h("p", { class: "muted" }, "What a seat, a car or a faction adds to the rating of the player who has it, learned from the results like a player's rating."),
+      h("div", { class: "scroll" }, factorTable(table)));
+    return { rows, kinds: [...new Set(table.map((f) => f.kind))] };
   }
-  const rows = await refresh();
-  const game = h("section", {}, h("h2", {}, "Enter a game"), gameForm(id, rows.map((r) => r.player), refresh));
+  const { rows, kinds } = await refresh();
+  const game = h("section", {}, h("h2", {}, "Enter a game"), gameForm(id, rows.map((r) => r.player), kinds, refresh));
   const settings = h("section", {}, h("h2", {}, "Settings"), await settingsForm(id, current, refresh));
-  app.replaceChildren(h("section", {}, title, info, board), game, settings,
+  app.replaceChildren(h("section", {}, title, info, board), factors, game, settings,
     h("section", {}, h("h2", {}, "Data"), h("p", {}, h("a", { href: `/api/leagues/${id}/matches` }, "Download the ledger (JSON Lines)"),
-      " — rate it offline with ", h("code", {}, `podium rate ledger.jsonl --system ${current.system}`))));
+      " — rate it offline with ", h("code", {}, `podium rate ledger.jsonl --system ${current.system}${kinds.map((k) => ` --factor ${k}`).join("")}`))));
 }
 
 // ---------- player page ----------
