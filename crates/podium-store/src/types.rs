@@ -135,7 +135,8 @@ impl ParamRow {
 }
 
 /// A match submitted to a league: one match in the JSON Lines form of match files
-/// (`docs/datasets.md`), whose id is optional.
+/// (`docs/datasets.md`), whose id is optional, each row with its entry's factors if any
+/// (`"factors": {"car": "ferrari"}`, see [`LedgerResult`]).
 /// The id may be given as `"match"` (as in files) or `"id"` (a client's id for retries),
 /// or both if they agree; the store assigns one when neither is given.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
