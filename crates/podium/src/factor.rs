@@ -25,8 +25,9 @@
 //! | systems | a factor's part of the strength | its update |
 //! |---|---|---|
 //! | the Elo family (`pairwise`, `shares`, `sme`, `mes`, `whitewhale`) | added to the entry's rating | `K · (S − E)` of each entry that carries it, summed |
-//! | `trueskill`, the Weng-Lin family | one more member of the entry's team | the member's update; copies on several entries pooled |
-//! | `kalman-mmr` | added to the entry's mean skill, its variance to the entry's | the Kalman gain of its own variance |
+//! | `trueskill` | one more member of the entry's team, without performance noise (`factor_sigma`, `factor_tau`) | the member's update; copies on several entries pooled |
+//! | the Weng-Lin family | one more member of the entry's team | the member's update; copies on several entries pooled |
+//! | `kalman-mmr` | added to the entry's mean skill, its variance to the entry's (`factor_sigma`, `factor_tau`) | the batch Kalman update of its own belief from every entry that carries it |
 //!
 //! The other systems refuse a match whose entries carry factors
 //! ([`RateError::FactorsUnsupported`]).
@@ -236,9 +237,7 @@ pub fn fold_sum(game: &Match, before: &[Rating], factors: &[Rating]) -> Vec<Rati
 
 /// Rates a match with factors for a system whose team performs the sum of its members
 /// (TrueSkill, Weng-Lin): each factor joins every entry that carries it as one more
-/// member at the factor's rating, the match is rated, and the factor's copies are pooled
-/// — their changes of the mean summed, their gains of precision (1/σ²) added — as
-/// independent pieces of evidence about one quantity.
+/// member ([`Enlarged`]), the match is rated, and the factor's copies are pooled.
 ///
 /// # Errors
 /// As the system's [`RatingSystem::rate_with_states`] on the enlarged match.
@@ -250,73 +249,127 @@ pub fn rate_as_members(
     learned: Option<&State>,
     factors: &[Rating],
 ) -> Result<Factored, RateError> {
-    crate::system::check_ratings(game, before)?;
-    check_factors(game, factors)?;
-    // The enlarged match: each entry's players, then a member per factor it carries.
-    let mut b = Match::builder(game.id());
-    if let Some(t) = game.time() {
-        b = b.time(t);
-    }
-    let mut ratings = Vec::with_capacity(before.len() + factors.len());
-    let mut own = Vec::with_capacity(before.len() + factors.len());
-    // Where each factor's copies are, as positions in the enlarged match's players.
-    let mut copies: Vec<Vec<usize>> = vec![Vec::new(); factors.len()];
-    let mut players = Vec::with_capacity(before.len());
-    for (e, entry) in game.entries().iter().enumerate() {
-        let mut members = entry.members.clone();
-        for (j, _) in entry.members.iter().enumerate() {
-            let k = game.member_range(e).start + j;
-            players.push(ratings.len());
-            ratings.push(before[k]);
-            own.push(states.get(k).copied().flatten());
+    let big = Enlarged::new(game, before, states, factors)?;
+    let rated = sys.rate_with_states(&big.game, &big.ratings, &big.states, learned)?;
+    Ok(big.finish(rated, factors))
+}
+
+/// A match whose entries carry factors, enlarged so that a system that rates teams can
+/// rate the factors: each entry's players, then one member per factor it carries at the
+/// factor's rating (a copy per entry, each with 1/m of the prior's precision for a
+/// factor on m entries, so that together they count it once).
+#[derive(Debug, Clone)]
+pub struct Enlarged<'s> {
+    /// The enlarged match: entries in the same order, copies after the players.
+    pub game: Match,
+    /// Every member's rating before the match, in [`Match::players`] order.
+    pub ratings: Vec<Rating>,
+    /// Every member's state (none for a copy).
+    pub states: Vec<Option<&'s State>>,
+    /// Whether each member is a factor's copy.
+    pub is_copy: Vec<bool>,
+    /// Where the original players are among the members.
+    players: Vec<usize>,
+    /// Where each factor's copies are among the members.
+    copies: Vec<Vec<usize>>,
+}
+
+impl<'s> Enlarged<'s> {
+    /// Enlarges `game` (players' `before` and `states`, factors' ratings `factors`).
+    ///
+    /// # Errors
+    /// [`RateError`] when the ratings do not fit the match.
+    pub fn new(
+        game: &Match,
+        before: &[Rating],
+        states: &[Option<&'s State>],
+        factors: &[Rating],
+    ) -> Result<Self, RateError> {
+        crate::system::check_ratings(game, before)?;
+        check_factors(game, factors)?;
+        let mut b = Match::builder(game.id());
+        if let Some(t) = game.time() {
+            b = b.time(t);
         }
-        for (f, m) in game.factors().iter().enumerate() {
-            if m.entries.contains(&e) {
-                copies[f].push(ratings.len());
-                // The copies split the prior: each holds 1/m of its precision, so that
-                // together they count it once.
-                let mut split = factors[f];
-                split.sigma = split.sigma.map(|s| s * (m.entries.len() as f64).sqrt());
-                ratings.push(split);
-                own.push(None);
-                // Control characters are no one's id in a file, so no player is met.
-                members.push(crate::model::Member {
-                    player: format!("\u{1}factor {f} of entry {e}"),
-                    weight: 1.0,
-                });
+        let size = before.len() + factors.len();
+        let (mut ratings, mut own, mut is_copy) = (
+            Vec::with_capacity(size),
+            Vec::with_capacity(size),
+            Vec::with_capacity(size),
+        );
+        let mut copies: Vec<Vec<usize>> = vec![Vec::new(); factors.len()];
+        let mut players = Vec::with_capacity(before.len());
+        for (e, entry) in game.entries().iter().enumerate() {
+            let mut members = entry.members.clone();
+            for k in game.member_range(e) {
+                players.push(ratings.len());
+                ratings.push(before[k]);
+                own.push(states.get(k).copied().flatten());
+                is_copy.push(false);
             }
+            for (f, m) in game.factors().iter().enumerate() {
+                if m.entries.contains(&e) {
+                    copies[f].push(ratings.len());
+                    let mut split = factors[f];
+                    split.sigma = split.sigma.map(|s| s * (m.entries.len() as f64).sqrt());
+                    ratings.push(split);
+                    own.push(None);
+                    is_copy.push(true);
+                    // Control characters are no one's id in a file, so no player is met.
+                    members.push(crate::model::Member {
+                        player: format!("\u{1}factor {f} of entry {e}"),
+                        weight: 1.0,
+                    });
+                }
+            }
+            b = b.entry(Entry {
+                team: Some(format!("\u{1}entry {e}")),
+                members,
+                finish: entry.finish,
+                factors: Vec::new(),
+            });
         }
-        b = b.entry(Entry {
-            team: Some(format!("\u{1}entry {e}")),
-            members,
-            finish: entry.finish,
-            factors: Vec::new(),
-        });
+        // The entries are sorted already, so the builder keeps their order and the
+        // positions above hold.
+        Ok(Enlarged {
+            game: b.build()?,
+            ratings,
+            states: own,
+            is_copy,
+            players,
+            copies,
+        })
     }
-    let big = b.build()?;
-    // The builder keeps entries in their order (they are sorted already), so the
-    // positions above hold.
-    let rated = sys.rate_with_states(&big, &ratings, &own, learned)?;
-    let pick = |i: usize| rated.changes[i];
-    let changes = players.iter().map(|&i| pick(i)).collect();
-    let player_states = if rated.states.is_empty() {
-        Vec::new()
-    } else {
-        players.iter().map(|&i| rated.states[i].clone()).collect()
-    };
-    let factor_changes = copies
-        .iter()
-        .zip(factors)
-        .map(|(at, &f)| pool(f, at.iter().map(|&i| pick(i))))
-        .collect();
-    Ok(Factored {
-        rated: Rated {
-            changes,
-            states: player_states,
-            learned: rated.learned,
-        },
-        factors: factor_changes,
-    })
+
+    /// The players' changes and states, and each factor's copies pooled, from what the
+    /// system made of the enlarged match.
+    #[must_use]
+    pub fn finish(&self, rated: Rated, factors: &[Rating]) -> Factored {
+        let pick = |i: usize| rated.changes[i];
+        let changes = self.players.iter().map(|&i| pick(i)).collect();
+        let states = if rated.states.is_empty() {
+            Vec::new()
+        } else {
+            self.players
+                .iter()
+                .map(|&i| rated.states[i].clone())
+                .collect()
+        };
+        let factor_changes = self
+            .copies
+            .iter()
+            .zip(factors)
+            .map(|(at, &f)| pool(f, at.iter().map(|&i| pick(i))))
+            .collect();
+        Factored {
+            rated: Rated {
+                changes,
+                states,
+                learned: rated.learned,
+            },
+            factors: factor_changes,
+        }
+    }
 }
 
 /// Pools the changes of a factor's copies, each rated from 1/m of the prior's

@@ -94,6 +94,13 @@ pub struct TrueSkillConfig {
     pub min_delta: f64,
     /// Growth of σ per day without a match (σ² grows by `daily_tau²` a day). Default 25/300.
     pub daily_tau: f64,
+    /// A factor's prior σ ([`crate::factor`]): the advantage a car, a seat or a faction
+    /// is believed to have before any result. Default 25/12, half the performance noise
+    /// β: an advantage as large as a game's own noise is already a strong one.
+    pub factor_sigma: f64,
+    /// σ added in quadrature to a factor before each match it plays. Default 25/300, a
+    /// player's τ.
+    pub factor_tau: f64,
 }
 
 impl Default for TrueSkillConfig {
@@ -106,6 +113,8 @@ impl Default for TrueSkillConfig {
             draw_probability: 0.0,
             min_delta: 0.0001,
             daily_tau: 25.0 / 300.0,
+            factor_sigma: 25.0 / 12.0,
+            factor_tau: 25.0 / 300.0,
         }
     }
 }
@@ -131,6 +140,8 @@ crate::configure!(TrueSkillConfig, "trueskill" {
     draw_probability: f64 where |v| (0.0..1.0).contains(&v), "in [0, 1)" => "probability that two evenly matched teams draw (the trueskill package: 0.1; above 0, large fields lose accuracy)",
     min_delta: f64 where crate::params::positive, "in (0, 1e9]" => "convergence threshold of the message passing",
     daily_tau: f64 where crate::params::non_negative, "in [0, 1e9]" => "σ growth per day without a match (0 = no aging; helps histories with long breaks, costs a little where games are days apart)",
+    factor_sigma: f64 where crate::params::sigma, "in [1e-9, 1e9]" => "prior σ of a factor (car, seat, faction)",
+    factor_tau: f64 where crate::params::non_negative, "in [0, 1e9]" => "σ added in quadrature to a factor before each match it plays",
 });
 
 /// A Gaussian in natural parameters: precision `pi = 1/σ²` and `tau = μ/σ²`.
@@ -358,21 +369,16 @@ impl TrueSkillConfig {
     }
 }
 
-impl RatingSystem for TrueSkillConfig {
-    fn name(&self) -> &'static str {
-        "trueskill"
-    }
-
-    fn params(&self) -> Vec<Param> {
-        Configure::params(self)
-    }
-
-    fn initial_rating(&self) -> Rating {
-        Rating::with_sigma(self.mu, self.sigma)
-    }
-
+impl TrueSkillConfig {
+    /// [`RatingSystem::rate`], where `copies[i]` marks member `i` as a factor's copy
+    /// (no performance noise, no dynamics); empty for none.
     #[allow(clippy::needless_range_loop, clippy::too_many_lines)]
-    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
+    fn rate_members(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        copies: &[bool],
+    ) -> Result<Vec<PlayerChange>, RateError> {
         check_ratings(game, before)?;
         let n = before.len();
         let k = game.len();
@@ -427,9 +433,13 @@ impl RatingSystem for TrueSkillConfig {
             })
             .collect();
         let beta2 = self.beta * self.beta;
-        let likelihood = |g: &mut Graph, from: Edge, to: Edge| -> f64 {
+        // A factor's copy performs at its value: no performance noise, and its own
+        // dynamics were added before.
+        let is_copy = |i: usize| copies.get(i).copied().unwrap_or(false);
+        let likelihood = |g: &mut Graph, from: Edge, to: Edge, i: usize| -> f64 {
+            let noise = if is_copy(i) { 0.0 } else { beta2 };
             let msg = g.incoming(from);
-            let a = 1.0 / (1.0 + beta2 * msg.pi);
+            let a = 1.0 / (1.0 + noise * msg.pi);
             g.update_message(
                 to,
                 G {
@@ -461,12 +471,13 @@ impl RatingSystem for TrueSkillConfig {
         let tau2 = self.tau * self.tau;
         for (i, r) in before.iter().enumerate() {
             let s = self.sigma_of(r);
+            let tau2 = if is_copy(i) { 0.0 } else { tau2 };
             // A σ of exactly 0 (seeded so, with τ = 0) would be an infinite precision.
             let sd = (s * s + tau2).sqrt().max(1e-9);
             g.update_value(prior[i], G::new(r.value, sd));
         }
-        for &(m, v) in &lik {
-            likelihood(&mut g, m, v);
+        for (i, &(m, v)) in lik.iter().enumerate() {
+            likelihood(&mut g, m, v, i);
         }
         for s in &team_sums {
             s.down(&mut g);
@@ -501,8 +512,8 @@ impl RatingSystem for TrueSkillConfig {
                 s.up(&mut g, x);
             }
         }
-        for &(m, v) in &lik {
-            likelihood(&mut g, v, m);
+        for (i, &(m, v)) in lik.iter().enumerate() {
+            likelihood(&mut g, v, m, i);
         }
         // Expected and achieved scores against the neighbours in the finishing order.
         let perfs = self.performances(game, before);
@@ -556,6 +567,24 @@ impl RatingSystem for TrueSkillConfig {
             .collect();
         Ok(out)
     }
+}
+
+impl RatingSystem for TrueSkillConfig {
+    fn name(&self) -> &'static str {
+        "trueskill"
+    }
+
+    fn params(&self) -> Vec<Param> {
+        Configure::params(self)
+    }
+
+    fn initial_rating(&self) -> Rating {
+        Rating::with_sigma(self.mu, self.sigma)
+    }
+
+    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
+        self.rate_members(game, before, &[])
+    }
 
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         let (sa, sb) = (self.sigma_of(a), self.sigma_of(b));
@@ -576,7 +605,36 @@ impl RatingSystem for TrueSkillConfig {
         learned: Option<&crate::State>,
         factors: &[Rating],
     ) -> Result<crate::factor::Factored, RateError> {
-        crate::factor::rate_as_members(self, game, before, states, learned, factors)
+        let _ = (states, learned);
+        // Each factor is one more member of the teams that carry it, with its own
+        // dynamics and no performance noise of its own.
+        let grown: Vec<Rating> = factors
+            .iter()
+            .map(|f| {
+                let s = f.sigma.unwrap_or(self.factor_sigma);
+                Rating {
+                    sigma: Some((s * s + self.factor_tau * self.factor_tau).sqrt()),
+                    ..*f
+                }
+            })
+            .collect();
+        let big = crate::factor::Enlarged::new(game, before, &[], &grown)?;
+        let changes = self.rate_members(&big.game, &big.ratings, &big.is_copy)?;
+        let mut out = big.finish(
+            crate::state::Rated {
+                changes,
+                states: Vec::new(),
+                learned: None,
+            },
+            &grown,
+        );
+        for (c, f) in out.factors.iter_mut().zip(factors) {
+            c.before = *f;
+        }
+        Ok(out)
+    }
+    fn initial_factor(&self) -> Rating {
+        Rating::with_sigma(0.0, self.factor_sigma)
     }
     fn fold_factors(&self, game: &Match, before: &[Rating], factors: &[Rating]) -> Vec<Rating> {
         crate::factor::fold_sum(game, before, factors)

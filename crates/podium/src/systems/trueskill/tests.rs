@@ -193,6 +193,44 @@ fn thousand_player_free_for_all() {
     assert!(p.quality.unwrap().is_finite());
 }
 
+#[test]
+fn a_factor_is_a_noiseless_member_of_its_team() {
+    // A car known to be worth exactly +3 (σ → 0, no drift) is the player shifted by 3:
+    // a factor adds to the team's skill but not to its performance noise.
+    let ts = TrueSkillConfig {
+        factor_tau: 0.0,
+        ..TrueSkillConfig::default()
+    };
+    let raced = Match::builder("r")
+        .player("a", Finish::Rank(1.0))
+        .factor("car", "fast")
+        .player("b", Finish::Rank(2.0))
+        .build()
+        .unwrap();
+    let before = [Rating::with_sigma(22.0, 6.0), Rating::with_sigma(27.0, 5.0)];
+    let car = Rating::with_sigma(3.0, 1e-6);
+    let got = ts
+        .rate_factored(&raced, &before, &[None, None], None, &[car])
+        .unwrap();
+    let plain = Match::ranked("r", &["a", "b"]).unwrap();
+    let shifted = ts
+        .rate(&plain, &[Rating::with_sigma(25.0, 6.0), before[1]])
+        .unwrap();
+    close(got.rated.changes[0].delta(), shifted[0].delta(), 1e-9);
+    close(
+        got.rated.changes[0].after.sigma.unwrap(),
+        shifted[0].after.sigma.unwrap(),
+        1e-9,
+    );
+    close(
+        got.rated.changes[1].after.value,
+        shifted[1].after.value,
+        1e-9,
+    );
+    // The car, certain already, does not move.
+    close(got.factors[0].after.value, 3.0, 1e-6);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3))]
 
