@@ -37,5 +37,5 @@ pub mod tune;
 
 pub use backtest::{backtest, BacktestError, BacktestOptions, BacktestResult, Bound, Window};
 pub use count::{count_pairs, PairCounts};
-pub use simulate::{Curve, Simulation, SimulationError, SimulationReport};
+pub use simulate::{Curve, SeatLearned, Simulation, SimulationError, SimulationReport};
 pub use tune::{Metric, ParamSearch, Search, TuneError, TuneReport, Tuning};

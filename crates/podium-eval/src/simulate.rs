@@ -17,6 +17,31 @@
 //! best any rating can do), **mean-score** by the mean of each player's observed game
 //! scores so far (information that no rank-based system has).
 //!
+//! ## Seats: a planted factor
+//! With [`Simulation::seat_advantage`] `Some(a)`, every game seats its players in a
+//! fresh uniformly random order (seats 1..N for N players) and the player in seat 1
+//! draws the game score from `Normal(true rating + a, sd)`; the other seats add nothing.
+//! Every system then runs twice on the same games: once **given the seats** as a factor
+//! (`seat=1`, …, [`podium::factor`]) and once **seat-blind**, rating the same orders
+//! without them ([`SimulationReport::seat_blind`]).
+//!
+//! - **Predictive ability** is measured on a fresh game whose seats are drawn uniformly
+//!   at random as well, averaged exactly over every seating of each pair: a system given
+//!   the seats compares player rating plus the rating of the player's seat, a seat-blind
+//!   one the players' ratings alone. `ideal` compares true rating plus planted advantage.
+//!   Without seats this is the measure above.
+//! - **The learned advantage.** Factors are identified only up to a common shift (adding
+//!   the same to every seat changes no prediction), so what a system learned is the
+//!   difference between the rating of seat 1 and the mean rating of the other seats
+//!   ([`SeatLearned::rating`], in the system's own units). Systems have their own scales
+//!   (Elo's 400-point logistic, TrueSkill's μ = 25, and each spreads its ratings its own
+//!   way), so the difference is also converted into the simulation's true-rating points
+//!   by the scale the system itself gives the players: the least-squares slope of its
+//!   players' ratings on their true ratings ([`SeatLearned::scale`]). A seat's rating is
+//!   added to its player's, so it shares that scale, and
+//!   [`SeatLearned::advantage`] = mean difference / mean slope is comparable with the
+//!   planted advantage.
+//!
 //! ## Reproducibility
 //! Trial `i` draws every random number from ChaCha8 seeded with `seed` on stream `i`, and
 //! trials are summed in fixed blocks in trial order, so the same settings give the same
@@ -25,6 +50,7 @@
 //! sharper than independent runs would.
 
 use podium::{Finish, Match, RatingSystem};
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Normal};
@@ -53,6 +79,10 @@ pub struct Simulation {
     pub jitter: f64,
     /// Worker threads (0 = one per core); never more than one per block of trials.
     pub threads: usize,
+    /// Seats (module docs): `Some(a)` seats the players of every game in a random order,
+    /// the player in seat 1 performing `a` true-rating points above their true rating,
+    /// and runs every system both given the seats and seat-blind. `None`: no seats.
+    pub seat_advantage: Option<f64>,
 }
 
 impl Default for Simulation {
@@ -66,6 +96,7 @@ impl Default for Simulation {
             seed: 1,
             jitter: 1.0,
             threads: 0,
+            seat_advantage: None,
         }
     }
 }
@@ -107,8 +138,31 @@ pub struct Curve {
     pub system: String,
     /// Predictive ability (a fraction 0..1) after each checkpoint round, in the order of
     /// [`SimulationReport::rounds`]; `Err` with the reason when the system cannot rate the
-    /// simulated games (e.g. `elo` with more than two players).
+    /// simulated games (e.g. `elo` with more than two players, or a system that does not
+    /// rate factors given the seats).
     pub values: Result<Vec<f64>, String>,
+    /// With seats, for a system given them that rated every game: the advantage of seat 1
+    /// it learned by each checkpoint; `None` otherwise.
+    pub seat: Option<SeatLearned>,
+}
+
+/// The advantage of seat 1 that a system given the seats learned, after each checkpoint
+/// round, averaged over the trials (module docs: [`crate::simulate`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SeatLearned {
+    /// The rating of seat 1 minus the mean rating of the other seats, in the system's own
+    /// units.
+    pub rating: Vec<f64>,
+    /// The system's scale: the least-squares slope of its players' ratings on their true
+    /// ratings, in rating points per true-rating point.
+    pub scale: Vec<f64>,
+    /// The advantage in the simulation's true-rating points, `rating / scale`: comparable
+    /// with [`Simulation::seat_advantage`] (0 before any game; NaN where the system's
+    /// ratings do not yet rise with the true ones).
+    pub advantage: Vec<f64>,
+    /// The standard deviation over trials of one trial's learned difference, in true-rating
+    /// points (divided by the scale): how far the estimate of a single history strays.
+    pub advantage_sd: Vec<f64>,
 }
 
 /// The averaged results of a simulation.
@@ -118,20 +172,51 @@ pub struct SimulationReport {
     pub rounds: Vec<u32>,
     /// Trials run.
     pub trials: u32,
-    /// Predictive ability of the true ratings (the same at every round).
+    /// Predictive ability of the true ratings (the same at every round); with seats, of
+    /// the true ratings plus the planted advantage.
     pub ideal: f64,
     /// Predictive ability of ranking by mean observed score, per checkpoint.
     pub mean_score: Vec<f64>,
-    /// One curve per system, in the order given.
+    /// One curve per system, in the order given; with seats, each system given them.
     pub systems: Vec<Curve>,
+    /// With seats: the same systems in the same order on the same games, not given the
+    /// seats. Empty without seats.
+    pub seat_blind: Vec<Curve>,
+}
+
+/// One system as one run of a trial: given the seats or not.
+#[derive(Clone, Copy)]
+struct Run<'a> {
+    sys: &'a dyn RatingSystem,
+    seated: bool,
+}
+
+/// The probabilities of the fresh game by which predictive ability is measured.
+struct Truth {
+    /// `p[i][j]`: probability that player `i` outscores player `j` in one game (with
+    /// seats, averaged over their seating).
+    p: Vec<Vec<f64>>,
+    /// With seats, the same by seating.
+    seats: Option<SeatTruth>,
+}
+
+/// The probabilities of the fresh game with seats.
+struct SeatTruth {
+    /// `neither[i][j]`: probability that `i` outscores `j` when neither sits in seat 1.
+    neither: Vec<Vec<f64>>,
+    /// `first[i][j]`: probability that `i` outscores `j` when `i` sits in seat 1.
+    first: Vec<Vec<f64>>,
 }
 
 /// Sums of one block of trials.
 struct Block {
-    /// `systems[s][c]`: sum of predictive ability of system `s` at checkpoint `c`.
-    systems: Vec<Vec<f64>>,
+    /// `runs[r][c]`: sum of predictive ability of run `r` at checkpoint `c`.
+    runs: Vec<Vec<f64>>,
+    /// `seat[r][c]`: for a run given the seats, sums of the learned rating difference,
+    /// of its square and of the system's scale.
+    seat: Vec<Vec<[f64; 3]>>,
     mean_score: Vec<f64>,
-    /// First failure per system: (trial, reason).
+    /// First failure per run: (trial, reason).
     failed: Vec<Option<(u32, String)>>,
 }
 
@@ -161,6 +246,15 @@ impl Simulation {
                 expected: "a number > 0 and ≤ 1e12",
             });
         }
+        if let Some(a) = self.seat_advantage {
+            if a.is_nan() || a.abs() > LIMIT {
+                return Err(SimulationError::Invalid {
+                    setting: "seat advantage",
+                    value: a.to_string(),
+                    expected: "a number between -1e12 and 1e12",
+                });
+            }
+        }
         if !(self.jitter.is_finite() && self.jitter >= 0.0) {
             return Err(SimulationError::Invalid {
                 setting: "jitter",
@@ -185,17 +279,46 @@ impl Simulation {
         Ok(())
     }
 
-    /// `p[i][j]`: probability that player `i` outscores player `j` in one game.
-    fn outscore_probabilities(&self) -> Vec<Vec<f64>> {
+    /// `p[i][j]`: probability that player `i` outscores player `j` in one game when `i`
+    /// performs `shift` above their true rating.
+    fn outscore_probabilities(&self, shift: f64) -> Vec<Vec<f64>> {
         let t = &self.true_ratings;
         let scale = 2.0 * self.sd; // (t_i − t_j) / (sd √2) / √2 for erfc
         t.iter()
             .map(|ti| {
                 t.iter()
-                    .map(|tj| 0.5 * libm::erfc(-(ti - tj) / scale))
+                    .map(|tj| 0.5 * libm::erfc(-(ti + shift - tj) / scale))
                     .collect()
             })
             .collect()
+    }
+
+    /// The fresh game's probabilities: plain, or with seats averaged over the seating
+    /// (each player in seat 1 with probability 1/N).
+    fn truth(&self) -> Truth {
+        let neither = self.outscore_probabilities(0.0);
+        let Some(a) = self.seat_advantage else {
+            return Truth {
+                p: neither,
+                seats: None,
+            };
+        };
+        let first = self.outscore_probabilities(a);
+        let n = neither.len();
+        let w = 1.0 / n as f64;
+        let p = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| {
+                        (1.0 - 2.0 * w) * neither[i][j] + w * first[i][j] + w * (1.0 - first[j][i])
+                    })
+                    .collect()
+            })
+            .collect();
+        Truth {
+            p,
+            seats: Some(SeatTruth { neither, first }),
+        }
     }
 
     /// Runs the simulation for `systems` (each rates with its own parameters).
@@ -211,6 +334,24 @@ impl Simulation {
     /// assert!((report.ideal - 0.8457).abs() < 1e-3);
     /// ```
     ///
+    /// With seats, each system is also run seat-blind:
+    ///
+    /// ```
+    /// use podium_eval::simulate::Simulation;
+    /// let sim = Simulation {
+    ///     rounds: vec![0, 100],
+    ///     trials: 20,
+    ///     seat_advantage: Some(100.0),
+    ///     ..Simulation::default()
+    /// };
+    /// let pairwise = podium::system("pairwise", &podium::Settings::new()).unwrap();
+    /// let report = sim.run(&[&*pairwise]).unwrap();
+    /// let seat = report.systems[0].seat.as_ref().unwrap();
+    /// assert_eq!(seat.advantage[0], 0.0); // nothing learned before any game
+    /// assert!(seat.advantage[1] > 50.0 && seat.advantage[1] < 150.0);
+    /// assert!(report.seat_blind[0].seat.is_none());
+    /// ```
+    ///
     /// # Errors
     /// [`SimulationError`] for settings out of range. A system that cannot rate the games
     /// is not an error: its [`Curve::values`] holds the reason.
@@ -219,10 +360,27 @@ impl Simulation {
         let mut rounds = self.rounds.clone();
         rounds.sort_unstable();
         rounds.dedup();
-        let p = self.outscore_probabilities();
+        let truth = self.truth();
         let n = self.true_ratings.len();
         let pairs = (n * (n - 1) / 2) as f64;
-        let ideal = ability(&self.true_ratings, &p) / pairs;
+        let ideal = match (&truth.seats, self.seat_advantage) {
+            (Some(st), Some(a)) => {
+                let mut planted = vec![0.0; n];
+                planted[0] = a;
+                seated_ability(&self.true_ratings, &planted, st)
+            }
+            _ => ability(&self.true_ratings, &truth.p),
+        } / pairs;
+        let mut runs: Vec<Run<'_>> = systems
+            .iter()
+            .map(|&sys| Run {
+                sys,
+                seated: truth.seats.is_some(),
+            })
+            .collect();
+        if truth.seats.is_some() {
+            runs.extend(systems.iter().map(|&sys| Run { sys, seated: false }));
+        }
         let blocks = self.trials.div_ceil(BLOCK);
         let work = || -> Vec<Block> {
             (0..blocks)
@@ -230,7 +388,7 @@ impl Simulation {
                 .map(|b| {
                     let first = b * BLOCK;
                     let last = (first + BLOCK).min(self.trials);
-                    self.block(first..last, &rounds, systems, &p)
+                    self.block(first..last, &rounds, &runs, &truth)
                 })
                 .collect()
         };
@@ -248,13 +406,21 @@ impl Simulation {
         };
         let trials = f64::from(self.trials);
         let c = rounds.len();
-        let mut sums = vec![vec![0.0; c]; systems.len()];
+        let mut sums = vec![vec![0.0; c]; runs.len()];
+        let mut seat = vec![vec![[0.0; 3]; c]; runs.len()];
         let mut mean_score = vec![0.0; c];
-        let mut failed: Vec<Option<(u32, String)>> = vec![None; systems.len()];
+        let mut failed: Vec<Option<(u32, String)>> = vec![None; runs.len()];
         for block in results {
-            for (s, v) in block.systems.iter().enumerate() {
-                for (acc, x) in sums[s].iter_mut().zip(v) {
-                    *acc += x;
+            for (acc, v) in sums.iter_mut().zip(&block.runs) {
+                for (a, x) in acc.iter_mut().zip(v) {
+                    *a += x;
+                }
+            }
+            for (acc, v) in seat.iter_mut().zip(&block.seat) {
+                for (a, x) in acc.iter_mut().zip(v) {
+                    for k in 0..3 {
+                        a[k] += x[k];
+                    }
                 }
             }
             for (acc, x) in mean_score.iter_mut().zip(&block.mean_score) {
@@ -266,24 +432,32 @@ impl Simulation {
                 }
             }
         }
-        let curves = systems
+        let mut curves: Vec<Curve> = runs
             .iter()
             .zip(sums)
+            .zip(seat)
             .zip(failed)
-            .map(|((sys, s), f)| Curve {
-                system: sys.name().to_string(),
-                values: match f {
-                    Some((_, reason)) => Err(reason),
-                    None => Ok(s.iter().map(|x| x / pairs / trials).collect()),
+            .map(|(((run, s), seat), f)| match f {
+                Some((_, reason)) => Curve {
+                    system: run.sys.name().to_string(),
+                    values: Err(reason),
+                    seat: None,
+                },
+                None => Curve {
+                    system: run.sys.name().to_string(),
+                    values: Ok(s.iter().map(|x| x / pairs / trials).collect()),
+                    seat: run.seated.then(|| seat_learned(&seat, trials)),
                 },
             })
             .collect();
+        let seat_blind = curves.split_off(systems.len());
         Ok(SimulationReport {
             rounds,
             trials: self.trials,
             ideal,
             mean_score: mean_score.iter().map(|x| x / pairs / trials).collect(),
             systems: curves,
+            seat_blind,
         })
     }
 
@@ -291,32 +465,28 @@ impl Simulation {
         &self,
         trials: std::ops::Range<u32>,
         rounds: &[u32],
-        systems: &[&dyn RatingSystem],
-        p: &[Vec<f64>],
+        runs: &[Run<'_>],
+        truth: &Truth,
     ) -> Block {
         let c = rounds.len();
         let mut out = Block {
-            systems: vec![vec![0.0; c]; systems.len()],
+            runs: vec![vec![0.0; c]; runs.len()],
+            seat: vec![vec![[0.0; 3]; c]; runs.len()],
             mean_score: vec![0.0; c],
-            failed: vec![None; systems.len()],
+            failed: vec![None; runs.len()],
         };
         for trial in trials {
-            self.trial(trial, rounds, systems, p, &mut out);
+            self.trial(trial, rounds, runs, truth, &mut out);
         }
         out
     }
 
-    fn trial(
-        &self,
-        trial: u32,
-        rounds: &[u32],
-        systems: &[&dyn RatingSystem],
-        p: &[Vec<f64>],
-        out: &mut Block,
-    ) {
+    #[allow(clippy::too_many_lines)]
+    fn trial(&self, trial: u32, rounds: &[u32], runs: &[Run<'_>], truth: &Truth, out: &mut Block) {
         let n = self.true_ratings.len();
         let mut rng = trial_stream(self.seed, trial);
         let names: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
+        let seat_names: Vec<String> = (1..=n).map(|s| s.to_string()).collect();
         let jitter: Vec<f64> = (0..n)
             .map(|_| {
                 if self.jitter > 0.0 {
@@ -326,10 +496,10 @@ impl Simulation {
                 }
             })
             .collect();
-        let mut ratings: Vec<Vec<podium::Rating>> = systems
+        let mut ratings: Vec<Vec<podium::Rating>> = runs
             .iter()
-            .map(|s| {
-                let start = s.initial_rating();
+            .map(|run| {
+                let start = run.sys.initial_rating();
                 jitter
                     .iter()
                     .map(|j| podium::Rating {
@@ -339,12 +509,23 @@ impl Simulation {
                     .collect()
             })
             .collect();
+        // Each seat's rating in each run given the seats (index 0: seat 1).
+        let mut seat_ratings: Vec<Vec<podium::Rating>> = runs
+            .iter()
+            .map(|run| {
+                if run.seated {
+                    vec![run.sys.initial_factor(); n]
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
         // Each player's state in each system that keeps one (none yet: a system builds a
         // newcomer's state from the rating).
-        let mut states: Vec<Vec<Option<podium::State>>> = systems
+        let mut states: Vec<Vec<Option<podium::State>>> = runs
             .iter()
-            .map(|s| {
-                if s.keeps_state() {
+            .map(|run| {
+                if run.sys.keeps_state() {
                     vec![None; n]
                 } else {
                     Vec::new()
@@ -353,24 +534,34 @@ impl Simulation {
             .collect();
         // What each system learns from every match, for a system that learns.
         let mut learned: Vec<Option<podium::State>> =
-            systems.iter().map(|s| s.initial_learned()).collect();
+            runs.iter().map(|run| run.sys.initial_learned()).collect();
         let mut alive: Vec<bool> = out.failed.iter().map(Option::is_none).collect();
         let dists: Vec<Normal<f64>> = self
             .true_ratings
             .iter()
             .map(|&t| Normal::new(t, self.sd).expect("sd validated"))
             .collect();
+        let advantage = self.seat_advantage.unwrap_or(0.0);
+        // `seat_of[i]`: player i's seat this round (0: seat 1).
+        let mut seat_of: Vec<usize> = (0..n).collect();
         let mut sums = vec![0.0; n];
         let mut scores = vec![0.0; n];
         let mut order: Vec<usize> = (0..n).collect();
         let mut before = Vec::with_capacity(n);
         let mut values = vec![0.0; n];
+        let mut seat_values = vec![0.0; n];
         let last = *rounds.last().unwrap_or(&0);
         let mut next = 0;
         for round in 0..=last {
             if round > 0 {
+                if truth.seats.is_some() {
+                    seat_of.shuffle(&mut rng);
+                }
                 for (i, d) in dists.iter().enumerate() {
                     scores[i] = d.sample(&mut rng);
+                    if truth.seats.is_some() && seat_of[i] == 0 {
+                        scores[i] += advantage;
+                    }
                     sums[i] += scores[i];
                 }
                 order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
@@ -379,65 +570,167 @@ impl Simulation {
                     builder = builder.player(names[i].clone(), Finish::Score(scores[i]));
                 }
                 let game = builder.build().expect("distinct players, finite scores");
-                for (s, sys) in systems.iter().enumerate() {
-                    if !alive[s] {
+                let seated_game = truth.seats.as_ref().map(|_| {
+                    let mut builder = Match::builder("round");
+                    for &i in &order {
+                        builder = builder
+                            .player(names[i].clone(), Finish::Score(scores[i]))
+                            .factor("seat", seat_names[seat_of[i]].clone());
+                    }
+                    builder.build().expect("distinct players, one seat each")
+                });
+                for (r, run) in runs.iter().enumerate() {
+                    if !alive[r] {
                         continue;
                     }
+                    let sys = run.sys;
                     before.clear();
-                    before.extend(order.iter().map(|&i| ratings[s][i]));
-                    let rated = if states[s].is_empty() && learned[s].is_none() {
-                        sys.rate(&game, &before).map(|changes| podium::Rated {
-                            changes,
-                            states: Vec::new(),
-                            learned: None,
-                        })
-                    } else {
-                        let own: Vec<Option<&podium::State>> = order
+                    before.extend(order.iter().map(|&i| ratings[r][i]));
+                    let own = || -> Vec<Option<&podium::State>> {
+                        order
                             .iter()
-                            .map(|&i| states[s].get(i).and_then(Option::as_ref))
-                            .collect();
-                        sys.rate_with_states(&game, &before, &own, learned[s].as_ref())
+                            .map(|&i| states[r].get(i).and_then(Option::as_ref))
+                            .collect()
+                    };
+                    let rated = match (&seated_game, run.seated) {
+                        (Some(g), true) => {
+                            // Each seat of the match, in the match's order of factors (the
+                            // entries' order: the builder keeps the sorted order).
+                            let seats: Vec<usize> = g
+                                .factors()
+                                .iter()
+                                .map(|m| seat_of[order[m.entries[0]]])
+                                .collect();
+                            let factors: Vec<podium::Rating> =
+                                seats.iter().map(|&s| seat_ratings[r][s]).collect();
+                            sys.rate_factored(g, &before, &own(), learned[r].as_ref(), &factors)
+                                .map(|f| {
+                                    for (&s, ch) in seats.iter().zip(&f.factors) {
+                                        seat_ratings[r][s] = ch.after;
+                                    }
+                                    f.rated
+                                })
+                        }
+                        _ if states[r].is_empty() && learned[r].is_none() => {
+                            sys.rate(&game, &before).map(|changes| podium::Rated {
+                                changes,
+                                states: Vec::new(),
+                                learned: None,
+                            })
+                        }
+                        _ => sys.rate_with_states(&game, &before, &own(), learned[r].as_ref()),
                     };
                     match rated {
                         Ok(rated) => {
                             for (&i, ch) in order.iter().zip(rated.changes) {
-                                ratings[s][i] = ch.after;
+                                ratings[r][i] = ch.after;
                             }
-                            for (&i, st) in order.iter().zip(rated.states) {
-                                states[s][i] = st;
+                            if !states[r].is_empty() {
+                                for (&i, st) in order.iter().zip(rated.states) {
+                                    states[r][i] = st;
+                                }
                             }
                             if rated.learned.is_some() {
-                                learned[s] = rated.learned;
+                                learned[r] = rated.learned;
                             }
                         }
                         Err(e) => {
-                            alive[s] = false;
-                            if out.failed[s].is_none() {
-                                out.failed[s] = Some((trial, e.to_string()));
+                            alive[r] = false;
+                            if out.failed[r].is_none() {
+                                out.failed[r] = Some((trial, e.to_string()));
                             }
                         }
                     }
                 }
             }
             if next < rounds.len() && rounds[next] == round {
-                for (s, r) in ratings.iter().enumerate() {
-                    if alive[s] {
-                        for (i, (v, x)) in values.iter_mut().zip(r).enumerate() {
-                            // A system that learns reports a player as it reads them now.
-                            *v = match (&learned[s], states[s].get(i).and_then(Option::as_ref)) {
-                                (Some(l), Some(st)) => {
-                                    systems[s].age(*x, Some(st), Some(l), 0.0).value
-                                }
-                                _ => x.value,
-                            };
+                for (r, run) in runs.iter().enumerate() {
+                    if !alive[r] {
+                        continue;
+                    }
+                    for (i, (v, x)) in values.iter_mut().zip(&ratings[r]).enumerate() {
+                        // A system that learns reports a player as it reads them now.
+                        *v = match (&learned[r], states[r].get(i).and_then(Option::as_ref)) {
+                            (Some(l), Some(st)) => run.sys.age(*x, Some(st), Some(l), 0.0).value,
+                            _ => x.value,
+                        };
+                    }
+                    match (&truth.seats, run.seated) {
+                        (Some(st), true) => {
+                            for (v, f) in seat_values.iter_mut().zip(&seat_ratings[r]) {
+                                *v = f.value;
+                            }
+                            out.runs[r][next] += seated_ability(&values, &seat_values, st);
+                            let learned = learned_seat(&seat_values);
+                            let acc = &mut out.seat[r][next];
+                            acc[0] += learned;
+                            acc[1] += learned * learned;
+                            acc[2] += slope(&self.true_ratings, &values);
                         }
-                        out.systems[s][next] += ability(&values, p);
+                        _ => out.runs[r][next] += ability(&values, &truth.p),
                     }
                 }
-                out.mean_score[next] += ability(&sums, p);
+                out.mean_score[next] += ability(&sums, &truth.p);
                 next += 1;
             }
         }
+    }
+}
+
+/// The mean over trials of a run's learned seat advantage, from its sums: of the
+/// learned rating difference, its square, and the system's scale.
+fn seat_learned(sums: &[[f64; 3]], trials: f64) -> SeatLearned {
+    let mut out = SeatLearned {
+        rating: Vec::with_capacity(sums.len()),
+        scale: Vec::with_capacity(sums.len()),
+        advantage: Vec::with_capacity(sums.len()),
+        advantage_sd: Vec::with_capacity(sums.len()),
+    };
+    for s in sums {
+        let mean = s[0] / trials;
+        let var = if trials > 1.0 {
+            ((s[1] - trials * mean * mean) / (trials - 1.0)).max(0.0)
+        } else {
+            0.0
+        };
+        let scale = s[2] / trials;
+        // Before any game the scale is the jitter's: no advantage learned, none to scale.
+        let (advantage, sd) = if mean == 0.0 && var == 0.0 {
+            (0.0, 0.0)
+        } else if scale > 0.0 {
+            (mean / scale, var.sqrt() / scale)
+        } else {
+            (f64::NAN, f64::NAN)
+        };
+        out.rating.push(mean);
+        out.scale.push(scale);
+        out.advantage.push(advantage);
+        out.advantage_sd.push(sd);
+    }
+    out
+}
+
+/// The rating of seat 1 minus the mean rating of the other seats (`seats[0]`: seat 1).
+fn learned_seat(seats: &[f64]) -> f64 {
+    let others = seats[1..].iter().sum::<f64>() / (seats.len() - 1) as f64;
+    seats[0] - others
+}
+
+/// The least-squares slope of `ratings` on `truth`: a system's rating points per true
+/// rating point.
+fn slope(truth: &[f64], ratings: &[f64]) -> f64 {
+    let n = truth.len() as f64;
+    let mt = truth.iter().sum::<f64>() / n;
+    let mr = ratings.iter().sum::<f64>() / n;
+    let (mut cov, mut var) = (0.0, 0.0);
+    for (t, r) in truth.iter().zip(ratings) {
+        cov += (t - mt) * (r - mr);
+        var += (t - mt) * (t - mt);
+    }
+    if var > 0.0 {
+        cov / var
+    } else {
+        0.0
     }
 }
 
@@ -457,6 +750,60 @@ fn ability(ratings: &[f64], p: &[Vec<f64>]) -> f64 {
         }
     }
     total
+}
+
+/// [`ability`] with seats: players rated `ratings` and seats rated `seats` (`seats[0]`:
+/// seat 1), each pair's probability averaged exactly over every seating of the pair in a
+/// fresh game whose seats are drawn uniformly at random. A pair is predicted by player
+/// rating plus seat rating (½ when equal).
+fn seated_ability(ratings: &[f64], seats: &[f64], truth: &SeatTruth) -> f64 {
+    let n = ratings.len();
+    // Seat 1 over each other seat, and each other seat over each other seat.
+    let mut first: Vec<f64> = seats[1..].iter().map(|s| seats[0] - s).collect();
+    first.sort_unstable_by(f64::total_cmp);
+    let mut others = Vec::with_capacity((n - 1) * (n - 2));
+    for a in 1..n {
+        for b in 1..n {
+            if a != b {
+                others.push(seats[b] - seats[a]);
+            }
+        }
+    }
+    others.sort_unstable_by(f64::total_cmp);
+    // The expected score of predicting `i` ahead in `ahead` seatings, behind in `behind`
+    // and a toss in `equal`, when `i` outscores `j` with probability `q`.
+    let score = |(behind, equal, ahead): (f64, f64, f64), q: f64| {
+        ahead * q + behind * (1.0 - q) + 0.5 * equal
+    };
+    let seatings = (n * (n - 1)) as f64;
+    let mut total = 0.0;
+    for i in 0..n {
+        for j in i + 1..n {
+            let x = ratings[i] - ratings[j];
+            // i in seat 1, j in seat s: i ahead when x + (f₁ − f_s) > 0.
+            let (below, equal, above) = split(&first, -x);
+            let mut sum = score((below, equal, above), truth.first[i][j]);
+            // j in seat 1, i in seat s: i ahead when x − (f₁ − f_s) > 0.
+            let (below, equal, above) = split(&first, x);
+            sum += score((above, equal, below), 1.0 - truth.first[j][i]);
+            // i in seat a, j in seat b, neither seat 1: i ahead when x − (f_b − f_a) > 0.
+            let (below, equal, above) = split(&others, x);
+            sum += score((above, equal, below), truth.neither[i][j]);
+            total += sum / seatings;
+        }
+    }
+    total
+}
+
+/// How many of the sorted `values` are below, equal to and above `y`.
+fn split(values: &[f64], y: f64) -> (f64, f64, f64) {
+    let below = values.partition_point(|&v| v < y);
+    let upto = values.partition_point(|&v| v <= y);
+    (
+        below as f64,
+        (upto - below) as f64,
+        (values.len() - upto) as f64,
+    )
 }
 
 /// The reference curves' names as the reports print them.
@@ -606,6 +953,54 @@ mod tests {
         .run(&[])
         .unwrap_err();
         assert!(matches!(e, SimulationError::Invalid { setting: "sd", .. }));
+    }
+
+    #[test]
+    fn seats_rated_alike_predict_as_the_seat_blind() {
+        let sim = Simulation {
+            true_ratings: vec![1400.0, 1450.0, 1500.0, 1600.0],
+            seat_advantage: Some(80.0),
+            ..Simulation::default()
+        };
+        let truth = sim.truth();
+        let st = truth.seats.as_ref().unwrap();
+        let r = [1510.0, 1500.0, 1490.0, 1700.0];
+        let seated = seated_ability(&r, &[3.0; 4], st);
+        assert!((seated - ability(&r, &truth.p)).abs() < 1e-12);
+        // The true ratings with the planted seat: the ideal, above the seat-blind ideal.
+        let ideal = seated_ability(&sim.true_ratings, &[80.0, 0.0, 0.0, 0.0], st);
+        assert!(ideal > ability(&sim.true_ratings, &truth.p) + 1e-3);
+        assert!((learned_seat(&[80.0, 10.0, -10.0, 3.0]) - 79.0).abs() < 1e-12);
+        assert!((slope(&[1.0, 2.0, 3.0], &[10.0, 30.0, 50.0]) - 20.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn without_seats_nothing_is_seat_blind() {
+        let s = sme();
+        let r = Simulation {
+            rounds: vec![3],
+            trials: 5,
+            ..Simulation::default()
+        }
+        .run(&[&*s])
+        .unwrap();
+        assert!(r.seat_blind.is_empty());
+        assert!(r.systems[0].seat.is_none());
+    }
+
+    #[test]
+    fn a_system_without_factors_is_not_applicable_given_seats() {
+        let glicko = podium::system("glicko", &podium::Settings::new()).unwrap();
+        let r = Simulation {
+            rounds: vec![2],
+            trials: 3,
+            seat_advantage: Some(50.0),
+            ..Simulation::default()
+        }
+        .run(&[&*glicko])
+        .unwrap();
+        assert!(r.systems[0].values.is_err());
+        assert!(r.seat_blind[0].values.is_ok());
     }
 
     #[test]

@@ -342,6 +342,7 @@ pub fn simulate(
         seed,
         jitter,
         threads,
+        seat_advantage: None,
     };
     let report = py.detach(|| {
         let refs: Vec<&dyn RatingSystem> = systems.iter().map(|s| &*s.inner).collect();

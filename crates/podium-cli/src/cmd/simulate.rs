@@ -1,7 +1,9 @@
 //! `podium simulate`: the experiment of Tom Kerrigan's article "Multiplayer Elo" for any
 //! system. Players with known true ratings play round after round; after the chosen rounds, how often do each
 //! system's ratings pick the winner of a fresh game? With the `ideal` (true ratings) and
-//! `mean-score` (mean observed score) references.
+//! `mean-score` (mean observed score) references. `--seat-advantage A` seats the players
+//! of every game in a random order, seat 1 playing A true-rating points above its
+//! player, and runs every system given the seats and seat-blind, side by side.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -9,7 +11,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context};
 use comfy_table::{presets::UTF8_BORDERS_ONLY, CellAlignment, Table};
 use podium_eval::simulate::{IDEAL, MEAN_SCORE};
-use podium_eval::{Simulation, SimulationReport};
+use podium_eval::{Curve, Simulation, SimulationReport};
 
 use crate::evaluation::{pct, select_systems, worker_threads};
 use crate::output::Format;
@@ -61,6 +63,11 @@ pub struct Args {
     /// Also draw the curves into this file (.svg or .png).
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
+    /// Seat the players of every game in a random order (seats 1..N); the player in seat 1
+    /// performs this many true-rating points above their true rating. Every system then
+    /// runs given the seats (as the factor `seat`) and seat-blind, on the same games.
+    #[arg(long, value_name = "POINTS", allow_negative_numbers = true)]
+    pub seat_advantage: Option<f64>,
     /// Set a parameter: `system.key=value`, or `key=value` for every selected system.
     #[arg(long = "set", value_name = "[SYSTEM.]KEY=VALUE")]
     pub settings: Vec<String>,
@@ -162,11 +169,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         jitter: args.jitter,
         // At most one per core here; at most one per block of trials in the simulation.
         threads: worker_threads(args.threads, usize::MAX),
+        seat_advantage: args.seat_advantage,
     };
     let refs: Vec<&dyn podium::RatingSystem> = systems.iter().map(|s| &**s).collect();
     let report = sim.run(&refs)?;
     if args.format != Format::Table {
-        for c in &report.systems {
+        for c in report.systems.iter().chain(&report.seat_blind) {
             if let Err(why) = &c.values {
                 eprintln!("{}: not applicable: {why}", c.system);
             }
@@ -174,7 +182,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let mut out = io::stdout().lock();
     match args.format {
-        Format::Csv => write_csv(&mut out, &report)?,
+        Format::Csv => write_csv(&mut out, &report, &sim)?,
         Format::Json => write_json(&mut out, &report, &sim)?,
         Format::Table => write_table(&mut out, &report, &sim)?,
     }
@@ -194,12 +202,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// The curves to draw: one per applicable system, then the two dashed references.
 fn series(r: &SimulationReport) -> Vec<Series> {
     let rounds: Vec<f64> = r.rounds.iter().map(|&x| f64::from(x)).collect();
-    let mut v: Vec<Series> = r
-        .systems
-        .iter()
-        .filter_map(|c| {
+    let mut v: Vec<Series> = curves(r)
+        .filter_map(|(name, c)| {
             c.values.as_ref().ok().map(|vals| Series {
-                name: c.system.clone(),
+                name,
                 points: rounds.iter().copied().zip(vals.iter().copied()).collect(),
                 dashed: false,
             })
@@ -222,29 +228,68 @@ fn series(r: &SimulationReport) -> Vec<Series> {
     v
 }
 
+/// The name of a seat-blind curve in reports.
+fn blind(system: &str) -> String {
+    format!("{system} (seat-blind)")
+}
+
+/// Every applicable curve by its name in reports: the systems (given the seats, when
+/// there are seats), then the seat-blind ones.
+fn curves(r: &SimulationReport) -> impl Iterator<Item = (String, &Curve)> {
+    r.systems
+        .iter()
+        .map(|c| (c.system.clone(), c))
+        .chain(r.seat_blind.iter().map(|c| (blind(&c.system), c)))
+}
+
 /// Every (system, values) row including the references, applicable systems only.
 fn rows(r: &SimulationReport) -> Vec<(String, Vec<f64>)> {
-    let mut v: Vec<(String, Vec<f64>)> = r
-        .systems
-        .iter()
-        .filter_map(|c| {
-            c.values
-                .as_ref()
-                .ok()
-                .map(|x| (c.system.clone(), x.clone()))
-        })
+    let mut v: Vec<(String, Vec<f64>)> = curves(r)
+        .filter_map(|(name, c)| c.values.as_ref().ok().map(|x| (name, x.clone())))
         .collect();
     v.push((MEAN_SCORE.into(), r.mean_score.clone()));
     v.push((IDEAL.into(), vec![r.ideal; r.rounds.len()]));
     v
 }
 
-fn write_csv(out: &mut dyn Write, r: &SimulationReport) -> anyhow::Result<()> {
+fn write_csv(out: &mut dyn Write, r: &SimulationReport, sim: &Simulation) -> anyhow::Result<()> {
     let mut w = csv::Writer::from_writer(out);
-    w.write_record(["system", "round", "predictive_ability"])?;
-    for (name, values) in rows(r) {
-        for (round, v) in r.rounds.iter().zip(values) {
-            w.write_record([name.clone(), round.to_string(), v.to_string()])?;
+    if sim.seat_advantage.is_none() {
+        w.write_record(["system", "round", "predictive_ability"])?;
+        for (name, values) in rows(r) {
+            for (round, v) in r.rounds.iter().zip(values) {
+                w.write_record([name.clone(), round.to_string(), v.to_string()])?;
+            }
+        }
+    } else {
+        // With seats: the learned advantage of seat 1 beside each system given them.
+        w.write_record([
+            "system",
+            "round",
+            "predictive_ability",
+            "seat_advantage",
+            "seat_advantage_sd",
+            "seat_rating",
+        ])?;
+        let learned: Vec<Option<&podium_eval::SeatLearned>> = curves(r)
+            .filter(|(_, c)| c.values.is_ok())
+            .map(|(_, c)| c.seat.as_ref())
+            .collect();
+        for (k, (name, values)) in rows(r).into_iter().enumerate() {
+            let seat = learned.get(k).copied().flatten();
+            for (i, (round, v)) in r.rounds.iter().zip(values).enumerate() {
+                let col = |f: fn(&podium_eval::SeatLearned) -> &Vec<f64>| {
+                    seat.map(|s| f(s)[i].to_string()).unwrap_or_default()
+                };
+                w.write_record([
+                    name.clone(),
+                    round.to_string(),
+                    v.to_string(),
+                    col(|s| &s.advantage),
+                    col(|s| &s.advantage_sd),
+                    col(|s| &s.rating),
+                ])?;
+            }
         }
     }
     w.flush()?;
@@ -264,17 +309,31 @@ fn write_json(out: &mut dyn Write, r: &SimulationReport, sim: &Simulation) -> an
                 .collect::<Vec<_>>()
         })
         .collect();
-    let na: Vec<serde_json::Value> = r
-        .systems
-        .iter()
-        .filter_map(|c| {
+    let na: Vec<serde_json::Value> = curves(r)
+        .filter_map(|(name, c)| {
             c.values
                 .as_ref()
                 .err()
-                .map(|why| serde_json::json!({"system": c.system, "reason": why}))
+                .map(|why| serde_json::json!({"system": name, "reason": why}))
         })
         .collect();
-    let doc = serde_json::json!({
+    let seats: Vec<serde_json::Value> = r
+        .systems
+        .iter()
+        .filter_map(|c| {
+            c.seat.as_ref().map(|s| {
+                serde_json::json!({
+                    "system": c.system,
+                    "rounds": r.rounds,
+                    "advantage": s.advantage,
+                    "advantage_sd": s.advantage_sd,
+                    "rating": s.rating,
+                    "scale": s.scale,
+                })
+            })
+        })
+        .collect();
+    let mut doc = serde_json::json!({
         "players": sim.true_ratings.len(),
         "true_ratings": sim.true_ratings,
         "sd": sim.sd,
@@ -284,6 +343,10 @@ fn write_json(out: &mut dyn Write, r: &SimulationReport, sim: &Simulation) -> an
         "results": results,
         "not_applicable": na,
     });
+    if let Some(a) = sim.seat_advantage {
+        doc["seat_advantage"] = serde_json::json!(a);
+        doc["learned_seat_advantage"] = serde_json::Value::Array(seats);
+    }
     writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
     Ok(())
 }
@@ -299,14 +362,21 @@ fn write_table(out: &mut dyn Write, r: &SimulationReport, sim: &Simulation) -> a
     )?;
     let mut t = Table::new();
     t.load_preset(UTF8_BORDERS_ONLY);
+    if let Some(a) = sim.seat_advantage {
+        writeln!(
+            out,
+            "Seats in a random order each game; seat 1 plays {a} true-rating points above its player"
+        )?;
+    }
+    let named: Vec<(String, &Curve)> = curves(r).collect();
     let mut header = vec!["round".to_string()];
-    header.extend(r.systems.iter().map(|c| c.system.clone()));
+    header.extend(named.iter().map(|(name, _)| name.clone()));
     header.push(MEAN_SCORE.into());
     header.push(IDEAL.into());
     t.set_header(header);
     for (i, round) in r.rounds.iter().enumerate() {
         let mut row = vec![round.to_string()];
-        for c in &r.systems {
+        for (_, c) in &named {
             row.push(match &c.values {
                 Ok(v) => pct(v[i]),
                 Err(_) => "n/a".into(),
@@ -322,11 +392,54 @@ fn write_table(out: &mut dyn Write, r: &SimulationReport, sim: &Simulation) -> a
         }
     }
     writeln!(out, "{t}")?;
-    for c in &r.systems {
+    for (name, c) in &named {
         if let Err(why) = &c.values {
-            writeln!(out, "n/a: {} cannot rate these games ({why})", c.system)?;
+            writeln!(out, "n/a: {name} cannot rate these games ({why})")?;
         }
     }
+    if let Some(a) = sim.seat_advantage {
+        write_seat_table(out, r, a)?;
+    }
+    Ok(())
+}
+
+/// The advantage of seat 1 each system given the seats learned, per checkpoint.
+fn write_seat_table(out: &mut dyn Write, r: &SimulationReport, planted: f64) -> anyhow::Result<()> {
+    let learned: Vec<(&str, &podium_eval::SeatLearned)> = r
+        .systems
+        .iter()
+        .filter_map(|c| c.seat.as_ref().map(|s| (c.system.as_str(), s)))
+        .collect();
+    if learned.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "Learned advantage of seat 1 over the other seats, in true-rating points (planted {planted}): \
+         mean over trials ± one trial's standard deviation"
+    )?;
+    let mut t = Table::new();
+    t.load_preset(UTF8_BORDERS_ONLY);
+    let mut header = vec!["round".to_string()];
+    header.extend(learned.iter().map(|(name, _)| (*name).to_string()));
+    t.set_header(header);
+    for (i, round) in r.rounds.iter().enumerate() {
+        let mut row = vec![round.to_string()];
+        for (_, s) in &learned {
+            row.push(if s.advantage[i].is_finite() {
+                format!("{:.1} ± {:.1}", s.advantage[i], s.advantage_sd[i])
+            } else {
+                "–".into()
+            });
+        }
+        t.add_row(row);
+    }
+    for i in 0..t.column_count() {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    writeln!(out, "{t}")?;
     Ok(())
 }
 
