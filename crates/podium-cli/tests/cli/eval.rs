@@ -329,3 +329,55 @@ fn import_codeforces_orders_by_id_and_keeps_ties() {
     let bad = podium(&["import", "codeforces", &d.0.to_string_lossy()]);
     assert!(bad.err().contains("12.txt"), "{}", bad.stderr);
 }
+
+#[test]
+fn simulate_seat_advantage_reports_both_runs_and_the_learned_seat() {
+    let args = [
+        "simulate",
+        "--systems",
+        "pairwise,glicko",
+        "--true",
+        "1450:1550:20",
+        "--seat-advantage",
+        "50",
+        "--rounds",
+        "0,50",
+        "--trials",
+        "10",
+        "--seed",
+        "7",
+    ];
+    let mut csv = args.to_vec();
+    csv.extend(["--format", "csv"]);
+    let rows = csv_rows(podium(&csv).ok());
+    let names: Vec<&str> = rows.iter().map(|r| r["system"].as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "pairwise",
+            "pairwise",
+            "pairwise (seat-blind)",
+            "pairwise (seat-blind)",
+            "glicko (seat-blind)",
+            "glicko (seat-blind)",
+            "mean-score",
+            "mean-score",
+            "ideal",
+            "ideal"
+        ]
+    );
+    assert_eq!(field(&rows[0], "seat_advantage"), 0.0);
+    assert!(field(&rows[1], "seat_advantage") > 0.0);
+    assert_eq!(rows[2]["seat_advantage"], "");
+    let mut json = args.to_vec();
+    json.extend(["--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(podium(&json).ok()).unwrap();
+    assert_eq!(doc["seat_advantage"], 50.0);
+    let learned = &doc["learned_seat_advantage"][0];
+    assert_eq!(learned["system"], "pairwise");
+    assert_eq!(learned["advantage"].as_array().unwrap().len(), 2);
+    assert_eq!(doc["not_applicable"][0]["system"], "glicko");
+    let table = podium(&args).ok().to_string();
+    assert!(table.contains("Learned advantage of seat 1"), "{table}");
+    assert!(table.contains("n/a: glicko cannot rate"), "{table}");
+}
