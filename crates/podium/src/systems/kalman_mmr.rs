@@ -58,7 +58,8 @@
 //! value), `field_noise` 4, `taus` 0,12,25,50, `gammas` 0,4,8, `symmetric` and `robust`
 //! (which filters the bank holds; both), `clip` 1, `jump_above` 1, `jump` 70,
 //! `switch_z` 2, `sample` 48, `margins` true, `noise_prior` 5 (0: no per-match noise
-//! level), `prior_forgetting` 0.998, `calibrate` true, `calibration_weight` 100. One set
+//! level), `prior_forgetting` 0.998, `calibrate` true, `calibration_weight` 100, and for
+//! [factors](crate::factor) `factor_sigma` 50 and `factor_tau` 0. One set
 //! of defaults for every history.
 //!
 //! ```
