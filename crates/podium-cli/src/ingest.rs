@@ -8,7 +8,7 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use podium::{League, Match, MatchReport, RatingSystem};
 use podium_io::ingest::{self, BadMatch, IngestError, Inputs, Loaded, Reading};
-use podium_io::InputFormat;
+use podium_io::{InputFormat, ReadOptions};
 
 /// Where the matches come from.
 #[derive(Debug, Clone, clap::Args)]
@@ -22,6 +22,12 @@ pub struct InputArgs {
     /// Rate the good matches and list the bad ones, instead of rating nothing.
     #[arg(long)]
     pub skip_bad: bool,
+    /// Read this column (CSV) or result field (JSON Lines) as a factor of the entry: what
+    /// else than its players decides its result, such as the car, the seat or the faction
+    /// (`--factor constructor` gives a row with `ferrari` the factor constructor=ferrari;
+    /// an empty value gives none). Factors are rated beside the players (repeatable).
+    #[arg(long = "factor", value_name = "COLUMN")]
+    pub factors: Vec<String>,
 }
 
 impl InputArgs {
@@ -34,8 +40,39 @@ impl InputArgs {
                 InputFormatArg::Jsonl => InputFormat::Jsonl,
             }),
             skip_bad: self.skip_bad,
+            options: ReadOptions {
+                factors: self.factors.clone(),
+            },
         }
     }
+
+    /// Checks, before anything is read, that `system` rates factors if `--factor` asks
+    /// for them.
+    ///
+    /// # Errors
+    /// A system that does not rate factors, naming it and those that do.
+    pub fn check_system(&self, system: &dyn RatingSystem) -> anyhow::Result<()> {
+        if self.factors.is_empty() || system.rates_factors() {
+            return Ok(());
+        }
+        anyhow::bail!(
+            "--factor {}: system {} does not rate factors; systems that do: {}",
+            self.factors.join(" --factor "),
+            system.name(),
+            factor_systems().join(", ")
+        )
+    }
+}
+
+/// The registered systems that rate factors ([`RatingSystem::rates_factors`]).
+pub fn factor_systems() -> Vec<&'static str> {
+    podium::systems()
+        .iter()
+        .filter(|s| {
+            podium::system(s.name, &podium::Settings::new()).is_ok_and(|sys| sys.rates_factors())
+        })
+        .map(|s| s.name)
+        .collect()
 }
 
 /// `--input-format` values.

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use comfy_table::{presets::UTF8_BORDERS_ONLY, Cell, CellAlignment, Table};
-use podium::{RatingSystem, Standing};
+use podium::{FactorRecord, RatingSystem, Standing};
 
 /// How results are printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -201,6 +201,132 @@ pub fn write_leaderboard(
     write_leaderboard_as(out, board, system, format, Ranking::Rating)
 }
 
+/// The leaderboard's JSON rows.
+pub fn leaderboard_json(board: &[Standing], sigma: bool, cons: bool) -> Vec<serde_json::Value> {
+    board
+        .iter()
+        .map(|s| {
+            let mut o = serde_json::json!({
+                "position": s.position,
+                "player": s.player,
+                "rating": s.rating.value,
+                "games": s.stats.games,
+                "avg_size": s.stats.average_size(),
+                "win_pct": s.stats.win_pct(),
+                "expected_win_pct": s.stats.expected_win_pct(),
+                "net_pct": s.stats.win_pct() - s.stats.expected_win_pct(),
+                "last_played": last_played(s),
+                "provisional": s.provisional,
+            });
+            if sigma {
+                o["sigma"] = serde_json::json!(s.rating.sigma);
+            }
+            if cons {
+                o["conservative"] = serde_json::json!(conservative(&s.rating));
+            }
+            o
+        })
+        .collect()
+}
+
+/// The factors' JSON rows ([`write_factors`]).
+pub fn factors_json(factors: &[FactorRecord], sigma: bool) -> Vec<serde_json::Value> {
+    factors
+        .iter()
+        .map(|f| {
+            let mut o = serde_json::json!({
+                "kind": f.factor.kind,
+                "value": f.factor.value,
+                "rating": f.rating.value,
+                "matches": f.stats.games,
+                "win_pct": f.stats.win_pct(),
+            });
+            if sigma {
+                o["sigma"] = serde_json::json!(f.rating.sigma);
+            }
+            o
+        })
+        .collect()
+}
+
+/// Prints the factors' table ([`podium::League::factor_standings`]): kind, value, rating
+/// (what the factor adds to an entry's strength), σ where the system keeps one, the
+/// matches where it told entries apart and the % of them an entry that carried it won.
+/// As JSON, the rows of [`factors_json`].
+pub fn write_factors(
+    out: &mut dyn Write,
+    factors: &[FactorRecord],
+    system: &dyn RatingSystem,
+    format: Format,
+) -> anyhow::Result<()> {
+    let sigma = system.has_uncertainty();
+    match format {
+        Format::Csv => {
+            let mut w = csv::Writer::from_writer(&mut *out);
+            let mut header = vec!["kind", "value", "rating"];
+            if sigma {
+                header.push("sigma");
+            }
+            header.extend(["matches", "win_pct"]);
+            w.write_record(&header)?;
+            for f in factors {
+                let mut row = vec![
+                    f.factor.kind.clone(),
+                    f.factor.value.clone(),
+                    f.rating.value.to_string(),
+                ];
+                if sigma {
+                    row.push(f.rating.sigma.map(|v| v.to_string()).unwrap_or_default());
+                }
+                row.extend([f.stats.games.to_string(), f.stats.win_pct().to_string()]);
+                w.write_record(&row)?;
+            }
+            w.flush()?;
+        }
+        Format::Json => {
+            let rows = factors_json(factors, sigma);
+            writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
+        }
+        Format::Table => {
+            let mut t = Table::new();
+            t.load_preset(UTF8_BORDERS_ONLY);
+            let mut header = vec!["kind", "value", "rating"];
+            if sigma {
+                header.push("σ");
+            }
+            header.extend(["matches", "win %"]);
+            t.set_header(header);
+            for f in factors {
+                let mut row = vec![
+                    Cell::new(&f.factor.kind),
+                    Cell::new(&f.factor.value),
+                    Cell::new(format!("{:+.2}", f.rating.value)),
+                ];
+                if sigma {
+                    row.push(Cell::new(
+                        f.rating
+                            .sigma
+                            .map(|v| format!("{v:.2}"))
+                            .unwrap_or_default(),
+                    ));
+                }
+                row.extend([
+                    Cell::new(f.stats.games),
+                    Cell::new(format!("{:.1}", f.stats.win_pct())),
+                ]);
+                t.add_row(row);
+            }
+            for i in 2..t.column_count() {
+                if let Some(c) = t.column_mut(i) {
+                    c.set_cell_alignment(CellAlignment::Right);
+                }
+            }
+            writeln!(out, "{t}")?;
+        }
+    }
+    Ok(())
+}
+
 /// As [`write_leaderboard`]; `Ranking::Conservative` adds a `conservative` (μ − 3σ) column
 /// after `sigma` (the caller ranks the board, see [`rank_conservative`]).
 pub fn write_leaderboard_as(
@@ -240,30 +366,7 @@ pub fn write_leaderboard_as(
             write_csv_rows(out, board, sigma, cons, parts)?;
         }
         Format::Json => {
-            let rows: Vec<_> = board
-                .iter()
-                .map(|s| {
-                    let mut o = serde_json::json!({
-                        "position": s.position,
-                        "player": s.player,
-                        "rating": s.rating.value,
-                        "games": s.stats.games,
-                        "avg_size": s.stats.average_size(),
-                        "win_pct": s.stats.win_pct(),
-                        "expected_win_pct": s.stats.expected_win_pct(),
-                        "net_pct": s.stats.win_pct() - s.stats.expected_win_pct(),
-                        "last_played": last_played(s),
-                        "provisional": s.provisional,
-                    });
-                    if sigma {
-                        o["sigma"] = serde_json::json!(s.rating.sigma);
-                    }
-                    if cons {
-                        o["conservative"] = serde_json::json!(conservative(&s.rating));
-                    }
-                    o
-                })
-                .collect();
+            let rows = leaderboard_json(board, sigma, cons);
             writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
         }
         Format::Table => {

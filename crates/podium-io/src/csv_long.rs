@@ -9,15 +9,17 @@
 //! | `team` | no | players with the same team in a match form one entry |
 //! | `time` | no | RFC 3339 or `YYYY-MM-DD` |
 //! | `weight` | no | partial play, `0 < w ≤ 1` |
+//! | factor columns | those named in [`ReadOptions::factors`] | the entry's factor of that kind (`car`: `ferrari` gives `car=ferrari`); empty = none |
 
 use std::io::{self, Read};
 
-use podium::{Finish, Match};
+use podium::{Factor, Finish, Match};
 
 use crate::error::ReadError;
 use crate::group::{Grouper, RecentIds, Row};
 use crate::records::{Record, Records};
 use crate::time::parse_time;
+use crate::ReadOptions;
 
 /// The columns podium reads; each may appear once in a header.
 pub(crate) const KNOWN_COLUMNS: [&str; 7] =
@@ -47,11 +49,23 @@ pub struct CsvMatches<R: Read> {
     /// The line the rows after the header start on, when they are not line 2: the reader
     /// goes on where another one stopped (see [`CsvMatches::resume`]).
     rows_from: Option<u64>,
+    /// The factor kinds read ([`ReadOptions::factors`]) and, once the header is read,
+    /// their columns.
+    factor_kinds: Vec<String>,
+    factor_cols: Vec<usize>,
+    /// The current row's factors.
+    factors: Vec<Factor>,
 }
 
 impl<R: Read> CsvMatches<R> {
     /// Reads long CSV from `input`; `file` names it in errors.
     pub fn new(file: impl Into<String>, input: R) -> Self {
+        Self::with_options(file, input, &ReadOptions::default())
+    }
+
+    /// Reads long CSV from `input` with the factor columns of `options`; `file` names it
+    /// in errors.
+    pub fn with_options(file: impl Into<String>, input: R, options: &ReadOptions) -> Self {
         // Fields are trimmed and checked as UTF-8 one by one, only those podium reads.
         let file = file.into();
         CsvMatches {
@@ -61,6 +75,9 @@ impl<R: Read> CsvMatches<R> {
             cols: None,
             finished: false,
             rows_from: None,
+            factor_kinds: options.factors.clone(),
+            factor_cols: Vec::new(),
+            factors: Vec::new(),
         }
     }
 
@@ -85,6 +102,9 @@ impl<R: Read> CsvMatches<R> {
             cols: None,
             finished: false,
             rows_from: Some(line),
+            factor_kinds: Vec::new(),
+            factor_cols: Vec::new(),
+            factors: Vec::new(),
         }
     }
 
@@ -167,7 +187,67 @@ impl<R: Read> CsvMatches<R> {
         if cols.rank.is_none() && cols.score.is_none() {
             return Err(missing("rank` or `score"));
         }
+        self.factor_cols.clear();
+        for kind in &self.factor_kinds {
+            let at: Vec<usize> = names
+                .iter()
+                .enumerate()
+                .filter(|(_, h)| h.trim_start_matches('\u{feff}').eq_ignore_ascii_case(kind))
+                .map(|(i, _)| i)
+                .collect();
+            match at[..] {
+                [i] => self.factor_cols.push(i),
+                [] => {
+                    return Err(ReadError::Format {
+                        file: self.file.clone(),
+                        line: 1,
+                        message: format!(
+                            "header has no `{kind}` column, named as a factor column (found: {})",
+                            names.join(",")
+                        ),
+                    })
+                }
+                [first, second, ..] => {
+                    return Err(ReadError::Format {
+                        file: self.file.clone(),
+                        line: 1,
+                        message: format!(
+                            "header names the factor column `{kind}` twice (columns {} and {}); each column may appear once",
+                            first + 1,
+                            second + 1
+                        ),
+                    })
+                }
+            }
+        }
         Ok(cols)
+    }
+
+    /// Reads the factor columns of a row into `out`: one factor per non-empty field.
+    fn factors_of(
+        file: &str,
+        rec: &Record<'_>,
+        kinds: &[String],
+        cols: &[usize],
+        match_id: &str,
+        out: &mut Vec<Factor>,
+    ) -> Result<(), ReadError> {
+        out.clear();
+        for (kind, &i) in kinds.iter().zip(cols) {
+            let raw = rec.get(i).unwrap_or(b"");
+            let value = field_str(raw).map_err(|_| ReadError::Field {
+                file: file.to_string(),
+                line: rec.line,
+                match_id: Some(match_id.to_string()),
+                field: kind.clone(),
+                value: String::from_utf8_lossy(raw).into_owned(),
+                expected: "valid UTF-8 text".into(),
+            })?;
+            if !value.is_empty() {
+                out.push(Factor::new(kind.as_str(), value));
+            }
+        }
+        Ok(())
     }
 
     /// Parses the current record into a row that borrows the record.
@@ -264,6 +344,7 @@ impl<R: Read> CsvMatches<R> {
             team,
             finish,
             weight,
+            factors: &[],
         })
     }
 }
@@ -362,7 +443,20 @@ impl<R: Read> Iterator for CsvMatches<R> {
         loop {
             match self.records.next_record() {
                 Ok(Some(record)) => {
-                    let row = Self::row(&self.file, &record, cols);
+                    let mut row = Self::row(&self.file, &record, cols);
+                    if let (Ok(r), false) = (&mut row, self.factor_cols.is_empty()) {
+                        match Self::factors_of(
+                            &self.file,
+                            &record,
+                            &self.factor_kinds,
+                            &self.factor_cols,
+                            r.id,
+                            &mut self.factors,
+                        ) {
+                            Ok(()) => r.factors = &self.factors,
+                            Err(e) => row = Err(e),
+                        }
+                    }
                     if let Some(done) = self.grouper.push(row) {
                         return Some(done);
                     }
@@ -414,6 +508,72 @@ mod tests {
         let g2 = got[1].as_ref().unwrap();
         assert_eq!(g2.len(), 2);
         assert_eq!(g2.entries()[1].members.len(), 2);
+    }
+
+    fn with_factors(text: &str, kinds: &[&str]) -> Vec<Result<Match, ReadError>> {
+        let options = ReadOptions::with_factors(kinds.iter().copied());
+        CsvMatches::with_options("t.csv", text.as_bytes(), &options).collect()
+    }
+
+    fn factors_of(m: &Match) -> Vec<String> {
+        m.entries()
+            .iter()
+            .map(|e| {
+                e.factors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn factor_columns_give_entries_factors_and_empty_values_none() {
+        let text = "match,player,rank,Car,seat\n\
+            r1,ann,1,red,1\nr1,bo,2,,2\nr1,cy,3,red,\n";
+        let got = with_factors(text, &["car", "seat"]);
+        let m = got[0].as_ref().unwrap();
+        assert_eq!(factors_of(m), ["car=red seat=1", "seat=2", "car=red"]);
+        // car=red is on two entries of three, so it tells them apart; seats each on one.
+        assert_eq!(m.factors().len(), 3);
+        // Without the option the column is ignored, as any unknown column.
+        let plain = read(text);
+        assert!(!plain[0].as_ref().unwrap().has_factors());
+    }
+
+    #[test]
+    fn a_factor_value_that_is_a_player_name_is_no_clash() {
+        let text = "match,player,rank,team,owner\nr1,ann,1,a,bo\nr1,bo,2,b,ann\n";
+        let got = with_factors(text, &["owner"]);
+        let m = got[0].as_ref().unwrap();
+        assert_eq!(factors_of(m), ["owner=bo", "owner=ann"]);
+        assert_eq!(m.player_count(), 2);
+    }
+
+    #[test]
+    fn a_missing_factor_column_is_named() {
+        let got = with_factors("match,player,rank\nr1,a,1\nr1,b,2\n", &["car"]);
+        assert_eq!(got.len(), 1);
+        assert_eq!(
+            got[0].as_ref().unwrap_err().to_string(),
+            "t.csv:1: header has no `car` column, named as a factor column (found: match,player,rank)"
+        );
+    }
+
+    #[test]
+    fn rows_of_one_team_that_disagree_on_a_factor_name_the_line_and_field() {
+        let text = "match,player,rank,team,side\n\
+            g1,a,1,red,north\ng1,b,1,red,south\ng1,c,2,blue,\n\
+            g2,a,1,red,north\ng2,b,1,red,\ng2,c,2,blue,south\n";
+        let got = with_factors(text, &["side"]);
+        assert_eq!(
+            got[0].as_ref().unwrap_err().to_string(),
+            "t.csv:3: field `side`: \"south\" is not valid, expected side=north, as another row of the same entry gives (an entry has one value of each factor kind)"
+        );
+        // A teammate without a value takes the team's: one factor per entry.
+        let g2 = got[1].as_ref().unwrap();
+        assert_eq!(factors_of(g2), ["side=north", "side=south"]);
     }
 
     #[test]

@@ -126,6 +126,7 @@ pub(crate) fn field_of(err: &MatchError) -> &'static str {
         MatchError::EmptyTeam { .. } | MatchError::TeamFinishMismatch { .. } => "team",
         MatchError::NonFiniteFinish { .. } | MatchError::MixedFinishKinds { .. } => "rank/score",
         MatchError::InvalidWeight { .. } => "weight",
+        MatchError::InvalidFactor { .. } | MatchError::FactorMismatch { .. } => "factor",
         _ => "match",
     }
 }
@@ -138,7 +139,38 @@ pub(crate) fn player_of(err: &MatchError) -> Option<&str> {
         | MatchError::TeamFinishMismatch { player, .. }
         | MatchError::NonFiniteFinish { player, .. }
         | MatchError::MixedFinishKinds { player, .. }
-        | MatchError::InvalidWeight { player, .. } => Some(player),
+        | MatchError::InvalidWeight { player, .. }
+        | MatchError::InvalidFactor { player, .. }
+        | MatchError::FactorMismatch { player, .. } => Some(player),
         _ => None,
     }
+}
+
+/// Two rows of one entry that give different values of one factor kind, as the error of
+/// that kind's field (`field` is `prefix` then the kind) on `line`; `None` for any other
+/// error.
+pub(crate) fn factor_mismatch(
+    file: &str,
+    line: u64,
+    match_id: &str,
+    err: &MatchError,
+    prefix: &str,
+) -> Option<ReadError> {
+    let MatchError::FactorMismatch {
+        expected, found, ..
+    } = err
+    else {
+        return None;
+    };
+    let (kind, value) = found.split_once('=').unwrap_or((found, ""));
+    Some(ReadError::Field {
+        file: file.to_string(),
+        line,
+        match_id: Some(match_id.to_string()),
+        field: format!("{prefix}{kind}"),
+        value: value.to_string(),
+        expected: format!(
+            "{expected}, as another row of the same entry gives (an entry has one value of each factor kind)"
+        ),
+    })
 }

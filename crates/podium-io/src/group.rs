@@ -6,9 +6,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
 use podium::model::RowRef;
-use podium::{Finish, Match};
+use podium::{Factor, Finish, Match};
 
-use crate::error::{field_of, player_of, ReadError};
+use crate::error::{factor_mismatch, field_of, player_of, ReadError};
 
 /// How many recent match ids are remembered to catch a match whose rows are split. The
 /// window is fixed so that memory does not grow with the number of matches; an id that
@@ -26,6 +26,8 @@ pub(crate) struct Row<'a> {
     pub team: Option<&'a str>,
     pub finish: Finish,
     pub weight: f64,
+    /// The factors of the row's entry (empty but where factor columns are read).
+    pub factors: &'a [Factor],
 }
 
 #[derive(Debug)]
@@ -43,6 +45,8 @@ struct Current {
 struct Rows {
     text: String,
     rows: Vec<StoredRow>,
+    /// The rows' factors, each row's a range of them.
+    factors: Vec<Factor>,
 }
 
 #[derive(Debug, Clone)]
@@ -52,12 +56,14 @@ struct StoredRow {
     finish: Finish,
     weight: f64,
     line: u64,
+    factors: Range<usize>,
 }
 
 impl Rows {
     fn clear(&mut self) {
         self.text.clear();
         self.rows.clear();
+        self.factors.clear();
     }
 
     fn push(&mut self, row: &Row<'_>) {
@@ -68,12 +74,15 @@ impl Rows {
         };
         let player = keep(row.player);
         let team = row.team.map(&mut keep);
+        let start = self.factors.len();
+        self.factors.extend_from_slice(row.factors);
         self.rows.push(StoredRow {
             player,
             team,
             finish: row.finish,
             weight: row.weight,
             line: row.line,
+            factors: start..self.factors.len(),
         });
     }
 
@@ -83,7 +92,7 @@ impl Rows {
             team: r.team.clone().map(|t| &self.text[t]),
             finish: r.finish,
             weight: r.weight,
-            factors: &[],
+            factors: &self.factors[r.factors.clone()],
         })
     }
 }
@@ -429,6 +438,9 @@ impl Grouper {
                             .rfind(|r| rows.text[r.player.clone()] == *p)
                     })
                     .map_or(cur.first_line, |r| r.line);
+                if let Some(e) = factor_mismatch(&self.file, line, &cur.id, &source, "") {
+                    return e;
+                }
                 ReadError::Match {
                     file: self.file.clone(),
                     line,

@@ -58,7 +58,7 @@ use podium::{League, Match, MatchReport, RateError, Slot};
 
 use crate::group::{fingerprint, Passthrough};
 use crate::plain::{PlainCsv, StopCause};
-use crate::{InputFormat, MatchStream, ReadError};
+use crate::{InputFormat, MatchStream, ReadError, ReadOptions};
 
 /// The files to read, and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,6 +69,9 @@ pub struct Inputs {
     pub format: Option<InputFormat>,
     /// Rate the good matches and return the bad ones, instead of rating nothing.
     pub skip_bad: bool,
+    /// What to read besides each format's columns: the factor columns. Files with factor
+    /// columns are read the general way.
+    pub options: ReadOptions,
 }
 
 impl Inputs {
@@ -78,6 +81,7 @@ impl Inputs {
             files: files.into_iter().map(Into::into).collect(),
             format: None,
             skip_bad: false,
+            options: ReadOptions::default(),
         }
     }
 
@@ -458,6 +462,7 @@ impl<'a> Run<'a> {
 
     /// Reads every file, then rates what was held back for time order.
     fn all<S: Sink>(&mut self, sink: &mut S) -> Result<(), IngestError<S::Error>> {
+        self.inputs.options.check().map_err(IngestError::Read)?;
         for file in 0..self.inputs.files.len() {
             self.file(sink, file)?;
         }
@@ -498,11 +503,18 @@ impl<'a> Run<'a> {
                     why: "standard input",
                 },
             });
-            let stream = stream(name.clone(), io::stdin(), format, self.reading.progress);
+            let stream = stream(
+                name.clone(),
+                io::stdin(),
+                format,
+                &self.inputs.options,
+                self.reading.progress,
+            );
             return self.general(sink, file, stream);
         }
         let plain = match (format, &self.buffered) {
             (InputFormat::Jsonl, _) => Err("JSON Lines"),
+            _ if !self.inputs.options.factors.is_empty() => Err("factor columns"),
             (_, Some(_)) => Err("matches with times came before"),
             (InputFormat::Csv, None) => sink.plain().and_then(|_| PlainCsv::open(Path::new(path))),
         };
@@ -514,7 +526,13 @@ impl<'a> Run<'a> {
                     way: Way::General { why },
                 });
                 let f = File::open(path).map_err(io_error)?;
-                let stream = stream(name.clone(), f, format, self.reading.progress);
+                let stream = stream(
+                    name.clone(),
+                    f,
+                    format,
+                    &self.inputs.options,
+                    self.reading.progress,
+                );
                 return self.general(sink, file, stream);
             }
         };
@@ -706,13 +724,14 @@ fn stream<'p, R: Read + Send + 'p>(
     name: String,
     input: R,
     format: InputFormat,
+    options: &ReadOptions,
     progress: &'p (dyn Fn(u64) + Sync),
 ) -> Box<dyn MatchStream + 'p> {
     let input = Counted {
         inner: input,
         progress,
     };
-    crate::from_reader_recycling(name, input, format)
+    crate::from_reader_with(name, input, format, options)
 }
 
 /// A source that tells `progress` how many bytes each read gave.

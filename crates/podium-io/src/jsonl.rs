@@ -2,14 +2,20 @@
 //! `{"match":"g1","time":"2024-05-01","results":[{"player":"ann","rank":1},{"player":"bo","rank":2}]}`.
 //! Result fields are those of the long CSV (`player`, `rank` or `score`, `team`, `weight`).
 //! Blank lines are ignored.
+//!
+//! Factor fields ([`ReadOptions::factors`]) are more fields of a result, a string or a
+//! number: `{"player":"ann","rank":1,"car":"red"}` read with the factor `car` gives ann's
+//! entry `car=red`; a result without the field, or with `""` or `null`, gives none of that
+//! kind. Without the option such a field is an error, as any field podium does not know.
 
 use std::io::BufRead;
 
-use podium::{Finish, Match, ResultRow};
+use podium::{Factor, Finish, Match, MatchError, ResultRow};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{field_of, ReadError};
+use crate::error::{factor_mismatch, field_of, ReadError};
 use crate::time::parse_time;
+use crate::ReadOptions;
 
 /// One match as JSON Lines carries it (also the body of the server's match API).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -52,6 +58,17 @@ impl JsonMatch {
     /// [`ReadError::Field`] for a bad time or a result without rank/score,
     /// [`ReadError::Match`] when the results do not form a valid match.
     pub fn to_match(&self, file: &str, line: u64) -> Result<Match, ReadError> {
+        self.to_match_with(file, line, &[])
+    }
+
+    /// [`JsonMatch::to_match`] with `factors[i]` the factors of result `i` (none where
+    /// `factors` is shorter).
+    fn to_match_with(
+        &self,
+        file: &str,
+        line: u64,
+        factors: &[Vec<Factor>],
+    ) -> Result<Match, ReadError> {
         let field = |field: &str, value: String, expected: &str| ReadError::Field {
             file: file.to_string(),
             line,
@@ -91,15 +108,24 @@ impl JsonMatch {
                 team: r.team.clone(),
                 finish,
                 weight: r.weight.unwrap_or(1.0),
-                factors: Vec::new(),
+                factors: factors.get(i).cloned().unwrap_or_default(),
             });
         }
-        Match::from_rows(self.id.clone(), time, rows).map_err(|source| ReadError::Match {
-            file: file.to_string(),
-            line,
-            match_id: self.id.clone(),
-            field: field_of(&source),
-            source: Box::new(source),
+        Match::from_rows(self.id.clone(), time, rows).map_err(|source| {
+            if let MatchError::FactorMismatch { player, .. } = &source {
+                let i = self.results.iter().rposition(|r| &r.player == player);
+                let prefix = format!("results[{}].", i.unwrap_or(0));
+                if let Some(e) = factor_mismatch(file, line, &self.id, &source, &prefix) {
+                    return e;
+                }
+            }
+            ReadError::Match {
+                file: file.to_string(),
+                line,
+                match_id: self.id.clone(),
+                field: field_of(&source),
+                source: Box::new(source),
+            }
         })
     }
 
@@ -142,11 +168,20 @@ pub struct JsonlMatches<R: BufRead> {
     finished: bool,
     recent: crate::group::RecentIds,
     timed: Option<bool>,
+    /// The factor fields read ([`ReadOptions::factors`]), and whether a result had each.
+    factor_kinds: Vec<String>,
+    factor_seen: Vec<bool>,
 }
 
 impl<R: BufRead> JsonlMatches<R> {
     /// Reads JSON Lines from `input`; `file` names it in errors.
     pub fn new(file: impl Into<String>, input: R) -> Self {
+        Self::with_options(file, input, &ReadOptions::default())
+    }
+
+    /// Reads JSON Lines from `input` with the factor fields of `options`; `file` names it
+    /// in errors.
+    pub fn with_options(file: impl Into<String>, input: R, options: &ReadOptions) -> Self {
         JsonlMatches {
             file: file.into(),
             input,
@@ -155,7 +190,58 @@ impl<R: BufRead> JsonlMatches<R> {
             finished: false,
             recent: crate::group::RecentIds::default(),
             timed: None,
+            factor_kinds: options.factors.clone(),
+            factor_seen: vec![false; options.factors.len()],
         }
+    }
+
+    /// Takes the factor fields out of each result of `value`, a match object: the
+    /// factors of each result, in order.
+    fn take_factors(
+        file: &str,
+        line: u64,
+        kinds: &[String],
+        seen: &mut [bool],
+        value: &mut serde_json::Value,
+    ) -> Result<Vec<Vec<Factor>>, ReadError> {
+        let match_id = value
+            .get("match")
+            .and_then(|m| m.as_str())
+            .map(str::to_string);
+        let Some(results) = value.get_mut("results").and_then(|r| r.as_array_mut()) else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::with_capacity(results.len());
+        for (i, r) in results.iter_mut().enumerate() {
+            let mut factors = Vec::new();
+            if let Some(obj) = r.as_object_mut() {
+                for (k, kind) in kinds.iter().enumerate() {
+                    let value = match obj.remove(kind) {
+                        None | Some(serde_json::Value::Null) => continue,
+                        Some(serde_json::Value::String(s)) => s.trim().to_string(),
+                        Some(v @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_))) => {
+                            v.to_string()
+                        }
+                        Some(v) => {
+                            return Err(ReadError::Field {
+                                file: file.to_string(),
+                                line,
+                                match_id,
+                                field: format!("results[{i}].{kind}"),
+                                value: v.to_string().chars().take(60).collect(),
+                                expected: "a factor: a string or a number".into(),
+                            })
+                        }
+                    };
+                    seen[k] = true;
+                    if !value.is_empty() {
+                        factors.push(Factor::new(kind.as_str(), value));
+                    }
+                }
+            }
+            out.push(factors);
+        }
+        Ok(out)
     }
 
     /// The line of the match (or bad match) read last.
@@ -171,7 +257,24 @@ impl<R: BufRead> JsonlMatches<R> {
             line,
             message: format!("not valid UTF-8 text: {e}"),
         })?;
-        let jm: JsonMatch = serde_json::from_str(text).map_err(|e| {
+        let parsed = if self.factor_kinds.is_empty() {
+            serde_json::from_str(text).map(|jm| (jm, Vec::new()))
+        } else {
+            match serde_json::from_str::<serde_json::Value>(text) {
+                Ok(mut v) => {
+                    let factors = Self::take_factors(
+                        &self.file,
+                        line,
+                        &self.factor_kinds,
+                        &mut self.factor_seen,
+                        &mut v,
+                    )?;
+                    serde_json::from_value(v).map(|jm| (jm, factors))
+                }
+                Err(e) => Err(e),
+            }
+        };
+        let (jm, factors): (JsonMatch, _) = parsed.map_err(|e| {
             // Recover the match id if the line has one, so a bad match can be skipped.
             let match_id = serde_json::from_str::<serde_json::Value>(text)
                 .ok()
@@ -185,7 +288,7 @@ impl<R: BufRead> JsonlMatches<R> {
                 expected: format!("a match object like {{\"match\":..,\"results\":[..]}} ({e})"),
             }
         })?;
-        let m = jm.to_match(&self.file, line)?;
+        let m = jm.to_match_with(&self.file, line, &factors)?;
         if self.recent.seen_before(m.id()) {
             return Err(ReadError::NotContiguous {
                 file: self.file.clone(),
@@ -215,7 +318,21 @@ impl<R: BufRead> Iterator for JsonlMatches<R> {
         while !self.finished {
             self.buf.clear();
             match self.input.read_until(b'\n', &mut self.buf) {
-                Ok(0) => self.finished = true,
+                Ok(0) => {
+                    self.finished = true;
+                    if let Some(k) = self.factor_seen.iter().position(|seen| !seen) {
+                        if self.line > 0 {
+                            return Some(Err(ReadError::Format {
+                                file: self.file.clone(),
+                                line: self.line,
+                                message: format!(
+                                    "no result has the field `{}`, named as a factor field",
+                                    self.factor_kinds[k]
+                                ),
+                            }));
+                        }
+                    }
+                }
                 Ok(_) => {
                     self.line += 1;
                     while self.buf.last().is_some_and(|b| b.is_ascii_whitespace()) {
@@ -269,6 +386,44 @@ mod tests {
         let text = serde_json::to_string(&JsonMatch::from_match(&m)).unwrap();
         let back = read(&text).remove(0).unwrap();
         assert_eq!(back, m);
+    }
+
+    fn with_factors(text: &str, kinds: &[&str]) -> Vec<Result<Match, ReadError>> {
+        let options = ReadOptions::with_factors(kinds.iter().copied());
+        JsonlMatches::with_options("t.jsonl", text.as_bytes(), &options).collect()
+    }
+
+    #[test]
+    fn factor_fields_give_entries_factors() {
+        let text = r#"{"match":"r1","results":[{"player":"ann","rank":1,"car":"red","seat":1},{"player":"bo","rank":2,"car":""},{"player":"cy","rank":3,"car":null,"seat":"2"}]}"#;
+        let got = with_factors(text, &["car", "seat"]);
+        let m = got[0].as_ref().unwrap();
+        let f: Vec<Vec<String>> = m
+            .entries()
+            .iter()
+            .map(|e| e.factors.iter().map(ToString::to_string).collect())
+            .collect();
+        assert_eq!(f, [vec!["car=red", "seat=1"], vec![], vec!["seat=2"]]);
+        // Without the option a factor field is a field podium does not know.
+        assert!(read(text)[0].is_err());
+    }
+
+    #[test]
+    fn factor_field_errors_name_line_and_field() {
+        let text = "{\"match\":\"g1\",\"results\":[{\"player\":\"a\",\"rank\":1},{\"player\":\"b\",\"rank\":2}]}\n\
+            {\"match\":\"g2\",\"results\":[{\"player\":\"a\",\"rank\":1,\"team\":\"x\",\"side\":\"n\"},{\"player\":\"b\",\"rank\":1,\"team\":\"x\",\"side\":\"s\"},{\"player\":\"c\",\"rank\":2}]}\n";
+        let got = with_factors(text, &["side"]);
+        assert!(got[0].is_ok());
+        assert_eq!(
+            got[1].as_ref().unwrap_err().to_string(),
+            "t.jsonl:2: field `results[1].side`: \"s\" is not valid, expected side=n, as another row of the same entry gives (an entry has one value of each factor kind)"
+        );
+        // A field no result has is named at the end of the file.
+        let got = with_factors(text, &["car"]);
+        assert_eq!(
+            got.last().unwrap().as_ref().unwrap_err().to_string(),
+            "t.jsonl:2: no result has the field `car`, named as a factor field"
+        );
     }
 
     #[test]

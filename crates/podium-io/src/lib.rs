@@ -66,6 +66,65 @@ impl InputFormat {
     }
 }
 
+/// What to read from a match file beyond its format's own columns.
+///
+/// `factors` names the columns (CSV) or result fields (JSON Lines) that hold factors of
+/// an entry ([`podium::factor`]): a row whose `car` field holds `ferrari` gives its entry
+/// the factor `car=ferrari`; an empty field gives none of that kind. Every column named
+/// must exist (a CSV header without it is an error naming it; a JSON Lines file in which
+/// no result has the field is one too).
+///
+/// ```
+/// use podium_io::{CsvMatches, ReadOptions};
+/// let text = "match,player,rank,car\nr1,ann,1,red\nr1,bo,2,blue\n";
+/// let options = ReadOptions::with_factors(["car"]);
+/// let m = CsvMatches::with_options("race.csv", text.as_bytes(), &options)
+///     .next()
+///     .unwrap()
+///     .unwrap();
+/// assert_eq!(m.entries()[0].factors[0].to_string(), "car=red");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The columns (fields) read as factor kinds, in this order.
+    pub factors: Vec<String>,
+}
+
+impl ReadOptions {
+    /// Options that read the columns `kinds` as factors.
+    pub fn with_factors<I: IntoIterator<Item = S>, S: Into<String>>(kinds: I) -> Self {
+        ReadOptions {
+            factors: kinds.into_iter().map(Into::into).collect(),
+        }
+    }
+
+    /// Checks the factor columns: each a valid factor kind (non-empty, without
+    /// surrounding spaces or `=`) named once.
+    ///
+    /// # Errors
+    /// [`ReadError::Inputs`] naming the column at fault.
+    pub fn check(&self) -> Result<(), ReadError> {
+        for (i, kind) in self.factors.iter().enumerate() {
+            if kind.is_empty() || kind.trim() != kind || kind.contains('=') {
+                return Err(ReadError::Inputs {
+                    message: format!(
+                        "factor column {kind:?}: a column name must be non-empty, without surrounding spaces or '='"
+                    ),
+                });
+            }
+            if self.factors[..i]
+                .iter()
+                .any(|k| k.eq_ignore_ascii_case(kind))
+            {
+                return Err(ReadError::Inputs {
+                    message: format!("factor column {kind:?} is named twice"),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A stream of matches from one source.
 pub type Matches = Box<dyn Iterator<Item = Result<Match, ReadError>> + Send>;
 
@@ -133,9 +192,20 @@ pub fn from_reader_recycling<'a>(
     input: impl io::Read + Send + 'a,
     format: InputFormat,
 ) -> Box<dyn MatchStream + 'a> {
+    from_reader_with(name, input, format, &ReadOptions::default())
+}
+
+/// As [`from_reader_recycling`], reading what `options` asks for besides the format's
+/// columns.
+pub fn from_reader_with<'a>(
+    name: String,
+    input: impl io::Read + Send + 'a,
+    format: InputFormat,
+    options: &ReadOptions,
+) -> Box<dyn MatchStream + 'a> {
     let input = BufReader::with_capacity(1 << 16, input);
     match format {
-        InputFormat::Csv => Box::new(CsvMatches::new(name, input)),
-        InputFormat::Jsonl => Box::new(JsonlMatches::new(name, input)),
+        InputFormat::Csv => Box::new(CsvMatches::with_options(name, input, options)),
+        InputFormat::Jsonl => Box::new(JsonlMatches::with_options(name, input, options)),
     }
 }

@@ -1,14 +1,24 @@
-//! Writes matches as long CSV (`match,player,rank[,team][,time][,weight]`), the format the
-//! dataset converters print and `podium rate` reads.
+//! Writes matches as long CSV (`match,player,rank[,team][,time][,weight]`, then one column
+//! per factor kind), the format the dataset converters print and `podium rate` reads
+//! (factor columns with `--factor KIND`).
 
-use std::io::Write;
+use std::io::{self, Write};
 
 use podium::{Finish, Match};
 
+use crate::csv_long::KNOWN_COLUMNS;
+
 /// Writes matches as long CSV; the header is written before the first match.
+///
+/// The entries' factors ([`podium::factor`]) go in one column per kind, after the
+/// format's columns: the kinds declared with [`LongCsvWriter::factor_kinds`], then those
+/// of the first match in order of appearance. A file so written reads back the same with
+/// those columns named as factor columns ([`crate::ReadOptions`]).
 pub struct LongCsvWriter<W: Write> {
     out: csv::Writer<W>,
     header: bool,
+    kinds: Vec<String>,
+    row: Vec<String>,
 }
 
 impl<W: Write> LongCsvWriter<W> {
@@ -17,18 +27,53 @@ impl<W: Write> LongCsvWriter<W> {
         LongCsvWriter {
             out: csv::Writer::from_writer(out),
             header: false,
+            kinds: Vec::new(),
+            row: Vec::new(),
         }
     }
 
+    /// Declares factor columns before the first match is written (for kinds that the
+    /// first match lacks but later ones have).
+    #[must_use]
+    pub fn factor_kinds<I: IntoIterator<Item = S>, S: Into<String>>(mut self, kinds: I) -> Self {
+        for k in kinds {
+            let k = k.into();
+            if !self.kinds.contains(&k) {
+                self.kinds.push(k);
+            }
+        }
+        self
+    }
+
     /// Writes one match: one row per player, ranks as places (`score` when the match was
-    /// given by scores), teams, times and partial-play weights when present.
+    /// given by scores), teams, times, partial-play weights and factors when present.
     ///
     /// # Errors
-    /// Any I/O error of the output.
-    pub fn write(&mut self, m: &Match) -> std::io::Result<()> {
+    /// Any I/O error of the output; [`io::ErrorKind::InvalidInput`] for a factor kind
+    /// that has no column (not declared, and not in the first match) or is named as a
+    /// column of the format.
+    pub fn write(&mut self, m: &Match) -> io::Result<()> {
         if !self.header {
-            self.out
-                .write_record(["match", "player", "rank", "score", "team", "time", "weight"])?;
+            for e in m.entries() {
+                for f in &e.factors {
+                    if !self.kinds.contains(&f.kind) {
+                        self.kinds.push(f.kind.clone());
+                    }
+                }
+            }
+            if let Some(k) = self
+                .kinds
+                .iter()
+                .find(|k| KNOWN_COLUMNS.iter().any(|c| c.eq_ignore_ascii_case(k)))
+            {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("factor kind {k:?} is the name of a column of the format"),
+                ));
+            }
+            let mut header = vec!["match", "player", "rank", "score", "team", "time", "weight"];
+            header.extend(self.kinds.iter().map(String::as_str));
+            self.out.write_record(header)?;
             self.header = true;
         }
         let time = m.time().map(crate::time::format_time).unwrap_or_default();
@@ -43,15 +88,34 @@ impl<W: Write> LongCsvWriter<W> {
                 } else {
                     fmt_num(mem.weight)
                 };
-                self.out.write_record([
-                    m.id(),
-                    &mem.player,
-                    &rank,
-                    &score,
-                    e.team.as_deref().unwrap_or(""),
-                    &time,
-                    &weight,
-                ])?;
+                self.row.clear();
+                self.row.extend(
+                    [
+                        m.id(),
+                        &mem.player,
+                        &rank,
+                        &score,
+                        e.team.as_deref().unwrap_or(""),
+                        &time,
+                        &weight,
+                    ]
+                    .map(str::to_string),
+                );
+                self.row.resize(7 + self.kinds.len(), String::new());
+                for f in &e.factors {
+                    let Some(k) = self.kinds.iter().position(|k| *k == f.kind) else {
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidInput,
+                            format!(
+                                "match {:?}: factor kind {:?} has no column (declare it before the first match)",
+                                m.id(),
+                                f.kind
+                            ),
+                        ));
+                    };
+                    self.row[7 + k].clone_from(&f.value);
+                }
+                self.out.write_record(&self.row)?;
             }
         }
         Ok(())
@@ -96,5 +160,43 @@ mod tests {
             .map(Result::unwrap)
             .collect();
         assert_eq!(back, [a, b]);
+    }
+
+    #[test]
+    fn factors_are_written_as_columns_that_read_back() {
+        let a = Match::builder("r1")
+            .player("ann", Finish::Rank(1.0))
+            .factor("car", "red")
+            .player("bo", Finish::Rank(2.0))
+            .factor("car", "blue, old")
+            .build()
+            .unwrap();
+        let b = Match::builder("r2")
+            .player("ann", Finish::Rank(1.0))
+            .factor("seat", "1")
+            .player("bo", Finish::Rank(2.0))
+            .factor("car", "red")
+            .build()
+            .unwrap();
+        let mut w = LongCsvWriter::new(Vec::new()).factor_kinds(["seat"]);
+        w.write(&a).unwrap();
+        w.write(&b).unwrap();
+        w.flush().unwrap();
+        let text = String::from_utf8(w.out.into_inner().unwrap()).unwrap();
+        assert!(
+            text.starts_with("match,player,rank,score,team,time,weight,seat,car\n"),
+            "{text}"
+        );
+        let options = crate::ReadOptions::with_factors(["seat", "car"]);
+        let back: Vec<Match> = CsvMatches::with_options("x", text.as_bytes(), &options)
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(back, [a, b.clone()]);
+        // A kind with no column is refused, not dropped.
+        let mut w = LongCsvWriter::new(Vec::new());
+        w.write(&Match::with_places("g", &[("a", 1), ("b", 2)]).unwrap())
+            .unwrap();
+        let err = w.write(&b).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
     }
 }

@@ -69,6 +69,7 @@ pub fn inputs_of(
         files: paths_of(paths)?,
         format,
         skip_bad,
+        options: podium_io::ReadOptions::default(),
     })
 }
 

@@ -19,7 +19,8 @@ use crate::output::Format;
 pub struct Args {
     #[command(flatten)]
     pub input: InputArgs,
-    /// Systems to compare: `all` or a comma-separated list (see `podium systems`).
+    /// Systems to compare: `all` or a comma-separated list (see `podium systems`); with
+    /// --factor, `all` is every system that rates factors.
     #[arg(long, default_value = "all", value_name = "LIST")]
     pub systems: String,
     /// Set a parameter: `system.key=value`, or `key=value` for every selected system.
@@ -52,7 +53,14 @@ pub type Outcome = (String, Result<BacktestResult, String>);
 /// # Errors
 /// Bad arguments or input, or output that cannot be written.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let systems = select_systems(&args.systems, &args.settings)?;
+    let mut systems = select_systems(&args.systems, &args.settings)?;
+    if !args.input.factors.is_empty() && args.systems.trim().eq_ignore_ascii_case("all") {
+        // `all` with factors: the systems that rate them.
+        systems.retain(|s| s.rates_factors());
+    }
+    for s in &systems {
+        args.input.check_system(s.as_ref())?;
+    }
     let window = Window {
         from: args.from.as_deref().map(parse_bound).transpose()?,
         until: args.until.as_deref().map(parse_bound).transpose()?,

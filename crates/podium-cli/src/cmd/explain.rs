@@ -94,6 +94,7 @@ fn suggest(league: &League, player: &str) -> String {
 /// Rates the history and tells the player's story.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let mut league = ingest::new_league(&args.system, &args.initial)?;
+    args.input.check_system(league.system())?;
     let spec = podium::systems()
         .iter()
         .find(|s| s.name == league.system().name())
@@ -195,6 +196,37 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 "  The system expected a score of {:.3}; you scored {:.3}.",
                 c.expected, c.actual
             )?,
+        }
+        // The factors ([`podium::factor`]): those of the player's entry with their
+        // ratings before the match, and how much of the expected score all of them made.
+        if !report.factors.is_empty() {
+            let mine: Vec<String> = m
+                .factors()
+                .iter()
+                .zip(&report.factors)
+                .filter(|(f, _)| f.entries.contains(&entry))
+                .map(|(f, (_, fc))| format!("{} {:+.2}", f.factor, fc.before.value))
+                .collect();
+            if mine.is_empty() {
+                writeln!(text, "  Your entry carried no factor that others lacked.")?;
+            } else {
+                writeln!(
+                    text,
+                    "  Your entry's factors (rating before, added to your strength): {}.",
+                    mine.join(", ")
+                )?;
+            }
+            if !league.system().keeps_state() {
+                let befores: Vec<podium::Rating> =
+                    report.changes.iter().map(|(_, c)| c.before).collect();
+                let plain = league.system().rate(m, &befores)?;
+                let without = plain[me].expected;
+                writeln!(
+                    text,
+                    "  Without the factors it would have expected {without:.3}: the factors' share of the expected score is {:+.3}.",
+                    c.expected - without
+                )?;
+            }
         }
         let step = match c.k {
             Some(k) if c.weight < 1.0 => format!(

@@ -33,7 +33,7 @@ enum Dataset {
         #[arg(value_name = "FILE")]
         file: String,
     },
-    /// Formula 1 results in the Ergast schema: a directory with races.csv, results.csv and drivers.csv.
+    /// Formula 1 results in the Ergast schema: a directory with races.csv, results.csv, drivers.csv and constructors.csv; each row carries the driver's car in a `constructor` column (`podium rate f1.csv --factor constructor` rates the cars beside the drivers).
     F1 {
         /// The directory holding the CSV files.
         #[arg(value_name = "DIR")]
@@ -82,19 +82,21 @@ fn f1(dir: &Path) -> anyhow::Result<Vec<Match>> {
         let path = dir.join(name);
         let shown = path.display().to_string();
         let f = File::open(&path).with_context(|| {
-            format!("cannot open {shown} (an F1 directory holds races.csv, results.csv and drivers.csv)")
+            format!("cannot open {shown} (an F1 directory holds races.csv, results.csv, drivers.csv and constructors.csv)")
         })?;
         Ok((shown, BufReader::new(f)))
     };
-    let (races, results, drivers) = (
+    let (races, results, drivers, constructors) = (
         open("races.csv")?,
         open("results.csv")?,
         open("drivers.csv")?,
+        open("constructors.csv")?,
     );
     Ok(datasets::f1::read(
         (&races.0, races.1),
         (&results.0, results.1),
         (&drivers.0, drivers.1),
+        (&constructors.0, constructors.1),
     )?)
 }
 

@@ -2,7 +2,9 @@
 //! each entry's chance to win, the chance of every pairwise order, the expected place, and
 //! the draw probability and match quality where the system has them.
 //!
-//! `--players ann,bo,cy` proposes a free-for-all; `ann+bo,cy+dee` proposes teams. Players
+//! `--players ann,bo,cy` proposes a free-for-all; `ann+bo,cy+dee` proposes teams;
+//! `ann@car=red,bo@car=blue` gives entries factors (rated from the history read with
+//! `--factor car`; a factor the history never showed starts at no advantage). Players
 //! the history has never seen start as the system starts a new player (its initial
 //! rating; `mes` starts them at the median rating) and are flagged. When
 //! the history has times, ratings of systems with σ are aged to its last match.
@@ -12,7 +14,7 @@ use std::io::Write;
 
 use anyhow::{bail, Context};
 use comfy_table::{presets::UTF8_BORDERS_ONLY, Cell, CellAlignment, Table};
-use podium::{Entry, Finish, League, Match, Member, Prediction};
+use podium::{Entry, Factor, Finish, League, Match, Member, Prediction};
 
 use crate::ingest::{self, report_skipped, InitialArgs, InputArgs, SystemArgs};
 use crate::output::Format;
@@ -24,8 +26,10 @@ pub struct Args {
     input: InputArgs,
     #[command(flatten)]
     system: SystemArgs,
-    /// The proposed match: entries separated by commas, teammates joined by `+`
-    /// (e.g. `ann,bo,cy` or `ann+bo,cy+dee`).
+    /// The proposed match: entries separated by commas, teammates joined by `+`, an
+    /// entry's factors after `@` as KIND=VALUE (e.g. `ann,bo,cy`, `ann+bo,cy+dee`, or
+    /// `hamilton@constructor=mercedes,verstappen@constructor=red_bull` with the history
+    /// read with `--factor constructor`).
     #[arg(long, required = true, value_name = "A,B[,...]")]
     players: String,
     #[command(flatten)]
@@ -39,13 +43,39 @@ pub struct Args {
 struct Proposed {
     label: String,
     players: Vec<String>,
+    factors: Vec<Factor>,
 }
 
 fn parse_players(spec: &str) -> anyhow::Result<Vec<Proposed>> {
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for (i, entry) in spec.split(',').enumerate() {
-        let players: Vec<String> = entry.split('+').map(|p| p.trim().to_string()).collect();
+        let mut parts = entry.split('@');
+        let who = parts.next().unwrap_or_default();
+        let mut factors: Vec<Factor> = Vec::new();
+        for f in parts {
+            let Some((kind, value)) = f.split_once('=') else {
+                bail!(
+                    "--players: entry {} ({entry:?}): factor {f:?} is not KIND=VALUE (e.g. ann@car=red)",
+                    i + 1
+                );
+            };
+            let (kind, value) = (kind.trim(), value.trim());
+            if kind.is_empty() || value.is_empty() {
+                bail!(
+                    "--players: entry {} ({entry:?}): factor {f:?} needs a kind and a value (e.g. ann@car=red)",
+                    i + 1
+                );
+            }
+            if factors.iter().any(|g| g.kind == kind) {
+                bail!(
+                    "--players: entry {} ({entry:?}) gives the factor kind {kind:?} twice",
+                    i + 1
+                );
+            }
+            factors.push(Factor::new(kind, value));
+        }
+        let players: Vec<String> = who.split('+').map(|p| p.trim().to_string()).collect();
         if players.iter().any(String::is_empty) {
             bail!(
                 "--players: entry {} ({entry:?}) has an empty player name; expected names separated by ',' (entries) and '+' (teammates)",
@@ -60,6 +90,7 @@ fn parse_players(spec: &str) -> anyhow::Result<Vec<Proposed>> {
         out.push(Proposed {
             label: players.join("+"),
             players,
+            factors,
         });
     }
     if out.len() < 2 {
@@ -89,6 +120,14 @@ const TABLE_PAIRWISE: usize = 16;
 pub fn run(args: Args) -> anyhow::Result<()> {
     let proposed = parse_players(&args.players)?;
     let mut league = ingest::new_league(&args.system, &args.initial)?;
+    args.input.check_system(league.system())?;
+    if proposed.iter().any(|e| !e.factors.is_empty()) && !league.system().rates_factors() {
+        bail!(
+            "--players gives factors, but system {} does not rate factors; systems that do: {}",
+            league.system().name(),
+            ingest::factor_systems().join(", ")
+        );
+    }
     let skipped = ingest::rate(&args.input, &mut league)?;
     report_skipped(&skipped);
     // The proposed match, all entries level (finishes are not used), at the history's last
@@ -114,14 +153,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 })
                 .collect(),
             finish: Finish::Rank(1.0),
-            factors: Vec::new(),
+            factors: e.factors.clone(),
         });
     }
     let game = b.build().context("--players")?;
+    // The players' ratings; the prediction reads them with the entries' factors added.
     let before = league.ratings_before(&game);
     let prediction = league
-        .system()
-        .predict_with(&game, &before, league.learned())
+        .predict(&game)
         .context("cannot predict the proposed match")?;
     let unknown: Vec<Vec<String>> = proposed
         .iter()
@@ -148,6 +187,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     .sum::<Option<f64>>()
                     .map(|v| (v / n).sqrt()),
                 unknown: unknown[i].clone(),
+                factors: e
+                    .factors
+                    .iter()
+                    .map(|f| {
+                        let known = league.factors().iter().any(|r| r.factor == *f);
+                        (f.clone(), league.factor_rating(f).value, known)
+                    })
+                    .collect(),
             }
         })
         .collect();
@@ -171,6 +218,20 @@ struct EntryView {
     sigma: Option<f64>,
     /// Players the history has not seen.
     unknown: Vec<String>,
+    /// The entry's factors with their ratings, and whether the history showed each.
+    factors: Vec<(Factor, f64, bool)>,
+}
+
+impl EntryView {
+    /// The factors as `car=red +12.50`, joined by `; `; a factor the history did not
+    /// show is marked `(new)`.
+    fn factor_text(&self) -> String {
+        self.factors
+            .iter()
+            .map(|(f, r, known)| format!("{f} {r:+.2}{}", if *known { "" } else { " (new)" }))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
 }
 
 fn pct(p: f64) -> String {
@@ -195,11 +256,15 @@ fn write_table(
         }
     )?;
     let sigma = entries.iter().any(|e| e.sigma.is_some());
+    let factors = entries.iter().any(|e| !e.factors.is_empty());
     let mut t = Table::new();
     t.load_preset(UTF8_BORDERS_ONLY);
     let mut header = vec!["entry".to_string(), "rating".to_string()];
     if sigma {
         header.push("σ".into());
+    }
+    if factors {
+        header.push("factors (rating)".into());
     }
     header.extend(["win %".into(), "exp. place".into()]);
     let pairwise = entries.len() <= TABLE_PAIRWISE;
@@ -219,6 +284,9 @@ fn write_table(
             row.push(Cell::new(
                 e.sigma.map(|s| format!("{s:.2}")).unwrap_or_default(),
             ));
+        }
+        if factors {
+            row.push(Cell::new(e.factor_text()));
         }
         row.push(Cell::new(pct(p.win[i])));
         row.push(Cell::new(format!("{:.2}", p.expected_place[i])));
@@ -279,6 +347,10 @@ fn write_csv(out: &mut dyn Write, entries: &[EntryView], p: &Prediction) -> anyh
     ]
     .map(String::from)
     .to_vec();
+    let factors = entries.iter().any(|e| !e.factors.is_empty());
+    if factors {
+        header.push("factors".into());
+    }
     header.extend(entries.iter().map(|e| format!("ahead_of:{}", e.label)));
     w.write_record(&header)?;
     let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
@@ -294,6 +366,15 @@ fn write_csv(out: &mut dyn Write, entries: &[EntryView], p: &Prediction) -> anyh
             opt(p.quality),
             e.unknown.join("+"),
         ];
+        if factors {
+            row.push(
+                e.factors
+                    .iter()
+                    .map(|(f, _, _)| f.to_string())
+                    .collect::<Vec<_>>()
+                    .join(";"),
+            );
+        }
         row.extend((0..entries.len()).map(|j| {
             if i == j {
                 String::new()
@@ -379,6 +460,23 @@ impl serde::Serialize for JsonEntry<'_> {
         st.serialize_field("ahead_of", &AheadOf(self))?;
         st.serialize_field("entry", &(i + 1))?;
         st.serialize_field("expected_place", &self.p.expected_place[i])?;
+        if !self.e.factors.is_empty() {
+            let factors: std::collections::BTreeMap<String, FactorJson> = self
+                .e
+                .factors
+                .iter()
+                .map(|(f, r, known)| {
+                    (
+                        f.to_string(),
+                        FactorJson {
+                            rating: *r,
+                            known: *known,
+                        },
+                    )
+                })
+                .collect();
+            st.serialize_field("factors", &factors)?;
+        }
         st.serialize_field("players", &players)?;
         st.serialize_field("rating", &self.e.rating)?;
         st.serialize_field("sigma", &self.e.sigma)?;
@@ -386,6 +484,13 @@ impl serde::Serialize for JsonEntry<'_> {
         st.serialize_field("win_probability", &self.p.win[i])?;
         st.end()
     }
+}
+
+/// A factor of an entry in [`JsonEntry`]: its rating, and whether the history showed it.
+#[derive(serde::Serialize)]
+struct FactorJson {
+    rating: f64,
+    known: bool,
 }
 
 /// An entry's chance to finish ahead of each other entry, by label.

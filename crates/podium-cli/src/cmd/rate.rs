@@ -7,7 +7,10 @@ use podium_io::ingest::BadMatch;
 use podium_io::output::Output;
 
 use crate::ingest::{self, report_skipped, InitialArgs, InputArgs, SystemArgs};
-use crate::output::{rank_conservative, write_leaderboard, write_leaderboard_as, Format, Ranking};
+use crate::output::{
+    factors_json, leaderboard_json, rank_conservative, write_factors, write_leaderboard,
+    write_leaderboard_as, Format, Ranking,
+};
 
 /// Arguments of `podium rate`.
 #[derive(Debug, clap::Args)]
@@ -32,6 +35,11 @@ pub struct Args {
     /// output in place of the leaderboard.
     #[arg(long, value_name = "FILE")]
     history: Option<String>,
+    /// After the players, list every factor read with --factor: kind, value, rating (what
+    /// it adds to an entry's strength), σ where the system keeps one, matches and win %.
+    /// CSV puts its table after a blank line; JSON becomes {"players": [..], "factors": [..]}.
+    #[arg(long = "factors", requires = "factors")]
+    factor_table: bool,
 }
 
 /// Header of the `--history` CSV.
@@ -53,6 +61,7 @@ pub const HISTORY_HEADER: [&str; 12] = [
 /// Rates and prints.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let mut league = ingest::new_league(&args.system, &args.initial)?;
+    args.input.check_system(league.system())?;
     if args.display == Ranking::Conservative && !league.system().has_uncertainty() {
         anyhow::bail!(
             "--display conservative ranks by μ − 3σ, but system {} keeps no σ; use one of the Bayesian systems (see `podium systems`)",
@@ -108,9 +117,28 @@ fn print(args: &Args, league: &League, skipped: &[BadMatch]) -> anyhow::Result<(
     }
     board.retain(|s| s.stats.games >= args.min_games);
     let mut out = std::io::stdout().lock();
+    if args.factor_table && args.format == Format::Json {
+        let sys = league.system();
+        let both = serde_json::json!({
+            "players": leaderboard_json(&board, sys.has_uncertainty(), args.display == Ranking::Conservative),
+            "factors": factors_json(&league.factor_standings(), sys.has_uncertainty()),
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&both)?)?;
+        out.flush()?;
+        return Ok(());
+    }
     match args.display {
         Ranking::Rating => write_leaderboard(&mut out, &board, league.system(), args.format)?,
         d => write_leaderboard_as(&mut out, &board, league.system(), args.format, d)?,
+    }
+    if args.factor_table {
+        writeln!(out)?;
+        write_factors(
+            &mut out,
+            &league.factor_standings(),
+            league.system(),
+            args.format,
+        )?;
     }
     out.flush()?;
     Ok(())

@@ -72,7 +72,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|p| p.parse::<ParamSearch>())
         .collect::<Result<Vec<_>, _>>()?;
     let fixed = podium::Settings::parse(&args.settings)?;
-    podium::system(&args.system, &podium::Settings::new())?;
+    let system = podium::system(&args.system, &podium::Settings::new())?;
+    args.input.check_system(system.as_ref())?;
     let tuning = Tuning {
         system: args.system.clone(),
         fixed,

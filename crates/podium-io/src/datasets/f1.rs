@@ -1,5 +1,6 @@
-//! Formula 1 results in the Ergast schema (`races.csv`, `results.csv`, `drivers.csv`, as
-//! in the Kaggle "Formula 1 World Championship" data and its mirrors).
+//! Formula 1 results in the Ergast schema (`races.csv`, `results.csv`, `drivers.csv`,
+//! `constructors.csv`, as in the Kaggle "Formula 1 World Championship" data and its
+//! mirrors).
 //!
 //! Every race with results becomes one match:
 //! - the race's id is `YEAR-ROUND NAME` (e.g. `2009-01 Australian Grand Prix`) and its
@@ -10,28 +11,35 @@
 //! - drivers are named by `driverRef` (`hamilton`, `michael_schumacher`), readable and
 //!   unique; should two drivers share one, the later in `drivers.csv` gets `-<driverId>`
 //!   appended;
+//! - each driver's entry carries the factor `constructor` ([`podium::factor`]): the
+//!   `constructorRef` of the car he drove (`ferrari`, `mclaren`), one factor for the
+//!   constructor's whole history;
 //! - races without results (scheduled, not yet run) are left out.
 //!
 //! ```
 //! use podium_io::datasets::f1;
 //! let races = "raceId,year,round,circuitId,name,date\n7,1950,1,9,\"British Grand Prix\",\"1950-05-13\"\n";
 //! let results = "resultId,raceId,driverId,positionOrder\n1,7,1,2\n2,7,2,1\n";
+//! let results = "resultId,raceId,driverId,constructorId,positionOrder\n1,7,1,2,2\n2,7,2,1,1\n";
 //! let drivers = "driverId,driverRef\n1,\"fangio\"\n2,\"farina\"\n";
+//! let constructors = "constructorId,constructorRef\n1,\"alfa\"\n2,\"maserati\"\n";
 //! let races = f1::read(
 //!     ("races.csv", races.as_bytes()),
 //!     ("results.csv", results.as_bytes()),
 //!     ("drivers.csv", drivers.as_bytes()),
+//!     ("constructors.csv", constructors.as_bytes()),
 //! )
 //! .unwrap();
 //! assert_eq!(races[0].id(), "1950-01 British Grand Prix");
 //! assert_eq!(races[0].entries()[0].members[0].player, "farina");
+//! assert_eq!(races[0].entries()[0].factors[0].to_string(), "constructor=alfa");
 //! ```
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::io::Read;
 
-use podium::{Finish, Match, ResultRow};
+use podium::{Factor, Finish, Match, ResultRow};
 
 use super::{field_error, match_error};
 use crate::error::ReadError;
@@ -134,29 +142,40 @@ struct Race {
     line: u64,
 }
 
-/// One driver's result in a race: `(driverId, positionOrder, line)`.
-type Finisher = (String, u32, u64);
+/// One driver's result in a race.
+struct Finisher {
+    driver: String,
+    constructor: String,
+    pos: u32,
+    line: u64,
+}
 
-/// Reads the three tables, each given as `(name for errors, reader)`, and returns one
+/// The factor kind of a driver's car.
+pub const CONSTRUCTOR: &str = "constructor";
+
+/// Reads the four tables, each given as `(name for errors, reader)`, and returns one
 /// match per race with results, in date order.
 ///
 /// # Errors
 /// [`ReadError`] naming the file, line and field of the first problem: a missing column,
-/// a race without a valid date, a duplicate `raceId` or `driverId`, a result for an
-/// unknown race or driver, a `positionOrder` that is not a positive whole number, or a
-/// race with fewer than two drivers.
-pub fn read<A: Read, B: Read, C: Read>(
+/// a race without a valid date, a duplicate `raceId`, `driverId` or `constructorId`, a
+/// result for an unknown race, driver or constructor, a `positionOrder` that is not a
+/// positive whole number, or a race with fewer than two drivers.
+pub fn read<A: Read, B: Read, C: Read, D: Read>(
     races: (&str, A),
     results: (&str, B),
     drivers: (&str, C),
+    constructors: (&str, D),
 ) -> Result<Vec<Match>, ReadError> {
-    let names = read_drivers(drivers.0, drivers.1)?;
+    let names = read_names(drivers.0, drivers.1, "driver")?;
+    let cars = read_names(constructors.0, constructors.1, "constructor")?;
     let race_list = read_races(races.0, races.1)?;
     let mut by_race: HashMap<String, Vec<Finisher>> = HashMap::new();
     let mut t = Table::open(results.0, results.1)?;
-    let (race_col, driver_col, pos_col) = (
+    let (race_col, driver_col, car_col, pos_col) = (
         t.column("raceId")?,
         t.column("driverId")?,
+        t.column("constructorId")?,
         t.column("positionOrder")?,
     );
     t.each(|file, line, rec| {
@@ -187,6 +206,11 @@ pub fn read<A: Read, B: Read, C: Read>(
                 "a driverId of drivers.csv",
             ));
         }
+        let expected = "a constructorId of constructors.csv";
+        let car = required(file, line, rec, car_col, "constructorId", expected)?;
+        let Some(car) = cars.get(car) else {
+            return Err(field_error(file, line, "constructorId", car, expected));
+        };
         let expected = "the finishing order, a whole number ≥ 1";
         let pos = required(file, line, rec, pos_col, "positionOrder", expected)?;
         let pos: u32 = pos
@@ -194,10 +218,12 @@ pub fn read<A: Read, B: Read, C: Read>(
             .ok()
             .filter(|&p| p >= 1)
             .ok_or_else(|| field_error(file, line, "positionOrder", pos, expected))?;
-        by_race
-            .entry(race.to_string())
-            .or_default()
-            .push((driver.to_string(), pos, line));
+        by_race.entry(race.to_string()).or_default().push(Finisher {
+            driver: driver.to_string(),
+            constructor: car.clone(),
+            pos,
+            line,
+        });
         Ok(())
     })?;
 
@@ -210,17 +236,17 @@ pub fn read<A: Read, B: Read, C: Read>(
     for (race_id, race) in order {
         let mut finishers = by_race.remove(race_id).unwrap_or_default();
         // A driver who drove two cars keeps his best place (then his first row).
-        finishers.sort_by_key(|&(_, pos, line)| (pos, line));
+        finishers.sort_by_key(|f| (f.pos, f.line));
         let mut seen: HashMap<&str, ()> = HashMap::new();
         let rows: Vec<ResultRow> = finishers
             .iter()
-            .filter(|(driver, _, _)| seen.insert(driver.as_str(), ()).is_none())
-            .map(|(driver, pos, _)| ResultRow {
-                player: names[driver].clone(),
+            .filter(|f| seen.insert(f.driver.as_str(), ()).is_none())
+            .map(|f| ResultRow {
+                player: names[&f.driver].clone(),
                 team: None,
-                finish: Finish::Rank(f64::from(*pos)),
+                finish: Finish::Rank(f64::from(f.pos)),
                 weight: 1.0,
-                factors: Vec::new(),
+                factors: vec![Factor::new(CONSTRUCTOR, f.constructor.as_str())],
             })
             .collect();
         let m = Match::from_rows(race.id.clone(), Some(race.time), rows)
@@ -230,14 +256,28 @@ pub fn read<A: Read, B: Read, C: Read>(
     Ok(out)
 }
 
-fn read_drivers(file: &str, input: impl Read) -> Result<HashMap<String, String>, ReadError> {
+/// The names of the drivers (`what` = `driver`) or constructors (`constructor`): each
+/// `<what>Id` to its `<what>Ref`, made unique.
+fn read_names(
+    file: &str,
+    input: impl Read,
+    what: &str,
+) -> Result<HashMap<String, String>, ReadError> {
     let mut t = Table::open(file, input)?;
-    let (id_col, ref_col) = (t.column("driverId")?, t.column("driverRef")?);
+    let (id_field, ref_field) = (format!("{what}Id"), format!("{what}Ref"));
+    let (id_col, ref_col) = (t.column(&id_field)?, t.column(&ref_field)?);
     let mut names: HashMap<String, String> = HashMap::new();
     let mut taken: HashMap<String, ()> = HashMap::new();
     t.each(|file, line, rec| {
-        let id = required(file, line, rec, id_col, "driverId", "a driver id")?;
-        let r = required(file, line, rec, ref_col, "driverRef", "a driver name")?;
+        let id = required(file, line, rec, id_col, &id_field, &format!("a {what} id"))?;
+        let r = required(
+            file,
+            line,
+            rec,
+            ref_col,
+            &ref_field,
+            &format!("a {what} name"),
+        )?;
         let name = if taken.insert(r.to_string(), ()).is_some() {
             format!("{r}-{id}")
         } else {
@@ -247,9 +287,9 @@ fn read_drivers(file: &str, input: impl Read) -> Result<HashMap<String, String>,
             Entry::Occupied(_) => Err(field_error(
                 file,
                 line,
-                "driverId",
+                &id_field,
                 id,
-                "a driverId not listed before",
+                &format!("a {id_field} not listed before"),
             )),
             Entry::Vacant(v) => {
                 v.insert(name);
@@ -316,11 +356,15 @@ mod tests {
     const DRIVERS: &str = "driverId,driverRef,number,code\n\
         1,\"hamilton\",44,\"HAM\"\n2,\"button\",22,\\N\n3,\"barrichello\",\\N,\\N\n";
 
+    const CONSTRUCTORS: &str = "constructorId,constructorRef,name\n\
+        1,\"mclaren\",\"McLaren\"\n2,\"brawn\",\"Brawn\"\n";
+
     fn run(races: &str, results: &str, drivers: &str) -> Result<Vec<Match>, ReadError> {
         read(
             ("races.csv", races.as_bytes()),
             ("results.csv", results.as_bytes()),
             ("drivers.csv", drivers.as_bytes()),
+            ("constructors.csv", CONSTRUCTORS.as_bytes()),
         )
     }
 
@@ -336,9 +380,9 @@ mod tests {
 
     #[test]
     fn races_in_date_order_finish_by_position_order() {
-        let results = "resultId,raceId,driverId,position,positionOrder\n\
-            1,2,1,\\N,3\n2,2,2,1,1\n3,2,3,2,2\n\
-            4,1,3,2,2\n5,1,2,1,1\n6,1,1,\\N,3\n";
+        let results = "resultId,raceId,driverId,constructorId,position,positionOrder\n\
+            1,2,1,1,\\N,3\n2,2,2,2,1,1\n3,2,3,2,2,2\n\
+            4,1,3,2,2,2\n5,1,2,2,1,1\n6,1,1,1,\\N,3\n";
         let got = run(RACES, results, DRIVERS).unwrap();
         // Race 9 has no results yet and is left out; race 1 is run before race 2.
         assert_eq!(got.len(), 2);
@@ -352,8 +396,33 @@ mod tests {
     }
 
     #[test]
+    fn each_entry_carries_its_constructor() {
+        let results = "raceId,driverId,constructorId,positionOrder\n1,1,1,2\n1,2,2,1\n1,3,2,3\n";
+        let got = run(RACES, results, DRIVERS).unwrap();
+        let cars: Vec<String> = got[0]
+            .entries()
+            .iter()
+            .map(|e| e.factors.iter().map(ToString::to_string).collect())
+            .collect();
+        assert_eq!(
+            cars,
+            [
+                "constructor=brawn",
+                "constructor=mclaren",
+                "constructor=brawn"
+            ]
+        );
+        assert_eq!(
+            run(RACES, "raceId,driverId,constructorId,positionOrder\n1,1,9,1\n", DRIVERS)
+                .unwrap_err()
+                .to_string(),
+            "results.csv:2: field `constructorId`: \"9\" is not valid, expected a constructorId of constructors.csv"
+        );
+    }
+
+    #[test]
     fn duplicate_position_order_is_a_tie() {
-        let results = "raceId,driverId,positionOrder\n1,1,1\n1,2,2\n1,3,2\n";
+        let results = "raceId,driverId,constructorId,positionOrder\n1,1,1,1\n1,2,1,2\n1,3,1,2\n";
         let got = run(RACES, results, DRIVERS).unwrap();
         assert_eq!(
             finish(&got[0]),
@@ -363,7 +432,8 @@ mod tests {
 
     #[test]
     fn a_driver_in_two_cars_keeps_his_best_place() {
-        let results = "raceId,driverId,positionOrder\n1,1,4\n1,2,2\n1,1,1\n1,3,3\n";
+        let results =
+            "raceId,driverId,constructorId,positionOrder\n1,1,1,4\n1,2,1,2\n1,1,1,1\n1,3,1,3\n";
         let got = run(RACES, results, DRIVERS).unwrap();
         assert_eq!(
             finish(&got[0]),
@@ -374,7 +444,7 @@ mod tests {
     #[test]
     fn shared_driver_refs_are_made_unique() {
         let drivers = "driverId,driverRef\n1,\"smith\"\n2,\"smith\"\n3,\"jones\"\n";
-        let results = "raceId,driverId,positionOrder\n1,1,1\n1,2,2\n1,3,3\n";
+        let results = "raceId,driverId,constructorId,positionOrder\n1,1,1,1\n1,2,1,2\n1,3,1,3\n";
         let got = run(RACES, results, drivers).unwrap();
         assert_eq!(
             finish(&got[0]),
@@ -388,33 +458,49 @@ mod tests {
             run(races, results, drivers).unwrap_err().to_string()
         };
         assert_eq!(
-            err(RACES, "raceId,driverId,positionOrder\n1,1,1\n1,7,2\n", DRIVERS),
+            err(RACES, "raceId,driverId,constructorId,positionOrder\n1,1,1,1\n1,7,1,2\n", DRIVERS),
             "results.csv:3: field `driverId`: \"7\" is not valid, expected a driverId of drivers.csv"
         );
-        assert!(
-            err(RACES, "raceId,driverId,positionOrder\n5,1,1\n", DRIVERS)
-                .starts_with("results.csv:2: field `raceId`: \"5\"")
-        );
-        assert!(
-            err(RACES, "raceId,driverId,positionOrder\n1,1,\\N\n", DRIVERS)
-                .starts_with("results.csv:2: field `positionOrder`")
-        );
-        assert!(
-            err(RACES, "raceId,driverId,positionOrder\n1,1,0\n", DRIVERS)
-                .starts_with("results.csv:2: field `positionOrder`")
-        );
-        assert!(err(RACES, "raceId,driverId\n1,1\n", DRIVERS)
-            .starts_with("results.csv:1: header has no `positionOrder` column"));
-        let bad_date = "raceId,year,round,name,date\n1,2009,1,\"X\",\"29/03/2009\"\n";
-        assert!(err(bad_date, "raceId,driverId,positionOrder\n", DRIVERS)
-            .starts_with("races.csv:2: field `date`: \"29/03/2009\""));
         assert!(err(
             RACES,
-            "raceId,driverId,positionOrder\n",
+            "raceId,driverId,constructorId,positionOrder\n5,1,1,1\n",
+            DRIVERS
+        )
+        .starts_with("results.csv:2: field `raceId`: \"5\""));
+        assert!(err(
+            RACES,
+            "raceId,driverId,constructorId,positionOrder\n1,1,1,\\N\n",
+            DRIVERS
+        )
+        .starts_with("results.csv:2: field `positionOrder`"));
+        assert!(err(
+            RACES,
+            "raceId,driverId,constructorId,positionOrder\n1,1,1,0\n",
+            DRIVERS
+        )
+        .starts_with("results.csv:2: field `positionOrder`"));
+        assert!(
+            err(RACES, "raceId,driverId,constructorId\n1,1,1\n", DRIVERS)
+                .starts_with("results.csv:1: header has no `positionOrder` column")
+        );
+        let bad_date = "raceId,year,round,name,date\n1,2009,1,\"X\",\"29/03/2009\"\n";
+        assert!(err(
+            bad_date,
+            "raceId,driverId,constructorId,positionOrder\n",
+            DRIVERS
+        )
+        .starts_with("races.csv:2: field `date`: \"29/03/2009\""));
+        assert!(err(
+            RACES,
+            "raceId,driverId,constructorId,positionOrder\n",
             "driverId,driverRef\n1,a\n1,b\n"
         )
         .starts_with("drivers.csv:3: field `driverId`"));
-        let one = err(RACES, "raceId,driverId,positionOrder\n1,1,1\n", DRIVERS);
+        let one = err(
+            RACES,
+            "raceId,driverId,constructorId,positionOrder\n1,1,1,1\n",
+            DRIVERS,
+        );
         assert!(
             one.starts_with("races.csv:3: match \"2009-01 Australian Grand Prix\"")
                 && one.contains("at least 2 entries"),
