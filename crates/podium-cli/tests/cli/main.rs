@@ -6,6 +6,7 @@ mod util;
 mod bayes;
 mod eval;
 mod examples;
+mod factors;
 mod import;
 mod rate;
 mod remember;

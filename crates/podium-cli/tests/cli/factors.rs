@@ -1,0 +1,248 @@
+//! Factors end to end: `--factor COLUMN` on reading, `rate --factors`, `predict` with an
+//! entry's factors, and `explain`. The figures are pairwise Elo (K = 32, D = 400), worked
+//! by hand: two races, each a virtual game of two entries.
+//!
+//! - r1: ann (car red) beats bo (car blue). All at 0 / 1500, so E = ½: ann +16, bo −16,
+//!   red +16, blue −16.
+//! - r2: cy (car blue) beats dee (car red). Strengths cy 1500 − 16 = 1484, dee 1516:
+//!   E(cy) = 1 / (1 + 10^(32/400)) = 0.454078…, so cy gains 32 · (1 − E) = 17.4695…,
+//!   dee and red lose as much, blue gains it: red −1.4695, blue +1.4695.
+
+use crate::util::{csv_rows, podium, Dir};
+
+const RACES: &str =
+    "match,player,rank,car\nr1,ann,1,red\nr1,bo,2,blue\nr2,cy,1,blue\nr2,dee,2,red\n";
+
+/// cy's gain in r2.
+fn gain() -> f64 {
+    32.0 * (1.0 - 1.0 / (1.0 + 10f64.powf(32.0 / 400.0)))
+}
+
+fn num(v: &str) -> f64 {
+    v.parse().unwrap()
+}
+
+#[test]
+fn rate_with_factors_lists_them_with_their_ratings() {
+    let d = Dir::new("factors-rate");
+    let races = d.file("races.csv", RACES);
+    let out = podium(&[
+        "rate",
+        &races,
+        "--system",
+        "pairwise",
+        "--factor",
+        "car",
+        "--factors",
+        "--format",
+        "csv",
+    ]);
+    let text = out.ok();
+    let (players, factors) = text.split_once("\n\n").expect("two tables");
+    let players = csv_rows(players);
+    let rating = |p: &str| num(&players.iter().find(|r| r["player"] == p).unwrap()["rating"]);
+    assert!((rating("ann") - 1516.0).abs() < 1e-9);
+    assert!((rating("bo") - 1484.0).abs() < 1e-9);
+    assert!((rating("cy") - (1500.0 + gain())).abs() < 1e-9);
+    assert!((rating("dee") - (1500.0 - gain())).abs() < 1e-9);
+    let factors = csv_rows(factors);
+    assert_eq!(factors.len(), 2);
+    // Best first within the kind: blue, then red.
+    assert_eq!(
+        (&*factors[0]["kind"], &*factors[0]["value"]),
+        ("car", "blue")
+    );
+    assert!((num(&factors[0]["rating"]) - (gain() - 16.0)).abs() < 1e-9);
+    assert!((num(&factors[1]["rating"]) - (16.0 - gain())).abs() < 1e-9);
+    for f in &factors {
+        assert_eq!(f["matches"], "2");
+        assert!((num(&f["win_pct"]) - 50.0).abs() < 1e-9);
+    }
+    // The leaderboard alone by default; the table and JSON forms hold the same factors.
+    let plain = podium(&["rate", &races, "--system", "pairwise", "--factor", "car"]);
+    assert!(!plain.ok().contains("blue"), "{}", plain.stdout);
+    let table = podium(&[
+        "rate",
+        &races,
+        "--system",
+        "pairwise",
+        "--factor",
+        "car",
+        "--factors",
+    ]);
+    assert!(table.ok().contains("+1.47"), "{}", table.stdout);
+    assert!(table.ok().contains("-1.47"), "{}", table.stdout);
+    let json = podium(&[
+        "rate",
+        &races,
+        "--system",
+        "pairwise",
+        "--factor",
+        "car",
+        "--factors",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(json.ok()).unwrap();
+    assert_eq!(v["players"].as_array().unwrap().len(), 4);
+    assert_eq!(v["factors"][1]["value"], "red");
+    assert!((v["factors"][1]["rating"].as_f64().unwrap() - (16.0 - gain())).abs() < 1e-9);
+    // --factors without --factor is refused.
+    let err = podium(&["rate", &races, "--factors"]);
+    assert!(err.err().contains("--factor"), "{}", err.stderr);
+}
+
+#[test]
+fn a_factor_named_like_a_player_is_another_thing() {
+    let d = Dir::new("factors-names");
+    // The car "ann" is not the player ann.
+    let races = d.file(
+        "races.csv",
+        "match,player,rank,car\nr1,ann,1,bo\nr1,bo,2,ann\n",
+    );
+    let out = podium(&[
+        "rate",
+        &races,
+        "--system",
+        "pairwise",
+        "--factor",
+        "car",
+        "--factors",
+        "--format",
+        "csv",
+    ]);
+    let (players, factors) = out.ok().split_once("\n\n").unwrap();
+    let players = csv_rows(players);
+    assert_eq!(players.len(), 2);
+    assert!((num(&players[0]["rating"]) - 1516.0).abs() < 1e-9);
+    let factors = csv_rows(factors);
+    assert_eq!(factors[0]["value"], "bo");
+    assert!((num(&factors[0]["rating"]) - 16.0).abs() < 1e-9);
+}
+
+#[test]
+fn factor_errors_name_the_column_file_line_and_systems() {
+    let d = Dir::new("factors-errors");
+    let races = d.file("races.csv", RACES);
+    let out = podium(&["rate", &races, "--factor", "seat"]);
+    let err = out.err();
+    assert!(
+        err.contains("races.csv:1: header has no `seat` column"),
+        "{err}"
+    );
+    // A system that cannot rate factors fails before reading, naming those that can.
+    let out = podium(&[
+        "rate",
+        "no-such-file.csv",
+        "--system",
+        "glicko",
+        "--factor",
+        "car",
+    ]);
+    let err = out.err();
+    assert!(err.contains("system glicko does not rate factors"), "{err}");
+    assert!(
+        err.contains("kalman-mmr") && err.contains("pairwise"),
+        "{err}"
+    );
+    for args in [
+        [
+            "backtest",
+            "none.csv",
+            "--factor",
+            "car",
+            "--systems",
+            "glicko",
+        ],
+        ["tune", "none.csv", "--factor", "car", "--system", "glicko"],
+    ] {
+        let mut args = args.to_vec();
+        if args[0] == "tune" {
+            args.extend(["--param", "q=0.5,1"]);
+        }
+        let out = podium(&args);
+        assert!(
+            out.err().contains("does not rate factors"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    // Two rows of one team that disagree: file, line and field.
+    let teams = d.file(
+        "teams.csv",
+        "match,player,rank,team,side\ng1,a,1,red,north\ng1,b,1,red,south\ng1,c,2,blue,\n",
+    );
+    let out = podium(&["rate", &teams, "--factor", "side"]);
+    let err = out.err();
+    assert!(
+        err.contains("teams.csv:3: field `side`: \"south\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn predict_adds_the_entries_factors() {
+    let d = Dir::new("factors-predict");
+    let races = d.file("races.csv", RACES);
+    let win = |players: &str| {
+        let out = podium(&[
+            "predict",
+            &races,
+            "--system",
+            "pairwise",
+            "--factor",
+            "car",
+            "--players",
+            players,
+            "--format",
+            "csv",
+        ]);
+        num(&csv_rows(out.ok())[0]["win_probability"])
+    };
+    let p = |diff: f64| 1.0 / (1.0 + 10f64.powf(-diff / 400.0));
+    // ann 1516, bo 1484; red −1.4695, blue +1.4695.
+    assert!((win("ann,bo") - p(32.0)).abs() < 1e-9);
+    let with = win("ann@car=red,bo@car=blue");
+    // With the cars: ann 1516 − 1.4695, bo 1484 + 1.4695.
+    assert!(
+        (with - p(32.0 - 2.0 * (gain() - 16.0))).abs() < 1e-9,
+        "{with}"
+    );
+    assert!(with < win("ann,bo"));
+    // A car the history never showed adds nothing.
+    assert!((win("ann@car=green,bo") - p(32.0)).abs() < 1e-9);
+    let out = podium(&[
+        "predict",
+        &races,
+        "--system",
+        "pairwise",
+        "--factor",
+        "car",
+        "--players",
+        "ann@car=red,bo@car=blue",
+    ]);
+    assert!(out.ok().contains("car=red -1.47"), "{}", out.stdout);
+    let bad = podium(&["predict", &races, "--players", "ann@car,bo"]);
+    assert!(bad.err().contains("KIND=VALUE"), "{}", bad.stderr);
+}
+
+#[test]
+fn explain_shows_the_factors_share() {
+    let d = Dir::new("factors-explain");
+    let races = d.file("races.csv", RACES);
+    let out = podium(&[
+        "explain", &races, "--system", "pairwise", "--factor", "car", "--player", "cy",
+    ]);
+    let text = out.ok();
+    assert!(
+        text.contains(
+            "Your entry's factors (rating before, added to your strength): car=blue -16.00."
+        ),
+        "{text}"
+    );
+    // Without the cars, 0.5; with them, 0.454.
+    assert!(
+        text.contains("Without the factors it would have expected 0.500: the factors' share of the expected score is -0.046."),
+        "{text}"
+    );
+}
