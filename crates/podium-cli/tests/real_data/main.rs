@@ -10,6 +10,7 @@ mod site_check;
 mod bayes;
 mod datasets;
 mod eval;
+mod factors;
 mod kalman;
 mod quake;
 mod remember;
