@@ -74,27 +74,40 @@ fn f1_directory_becomes_long_csv_in_race_order() {
     );
     d.file(
         "results.csv",
-        "resultId,raceId,driverId,positionOrder\n1,2,1,1\n2,2,2,2\n3,2,3,2\n4,1,3,1\n5,1,2,2\n",
+        "resultId,raceId,driverId,constructorId,positionOrder\n\
+         1,2,1,1,1\n2,2,2,1,2\n3,2,3,2,2\n4,1,3,2,1\n5,1,2,1,2\n",
     );
-    let rows = csv_rows(podium(&["import", "f1", d.0.to_str().unwrap()]).ok());
-    let got: Vec<(&str, &str, &str)> = rows
+    d.file(
+        "constructors.csv",
+        "constructorId,constructorRef,name\n1,\"alfa\",\"Alfa Romeo\"\n2,\"kurtis_kraft\",\"Kurtis Kraft\"\n",
+    );
+    let out = podium(&["import", "f1", d.0.to_str().unwrap()]);
+    assert!(
+        out.ok()
+            .starts_with("match,player,rank,score,team,time,weight,constructor\n"),
+        "{}",
+        out.stdout
+    );
+    let rows = csv_rows(out.ok());
+    let got: Vec<(&str, &str, &str, &str)> = rows
         .iter()
         .map(|r| {
             (
                 r["match"].as_str(),
                 r["player"].as_str(),
                 r["rank"].as_str(),
+                r["constructor"].as_str(),
             )
         })
         .collect();
     assert_eq!(
         got,
         [
-            ("1951-01 Indianapolis 500", "wallard", "1"),
-            ("1951-01 Indianapolis 500", "farina", "2"),
-            ("1951-02 Swiss Grand Prix", "fangio", "1"),
-            ("1951-02 Swiss Grand Prix", "farina", "2"),
-            ("1951-02 Swiss Grand Prix", "wallard", "2"),
+            ("1951-01 Indianapolis 500", "wallard", "1", "kurtis_kraft"),
+            ("1951-01 Indianapolis 500", "farina", "2", "alfa"),
+            ("1951-02 Swiss Grand Prix", "fangio", "1", "alfa"),
+            ("1951-02 Swiss Grand Prix", "farina", "2", "alfa"),
+            ("1951-02 Swiss Grand Prix", "wallard", "2", "kurtis_kraft"),
         ]
     );
     let empty = Dir::new("import-f1-empty");
