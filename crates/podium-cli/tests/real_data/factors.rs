@@ -51,10 +51,10 @@ fn f1_constructor_as_a_factor() {
     let with = accuracy(&file, true);
     // (system, without, with), in % of 298,729 warm pairs.
     let pinned = [
-        ("kalman-mmr", 67.803_594_562, 67.161_875_814),
+        ("kalman-mmr", 67.803_594_562, 67.886_612_950),
         ("pairwise", 66.211_181_372, 67.982_351_898),
-        ("trueskill", 67.414_278_493, 67.493_279_862),
-        ("plackett-luce", 65.033_525_369, 66.646_023_654),
+        ("trueskill", 67.414_278_493, 67.769_449_903),
+        ("plackett-luce", 65.033_525_369, 66.271_771_405),
     ];
     for (system, a, b) in pinned {
         assert!(
@@ -70,8 +70,8 @@ fn f1_constructor_as_a_factor() {
     }
     // The car is worth more than a point of accuracy to the Elo family's pairwise and to
     // the Bayesian Plackett-Luce; kalman-mmr (the default) and trueskill gain less.
-    assert!(with["pairwise"] - without["pairwise"] >= 1.0);
-    assert!(with["plackett-luce"] - without["plackett-luce"] >= 1.0);
-    assert!(with["kalman-mmr"] < without["kalman-mmr"]);
-    assert!(with["trueskill"] - without["trueskill"] < 1.0);
+    let gain = |s: &str| with[s] - without[s];
+    assert!(gain("pairwise") >= 1.0 && gain("plackett-luce") >= 1.0);
+    assert!(gain("kalman-mmr") > 0.0 && gain("kalman-mmr") < 1.0);
+    assert!(gain("trueskill") > 0.0 && gain("trueskill") < 1.0);
 }
