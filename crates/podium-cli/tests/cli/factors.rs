@@ -18,6 +18,21 @@ fn gain() -> f64 {
     32.0 * (1.0 - 1.0 / (1.0 + 10f64.powf(32.0 / 400.0)))
 }
 
+/// `podium rate FILE` with pairwise, the car as a factor and the factors' table.
+fn rate_cars(file: &str, format: &str) -> crate::util::Run {
+    podium(&[
+        "rate",
+        file,
+        "--system",
+        "pairwise",
+        "--factor",
+        "car",
+        "--factors",
+        "--format",
+        format,
+    ])
+}
+
 fn num(v: &str) -> f64 {
     v.parse().unwrap()
 }
@@ -26,17 +41,7 @@ fn num(v: &str) -> f64 {
 fn rate_with_factors_lists_them_with_their_ratings() {
     let d = Dir::new("factors-rate");
     let races = d.file("races.csv", RACES);
-    let out = podium(&[
-        "rate",
-        &races,
-        "--system",
-        "pairwise",
-        "--factor",
-        "car",
-        "--factors",
-        "--format",
-        "csv",
-    ]);
+    let out = rate_cars(&races, "csv");
     let text = out.ok();
     let (players, factors) = text.split_once("\n\n").expect("two tables");
     let players = csv_rows(players);
@@ -72,17 +77,7 @@ fn rate_with_factors_lists_them_with_their_ratings() {
     ]);
     assert!(table.ok().contains("+1.47"), "{}", table.stdout);
     assert!(table.ok().contains("-1.47"), "{}", table.stdout);
-    let json = podium(&[
-        "rate",
-        &races,
-        "--system",
-        "pairwise",
-        "--factor",
-        "car",
-        "--factors",
-        "--format",
-        "json",
-    ]);
+    let json = rate_cars(&races, "json");
     let v: serde_json::Value = serde_json::from_str(json.ok()).unwrap();
     assert_eq!(v["players"].as_array().unwrap().len(), 4);
     assert_eq!(v["factors"][1]["value"], "red");
@@ -100,17 +95,7 @@ fn a_factor_named_like_a_player_is_another_thing() {
         "races.csv",
         "match,player,rank,car\nr1,ann,1,bo\nr1,bo,2,ann\n",
     );
-    let out = podium(&[
-        "rate",
-        &races,
-        "--system",
-        "pairwise",
-        "--factor",
-        "car",
-        "--factors",
-        "--format",
-        "csv",
-    ]);
+    let out = rate_cars(&races, "csv");
     let (players, factors) = out.ok().split_once("\n\n").unwrap();
     let players = csv_rows(players);
     assert_eq!(players.len(), 2);
@@ -184,8 +169,8 @@ fn factor_errors_name_the_column_file_line_and_systems() {
 fn predict_adds_the_entries_factors() {
     let d = Dir::new("factors-predict");
     let races = d.file("races.csv", RACES);
-    let win = |players: &str| {
-        let out = podium(&[
+    let predict = |players: &str, format: &str| {
+        podium(&[
             "predict",
             &races,
             "--system",
@@ -195,10 +180,10 @@ fn predict_adds_the_entries_factors() {
             "--players",
             players,
             "--format",
-            "csv",
-        ]);
-        num(&csv_rows(out.ok())[0]["win_probability"])
+            format,
+        ])
     };
+    let win = |players: &str| num(&csv_rows(predict(players, "csv").ok())[0]["win_probability"]);
     let p = |diff: f64| 1.0 / (1.0 + 10f64.powf(-diff / 400.0));
     // ann 1516, bo 1484; red −1.4695, blue +1.4695.
     assert!((win("ann,bo") - p(32.0)).abs() < 1e-9);
@@ -211,16 +196,7 @@ fn predict_adds_the_entries_factors() {
     assert!(with < win("ann,bo"));
     // A car the history never showed adds nothing.
     assert!((win("ann@car=green,bo") - p(32.0)).abs() < 1e-9);
-    let out = podium(&[
-        "predict",
-        &races,
-        "--system",
-        "pairwise",
-        "--factor",
-        "car",
-        "--players",
-        "ann@car=red,bo@car=blue",
-    ]);
+    let out = predict("ann@car=red,bo@car=blue", "table");
     assert!(out.ok().contains("car=red -1.47"), "{}", out.stdout);
     let bad = podium(&["predict", &races, "--players", "ann@car,bo"]);
     assert!(bad.err().contains("KIND=VALUE"), "{}", bad.stderr);
