@@ -274,6 +274,30 @@ struct Outcome<'a> {
     winners: usize,
 }
 
+impl<'a> Outcome<'a> {
+    fn of(game: &'a Match) -> Self {
+        Outcome {
+            id: game.id(),
+            time: game.time(),
+            entries: game.len(),
+            winners: game.winners(),
+        }
+    }
+}
+
+/// Each committed player's league index with their change (every slot is known once
+/// [`League::commit`] succeeded).
+fn indexed(slots: &[Slot<'_>], changes: Vec<PlayerChange>) -> Vec<(usize, PlayerChange)> {
+    slots
+        .iter()
+        .zip(changes)
+        .map(|(slot, c)| match *slot {
+            Slot::Known(i) => (i, c),
+            Slot::New(_) => unreachable!("commit makes every slot known"),
+        })
+        .collect()
+}
+
 impl League {
     /// An empty league rated by `system`.
     #[must_use]
@@ -537,28 +561,15 @@ impl League {
         };
         self.before = before;
         let result = rated.and_then(|rated| {
-            let outcome = Outcome {
-                id: game.id(),
-                time: game.time(),
-                entries: game.len(),
-                winners: game.winners(),
-            };
+            let outcome = Outcome::of(game);
             let won = game.players().map(|(e, _)| game.place(e) == 1);
             self.commit(&outcome, &mut slots, won, &rated.changes, &rated.states)?;
             if rated.learned.is_some() {
                 self.learned = rated.learned;
             }
-            let changes = slots
-                .iter()
-                .zip(rated.changes)
-                .map(|(slot, c)| match *slot {
-                    Slot::Known(i) => (i, c),
-                    Slot::New(_) => unreachable!("commit makes every slot known"),
-                })
-                .collect();
             Ok(MatchReport {
                 sequence: self.rated - 1,
-                changes,
+                changes: indexed(&slots, rated.changes),
                 states: rated.states,
                 factors: Vec::new(),
             })
@@ -607,12 +618,7 @@ impl League {
                 sigma: c.after.sigma,
             });
         }
-        let outcome = Outcome {
-            id: game.id(),
-            time: game.time(),
-            entries: game.len(),
-            winners: game.winners(),
-        };
+        let outcome = Outcome::of(game);
         let won = game.players().map(|(e, _)| game.place(e) == 1);
         let players = rated.rated;
         self.commit(&outcome, &mut slots, won, &players.changes, &players.states)?;
@@ -641,17 +647,9 @@ impl League {
                 .record(&tally, m.entries.iter().any(|&e| game.place(e) == 1));
             factor_changes.push((i, c));
         }
-        let changes = slots
-            .iter()
-            .zip(players.changes)
-            .map(|(slot, c)| match *slot {
-                Slot::Known(i) => (i, c),
-                Slot::New(_) => unreachable!("commit makes every slot known"),
-            })
-            .collect();
         Ok(MatchReport {
             sequence: self.rated - 1,
-            changes,
+            changes: indexed(&slots, players.changes),
             states: players.states,
             factors: factor_changes,
         })
