@@ -216,7 +216,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     mine.join(", ")
                 )?;
             }
-            if !league.system().keeps_state() {
+            if league.system().keeps_state() {
+                // A system that remembers (kalman-mmr) expects a performance: the
+                // entry's mean skill plus its factors, so their share is their sum.
+                let share: f64 = m
+                    .factors()
+                    .iter()
+                    .zip(&report.factors)
+                    .filter(|(f, _)| f.entries.contains(&entry))
+                    .map(|(_, (_, fc))| fc.before.value)
+                    .sum();
+                writeln!(
+                    text,
+                    "  Without the factors it would have expected a performance of {:.0}: the factors' share of the expected {:.0} is {share:+.0}.",
+                    c.expected - share,
+                    c.expected
+                )?;
+            } else {
                 let befores: Vec<podium::Rating> =
                     report.changes.iter().map(|(_, c)| c.before).collect();
                 let plain = league.system().rate(m, &befores)?;

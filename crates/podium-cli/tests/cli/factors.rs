@@ -222,3 +222,30 @@ fn explain_shows_the_factors_share() {
         "{text}"
     );
 }
+
+#[test]
+fn explain_shows_the_factors_share_of_an_expected_performance() {
+    // kalman-mmr expects a performance: the entry's mean skill plus its factors. In r2
+    // cy's car blue lost r1 with bo, so it is below 0, and its share is its rating.
+    let d = Dir::new("factors-explain-kalman");
+    let races = d.file("races.csv", RACES);
+    let out = podium(&["explain", &races, "--factor", "car", "--player", "cy"]);
+    let text = out.ok();
+    // "… car=blue -12.34." : the rating before, as the entry's factors list it.
+    let blue: f64 = text
+        .split("car=blue ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .map(|w| w.trim_end_matches(['.', ',']))
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(blue < 0.0, "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.contains("share of the expected"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains(&format!("is {:+.0}.", blue)),
+        "{line}\n{text}"
+    );
+}
