@@ -12,6 +12,11 @@ pub struct Args {
     format: Format,
 }
 
+/// Whether the system of this name, at its defaults, rates factors (`--factor`).
+fn rates_factors(name: &str) -> bool {
+    podium::system(name, &podium::Settings::new()).is_ok_and(|s| s.rates_factors())
+}
+
 /// Prints the registry.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
@@ -24,6 +29,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                         "name": s.name,
                         "summary": s.summary,
                         "source": s.source,
+                        "factors": rates_factors(s.name),
                         "params": (s.defaults)().iter().map(|p| serde_json::json!({
                             "name": p.name, "default": p.value.to_string(), "doc": p.doc,
                         })).collect::<Vec<_>>(),
@@ -46,6 +52,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             for s in podium::systems() {
                 writeln!(out, "{}  {}", s.name, s.summary)?;
                 writeln!(out, "    source: {}", s.source)?;
+                let factors = if rates_factors(s.name) {
+                    "rated beside the players (--factor)"
+                } else {
+                    "not rated: refuses --factor"
+                };
+                writeln!(out, "    factors (car, seat, faction): {factors}")?;
                 for p in (s.defaults)() {
                     writeln!(
                         out,

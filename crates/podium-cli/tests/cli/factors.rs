@@ -249,3 +249,40 @@ fn explain_shows_the_factors_share_of_an_expected_performance() {
         "{line}\n{text}"
     );
 }
+
+#[test]
+fn systems_say_whether_they_rate_factors() {
+    let out = podium(&["systems"]);
+    let text = out.ok();
+    let block = |name: &str| {
+        let start = text
+            .find(&format!("{name}  "))
+            .unwrap_or_else(|| panic!("{name} in {text}"));
+        text[start..].split("\n\n").next().unwrap().to_string()
+    };
+    for name in ["kalman-mmr", "pairwise", "trueskill", "plackett-luce"] {
+        assert!(
+            block(name).contains("factors (car, seat, faction): rated"),
+            "{name}"
+        );
+    }
+    for name in ["elo-mmr", "glicko2", "proportional"] {
+        assert!(
+            block(name).contains("factors (car, seat, faction): not rated"),
+            "{name}"
+        );
+    }
+    let out = podium(&["systems", "--format", "json"]);
+    let json = out.ok();
+    let list: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let rates = |name: &str| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap()["factors"]
+            .as_bool()
+            .unwrap()
+    };
+    assert!(rates("kalman-mmr") && !rates("elo-mmr"));
+}
