@@ -274,7 +274,7 @@ fn systems_say_whether_they_rate_factors() {
     }
     let out = podium(&["systems", "--format", "json"]);
     let json = out.ok();
-    let list: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let list: serde_json::Value = serde_json::from_str(json).unwrap();
     let rates = |name: &str| {
         list.as_array()
             .unwrap()
