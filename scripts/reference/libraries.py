@@ -226,6 +226,16 @@ def normal_cdf(z: np.ndarray) -> np.ndarray:
     return 0.5 * _erfc(-z / math.sqrt(2.0))
 
 
+def gaussian_pair(beta2: float):
+    """P(a ahead of b) for Gaussian skills with performance noise β² each (TrueSkill's
+    and the Thurstone-Mosteller models' own formula)."""
+
+    def prob(mu_a, sig_a, mu_b, sig_b):
+        return normal_cdf((mu_a - mu_b) / np.sqrt(2 * beta2 + sig_a**2 + sig_b**2))
+
+    return prob
+
+
 def logistic_cdf(z: np.ndarray) -> np.ndarray:
     """Logistic CDF of a unit-standard-deviation logistic variable."""
     return 0.5 + 0.5 * np.tanh(0.5 * TANH_MULTIPLIER * z)
@@ -311,14 +321,9 @@ class OpenSkillSystem:
 
         self.name = name
         self.model = getattr(om, name)()
-        beta2 = self.model.beta ** 2
         self.state: dict[str, tuple[float, float]] = {}
         self.failures = 0
-
-        def prob(mu_a, sig_a, mu_b, sig_b):
-            return normal_cdf((mu_a - mu_b) / np.sqrt(2 * beta2 + sig_a**2 + sig_b**2))
-
-        self.prob = prob
+        self.prob = gaussian_pair(self.model.beta ** 2)
 
     def rating(self, player: str) -> tuple[float, float]:
         return self.state.get(player, (self.model.mu, self.model.sigma))
@@ -358,14 +363,9 @@ class TrueSkillSystem:
 
         self.name = "trueskill"
         self.env = trueskill.TrueSkill()
-        beta2 = self.env.beta ** 2
         self.state: dict[str, tuple[float, float]] = {}
         self.failures = 0
-
-        def prob(mu_a, sig_a, mu_b, sig_b):
-            return normal_cdf((mu_a - mu_b) / np.sqrt(2 * beta2 + sig_a**2 + sig_b**2))
-
-        self.prob = prob
+        self.prob = gaussian_pair(self.env.beta ** 2)
 
     def rating(self, player: str) -> tuple[float, float]:
         return self.state.get(player, (self.env.mu, self.env.sigma))

@@ -539,13 +539,7 @@ impl League {
         }
         // One lookup per player: the slots serve both the ratings before and the update.
         let mut slots = self.take_slots();
-        slots.extend(
-            game.players()
-                .map(|(_, m)| match self.index.get(m.player.as_str()) {
-                    Some(&i) => Slot::Known(i),
-                    None => Slot::New(m.player.as_str()),
-                }),
-        );
+        slots.extend(game.players().map(|(_, m)| self.slot(&m.player)));
         let mut before = std::mem::take(&mut self.before);
         self.fill_before(&slots, game.time(), &mut before);
         let rated = if self.keeps_state || self.learned.is_some() {
@@ -585,13 +579,7 @@ impl League {
                 system: self.system.name(),
             });
         }
-        let mut slots: Vec<Slot<'_>> = game
-            .players()
-            .map(|(_, m)| match self.index.get(m.player.as_str()) {
-                Some(&i) => Slot::Known(i),
-                None => Slot::New(m.player.as_str()),
-            })
-            .collect();
+        let mut slots: Vec<Slot<'_>> = game.players().map(|(_, m)| self.slot(&m.player)).collect();
         let mut before = Vec::with_capacity(slots.len());
         self.fill_before(&slots, game.time(), &mut before);
         let factors = self.factor_ratings(game);
@@ -653,6 +641,14 @@ impl League {
             states: players.states,
             factors: factor_changes,
         })
+    }
+
+    /// The slot of a player: known by index, or new.
+    fn slot<'g>(&self, player: &'g str) -> Slot<'g> {
+        match self.index.get(player) {
+            Some(&i) => Slot::Known(i),
+            None => Slot::New(player),
+        }
     }
 
     /// An empty slot buffer, reusing the league's allocation.
@@ -950,13 +946,7 @@ impl League {
     /// by the days since each player last played when the match has a time.
     #[must_use]
     pub fn ratings_before(&self, game: &Match) -> Vec<Rating> {
-        let slots: Vec<Slot<'_>> = game
-            .players()
-            .map(|(_, m)| match self.index.get(m.player.as_str()) {
-                Some(&i) => Slot::Known(i),
-                None => Slot::New(m.player.as_str()),
-            })
-            .collect();
+        let slots: Vec<Slot<'_>> = game.players().map(|(_, m)| self.slot(&m.player)).collect();
         let mut before = Vec::with_capacity(slots.len());
         self.fill_before(&slots, game.time(), &mut before);
         before
@@ -969,43 +959,28 @@ impl League {
     /// The system's [`RateError`] when it cannot rate the match.
     pub fn try_rate(&self, game: &Match) -> Result<Rated, RateError> {
         let before = self.ratings_before(game);
-        if !game.factors().is_empty() {
-            let states: Vec<Option<&State>> = game
-                .players()
-                .map(|(_, m)| {
-                    self.index
-                        .get(m.player.as_str())
-                        .and_then(|&i| self.state(i))
-                })
-                .collect();
-            return Ok(self
-                .system
-                .rate_factored(
-                    game,
-                    &before,
-                    &states,
-                    self.learned.as_ref(),
-                    &self.factor_ratings(game),
-                )?
-                .rated);
-        }
-        if self.keeps_state || self.learned.is_some() {
-            let states: Vec<Option<&State>> = game
-                .players()
-                .map(|(_, m)| {
-                    self.index
-                        .get(m.player.as_str())
-                        .and_then(|&i| self.state(i))
-                })
-                .collect();
-            self.system
-                .rate_with_states(game, &before, &states, self.learned.as_ref())
-        } else {
-            Ok(Rated {
+        let factored = !game.factors().is_empty();
+        if !factored && !self.keeps_state && self.learned.is_none() {
+            return Ok(Rated {
                 changes: self.system.rate(game, &before)?,
                 states: Vec::new(),
                 learned: None,
-            })
+            });
+        }
+        let states: Vec<Option<&State>> = game
+            .players()
+            .map(|(_, m)| self.slot_state(self.slot(&m.player)))
+            .collect();
+        let learned = self.learned.as_ref();
+        if factored {
+            let factors = self.factor_ratings(game);
+            Ok(self
+                .system
+                .rate_factored(game, &before, &states, learned, &factors)?
+                .rated)
+        } else {
+            self.system
+                .rate_with_states(game, &before, &states, learned)
         }
     }
 
