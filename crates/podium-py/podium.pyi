@@ -14,6 +14,8 @@ __all__ = [
     "Change",
     "ConfigError",
     "Entry",
+    "FactorChange",
+    "FactorStanding",
     "League",
     "Match",
     "MatchError",
@@ -47,16 +49,19 @@ class PodiumError(ValueError):
 
 class MatchError(PodiumError):
     """A match that cannot exist: fewer than two entries, a player twice, an empty team, a
-    finish that is not a finite number, ranks mixed with scores, a weight outside (0, 1], or
-    a player id that is empty or has surrounding spaces."""
+    finish that is not a finite number, ranks mixed with scores, a weight outside (0, 1], a
+    player id that is empty or has surrounding spaces, or a bad factor (an empty kind or
+    value, one with surrounding spaces, a kind with '=', two values of one kind for one
+    entry)."""
 
 class ConfigError(PodiumError):
     """An unknown system, a parameter it does not have, a value it does not accept, or
     settings of the lab (simulation, backtest, tuning) out of their range."""
 
 class RateError(PodiumError):
-    """A match the system cannot rate (e.g. elo and three entries), a rating it cannot
-    use, or an update that would leave a rating that is not a finite number. Nothing of
+    """A match the system cannot rate (e.g. elo and three entries, or factors that tell
+    entries apart for a system that does not rate factors), a rating it cannot use, or an
+    update that would leave a rating that is not a finite number. Nothing of
     the match (or of the batch) is applied. From `rate_many`: `errors` lists every such
     match."""
 
@@ -145,6 +150,39 @@ class Rating:
     games: int
     def to_dict(self) -> dict[str, Any]: ...
 
+@final
+class FactorStanding:
+    """A factor the league has met (a car, a seat, a faction): its rating (what it adds to
+    the strength of an entry that carries it) and its matches."""
+
+    kind: str
+    value: str
+    rating: float
+    sigma: Optional[float]
+    matches: int
+    wins: float
+    win_pct: float
+    expected_win_pct: float
+    def to_dict(self) -> dict[str, Any]: ...
+
+@final
+class FactorChange:
+    """Why one factor's rating moved in one match."""
+
+    match_id: str
+    time: Optional[datetime.datetime]
+    kind: str
+    value: str
+    rating_before: float
+    sigma_before: Optional[float]
+    expected: float
+    actual: float
+    k: Optional[float]
+    change: float
+    rating_after: float
+    sigma_after: Optional[float]
+    def to_dict(self) -> dict[str, Any]: ...
+
 _ParamValue = Union[float, int, bool]
 
 @final
@@ -179,6 +217,9 @@ class System:
         """Every parameter with its value, default and meaning."""
     @property
     def has_uncertainty(self) -> bool: ...
+    @property
+    def rates_factors(self) -> bool:
+        """Whether the system rates factors (a car, a seat, a faction) beside the players."""
     def with_params(self, **params: Union[_ParamValue, str, Sequence[float]]) -> "System": ...
     def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, _ParamValue]]: ...
     def win_probability(self, a: Union[float, tuple[float, float]], b: Union[float, tuple[float, float]]) -> float: ...
@@ -193,6 +234,10 @@ _EntryKey = Union[_PlayerId, tuple[_PlayerId, ...], frozenset[_PlayerId]]
 _Ranking = Sequence[Union[_PlayerId, Sequence[_PlayerId]]]
 _Places = Mapping[_EntryKey, float]
 _TimeLike = Union[datetime.datetime, datetime.date, str, int, float]
+# An entry's factors, kind -> value: {"car": "ferrari", "seat": 1}.
+_EntryFactors = Mapping[str, Union[str, int]]
+# Entries' factors: an entry (a player id, a team name, or a tuple of a team's players) -> its factors.
+_Factors = Mapping[_EntryKey, _EntryFactors]
 
 @final
 class Entry:
@@ -203,13 +248,14 @@ class Entry:
     weights: list[float]
     place: int
     score: Optional[float]
+    factors: dict[str, str]
     def to_dict(self) -> dict[str, Any]: ...
 
 @final
 class Match:
     """A validated match: a ranking best first (inner lists are teams), a mapping of
     places (equal places are ties), or `scores=`; with `teams`, `weights` (partial play),
-    `time` and `id`."""
+    `factors` (entry -> {kind: value}), `time` and `id`."""
 
     def __new__(
         cls,
@@ -219,6 +265,7 @@ class Match:
         scores: Optional[Mapping[_EntryKey, float]] = None,
         teams: Optional[Mapping[str, Sequence[_PlayerId]]] = None,
         weights: Optional[Mapping[_PlayerId, float]] = None,
+        factors: Optional[_Factors] = None,
         time: Optional[_TimeLike] = None,
         id: Optional[str] = None,
     ) -> "Match": ...
@@ -256,15 +303,27 @@ class Matches:
     def to_pandas(self) -> Any: ...
 
 _PathLike = Union[str, os.PathLike[str]]
+# Columns (CSV) or result fields (JSON Lines) read as factor kinds.
+_FactorColumns = Union[str, Sequence[str]]
 
 def read(
-    paths: Union[_PathLike, Sequence[_PathLike]], /, *, format: Optional[str] = None, skip_bad: bool = False
+    paths: Union[_PathLike, Sequence[_PathLike]],
+    /,
+    *,
+    format: Optional[str] = None,
+    skip_bad: bool = False,
+    factors: Optional[_FactorColumns] = None,
 ) -> Matches:
     """Reads match files (long CSV or JSON Lines by extension, or `format`) in rating
-    order. Raises `ReadError` naming file, line and field, or `OSError`."""
+    order; `factors` names columns to read as the entries' factors. Raises `ReadError`
+    naming file, line and field, or `OSError`."""
 
-def read_csv(paths: Union[_PathLike, Sequence[_PathLike]], /, *, skip_bad: bool = False) -> Matches: ...
-def read_jsonl(paths: Union[_PathLike, Sequence[_PathLike]], /, *, skip_bad: bool = False) -> Matches: ...
+def read_csv(
+    paths: Union[_PathLike, Sequence[_PathLike]], /, *, skip_bad: bool = False, factors: Optional[_FactorColumns] = None
+) -> Matches: ...
+def read_jsonl(
+    paths: Union[_PathLike, Sequence[_PathLike]], /, *, skip_bad: bool = False, factors: Optional[_FactorColumns] = None
+) -> Matches: ...
 
 # ---------------------------------------------------------------- leagues
 
@@ -280,6 +339,8 @@ class Prediction:
 
     entries: list[str]
     players: list[list[str]]
+    factors: list[dict[str, str]]
+    factor_ratings: list[dict[str, float]]
     rating: list[float]
     sigma: list[Optional[float]]
     win: list[float]
@@ -288,6 +349,7 @@ class Prediction:
     draw: Optional[float]
     quality: Optional[float]
     new_players: list[str]
+    new_factors: list[str]
     def to_dicts(self) -> list[dict[str, Any]]: ...
     def to_pandas(self) -> Any: ...
 
@@ -308,19 +370,46 @@ class League:
     def keeps_history(self) -> bool: ...
     def __len__(self) -> int: ...
     def __contains__(self, player: str, /) -> bool: ...
-    def rate(self, match: _MatchLike, /, *, id: Optional[str] = None, time: Optional[_TimeLike] = None) -> Table[Change]:
-        """Rates one match; returns each player's change, best first."""
+    def rate(
+        self,
+        match: _MatchLike,
+        /,
+        *,
+        id: Optional[str] = None,
+        time: Optional[_TimeLike] = None,
+        factors: Optional[_Factors] = None,
+    ) -> Table[Change]:
+        """Rates one match; returns each player's change, best first (the factors' changes
+        are in `factor_history()`)."""
     def rate_many(self, matches: Union[Matches, Iterable[_MatchLike]], /, *, skip_bad: bool = False) -> RateSummary:
         """Rates matches in order, all or nothing (unless `skip_bad`)."""
     def rate_files(
-        self, paths: Union[_PathLike, Sequence[_PathLike]], /, *, format: Optional[str] = None, skip_bad: bool = False
+        self,
+        paths: Union[_PathLike, Sequence[_PathLike]],
+        /,
+        *,
+        format: Optional[str] = None,
+        skip_bad: bool = False,
+        factors: Optional[_FactorColumns] = None,
     ) -> RateSummary:
         """Rates match files as `podium rate` does (plain files on several threads, as they
-        are read), all or nothing (unless `skip_bad`)."""
+        are read), all or nothing (unless `skip_bad`); `factors` names columns to read as
+        the entries' factors."""
     def standings(self, *, min_games: int = 0, by: str = "rating") -> Table[Standing]: ...
     def rating(self, player: str) -> Rating: ...
     def history(self, player: Optional[str] = None, /) -> Table[Change]: ...
-    def predict(self, entries: Sequence[Union[_PlayerId, Sequence[_PlayerId]]], /, *, time: Optional[_TimeLike] = None) -> Prediction: ...
+    def factor_standings(self) -> Table[FactorStanding]:
+        """Every factor met, by kind, best rated first (`podium rate --factors`)."""
+    def factor_rating(self, kind: str, value: str) -> FactorStanding: ...
+    def factor_history(self, kind: Optional[str] = None, value: Optional[str] = None) -> Table[FactorChange]: ...
+    def predict(
+        self,
+        entries: Sequence[Union[_PlayerId, Sequence[_PlayerId]]],
+        /,
+        *,
+        time: Optional[_TimeLike] = None,
+        factors: Optional[_Factors] = None,
+    ) -> Prediction: ...
     def set_initial(self, player: str, rating: float, /, *, sigma: Optional[float] = None, games: int = 0) -> None: ...
     def load_initial(self, path: _PathLike) -> None: ...
     def copy(self) -> "League": ...
@@ -356,8 +445,10 @@ def backtest(
     end: Optional[_Bound] = None,
     log_loss: bool = True,
     threads: int = 0,
+    factors: Optional[_FactorColumns] = None,
 ) -> Table[BacktestResult]:
-    """Scores each system's pre-match predictions on the warm pairs of each match."""
+    """Scores each system's pre-match predictions on the warm pairs of each match, with the
+    matches' factors (those of the kinds `factors`, when given)."""
 
 @final
 class SimulationResult:
@@ -418,4 +509,5 @@ def tune(
     seed: int = 1,
     metric: str = "accuracy",
     threads: int = 0,
+    factors: Optional[_FactorColumns] = None,
 ) -> TuneResult: ...

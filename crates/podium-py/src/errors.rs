@@ -17,8 +17,9 @@ create_exception!(
     MatchError,
     PodiumError,
     "A match that cannot exist: fewer than two entries, a player twice, an empty team, a \
-finish that is not a finite number, ranks mixed with scores, a weight outside (0, 1], or \
-a player id that is empty or has surrounding spaces."
+finish that is not a finite number, ranks mixed with scores, a weight outside (0, 1], a \
+player id that is empty or has surrounding spaces, or a bad factor (an empty kind or value, \
+one with surrounding spaces, a kind with '=', two values of one kind for one entry)."
 );
 create_exception!(
     podium,
@@ -31,9 +32,10 @@ create_exception!(
     podium,
     RateError,
     PodiumError,
-    "A match the system cannot rate (e.g. elo and three entries), a rating it cannot use, \
-or an update that would leave a rating that is not a finite number. Nothing of the \
-match (or of the batch) is applied."
+    "A match the system cannot rate (e.g. elo and three entries, or factors that tell \
+entries apart for a system that does not rate factors), a rating it cannot use, or an \
+update that would leave a rating that is not a finite number. Nothing of the match (or of \
+the batch) is applied."
 );
 create_exception!(
     podium,

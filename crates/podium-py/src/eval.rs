@@ -2,7 +2,9 @@
 //! `podium-eval`, returning plain rows. They run with the interpreter's lock released,
 //! on every core unless `threads` says otherwise.
 
-use podium::{RatingSystem, Settings};
+use std::sync::Arc;
+
+use podium::{Match, RatingSystem, Settings};
 use podium_eval::tune::Values;
 use podium_eval::{BacktestOptions, Bound as WindowBound, Metric, ParamSearch, Search, Window};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -12,6 +14,7 @@ use rayon::prelude::*;
 
 use crate::errors::{config_error, threads_error, ConfigError, RateError};
 use crate::matches::Given;
+use crate::read::factor_columns;
 use crate::system::{settings_of, System, Value};
 use crate::table::{import_pandas, into_py_by_ref, row, Table};
 
@@ -80,26 +83,27 @@ impl BacktestResult {
 }
 
 /// The systems asked for: `"all"` (or `None`), a name, a `System`, or a list of names
-/// and `System`s.
-fn systems_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<System>> {
-    let Some(value) = value else {
-        return podium::systems()
+/// and `System`s; and whether that was `"all"`.
+fn systems_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<(Vec<System>, bool)> {
+    let every = || -> PyResult<(Vec<System>, bool)> {
+        let all = podium::systems()
             .iter()
             .map(|spec| System::build(spec.name, Settings::new()))
-            .collect();
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok((all, true))
+    };
+    let Some(value) = value else {
+        return every();
     };
     if let Ok(s) = value.cast::<PyString>() {
         let s = s.to_cow()?;
         if s.trim().eq_ignore_ascii_case("all") {
-            return podium::systems()
-                .iter()
-                .map(|spec| System::build(spec.name, Settings::new()))
-                .collect();
+            return every();
         }
-        return Ok(vec![System::from_py(value, None)?]);
+        return Ok((vec![System::from_py(value, None)?], false));
     }
     if value.cast::<System>().is_ok() {
-        return Ok(vec![System::from_py(value, None)?]);
+        return Ok((vec![System::from_py(value, None)?], false));
     }
     if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
         let all = value
@@ -109,11 +113,86 @@ fn systems_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<System>> {
         if all.is_empty() {
             return Err(ConfigError::new_err("no system given"));
         }
-        return Ok(all);
+        return Ok((all, false));
     }
     Err(PyTypeError::new_err(
         "systems are \"all\", a system's name, a podium.System, or a list of them",
     ))
+}
+
+/// The history with only the factors of the kinds `kinds` (every factor the matches
+/// carry when `None`, none when empty): what the lab's `factors=` chooses. A kind that
+/// no match carries is a `ConfigError` naming it.
+fn with_factor_kinds(
+    history: Arc<Vec<Match>>,
+    kinds: Option<&[String]>,
+) -> PyResult<Arc<Vec<Match>>> {
+    let Some(kinds) = kinds else {
+        return Ok(history);
+    };
+    let mut carried: Vec<&str> = Vec::new();
+    for m in history.iter().filter(|m| m.has_factors()) {
+        for f in m.entries().iter().flat_map(|e| &e.factors) {
+            if !carried.contains(&f.kind.as_str()) {
+                carried.push(&f.kind);
+            }
+        }
+    }
+    if let Some(k) = kinds.iter().find(|k| !carried.contains(&k.as_str())) {
+        let hint = if carried.is_empty() {
+            "no match carries factors (read the files with factors=[...])".to_string()
+        } else {
+            format!("the kinds the matches carry: {}", carried.join(", "))
+        };
+        return Err(ConfigError::new_err(format!(
+            "factors: no match carries the factor kind {k:?}; {hint}"
+        )));
+    }
+    if carried.iter().all(|c| kinds.iter().any(|k| k == c)) {
+        return Ok(history);
+    }
+    let keep = |m: &Match| -> Result<Match, podium::MatchError> {
+        if !m.has_factors() {
+            return Ok(m.clone());
+        }
+        let mut b = Match::builder(m.id());
+        if let Some(t) = m.time() {
+            b = b.time(t);
+        }
+        for e in m.entries() {
+            let mut e = e.clone();
+            e.factors.retain(|f| kinds.contains(&f.kind));
+            b = b.entry(e);
+        }
+        b.build()
+    };
+    let kept = history
+        .iter()
+        .map(keep)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(crate::errors::match_error)?;
+    Ok(Arc::new(kept))
+}
+
+/// The systems to run on `history`: with factors, `"all"` is every system that rates
+/// them (as `podium backtest --factor` takes it), and a system named that does not rate
+/// them is the library's `RateError`.
+fn factor_systems(mut systems: Vec<System>, all: bool, history: &[Match]) -> PyResult<Vec<System>> {
+    if !history.iter().any(Match::has_factors) {
+        return Ok(systems);
+    }
+    if all {
+        systems.retain(|s| s.inner.rates_factors());
+    }
+    if let Some(s) = systems.iter().find(|s| !s.inner.rates_factors()) {
+        let e = podium::RateError::FactorsUnsupported {
+            system: s.inner.name(),
+        };
+        return Err(RateError::new_err(format!(
+            "{e}; pass factors=[] to rate the players alone"
+        )));
+    }
+    Ok(systems)
 }
 
 /// A worker pool of `threads` threads (0 = one per core).
@@ -158,8 +237,14 @@ fn bound_of(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<Win
 /// is rated. `log_loss=False` skips the log loss (O(W²) per match). Returns a table of
 /// `BacktestResult`, one per system; a system that cannot rate the history has its
 /// reason in `error`.
+///
+/// Matches with factors (read with `factors=[...]`) are rated with them, and each pair
+/// is scored by its players' ratings with their entries' factors added, as
+/// `podium backtest --factor` does: `"all"` is then every system that rates factors,
+/// and a named system that does not raises `RateError`. `factors` chooses which of the
+/// matches' factor kinds to rate (`factors=[]`: none, the players alone).
 #[pyfunction]
-#[pyo3(signature = (matches, systems=None, /, *, start=None, end=None, log_loss=true, threads=0))]
+#[pyo3(signature = (matches, systems=None, /, *, start=None, end=None, log_loss=true, threads=0, factors=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn backtest(
     py: Python<'_>,
@@ -169,14 +254,21 @@ pub fn backtest(
     end: Option<&Bound<'_, PyAny>>,
     log_loss: bool,
     threads: usize,
+    factors: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Table> {
-    let systems = systems_of(systems)?;
+    let (systems, all) = systems_of(systems)?;
+    let kinds = factors.map(|f| factor_columns(Some(f))).transpose()?;
     let window = Window {
         from: bound_of(start, "start")?,
         until: bound_of(end, "end")?,
     };
     let given = Given::from_py(matches, 1)?;
-    let history = py.detach(|| given.built())?;
+    let history = py.detach(|| {
+        given
+            .built()
+            .and_then(|h| with_factor_kinds(h, kinds.as_deref()))
+    })?;
+    let systems = factor_systems(systems, all, &history)?;
     let by_time = [window.from, window.until]
         .iter()
         .any(|b| matches!(b, Some(WindowBound::Time(_))));
@@ -332,7 +424,7 @@ pub fn simulate(
     jitter: f64,
     threads: usize,
 ) -> PyResult<SimulationResult> {
-    let systems = systems_of(systems)?;
+    let (systems, _) = systems_of(systems)?;
     let defaults = podium_eval::Simulation::default();
     let sim = podium_eval::Simulation {
         true_ratings: true_ratings.unwrap_or(defaults.true_ratings),
@@ -531,9 +623,11 @@ fn typed(system: &str, fixed: &Settings, names: &[String], s: &Settings) -> Para
 /// `(lo, hi, step)`, a list of values, or text as the command line takes it
 /// (`"8..64:8"`). The grid is every combination; `samples=N` draws N random candidates
 /// instead (with `seed`). `metric` is `"accuracy"` (highest pair accuracy) or
-/// `"log_loss"` (lowest). Returns a `TuneResult`.
+/// `"log_loss"` (lowest). Matches with factors are rated with them, as in `backtest`
+/// (a system that does not rate factors raises `RateError`); `factors` chooses which of
+/// their kinds (`factors=[]`: none). Returns a `TuneResult`.
 #[pyfunction]
-#[pyo3(signature = (matches, system, params, /, *, train=0.5, steps=8, samples=None, seed=1, metric="accuracy", threads=0))]
+#[pyo3(signature = (matches, system, params, /, *, train=0.5, steps=8, samples=None, seed=1, metric="accuracy", threads=0, factors=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn tune(
     py: Python<'_>,
@@ -546,8 +640,10 @@ pub fn tune(
     seed: u64,
     metric: &str,
     threads: usize,
+    factors: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<TuneResult> {
     let system = System::from_py(system, None)?;
+    let kinds = factors.map(|f| factor_columns(Some(f))).transpose()?;
     let metric = match metric.replace('-', "_").as_str() {
         "accuracy" => Metric::Accuracy,
         "log_loss" => Metric::LogLoss,
@@ -576,7 +672,13 @@ pub fn tune(
         threads,
     };
     let given = Given::from_py(matches, 1)?;
-    let report = py.detach(|| given.built().map(|history| tuning.run(&history)))?;
+    let history = py.detach(|| {
+        given
+            .built()
+            .and_then(|h| with_factor_kinds(h, kinds.as_deref()))
+    })?;
+    factor_systems(vec![system.clone()], false, &history)?;
+    let report = py.detach(|| tuning.run(&history));
     let report = report.map_err(|e| {
         use podium_eval::TuneError as T;
         match e {

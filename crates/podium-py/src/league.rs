@@ -14,12 +14,18 @@ use std::convert::Infallible;
 use podium_io::ingest::{self, IngestError, Inputs, Reading};
 
 use crate::errors::{bad_matches, rate_error, BadMatch, PodiumError};
-use crate::matches::{build_match, with_id, Given, MatchObj, Store};
+use crate::matches::{
+    build_match, give_factors, with_id, Factors, Given, Mark, MatchObj, RawEntry, Store,
+};
 use crate::read::{ingest_error, inputs_of};
 use crate::system::System;
-use crate::table::{import_pandas, row, Change, Rating, Row, Rows, Standing, Table, Time};
+use crate::table::{
+    import_pandas, row, Change, FactorChange, FactorStanding, Rating, Row, Rows, Standing, Table,
+    Time,
+};
 
-/// A league's record of every change it applied: what `League.history()` shows.
+/// A league's record of every change it applied: what `League.history()` and
+/// `League.factor_history()` show.
 #[derive(Debug, Clone, Default)]
 struct History {
     /// Every rated match's id and time, in rating order.
@@ -27,7 +33,15 @@ struct History {
     rows: Vec<HistoryRow>,
     /// Each player's rows (indices into `rows`), by league index.
     by_player: Vec<Vec<u32>>,
+    /// Every factor's change, in rating order (`player` is the factor's league index,
+    /// `place` unused).
+    factor_rows: Vec<HistoryRow>,
+    /// Each factor's rows (indices into `factor_rows`), by league index.
+    by_factor: Vec<Vec<u32>>,
 }
+
+/// How much a [`History`] holds: matches, player rows, factor rows.
+type HistoryMark = (usize, usize, usize);
 
 /// One player's change in one match, as kept (`NaN` for an absent σ or K).
 #[derive(Debug, Clone, Copy)]
@@ -49,45 +63,97 @@ fn some(v: f64) -> Option<f64> {
     (!v.is_nan()).then_some(v)
 }
 
+impl HistoryRow {
+    fn new(game: u32, who: usize, place: usize, c: &PlayerChange) -> Self {
+        HistoryRow {
+            game,
+            player: who as u32,
+            place: place as u32,
+            before: c.before.value,
+            sigma_before: c.before.sigma.unwrap_or(f64::NAN),
+            expected: c.expected,
+            actual: c.actual,
+            k: c.k.unwrap_or(f64::NAN),
+            weight: c.weight,
+            after: c.after.value,
+            sigma_after: c.after.sigma.unwrap_or(f64::NAN),
+        }
+    }
+}
+
+/// Adds `row` to `rows` and its index to `by[who]`.
+fn push_row(rows: &mut Vec<HistoryRow>, by: &mut Vec<Vec<u32>>, row: HistoryRow) {
+    let who = row.player as usize;
+    if by.len() <= who {
+        by.resize_with(who + 1, Vec::new);
+    }
+    by[who].push(rows.len() as u32);
+    rows.push(row);
+}
+
 impl History {
     /// Records one match: each player's league index, place and change, in the match's
-    /// players' order.
+    /// players' order, and each factor's league index and change.
     fn record(
         &mut self,
         id: &str,
         time: Option<i64>,
         changes: impl Iterator<Item = (usize, usize, PlayerChange)>,
+        factors: &[(usize, PlayerChange)],
     ) {
         let game = self.matches.len() as u32;
         self.matches.push((CompactString::from(id), time));
         for (player, place, c) in changes {
-            if self.by_player.len() <= player {
-                self.by_player.resize_with(player + 1, Vec::new);
-            }
-            self.by_player[player].push(self.rows.len() as u32);
-            self.rows.push(HistoryRow {
-                game,
-                player: player as u32,
-                place: place as u32,
-                before: c.before.value,
-                sigma_before: c.before.sigma.unwrap_or(f64::NAN),
-                expected: c.expected,
-                actual: c.actual,
-                k: c.k.unwrap_or(f64::NAN),
-                weight: c.weight,
-                after: c.after.value,
-                sigma_after: c.after.sigma.unwrap_or(f64::NAN),
-            });
+            push_row(
+                &mut self.rows,
+                &mut self.by_player,
+                HistoryRow::new(game, player, place, &c),
+            );
+        }
+        for (factor, c) in factors {
+            push_row(
+                &mut self.factor_rows,
+                &mut self.by_factor,
+                HistoryRow::new(game, *factor, 0, c),
+            );
         }
     }
 
-    /// The record as it was when it held `matches` matches and `rows` rows.
-    fn truncate(&mut self, matches: usize, rows: usize) {
+    /// How much the record holds, to go back to with [`History::truncate`].
+    fn mark(&self) -> HistoryMark {
+        (self.matches.len(), self.rows.len(), self.factor_rows.len())
+    }
+
+    /// The record as it was at `mark`.
+    fn truncate(&mut self, (matches, rows, factor_rows): HistoryMark) {
         while self.rows.len() > rows {
             let r = self.rows.pop().expect("more rows than kept");
             self.by_player[r.player as usize].pop();
         }
+        while self.factor_rows.len() > factor_rows {
+            let r = self.factor_rows.pop().expect("more rows than kept");
+            self.by_factor[r.player as usize].pop();
+        }
         self.matches.truncate(matches);
+    }
+
+    fn factor_change(&self, league: &podium::League, r: &HistoryRow) -> FactorChange {
+        let (id, time) = &self.matches[r.game as usize];
+        let factor = &league.factors()[r.player as usize].factor;
+        FactorChange {
+            match_id: id.to_string(),
+            time: Time(*time),
+            kind: factor.kind.clone(),
+            value: factor.value.clone(),
+            rating_before: r.before,
+            sigma_before: some(r.sigma_before),
+            expected: r.expected,
+            actual: r.actual,
+            k: some(r.k),
+            change: r.after - r.before,
+            rating_after: r.after,
+            sigma_after: some(r.sigma_after),
+        }
     }
 
     fn change(&self, league: &podium::League, r: &HistoryRow) -> Change {
@@ -227,10 +293,10 @@ impl Log {
     }
 
     /// Forgets what the own store took in since `mark`.
-    fn truncate(&mut self, mark: (usize, usize, usize)) {
+    fn truncate(&mut self, mark: Mark) {
         self.own.truncate(mark);
         for n in &mut self.own_index {
-            if *n != UNKNOWN && *n as usize >= mark.1 {
+            if *n != UNKNOWN && *n as usize >= mark.players {
                 *n = UNKNOWN;
             }
         }
@@ -287,6 +353,7 @@ fn record(h: &mut History, m: &podium::Match, report: &podium::MatchReport) {
             .iter()
             .zip(places)
             .map(|((i, c), place)| (*i, place, *c)),
+        &report.factors,
     );
 }
 
@@ -327,6 +394,24 @@ impl League {
             places: m.players().map(|(e, _)| m.place(e) as u32).collect(),
             changes: report.changes.into_iter().map(|(_, c)| c).collect(),
         })
+    }
+
+    /// Makes the history (rating everything again, recording) the first time it is asked
+    /// for; the league records as it rates from then on.
+    fn keep_history(&mut self, py: Python<'_>) -> PyResult<()> {
+        if self.log.is_none() {
+            return Err(PodiumError::new_err(
+                "this league keeps no history: create it with League(system, history=True)",
+            ));
+        }
+        if self.history.is_none() {
+            let this = &*self;
+            let replayed = py.detach(|| this.replay()).map_err(|e| {
+                PyRuntimeError::new_err(format!("rating the history again failed: {e}"))
+            })?;
+            self.history = Some(replayed);
+        }
+        Ok(())
     }
 
     /// Rates everything the league rated again, recording every change: the history.
@@ -420,6 +505,20 @@ impl League {
             last_match: st.last_match.as_ref().map(|m| m.to_string()),
             provisional: s.provisional,
         }
+    }
+}
+
+/// A factor the league met, as a row.
+fn factor_standing(f: &podium::FactorRecord) -> FactorStanding {
+    FactorStanding {
+        kind: f.factor.kind.clone(),
+        value: f.factor.value.clone(),
+        rating: f.rating.value,
+        sigma: f.rating.sigma,
+        matches: f.stats.games,
+        wins: f.stats.wins,
+        win_pct: f.stats.win_pct(),
+        expected_win_pct: f.stats.expected_win_pct(),
     }
 }
 
@@ -622,23 +721,27 @@ impl League {
     /// Rates one match and returns each player's change (a table of `Change`, players
     /// best first). The match is a ranking (`["ann", ["bo", "cy"], "di"]`: best first,
     /// an inner list is a team), a mapping of player (or tuple of players) to place
-    /// (`{"ann": 1, "bo": 2, "cy": 2}`: equal places are ties) or a `Match`. `id` and
-    /// `time` apply to a ranking or a mapping; a match without an id is numbered.
+    /// (`{"ann": 1, "bo": 2, "cy": 2}`: equal places are ties) or a `Match`. `id`,
+    /// `time` and `factors` (entry → `{kind: value}`, as `Match(...)` takes them) apply
+    /// to a ranking or a mapping; a match without an id is numbered. The factors'
+    /// changes are in `factor_history()`.
     ///
     /// Raises `MatchError` for a match that cannot exist and `RateError` for one the
-    /// system cannot rate; nothing changes then.
-    #[pyo3(signature = (r#match, /, *, id=None, time=None))]
+    /// system cannot rate (factors that tell entries apart, for a system that does not
+    /// rate factors); nothing changes then.
+    #[pyo3(signature = (r#match, /, *, id=None, time=None, factors=None))]
     fn rate(
         &mut self,
         r#match: &Bound<'_, PyAny>,
         id: Option<String>,
         time: Option<&Bound<'_, PyAny>>,
+        factors: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Table> {
         let given = r#match;
         if let Ok(obj) = given.cast::<MatchObj>() {
-            if id.is_some() || time.is_some() {
+            if id.is_some() || time.is_some() || factors.is_some() {
                 return Err(PyTypeError::new_err(
-                    "id and time belong to the Match: give them to Match(...)",
+                    "id, time and factors belong to the Match: give them to Match(...)",
                 ));
             }
             let obj = obj.get();
@@ -651,7 +754,7 @@ impl League {
         }
         let time = time.map(crate::time::from_py).transpose()?.flatten();
         let id = id.unwrap_or_else(|| self.next_id());
-        let m = build_match(given, &id, time, self.spare.take())?;
+        let m = build_match(given, &id, time, factors, self.spare.take())?;
         let report = self.apply(&m);
         self.spare = Some(m);
         Ok(Table::from_rows(report.map_err(rate_error)?))
@@ -685,14 +788,8 @@ impl League {
             Given::Stored(_) => None,
         };
         let own_mark = self.log.as_ref().map(|l| l.own.mark());
-        let snapshot = (!skip_bad).then(|| {
-            (
-                self.inner.clone(),
-                self.history
-                    .as_ref()
-                    .map(|h| (h.matches.len(), h.rows.len())),
-            )
-        });
+        let snapshot =
+            (!skip_bad).then(|| (self.inner.clone(), self.history.as_ref().map(History::mark)));
         let League {
             inner,
             history,
@@ -721,8 +818,8 @@ impl League {
         if bad_count > 0 && !skip_bad {
             let (league, kept) = snapshot.expect("kept without skip_bad");
             self.inner = league;
-            if let (Some(h), Some((matches, rows))) = (self.history.as_mut(), kept) {
-                h.truncate(matches, rows);
+            if let (Some(h), Some(mark)) = (self.history.as_mut(), kept) {
+                h.truncate(mark);
             }
             if let (Some(log), Some(mark)) = (self.log.as_mut(), own_mark) {
                 log.truncate(mark);
@@ -742,7 +839,7 @@ impl League {
                     order,
                     skipped,
                 }),
-                None => log.own_rated(own_mark.map_or(0, |m| m.0)),
+                None => log.own_rated(own_mark.map_or(0, |m| m.matches)),
             }
         }
         Ok(RateSummary {
@@ -754,29 +851,32 @@ impl League {
     /// Rates match files (long CSV or JSON Lines, each by its extension unless `format`
     /// is given) as `podium rate` does: plain files of free-for-alls on several threads,
     /// rated as they are read, anything else the general way; matches with times in time
-    /// order. Returns a `RateSummary`.
+    /// order. `factors` names columns (CSV) or result fields (JSON Lines) to read as the
+    /// entries' factors, as `--factor` does. Returns a `RateSummary`.
     ///
     /// All or nothing, as `rate_many`: a bad match raises `ReadError` (or `RateError`
     /// when every bad match is one the system cannot rate) listing every bad match by
-    /// file and line, unless `skip_bad=True`. A league that keeps its history reads the
-    /// files again when `history()` is first asked for. The interpreter's lock is
-    /// released while rating.
-    #[pyo3(signature = (paths, /, *, format=None, skip_bad=false))]
+    /// file and line, unless `skip_bad=True`. With `factors`, a system that does not
+    /// rate factors raises `RateError` before anything is read. A league that keeps its
+    /// history reads the files again when `history()` is first asked for. The
+    /// interpreter's lock is released while rating.
+    #[pyo3(signature = (paths, /, *, format=None, skip_bad=false, factors=None))]
     fn rate_files(
         &mut self,
         py: Python<'_>,
         paths: &Bound<'_, PyAny>,
         format: Option<&str>,
         skip_bad: bool,
+        factors: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<RateSummary> {
-        let inputs = inputs_of(paths, format, skip_bad)?;
+        let inputs = inputs_of(paths, format, skip_bad, factors)?;
+        if !inputs.options.factors.is_empty() && !self.system.inner.rates_factors() {
+            return Err(rate_error(RateError::FactorsUnsupported {
+                system: self.system.inner.name(),
+            }));
+        }
         let before = self.inner.matches_rated();
-        let snapshot = (
-            self.inner.clone(),
-            self.history
-                .as_ref()
-                .map(|h| (h.matches.len(), h.rows.len())),
-        );
+        let snapshot = (self.inner.clone(), self.history.as_ref().map(History::mark));
         let League { inner, history, .. } = self;
         let done = py.detach(|| {
             match history.as_mut() {
@@ -794,8 +894,8 @@ impl League {
             Err(e) => {
                 let (league, kept) = snapshot;
                 self.inner = league;
-                if let (Some(h), Some((matches, rows))) = (self.history.as_mut(), kept) {
-                    h.truncate(matches, rows);
+                if let (Some(h), Some(mark)) = (self.history.as_mut(), kept) {
+                    h.truncate(mark);
                 }
                 let only_rating = matches!(
                     &*e,
@@ -881,23 +981,39 @@ impl League {
         })
     }
 
+    /// The factors' table (`podium rate --factors`): every factor the league has met,
+    /// by kind (alphabetical), then best rated first (then by value); a table of
+    /// `FactorStanding` (kind, value, rating, sigma, matches, wins, win_pct,
+    /// expected_win_pct). A factor's rating is what it adds to the strength of an entry
+    /// that carries it; its matches are those where it told entries apart.
+    fn factor_standings(&self) -> Table {
+        let rows = self
+            .inner
+            .factor_standings()
+            .iter()
+            .map(factor_standing)
+            .collect();
+        Table::new::<FactorStanding>(rows)
+    }
+
+    /// A factor's rating now, as a `FactorStanding` (`factor_rating("car", "ferrari")`).
+    /// Raises `KeyError` for a factor the league has not met (a prediction starts it at
+    /// no advantage).
+    fn factor_rating(&self, kind: &str, value: &str) -> PyResult<FactorStanding> {
+        self.inner
+            .factors()
+            .iter()
+            .find(|f| f.factor.kind == kind && f.factor.value == value)
+            .map(factor_standing)
+            .ok_or_else(|| PyKeyError::new_err(format!("no factor {kind}={value} in the league")))
+    }
+
     /// A player's changes, match by match, in rating order (a table of `Change`); every
     /// player's when `player` is `None`. Needs a league that keeps its history.
     #[pyo3(signature = (player=None, /))]
     fn history(&mut self, py: Python<'_>, player: Option<&str>) -> PyResult<Table> {
-        if self.log.is_none() {
-            return Err(PodiumError::new_err(
-                "this league keeps no history: create it with League(system, history=True)",
-            ));
-        }
-        if self.history.is_none() {
-            let this = &*self;
-            let replayed = py.detach(|| this.replay()).map_err(|e| {
-                PyRuntimeError::new_err(format!("rating the history again failed: {e}"))
-            })?;
-            self.history = Some(replayed);
-        }
-        let h = self.history.as_ref().expect("just made");
+        self.keep_history(py)?;
+        let h = self.history.as_ref().expect("kept");
         let rows: Vec<Change> = match player {
             Some(name) => {
                 let i = self.inner.index_of(name).ok_or_else(|| {
@@ -917,15 +1033,72 @@ impl League {
         Ok(Table::new(rows))
     }
 
+    /// The factors' changes, match by match, in rating order (a table of
+    /// `FactorChange`): of the factor `kind`=`value`, of every factor of `kind`, or of
+    /// every factor. A match's factors move only where they tell its entries apart.
+    /// Raises `KeyError` for a kind or factor the league has not met. Needs a league that
+    /// keeps its history.
+    #[pyo3(signature = (kind=None, value=None))]
+    fn factor_history(
+        &mut self,
+        py: Python<'_>,
+        kind: Option<&str>,
+        value: Option<&str>,
+    ) -> PyResult<Table> {
+        if value.is_some() && kind.is_none() {
+            return Err(PyTypeError::new_err(
+                "factor_history: a value needs its kind (factor_history(\"car\", \"ferrari\"))",
+            ));
+        }
+        self.keep_history(py)?;
+        let h = self.history.as_ref().expect("kept");
+        let factors = self.inner.factors();
+        let wanted: Vec<usize> = (0..factors.len())
+            .filter(|&i| {
+                let f = &factors[i].factor;
+                kind.is_none_or(|k| f.kind == k) && value.is_none_or(|v| f.value == v)
+            })
+            .collect();
+        if wanted.is_empty() {
+            if let Some(k) = kind {
+                return Err(PyKeyError::new_err(match value {
+                    Some(v) => format!("no factor {k}={v} in the league"),
+                    None => format!("no factor of kind {k:?} in the league"),
+                }));
+            }
+        }
+        let rows: Vec<FactorChange> = if kind.is_none() {
+            h.factor_rows
+                .iter()
+                .map(|r| h.factor_change(&self.inner, r))
+                .collect()
+        } else {
+            // The factors' rows merged back into rating order.
+            let mut at: Vec<u32> = wanted
+                .iter()
+                .flat_map(|&i| h.by_factor.get(i).into_iter().flatten().copied())
+                .collect();
+            at.sort_unstable();
+            at.iter()
+                .map(|&r| h.factor_change(&self.inner, &h.factor_rows[r as usize]))
+                .collect()
+        };
+        Ok(Table::new(rows))
+    }
+
     /// What the system expects of a proposed match: `entries` are player ids or lists of
-    /// player ids (teams). Players the league has not met start as the system starts a
-    /// new player. Ratings of systems with σ are aged to `time` (by default the last
-    /// time the league has seen). Returns a `Prediction`.
-    #[pyo3(signature = (entries, /, *, time=None))]
+    /// player ids (teams). `factors` gives entries factors as `Match(...)` takes them
+    /// (`{"ann": {"car": "red"}, ("bo", "cy"): {"car": "blue"}}`, as `podium predict
+    /// --players ann@car=red,bo+cy@car=blue`), for a system that rates factors; a factor
+    /// the league has not met starts at no advantage. Players the league has not met
+    /// start as the system starts a new player. Ratings of systems with σ are aged to
+    /// `time` (by default the last time the league has seen). Returns a `Prediction`.
+    #[pyo3(signature = (entries, /, *, time=None, factors=None))]
     fn predict(
         &self,
         entries: &Bound<'_, PyAny>,
         time: Option<&Bound<'_, PyAny>>,
+        factors: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Prediction> {
         if entries.is_instance_of::<PyString>() || entries.cast::<pyo3::types::PyMapping>().is_ok()
         {
@@ -933,14 +1106,13 @@ impl League {
                 "predict takes a list of entries: player ids, or lists of player ids (teams)",
             ));
         }
-        let mut proposed: Vec<Vec<String>> = Vec::new();
+        let mut proposed: Vec<RawEntry> = Vec::new();
         for e in entries.try_iter()? {
             let e = e?;
-            if let Ok(s) = e.cast::<PyString>() {
-                proposed.push(vec![s.to_cow()?.into_owned()]);
+            let players = if let Ok(s) = e.cast::<PyString>() {
+                vec![s.to_cow()?.into_owned()]
             } else if e.is_instance_of::<PyList>() || e.is_instance_of::<pyo3::types::PyTuple>() {
-                let players = e
-                    .try_iter()?
+                e.try_iter()?
                     .map(|p| {
                         let p = p?;
                         p.cast::<PyString>()
@@ -948,14 +1120,28 @@ impl League {
                             .to_cow()
                             .map(|c| c.into_owned())
                     })
-                    .collect::<PyResult<Vec<_>>>()?;
-                proposed.push(players);
+                    .collect::<PyResult<Vec<_>>>()?
             } else {
                 return Err(PyTypeError::new_err(format!(
                     "an entry is a player id or a list of player ids (a team), not {}",
                     e.get_type().name()?
                 )));
-            }
+            };
+            proposed.push(RawEntry {
+                team: None,
+                players,
+                finish: podium::Finish::Rank(1.0),
+                factors: Vec::new(),
+            });
+        }
+        if let Some(f) = factors {
+            give_factors(&mut proposed, f)?;
+        }
+        let system = &self.system.inner;
+        if proposed.iter().any(|e| !e.factors.is_empty()) && !system.rates_factors() {
+            return Err(rate_error(RateError::FactorsUnsupported {
+                system: system.name(),
+            }));
         }
         let time = match time {
             Some(t) => crate::time::from_py(t)?,
@@ -970,28 +1156,26 @@ impl League {
         if let Some(t) = time {
             b = b.time(t);
         }
-        for (i, players) in proposed.iter().enumerate() {
+        for (i, e) in proposed.iter().enumerate() {
             b = b.entry(podium::Entry {
-                team: (players.len() > 1).then(|| format!("entry {}", i + 1)),
-                members: players
+                team: (e.players.len() > 1).then(|| format!("entry {}", i + 1)),
+                members: e
+                    .players
                     .iter()
                     .map(|p| podium::Member {
                         player: p.clone(),
                         weight: 1.0,
                     })
                     .collect(),
-                finish: podium::Finish::Rank(1.0),
-                factors: Vec::new(),
+                finish: e.finish,
+                factors: e.factors.clone(),
             });
         }
         let game = b.build().map_err(crate::errors::match_error)?;
+        // The players' ratings; the prediction reads them with the entries' factors added.
         let before = self.inner.ratings_before(&game);
-        let p = self
-            .system
-            .inner
-            .predict_with(&game, &before, self.inner.learned())
-            .map_err(rate_error)?;
-        let labels: Vec<String> = proposed.iter().map(|e| e.join("+")).collect();
+        let p = self.inner.predict(&game).map_err(rate_error)?;
+        let labels: Vec<String> = proposed.iter().map(|e| e.players.join("+")).collect();
         let (rating, sigma): (Vec<f64>, Vec<Option<f64>>) = (0..game.len())
             .map(|i| {
                 let r = &before[game.member_range(i)];
@@ -1007,13 +1191,34 @@ impl League {
             .unzip();
         let new_players = proposed
             .iter()
-            .flatten()
+            .flat_map(|e| &e.players)
             .filter(|p| self.inner.get(p).is_none())
             .cloned()
             .collect();
+        let known = |f: &podium::Factor| self.inner.factors().iter().any(|r| r.factor == *f);
+        let mut new_factors: Vec<String> = Vec::new();
+        for f in proposed.iter().flat_map(|e| &e.factors) {
+            let name = f.to_string();
+            if !known(f) && !new_factors.contains(&name) {
+                new_factors.push(name);
+            }
+        }
+        let factor_ratings = proposed
+            .iter()
+            .map(|e| {
+                FactorValues(
+                    e.factors
+                        .iter()
+                        .map(|f| (f.kind.clone(), self.inner.factor_rating(f).value))
+                        .collect(),
+                )
+            })
+            .collect();
         Ok(Prediction {
             entries: labels,
-            players: proposed,
+            players: proposed.iter().map(|e| e.players.clone()).collect(),
+            factors: proposed.into_iter().map(|e| Factors(e.factors)).collect(),
+            factor_ratings,
             rating,
             sigma,
             win: p.win,
@@ -1022,6 +1227,7 @@ impl League {
             draw: p.draw,
             quality: p.quality,
             new_players,
+            new_factors,
         })
     }
 
@@ -1114,6 +1320,24 @@ impl League {
     }
 }
 
+/// Numbers by factor kind, shown to Python as a dict.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FactorValues(Vec<(String, f64)>);
+
+impl<'py> IntoPyObject<'py> for &FactorValues {
+    type Target = PyDict;
+    type Output = Bound<'py, PyDict>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
+        let d = PyDict::new(py);
+        for (k, v) in &self.0 {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+}
+
 /// What a system expects of a proposed match (`League.predict()`). Lists follow the
 /// entries' order as given.
 #[pyclass(module = "podium", frozen, get_all)]
@@ -1122,7 +1346,12 @@ pub struct Prediction {
     entries: Vec<String>,
     /// Each entry's players.
     players: Vec<Vec<String>>,
-    /// Each entry's rating: the mean of its players'.
+    /// Each entry's factors, kind → value (empty without).
+    factors: Vec<Factors>,
+    /// Each entry's factors' ratings, kind → rating: what each adds to the entry's
+    /// strength (a factor the league has not met at its starting rating).
+    factor_ratings: Vec<FactorValues>,
+    /// Each entry's rating: the mean of its players' (without its factors).
     rating: Vec<f64>,
     /// Each entry's σ (the root mean square of its players'), for systems with σ.
     sigma: Vec<Option<f64>>,
@@ -1138,12 +1367,16 @@ pub struct Prediction {
     quality: Option<f64>,
     /// Players the league has not met (rated as newcomers).
     new_players: Vec<String>,
+    /// Factors the league has not met, as `kind=value` (at no advantage).
+    new_factors: Vec<String>,
 }
 
 #[pymethods]
 impl Prediction {
-    /// One dict per entry: entry, rating, sigma, win, expected_place.
+    /// One dict per entry: entry, rating, sigma, win, expected_place; when an entry has
+    /// factors, also factors (kind → value) and factor_ratings (kind → rating).
     fn to_dicts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let factors = self.factors.iter().any(|f| !f.0.is_empty());
         let rows = (0..self.entries.len())
             .map(|i| {
                 let d = PyDict::new(py);
@@ -1152,6 +1385,10 @@ impl Prediction {
                 d.set_item("sigma", self.sigma[i])?;
                 d.set_item("win", self.win[i])?;
                 d.set_item("expected_place", self.expected_place[i])?;
+                if factors {
+                    d.set_item("factors", &self.factors[i])?;
+                    d.set_item("factor_ratings", &self.factor_ratings[i])?;
+                }
                 Ok(d)
             })
             .collect::<PyResult<Vec<_>>>()?;
@@ -1165,10 +1402,12 @@ impl Prediction {
     }
 
     fn __repr__(&self) -> String {
+        // Each entry as `podium predict --players` names it: `ann@car=red`.
         let parts: Vec<String> = (0..self.entries.len())
             .map(|i| {
+                let factors: String = self.factors[i].0.iter().map(|f| format!("@{f}")).collect();
                 format!(
-                    "{}: win {:.4}, place {:.3}",
+                    "{}{factors}: win {:.4}, place {:.3}",
                     self.entries[i], self.win[i], self.expected_place[i]
                 )
             })

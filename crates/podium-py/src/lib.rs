@@ -7,7 +7,9 @@
 //! leaderboard, [`Match`](matches::MatchObj) is a validated match, and
 //! [`Matches`](matches::Matches) holds a history read from files, in rating order.
 //! Results come back as [`Table`](table::Table)s of plain rows, with `to_dicts()` and
-//! `to_pandas()`. Errors are Python exceptions carrying the library's messages.
+//! `to_pandas()`. Errors are Python exceptions carrying the library's messages. Entries
+//! may carry factors (a car, a seat: [`podium::factor`]), given in Python as
+//! `factors={entry: {kind: value}}` or read from the columns `factors=[...]` names.
 //!
 //! Long work (rating many matches, reading files, backtests, simulations, tuning) runs
 //! with the interpreter's lock released.
@@ -53,6 +55,8 @@ fn podium_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<table::Standing>()?;
     m.add_class::<table::Change>()?;
     m.add_class::<table::Rating>()?;
+    m.add_class::<table::FactorStanding>()?;
+    m.add_class::<table::FactorChange>()?;
     m.add_function(wrap_pyfunction!(read::read, m)?)?;
     m.add_function(wrap_pyfunction!(read::read_csv, m)?)?;
     m.add_function(wrap_pyfunction!(read::read_jsonl, m)?)?;

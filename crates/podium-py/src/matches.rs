@@ -7,20 +7,25 @@
 //! - a **mapping** of player (or team, as a tuple of player ids) to place, 1 = best; equal
 //!   places are ties: `{"ann": 1, "bo": 2, "cy": 2}`;
 //! - a **`Match`**, which adds scores, named teams, partial play, a time and an id.
+//!
+//! Any of them may give entries **factors** (what else than the players decides a
+//! result: a car, a seat, a faction; [`podium::factor`]) with the keyword `factors`: a
+//! mapping of entry to `{kind: value}`, the shape of a result row's `"factors"` in the
+//! server's JSON.
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use compact_str::CompactString;
 use podium::model::RowRef;
-use podium::{Entry as LibEntry, Finish, Match, Member};
+use podium::{Entry as LibEntry, Factor, Finish, Match, Member};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyMapping, PySlice, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyMapping, PySlice, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use crate::errors::{match_error, MatchError};
-use crate::table::{import_pandas, quoted, row};
+use crate::table::{import_pandas, into_py_by_ref, quoted, row};
 
 row! {
     /// One entry of a match: a player, or a team whose members share one finish.
@@ -36,7 +41,71 @@ row! {
         place: usize,
         /// The entry's score, when the match was given by scores (higher is better).
         score: Option<f64>,
+        /// The entry's factors, kind → value (`{"car": "ferrari"}`); empty without.
+        factors: Factors,
     }
+}
+
+/// An entry's factors, shown to Python as a dict of kind → value in the entry's order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Factors(pub Vec<Factor>);
+
+impl<'py> IntoPyObject<'py> for Factors {
+    type Target = PyDict;
+    type Output = Bound<'py, PyDict>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Self::Output> {
+        factor_dict(py, &self.0)
+    }
+}
+
+into_py_by_ref!(Factors, PyDict);
+
+/// Factors as a dict of kind → value.
+pub fn factor_dict<'py>(py: Python<'py>, factors: &[Factor]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for f in factors {
+        d.set_item(&f.kind, &f.value)?;
+    }
+    Ok(d)
+}
+
+/// One entry's factors from Python: a mapping of kind to value, each value a string or a
+/// whole number (`{"car": "ferrari", "seat": 1}`). The library checks kinds and values
+/// when the match is built.
+pub fn factors_of(value: &Bound<'_, PyAny>, whose: &str) -> PyResult<Vec<Factor>> {
+    if !is_mapping(value) {
+        return Err(PyTypeError::new_err(format!(
+            "factors of {whose}: a mapping of kind to value (e.g. {{\"car\": \"ferrari\"}}), not {}",
+            value.get_type().name()?
+        )));
+    }
+    let mut out = Vec::new();
+    for item in value.call_method0("items")?.try_iter()? {
+        let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+        let kind = match k.cast::<PyString>() {
+            Ok(s) => s.to_cow()?.into_owned(),
+            Err(_) => {
+                return Err(PyTypeError::new_err(format!(
+                    "factors of {whose}: a factor kind is a string, not {}",
+                    k.get_type().name()?
+                )))
+            }
+        };
+        let value = if let Ok(s) = v.cast::<PyString>() {
+            s.to_cow()?.into_owned()
+        } else if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() {
+            v.str()?.to_cow()?.into_owned()
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "factors of {whose}: factor {kind:?} is a string or a whole number, not {}",
+                v.get_type().name()?
+            )));
+        };
+        out.push(Factor::new(kind, value));
+    }
+    Ok(out)
 }
 
 /// A player id from Python: a string.
@@ -74,10 +143,90 @@ fn is_mapping(v: &Bound<'_, PyAny>) -> bool {
 }
 
 /// One entry before validation.
-struct RawEntry {
-    team: Option<String>,
-    players: Vec<String>,
-    finish: Finish,
+pub struct RawEntry {
+    pub team: Option<String>,
+    pub players: Vec<String>,
+    pub finish: Finish,
+    pub factors: Vec<Factor>,
+}
+
+impl RawEntry {
+    /// How the entry is named in messages: its team, or its players joined with `+`.
+    fn label(&self) -> String {
+        self.team.clone().unwrap_or_else(|| self.players.join("+"))
+    }
+}
+
+/// Gives entries the factors of `factors`: a mapping of entry to `{kind: value}`, an
+/// entry named by a player id (its entry, as a row of a file gives its entry's factors),
+/// a team name, or a tuple (or frozenset) of the entry's players. Two values of one kind
+/// for one entry raise the library's `MatchError`.
+pub fn give_factors(raw: &mut [RawEntry], factors: &Bound<'_, PyAny>) -> PyResult<()> {
+    if !is_mapping(factors) {
+        return Err(PyTypeError::new_err(
+            "factors is a mapping of entry (a player id, a team name or a tuple of players) to {kind: value}",
+        ));
+    }
+    for item in factors.call_method0("items")?.try_iter()? {
+        let (key, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+        let (at, who) = if let Ok(s) = key.cast::<PyString>() {
+            let name = s.to_cow()?;
+            let at = raw
+                .iter()
+                .position(|e| e.team.as_deref() == Some(&*name))
+                .or_else(|| {
+                    raw.iter()
+                        .position(|e| e.players.iter().any(|p| *p == name))
+                });
+            (at, name.into_owned())
+        } else if key.is_instance_of::<PyTuple>()
+            || key.is_instance_of::<pyo3::types::PyFrozenSet>()
+        {
+            let mut players = key
+                .try_iter()?
+                .map(|p| player_id(&p?))
+                .collect::<PyResult<Vec<_>>>()?;
+            let who = players.join("+");
+            players.sort();
+            let at = raw.iter().position(|e| {
+                let mut mine: Vec<&String> = e.players.iter().collect();
+                mine.sort();
+                mine.len() == players.len() && mine.iter().zip(&players).all(|(a, b)| *a == b)
+            });
+            (at, who)
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "factors: an entry is a player id, a team name or a tuple of player ids, not {} ({})",
+                key.get_type().name()?,
+                key.repr()?
+            )));
+        };
+        let Some(at) = at else {
+            return Err(MatchError::new_err(format!(
+                "factors: entry {who:?} is not in the match"
+            )));
+        };
+        let entry = &mut raw[at];
+        let player = if entry.players.contains(&who) {
+            who.clone()
+        } else {
+            entry.players.first().cloned().unwrap_or_default()
+        };
+        for f in factors_of(&value, &entry.label())? {
+            match entry.factors.iter().find(|g| g.kind == f.kind) {
+                Some(g) if g.value == f.value => {}
+                Some(g) => {
+                    return Err(match_error(podium::MatchError::FactorMismatch {
+                        player,
+                        expected: g.to_string(),
+                        found: f.to_string(),
+                    }))
+                }
+                None => entry.factors.push(f),
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The parts of a match as given to `Match(...)` or `League.rate(...)`.
@@ -90,6 +239,8 @@ pub struct MatchArgs<'a, 'py> {
     pub teams: Option<&'a Bound<'py, PyAny>>,
     /// Player → share of the match played.
     pub weights: Option<&'a Bound<'py, PyAny>>,
+    /// Entry → its factors, `{kind: value}`.
+    pub factors: Option<&'a Bound<'py, PyAny>>,
     /// When it was played.
     pub time: Option<i64>,
     /// Its id.
@@ -100,7 +251,11 @@ impl MatchArgs<'_, '_> {
     /// Validates and builds the match.
     pub fn build(&self) -> PyResult<Match> {
         if let Some(list) = self.entries.and_then(|e| e.cast::<PyList>().ok()) {
-            if self.scores.is_none() && self.teams.is_none() && self.weights.is_none() {
+            if self.scores.is_none()
+                && self.teams.is_none()
+                && self.weights.is_none()
+                && self.factors.is_none()
+            {
                 if let Some(m) = ranking(list, &self.id, self.time, None) {
                     return m;
                 }
@@ -139,12 +294,14 @@ impl MatchArgs<'_, '_> {
                         team: Some(t.0.clone()),
                         players: t.1.clone(),
                         finish,
+                        factors: Vec::new(),
                     });
                 } else {
                     raw.push(RawEntry {
                         team: None,
                         players: vec![name.into_owned()],
                         finish,
+                        factors: Vec::new(),
                     });
                 }
                 return Ok(());
@@ -161,6 +318,7 @@ impl MatchArgs<'_, '_> {
                     team: Some(players.join("+")),
                     players,
                     finish,
+                    factors: Vec::new(),
                 });
                 return Ok(());
             }
@@ -247,6 +405,9 @@ impl MatchArgs<'_, '_> {
                 weights.insert(player, finish_value(&v, "weight")?);
             }
         }
+        if let Some(f) = self.factors {
+            give_factors(&mut raw, f)?;
+        }
         let mut b = Match::builder(self.id.clone());
         if let Some(t) = self.time {
             b = b.time(t);
@@ -263,7 +424,7 @@ impl MatchArgs<'_, '_> {
                     })
                     .collect(),
                 finish: e.finish,
-                factors: Vec::new(),
+                factors: e.factors,
             });
         }
         b.build().map_err(match_error)
@@ -300,15 +461,16 @@ fn ranking(
 }
 
 /// A match given to `rate`, `rate_many` or `Matches(...)` other than as a `Match` (a
-/// ranking or a mapping), built with `id` and `time`, reusing `spare`'s allocations
-/// where it can.
+/// ranking or a mapping), built with `id`, `time` and the entries' `factors`, reusing
+/// `spare`'s allocations where it can.
 pub fn build_match(
     value: &Bound<'_, PyAny>,
     id: &str,
     time: Option<i64>,
+    factors: Option<&Bound<'_, PyAny>>,
     spare: Option<Match>,
 ) -> PyResult<Match> {
-    if let Ok(list) = value.cast::<PyList>() {
+    if let (Ok(list), None) = (value.cast::<PyList>(), factors) {
         if let Some(m) = ranking(list, id, time, spare) {
             return m;
         }
@@ -318,6 +480,7 @@ pub fn build_match(
         scores: None,
         teams: None,
         weights: None,
+        factors,
         time,
         id: id.to_string(),
     }
@@ -334,7 +497,7 @@ pub fn to_match(value: &Bound<'_, PyAny>, id: &str, time: Option<i64>) -> PyResu
         }
         return with_id(&m.inner, id);
     }
-    build_match(value, id, time, None)
+    build_match(value, id, time, None, None)
 }
 
 /// A copy of `m` with another id.
@@ -350,7 +513,7 @@ fn row_refs(m: &Match) -> impl Iterator<Item = RowRef<'_>> + '_ {
             team: e.team.as_deref(),
             finish: e.finish,
             weight: mem.weight,
-            factors: &[],
+            factors: &e.factors,
         })
     })
 }
@@ -363,7 +526,10 @@ fn row_refs(m: &Match) -> impl Iterator<Item = RowRef<'_>> + '_ {
 /// teams (`{"red": ["ann", "bo"]}`, then `"red"` is an entry), `weights` gives partial
 /// play (`{"bo": 0.5}`: 0 < w ≤ 1), `time` a datetime, a date, a string (RFC 3339 or
 /// YYYY-MM-DD) or seconds since 1970, `id` the match's id (a league numbers matches
-/// without one). A match that cannot exist raises `MatchError`.
+/// without one). `factors` gives entries what else than their players decides their
+/// result: `{"ann": {"car": "red"}, "bo": {"car": "blue"}}`, each entry named by a
+/// player id, a team name or a tuple of the team's players, each factor a kind and a
+/// value (a string or a whole number). A match that cannot exist raises `MatchError`.
 #[pyclass(module = "podium", name = "Match", frozen)]
 pub struct MatchObj {
     pub inner: Match,
@@ -373,12 +539,14 @@ pub struct MatchObj {
 #[pymethods]
 impl MatchObj {
     #[new]
-    #[pyo3(signature = (results=None, /, *, scores=None, teams=None, weights=None, time=None, id=None))]
+    #[pyo3(signature = (results=None, /, *, scores=None, teams=None, weights=None, factors=None, time=None, id=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         results: Option<&Bound<'_, PyAny>>,
         scores: Option<&Bound<'_, PyAny>>,
         teams: Option<&Bound<'_, PyAny>>,
         weights: Option<&Bound<'_, PyAny>>,
+        factors: Option<&Bound<'_, PyAny>>,
         time: Option<&Bound<'_, PyAny>>,
         id: Option<String>,
     ) -> PyResult<Self> {
@@ -388,6 +556,7 @@ impl MatchObj {
             scores,
             teams,
             weights,
+            factors,
             time,
             id: id.clone().unwrap_or_default(),
         }
@@ -448,7 +617,9 @@ impl MatchObj {
         }
     }
 
-    /// The match as long rows, one per player (as a long CSV holds it).
+    /// The match as long rows, one per player (as a long CSV holds it): match_id, time,
+    /// player, team, place, score, weight, and factors (kind → value) for the row of an
+    /// entry with factors.
     fn to_dicts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let rows = long_rows(py, &self.inner)?;
         PyList::new(py, rows)
@@ -459,7 +630,9 @@ impl MatchObj {
     }
 }
 
-/// `Match(id='g1', time='2024-05-01', results=[1 ann, 2 bo, 2 cy, 4 red: di+ed])`.
+/// `Match(id='g1', time='2024-05-01', results=[1 ann, 2 bo, 2 cy, 4 red: di+ed])`; an
+/// entry's factors follow it as the command line's `--players` writes them
+/// (`1 ann@car=red`).
 fn match_repr(m: &Match, has_id: bool) -> String {
     let results: Vec<String> = m
         .entries()
@@ -467,11 +640,15 @@ fn match_repr(m: &Match, has_id: bool) -> String {
         .enumerate()
         .map(|(i, e)| {
             let players: Vec<&str> = e.members.iter().map(|p| p.player.as_str()).collect();
-            let who = match &e.team {
+            let mut who = match &e.team {
                 Some(t) if *t == players.join("+") => format!("({})", players.join("+")),
                 Some(t) => format!("{t}: {}", players.join("+")),
                 None => players.join("+"),
             };
+            for f in &e.factors {
+                who.push('@');
+                who.push_str(&f.to_string());
+            }
             match e.finish {
                 Finish::Score(s) => format!("{} {who} ({})", m.place(i), float_text(s)),
                 Finish::Rank(_) => format!("{} {who}", m.place(i)),
@@ -512,6 +689,7 @@ pub fn entries_of(m: &Match) -> Vec<Entry> {
                 Finish::Score(s) => Some(s),
                 Finish::Rank(_) => None,
             },
+            factors: Factors(e.factors.clone()),
         })
         .collect()
 }
@@ -521,7 +699,8 @@ const LONG_COLUMNS: [&str; 7] = [
     "match_id", "time", "player", "team", "place", "score", "weight",
 ];
 
-/// A match as long rows (dicts), one per player.
+/// A match as long rows (dicts), one per player; the row of an entry with factors has
+/// them as `factors` (kind → value), as a result row of the server's JSON does.
 fn long_rows<'py>(py: Python<'py>, m: &Match) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let time = crate::time::to_py(py, m.time())?;
     m.players()
@@ -541,6 +720,9 @@ fn long_rows<'py>(py: Python<'py>, m: &Match) -> PyResult<Vec<Bound<'py, PyDict>
                 },
             )?;
             d.set_item("weight", p.weight)?;
+            if !entry.factors.is_empty() {
+                d.set_item("factors", factor_dict(py, &entry.factors)?)?;
+            }
             Ok(d)
         })
         .collect()
@@ -631,6 +813,51 @@ pub struct Store {
     /// `starts[i]..starts[i + 1]` are match `i`'s rows.
     starts: Vec<usize>,
     rows: Vec<StoredRow>,
+    /// The entries' factors: `factored[factor_starts[i]..factor_starts[i + 1]]` are match
+    /// `i`'s entries that carry factors, each as its first row's place among the match's
+    /// rows and its set of factors (a number in `factor_sets`). A history without factors
+    /// costs one number per match here.
+    factor_starts: Vec<u32>,
+    factored: Vec<(u32, u32)>,
+    factor_sets: FactorSets,
+}
+
+/// The distinct sets of an entry's factors, each kept once and found by number.
+#[derive(Debug, Clone, Default)]
+struct FactorSets {
+    sets: Vec<Box<[Factor]>>,
+    index: HashMap<Box<[Factor]>, u32, foldhash::fast::RandomState>,
+}
+
+impl FactorSets {
+    /// The number of `set`, added if new.
+    fn add(&mut self, set: &[Factor]) -> u32 {
+        if let Some(&k) = self.index.get(set) {
+            return k;
+        }
+        let k = self.sets.len() as u32;
+        self.sets.push(set.into());
+        self.index.insert(set.into(), k);
+        k
+    }
+
+    /// Forgets every set from number `len` on.
+    fn truncate(&mut self, len: usize) {
+        for set in self.sets.drain(len.min(self.sets.len())..) {
+            self.index.remove(&set);
+        }
+    }
+}
+
+/// How much a [`Store`] holds, to go back to with [`Store::truncate`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mark {
+    /// Matches.
+    pub matches: usize,
+    /// Players.
+    pub players: usize,
+    teams: usize,
+    factor_sets: usize,
 }
 
 impl Default for Store {
@@ -644,6 +871,9 @@ impl Default for Store {
             simple: Vec::new(),
             starts: vec![0],
             rows: Vec::new(),
+            factor_starts: vec![0],
+            factored: Vec::new(),
+            factor_sets: FactorSets::default(),
         }
     }
 }
@@ -665,21 +895,39 @@ impl Store {
     }
 
     /// How much the store holds, to go back to with [`Store::truncate`].
-    pub fn mark(&self) -> (usize, usize, usize) {
-        (self.len(), self.players.len(), self.teams.len())
+    pub fn mark(&self) -> Mark {
+        Mark {
+            matches: self.len(),
+            players: self.players.len(),
+            teams: self.teams.len(),
+            factor_sets: self.factor_sets.sets.len(),
+        }
     }
 
-    /// Forgets every match, player and team added since `mark` was taken.
-    pub fn truncate(&mut self, mark: (usize, usize, usize)) {
-        let (matches, players, teams) = mark;
+    /// Forgets every match, player, team and set of factors added since `mark` was taken.
+    pub fn truncate(&mut self, mark: Mark) {
+        let matches = mark.matches;
         self.rows.truncate(self.starts[matches]);
         self.starts.truncate(matches + 1);
+        self.factored.truncate(self.factor_starts[matches] as usize);
+        self.factor_starts.truncate(matches + 1);
         self.ids.truncate(matches);
         self.times.truncate(matches);
         self.scored.truncate(matches);
         self.simple.truncate(matches);
-        self.players.truncate(players);
-        self.teams.truncate(teams);
+        self.players.truncate(mark.players);
+        self.teams.truncate(mark.teams);
+        self.factor_sets.truncate(mark.factor_sets);
+    }
+
+    /// Whether any match holds factors.
+    pub fn has_factors(&self) -> bool {
+        !self.factored.is_empty()
+    }
+
+    /// Whether match `i` holds factors.
+    pub fn has_factors_at(&self, i: usize) -> bool {
+        self.factor_starts[i] < self.factor_starts[i + 1]
     }
 
     /// An empty store whose players are numbered by the caller ([`Store::push_numbered`],
@@ -706,7 +954,13 @@ impl Store {
     /// the player's id).
     fn push_with(&mut self, m: &Match, mut number: impl FnMut(&mut Strings, &str) -> u32) {
         let mut simple = true;
+        let first = self.starts[self.len()];
         for e in m.entries() {
+            if !e.factors.is_empty() {
+                simple = false;
+                let set = self.factor_sets.add(&e.factors);
+                self.factored.push(((self.rows.len() - first) as u32, set));
+            }
             let team = match &e.team {
                 Some(t) => {
                     simple = false;
@@ -739,6 +993,7 @@ impl Store {
             .push(matches!(m.entries()[0].finish, Finish::Score(_)));
         self.simple.push(simple);
         self.starts.push(self.rows.len());
+        self.factor_starts.push(self.factored.len() as u32);
     }
 
     /// Adds a match.
@@ -762,6 +1017,7 @@ impl Store {
         self.scored.push(false);
         self.simple.push(true);
         self.starts.push(self.rows.len());
+        self.factor_starts.push(self.factored.len() as u32);
     }
 
     /// The number of player `id`, added if new.
@@ -815,9 +1071,15 @@ impl Store {
     /// in the order they were validated in.
     pub fn build(&self, i: usize, spare: Option<Match>) -> Result<Match, podium::MatchError> {
         let scored = self.scored[i];
+        // Each entry's factors come with its first row: the match merges them into it.
+        let mut factored = self.factored
+            [self.factor_starts[i] as usize..self.factor_starts[i + 1] as usize]
+            .iter()
+            .peekable();
         let rows = self.rows[self.starts[i]..self.starts[i + 1]]
             .iter()
-            .map(|r| RowRef {
+            .enumerate()
+            .map(move |(k, r)| RowRef {
                 player: self.players.get(r.player),
                 team: (r.team != NO_TEAM).then(|| self.teams.get(r.team)),
                 finish: if scored {
@@ -826,7 +1088,10 @@ impl Store {
                     Finish::Rank(r.finish)
                 },
                 weight: r.weight,
-                factors: &[],
+                factors: match factored.next_if(|&&(at, _)| at as usize == k) {
+                    Some(&(_, set)) => &self.factor_sets.sets[set as usize],
+                    None => &[],
+                },
             });
         Match::from_row_refs(spare, self.id(i), self.times[i], rows)
     }
@@ -975,7 +1240,8 @@ impl Matches {
     }
 
     /// The matches as long rows (dicts: match_id, time, player, team, place, score,
-    /// weight), one per player per match.
+    /// weight, and factors for the row of an entry with factors), one per player per
+    /// match.
     fn to_dicts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let mut rows = Vec::new();
         for k in 0..self.len() {
@@ -985,10 +1251,15 @@ impl Matches {
         PyList::new(py, rows)
     }
 
-    /// The matches as a `pandas.DataFrame` of long rows (see `to_dicts`; needs pandas).
+    /// The matches as a `pandas.DataFrame` of long rows (see `to_dicts`; needs pandas):
+    /// a `factors` column when a match has factors (`None` for the rows without).
     fn to_pandas<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let pandas = import_pandas(py)?;
         let mut cols: Vec<Vec<Py<PyAny>>> = LONG_COLUMNS.iter().map(|_| Vec::new()).collect();
+        // A column of the entries' factors when a match of the view has some.
+        let mut factors: Option<Vec<Py<PyAny>>> = (self.store.has_factors()
+            && (0..self.len()).any(|k| self.store.has_factors_at(self.at(k))))
+        .then(Vec::new);
         for k in 0..self.len() {
             let m = self.store.build(self.at(k), None).map_err(match_error)?;
             let time = crate::time::to_py(py, m.time())?;
@@ -1007,11 +1278,21 @@ impl Matches {
                     .into_py_any(py)?,
                 );
                 cols[6].push(p.weight.into_py_any(py)?);
+                if let Some(col) = factors.as_mut() {
+                    col.push(if entry.factors.is_empty() {
+                        py.None()
+                    } else {
+                        factor_dict(py, &entry.factors)?.into_any().unbind()
+                    });
+                }
             }
         }
         let data = PyDict::new(py);
         for (name, col) in LONG_COLUMNS.iter().zip(cols) {
             data.set_item(name, PyList::new(py, col)?)?;
+        }
+        if let Some(col) = factors {
+            data.set_item("factors", PyList::new(py, col)?)?;
         }
         pandas.getattr("DataFrame")?.call1((data,))
     }
@@ -1111,13 +1392,19 @@ mod tests {
             prop::option::of(prop::sample::select(vec!["red", "blue", "ann+bo"])),
             prop::sample::select(vec![1.0, 2.0, 2.5, 3.0]),
             prop::sample::select(vec![1.0, 0.5]),
+            prop::option::of(prop::sample::select(vec!["x", "y"])),
+            prop::option::of(prop::sample::select(vec!["1", "2"])),
         )
-            .prop_map(|(p, t, r, w)| ResultRow {
+            .prop_map(|(p, t, r, w, car, seat)| ResultRow {
                 player: p.to_string(),
                 team: t.map(str::to_string),
                 finish: Finish::Rank(r),
                 weight: w,
-                factors: Vec::new(),
+                factors: car
+                    .map(|c| Factor::new("car", c))
+                    .into_iter()
+                    .chain(seat.map(|s| Factor::new("seat", s)))
+                    .collect(),
             });
         prop::collection::vec(row, 2..8)
     }

@@ -49,11 +49,43 @@ pub fn paths_of(value: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     Ok(vec![one(value)?])
 }
 
-/// The inputs `paths` name, each file in `format` or the one its extension suggests.
+/// The factor columns given as `factors=`: a column's name, or a list of them.
+pub fn factor_columns(value: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+    let Some(value) = value else {
+        return Ok(Vec::new());
+    };
+    if let Ok(s) = value.cast::<PyString>() {
+        return Ok(vec![s.to_cow()?.into_owned()]);
+    }
+    if !(value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>()) {
+        return Err(PyTypeError::new_err(format!(
+            "factors is a column's name or a list of them, not {}",
+            value.get_type().name()?
+        )));
+    }
+    value
+        .try_iter()?
+        .map(|v| {
+            let v = v?;
+            match v.cast::<PyString>() {
+                Ok(s) => Ok(s.to_cow()?.into_owned()),
+                Err(_) => Err(PyTypeError::new_err(format!(
+                    "factors: a column's name is a string, not {}",
+                    v.get_type().name()?
+                ))),
+            }
+        })
+        .collect()
+}
+
+/// The inputs `paths` name, each file in `format` or the one its extension suggests,
+/// reading the columns `factors` as factors (checked: `ReadError` for a name that
+/// cannot be a factor kind or is given twice).
 pub fn inputs_of(
     paths: &Bound<'_, PyAny>,
     format: Option<&str>,
     skip_bad: bool,
+    factors: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Inputs> {
     let format = match format.map(str::to_ascii_lowercase).as_deref() {
         None => None,
@@ -65,11 +97,15 @@ pub fn inputs_of(
             )))
         }
     };
+    let options = podium_io::ReadOptions {
+        factors: factor_columns(factors)?,
+    };
+    options.check().map_err(|e| read_error(&e))?;
     Ok(Inputs {
         files: paths_of(paths)?,
         format,
         skip_bad,
-        options: podium_io::ReadOptions::default(),
+        options,
     })
 }
 
@@ -121,21 +157,26 @@ pub fn ingest_error<E: std::fmt::Display>(
 
 /// Reads match files (long CSV or JSON Lines, each by its extension unless `format` is
 /// given) into a `Matches`, in the order `podium rate` rates them: the files' order, or
-/// time order (stable) when the matches have times.
+/// time order (stable) when the matches have times. `factors` names columns (CSV) or
+/// result fields (JSON Lines) to read as the entries' factors, as `--factor` does
+/// (`factors=["constructor"]` gives a row with `ferrari` the factor
+/// `constructor=ferrari`; an empty value gives none).
 ///
 /// A bad match raises `ReadError` listing every bad match by file, line and field, and
 /// nothing is read; with `skip_bad=True` the rest is read and the bad ones are listed in
-/// the result's `skipped`. A file that cannot be opened raises `OSError`
-/// (`FileNotFoundError`, ...). The interpreter's lock is released while reading.
+/// the result's `skipped`. A factor column a file lacks is a `ReadError` naming it. A
+/// file that cannot be opened raises `OSError` (`FileNotFoundError`, ...). The
+/// interpreter's lock is released while reading.
 #[pyfunction]
-#[pyo3(signature = (paths, /, *, format=None, skip_bad=false))]
+#[pyo3(signature = (paths, /, *, format=None, skip_bad=false, factors=None))]
 pub fn read(
     py: Python<'_>,
     paths: &Bound<'_, PyAny>,
     format: Option<&str>,
     skip_bad: bool,
+    factors: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Matches> {
-    let inputs = inputs_of(paths, format, skip_bad)?;
+    let inputs = inputs_of(paths, format, skip_bad, factors)?;
     let loaded = py.detach(|| {
         ingest::load(&inputs, &Reading::default())
             .map_err(Box::new)
@@ -160,17 +201,29 @@ pub fn read(
 }
 
 /// Reads long CSV files (see `read`): one row per player per match, columns `match`,
-/// `player`, `rank` or `score`, and optionally `team`, `time`, `weight`.
+/// `player`, `rank` or `score`, and optionally `team`, `time`, `weight` and the factor
+/// columns named by `factors`.
 #[pyfunction]
-#[pyo3(signature = (paths, /, *, skip_bad=false))]
-pub fn read_csv(py: Python<'_>, paths: &Bound<'_, PyAny>, skip_bad: bool) -> PyResult<Matches> {
-    read(py, paths, Some("csv"), skip_bad)
+#[pyo3(signature = (paths, /, *, skip_bad=false, factors=None))]
+pub fn read_csv(
+    py: Python<'_>,
+    paths: &Bound<'_, PyAny>,
+    skip_bad: bool,
+    factors: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Matches> {
+    read(py, paths, Some("csv"), skip_bad, factors)
 }
 
 /// Reads JSON Lines files (see `read`): one match per line,
-/// `{"match": ..., "time": ..., "results": [{"player": ..., "rank": ...}, ...]}`.
+/// `{"match": ..., "time": ..., "results": [{"player": ..., "rank": ...}, ...]}`; the
+/// result fields named by `factors` are the entries' factors.
 #[pyfunction]
-#[pyo3(signature = (paths, /, *, skip_bad=false))]
-pub fn read_jsonl(py: Python<'_>, paths: &Bound<'_, PyAny>, skip_bad: bool) -> PyResult<Matches> {
-    read(py, paths, Some("jsonl"), skip_bad)
+#[pyo3(signature = (paths, /, *, skip_bad=false, factors=None))]
+pub fn read_jsonl(
+    py: Python<'_>,
+    paths: &Bound<'_, PyAny>,
+    skip_bad: bool,
+    factors: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Matches> {
+    read(py, paths, Some("jsonl"), skip_bad, factors)
 }

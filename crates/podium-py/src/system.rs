@@ -235,6 +235,14 @@ impl System {
         self.inner.has_uncertainty()
     }
 
+    /// Whether the system rates factors (a car, a seat, a faction) beside the players:
+    /// the Elo family, trueskill, the Weng-Lin family and kalman-mmr do; the others
+    /// raise `RateError` for a match whose factors tell its entries apart.
+    #[getter]
+    fn rates_factors(&self) -> bool {
+        self.inner.rates_factors()
+    }
+
     /// The same system with some parameters changed: `sme.with_params(k=24)`.
     #[pyo3(signature = (**params))]
     fn with_params(&self, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
@@ -310,8 +318,14 @@ fn rating_arg(system: &dyn RatingSystem, v: &Bound<'_, PyAny>) -> PyResult<podiu
 
 impl Row for System {
     const NAME: &'static str = "System";
-    const COLUMNS: &'static [&'static str] =
-        &["name", "summary", "source", "has_uncertainty", "params"];
+    const COLUMNS: &'static [&'static str] = &[
+        "name",
+        "summary",
+        "source",
+        "has_uncertainty",
+        "rates_factors",
+        "params",
+    ];
 
     fn value(&self, py: Python<'_>, column: usize) -> PyResult<Py<PyAny>> {
         match column {
@@ -319,6 +333,7 @@ impl Row for System {
             1 => self.spec.summary.into_py_any(py),
             2 => self.spec.source.into_py_any(py),
             3 => self.inner.has_uncertainty().into_py_any(py),
+            4 => self.inner.rates_factors().into_py_any(py),
             _ => self.params_dict(py)?.into_py_any(py),
         }
     }
@@ -329,7 +344,8 @@ impl Row for System {
 }
 
 /// Every rating system at its defaults, in the order `podium systems` lists them: a table
-/// of `System`s (name, summary, source, whether it keeps σ, parameters).
+/// of `System`s (name, summary, source, whether it keeps σ, whether it rates factors,
+/// parameters).
 #[pyfunction]
 pub fn systems() -> PyResult<Table> {
     let all = podium::systems()

@@ -505,3 +505,58 @@ row! {
         games: u32,
     }
 }
+
+row! {
+    /// A factor the league has met (a car, a seat, a faction): a row of
+    /// `League.factor_standings()`, and what `League.factor_rating()` gives.
+    FactorStanding {
+        /// The factor's kind (`car`).
+        kind: String,
+        /// Which one of its kind (`ferrari`).
+        value: String,
+        /// Its rating: what it adds to the strength of an entry that carries it (0 is no
+        /// advantage).
+        rating: f64,
+        /// Its uncertainty σ, for systems that keep one.
+        sigma: Option<f64>,
+        /// The matches where it told entries apart.
+        matches: u32,
+        /// Those matches won by an entry that carried it; a tie for first among k
+        /// entries counts 1/k.
+        wins: f64,
+        /// Win percentage, 0..100.
+        win_pct: f64,
+        /// Win percentage of an average entry in the same matches (the mean of 1/N).
+        expected_win_pct: f64,
+    }
+}
+
+row! {
+    /// Why one factor's rating moved in one match: a row of `League.factor_history()`.
+    FactorChange {
+        /// The match id.
+        match_id: String,
+        /// When the match was played (UTC), if known.
+        time: Time,
+        /// The factor's kind.
+        kind: String,
+        /// The factor's value.
+        value: String,
+        /// The rating before the match.
+        rating_before: f64,
+        /// The uncertainty σ before the match, for systems that keep one.
+        sigma_before: Option<f64>,
+        /// The score the system expected of the entries that carried it, summed.
+        expected: f64,
+        /// The score those entries achieved, summed.
+        actual: f64,
+        /// The step size, for systems that have one.
+        k: Option<f64>,
+        /// `rating_after − rating_before`.
+        change: f64,
+        /// The rating after the match.
+        rating_after: f64,
+        /// The uncertainty σ after the match, for systems that keep one.
+        sigma_after: Option<f64>,
+    }
+}

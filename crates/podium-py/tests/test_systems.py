@@ -12,7 +12,7 @@ ALL = [s.name for s in podium.systems()]
 
 def test_the_list_is_the_cli_s():
     rows = podium.systems()
-    assert rows.columns == ["name", "summary", "source", "has_uncertainty", "params"]
+    assert rows.columns == ["name", "summary", "source", "has_uncertainty", "rates_factors", "params"]
     assert ALL[:2] == ["elo", "sme"] and "trueskill" in ALL and "plackett-luce" in ALL
     for s in rows:
         assert s.summary and s.source
