@@ -25,7 +25,7 @@ fn game_night_rates_into_a_leaderboard() {
         .map(|r| r["games"].parse::<u32>().unwrap())
         .sum();
     assert_eq!(games, 160, "one row per player per game");
-    assert_eq!(rows[0]["player"], "Maya");
+    assert_eq!(rows[0]["player"], "Priya");
 }
 
 #[test]

@@ -31,9 +31,11 @@
 //!    with its own slope κ fitted by stochastic Newton steps. The rating reported is
 //!    the filter in use, which starts with the first symmetric, static filter and moves
 //!    to the best-scoring filter only when its cumulative advantage exceeds `switch_z`
-//!    standard errors of the difference. A newcomer's prior mean is the running mean of
-//!    debut performances, each older debut weighted by `prior_forgetting` per newer
-//!    one. The probability that `a` finishes ahead of `b` is
+//!    standard errors of the difference and `ln(switch_odds·(k − 1))` nats (k filters:
+//!    odds of `switch_odds` against the filter in use for each of the k − 1
+//!    alternatives, Kass & Raftery's "very strong" evidence at 150). A newcomer's
+//!    prior mean is the running mean of debut performances, each older debut weighted
+//!    by `prior_forgetting` per newer one. The probability that `a` finishes ahead of `b` is
 //!    `L(κ (μ_a − μ_b)/√(σ_a² + σ_b² + c·2β²))` (L the logistic with unit variance),
 //!    with `c` chosen from {2, 1, ½, …, 1/64, 0} by cumulative log-likelihood and its κ
 //!    fitted online.
@@ -51,16 +53,17 @@
 //! A. P. Dawid, *Present Position and Potential Developments: Some Personal Views —
 //! Statistical Theory, the Prequential Approach*, JRSS A 1984. Calibrating a probability
 //! by a logistic slope: J. Platt, *Probabilistic Outputs for Support Vector Machines*,
-//! 1999.
+//! 1999. Odds as the strength of evidence: R. E. Kass and A. E. Raftery, *Bayes
+//! Factors*, JASA 1995.
 //!
 //! **Parameters** (`--set name=value`): `rating` 1500 and `sigma` 350 (a newcomer's
 //! prior before any debut is seen), `beta` 195.96 (performance noise β, Elo-MMR's
 //! value), `field_noise` 4, `taus` 0,12,25,50, `gammas` 0,4,8, `symmetric` and `robust`
 //! (which filters the bank holds; both), `clip` 1, `jump_above` 1, `jump` 70,
-//! `switch_z` 2, `sample` 48, `margins` true, `noise_prior` 5 (0: no per-match noise
-//! level), `prior_forgetting` 0.998, `calibrate` true, `calibration_weight` 100, and for
-//! [factors](crate::factor) `factor_sigma` 50 and `factor_tau` 0. One set
-//! of defaults for every history.
+//! `switch_z` 2, `switch_odds` 150, `sample` 48, `margins` true, `noise_prior` 5 (0: no
+//! per-match noise level), `prior_forgetting` 0.998, `calibrate` true,
+//! `calibration_weight` 100, and for [factors](crate::factor) `factor_sigma` 50 and
+//! `factor_tau` 0. One set of defaults for every history.
 //!
 //! ```
 //! use podium::{League, Match};
@@ -122,6 +125,10 @@ pub struct KalmanMmrConfig {
     pub jump: f64,
     /// Standard errors by which a filter must lead to be switched to. Default 2.
     pub switch_z: f64,
+    /// Odds, against the filter in use and for each alternative, by which a filter's
+    /// pairwise likelihood must lead to be switched to: a lead of at least
+    /// `ln(switch_odds·(k − 1))` nats among k filters. Default 150.
+    pub switch_odds: f64,
     /// Established players of a match scored for the selection, at most. Default 48.
     pub sample: u32,
     /// Respace the performances along the scores when a match has them. Default true.
@@ -157,6 +164,7 @@ impl Default for KalmanMmrConfig {
             jump_above: 1.0,
             jump: 70.0,
             switch_z: 2.0,
+            switch_odds: 150.0,
             sample: 48,
             margins: true,
             noise_prior: 5.0,
@@ -187,6 +195,7 @@ crate::configure!(KalmanMmrConfig, "kalman-mmr" {
     jump_above: f64 where |v| (0.0..=100.0).contains(&v), "in [0, 100]" => "asymmetric filters: innovations above this widen the prior by jump²",
     jump: f64 where |v| (0.0..=15_000.0).contains(&v), "in [0, 15000]" => "asymmetric filters: σ of the jump (0 = none)",
     switch_z: f64 where |v| (0.0..=100.0).contains(&v), "in [0, 100]" => "standard errors by which a filter must lead to be switched to",
+    switch_odds: f64 where |v| (1.0..=1e12).contains(&v), "in [1, 1e12]" => "odds against the filter in use (per alternative) by which a filter must lead to be switched to",
     sample: u32 where |v| (2..=100_000).contains(&v), "in [2, 100000]" => "established players of a match scored for the selection, at most",
     margins: bool => "respace the performances along the scores when a match has them",
     noise_prior: f64 where |v| (0.0..=1e6).contains(&v), "in [0, 1e6]" => "prior weight of the per-match noise level (0 = none)",
@@ -1020,7 +1029,11 @@ impl KalmanMmrConfig {
         let f = (0..k)
             .max_by(|&a, &b| l.score[a].total_cmp(&l.score[b]))
             .unwrap_or(g);
-        if f != g && l.score[f] - l.score[g] > self.switch_z * l.dsq[f * k + g].sqrt() {
+        let lead = l.score[f] - l.score[g];
+        if f != g
+            && lead > self.switch_z * l.dsq[f * k + g].sqrt()
+            && lead > (self.switch_odds * (k - 1) as f64).ln()
+        {
             l.best = f;
             l.switches += 1;
         }
