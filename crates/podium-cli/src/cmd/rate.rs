@@ -32,7 +32,9 @@ pub struct Args {
     display: Ranking,
     /// Write one row per player per match (rating before, expected, actual, K, change,
     /// after) to FILE, replaced only once every match is rated; `-` writes it to standard
-    /// output in place of the leaderboard.
+    /// output in place of the leaderboard. With --factor, two more columns,
+    /// `factor_kind` and `factor_value`, and one row per factor per match after its
+    /// players' (`player` and `place` empty).
     #[arg(long, value_name = "FILE")]
     history: Option<String>,
     /// After the players, list every factor read with --factor: kind, value, rating (what
@@ -77,24 +79,51 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut inputs: Vec<&str> = args.input.files.iter().map(String::as_str).collect();
     inputs.extend(args.initial.initial.as_deref());
     let mut history = csv::Writer::from_writer(Output::create(path, &inputs)?);
-    history.write_record(HISTORY_HEADER)?;
+    let factored = !args.input.factors.is_empty();
+    let mut header = HISTORY_HEADER.to_vec();
+    if factored {
+        header.extend(["factor_kind", "factor_value"]);
+    }
+    history.write_record(&header)?;
     let skipped = ingest::rate_each(&args.input, &mut league, |league, m, report| {
         let time = m.time().map(podium_io::format_time).unwrap_or_default();
+        // The columns of one change after `match`, `time`, `player` and `place`.
+        let change = |c: &podium::PlayerChange| {
+            [
+                c.before.value.to_string(),
+                c.expected.to_string(),
+                c.actual.to_string(),
+                c.k.map(|k| k.to_string()).unwrap_or_default(),
+                c.weight.to_string(),
+                c.delta().to_string(),
+                c.after.value.to_string(),
+                c.after.sigma.map(|s| s.to_string()).unwrap_or_default(),
+            ]
+        };
         for ((entry, _), (idx, c)) in m.players().zip(&report.changes) {
-            history.write_record([
-                m.id(),
-                &time,
-                &league.player(*idx).name,
-                &m.place(entry).to_string(),
-                &c.before.value.to_string(),
-                &c.expected.to_string(),
-                &c.actual.to_string(),
-                &c.k.map(|k| k.to_string()).unwrap_or_default(),
-                &c.weight.to_string(),
-                &c.delta().to_string(),
-                &c.after.value.to_string(),
-                &c.after.sigma.map(|s| s.to_string()).unwrap_or_default(),
-            ])?;
+            let mut row = vec![
+                m.id().to_string(),
+                time.clone(),
+                league.player(*idx).name.to_string(),
+                m.place(entry).to_string(),
+            ];
+            row.extend(change(c));
+            if factored {
+                row.extend([String::new(), String::new()]);
+            }
+            history.write_record(&row)?;
+        }
+        for (idx, c) in &report.factors {
+            let factor = &league.factors()[*idx].factor;
+            let mut row = vec![
+                m.id().to_string(),
+                time.clone(),
+                String::new(),
+                String::new(),
+            ];
+            row.extend(change(c));
+            row.extend([factor.kind.to_string(), factor.value.to_string()]);
+            history.write_record(&row)?;
         }
         Ok(())
     })?;

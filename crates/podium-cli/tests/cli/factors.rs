@@ -88,6 +88,57 @@ fn rate_with_factors_lists_them_with_their_ratings() {
 }
 
 #[test]
+fn the_history_has_a_row_per_factor_per_match() {
+    let d = Dir::new("factor-history");
+    let races = d.file("races.csv", RACES);
+    let out = podium(&[
+        "rate",
+        &races,
+        "--system",
+        "pairwise",
+        "--factor",
+        "car",
+        "--history",
+        "-",
+    ]);
+    let rows = csv_rows(out.ok());
+    let cols: Vec<(&str, &str, &str, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["match"].as_str(),
+                r["player"].as_str(),
+                r["place"].as_str(),
+                r["factor_kind"].as_str(),
+                r["factor_value"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        cols,
+        [
+            ("r1", "ann", "1", "", ""),
+            ("r1", "bo", "2", "", ""),
+            ("r1", "", "", "car", "red"),
+            ("r1", "", "", "car", "blue"),
+            ("r2", "cy", "1", "", ""),
+            ("r2", "dee", "2", "", ""),
+            // A match's factors in the order its entries first carry them.
+            ("r2", "", "", "car", "blue"),
+            ("r2", "", "", "car", "red"),
+        ]
+    );
+    let change = |i: usize| num(&rows[i]["change"]);
+    assert!((change(2) - 16.0).abs() < 1e-9 && (change(3) + 16.0).abs() < 1e-9);
+    assert!((change(6) - gain()).abs() < 1e-9 && (change(7) + gain()).abs() < 1e-9);
+    assert!((num(&rows[7]["rating_after"]) - (16.0 - gain())).abs() < 1e-9);
+    // Without --factor the history keeps its columns.
+    let plain = podium(&["rate", &races, "--system", "pairwise", "--history", "-"]);
+    let header = plain.ok().lines().next().unwrap().to_string();
+    assert!(header.ends_with(",sigma_after"), "{header}");
+}
+
+#[test]
 fn a_factor_named_like_a_player_is_another_thing() {
     let d = Dir::new("factors-names");
     // The car "ann" is not the player ann.
