@@ -1,4 +1,4 @@
-//! Time of one update of each seed system for free-for-alls of the sizes users meet.
+//! Time of one update of each Elo-family system for free-for-alls of the sizes users meet.
 //! Run with `cargo bench -p podium --bench systems`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

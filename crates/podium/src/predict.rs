@@ -120,7 +120,7 @@ pub fn softmax(x: &[f64]) -> Vec<f64> {
     e.into_iter().map(|v| v / total).collect()
 }
 
-/// The rating of each entry as the seed systems rate a team: the mean of its members'
+/// The rating of each entry as the Elo family rates a team: the mean of its members'
 /// values (σ, if every member has one, is that of the mean: `√(Σσ²) / n`; games the
 /// fewest of any member).
 #[must_use]

@@ -9,7 +9,7 @@
 //! at the median rating of the established (non-provisional) players.
 //!
 //! The system is point neutral when all players are established and equally rated; in
-//! general `Σ E` is only close to 1 (the seed calls it neutral "not counting rounding
+//! general `Σ E` is only close to 1 (Narula calls it neutral "not counting rounding
 //! errors"), so a few hundredths of a point can appear or vanish per match.
 //!
 //! ```

@@ -1,6 +1,6 @@
 //! The rating systems, one module each, and the shared arithmetic of the Elo family.
 //!
-//! Every seed system updates a player by `Δ = w · K · (S − E)` where `S` and `E` are the
+//! Every Elo-family system updates a player by `Δ = w · K · (S − E)` where `S` and `E` are the
 //! actual and expected scores of the player's *entry* and `w` the player's weight
 //! (partial play). A team is rated as one entry whose rating is the **mean of its
 //! members' ratings**; every member then receives the team's change, scaled by their own

@@ -1,7 +1,7 @@
 //! `pairwise`: every pair of entries is a virtual two-player game (Gautam Narula, "Building a Multiplayer Elo Rating System", 2012, approach 1).
 //!
 //! `Δ_i = K' · Σ_j (S_ij − E_ij)` over all other entries `j`, with `S_ij` 1, ½ or 0 by
-//! finish. `K' = K` per virtual game as in the seed, or `K / (N − 1)` with
+//! finish. `K' = K` per virtual game as in Narula's article, or `K / (N − 1)` with
 //! `per_opponent = true` so that the size of the match does not scale the stakes.
 //!
 //! ```

@@ -6,7 +6,7 @@
 //! `S` sum to 1, so the system is point neutral. With `winner_takes_all`, `S = 1` for the
 //! winner (tied winners split it) and 0 for everyone else.
 //!
-//! (Seed 003 divides by N; for N = 3 that equals C. Dividing by C for every N keeps the
+//! (Brown divides by N; for N = 3 that equals C. Dividing by C for every N keeps the
 //! expected and actual scores on the same total.)
 //!
 //! ```
