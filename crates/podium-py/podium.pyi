@@ -358,7 +358,7 @@ class League:
     """A pool of players rated by one system, match after match."""
 
     def __new__(
-        cls, system: Union[System, str], /, *, history: bool = True, **params: Union[_ParamValue, str, Sequence[float]]
+        cls, system: Union[System, str, None] = None, /, *, history: bool = True, **params: Union[_ParamValue, str, Sequence[float]]
     ) -> "League": ...
     @property
     def system(self) -> System: ...

@@ -18,7 +18,7 @@ use crate::matches::{
     build_match, give_factors, with_id, Factors, Given, Mark, MatchObj, RawEntry, Store,
 };
 use crate::read::{ingest_error, inputs_of};
-use crate::system::System;
+use crate::system::{settings_of, System};
 use crate::table::{
     import_pandas, row, Change, FactorChange, FactorStanding, Rating, Row, Rows, Standing, Table,
     Time,
@@ -656,17 +656,24 @@ impl Rater<'_> {
     }
 }
 
-/// The system a league's constructor was given: a `System` or a name with parameters.
-fn system_arg(system: &Bound<'_, PyAny>, params: Option<&Bound<'_, PyDict>>) -> PyResult<System> {
-    System::from_py(system, params)
+/// The system a league's constructor was given: a `System`, a name with parameters, or
+/// none for the library's default system (with parameters, if given).
+fn system_arg(
+    system: Option<&Bound<'_, PyAny>>,
+    params: Option<&Bound<'_, PyDict>>,
+) -> PyResult<System> {
+    match system {
+        Some(s) => System::from_py(s, params),
+        None => System::build(podium::DEFAULT_SYSTEM, settings_of(params)?),
+    }
 }
 
 #[pymethods]
 impl League {
     #[new]
-    #[pyo3(signature = (system, /, *, history=true, **params))]
+    #[pyo3(signature = (system=None, /, *, history=true, **params))]
     fn py_new(
-        system: &Bound<'_, PyAny>,
+        system: Option<&Bound<'_, PyAny>>,
         history: bool,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {

@@ -122,7 +122,24 @@ def test_factor_files_equal_the_cli(system, race_files, tmp_path):
         assert_same_board(league.standings(), players)
         assert_same_factors(league.factor_standings(), factors)
         if league.keeps_history:
-            assert_same_history(league.history(), history_rows)
+            assert_same_history(league.history(), [r for r in history_rows if not r["factor_kind"]])
+            assert_same_factor_history(league.factor_history(),
+                                       [r for r in history_rows if r["factor_kind"]])
+
+
+def assert_same_factor_history(history, rows):
+    """A league's factor history equals the factor rows of the binary's --history CSV."""
+    assert len(history) == len(rows) > 0
+    for c, r in zip(history, rows):
+        assert (c.match_id, c.kind, c.value) == (r["match"], r["factor_kind"], r["factor_value"])
+        assert r["player"] == r["place"] == ""
+        assert c.rating_before == float(r["rating_before"])
+        assert c.expected == float(r["expected"])
+        assert c.actual == float(r["actual"])
+        assert c.k == number(r["k"])
+        assert c.change == float(r["change"])
+        assert c.rating_after == float(r["rating_after"])
+        assert c.sigma_after == number(r["sigma_after"])
 
 
 @pytest.mark.parametrize("system", ["pairwise", "trueskill", "kalman-mmr"])

@@ -28,6 +28,19 @@ def test_rate_returns_each_player_s_change():
         league.rate(podium.Match(["a", "b"]), id="x")
 
 
+def test_a_league_given_no_system_rates_with_the_default():
+    league = podium.League()
+    assert league.system == podium.System("kalman-mmr")
+    tuned = podium.League(switch_z=3)
+    assert tuned.system == podium.System("kalman-mmr", switch_z=3)
+    league.rate(["ann", "bo", "cy"])
+    explicit = podium.League("kalman-mmr")
+    explicit.rate(["ann", "bo", "cy"])
+    assert league.standings().to_dicts() == explicit.standings().to_dicts()
+    with pytest.raises(podium.ConfigError, match="kk"):
+        podium.League(kk=3)
+
+
 def test_standings_and_ratings():
     league = podium.League("sme")
     league.rate(["ann", "bo", "cy"], time="2024-05-01")
