@@ -195,7 +195,7 @@ crate::configure!(KalmanMmrConfig, "kalman-mmr" {
     jump_above: f64 where |v| (0.0..=100.0).contains(&v), "in [0, 100]" => "asymmetric filters: innovations above this widen the prior by jump²",
     jump: f64 where |v| (0.0..=15_000.0).contains(&v), "in [0, 15000]" => "asymmetric filters: σ of the jump (0 = none)",
     switch_z: f64 where |v| (0.0..=100.0).contains(&v), "in [0, 100]" => "standard errors by which a filter must lead to be switched to",
-    switch_odds: f64 where |v| (1.0..=1e12).contains(&v), "in [1, 1e12]" => "odds against the filter in use (per alternative) by which a filter must lead to be switched to",
+    switch_odds: f64 where |v| (1.0..=1e9).contains(&v), "in [1, 1e9]" => "odds against the filter in use (per alternative) by which a filter must lead to be switched to",
     sample: u32 where |v| (2..=100_000).contains(&v), "in [2, 100000]" => "established players of a match scored for the selection, at most",
     margins: bool => "respace the performances along the scores when a match has them",
     noise_prior: f64 where |v| (0.0..=1e6).contains(&v), "in [0, 1e6]" => "prior weight of the per-match noise level (0 = none)",
