@@ -31,7 +31,7 @@ fn systems_lists_them_with_their_parameters() {
         "transfer_speed=1",
         "volatility=0.06",
         "tau=0.5",
-        "c=35",
+        "c=5 ",
     ] {
         assert!(text.contains(param), "{param} missing");
     }

@@ -90,7 +90,7 @@ impl Default for Glicko2Config {
 crate::configure!(Glicko2Config, "glicko2" {
     rating: f64 where crate::params::in_range, "in [-1e9, 1e9]" => "rating of a new player",
     rd: f64 where |v| (0.001..=15_000.0).contains(&v), "in [0.001, 15000]" => "RD of a new player, and the largest RD aging leads to",
-    volatility: f64 where |v| (1e-6..=10.0).contains(&v), "in [1e-6, 10]" => "volatility σ of a new player",
+    volatility: f64 where |v| (1e-6..=10.0).contains(&v), "in [1e-6, 10]" => "volatility σ of a new player (Glickman's 0.06, kept; 0.03 predicts better on every history in docs/defaults.md)",
     tau: f64 where |v| (0.01..=10.0).contains(&v), "in [0.01, 10]" => "τ: how fast volatility changes (Glickman: 0.3 to 1.2)",
     epsilon: f64 where |v| (1e-12..=0.01).contains(&v), "in [1e-12, 0.01]" => "convergence tolerance of the volatility",
     rd_per_day: f64 where |v| (0.0..=15_000.0).contains(&v), "in [0, 15000]" => "RD growth per day without a match (0 = no aging)",

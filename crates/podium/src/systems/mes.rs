@@ -63,7 +63,7 @@ crate::configure!(MesConfig, "mes" {
     initial: f64 where crate::params::in_range, "in [-1e9, 1e9]" => "rating of a new player (while no one is established, with seed_median)",
     provisional_games: u32 => "a player's first games that are provisional",
     provisional_factor: f64 where crate::params::positive, "in (0, 1e9]" => "K multiplier during the provisional games",
-    seed_median: bool => "start new players at the median rating of established players",
+    seed_median: bool => "start new players at the median rating of established players (off: the source's rule, kept; on predicts better on every history in docs/defaults.md)",
 });
 
 impl EloScores for MesConfig {

@@ -191,7 +191,7 @@ macro_rules! weng_lin_config {
             sigma: f64 where $crate::params::sigma, "in [1e-9, 1e9]" => "initial uncertainty σ of a new player",
             beta: f64 where $crate::params::sigma, "in [1e-9, 1e9]" => "performance noise β",
             kappa: f64 where |v| v > 0.0 && v <= 1.0, "in (0, 1]" => "floor of the σ² shrink factor",
-            tau: f64 where $crate::params::non_negative, "in [0, 1e9]" => "σ added in quadrature before each match",
+            tau: f64 where $crate::params::non_negative, "in [0, 1e9]" => "σ added in quadrature before each match (openskill's σ/100, kept; 4 times as much predicts better for bradley-terry-full and -part on every history in docs/defaults.md)",
             margin: f64 where $crate::params::non_negative, "in [0, 1e9]" => "score gap that makes a win impressive (scores only; 0 = off)",
             limit_sigma: bool => "keep σ from growing in a match",
             balance: bool => "weight weaker teammates up by their ordinal gap",
