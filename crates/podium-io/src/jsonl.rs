@@ -137,10 +137,7 @@ impl JsonMatch {
             .iter()
             .flat_map(|e| {
                 e.members.iter().map(move |mem| {
-                    let (rank, score) = match e.finish {
-                        Finish::Rank(v) => (Some(v), None),
-                        Finish::Score(v) => (None, Some(v)),
-                    };
+                    let (rank, score) = e.finish.rank_and_score();
                     JsonResult {
                         player: mem.player.clone(),
                         rank,

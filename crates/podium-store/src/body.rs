@@ -235,10 +235,7 @@ impl LedgerMatch {
             .entries()
             .iter()
             .flat_map(|e| {
-                let (rank, score) = match e.finish {
-                    Finish::Rank(v) => (Some(v), None),
-                    Finish::Score(v) => (None, Some(v)),
-                };
+                let (rank, score) = e.finish.rank_and_score();
                 let factors: BTreeMap<String, String> = e
                     .factors
                     .iter()

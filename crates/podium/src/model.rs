@@ -25,6 +25,15 @@ pub enum Finish {
 }
 
 impl Finish {
+    /// The finish as the `rank` and `score` fields of a result row: one of them given.
+    #[must_use]
+    pub fn rank_and_score(self) -> (Option<f64>, Option<f64>) {
+        match self {
+            Finish::Rank(v) => (Some(v), None),
+            Finish::Score(v) => (None, Some(v)),
+        }
+    }
+
     fn kind(&self) -> &'static str {
         match self {
             Finish::Rank(_) => "rank",

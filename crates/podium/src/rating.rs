@@ -61,6 +61,20 @@ pub struct PlayerChange {
 }
 
 impl PlayerChange {
+    /// No change: `after` is `before`, the expected and actual values its rating (a
+    /// match that tells nothing, such as everyone tied).
+    #[must_use]
+    pub fn unchanged(before: Rating, weight: f64) -> Self {
+        PlayerChange {
+            before,
+            after: before,
+            expected: before.value,
+            actual: before.value,
+            k: None,
+            weight,
+        }
+    }
+
     /// Builds an Elo-style change: `value += weight · k · (actual − expected)`.
     #[must_use]
     pub fn elo(before: Rating, expected: f64, actual: f64, k: f64, weight: f64) -> Self {

@@ -87,43 +87,41 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     history.write_record(&header)?;
     let skipped = ingest::rate_each(&args.input, &mut league, |league, m, report| {
         let time = m.time().map(podium_io::format_time).unwrap_or_default();
-        // The columns of one change after `match`, `time`, `player` and `place`.
-        let change = |c: &podium::PlayerChange| {
-            [
-                c.before.value.to_string(),
-                c.expected.to_string(),
-                c.actual.to_string(),
-                c.k.map(|k| k.to_string()).unwrap_or_default(),
-                c.weight.to_string(),
-                c.delta().to_string(),
-                c.after.value.to_string(),
-                c.after.sigma.map(|s| s.to_string()).unwrap_or_default(),
-            ]
+        // One row: `match`, `time`, `player`, `place`, the change, and the factor's kind
+        // and value when the history has those columns.
+        let mut row = |player: &str,
+                       place: &str,
+                       c: &podium::PlayerChange,
+                       factor: Option<&podium::Factor>|
+         -> csv::Result<()> {
+            history.write_field(m.id())?;
+            history.write_field(&time)?;
+            history.write_field(player)?;
+            history.write_field(place)?;
+            history.write_field(c.before.value.to_string())?;
+            history.write_field(c.expected.to_string())?;
+            history.write_field(c.actual.to_string())?;
+            history.write_field(c.k.map(|k| k.to_string()).unwrap_or_default())?;
+            history.write_field(c.weight.to_string())?;
+            history.write_field(c.delta().to_string())?;
+            history.write_field(c.after.value.to_string())?;
+            history.write_field(c.after.sigma.map(|s| s.to_string()).unwrap_or_default())?;
+            if factored {
+                history.write_field(factor.map_or("", |f| f.kind.as_str()))?;
+                history.write_field(factor.map_or("", |f| f.value.as_str()))?;
+            }
+            history.write_record(None::<&[u8]>)
         };
         for ((entry, _), (idx, c)) in m.players().zip(&report.changes) {
-            let mut row = vec![
-                m.id().to_string(),
-                time.clone(),
-                league.player(*idx).name.to_string(),
-                m.place(entry).to_string(),
-            ];
-            row.extend(change(c));
-            if factored {
-                row.extend([String::new(), String::new()]);
-            }
-            history.write_record(&row)?;
+            row(
+                &league.player(*idx).name,
+                &m.place(entry).to_string(),
+                c,
+                None,
+            )?;
         }
         for (idx, c) in &report.factors {
-            let factor = &league.factors()[*idx].factor;
-            let mut row = vec![
-                m.id().to_string(),
-                time.clone(),
-                String::new(),
-                String::new(),
-            ];
-            row.extend(change(c));
-            row.extend([factor.kind.to_string(), factor.value.to_string()]);
-            history.write_record(&row)?;
+            row("", "", c, Some(&league.factors()[*idx].factor))?;
         }
         Ok(())
     })?;

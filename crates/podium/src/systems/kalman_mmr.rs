@@ -818,14 +818,7 @@ impl KalmanMmrConfig {
             let changes = before
                 .iter()
                 .zip(&players)
-                .map(|(b, p)| PlayerChange {
-                    before: *b,
-                    after: *b,
-                    expected: b.value,
-                    actual: b.value,
-                    k: None,
-                    weight: p.weight,
-                })
+                .map(|(b, p)| PlayerChange::unchanged(*b, p.weight))
                 .collect();
             return Ok(Factored {
                 rated: Rated {
@@ -835,14 +828,7 @@ impl KalmanMmrConfig {
                 },
                 factors: factors
                     .iter()
-                    .map(|f| PlayerChange {
-                        before: *f,
-                        after: *f,
-                        expected: f.value,
-                        actual: f.value,
-                        k: None,
-                        weight: 1.0,
-                    })
+                    .map(|f| PlayerChange::unchanged(*f, 1.0))
                     .collect(),
             });
         }
