@@ -11,7 +11,8 @@
 //!    Hermite interpolation), so a match costs `O(N·G)`. When every entry has a score
 //!    (three or more entries), the performances are respaced along the scores by the
 //!    least-squares line of performances on scores, which keeps their mean and spread
-//!    but reads the margins.
+//!    but reads the margins; a share `1 − margins` of the rank-based spacing is kept, so
+//!    that a finish ahead reads as ahead however close the scores.
 //! 2. **Skills.** Each player's skill is followed by a bank of Kalman filters (Kalman
 //!    1960) on that stream of performances. The filters differ only in their dynamics —
 //!    a variance `τ²` added per match and `γ²` per idle day (per elapsed match for
@@ -60,7 +61,7 @@
 //! prior before any debut is seen), `beta` 195.96 (performance noise β, Elo-MMR's
 //! value), `field_noise` 4, `taus` 0,12,25,50, `gammas` 0,4,8, `symmetric` and `robust`
 //! (which filters the bank holds; both), `clip` 1, `jump_above` 1, `jump` 70,
-//! `switch_z` 2, `switch_odds` 150, `sample` 48, `margins` true, `noise_prior` 5 (0: no
+//! `switch_z` 2, `switch_odds` 150, `sample` 48, `margins` 0.99, `noise_prior` 5 (0: no
 //! per-match noise level), `prior_forgetting` 0.998, `calibrate` true,
 //! `calibration_weight` 100, and for [factors](crate::factor) `factor_sigma` 50 and
 //! `factor_tau` 0. One set of defaults for every history.
@@ -131,8 +132,12 @@ pub struct KalmanMmrConfig {
     pub switch_odds: f64,
     /// Established players of a match scored for the selection, at most. Default 48.
     pub sample: u32,
-    /// Respace the performances along the scores when a match has them. Default true.
-    pub margins: bool,
+    /// Share of the performances' spacing read from the score margins when a match has
+    /// scores: each performance is `margins` times its place on the least-squares line of
+    /// performances on scores plus `1 − margins` times its rank-based value (0: ranks
+    /// only). Below 1, a finish ahead always reads as ahead, however close the scores.
+    /// Default 0.99.
+    pub margins: f64,
     /// Prior weight of the per-match noise level (0: none). Default 5.
     pub noise_prior: f64,
     /// Weight kept by older debuts per newer one in the newcomer prior. Default 0.998.
@@ -166,7 +171,7 @@ impl Default for KalmanMmrConfig {
             switch_z: 2.0,
             switch_odds: 150.0,
             sample: 48,
-            margins: true,
+            margins: 0.99,
             noise_prior: 5.0,
             prior_forgetting: 0.998,
             calibrate: true,
@@ -197,7 +202,7 @@ crate::configure!(KalmanMmrConfig, "kalman-mmr" {
     switch_z: f64 where |v| (0.0..=100.0).contains(&v), "in [0, 100]" => "standard errors by which a filter must lead to be switched to",
     switch_odds: f64 where |v| (1.0..=1e9).contains(&v), "in [1, 1e9]" => "odds against the filter in use (per alternative) by which a filter must lead to be switched to",
     sample: u32 where |v| (2..=100_000).contains(&v), "in [2, 100000]" => "established players of a match scored for the selection, at most",
-    margins: bool => "respace the performances along the scores when a match has them",
+    margins: f64 where |v| (0.0..=1.0).contains(&v), "in [0, 1]" => "share of the performances' spacing read from the score margins (0 = ranks only)",
     noise_prior: f64 where |v| (0.0..=1e6).contains(&v), "in [0, 1e6]" => "prior weight of the per-match noise level (0 = none)",
     prior_forgetting: f64 where |v| (0.5..=1.0).contains(&v), "in [0.5, 1]" => "weight kept by older debuts per newer one in the newcomer prior",
     calibrate: bool => "calibrate the pair probability online",
@@ -912,7 +917,7 @@ impl KalmanMmrConfig {
             })
             .collect();
         let mut respaced = false;
-        if let Some(sc) = scores.filter(|_| self.margins && n_entries >= 3) {
+        if let Some(sc) = scores.filter(|_| self.margins > 0.0 && n_entries >= 3) {
             let nn = n_entries as f64;
             let ms = sc.iter().sum::<f64>() / nn;
             let mx = perfs.iter().sum::<f64>() / nn;
@@ -923,8 +928,9 @@ impl KalmanMmrConfig {
             }
             if sxx > 0.0 && sxy > 0.0 {
                 let slope = sxy / sxx;
+                let w = self.margins;
                 for (x, s) in perfs.iter_mut().zip(&sc) {
-                    *x = mx + slope * (s - ms);
+                    *x = w * (mx + slope * (s - ms)) + (1.0 - w) * *x;
                 }
                 respaced = true;
             }
@@ -1201,9 +1207,13 @@ mod tests {
 
     #[test]
     fn scores_respace_the_performances() {
-        // Three newcomers with scores 10, 9, 0: the performances lie on a line in the
-        // scores, so the changes do too (one gain for all newcomers).
-        let sys = KalmanMmrConfig::default();
+        // Three newcomers with scores 10, 9, 0, read by the margins alone: the
+        // performances lie on a line in the scores, so the changes do too (one gain for
+        // all newcomers).
+        let sys = KalmanMmrConfig {
+            margins: 1.0,
+            ..KalmanMmrConfig::default()
+        };
         let game = Match::builder("g")
             .player("a", Finish::Score(10.0))
             .player("b", Finish::Score(9.0))
@@ -1217,11 +1227,59 @@ mod tests {
         close(bc / ab, 9.0, 1e-9);
         // Without margins, the rank-based performances are symmetric about the middle.
         let plain = KalmanMmrConfig {
-            margins: false,
+            margins: 0.0,
             ..KalmanMmrConfig::default()
         };
         let c = plain.rate(&game, &[r, r, r]).unwrap();
-        close(c[0].after.value - 1500.0, 1500.0 - c[2].after.value, 1e-6);
+        let (up, down) = (c[0].after.value - 1500.0, 1500.0 - c[2].after.value);
+        close(up, down, 1e-6);
+        // A share of the margins mixes the line and the ranks, under one gain (the field
+        // term is dropped whenever the scores are read): the default's 0.99 is 0.98 of
+        // the line plus 0.02 of the half-and-half mix.
+        let change = |margins: f64| -> Vec<f64> {
+            let sys = KalmanMmrConfig {
+                margins,
+                ..KalmanMmrConfig::default()
+            };
+            let c = sys.rate(&game, &[r, r, r]).unwrap();
+            c.iter().map(|c| c.after.value - 1500.0).collect()
+        };
+        let (line, half, default) = (change(1.0), change(0.5), change(0.99));
+        for i in 0..3 {
+            close(default[i], 0.98 * line[i] + 0.02 * half[i], 1e-6);
+        }
+        assert!(
+            default[1] < line[1],
+            "the ranks pull b down to the middle place"
+        );
+    }
+
+    #[test]
+    fn a_finish_ahead_by_a_hair_stays_ahead() {
+        // b starts 2 points above a and loses to a by a hundredth of a point: the
+        // margins say the two played alike, the ranks that a was ahead, and the default
+        // keeps enough of the ranks for a to end above b.
+        let game = Match::builder("g")
+            .player("a", Finish::Score(100.01))
+            .player("b", Finish::Score(100.0))
+            .player("c", Finish::Score(0.0))
+            .build()
+            .unwrap();
+        let r = KalmanMmrConfig::default().initial_rating();
+        let lifted = Rating {
+            value: r.value + 2.0,
+            ..r
+        };
+        let after = |margins: f64| {
+            let sys = KalmanMmrConfig {
+                margins,
+                ..KalmanMmrConfig::default()
+            };
+            let c = sys.rate(&game, &[r, lifted, r]).unwrap();
+            c[0].after.value - c[1].after.value
+        };
+        assert!(after(1.0) < 0.0, "the margins alone keep b ahead");
+        assert!(after(0.99) > 0.0, "the default puts a ahead");
     }
 
     #[test]
