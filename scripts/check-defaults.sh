@@ -102,6 +102,8 @@ kalman-mmr jump=35
 kalman-mmr jump=140
 kalman-mmr clip=0.5
 kalman-mmr clip=2
+kalman-mmr reversion=0
+kalman-mmr reversion=2
 '
 
 # Accuracy (%) of a system with settings on every file, space-separated; "n/a" where the

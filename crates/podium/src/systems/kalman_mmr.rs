@@ -16,7 +16,9 @@
 //! 2. **Skills.** Each player's skill is followed by a bank of Kalman filters (Kalman
 //!    1960) on that stream of performances. The filters differ only in their dynamics —
 //!    a variance `τ²` added per match and `γ²` per idle day (per elapsed match for
-//!    histories without times) — and in robustness: a *symmetric* filter is the plain
+//!    histories without times), while the mean returns towards the newcomer prior by
+//!    the factor `exp(−ρ·idle)`, `ρ = reversion·γ²/(2σ²)` (the Ornstein–Uhlenbeck rate
+//!    of a skill whose spread about the field is the newcomer σ) — and in robustness: a *symmetric* filter is the plain
 //!    Kalman update; an *asymmetric* one clips a standardized innovation below `−clip`
 //!    (a bad result has bounded influence) and, when it exceeds `jump_above`, first
 //!    widens the prior by `jump²` (a big improvement is believed). The performance of
@@ -55,11 +57,12 @@
 //! Statistical Theory, the Prequential Approach*, JRSS A 1984. Calibrating a probability
 //! by a logistic slope: J. Platt, *Probabilistic Outputs for Support Vector Machines*,
 //! 1999. Odds as the strength of evidence: R. E. Kass and A. E. Raftery, *Bayes
-//! Factors*, JASA 1995.
+//! Factors*, JASA 1995. A drift that returns to a mean: G. E. Uhlenbeck and
+//! L. S. Ornstein, *On the Theory of the Brownian Motion*, Phys. Rev. 1930.
 //!
 //! **Parameters** (`--set name=value`): `rating` 1500 and `sigma` 350 (a newcomer's
 //! prior before any debut is seen), `beta` 195.96 (performance noise β, Elo-MMR's
-//! value), `field_noise` 4, `taus` 0,12,25,50, `gammas` 0,4,8, `symmetric` and `robust`
+//! value), `field_noise` 4, `taus` 0,12,25,50, `gammas` 0,4,8, `reversion` 1, `symmetric` and `robust`
 //! (which filters the bank holds; both), `clip` 1, `jump_above` 1, `jump` 70,
 //! `switch_z` 2, `switch_odds` 150, `sample` 48, `margins` 0.99, `noise_prior` 5 (0: no
 //! per-match noise level), `prior_forgetting` 0.998, `calibrate` true,
@@ -114,6 +117,12 @@ pub struct KalmanMmrConfig {
     /// The bank's drifts per idle day (per elapsed match when matches have no times): γ,
     /// whose square times the idle time each filter adds. Default 0,4,8.
     pub gammas: FloatList,
+    /// How fast an idle player's mean returns towards the newcomer prior, as a multiple
+    /// of `γ²/(2σ²)` per idle day (per elapsed match without times): 1 is the
+    /// Ornstein–Uhlenbeck rate of a skill whose spread about the field is the newcomer
+    /// σ, so a filter without idle drift (γ = 0) does not revert; 0: no reversion.
+    /// The variance grows by `γ²` per idle day either way. Default 1.
+    pub reversion: f64,
     /// Whether the bank holds the symmetric filters. Default true.
     pub symmetric: bool,
     /// Whether the bank holds the asymmetric, robust filters. Default true.
@@ -163,6 +172,7 @@ impl Default for KalmanMmrConfig {
             field_noise: 4.0,
             taus: FloatList::from_slice(&[0.0, 12.0, 25.0, 50.0]).expect("four values"),
             gammas: FloatList::from_slice(&[0.0, 4.0, 8.0]).expect("three values"),
+            reversion: 1.0,
             symmetric: true,
             robust: true,
             clip: 1.0,
@@ -194,6 +204,7 @@ crate::configure!(KalmanMmrConfig, "kalman-mmr" {
     field_noise: f64 where |v| (0.0..=1000.0).contains(&v), "in [0, 1000]" => "extra observation noise of a ranked field of N: β²·field_noise/(N − 1)",
     taus: FloatList where spread, "one to eight values, each in [0, 10000]" => "σ added per match (τ) of the bank's filters",
     gammas: FloatList where spread, "one to eight values, each in [0, 10000]" => "σ added per idle day, or per elapsed match without times (γ), of the bank's filters",
+    reversion: f64 where |v| (0.0..=1000.0).contains(&v), "in [0, 1000]" => "how fast an idle player's mean returns to the newcomer prior, in units of γ²/(2σ²) per idle day or elapsed match",
     symmetric: bool => "the bank holds the symmetric (plain Kalman) filters",
     robust: bool => "the bank holds the asymmetric filters (bad results clipped, big improvements believed)",
     clip: f64 where |v| (0.0..=100.0).contains(&v), "in [0, 100]" => "asymmetric filters: standardized innovations clipped below −clip",
@@ -350,6 +361,18 @@ impl KalmanMmrConfig {
 
     fn newcomer_mean(&self, learned: &KalmanMmrLearned) -> f64 {
         learned.prior_mean().unwrap_or(self.rating)
+    }
+
+    /// A filter's belief `(mean, variance)` after `idle` days (or elapsed matches) without
+    /// a match: the variance grows by `γ²` per unit and the mean returns towards
+    /// `field`, the newcomer prior, by `exp(−reversion·γ²/(2σ²)·idle)`.
+    fn idle(&self, (mu, var): (f64, f64), gamma: f64, idle: f64, field: f64) -> (f64, f64) {
+        let drift = gamma * gamma * idle;
+        if drift == 0.0 || self.reversion == 0.0 {
+            return (mu, var + drift);
+        }
+        let kept = (-self.reversion * drift / (2.0 * self.sigma * self.sigma)).exp();
+        (field + (mu - field) * kept, var + drift)
     }
 
     /// Time since a player's last match: days for dated matches, else matches elapsed.
@@ -760,10 +783,11 @@ impl RatingSystem for KalmanMmrConfig {
         } else {
             l.map_or(0.0, |l| Self::elapsed(s, None, l.clock))
         };
-        let gamma = self.filter(best).gamma;
+        let field = l.map_or(self.rating, |l| self.newcomer_mean(l));
+        let (mu, var) = self.idle((mu, var), self.filter(best).gamma, idle, field);
         Rating {
             value: mu,
-            sigma: Some((var + gamma * gamma * idle).sqrt()),
+            sigma: Some(var.sqrt()),
             games: rating.games,
         }
     }
@@ -859,8 +883,10 @@ impl KalmanMmrConfig {
             match p.state {
                 Some(s) => {
                     let idle = Self::elapsed(s, time, l.clock);
-                    pri.extend(s.bank.iter().zip(&filters).map(|(&(mu, var), f)| {
-                        (mu, var + f.tau * f.tau + f.gamma * f.gamma * idle)
+                    let field = self.newcomer_mean(&l);
+                    pri.extend(s.bank.iter().zip(&filters).map(|(&belief, f)| {
+                        let (mu, var) = self.idle(belief, f.gamma, idle, field);
+                        (mu, var + f.tau * f.tau)
                     }));
                     warm.push((game.place(p.entry), j));
                 }
@@ -1359,9 +1385,29 @@ mod tests {
             Some(&State::new(l.clone())),
             0.0,
         );
-        close(r.value, 1405.0, 0.0);
-        // Four matches elapsed since the player's last: σ² = 100 + 8²·4.
+        // Four matches elapsed since the player's last: the mean returns towards the
+        // newcomer prior (1500, no debut seen) by exp(−8²·4/(2·350²)), σ² = 100 + 8²·4.
+        close(
+            r.value,
+            1500.0 - 95.0 * (-64.0f64 * 4.0 / (2.0 * 350.0 * 350.0)).exp(),
+            1e-9,
+        );
+        assert!((r.value - 1_405.099_213).abs() < 1e-6);
         close(r.sigma.unwrap(), (100.0f64 + 64.0 * 4.0).sqrt(), 1e-12);
+        // Without reversion the mean stays; a filter without idle drift never reverts.
+        let still = KalmanMmrConfig {
+            reversion: 0.0,
+            ..KalmanMmrConfig::default()
+        };
+        let read = |sys: &KalmanMmrConfig, best: usize| {
+            let mut l = l.clone();
+            l.best = best;
+            let r = Rating::with_sigma(0.0, 1.0);
+            sys.age(r, Some(&state), Some(&State::new(l)), 0.0).value
+        };
+        assert_eq!(read(&still, 5), 1405.0);
+        assert_eq!(sys.filter(3).gamma, 0.0);
+        assert_eq!(read(&sys, 3), 1403.0);
         assert_eq!(sys.filters()[17], sys.filter(17));
         assert!(sys.filter(17).robust);
     }
