@@ -456,10 +456,13 @@ class SimulationResult:
     trials: int
     ideal: float
     mean_score: list[float]
+    seat_advantage: Optional[float]
     @property
     def curves(self) -> dict[str, list[float]]: ...
     @property
     def errors(self) -> dict[str, str]: ...
+    @property
+    def seats(self) -> dict[str, dict[str, list[float]]]: ...
     def to_dicts(self) -> list[dict[str, Any]]: ...
     def to_pandas(self) -> Any: ...
 
@@ -474,6 +477,7 @@ def simulate(
     seed: int = 1,
     jitter: float = 1.0,
     threads: int = 0,
+    seat_advantage: Optional[float] = None,
 ) -> SimulationResult: ...
 
 @final

@@ -806,6 +806,24 @@ fn split(values: &[f64], y: f64) -> (f64, f64, f64) {
     )
 }
 
+impl SimulationReport {
+    /// Every curve by its name in reports: the systems (given the seats, when there are
+    /// seats), then the seat-blind ones, named by [`seat_blind_name`].
+    pub fn named_curves(&self) -> impl Iterator<Item = (String, &Curve)> {
+        self.systems.iter().map(|c| (c.system.clone(), c)).chain(
+            self.seat_blind
+                .iter()
+                .map(|c| (seat_blind_name(&c.system), c)),
+        )
+    }
+}
+
+/// The name in reports of a system's run without the seats: `NAME (seat-blind)`.
+#[must_use]
+pub fn seat_blind_name(system: &str) -> String {
+    format!("{system} (seat-blind)")
+}
+
 /// The reference curves' names as the reports print them.
 pub const IDEAL: &str = "ideal";
 /// See [`IDEAL`].

@@ -313,8 +313,12 @@ pub struct SimulationResult {
     /// Predictive ability of ranking by mean observed score, per round.
     #[pyo3(get)]
     mean_score: Vec<f64>,
+    /// The planted advantage of seat 1, in true-rating points (`None`: no seats).
+    #[pyo3(get)]
+    seat_advantage: Option<f64>,
     curves: Vec<(String, Vec<f64>)>,
     errors: Vec<(String, String)>,
+    seats: Vec<(String, podium_eval::SeatLearned)>,
 }
 
 #[pymethods]
@@ -339,28 +343,56 @@ impl SimulationResult {
         Ok(d)
     }
 
+    /// With seats, what each system given them learned of seat 1 by each round, by
+    /// system name: `advantage` (in true-rating points, comparable with the planted
+    /// `seat_advantage`), `advantage_sd` (how far one history's estimate strays),
+    /// `rating` (the raw difference in the system's units) and `scale` (the system's
+    /// rating points per true-rating point), each a list over the rounds.
+    #[getter]
+    fn seats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (name, s) in &self.seats {
+            let e = PyDict::new(py);
+            e.set_item("advantage", s.advantage.clone())?;
+            e.set_item("advantage_sd", s.advantage_sd.clone())?;
+            e.set_item("rating", s.rating.clone())?;
+            e.set_item("scale", s.scale.clone())?;
+            d.set_item(name, e)?;
+        }
+        Ok(d)
+    }
+
     /// Long rows: one dict (system, round, ability) per system and round, the references
-    /// `ideal` and `mean-score` included.
+    /// `ideal` and `mean-score` included. With seats, each row also has the learned
+    /// `seat_advantage`, `seat_advantage_sd` and `seat_rating` of a system given the seats
+    /// (`None` in the other rows), as `podium simulate --format csv`.
     fn to_dicts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let seated = self.seat_advantage.is_some();
         let mut rows = Vec::new();
-        let mut add = |system: &str, round: u32, ability: f64| -> PyResult<()> {
+        let mut add = |system: &str, i: usize, ability: f64| -> PyResult<()> {
             let d = PyDict::new(py);
             d.set_item("system", system)?;
-            d.set_item("round", round)?;
+            d.set_item("round", self.rounds[i])?;
             d.set_item("ability", ability)?;
+            if seated {
+                let seat = self.seats.iter().find(|(n, _)| n == system).map(|(_, s)| s);
+                d.set_item("seat_advantage", seat.map(|s| s.advantage[i]))?;
+                d.set_item("seat_advantage_sd", seat.map(|s| s.advantage_sd[i]))?;
+                d.set_item("seat_rating", seat.map(|s| s.rating[i]))?;
+            }
             rows.push(d);
             Ok(())
         };
         for (name, values) in &self.curves {
-            for (r, v) in self.rounds.iter().zip(values) {
-                add(name, *r, *v)?;
+            for (i, v) in values.iter().enumerate() {
+                add(name, i, *v)?;
             }
         }
-        for (r, v) in self.rounds.iter().zip(&self.mean_score) {
-            add(podium_eval::simulate::MEAN_SCORE, *r, *v)?;
+        for (i, v) in self.mean_score.iter().enumerate() {
+            add(podium_eval::simulate::MEAN_SCORE, i, *v)?;
         }
-        for r in &self.rounds {
-            add(podium_eval::simulate::IDEAL, *r, self.ideal)?;
+        for i in 0..self.rounds.len() {
+            add(podium_eval::simulate::IDEAL, i, self.ideal)?;
         }
         PyList::new(py, rows)
     }
@@ -410,8 +442,14 @@ impl SimulationResult {
 /// game? Defaults: true ratings 1100, 1200, …, 2000, sd 200, rounds 1, 2, 3, 4, 5, 10,
 /// 20, 100, 1000, 10,000 trials, seed 1 (the same seed gives the same numbers on any
 /// machine and thread count), initial ratings jittered by ±1.
+///
+/// `seat_advantage=a` plants a factor: every game seats its players in a fresh random
+/// order and seat 1 plays `a` true-rating points above its player. Every system then
+/// runs given the seats (as the factor `seat`) and seat-blind (its curve named
+/// `"NAME (seat-blind)"`) on the same games, and `seats` tells what each learned of
+/// seat 1.
 #[pyfunction]
-#[pyo3(signature = (systems=None, /, *, true_ratings=None, sd=200.0, rounds=None, trials=10_000, seed=1, jitter=1.0, threads=0))]
+#[pyo3(signature = (systems=None, /, *, true_ratings=None, sd=200.0, rounds=None, trials=10_000, seed=1, jitter=1.0, threads=0, seat_advantage=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate(
     py: Python<'_>,
@@ -423,6 +461,7 @@ pub fn simulate(
     seed: u64,
     jitter: f64,
     threads: usize,
+    seat_advantage: Option<f64>,
 ) -> PyResult<SimulationResult> {
     let (systems, _) = systems_of(systems)?;
     let defaults = podium_eval::Simulation::default();
@@ -434,7 +473,7 @@ pub fn simulate(
         seed,
         jitter,
         threads,
-        seat_advantage: None,
+        seat_advantage,
     };
     let report = py.detach(|| {
         let refs: Vec<&dyn RatingSystem> = systems.iter().map(|s| &*s.inner).collect();
@@ -446,10 +485,14 @@ pub fn simulate(
     })?;
     let mut curves = Vec::new();
     let mut errors = Vec::new();
-    for c in report.systems {
-        match c.values {
-            Ok(v) => curves.push((c.system, v)),
-            Err(why) => errors.push((c.system, why)),
+    let mut seats = Vec::new();
+    for (name, c) in report.named_curves() {
+        match &c.values {
+            Ok(v) => curves.push((name.clone(), v.clone())),
+            Err(why) => errors.push((name.clone(), why.clone())),
+        }
+        if let Some(s) = &c.seat {
+            seats.push((name, s.clone()));
         }
     }
     Ok(SimulationResult {
@@ -457,8 +500,10 @@ pub fn simulate(
         trials: report.trials,
         ideal: report.ideal,
         mean_score: report.mean_score,
+        seat_advantage,
         curves,
         errors,
+        seats,
     })
 }
 

@@ -56,6 +56,35 @@ def test_simulate_equals_the_cli():
         podium.simulate("sme", sd=-1)
 
 
+def test_simulate_with_planted_seats_equals_the_cli():
+    rows = cli_csv("simulate", "--systems", "kalman-mmr,pairwise,glicko", "--true", "1450:1550:20",
+                   "--seat-advantage", "50", "--trials", "20", "--rounds", "0,50,200",
+                   "--seed", "7", "--format", "csv")
+    sim = podium.simulate(["kalman-mmr", "pairwise", "glicko"], true_ratings=range(1450, 1551, 20),
+                          seat_advantage=50, trials=20, rounds=[0, 50, 200], seed=7)
+    assert sim.seat_advantage == 50
+    # glicko does not rate factors: it runs seat-blind only.
+    assert list(sim.curves) == ["kalman-mmr", "pairwise", "kalman-mmr (seat-blind)",
+                                "pairwise (seat-blind)", "glicko (seat-blind)"]
+    assert sim.errors["glicko"].startswith("system glicko does not rate factors")
+    assert sorted(sim.seats) == ["kalman-mmr", "pairwise"]
+    got = {(d["system"], d["round"]): d for d in sim.to_dicts()}
+    assert len(got) == len(rows)
+    for r in rows:
+        d = got[(r["system"], int(r["round"]))]
+        assert d["ability"] == float(r["predictive_ability"])
+        for key in ("seat_advantage", "seat_advantage_sd", "seat_rating"):
+            assert d[key] == number(r[key]), (r["system"], key)
+    learned = sim.seats["kalman-mmr"]
+    assert learned["advantage"][0] == 0.0
+    for i, rating in enumerate(learned["rating"][1:], 1):
+        assert rating / learned["scale"][i] == pytest.approx(learned["advantage"][i], rel=1e-12)
+    # Without seats there are no seat columns.
+    plain = podium.simulate(["sme"], trials=5, rounds=[1])
+    assert plain.seat_advantage is None and plain.seats == {}
+    assert "seat_advantage" not in plain.to_dicts()[0]
+
+
 def test_tune_equals_the_cli():
     rows = cli_csv("tune", *GAME_NIGHTS, "--system", "sme", "--param", "k=8..64",
                    "--steps", "4", "--format", "csv")

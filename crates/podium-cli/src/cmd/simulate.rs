@@ -202,7 +202,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// The curves to draw: one per applicable system, then the two dashed references.
 fn series(r: &SimulationReport) -> Vec<Series> {
     let rounds: Vec<f64> = r.rounds.iter().map(|&x| f64::from(x)).collect();
-    let mut v: Vec<Series> = curves(r)
+    let mut v: Vec<Series> = r
+        .named_curves()
         .filter_map(|(name, c)| {
             c.values.as_ref().ok().map(|vals| Series {
                 name,
@@ -228,23 +229,10 @@ fn series(r: &SimulationReport) -> Vec<Series> {
     v
 }
 
-/// The name of a seat-blind curve in reports.
-fn blind(system: &str) -> String {
-    format!("{system} (seat-blind)")
-}
-
-/// Every applicable curve by its name in reports: the systems (given the seats, when
-/// there are seats), then the seat-blind ones.
-fn curves(r: &SimulationReport) -> impl Iterator<Item = (String, &Curve)> {
-    r.systems
-        .iter()
-        .map(|c| (c.system.clone(), c))
-        .chain(r.seat_blind.iter().map(|c| (blind(&c.system), c)))
-}
-
 /// Every (system, values) row including the references, applicable systems only.
 fn rows(r: &SimulationReport) -> Vec<(String, Vec<f64>)> {
-    let mut v: Vec<(String, Vec<f64>)> = curves(r)
+    let mut v: Vec<(String, Vec<f64>)> = r
+        .named_curves()
         .filter_map(|(name, c)| c.values.as_ref().ok().map(|x| (name, x.clone())))
         .collect();
     v.push((MEAN_SCORE.into(), r.mean_score.clone()));
@@ -271,7 +259,8 @@ fn write_csv(out: &mut dyn Write, r: &SimulationReport, sim: &Simulation) -> any
             "seat_advantage_sd",
             "seat_rating",
         ])?;
-        let learned: Vec<Option<&podium_eval::SeatLearned>> = curves(r)
+        let learned: Vec<Option<&podium_eval::SeatLearned>> = r
+            .named_curves()
             .filter(|(_, c)| c.values.is_ok())
             .map(|(_, c)| c.seat.as_ref())
             .collect();
@@ -309,7 +298,8 @@ fn write_json(out: &mut dyn Write, r: &SimulationReport, sim: &Simulation) -> an
                 .collect::<Vec<_>>()
         })
         .collect();
-    let na: Vec<serde_json::Value> = curves(r)
+    let na: Vec<serde_json::Value> = r
+        .named_curves()
         .filter_map(|(name, c)| {
             c.values
                 .as_ref()
@@ -368,7 +358,7 @@ fn write_table(out: &mut dyn Write, r: &SimulationReport, sim: &Simulation) -> a
             "Seats in a random order each game; seat 1 plays {a} true-rating points above its player"
         )?;
     }
-    let named: Vec<(String, &Curve)> = curves(r).collect();
+    let named: Vec<(String, &Curve)> = r.named_curves().collect();
     let mut header = vec!["round".to_string()];
     header.extend(named.iter().map(|(name, _)| name.clone()));
     header.push(MEAN_SCORE.into());
