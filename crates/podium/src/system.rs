@@ -341,6 +341,36 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
 /// `−ln 1e-15 ≈ 34.5`.
 pub const MIN_PROBABILITY: f64 = 1e-15;
 
+/// The sum over `n` pairs of `−ln L(−y)` = `ln(1 + e^y)` (L the logistic), each kept
+/// within [`−ln(1 − MIN_PROBABILITY)`, `−ln MIN_PROBABILITY`] as
+/// [`RatingSystem::pair_log_loss`] keeps each probability: the loss of a pair whose
+/// winner the system gave the logit `−y`. `y4(i)` gives pairs `i..i + 4` four at a time
+/// (`wide`'s exponential and logarithm, within a unit or two in the last place), `y(i)`
+/// the last few one by one; a system's fast `pair_log_loss` is this with its logits.
+pub(crate) fn logistic_losses(
+    n: usize,
+    y4: impl Fn(usize) -> wide::f64x4,
+    y: impl Fn(usize) -> f64,
+) -> f64 {
+    use wide::f64x4;
+    let (lo, hi) = (-(1.0 - MIN_PROBABILITY).ln(), -MIN_PROBABILITY.ln());
+    let (lo4, hi4, one) = (f64x4::splat(lo), f64x4::splat(hi), f64x4::splat(1.0));
+    let mut sum4 = f64x4::ZERO;
+    let whole = n - n % 4;
+    for i in (0..whole).step_by(4) {
+        let y = y4(i);
+        let l = y.max(f64x4::ZERO) + (one + (-y.abs()).exp()).ln();
+        sum4 += l.max(lo4).min(hi4);
+    }
+    let rest: f64 = (whole..n)
+        .map(|i| {
+            let y = y(i);
+            (y.max(0.0) + (-y.abs()).exp().ln_1p()).clamp(lo, hi)
+        })
+        .sum();
+    sum4.reduce_add() + rest
+}
+
 /// Checks that a rating's value lies within ±1e9 ([`crate::params::MAX_MAGNITUDE`]), for
 /// [`RatingSystem::check_rating`].
 ///

@@ -79,6 +79,14 @@ impl RatingSystem for EloConfig {
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)
     }
+    fn pair_log_loss(
+        &self,
+        better: &[Rating],
+        worse: &Rating,
+        _: Option<&crate::state::State>,
+    ) -> f64 {
+        crate::systems::elo_pair_log_loss(better, worse, self.scale)
+    }
 }
 
 #[cfg(test)]

@@ -648,32 +648,18 @@ impl RatingSystem for KalmanMmrConfig {
         let var = |r: &Rating| r.sigma.map_or(self.sigma * self.sigma, |s| s * s);
         let base = var(worse) + u * 2.0 * self.beta * self.beta;
         let scale = TANH_MULT * kappa;
-        let (lo, hi) = (
-            -(1.0 - crate::system::MIN_PROBABILITY).ln(),
-            -crate::system::MIN_PROBABILITY.ln(),
-        );
-        let loss = |b: &Rating| {
-            let y = -scale * (b.value - worse.value) / (var(b) + base).sqrt();
-            (y.max(0.0) + (-y.abs()).exp().ln_1p()).clamp(lo, hi)
-        };
-        // Four pairs at a time (`wide`'s exponential and logarithm, within a unit or two
-        // in the last place), the last few one by one.
-        let mut chunks = better.chunks_exact(4);
-        let (x0, base4, scale4) = (
-            f64x4::splat(worse.value),
-            f64x4::splat(base),
-            f64x4::splat(scale),
-        );
-        let (lo4, hi4, one) = (f64x4::splat(lo), f64x4::splat(hi), f64x4::splat(1.0));
-        let mut sum4 = f64x4::ZERO;
-        for c in &mut chunks {
-            let mu = f64x4::from([c[0].value, c[1].value, c[2].value, c[3].value]);
-            let v = f64x4::from([var(&c[0]), var(&c[1]), var(&c[2]), var(&c[3])]);
-            let y = -(scale4 * (mu - x0) / (v + base4).sqrt());
-            let l = y.max(f64x4::ZERO) + (one + (-y.abs()).exp()).ln();
-            sum4 += l.max(lo4).min(hi4);
-        }
-        sum4.reduce_add() + chunks.remainder().iter().map(loss).sum::<f64>()
+        let y = |b: &Rating| -scale * (b.value - worse.value) / (var(b) + base).sqrt();
+        crate::system::logistic_losses(
+            better.len(),
+            |i| {
+                let c = &better[i..i + 4];
+                let mu = f64x4::from([c[0].value, c[1].value, c[2].value, c[3].value]);
+                let v = f64x4::from([var(&c[0]), var(&c[1]), var(&c[2]), var(&c[3])]);
+                -(f64x4::splat(scale) * (mu - f64x4::splat(worse.value))
+                    / (v + f64x4::splat(base)).sqrt())
+            },
+            |i| y(&better[i]),
+        )
     }
 
     fn predict_with(

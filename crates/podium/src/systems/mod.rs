@@ -86,6 +86,23 @@ pub fn expectation(a: f64, b: f64, scale: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf((b - a) / scale))
 }
 
+/// [`RatingSystem::pair_log_loss`](crate::RatingSystem::pair_log_loss) under the Elo
+/// expectation with `scale` ([`expectation`]), four pairs at a time:
+/// `−ln E(b, worse) = ln(1 + e^y)`, `y = (worse − b)·ln 10 / scale`.
+pub(crate) fn elo_pair_log_loss(better: &[Rating], worse: &Rating, scale: f64) -> f64 {
+    use wide::f64x4;
+    let t = std::f64::consts::LN_10 / scale;
+    crate::system::logistic_losses(
+        better.len(),
+        |i| {
+            let c = &better[i..i + 4];
+            let b = f64x4::from([c[0].value, c[1].value, c[2].value, c[3].value]);
+            (f64x4::splat(worse.value) - b) * f64x4::splat(t)
+        },
+        |i| (worse.value - better[i].value) * t,
+    )
+}
+
 /// A rating after `days` days without a match, for systems with σ: σ² grows by
 /// `daily_tau²` a day, but never past the larger of the current σ and a new player's
 /// σ `initial_sigma`. Ratings without σ, and non-positive or NaN `days`, are unchanged.
@@ -399,6 +416,39 @@ pub(crate) mod testing {
                     close(t.get(i, j), want, 1e-12);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn fast_pair_log_losses_equal_the_probabilities() {
+        // Nine better players (two rows of four and one left over), one far below and
+        // one far above (clamped): each Elo-family row equals −ln of the system's own
+        // probabilities, clamped, summed.
+        let better: Vec<Rating> = [
+            1500.0, 1620.0, 1390.0, 2400.0, 900.0, 1500.0, 1e6, -1e6, 1455.5,
+        ]
+        .iter()
+        .map(|&v| Rating::new(v))
+        .collect();
+        let worse = Rating::new(1480.0);
+        for name in ["elo", "pairwise", "sme", "shares", "mes", "whitewhale"] {
+            let sys = crate::system(name, &crate::Settings::new()).unwrap();
+            let slow: f64 = better
+                .iter()
+                .map(|b| {
+                    -sys.win_probability(b, &worse)
+                        .clamp(
+                            crate::system::MIN_PROBABILITY,
+                            1.0 - crate::system::MIN_PROBABILITY,
+                        )
+                        .ln()
+                })
+                .sum();
+            let fast = sys.pair_log_loss(&better, &worse, None);
+            assert!(
+                (fast - slow).abs() <= 1e-12 * slow,
+                "{name}: {fast} vs {slow}"
+            );
         }
     }
 

@@ -70,6 +70,14 @@ elo_system!(WhiteWhaleConfig, "whitewhale", {
         // Two entries: the mean is halfway, so E = 1 / (1 + 10^((b − a) / (2 · spread))).
         1.0 / (1.0 + 10f64.powf((b.value - a.value) / (2.0 * self.spread)))
     }
+    fn pair_log_loss(
+        &self,
+        better: &[Rating],
+        worse: &Rating,
+        _: Option<&crate::state::State>,
+    ) -> f64 {
+        crate::systems::elo_pair_log_loss(better, worse, 2.0 * self.spread)
+    }
 });
 
 #[cfg(test)]
