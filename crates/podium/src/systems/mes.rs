@@ -86,7 +86,7 @@ impl EloScores for MesConfig {
     }
 }
 
-elo_system!(MesConfig, "mes", {
+elo_system!(MesConfig, "mes", logistic(|s| s.scale), {
     fn new_player_rating(&self, pool: &mut dyn Iterator<Item = &Rating>) -> Rating {
         if !self.seed_median {
             return self.initial_rating();
@@ -106,17 +106,6 @@ elo_system!(MesConfig, "mes", {
             (established[n / 2 - 1] + established[n / 2]) / 2.0
         };
         Rating::new(median)
-    }
-    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
-        expectation(a.value, b.value, self.scale)
-    }
-    fn pair_log_loss(
-        &self,
-        better: &[Rating],
-        worse: &Rating,
-        _: Option<&crate::state::State>,
-    ) -> f64 {
-        crate::systems::elo_pair_log_loss(better, worse, self.scale)
     }
     fn is_provisional(&self, rating: &Rating) -> bool {
         rating.games < self.provisional_games

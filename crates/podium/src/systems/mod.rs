@@ -9,8 +9,32 @@
 /// The [`crate::RatingSystem`] impl of an Elo-family system (one that implements
 /// [`EloScores`] and has an `initial` rating): its registered name, its parameters, new
 /// players at `initial`, and rating through [`rate_elo`] and [`rate_ranked_elo`]. The
-/// braces hold the system's own methods (at least `win_probability`).
+/// braces hold the system's own methods (at least `win_probability`), or
+/// `logistic(|s| scale)` gives them: the win probability [`expectation`] with the scale
+/// read from the config `s`, and its backtest log loss [`elo_pair_log_loss`].
 macro_rules! elo_system {
+    ($ty:ty, $name:literal, logistic(|$s:ident| $scale:expr), { $($own:tt)* }) => {
+        elo_system!($ty, $name, {
+            fn win_probability(
+                &self,
+                a: &$crate::rating::Rating,
+                b: &$crate::rating::Rating,
+            ) -> f64 {
+                let $s = self;
+                $crate::systems::expectation(a.value, b.value, $scale)
+            }
+            fn pair_log_loss(
+                &self,
+                better: &[$crate::rating::Rating],
+                worse: &$crate::rating::Rating,
+                _: Option<&$crate::state::State>,
+            ) -> f64 {
+                let $s = self;
+                $crate::systems::elo_pair_log_loss(better, worse, $scale)
+            }
+            $($own)*
+        });
+    };
     ($ty:ty, $name:literal, { $($own:tt)* }) => {
         impl $crate::system::RatingSystem for $ty {
             fn name(&self) -> &'static str {

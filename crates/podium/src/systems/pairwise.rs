@@ -12,7 +12,7 @@
 //! assert_eq!(d, [48.0, 16.0, -16.0, -48.0]);
 //! ```
 
-use super::{expectation, EloScores, Expectations};
+use super::{EloScores, Expectations};
 use crate::rating::Rating;
 
 /// Parameters of the pairwise system.
@@ -71,19 +71,7 @@ impl EloScores for PairwiseConfig {
     }
 }
 
-elo_system!(PairwiseConfig, "pairwise", {
-    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
-        expectation(a.value, b.value, self.scale)
-    }
-    fn pair_log_loss(
-        &self,
-        better: &[Rating],
-        worse: &Rating,
-        _: Option<&crate::state::State>,
-    ) -> f64 {
-        crate::systems::elo_pair_log_loss(better, worse, self.scale)
-    }
-});
+elo_system!(PairwiseConfig, "pairwise", logistic(|s| s.scale), {});
 
 #[cfg(test)]
 mod tests {

@@ -18,7 +18,7 @@
 //! assert!((d[0] - 18.20).abs() < 0.01 && (d[1] - 0.95).abs() < 0.01 && (d[2] + 19.15).abs() < 0.01);
 //! ```
 
-use super::{expectation, EloScores, Expectations};
+use super::{EloScores, Expectations};
 
 use crate::model::tie_range;
 use crate::rating::Rating;
@@ -92,19 +92,7 @@ impl EloScores for SharesConfig {
     }
 }
 
-elo_system!(SharesConfig, "shares", {
-    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
-        expectation(a.value, b.value, self.scale)
-    }
-    fn pair_log_loss(
-        &self,
-        better: &[Rating],
-        worse: &Rating,
-        _: Option<&crate::state::State>,
-    ) -> f64 {
-        crate::systems::elo_pair_log_loss(better, worse, self.scale)
-    }
-});
+elo_system!(SharesConfig, "shares", logistic(|s| s.scale), {});
 
 #[cfg(test)]
 mod tests {

@@ -23,7 +23,7 @@
 //! assert!((after[2] - 1472.83).abs() < 0.01);
 //! ```
 
-use super::{expectation, powers, EloScores, Expectations, INLINE};
+use super::{powers, EloScores, Expectations, INLINE};
 use crate::model::tie_range;
 use crate::rating::Rating;
 
@@ -138,19 +138,7 @@ fn tie_groups(table: impl Fn(usize, usize) -> f64, places: &[usize], e: &mut [f6
     }
 }
 
-elo_system!(SmeConfig, "sme", {
-    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
-        expectation(a.value, b.value, self.scale)
-    }
-    fn pair_log_loss(
-        &self,
-        better: &[Rating],
-        worse: &Rating,
-        _: Option<&crate::state::State>,
-    ) -> f64 {
-        crate::systems::elo_pair_log_loss(better, worse, self.scale)
-    }
-});
+elo_system!(SmeConfig, "sme", logistic(|s| s.scale), {});
 
 #[cfg(test)]
 mod tests {

@@ -65,20 +65,13 @@ impl EloScores for WhiteWhaleConfig {
     }
 }
 
-elo_system!(WhiteWhaleConfig, "whitewhale", {
-    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
-        // Two entries: the mean is halfway, so E = 1 / (1 + 10^((b − a) / (2 · spread))).
-        1.0 / (1.0 + 10f64.powf((b.value - a.value) / (2.0 * self.spread)))
-    }
-    fn pair_log_loss(
-        &self,
-        better: &[Rating],
-        worse: &Rating,
-        _: Option<&crate::state::State>,
-    ) -> f64 {
-        crate::systems::elo_pair_log_loss(better, worse, 2.0 * self.spread)
-    }
-});
+// Two entries: the mean is halfway, so E = 1 / (1 + 10^((b − a) / (2 · spread))).
+elo_system!(
+    WhiteWhaleConfig,
+    "whitewhale",
+    logistic(|s| 2.0 * s.spread),
+    {}
+);
 
 #[cfg(test)]
 mod tests {
