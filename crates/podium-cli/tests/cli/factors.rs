@@ -19,18 +19,16 @@ fn gain() -> f64 {
 }
 
 /// `podium rate FILE` with pairwise, the car as a factor and the factors' table.
+/// `podium rate FILE --system pairwise --factor car` and the arguments given.
+fn rate_with_cars(file: &str, more: &[&str]) -> crate::util::Run {
+    let mut args = vec!["rate", file, "--system", "pairwise", "--factor", "car"];
+    args.extend_from_slice(more);
+    podium(&args)
+}
+
+/// The factors' table in `format`.
 fn rate_cars(file: &str, format: &str) -> crate::util::Run {
-    podium(&[
-        "rate",
-        file,
-        "--system",
-        "pairwise",
-        "--factor",
-        "car",
-        "--factors",
-        "--format",
-        format,
-    ])
+    rate_with_cars(file, &["--factors", "--format", format])
 }
 
 fn num(v: &str) -> f64 {
@@ -64,17 +62,9 @@ fn rate_with_factors_lists_them_with_their_ratings() {
         assert!((num(&f["win_pct"]) - 50.0).abs() < 1e-9);
     }
     // The leaderboard alone by default; the table and JSON forms hold the same factors.
-    let plain = podium(&["rate", &races, "--system", "pairwise", "--factor", "car"]);
+    let plain = rate_with_cars(&races, &[]);
     assert!(!plain.ok().contains("blue"), "{}", plain.stdout);
-    let table = podium(&[
-        "rate",
-        &races,
-        "--system",
-        "pairwise",
-        "--factor",
-        "car",
-        "--factors",
-    ]);
+    let table = rate_with_cars(&races, &["--factors"]);
     assert!(table.ok().contains("+1.47"), "{}", table.stdout);
     assert!(table.ok().contains("-1.47"), "{}", table.stdout);
     let json = rate_cars(&races, "json");
@@ -91,16 +81,7 @@ fn rate_with_factors_lists_them_with_their_ratings() {
 fn the_history_has_a_row_per_factor_per_match() {
     let d = Dir::new("factor-history");
     let races = d.file("races.csv", RACES);
-    let out = podium(&[
-        "rate",
-        &races,
-        "--system",
-        "pairwise",
-        "--factor",
-        "car",
-        "--history",
-        "-",
-    ]);
+    let out = rate_with_cars(&races, &["--history", "-"]);
     let rows = csv_rows(out.ok());
     let cols: Vec<(&str, &str, &str, &str, &str)> = rows
         .iter()
