@@ -222,6 +222,52 @@ test("a game entered with cars shows the factors' table below the leaderboard", 
   if (shots) await page.screenshot({ path: join(shots, "factors.png"), fullPage: true });
 });
 
+test("a game entered with a seat and a faction rates both kinds", async () => {
+  const res = await fetch(`${base}/api/leagues`, {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "Factions E2E", system: "pairwise" }),
+  });
+  const gl = await res.json();
+  await page.goto(`${base}/leagues/${gl.id}`);
+  await page.locator("#empty-board").waitFor();
+  await page.fill("#factor-kind", "seat");
+  await page.click("#add-kind");
+  await page.fill("#factor-kind-2", "seat");
+  const rows = page.locator("#game-rows .game-row");
+  await rows.nth(2).locator("button.remove").click();
+  for (const [i, [player, place, seat, faction]] of [["ann", 1, "1", "elves"], ["bo", 2, "2", "orcs"]].entries()) {
+    await rows.nth(i).locator(".player-input").fill(player);
+    await rows.nth(i).locator(".place-input").fill(String(place));
+    await rows.nth(i).locator(".factor-input").nth(0).fill(seat);
+    await rows.nth(i).locator(".factor-input").nth(1).fill(faction);
+  }
+  await page.fill("#token", gl.admin_token);
+  // One kind in two columns is refused before anything is sent.
+  await page.click("#submit-game");
+  await page.locator("#game-result .message").waitFor();
+  assert.match(await page.textContent("#game-result"), /"seat" is given twice/);
+  assert.equal((await (await fetch(`${base}/api/leagues/${gl.id}/matches`)).text()).trim(), "");
+  await page.fill("#factor-kind-2", "faction");
+  await page.click("#submit-game");
+  await page.locator("#factor-changes").waitFor();
+  const changes = await page.$$eval("#factor-changes tbody tr", (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  // pairwise, K = 32: each factor of the winner gains 16, each of the loser's loses 16.
+  assert.deepEqual(changes.map((r) => `${r[0]}=${r[1]} ${r[4]}`).sort(),
+    ["faction=elves +16.0", "faction=orcs -16.0", "seat=1 +16.0", "seat=2 -16.0"]);
+  const match = JSON.parse((await (await fetch(`${base}/api/leagues/${gl.id}/matches`)).text()).trim());
+  assert.deepEqual(match.results.map((r) => [r.player, String(r.seat), r.faction]), [["ann", "1", "elves"], ["bo", "2", "orcs"]]);
+  await page.locator("#factors tbody tr").nth(3).waitFor();
+  const table = await page.$$eval("#factors tbody tr", (trs) => trs.map((tr) => tr.dataset.factor));
+  assert.deepEqual(table, ["faction=elves", "faction=orcs", "seat=1", "seat=2"]);
+  // Reloaded, the form offers both of the league's kinds, and the offline command reads both.
+  await page.reload();
+  await page.locator("#factors tbody tr").first().waitFor();
+  assert.deepEqual([await page.inputValue("#factor-kind"), await page.inputValue("#factor-kind-2")], ["faction", "seat"]);
+  assert.equal(await page.locator("#game-rows .game-row").first().locator(".factor-input").count(), 2);
+  assert.match(await page.textContent("main"), /--factor faction --factor seat/);
+  if (shots) await page.screenshot({ path: join(shots, "factions.png"), fullPage: true });
+});
+
 test("the pages break none of their own content security policy", async () => {
   const res = await fetch(`${base}/`);
   assert.match(res.headers.get("content-security-policy") || "", /frame-ancestors 'none'/);

@@ -140,40 +140,54 @@ function factorTable(rows) {
       h("td", {}, f.matches), h("td", {}, fmt(f.win_pct)), h("td", {}, fmt(f.expected_win_pct))))));
 }
 
-// kinds: the factor kinds the league has seen, the first one offered in the form.
+// kinds: the factor kinds the league has seen, each offered as a column of the form.
 function gameForm(id, players, kinds, onDone) {
   const rows = h("div", { id: "game-rows" });
   const datalist = h("datalist", { id: "known-players" }, players.map((p) => h("option", { value: p })));
   const kindList = h("datalist", { id: "known-kinds" }, ["seat", "car", "faction", ...kinds.filter((k) => !["seat", "car", "faction"].includes(k))]
     .map((k) => h("option", { value: k })));
-  // One kind of factor for the game (the seat, the car, the faction); each player's
-  // value of it on their line. Empty: no factor.
-  const kind = h("input", { id: "factor-kind", list: "known-kinds", value: kinds[0] || "", autocomplete: "off",
-    placeholder: "e.g. seat, car, faction", oninput: () => showFactors() });
+  // The game's kinds of factor (the seat, the car, the faction), one column each; each
+  // player's value of a kind on their line. An empty kind: no factor of it.
+  const kindInputs = h("div", { id: "factor-kinds" });
+  const kindOf = (i) => kindInputs.children[i].value.trim();
   function showFactors() {
-    rows.querySelectorAll(".factor-input").forEach((i) => {
-      i.hidden = !kind.value.trim();
-      i.placeholder = kind.value.trim() || "value";
-      i.setAttribute("aria-label", kind.value.trim() || "factor");
+    rows.querySelectorAll(".game-row").forEach((row) => {
+      row.querySelectorAll(".factor-input").forEach((input, i) => {
+        input.hidden = !kindOf(i);
+        input.placeholder = kindOf(i) || "value";
+        input.setAttribute("aria-label", kindOf(i) || "factor");
+      });
     });
+  }
+  function factorInput() {
+    return h("input", { class: "factor-input", autocomplete: "off" });
+  }
+  function addKind(value) {
+    const i = kindInputs.children.length;
+    kindInputs.append(h("input", { class: "factor-kind", id: i ? `factor-kind-${i + 1}` : "factor-kind", list: "known-kinds",
+      value, autocomplete: "off", placeholder: "e.g. seat, car, faction", "aria-label": "factor kind", oninput: () => showFactors() }));
+    rows.querySelectorAll(".game-row").forEach((row) => row.insertBefore(factorInput(), row.querySelector("button.remove")));
+    showFactors();
   }
   function addRow(place) {
     const row = h("div", { class: "row game-row" },
       h("input", { class: "player-input", list: "known-players", placeholder: "player", "aria-label": "player", required: true }),
       h("input", { class: "place-input", type: "number", min: 1, step: 1, value: place, "aria-label": "place", required: true }),
-      h("input", { class: "factor-input", autocomplete: "off" }),
+      ...[...kindInputs.children].map(() => factorInput()),
       h("button", { type: "button", class: "remove", onclick: () => row.remove(), "aria-label": "remove" }, "✕"));
     rows.append(row);
     showFactors();
   }
+  for (const k of kinds.length ? kinds : [""]) addKind(k);
   for (let i = 1; i <= 3; i++) addRow(i);
   const token = h("input", { id: "token", type: "password", value: getToken(id), placeholder: "admin token", autocomplete: "off" });
   const out = h("div", { id: "game-result" });
   const form = h("form", { id: "game-form" }, datalist, kindList,
     h("p", { class: "muted" }, "One line per player with their place (1 = winner). Give tied players the same place."),
-    h("label", { for: "factor-kind" }, "Factor (optional) ", h("span", { class: "doc" },
-      "what else decides a result — the seat, the car, the faction — rated beside the players; give each player's on their line")),
-    kind,
+    h("label", { for: "factor-kind" }, "Factors (optional) ", h("span", { class: "doc" },
+      "what else decides a result — the seat, the car, the faction — rated beside the players; one kind per column, each player's on their line")),
+    h("div", { class: "row" }, kindInputs, h("button", { type: "button", class: "secondary", id: "add-kind",
+      onclick: () => addKind("") }, "+ Add factor")),
     rows,
     h("div", { class: "row" }, h("button", { type: "button", class: "secondary", id: "add-player",
       onclick: () => addRow(rows.children.length + 1) }, "+ Add player")),
@@ -182,11 +196,19 @@ function gameForm(id, players, kinds, onDone) {
     out);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const factorKind = kind.value.trim();
+    const named = [...kindInputs.children].map((_, i) => kindOf(i));
+    const twice = named.find((k, i) => k && named.indexOf(k) !== i);
+    if (twice) {
+      out.replaceChildren(message(false, `The factor kind "${twice}" is given twice: give each kind once.`));
+      return;
+    }
     const results = [...rows.querySelectorAll(".game-row")].map((r) => {
       const result = { player: r.querySelector(".player-input").value.trim(), rank: Number(r.querySelector(".place-input").value) };
-      const value = r.querySelector(".factor-input").value.trim();
-      if (factorKind && value) result.factors = { [factorKind]: value };
+      const factors = {};
+      r.querySelectorAll(".factor-input").forEach((input, i) => {
+        if (named[i] && input.value.trim()) factors[named[i]] = input.value.trim();
+      });
+      if (Object.keys(factors).length) result.factors = factors;
       return result;
     }).filter((r) => r.player);
     try {
