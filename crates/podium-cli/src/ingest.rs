@@ -90,17 +90,35 @@ pub struct SystemArgs {
     /// Rating system (see `podium systems`).
     #[arg(long, short = 's', default_value = podium::DEFAULT_SYSTEM)]
     pub system: String,
-    /// Set a parameter of the system, e.g. `--set k=24` (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
+    /// Set a parameter of the system, e.g. `--set k=24` or `--set sme.k=24` (repeatable).
+    #[arg(long = "set", value_name = "[SYSTEM.]KEY=VALUE")]
     pub settings: Vec<String>,
 }
 
 impl SystemArgs {
     /// Builds the system.
     pub fn build(&self) -> anyhow::Result<Box<dyn RatingSystem>> {
-        let settings = podium::Settings::parse(&self.settings)?;
+        let settings = settings_for(&self.system, &self.settings)?;
         Ok(podium::system(&self.system, &settings)?)
     }
+}
+
+/// The `--set` items of a command that runs one system: `key=value`, or `system.key=value`
+/// as the commands comparing several systems take them (a prefix naming another system is
+/// an error).
+///
+/// # Errors
+/// A malformed item, or one prefixed with another system's name.
+pub fn settings_for(system: &str, items: &[String]) -> anyhow::Result<podium::Settings> {
+    let settings = podium::Settings::parse(items)?;
+    let name = system.trim();
+    if let Some((sys, key)) = settings
+        .prefixes()
+        .find(|(sys, _)| !sys.eq_ignore_ascii_case(name))
+    {
+        anyhow::bail!("--set {key}: system {sys:?} is not the system run here ({name})");
+    }
+    Ok(settings.for_system(name))
 }
 
 /// Starting ratings, for the commands that rate a history.

@@ -22,8 +22,9 @@ pub struct Args {
     /// or `k=16,24,32` (a list). Repeatable: the grid is every combination.
     #[arg(long = "param", value_name = "NAME=RANGE", required = true)]
     pub params: Vec<String>,
-    /// A parameter held fixed during the search (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
+    /// A parameter held fixed during the search: `key=value` or `system.key=value`
+    /// (repeatable).
+    #[arg(long = "set", value_name = "[SYSTEM.]KEY=VALUE")]
     pub settings: Vec<String>,
     /// Fraction of the matches (the first ones) to search on; the rest is held out.
     #[arg(long, default_value_t = 0.5)]
@@ -71,7 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .iter()
         .map(|p| p.parse::<ParamSearch>())
         .collect::<Result<Vec<_>, _>>()?;
-    let fixed = podium::Settings::parse(&args.settings)?;
+    let fixed = ingest::settings_for(&args.system, &args.settings)?;
     let system = podium::system(&args.system, &podium::Settings::new())?;
     args.input.check_system(system.as_ref())?;
     let tuning = Tuning {

@@ -118,6 +118,43 @@ fn bad_arguments_are_one_line_errors() {
     }
 }
 
+/// `--set system.key=value`, as the commands comparing systems take it, sets the one
+/// system run; another system's prefix is an error naming both.
+#[test]
+fn a_setting_may_name_the_system_it_is_for() {
+    let d = Dir::new("prefix");
+    let games = d.file("g.csv", "match,player,rank\ng1,A,1\ng1,B,2\n");
+    let rate = |set: &str| {
+        let out = podium(&[
+            "rate", &games, "--system", "sme", "--set", set, "--format", "csv",
+        ]);
+        rating(&csv_rows(out.ok()), "A")
+    };
+    assert!((rate("SME.k=10") - 1505.0).abs() < 1e-9);
+    assert!((rate("k=10") - rate("sme.k=10")).abs() < 1e-12);
+    let out = podium(&["rate", &games, "--system", "sme", "--set", "pairwise.k=10"]);
+    assert_eq!(
+        out.err().trim(),
+        "error: --set pairwise.k: system \"pairwise\" is not the system run here (sme)"
+    );
+    let out = podium(&[
+        "tune",
+        &games,
+        "--system",
+        "sme",
+        "--param",
+        "k=8,16",
+        "--set",
+        "shares.scale=300",
+    ]);
+    assert!(
+        out.err()
+            .contains("system \"shares\" is not the system run here (sme)"),
+        "{}",
+        out.err()
+    );
+}
+
 #[test]
 fn history_rows_and_min_games() {
     let d = Dir::new("hist");
