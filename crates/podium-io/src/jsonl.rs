@@ -273,9 +273,26 @@ impl<R: BufRead> JsonlMatches<R> {
         };
         let (jm, factors): (JsonMatch, _) = parsed.map_err(|e| {
             // Recover the match id if the line has one, so a bad match can be skipped.
-            let match_id = serde_json::from_str::<serde_json::Value>(text)
-                .ok()
+            let value = serde_json::from_str::<serde_json::Value>(text).ok();
+            let match_id = value
+                .as_ref()
                 .and_then(|v| v.get("match").and_then(|m| m.as_str()).map(str::to_string));
+            if let Some((field, v)) = value
+                .as_ref()
+                .and_then(|v| unknown_result_field(v, &self.factor_kinds))
+            {
+                return ReadError::Field {
+                    file: self.file.clone(),
+                    line,
+                    match_id,
+                    value: v.chars().take(60).collect(),
+                    expected: format!(
+                        "no such field: a result has player, rank or score, team and weight, and a factor field only when read as a factor (`--factor {kind}`; in Python `factors=[\"{kind}\"]`)",
+                        kind = field.rsplit('.').next().unwrap_or(&field)
+                    ),
+                    field,
+                };
+            }
             ReadError::Field {
                 file: self.file.clone(),
                 line,
@@ -306,6 +323,23 @@ impl<R: BufRead> JsonlMatches<R> {
         }
         Ok(m)
     }
+}
+
+/// The first field of a result of `value` (a match object) that is not a result field,
+/// as `results[i].name`, with its value: what the reader refuses when it was not named as
+/// a factor.
+fn unknown_result_field(value: &serde_json::Value, kinds: &[String]) -> Option<(String, String)> {
+    const FIELDS: [&str; 5] = ["player", "rank", "score", "team", "weight"];
+    let results = value.get("results")?.as_array()?;
+    results.iter().enumerate().find_map(|(i, r)| {
+        r.as_object()?
+            .iter()
+            .find(|(k, _)| !FIELDS.contains(&k.as_str()) && !kinds.contains(k))
+            .map(|(k, v)| {
+                let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+                (format!("results[{i}].{k}"), text)
+            })
+    })
 }
 
 impl<R: BufRead> Iterator for JsonlMatches<R> {
@@ -401,8 +435,19 @@ mod tests {
             .map(|e| e.factors.iter().map(ToString::to_string).collect())
             .collect();
         assert_eq!(f, [vec!["car=red", "seat=1"], vec![], vec!["seat=2"]]);
-        // Without the option a factor field is a field podium does not know.
-        assert!(read(text)[0].is_err());
+        // Without the option a factor field is a field podium does not know, and the
+        // error says which and how to read it.
+        assert_eq!(
+            read(text)[0].as_ref().unwrap_err().to_string(),
+            "t.jsonl:1: field `results[0].car`: \"red\" is not valid, expected no such field: a result has player, rank or score, team and weight, and a factor field only when read as a factor (`--factor car`; in Python `factors=[\"car\"]`)"
+        );
+        // Named as a factor, `car` is read, and `seat` is the field not known.
+        let e = with_factors(text, &["car"]).remove(0).unwrap_err();
+        assert!(
+            e.to_string().contains("field `results[0].seat`: \"1\""),
+            "{e}"
+        );
+        assert!(e.is_recoverable());
     }
 
     #[test]
