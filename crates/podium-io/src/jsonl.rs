@@ -8,6 +8,7 @@
 //! entry `car=red`; a result without the field, or with `""` or `null`, gives none of that
 //! kind. Without the option such a field is an error, as any field podium does not know.
 
+use std::collections::BTreeMap;
 use std::io::BufRead;
 
 use podium::{Factor, Finish, Match, MatchError, ResultRow};
@@ -49,6 +50,11 @@ pub struct JsonResult {
     /// Partial play, `0 < w ≤ 1`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weight: Option<f64>,
+    /// The factors of the player's entry, kind → value, written as more fields of the
+    /// result (`"car": "ferrari"`). Deserializing leaves it empty: [`JsonlMatches`] reads
+    /// factor fields only for the kinds it is asked for ([`ReadOptions::factors`]).
+    #[serde(flatten, skip_deserializing)]
+    pub factors: BTreeMap<String, String>,
 }
 
 impl JsonMatch {
@@ -58,7 +64,17 @@ impl JsonMatch {
     /// [`ReadError::Field`] for a bad time or a result without rank/score,
     /// [`ReadError::Match`] when the results do not form a valid match.
     pub fn to_match(&self, file: &str, line: u64) -> Result<Match, ReadError> {
-        self.to_match_with(file, line, &[])
+        let factors: Vec<Vec<Factor>> = self
+            .results
+            .iter()
+            .map(|r| {
+                r.factors
+                    .iter()
+                    .map(|(kind, value)| Factor::new(kind.as_str(), value.as_str()))
+                    .collect()
+            })
+            .collect();
+        self.to_match_with(file, line, &factors)
     }
 
     /// [`JsonMatch::to_match`] with `factors[i]` the factors of result `i` (none where
@@ -129,22 +145,28 @@ impl JsonMatch {
         })
     }
 
-    /// The JSON form of a match (times written as RFC 3339 or dates).
+    /// The JSON form of a match (times written as RFC 3339 or dates), each entry's
+    /// factors as fields of its players' results, which a reader asked for those kinds
+    /// reads back.
     #[must_use]
     pub fn from_match(m: &Match) -> Self {
         let results = m
             .entries()
             .iter()
             .flat_map(|e| {
-                e.members.iter().map(move |mem| {
-                    let (rank, score) = e.finish.rank_and_score();
-                    JsonResult {
-                        player: mem.player.clone(),
-                        rank,
-                        score,
-                        team: e.team.clone(),
-                        weight: (mem.weight != 1.0).then_some(mem.weight),
-                    }
+                let (rank, score) = e.finish.rank_and_score();
+                let factors: BTreeMap<String, String> = e
+                    .factors
+                    .iter()
+                    .map(|f| (f.kind.clone(), f.value.clone()))
+                    .collect();
+                e.members.iter().map(move |mem| JsonResult {
+                    player: mem.player.clone(),
+                    rank,
+                    score,
+                    team: e.team.clone(),
+                    weight: (mem.weight != 1.0).then_some(mem.weight),
+                    factors: factors.clone(),
                 })
             })
             .collect();
@@ -422,6 +444,29 @@ mod tests {
     fn with_factors(text: &str, kinds: &[&str]) -> Vec<Result<Match, ReadError>> {
         let options = ReadOptions::with_factors(kinds.iter().copied());
         JsonlMatches::with_options("t.jsonl", text.as_bytes(), &options).collect()
+    }
+
+    #[test]
+    fn factors_round_trip_as_fields() {
+        let m = Match::builder("r1")
+            .team("red", ["a", "b"], Finish::Rank(1.0))
+            .factor("car", "ferrari")
+            .factor("seat", "1")
+            .player("c", Finish::Rank(2.0))
+            .factor("car", "mclaren")
+            .player("d", Finish::Rank(3.0))
+            .build()
+            .unwrap();
+        let jm = JsonMatch::from_match(&m);
+        let text = serde_json::to_string(&jm).unwrap();
+        assert_eq!(
+            text,
+            r#"{"match":"r1","results":[{"player":"a","rank":1.0,"team":"red","car":"ferrari","seat":"1"},{"player":"b","rank":1.0,"team":"red","car":"ferrari","seat":"1"},{"player":"c","rank":2.0,"car":"mclaren"},{"player":"d","rank":3.0}]}"#
+        );
+        assert_eq!(with_factors(&text, &["car", "seat"]).remove(0).unwrap(), m);
+        assert_eq!(jm.to_match("t.jsonl", 1).unwrap(), m);
+        // Read without the kinds, the fields are unknown.
+        assert!(read(&text)[0].is_err());
     }
 
     #[test]

@@ -262,15 +262,24 @@ impl LedgerMatch {
     /// each factor a field of its row (`{"player":"ann","rank":1,"car":"ferrari"}`).
     #[must_use]
     pub fn to_jsonl(&self) -> Value {
-        let mut value = serde_json::to_value(self).expect("a match serialises");
-        if let Some(rows) = value.get_mut("results").and_then(Value::as_array_mut) {
-            for row in rows.iter_mut().filter_map(Value::as_object_mut) {
-                if let Some(Value::Object(factors)) = row.remove("factors") {
-                    row.extend(factors);
-                }
-            }
-        }
-        value
+        let results = self
+            .results
+            .iter()
+            .map(|r| podium_io::JsonResult {
+                player: r.player.clone(),
+                rank: r.rank,
+                score: r.score,
+                team: r.team.clone(),
+                weight: r.weight,
+                factors: r.factors.clone(),
+            })
+            .collect();
+        serde_json::to_value(podium_io::JsonMatch {
+            id: self.id.clone(),
+            time: self.time.clone(),
+            results,
+        })
+        .expect("a match serialises")
     }
 }
 
