@@ -75,3 +75,36 @@ fn explain_suggests_a_name_and_elo_counts_every_unratable_match() {
     );
     assert!(err.contains("… and 25 more"), "{err}");
 }
+
+/// The README's seat example: the seats' table after the leaderboard, every seat of
+/// every game counted once.
+#[test]
+fn game_night_seats_are_rated_as_factors() {
+    let csv = example("game-night.csv");
+    let out = podium(&[
+        "rate",
+        &csv,
+        "--factor",
+        "seat",
+        "--factors",
+        "--format",
+        "csv",
+    ]);
+    let text = out.ok();
+    let (_, seats) = text.split_once("\n\n").expect("two tables");
+    let rows = csv_rows(seats);
+    let values: Vec<&str> = rows.iter().map(|r| r["value"].as_str()).collect();
+    assert_eq!(values, ["4", "5", "1", "6", "3", "2"], "best first");
+    let matches: u32 = rows
+        .iter()
+        .map(|r| r["matches"].parse::<u32>().unwrap())
+        .sum();
+    assert_eq!(matches, 160, "one seat per player per game");
+    let seat4: f64 = rows[0]["rating"].parse().unwrap();
+    assert!((seat4 - 25.846_518_979).abs() < 1e-6, "{seat4}");
+    // The players' board is still first, and the seats moved it.
+    let plain = csv_rows(podium(&["rate", &csv, "--format", "csv"]).ok());
+    let players = csv_rows(text.split_once("\n\n").unwrap().0);
+    assert_eq!(players.len(), plain.len());
+    assert_ne!(players[0]["rating"], plain[0]["rating"]);
+}
