@@ -14,6 +14,16 @@ let browser, profile, page, league, token;
 // What the browser reports as blocked by the pages' content security policy.
 const violations = [];
 
+// Creates a league through the API; its id and admin token.
+async function createLeague(name, system) {
+  const res = await fetch(`${base}/api/leagues`, {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name, system }),
+  });
+  assert.equal(res.status, 201);
+  return res.json();
+}
+
 before(async () => {
   assert.ok(base, "PODIUM_URL is not set");
   profile = mkdtempSync(join(tmpdir(), "podium-e2e-profile-"));
@@ -30,12 +40,7 @@ before(async () => {
   page.on("console", (msg) => {
     if (/Content Security Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
   });
-  const res = await fetch(`${base}/api/leagues`, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name: "Thursday E2E", system: "sme" }),
-  });
-  assert.equal(res.status, 201);
-  ({ id: league, admin_token: token } = await res.json());
+  ({ id: league, admin_token: token } = await createLeague("Thursday E2E", "sme"));
 });
 
 after(async () => {
@@ -151,11 +156,7 @@ test("settings change the system and recompute", async () => {
 });
 
 test("a league of 1,200 players draws 500 rows at a time, sorted over all of them", async () => {
-  const res = await fetch(`${base}/api/leagues`, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name: "Big E2E", system: "sme" }),
-  });
-  const big = await res.json();
+  const big = await createLeague("Big E2E", "sme");
   const results = Array.from({ length: 1200 }, (_, i) => ({ player: `p${String(i).padStart(4, "0")}`, rank: i + 1 }));
   const post = await fetch(`${base}/api/leagues/${big.id}/matches`, {
     method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${big.admin_token}` },
@@ -178,11 +179,7 @@ test("a league of 1,200 players draws 500 rows at a time, sorted over all of the
 });
 
 test("a game entered with cars shows the factors' table below the leaderboard", async () => {
-  const res = await fetch(`${base}/api/leagues`, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name: "Grand prix E2E", system: "pairwise" }),
-  });
-  const gp = await res.json();
+  const gp = await createLeague("Grand prix E2E", "pairwise");
   await page.goto(`${base}/leagues/${gp.id}`);
   await page.locator("#empty-board").waitFor();
   assert.ok(await page.locator("#factors-section").isHidden(), "no factors yet, no table");
@@ -223,11 +220,7 @@ test("a game entered with cars shows the factors' table below the leaderboard", 
 });
 
 test("a game entered with a seat and a faction rates both kinds", async () => {
-  const res = await fetch(`${base}/api/leagues`, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name: "Factions E2E", system: "pairwise" }),
-  });
-  const gl = await res.json();
+  const gl = await createLeague("Factions E2E", "pairwise");
   await page.goto(`${base}/leagues/${gl.id}`);
   await page.locator("#empty-board").waitFor();
   await page.fill("#factor-kind", "seat");

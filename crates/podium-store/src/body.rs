@@ -228,32 +228,25 @@ impl LedgerMatch {
     }
 
     /// The ledger's form of a match: entries best first, each row with its entry's
-    /// factors, a weight of 1 left out.
+    /// factors, a weight of 1 left out (the JSON Lines form, factors nested).
     #[must_use]
     pub fn from_match(m: &Match) -> Self {
-        let results = m
-            .entries()
-            .iter()
-            .flat_map(|e| {
-                let (rank, score) = e.finish.rank_and_score();
-                let factors: BTreeMap<String, String> = e
-                    .factors
-                    .iter()
-                    .map(|f| (f.kind.clone(), f.value.clone()))
-                    .collect();
-                e.members.iter().map(move |mem| LedgerResult {
-                    player: mem.player.clone(),
-                    rank,
-                    score,
-                    team: e.team.clone(),
-                    weight: (mem.weight != 1.0).then_some(mem.weight),
-                    factors: factors.clone(),
-                })
+        let j = podium_io::JsonMatch::from_match(m);
+        let results = j
+            .results
+            .into_iter()
+            .map(|r| LedgerResult {
+                player: r.player,
+                rank: r.rank,
+                score: r.score,
+                team: r.team,
+                weight: r.weight,
+                factors: r.factors,
             })
             .collect();
         LedgerMatch {
-            id: m.id().to_string(),
-            time: m.time().map(podium_io::format_time),
+            id: j.id,
+            time: j.time,
             results,
         }
     }
