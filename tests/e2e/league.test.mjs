@@ -261,6 +261,23 @@ test("a game entered with a seat and a faction rates both kinds", async () => {
   if (shots) await page.screenshot({ path: join(shots, "factions.png"), fullPage: true });
 });
 
+test("a system with uncertainty shows each factor's σ", async () => {
+  const ts = await createLeague("Seats E2E", "trueskill");
+  const res = await fetch(`${base}/api/leagues/${ts.id}/matches`, {
+    method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${ts.admin_token}` },
+    body: JSON.stringify({ results: [{ player: "ann", rank: 1, factors: { seat: 1 } }, { player: "bo", rank: 2, factors: { seat: 2 } }] }),
+  });
+  assert.equal(res.status, 201);
+  await page.goto(`${base}/leagues/${ts.id}`);
+  await page.locator("#factors tbody tr").nth(1).waitFor();
+  const heads = await page.$$eval("#factors thead th", (ths) => ths.map((th) => th.textContent));
+  assert.deepEqual(heads, ["Kind", "Value", "Rating", "σ", "Matches", "Win %", "Exp. win %"]);
+  const sigmas = await page.$$eval("#factors tbody td.sigma", (tds) => tds.map((td) => Number(td.getAttribute("title"))));
+  const api = await (await fetch(`${base}/api/leagues/${ts.id}/factors`)).json();
+  assert.deepEqual(sigmas, api.map((f) => f.sigma));
+  assert.ok(sigmas.every((v) => v > 0), String(sigmas));
+});
+
 test("the pages break none of their own content security policy", async () => {
   const res = await fetch(`${base}/`);
   assert.match(res.headers.get("content-security-policy") || "", /frame-ancestors 'none'/);

@@ -130,13 +130,15 @@ function leaderboardTable(id, rows, hasSigma) {
   return h("div", {}, h("table", { id: "leaderboard" }, h("thead", {}, h("tr", {}, heads)), tbody), more);
 }
 
-// The factors' table: what a car, a seat or a faction adds to an entry's strength.
-function factorTable(rows) {
+// The factors' table: what a car, a seat or a faction adds to an entry's strength, with
+// its σ for the systems that keep one (an advantage within a σ of 0 may be chance).
+function factorTable(rows, hasSigma) {
   return h("table", { id: "factors" },
     h("thead", {}, h("tr", {}, h("th", { class: "left" }, "Kind"), h("th", {}, "Value"), h("th", {}, "Rating"),
-      h("th", {}, "Matches"), h("th", {}, "Win %"), h("th", {}, "Exp. win %"))),
+      hasSigma ? h("th", {}, "σ") : null, h("th", {}, "Matches"), h("th", {}, "Win %"), h("th", {}, "Exp. win %"))),
     h("tbody", {}, rows.map((f) => h("tr", { "data-factor": `${f.kind}=${f.value}` },
       h("td", { class: "left" }, f.kind), h("td", {}, f.value), h("td", { title: String(f.rating) }, fmt(f.rating, 1)),
+      hasSigma ? h("td", { class: "sigma", title: String(f.sigma) }, fmt(f.sigma, 1)) : null,
       h("td", {}, f.matches), h("td", {}, fmt(f.win_pct)), h("td", {}, fmt(f.expected_win_pct))))));
 }
 
@@ -286,7 +288,7 @@ async function league(id) {
     factors.hidden = table.length === 0;
     factors.replaceChildren(h("h2", {}, "Factors"),
       h("p", { class: "muted" }, "What a seat, a car or a faction adds to the rating of the player who has it, learned from the results like a player's rating."),
-      h("div", { class: "scroll" }, factorTable(table)));
+      h("div", { class: "scroll" }, factorTable(table, l.has_sigma)));
     return { rows, kinds: [...new Set(table.map((f) => f.kind))] };
   }
   const { rows, kinds } = await refresh();
