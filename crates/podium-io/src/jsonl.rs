@@ -299,30 +299,31 @@ impl<R: BufRead> JsonlMatches<R> {
             let match_id = value
                 .as_ref()
                 .and_then(|v| v.get("match").and_then(|m| m.as_str()).map(str::to_string));
-            if let Some((field, v)) = value
-                .as_ref()
-                .and_then(|v| unknown_result_field(v, &self.factor_kinds))
-            {
-                return ReadError::Field {
-                    file: self.file.clone(),
-                    line,
-                    match_id,
-                    value: v.chars().take(60).collect(),
-                    expected: format!(
-                        "no such field: a result has player, rank or score, team and weight, and a factor field only when read as a factor (`--factor {kind}`; in Python `factors=[\"{kind}\"]`)",
-                        kind = field.rsplit('.').next().unwrap_or(&field)
-                    ),
-                    field,
-                };
-            }
-            ReadError::Field {
+            let field = |field: String, value: String, expected: String| ReadError::Field {
                 file: self.file.clone(),
                 line,
-                match_id,
-                field: "json".into(),
-                value: text.chars().take(60).collect(),
-                expected: format!("a match object like {{\"match\":..,\"results\":[..]}} ({e})"),
+                match_id: match_id.clone(),
+                field,
+                value: value.chars().take(60).collect(),
+                expected,
+            };
+            let Some(value) = value else {
+                return field(
+                    "json".into(),
+                    text.to_string(),
+                    format!("a match object like {{\"match\":..,\"results\":[..]}} ({e})"),
+                );
+            };
+            if let Some((name, v)) = unknown_result_field(&value, &self.factor_kinds) {
+                let kind = name.rsplit('.').next().unwrap_or(&name).to_string();
+                return field(
+                    name,
+                    v,
+                    format!("no such field: a result has player, rank or score, team and weight, and a factor field only when read as a factor (`--factor {kind}`; in Python `factors=[\"{kind}\"]`)"),
+                );
             }
+            let (name, v, expected) = misplaced_field(&value, &self.factor_kinds);
+            field(name, v, expected)
         })?;
         let m = jm.to_match_with(&self.file, line, &factors)?;
         if self.recent.seen_before(m.id()) {
@@ -362,6 +363,90 @@ fn unknown_result_field(value: &serde_json::Value, kinds: &[String]) -> Option<(
                 (format!("results[{i}].{k}"), text)
             })
     })
+}
+
+/// What a well-formed JSON value that is not a valid match gets wrong: the path of the
+/// field at fault (`results[2].rank`), its value as written, and what was expected there,
+/// from deserializing it again with the path recorded (only on this error path, so that
+/// good lines pay nothing for it).
+fn misplaced_field(value: &serde_json::Value, kinds: &[String]) -> (String, String, String) {
+    let mut value = value.clone();
+    if let Some(results) = value.get_mut("results").and_then(|r| r.as_array_mut()) {
+        for r in results.iter_mut().filter_map(|r| r.as_object_mut()) {
+            r.retain(|k, _| !kinds.contains(k));
+        }
+    }
+    let whole = || {
+        (
+            "json".to_string(),
+            value.to_string(),
+            "a match object like {\"match\":..,\"results\":[..]}".to_string(),
+        )
+    };
+    if !value.is_object() {
+        return whole();
+    }
+    let Err(e) = serde_path_to_error::deserialize::<_, JsonMatch>(&value) else {
+        return whole();
+    };
+    let message = e.inner().to_string();
+    let path = e.path().to_string();
+    let quoted = |prefix: &str| {
+        message
+            .strip_prefix(prefix)
+            .and_then(|m| m.split('`').next())
+            .map(str::to_string)
+    };
+    // A missing field is reported at its parent: name the field itself.
+    if let Some(name) = quoted("missing field `") {
+        let path = if path == "." {
+            name
+        } else {
+            format!("{path}.{name}")
+        };
+        let expected = format!("{}: it is required", expected_at(&path));
+        return (path, String::new(), expected);
+    }
+    if let Some(name) = quoted("unknown field `") {
+        let written = value
+            .get(&name)
+            .map_or_else(String::new, ToString::to_string);
+        let expected = "no such field: a match has the fields match, time and results".to_string();
+        return (name, written, expected);
+    }
+    if path == "." {
+        return whole();
+    }
+    let mut at = Some(&value);
+    for seg in e.path().iter() {
+        at = at.and_then(|v| match seg {
+            serde_path_to_error::Segment::Seq { index } => v.get(*index),
+            serde_path_to_error::Segment::Map { key } => v.get(key.as_str()),
+            _ => None,
+        });
+    }
+    let written = at.map_or_else(String::new, |v| {
+        v.as_str().map_or_else(|| v.to_string(), str::to_string)
+    });
+    (path.clone(), written, expected_at(&path))
+}
+
+/// What the field at `path` (`results[2].rank`) of a JSON Lines match holds.
+fn expected_at(path: &str) -> String {
+    let last = path.rsplit('.').next().unwrap_or(path);
+    match last {
+        "match" | "id" => "the match id, a string",
+        "time" => "an RFC 3339 time or a YYYY-MM-DD date, as a string",
+        "results" => "an array of results, one per player",
+        "player" => "the player id, a string",
+        "team" => "the team, a string",
+        "rank" => "a number, the place (1 = best)",
+        "score" => "a number (higher = better)",
+        "weight" => "a number in (0, 1], the share of the match played",
+        _ if last.starts_with("results[") => "a result object like {\"player\":..,\"rank\":..}",
+        _ => "a match object like {\"match\":..,\"results\":[..]}",
+    }
+    .to_string()
 }
 
 impl<R: BufRead> Iterator for JsonlMatches<R> {
@@ -526,5 +611,66 @@ mod tests {
             "{e2}"
         );
         assert_eq!(e2.match_id(), None);
+    }
+
+    /// A line that is JSON but not a match names the field at fault, what it holds and
+    /// what belongs there, and keeps the match id so that the match can be skipped.
+    #[test]
+    fn a_misshapen_match_names_its_field() {
+        let cases = [
+            (
+                r#"{"match":"g","results":[{"player":"a","rank":"1"},{"player":"b","rank":2}]}"#,
+                r#"field `results[0].rank`: "1" is not valid, expected a number, the place (1 = best)"#,
+            ),
+            (
+                r#"{"match":"g","results":[{"rank":1},{"player":"b","rank":2}]}"#,
+                r#"field `results[0].player`: "" is not valid, expected the player id, a string: it is required"#,
+            ),
+            (
+                r#"{"match":"g","results":{"player":"a"}}"#,
+                r#"field `results`: "{\"player\":\"a\"}" is not valid, expected an array of results, one per player"#,
+            ),
+            (
+                r#"{"match":"g","reslts":[]}"#,
+                r#"field `reslts`: "[]" is not valid, expected no such field: a match has the fields match, time and results"#,
+            ),
+            (
+                r#"{"match":"g","time":5,"results":[]}"#,
+                r#"field `time`: "5" is not valid, expected an RFC 3339 time or a YYYY-MM-DD date, as a string"#,
+            ),
+            (
+                r#"{"match":"g","results":[3]}"#,
+                r#"field `results[0]`: "3" is not valid, expected a result object like {"player":..,"rank":..}"#,
+            ),
+            (
+                r#"{"match":"g","results":[{"player":"a","rank":1,"weight":"x"},{"player":"b","rank":2}]}"#,
+                r#"field `results[0].weight`: "x" is not valid, expected a number in (0, 1], the share of the match played"#,
+            ),
+        ];
+        for (line, message) in cases {
+            let e = read(line).remove(0).unwrap_err();
+            assert_eq!(e.to_string(), format!("t.jsonl:1: {message}"));
+            assert_eq!(e.match_id(), Some("g"), "{line}");
+        }
+        // The factor fields asked for are no fault of the match.
+        let line = r#"{"match":"g","results":[{"player":"a","rank":"x","car":"red"},{"player":"b","rank":2}]}"#;
+        let e = with_factors(line, &["car"]).remove(0).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("t.jsonl:1: field `results[0].rank`: \"x\""),
+            "{e}"
+        );
+        // Without a match id, or not an object, the line is named whole.
+        let e = read(r#"{"results":[]}"#).remove(0).unwrap_err();
+        assert!(
+            e.to_string().starts_with("t.jsonl:1: field `match`: \"\""),
+            "{e}"
+        );
+        let e = read("[1,2]").remove(0).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("t.jsonl:1: field `json`: \"[1,2]\""),
+            "{e}"
+        );
     }
 }
