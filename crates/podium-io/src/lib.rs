@@ -99,7 +99,8 @@ impl ReadOptions {
     }
 
     /// Checks the factor columns: each a valid factor kind (non-empty, without
-    /// surrounding spaces or `=`) named once.
+    /// surrounding spaces or `=`), none of the columns podium reads itself (`match`,
+    /// `player`, …; a JSON Lines match's `id` too), named once.
     ///
     /// # Errors
     /// [`ReadError::Inputs`] naming the column at fault.
@@ -109,6 +110,18 @@ impl ReadOptions {
                 return Err(ReadError::Inputs {
                     message: format!(
                         "factor column {kind:?}: a column name must be non-empty, without surrounding spaces or '='"
+                    ),
+                });
+            }
+            if csv_long::KNOWN_COLUMNS
+                .iter()
+                .chain(&["id", "results"])
+                .any(|c| c.eq_ignore_ascii_case(kind))
+            {
+                return Err(ReadError::Inputs {
+                    message: format!(
+                        "factor column {kind:?} is one podium reads itself ({}); a factor needs a column of its own",
+                        csv_long::KNOWN_COLUMNS.join(", ")
                     ),
                 });
             }
@@ -207,5 +220,33 @@ pub fn from_reader_with<'a>(
     match format {
         InputFormat::Csv => Box::new(CsvMatches::with_options(name, input, options)),
         InputFormat::Jsonl => Box::new(JsonlMatches::with_options(name, input, options)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ReadOptions;
+
+    #[test]
+    fn factor_columns_are_columns_of_their_own() {
+        let check = |kinds: &[&str]| {
+            ReadOptions::with_factors(kinds.iter().copied())
+                .check()
+                .map_err(|e| e.to_string())
+        };
+        assert!(check(&["car", "seat"]).is_ok());
+        for taken in ["player", "Rank", "time", "team", "id", "results"] {
+            assert_eq!(
+                check(&["car", taken]).unwrap_err(),
+                format!("factor column {taken:?} is one podium reads itself (match, player, rank, score, team, time, weight); a factor needs a column of its own")
+            );
+        }
+        assert_eq!(
+            check(&["car", "Car"]).unwrap_err(),
+            "factor column \"Car\" is named twice"
+        );
+        assert!(check(&["a=b"])
+            .unwrap_err()
+            .contains("without surrounding spaces or '='"));
     }
 }

@@ -301,6 +301,8 @@ def test_reading_factors_gives_the_binary_s_errors(race_files, tmp_path):
             podium.read(csv_file, factors=[bad])
     with pytest.raises(podium.ReadError, match='factor column "Car" is named twice'):
         podium.read(csv_file, factors=["car", "Car"])
+    with pytest.raises(podium.ReadError, match='factor column "team" is one podium reads itself'):
+        podium.read(csv_file, factors=["team"])
     with pytest.raises(TypeError, match="a column's name is a string"):
         podium.read(csv_file, factors=[1])
     # Rows of one team that disagree on their car: a bad match naming the line.
