@@ -8,7 +8,7 @@
 //!   ratings pick the winner of a fresh game? With the `ideal` (true ratings) and
 //!   `mean-score` references. Trials run in parallel and are reproducible from a seed on
 //!   any number of threads.
-//! - [`backtest`]: replay a real history and score every system's pre-match predictions
+//! - [`backtest()`]: replay a real history and score every system's pre-match predictions
 //!   on the warm pairs of each match (pairs of players who both played before and
 //!   finished apart): pair accuracy, counted exactly in
 //!   O(N log N) per match ([`count`]), and log loss of the system's own win probability.

@@ -5,8 +5,8 @@
 //!
 //! - [`Match`]: a validated game of two or more entries (players or teams) with finishing
 //!   places; ties are groups of entries sharing a place.
-//! - [`RatingSystem`]: the object-safe trait every system implements; [`system`] builds one
-//!   by name from `key=value` settings, [`systems`] lists them all.
+//! - [`RatingSystem`]: the object-safe trait every system implements; [`system()`] builds one
+//!   by name from `key=value` settings, [`systems()`] lists them all.
 //! - [`League`]: a pool of players rated match after match, with leaderboard statistics.
 //! - [`systems`](mod@systems): one module per system, each with a typed config whose
 //!   fields are the system's documented parameters. The Bayesian systems

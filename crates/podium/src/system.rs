@@ -14,7 +14,7 @@ use crate::state::{Rated, State};
 /// A rating system: turns a match and its players' pre-match ratings into new ratings.
 ///
 /// The trait is object safe, so programs can hold a `Box<dyn RatingSystem>` chosen by
-/// name at run time ([`crate::system`]). Systems are pure: the same inputs give the same
+/// name at run time ([`crate::system()`]). Systems are pure: the same inputs give the same
 /// outputs, and a failed update changes nothing.
 pub trait RatingSystem: Send + Sync + fmt::Debug {
     /// The registered name, e.g. `"sme"`.
