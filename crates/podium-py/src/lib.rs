@@ -2,14 +2,14 @@
 //! rating system of the library, leagues, predictions, the readers of match files and the
 //! evaluation lab, from Python.
 //!
-//! The module mirrors the Rust library: [`System`](system::System) is a system built by
-//! name with its parameters, [`League`](league::League) rates matches and keeps the
-//! leaderboard, [`Match`](matches::MatchObj) is a validated match, and
-//! [`Matches`](matches::Matches) holds a history read from files, in rating order.
-//! Results come back as [`Table`](table::Table)s of plain rows, with `to_dicts()` and
-//! `to_pandas()`. Errors are Python exceptions carrying the library's messages. Entries
-//! may carry factors (a car, a seat: [`podium::factor`]), given in Python as
-//! `factors={entry: {kind: value}}` or read from the columns `factors=[...]` names.
+//! The module mirrors the Rust library: `System` (`system.rs`) is a system built by name
+//! with its parameters, `League` (`league.rs`) rates matches and keeps the leaderboard,
+//! `Match` (`matches.rs`) is a validated match, and `Matches` holds a history read from
+//! files, in rating order. Results come back as `Table`s (`table.rs`) of plain rows,
+//! with `to_dicts()` and `to_pandas()`. Errors are Python exceptions carrying the
+//! library's messages. Entries may carry factors (a car, a seat: [`podium::factor`]),
+//! given in Python as `factors={entry: {kind: value}}` or read from the columns
+//! `factors=[...]` names.
 //!
 //! Long work (rating many matches, reading files, backtests, simulations, tuning) runs
 //! with the interpreter's lock released.

@@ -11,8 +11,8 @@ use podium_server::{Checkpoints, Limits, ServeOptions, StoreOptions};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The ledger: a SQLite database file (created and migrated if missing), or a
-    /// PostgreSQL database, postgres://USER[:PASSWORD]@HOST[:PORT]/DB (migrated if
-    /// needed), which several servers may share.
+    /// PostgreSQL database, `postgres://USER:PASSWORD@HOST:PORT/DB` (password and port
+    /// optional; migrated if needed), which several servers may share.
     #[arg(long, value_name = "FILE|URL", default_value = "podium.db")]
     db: String,
     /// This server's name in its logs (several may serve one database).
