@@ -1217,15 +1217,20 @@ mod tests {
         assert_eq!(l.best, 0);
     }
 
+    /// The defaults with another share of the margins.
+    fn with_margins(margins: f64) -> KalmanMmrConfig {
+        KalmanMmrConfig {
+            margins,
+            ..KalmanMmrConfig::default()
+        }
+    }
+
     #[test]
     fn scores_respace_the_performances() {
         // Three newcomers with scores 10, 9, 0, read by the margins alone: the
         // performances lie on a line in the scores, so the changes do too (one gain for
         // all newcomers).
-        let sys = KalmanMmrConfig {
-            margins: 1.0,
-            ..KalmanMmrConfig::default()
-        };
+        let sys = with_margins(1.0);
         let game = Match::builder("g")
             .player("a", Finish::Score(10.0))
             .player("b", Finish::Score(9.0))
@@ -1238,22 +1243,14 @@ mod tests {
         let bc = c[1].after.value - c[2].after.value;
         close(bc / ab, 9.0, 1e-9);
         // Without margins, the rank-based performances are symmetric about the middle.
-        let plain = KalmanMmrConfig {
-            margins: 0.0,
-            ..KalmanMmrConfig::default()
-        };
-        let c = plain.rate(&game, &[r, r, r]).unwrap();
+        let c = with_margins(0.0).rate(&game, &[r, r, r]).unwrap();
         let (up, down) = (c[0].after.value - 1500.0, 1500.0 - c[2].after.value);
         close(up, down, 1e-6);
         // A share of the margins mixes the line and the ranks, under one gain (the field
         // term is dropped whenever the scores are read): the default's 0.99 is 0.98 of
         // the line plus 0.02 of the half-and-half mix.
         let change = |margins: f64| -> Vec<f64> {
-            let sys = KalmanMmrConfig {
-                margins,
-                ..KalmanMmrConfig::default()
-            };
-            let c = sys.rate(&game, &[r, r, r]).unwrap();
+            let c = with_margins(margins).rate(&game, &[r, r, r]).unwrap();
             c.iter().map(|c| c.after.value - 1500.0).collect()
         };
         let (line, half, default) = (change(1.0), change(0.5), change(0.99));
@@ -1283,11 +1280,7 @@ mod tests {
             ..r
         };
         let after = |margins: f64| {
-            let sys = KalmanMmrConfig {
-                margins,
-                ..KalmanMmrConfig::default()
-            };
-            let c = sys.rate(&game, &[r, lifted, r]).unwrap();
+            let c = with_margins(margins).rate(&game, &[r, lifted, r]).unwrap();
             c[0].after.value - c[1].after.value
         };
         assert!(after(1.0) < 0.0, "the margins alone keep b ahead");
