@@ -18,10 +18,11 @@
 //!    a variance `τ²` added per match and `γ²` per idle day (per elapsed match for
 //!    histories without times), while the mean returns towards the newcomer prior by
 //!    the factor `exp(−ρ·idle)`, `ρ = reversion·γ²/(2σ²)` (the Ornstein–Uhlenbeck rate
-//!    of a skill whose spread about the field is the newcomer σ) — and in robustness: a *symmetric* filter is the plain
-//!    Kalman update; an *asymmetric* one clips a standardized innovation below `−clip`
-//!    (a bad result has bounded influence) and, when it exceeds `jump_above`, first
-//!    widens the prior by `jump²` (a big improvement is believed). The performance of
+//!    of a skill whose spread about the field is the newcomer σ) — and in robustness:
+//!    a *symmetric* filter is the plain Kalman update; an *asymmetric* one clips a
+//!    standardized innovation below `−clip` (a bad result has bounded influence) and,
+//!    when it exceeds `jump_above`, first widens the prior by `jump²` (a big
+//!    improvement is believed). The performance of
 //!    an entry of N is observed with noise `β²·(1 + field_noise/(N − 1))/w` (w: the
 //!    player's weight; no field term when the performance was respaced along scores),
 //!    times the match's own noise level `(noise_prior + Σz²)/(noise_prior + n)` (the
@@ -62,12 +63,12 @@
 //!
 //! **Parameters** (`--set name=value`): `rating` 1500 and `sigma` 350 (a newcomer's
 //! prior before any debut is seen), `beta` 195.96 (performance noise β, Elo-MMR's
-//! value), `field_noise` 4, `taus` 0,12,25,50, `gammas` 0,4,8, `reversion` 1, `symmetric` and `robust`
-//! (which filters the bank holds; both), `clip` 1, `jump_above` 1, `jump` 70,
-//! `switch_z` 2, `switch_odds` 150, `sample` 48, `margins` 0.99, `noise_prior` 5 (0: no
-//! per-match noise level), `prior_forgetting` 0.998, `calibrate` true,
-//! `calibration_weight` 100, and for [factors](crate::factor) `factor_sigma` 50 and
-//! `factor_tau` 0. One set of defaults for every history.
+//! value), `field_noise` 4, `taus` 0,12,25,50, `gammas` 0,4,8, `reversion` 1,
+//! `symmetric` and `robust` (which filters the bank holds; both), `clip` 1,
+//! `jump_above` 1, `jump` 70, `switch_z` 2, `switch_odds` 150, `sample` 48, `margins`
+//! 0.99, `noise_prior` 5 (0: no per-match noise level), `prior_forgetting` 0.998,
+//! `calibrate` true, `calibration_weight` 100, and for [factors](crate::factor)
+//! `factor_sigma` 50 and `factor_tau` 0. One set of defaults for every history.
 //!
 //! ```
 //! use podium::{League, Match};
@@ -865,11 +866,11 @@ impl KalmanMmrConfig {
         // Every player's prior under every filter.
         let mut pri: Vec<(f64, f64)> = Vec::with_capacity(players.len() * k);
         let mut warm = Vec::new();
+        let field = self.newcomer_mean(&l);
         for (j, (p, r)) in players.iter().zip(before).enumerate() {
             match p.state {
                 Some(s) => {
                     let idle = Self::elapsed(s, time, l.clock);
-                    let field = self.newcomer_mean(&l);
                     pri.extend(s.bank.iter().zip(&filters).map(|(&belief, f)| {
                         let (mu, var) = self.idle(belief, f.gamma, idle, field);
                         (mu, var + f.tau * f.tau)
