@@ -14,6 +14,8 @@ from conftest import CATAN, cli, cli_csv, number, podium_bin
 from test_cli_parity import assert_same_board, assert_same_history
 
 FACTOR_SYSTEMS = [s.name for s in podium.systems() if s.rates_factors]
+# The systems that rate factors in races of more than two: all but two-player elo.
+RACE_SYSTEMS = [s for s in FACTOR_SYSTEMS if s != "elo"]
 OTHER_SYSTEMS = [s.name for s in podium.systems() if not s.rates_factors]
 F1 = CATAN.parents[1] / "f1"
 
@@ -110,7 +112,7 @@ def leagues_every_way(system, files):
     return out
 
 
-@pytest.mark.parametrize("system", FACTOR_SYSTEMS)
+@pytest.mark.parametrize("system", RACE_SYSTEMS)
 def test_factor_files_equal_the_cli(system, race_files, tmp_path):
     history_csv = tmp_path / "history.csv"
     players, factors = cli_boards(*race_files, "--system", system, "--factor", "car",
@@ -125,6 +127,28 @@ def test_factor_files_equal_the_cli(system, race_files, tmp_path):
             assert_same_history(league.history(), [r for r in history_rows if not r["factor_kind"]])
             assert_same_factor_history(league.factor_history(),
                                        [r for r in history_rows if r["factor_kind"]])
+
+
+def test_elo_rates_the_first_move_as_the_cli_does(tmp_path):
+    # Chess: white carries the factor `side=white`, black none; white is worth about 35.
+    rng = random.Random(3)
+    players = [f"p{i}" for i in range(8)]
+    skill = {p: rng.gauss(0, 200) for p in players}
+    rows = ["match,player,rank,side"]
+    for g in range(300):
+        white, black = rng.sample(players, 2)
+        won = rng.random() < 1 / (1 + 10 ** ((skill[black] - skill[white] - 35) / 400))
+        rows += [f"g{g},{white},{1 if won else 2},white", f"g{g},{black},{2 if won else 1},"]
+    games = tmp_path / "chess.csv"
+    games.write_text("\n".join(rows) + "\n")
+    players_cli, factors_cli = cli_boards(str(games), "--system", "elo", "--factor", "side")
+    league = podium.League("elo")
+    league.rate_files([str(games)], factors="side")
+    assert_same_board(league.standings(), players_cli)
+    assert_same_factors(league.factor_standings(), factors_cli)
+    (white,) = league.factor_standings()
+    assert (white.kind, white.value, white.matches) == ("side", "white", 300)
+    assert white.rating > 0
 
 
 def assert_same_factor_history(history, rows):
@@ -235,8 +259,12 @@ def test_backtest_with_factors_equals_the_cli(race_files):
     rows = {r["system"]: r for r in cli_csv("backtest", *race_files, "--factor", "car",
                                              "--factor", "seat", "--format", "csv")}
     results = podium.backtest(matches, "all", threads=1)
-    # `all` with factors: every system that rates them, as the binary takes it.
-    assert [r.system for r in results] == FACTOR_SYSTEMS == list(rows)
+    # `all` with factors: every system that rates them, as the binary takes it; elo
+    # cannot rate races (the binary says so on standard error).
+    assert [r.system for r in results] == FACTOR_SYSTEMS
+    assert "exactly 2 entries" in results[FACTOR_SYSTEMS.index("elo")].error
+    results = [r for r in results if r.system != "elo"]
+    assert [r.system for r in results] == RACE_SYSTEMS == list(rows)
     for r in results:
         assert r.error is None
         assert r.accuracy == float(rows[r.system]["pair_accuracy"])
@@ -330,9 +358,8 @@ def test_a_system_that_does_not_rate_factors_says_so(system, race_files):
         league.predict(["a", "b"], factors={"a": {"car": "red"}})
     assert league.matches_rated == 0 and league.factor_standings().to_list() == []
     # The players alone are rated as usual (a CSV file's other columns are ignored).
-    if system != "elo":
-        league.rate_files(race_files[0])
-        assert league.matches_rated == len(podium.read(race_files[0]))
+    league.rate_files(race_files[0])
+    assert league.matches_rated == len(podium.read(race_files[0]))
 
 
 def test_systems_say_whether_they_rate_factors():

@@ -4,6 +4,10 @@
 //! `E_A(B) = 1 / (1 + 10^((R_B − R_A)/D))` and `R' = R + K (S − E)`.
 //! Matches must have exactly two entries (players or teams).
 //!
+//! **Factors** ([`crate::factor`]): white's first move, the home ground, a side of
+//! the map. An entry's rating is its members' mean plus its factors' ratings, and a
+//! factor moves by `K (S − E)` of the entry that carries it, as a player does.
+//!
 //! ```
 //! use podium::{Match, Rating, RatingSystem, systems::elo::EloConfig};
 //! let game = Match::ranked("g", &["ann", "bo"]).unwrap();
@@ -12,7 +16,7 @@
 //! assert!((changes[1].after.value - 1484.0).abs() < 1e-9);
 //! ```
 
-use super::{elo_changes, entry_ratings, expectation};
+use super::{expectation, EloScores};
 use crate::error::RateError;
 use crate::model::Match;
 use crate::params::{Configure, Param};
@@ -46,6 +50,38 @@ crate::configure!(EloConfig, "elo" {
     initial: f64 where crate::params::in_range, "in [-1e9, 1e9]" => "rating of a new player",
 });
 
+impl EloConfig {
+    /// Refuses a match of other than two entries.
+    fn two(game: &Match) -> Result<(), RateError> {
+        if game.len() == 2 {
+            Ok(())
+        } else {
+            Err(RateError::WrongEntryCount {
+                system: "elo",
+                expected: 2,
+                found: game.len(),
+            })
+        }
+    }
+}
+
+impl EloScores for EloConfig {
+    fn scores(&self, r: &[f64], places: &[usize], e: &mut [f64], s: &mut [f64]) {
+        e[0] = expectation(r[0], r[1], self.scale);
+        e[1] = 1.0 - e[0];
+        s[0] = match places[0].cmp(&places[1]) {
+            std::cmp::Ordering::Less => 1.0,
+            std::cmp::Ordering::Equal => 0.5,
+            std::cmp::Ordering::Greater => 0.0,
+        };
+        s[1] = 1.0 - s[0];
+    }
+
+    fn k(&self, _: &Rating, _: usize) -> f64 {
+        self.k
+    }
+}
+
 impl RatingSystem for EloConfig {
     fn name(&self) -> &'static str {
         "elo"
@@ -57,24 +93,8 @@ impl RatingSystem for EloConfig {
         Rating::new(self.initial)
     }
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        if game.len() != 2 {
-            return Err(RateError::WrongEntryCount {
-                system: "elo",
-                expected: 2,
-                found: game.len(),
-            });
-        }
-        let r = entry_ratings(game, before)?;
-        let e = [
-            expectation(r[0], r[1], self.scale),
-            expectation(r[1], r[0], self.scale),
-        ];
-        let s = if game.tied(0, 1) {
-            [0.5, 0.5]
-        } else {
-            [1.0, 0.0]
-        };
-        Ok(elo_changes(game, before, &e, &s, |_| self.k))
+        Self::two(game)?;
+        crate::systems::rate_elo(self, game, before)
     }
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
         expectation(a.value, b.value, self.scale)
@@ -86,6 +106,20 @@ impl RatingSystem for EloConfig {
         _: Option<&crate::state::State>,
     ) -> f64 {
         crate::systems::elo_pair_log_loss(better, worse, self.scale)
+    }
+    fn rates_factors(&self) -> bool {
+        true
+    }
+    fn rate_factored(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        _: &[Option<&crate::state::State>],
+        _: Option<&crate::state::State>,
+        factors: &[Rating],
+    ) -> Result<crate::factor::Factored, RateError> {
+        Self::two(game)?;
+        crate::systems::rate_elo_factored(self, game, before, factors)
     }
 }
 
@@ -102,6 +136,32 @@ mod tests {
         close(d[1], -d[0], 1e-12);
         let d = deltas(&sys, &[(1600.0, 1), (1500.0, 1)]);
         close(d[0], 32.0 * (0.5 - 0.640_065), 1e-4);
+    }
+
+    #[test]
+    fn a_factor_is_part_of_its_entry_and_moves_with_it() {
+        // White's move is worth +50 so far; white wins against an equal player.
+        let m = Match::builder("g")
+            .player("ann", crate::Finish::Rank(1.0))
+            .factor("first", "white")
+            .player("bo", crate::Finish::Rank(2.0))
+            .build()
+            .unwrap();
+        let before = [Rating::new(1500.0); 2];
+        let out = EloConfig::default()
+            .rate_factored(&m, &before, &[None, None], None, &[Rating::new(50.0)])
+            .unwrap();
+        let e = 1.0 / (1.0 + 10f64.powf(-50.0 / 400.0));
+        close(e, 0.571_463, 1e-6);
+        close(out.rated.changes[0].delta(), 32.0 * (1.0 - e), 1e-9);
+        close(out.rated.changes[1].delta(), -32.0 * (1.0 - e), 1e-9);
+        close(out.factors[0].delta(), 32.0 * (1.0 - e), 1e-9);
+        // Three entries are refused with or without factors.
+        let three = Match::ranked("g", &["a", "b", "c"]).unwrap();
+        let err = EloConfig::default()
+            .rate_factored(&three, &[Rating::new(1500.0); 3], &[None; 3], None, &[])
+            .unwrap_err();
+        assert!(matches!(err, RateError::WrongEntryCount { found: 3, .. }));
     }
 
     #[test]
