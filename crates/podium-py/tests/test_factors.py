@@ -286,8 +286,8 @@ def test_backtest_with_factors_equals_the_cli(race_files):
             assert "exactly 2 entries" in r.error and r.system not in blind
             continue
         assert r.error is None and r.accuracy == float(blind[r.system]["pair_accuracy"])
-    with pytest.raises(podium.RateError, match="system glicko does not rate factors.*factors=\\[\\]"):
-        podium.backtest(matches, ["pairwise", "glicko"])
+    with pytest.raises(podium.RateError, match="system elo-mmr does not rate factors.*factors=\\[\\]"):
+        podium.backtest(matches, ["pairwise", "elo-mmr"])
     with pytest.raises(podium.ConfigError, match='no match carries the factor kind "faction"; the kinds the matches carry: car, seat'):
         podium.backtest(matches, "pairwise", factors=["faction"])
     with pytest.raises(podium.ConfigError, match="no match carries factors"):
@@ -303,8 +303,8 @@ def test_tune_with_factors_equals_the_cli(race_files):
     assert f"k={result.best_params['k']:g}" == chosen["settings"]
     assert result.test.accuracy == float(chosen["test_pair_accuracy"])
     assert result.test.log_loss == float(chosen["test_log_loss"])
-    with pytest.raises(podium.RateError, match="system glicko2 does not rate factors"):
-        podium.tune(podium.read(race_files, factors=FACTORS), "glicko2", {"tau": (0.3, 1.2)})
+    with pytest.raises(podium.RateError, match="system proportional does not rate factors"):
+        podium.tune(podium.read(race_files, factors=FACTORS), "proportional", {"k": (8, 32)})
 
 
 def cli_error(*args):

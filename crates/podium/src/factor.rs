@@ -24,13 +24,14 @@
 //!
 //! | systems | a factor's part of the strength | its update |
 //! |---|---|---|
-//! | the Elo family (`pairwise`, `shares`, `sme`, `mes`, `whitewhale`) | added to the entry's rating | `K · (S − E)` of each entry that carries it, summed |
+//! | the Elo family (`elo`, `pairwise`, `shares`, `sme`, `mes`, `whitewhale`) | added to the entry's rating | `K · (S − E)` of each entry that carries it, summed |
+//! | `glicko`, `glicko2` | added to the entry's rating, its RD² to the entry's as an opponent (`factor_rd`) | Glickman's update of a player who plays every game of the entries that carry it |
 //! | `trueskill` | one more member of the entry's team, without performance noise (`factor_sigma`, `factor_tau`) | the member's update; copies on several entries pooled |
 //! | the Weng-Lin family | one more member of the entry's team | the member's update; copies on several entries pooled |
 //! | `kalman-mmr` | added to the entry's mean skill, its variance to the entry's (`factor_sigma`, `factor_tau`) | the batch Kalman update of its own belief from every entry that carries it |
 //!
-//! The other systems refuse a match whose entries carry factors
-//! ([`RateError::FactorsUnsupported`]).
+//! The other systems (`elo-mmr`, `elo-mmx`, `proportional`) refuse a match whose
+//! entries carry factors ([`RateError::FactorsUnsupported`]).
 //!
 //! ```
 //! use podium::{Finish, League, Match};

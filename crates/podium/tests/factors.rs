@@ -12,12 +12,14 @@ use podium::{Factor, Finish, League, Match, RateError, Settings};
 use proptest::prelude::*;
 
 /// The systems that rate factors, one of each way of doing it.
-const SYSTEMS: [&str; 5] = [
+const SYSTEMS: [&str; 7] = [
     "kalman-mmr",
     "pairwise",
     "trueskill",
     "plackett-luce",
     "sme",
+    "glicko",
+    "glicko2",
 ];
 
 /// One result of a generated match: player, place, car (index), seat (index, or none).
@@ -210,7 +212,7 @@ fn the_elo_family_adds_factors_to_the_entry_by_hand() {
 
 #[test]
 fn systems_that_cannot_rate_factors_say_so_and_change_nothing() {
-    for name in ["elo-mmr", "glicko2", "proportional"] {
+    for name in ["elo-mmr", "elo-mmx", "proportional"] {
         let mut l = league(name);
         let race = Match::builder("r1")
             .player("a", Finish::Rank(1.0))

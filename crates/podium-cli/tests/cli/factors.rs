@@ -152,12 +152,15 @@ fn factor_errors_name_the_column_file_line_and_systems() {
         "rate",
         "no-such-file.csv",
         "--system",
-        "glicko",
+        "elo-mmr",
         "--factor",
         "car",
     ]);
     let err = out.err();
-    assert!(err.contains("system glicko does not rate factors"), "{err}");
+    assert!(
+        err.contains("system elo-mmr does not rate factors"),
+        "{err}"
+    );
     assert!(
         err.contains("kalman-mmr") && err.contains("pairwise"),
         "{err}"
@@ -169,9 +172,9 @@ fn factor_errors_name_the_column_file_line_and_systems() {
             "--factor",
             "car",
             "--systems",
-            "glicko",
+            "elo-mmr",
         ],
-        ["tune", "none.csv", "--factor", "car", "--system", "glicko"],
+        ["tune", "none.csv", "--factor", "car", "--system", "elo-mmr"],
     ] {
         let mut args = args.to_vec();
         if args[0] == "tune" {
@@ -292,13 +295,21 @@ fn systems_say_whether_they_rate_factors() {
             .unwrap_or_else(|| panic!("{name} in {text}"));
         text[start..].split("\n\n").next().unwrap().to_string()
     };
-    for name in ["kalman-mmr", "pairwise", "trueskill", "plackett-luce"] {
+    for name in [
+        "kalman-mmr",
+        "pairwise",
+        "trueskill",
+        "plackett-luce",
+        "glicko",
+        "glicko2",
+        "elo",
+    ] {
         assert!(
             block(name).contains("factors (car, seat, faction): rated"),
             "{name}"
         );
     }
-    for name in ["elo-mmr", "glicko2", "proportional"] {
+    for name in ["elo-mmr", "elo-mmx", "proportional"] {
         assert!(
             block(name).contains("factors (car, seat, faction): not rated"),
             "{name}"

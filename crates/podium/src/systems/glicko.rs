@@ -28,6 +28,12 @@
 //! opponents). A member's weight `w ∈ (0, 1]` scales the games they played: both sums above
 //! are multiplied by `w`, as if they had played a share `w` of each game.
 //!
+//! **Factors** ([`crate::factor`]): the car, the seat, the faction. Each has a rating
+//! and an RD (`factor_rd` before any result). An entry's factors add their ratings to
+//! its members' and, as an opponent, their variances to its RD's; a factor's RD grows
+//! by `c` per match it plays (up to `factor_rd`) and it is updated as a player who
+//! plays every game of the entries that carry it, those games pooled.
+//!
 //! **Inactivity.** [`RatingSystem::age`]: after `d` idle days
 //! `RD' = min(√(RD² + d · rd_per_day²), max(RD, rd))`, as the other systems with σ.
 //!
@@ -39,7 +45,8 @@
 //!
 //! **Parameters** (`--set name=value`): `rating` 1500 and `rd` 350 (a newcomer's, and the
 //! largest RD a period's growth leads to), `c` 5 (RD growth per match in quadrature:
-//! Glickman's one period), `rd_per_day` 0 (RD growth per idle day, 0 = no aging). `c` is
+//! Glickman's one period), `rd_per_day` 0 (RD growth per idle day, 0 = no aging),
+//! `factor_rd` 25 (a factor's RD before any result). `c` is
 //! chosen by backtests (`scripts/check-defaults.sh`, figures in `docs/defaults.md`): the
 //! Elo-MMR reference's 35 per contest predicts worse on every history checked, as a
 //! period here holds all N − 1 games of the match.
@@ -65,9 +72,11 @@ use std::f64::consts::{LN_10, PI};
 
 use super::elo_mmr::SIGMA_RANGE;
 use crate::error::RateError;
+use crate::factor::Factored;
 use crate::model::Match;
 use crate::params::{Configure, Param};
 use crate::rating::{PlayerChange, Rating};
+use crate::state::Rated;
 use crate::system::RatingSystem;
 
 /// Parameters of Glicko.
@@ -81,6 +90,9 @@ pub struct GlickoConfig {
     pub c: f64,
     /// RD growth per day without a match (RD² grows by `rd_per_day²` a day). Default 0.
     pub rd_per_day: f64,
+    /// RD of a factor never seen ([`crate::factor`]): how large an advantage a car, a
+    /// seat or a faction is believed to have before any result. Default 25.
+    pub factor_rd: f64,
 }
 
 impl Default for GlickoConfig {
@@ -90,6 +102,7 @@ impl Default for GlickoConfig {
             rd: 350.0,
             c: 5.0,
             rd_per_day: 0.0,
+            factor_rd: 25.0,
         }
     }
 }
@@ -99,6 +112,7 @@ crate::configure!(GlickoConfig, "glicko" {
     rd: f64 where |v| (SIGMA_RANGE.0..=SIGMA_RANGE.1).contains(&v), "in [0.001, 15000]" => "RD of a new player, and the largest RD growth leads to",
     c: f64 where |v| (0.0..=SIGMA_RANGE.1).contains(&v), "in [0, 15000]" => "RD growth per match (one rating period), in quadrature (the Elo-MMR reference's 35 predicts worse on every history in docs/defaults.md)",
     rd_per_day: f64 where |v| (0.0..=SIGMA_RANGE.1).contains(&v), "in [0, 15000]" => "RD growth per day without a match (0 = no aging)",
+    factor_rd: f64 where |v| (SIGMA_RANGE.0..=SIGMA_RANGE.1).contains(&v), "in [0.001, 15000]" => "RD of a factor never seen (car, seat, faction)",
 });
 
 /// The allowed range of an RD, in words.
@@ -193,48 +207,111 @@ pub(crate) struct Period {
     pub actual: f64,
 }
 
+impl Period {
+    /// The periods of the entries that carry a factor (`own` from [`periods`]), summed:
+    /// the factor plays every game they play.
+    pub(crate) fn pooled(own: &[Period], entries: &[usize]) -> Period {
+        let mut p = Period::default();
+        for &e in entries {
+            p.info += own[e].info;
+            p.surprise += own[e].surprise;
+            p.expected += own[e].expected;
+            p.actual += own[e].actual;
+        }
+        p
+    }
+}
+
 /// Every player's [`Period`] in a match where every entry plays every other: `mu[i]` and
 /// `phi[i]` are the players' values on the Glicko-2 scale, in [`Match::players`] order.
 /// An opposing team is one opponent at its members' mean μ with `φ = √(Σφ²)/n`.
-pub(crate) fn periods(game: &Match, mu: &[f64], phi: &[f64]) -> Vec<Period> {
+///
+/// `off[e]` is the sum of entry `e`'s factors' μ and of their φ² (no factors when `off`
+/// is empty). They are added to the entry's strength as an opponent (μ and φ²) and to
+/// each of its members' own μ. The second list is each entry's own period at its
+/// strength (its members' mean μ plus its factors), weight 1: what a factor it carries
+/// learns from the match (empty when `off` is).
+pub(crate) fn periods(
+    game: &Match,
+    mu: &[f64],
+    phi: &[f64],
+    off: &[(f64, f64)],
+) -> (Vec<Period>, Vec<Period>) {
     let k = game.len();
+    let shift = |e: usize| off.get(e).copied().unwrap_or((0.0, 0.0));
     // Each entry as an opponent: μ and g.
     let entries: Vec<(f64, f64)> = (0..k)
         .map(|e| {
             let r = game.member_range(e);
             let n = r.len() as f64;
             let m = mu[r.clone()].iter().sum::<f64>() / n;
-            let p = phi[r].iter().map(|p| p * p).sum::<f64>().sqrt() / n;
-            (m, g(p))
+            let v = phi[r].iter().map(|p| p * p).sum::<f64>() / (n * n);
+            let (fm, fv) = shift(e);
+            (m + fm, g((v + fv).sqrt()))
         })
         .collect();
     let others = (k - 1) as f64;
-    game.players()
-        .enumerate()
-        .map(|(i, (e, member))| {
-            let mut p = Period::default();
-            for (j, &(mu_j, g_j)) in entries.iter().enumerate() {
-                if j == e {
-                    continue;
-                }
-                let s = match game.place(e).cmp(&game.place(j)) {
-                    std::cmp::Ordering::Less => 1.0,
-                    std::cmp::Ordering::Equal => 0.5,
-                    std::cmp::Ordering::Greater => 0.0,
-                };
-                let x = expected(mu[i], mu_j, g_j);
-                p.info += g_j * g_j * x * (1.0 - x);
-                p.surprise += g_j * (s - x);
-                p.expected += x;
-                p.actual += s;
+    let period = |e: usize, own: f64, weight: f64| {
+        let mut p = Period::default();
+        for (j, &(mu_j, g_j)) in entries.iter().enumerate() {
+            if j == e {
+                continue;
             }
-            p.info *= member.weight;
-            p.surprise *= member.weight;
-            p.expected /= others;
-            p.actual /= others;
-            p
-        })
-        .collect()
+            let s = match game.place(e).cmp(&game.place(j)) {
+                std::cmp::Ordering::Less => 1.0,
+                std::cmp::Ordering::Equal => 0.5,
+                std::cmp::Ordering::Greater => 0.0,
+            };
+            let x = expected(own, mu_j, g_j);
+            p.info += g_j * g_j * x * (1.0 - x);
+            p.surprise += g_j * (s - x);
+            p.expected += x;
+            p.actual += s;
+        }
+        p.info *= weight;
+        p.surprise *= weight;
+        p.expected /= others;
+        p.actual /= others;
+        p
+    };
+    let players = game
+        .players()
+        .enumerate()
+        .map(|(i, (e, member))| period(e, mu[i] + shift(e).0, member.weight))
+        .collect();
+    let own = if off.is_empty() {
+        Vec::new()
+    } else {
+        (0..k)
+            .map(|e| {
+                let r = game.member_range(e);
+                let m = mu[r.clone()].iter().sum::<f64>() / r.len() as f64;
+                period(e, m + shift(e).0, 1.0)
+            })
+            .collect()
+    };
+    (players, own)
+}
+
+/// Each entry's factors for [`periods`]: the sum of their ratings times `scale` (to the
+/// Glicko-2 scale) and of their `phi²` (their φ before the period); none without factors.
+pub(crate) fn offsets(
+    game: &Match,
+    factors: &[Rating],
+    scale: f64,
+    phi: &[f64],
+) -> Vec<(f64, f64)> {
+    if factors.is_empty() {
+        return Vec::new();
+    }
+    let mut off = vec![(0.0, 0.0); game.len()];
+    for ((m, f), p) in game.factors().iter().zip(factors).zip(phi) {
+        for &e in &m.entries {
+            off[e].0 += scale * f.value;
+            off[e].1 += p * p;
+        }
+    }
+    off
 }
 
 /// `P(a ahead of b)` for Glicko ratings on the Glicko-2 scale: `E` against an opponent
@@ -249,6 +326,75 @@ const Q: f64 = LN_10 / 400.0;
 impl GlickoConfig {
     fn rd_of(&self, r: &Rating) -> f64 {
         r.sigma.unwrap_or(self.rd)
+    }
+
+    /// One rating period: every player's RD grows by `c` (up to a newcomer's), a
+    /// factor's by `c` (up to `factor_rd`); then Glickman's update of each player, and
+    /// of each factor from the periods of the entries that carry it, pooled.
+    fn rate_all(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        factors: &[Rating],
+    ) -> Result<Factored, RateError> {
+        check_all(game, before, |r, p| check_range("glicko", r, p))?;
+        crate::factor::check_factors(game, factors)?;
+        let grow = |s: f64, cap: f64| (s * s + self.c * self.c).sqrt().min(cap);
+        // Step 1: RD grows by one period, up to a newcomer's RD.
+        let phi: Vec<f64> = before
+            .iter()
+            .map(|r| Q * grow(self.rd_of(r), self.rd))
+            .collect();
+        let mu: Vec<f64> = before.iter().map(|r| Q * r.value).collect();
+        let fphi: Vec<f64> = factors
+            .iter()
+            .map(|f| Q * grow(f.sigma.unwrap_or(self.factor_rd), self.factor_rd))
+            .collect();
+        let (periods, own) = periods(game, &mu, &phi, &offsets(game, factors, Q, &fphi));
+        // 1/RD'² = 1/RD² + 1/d²; on the Glicko-2 scale 1/φ'² = 1/φ² + info.
+        let update = |b: &Rating, phi: f64, p: &Period, weight: f64| {
+            let precision = (phi * phi).recip() + p.info;
+            PlayerChange {
+                before: *b,
+                after: Rating {
+                    value: (Q * b.value + p.surprise / precision) / Q,
+                    sigma: Some(precision.recip().sqrt() / Q),
+                    games: b.games.saturating_add(1),
+                },
+                expected: p.expected,
+                actual: p.actual,
+                k: None,
+                weight,
+            }
+        };
+        let mut changes: Vec<PlayerChange> = game
+            .players()
+            .zip(before)
+            .zip(&periods)
+            .zip(&phi)
+            .map(|((((_, m), b), p), &phi)| update(b, phi, p, m.weight))
+            .collect();
+        keep_in_range("glicko", game, &mut changes)?;
+        let factor_changes = game
+            .factors()
+            .iter()
+            .zip(factors)
+            .zip(&fphi)
+            .map(|((m, f), &phi)| {
+                let p = Period::pooled(&own, &m.entries);
+                let mut c = update(f, phi, &p, 1.0);
+                c.after.sigma = c.after.sigma.map(|s| s.clamp(SIGMA_RANGE.0, SIGMA_RANGE.1));
+                c
+            })
+            .collect();
+        Ok(Factored {
+            rated: Rated {
+                changes,
+                states: Vec::new(),
+                learned: None,
+            },
+            factors: factor_changes,
+        })
     }
 }
 
@@ -266,44 +412,26 @@ impl RatingSystem for GlickoConfig {
     }
 
     fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        check_all(game, before, |r, p| check_range("glicko", r, p))?;
-        // Step 1: RD grows by one period, up to a newcomer's RD.
-        let rd: Vec<f64> = before
-            .iter()
-            .map(|r| {
-                let s = self.rd_of(r);
-                (s * s + self.c * self.c).sqrt().min(self.rd)
-            })
-            .collect();
-        let mu: Vec<f64> = before.iter().map(|r| Q * r.value).collect();
-        let phi: Vec<f64> = rd.iter().map(|s| Q * s).collect();
-        let periods = periods(game, &mu, &phi);
-        let mut changes: Vec<PlayerChange> = game
-            .players()
-            .zip(before)
-            .zip(periods)
-            .zip(&phi)
-            .map(|((((_, m), b), p), &phi)| {
-                // 1/RD'² = 1/RD² + 1/d²; on the Glicko-2 scale 1/φ'² = 1/φ² + info.
-                let precision = (phi * phi).recip() + p.info;
-                let phi_new = precision.recip().sqrt();
-                let mu_new = Q * b.value + p.surprise / precision;
-                PlayerChange {
-                    before: *b,
-                    after: Rating {
-                        value: mu_new / Q,
-                        sigma: Some(phi_new / Q),
-                        games: b.games.saturating_add(1),
-                    },
-                    expected: p.expected,
-                    actual: p.actual,
-                    k: None,
-                    weight: m.weight,
-                }
-            })
-            .collect();
-        keep_in_range("glicko", game, &mut changes)?;
-        Ok(changes)
+        Ok(self.rate_all(game, before, &[])?.rated.changes)
+    }
+
+    fn rates_factors(&self) -> bool {
+        true
+    }
+
+    fn initial_factor(&self) -> Rating {
+        Rating::with_sigma(0.0, self.factor_rd)
+    }
+
+    fn rate_factored(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        _: &[Option<&crate::State>],
+        _: Option<&crate::State>,
+        factors: &[Rating],
+    ) -> Result<Factored, RateError> {
+        self.rate_all(game, before, factors)
     }
 
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
@@ -386,6 +514,73 @@ pub(crate) mod tests {
         close(me.after.value, 1464.0, 0.5);
         close(me.after.sigma.unwrap(), 151.4, 0.05);
         close(me.actual, 1.0 / 3.0, 1e-12);
+    }
+
+    /// A two-player match won by `a`, who carries the factor `first=white`.
+    pub(crate) fn with_a_factor() -> Match {
+        Match::builder("g")
+            .player("a", crate::Finish::Rank(1.0))
+            .factor("first", "white")
+            .player("b", crate::Finish::Rank(2.0))
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_factor_adds_to_its_entry_and_learns_its_games() {
+        let sys = GlickoConfig {
+            c: 0.0,
+            ..Default::default()
+        };
+        let before = [Rating::with_sigma(1500.0, 100.0); 2];
+        let factor = Rating::with_sigma(50.0, 25.0);
+        let out = sys
+            .rate_factored(&with_a_factor(), &before, &[None, None], None, &[factor])
+            .unwrap();
+        // a plays at 1550 against b (RD 100); b against a at 1550 with RD √(100² + 25²).
+        let (g_b, g_a) = (
+            g(Q * 100.0),
+            g(Q * (100.0f64.powi(2) + 25.0f64.powi(2)).sqrt()),
+        );
+        let e_a = expected(Q * 1550.0, Q * 1500.0, g_b);
+        let e_b = expected(Q * 1500.0, Q * 1550.0, g_a);
+        let step = |rd: f64, gj: f64, e: f64, s: f64| {
+            let precision = (Q * rd).powi(-2) + gj * gj * e * (1.0 - e);
+            (gj * (s - e) / precision / Q, precision.recip().sqrt() / Q)
+        };
+        let (da, rda) = step(100.0, g_b, e_a, 1.0);
+        let (db, rdb) = step(100.0, g_a, e_b, 0.0);
+        let (df, rdf) = step(25.0, g_b, e_a, 1.0);
+        close(out.rated.changes[0].delta(), da, 1e-9);
+        close(out.rated.changes[0].after.sigma.unwrap(), rda, 1e-9);
+        close(out.rated.changes[1].delta(), db, 1e-9);
+        close(out.rated.changes[1].after.sigma.unwrap(), rdb, 1e-9);
+        close(out.factors[0].delta(), df, 1e-9);
+        close(out.factors[0].after.sigma.unwrap(), rdf, 1e-9);
+        // By hand: E = 0.5682; a gains 22.06 (RD 96.50), the factor, far surer, 1.47
+        // (RD 24.94).
+        close(e_a, 0.5682, 1e-4);
+        close(da, 22.06, 0.01);
+        close(rda, 96.50, 0.01);
+        close(df, 1.47, 0.01);
+        close(rdf, 24.94, 0.01);
+        // A factor's RD grows by c per match, up to factor_rd: with c = 35, RD 10 grows
+        // to the 25 of a factor never seen.
+        let factor_after = |c: f64, rd: f64| {
+            GlickoConfig { c, ..sys }
+                .rate_factored(
+                    &with_a_factor(),
+                    &before,
+                    &[None, None],
+                    None,
+                    &[Rating::with_sigma(50.0, rd)],
+                )
+                .unwrap()
+                .factors[0]
+                .after
+        };
+        assert_eq!(factor_after(35.0, 10.0), factor_after(35.0, 25.0));
+        assert!(factor_after(0.0, 10.0).sigma < factor_after(0.0, 25.0).sigma);
     }
 
     #[test]

@@ -27,7 +27,13 @@
 //!
 //! **Parameters** (`--set name=value`), Glickman's values: `rating` 1500, `rd` 350,
 //! `volatility` 0.06 (of a new player), `tau` 0.5 (τ, how fast volatility changes; he
-//! suggests 0.3–1.2), `epsilon` 0.000001 (convergence of step 2), and `rd_per_day` 0.
+//! suggests 0.3–1.2), `epsilon` 0.000001 (convergence of step 2), and `rd_per_day` 0;
+//! podium's `factor_rd` 25 (a factor's RD before any result).
+//!
+//! **Factors** ([`crate::factor`]): as [`glicko`](super::glicko)'s, with step 3 for a
+//! factor's update; a factor has no volatility: its RD does not grow from match to
+//! match (on the histories of `docs/evaluation.md`, a new player's volatility added
+//! each match made the factors cost accuracy).
 //!
 //! ```
 //! use podium::{Match, Rating, RatingSystem};
@@ -42,12 +48,15 @@
 //! ];
 //! let me = sys.rate(&game, &before).unwrap()[2];
 //! assert!((me.after.value - 1464.06).abs() < 0.01); // 1464.0507: the note rounds μ'
-
 //! assert!((me.after.sigma.unwrap() - 151.52).abs() < 0.005);
 //! ```
 
-use super::glicko::{check_all, check_range, keep_in_range, periods, win_probability, Period};
+use super::elo_mmr::SIGMA_RANGE;
+use super::glicko::{
+    check_all, check_range, keep_in_range, offsets, periods, win_probability, Period,
+};
 use crate::error::RateError;
+use crate::factor::Factored;
 use crate::model::Match;
 use crate::params::{Configure, Param};
 use crate::rating::{PlayerChange, Rating};
@@ -72,6 +81,10 @@ pub struct Glicko2Config {
     pub epsilon: f64,
     /// RD growth per day without a match. Default 0.
     pub rd_per_day: f64,
+    /// RD of a factor never seen ([`crate::factor`]): how large an advantage a car, a
+    /// seat or a faction is believed to have before any result. A factor has no
+    /// volatility: its RD does not grow from match to match. Default 25.
+    pub factor_rd: f64,
 }
 
 impl Default for Glicko2Config {
@@ -83,6 +96,7 @@ impl Default for Glicko2Config {
             tau: 0.5,
             epsilon: 0.000_001,
             rd_per_day: 0.0,
+            factor_rd: 25.0,
         }
     }
 }
@@ -94,6 +108,7 @@ crate::configure!(Glicko2Config, "glicko2" {
     tau: f64 where |v| (0.01..=10.0).contains(&v), "in [0.01, 10]" => "τ: how fast volatility changes (Glickman: 0.3 to 1.2)",
     epsilon: f64 where |v| (1e-12..=0.01).contains(&v), "in [1e-12, 0.01]" => "convergence tolerance of the volatility",
     rd_per_day: f64 where |v| (0.0..=15_000.0).contains(&v), "in [0, 15000]" => "RD growth per day without a match (0 = no aging)",
+    factor_rd: f64 where |v| (SIGMA_RANGE.0..=SIGMA_RANGE.1).contains(&v), "in [0.001, 15000]" => "RD of a factor never seen (car, seat, faction)",
 });
 
 /// What Glicko-2 keeps of a player beside the rating: the volatility.
@@ -106,6 +121,80 @@ pub struct Glicko2State {
 impl Glicko2Config {
     fn rd_of(&self, r: &Rating) -> f64 {
         r.sigma.unwrap_or(self.rd)
+    }
+
+    /// One rating period: Glickman's steps for every player, the entries' factors added
+    /// to their strengths; each factor is updated as a player of the entries that carry
+    /// it (their periods pooled), without volatility.
+    fn rate_all(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        states: &[Option<&State>],
+        factors: &[Rating],
+    ) -> Result<Factored, RateError> {
+        check_all(game, before, |r, p| check_range("glicko2", r, p))?;
+        crate::system::check_states(before, states)?;
+        crate::factor::check_factors(game, factors)?;
+        let mu: Vec<f64> = before.iter().map(|r| (r.value - 1500.0) / SCALE).collect();
+        let phi: Vec<f64> = before.iter().map(|r| self.rd_of(r) / SCALE).collect();
+        let fphi: Vec<f64> = factors
+            .iter()
+            .map(|f| f.sigma.unwrap_or(self.factor_rd) / SCALE)
+            .collect();
+        let off = offsets(game, factors, SCALE.recip(), &fphi);
+        let (periods, own) = periods(game, &mu, &phi, &off);
+        // Step 3 from φ*² (the volatility's growth added): φ' and μ'.
+        let update = |b: &Rating, mu: f64, phi_star2: f64, p: &Period, weight: f64, base: f64| {
+            let phi_new2 = (phi_star2.recip() + p.info).recip();
+            PlayerChange {
+                before: *b,
+                after: Rating {
+                    value: SCALE * (mu + phi_new2 * p.surprise) + base,
+                    sigma: Some(SCALE * phi_new2.sqrt()),
+                    games: b.games.saturating_add(1),
+                },
+                expected: p.expected,
+                actual: p.actual,
+                k: None,
+                weight,
+            }
+        };
+        let mut out = Rated {
+            changes: Vec::with_capacity(before.len()),
+            states: Vec::with_capacity(before.len()),
+            learned: None,
+        };
+        for (i, (_, m)) in game.players().enumerate() {
+            let p = &periods[i];
+            let sigma = states[i]
+                .and_then(|s| s.get::<Glicko2State>())
+                .map_or(self.volatility, |s| s.volatility);
+            let sigma_new = self.volatility(phi[i], sigma, p);
+            let phi_star2 = phi[i] * phi[i] + sigma_new * sigma_new;
+            out.changes
+                .push(update(&before[i], mu[i], phi_star2, p, m.weight, 1500.0));
+            out.states.push(Some(State::new(Glicko2State {
+                volatility: sigma_new,
+            })));
+        }
+        keep_in_range("glicko2", game, &mut out.changes)?;
+        let factor_changes = game
+            .factors()
+            .iter()
+            .zip(factors)
+            .zip(&fphi)
+            .map(|((m, f), &phi)| {
+                let p = Period::pooled(&own, &m.entries);
+                let mut c = update(f, f.value / SCALE, phi * phi, &p, 1.0, 0.0);
+                c.after.sigma = c.after.sigma.map(|s| s.clamp(SIGMA_RANGE.0, SIGMA_RANGE.1));
+                c
+            })
+            .collect();
+        Ok(Factored {
+            rated: out,
+            factors: factor_changes,
+        })
     }
 
     /// Glickman's step 5: the new volatility, by the Illinois algorithm. A period without
@@ -187,44 +276,26 @@ impl RatingSystem for Glicko2Config {
         states: &[Option<&State>],
         _: Option<&State>,
     ) -> Result<Rated, RateError> {
-        check_all(game, before, |r, p| check_range("glicko2", r, p))?;
-        crate::system::check_states(before, states)?;
-        let mu: Vec<f64> = before.iter().map(|r| (r.value - 1500.0) / SCALE).collect();
-        let phi: Vec<f64> = before.iter().map(|r| self.rd_of(r) / SCALE).collect();
-        let periods = periods(game, &mu, &phi);
-        let mut out = Rated {
-            changes: Vec::with_capacity(before.len()),
-            states: Vec::with_capacity(before.len()),
-            learned: None,
-        };
-        for (i, (_, m)) in game.players().enumerate() {
-            let p = &periods[i];
-            let sigma = states[i]
-                .and_then(|s| s.get::<Glicko2State>())
-                .map_or(self.volatility, |s| s.volatility);
-            let sigma_new = self.volatility(phi[i], sigma, p);
-            let phi_star2 = phi[i] * phi[i] + sigma_new * sigma_new;
-            let phi_new2 = (phi_star2.recip() + p.info).recip();
-            let mu_new = mu[i] + phi_new2 * p.surprise;
-            let b = before[i];
-            out.changes.push(PlayerChange {
-                before: b,
-                after: Rating {
-                    value: SCALE * mu_new + 1500.0,
-                    sigma: Some(SCALE * phi_new2.sqrt()),
-                    games: b.games.saturating_add(1),
-                },
-                expected: p.expected,
-                actual: p.actual,
-                k: None,
-                weight: m.weight,
-            });
-            out.states.push(Some(State::new(Glicko2State {
-                volatility: sigma_new,
-            })));
-        }
-        keep_in_range("glicko2", game, &mut out.changes)?;
-        Ok(out)
+        Ok(self.rate_all(game, before, states, &[])?.rated)
+    }
+
+    fn rates_factors(&self) -> bool {
+        true
+    }
+
+    fn initial_factor(&self) -> Rating {
+        Rating::with_sigma(0.0, self.factor_rd)
+    }
+
+    fn rate_factored(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        states: &[Option<&State>],
+        _: Option<&State>,
+        factors: &[Rating],
+    ) -> Result<Factored, RateError> {
+        self.rate_all(game, before, states, factors)
     }
 
     fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
@@ -301,9 +372,41 @@ mod tests {
             &game,
             &before.map(|r| (r.value - 1500.0) / SCALE),
             &before.map(|r| r.sigma.unwrap() / SCALE),
-        )[2];
+            &[],
+        )
+        .0[2];
         close(p.info.recip(), 1.7785, 0.001);
         close(p.info.recip() * p.surprise, -0.4834, 0.001);
+    }
+
+    #[test]
+    fn a_factor_adds_to_its_entry_and_has_no_volatility() {
+        let sys = Glicko2Config::default();
+        let before = [Rating::with_sigma(1500.0, 100.0); 2];
+        let factor = Rating::with_sigma(50.0, 25.0);
+        let game = crate::systems::glicko::tests::with_a_factor();
+        let out = sys
+            .rate_factored(&game, &before, &[None, None], None, &[factor])
+            .unwrap();
+        // Each player as if rated 50 points up (a), or against an opponent 50 points up
+        // whose RD holds the factor's (b).
+        let plain = Match::ranked("g", &["a", "b"]).unwrap();
+        let a = sys
+            .rate(&plain, &[Rating::with_sigma(1550.0, 100.0), before[1]])
+            .unwrap()[0];
+        let up = Rating::with_sigma(1550.0, (100.0f64.powi(2) + 25.0f64.powi(2)).sqrt());
+        let b = sys.rate(&plain, &[up, before[1]]).unwrap()[1];
+        close(out.rated.changes[0].delta(), a.delta(), 1e-9);
+        close(
+            out.rated.changes[0].after.sigma.unwrap(),
+            a.after.sigma.unwrap(),
+            1e-9,
+        );
+        close(out.rated.changes[1].delta(), b.delta(), 1e-9);
+        // The factor: step 3 without volatility, E = 0.5682 (by hand, as Glicko's).
+        close(out.factors[0].delta(), 1.4741, 1e-4);
+        close(out.factors[0].after.sigma.unwrap(), 24.9425, 1e-4);
+        assert_eq!(out.rated.states.len(), 2);
     }
 
     #[test]
