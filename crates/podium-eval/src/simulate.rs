@@ -1008,14 +1008,14 @@ mod tests {
 
     #[test]
     fn a_system_without_factors_is_not_applicable_given_seats() {
-        let elo_mmr = podium::system("elo-mmr", &podium::Settings::new()).unwrap();
+        let proportional = podium::system("proportional", &podium::Settings::new()).unwrap();
         let r = Simulation {
             rounds: vec![2],
             trials: 3,
             seat_advantage: Some(50.0),
             ..Simulation::default()
         }
-        .run(&[&*elo_mmr])
+        .run(&[&*proportional])
         .unwrap();
         assert!(r.systems[0].values.is_err());
         assert!(r.seat_blind[0].values.is_ok());

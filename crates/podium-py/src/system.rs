@@ -236,8 +236,8 @@ impl System {
     }
 
     /// Whether the system rates factors (a car, a seat, a faction) beside the players:
-    /// the Elo family, glicko, glicko2, trueskill, the Weng-Lin family and kalman-mmr
-    /// do; the others raise `RateError` for a match whose factors tell its entries apart.
+    /// every system but proportional does; proportional raises `RateError` for a match
+    /// whose factors tell its entries apart.
     #[getter]
     fn rates_factors(&self) -> bool {
         self.inner.rates_factors()

@@ -57,16 +57,16 @@ def test_simulate_equals_the_cli():
 
 
 def test_simulate_with_planted_seats_equals_the_cli():
-    rows = cli_csv("simulate", "--systems", "kalman-mmr,pairwise,elo-mmr", "--true", "1450:1550:20",
+    rows = cli_csv("simulate", "--systems", "kalman-mmr,pairwise,proportional", "--true", "1450:1550:20",
                    "--seat-advantage", "50", "--trials", "20", "--rounds", "0,50,200",
                    "--seed", "7", "--format", "csv")
-    sim = podium.simulate(["kalman-mmr", "pairwise", "elo-mmr"], true_ratings=range(1450, 1551, 20),
+    sim = podium.simulate(["kalman-mmr", "pairwise", "proportional"], true_ratings=range(1450, 1551, 20),
                           seat_advantage=50, trials=20, rounds=[0, 50, 200], seed=7)
     assert sim.seat_advantage == 50
-    # elo-mmr does not rate factors: it runs seat-blind only.
+    # proportional does not rate factors: it runs seat-blind only.
     assert list(sim.curves) == ["kalman-mmr", "pairwise", "kalman-mmr (seat-blind)",
-                                "pairwise (seat-blind)", "elo-mmr (seat-blind)"]
-    assert sim.errors["elo-mmr"].startswith("system elo-mmr does not rate factors")
+                                "pairwise (seat-blind)", "proportional (seat-blind)"]
+    assert sim.errors["proportional"].startswith("system proportional does not rate factors")
     assert sorted(sim.seats) == ["kalman-mmr", "pairwise"]
     got = {(d["system"], d["round"]): d for d in sim.to_dicts()}
     assert len(got) == len(rows)

@@ -286,8 +286,8 @@ def test_backtest_with_factors_equals_the_cli(race_files):
             assert "exactly 2 entries" in r.error and r.system not in blind
             continue
         assert r.error is None and r.accuracy == float(blind[r.system]["pair_accuracy"])
-    with pytest.raises(podium.RateError, match="system elo-mmr does not rate factors.*factors=\\[\\]"):
-        podium.backtest(matches, ["pairwise", "elo-mmr"])
+    with pytest.raises(podium.RateError, match="system proportional does not rate factors.*factors=\\[\\]"):
+        podium.backtest(matches, ["pairwise", "proportional"])
     with pytest.raises(podium.ConfigError, match='no match carries the factor kind "faction"; the kinds the matches carry: car, seat'):
         podium.backtest(matches, "pairwise", factors=["faction"])
     with pytest.raises(podium.ConfigError, match="no match carries factors"):

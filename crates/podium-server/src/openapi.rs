@@ -136,7 +136,7 @@ pub fn document() -> Value {
                     "rank": {"type": "number"}, "score": {"type": "number"}, "team": {"type": "string"},
                     "weight": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
                     "factors": {"type": "object", "maxProperties": podium_store::MAX_FACTORS,
-                        "description": "What else than the players decides the entry's result: kind → value, e.g. {\"car\": \"ferrari\", \"seat\": 1}. Rows of one team may each give some and must agree on a kind they both give. Kinds and values are non-empty without surrounding spaces or control characters; a kind has no '=' and is none of the row's fields. Only for leagues whose system rates factors (the Elo family, glicko, glicko2, trueskill, the Weng-Lin family, kalman-mmr); a retry with other factors is other content (409)",
+                        "description": "What else than the players decides the entry's result: kind → value, e.g. {\"car\": \"ferrari\", \"seat\": 1}. Rows of one team may each give some and must agree on a kind they both give. Kinds and values are non-empty without surrounding spaces or control characters; a kind has no '=' and is none of the row's fields. Only for leagues whose system rates factors (every system but proportional); a retry with other factors is other content (409)",
                         "propertyNames": {"minLength": 1, "maxLength": podium_store::MAX_FACTOR_KIND, "not": {"enum": podium_store::RESULT_FIELDS}},
                         "additionalProperties": {"oneOf": [{"type": "string", "minLength": 1, "maxLength": podium_store::MAX_FACTOR_VALUE}, {"type": "integer"}]}}}},
                 "Match": {"type": "object", "required": ["results"], "additionalProperties": false, "properties": {

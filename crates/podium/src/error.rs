@@ -185,7 +185,7 @@ pub enum RateError {
     },
     /// The match's entries carry factors ([`crate::factor`]), and the system cannot rate
     /// them.
-    #[error("system {system} does not rate factors (car, seat, faction); systems that do: the Elo family (elo, pairwise, shares, sme, mes, whitewhale), glicko, glicko2, trueskill, the Weng-Lin family and kalman-mmr")]
+    #[error("system {system} does not rate factors (car, seat, faction); every podium system but proportional does")]
     FactorsUnsupported {
         /// The system's name.
         system: &'static str,

@@ -28,10 +28,11 @@
 //! | `glicko`, `glicko2` | added to the entry's rating, its RD² to the entry's as an opponent (`factor_rd`) | Glickman's update of a player who plays every game of the entries that carry it |
 //! | `trueskill` | one more member of the entry's team, without performance noise (`factor_sigma`, `factor_tau`) | the member's update; copies on several entries pooled |
 //! | the Weng-Lin family | one more member of the entry's team | the member's update; copies on several entries pooled |
+//! | `elo-mmr`, `elo-mmx` | added to the entry's term, its variance to the term's (`factor_sigma`); each player reads the entry's performance less the factors | a Gaussian update of its own belief from the performance of every entry that carries it |
 //! | `kalman-mmr` | added to the entry's mean skill, its variance to the entry's (`factor_sigma`, `factor_tau`) | the batch Kalman update of its own belief from every entry that carries it |
 //!
-//! The other systems (`elo-mmr`, `elo-mmx`, `proportional`) refuse a match whose
-//! entries carry factors ([`RateError::FactorsUnsupported`]).
+//! `proportional`, whose ratings are shares of a total, refuses a match whose entries
+//! carry factors ([`RateError::FactorsUnsupported`]).
 //!
 //! ```
 //! use podium::{Finish, League, Match};

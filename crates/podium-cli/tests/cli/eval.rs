@@ -335,7 +335,7 @@ fn simulate_seat_advantage_reports_both_runs_and_the_learned_seat() {
     let args = [
         "simulate",
         "--systems",
-        "pairwise,elo-mmr",
+        "pairwise,proportional",
         "--true",
         "1450:1550:20",
         "--seat-advantage",
@@ -358,8 +358,8 @@ fn simulate_seat_advantage_reports_both_runs_and_the_learned_seat() {
             "pairwise",
             "pairwise (seat-blind)",
             "pairwise (seat-blind)",
-            "elo-mmr (seat-blind)",
-            "elo-mmr (seat-blind)",
+            "proportional (seat-blind)",
+            "proportional (seat-blind)",
             "mean-score",
             "mean-score",
             "ideal",
@@ -376,8 +376,8 @@ fn simulate_seat_advantage_reports_both_runs_and_the_learned_seat() {
     let learned = &doc["learned_seat_advantage"][0];
     assert_eq!(learned["system"], "pairwise");
     assert_eq!(learned["advantage"].as_array().unwrap().len(), 2);
-    assert_eq!(doc["not_applicable"][0]["system"], "elo-mmr");
+    assert_eq!(doc["not_applicable"][0]["system"], "proportional");
     let table = podium(&args).ok().to_string();
     assert!(table.contains("Learned advantage of seat 1"), "{table}");
-    assert!(table.contains("n/a: elo-mmr cannot rate"), "{table}");
+    assert!(table.contains("n/a: proportional cannot rate"), "{table}");
 }

@@ -380,7 +380,7 @@ fn factors_are_stored_rated_and_part_of_the_content(b: Backend) {
         let e = s.append(other, game).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "match \"r1\" cannot be rated: system proportional does not rate factors (car, seat, faction); systems that do: the Elo family (elo, pairwise, shares, sme, mes, whitewhale), glicko, glicko2, trueskill, the Weng-Lin family and kalman-mmr"
+            "match \"r1\" cannot be rated: system proportional does not rate factors (car, seat, faction); every podium system but proportional does"
         );
         assert!(e.is_client_error());
     }

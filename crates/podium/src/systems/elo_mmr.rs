@@ -68,6 +68,14 @@
 //! share of the contest played) scales the contest's weight: `weight_limit · w`, so a
 //! half contest adds less uncertainty and counts as a noisier performance (a larger β).
 //!
+//! **Factors** (the paper has none; podium's rule, [`crate::factor`]): a car, a seat,
+//! a faction is a Gaussian belief (`factor_sigma` before any result). An entry's term
+//! adds its factors' means to μ and their variances to its σ²; each member then reads
+//! the entry's performance less those means, widened by those variances. A factor is
+//! updated by the Gaussian (Kalman) rule from the performance of every entry that
+//! carries it, the rest of that entry's term as the noise, the entries pooled; it does
+//! not drift.
+//!
 //! **Inactivity.** [`RatingSystem::age`]: after `d` idle days `σ' = √(σ² + drift_per_day ·
 //! d)`; at the next contest step 1 adds the rest (`w · sig_limit²`), which makes the total
 //! the reference's `compute_sig_drift`.
@@ -87,7 +95,8 @@
 //! with a long history), `drift_per_day` 0 (σ² added per idle day), `split_ties` false,
 //! `transfer_speed` 1 (ρ; `elo-mmr` only), `noob_delay` none (factors on the weight of a
 //! player's 1st, 2nd, … contest, e.g. `0.6,0.8`), `subsample_size` 0 (all opponents, all
-//! performances kept) and `subsample_bucket` 1e-5 (merge width).
+//! performances kept), `subsample_bucket` 1e-5 (merge width) and podium's
+//! `factor_sigma` 50 (a factor's σ before any result).
 //!
 //! ```
 //! use podium::{League, Match, RatingSystem};
@@ -107,6 +116,7 @@
 use wide::f64x4;
 
 use crate::error::RateError;
+use crate::factor::Factored;
 use crate::gaussian::{cdf, pdf_over_cdf};
 use crate::model::Match;
 use crate::params::{Configure, FloatList, Param};
@@ -166,6 +176,8 @@ pub struct EloMmr {
     pub subsample_size: u32,
     /// Width of the buckets in which terms are merged.
     pub subsample_bucket: f64,
+    /// σ of a factor never seen.
+    pub factor_sigma: f64,
 }
 
 macro_rules! elo_mmr_config {
@@ -199,6 +211,10 @@ macro_rules! elo_mmr_config {
             /// Width in rating points of the buckets in which terms are merged (and
             /// opponents picked). Default 1e-5.
             pub subsample_bucket: f64,
+            /// σ of a factor never seen ([`crate::factor`]): how large an advantage a
+            /// car, a seat or a faction is believed to have before any result.
+            /// Default 50.
+            pub factor_sigma: f64,
             $( #[doc = $edoc] #[doc = ""] #[doc = $edef_doc] pub $extra: $et, )*
         }
 
@@ -214,6 +230,7 @@ macro_rules! elo_mmr_config {
                     noob_delay: FloatList::default(),
                     subsample_size: 0,
                     subsample_bucket: 1e-5,
+                    factor_sigma: 50.0,
                     $( $extra: $edef, )*
                 }
             }
@@ -229,6 +246,7 @@ macro_rules! elo_mmr_config {
             noob_delay: FloatList where |l| l.as_slice().iter().all(|&v| (1e-6..=1000.0).contains(&v)), "each in [1e-6, 1000]" => "factors on the weight of a player's 1st, 2nd, … contest",
             subsample_size: u32 => "opponents per player, the nearest in rating (elo-mmr: also performances kept); 0 = all",
             subsample_bucket: f64 where |v| (1e-9..=1e6).contains(&v), "in [1e-9, 1e6]" => "width of the buckets in which terms are merged",
+            factor_sigma: f64 where |v| (SIGMA_RANGE.0..=SIGMA_RANGE.1).contains(&v), "in [0.001, 15000]" => "σ of a factor never seen (car, seat, faction)",
             $( $extra: $et where $erule, $erdoc => $edoc, )*
         });
 
@@ -251,6 +269,7 @@ macro_rules! elo_mmr_config {
                     noob_delay: self.noob_delay,
                     subsample_size: self.subsample_size,
                     subsample_bucket: self.subsample_bucket,
+                    factor_sigma: self.factor_sigma,
                 }
             }
         }
@@ -267,7 +286,23 @@ macro_rules! elo_mmr_config {
             }
             fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
                 let none = vec![None; before.len()];
-                Ok(self.core().rate_with_states(game, before, &none)?.changes)
+                Ok(self.core().rate_with_states(game, before, &none, &[])?.rated.changes)
+            }
+            fn rates_factors(&self) -> bool {
+                true
+            }
+            fn initial_factor(&self) -> Rating {
+                Rating::with_sigma(0.0, self.factor_sigma)
+            }
+            fn rate_factored(
+                &self,
+                game: &Match,
+                before: &[Rating],
+                states: &[Option<&State>],
+                _: Option<&State>,
+                factors: &[Rating],
+            ) -> Result<crate::factor::Factored, RateError> {
+                self.core().rate_with_states(game, before, states, factors)
             }
             fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
                 self.core().win_probability(a, b)
@@ -291,7 +326,7 @@ macro_rules! elo_mmr_config {
                 states: &[Option<&State>],
                 _: Option<&State>,
             ) -> Result<Rated, RateError> {
-                self.core().rate_with_states(game, before, states)
+                Ok(self.core().rate_with_states(game, before, states, &[])?.rated)
             }
             fn describe_state(&self, state: &State) -> Vec<(&'static str, f64)> {
                 state.get::<EloMmrState>().map(EloMmrState::describe).unwrap_or_default()
@@ -1227,9 +1262,11 @@ impl EloMmr {
         game: &Match,
         before: &[Rating],
         states: &[Option<&State>],
-    ) -> Result<Rated, RateError> {
+        factors: &[Rating],
+    ) -> Result<Factored, RateError> {
         check_ratings(game, before)?;
         crate::system::check_states(before, states)?;
+        crate::factor::check_factors(game, factors)?;
         let members: Vec<_> = game.players().map(|(_, m)| m).collect();
         let mut prepared = Vec::with_capacity(before.len());
         for ((m, r), st) in members.iter().zip(before).zip(states) {
@@ -1255,10 +1292,16 @@ impl EloMmr {
                     weight: m.weight,
                 })
                 .collect();
-            return Ok(Rated {
-                changes,
-                states: Vec::new(),
-                learned: None,
+            return Ok(Factored {
+                rated: Rated {
+                    changes,
+                    states: Vec::new(),
+                    learned: None,
+                },
+                factors: factors
+                    .iter()
+                    .map(|f| PlayerChange::unchanged(*f, 1.0))
+                    .collect(),
             });
         }
         // Step 1: uncertainty grows; each player's term.
@@ -1279,7 +1322,8 @@ impl EloMmr {
             beta2.push(self.perf_var(w));
             expected.push(state.posterior.mu);
         }
-        // Step 2: each entry's term (a team: its members' mean skill).
+        // Step 2: each entry's term (a team: its members' mean skill, plus its factors).
+        let off = crate::factor::entry_offsets(game, factors);
         let terms: Vec<Gauss> = (0..game.len())
             .map(|e| {
                 let r = game.member_range(e);
@@ -1295,9 +1339,10 @@ impl EloMmr {
                     .sum::<f64>()
                     / (n * n);
                 let noise = beta2[r].iter().sum::<f64>() / n;
+                let (fm, fv) = off[e];
                 Gauss {
-                    mu,
-                    sig: (skill + noise).sqrt(),
+                    mu: mu + fm,
+                    sig: (skill + fv + noise).sqrt(),
                 }
             })
             .collect();
@@ -1313,9 +1358,12 @@ impl EloMmr {
         for (e, &p) in perf.iter().enumerate() {
             for k in game.member_range(e) {
                 let mut state = std::mem::replace(&mut prepared[k], EloMmrState::new(terms[e]));
+                // The player's part of the entry's performance: less its factors, whose
+                // uncertainty widens the performance's.
+                let (fm, fv) = off[e];
                 let performance = Gauss {
-                    mu: p,
-                    sig: beta2[k].sqrt(),
+                    mu: p - fm,
+                    sig: (beta2[k] + fv).sqrt(),
                 };
                 match self.variant {
                     Variant::Logistic => state.update_logistic(performance, max_history),
@@ -1341,7 +1389,42 @@ impl EloMmr {
                 out.states.push(Some(State::new(state)));
             }
         }
-        Ok(out)
+        // Each factor: a Gaussian update of its own belief from the performance of every
+        // entry that carries it, less the rest of that entry's term (its players and its
+        // other factors, whose variance is the observation's noise), the entries pooled.
+        let factor_changes = game
+            .factors()
+            .iter()
+            .zip(factors)
+            .map(|(m, f)| {
+                let v = f.sigma.map_or(0.0, |s| s * s);
+                let (mut precision, mut info) = (v.recip(), 0.0);
+                let (mut expected, mut actual) = (0.0, 0.0);
+                for &e in &m.entries {
+                    let rest = (terms[e].sig * terms[e].sig - v).max(1e-6);
+                    precision += rest.recip();
+                    info += (perf[e] - terms[e].mu) / rest;
+                    expected += terms[e].mu;
+                    actual += perf[e];
+                }
+                PlayerChange {
+                    before: *f,
+                    after: Rating {
+                        value: f.value + info / precision,
+                        sigma: Some(precision.recip().sqrt().clamp(SIGMA_RANGE.0, SIGMA_RANGE.1)),
+                        games: f.games.saturating_add(1),
+                    },
+                    expected,
+                    actual,
+                    k: None,
+                    weight: 1.0,
+                }
+            })
+            .collect();
+        Ok(Factored {
+            rated: out,
+            factors: factor_changes,
+        })
     }
 
     /// Each entry's performance, given every entry's term and place (best first).

@@ -386,3 +386,61 @@ fn the_history_is_kept_and_bounded_by_subsample_size() {
     assert_eq!(st.performances_kept(), 4);
     assert!(st.belief().mu > 1500.0);
 }
+
+#[test]
+fn a_factor_widens_its_entry_and_is_updated_from_its_performance() {
+    // Two newcomers; the winner's car is worth 0 ± 50 so far.
+    for name in ["elo-mmr", "elo-mmx"] {
+        let sys = system(name, &[]);
+        let race = Match::builder("r1")
+            .player("a", Finish::Rank(1.0))
+            .factor("car", "red")
+            .player("b", Finish::Rank(2.0))
+            .build()
+            .unwrap();
+        let new = Rating::with_sigma(1500.0, 350.0);
+        let car = Rating::with_sigma(0.0, 50.0);
+        let out = sys
+            .rate_factored(&race, &[new, new], &[None, None], None, &[car])
+            .unwrap();
+        // The performances are those of a match without the car in which a's σ holds
+        // the car's: √(350² + 50²).
+        let wide = Rating::with_sigma(1500.0, (350.0f64.powi(2) + 2500.0).sqrt());
+        let plain = sys
+            .rate(&Match::ranked("r1", &["a", "b"]).unwrap(), &[wide, new])
+            .unwrap();
+        let (pa, pb) = (plain[0].actual, plain[1].actual);
+        close(out.rated.changes[0].actual, pa, 1e-9);
+        close(out.rated.changes[1].actual, pb, 1e-9);
+        assert!(pa > 1500.0 && pb < 1500.0, "{name}");
+        // The car: a Gaussian update with the rest of a's term as noise: σ² 350² plus a
+        // contest's drift 0.2·80² plus β² = (1 + 1/0.2)·80².
+        let rest = 350.0f64.powi(2) + 0.2 * 6400.0 + 6.0 * 6400.0;
+        let precision = 1.0 / 2500.0 + 1.0 / rest;
+        close(
+            out.factors[0].delta(),
+            (pa - 1500.0) / rest / precision,
+            1e-9,
+        );
+        close(
+            out.factors[0].after.sigma.unwrap(),
+            precision.recip().sqrt(),
+            1e-9,
+        );
+        assert!(out.factors[0].delta() > 0.0 && out.factors[0].delta() < pa - 1500.0);
+        // Without factors, nothing changes from the plain update.
+        let none = sys
+            .rate_factored(
+                &Match::ranked("r1", &["a", "b"]).unwrap(),
+                &[new, new],
+                &[None, None],
+                None,
+                &[],
+            )
+            .unwrap();
+        let same = sys
+            .rate(&Match::ranked("r1", &["a", "b"]).unwrap(), &[new, new])
+            .unwrap();
+        assert_eq!(none.rated.changes, same);
+    }
+}
