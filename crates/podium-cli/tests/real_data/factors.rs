@@ -12,7 +12,7 @@ fn accuracy(file: &str, factor: bool) -> HashMap<String, f64> {
         "backtest",
         file,
         "--systems",
-        "kalman-mmr,pairwise,trueskill,plackett-luce",
+        "kalman-mmr,pairwise,trueskill,plackett-luce,glicko,elo-mmr",
         "--set",
         "pairwise.per_opponent=true",
         "--no-log-loss",
@@ -55,6 +55,8 @@ fn f1_constructor_as_a_factor() {
         ("pairwise", 66.211_181_372, 67.982_351_898),
         ("trueskill", 67.414_278_493, 67.769_449_903),
         ("plackett-luce", 65.033_525_369, 66.271_771_405),
+        ("glicko", 66.687_532_847, 67.428_338_059),
+        ("elo-mmr", 67.263_305_538, 67.368_752_280),
     ];
     for (system, a, b) in pinned {
         assert!(
@@ -69,9 +71,11 @@ fn f1_constructor_as_a_factor() {
         );
     }
     // The car is worth more than a point of accuracy to the Elo family's pairwise and to
-    // the Bayesian Plackett-Luce; kalman-mmr (the default) and trueskill gain less.
+    // the Bayesian Plackett-Luce; kalman-mmr (the default), trueskill, glicko and elo-mmr
+    // gain less.
     let gain = |s: &str| with[s] - without[s];
     assert!(gain("pairwise") >= 1.0 && gain("plackett-luce") >= 1.0);
-    assert!(gain("kalman-mmr") > 0.0 && gain("kalman-mmr") < 1.0);
-    assert!(gain("trueskill") > 0.0 && gain("trueskill") < 1.0);
+    for system in ["kalman-mmr", "trueskill", "glicko", "elo-mmr"] {
+        assert!(gain(system) > 0.0 && gain(system) < 1.0, "{system}");
+    }
 }
