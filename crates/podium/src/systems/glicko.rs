@@ -245,9 +245,10 @@ pub(crate) fn periods(
             let r = game.member_range(e);
             let n = r.len() as f64;
             let m = mu[r.clone()].iter().sum::<f64>() / n;
-            let v = phi[r].iter().map(|p| p * p).sum::<f64>() / (n * n);
+            let p = phi[r].iter().map(|p| p * p).sum::<f64>().sqrt() / n;
             let (fm, fv) = shift(e);
-            (m + fm, g((v + fv).sqrt()))
+            let p = if fv > 0.0 { (p * p + fv).sqrt() } else { p };
+            (m + fm, g(p))
         })
         .collect();
     let others = (k - 1) as f64;
