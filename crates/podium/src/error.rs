@@ -198,6 +198,15 @@ pub enum RateError {
         /// Ratings given.
         found: usize,
     },
+    /// The factor ratings given (or a system's factor changes) do not match the match's
+    /// factors ([`crate::Match::factors`]) one to one.
+    #[error("{found} factor ratings given for a match with {expected} factors")]
+    FactorCountMismatch {
+        /// Factors of the match that tell its entries apart.
+        expected: usize,
+        /// Factor ratings given.
+        found: usize,
+    },
 }
 
 /// A system name or parameter that cannot be used.

@@ -178,10 +178,10 @@ pub fn entry_offsets(game: &Match, factors: &[Rating]) -> Vec<(f64, f64)> {
 /// Checks that `factors` holds one finite rating per factor of the match.
 ///
 /// # Errors
-/// [`RateError::RatingCountMismatch`] or [`RateError::NonFiniteRating`] naming the factor.
+/// [`RateError::FactorCountMismatch`] or [`RateError::NonFiniteRating`] naming the factor.
 pub fn check_factors(game: &Match, factors: &[Rating]) -> Result<(), RateError> {
     if factors.len() != game.factors().len() {
-        return Err(RateError::RatingCountMismatch {
+        return Err(RateError::FactorCountMismatch {
             expected: game.factors().len(),
             found: factors.len(),
         });

@@ -588,7 +588,7 @@ impl League {
             self.system
                 .rate_factored(game, &before, &states, self.learned.as_ref(), &factors)?;
         if rated.factors.len() != factors.len() {
-            return Err(RateError::RatingCountMismatch {
+            return Err(RateError::FactorCountMismatch {
                 expected: factors.len(),
                 found: rated.factors.len(),
             });

@@ -236,6 +236,14 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
         Vec::new()
     }
 
+    /// Whether a change's `expected` and `actual` ([`PlayerChange`]) are performances on
+    /// the rating scale (the Elo-MMR family: an entry's expected performance and the
+    /// performance its result shows) rather than scores between 0 and 1. False by
+    /// default.
+    fn expects_performances(&self) -> bool {
+        false
+    }
+
     /// What a player's state holds that is worth showing beside the rating, as named
     /// numbers (Glicko-2's volatility); nothing by default.
     fn describe_state(&self, state: &State) -> Vec<(&'static str, f64)> {

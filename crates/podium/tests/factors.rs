@@ -147,6 +147,48 @@ proptest! {
 }
 
 #[test]
+fn without_factor_ratings_a_system_rates_the_players_alone() {
+    // `rate` and `rate_with_states` rate the players as if the entries carried no
+    // factors, whatever the match carries (`explain` asks this of every system that
+    // expects scores): the same changes as for the match built without them.
+    let rows: Vec<Row> = vec![(0, 1, 0, Some(0)), (1, 2, 1, None), (2, 3, 0, Some(1))];
+    let with = build(0, &rows, &car, &seat, None);
+    let mut b = Match::builder("m0");
+    for &(p, place, _, _) in &rows {
+        b = b.player(format!("p{p}"), Finish::Rank(f64::from(place)));
+    }
+    let without = b.build().unwrap();
+    for spec in podium::systems() {
+        let sys = podium::system(spec.name, &Settings::new()).unwrap();
+        let before: Vec<_> = (0..3)
+            .map(|i| {
+                let mut r = sys.initial_rating();
+                r.value += 40.0 * f64::from(i);
+                r
+            })
+            .collect();
+        match (sys.rate(&with, &before), sys.rate(&without, &before)) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{}", spec.name),
+            (Err(a), Err(b)) => assert_eq!(a, b, "{}", spec.name),
+            (a, b) => panic!("{}: {a:?} against {b:?}", spec.name),
+        }
+        let states: Vec<_> = before
+            .iter()
+            .map(|r| sys.initial_state(r).unwrap())
+            .collect();
+        let refs: Vec<_> = states.iter().map(Option::as_ref).collect();
+        let learned = sys.initial_learned();
+        let a = sys.rate_with_states(&with, &before, &refs, learned.as_ref());
+        let b = sys.rate_with_states(&without, &before, &refs, learned.as_ref());
+        match (a, b) {
+            (Ok(a), Ok(b)) => assert_eq!(a.changes, b.changes, "{}", spec.name),
+            (Err(a), Err(b)) => assert_eq!(a, b, "{}", spec.name),
+            (a, b) => panic!("{}: {:?} against {:?}", spec.name, a.err(), b.err()),
+        }
+    }
+}
+
+#[test]
 fn a_factor_named_like_a_player_is_another_thing() {
     // The team "ann" is owned by the driver ann: two ratings, one of each.
     let mut l = league("pairwise");

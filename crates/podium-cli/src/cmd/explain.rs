@@ -185,47 +185,55 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .and_then(Option::as_ref)
             .map(|s| league.system().describe_state(s))
             .unwrap_or_default();
-        match kept.iter().find(|(name, _)| *name == "performance") {
-            Some(&(_, p)) => writeln!(
+        // The factors of the player's entry that set it apart ([`podium::factor`]), with
+        // their ratings before the match.
+        let mine: Vec<(&podium::MatchFactor, &podium::PlayerChange)> = m
+            .factors()
+            .iter()
+            .zip(&report.factors)
+            .filter(|(f, _)| f.entries.contains(&entry))
+            .map(|(f, (_, fc))| (f, fc))
+            .collect();
+        if league.system().expects_performances() {
+            // The Elo-MMR family: the performance the result shows, against the entry's
+            // expected performance (its players' skill plus its factors).
+            writeln!(
                 text,
-                "  Performance {p:.0} in this match; the system expected {:.0} from your rating.",
-                c.expected
-            )?,
-            None => writeln!(
+                "  Performance {:.0} in this match; the system expected {:.0} from your rating{}.",
+                c.actual,
+                c.expected,
+                if mine.is_empty() {
+                    ""
+                } else {
+                    " and your entry's factors"
+                }
+            )?;
+        } else {
+            writeln!(
                 text,
                 "  The system expected a score of {:.3}; you scored {:.3}.",
                 c.expected, c.actual
-            )?,
+            )?;
         }
-        // The factors ([`podium::factor`]): those of the player's entry with their
-        // ratings before the match, and how much of the expected score all of them made.
+        // How much of the expected score or performance the entry's factors made.
         if !report.factors.is_empty() {
-            let mine: Vec<String> = m
-                .factors()
-                .iter()
-                .zip(&report.factors)
-                .filter(|(f, _)| f.entries.contains(&entry))
-                .map(|(f, (_, fc))| format!("{} {:+.2}", f.factor, fc.before.value))
-                .collect();
             if mine.is_empty() {
                 writeln!(text, "  Your entry carried no factor that others lacked.")?;
             } else {
+                let listed: Vec<String> = mine
+                    .iter()
+                    .map(|(f, fc)| format!("{} {:+.2}", f.factor, fc.before.value))
+                    .collect();
                 writeln!(
                     text,
                     "  Your entry's factors (rating before, added to your strength): {}.",
-                    mine.join(", ")
+                    listed.join(", ")
                 )?;
             }
-            if league.system().keeps_state() {
-                // A system that remembers (kalman-mmr) expects a performance: the
-                // entry's mean skill plus its factors, so their share is their sum.
-                let share: f64 = m
-                    .factors()
-                    .iter()
-                    .zip(&report.factors)
-                    .filter(|(f, _)| f.entries.contains(&entry))
-                    .map(|(_, (_, fc))| fc.before.value)
-                    .sum();
+            if league.system().expects_performances() {
+                // The expected performance is the entry's mean skill plus its factors,
+                // so their share is their sum.
+                let share: f64 = mine.iter().map(|(_, fc)| fc.before.value).sum();
                 writeln!(
                     text,
                     "  Without the factors it would have expected a performance of {:.0}: the factors' share of the expected {:.0} is {share:+.0}.",
@@ -233,6 +241,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     c.expected
                 )?;
             } else {
+                // The same match rated without its factors: the expected score alone.
                 let befores: Vec<podium::Rating> =
                     report.changes.iter().map(|(_, c)| c.before).collect();
                 let plain = league.system().rate(m, &befores)?;

@@ -293,6 +293,42 @@ fn explain_shows_the_factors_share_of_an_expected_performance() {
 }
 
 #[test]
+fn explain_shows_the_factors_share_for_glicko_and_elo_mmr() {
+    // glicko expects a score: the share is the difference from the same match rated
+    // without its factors. elo-mmr expects a performance: the share is the factors' sum.
+    // cy's car blue lost r1, so it is a little below 0.
+    let d = Dir::new("factors-explain-more");
+    let races = d.file("races.csv", RACES);
+    let explain = |system: &str| {
+        podium(&[
+            "explain", &races, "--system", system, "--factor", "car", "--player", "cy",
+        ])
+        .ok()
+        .to_string()
+    };
+    for system in ["glicko", "glicko2"] {
+        let text = explain(system);
+        assert!(
+            text.contains("The system expected a score of 0.498; you scored 1.000."),
+            "{system}: {text}"
+        );
+        assert!(
+            text.contains("Without the factors it would have expected 0.500: the factors' share of the expected score is -0.002."),
+            "{system}: {text}"
+        );
+    }
+    let text = explain("elo-mmr");
+    assert!(
+        text.contains("Performance 1654 in this match; the system expected 1498 from your rating and your entry's factors."),
+        "{text}"
+    );
+    assert!(
+        text.contains("Without the factors it would have expected a performance of 1500: the factors' share of the expected 1498 is -2."),
+        "{text}"
+    );
+}
+
+#[test]
 fn systems_say_whether_they_rate_factors() {
     let out = podium(&["systems"]);
     let text = out.ok();

@@ -302,12 +302,16 @@ macro_rules! elo_mmr_config {
                 _: Option<&State>,
                 factors: &[Rating],
             ) -> Result<crate::factor::Factored, RateError> {
+                crate::factor::check_factors(game, factors)?;
                 self.core().rate_with_states(game, before, states, factors)
             }
             fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
                 self.core().win_probability(a, b)
             }
             fn has_uncertainty(&self) -> bool {
+                true
+            }
+            fn expects_performances(&self) -> bool {
                 true
             }
             fn age(&self, rating: Rating, _: Option<&State>, _: Option<&State>, days: f64) -> Rating {
@@ -1251,10 +1255,13 @@ impl EloMmr {
         }
     }
 
-    /// Rates one contest (see the [module docs](self)).
+    /// Rates one contest (see the [module docs](self)). `factors` holds the ratings of
+    /// [`Match::factors`], one each, or none to rate the players alone, as if the
+    /// entries carried no factors.
     ///
     /// # Errors
     /// [`RateError::RatingCountMismatch`] when `before` or `states` do not fit the match,
+    /// [`RateError::FactorCountMismatch`] when `factors` (if any) do not,
     /// [`RateError::NonFiniteRating`] or [`RateError::RatingOutOfRange`] for a rating
     /// outside the system's range.
     pub fn rate_with_states(
@@ -1266,7 +1273,9 @@ impl EloMmr {
     ) -> Result<Factored, RateError> {
         check_ratings(game, before)?;
         crate::system::check_states(before, states)?;
-        crate::factor::check_factors(game, factors)?;
+        if !factors.is_empty() {
+            crate::factor::check_factors(game, factors)?;
+        }
         let members: Vec<_> = game.players().map(|(_, m)| m).collect();
         let mut prepared = Vec::with_capacity(before.len());
         for ((m, r), st) in members.iter().zip(before).zip(states) {
@@ -1381,7 +1390,7 @@ impl EloMmr {
                         sigma: Some(state.posterior.sig),
                         games: b.games.saturating_add(1),
                     },
-                    expected: expected[k],
+                    expected: expected[k] + fm,
                     actual: p,
                     k: None,
                     weight: members[k].weight,

@@ -331,7 +331,8 @@ impl GlickoConfig {
 
     /// One rating period: every player's RD grows by `c` (up to a newcomer's), a
     /// factor's by `c` (up to `factor_rd`); then Glickman's update of each player, and
-    /// of each factor from the periods of the entries that carry it, pooled.
+    /// of each factor from the periods of the entries that carry it, pooled. Without
+    /// `factors` the players are rated as if the entries carried none.
     fn rate_all(
         &self,
         game: &Match,
@@ -339,7 +340,6 @@ impl GlickoConfig {
         factors: &[Rating],
     ) -> Result<Factored, RateError> {
         check_all(game, before, |r, p| check_range("glicko", r, p))?;
-        crate::factor::check_factors(game, factors)?;
         let grow = |s: f64, cap: f64| (s * s + self.c * self.c).sqrt().min(cap);
         // Step 1: RD grows by one period, up to a newcomer's RD.
         let phi: Vec<f64> = before
@@ -432,6 +432,7 @@ impl RatingSystem for GlickoConfig {
         _: Option<&crate::State>,
         factors: &[Rating],
     ) -> Result<Factored, RateError> {
+        crate::factor::check_factors(game, factors)?;
         self.rate_all(game, before, factors)
     }
 

@@ -125,7 +125,8 @@ impl Glicko2Config {
 
     /// One rating period: Glickman's steps for every player, the entries' factors added
     /// to their strengths; each factor is updated as a player of the entries that carry
-    /// it (their periods pooled), without volatility.
+    /// it (their periods pooled), without volatility. Without `factors` the players are
+    /// rated as if the entries carried none.
     fn rate_all(
         &self,
         game: &Match,
@@ -135,7 +136,6 @@ impl Glicko2Config {
     ) -> Result<Factored, RateError> {
         check_all(game, before, |r, p| check_range("glicko2", r, p))?;
         crate::system::check_states(before, states)?;
-        crate::factor::check_factors(game, factors)?;
         let mu: Vec<f64> = before.iter().map(|r| (r.value - 1500.0) / SCALE).collect();
         let phi: Vec<f64> = before.iter().map(|r| self.rd_of(r) / SCALE).collect();
         let fphi: Vec<f64> = factors
@@ -295,6 +295,7 @@ impl RatingSystem for Glicko2Config {
         _: Option<&State>,
         factors: &[Rating],
     ) -> Result<Factored, RateError> {
+        crate::factor::check_factors(game, factors)?;
         self.rate_all(game, before, states, factors)
     }
 

@@ -678,6 +678,10 @@ impl RatingSystem for KalmanMmrConfig {
         true
     }
 
+    fn expects_performances(&self) -> bool {
+        true
+    }
+
     fn rates_factors(&self) -> bool {
         true
     }
