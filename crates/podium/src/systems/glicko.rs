@@ -294,8 +294,9 @@ pub(crate) fn periods(
     (players, own)
 }
 
-/// Each entry's factors for [`periods`]: the sum of their ratings times `scale` (to the
-/// Glicko-2 scale) and of their `phi²` (their φ before the period); none without factors.
+/// Each entry's factors for [`periods`]: [`crate::factor::entry_offsets`] of the
+/// factors on the Glicko-2 scale (each rating times `scale`, with its φ before the
+/// period); none without factors, so that [`periods`] computes no entry periods.
 pub(crate) fn offsets(
     game: &Match,
     factors: &[Rating],
@@ -305,14 +306,12 @@ pub(crate) fn offsets(
     if factors.is_empty() {
         return Vec::new();
     }
-    let mut off = vec![(0.0, 0.0); game.len()];
-    for ((m, f), p) in game.factors().iter().zip(factors).zip(phi) {
-        for &e in &m.entries {
-            off[e].0 += scale * f.value;
-            off[e].1 += p * p;
-        }
-    }
-    off
+    let scaled: Vec<Rating> = factors
+        .iter()
+        .zip(phi)
+        .map(|(f, &p)| Rating::with_sigma(scale * f.value, p))
+        .collect();
+    crate::factor::entry_offsets(game, &scaled)
 }
 
 /// `P(a ahead of b)` for Glicko ratings on the Glicko-2 scale: `E` against an opponent
