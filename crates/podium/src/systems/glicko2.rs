@@ -32,8 +32,7 @@
 //!
 //! **Factors** ([`crate::factor`]): as [`glicko`](super::glicko)'s, with step 3 for a
 //! factor's update; a factor has no volatility: its RD does not grow from match to
-//! match (on the histories of `docs/evaluation.md`, a new player's volatility added
-//! each match made the factors cost accuracy).
+//! match.
 //!
 //! ```
 //! use podium::{Match, Rating, RatingSystem};
