@@ -454,7 +454,8 @@ row! {
         last_played: Time,
         /// The id of the player's last match.
         last_match: Option<String>,
-        /// Whether the system still treats the rating as provisional.
+        /// Whether the rating is still provisional: fewer than five games (`mes`: its
+        /// own provisional period).
         provisional: bool,
     }
 }

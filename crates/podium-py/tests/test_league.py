@@ -53,7 +53,8 @@ def test_standings_and_ratings():
     assert ann.expected_win_pct == pytest.approx(100 / 3)
     assert ann.net_pct == ann.win_pct - ann.expected_win_pct
     assert ann.last_played.isoformat() == "2024-05-01T00:00:00+00:00"
-    assert ann.last_match == "2" and ann.sigma is None and ann.provisional is False
+    # Two games: a rating is provisional until its fifth.
+    assert ann.last_match == "2" and ann.sigma is None and ann.provisional is True
     r = league.rating("ann")
     assert (r.player, r.value, r.games) == ("ann", ann.rating, 2)
     with pytest.raises(KeyError, match="zed"):

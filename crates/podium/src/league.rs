@@ -172,7 +172,8 @@ pub struct Standing {
     pub rating: Rating,
     /// Statistics of the player's matches.
     pub stats: PlayerStats,
-    /// Whether the system still treats the rating as provisional.
+    /// Whether the rating is still provisional ([`RatingSystem::is_provisional`]: fewer
+    /// than [`crate::PROVISIONAL_GAMES`] games unless the system has a period of its own).
     pub provisional: bool,
 }
 
@@ -1063,6 +1064,41 @@ mod tests {
         );
         let names: Vec<&str> = league.players().iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["ann", "bo", "cy"]);
+    }
+
+    #[test]
+    fn a_rating_is_provisional_until_its_fifth_game() {
+        for name in ["kalman-mmr", "sme", "glicko"] {
+            let mut league = League::new(crate::system(name, &crate::Settings::new()).unwrap());
+            for g in 0..crate::PROVISIONAL_GAMES {
+                for s in league.standings() {
+                    let few = s.stats.games < 5;
+                    assert_eq!(s.provisional, few, "{name}: {} after {g}", s.player);
+                }
+                let m = if g % 2 == 0 {
+                    ["ann", "bo"]
+                } else {
+                    ["bo", "ann"]
+                };
+                league
+                    .apply(&Match::ranked(format!("g{g}"), &m).unwrap())
+                    .unwrap();
+                league
+                    .apply(&Match::ranked(format!("h{g}"), &["cy", "ann"]).unwrap())
+                    .unwrap();
+            }
+            // ann has ten games, bo five, cy five: none is provisional any more.
+            let board = league.standings();
+            assert_eq!(board.len(), 3);
+            assert!(board.iter().all(|s| !s.provisional), "{name}");
+        }
+        // One game short of five is still provisional; mes marks its own period.
+        let kalman = crate::system("kalman-mmr", &crate::Settings::new()).unwrap();
+        assert!(kalman.is_provisional(&Rating::new(1500.0).games(4)));
+        assert!(!kalman.is_provisional(&Rating::new(1500.0).games(5)));
+        let never = crate::Settings::new().with("provisional_games", "0");
+        let mes = crate::system("mes", &never).unwrap();
+        assert!(!mes.is_provisional(&Rating::new(1500.0).games(0)));
     }
 
     #[test]

@@ -111,10 +111,11 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
             .sum()
     }
 
-    /// Whether the rating is still provisional (few games); shown on leaderboards.
+    /// Whether the rating is still provisional, shown on leaderboards: by default, while
+    /// it rests on fewer than [`PROVISIONAL_GAMES`] games. `mes` marks its own
+    /// provisional period.
     fn is_provisional(&self, rating: &Rating) -> bool {
-        let _ = rating;
-        false
+        rating.games < PROVISIONAL_GAMES
     }
 
     /// Whether the system reads more of a finish than the order of the entries: the
@@ -348,6 +349,12 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
 /// probability of 0 would cost an infinite loss, so each pair costs at most
 /// `−ln 1e-15 ≈ 34.5`.
 pub const MIN_PROBABILITY: f64 = 1e-15;
+
+/// Games a rating rests on before leaderboards stop marking it provisional (unless the
+/// system has a provisional period of its own): five, the provisional period of
+/// Narula's multiplayer Elo pool, where an average player of a four- or five-player game
+/// has won about once by then.
+pub const PROVISIONAL_GAMES: u32 = 5;
 
 /// The sum over `n` pairs of `−ln L(−y)` = `ln(1 + e^y)` (L the logistic), each kept
 /// within [`−ln(1 − MIN_PROBABILITY)`, `−ln MIN_PROBABILITY`] as

@@ -26,6 +26,17 @@ fn game_night_rates_into_a_leaderboard() {
         .sum();
     assert_eq!(games, 160, "one row per player per game");
     assert_eq!(rows[0]["player"], "Priya");
+    // The three players of fewer than five games are marked provisional, in both forms.
+    let provisional: Vec<&str> = rows
+        .iter()
+        .filter(|r| r["provisional"] == "true")
+        .map(|r| r["player"].as_str())
+        .collect();
+    assert_eq!(provisional, ["Jules", "Nina", "Rob"]);
+    for player in ["Jules (P)", "Nina (P)", "Rob (P)", "(P) provisional rating"] {
+        assert!(text.contains(player), "{text}");
+    }
+    assert!(!text.contains("Tom (P)"), "{text}");
 }
 
 #[test]
