@@ -13,6 +13,15 @@ fn readable(v: f64) -> String {
     }
 }
 
+/// `n` things, in the singular for one: `count(1, "rating")` is "1 rating".
+fn count(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
 /// A match that cannot exist: rejected when it is built, before any rating sees it.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -191,7 +200,7 @@ pub enum RateError {
         system: &'static str,
     },
     /// The ratings given do not match the match's players one to one.
-    #[error("{found} ratings given for a match of {expected} players")]
+    #[error("{} given for a match of {}", count(*found, "rating"), count(*expected, "player"))]
     RatingCountMismatch {
         /// Players in the match.
         expected: usize,
@@ -200,7 +209,7 @@ pub enum RateError {
     },
     /// The factor ratings given (or a system's factor changes) do not match the match's
     /// factors ([`crate::Match::factors`]) one to one.
-    #[error("{found} factor ratings given for a match with {expected} factors")]
+    #[error("{} given for a match with {}", count(*found, "factor rating"), count(*expected, "factor"))]
     FactorCountMismatch {
         /// Factors of the match that tell its entries apart.
         expected: usize,
@@ -255,4 +264,26 @@ pub enum ConfigError {
         /// The rule broken, naming the parameters and their values.
         rule: String,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RateError;
+
+    #[test]
+    fn counts_read_in_the_singular_for_one() {
+        let e = RateError::RatingCountMismatch {
+            expected: 2,
+            found: 1,
+        };
+        assert_eq!(e.to_string(), "1 rating given for a match of 2 players");
+        let e = RateError::FactorCountMismatch {
+            expected: 1,
+            found: 0,
+        };
+        assert_eq!(
+            e.to_string(),
+            "0 factor ratings given for a match with 1 factor"
+        );
+    }
 }
