@@ -235,13 +235,19 @@ impl<R: BufRead> JsonlMatches<R> {
             let mut factors = Vec::new();
             if let Some(obj) = r.as_object_mut() {
                 for (k, kind) in kinds.iter().enumerate() {
-                    let value = match obj.remove(kind) {
-                        None | Some(serde_json::Value::Null) => continue,
-                        Some(serde_json::Value::String(s)) => s.trim().to_string(),
-                        Some(v @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_))) => {
+                    let Some(raw) = obj.remove(kind) else {
+                        continue;
+                    };
+                    // The field is there, whatever it holds: a bad value is that match's
+                    // error, not a field missing from the file.
+                    seen[k] = true;
+                    let value = match raw {
+                        serde_json::Value::Null => continue,
+                        serde_json::Value::String(s) => s.trim().to_string(),
+                        v @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_)) => {
                             v.to_string()
                         }
-                        Some(v) => {
+                        v => {
                             return Err(ReadError::Field {
                                 file: file.to_string(),
                                 line,
@@ -252,7 +258,6 @@ impl<R: BufRead> JsonlMatches<R> {
                             })
                         }
                     };
-                    seen[k] = true;
                     if !value.is_empty() {
                         factors.push(Factor::new(kind.as_str(), value));
                     }
@@ -595,6 +600,14 @@ mod tests {
         assert_eq!(
             got.last().unwrap().as_ref().unwrap_err().to_string(),
             "t.jsonl:2: no result has the field `car`, named as a factor field"
+        );
+        // A field whose only value is not a factor is that match's error alone.
+        let text = "{\"match\":\"g1\",\"results\":[{\"player\":\"a\",\"rank\":1,\"car\":[\"x\"]},{\"player\":\"b\",\"rank\":2}]}\n";
+        let got = with_factors(text, &["car"]);
+        assert_eq!(got.len(), 1);
+        assert_eq!(
+            got[0].as_ref().unwrap_err().to_string(),
+            "t.jsonl:1: field `results[0].car`: \"[\\\"x\\\"]\" is not valid, expected a factor: a string or a number"
         );
     }
 
