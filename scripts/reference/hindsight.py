@@ -20,6 +20,7 @@ Standard library only.
 
 import argparse
 import csv
+import datetime
 import sys
 from collections import defaultdict
 
@@ -34,6 +35,8 @@ def trimmed_mean(values):
 
 
 def read(path, factor):
+    """The matches of a CSV of free-for-alls, in file order: (id, date or None when
+    `time` is empty, rows), each row (player, rank, the factor's value or "")."""
     matches = []
     with open(path, newline="", encoding="utf-8-sig") as f:
         reader = csv.DictReader(f)
@@ -42,8 +45,16 @@ def read(path, factor):
         if missing:
             sys.exit(f"{path}:1: no column {', '.join(missing)} (needs {', '.join(need)})")
         for line, row in enumerate(reader, start=2):
+            if row.get("team"):
+                sys.exit(f"{path}:{line}: field `team`: only free-for-alls are read")
             if not matches or matches[-1][0] != row["match"]:
-                matches.append((row["match"], row["time"][:4], []))
+                date = None
+                if row["time"]:
+                    try:
+                        date = datetime.date.fromisoformat(row["time"][:10])
+                    except ValueError:
+                        sys.exit(f"{path}:{line}: field `time`: {row['time']!r} is not a date")
+                matches.append((row["match"], date, []))
             try:
                 rank = int(row["rank"])
             except ValueError:
@@ -66,7 +77,8 @@ def main():
 
     # Every (year, player) and (year, factor value): its matches' places.
     by_player, by_factor = defaultdict(list), defaultdict(list)
-    for m, (name, year, rows) in enumerate(matches):
+    for m, (name, date, rows) in enumerate(matches):
+        year = date.year if date else None
         n = len(rows)
         for player, rank, value in rows:
             place = (rank - 1) / (n - 1) if n > 1 else 0.5
@@ -80,7 +92,8 @@ def main():
     right = [0.0] * len(blends)
     pairs = 0
     played = set()
-    for m, (name, year, rows) in enumerate(matches):
+    for m, (name, date, rows) in enumerate(matches):
+        year = date.year if date else None
         warm = []
         for player, rank, value in rows:
             if player not in played:

@@ -24,38 +24,12 @@ in this model when nothing is lost to approximation. Needs numpy.
 """
 
 import argparse
-import csv
-import datetime
 import sys
 from statistics import NormalDist
 
 import numpy as np
 
-
-def read(path, factor):
-    matches = []
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        reader = csv.DictReader(f)
-        fields = reader.fieldnames or []
-        need = ["match", "player", "rank", "time"] + ([factor] if factor else [])
-        missing = [c for c in need if c not in fields]
-        if missing:
-            sys.exit(f"{path}:1: no column {', '.join(missing)} (needs {', '.join(need)})")
-        for line, row in enumerate(reader, start=2):
-            if row.get("team"):
-                sys.exit(f"{path}:{line}: field `team`: only free-for-alls are modelled")
-            if not matches or matches[-1][0] != row["match"]:
-                try:
-                    day = datetime.date.fromisoformat(row["time"][:10]).toordinal()
-                except ValueError:
-                    sys.exit(f"{path}:{line}: field `time`: {row['time']!r} is not a date")
-                matches.append((row["match"], day, []))
-            try:
-                rank = int(row["rank"])
-            except ValueError:
-                sys.exit(f"{path}:{line}: field `rank`: {row['rank']!r} is not a whole number")
-            matches[-1][2].append((row["player"], rank, row[factor] if factor else ""))
-    return matches
+from hindsight import read
 
 
 class Filter:
@@ -119,7 +93,10 @@ def main():
     belief = Filter()
     played = set()
     right, pairs = 0.0, 0
-    for _, day, rows in matches:
+    for name, date, rows in matches:
+        if date is None:
+            sys.exit(f"{args.file}: match {name!r} has no `time`: the drifts need dates")
+        day = date.toordinal()
         entries = []
         for player, rank, value in rows:
             i = belief.variable(("player", player), args.player_prior, day)
