@@ -1072,7 +1072,7 @@ mod tests {
             let mut league = League::new(crate::system(name, &crate::Settings::new()).unwrap());
             for g in 0..crate::PROVISIONAL_GAMES {
                 for s in league.standings() {
-                    let few = s.stats.games < 5;
+                    let few = s.stats.games < crate::PROVISIONAL_GAMES;
                     assert_eq!(s.provisional, few, "{name}: {} after {g}", s.player);
                 }
                 let m = if g % 2 == 0 {
