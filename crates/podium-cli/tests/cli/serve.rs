@@ -593,8 +593,21 @@ fn a_restart_with_a_large_league_listens_at_once() {
         (503, Some("1")),
         "the large league is still loading"
     );
-    assert_eq!(status(&format!("/api/leagues/{small}/leaderboard")).0, 200);
+    // The small league is loaded first, by a thread that starts with the listener: it
+    // answers within moments, while the large one still loads.
     let started = Instant::now();
+    while status(&format!("/api/leagues/{small}/leaderboard")).0 != 200 {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the small league waits"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(
+        status(&format!("/api/leagues/{large}/leaderboard?limit=5")).0,
+        503,
+        "the large league is loaded after the small one"
+    );
     while status(&format!("/api/leagues/{large}/leaderboard?limit=5")).0 != 200 {
         assert!(started.elapsed() < Duration::from_secs(300), "never loaded");
         std::thread::sleep(Duration::from_millis(100));
