@@ -119,6 +119,28 @@ const TABLE_PAIRWISE: usize = 16;
 /// Rates the history and prints the prediction.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let proposed = parse_players(&args.players)?;
+    // A kind the history was not read with has no rating to add: most likely a missing
+    // --factor (or a misspelt kind), which would otherwise predict without the factor.
+    for (i, e) in proposed.iter().enumerate() {
+        if let Some(f) = e
+            .factors
+            .iter()
+            .find(|f| !args.input.factors.contains(&f.kind))
+        {
+            bail!(
+                "--players: entry {} ({}) gives the factor kind {:?}, but the history is not read with it; add --factor {} (kinds read: {})",
+                i + 1,
+                e.label,
+                f.kind,
+                f.kind,
+                if args.input.factors.is_empty() {
+                    "none".to_string()
+                } else {
+                    args.input.factors.join(", ")
+                }
+            );
+        }
+    }
     let mut league = ingest::new_league(&args.system, &args.initial)?;
     args.input.check_system(league.system())?;
     if proposed.iter().any(|e| !e.factors.is_empty()) && !league.system().rates_factors() {

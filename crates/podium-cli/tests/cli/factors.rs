@@ -242,6 +242,18 @@ fn predict_adds_the_entries_factors() {
     assert!(out.ok().contains("car=red -1.47"), "{}", out.stdout);
     let bad = podium(&["predict", &races, "--players", "ann@car,bo"]);
     assert!(bad.err().contains("KIND=VALUE"), "{}", bad.stderr);
+    // A kind the history was not read with would add nothing: refused, naming the fix.
+    let bad = podium(&["predict", &races, "--players", "ann@car=red,bo"]);
+    assert_eq!(
+        bad.err().trim(),
+        "error: --players: entry 1 (ann) gives the factor kind \"car\", but the history is not read with it; add --factor car (kinds read: none)"
+    );
+    let bad = predict("ann@colour=red,bo", "csv");
+    assert!(
+        bad.err().contains("factor kind \"colour\", but the history is not read with it; add --factor colour (kinds read: car)"),
+        "{}",
+        bad.stderr
+    );
 }
 
 #[test]
