@@ -189,6 +189,41 @@ fn without_factor_ratings_a_system_rates_the_players_alone() {
 }
 
 #[test]
+fn rate_factored_refuses_factor_ratings_that_do_not_fit_the_match() {
+    // Three entries, two factors that tell them apart (car 0 and car 1; seat 0 and seat 1
+    // each on one entry): two factor ratings, no fewer and no more.
+    let rows: Vec<Row> = vec![(0, 1, 0, Some(0)), (1, 2, 1, None), (2, 3, 0, Some(1))];
+    let game = build(0, &rows, &car, &seat, None);
+    let n = game.factors().len();
+    for name in SYSTEMS {
+        let sys = podium::system(name, &Settings::new()).unwrap();
+        let before = vec![sys.initial_rating(); 3];
+        let states: Vec<_> = before
+            .iter()
+            .map(|r| sys.initial_state(r).unwrap())
+            .collect();
+        let refs: Vec<_> = states.iter().map(Option::as_ref).collect();
+        let learned = sys.initial_learned();
+        for given in [0, n - 1, n + 1] {
+            let factors = vec![sys.initial_factor(); given];
+            let got = sys.rate_factored(&game, &before, &refs, learned.as_ref(), &factors);
+            assert_eq!(
+                got.err(),
+                Some(RateError::FactorCountMismatch {
+                    expected: n,
+                    found: given
+                }),
+                "{name} given {given}"
+            );
+        }
+        let factors = vec![sys.initial_factor(); n];
+        assert!(sys
+            .rate_factored(&game, &before, &refs, learned.as_ref(), &factors)
+            .is_ok());
+    }
+}
+
+#[test]
 fn a_factor_named_like_a_player_is_another_thing() {
     // The team "ann" is owned by the driver ann: two ratings, one of each.
     let mut l = league("pairwise");

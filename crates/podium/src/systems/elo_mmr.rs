@@ -302,7 +302,11 @@ macro_rules! elo_mmr_config {
                 _: Option<&State>,
                 factors: &[Rating],
             ) -> Result<crate::factor::Factored, RateError> {
-                crate::factor::check_factors(game, factors)?;
+                // The core checks the factor ratings it is given; none given means the
+                // players alone there, so here none must also fit the match.
+                if factors.is_empty() {
+                    crate::factor::check_factors(game, factors)?;
+                }
                 self.core().rate_with_states(game, before, states, factors)
             }
             fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
