@@ -111,6 +111,26 @@ test("a game entered through the form changes the leaderboard", async () => {
   assert.deepEqual(sorted, [...sorted].sort((a, b) => a - b));
 });
 
+test("on a desktop screen the leaderboard fits its page, percentages with one decimal", async () => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  try {
+    await page.goto(`${base}/leagues/${league}`);
+    await page.locator("#leaderboard tbody tr").nth(2).waitFor();
+    // Every column, the provisional badges included, without a horizontal scroll bar.
+    const [scroll, client] = await page.$eval("#board", (d) => [d.scrollWidth, d.clientWidth]);
+    assert.ok(scroll <= client, `the leaderboard is ${scroll} px wide in ${client} px`);
+    // ann won one of two games: 50.0 %, beside an average player's 41.7 % (1/3 and 1/2).
+    const cells = await page.$$eval('#leaderboard tr[data-player="ann"] td', (tds) => tds.map((td) => td.textContent));
+    const heads = await page.$$eval("#leaderboard th", (ths) => ths.map((th) => th.dataset.key));
+    const cell = (key) => cells[heads.indexOf(key)];
+    assert.equal(cell("win_pct"), "50.0");
+    assert.equal(cell("expected_win_pct"), "41.7");
+    assert.equal(cell("avg_size"), "2.5");
+  } finally {
+    await page.setViewportSize({ width: 390, height: 844 });
+  }
+});
+
 test("a wrong token is refused on the form", async () => {
   await page.goto(`${base}/leagues/${league}`);
   await page.locator("#game-rows .game-row").first().waitFor();

@@ -122,7 +122,9 @@ function leaderboardTable(id, rows, hasSigma) {
           r.provisional ? h("span", { class: "badge", title: "provisional: too few games to be sure" }, "provisional") : null);
         if (k === "rating" || k === "sigma") return h("td", { title: String(r[k]) }, fmt(r[k], 1));
         if (k === "net_pct") return deltaCell(r[k]);
-        if (typeof r[k] === "number" && !Number.isInteger(r[k])) return h("td", {}, fmt(r[k], 1));
+        // Percentages and the mean size always with one decimal, so that a column reads
+        // alike whether or not a value happens to be whole (12.0 beside 35.7).
+        if (k === "win_pct" || k === "expected_win_pct" || k === "avg_size") return h("td", {}, fmt(r[k], 1));
         return h("td", {}, r[k]);
       }))));
   }
