@@ -151,7 +151,41 @@ test("the player page draws the rating over time and each game", async () => {
   const points = await page.getAttribute("svg.chart polyline", "points");
   assert.equal(points.trim().split(/\s+/).length, 3, "start and two games");
   assert.equal(await page.locator("#history tbody tr").count(), 2);
+  // sme steps by K: its column and the rule that uses it.
+  const heads = await page.$$eval("#history th", (ths) => ths.map((th) => th.textContent));
+  assert.deepEqual(heads, ["Game", "When", "Place", "Before", "Expected", "Actual", "K", "Change", "After"]);
+  assert.match(await page.textContent("#history-how"), /^Change = K × \(actual − expected\)/);
   if (shots) await page.screenshot({ path: join(shots, "player.png"), fullPage: true });
+});
+
+test("the default system's player page reads performances, σ and the entry's seat", async () => {
+  const km = await createLeague("Performances E2E");
+  const post = (results) => fetch(`${base}/api/leagues/${km.id}/matches`, {
+    method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${km.admin_token}` },
+    body: JSON.stringify({ results }),
+  });
+  assert.equal((await post([{ player: "ann", rank: 1, factors: { seat: 1 } }, { player: "bo", rank: 2, factors: { seat: 2 } }, { player: "cy", rank: 3, factors: { seat: 3 } }])).status, 201);
+  assert.equal((await post([{ player: "bo", rank: 1 }, { player: "ann", rank: 2 }])).status, 201);
+  const info = await (await fetch(`${base}/api/leagues/${km.id}`)).json();
+  assert.equal(info.system, "kalman-mmr");
+  assert.equal(info.performances, true);
+  const api = await (await fetch(`${base}/api/leagues/${km.id}/players/ann`)).json();
+  // The first game's entry carried seat 1, which started at 0; the second, no factor.
+  assert.deepEqual(api.history.map((g) => (g.factors || []).map((f) => [f.kind, f.value, f.before])), [[["seat", "1", 0]], []]);
+  await page.goto(`${base}/leagues/${km.id}/players/ann`);
+  await page.locator("#history tbody tr").nth(1).waitFor();
+  const heads = await page.$$eval("#history th", (ths) => ths.map((th) => th.textContent));
+  // No K (a Kalman filter has none), σ after each game, and the seat.
+  assert.deepEqual(heads, ["Game", "When", "Place", "Factors", "Before", "Expected", "Actual", "Change", "After", "σ after"]);
+  const rows = await page.$$eval("#history tbody tr", (trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+  // Newest first: the second game carried no factor, the first seat 1 at +0.0.
+  assert.deepEqual(rows.map((r) => r[3]), ["", "seat=1 (0.0)"]);
+  // Performances on the rating scale, in whole points, as the API gives them.
+  const first = api.history[0];
+  assert.deepEqual(rows[1].slice(5, 7), [first.expected.toFixed(0), first.actual.toFixed(0)]);
+  assert.equal(rows[1][9], first.sigma_after.toFixed(1));
+  assert.match(await page.textContent("#history-how"), /^Expected: the performance the rating and the entry's factors predicted/);
+  if (shots) await page.screenshot({ path: join(shots, "player-performances.png"), fullPage: true });
 });
 
 test("settings change the system and recompute", async () => {

@@ -344,18 +344,37 @@ async function player(id, name) {
     ` · ${p.games} games · win ${fmt(p.win_pct)}% (an average player: ${fmt(p.expected_win_pct)}%)`,
     p.provisional ? h("span", { class: "badge" }, "provisional") : null);
   const games = [...p.history].reverse();
+  // The columns the system fills: K for the Elo family, σ for the systems that keep one,
+  // the factors (car, seat) when the player's entries carried any.
+  const withK = games.some((g) => g.k !== null);
+  const withSigma = games.some((g) => g.sigma_after !== undefined);
+  const withFactors = games.some((g) => g.factors);
+  // Performances sit on the rating scale (whole points); scores run from 0 to 1.
+  const score = (x) => fmt(x, l.performances ? 0 : 3);
   const table = h("table", { id: "history" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "When"), h("th", {}, "Place"), h("th", {}, "Before"),
-      h("th", {}, "Expected"), h("th", {}, "Actual"), h("th", {}, "K"), h("th", {}, "Change"), h("th", {}, "After"))),
+    h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "When"), h("th", {}, "Place"),
+      withFactors ? h("th", { class: "left" }, "Factors") : null, h("th", {}, "Before"),
+      h("th", {}, "Expected"), h("th", {}, "Actual"), withK ? h("th", {}, "K") : null, h("th", {}, "Change"),
+      h("th", {}, "After"), withSigma ? h("th", {}, "σ after") : null)),
     h("tbody", {}, games.map((g) => h("tr", {},
       h("td", {}, g.match), h("td", { class: "left" }, g.time || ""), h("td", {}, `${g.place} of ${g.entries}`),
-      h("td", {}, fmt(g.before)), h("td", {}, fmt(g.expected, 3)), h("td", {}, fmt(g.actual, 3)),
-      h("td", {}, g.k === null ? "—" : fmt(g.k, 1)), deltaCell(g.delta), h("td", {}, fmt(g.after))))));
+      withFactors ? h("td", { class: "left factors" }, (g.factors || []).map((f) => `${f.kind}=${f.value} (${signed(f.before)})`).join(", ")) : null,
+      h("td", {}, fmt(g.before)), h("td", {}, score(g.expected)), h("td", {}, score(g.actual)),
+      withK ? h("td", {}, g.k === null ? "—" : fmt(g.k, 1)) : null, deltaCell(g.delta), h("td", {}, fmt(g.after)),
+      withSigma ? h("td", {}, fmt(g.sigma_after)) : null))));
   app.replaceChildren(
     h("section", {}, h("h1", {}, name), summary, chart(p.history)),
-    h("section", {}, h("h2", {}, "Games"), h("p", { class: "muted" },
-      "Change = K × (actual − expected), scaled by the share of the game played: a result better than expected raises the rating."),
+    h("section", {}, h("h2", {}, "Games"), h("p", { class: "muted", id: "history-how" }, howItMoves(withK, l.performances, withFactors)),
       h("div", { class: "scroll" }, table)));
+}
+
+// What the player page's columns mean, in the terms of the league's system.
+function howItMoves(withK, performances, withFactors) {
+  const factors = withFactors ? " Factors: what the entry's car, seat or faction added to its strength before the game." : "";
+  if (withK) return "Change = K × (actual − expected), scaled by the share of the game played: a result better than expected raises the rating." + factors;
+  if (performances) return "Expected: the performance the rating" + (withFactors ? " and the entry's factors" : "") +
+    " predicted; actual: the performance the place shows, both on the rating scale. The rating moves towards the actual performance, the more the less sure the system is (σ): a result better than expected raises it." + factors;
+  return "Expected: the score the ratings predicted, from 0 (behind everyone) to 1 (ahead of everyone); actual: the score the place gave. The rating moves by how far the result beat or missed the expectation, the more the wider its σ." + factors;
 }
 
 async function route() {

@@ -222,6 +222,7 @@ async fn systems() -> Json<Value> {
                 "summary": s.summary,
                 "source": s.source,
                 "has_sigma": sys.as_ref().is_some_and(|s| s.has_uncertainty()),
+                "performances": sys.as_ref().is_some_and(|s| s.expects_performances()),
                 "params": (s.defaults)().iter().map(|p| json!({
                     "name": p.name, "default": p.value.to_string(), "doc": p.doc,
                 })).collect::<Vec<_>>(),

@@ -35,6 +35,17 @@ fn schema_ref(name: &str) -> Value {
 
 const BEARER: &str = "bearer";
 
+/// A player's standing and every rated match of theirs.
+fn player() -> Value {
+    let game = json!({"type": "object", "properties": {
+        "match": {"type": "string"}, "seq": {"type": "integer"}, "time": {"type": ["string", "null"]},
+        "entries": {"type": "integer"},
+        "factors": {"type": "array", "items": schema_ref("FactorChange"),
+            "description": "The factors the player's entry carried, each with its change in that match; absent when it carried none"}}});
+    json!({"allOf": [schema_ref("Standing"), {"type": "object", "properties": {
+        "history": {"type": "array", "items": {"allOf": [schema_ref("Change"), game]}}}}]})
+}
+
 /// The OpenAPI document.
 #[must_use]
 pub fn document() -> Value {
@@ -130,6 +141,7 @@ pub fn document() -> Value {
                     "id": {"type": "integer"}, "admin_token": {"type": "string"}, "league": schema_ref("League")}},
                 "League": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "system": {"type": "string"},
                     "config": {"type": "array"}, "params": {"type": "array"}, "has_sigma": {"type": "boolean"},
+                    "performances": {"type": "boolean", "description": "Whether a change's `expected` and `actual` are performances on the rating scale (the Elo-MMR family) rather than scores from 0 (behind everyone) to 1 (ahead of everyone)"},
                     "matches": {"type": "integer"}, "players": {"type": "integer"},
                     "ready": {"type": "boolean", "description": "false while the league is being loaded (counts are 0 then)"}}},
                 "Result": {"type": "object", "required": ["player"], "properties": {"player": {"type": "string"},
@@ -147,7 +159,8 @@ pub fn document() -> Value {
                 "Change": {"type": "object", "properties": {"player": {"type": "string"}, "place": {"type": "integer"},
                     "before": {"type": "number"}, "after": {"type": "number"}, "delta": {"type": "number"},
                     "expected": {"type": "number"}, "actual": {"type": "number"}, "k": {"type": ["number", "null"]},
-                    "weight": {"type": "number"}, "games": {"type": "integer"}}},
+                    "weight": {"type": "number"}, "games": {"type": "integer"},
+                    "sigma_before": {"type": "number"}, "sigma_after": {"type": "number"}}},
                 "Submitted": {"type": "object", "properties": {"match": {"type": "string"}, "seq": {"type": "integer"},
                     "status": {"enum": ["created", "duplicate", "corrected"]}, "voided": {"type": "boolean"},
                     "recomputed": {"type": "boolean"}, "result": schema_ref("Match"),
@@ -168,10 +181,7 @@ pub fn document() -> Value {
                     "sigma": {"type": "number"}, "games": {"type": "integer"}, "wins": {"type": "number"},
                     "avg_size": {"type": "number"}, "win_pct": {"type": "number"}, "expected_win_pct": {"type": "number"},
                     "net_pct": {"type": "number"}, "last_played": {"type": "string"}, "provisional": {"type": "boolean"}}},
-                "Player": {"allOf": [schema_ref("Standing"), {"type": "object", "properties": {
-                    "history": {"type": "array", "items": {"allOf": [schema_ref("Change"), {"type": "object", "properties": {
-                        "match": {"type": "string"}, "seq": {"type": "integer"}, "time": {"type": ["string", "null"]},
-                        "entries": {"type": "integer"}}}]}}}}]}
+                "Player": player()
             }
         }
     })

@@ -36,6 +36,9 @@ struct Rated {
     /// `(factor index, change)` in [`Match::factors`] order (empty for a match without
     /// factors).
     factors: Vec<(usize, podium::PlayerChange)>,
+    /// For each change, the positions in `factors` of the factors its entry carries
+    /// (empty for a match without factors).
+    carried: Box<[Box<[u32]>]>,
 }
 
 impl Rated {
@@ -76,6 +79,19 @@ fn rate(
         }));
     }
     let report = league.apply(game).map_err(refused)?;
+    let carried = if game.factors().is_empty() {
+        Box::default()
+    } else {
+        game.players()
+            .map(|(e, _)| {
+                (0u32..)
+                    .zip(game.factors())
+                    .filter(|(_, f)| f.entries.contains(&e))
+                    .map(|(j, _)| j)
+                    .collect()
+            })
+            .collect()
+    };
     let places = game.players().map(|(e, _)| game.place(e));
     let changes = report
         .changes
@@ -90,6 +106,7 @@ fn rate(
         entries: game.len(),
         changes,
         factors: report.factors,
+        carried,
     })
 }
 
@@ -831,17 +848,27 @@ impl Derived {
             .iter()
             .map(|&m| {
                 let r = &self.rated[m as usize];
-                let (_, place, c) = r
+                let at = r
                     .changes
                     .iter()
-                    .find(|(i, _, _)| *i == index)
+                    .position(|(i, _, _)| *i == index)
                     .expect("a player's match names the player");
+                let (_, place, c) = &r.changes[at];
+                let factors = self.league.factors();
                 HistoryRow {
                     key: r.key.clone(),
                     seq: r.seq,
                     time: r.time.map(podium_io::format_time),
                     entries: r.entries,
                     change: ChangeRow::new(name, *place, c),
+                    factors: r.carried.get(at).map_or_else(Vec::new, |own| {
+                        own.iter()
+                            .map(|&j| {
+                                let (f, fc) = &r.factors[j as usize];
+                                FactorChange::new(&factors[*f].factor, fc)
+                            })
+                            .collect()
+                    }),
                 }
             })
             .collect();
@@ -957,5 +984,59 @@ mod tests {
             assert_eq!(a, b, "{p}");
         }
         assert_eq!(d.checkpoints(), vec![8, 16, 20]);
+    }
+
+    /// A player's history lists the factors of their own entry, each with its change:
+    /// both members of a team the team's car, a solo entry its seat and car, an entry
+    /// without factors none.
+    #[test]
+    fn a_players_history_names_the_factors_of_their_entry() {
+        use podium::Finish;
+        let race = Match::builder("r1")
+            .team("red", ["ann", "bo"], Finish::Rank(1.0))
+            .factor("car", "x")
+            .player("cy", Finish::Rank(2.0))
+            .factor("car", "y")
+            .factor("seat", "1")
+            .player("dee", Finish::Rank(3.0))
+            .build()
+            .unwrap();
+        let e = LedgerEntry {
+            seq: 1,
+            key: "r1".into(),
+            time: None,
+            json: LedgerMatch::from_match(&race),
+            hash: String::new(),
+            voided: false,
+        };
+        let mut d = Derived::new(
+            podium::system("pairwise", &podium::Settings::new()).unwrap(),
+            Checkpoints { every: 0, keep: 0 },
+        );
+        d.apply(&e, &to_match(&e).unwrap()).unwrap();
+        let carried = |p: &str| -> Vec<(String, String, f64, f64)> {
+            d.player(p).unwrap().history[0]
+                .factors
+                .iter()
+                .map(|f| (f.kind.clone(), f.value.clone(), f.before, f.delta))
+                .collect()
+        };
+        // pairwise, K 32 per opponent, every strength 1500: the winning team's car gains
+        // 32 · (2 − 2 · ½) = 32 from its two wins, cy's (a win and a loss) nothing, and
+        // the last entry carries none.
+        let (x, y) = (carried("ann"), carried("cy"));
+        assert_eq!(x.len(), 1);
+        assert_eq!(
+            (x[0].0.as_str(), x[0].1.as_str(), x[0].2),
+            ("car", "x", 0.0)
+        );
+        assert!((x[0].3 - 32.0).abs() < 1e-9, "{x:?}");
+        assert_eq!(carried("bo"), x);
+        let kinds: Vec<(&str, &str)> = y.iter().map(|f| (f.0.as_str(), f.1.as_str())).collect();
+        assert_eq!(kinds, [("car", "y"), ("seat", "1")]);
+        assert!(y.iter().all(|f| f.3.abs() < 1e-9), "{y:?}");
+        assert!(carried("dee").is_empty());
+        let json = serde_json::to_value(d.player("dee").unwrap()).unwrap();
+        assert!(json["history"][0].get("factors").is_none(), "{json}");
     }
 }

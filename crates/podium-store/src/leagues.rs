@@ -220,6 +220,7 @@ fn info(loaded: &Loaded) -> LeagueInfo {
         config: loaded.row.config.clone(),
         params: sys.params().iter().map(ParamRow::from_param).collect(),
         has_sigma: sys.has_uncertainty(),
+        performances: sys.expects_performances(),
         matches: loaded.derived.matches(),
         players: loaded.derived.league().players().len(),
         ready: true,
@@ -238,6 +239,7 @@ fn info_unready(row: &LeagueRow) -> LeagueInfo {
             .map(|s| s.params().iter().map(ParamRow::from_param).collect())
             .unwrap_or_default(),
         has_sigma: sys.as_ref().is_some_and(|s| s.has_uncertainty()),
+        performances: sys.as_ref().is_some_and(|s| s.expects_performances()),
         matches: 0,
         players: 0,
         ready: false,

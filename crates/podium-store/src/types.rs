@@ -104,6 +104,10 @@ pub struct LeagueInfo {
     pub params: Vec<ParamRow>,
     /// Whether the system keeps an uncertainty σ.
     pub has_sigma: bool,
+    /// Whether a change's `expected` and `actual` are performances on the rating scale
+    /// (the Elo-MMR family), rather than scores from 0 (behind everyone) to 1 (ahead of
+    /// everyone).
+    pub performances: bool,
     /// Rated (not voided) matches.
     pub matches: usize,
     /// Players who have played.
@@ -422,6 +426,10 @@ pub struct HistoryRow {
     /// The player's change, with the breakdown.
     #[serde(flatten)]
     pub change: ChangeRow,
+    /// The factors the player's entry carried (the car, the seat), each with its change
+    /// in that match; left out when it carried none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub factors: Vec<FactorChange>,
 }
 
 /// A player's standing and history.
