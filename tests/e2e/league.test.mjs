@@ -155,6 +155,8 @@ test("the player page draws the rating over time and each game", async () => {
   const heads = await page.$$eval("#history th", (ths) => ths.map((th) => th.textContent));
   assert.deepEqual(heads, ["Game", "When", "Place", "Before", "Expected", "Actual", "K", "Change", "After"]);
   assert.match(await page.textContent("#history-how"), /^Change = K × \(actual − expected\)/);
+  // sme learns nothing beside its players: no such list on its league page.
+  assert.deepEqual((await (await fetch(`${base}/api/leagues/${league}`)).json()).learned, []);
   if (shots) await page.screenshot({ path: join(shots, "player.png"), fullPage: true });
 });
 
@@ -185,6 +187,13 @@ test("the default system's player page reads performances, σ and the entry's se
   assert.deepEqual(rows[1].slice(5, 7), [first.expected.toFixed(0), first.actual.toFixed(0)]);
   assert.equal(rows[1][9], first.sigma_after.toFixed(1));
   assert.match(await page.textContent("#history-how"), /^Expected: the performance the rating and the entry's factors predicted/);
+  // The league page says what the system learned from the games, as the API does.
+  assert.deepEqual(info.learned.map((v) => v.name), ["tau", "gamma", "robust", "switches", "kappa", "c", "prior_mean"]);
+  await page.goto(`${base}/leagues/${km.id}`);
+  await page.locator("#learned li").nth(6).waitFor();
+  assert.match(await page.textContent("#learned"), /Learned by kalman-mmr from the 2 games, not set:/);
+  const tau = info.learned.find((v) => v.name === "tau");
+  assert.equal(await page.textContent('#learned li[data-name="tau"]'), `tau ${tau.value} — ${tau.doc}`);
   if (shots) await page.screenshot({ path: join(shots, "player-performances.png"), fullPage: true });
 });
 

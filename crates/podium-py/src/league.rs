@@ -702,6 +702,21 @@ impl League {
             .collect()
     }
 
+    /// What the system learned from every match rather than of one player, name →
+    /// value (`kalman-mmr`: `tau`, `gamma` and `robust` of the filter in use, its
+    /// `switches`, the calibration's `kappa` and `c`, the newcomer's `prior_mean`);
+    /// empty for a system that learns nothing. `podium explain` prints what each means.
+    #[getter]
+    fn learned<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        if let Some(l) = self.inner.learned() {
+            for v in self.inner.system().describe_learned(l) {
+                out.set_item(v.name, v.value)?;
+            }
+        }
+        Ok(out)
+    }
+
     /// Whether the league keeps what it rated, for `history()`.
     #[getter]
     fn keeps_history(&self) -> bool {

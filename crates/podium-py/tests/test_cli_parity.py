@@ -188,6 +188,21 @@ def test_starting_ratings_equal_the_cli():
     assert_same_board(league.standings(), rows)
 
 
+def test_what_the_default_learned_equals_explain():
+    """`League.learned` holds the numbers `podium explain` lists under "Learned from"."""
+    league = podium.League()
+    league.rate_files(GAME_NIGHTS)
+    text = cli("explain", *GAME_NIGHTS, "--player", "Priya")
+    block = text.split("Learned from all ", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+    shown = {line.split()[0]: line.split()[1].rstrip(":") for line in block}
+    assert list(shown) == ["tau", "gamma", "robust", "switches", "kappa", "c", "prior_mean"]
+    assert list(league.learned) == list(shown)
+    for name, value in league.learned.items():
+        text_value = f"{value:.0f}" if value == int(value) else f"{value:.4f}"
+        assert text_value == shown[name], name
+    assert podium.League("elo-mmr").learned == {}
+
+
 @pytest.mark.parametrize("system", ["sme", "trueskill", "plackett-luce", "thurstone-mosteller-full"])
 def test_predictions_equal_the_cli(system):
     rows = cli_csv("predict", *GAME_NIGHTS, "--system", system,

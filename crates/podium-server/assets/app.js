@@ -277,6 +277,9 @@ async function league(id) {
   const factors = h("section", { id: "factors-section", hidden: true });
   const title = h("h1");
   const info = h("p", { class: "muted" });
+  // What the system learned from every game (kalman-mmr: the filter it chose), beside the
+  // settings it was given.
+  const learned = h("div", { id: "learned" });
   let current = null;
   async function refresh() {
     const [l, rows, table] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/leaderboard`),
@@ -291,11 +294,16 @@ async function league(id) {
     factors.replaceChildren(h("h2", {}, "Factors"),
       h("p", { class: "muted" }, "What a seat, a car or a faction adds to the rating of the player who has it, learned from the results like a player's rating."),
       h("div", { class: "scroll" }, factorTable(table, l.has_sigma)));
+    learned.replaceChildren(...(l.learned.length ? [
+      h("p", {}, `Learned by ${l.system} from the ${l.matches} games, not set:`),
+      h("ul", { class: "learned" }, l.learned.map((v) => h("li", { "data-name": v.name },
+        h("strong", {}, `${v.name} ${Number.isInteger(v.value) ? v.value : fmt(v.value, 3)}`), " — ", v.doc))),
+    ] : []));
     return { rows, kinds: [...new Set(table.map((f) => f.kind))] };
   }
   const { rows, kinds } = await refresh();
   const game = h("section", {}, h("h2", {}, "Enter a game"), gameForm(id, rows.map((r) => r.player), kinds, refresh));
-  const settings = h("section", {}, h("h2", {}, "Settings"), await settingsForm(id, current, refresh));
+  const settings = h("section", {}, h("h2", {}, "Settings"), learned, await settingsForm(id, current, refresh));
   app.replaceChildren(h("section", {}, title, info, board), factors, game, settings,
     h("section", {}, h("h2", {}, "Data"), h("p", {}, h("a", { href: `/api/leagues/${id}/matches` }, "Download the ledger (JSON Lines)"),
       " — rate it offline with ", h("code", {}, `podium rate ledger.jsonl --system ${current.system}${kinds.map((k) => ` --factor ${k}`).join("")}`))));

@@ -35,6 +35,12 @@ fn schema_ref(name: &str) -> Value {
 
 const BEARER: &str = "bearer";
 
+/// What a league's system learned from every match.
+fn learned() -> Value {
+    json!({"type": "array", "description": "What the system learned from every match rather than of one player (kalman-mmr: the filter in use, the calibration, the newcomer prior); empty for the other systems and while the league is loaded",
+        "items": {"type": "object", "properties": {"name": {"type": "string"}, "value": {"type": "number"}, "doc": {"type": "string"}}}})
+}
+
 /// A player's standing and every rated match of theirs.
 fn player() -> Value {
     let game = json!({"type": "object", "properties": {
@@ -141,6 +147,7 @@ pub fn document() -> Value {
                     "id": {"type": "integer"}, "admin_token": {"type": "string"}, "league": schema_ref("League")}},
                 "League": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "system": {"type": "string"},
                     "config": {"type": "array"}, "params": {"type": "array"}, "has_sigma": {"type": "boolean"},
+                    "learned": learned(),
                     "performances": {"type": "boolean", "description": "Whether a change's `expected` and `actual` are performances on the rating scale (the Elo-MMR family) rather than scores from 0 (behind everyone) to 1 (ahead of everyone)"},
                     "matches": {"type": "integer"}, "players": {"type": "integer"},
                     "ready": {"type": "boolean", "description": "false while the league is being loaded (counts are 0 then)"}}},

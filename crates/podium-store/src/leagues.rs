@@ -27,8 +27,8 @@ use crate::error::{quote, StoreError};
 use crate::token::{hash_token, hex, new_token};
 use crate::types::{
     Appended, BoardJson, BoardRow, ChangeAction, ChangeRow, FactorChange, FactorRow, Head,
-    LeagueId, LeagueInfo, LeagueRow, LedgerEntry, NewLeague, ParamRow, PlayerHistory, Position,
-    Submission, SubmitStatus,
+    LeagueId, LeagueInfo, LeagueRow, LearnedRow, LedgerEntry, NewLeague, ParamRow, PlayerHistory,
+    Position, Submission, SubmitStatus,
 };
 use crate::{Store, Writer};
 
@@ -221,6 +221,19 @@ fn info(loaded: &Loaded) -> LeagueInfo {
         params: sys.params().iter().map(ParamRow::from_param).collect(),
         has_sigma: sys.has_uncertainty(),
         performances: sys.expects_performances(),
+        learned: loaded
+            .derived
+            .league()
+            .learned()
+            .map(|l| sys.describe_learned(l))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|v| LearnedRow {
+                name: v.name,
+                value: v.value,
+                doc: v.doc,
+            })
+            .collect(),
         matches: loaded.derived.matches(),
         players: loaded.derived.league().players().len(),
         ready: true,
@@ -240,6 +253,7 @@ fn info_unready(row: &LeagueRow) -> LeagueInfo {
             .unwrap_or_default(),
         has_sigma: sys.as_ref().is_some_and(|s| s.has_uncertainty()),
         performances: sys.as_ref().is_some_and(|s| s.expects_performances()),
+        learned: Vec::new(),
         matches: 0,
         players: 0,
         ready: false,

@@ -230,9 +230,10 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
         None
     }
 
-    /// What the learned value holds that is worth showing, as named numbers; nothing by
-    /// default.
-    fn describe_learned(&self, learned: &State) -> Vec<(&'static str, f64)> {
+    /// What the learned value holds that is worth showing (`kalman-mmr`: the dynamics of
+    /// the filter in use, the calibration, the newcomer prior), each number with what it
+    /// means; nothing by default.
+    fn describe_learned(&self, learned: &State) -> Vec<LearnedValue> {
         let _ = learned;
         Vec::new()
     }
@@ -355,6 +356,18 @@ pub const MIN_PROBABILITY: f64 = 1e-15;
 /// Narula's multiplayer Elo pool, where an average player of a four- or five-player game
 /// has won about once by then.
 pub const PROVISIONAL_GAMES: u32 = 5;
+
+/// One number a system learned from every match rather than of one player
+/// ([`RatingSystem::describe_learned`]), with what it means.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LearnedValue {
+    /// A short name (`tau`).
+    pub name: &'static str,
+    /// Its value now.
+    pub value: f64,
+    /// What it is, in a few words (`σ added per match by the filter in use`).
+    pub doc: &'static str,
+}
 
 /// The sum over `n` pairs of `−ln L(−y)` = `ln(1 + e^y)` (L the logistic), each kept
 /// within [`−ln(1 − MIN_PROBABILITY)`, `−ln MIN_PROBABILITY`] as

@@ -286,8 +286,8 @@ proptest! {
                 }
             }
             if let Some(l) = league.learned() {
-                for (what, v) in league.system().describe_learned(l) {
-                    prop_assert!(v.is_finite(), "{sys}: {what} {v}");
+                for v in league.system().describe_learned(l) {
+                    prop_assert!(v.value.is_finite(), "{sys}: {} {}", v.name, v.value);
                 }
             }
         }

@@ -301,6 +301,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(spec) = spec {
         writeln!(out, "{} rates by: {}.", spec.name, spec.summary)?;
     }
+    // What the system learned from every match (kalman-mmr: the filter it chose), which
+    // moves every rating above as much as the player's own results.
+    let learned = league
+        .learned()
+        .map(|l| league.system().describe_learned(l))
+        .unwrap_or_default();
+    if !learned.is_empty() {
+        writeln!(out, "Learned from all {} matches:", league.matches_rated())?;
+        for v in &learned {
+            writeln!(out, "  {} {}: {}", v.name, shown(v.value), v.doc)?;
+        }
+        writeln!(out)?;
+    }
     let r = league.get(&args.player).expect("player was rated");
     writeln!(
         out,

@@ -119,3 +119,28 @@ fn game_night_seats_are_rated_as_factors() {
     assert_eq!(players.len(), plain.len());
     assert_ne!(players[0]["rating"], plain[0]["rating"]);
 }
+
+#[test]
+fn explain_says_what_the_default_learned_from_every_match() {
+    let csv = example("game-night.csv");
+    let out = podium(&["explain", &csv, "--player", "Priya"]);
+    let text = out.ok();
+    // The 45 games leave the default on its first filter (static, plain), never
+    // switched; the calibration and the newcomer prior are learned.
+    let block = [
+        "Learned from all 45 matches:",
+        "  tau 0: σ the filter in use adds per match (one of `taus`)",
+        "  gamma 0: σ the filter in use adds per idle day, or per elapsed match without times (one of `gammas`)",
+        "  robust 0: 1 if the filter in use is robust (a bad result clipped, a big improvement believed), 0 if plain",
+        "  switches 0: times the filter in use changed",
+        "  kappa 0.9519: slope by which win chances are calibrated",
+        "  c 2: multiple of 2β² added to a pair's variance in its win chance",
+        "  prior_mean 1440.1199: a newcomer's rating before their first match, from the debuts so far",
+    ]
+    .join("\n");
+    assert!(text.contains(&block), "{text}");
+    // A system that learns nothing beside its players has no such block.
+    let out = podium(&["explain", &csv, "--player", "Priya", "--system", "elo-mmr"]);
+    let text = out.ok();
+    assert!(!text.contains("Learned from"), "{text}");
+}

@@ -90,7 +90,7 @@ use crate::model::{Finish, Match};
 use crate::params::{Configure, FloatList, Param};
 use crate::rating::{PlayerChange, Rating};
 use crate::state::{Rated, State};
-use crate::system::{check_bayesian, check_ratings, RatingSystem};
+use crate::system::{check_bayesian, check_ratings, LearnedValue, RatingSystem};
 
 /// π/√3: the logistic distribution with this scale factor has unit variance.
 const TANH_MULT: f64 = PI / 1.732_050_807_568_877_2;
@@ -725,20 +725,37 @@ impl RatingSystem for KalmanMmrConfig {
         Some(State::new(self.fresh_learned()))
     }
 
-    fn describe_learned(&self, learned: &State) -> Vec<(&'static str, f64)> {
+    fn describe_learned(&self, learned: &State) -> Vec<LearnedValue> {
         let Some(l) = self.learned_of(Some(learned)) else {
             return Vec::new();
         };
         let f = self.filter(l.best);
         let (kappa, c) = l.calibration();
+        let v = |name, value, doc| LearnedValue { name, value, doc };
         vec![
-            ("tau", f.tau),
-            ("gamma", f.gamma),
-            ("robust", if f.robust { 1.0 } else { 0.0 }),
-            ("switches", f64::from(l.switches)),
-            ("kappa", kappa),
-            ("c", c),
-            ("prior_mean", self.newcomer_mean(l)),
+            v("tau", f.tau, "σ the filter in use adds per match (one of `taus`)"),
+            v(
+                "gamma",
+                f.gamma,
+                "σ the filter in use adds per idle day, or per elapsed match without times (one of `gammas`)",
+            ),
+            v(
+                "robust",
+                if f.robust { 1.0 } else { 0.0 },
+                "1 if the filter in use is robust (a bad result clipped, a big improvement believed), 0 if plain",
+            ),
+            v("switches", f64::from(l.switches), "times the filter in use changed"),
+            v("kappa", kappa, "slope by which win chances are calibrated"),
+            v(
+                "c",
+                c,
+                "multiple of 2β² added to a pair's variance in its win chance",
+            ),
+            v(
+                "prior_mean",
+                self.newcomer_mean(l),
+                "a newcomer's rating before their first match, from the debuts so far",
+            ),
         ]
     }
 
@@ -1394,5 +1411,29 @@ mod tests {
         assert_eq!(read(&sys, 3), 1403.0);
         assert_eq!(sys.filters()[17], sys.filter(17));
         assert!(sys.filter(17).robust);
+        // What is shown of the learned value: the filter in use, its switches, the
+        // calibration and the newcomer prior (1500 before any debut).
+        l.switches = 2;
+        let shown: Vec<(&str, f64)> = sys
+            .describe_learned(&State::new(l.clone()))
+            .iter()
+            .map(|v| (v.name, v.value))
+            .collect();
+        let (kappa, c) = l.calibration();
+        assert_eq!(
+            shown,
+            [
+                ("tau", 12.0),
+                ("gamma", 8.0),
+                ("robust", 0.0),
+                ("switches", 2.0),
+                ("kappa", kappa),
+                ("c", c),
+                ("prior_mean", 1500.0)
+            ]
+        );
+        l.best = 17;
+        let robust = sys.describe_learned(&State::new(l));
+        assert_eq!((robust[2].name, robust[2].value), ("robust", 1.0));
     }
 }
