@@ -77,4 +77,4 @@ pub use predict::Prediction;
 pub use rating::{PlayerChange, Rating};
 pub use registry::{system, systems, SystemSpec, DEFAULT_SYSTEM};
 pub use state::{Rated, State};
-pub use system::{LearnedValue, RatingSystem, PROVISIONAL_GAMES};
+pub use system::{Described, RatingSystem, PROVISIONAL_GAMES};

@@ -233,7 +233,7 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
     /// What the learned value holds that is worth showing (`kalman-mmr`: the dynamics of
     /// the filter in use, the calibration, the newcomer prior), each number with what it
     /// means; nothing by default.
-    fn describe_learned(&self, learned: &State) -> Vec<LearnedValue> {
+    fn describe_learned(&self, learned: &State) -> Vec<Described> {
         let _ = learned;
         Vec::new()
     }
@@ -246,9 +246,9 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
         false
     }
 
-    /// What a player's state holds that is worth showing beside the rating, as named
-    /// numbers (Glicko-2's volatility); nothing by default.
-    fn describe_state(&self, state: &State) -> Vec<(&'static str, f64)> {
+    /// What a player's state holds that is worth showing beside the rating (Glicko-2's
+    /// volatility), each number with what it means; nothing by default.
+    fn describe_state(&self, state: &State) -> Vec<Described> {
         let _ = state;
         Vec::new()
     }
@@ -357,15 +357,16 @@ pub const MIN_PROBABILITY: f64 = 1e-15;
 /// has won about once by then.
 pub const PROVISIONAL_GAMES: u32 = 5;
 
-/// One number a system learned from every match rather than of one player
-/// ([`RatingSystem::describe_learned`]), with what it means.
+/// One number a system keeps beside the ratings, worth showing with what it means: of a
+/// player ([`RatingSystem::describe_state`]: Glicko-2's volatility) or learned from every
+/// match ([`RatingSystem::describe_learned`]: `kalman-mmr`'s filter in use).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LearnedValue {
-    /// A short name (`tau`).
+pub struct Described {
+    /// A short name (`volatility`, `tau`).
     pub name: &'static str,
     /// Its value now.
     pub value: f64,
-    /// What it is, in a few words (`σ added per match by the filter in use`).
+    /// What it is, in a few words.
     pub doc: &'static str,
 }
 

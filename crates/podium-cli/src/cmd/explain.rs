@@ -270,13 +270,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (Some(a), Some(b)) => format!(" (uncertainty {a:.2} → {b:.2})"),
             _ => String::new(),
         };
-        for (name, v) in kept.iter().filter(|(name, _)| *name != "performance") {
-            let mut chars = name.chars();
+        for v in kept.iter().filter(|v| v.name != "performance") {
+            let mut chars = v.name.chars();
             let first = chars
                 .next()
                 .map(|c| c.to_uppercase().to_string())
                 .unwrap_or_default();
-            writeln!(text, "  {first}{} now {}.", chars.as_str(), shown(*v))?;
+            writeln!(
+                text,
+                "  {first}{} now {} ({}).",
+                chars.as_str(),
+                shown(v.value),
+                v.doc
+            )?;
         }
         writeln!(
             text,

@@ -132,7 +132,9 @@ fn explain_tells_the_performance_and_the_volatility() {
     );
     let out = podium(&["explain", &games, "--player", "ann", "--system", "glicko2"]);
     assert!(
-        out.ok().contains("Volatility now 0.0600."),
+        out.ok().contains(
+            "Volatility now 0.0600 (σ′: how erratic the player's results are, which widens RD)."
+        ),
         "{}",
         out.stdout
     );

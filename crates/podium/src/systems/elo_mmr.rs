@@ -336,7 +336,7 @@ macro_rules! elo_mmr_config {
             ) -> Result<Rated, RateError> {
                 Ok(self.core().rate_with_states(game, before, states, &[])?.rated)
             }
-            fn describe_state(&self, state: &State) -> Vec<(&'static str, f64)> {
+            fn describe_state(&self, state: &State) -> Vec<crate::system::Described> {
                 state.get::<EloMmrState>().map(EloMmrState::describe).unwrap_or_default()
             }
         }
@@ -452,9 +452,15 @@ impl EloMmrState {
         self.terms.len()
     }
 
-    fn describe(&self) -> Vec<(&'static str, f64)> {
+    fn describe(&self) -> Vec<crate::system::Described> {
         self.performance
-            .map(|p| vec![("performance", p)])
+            .map(|p| {
+                vec![crate::system::Described {
+                    name: "performance",
+                    value: p,
+                    doc: "the performance the last match showed",
+                }]
+            })
             .unwrap_or_default()
     }
 

@@ -60,7 +60,7 @@ use crate::model::Match;
 use crate::params::{Configure, Param};
 use crate::rating::{PlayerChange, Rating};
 use crate::state::{Rated, State};
-use crate::system::RatingSystem;
+use crate::system::{Described, RatingSystem};
 
 /// Glickman's factor between Glicko and Glicko-2 scales.
 const SCALE: f64 = 173.7178;
@@ -326,10 +326,16 @@ impl RatingSystem for Glicko2Config {
         })))
     }
 
-    fn describe_state(&self, state: &State) -> Vec<(&'static str, f64)> {
+    fn describe_state(&self, state: &State) -> Vec<Described> {
         state
             .get::<Glicko2State>()
-            .map(|s| vec![("volatility", s.volatility)])
+            .map(|s| {
+                vec![Described {
+                    name: "volatility",
+                    value: s.volatility,
+                    doc: "σ′: how erratic the player's results are, which widens RD",
+                }]
+            })
             .unwrap_or_default()
     }
 }
@@ -363,7 +369,7 @@ mod tests {
         close(vol.volatility, 0.05999, 0.00001);
         close(vol.volatility, 0.059995984286488495, 1e-12);
         assert_eq!(
-            sys.describe_state(rated.states[2].as_ref().unwrap())[0].0,
+            sys.describe_state(rated.states[2].as_ref().unwrap())[0].name,
             "volatility"
         );
         // The intermediate quantities of the example: v = 1.7785, Δ = −0.4834 (from

@@ -90,7 +90,7 @@ use crate::model::{Finish, Match};
 use crate::params::{Configure, FloatList, Param};
 use crate::rating::{PlayerChange, Rating};
 use crate::state::{Rated, State};
-use crate::system::{check_bayesian, check_ratings, LearnedValue, RatingSystem};
+use crate::system::{check_bayesian, check_ratings, Described, RatingSystem};
 
 /// π/√3: the logistic distribution with this scale factor has unit variance.
 const TANH_MULT: f64 = PI / 1.732_050_807_568_877_2;
@@ -725,13 +725,13 @@ impl RatingSystem for KalmanMmrConfig {
         Some(State::new(self.fresh_learned()))
     }
 
-    fn describe_learned(&self, learned: &State) -> Vec<LearnedValue> {
+    fn describe_learned(&self, learned: &State) -> Vec<Described> {
         let Some(l) = self.learned_of(Some(learned)) else {
             return Vec::new();
         };
         let f = self.filter(l.best);
         let (kappa, c) = l.calibration();
-        let v = |name, value, doc| LearnedValue { name, value, doc };
+        let v = |name, value, doc| Described { name, value, doc };
         vec![
             v("tau", f.tau, "σ the filter in use adds per match (one of `taus`)"),
             v(

@@ -96,8 +96,8 @@ fn one_contest_by_hand() {
     assert_eq!(a.expected, 1500.0);
     let state = rated.states[0].as_ref().unwrap();
     let described = sys.describe_state(state);
-    assert_eq!(described[0].0, "performance");
-    close(described[0].1, a.actual, 0.0);
+    assert_eq!(described[0].name, "performance");
+    close(described[0].value, a.actual, 0.0);
     assert_eq!(described.len(), 1);
 }
 
