@@ -129,8 +129,8 @@ fn explain_says_what_the_default_learned_from_every_match() {
     // switched; the calibration and the newcomer prior are learned.
     let block = [
         "Learned from all 45 matches:",
-        "  tau 0: σ the filter in use adds per match (one of `taus`)",
-        "  gamma 0: σ the filter in use adds per idle day, or per elapsed match without times (one of `gammas`)",
+        "  tau 0: σ the filter in use adds per match (one of taus)",
+        "  gamma 0: σ the filter in use adds per idle day, or per elapsed match without times (one of gammas)",
         "  robust 0: 1 if the filter in use is robust (a bad result clipped, a big improvement believed), 0 if plain",
         "  switches 0: times the filter in use changed",
         "  kappa 0.9519: slope by which win chances are calibrated",

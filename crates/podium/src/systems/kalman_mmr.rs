@@ -733,11 +733,11 @@ impl RatingSystem for KalmanMmrConfig {
         let (kappa, c) = l.calibration();
         let v = |name, value, doc| Described { name, value, doc };
         vec![
-            v("tau", f.tau, "σ the filter in use adds per match (one of `taus`)"),
+            v("tau", f.tau, "σ the filter in use adds per match (one of taus)"),
             v(
                 "gamma",
                 f.gamma,
-                "σ the filter in use adds per idle day, or per elapsed match without times (one of `gammas`)",
+                "σ the filter in use adds per idle day, or per elapsed match without times (one of gammas)",
             ),
             v(
                 "robust",
