@@ -82,14 +82,16 @@ fn rate(
     let carried = if game.factors().is_empty() {
         Box::default()
     } else {
+        // Each entry's factors, in one pass over the factors' entries (a contest of
+        // thousands with a factor per country stays linear).
+        let mut by_entry: Vec<Vec<u32>> = vec![Vec::new(); game.len()];
+        for (j, f) in (0u32..).zip(game.factors()) {
+            for &e in &f.entries {
+                by_entry[e].push(j);
+            }
+        }
         game.players()
-            .map(|(e, _)| {
-                (0u32..)
-                    .zip(game.factors())
-                    .filter(|(_, f)| f.entries.contains(&e))
-                    .map(|(j, _)| j)
-                    .collect()
-            })
+            .map(|(e, _)| by_entry[e].as_slice().into())
             .collect()
     };
     let places = game.players().map(|(e, _)| game.place(e));

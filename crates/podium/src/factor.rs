@@ -51,6 +51,7 @@
 //! [`RatingSystem::initial_factor`]: crate::RatingSystem::initial_factor
 //! [`RatingSystem::rates_factors`]: crate::RatingSystem::rates_factors
 
+use std::collections::HashMap;
 use std::fmt;
 
 use crate::error::{MatchError, RateError};
@@ -146,14 +147,20 @@ pub(crate) fn distinguishing(entries: &[Entry], out: &mut Vec<MatchFactor>) {
     if entries.iter().all(|e| e.factors.is_empty()) {
         return;
     }
+    // Where each factor met so far sits in `out`: a contest of thousands, each entry with
+    // its own team, stays linear.
+    let mut at: HashMap<&Factor, usize> = HashMap::new();
     for (e, entry) in entries.iter().enumerate() {
         for f in &entry.factors {
-            match out.iter_mut().find(|m| &m.factor == f) {
-                Some(m) => m.entries.push(e),
-                None => out.push(MatchFactor {
-                    factor: f.clone(),
-                    entries: vec![e],
-                }),
+            match at.get(f) {
+                Some(&i) => out[i].entries.push(e),
+                None => {
+                    at.insert(f, out.len());
+                    out.push(MatchFactor {
+                        factor: f.clone(),
+                        entries: vec![e],
+                    });
+                }
             }
         }
     }
@@ -301,6 +308,13 @@ impl<'s> Enlarged<'s> {
         );
         let mut copies: Vec<Vec<usize>> = vec![Vec::new(); factors.len()];
         let mut players = Vec::with_capacity(before.len());
+        // Each entry's factors, in one pass over the factors' entries.
+        let mut by_entry: Vec<Vec<usize>> = vec![Vec::new(); game.len()];
+        for (f, m) in game.factors().iter().enumerate() {
+            for &e in &m.entries {
+                by_entry[e].push(f);
+            }
+        }
         for (e, entry) in game.entries().iter().enumerate() {
             let mut members = entry.members.clone();
             for k in game.member_range(e) {
@@ -309,20 +323,19 @@ impl<'s> Enlarged<'s> {
                 own.push(states.get(k).copied().flatten());
                 is_copy.push(false);
             }
-            for (f, m) in game.factors().iter().enumerate() {
-                if m.entries.contains(&e) {
-                    copies[f].push(ratings.len());
-                    let mut split = factors[f];
-                    split.sigma = split.sigma.map(|s| s * (m.entries.len() as f64).sqrt());
-                    ratings.push(split);
-                    own.push(None);
-                    is_copy.push(true);
-                    // Control characters are no one's id in a file, so no player is met.
-                    members.push(crate::model::Member {
-                        player: format!("\u{1}factor {f} of entry {e}"),
-                        weight: 1.0,
-                    });
-                }
+            for &f in &by_entry[e] {
+                let m = &game.factors()[f];
+                copies[f].push(ratings.len());
+                let mut split = factors[f];
+                split.sigma = split.sigma.map(|s| s * (m.entries.len() as f64).sqrt());
+                ratings.push(split);
+                own.push(None);
+                is_copy.push(true);
+                // Control characters are no one's id in a file, so no player is met.
+                members.push(crate::model::Member {
+                    player: format!("\u{1}factor {f} of entry {e}"),
+                    weight: 1.0,
+                });
             }
             b = b.entry(Entry {
                 team: Some(format!("\u{1}entry {e}")),
