@@ -239,7 +239,9 @@ pub fn factors_json(factors: &[FactorRecord], sigma: bool) -> Vec<serde_json::Va
                 "value": f.factor.value,
                 "rating": f.rating.value,
                 "matches": f.stats.games,
+                "wins": f.stats.wins,
                 "win_pct": f.stats.win_pct(),
+                "expected_win_pct": f.stats.expected_win_pct(),
             });
             if sigma {
                 o["sigma"] = serde_json::json!(f.rating.sigma);
@@ -251,7 +253,9 @@ pub fn factors_json(factors: &[FactorRecord], sigma: bool) -> Vec<serde_json::Va
 
 /// Prints the factors' table ([`podium::League::factor_standings`]): kind, value, rating
 /// (what the factor adds to an entry's strength), σ where the system keeps one, the
-/// matches where it told entries apart and the % of them an entry that carried it won.
+/// matches where it told entries apart, the wins of the entries that carried it (a tie
+/// for first among k counts 1/k), their % of those matches, and an average entry's win %
+/// in the same matches (the mean of 1/N), as the league server's and Python's tables.
 /// As JSON, the rows of [`factors_json`].
 pub fn write_factors(
     out: &mut dyn Write,
@@ -267,7 +271,7 @@ pub fn write_factors(
             if sigma {
                 header.push("sigma");
             }
-            header.extend(["matches", "win_pct"]);
+            header.extend(["matches", "wins", "win_pct", "expected_win_pct"]);
             w.write_record(&header)?;
             for f in factors {
                 let mut row = vec![
@@ -278,7 +282,12 @@ pub fn write_factors(
                 if sigma {
                     row.push(f.rating.sigma.map(|v| v.to_string()).unwrap_or_default());
                 }
-                row.extend([f.stats.games.to_string(), f.stats.win_pct().to_string()]);
+                row.extend([
+                    f.stats.games.to_string(),
+                    f.stats.wins.to_string(),
+                    f.stats.win_pct().to_string(),
+                    f.stats.expected_win_pct().to_string(),
+                ]);
                 w.write_record(&row)?;
             }
             w.flush()?;
@@ -294,7 +303,7 @@ pub fn write_factors(
             if sigma {
                 header.push("σ");
             }
-            header.extend(["matches", "win %"]);
+            header.extend(["matches", "win %", "exp. win %"]);
             t.set_header(header);
             for f in factors {
                 let mut row = vec![
@@ -313,6 +322,7 @@ pub fn write_factors(
                 row.extend([
                     Cell::new(f.stats.games),
                     Cell::new(format!("{:.1}", f.stats.win_pct())),
+                    Cell::new(format!("{:.1}", f.stats.expected_win_pct())),
                 ]);
                 t.add_row(row);
             }

@@ -86,7 +86,9 @@ def assert_same_factors(table, rows):
         assert f.rating == float(r["rating"]), (f.kind, f.value)
         assert f.sigma == number(r.get("sigma", ""))
         assert f.matches == int(r["matches"])
+        assert f.wins == float(r["wins"])
         assert f.win_pct == float(r["win_pct"])
+        assert f.expected_win_pct == float(r["expected_win_pct"])
 
 
 def leagues_every_way(system, files):

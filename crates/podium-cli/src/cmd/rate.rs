@@ -38,7 +38,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     history: Option<String>,
     /// After the players, list every factor read with --factor: kind, value, rating (what
-    /// it adds to an entry's strength), σ where the system keeps one, matches and win %.
+    /// it adds to an entry's strength), σ where the system keeps one, matches, wins, win %
+    /// and an average entry's win % in the same matches.
     /// CSV puts its table after a blank line; JSON becomes {"players": [..], "factors": [..]}.
     #[arg(long = "factors", requires = "factors")]
     factor_table: bool,

@@ -59,7 +59,10 @@ fn rate_with_factors_lists_them_with_their_ratings() {
     assert!((num(&factors[1]["rating"]) - (16.0 - gain())).abs() < 1e-9);
     for f in &factors {
         assert_eq!(f["matches"], "2");
+        assert_eq!(f["wins"], "1");
         assert!((num(&f["win_pct"]) - 50.0).abs() < 1e-9);
+        // Two entries a race: an average entry wins half.
+        assert!((num(&f["expected_win_pct"]) - 50.0).abs() < 1e-9);
     }
     // The leaderboard alone by default; the table and JSON forms hold the same factors.
     let plain = rate_with_cars(&races, &[]);
