@@ -12,7 +12,7 @@ fn accuracy(file: &str, factor: bool) -> HashMap<String, f64> {
         "backtest",
         file,
         "--systems",
-        "kalman-mmr,pairwise,trueskill,plackett-luce,glicko,elo-mmr",
+        "kalman-mmr,pairwise,shares,whitewhale,trueskill,plackett-luce,glicko,elo-mmr",
         "--set",
         "pairwise.per_opponent=true",
         "--no-log-loss",
@@ -53,6 +53,8 @@ fn f1_constructor_as_a_factor() {
     let pinned = [
         ("kalman-mmr", 67.887_951_956, 68.015_827_054),
         ("pairwise", 66.211_181_372, 67.982_351_898),
+        ("shares", 62.665_827_556, 65.197_553_636),
+        ("whitewhale", 64.769_406_385, 66.280_474_946),
         ("trueskill", 67.414_278_493, 67.769_449_903),
         ("plackett-luce", 65.033_525_369, 66.271_771_405),
         ("glicko", 66.687_532_847, 67.428_338_059),
@@ -70,11 +72,13 @@ fn f1_constructor_as_a_factor() {
             with[system]
         );
     }
-    // The car is worth more than a point of accuracy to the Elo family's pairwise and to
-    // the Bayesian Plackett-Luce; kalman-mmr (the default), trueskill, glicko and elo-mmr
-    // gain less.
+    // The car is worth more than a point of accuracy to the Elo family's pairwise (K
+    // shared among the opponents), shares and whitewhale (at their defaults) and to the Bayesian
+    // Plackett-Luce; kalman-mmr (the default), trueskill, glicko and elo-mmr gain less.
     let gain = |s: &str| with[s] - without[s];
-    assert!(gain("pairwise") >= 1.0 && gain("plackett-luce") >= 1.0);
+    for system in ["pairwise", "shares", "whitewhale", "plackett-luce"] {
+        assert!(gain(system) >= 1.0, "{system}");
+    }
     for system in ["kalman-mmr", "trueskill", "glicko", "elo-mmr"] {
         assert!(gain(system) > 0.0 && gain(system) < 1.0, "{system}");
     }
