@@ -114,7 +114,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     let mut out = io::stdout().lock();
-    write(&mut out, &outcomes, args.format, matches.len())?;
+    write(
+        &mut out,
+        &outcomes,
+        args.format,
+        matches.len(),
+        &args.input.factors,
+    )?;
     out.flush()?;
     Ok(())
 }
@@ -132,6 +138,7 @@ pub fn write(
     outcomes: &[Outcome],
     format: Format,
     matches: usize,
+    factors: &[String],
 ) -> anyhow::Result<()> {
     match format {
         Format::Csv => {
@@ -182,9 +189,14 @@ pub fn write(
                 .iter()
                 .find_map(|(_, r)| r.as_ref().ok().map(|r| r.matches_scored))
                 .unwrap_or(0);
+            let with = if factors.is_empty() {
+                String::new()
+            } else {
+                format!(", each entry with its factors ({})", factors.join(", "))
+            };
             writeln!(
                 out,
-                "Backtest on {matches} matches ({scored} scored): predictions before each match, warm pairs only"
+                "Backtest on {matches} matches ({scored} scored){with}: predictions before each match, warm pairs only"
             )?;
             let mut t = Table::new();
             t.load_preset(UTF8_BORDERS_ONLY);

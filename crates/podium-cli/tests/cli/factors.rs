@@ -384,3 +384,50 @@ fn systems_say_whether_they_rate_factors() {
     };
     assert!(rates("kalman-mmr") && rates("elo-mmr") && !rates("proportional"));
 }
+
+#[test]
+fn backtest_scores_each_pair_with_the_entries_factors() {
+    // a (red) beats b (blue), then c (red) beats d (blue): red's rating passes the 32
+    // points a holds over b, so when b drives red against a in blue, the car makes b the
+    // favourite. b wins: right with the car, wrong without it (the one warm pair).
+    let d = Dir::new("factors-backtest");
+    let races = d.file(
+        "races.csv",
+        "match,player,rank,car\nr1,a,1,red\nr1,b,2,blue\nr2,c,1,red\nr2,d,2,blue\nr3,b,1,red\nr3,a,2,blue\n",
+    );
+    let run = |factor: bool| {
+        let mut args = vec![
+            "backtest",
+            races.as_str(),
+            "--systems",
+            "pairwise",
+            "--no-log-loss",
+            "--format",
+            "csv",
+        ];
+        if factor {
+            args.extend(["--factor", "car"]);
+        }
+        let rows = csv_rows(podium(&args).ok());
+        (
+            num(&rows[0]["pair_accuracy"]),
+            rows[0]["warm_pairs"].clone(),
+        )
+    };
+    assert_eq!(run(false), (0.0, "1".to_string()));
+    assert_eq!(run(true), (1.0, "1".to_string()));
+    let out = podium(&[
+        "backtest",
+        &races,
+        "--systems",
+        "pairwise",
+        "--factor",
+        "car",
+    ]);
+    assert!(
+        out.ok()
+            .contains("Backtest on 3 matches (3 scored), each entry with its factors (car):"),
+        "{}",
+        out.stdout
+    );
+}
