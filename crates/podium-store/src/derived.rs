@@ -897,8 +897,17 @@ mod tests {
     use super::*;
     use crate::body::LedgerMatch;
 
+    /// Match `g{seq}`, the players finishing in order; every third match gives each
+    /// entry its seat (1, 2, …) as a factor.
     fn entry(seq: i64, players: &[&str]) -> LedgerEntry {
-        let game = Match::ranked(format!("g{seq}"), players).unwrap();
+        let mut b = Match::builder(format!("g{seq}"));
+        for (i, p) in players.iter().enumerate() {
+            b = b.player(*p, podium::Finish::Rank((i + 1) as f64));
+            if seq % 3 == 0 {
+                b = b.factor("seat", (i + 1).to_string());
+            }
+        }
+        let game = b.build().unwrap();
         LedgerEntry {
             seq,
             key: format!("g{seq}"),
@@ -985,6 +994,14 @@ mod tests {
             let b = fresh.player(p).map(|h| serde_json::to_value(h).unwrap());
             assert_eq!(a, b, "{p}");
         }
+        // The seats of every third match are in the histories compared.
+        let seated = names
+            .iter()
+            .filter_map(|p| d.player(p))
+            .flat_map(|h| h.history)
+            .filter(|g| !g.factors.is_empty())
+            .count();
+        assert!(seated > 0);
         assert_eq!(d.checkpoints(), vec![8, 16, 20]);
     }
 
