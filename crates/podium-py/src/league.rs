@@ -1194,6 +1194,29 @@ impl League {
             });
         }
         let game = b.build().map_err(crate::errors::match_error)?;
+        // A kind the league has never rated is most likely misspelt: it adds nothing,
+        // which the caller should hear of (the binary refuses a kind it did not read).
+        let known: std::collections::HashSet<&str> = self
+            .inner
+            .factors()
+            .iter()
+            .map(|f| f.factor.kind.as_str())
+            .collect();
+        let mut warned: Vec<&str> = Vec::new();
+        for f in proposed.iter().flat_map(|e| &e.factors) {
+            let kind = f.kind.as_str();
+            if !known.contains(kind) && !warned.contains(&kind) {
+                warned.push(kind);
+                let mut kinds: Vec<&str> = known.iter().copied().collect();
+                kinds.sort_unstable();
+                let msg = format!(
+                    "the league has rated no factor of kind {kind:?} (kinds rated: {}); its factors add nothing to this prediction",
+                    if kinds.is_empty() { "none".to_string() } else { kinds.join(", ") }
+                );
+                let category = entries.py().get_type::<pyo3::exceptions::PyUserWarning>();
+                PyErr::warn(entries.py(), &category, &std::ffi::CString::new(msg)?, 1)?;
+            }
+        }
         // The players' ratings; the prediction reads them with the entries' factors added.
         let before = self.inner.ratings_before(&game);
         let p = self.inner.predict(&game).map_err(rate_error)?;

@@ -6,6 +6,7 @@ import io
 import json
 import random
 import subprocess
+import warnings
 
 import pytest
 
@@ -475,3 +476,18 @@ def test_f1_constructors_equal_the_cli(tmp_path):
     for r in podium.backtest(podium.read_csv(f1, factors="constructor"), ["pairwise", "trueskill"],
                              log_loss=False):
         assert r.accuracy == float(rows[r.system]["pair_accuracy"])
+
+
+def test_predict_warns_of_a_factor_kind_the_league_never_rated():
+    """A kind the league has never rated adds nothing, which a misspelling would hide: the
+    prediction warns (the binary refuses a kind it was not told to read)."""
+    league = podium.League("pairwise")
+    league.rate(["ann", "bo"], factors={"ann": {"car": "red"}, "bo": {"car": "blue"}})
+    with pytest.warns(UserWarning, match=r'no factor of kind "cra" \(kinds rated: car\)'):
+        p = league.predict(["ann", "bo"], factors={"ann": {"cra": "red"}})
+    assert p.win == league.predict(["ann", "bo"]).win
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        league.predict(["ann", "bo"], factors={"ann": {"car": "green"}})  # a new car of a kind rated
+    with pytest.warns(UserWarning, match=r"kinds rated: none"):
+        podium.League("pairwise").predict(["ann", "bo"], factors={"ann": {"seat": 1}})
