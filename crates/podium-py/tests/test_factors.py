@@ -259,8 +259,11 @@ def test_predictions_with_factors_equal_the_cli(race_files):
 
 def test_backtest_with_factors_equals_the_cli(race_files):
     matches = podium.read(race_files, factors=FACTORS)
-    rows = {r["system"]: r for r in cli_csv("backtest", *race_files, "--factor", "car",
-                                             "--factor", "seat", "--format", "csv")}
+    both_ways = {r["system"]: r for r in cli_csv("backtest", *race_files, "--factor", "car",
+                                                  "--factor", "seat", "--format", "csv")}
+    # The binary also runs each system factor-blind, as factors=[] does here (below).
+    rows = {s: r for s, r in both_ways.items() if not s.endswith(" (factor-blind)")}
+    assert list(both_ways) == [name for s in rows for name in (s, f"{s} (factor-blind)")]
     results = podium.backtest(matches, "all", threads=1)
     # `all` with factors: every system that rates them, as the binary takes it; elo
     # cannot rate races (the binary says so on standard error).
@@ -289,6 +292,11 @@ def test_backtest_with_factors_equals_the_cli(race_files):
             assert "exactly 2 entries" in r.error and r.system not in blind
             continue
         assert r.error is None and r.accuracy == float(blind[r.system]["pair_accuracy"])
+    # The binary's factor-blind runs on the files read with both kinds: Python's factors=[].
+    without_both = {r.system: r for r in podium.backtest(matches, "all", factors=[], threads=1)}
+    for s in rows:
+        assert float(both_ways[f"{s} (factor-blind)"]["pair_accuracy"]) == without_both[s].accuracy
+        assert float(both_ways[f"{s} (factor-blind)"]["log_loss"]) == without_both[s].log_loss
     with pytest.raises(podium.RateError, match="system proportional does not rate factors.*factors=\\[\\]"):
         podium.backtest(matches, ["pairwise", "proportional"])
     with pytest.raises(podium.ConfigError, match='no match carries the factor kind "faction"; the kinds the matches carry: car, seat'):

@@ -398,6 +398,30 @@ impl Match {
     pub fn has_factors(&self) -> bool {
         self.entries.iter().any(|e| !e.factors.is_empty())
     }
+
+    /// The same match with no entry carrying a factor: what a system that ignores the
+    /// car or the seat rates.
+    ///
+    /// ```
+    /// use podium::{Finish, Match};
+    /// let m = Match::builder("r1")
+    ///     .player("ann", Finish::Rank(1.0)).factor("car", "red")
+    ///     .player("bo", Finish::Rank(2.0)).factor("car", "blue")
+    ///     .build()
+    ///     .unwrap();
+    /// let blind = m.without_factors();
+    /// assert!(!blind.has_factors() && blind.factors().is_empty());
+    /// assert_eq!((blind.place(0), blind.place(1)), (m.place(0), m.place(1)));
+    /// ```
+    #[must_use]
+    pub fn without_factors(&self) -> Match {
+        let mut m = self.clone();
+        for e in &mut m.entries {
+            e.factors = Vec::new();
+        }
+        m.factors = Vec::new();
+        m
+    }
 }
 
 /// The entries tied with entry `entry` given every entry's place, best first.

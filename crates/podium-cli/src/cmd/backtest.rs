@@ -10,7 +10,7 @@ use comfy_table::{presets::UTF8_BORDERS_ONLY, CellAlignment, Table};
 use podium_eval::{backtest, BacktestOptions, BacktestResult, Window};
 use rayon::prelude::*;
 
-use crate::evaluation::{parse_bound, pct, select_systems, worker_threads};
+use crate::evaluation::{parse_bound, select_systems, worker_threads};
 use crate::ingest::{self, report_skipped, InputArgs};
 use crate::output::Format;
 
@@ -20,7 +20,9 @@ pub struct Args {
     #[command(flatten)]
     pub input: InputArgs,
     /// Systems to compare: `all` or a comma-separated list (see `podium systems`); with
-    /// --factor, `all` is every system that rates factors.
+    /// --factor, `all` is every system that rates factors, and each system is also run
+    /// factor-blind (`NAME (factor-blind)`: the same matches without their factors), so
+    /// that the table shows what the factors are worth.
     #[arg(long, default_value = "all", value_name = "LIST")]
     pub systems: String,
     /// Set a parameter: `system.key=value`, or `key=value` for every selected system.
@@ -48,16 +50,27 @@ pub struct Args {
 /// One system's outcome.
 pub type Outcome = (String, Result<BacktestResult, String>);
 
+/// How a system run on the matches without their factors is named.
+#[must_use]
+pub fn factor_blind_name(system: &str) -> String {
+    format!("{system} (factor-blind)")
+}
+
 /// Runs `podium backtest`.
 ///
 /// # Errors
 /// Bad arguments or input, or output that cannot be written.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let mut systems = select_systems(&args.systems, &args.settings)?;
-    if !args.input.factors.is_empty() && args.systems.trim().eq_ignore_ascii_case("all") {
-        // `all` with factors: the systems that rate them.
-        systems.retain(|s| s.rates_factors());
-    }
+    let factored = !args.input.factors.is_empty();
+    // `all` with factors: the systems that rate them.
+    let chosen = || -> anyhow::Result<Vec<Box<dyn podium::RatingSystem>>> {
+        let mut systems = select_systems(&args.systems, &args.settings)?;
+        if factored && args.systems.trim().eq_ignore_ascii_case("all") {
+            systems.retain(|s| s.rates_factors());
+        }
+        Ok(systems)
+    };
+    let systems = chosen()?;
     for s in &systems {
         args.input.check_system(s.as_ref())?;
     }
@@ -68,6 +81,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let loaded = ingest::load(&args.input)?;
     report_skipped(&loaded.skipped);
     let matches = loaded.matches;
+    // With factors, each system also replays the same matches without them.
+    let blind: Vec<podium::Match> = if factored {
+        matches.iter().map(podium::Match::without_factors).collect()
+    } else {
+        Vec::new()
+    };
+    let mut runs: Vec<(Box<dyn podium::RatingSystem>, bool)> = Vec::new();
+    if factored {
+        let twins = chosen()?;
+        for (sys, twin) in systems.into_iter().zip(twins) {
+            runs.push((sys, false));
+            runs.push((twin, true));
+        }
+    } else {
+        runs.extend(systems.into_iter().map(|s| (s, false)));
+    }
     let by_time = [window.from, window.until]
         .iter()
         .any(|b| matches!(b, Some(podium_eval::Bound::Time(_))));
@@ -88,20 +117,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let items = if options.log_loss {
         usize::MAX
     } else {
-        systems.len()
+        runs.len()
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(worker_threads(args.threads, items))
         .build()
         .context("cannot start worker threads")?;
     let outcomes: Vec<Outcome> = pool.install(|| {
-        systems
-            .into_par_iter()
-            .map(|sys| {
-                let name = sys.name().to_string();
+        runs.into_par_iter()
+            .map(|(sys, without)| {
+                let (name, history) = if without {
+                    (factor_blind_name(sys.name()), &blind)
+                } else {
+                    (sys.name().to_string(), &matches)
+                };
                 (
                     name,
-                    backtest(sys, &matches, &options).map_err(|e| e.to_string()),
+                    backtest(sys, history, &options).map_err(|e| e.to_string()),
                 )
             })
             .collect()
@@ -192,7 +224,10 @@ pub fn write(
             let with = if factors.is_empty() {
                 String::new()
             } else {
-                format!(", each entry with its factors ({})", factors.join(", "))
+                format!(
+                    ", each entry with its factors ({}) and factor-blind",
+                    factors.join(", ")
+                )
             };
             writeln!(
                 out,
@@ -211,7 +246,9 @@ pub fn write(
                 match r {
                     Ok(r) => t.add_row([
                         name.clone(),
-                        r.accuracy().map(pct).unwrap_or_else(|| "–".into()),
+                        r.accuracy()
+                            .map(|a| format!("{:.2}", 100.0 * a))
+                            .unwrap_or_else(|| "–".into()),
                         r.log_loss()
                             .map(|l| format!("{l:.4}"))
                             .unwrap_or_else(|| "–".into()),

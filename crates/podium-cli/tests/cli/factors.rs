@@ -408,14 +408,24 @@ fn backtest_scores_each_pair_with_the_entries_factors() {
         if factor {
             args.extend(["--factor", "car"]);
         }
-        let rows = csv_rows(podium(&args).ok());
-        (
-            num(&rows[0]["pair_accuracy"]),
-            rows[0]["warm_pairs"].clone(),
-        )
+        csv_rows(podium(&args).ok())
+            .iter()
+            .map(|r| {
+                (
+                    r["system"].clone(),
+                    num(&r["pair_accuracy"]),
+                    r["warm_pairs"].clone(),
+                )
+            })
+            .collect::<Vec<_>>()
     };
-    assert_eq!(run(false), (0.0, "1".to_string()));
-    assert_eq!(run(true), (1.0, "1".to_string()));
+    let one = |s: &str, a: f64| (s.to_string(), a, "1".to_string());
+    assert_eq!(run(false), [one("pairwise", 0.0)]);
+    // With the factor, each system also runs factor-blind, as without it.
+    assert_eq!(
+        run(true),
+        [one("pairwise", 1.0), one("pairwise (factor-blind)", 0.0)]
+    );
     let out = podium(&[
         "backtest",
         &races,
@@ -424,10 +434,13 @@ fn backtest_scores_each_pair_with_the_entries_factors() {
         "--factor",
         "car",
     ]);
+    let text = out.ok();
     assert!(
-        out.ok()
-            .contains("Backtest on 3 matches (3 scored), each entry with its factors (car):"),
-        "{}",
-        out.stdout
+        text.contains(
+            "Backtest on 3 matches (3 scored), each entry with its factors (car) and factor-blind:"
+        ),
+        "{text}"
     );
+    assert!(text.contains("pairwise (factor-blind)"), "{text}");
+    assert!(text.contains("100.00") && text.contains("0.00"), "{text}");
 }
