@@ -8,7 +8,7 @@
 //!
 //! and, by hand, what the Elo family does with a factor.
 
-use podium::{Factor, Finish, League, Match, RateError, Settings};
+use podium::{Factor, Finish, League, Match, RateError, Rating, RatingSystem, Settings, State};
 use proptest::prelude::*;
 
 /// The systems that rate factors, one of each way of doing it.
@@ -172,10 +172,7 @@ fn without_factor_ratings_a_system_rates_the_players_alone() {
             (Err(a), Err(b)) => assert_eq!(a, b, "{}", spec.name),
             (a, b) => panic!("{}: {a:?} against {b:?}", spec.name),
         }
-        let states: Vec<_> = before
-            .iter()
-            .map(|r| sys.initial_state(r).unwrap())
-            .collect();
+        let states = fresh_states(sys.as_ref(), &before);
         let refs: Vec<_> = states.iter().map(Option::as_ref).collect();
         let learned = sys.initial_learned();
         let a = sys.rate_with_states(&with, &before, &refs, learned.as_ref());
@@ -188,6 +185,14 @@ fn without_factor_ratings_a_system_rates_the_players_alone() {
     }
 }
 
+/// Each player's state as the system starts it from the rating given.
+fn fresh_states(sys: &dyn RatingSystem, before: &[Rating]) -> Vec<Option<State>> {
+    before
+        .iter()
+        .map(|r| sys.initial_state(r).unwrap())
+        .collect()
+}
+
 #[test]
 fn rate_factored_refuses_factor_ratings_that_do_not_fit_the_match() {
     // Three entries, two factors that tell them apart (car 0 and car 1; seat 0 and seat 1
@@ -198,10 +203,7 @@ fn rate_factored_refuses_factor_ratings_that_do_not_fit_the_match() {
     for name in SYSTEMS {
         let sys = podium::system(name, &Settings::new()).unwrap();
         let before = vec![sys.initial_rating(); 3];
-        let states: Vec<_> = before
-            .iter()
-            .map(|r| sys.initial_state(r).unwrap())
-            .collect();
+        let states = fresh_states(sys.as_ref(), &before);
         let refs: Vec<_> = states.iter().map(Option::as_ref).collect();
         let learned = sys.initial_learned();
         for given in [0, n - 1, n + 1] {
