@@ -27,8 +27,8 @@ use crate::error::{quote, StoreError};
 use crate::token::{hash_token, hex, new_token};
 use crate::types::{
     Appended, BoardJson, BoardRow, ChangeAction, ChangeRow, FactorChange, FactorRow, Head,
-    LeagueId, LeagueInfo, LeagueRow, LearnedRow, LedgerEntry, NewLeague, ParamRow, PlayerHistory,
-    Position, Submission, SubmitStatus,
+    LeagueId, LeagueInfo, LeagueRow, LedgerEntry, NewLeague, ParamRow, PlayerHistory, Position,
+    Submission, SubmitStatus,
 };
 use crate::{Store, Writer};
 
@@ -226,14 +226,7 @@ fn info(loaded: &Loaded) -> LeagueInfo {
             .league()
             .learned()
             .map(|l| sys.describe_learned(l))
-            .unwrap_or_default()
-            .into_iter()
-            .map(|v| LearnedRow {
-                name: v.name,
-                value: v.value,
-                doc: v.doc,
-            })
-            .collect(),
+            .unwrap_or_default(),
         matches: loaded.derived.matches(),
         players: loaded.derived.league().players().len(),
         ready: true,

@@ -70,8 +70,8 @@ pub use sqlite::{Durability, SqliteStore};
 pub use token::{hash_token, new_token};
 pub use types::{
     Appended, BoardJson, BoardRow, ChangeAction, ChangeLog, ChangeRow, FactorChange, FactorRow,
-    Head, HistoryRow, LeagueId, LeagueInfo, LeagueRow, LearnedRow, LedgerEntry, NewLeague,
-    PlayerHistory, Position, Submission, SubmitStatus,
+    Head, HistoryRow, LeagueId, LeagueInfo, LeagueRow, LedgerEntry, NewLeague, PlayerHistory,
+    Position, Submission, SubmitStatus,
 };
 
 use podium::Settings;

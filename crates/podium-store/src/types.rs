@@ -111,7 +111,7 @@ pub struct LeagueInfo {
     /// What the system learned from every match rather than of one player (kalman-mmr:
     /// the filter in use, the calibration, the newcomer prior); empty for a system that
     /// learns nothing, and while the league is loaded.
-    pub learned: Vec<LearnedRow>,
+    pub learned: Vec<podium::Described>,
     /// Rated (not voided) matches.
     pub matches: usize,
     /// Players who have played.
@@ -119,17 +119,6 @@ pub struct LeagueInfo {
     /// Whether the league's ratings are loaded (until then `matches` and `players` are 0
     /// and the league's other calls answer "not ready").
     pub ready: bool,
-}
-
-/// One number a league's system learned from every match.
-#[derive(Debug, Clone, Serialize)]
-pub struct LearnedRow {
-    /// Its name (`tau`).
-    pub name: &'static str,
-    /// Its value now.
-    pub value: f64,
-    /// What it is.
-    pub doc: &'static str,
 }
 
 /// One parameter in force.

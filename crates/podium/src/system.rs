@@ -361,6 +361,7 @@ pub const PROVISIONAL_GAMES: u32 = 5;
 /// player ([`RatingSystem::describe_state`]: Glicko-2's volatility) or learned from every
 /// match ([`RatingSystem::describe_learned`]: `kalman-mmr`'s filter in use).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Described {
     /// A short name (`volatility`, `tau`).
     pub name: &'static str,
