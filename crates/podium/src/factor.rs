@@ -24,10 +24,10 @@
 //!
 //! | systems | a factor's part of the strength | its update |
 //! |---|---|---|
-//! | the Elo family (`elo`, `pairwise`, `shares`, `sme`, `mes`, `whitewhale`) | added to the entry's rating | `K · (S − E)` of each entry that carries it, summed |
+//! | the Elo family (`elo`, `pairwise`, `shares`, `sme`, `mes`, `whitewhale`) | added to the entry's rating | `K · (S − E)`, the mean over the entries that carry it |
 //! | `glicko`, `glicko2` | added to the entry's rating, its RD² to the entry's as an opponent (`factor_rd`) | Glickman's update of a player who plays every game of the entries that carry it |
 //! | `trueskill` | one more member of the entry's team, without performance noise (`factor_sigma`, `factor_tau`) | the member's update; copies on several entries pooled |
-//! | the Weng-Lin family | one more member of the entry's team | the member's update; copies on several entries pooled |
+//! | the Weng-Lin family | one more member of the entry's team (its prior σ a newcomer's) | the member's update; copies on several entries pooled |
 //! | `elo-mmr`, `elo-mmx` | added to the entry's term, its variance to the term's (`factor_sigma`); each player reads the entry's performance less the factors | a Gaussian update of its own belief from the performance of every entry that carries it |
 //! | `kalman-mmr` | added to the entry's mean skill, its variance to the entry's (`factor_sigma`, `factor_tau`) | the batch Kalman update of its own belief from every entry that carries it |
 //!
@@ -247,6 +247,8 @@ pub fn fold_sum(game: &Match, before: &[Rating], factors: &[Rating]) -> Vec<Rati
 /// Rates a match with factors for a system whose team performs the sum of its members
 /// (TrueSkill, Weng-Lin): each factor joins every entry that carries it as one more
 /// member ([`Enlarged`]), the match is rated, and the factor's copies are pooled.
+/// `drift` is the σ the system adds in quadrature to every member before a match (its
+/// τ): the copies' prior, from which their gains are counted.
 ///
 /// # Errors
 /// As the system's [`RatingSystem::rate_with_states`] on the enlarged match.
@@ -257,16 +259,30 @@ pub fn rate_as_members(
     states: &[Option<&State>],
     learned: Option<&State>,
     factors: &[Rating],
+    drift: f64,
 ) -> Result<Factored, RateError> {
     let big = Enlarged::new(game, before, states, factors)?;
     let rated = sys.rate_with_states(&big.game, &big.ratings, &big.states, learned)?;
-    Ok(big.finish(rated, factors))
+    let priors: Vec<Rating> = factors
+        .iter()
+        .map(|f| Rating {
+            sigma: f.sigma.map(|s| s.hypot(drift)),
+            ..*f
+        })
+        .collect();
+    let mut out = big.finish(rated, &priors);
+    for (c, f) in out.factors.iter_mut().zip(factors) {
+        c.before = *f;
+    }
+    Ok(out)
 }
 
 /// A match whose entries carry factors, enlarged so that a system that rates teams can
 /// rate the factors: each entry's players, then one member per factor it carries at the
-/// factor's rating (a copy per entry, each with 1/m of the prior's precision for a
-/// factor on m entries, so that together they count it once).
+/// factor's rating (a copy per entry). Each copy is rated with the factor's whole prior,
+/// so that the players of its entry take the share of the entry's result they would
+/// take beside that factor alone, however many entries carry it; [`Enlarged::finish`]
+/// then counts the prior once.
 #[derive(Debug, Clone)]
 pub struct Enlarged<'s> {
     /// The enlarged match: entries in the same order, copies after the players.
@@ -324,11 +340,8 @@ impl<'s> Enlarged<'s> {
                 is_copy.push(false);
             }
             for &f in &by_entry[e] {
-                let m = &game.factors()[f];
                 copies[f].push(ratings.len());
-                let mut split = factors[f];
-                split.sigma = split.sigma.map(|s| s * (m.entries.len() as f64).sqrt());
-                ratings.push(split);
+                ratings.push(factors[f]);
                 own.push(None);
                 is_copy.push(true);
                 // Control characters are no one's id in a file, so no player is met.
@@ -357,7 +370,8 @@ impl<'s> Enlarged<'s> {
     }
 
     /// The players' changes and states, and each factor's copies pooled, from what the
-    /// system made of the enlarged match.
+    /// system made of the enlarged match; `factors` are the copies' priors (each factor's
+    /// rating as the system rated its copies).
     #[must_use]
     pub fn finish(&self, rated: Rated, factors: &[Rating]) -> Factored {
         let pick = |i: usize| rated.changes[i];
@@ -387,30 +401,35 @@ impl<'s> Enlarged<'s> {
     }
 }
 
-/// Pools the changes of a factor's copies, each rated from 1/m of the prior's
-/// precision: the product of their posteriors is the posterior of the whole match —
-/// precisions added, means weighted by precision. Without σ (no copy has one), the
-/// moves are added.
+/// Pools the changes of a factor's copies, each rated from the factor's whole prior
+/// `before`: the batch update of one quantity observed once per entry (the entries'
+/// results independent given the factor), as a Kalman filter pools several
+/// observations. The prior counts once and each copy adds the precision it gained,
+/// `P = p₀ + Σ max(pᵢ − p₀, 0)`, and moves the mean by its own move weighted by its
+/// precision, `μ = μ₀ + Σ (pᵢ/P)(μᵢ − μ₀)`: a lone copy's posterior as it is. Without σ
+/// (no copy or prior has one), the moves are added.
 fn pool(before: Rating, copies: impl Iterator<Item = PlayerChange>) -> PlayerChange {
     let (mut expected, mut actual) = (0.0, 0.0);
-    let (mut shift, mut precision, mut weighted) = (0.0, 0.0, 0.0);
-    let mut bayesian = true;
+    let mut shift = 0.0;
+    let p0 = before.sigma.filter(|&s| s > 0.0).map(|s| 1.0 / (s * s));
+    let mut bayesian = p0.is_some();
+    let (mut precision, mut weighted) = (p0.unwrap_or(0.0), 0.0);
     for c in copies {
         shift += c.delta();
         expected += c.expected;
         actual += c.actual;
-        match c.after.sigma {
-            Some(s) if s > 0.0 => {
+        match (c.after.sigma, p0) {
+            (Some(s), Some(p0)) if s > 0.0 => {
                 let p = 1.0 / (s * s);
-                precision += p;
-                weighted += p * c.after.value;
+                precision += (p - p0).max(0.0);
+                weighted += p * (c.after.value - before.value);
             }
             _ => bayesian = false,
         }
     }
-    let after = if bayesian && precision > 0.0 {
+    let after = if bayesian {
         Rating {
-            value: weighted / precision,
+            value: before.value + weighted / precision,
             sigma: Some(precision.sqrt().recip()),
             games: before.games.saturating_add(1),
         }
@@ -509,7 +528,7 @@ mod tests {
     }
 
     #[test]
-    fn pooling_multiplies_the_copies_posteriors() {
+    fn pooling_counts_the_prior_once_and_adds_each_copys_gain() {
         let before = Rating::with_sigma(0.0, 2.0);
         let copy = |d: f64, s: f64| PlayerChange {
             before,
@@ -523,10 +542,19 @@ mod tests {
         assert_eq!(one.after.value, 1.0);
         assert_eq!(one.after.sigma, Some(1.0));
         assert_eq!(one.after.games, 1);
-        // Precisions 1 and 4: σ = 1/√5, mean (1·1 + 4·(−0.5))/5 = −0.2.
+        // Prior precision ¼, the copies' 1 and 4: P = ¼ + ¾ + 15/4 = 4.75, and the mean
+        // moves by (1·1 + 4·(−0.5))/4.75.
         let two = pool(before, [copy(1.0, 1.0), copy(-0.5, 0.5)].into_iter());
-        assert!((two.after.value + 0.2).abs() < 1e-12);
-        assert!((two.after.sigma.unwrap() - 5f64.powf(-0.5)).abs() < 1e-12);
+        assert!((two.after.value + 1.0 / 4.75).abs() < 1e-12);
+        assert!((two.after.sigma.unwrap() - 4.75f64.powf(-0.5)).abs() < 1e-12);
+        // Two copies that each learned nothing: the prior, once.
+        let none = pool(before, [copy(0.0, 2.0), copy(0.0, 2.0)].into_iter());
+        assert_eq!(none.after.value, 0.0);
+        assert_eq!(none.after.sigma, Some(2.0));
+        // A copy whose σ grew (less than the prior's precision) adds no precision.
+        let wider = pool(before, [copy(0.5, 3.0), copy(0.0, 2.0)].into_iter());
+        assert_eq!(wider.after.sigma, Some(2.0));
+        assert!((wider.after.value - 0.5 * 4.0 / 9.0).abs() < 1e-12);
         // Without σ the moves add.
         let elo = |d: f64| PlayerChange {
             before: Rating::new(0.0),

@@ -6,7 +6,8 @@
 //! - a factor value that is also a player's name is no clash;
 //! - no NaN or infinity, players' and factors' ratings alike;
 //!
-//! and, by hand, what the Elo family does with a factor.
+//! and, by hand, what the Elo family does with a factor, and how the systems that rate
+//! a factor as a team member pool a factor carried by several entries.
 
 use podium::{Factor, Finish, League, Match, RateError, Rating, RatingSystem, Settings, State};
 use proptest::prelude::*;
@@ -277,8 +278,8 @@ fn the_elo_family_adds_factors_to_the_entry_by_hand() {
     assert!((delta(0) - 32.0 * (2.0 - ea)).abs() < 1e-9);
     assert!((delta(1) - 32.0 * (1.0 - eb)).abs() < 1e-9);
     assert!((delta(2) - 32.0 * (0.0 - ec)).abs() < 1e-9);
-    // Car x carries a and c: K·(S − E) of both entries, summed.
-    let dx = 32.0 * ((2.0 - ea) + (0.0 - ec));
+    // Car x carries a and c: K·(S − E) with the mean of the two entries' scores.
+    let dx = 32.0 * ((2.0 - ea) + (0.0 - ec)) / 2.0;
     let x_after = l.factor_rating(&Factor::new("car", "x")).value;
     assert!((x_after - (16.0 + dx)).abs() < 1e-9);
     assert_eq!(report.factors.len(), 2);
@@ -328,4 +329,56 @@ fn kalman_mmr_gives_a_factor_its_own_share_of_the_surprise() {
     let ratio = car.delta() / a.delta();
     assert!((ratio - 2_500.0 / 122_500.0).abs() < 1e-9, "{ratio}");
     assert!(car.after.sigma.unwrap() < 50.0);
+}
+
+#[test]
+fn a_factor_on_several_entries_weighs_on_each_as_on_one() {
+    // TrueSkill and the Weng-Lin family rate a factor as one more member of each entry
+    // that carries it. Car x on a and b, then x on a and a car w (as new as x) on b:
+    // the players move alike, and x gains what x and w gained, its prior counted once.
+    for name in [
+        "trueskill",
+        "plackett-luce",
+        "bradley-terry-part",
+        "thurstone-mosteller-full",
+    ] {
+        let race = |b_car: &str| {
+            Match::builder("r1")
+                .player("a", Finish::Rank(1.0))
+                .factor("car", "x")
+                .player("b", Finish::Rank(2.0))
+                .factor("car", b_car)
+                .player("c", Finish::Rank(3.0))
+                .factor("car", "y")
+                .build()
+                .unwrap()
+        };
+        let (mut shared, mut apart) = (league(name), league(name));
+        let one = shared.apply(&race("x")).unwrap();
+        let two = apart.apply(&race("w")).unwrap();
+        for (s, t) in one.changes.iter().zip(&two.changes) {
+            assert_eq!(s.0, t.0);
+            assert!((s.1.after.value - t.1.after.value).abs() < 1e-12, "{name}");
+            assert_eq!(s.1.after.sigma, t.1.after.sigma, "{name}");
+        }
+        let factor = |l: &League, v: &str| l.factor_rating(&Factor::new("car", v));
+        let prior = shared.system().initial_factor();
+        // The prior as the copies are rated: σ² plus the drift before a match (`tau`,
+        // trueskill's `factor_tau`: 25/300 for all four).
+        let p0 = 1.0 / (prior.sigma.unwrap().powi(2) + (25.0f64 / 300.0).powi(2));
+        let (x, w) = (factor(&apart, "x"), factor(&apart, "w"));
+        let (px, pw) = (x.sigma.unwrap().powi(-2), w.sigma.unwrap().powi(-2));
+        let p = p0 + (px - p0) + (pw - p0);
+        let both = factor(&shared, "x");
+        assert!(
+            (both.sigma.unwrap().powi(-2) - p).abs() < 1e-9 * p,
+            "{name}"
+        );
+        let mean = (px * x.value + pw * w.value) / p;
+        assert!(
+            (both.value - mean).abs() < 1e-9,
+            "{name}: {} {mean}",
+            both.value
+        );
+    }
 }

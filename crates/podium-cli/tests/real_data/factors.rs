@@ -1,26 +1,28 @@
 //! Factors on real data: Formula 1 with the car as a factor (`podium import f1` writes
 //! each driver's constructor; `--factor constructor` rates it beside the drivers). The
-//! pair accuracies of `podium backtest` on every race, with and without the factor.
+//! pair accuracies of `podium backtest` on every race, each system with the factor and
+//! factor-blind.
 
 use std::collections::HashMap;
 
 use crate::util::{csv_rows, podium, Dir};
 
-/// Warm-pair accuracy (%) of each system on the F1 history, `--factor constructor` or not.
-fn accuracy(file: &str, factor: bool) -> HashMap<String, f64> {
+/// Warm-pair accuracy (%) of each of `systems` on the F1 history, with the factor
+/// `factor` (and factor-blind) or without any.
+fn accuracy(file: &str, systems: &str, factor: Option<&str>) -> HashMap<String, f64> {
     let mut args = vec![
         "backtest",
         file,
         "--systems",
-        "kalman-mmr,pairwise,shares,whitewhale,trueskill,plackett-luce,glicko,elo-mmr",
+        systems,
         "--set",
         "pairwise.per_opponent=true",
         "--no-log-loss",
         "--format",
         "csv",
     ];
-    if factor {
-        args.extend(["--factor", "constructor"]);
+    if let Some(kind) = factor {
+        args.extend(["--factor", kind]);
     }
     csv_rows(podium(&args).ok())
         .into_iter()
@@ -47,16 +49,20 @@ fn f1_constructor_as_a_factor() {
         .filter(|r| r["constructor"] == "ferrari")
         .count();
     assert_eq!(ferrari, 2453);
-    let without = accuracy(&file, false);
-    let with = accuracy(&file, true);
+    let systems = "kalman-mmr,pairwise,shares,whitewhale,trueskill,plackett-luce,\
+                   bradley-terry-part,thurstone-mosteller-part,glicko,elo-mmr";
+    let without = accuracy(&file, systems, None);
+    let with = accuracy(&file, systems, Some("constructor"));
     // (system, without, with), in % of 298,729 warm pairs.
     let pinned = [
         ("kalman-mmr", 67.887_951_956, 68.015_827_054),
-        ("pairwise", 66.211_181_372, 67.982_351_898),
-        ("shares", 62.665_827_556, 65.197_553_636),
-        ("whitewhale", 64.769_406_385, 66.280_474_946),
-        ("trueskill", 67.414_278_493, 67.769_449_903),
-        ("plackett-luce", 65.033_525_369, 66.271_771_405),
+        ("pairwise", 66.211_181_372, 67.803_092_435),
+        ("shares", 62.665_827_556, 65.028_001_968),
+        ("whitewhale", 64.769_406_385, 65.767_300_798),
+        ("trueskill", 67.414_278_493, 67.777_483_940),
+        ("plackett-luce", 65.033_525_369, 66.633_637_846),
+        ("bradley-terry-part", 66.382_406_797, 67.505_833_046),
+        ("thurstone-mosteller-part", 66.231_601_217, 67.463_319_597),
         ("glicko", 66.687_532_847, 67.428_338_059),
         ("elo-mmr", 67.263_305_538, 67.368_752_280),
     ];
@@ -73,17 +79,24 @@ fn f1_constructor_as_a_factor() {
         );
     }
     // The car is worth more than a point of accuracy to the Elo family's pairwise (K
-    // shared among the opponents), shares and whitewhale (at their defaults) and to the Bayesian
-    // Plackett-Luce; kalman-mmr (the default), trueskill, glicko and elo-mmr gain less.
+    // shared among the opponents) and shares (at its defaults) and to the Bayesian
+    // Weng-Lin systems; whitewhale, kalman-mmr (the default), trueskill, glicko and
+    // elo-mmr gain less.
     // With the factor, each system also ran factor-blind: its figure without the car.
     for (system, _, _) in pinned {
         assert_eq!(with[&format!("{system} (factor-blind)")], without[system]);
     }
     let gain = |s: &str| with[s] - without[s];
-    for system in ["pairwise", "shares", "whitewhale", "plackett-luce"] {
+    for system in [
+        "pairwise",
+        "shares",
+        "plackett-luce",
+        "bradley-terry-part",
+        "thurstone-mosteller-part",
+    ] {
         assert!(gain(system) >= 1.0, "{system}");
     }
-    for system in ["kalman-mmr", "trueskill", "glicko", "elo-mmr"] {
+    for system in ["whitewhale", "kalman-mmr", "trueskill", "glicko", "elo-mmr"] {
         assert!(gain(system) > 0.0 && gain(system) < 1.0, "{system}");
     }
 }

@@ -267,8 +267,10 @@ pub(crate) fn rate_elo(
 
 /// [`crate::RatingSystem::rate_factored`] for the Elo family: an entry's rating is its
 /// members' mean plus its factors' ratings; each member gets `Δ = w · K · (S − E)` of
-/// the entry's scores, and each factor `K · (S − E)` (its own K) of every entry that
-/// carries it, summed.
+/// the entry's scores, and each factor `K · (S − E)` (its own K) with the mean scores
+/// of the entries that carry it: a factor moves like one player a match, however many
+/// entries carry it. (Summed, a make of car on half of a 40-car field would move by
+/// twenty players' changes a race, and its noise would cost more than it tells.)
 pub(crate) fn rate_elo_factored(
     sys: &impl EloScores,
     game: &Match,
@@ -293,8 +295,9 @@ pub(crate) fn rate_elo_factored(
         .iter()
         .zip(factors)
         .map(|(m, f)| {
-            let ee: f64 = m.entries.iter().map(|&i| e[i]).sum();
-            let ss: f64 = m.entries.iter().map(|&i| s[i]).sum();
+            let count = m.entries.len() as f64;
+            let ee = m.entries.iter().map(|&i| e[i]).sum::<f64>() / count;
+            let ss = m.entries.iter().map(|&i| s[i]).sum::<f64>() / count;
             PlayerChange::elo(*f, ee, ss, sys.k(f, n), 1.0)
         })
         .collect();

@@ -273,7 +273,7 @@ macro_rules! weng_lin_config {
                 learned: Option<&crate::State>,
                 factors: &[Rating],
             ) -> Result<crate::factor::Factored, RateError> {
-                crate::factor::rate_as_members(self, game, before, states, learned, factors)
+                crate::factor::rate_as_members(self, game, before, states, learned, factors, self.tau)
             }
             fn fold_factors(&self, game: &Match, before: &[Rating], factors: &[Rating]) -> Vec<Rating> {
                 crate::factor::fold_sum(game, before, factors)
