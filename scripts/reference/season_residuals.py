@@ -27,21 +27,15 @@ import csv
 import sys
 from collections import defaultdict
 
+from hindsight import read
+
 
 def read_factor(path, column):
-    """(match, player) → (factor value or "", year) from FILE."""
-    out = {}
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        reader = csv.DictReader(f)
-        need = ["match", "player", "time", column]
-        missing = [c for c in need if c not in (reader.fieldnames or [])]
-        if missing:
-            sys.exit(f"{path}:1: no column {', '.join(missing)} (needs {', '.join(need)})")
-        for line, row in enumerate(reader, start=2):
-            if row.get("team"):
-                sys.exit(f"{path}:{line}: field `team`: only free-for-alls are read")
-            out[(row["match"], row["player"])] = (row[column], row["time"][:4])
-    return out
+    """(match, player) → (factor value or "", year or None) from FILE, read as
+    hindsight.py reads it."""
+    return {(mid, player): (value, date.year if date else None)
+            for mid, date, rows in read(path, column)
+            for player, _, value in rows}
 
 
 def read_history(path):
@@ -96,7 +90,7 @@ def main():
         own = changes[key].get(mid, [])
         return (total - sum(own)) / (count - len(own) + 4)
 
-    print(f"scale,pair_accuracy,warm_pairs")
+    print("scale,pair_accuracy,warm_pairs")
     for scale in args.scale:
         seen = set()
         right = pairs = 0.0
