@@ -35,6 +35,15 @@ fn accuracy(file: &str, systems: &str, factor: Option<&str>) -> HashMap<String, 
         .collect()
 }
 
+/// Asserts that `system`'s accuracy in `run` is `want` (%), to 1e-6.
+fn pin(run: &HashMap<String, f64>, system: &str, want: f64) {
+    assert!(
+        (run[system] - want).abs() < 1e-6,
+        "{system}: {}",
+        run[system]
+    );
+}
+
 #[test]
 fn f1_constructor_as_a_factor() {
     let d = Dir::new("f1-factors");
@@ -67,16 +76,8 @@ fn f1_constructor_as_a_factor() {
         ("elo-mmr", 67.263_305_538, 67.368_752_280),
     ];
     for (system, a, b) in pinned {
-        assert!(
-            (without[system] - a).abs() < 1e-6,
-            "{system}: {}",
-            without[system]
-        );
-        assert!(
-            (with[system] - b).abs() < 1e-6,
-            "{system}: {}",
-            with[system]
-        );
+        pin(&without, system, a);
+        pin(&with, system, b);
     }
     // The car is worth more than a point of accuracy to the Elo family's pairwise (K
     // shared among the opponents) and shares (at its defaults) and to the Bayesian
@@ -148,11 +149,7 @@ fn a_factor_that_decides_nothing_costs_little() {
         ("elo-mmr", 67.258_619_016, 0.25),
     ];
     for (system, a, loss) in pinned {
-        assert!(
-            (with[system] - a).abs() < 1e-6,
-            "{system}: {}",
-            with[system]
-        );
+        pin(&with, system, a);
         let blind = with[&format!("{system} (factor-blind)")];
         assert!(
             with[system] >= blind - loss,
