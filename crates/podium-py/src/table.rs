@@ -547,9 +547,10 @@ row! {
         rating_before: f64,
         /// The uncertainty σ before the match, for systems that keep one.
         sigma_before: Option<f64>,
-        /// The score the system expected of the entries that carried it, summed.
+        /// The score (or performance) the system expected of the entries that carried
+        /// it, their mean.
         expected: f64,
-        /// The score those entries achieved, summed.
+        /// The score (or performance) those entries achieved, their mean.
         actual: f64,
         /// The step size, for systems that have one.
         k: Option<f64>,

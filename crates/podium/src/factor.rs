@@ -407,9 +407,10 @@ impl<'s> Enlarged<'s> {
 /// observations. The prior counts once and each copy adds the precision it gained,
 /// `P = p₀ + Σ max(pᵢ − p₀, 0)`, and moves the mean by its own move weighted by its
 /// precision, `μ = μ₀ + Σ (pᵢ/P)(μᵢ − μ₀)`: a lone copy's posterior as it is. Without σ
-/// (no copy or prior has one), the moves are added.
+/// (no copy or prior has one), the moves are added. Its expected and actual scores are
+/// the copies' means.
 fn pool(before: Rating, copies: impl Iterator<Item = PlayerChange>) -> PlayerChange {
-    let (mut expected, mut actual) = (0.0, 0.0);
+    let (mut expected, mut actual, mut count) = (0.0, 0.0, 0.0_f64);
     let mut shift = 0.0;
     let p0 = before.sigma.filter(|&s| s > 0.0).map(|s| 1.0 / (s * s));
     let mut bayesian = p0.is_some();
@@ -418,6 +419,7 @@ fn pool(before: Rating, copies: impl Iterator<Item = PlayerChange>) -> PlayerCha
         shift += c.delta();
         expected += c.expected;
         actual += c.actual;
+        count += 1.0;
         match (c.after.sigma, p0) {
             (Some(s), Some(p0)) if s > 0.0 => {
                 let p = 1.0 / (s * s);
@@ -443,8 +445,8 @@ fn pool(before: Rating, copies: impl Iterator<Item = PlayerChange>) -> PlayerCha
     PlayerChange {
         before,
         after,
-        expected,
-        actual,
+        expected: expected / count.max(1.0),
+        actual: actual / count.max(1.0),
         k: None,
         weight: 1.0,
     }

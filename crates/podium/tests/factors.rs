@@ -283,6 +283,10 @@ fn the_elo_family_adds_factors_to_the_entry_by_hand() {
     let x_after = l.factor_rating(&Factor::new("car", "x")).value;
     assert!((x_after - (16.0 + dx)).abs() < 1e-9);
     assert_eq!(report.factors.len(), 2);
+    // Its expected and actual scores, as its history shows them: the entries' means.
+    let x_change = report.factors[0].1;
+    assert!((x_change.expected - (ea + ec) / 2.0).abs() < 1e-12);
+    assert!((x_change.actual - 1.0).abs() < 1e-12);
     let rec = l
         .factors()
         .iter()
@@ -380,5 +384,9 @@ fn a_factor_on_several_entries_weighs_on_each_as_on_one() {
             "{name}: {} {mean}",
             both.value
         );
+        // What x expected and achieved: the means of its two entries'.
+        let (xs, xa, wa) = (one.factors[0].1, two.factors[0].1, two.factors[1].1);
+        assert!((xs.expected - (xa.expected + wa.expected) / 2.0).abs() < 1e-12);
+        assert!((xs.actual - (xa.actual + wa.actual) / 2.0).abs() < 1e-12);
     }
 }

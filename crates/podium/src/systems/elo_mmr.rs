@@ -1426,6 +1426,7 @@ impl EloMmr {
                     expected += terms[e].mu;
                     actual += perf[e];
                 }
+                let count = m.entries.len() as f64;
                 PlayerChange {
                     before: *f,
                     after: Rating {
@@ -1433,8 +1434,9 @@ impl EloMmr {
                         sigma: Some(precision.recip().sqrt().clamp(SIGMA_RANGE.0, SIGMA_RANGE.1)),
                         games: f.games.saturating_add(1),
                     },
-                    expected,
-                    actual,
+                    // The entries' mean expected and actual performances.
+                    expected: expected / count,
+                    actual: actual / count,
                     k: None,
                     weight: 1.0,
                 }

@@ -209,7 +209,8 @@ pub(crate) struct Period {
 
 impl Period {
     /// The periods of the entries that carry a factor (`own` from [`periods`]), summed:
-    /// the factor plays every game they play.
+    /// the factor plays every game they play. Its expected and actual scores are the
+    /// entries' means.
     pub(crate) fn pooled(own: &[Period], entries: &[usize]) -> Period {
         let mut p = Period::default();
         for &e in entries {
@@ -218,6 +219,9 @@ impl Period {
             p.expected += own[e].expected;
             p.actual += own[e].actual;
         }
+        let count = entries.len().max(1) as f64;
+        p.expected /= count;
+        p.actual /= count;
         p
     }
 }

@@ -1126,6 +1126,7 @@ impl KalmanMmrConfig {
                     actual += perfs[e];
                 }
                 let (shift, var) = (info / precision, 1.0 / precision);
+                let count = m.entries.len() as f64;
                 PlayerChange {
                     before: *f,
                     after: Rating {
@@ -1133,8 +1134,9 @@ impl KalmanMmrConfig {
                         sigma: Some(var.sqrt()),
                         games: f.games.saturating_add(1),
                     },
-                    expected,
-                    actual,
+                    // The entries' mean expected and actual performances.
+                    expected: expected / count,
+                    actual: actual / count,
                     k: None,
                     weight: 1.0,
                 }
