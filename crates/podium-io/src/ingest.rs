@@ -357,9 +357,6 @@ impl<E, F: FnMut(&League, &Match, &MatchReport) -> Result<(), E>> Sink for Rate<
         if self.each.is_some() {
             return Err("every match is handed on with its report");
         }
-        if self.league.system().uses_scores() {
-            return Err("the system rates score margins, which the fast reader does not keep");
-        }
         Ok(self.league)
     }
 }
@@ -516,7 +513,15 @@ impl<'a> Run<'a> {
             (InputFormat::Jsonl, _) => Err("JSON Lines"),
             _ if !self.inputs.options.factors.is_empty() => Err("factor columns"),
             (_, Some(_)) => Err("matches with times came before"),
-            (InputFormat::Csv, None) => sink.plain().and_then(|_| PlainCsv::open(Path::new(path))),
+            (InputFormat::Csv, None) => sink.plain().and_then(|league| {
+                let plain = PlainCsv::open(Path::new(path))?;
+                if plain.scored() && league.system().uses_scores() {
+                    return Err(
+                        "the system rates score margins, which the fast reader does not keep",
+                    );
+                }
+                Ok(plain)
+            }),
         };
         let plain = match plain {
             Ok(plain) => plain,

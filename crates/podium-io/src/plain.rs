@@ -214,6 +214,12 @@ impl PlainCsv {
         })
     }
 
+    /// Whether the file's finishes are scores (higher is better) rather than ranks.
+    #[must_use]
+    pub fn scored(&self) -> bool {
+        self.cols.score
+    }
+
     /// Reads the file on `threads` worker threads, handing each match to `each` in file
     /// order, and `progress` the bytes of each block as it is done. Returns the number of
     /// matches handed on.

@@ -338,6 +338,34 @@ fn plain_files_rate_as_the_general_reader_does() {
 }
 
 #[test]
+fn a_score_file_rates_the_same_whichever_reader_reads_it() {
+    // A plain file of scores used to take the fast path, which keeps places only, for
+    // the default too, while `--history` took the general one, which reads the margins.
+    let d = Dir::new("scores");
+    let games = d.file(
+        "s.csv",
+        "match,player,score\ng1,ann,10\ng1,bo,9\ng1,cy,3\ng1,di,1\n\
+         g2,bo,20\ng2,di,19\ng2,cy,5\ng2,ann,1\n\
+         g3,di,30\ng3,ann,29\ng3,bo,2\ng3,cy,1\n",
+    );
+    let history = d.path("h.csv");
+    for system in ["kalman-mmr", "sme"] {
+        let args = ["rate", &games, "--system", system, "--format", "csv"];
+        let plain = podium_logged(&args, "podium=debug");
+        let general = podium(&[&args[..], &["--history", &history]].concat());
+        assert_eq!(plain.ok(), general.ok(), "{system}");
+        // The margin-reading system takes the general way; a system that reads places
+        // alone keeps the fast one.
+        let fast = plain.stderr.contains("read on the fast path");
+        assert_eq!(fast, system == "sme", "{system}: {}", plain.stderr);
+    }
+    let rows = csv_rows(podium(&["rate", &games, "--format", "csv"]).ok());
+    let bo = rows.iter().find(|r| r["player"] == "bo").unwrap();
+    assert!((bo["rating"].parse::<f64>().unwrap() - 1567.73).abs() < 0.005);
+    assert!((bo["sigma"].parse::<f64>().unwrap() - 107.65).abs() < 0.005);
+}
+
+#[test]
 fn a_plain_file_with_a_bad_match_deep_inside_is_reported_by_line() {
     // The fast path gives up on the bad match; the general reader names it.
     let d = Dir::new("plain-bad");

@@ -631,6 +631,10 @@ impl RatingSystem for KalmanMmrConfig {
         self.win_probability_with(a, b, None)
     }
 
+    fn uses_scores(&self) -> bool {
+        self.margins > 0.0
+    }
+
     fn win_probability_with(&self, a: &Rating, b: &Rating, learned: Option<&State>) -> f64 {
         let var = |r: &Rating| r.sigma.map_or(self.sigma * self.sigma, |s| s * s);
         self.pair(
