@@ -190,3 +190,64 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_weight_near_zero_is_refused_naming_the_range() {
+    for w in [5e-324, 1e-310, 1e-12] {
+        let err = Match::builder("g")
+            .weighted_player("ann", podium::Finish::Rank(1.0), w)
+            .player("bo", podium::Finish::Rank(2.0))
+            .build()
+            .unwrap_err();
+        assert!(
+            matches!(err, podium::MatchError::InvalidWeight { ref player, weight } if player == "ann" && weight == w),
+            "{err}"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "player \"ann\": weight {w:e} must be in [1e-9, 1], the share of the match played"
+            )
+        );
+    }
+    // The least weight allowed rates in every system that rated the tiny ones wrong.
+    for sys in ["kalman-mmr", "elo-mmr", "elo-mmx"] {
+        let mut league = League::new(podium::system(sys, &podium::Settings::new()).unwrap());
+        let game = Match::builder("g")
+            .weighted_player("ann", podium::Finish::Rank(1.0), podium::model::MIN_WEIGHT)
+            .player("bo", podium::Finish::Rank(2.0))
+            .build()
+            .unwrap();
+        league.apply(&game).unwrap();
+        let ann = league.rating_of("ann");
+        assert!(
+            ann.value.is_finite() && ann.sigma.unwrap().is_finite(),
+            "{sys}: {ann:?}"
+        );
+    }
+}
+
+#[test]
+fn a_diverged_rating_is_told_in_plain_words() {
+    let err = podium::RateError::Diverged {
+        system: "kalman-mmr",
+        player: "ann".into(),
+        rating: f64::NAN,
+        sigma: Some(0.001),
+    };
+    assert_eq!(
+        err.to_string(),
+        "system kalman-mmr diverged: player \"ann\" would get a rating of NaN and a σ of 0.001; \
+         nothing of this match was applied"
+    );
+    let err = podium::RateError::Diverged {
+        system: "elo",
+        player: "bo".into(),
+        rating: f64::INFINITY,
+        sigma: None,
+    };
+    assert_eq!(
+        err.to_string(),
+        "system elo diverged: player \"bo\" would get a rating of inf; nothing of this match was applied"
+    );
+}
