@@ -74,8 +74,8 @@ pub enum MatchError {
         /// The kind this player was given.
         found: &'static str,
     },
-    /// A partial-play weight outside `0 < w ≤ 1`.
-    #[error("player {player:?}: weight {weight} must be in (0, 1]")]
+    /// A partial-play weight outside `1e-9 ≤ w ≤ 1` ([`crate::model::MIN_WEIGHT`]).
+    #[error("player {player:?}: weight {} must be in [1e-9, 1], the share of the match played", readable(*weight))]
     InvalidWeight {
         /// The player whose weight is bad.
         player: String,
@@ -147,7 +147,7 @@ pub enum RateError {
     /// outside the range the system can rate: the model diverged on this history (e.g. a
     /// full-pair Weng-Lin model on contests of thousands, whose updates sum thousands of
     /// pairs; Glicko with an underdog who beats thousands).
-    #[error("system {system} diverged: player {player:?} would get a rating of {rating} (σ {sigma:?}); nothing of this match was applied")]
+    #[error("system {system} diverged: player {player:?} would get a rating of {}{}; nothing of this match was applied", readable(*rating), sigma.map_or(String::new(), |s| format!(" and a σ of {}", readable(s))))]
     Diverged {
         /// The system's name.
         system: &'static str,

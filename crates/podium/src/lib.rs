@@ -48,7 +48,7 @@
 //! ## Teams and partial play
 //! A team is rated as one entry whose rating is the **mean of its members' ratings**; every
 //! member receives the team's change (computed with the member's own K where K depends on
-//! games played). A member's **weight** `w ∈ (0, 1]` (the share of the match they played)
+//! games played). A member's **weight** `w ∈ [1e-9, 1]` (the share of the match they played)
 //! scales their change: `Δ = w · K · (S − E)`.
 
 #![warn(missing_docs)]

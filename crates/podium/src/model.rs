@@ -3,10 +3,14 @@
 //!
 //! A `Match` is validated when it is built and cannot be wrong afterwards: it has at
 //! least two entries, no player twice, no empty team, members of one team share their
-//! finish, finishes are finite and weights lie in `(0, 1]`. Entries are kept sorted best
+//! finish, finishes are finite and weights lie in `[1e-9, 1]` ([`MIN_WEIGHT`]). Entries are kept sorted best
 //! first (stable: tied entries keep the order they were given in).
 
 use std::collections::HashSet;
+
+/// The least partial-play weight: a share of a match below one in a billion tells
+/// nothing, and near the smallest numbers the systems' sums lose every digit.
+pub const MIN_WEIGHT: f64 = 1e-9;
 use std::fmt;
 use std::ops::Range;
 
@@ -681,7 +685,7 @@ fn finish_match(
                     player: m.player.clone(),
                 });
             }
-            if !(m.weight > 0.0 && m.weight <= 1.0) {
+            if !(MIN_WEIGHT..=1.0).contains(&m.weight) {
                 return Err(MatchError::InvalidWeight {
                     player: m.player.clone(),
                     weight: m.weight,

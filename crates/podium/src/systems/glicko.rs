@@ -11,6 +11,19 @@
 //! `r' = r + q / (1/RD² + 1/d²) · Σ_j g(RD_j)(s_j − E_j)`,
 //! `RD' = (1/RD² + 1/d²)^(−½)`.
 //!
+//! **The mode, not past it.** The update of `r` is one Newton step, from `r`, towards the
+//! mode of the period's posterior (the normal prior `N(r, RD²)` times the likelihood of
+//! the games): Glickman (1999) takes the log-likelihood's quadratic approximation at
+//! the prior rating. Against many opponents all on one side (a leader of thousands who
+//! then ties with them all) the curvature at `r` understates the curvature on the way
+//! and the step passes the mode, far enough that two players' order flips (at 10,000
+//! players, the 1436th of a first contest ended first after an all-tied second one).
+//! The mode itself moves monotonically with the prior rating and with every result
+//! (as Ebtekar and Liu show for their own update, *Elo-MMR*, WWW 2021), so
+//! where the step passes it podium stops at the mode, found by Newton's method inside
+//! the bracket the step has found. A step that stays on its side of the mode is
+//! Glickman's, unchanged; RD' is Glickman's in every case.
+//!
 //! All opponents' values are those of the start of the period. The Elo-MMR reference
 //! implementation decomposes a contest into the same games for its Glicko, then counts the
 //! round as one game (its information fixed at an even game's, the outcomes averaged);
@@ -226,39 +239,21 @@ impl Period {
     }
 }
 
-/// Every player's [`Period`] in a match where every entry plays every other: `mu[i]` and
-/// `phi[i]` are the players' values on the Glicko-2 scale, in [`Match::players`] order.
-/// An opposing team is one opponent at its members' mean μ with `φ = √(Σφ²)/n`.
-///
-/// `off[e]` is the sum of entry `e`'s factors' μ and of their φ² (no factors when `off`
-/// is empty). They are added to the entry's strength as an opponent (μ and φ²) and to
-/// each of its members' own μ. The second list is each entry's own period at its
-/// strength (its members' mean μ plus its factors), weight 1: what a factor it carries
-/// learns from the match (empty when `off` is).
-pub(crate) fn periods(
-    game: &Match,
-    mu: &[f64],
-    phi: &[f64],
-    off: &[(f64, f64)],
-) -> (Vec<Period>, Vec<Period>) {
-    let k = game.len();
-    let shift = |e: usize| off.get(e).copied().unwrap_or((0.0, 0.0));
-    // Each entry as an opponent: μ and g.
-    let entries: Vec<(f64, f64)> = (0..k)
-        .map(|e| {
-            let r = game.member_range(e);
-            let n = r.len() as f64;
-            let m = mu[r.clone()].iter().sum::<f64>() / n;
-            let p = phi[r].iter().map(|p| p * p).sum::<f64>().sqrt() / n;
-            let (fm, fv) = shift(e);
-            let p = if fv > 0.0 { (p * p + fv).sqrt() } else { p };
-            (m + fm, g(p))
-        })
-        .collect();
-    let others = (k - 1) as f64;
-    let period = |e: usize, own: f64, weight: f64| {
+/// The entries of a match as opponents, on the Glicko-2 scale: each one's μ (its
+/// factors added) and `g(φ)`. What [`periods`] sums over, kept so that a player's
+/// update can be evaluated again at another rating ([`Field::settle`]).
+pub(crate) struct Field<'a> {
+    game: &'a Match,
+    entries: Vec<(f64, f64)>,
+}
+
+impl Field<'_> {
+    /// The [`Period`] of entry `e` (its players' games) at the strength `own`, the sums
+    /// times `weight`.
+    fn period(&self, e: usize, own: f64, weight: f64) -> Period {
+        let game = self.game;
         let mut p = Period::default();
-        for (j, &(mu_j, g_j)) in entries.iter().enumerate() {
+        for (j, &(mu_j, g_j)) in self.entries.iter().enumerate() {
             if j == e {
                 continue;
             }
@@ -273,16 +268,109 @@ pub(crate) fn periods(
             p.expected += x;
             p.actual += s;
         }
+        let others = (self.entries.len() - 1) as f64;
         p.info *= weight;
         p.surprise *= weight;
         p.expected /= others;
         p.actual /= others;
         p
-    };
+    }
+
+    /// Glickman's new μ of a player of entry `e`, `stepped = μ + p.surprise / (1/φ² +
+    /// p.info)` from the prior `μ`, `φ² = var` and the player's [`Period`] `p` at
+    /// `μ + off` (`off`: the entry's factors), unless it passes the mode. The step is
+    /// one Newton step, from `μ`, towards the mode of the posterior
+    /// `−(x − μ)²/(2φ²) + w · Σ_j log P(s_j | x + off)`; against
+    /// many opponents far on one side the step can pass the mode (the curvature at `μ`
+    /// understates the curvature on the way), and then the mode itself is returned,
+    /// found by Newton's method kept inside the bracket the step has found.
+    pub(crate) fn settle(
+        &self,
+        e: usize,
+        mu: f64,
+        stepped: f64,
+        off: f64,
+        var: f64,
+        weight: f64,
+    ) -> f64 {
+        let step = stepped - mu;
+        // h(x): the slope of the log-posterior, decreasing in x; h(μ) has the sign of
+        // the step.
+        let h = |x: f64| {
+            let q = self.period(e, x + off, weight);
+            (q.surprise - (x - mu) / var, var.recip() + q.info)
+        };
+        let (mut slope, mut curvature) = h(stepped);
+        // Not past the mode (or not a number: far apart ratings keep the step).
+        if (slope * step).partial_cmp(&0.0) != Some(std::cmp::Ordering::Less) {
+            return stepped;
+        }
+        // The mode lies strictly between μ and the step's end.
+        let (mut lo, mut hi) = if step > 0.0 {
+            (mu, stepped)
+        } else {
+            (stepped, mu)
+        };
+        let mut x = stepped;
+        for _ in 0..200 {
+            if slope > 0.0 {
+                lo = x;
+            } else {
+                hi = x;
+            }
+            let newton = x + slope / curvature;
+            let next = if newton > lo && newton < hi && newton.is_finite() {
+                newton
+            } else {
+                lo + (hi - lo) / 2.0
+            };
+            if (next - x).abs() <= 1e-13 * x.abs().max(1.0) || hi - lo <= 1e-13 * x.abs().max(1.0) {
+                return next;
+            }
+            x = next;
+            (slope, curvature) = h(x);
+            if slope == 0.0 {
+                return x;
+            }
+        }
+        x
+    }
+}
+
+/// Every player's [`Period`] in a match where every entry plays every other: `mu[i]` and
+/// `phi[i]` are the players' values on the Glicko-2 scale, in [`Match::players`] order.
+/// An opposing team is one opponent at its members' mean μ with `φ = √(Σφ²)/n`.
+///
+/// `off[e]` is the sum of entry `e`'s factors' μ and of their φ² (no factors when `off`
+/// is empty). They are added to the entry's strength as an opponent (μ and φ²) and to
+/// each of its members' own μ. The second list is each entry's own period at its
+/// strength (its members' mean μ plus its factors), weight 1: what a factor it carries
+/// learns from the match (empty when `off` is). The [`Field`] settles each player's new μ.
+pub(crate) fn periods<'a>(
+    game: &'a Match,
+    mu: &[f64],
+    phi: &[f64],
+    off: &[(f64, f64)],
+) -> (Vec<Period>, Vec<Period>, Field<'a>) {
+    let k = game.len();
+    let shift = |e: usize| off.get(e).copied().unwrap_or((0.0, 0.0));
+    // Each entry as an opponent: μ and g.
+    let entries: Vec<(f64, f64)> = (0..k)
+        .map(|e| {
+            let r = game.member_range(e);
+            let n = r.len() as f64;
+            let m = mu[r.clone()].iter().sum::<f64>() / n;
+            let p = phi[r].iter().map(|p| p * p).sum::<f64>().sqrt() / n;
+            let (fm, fv) = shift(e);
+            let p = if fv > 0.0 { (p * p + fv).sqrt() } else { p };
+            (m + fm, g(p))
+        })
+        .collect();
+    let field = Field { game, entries };
     let players = game
         .players()
         .enumerate()
-        .map(|(i, (e, member))| period(e, mu[i] + shift(e).0, member.weight))
+        .map(|(i, (e, member))| field.period(e, mu[i] + shift(e).0, member.weight))
         .collect();
     let own = if off.is_empty() {
         Vec::new()
@@ -291,11 +379,11 @@ pub(crate) fn periods(
             .map(|e| {
                 let r = game.member_range(e);
                 let m = mu[r.clone()].iter().sum::<f64>() / r.len() as f64;
-                period(e, m + shift(e).0, 1.0)
+                field.period(e, m + shift(e).0, 1.0)
             })
             .collect()
     };
-    (players, own)
+    (players, own, field)
 }
 
 /// Each entry's factors for [`periods`]: [`crate::factor::entry_offsets`] of the
@@ -354,14 +442,15 @@ impl GlickoConfig {
             .iter()
             .map(|f| Q * grow(f.sigma.unwrap_or(self.factor_rd), self.factor_rd))
             .collect();
-        let (periods, own) = periods(game, &mu, &phi, &offsets(game, factors, Q, &fphi));
+        let off = offsets(game, factors, Q, &fphi);
+        let (periods, own, field) = periods(game, &mu, &phi, &off);
         // 1/RD'² = 1/RD² + 1/d²; on the Glicko-2 scale 1/φ'² = 1/φ² + info.
-        let update = |b: &Rating, phi: f64, p: &Period, weight: f64| {
+        let update = |b: &Rating, value: f64, phi: f64, p: &Period, weight: f64| {
             let precision = (phi * phi).recip() + p.info;
             PlayerChange {
                 before: *b,
                 after: Rating {
-                    value: (Q * b.value + p.surprise / precision) / Q,
+                    value,
                     sigma: Some(precision.recip().sqrt() / Q),
                     games: b.games.saturating_add(1),
                 },
@@ -376,7 +465,13 @@ impl GlickoConfig {
             .zip(before)
             .zip(&periods)
             .zip(&phi)
-            .map(|((((_, m), b), p), &phi)| update(b, phi, p, m.weight))
+            .map(|((((e, m), b), p), &phi)| {
+                let shift = off.get(e).map_or(0.0, |o| o.0);
+                let precision = (phi * phi).recip() + p.info;
+                let stepped = Q * b.value + p.surprise / precision;
+                let settled = field.settle(e, Q * b.value, stepped, shift, phi * phi, m.weight);
+                update(b, settled / Q, phi, p, m.weight)
+            })
             .collect();
         keep_in_range("glicko", game, &mut changes)?;
         let factor_changes = game
@@ -386,7 +481,9 @@ impl GlickoConfig {
             .zip(&fphi)
             .map(|((m, f), &phi)| {
                 let p = Period::pooled(&own, &m.entries);
-                let mut c = update(f, phi, &p, 1.0);
+                let precision = (phi * phi).recip() + p.info;
+                let value = (Q * f.value + p.surprise / precision) / Q;
+                let mut c = update(f, value, phi, &p, 1.0);
                 c.after.sigma = c.after.sigma.map(|s| s.clamp(SIGMA_RANGE.0, SIGMA_RANGE.1));
                 c
             })

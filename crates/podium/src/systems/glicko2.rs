@@ -10,7 +10,20 @@
 //! 2. the new volatility σ' solves `f(x) = 0` for `x = ln σ'²` with
 //!    `f(x) = eˣ(Δ² − φ² − v − eˣ) / (2(φ² + v + eˣ)²) − (x − ln σ²)/τ²`, by the
 //!    Illinois algorithm (regula falsi) of Glickman's step 5, to within `epsilon`;
-//! 3. `φ* = √(φ² + σ'²)`, `φ' = 1/√(1/φ*² + 1/v)`, `μ' = μ + φ'² Σ_j g(φ_j)(s_j − E_j)`.
+//! 3. `φ* = √(φ² + σ'²)`, `φ' = 1/√(1/φ*² + 1/v)`, `μ' = μ + φ'² Σ_j g(φ_j)(s_j − E_j)`
+//!    (stopped at the mode of the period's posterior where it would pass it, as
+//!    [`glicko`](super::glicko)'s).
+//!
+//! **Bounds.** σ' is at most `max_volatility` (0.1, the bound of Lichess's Glicko-2,
+//! `liglicko2`) and φ* at most a newcomer's φ (`rd`/173.7178): Glickman's Glicko caps the
+//! pre-period RD at the unrated player's 350, and an RD beyond it says less than knowing
+//! nothing. Without them a player who keeps beating far weaker opponents learns nothing
+//! from each game while σ'² is added to φ² every period: after 20,000 such wins RD was
+//! 885 and one loss took 3,200 points. And a free-for-all of N entries is N − 1 games in
+//! one period, so a surprising contest makes `Δ²` dwarf `v` and σ' leap (to 0.4 and
+//! more for the leader of 300 who then ties with all): the leaders forgot their history
+//! and fell below the players they had beaten. Within 0.1 the ranking of such a field
+//! keeps its order.
 //!
 //! Opponents' values are those of the start of the period. The volatility is the state
 //! podium keeps beside the rating ([`RatingSystem::keeps_state`]).
@@ -26,7 +39,7 @@
 //! keeps the volatility.
 //!
 //! **Parameters** (`--set name=value`), Glickman's values: `rating` 1500, `rd` 350,
-//! `volatility` 0.06 (of a new player), `tau` 0.5 (τ, how fast volatility changes; he
+//! `volatility` 0.06 (of a new player), `max_volatility` 0.1, `tau` 0.5 (τ, how fast volatility changes; he
 //! suggests 0.3–1.2), `epsilon` 0.000001 (convergence of step 2), and `rd_per_day` 0;
 //! podium's `factor_rd` 25 (a factor's RD before any result).
 //!
@@ -74,6 +87,8 @@ pub struct Glicko2Config {
     pub rd: f64,
     /// Volatility σ of a new player. Default 0.06.
     pub volatility: f64,
+    /// The largest volatility a period may lead to. Default 0.1.
+    pub max_volatility: f64,
     /// τ: how fast volatility changes. Default 0.5.
     pub tau: f64,
     /// Convergence tolerance of the volatility's root. Default 0.000001.
@@ -92,6 +107,7 @@ impl Default for Glicko2Config {
             rating: 1500.0,
             rd: 350.0,
             volatility: 0.06,
+            max_volatility: 0.1,
             tau: 0.5,
             epsilon: 0.000_001,
             rd_per_day: 0.0,
@@ -104,6 +120,7 @@ crate::configure!(Glicko2Config, "glicko2" {
     rating: f64 where crate::params::in_range, "in [-1e9, 1e9]" => "rating of a new player",
     rd: f64 where |v| (0.001..=15_000.0).contains(&v), "in [0.001, 15000]" => "RD of a new player, and the largest RD aging leads to",
     volatility: f64 where |v| (1e-6..=10.0).contains(&v), "in [1e-6, 10]" => "volatility σ of a new player (Glickman's 0.06, kept; 0.03 predicts better on every history in docs/defaults.md)",
+    max_volatility: f64 where |v| (1e-6..=10.0).contains(&v), "in [1e-6, 10]" => "the largest volatility a period may lead to (Lichess's bound 0.1)",
     tau: f64 where |v| (0.01..=10.0).contains(&v), "in [0.01, 10]" => "τ: how fast volatility changes (Glickman: 0.3 to 1.2)",
     epsilon: f64 where |v| (1e-12..=0.01).contains(&v), "in [1e-12, 0.01]" => "convergence tolerance of the volatility",
     rd_per_day: f64 where |v| (0.0..=15_000.0).contains(&v), "in [0, 15000]" => "RD growth per day without a match (0 = no aging)",
@@ -142,14 +159,14 @@ impl Glicko2Config {
             .map(|f| f.sigma.unwrap_or(self.factor_rd) / SCALE)
             .collect();
         let off = offsets(game, factors, SCALE.recip(), &fphi);
-        let (periods, own) = periods(game, &mu, &phi, &off);
+        let (periods, own, field) = periods(game, &mu, &phi, &off);
         // Step 3 from φ*² (the volatility's growth added): φ' and μ'.
         let update = |b: &Rating, mu: f64, phi_star2: f64, p: &Period, weight: f64, base: f64| {
             let phi_new2 = (phi_star2.recip() + p.info).recip();
             PlayerChange {
                 before: *b,
                 after: Rating {
-                    value: SCALE * (mu + phi_new2 * p.surprise) + base,
+                    value: SCALE * mu + base,
                     sigma: Some(SCALE * phi_new2.sqrt()),
                     games: b.games.saturating_add(1),
                 },
@@ -164,15 +181,23 @@ impl Glicko2Config {
             states: Vec::with_capacity(before.len()),
             learned: None,
         };
-        for (i, (_, m)) in game.players().enumerate() {
+        // A newcomer's φ: the most φ* may reach.
+        let phi_max = self.rd / SCALE;
+        for (i, (e, m)) in game.players().enumerate() {
             let p = &periods[i];
             let sigma = states[i]
                 .and_then(|s| s.get::<Glicko2State>())
                 .map_or(self.volatility, |s| s.volatility);
-            let sigma_new = self.volatility(phi[i], sigma, p);
-            let phi_star2 = phi[i] * phi[i] + sigma_new * sigma_new;
+            let sigma_new = self
+                .volatility(phi[i], sigma, p)
+                .min(self.max_volatility)
+                .min(phi_max);
+            let phi_star2 = (phi[i] * phi[i] + sigma_new * sigma_new).min(phi_max * phi_max);
+            let shift = off.get(e).map_or(0.0, |o| o.0);
+            let stepped = mu[i] + (phi_star2.recip() + p.info).recip() * p.surprise;
+            let settled = field.settle(e, mu[i], stepped, shift, phi_star2, m.weight);
             out.changes
-                .push(update(&before[i], mu[i], phi_star2, p, m.weight, 1500.0));
+                .push(update(&before[i], settled, phi_star2, p, m.weight, 1500.0));
             out.states.push(Some(State::new(Glicko2State {
                 volatility: sigma_new,
             })));
@@ -185,7 +210,8 @@ impl Glicko2Config {
             .zip(&fphi)
             .map(|((m, f), &phi)| {
                 let p = Period::pooled(&own, &m.entries);
-                let mut c = update(f, f.value / SCALE, phi * phi, &p, 1.0, 0.0);
+                let mu = f.value / SCALE + ((phi * phi).recip() + p.info).recip() * p.surprise;
+                let mut c = update(f, mu, phi * phi, &p, 1.0, 0.0);
                 c.after.sigma = c.after.sigma.map(|s| s.clamp(SIGMA_RANGE.0, SIGMA_RANGE.1));
                 c
             })
