@@ -199,19 +199,43 @@ impl PlainCsv {
     /// file, or its header is not that of a plain file. Read it the general way.
     pub fn open(path: &Path) -> Result<PlainCsv, &'static str> {
         let file = File::open(path).map_err(|_| "cannot open the file")?;
-        let meta = file.metadata().map_err(|_| "cannot read the file's size")?;
+        PlainCsv::from_file(file).map_err(|(why, _)| why)
+    }
+
+    /// As [`PlainCsv::open`], of a file open already. A file this reader does not read
+    /// comes back, to be read the general way from its start: a pipe or a device is
+    /// refused before a byte of it is read (it cannot be read again, nor opened again
+    /// while its writer waits for this reader).
+    ///
+    /// # Errors
+    /// Why the file is not read by this reader, with the file.
+    pub fn from_file(mut file: File) -> Result<PlainCsv, (&'static str, File)> {
+        let meta = match file.metadata() {
+            Ok(meta) => meta,
+            Err(_) => return Err(("cannot read the file's size", file)),
+        };
         if !meta.is_file() {
-            return Err("not a regular file");
+            return Err(("not a regular file", file));
         }
-        let size = usize::try_from(meta.len()).map_err(|_| "a file too large to map")?;
-        let (cols, header, data_start) = header(&file, size)?;
-        Ok(PlainCsv {
-            file,
-            size,
-            cols,
-            header,
-            data_start,
-        })
+        let Ok(size) = usize::try_from(meta.len()) else {
+            return Err(("a file too large to map", file));
+        };
+        match header(&file, size) {
+            Ok((cols, header, data_start)) => Ok(PlainCsv {
+                file,
+                size,
+                cols,
+                header,
+                data_start,
+            }),
+            Err(why) => {
+                // The header is read by position, which moves no cursor but on Windows;
+                // a regular file goes back to its start there (that cannot fail where it
+                // was just read).
+                let _ = file.rewind();
+                Err((why, file))
+            }
+        }
     }
 
     /// Reads the file on `threads` worker threads, handing each match to `each` in file
