@@ -33,7 +33,7 @@ use compact_str::CompactString;
 use crate::csv_long::{is_plain, parse_number_bytes, KNOWN_COLUMNS};
 use crate::group::{fingerprint, RecentIds, RECENT_IDS};
 use crate::player_keys::{same_bytes, PlayerKeys};
-use crate::CsvMatches;
+use crate::{CsvMatches, MAX_LINE};
 
 /// Bytes of the file per block.
 const BLOCK: usize = 1 << 20;
@@ -624,8 +624,17 @@ impl Worker {
             block.problem = Some("a read failed");
             return block;
         }
+        // Where the block's last line starts: it may go on past `end`, but not past the
+        // longest line read (the general reader says where such a line is).
+        let own_end = end - from;
+        let last_start = memchr::memrchr(b'\n', &self.buf).map_or(0, |nl| nl + 1);
+        let mut too_long = false;
         let mut at = end;
         while at < size && self.buf.last() != Some(&b'\n') {
+            if self.buf.len() - last_start > MAX_LINE + 1 {
+                too_long = true;
+                break;
+            }
             let more = (size - at).min(1 << 16);
             let old = self.buf.len();
             self.buf.resize(old + more, 0);
@@ -643,13 +652,13 @@ impl Worker {
             None => self.buf.len(),
         };
         // Lines starting at or past `end` belong to the next block.
-        let own_end = end - from;
         if first >= own_end {
             return block;
         }
         // The text handed on ends with its last line's line break; the file's last line
-        // may have none, and gets one.
+        // may have none, and gets one. A last line too long is left out.
         let last = match memchr::memchr(b'\n', &self.buf[own_end - 1..]) {
+            _ if too_long => last_start,
             Some(nl) => own_end + nl,
             None => {
                 self.buf.push(b'\n');
@@ -660,7 +669,15 @@ impl Worker {
         block.end = (from + last) as u64;
         let buf = std::mem::take(&mut self.buf);
         let text = &buf[first..last];
-        if let Err(fault) = self.split(text, cols, &mut block) {
+        let fault = match self.split(text, cols, &mut block) {
+            Err(fault) => Some(fault),
+            Ok(()) if too_long => Some(Fault::Row {
+                why: LONG_LINE,
+                at: text.len(),
+            }),
+            Ok(()) => None,
+        };
+        if let Some(fault) = fault {
             // The block keeps the matches before the fault, for the caller to hand on
             // all but the last (which may go on past it); the general reader reads the
             // rest.
@@ -866,6 +883,9 @@ fn split_rows(
         let line = lines;
         lines += 1;
         let seen = std::mem::take(&mut count);
+        if end - fields[0].0 > MAX_LINE {
+            return Err(LONG_LINE);
+        }
         if seen == 1 && fields[0].0 == fields[0].1 {
             continue; // blank lines are skipped, as csv readers do
         }
@@ -936,6 +956,9 @@ fn bare_field(text: &str, (s, e): (usize, usize)) -> Result<&[u8], &'static str>
         Err(EMPTY_OR_SPACED)
     }
 }
+
+/// Why a line is not read: the general reader refuses it, naming its line.
+const LONG_LINE: &str = "a line longer than the longest read";
 
 /// Why a field is not read.
 const EMPTY_OR_SPACED: &str = "an empty field or one with surrounding spaces";
