@@ -570,6 +570,16 @@ fn misplaced_field(value: &serde_json::Value, kinds: &[String]) -> (String, Stri
         let expected = format!("{}: it is required", expected_at(&path));
         return (path, String::new(), expected);
     }
+    // Two keys that name one field: `id` is another name of `match`.
+    if let Some(name) = quoted("duplicate field `") {
+        let written = value.get("id").map_or_else(String::new, |v| {
+            v.as_str().map_or_else(|| v.to_string(), str::to_string)
+        });
+        let expected = format!(
+            "`{name}` or `id`, not both: `id` is another name of `{name}`, and which of the two is meant is not known"
+        );
+        return ("id".to_string(), written, expected);
+    }
     if let Some(name) = quoted("unknown field `") {
         let written = value
             .get(&name)

@@ -217,6 +217,12 @@ fn a_repeated_json_key_is_named() {
         read,
         [Err("t.jsonl:1: field `match`: \"g2\" is not valid, expected `match` once: this object gives it twice, and which of the values is meant is not known".to_string())]
     );
+    // `id` is another name of `match`.
+    let text = br#"{"match":"g1","id":"g2","results":[]}"#;
+    assert_eq!(
+        jsonl(text),
+        [Err("t.jsonl:1: field `id`: \"g2\" is not valid, expected `match` or `id`, not both: `id` is another name of `match`, and which of the two is meant is not known".to_string())]
+    );
     // The match can be skipped: its id is known.
     let e = JsonlMatches::new(
         "t.jsonl",
