@@ -19,7 +19,8 @@
 //! [`crate::CsvMatches`] from the first match not handed on, which names the file, line
 //! and field of every problem. Nothing before that point is read again. [`PlainCsv::open`]
 //! also refuses what cannot be read by position: standard input, pipes, and any file on
-//! platforms other than Unix and Windows.
+//! platforms other than Unix and Windows. A line longer than [`crate::MAX_LINE`] is not
+//! read on to its end: the reader stops before it, and the general reader refuses it.
 
 use std::collections::HashMap;
 use std::fs::File;

@@ -7,6 +7,11 @@
 //! end records. A record's line is the line of its first byte (`csv::Reader` reports the
 //! line of a skipped terminator instead after blank lines and `\r\n`). A property test
 //! checks both against `csv::Reader`'s records and byte positions.
+//!
+//! Two inputs `csv::Reader` reads are refused, with their line: a record longer than
+//! [`crate::MAX_LINE`] bytes (the reader would hold it whole, however long), and a quoted
+//! field whose closing quote never comes (`csv::Reader` makes the rest of the input that
+//! field).
 
 use std::io::{self, Read};
 
