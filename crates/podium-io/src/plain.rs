@@ -1468,6 +1468,50 @@ mod tests {
     /// A match, or the error message, as the general reader gives it.
     type Outcome = Result<Read, String>;
 
+    /// A line longer than the limit is not read on to its end, whatever the blocks and
+    /// threads: the reader stops before the match it may belong to, and the general
+    /// reader refuses the line, naming it.
+    #[test]
+    fn a_line_longer_than_the_limit_stops_the_plain_reader_before_it() {
+        let long = "p".repeat(MAX_LINE);
+        let text = format!(
+            "match,player,rank\nm1,a,1\nm1,b,2\nm2,a,1\nm2,b,2\nm3,{long},1\nm3,b,2\nm4,a,1\nm4,b,2\n"
+        );
+        let ab = |id: &str| {
+            (
+                id.to_string(),
+                vec!["a".to_string(), "b".to_string()],
+                vec![1, 2],
+            )
+        };
+        for (threads, block) in [(1, BLOCK), (2, BLOCK), (1, 1 << 16), (3, 1 << 16), (2, 7)] {
+            let (how, got, rest) = plain(text.as_bytes(), threads, block);
+            assert_eq!(
+                how,
+                Plain::Stopped(4),
+                "{threads} threads, blocks of {block}"
+            );
+            assert_eq!(got, [ab("m1")], "{threads} threads, blocks of {block}");
+            // m2 may go on in the line refused: as when read from the start, it is not
+            // handed on.
+            assert_eq!(
+                rest,
+                [Err(
+                    "t.csv:6: a line longer than 1 MiB, the most a CSV line may hold".to_string()
+                )],
+                "{threads} threads, blocks of {block}"
+            );
+        }
+        // A line of the limit exactly is read.
+        let name = "p".repeat(MAX_LINE - "m3,,1".len());
+        let text = format!("match,player,rank\nm1,a,1\nm1,b,2\nm3,{name},1\nm3,b,2\n");
+        for (threads, block) in [(1, BLOCK), (3, 1 << 16)] {
+            let (how, got, _) = plain(text.as_bytes(), threads, block);
+            assert_eq!(how, Plain::Read(2), "{threads} threads, blocks of {block}");
+            assert_eq!(got[1].1[0], name);
+        }
+    }
+
     fn outcomes(
         reader: impl Iterator<Item = Result<podium::Match, crate::ReadError>>,
     ) -> Vec<Outcome> {
