@@ -16,13 +16,10 @@ pub enum Format {
     Json,
 }
 
-/// When a player last played: the time of their last match if matches have times, else its id.
-pub fn last_played(s: &Standing) -> String {
-    match (s.stats.last_time, &s.stats.last_match) {
-        (Some(t), _) => podium_io::format_time(t),
-        (None, Some(id)) => id.to_string(),
-        (None, None) => String::new(),
-    }
+/// When a player last played: the time of their last match, or nothing when the matches
+/// have no times (a match id says nothing of when, and may look like a date).
+pub fn last_played(s: &Standing) -> Option<String> {
+    s.stats.last_time.map(podium_io::format_time)
 }
 
 /// Leaderboards shorter than twice this many rows are written on one thread.
@@ -92,7 +89,7 @@ fn csv_rows(board: &[Standing], sigma: bool, cons: bool) -> Vec<u8> {
         out.push(',');
         push_f64(&mut out, st.win_pct() - st.expected_win_pct());
         out.push(',');
-        push_csv_field(&mut out, &last_played(s));
+        push_csv_field(&mut out, &last_played(s).unwrap_or_default());
         out.push_str(if s.provisional { ",true\n" } else { ",false\n" });
     }
     out.into_bytes()
@@ -429,7 +426,7 @@ pub fn write_leaderboard_as(
                     Cell::new(format!("{:.1}", s.stats.win_pct())),
                     Cell::new(format!("{:.1}", s.stats.expected_win_pct())),
                     Cell::new(format!("{net:+.1}")),
-                    Cell::new(last_played(s)),
+                    Cell::new(last_played(s).unwrap_or_else(|| "-".to_string())),
                 ]);
                 t.add_row(row);
             }
@@ -561,7 +558,7 @@ mod tests {
                 fast(st.win_pct()),
                 fast(st.expected_win_pct()),
                 fast(st.win_pct() - st.expected_win_pct()),
-                last_played(s),
+                last_played(s).unwrap_or_default(),
                 s.provisional.to_string(),
             ]);
             w.write_record(&record).unwrap();
@@ -576,11 +573,22 @@ mod tests {
             -1e4f64..1e4,
             prop::option::of(0.0f64..500.0),
             (0..1000u32, 0..5000u64, 0.0f64..1.0),
-            prop::option::of(prop_oneof!["m[0-9]{1,6}", "[a-z,\"\n]{0,6}"]),
+            (
+                prop::option::of(prop_oneof!["m[0-9]{1,6}", "[a-z,\"\n]{0,6}"]),
+                prop::option::of(-1_000_000_000i64..300_000_000_000),
+            ),
             any::<bool>(),
         )
             .prop_map(
-                |(position, player, value, sigma, (games, extra, share), last, provisional)| {
+                |(
+                    position,
+                    player,
+                    value,
+                    sigma,
+                    (games, extra, share),
+                    (last, time),
+                    provisional,
+                )| {
                     Standing {
                         position,
                         player,
@@ -594,7 +602,7 @@ mod tests {
                             wins: f64::from(games) * share,
                             expected_wins: f64::from(games) * share / 2.0,
                             entries_total: u64::from(games) * 2 + extra,
-                            last_time: None,
+                            last_time: time,
                             last_match: last.map(Into::into),
                         },
                         provisional,

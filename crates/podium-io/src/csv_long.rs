@@ -17,7 +17,7 @@ use podium::{Factor, Finish, Match};
 
 use crate::error::ReadError;
 use crate::group::{Grouper, RecentIds, Row};
-use crate::records::{Record, Records};
+use crate::records::{Record, RecordError, Records};
 use crate::time::parse_time;
 use crate::ReadOptions;
 
@@ -55,6 +55,8 @@ pub struct CsvMatches<R: Read> {
     factor_cols: Vec<usize>,
     /// The current row's factors.
     factors: Vec<Factor>,
+    /// The header's column names, once read.
+    names: Vec<String>,
 }
 
 impl<R: Read> CsvMatches<R> {
@@ -78,6 +80,7 @@ impl<R: Read> CsvMatches<R> {
             factor_kinds: options.factors.clone(),
             factor_cols: Vec::new(),
             factors: Vec::new(),
+            names: Vec::new(),
         }
     }
 
@@ -105,6 +108,7 @@ impl<R: Read> CsvMatches<R> {
             factor_kinds: Vec::new(),
             factor_cols: Vec::new(),
             factors: Vec::new(),
+            names: Vec::new(),
         }
     }
 
@@ -120,15 +124,33 @@ impl<R: Read> CsvMatches<R> {
         self.grouper.recycle(m);
     }
 
+    /// The reader's error for what stopped the splitter.
+    fn record_error(file: &str, names: &[String], e: RecordError) -> ReadError {
+        let file = file.to_string();
+        match e {
+            RecordError::Io(source) => ReadError::Io { file, source },
+            RecordError::TooLong { line, quote_line } => ReadError::LineTooLong {
+                file,
+                line,
+                limit: crate::MAX_LINE,
+                format: "CSV",
+                quote_line,
+            },
+            RecordError::Unterminated { line, field } => ReadError::UnterminatedQuote {
+                file,
+                line,
+                field: match names.get(field) {
+                    Some(name) if !name.is_empty() => name.clone(),
+                    _ => format!("column {}", field + 1),
+                },
+            },
+        }
+    }
+
     fn header(&mut self) -> Result<Columns, ReadError> {
         let record = match self.records.next_record() {
             Ok(r) => r,
-            Err(source) => {
-                return Err(ReadError::Io {
-                    file: self.file.clone(),
-                    source,
-                })
-            }
+            Err(e) => return Err(Self::record_error(&self.file, &[], e)),
         };
         let Some(record) = record else {
             return Err(ReadError::Format {
@@ -140,7 +162,12 @@ impl<R: Read> CsvMatches<R> {
         };
         let names: Vec<String> = record
             .iter()
-            .map(|h| String::from_utf8_lossy(h).trim().to_string())
+            .map(|h| {
+                String::from_utf8_lossy(h)
+                    .trim()
+                    .trim_start_matches('\u{feff}')
+                    .to_string()
+            })
             .collect();
         let find = |name: &str| {
             names
@@ -220,6 +247,7 @@ impl<R: Read> CsvMatches<R> {
                 }
             }
         }
+        self.names = names;
         Ok(cols)
     }
 
@@ -465,12 +493,9 @@ impl<R: Read> Iterator for CsvMatches<R> {
                     self.finished = true;
                     return self.grouper.finish();
                 }
-                Err(source) => {
+                Err(e) => {
                     self.finished = true;
-                    return Some(Err(ReadError::Io {
-                        file: self.file.clone(),
-                        source,
-                    }));
+                    return Some(Err(Self::record_error(&self.file, &self.names, e)));
                 }
             }
         }

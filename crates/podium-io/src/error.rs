@@ -78,6 +78,34 @@ pub enum ReadError {
         /// 1-based line of the match's first row there.
         first_line: u64,
     },
+    /// A line longer than the readers read ([`crate::MAX_LINE`] in CSV, where the line
+    /// breaks inside quoted fields count; [`crate::MAX_JSON_LINE`] in JSON Lines): no
+    /// match file has one, and reading on would take memory without bound (a file
+    /// without line breaks, such as `/dev/zero`). Reading stops here.
+    #[error("{file}:{line}: a line longer than {}, the most a {format} line may hold{}", size(*limit), quote_line.map(|q| format!(" (the quote opened on line {q} is still open there: a quoted field runs on to its closing quote)")).unwrap_or_default())]
+    LineTooLong {
+        /// The file.
+        file: String,
+        /// 1-based line where the line (the CSV record) starts.
+        line: u64,
+        /// The longest line read, in bytes.
+        limit: usize,
+        /// The file's format: `CSV` or `JSON Lines`.
+        format: &'static str,
+        /// In CSV, the line of a quote still open at the limit, if any.
+        quote_line: Option<u64>,
+    },
+    /// A quoted CSV field whose closing quote never comes: the field would run to the
+    /// end of the file. Reading stops here.
+    #[error("{file}:{line}: field `{field}`: the quote that opens it is never closed (the field runs on to the end of the file); close it, or double a quote inside a quoted field (\"\")")]
+    UnterminatedQuote {
+        /// The file.
+        file: String,
+        /// 1-based line of the opening quote.
+        line: u64,
+        /// The column (its name in the header, or its 1-based number).
+        field: String,
+    },
     /// A match whose rows are not contiguous: the id reappears after other matches.
     #[error("{file}:{line}: match {match_id:?} appears again after other matches (its rows must be contiguous)")]
     NotContiguous {
@@ -115,6 +143,15 @@ impl ReadError {
                 | ReadError::NotContiguous { .. }
                 | ReadError::Repeated { .. }
         )
+    }
+}
+
+/// A size in bytes, in MiB when it is whole MiB.
+fn size(bytes: usize) -> String {
+    if bytes % (1 << 20) == 0 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{bytes} bytes")
     }
 }
 

@@ -50,7 +50,6 @@ use std::fmt;
 use std::fs::File;
 use std::hash::BuildHasherDefault;
 use std::io::{self, Read};
-use std::path::Path;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::{Scope, ScopedJoinHandle};
 
@@ -509,28 +508,42 @@ impl<'a> Run<'a> {
             );
             return self.general(sink, file, stream);
         }
-        let plain = match (format, &self.buffered) {
-            (InputFormat::Jsonl, _) => Err("JSON Lines"),
-            _ if !self.inputs.options.factors.is_empty() => Err("factor columns"),
-            (_, Some(_)) => Err("matches with times came before"),
-            (InputFormat::Csv, None) => sink.plain().and_then(|league| {
-                let plain = PlainCsv::open(Path::new(path))?;
-                if plain.scored() && league.system().uses_scores() {
-                    return Err(
-                        "the system rates score margins, which the fast reader does not keep",
-                    );
+        // The file is opened once, whichever reader reads it: a named pipe's writer
+        // waits for one reader, and what it wrote is read once.
+        let f = File::open(path).map_err(io_error)?;
+        let mut margins = false;
+        let refused = match (format, &self.buffered) {
+            (InputFormat::Jsonl, _) => Some("JSON Lines"),
+            _ if !self.inputs.options.factors.is_empty() => Some("factor columns"),
+            (_, Some(_)) => Some("matches with times came before"),
+            (InputFormat::Csv, None) => match sink.plain() {
+                Ok(league) => {
+                    margins = league.system().uses_scores();
+                    None
                 }
-                Ok(plain)
+                Err(why) => Some(why),
+            },
+        };
+        let plain = match refused {
+            Some(why) => Err((why, f)),
+            None => PlainCsv::from_file(f).and_then(|plain| {
+                if margins && plain.scored() {
+                    Err((
+                        "the system rates score margins, which the fast reader does not keep",
+                        plain.into_file(),
+                    ))
+                } else {
+                    Ok(plain)
+                }
             }),
         };
         let plain = match plain {
             Ok(plain) => plain,
-            Err(why) => {
+            Err((why, f)) => {
                 self.read_as(FileRead {
                     file: name.clone(),
                     way: Way::General { why },
                 });
-                let f = File::open(path).map_err(io_error)?;
                 let stream = stream(
                     name.clone(),
                     f,

@@ -9,7 +9,7 @@
 //! kind. Without the option such a field is an error, as any field podium does not know.
 
 use std::collections::BTreeMap;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 use podium::{Factor, Finish, Match, MatchError, ResultRow};
 use serde::{Deserialize, Serialize};
@@ -190,6 +190,8 @@ pub struct JsonlMatches<R: BufRead> {
     /// The factor fields read ([`ReadOptions::factors`]), and whether a result had each.
     factor_kinds: Vec<String>,
     factor_seen: Vec<bool>,
+    /// The longest line read, in bytes ([`crate::MAX_JSON_LINE`]).
+    limit: usize,
 }
 
 impl<R: BufRead> JsonlMatches<R> {
@@ -211,6 +213,7 @@ impl<R: BufRead> JsonlMatches<R> {
             timed: None,
             factor_kinds: options.factors.clone(),
             factor_seen: vec![false; options.factors.len()],
+            limit: crate::MAX_JSON_LINE,
         }
     }
 
@@ -284,6 +287,14 @@ impl<R: BufRead> JsonlMatches<R> {
         let parsed = if self.factor_kinds.is_empty() {
             serde_json::from_str(text).map(|jm| (jm, Vec::new()))
         } else {
+            // A JSON value keeps the last of a key given twice; such a line is refused, as
+            // it is when read without factors.
+            if let Some((path, written)) = repeated_key(text) {
+                let match_id = serde_json::from_str::<serde_json::Value>(text)
+                    .ok()
+                    .and_then(|v| v.get("match").and_then(|m| m.as_str()).map(str::to_string));
+                return Err(repeated(&self.file, line, match_id, path, &written));
+            }
             match serde_json::from_str::<serde_json::Value>(text) {
                 Ok(mut v) => {
                     let factors = Self::take_factors(
@@ -312,6 +323,9 @@ impl<R: BufRead> JsonlMatches<R> {
                 value: value.chars().take(60).collect(),
                 expected,
             };
+            if let Some((path, written)) = repeated_key(text) {
+                return repeated(&self.file, line, match_id.clone(), path, &written);
+            }
             let Some(value) = value else {
                 return field(
                     "json".into(),
@@ -321,11 +335,12 @@ impl<R: BufRead> JsonlMatches<R> {
             };
             if let Some((name, v)) = unknown_result_field(&value, &self.factor_kinds) {
                 let kind = name.rsplit('.').next().unwrap_or(&name).to_string();
-                return field(
-                    name,
-                    v,
-                    format!("no such field: a result has player, rank or score, team and weight, and a factor field only when read as a factor (`--factor {kind}`; in Python `factors=[\"{kind}\"]`)"),
-                );
+                let expected = match v.as_object() {
+                    Some(object) => format!("no such field: a result has player, rank or score, team and weight; {}", factors_as_fields(object)),
+                    None => format!("no such field: a result has player, rank or score, team and weight, and a factor field only when read as a factor (`--factor {kind}`; in Python `factors=[\"{kind}\"]`)"),
+                };
+                let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+                return field(name, text, expected);
             }
             let (name, v, expected) = misplaced_field(&value, &self.factor_kinds);
             field(name, v, expected)
@@ -356,18 +371,161 @@ impl<R: BufRead> JsonlMatches<R> {
 /// The first field of a result of `value` (a match object) that is not a result field,
 /// as `results[i].name`, with its value: what the reader refuses when it was not named as
 /// a factor.
-fn unknown_result_field(value: &serde_json::Value, kinds: &[String]) -> Option<(String, String)> {
+fn unknown_result_field<'v>(
+    value: &'v serde_json::Value,
+    kinds: &[String],
+) -> Option<(String, &'v serde_json::Value)> {
     const FIELDS: [&str; 5] = ["player", "rank", "score", "team", "weight"];
     let results = value.get("results")?.as_array()?;
     results.iter().enumerate().find_map(|(i, r)| {
         r.as_object()?
             .iter()
             .find(|(k, _)| !FIELDS.contains(&k.as_str()) && !kinds.contains(k))
-            .map(|(k, v)| {
-                let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
-                (format!("results[{i}].{k}"), text)
-            })
+            .map(|(k, v)| (format!("results[{i}].{k}"), v))
     })
+}
+
+/// How factors are written in JSON Lines, for a line that gives them as an object (such
+/// as `"factors":{"car":"red"}`): each is a field of the result itself, named by its kind,
+/// and read by naming that kind. The example is the object's first entry, if any.
+fn factors_as_fields(object: &serde_json::Map<String, serde_json::Value>) -> String {
+    let (kind, value) = object
+        .iter()
+        .find_map(|(k, v)| {
+            let v = match v {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Number(n) => n.to_string(),
+                _ => return None,
+            };
+            Some((k.clone(), v))
+        })
+        .unwrap_or_else(|| ("car".to_string(), "red".to_string()));
+    format!(
+        "a factor is not an object but a field of the result itself, named by its kind: {{\"player\":..,\"rank\":..,\"{kind}\":{}}}, read with `--factor {kind}` (in Python `factors=[\"{kind}\"]`)",
+        serde_json::Value::String(value)
+    )
+}
+
+/// The path (`results[1].player`) of the first key that an object of `text`, a JSON
+/// text, gives twice, with the second value as written; `None` when no key is
+/// repeated (or the text is not JSON).
+fn repeated_key(text: &str) -> Option<(String, String)> {
+    let mut found = None;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let _ = serde::de::DeserializeSeed::deserialize(
+        Keys {
+            path: String::new(),
+            found: &mut found,
+        },
+        &mut de,
+    );
+    found
+}
+
+/// The error of a key given twice, at `path`, its second value `written`.
+fn repeated(
+    file: &str,
+    line: u64,
+    match_id: Option<String>,
+    path: String,
+    written: &str,
+) -> ReadError {
+    let key = path.rsplit('.').next().unwrap_or(&path);
+    let key = key.split('[').next().unwrap_or(key).to_string();
+    ReadError::Field {
+        file: file.to_string(),
+        line,
+        match_id,
+        field: path,
+        value: written.chars().take(60).collect(),
+        expected: format!(
+            "`{key}` once: this object gives it twice, and which of the values is meant is not known"
+        ),
+    }
+}
+
+/// Walks a JSON value, to find a key that an object gives twice ([`repeated_key`]).
+struct Keys<'f> {
+    /// The path of the value walked.
+    path: String,
+    /// The repeated key's path and its second value.
+    found: &'f mut Option<(String, String)>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Keys<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Keys<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut i = 0;
+        loop {
+            let element = Keys {
+                path: format!("{}[{i}]", self.path),
+                found: &mut *self.found,
+            };
+            if seq.next_element_seed(element)?.is_none() {
+                return Ok(());
+            }
+            i += 1;
+        }
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let path = if self.path.is_empty() {
+                key.clone()
+            } else {
+                format!("{}.{key}", self.path)
+            };
+            if !seen.insert(key) {
+                let v: serde_json::Value = map.next_value()?;
+                let written = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+                *self.found = Some((path, written));
+                return Err(serde::de::Error::custom("a repeated key"));
+            }
+            map.next_value_seed(Keys {
+                path,
+                found: &mut *self.found,
+            })?;
+        }
+        Ok(())
+    }
 }
 
 /// What a well-formed JSON value that is not a valid match gets wrong: the path of the
@@ -412,11 +570,26 @@ fn misplaced_field(value: &serde_json::Value, kinds: &[String]) -> (String, Stri
         let expected = format!("{}: it is required", expected_at(&path));
         return (path, String::new(), expected);
     }
+    // Two keys that name one field: `id` is another name of `match`.
+    if let Some(name) = quoted("duplicate field `") {
+        let written = value.get("id").map_or_else(String::new, |v| {
+            v.as_str().map_or_else(|| v.to_string(), str::to_string)
+        });
+        let expected = format!(
+            "`{name}` or `id`, not both: `id` is another name of `{name}`, and which of the two is meant is not known"
+        );
+        return ("id".to_string(), written, expected);
+    }
     if let Some(name) = quoted("unknown field `") {
         let written = value
             .get(&name)
             .map_or_else(String::new, ToString::to_string);
-        let expected = "no such field: a match has the fields match, time and results".to_string();
+        let mut expected =
+            "no such field: a match has the fields match, time and results".to_string();
+        if let Some(object) = value.get(&name).and_then(|v| v.as_object()) {
+            expected.push_str("; ");
+            expected.push_str(&factors_as_fields(object));
+        }
         return (name, written, expected);
     }
     if path == "." {
@@ -460,7 +633,9 @@ impl<R: BufRead> Iterator for JsonlMatches<R> {
     fn next(&mut self) -> Option<Self::Item> {
         while !self.finished {
             self.buf.clear();
-            match self.input.read_until(b'\n', &mut self.buf) {
+            // One byte more than the limit is read, to know that the line is longer.
+            let mut line = (&mut self.input).take(self.limit as u64 + 1);
+            match line.read_until(b'\n', &mut self.buf) {
                 Ok(0) => {
                     self.finished = true;
                     if let Some(k) = self.factor_seen.iter().position(|seen| !seen) {
@@ -476,8 +651,22 @@ impl<R: BufRead> Iterator for JsonlMatches<R> {
                         }
                     }
                 }
-                Ok(_) => {
+                Ok(n) => {
                     self.line += 1;
+                    if n - usize::from(self.buf.last() == Some(&b'\n')) > self.limit {
+                        self.finished = true;
+                        return Some(Err(ReadError::LineTooLong {
+                            file: self.file.clone(),
+                            line: self.line,
+                            limit: self.limit,
+                            format: "JSON Lines",
+                            quote_line: None,
+                        }));
+                    }
+                    // A byte-order mark before the first line is not part of it.
+                    if self.line == 1 && self.buf.starts_with(b"\xef\xbb\xbf") {
+                        self.buf.drain(..3);
+                    }
                     while self.buf.last().is_some_and(|b| b.is_ascii_whitespace()) {
                         self.buf.pop();
                     }

@@ -41,6 +41,17 @@ pub use jsonl::{JsonMatch, JsonResult, JsonlMatches};
 pub use time::{format_time, parse_time};
 pub use write::LongCsvWriter;
 
+/// The longest CSV record the readers read, in bytes (without its line break; the line
+/// breaks inside its quoted fields count): 1 MiB. A longer one stops reading with
+/// [`ReadError::LineTooLong`] naming its file and line, where reading on would hold
+/// memory without bound.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// The longest JSON Lines line (one match, all its results) the readers read, in bytes:
+/// 16 MiB, some 400,000 results. A longer one stops reading with
+/// [`ReadError::LineTooLong`].
+pub const MAX_JSON_LINE: usize = 16 << 20;
+
 /// The match file formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InputFormat {

@@ -19,7 +19,8 @@
 //! [`crate::CsvMatches`] from the first match not handed on, which names the file, line
 //! and field of every problem. Nothing before that point is read again. [`PlainCsv::open`]
 //! also refuses what cannot be read by position: standard input, pipes, and any file on
-//! platforms other than Unix and Windows.
+//! platforms other than Unix and Windows. A line longer than [`crate::MAX_LINE`] is not
+//! read on to its end: the reader stops before it, and the general reader refuses it.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -33,7 +34,7 @@ use compact_str::CompactString;
 use crate::csv_long::{is_plain, parse_number_bytes, KNOWN_COLUMNS};
 use crate::group::{fingerprint, RecentIds, RECENT_IDS};
 use crate::player_keys::{same_bytes, PlayerKeys};
-use crate::CsvMatches;
+use crate::{CsvMatches, MAX_LINE};
 
 /// Bytes of the file per block.
 const BLOCK: usize = 1 << 20;
@@ -199,19 +200,52 @@ impl PlainCsv {
     /// file, or its header is not that of a plain file. Read it the general way.
     pub fn open(path: &Path) -> Result<PlainCsv, &'static str> {
         let file = File::open(path).map_err(|_| "cannot open the file")?;
-        let meta = file.metadata().map_err(|_| "cannot read the file's size")?;
+        PlainCsv::from_file(file).map_err(|(why, _)| why)
+    }
+
+    /// As [`PlainCsv::open`], of a file open already. A file this reader does not read
+    /// comes back, to be read the general way from its start: a pipe or a device is
+    /// refused before a byte of it is read (it cannot be read again, nor opened again
+    /// while its writer waits for this reader).
+    ///
+    /// # Errors
+    /// Why the file is not read by this reader, with the file.
+    pub fn from_file(mut file: File) -> Result<PlainCsv, (&'static str, File)> {
+        let meta = match file.metadata() {
+            Ok(meta) => meta,
+            Err(_) => return Err(("cannot read the file's size", file)),
+        };
         if !meta.is_file() {
-            return Err("not a regular file");
+            return Err(("not a regular file", file));
         }
-        let size = usize::try_from(meta.len()).map_err(|_| "a file too large to map")?;
-        let (cols, header, data_start) = header(&file, size)?;
-        Ok(PlainCsv {
-            file,
-            size,
-            cols,
-            header,
-            data_start,
-        })
+        let Ok(size) = usize::try_from(meta.len()) else {
+            return Err(("a file too large to map", file));
+        };
+        match header(&file, size) {
+            Ok((cols, header, data_start)) => Ok(PlainCsv {
+                file,
+                size,
+                cols,
+                header,
+                data_start,
+            }),
+            Err(why) => {
+                // The header is read by position, which moves no cursor but on Windows;
+                // a regular file goes back to its start there (that cannot fail where it
+                // was just read).
+                let _ = file.rewind();
+                Err((why, file))
+            }
+        }
+    }
+
+    /// The file, at its start, for another reader.
+    #[must_use]
+    pub fn into_file(self) -> File {
+        let mut file = self.file;
+        // As in `from_file`: the header was read by position.
+        let _ = file.rewind();
+        file
     }
 
     /// Whether the file's finishes are scores (higher is better) rather than ranks.
@@ -606,8 +640,17 @@ impl Worker {
             block.problem = Some("a read failed");
             return block;
         }
+        // Where the block's last line starts: it may go on past `end`, but not past the
+        // longest line read (the general reader says where such a line is).
+        let own_end = end - from;
+        let last_start = memchr::memrchr(b'\n', &self.buf).map_or(0, |nl| nl + 1);
+        let mut too_long = false;
         let mut at = end;
         while at < size && self.buf.last() != Some(&b'\n') {
+            if self.buf.len() - last_start > MAX_LINE + 1 {
+                too_long = true;
+                break;
+            }
             let more = (size - at).min(1 << 16);
             let old = self.buf.len();
             self.buf.resize(old + more, 0);
@@ -625,13 +668,13 @@ impl Worker {
             None => self.buf.len(),
         };
         // Lines starting at or past `end` belong to the next block.
-        let own_end = end - from;
         if first >= own_end {
             return block;
         }
         // The text handed on ends with its last line's line break; the file's last line
-        // may have none, and gets one.
+        // may have none, and gets one. A last line too long is left out.
         let last = match memchr::memchr(b'\n', &self.buf[own_end - 1..]) {
+            _ if too_long => last_start,
             Some(nl) => own_end + nl,
             None => {
                 self.buf.push(b'\n');
@@ -642,7 +685,15 @@ impl Worker {
         block.end = (from + last) as u64;
         let buf = std::mem::take(&mut self.buf);
         let text = &buf[first..last];
-        if let Err(fault) = self.split(text, cols, &mut block) {
+        let fault = match self.split(text, cols, &mut block) {
+            Err(fault) => Some(fault),
+            Ok(()) if too_long => Some(Fault::Row {
+                why: LONG_LINE,
+                at: text.len(),
+            }),
+            Ok(()) => None,
+        };
+        if let Some(fault) = fault {
             // The block keeps the matches before the fault, for the caller to hand on
             // all but the last (which may go on past it); the general reader reads the
             // rest.
@@ -848,6 +899,9 @@ fn split_rows(
         let line = lines;
         lines += 1;
         let seen = std::mem::take(&mut count);
+        if end - fields[0].0 > MAX_LINE {
+            return Err(LONG_LINE);
+        }
         if seen == 1 && fields[0].0 == fields[0].1 {
             continue; // blank lines are skipped, as csv readers do
         }
@@ -918,6 +972,9 @@ fn bare_field(text: &str, (s, e): (usize, usize)) -> Result<&[u8], &'static str>
         Err(EMPTY_OR_SPACED)
     }
 }
+
+/// Why a line is not read: the general reader refuses it, naming its line.
+const LONG_LINE: &str = "a line longer than the longest read";
 
 /// Why a field is not read.
 const EMPTY_OR_SPACED: &str = "an empty field or one with surrounding spaces";
@@ -1425,6 +1482,50 @@ mod tests {
 
     /// A match, or the error message, as the general reader gives it.
     type Outcome = Result<Read, String>;
+
+    /// A line longer than the limit is not read on to its end, whatever the blocks and
+    /// threads: the reader stops before the match it may belong to, and the general
+    /// reader refuses the line, naming it.
+    #[test]
+    fn a_line_longer_than_the_limit_stops_the_plain_reader_before_it() {
+        let long = "p".repeat(MAX_LINE);
+        let text = format!(
+            "match,player,rank\nm1,a,1\nm1,b,2\nm2,a,1\nm2,b,2\nm3,{long},1\nm3,b,2\nm4,a,1\nm4,b,2\n"
+        );
+        let ab = |id: &str| {
+            (
+                id.to_string(),
+                vec!["a".to_string(), "b".to_string()],
+                vec![1, 2],
+            )
+        };
+        for (threads, block) in [(1, BLOCK), (2, BLOCK), (1, 1 << 16), (3, 1 << 16), (2, 7)] {
+            let (how, got, rest) = plain(text.as_bytes(), threads, block);
+            assert_eq!(
+                how,
+                Plain::Stopped(4),
+                "{threads} threads, blocks of {block}"
+            );
+            assert_eq!(got, [ab("m1")], "{threads} threads, blocks of {block}");
+            // m2 may go on in the line refused: as when read from the start, it is not
+            // handed on.
+            assert_eq!(
+                rest,
+                [Err(
+                    "t.csv:6: a line longer than 1 MiB, the most a CSV line may hold".to_string()
+                )],
+                "{threads} threads, blocks of {block}"
+            );
+        }
+        // A line of the limit exactly is read.
+        let name = "p".repeat(MAX_LINE - "m3,,1".len());
+        let text = format!("match,player,rank\nm1,a,1\nm1,b,2\nm3,{name},1\nm3,b,2\n");
+        for (threads, block) in [(1, BLOCK), (3, 1 << 16)] {
+            let (how, got, _) = plain(text.as_bytes(), threads, block);
+            assert_eq!(how, Plain::Read(2), "{threads} threads, blocks of {block}");
+            assert_eq!(got[1].1[0], name);
+        }
+    }
 
     fn outcomes(
         reader: impl Iterator<Item = Result<podium::Match, crate::ReadError>>,

@@ -7,6 +7,11 @@
 //! end records. A record's line is the line of its first byte (`csv::Reader` reports the
 //! line of a skipped terminator instead after blank lines and `\r\n`). A property test
 //! checks both against `csv::Reader`'s records and byte positions.
+//!
+//! Two inputs `csv::Reader` reads are refused, with their line: a record longer than
+//! [`crate::MAX_LINE`] bytes (the reader would hold it whole, however long), and a quoted
+//! field whose closing quote never comes (`csv::Reader` makes the rest of the input that
+//! field).
 
 use std::io::{self, Read};
 
@@ -70,6 +75,95 @@ impl<'a> Text<'a> {
     }
 }
 
+/// Why [`Records`] stopped: the input failed, or is not CSV podium reads.
+#[derive(Debug)]
+pub(crate) enum RecordError {
+    /// Reading the input failed.
+    Io(io::Error),
+    /// A record longer than [`Records::limit`] bytes, starting on `line`; `quote_line` is
+    /// the line of a quote still open at the limit.
+    TooLong { line: u64, quote_line: Option<u64> },
+    /// A quoted field whose closing quote never came before the end of the input: the
+    /// quote is on `line`, in field `field` (0-based) of the record.
+    Unterminated { line: u64, field: usize },
+}
+
+impl From<io::Error> for RecordError {
+    fn from(e: io::Error) -> Self {
+        RecordError::Io(e)
+    }
+}
+
+/// Where a record read by `csv_core` is, byte by byte, by the rules of its default
+/// dialect: a quote opens a quoted field only as the field's first byte; in a quoted
+/// field a doubled quote is a quote and a single one closes it, after which the field
+/// goes on unquoted. `csv_core` keeps this to itself; it is followed here to say where a
+/// quote that never closes was opened.
+#[derive(Debug, Clone, Copy)]
+struct Quotes {
+    state: QuoteState,
+    /// The record's field being read (0-based).
+    field: usize,
+    /// The line of the byte being read, and that of the quote opening the field being
+    /// read, if it is quoted.
+    line: u64,
+    opened: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum QuoteState {
+    FieldStart,
+    Unquoted,
+    Quoted,
+    /// A quote inside a quoted field: a second one makes it a quote, anything else
+    /// closes the field's quotes.
+    QuoteInQuoted,
+    /// The record's terminator was read.
+    Ended,
+}
+
+impl Quotes {
+    fn new(line: u64) -> Self {
+        Quotes {
+            state: QuoteState::FieldStart,
+            field: 0,
+            line,
+            opened: line,
+        }
+    }
+
+    /// Follows the record over `bytes`, the next ones `csv_core` consumed.
+    fn read(&mut self, bytes: &[u8]) {
+        use QuoteState::{Ended, FieldStart, QuoteInQuoted, Quoted, Unquoted};
+        for &b in bytes {
+            self.state = match (self.state, b) {
+                (Ended, _) => Ended,
+                (FieldStart, b'"') => {
+                    self.opened = self.line;
+                    Quoted
+                }
+                (Quoted, b'"') => QuoteInQuoted,
+                (Quoted, _) => Quoted,
+                (QuoteInQuoted, b'"') => Quoted,
+                (FieldStart | Unquoted | QuoteInQuoted, b',') => {
+                    self.field += 1;
+                    FieldStart
+                }
+                (FieldStart | Unquoted | QuoteInQuoted, b'\r' | b'\n') => Ended,
+                (FieldStart | Unquoted | QuoteInQuoted, _) => Unquoted,
+            };
+            if b == b'\n' {
+                self.line += 1;
+            }
+        }
+    }
+
+    /// The line of the quote still open, if the record is inside a quoted field.
+    fn open_quote(&self) -> Option<u64> {
+        (self.state == QuoteState::Quoted).then_some(self.opened)
+    }
+}
+
 /// Splits a byte stream into CSV records.
 pub(crate) struct Records<R: Read> {
     input: R,
@@ -87,6 +181,8 @@ pub(crate) struct Records<R: Read> {
     bounds: Vec<(usize, usize)>,
     /// Whether a record was read already.
     started: bool,
+    /// The longest record read, in bytes ([`crate::MAX_LINE`]).
+    pub limit: usize,
     /// Sends every record through `csv_core` (for tests).
     #[cfg(test)]
     pub force_general: bool,
@@ -111,6 +207,7 @@ impl<R: Read> Records<R> {
             ends: vec![0; 64],
             bounds: Vec::new(),
             started: false,
+            limit: crate::MAX_LINE,
             #[cfg(test)]
             force_general: false,
         }
@@ -159,7 +256,11 @@ impl<R: Read> Records<R> {
     }
 
     /// The next record, `None` at the end of the input.
-    pub fn next_record(&mut self) -> io::Result<Option<Record<'_>>> {
+    ///
+    /// # Errors
+    /// The input fails, a record is longer than [`Records::limit`], or a quoted field
+    /// is never closed.
+    pub fn next_record(&mut self) -> Result<Option<Record<'_>>, RecordError> {
         if !self.started {
             // A byte-order mark at the very start is dropped, as csv_core does when its
             // first input holds all three bytes.
@@ -206,6 +307,9 @@ impl<R: Read> Records<R> {
                             start = i + 1;
                         }
                         b'\n' => {
+                            if i - self.pos > self.limit {
+                                return Err(self.too_long(line, None));
+                            }
                             self.bounds.push((start, i));
                             self.line += 1;
                             self.pos = i + 1;
@@ -223,6 +327,9 @@ impl<R: Read> Records<R> {
                         b'\r' if i + 1 < self.end && self.buf[i + 1] == b'\n' => {
                             // A `\r\n` is consumed up to the `\r`: csv_core reads the `\n` with
                             // the next record, which is why that record reports the line before.
+                            if i - self.pos > self.limit {
+                                return Err(self.too_long(line, None));
+                            }
                             self.bounds.push((start, i));
                             self.pos = i + 1;
                             return Ok(Some(Record {
@@ -238,6 +345,9 @@ impl<R: Read> Records<R> {
                 }
                 // No end of line in the buffer: read on, or end the last record at the end
                 // of the input.
+                if self.end - self.pos > self.limit {
+                    return Err(self.too_long(line, None));
+                }
                 if !self.eof {
                     self.fill()?;
                     continue;
@@ -254,16 +364,37 @@ impl<R: Read> Records<R> {
         self.general_record(line)
     }
 
+    /// The error of a record longer than the limit, starting on `line`.
+    fn too_long(&mut self, line: u64, quote_line: Option<u64>) -> RecordError {
+        // Nothing more is read: the rest of the input is not records podium reads.
+        self.eof = true;
+        self.pos = self.end;
+        RecordError::TooLong { line, quote_line }
+    }
+
     /// A record through csv_core, fed from the buffer (refilled as needed).
-    fn general_record(&mut self, line: u64) -> io::Result<Option<Record<'_>>> {
+    fn general_record(&mut self, line: u64) -> Result<Option<Record<'_>>, RecordError> {
         use csv_core::ReadRecordResult::{End, InputEmpty, OutputEndsFull, OutputFull, Record};
         let (mut nout, mut nend) = (0, 0);
+        // The record's bytes read so far (its terminator too, once read; at most one past
+        // the limit), and where its quotes stand.
+        let mut length = 0;
+        let mut quotes = Quotes::new(line);
         loop {
             let (res, nin, o, e) = self.core.read_record(
                 &self.buf[self.pos..self.end],
                 &mut self.out[nout..],
                 &mut self.ends[nend..],
             );
+            // The record's bytes are followed up to the first past the limit (which ends
+            // the record if it is its terminator): where the quotes stand there does not
+            // depend on how the input came in.
+            let upto = (self.limit + 1 - length).min(nin);
+            quotes.read(&self.buf[self.pos..self.pos + upto]);
+            length += upto;
+            if length > self.limit && quotes.state != QuoteState::Ended {
+                return Err(self.too_long(line, quotes.open_quote()));
+            }
             self.consume(nin);
             nout += o;
             nend += e;
@@ -285,6 +416,13 @@ impl<R: Read> Records<R> {
                 Record => break,
                 End => return Ok(None),
             }
+        }
+        if let Some(quote) = quotes.open_quote() {
+            // Only the end of the input ends a record inside a quoted field.
+            return Err(RecordError::Unterminated {
+                line: quote,
+                field: quotes.field,
+            });
         }
         self.bounds.clear();
         let mut start = 0;
@@ -331,28 +469,56 @@ mod tests {
         out
     }
 
-    /// The same through [`Records`], read `chunk` bytes at a time.
-    fn by_records(text: &[u8], chunk: usize, general: bool) -> Vec<(u64, Vec<Vec<u8>>)> {
-        // The first read gives at least 3 bytes: csv_core strips a byte-order mark only
-        // when the first bytes it is given hold all of it.
-        struct Trickle<'a>(&'a [u8], usize, bool);
-        impl Read for Trickle<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                let want = if self.2 { self.1 } else { self.1.max(3) };
-                self.2 = true;
-                let n = want.min(buf.len()).min(self.0.len());
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                Ok(n)
-            }
+    /// A reader of `.0`, `.1` bytes at a time. The first read gives at least 3 bytes:
+    /// csv_core strips a byte-order mark only when the first bytes it is given hold all
+    /// of it.
+    struct Trickle<'a>(&'a [u8], usize, bool);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let want = if self.2 { self.1 } else { self.1.max(3) };
+            self.2 = true;
+            let n = want.min(buf.len()).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
         }
+    }
+
+    /// Records with their lines, and the line and field of a quote never closed.
+    type ReadBack = (Vec<(u64, Vec<Vec<u8>>)>, Option<(u64, usize)>);
+
+    /// The records of `text` as [`Records`] reads them, `chunk` bytes at a time, and
+    /// at the end the line and field of a quote never closed, if any (its record is not
+    /// one of them).
+    fn by_records(text: &[u8], chunk: usize, general: bool) -> ReadBack {
         let mut r = Records::new(Trickle(text, chunk, false));
         r.force_general = general;
         let mut out = Vec::new();
-        while let Some(rec) = r.next_record().unwrap() {
-            out.push((rec.line, rec.iter().map(<[u8]>::to_vec).collect()));
+        loop {
+            match r.next_record() {
+                Ok(Some(rec)) => out.push((rec.line, rec.iter().map(<[u8]>::to_vec).collect())),
+                Ok(None) => return (out, None),
+                Err(RecordError::Unterminated { line, field }) => {
+                    assert!(r.next_record().unwrap().is_none(), "nothing after it");
+                    return (out, Some((line, field)));
+                }
+                Err(e) => panic!("{e:?}"),
+            }
         }
-        out
+    }
+
+    /// [`by_csv`], with the last record left out when [`Records`] found its quote never
+    /// closed: the csv crate reads such a field to the end of the input.
+    fn agrees(text: &[u8], (records, open): &ReadBack) -> bool {
+        let mut want = by_csv(text);
+        if let Some((line, _)) = open {
+            match want.pop() {
+                Some((start, _)) if start <= *line => {}
+                _ => return false,
+            }
+        }
+        *records == want
     }
 
     #[test]
@@ -367,9 +533,13 @@ mod tests {
             b"x",
             b",,\n,\n",
         ] {
-            assert_eq!(by_records(text, 1 << 20, false), by_csv(text), "{text:?}");
-            assert_eq!(by_records(text, 3, false), by_csv(text), "{text:?}");
-            assert_eq!(by_records(text, 1, true), by_csv(text), "{text:?}");
+            assert_eq!(
+                by_records(text, 1 << 20, false),
+                (by_csv(text), None),
+                "{text:?}"
+            );
+            assert_eq!(by_records(text, 3, false), (by_csv(text), None), "{text:?}");
+            assert_eq!(by_records(text, 1, true), (by_csv(text), None), "{text:?}");
         }
     }
 
@@ -386,10 +556,61 @@ mod tests {
             chunk in 1usize..40,
         ) {
             let text = parts.concat();
-            let want = by_csv(text.as_bytes());
-            prop_assert_eq!(&by_records(text.as_bytes(), chunk, false), &want);
-            prop_assert_eq!(&by_records(text.as_bytes(), 1 << 20, false), &want);
-            prop_assert_eq!(&by_records(text.as_bytes(), chunk, true), &want);
+            let got = by_records(text.as_bytes(), chunk, false);
+            prop_assert!(agrees(text.as_bytes(), &got), "{:?}", got);
+            prop_assert_eq!(&by_records(text.as_bytes(), 1 << 20, false), &got);
+            prop_assert_eq!(&by_records(text.as_bytes(), chunk, true), &got);
+        }
+    }
+
+    #[test]
+    fn an_unterminated_quote_is_found_where_it_opens() {
+        for (text, open) in [
+            (&b"a,b\nc,\"d\n"[..], Some((2, 1))),
+            (b"a,b\nc,\"d\ne\nf", Some((2, 1))),
+            (b"\"a\"\"b", Some((1, 0))),
+            (b"x,y,\"z\"\"\"", None),
+            (b"a,b\"c\n", None),
+            (b"\"a\"b,\"\n", Some((1, 1))),
+            (b"\"a\"\r\n\"b", Some((2, 0))),
+        ] {
+            for (chunk, general) in [(1 << 20, false), (1, false), (2, true)] {
+                let got = by_records(text, chunk, general);
+                assert_eq!(got.1, open, "{:?}", String::from_utf8_lossy(text));
+                assert!(agrees(text, &got), "{:?}", String::from_utf8_lossy(text));
+            }
+        }
+    }
+
+    #[test]
+    fn a_record_longer_than_the_limit_stops_the_reading_at_its_line() {
+        // Lines of 3, 7, 3 and 9 bytes (the last quoted over two lines), then one of 5.
+        let text = b"a,b\nccccc,d\ne,f\n\"ggg\nggg\"\nh,i,j\n";
+        for (chunk, general) in [(1 << 20, false), (1, false), (4, true)] {
+            let read = |limit: usize| {
+                let mut r = Records::new(Trickle(text, chunk, false));
+                r.force_general = general;
+                r.limit = limit;
+                let mut lines = Vec::new();
+                loop {
+                    match r.next_record() {
+                        Ok(Some(rec)) => lines.push(rec.line),
+                        Ok(None) => return (lines, None),
+                        Err(RecordError::TooLong { line, quote_line }) => {
+                            assert!(r.next_record().unwrap().is_none(), "nothing after it");
+                            return (lines, Some((line, quote_line)));
+                        }
+                        Err(e) => panic!("{e:?}"),
+                    }
+                }
+            };
+            assert_eq!(read(9), (vec![1, 2, 3, 4, 6], None));
+            // Its ninth byte closes the quote; at its eighth, the quote is open.
+            assert_eq!(read(8), (vec![1, 2, 3], Some((4, None))));
+            assert_eq!(read(7), (vec![1, 2, 3], Some((4, Some(4)))));
+            assert_eq!(read(6), (vec![1], Some((2, None))));
+            assert_eq!(read(3), (vec![1], Some((2, None))));
+            assert_eq!(read(2), (vec![], Some((1, None))));
         }
     }
 }

@@ -16,10 +16,10 @@ SYSTEMS = [s.name for s in podium.systems()]
 
 def last_played(s) -> str:
     """A standing's last_played as the binary prints it: the date (at midnight UTC) or
-    the RFC 3339 time of the last match, else its id."""
+    the RFC 3339 time of the last match, else nothing (the matches have no times)."""
     t = s.last_played
     if t is None:
-        return s.last_match or ""
+        return ""
     if (t.hour, t.minute, t.second) == (0, 0, 0):
         return t.date().isoformat()
     return t.strftime("%Y-%m-%dT%H:%M:%SZ")

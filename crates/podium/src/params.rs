@@ -373,6 +373,10 @@ pub trait ParamType: Sized + Copy {
     const EXPECTED: &'static str;
     /// Parses the text.
     fn parse_param(s: &str) -> Option<Self>;
+    /// What the parameter accepts under a rule of the system (`rule`, e.g. "in [0, 1]").
+    fn expected_under(rule: &str) -> String {
+        format!("{} {rule}", Self::EXPECTED)
+    }
     /// Wraps the value.
     fn to_value(self) -> ParamValue;
 }
@@ -424,6 +428,11 @@ impl ParamType for FloatList {
             .collect::<Option<Vec<f64>>>()?;
         FloatList::from_slice(&values)
     }
+    /// The rule says how many numbers and which: "comma-separated numbers, one to eight
+    /// values, each in [0, 10000]".
+    fn expected_under(rule: &str) -> String {
+        format!("comma-separated numbers, {rule}")
+    }
     fn to_value(self) -> ParamValue {
         ParamValue::List(self)
     }
@@ -445,7 +454,7 @@ pub fn check<T: ParamType>(
             expected: if rule.is_empty() {
                 T::EXPECTED.to_string()
             } else {
-                format!("{} {rule}", T::EXPECTED)
+                T::expected_under(rule)
             },
         }),
     }
@@ -495,4 +504,33 @@ macro_rules! configure {
             )?
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::params::Settings;
+
+    /// The error of a bad list names the list's own rule once, not the general
+    /// "comma-separated numbers (at most 16) or none" before a rule that contradicts it.
+    #[test]
+    fn a_bad_taus_value_reads_as_one_sentence() {
+        let err = |system: &str, key: &str, value: &str| {
+            let settings: Settings = [(key, value)].into_iter().collect();
+            crate::system(system, &settings).unwrap_err().to_string()
+        };
+        for value in ["1,2,3,4,5,6,7,8,9", "x", "-1", "none"] {
+            assert_eq!(
+                err("kalman-mmr", "taus", value),
+                format!("parameter taus: {value:?} is not valid, expected comma-separated numbers, one to eight values, each in [0, 10000]")
+            );
+        }
+        assert_eq!(
+            err("elo-mmr", "noob_delay", "0"),
+            "parameter noob_delay: \"0\" is not valid, expected comma-separated numbers, each in [1e-6, 1000], at most 16 of them, or none"
+        );
+        assert_eq!(
+            err("elo", "k", "x"),
+            "parameter k: \"x\" is not valid, expected a finite number in (0, 1e9]"
+        );
+    }
 }

@@ -61,6 +61,9 @@ pub const HISTORY_HEADER: [&str; 12] = [
     "sigma_after",
 ];
 
+/// Why the factors' table is empty, when it is.
+pub const NO_FACTOR_RATED: &str = "no factor was rated, so the factors' table is empty: a factor is rated only in a match where some entries carry it and others do not; in every match read, each factor was on every entry (adding the same to each, it says nothing of the order) or on none";
+
 /// Rates and prints.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let mut league = ingest::new_league(&args.system, &args.initial)?;
@@ -145,6 +148,9 @@ fn print(args: &Args, league: &League, skipped: &[BadMatch]) -> anyhow::Result<(
     }
     board.retain(|s| s.stats.games >= args.min_games);
     let mut out = std::io::stdout().lock();
+    if args.factor_table && league.factors().is_empty() {
+        eprintln!("{NO_FACTOR_RATED}");
+    }
     if args.factor_table && args.format == Format::Json {
         let sys = league.system();
         let both = serde_json::json!({

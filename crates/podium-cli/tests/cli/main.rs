@@ -9,6 +9,7 @@ mod examples;
 mod factors;
 mod import;
 mod rate;
+mod readers;
 mod remember;
 mod safety;
 

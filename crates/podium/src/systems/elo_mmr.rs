@@ -243,7 +243,7 @@ macro_rules! elo_mmr_config {
             sig_limit: f64 where |v| (SIGMA_RANGE.0..=SIGMA_RANGE.1).contains(&v), "in [0.001, 15000]" => "σ of a player with a long history",
             drift_per_day: f64 where |v| (0.0..=1e8).contains(&v), "in [0, 1e8]" => "σ² added per day without a contest (0 = no aging)",
             split_ties: bool => "count a tie as half a win and half a loss",
-            noob_delay: FloatList where |l| l.as_slice().iter().all(|&v| (1e-6..=1000.0).contains(&v)), "each in [1e-6, 1000]" => "factors on the weight of a player's 1st, 2nd, … contest",
+            noob_delay: FloatList where |l| l.as_slice().iter().all(|&v| (1e-6..=1000.0).contains(&v)), "each in [1e-6, 1000], at most 16 of them, or none" => "factors on the weight of a player's 1st, 2nd, … contest",
             subsample_size: u32 => "opponents per player, the nearest in rating (elo-mmr: also performances kept); 0 = all",
             subsample_bucket: f64 where |v| (1e-9..=1e6).contains(&v), "in [1e-9, 1e6]" => "width of the buckets in which terms are merged",
             factor_sigma: f64 where |v| (SIGMA_RANGE.0..=SIGMA_RANGE.1).contains(&v), "in [0.001, 15000]" => "σ of a factor never seen (car, seat, faction)",
