@@ -151,21 +151,21 @@ pub enum MatchError {
 pub enum FactorError {
     /// A kind that is empty, longer than [`MAX_KIND_LEN`] bytes, or has surrounding white
     /// space, a control character or `=`.
-    #[error("factor kind {} is not valid, expected 1 to {MAX_KIND_LEN} bytes without surrounding spaces, control characters or '='", shown(kind))]
+    #[error("factor kind {} is not valid, expected {}", shown(kind), self.expected())]
     InvalidKind {
         /// The kind given.
         kind: String,
     },
     /// A kind named like a column or field that podium reads itself (in any case): a
     /// file could not carry it, nor be read back.
-    #[error("factor kind {} is not valid: it is the name of a column or field podium reads itself ({}, in any case); a factor needs a name of its own", shown(kind), crate::factor::RESERVED_KINDS.join(", "))]
+    #[error("factor kind {} is not valid, expected {}", shown(kind), self.expected())]
     ReservedKind {
         /// The kind given.
         kind: String,
     },
     /// A value that is empty, longer than [`MAX_VALUE_LEN`] bytes, or has surrounding
     /// white space or a control character.
-    #[error("factor {}: value {} is not valid, expected 1 to {MAX_VALUE_LEN} bytes without surrounding spaces or control characters", shown(kind), shown(value))]
+    #[error("factor {}: value {} is not valid, expected {}", shown(kind), shown(value), self.expected())]
     InvalidValue {
         /// The factor's kind.
         kind: String,
@@ -174,7 +174,7 @@ pub enum FactorError {
     },
     /// A value given as something other than a string or a whole number that converts
     /// exactly (a boolean, null, a fraction, a number beyond 64 bits, a list).
-    #[error("factor {}: {found} is not valid, expected a string or a whole number from -9223372036854775808 to 18446744073709551615", shown(kind))]
+    #[error("factor {}: {found} is not valid, expected {}", shown(kind), self.expected())]
     NotAValue {
         /// The factor's kind.
         kind: String,
@@ -182,11 +182,45 @@ pub enum FactorError {
         found: String,
     },
     /// More factor kinds on one entry than [`MAX_FACTORS`].
-    #[error("{count} factor kinds given, at most {MAX_FACTORS} per entry")]
+    #[error("{count} factor kinds given, expected {}", self.expected())]
     TooMany {
         /// How many kinds were given.
         count: usize,
     },
+}
+
+impl FactorError {
+    /// What the rule broken accepts, in the words every front end uses (a reader's
+    /// "field … is not valid, expected …").
+    #[must_use]
+    pub fn expected(&self) -> String {
+        match self {
+            FactorError::InvalidKind { .. } => format!(
+                "a factor kind of 1 to {MAX_KIND_LEN} bytes without surrounding spaces, control characters or '='"
+            ),
+            FactorError::ReservedKind { .. } => format!(
+                "a factor kind that is not the name of a column or field podium reads itself ({}, in any case)",
+                crate::factor::RESERVED_KINDS.join(", ")
+            ),
+            FactorError::InvalidValue { .. } | FactorError::NotAValue { .. } => format!(
+                "a factor value: a string of 1 to {MAX_VALUE_LEN} bytes without surrounding spaces or control characters, or a whole number from {} to {}",
+                i64::MIN,
+                u64::MAX
+            ),
+            FactorError::TooMany { .. } => format!("at most {MAX_FACTORS} factor kinds per entry"),
+        }
+    }
+
+    /// The text at fault: the kind, the value, or what was given instead of a value.
+    #[must_use]
+    pub fn given(&self) -> String {
+        match self {
+            FactorError::InvalidKind { kind } | FactorError::ReservedKind { kind } => kind.clone(),
+            FactorError::InvalidValue { value, .. } => value.clone(),
+            FactorError::NotAValue { found, .. } => found.clone(),
+            FactorError::TooMany { count } => count.to_string(),
+        }
+    }
 }
 
 /// A match that a rating system cannot rate, or ratings it cannot use.

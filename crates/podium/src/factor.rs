@@ -657,7 +657,7 @@ mod tests {
         }
         assert_eq!(
             check_kind("Team").unwrap_err().to_string(),
-            "factor kind \"Team\" is not valid: it is the name of a column or field podium reads itself (match, id, time, results, player, rank, score, team, weight, factors, in any case); a factor needs a name of its own"
+            "factor kind \"Team\" is not valid, expected a factor kind that is not the name of a column or field podium reads itself (match, id, time, results, player, rank, score, team, weight, factors, in any case)"
         );
         for kind in [
             "",
@@ -701,7 +701,7 @@ mod tests {
         );
         assert_eq!(
             value_of("seat", Given::Bool(false)).unwrap_err().to_string(),
-            "factor \"seat\": false is not valid, expected a string or a whole number from -9223372036854775808 to 18446744073709551615"
+            "factor \"seat\": false is not valid, expected a factor value: a string of 1 to 200 bytes without surrounding spaces or control characters, or a whole number from -9223372036854775808 to 18446744073709551615"
         );
         for value in ["", " ", "a\tb", "a\nb", " x", &"v".repeat(201)] {
             assert_eq!(
@@ -737,7 +737,7 @@ mod tests {
         );
         assert_eq!(
             err.to_string(),
-            "player \"a\": 17 factor kinds given, at most 16 per entry"
+            "player \"a\": 17 factor kinds given, expected at most 16 factor kinds per entry"
         );
     }
 
