@@ -127,8 +127,8 @@ pub enum MatchError {
     InvalidFactor {
         /// The entry's (first) player.
         player: String,
-        /// What is wrong with the factor.
-        source: FactorError,
+        /// What is wrong with the factor (boxed: a match error stays small).
+        source: Box<FactorError>,
     },
     /// One entry was given two values of one factor kind (two rows of a team that
     /// disagree, or one entry with `car=x` and `car=y`).

@@ -244,7 +244,7 @@ pub(crate) fn check_entry(entry: &Entry) -> Result<(), MatchError> {
     };
     let invalid = |source| MatchError::InvalidFactor {
         player: player(),
-        source,
+        source: Box::new(source),
     };
     if entry.factors.len() > MAX_FACTORS {
         return Err(invalid(FactorError::TooMany {
@@ -651,7 +651,7 @@ mod tests {
                 err,
                 MatchError::InvalidFactor {
                     player: "a".into(),
-                    source: FactorError::ReservedKind { kind: kind.into() },
+                    source: Box::new(FactorError::ReservedKind { kind: kind.into() }),
                 }
             );
         }
@@ -732,7 +732,7 @@ mod tests {
             err,
             MatchError::InvalidFactor {
                 player: "a".into(),
-                source: FactorError::TooMany { count: 17 },
+                source: Box::new(FactorError::TooMany { count: 17 }),
             }
         );
         assert_eq!(
