@@ -121,14 +121,10 @@ pub const RESERVED_KINDS: [&str; 10] = [
     "match", "id", "time", "results", "player", "rank", "score", "team", "weight", "factors",
 ];
 
-/// Whether `s` holds a control character (`char::is_control`: C0, DEL, C1): a scan of
-/// its bytes when it is ASCII.
+/// Whether `s` holds a control character (`char::is_control`: C0, DEL, C1): one pass
+/// over its bytes for the usual printable ASCII, the characters otherwise.
 pub(crate) fn has_control(s: &str) -> bool {
-    if s.is_ascii() {
-        s.bytes().any(|b| b < 0x20 || b == 0x7f)
-    } else {
-        s.chars().any(char::is_control)
-    }
+    !s.bytes().all(|b| (0x20..0x7f).contains(&b)) && s.chars().any(char::is_control)
 }
 
 /// Whether `s` is 1 to `max` bytes without surrounding white space or control characters.
@@ -676,6 +672,15 @@ mod tests {
         }
         assert!(check_kind(&"k".repeat(64)).is_ok());
         assert!(with_factor("matchday", "3").is_ok());
+    }
+
+    #[test]
+    fn the_control_shortcut_agrees_with_is_control() {
+        for c in (0..0x300).filter_map(char::from_u32) {
+            for s in [c.to_string(), format!("ab{c}"), format!("é{c}z")] {
+                assert_eq!(has_control(&s), s.chars().any(char::is_control), "{s:?}");
+            }
+        }
     }
 
     #[test]
