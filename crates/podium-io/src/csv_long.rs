@@ -534,6 +534,22 @@ mod tests {
     }
 
     #[test]
+    fn match_id_longer_than_the_limit_is_refused() {
+        let long = "m".repeat(201);
+        let got = read(&format!(
+            "match,player,rank\n{long},a,1\n{long},b,2\nh,a,1\nh,b,2\n"
+        ));
+        let e = got[0].as_ref().unwrap_err();
+        assert!(
+            e.to_string().ends_with("(201 bytes) is not valid, expected at most 200 bytes without surrounding spaces or control characters"),
+            "{e}"
+        );
+        assert!(e.to_string().starts_with("t.csv:2: match"), "{e}");
+        // The next match is read.
+        assert_eq!(got[1].as_ref().unwrap().id(), "h");
+    }
+
+    #[test]
     fn player_id_with_a_control_character_is_refused() {
         let got = read("match,player,rank\ng,a\u{0}b,1\ng,b,2\nh,\"c\nd\",1\nh,b,2\n");
         assert_eq!(
