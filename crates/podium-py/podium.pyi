@@ -50,9 +50,11 @@ class PodiumError(ValueError):
 class MatchError(PodiumError):
     """A match that cannot exist: fewer than two entries, a player twice, an empty team, a
     finish that is not a finite number, ranks mixed with scores, a weight outside (0, 1], a
-    player id that is empty or has surrounding spaces, or a bad factor (an empty kind or
-    value, one with surrounding spaces, a kind with '=', two values of one kind for one
-    entry)."""
+    player id, team name or match id that is not valid (empty, over 200 bytes, with
+    surrounding spaces or control characters), or a bad factor (a kind or value that is
+    empty, too long, with surrounding spaces or control characters, a kind with '=' or
+    named like a field, a value that is not a string or a whole number within 64 bits, two
+    values of one kind or more than 16 kinds for one entry)."""
 
 class ConfigError(PodiumError):
     """An unknown system, a parameter it does not have, a value it does not accept, or

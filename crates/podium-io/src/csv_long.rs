@@ -9,7 +9,7 @@
 //! | `team` | no | players with the same team in a match form one entry |
 //! | `time` | no | RFC 3339 or `YYYY-MM-DD` |
 //! | `weight` | no | partial play, `0 < w ≤ 1` |
-//! | factor columns | those named in [`ReadOptions::factors`] | the entry's factor of that kind (`car`: `ferrari` gives `car=ferrari`); empty = none |
+//! | factor columns | those named in [`ReadOptions::factors`] | the entry's factor of that kind (`car`: `ferrari` gives `car=ferrari`; [`podium::factor::check_value`]); empty = none |
 
 use std::io::{self, Read};
 
@@ -272,6 +272,14 @@ impl<R: Read> CsvMatches<R> {
                 expected: "valid UTF-8 text".into(),
             })?;
             if !value.is_empty() {
+                podium::factor::check_value(kind, value).map_err(|e| ReadError::Field {
+                    file: file.to_string(),
+                    line: rec.line,
+                    match_id: Some(match_id.to_string()),
+                    field: kind.clone(),
+                    value: e.given().chars().take(60).collect(),
+                    expected: e.expected(),
+                })?;
                 out.push(Factor::new(kind.as_str(), value));
             }
         }
@@ -533,6 +541,74 @@ mod tests {
         let g2 = got[1].as_ref().unwrap();
         assert_eq!(g2.len(), 2);
         assert_eq!(g2.entries()[1].members.len(), 2);
+    }
+
+    #[test]
+    fn player_id_longer_than_the_limit_is_refused() {
+        let long = "p".repeat(201);
+        let got = read(&format!("match,player,rank\ng,a,1\ng,{long},2\n"));
+        assert_eq!(
+            got[0].as_ref().unwrap_err().to_string(),
+            format!(
+                "t.csv:3: match \"g\", field `player`: player id {:?}… (201 bytes) is not valid, expected 1 to 200 bytes without surrounding spaces or control characters",
+                "p".repeat(60)
+            )
+        );
+        let longest = "p".repeat(200);
+        assert!(read(&format!("match,player,rank\ng,a,1\ng,{longest},2\n"))[0].is_ok());
+    }
+
+    #[test]
+    fn match_id_longer_than_the_limit_is_refused() {
+        let long = "m".repeat(201);
+        let got = read(&format!(
+            "match,player,rank\n{long},a,1\n{long},b,2\nh,a,1\nh,b,2\n"
+        ));
+        let e = got[0].as_ref().unwrap_err();
+        assert!(
+            e.to_string().ends_with("(201 bytes) is not valid, expected at most 200 bytes without surrounding spaces or control characters"),
+            "{e}"
+        );
+        assert!(e.to_string().starts_with("t.csv:2: match"), "{e}");
+        // The next match is read.
+        assert_eq!(got[1].as_ref().unwrap().id(), "h");
+    }
+
+    #[test]
+    fn player_id_with_a_control_character_is_refused() {
+        let got = read("match,player,rank\ng,a\u{0}b,1\ng,b,2\nh,\"c\nd\",1\nh,b,2\n");
+        assert_eq!(
+            got[0].as_ref().unwrap_err().to_string(),
+            "t.csv:2: match \"g\", field `player`: player id \"a\\0b\" is not valid, expected 1 to 200 bytes without surrounding spaces or control characters"
+        );
+        assert_eq!(
+            got[1].as_ref().unwrap_err().to_string(),
+            "t.csv:4: match \"h\", field `player`: player id \"c\\nd\" is not valid, expected 1 to 200 bytes without surrounding spaces or control characters"
+        );
+        let got = read("match,player,rank,team\ng,a,1,red\tside\ng,b,2,\n");
+        assert_eq!(
+            got[0].as_ref().unwrap_err().to_string(),
+            "t.csv:2: match \"g\", field `team`: team name \"red\\tside\" is not valid, expected 1 to 200 bytes without surrounding spaces or control characters"
+        );
+    }
+
+    #[test]
+    fn factor_values_with_control_characters_or_too_long_are_refused() {
+        let got = with_factors("match,player,rank,car\ng,a,1,re\td\ng,b,2,x\n", &["car"]);
+        assert_eq!(
+            got[0].as_ref().unwrap_err().to_string(),
+            "t.csv:2: field `car`: \"re\\td\" is not valid, expected a factor value: a string of 1 to 200 bytes without surrounding spaces or control characters, or a whole number from -9223372036854775808 to 18446744073709551615"
+        );
+        let long = "v".repeat(201);
+        let got = with_factors(
+            &format!("match,player,rank,car\ng,a,1,{long}\ng,b,2,x\n"),
+            &["car"],
+        );
+        assert!(got[0]
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .starts_with("t.csv:2: field `car`: \"vvv"));
     }
 
     fn with_factors(text: &str, kinds: &[&str]) -> Vec<Result<Match, ReadError>> {

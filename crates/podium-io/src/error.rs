@@ -160,7 +160,9 @@ pub(crate) fn field_of(err: &MatchError) -> &'static str {
     match err {
         MatchError::TooFewEntries { .. } => "match",
         MatchError::DuplicatePlayer { .. } | MatchError::InvalidPlayerId { .. } => "player",
-        MatchError::EmptyTeam { .. } | MatchError::TeamFinishMismatch { .. } => "team",
+        MatchError::EmptyTeam { .. }
+        | MatchError::TeamFinishMismatch { .. }
+        | MatchError::InvalidTeamName { .. } => "team",
         MatchError::NonFiniteFinish { .. } | MatchError::MixedFinishKinds { .. } => "rank/score",
         MatchError::InvalidWeight { .. } => "weight",
         MatchError::InvalidFactor { .. } | MatchError::FactorMismatch { .. } => "factor",

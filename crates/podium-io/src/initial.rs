@@ -96,8 +96,13 @@ pub fn read_initial_ratings(
             expected: expected.into(),
         };
         let player = rec.get(pc).unwrap_or("");
-        if player.is_empty() {
-            return Err(bad("player", player, "a player id"));
+        if !podium::model::check_id(player) {
+            let shown: String = player.chars().take(60).collect();
+            return Err(bad(
+                "player",
+                &shown,
+                "a player id of 1 to 200 bytes without surrounding spaces or control characters",
+            ));
         }
         let r = rec.get(rc).unwrap_or("");
         let rating = r
@@ -187,5 +192,26 @@ mod tests {
         assert!(e.to_string().contains("also on line 2"), "{e}");
         let e = read_initial_ratings("i.csv", "name,rating\n".as_bytes()).unwrap_err();
         assert!(e.to_string().contains("player,rating"), "{e}");
+    }
+
+    #[test]
+    fn player_id_longer_than_the_limit_is_refused() {
+        let long = "p".repeat(201);
+        let e = read_initial_ratings(
+            "i.csv",
+            format!("player,rating\nA,1\n{long},2\n").as_bytes(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("i.csv:3: field `player`: {:?} is not valid, expected a player id of 1 to 200 bytes without surrounding spaces or control characters", "p".repeat(60))
+        );
+        let e = read_initial_ratings("i.csv", "player,rating\na\u{1}b,1\n".as_bytes()).unwrap_err();
+        assert!(e.to_string().starts_with("i.csv:2: field `player`"), "{e}");
+        let longest = "p".repeat(200);
+        assert!(
+            read_initial_ratings("i.csv", format!("player,rating\n{longest},1\n").as_bytes())
+                .is_ok()
+        );
     }
 }

@@ -4,9 +4,10 @@
 //! Blank lines are ignored.
 //!
 //! Factor fields ([`ReadOptions::factors`]) are more fields of a result, a string or a
-//! number: `{"player":"ann","rank":1,"car":"red"}` read with the factor `car` gives ann's
-//! entry `car=red`; a result without the field, or with `""` or `null`, gives none of that
-//! kind. Without the option such a field is an error, as any field podium does not know.
+//! whole number ([`factor_value`]): `{"player":"ann","rank":1,"car":"red"}` read with the
+//! factor `car` gives ann's entry `car=red`; a result without the field gives none of that
+//! kind (`null`, `""`, `true` or `2.5` are errors). Without the option such a field is an
+//! error, as any field podium does not know.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, Read};
@@ -178,6 +179,34 @@ impl JsonMatch {
     }
 }
 
+/// The text of a factor value given as JSON, by the library's one rule
+/// ([`podium::factor::value_of`]): a string, or a whole number that converts exactly.
+///
+/// # Errors
+/// [`podium::FactorError`] for `null`, a boolean, a fraction, a number beyond 64 bits, a
+/// list or an object, or a string the rule refuses.
+pub fn factor_value(kind: &str, v: &serde_json::Value) -> Result<String, podium::FactorError> {
+    use podium::factor::{value_of, Given};
+    use serde_json::Value;
+    let text;
+    let given = match v {
+        Value::String(s) => Given::Text(s),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => Given::Integer(i.into()),
+            (_, Some(u)) => Given::Integer(u.into()),
+            _ => {
+                text = n.to_string();
+                Given::Number(&text)
+            }
+        },
+        Value::Bool(b) => Given::Bool(*b),
+        Value::Null => Given::Null,
+        Value::Array(_) => Given::Other("a list"),
+        Value::Object(_) => Given::Other("an object"),
+    };
+    value_of(kind, given)
+}
+
 /// Streams the matches of a JSON Lines source, one line at a time.
 pub struct JsonlMatches<R: BufRead> {
     file: String,
@@ -244,26 +273,15 @@ impl<R: BufRead> JsonlMatches<R> {
                     // The field is there, whatever it holds: a bad value is that match's
                     // error, not a field missing from the file.
                     seen[k] = true;
-                    let value = match raw {
-                        serde_json::Value::Null => continue,
-                        serde_json::Value::String(s) => s.trim().to_string(),
-                        v @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_)) => {
-                            v.to_string()
-                        }
-                        v => {
-                            return Err(ReadError::Field {
-                                file: file.to_string(),
-                                line,
-                                match_id,
-                                field: format!("results[{i}].{kind}"),
-                                value: v.to_string().chars().take(60).collect(),
-                                expected: "a factor: a string or a number".into(),
-                            })
-                        }
-                    };
-                    if !value.is_empty() {
-                        factors.push(Factor::new(kind.as_str(), value));
-                    }
+                    let value = factor_value(kind, &raw).map_err(|e| ReadError::Field {
+                        file: file.to_string(),
+                        line,
+                        match_id: match_id.clone(),
+                        field: format!("results[{i}].{kind}"),
+                        value: e.given().chars().take(60).collect(),
+                        expected: e.expected(),
+                    })?;
+                    factors.push(Factor::new(kind.as_str(), value));
                 }
             }
             out.push(factors);
@@ -750,7 +768,7 @@ mod tests {
 
     #[test]
     fn factor_fields_give_entries_factors() {
-        let text = r#"{"match":"r1","results":[{"player":"ann","rank":1,"car":"red","seat":1},{"player":"bo","rank":2,"car":""},{"player":"cy","rank":3,"car":null,"seat":"2"}]}"#;
+        let text = r#"{"match":"r1","results":[{"player":"ann","rank":1,"car":"red","seat":1},{"player":"bo","rank":2},{"player":"cy","rank":3,"seat":"2"}]}"#;
         let got = with_factors(text, &["car", "seat"]);
         let m = got[0].as_ref().unwrap();
         let f: Vec<Vec<String>> = m
@@ -796,7 +814,72 @@ mod tests {
         assert_eq!(got.len(), 1);
         assert_eq!(
             got[0].as_ref().unwrap_err().to_string(),
-            "t.jsonl:1: field `results[0].car`: \"[\\\"x\\\"]\" is not valid, expected a factor: a string or a number"
+            "t.jsonl:1: field `results[0].car`: \"a list\" is not valid, expected a factor value: a string of 1 to 200 bytes without surrounding spaces or control characters, or a whole number from -9223372036854775808 to 18446744073709551615"
+        );
+    }
+
+    /// The value of `seat` in a match of two results, the first one giving it as `raw`.
+    fn seat(raw: &str) -> Result<Match, ReadError> {
+        let text = format!(
+            "{{\"match\":\"g\",\"results\":[{{\"player\":\"a\",\"rank\":1,\"seat\":{raw}}},{{\"player\":\"b\",\"rank\":2,\"seat\":2}}]}}\n"
+        );
+        with_factors(&text, &["seat"]).remove(0)
+    }
+
+    #[test]
+    fn factor_values_that_are_not_text_or_whole_numbers_are_refused() {
+        let expected = "expected a factor value: a string of 1 to 200 bytes without surrounding spaces or control characters, or a whole number from -9223372036854775808 to 18446744073709551615";
+        for (raw, shown) in [
+            ("true", "true"),
+            ("2.5", "2.5"),
+            ("1e300", "1e+300"),
+            ("null", "null"),
+            ("\" \"", " "),
+            ("\"\"", ""),
+            ("\"a\\tb\"", "a\tb"),
+            ("\"a\\nb\"", "a\nb"),
+            ("\" 1\"", " 1"),
+        ] {
+            let e = seat(raw).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("t.jsonl:1: field `results[0].seat`: {shown:?} is not valid, {expected}"),
+                "{raw}"
+            );
+            assert_eq!(e.match_id(), Some("g"));
+        }
+        let m = seat("1").unwrap();
+        assert_eq!(m.entries()[0].factors, [Factor::new("seat", "1")]);
+        assert_eq!(seat("\"1\"").unwrap(), m);
+        assert_eq!(
+            seat("-9223372036854775808").unwrap().entries()[0].factors[0].value,
+            "-9223372036854775808"
+        );
+    }
+
+    #[test]
+    fn factor_numbers_of_23_digits_do_not_collide() {
+        // Read as floats, both were 1e22: two values that became one.
+        for raw in ["10000000000000000000001", "10000000000000000000002"] {
+            let e = seat(raw).unwrap_err().to_string();
+            assert!(
+                e.starts_with("t.jsonl:1: field `results[0].seat`: \"1e+22\" is not valid, expected a factor value"),
+                "{e}"
+            );
+        }
+        // As strings they are two values.
+        let a = seat("\"10000000000000000000001\"").unwrap();
+        let b = seat("\"10000000000000000000002\"").unwrap();
+        assert_ne!(a.entries()[0].factors, b.entries()[0].factors);
+    }
+
+    #[test]
+    fn player_id_with_a_control_character_is_refused() {
+        let text = "{\"match\":\"g\",\"results\":[{\"player\":\"a\\u0000b\",\"rank\":1},{\"player\":\"b\",\"rank\":2}]}\n";
+        let e = read(text).remove(0).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "t.jsonl:1: match \"g\", field `player`: player id \"a\\0b\" is not valid, expected 1 to 200 bytes without surrounding spaces or control characters"
         );
     }
 

@@ -37,7 +37,7 @@ use std::path::Path;
 pub use csv_long::CsvMatches;
 pub use error::ReadError;
 pub use group::RECENT_IDS;
-pub use jsonl::{JsonMatch, JsonResult, JsonlMatches};
+pub use jsonl::{factor_value, JsonMatch, JsonResult, JsonlMatches};
 pub use time::{format_time, parse_time};
 pub use write::LongCsvWriter;
 
@@ -109,30 +109,32 @@ impl ReadOptions {
         }
     }
 
-    /// Checks the factor columns: each a valid factor kind (non-empty, without
-    /// surrounding spaces or `=`), none of the columns podium reads itself (`match`,
-    /// `player`, …; a JSON Lines match's `id` too), named once.
+    /// Checks the factor columns: each a valid factor kind ([`podium::factor::check_kind`]:
+    /// 1 to 64 bytes without surrounding spaces, control characters or `=`, none of the
+    /// columns and fields podium reads itself in any case), named once, and at most
+    /// [`podium::factor::MAX_FACTORS`] of them (an entry carries at most that many kinds).
     ///
     /// # Errors
     /// [`ReadError::Inputs`] naming the column at fault.
     pub fn check(&self) -> Result<(), ReadError> {
+        if self.factors.len() > podium::factor::MAX_FACTORS {
+            return Err(ReadError::Inputs {
+                message: format!(
+                    "{} factor columns named, expected {}",
+                    self.factors.len(),
+                    podium::FactorError::TooMany {
+                        count: self.factors.len()
+                    }
+                    .expected()
+                ),
+            });
+        }
         for (i, kind) in self.factors.iter().enumerate() {
-            if kind.is_empty() || kind.trim() != kind || kind.contains('=') {
+            if let Err(e) = podium::factor::check_kind(kind) {
                 return Err(ReadError::Inputs {
                     message: format!(
-                        "factor column {kind:?}: a column name must be non-empty, without surrounding spaces or '='"
-                    ),
-                });
-            }
-            if csv_long::KNOWN_COLUMNS
-                .iter()
-                .chain(&["id", "results"])
-                .any(|c| c.eq_ignore_ascii_case(kind))
-            {
-                return Err(ReadError::Inputs {
-                    message: format!(
-                        "factor column {kind:?} is one podium reads itself ({}); a factor needs a column of its own",
-                        csv_long::KNOWN_COLUMNS.join(", ")
+                        "factor column {kind:?} is not valid, expected {}",
+                        e.expected()
                     ),
                 });
             }
@@ -246,18 +248,43 @@ mod tests {
                 .map_err(|e| e.to_string())
         };
         assert!(check(&["car", "seat"]).is_ok());
-        for taken in ["player", "Rank", "time", "team", "id", "results"] {
-            assert_eq!(
-                check(&["car", taken]).unwrap_err(),
-                format!("factor column {taken:?} is one podium reads itself (match, player, rank, score, team, time, weight); a factor needs a column of its own")
-            );
-        }
         assert_eq!(
             check(&["car", "Car"]).unwrap_err(),
             "factor column \"Car\" is named twice"
         );
         assert!(check(&["a=b"])
             .unwrap_err()
-            .contains("without surrounding spaces or '='"));
+            .contains("without surrounding spaces, control characters or '='"));
+    }
+
+    #[test]
+    fn factor_kind_named_like_a_field_is_refused_everywhere() {
+        let check = |kinds: &[&str]| {
+            ReadOptions::with_factors(kinds.iter().copied())
+                .check()
+                .map_err(|e| e.to_string())
+        };
+        for taken in [
+            "match", "time", "id", "results", "Player", "Rank", "SCORE", "Team", "Weight",
+            "Factors",
+        ] {
+            assert_eq!(
+                check(&["car", taken]).unwrap_err(),
+                format!("factor column {taken:?} is not valid, expected a factor kind that is not the name of a column or field podium reads itself (match, id, time, results, player, rank, score, team, weight, factors, in any case)")
+            );
+        }
+    }
+
+    #[test]
+    fn more_factor_columns_than_an_entry_may_carry_are_refused() {
+        let kinds: Vec<String> = (0..17).map(|k| format!("k{k}")).collect();
+        assert!(ReadOptions::with_factors(&kinds[..16]).check().is_ok());
+        assert_eq!(
+            ReadOptions::with_factors(&kinds)
+                .check()
+                .unwrap_err()
+                .to_string(),
+            "17 factor columns named, expected at most 16 factor kinds per entry"
+        );
     }
 }

@@ -912,8 +912,16 @@ fn split_rows(
         // characters, and only a new match's id needs to be a `str`.
         let field = |i: usize| read_field(text, fields[i], trimmable);
         let id = field(cols.id)?;
-        // The player is checked here and looked up below, with the block's others.
-        field(cols.player)?;
+        // The player is checked here and looked up below, with the block's others: an
+        // id as the library takes it ([`podium::model::check_id`]), which without
+        // anything trimmable in the block needs only its length checked.
+        let player = field(cols.player)?;
+        if player.len() > podium::model::MAX_ID_LEN
+            || (trimmable
+                && !podium::model::check_id(&text[fields[cols.player].0..fields[cols.player].1]))
+        {
+            return Err(INVALID_ID);
+        }
         let value =
             parse_number_bytes(field(cols.finish)?).ok_or("a finish that is not a number")?;
         let key = if cols.score { -value } else { value };
@@ -924,6 +932,9 @@ fn split_rows(
             }
             id_start = block.ids.len();
             let (s, e) = fields[cols.id];
+            if podium::model::check_match_id(&text[s..e]).is_err() {
+                return Err(INVALID_ID);
+            }
             block.ids.push_str(&text[s..e]);
             block.matches.push(Span {
                 id_end: block.ids.len() as u32,
@@ -978,11 +989,14 @@ const LONG_LINE: &str = "a line longer than the longest read";
 
 /// Why a field is not read.
 const EMPTY_OR_SPACED: &str = "an empty field or one with surrounding spaces";
+/// Why a player or match id is not read: too long, or with a control character.
+const INVALID_ID: &str = "an id that is not valid";
 
 /// Whether a block's text holds a quote or a carriage return, which a plain file has not;
-/// and whether it holds anything that trimming a field could remove: white space other
-/// than its line breaks, or any character other than ASCII (some are white space). In
-/// one pass of vector compares, 16 bytes at a time.
+/// and whether it holds anything that trimming a field could remove or an id may not hold:
+/// white space or control characters other than its line breaks, or any character other
+/// than ASCII (some are white space or control characters). In one pass of vector
+/// compares, 16 bytes at a time.
 fn scan(bytes: &[u8]) -> (bool, bool) {
     use wide::u8x16;
     let mut acc = (u8x16::splat(0), u8x16::splat(0));
@@ -994,10 +1008,10 @@ fn scan(bytes: &[u8]) -> (bool, bool) {
     (refused.move_mask() != 0, trimmable.move_mask() != 0)
 }
 
-/// Up to 16 bytes as a vector, zero-padded.
+/// Up to 16 bytes as a vector, padded with line breaks (which [`scan`] passes over).
 #[inline(always)]
 fn lanes(bytes: &[u8]) -> wide::u8x16 {
-    let mut sixteen = [0; 16];
+    let mut sixteen = [b'\n'; 16];
     sixteen[..bytes.len()].copy_from_slice(bytes);
     wide::u8x16::from(sixteen)
 }
@@ -1011,12 +1025,13 @@ fn scan_step(
     use wide::u8x16;
     (
         refused | v.cmp_eq(u8x16::splat(b'"')) | v.cmp_eq(u8x16::splat(b'\r')),
-        // Tab, vertical tab and form feed (9, 11, 12; 10 is the line break), the space,
-        // and bytes of 128 and over, whose high bit is their own.
+        // Control characters (below 32 but the line break, and 127) among them tab,
+        // vertical tab and form feed, the space, and bytes of 128 and over, whose high
+        // bit is their own: the fields of a block with any of them are checked one by
+        // one.
         trimmable
-            | v.cmp_eq(u8x16::splat(b'\t'))
-            | v.cmp_eq(u8x16::splat(0x0b))
-            | v.cmp_eq(u8x16::splat(0x0c))
+            | (v.min(u8x16::splat(0x1f)).cmp_eq(v) ^ v.cmp_eq(u8x16::splat(b'\n')))
+            | v.cmp_eq(u8x16::splat(0x7f))
             | v.cmp_eq(u8x16::splat(b' '))
             | v,
     )
@@ -1629,6 +1644,35 @@ mod tests {
         latin1.extend([0xe9, b',', b'2', b'\n']);
         let (plain, _, _) = plain(&latin1, 1, 1 << 20);
         assert!(matches!(plain, Plain::Stopped(2)), "{plain:?}");
+    }
+
+    #[test]
+    fn player_id_longer_than_the_limit_is_refused() {
+        let no = |text: &str| {
+            for threads in [1, 2] {
+                let (plain, _, _) = plain(text.as_bytes(), threads, 8);
+                assert!(!matches!(plain, Plain::Read(_)), "{text:?}: {plain:?}");
+            }
+        };
+        let long = "p".repeat(podium::model::MAX_ID_LEN + 1);
+        no(&format!("match,player,rank\ng,a,1\ng,{long},2\n"));
+        no(&format!("match,player,rank\n{long},a,1\n{long},b,2\n"));
+        // Control characters, ASCII or not, in the player or the match id.
+        for control in ["\u{0}", "\u{1}", "\u{1f}", "\u{7f}", "\u{85}", "\u{9b}"] {
+            no(&format!("match,player,rank\ng,a{control}b,1\ng,b,2\n"));
+            no(&format!(
+                "match,player,rank\ng{control}h,a,1\ng{control}h,b,2\n"
+            ));
+        }
+        // The longest id, and a control character in a column not read, are plain.
+        let longest = "p".repeat(podium::model::MAX_ID_LEN);
+        for text in [
+            format!("match,player,rank\ng,a,1\ng,{longest},2\n"),
+            "match,player,rank,note\ng,a,1,x\u{1}y\ng,é,2,\n".to_string(),
+        ] {
+            let (plain, _, _) = plain(text.as_bytes(), 1, 1 << 20);
+            assert!(matches!(plain, Plain::Read(1)), "{text:?}: {plain:?}");
+        }
     }
 
     /// Each match's `ahead` holds the players of the match `LOOK_AHEAD` on when that one

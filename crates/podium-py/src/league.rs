@@ -1287,13 +1287,7 @@ impl League {
         sigma: Option<f64>,
         games: u32,
     ) -> PyResult<()> {
-        if player.is_empty() || player.trim() != player {
-            return Err(crate::errors::match_error(
-                podium::MatchError::InvalidPlayerId {
-                    player: player.to_string(),
-                },
-            ));
-        }
+        podium::model::check_player_id(player).map_err(crate::errors::match_error)?;
         let rating = podium::Rating {
             value: rating,
             sigma,

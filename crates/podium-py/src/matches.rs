@@ -72,9 +72,12 @@ pub fn factor_dict<'py>(py: Python<'py>, factors: &[Factor]) -> PyResult<Bound<'
 }
 
 /// One entry's factors from Python: a mapping of kind to value, each value a string or a
-/// whole number (`{"car": "ferrari", "seat": 1}`). The library checks kinds and values
-/// when the match is built.
-pub fn factors_of(value: &Bound<'_, PyAny>, whose: &str) -> PyResult<Vec<Factor>> {
+/// whole number within 64 bits (`{"car": "ferrari", "seat": 1}`), by the library's rule
+/// ([`podium::factor::value_of`], as the readers and the server apply it); `player` names
+/// the entry in errors. The library checks kinds (and their number) when the match is
+/// built.
+pub fn factors_of(value: &Bound<'_, PyAny>, whose: &str, player: &str) -> PyResult<Vec<Factor>> {
+    use podium::factor::{value_of, Given};
     if !is_mapping(value) {
         return Err(PyTypeError::new_err(format!(
             "factors of {whose}: a mapping of kind to value (e.g. {{\"car\": \"ferrari\"}}), not {}",
@@ -93,16 +96,36 @@ pub fn factors_of(value: &Bound<'_, PyAny>, whose: &str) -> PyResult<Vec<Factor>
                 )))
             }
         };
-        let value = if let Ok(s) = v.cast::<PyString>() {
-            s.to_cow()?.into_owned()
-        } else if v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>() {
-            v.str()?.to_cow()?.into_owned()
+        let text;
+        let given = if let Ok(s) = v.cast::<PyString>() {
+            text = s.to_cow()?.into_owned();
+            Given::Text(&text)
+        } else if v.is_instance_of::<PyBool>() {
+            Given::Bool(v.is_truthy()?)
+        } else if v.is_none() {
+            Given::Null
+        } else if v.is_instance_of::<PyInt>() {
+            match (v.extract::<i64>(), v.extract::<u64>()) {
+                (Ok(i), _) => Given::Integer(i.into()),
+                (_, Ok(u)) => Given::Integer(u.into()),
+                _ => {
+                    text = v.str()?.to_cow()?.into_owned();
+                    Given::Number(&text)
+                }
+            }
+        } else if v.is_instance_of::<pyo3::types::PyFloat>() {
+            text = v.repr()?.to_cow()?.into_owned();
+            Given::Number(&text)
         } else {
-            return Err(PyTypeError::new_err(format!(
-                "factors of {whose}: factor {kind:?} is a string or a whole number, not {}",
-                v.get_type().name()?
-            )));
+            text = format!("a {}", v.get_type().name()?);
+            Given::Other(&text)
         };
+        let value = value_of(&kind, given).map_err(|source| {
+            match_error(podium::MatchError::InvalidFactor {
+                player: player.to_string(),
+                source: Box::new(source),
+            })
+        })?;
         out.push(Factor::new(kind, value));
     }
     Ok(out)
@@ -212,7 +235,7 @@ pub fn give_factors(raw: &mut [RawEntry], factors: &Bound<'_, PyAny>) -> PyResul
         } else {
             entry.players.first().cloned().unwrap_or_default()
         };
-        for f in factors_of(&value, &entry.label())? {
+        for f in factors_of(&value, &entry.label(), &player)? {
             match entry.factors.iter().find(|g| g.kind == f.kind) {
                 Some(g) if g.value == f.value => {}
                 Some(g) => {

@@ -80,9 +80,15 @@ def test_empty_and_huge():
         league.rate({})
     assert league.rate_many([]).rated == 0
     assert podium.Matches([]).to_dicts() == []
+    # An id of a megabyte is refused, and the message does not repeat it.
     huge = "p" * 1_000_000
-    league.rate([huge, "b"])
-    assert league.standings()[0].player == huge
+    with pytest.raises(podium.MatchError, match=r"\(1000000 bytes\) is not valid") as err:
+        league.rate([huge, "b"])
+    assert len(str(err.value)) < 300
+    assert league.matches_rated == 0
+    longest = "p" * 200
+    league.rate([longest, "b"])
+    assert league.standings()[0].player == longest
     with pytest.raises(podium.MatchError, match="NaN"):
         league.rate(podium.Match(scores={"a": math.nan, "b": 1}))
 

@@ -75,8 +75,8 @@ def test_bad_times():
     (["ann", "bo", "ann"], 'player "ann" appears more than once in the match'),
     ({"ann": 1, "bo": float("nan")}, 'player "bo": finish NaN is not a finite number'),
     ({"ann": 1, "bo": float("inf")}, 'player "bo": finish inf is not a finite number'),
-    ([" ann", "bo"], 'invalid player id " ann"'),
-    (["", "bo"], 'invalid player id ""'),
+    ([" ann", "bo"], 'player id " ann" is not valid'),
+    (["", "bo"], 'player id "" is not valid'),
     ([[], "bo"], 'team "" has no players'),
 ])
 def test_matches_that_cannot_exist(given, message):

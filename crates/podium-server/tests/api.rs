@@ -1392,11 +1392,11 @@ async fn factors_are_entered_rated_and_tabled() {
         ),
         (
             vec![("ann", 1, json!({"player": "x"})), ("bo", 2, json!({}))],
-            "`results[0].factors`: kind \"player\"",
+            "`results[0].factors`: factor kind \"player\"",
         ),
         (
             vec![("ann", 1, json!({"seat": true})), ("bo", 2, json!({}))],
-            "factor \"seat\": true is not valid, expected a string or a whole number",
+            "factor \"seat\": true is not valid, expected a factor value: a string of 1 to 200 bytes",
         ),
     ] {
         let r = call(
@@ -1476,4 +1476,165 @@ async fn factors_are_entered_rated_and_tabled() {
     .await;
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert!(r.error().contains("does not rate factors"), "{}", r.error());
+}
+
+/// A league to which bad matches are posted: its url and token.
+async fn posting_league(app: &Router) -> (String, String) {
+    let (id, token) = create(app, json!({"name": "F", "system": "pairwise"})).await;
+    (format!("/api/leagues/{id}/matches"), token)
+}
+
+/// Kinds that name a field of the body or a column of the CSV format, in any case, were
+/// accepted and then could not be read back from the export: refused with the readers'
+/// words, and nothing stored.
+#[tokio::test]
+async fn factor_kind_named_like_a_field_is_refused_everywhere() {
+    let app = app();
+    let (url, token) = posting_league(&app).await;
+    for kind in [
+        "match", "time", "id", "results", "Player", "Rank", "SCORE", "Team", "Weight", "Factors",
+    ] {
+        let rows = [("ann", 1, json!({kind: "x"})), ("bo", 2, json!({}))];
+        let r = call(
+            &app,
+            Method::POST,
+            &url,
+            Some(&token),
+            Some(&factored_game("bad", &rows)),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+        assert_eq!(
+            r.error(),
+            format!("invalid match: match \"bad\", field `results[0].factors`: factor kind {kind:?} is not valid, expected a factor kind that is not the name of a column or field podium reads itself (match, id, time, results, player, rank, score, team, weight, factors, in any case)")
+        );
+    }
+    // Values the command line used to take and the server refused: refused by both.
+    for value in [
+        json!(2.5),
+        json!(1e300),
+        json!(null),
+        json!(" "),
+        json!("a\tb"),
+    ] {
+        let rows = [("ann", 1, json!({"seat": value})), ("bo", 2, json!({}))];
+        let r = call(
+            &app,
+            Method::POST,
+            &url,
+            Some(&token),
+            Some(&factored_game("bad", &rows)),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+        assert!(r.error().contains("expected a factor value: a string of 1 to 200 bytes without surrounding spaces or control characters, or a whole number from -9223372036854775808 to 18446744073709551615"), "{}", r.error());
+    }
+    let r = call(&app, Method::GET, &url, None, None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.text.is_empty(), "{}", r.text);
+}
+
+/// A player id of half a megabyte was stored, and its player page then answered 414.
+#[tokio::test]
+async fn player_id_longer_than_the_limit_is_refused() {
+    let app = app();
+    let (url, token) = posting_league(&app).await;
+    let long = "p".repeat(500_000);
+    let r = call(
+        &app,
+        Method::POST,
+        &url,
+        Some(&token),
+        Some(&game("g1", &[("ann", 1), (&long, 2)])),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(r.text.len() < 1_000, "{} bytes", r.text.len());
+    assert!(
+        r.error().starts_with(
+            "invalid match: match \"g1\", field `results[1].player`: player id \"pppp"
+        ),
+        "{}",
+        r.error()
+    );
+    assert!(r.error().contains("(500000 bytes) is not valid, expected 1 to 200 bytes without surrounding spaces or control characters"), "{}", r.error());
+    for bad in ["a\u{0}b", "a\nb"] {
+        let r = call(
+            &app,
+            Method::POST,
+            &url,
+            Some(&token),
+            Some(&game("g2", &[("ann", 1), (bad, 2)])),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+        assert!(
+            r.error().contains("field `results[1].player`"),
+            "{}",
+            r.error()
+        );
+    }
+    let longest = "p".repeat(200);
+    let r = call(
+        &app,
+        Method::POST,
+        &url,
+        Some(&token),
+        Some(&game("g3", &[("ann", 1), (&longest, 2)])),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+}
+
+/// What the server accepts, its export gives back to the command line's reader: every
+/// match, with its factors, read with the kinds as `--factor`.
+#[tokio::test]
+async fn what_the_server_accepts_its_export_reads_back() {
+    let app = app();
+    let (url, token) = posting_league(&app).await;
+    let games = [
+        factored_game(
+            "r1",
+            &[
+                ("ann", 1, json!({"car": "red", "Seat": 1, "matchday": "3"})),
+                (
+                    "Kimi Räikkönen",
+                    2,
+                    json!({"car": "McLaren F1", "Seat": 18_446_744_073_709_551_615_u64}),
+                ),
+                ("^1Sarge^7", 3, json!({})),
+            ],
+        ),
+        factored_game(
+            "r2",
+            &[
+                ("ann", 2, json!({"car": "blue", "Seat": -3})),
+                ("bo", 1, json!({"car": "red"})),
+            ],
+        ),
+    ];
+    let mut sent = Vec::new();
+    for g in &games {
+        let r = call(&app, Method::POST, &url, Some(&token), Some(g)).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+        let stored: podium_store::LedgerMatch =
+            serde_json::from_value(r.json()["result"].clone()).unwrap();
+        sent.push(stored.to_match().unwrap());
+    }
+    let r = call(&app, Method::GET, &url, None, None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    let options = podium_io::ReadOptions::with_factors(["car", "Seat", "matchday"]);
+    options.check().unwrap();
+    let back: Vec<podium::Match> =
+        podium_io::JsonlMatches::with_options("export.jsonl", r.text.as_bytes(), &options)
+            .collect::<Result<_, _>>()
+            .unwrap();
+    assert_eq!(back.len(), sent.len());
+    for (got, want) in back.iter().zip(&sent) {
+        // Factors of an entry come back in the order of `--factor`: compare them as sets.
+        assert_eq!(
+            podium_store::LedgerMatch::from_match(got),
+            podium_store::LedgerMatch::from_match(want)
+        );
+    }
 }

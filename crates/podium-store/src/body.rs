@@ -15,17 +15,22 @@ use serde_json::Value;
 
 use crate::error::{quote, StoreError};
 
-/// The most factors one result row may give.
-pub const MAX_FACTORS: usize = 16;
-/// The longest factor kind accepted, in bytes.
-pub const MAX_FACTOR_KIND: usize = 64;
-/// The longest factor value accepted, in bytes.
-pub const MAX_FACTOR_VALUE: usize = 200;
+/// The most factor kinds one result row (and one entry) may give: the library's
+/// [`podium::factor::MAX_FACTORS`].
+pub const MAX_FACTORS: usize = podium::factor::MAX_FACTORS;
+/// The longest factor kind accepted, in bytes ([`podium::factor::MAX_KIND_LEN`]).
+pub const MAX_FACTOR_KIND: usize = podium::factor::MAX_KIND_LEN;
+/// The longest factor value accepted, in bytes ([`podium::factor::MAX_VALUE_LEN`]).
+pub const MAX_FACTOR_VALUE: usize = podium::factor::MAX_VALUE_LEN;
+/// The longest player id, team name or match id accepted, in bytes
+/// ([`podium::model::MAX_ID_LEN`]).
+pub const MAX_ID_LEN: usize = podium::model::MAX_ID_LEN;
 
-/// The fields of a result row, which no factor kind may be called: the ledger's export
-/// writes each factor as a field of its row (`"car": "ferrari"`), as match files
-/// carry them.
-pub const RESULT_FIELDS: [&str; 6] = ["player", "rank", "score", "team", "weight", "factors"];
+/// The names no factor kind may have, in any case ([`podium::factor::RESERVED_KINDS`]):
+/// the fields of a match and of a result row, and the columns of a CSV file. The
+/// ledger's export writes each factor as a field of its row (`"car": "ferrari"`), as
+/// match files carry them, which `podium rate --factor KIND` then reads.
+pub const RESERVED_KINDS: [&str; 10] = podium::factor::RESERVED_KINDS;
 
 /// One match of the ledger.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -70,17 +75,17 @@ pub struct LedgerResult {
     pub factors: BTreeMap<String, String>,
 }
 
-/// Reads factors whose values are strings or whole numbers.
+/// Reads factors whose values are strings or whole numbers that convert exactly
+/// ([`podium_io::factor_value`]); strings are checked with their field's name by
+/// [`LedgerMatch::to_match`].
 fn factor_map<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
     let raw = BTreeMap::<String, Value>::deserialize(d)?;
     raw.into_iter()
         .map(|(kind, value)| match value {
             Value::String(s) => Ok((kind, s)),
-            Value::Number(n) if n.is_i64() || n.is_u64() => Ok((kind, n.to_string())),
-            other => Err(serde::de::Error::custom(format!(
-                "factor {}: {other} is not valid, expected a string or a whole number",
-                quote(&kind)
-            ))),
+            other => podium_io::factor_value(&kind, &other)
+                .map(|v| (kind, v))
+                .map_err(serde::de::Error::custom),
         })
         .collect()
 }
@@ -91,11 +96,6 @@ fn invalid(id: &str, field: &str, message: impl std::fmt::Display) -> StoreError
     }
 }
 
-/// A factor kind or value as the library takes it, within `max` bytes.
-fn valid_text(s: &str, max: usize) -> bool {
-    !s.is_empty() && s.trim() == s && s.len() <= max && !s.chars().any(char::is_control)
-}
-
 impl LedgerMatch {
     /// Whether any row gives a factor.
     #[must_use]
@@ -103,47 +103,38 @@ impl LedgerMatch {
         self.results.iter().any(|r| !r.factors.is_empty())
     }
 
-    /// Checks the rows' factors, naming the field at fault (`results[2].factors.car`).
-    fn check_factors(&self) -> Result<(), StoreError> {
+    /// Checks the rows' ids and factors by the library's rules, naming the field at
+    /// fault (`results[2].player`, `results[2].factors.car`).
+    fn check_rows(&self) -> Result<(), StoreError> {
         // Per team, each kind's value and the row that gave it first.
         let mut teams: BTreeMap<&str, BTreeMap<&str, (&str, usize)>> = BTreeMap::new();
         for (i, r) in self.results.iter().enumerate() {
+            podium::model::check_player_id(&r.player)
+                .map_err(|e| invalid(&self.id, &format!("results[{i}].player"), e))?;
+            if let Some(team) = r.team.as_deref().filter(|t| !podium::model::check_id(t)) {
+                return Err(invalid(
+                    &self.id,
+                    &format!("results[{i}].team"),
+                    podium::MatchError::InvalidTeamName {
+                        team: team.to_string(),
+                    },
+                ));
+            }
             if r.factors.len() > MAX_FACTORS {
                 return Err(invalid(
                     &self.id,
                     &format!("results[{i}].factors"),
-                    format!(
-                        "{} factors given, at most {MAX_FACTORS} per row",
-                        r.factors.len()
-                    ),
+                    podium::FactorError::TooMany {
+                        count: r.factors.len(),
+                    },
                 ));
             }
             for (kind, value) in &r.factors {
-                if !valid_text(kind, MAX_FACTOR_KIND)
-                    || kind.contains('=')
-                    || RESULT_FIELDS.contains(&kind.as_str())
-                {
-                    return Err(invalid(
-                        &self.id,
-                        &format!("results[{i}].factors"),
-                        format!(
-                            "kind {} is not valid, expected 1 to {MAX_FACTOR_KIND} bytes without surrounding spaces, control characters or '=', and none of {}",
-                            quote(kind),
-                            RESULT_FIELDS.join(", ")
-                        ),
-                    ));
-                }
+                podium::factor::check_kind(kind)
+                    .map_err(|e| invalid(&self.id, &format!("results[{i}].factors"), e))?;
                 let field = format!("results[{i}].factors.{kind}");
-                if !valid_text(value, MAX_FACTOR_VALUE) {
-                    return Err(invalid(
-                        &self.id,
-                        &field,
-                        format!(
-                            "{} is not valid, expected 1 to {MAX_FACTOR_VALUE} bytes without surrounding spaces or control characters",
-                            quote(value)
-                        ),
-                    ));
-                }
+                podium::factor::check_value(kind, value)
+                    .map_err(|e| invalid(&self.id, &field, e))?;
                 let Some(team) = r.team.as_deref() else {
                     continue;
                 };
@@ -191,7 +182,7 @@ impl LedgerMatch {
                 )
             })?),
         };
-        self.check_factors()?;
+        self.check_rows()?;
         let mut rows = Vec::with_capacity(self.results.len());
         for (i, r) in self.results.iter().enumerate() {
             let finish = match (r.rank, r.score) {
@@ -333,19 +324,21 @@ mod tests {
         );
         assert_eq!(
             e,
-            "invalid match: match \"g\", field `results[2].factors.car`: \" x\" is not valid, expected 1 to 200 bytes without surrounding spaces or control characters"
+            "invalid match: match \"g\", field `results[2].factors.car`: factor \"car\": value \" x\" is not valid, expected a factor value: a string of 1 to 200 bytes without surrounding spaces or control characters, or a whole number from -9223372036854775808 to 18446744073709551615"
         );
         let e = error(
             r#"{"match":"g","results":[{"player":"a","rank":1,"factors":{"a=b":"x"}},{"player":"b","rank":2}]}"#,
         );
         assert!(
-            e.starts_with("invalid match: match \"g\", field `results[0].factors`: kind \"a=b\""),
+            e.starts_with(
+                "invalid match: match \"g\", field `results[0].factors`: factor kind \"a=b\""
+            ),
             "{e}"
         );
         let e = error(
             r#"{"match":"g","results":[{"player":"a","rank":1,"factors":{"rank":"x"}},{"player":"b","rank":2}]}"#,
         );
-        assert!(e.contains("kind \"rank\" is not valid"), "{e}");
+        assert!(e.contains("factor kind \"rank\" is not valid"), "{e}");
         let e = error(
             r#"{"match":"g","results":[{"player":"a","rank":1,"team":"t","factors":{"car":"x"}},{"player":"b","rank":1,"team":"t","factors":{"car":"y"}},{"player":"c","rank":2}]}"#,
         );
@@ -359,9 +352,127 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(
-            e.starts_with("factor \"seat\": 1.5 is not valid, expected a string or a whole number"),
+            e.starts_with("factor \"seat\": 1.5 is not valid, expected a factor value: a string of 1 to 200 bytes without surrounding spaces or control characters, or a whole number from -9223372036854775808 to 18446744073709551615"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn factor_kind_named_like_a_field_is_refused_everywhere() {
+        for kind in [
+            "match", "time", "id", "results", "Player", "Rank", "SCORE", "Team", "Weight",
+            "Factors",
+        ] {
+            let e = error(&format!(
+                r#"{{"match":"g","results":[{{"player":"a","rank":1,"factors":{{"{kind}":"x"}}}},{{"player":"b","rank":2}}]}}"#
+            ));
+            assert_eq!(
+                e,
+                format!("invalid match: match \"g\", field `results[0].factors`: factor kind {kind:?} is not valid, expected a factor kind that is not the name of a column or field podium reads itself (match, id, time, results, player, rank, score, team, weight, factors, in any case)")
+            );
+        }
+    }
+
+    #[test]
+    fn factor_values_of_another_type_are_refused_with_the_readers_words() {
+        for (raw, shown) in [
+            ("true", "true"),
+            ("null", "null"),
+            ("2.5", "2.5"),
+            ("10000000000000000000001", "1e+22"),
+        ] {
+            let e = serde_json::from_str::<LedgerMatch>(&format!(
+                r#"{{"match":"g","results":[{{"player":"a","rank":1,"factors":{{"seat":{raw}}}}}]}}"#
+            ))
+            .unwrap_err()
+            .to_string();
+            assert!(
+                e.starts_with(&format!(
+                    "factor \"seat\": {shown} is not valid, expected a factor value"
+                )),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn more_factor_kinds_than_an_entry_may_carry_are_refused() {
+        // Sixteen kinds on each of two rows of one team: thirty-two on the entry.
+        let kinds = |from: usize| {
+            (from..from + 16)
+                .map(|k| format!("\"k{k}\":\"x\""))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let e = error(&format!(
+            r#"{{"match":"g","results":[{{"player":"a","rank":1,"team":"t","factors":{{{}}}}},{{"player":"b","rank":1,"team":"t","factors":{{{}}}}},{{"player":"c","rank":2}}]}}"#,
+            kinds(0),
+            kinds(16)
+        ));
+        assert!(
+            e.ends_with("32 factor kinds given, expected at most 16 factor kinds per entry"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn player_id_longer_than_the_limit_is_refused() {
+        let long = "p".repeat(MAX_ID_LEN + 1);
+        let e = error(&format!(
+            r#"{{"match":"g","results":[{{"player":"a","rank":1}},{{"player":"{long}","rank":2}}]}}"#
+        ));
+        assert_eq!(
+            e,
+            format!("invalid match: match \"g\", field `results[1].player`: player id {:?}… (201 bytes) is not valid, expected 1 to 200 bytes without surrounding spaces or control characters", "p".repeat(60))
+        );
+        let e = error(
+            r#"{"match":"g","results":[{"player":"a\u0000","rank":1},{"player":"b","rank":2,"team":"t\n"}]}"#,
+        );
+        assert!(
+            e.contains("field `results[0].player`: player id \"a\\0\" is not valid"),
+            "{e}"
+        );
+        let e = error(
+            r#"{"match":"g","results":[{"player":"a","rank":1},{"player":"b","rank":2,"team":"t\n"}]}"#,
+        );
+        assert!(
+            e.contains("field `results[1].team`: team name \"t\\n\" is not valid"),
+            "{e}"
+        );
+    }
+
+    /// Whatever the ledger accepts, its export (`to_jsonl`) is read back by the command
+    /// line's JSON Lines reader with the kinds as `--factor`, as the same match.
+    #[test]
+    fn what_the_ledger_accepts_its_export_reads_back() {
+        let bodies = [
+            r#"{"match":"r1","time":"2024-05-01","results":[{"player":"ann","rank":1,"team":"red","factors":{"car":"ferrari","matchday":3}},{"player":"al","rank":1,"team":"red"},{"player":"Kimi Räikkönen","rank":2,"factors":{"car":"McLaren F1","matchday":3,"Seat":-9223372036854775808}},{"player":"^1Sarge^7","rank":3,"weight":0.5,"factors":{"Seat":18446744073709551615}}]}"#,
+            r#"{"match":"r2","time":"2024-05-02","results":[{"player":"ann","score":10,"factors":{"car":"a b"}},{"player":"bo","score":12}]}"#,
+        ];
+        let kinds = ["car", "matchday", "Seat"];
+        let options = podium_io::ReadOptions::with_factors(kinds);
+        options.check().unwrap();
+        // The export of a league is one file, a line per match.
+        let mut export = String::new();
+        let mut stored = Vec::new();
+        for body in bodies {
+            let game = parse(body).to_match().unwrap();
+            let ledger = LedgerMatch::from_match(&game);
+            export.push_str(&serde_json::to_string(&ledger.to_jsonl()).unwrap());
+            export.push('\n');
+            stored.push((ledger, game.factors().len()));
+        }
+        let back: Vec<_> =
+            podium_io::JsonlMatches::with_options("export.jsonl", export.as_bytes(), &options)
+                .collect::<Result<_, _>>()
+                .unwrap();
+        assert_eq!(back.len(), stored.len());
+        for (m, (ledger, factors)) in back.iter().zip(&stored) {
+            // The same match, its entries' factors in another order (by kind here, in
+            // the order of `--factor` there).
+            assert_eq!(&LedgerMatch::from_match(m), ledger, "{export}");
+            assert_eq!(m.factors().len(), *factors);
+        }
     }
 
     #[test]

@@ -54,8 +54,8 @@ impl Default for Options {
     }
 }
 
-/// The longest match id accepted.
-const MAX_KEY_LEN: usize = 200;
+/// The longest match id accepted: the library's, as for player ids.
+const MAX_KEY_LEN: usize = podium::model::MAX_ID_LEN;
 
 /// What a submitter is told once its submissions are committed (or refused), one result
 /// per submission, in order.
@@ -150,11 +150,7 @@ fn check_name(name: &str) -> Result<String, StoreError> {
 }
 
 fn check_key(key: &str) -> Result<(), StoreError> {
-    if key.is_empty()
-        || key.trim() != key
-        || key.len() > MAX_KEY_LEN
-        || key.chars().any(char::is_control)
-    {
+    if !podium::model::check_id(key) {
         return Err(StoreError::InvalidMatch {
             message: format!(
                 "match id {} must be 1 to {MAX_KEY_LEN} bytes, without surrounding spaces or control characters",

@@ -61,7 +61,8 @@ mod types;
 
 pub use crate::postgres::PgStore;
 pub use body::{
-    LedgerMatch, LedgerResult, MAX_FACTORS, MAX_FACTOR_KIND, MAX_FACTOR_VALUE, RESULT_FIELDS,
+    LedgerMatch, LedgerResult, MAX_FACTORS, MAX_FACTOR_KIND, MAX_FACTOR_VALUE, MAX_ID_LEN,
+    RESERVED_KINDS,
 };
 pub use derived::{replay, Base, Checkpoints, Derived, Spliced, Tail};
 pub use error::{quote, StoreError, QUOTE_CHARS};

@@ -1,7 +1,8 @@
 //! Error types of the library. Every variant carries the fields that say *which*
 //! player, team or parameter was wrong, so that callers can point at the input.
 
-use crate::model::Finish;
+use crate::factor::{MAX_FACTORS, MAX_KIND_LEN, MAX_VALUE_LEN};
+use crate::model::{Finish, MAX_ID_LEN};
 
 /// A number as a person reads it: plainly, or in scientific notation when it is huge or
 /// tiny (1e155, not 156 digits).
@@ -19,6 +20,16 @@ fn count(n: usize, thing: &str) -> String {
         format!("1 {thing}")
     } else {
         format!("{n} {thing}s")
+    }
+}
+
+/// A text as a message quotes it: whole when short, else its start and its length (an id
+/// of half a megabyte is not repeated in full).
+pub(crate) fn shown(s: &str) -> String {
+    const SHOWN: usize = 60;
+    match s.char_indices().nth(SHOWN) {
+        Some((at, _)) if s.len() > 2 * SHOWN => format!("{:?}… ({} bytes)", &s[..at], s.len()),
+        _ => format!("{s:?}"),
     }
 }
 
@@ -91,22 +102,33 @@ pub enum MatchError {
         /// The places given.
         places: Vec<usize>,
     },
-    /// A player id that is empty or has surrounding white space.
-    #[error("invalid player id {player:?}: ids must be non-empty and have no surrounding spaces")]
+    /// A player id that is not valid: empty, longer than [`MAX_ID_LEN`] bytes, with
+    /// surrounding white space or a control character (see [`crate::model::check_id`]).
+    #[error("player id {} is not valid, expected 1 to {MAX_ID_LEN} bytes without surrounding spaces or control characters", shown(player))]
     InvalidPlayerId {
         /// The id given.
         player: String,
     },
-    /// A factor whose kind or value is empty or has surrounding white space, or whose
-    /// kind holds `=`.
-    #[error("player {player:?}: invalid factor {kind:?}={value:?}: a kind and a value must be non-empty without surrounding spaces, and a kind has no '='")]
+    /// A team name that is not valid, by the rules of a player id.
+    #[error("team name {} is not valid, expected 1 to {MAX_ID_LEN} bytes without surrounding spaces or control characters", shown(team))]
+    InvalidTeamName {
+        /// The name given.
+        team: String,
+    },
+    /// A match id longer than [`MAX_ID_LEN`] bytes, or with surrounding white space or a
+    /// control character (a match may have no id: the empty id).
+    #[error("match id {} is not valid, expected at most {MAX_ID_LEN} bytes without surrounding spaces or control characters", shown(id))]
+    InvalidMatchId {
+        /// The id given.
+        id: String,
+    },
+    /// A factor of an entry that is not valid (see [`FactorError`]).
+    #[error("player {}: {source}", shown(player))]
     InvalidFactor {
         /// The entry's (first) player.
         player: String,
-        /// The kind given.
-        kind: String,
-        /// The value given.
-        value: String,
+        /// What is wrong with the factor (boxed: a match error stays small).
+        source: Box<FactorError>,
     },
     /// One entry was given two values of one factor kind (two rows of a team that
     /// disagree, or one entry with `car=x` and `car=y`).
@@ -119,6 +141,86 @@ pub enum MatchError {
         /// The other value given, as `kind=value`.
         found: String,
     },
+}
+
+/// A factor kind or value that is not valid, or too many factors on one entry: the rules
+/// of [`crate::factor::check_kind`], [`crate::factor::check_value`] and
+/// [`crate::factor::value_of`], which every reader of matches applies.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FactorError {
+    /// A kind that is empty, longer than [`MAX_KIND_LEN`] bytes, or has surrounding white
+    /// space, a control character or `=`.
+    #[error("factor kind {} is not valid, expected {}", shown(kind), self.expected())]
+    InvalidKind {
+        /// The kind given.
+        kind: String,
+    },
+    /// A kind named like a column or field that podium reads itself (in any case): a
+    /// file could not carry it, nor be read back.
+    #[error("factor kind {} is not valid, expected {}", shown(kind), self.expected())]
+    ReservedKind {
+        /// The kind given.
+        kind: String,
+    },
+    /// A value that is empty, longer than [`MAX_VALUE_LEN`] bytes, or has surrounding
+    /// white space or a control character.
+    #[error("factor {}: value {} is not valid, expected {}", shown(kind), shown(value), self.expected())]
+    InvalidValue {
+        /// The factor's kind.
+        kind: String,
+        /// The value given.
+        value: String,
+    },
+    /// A value given as something other than a string or a whole number that converts
+    /// exactly (a boolean, null, a fraction, a number beyond 64 bits, a list).
+    #[error("factor {}: {found} is not valid, expected {}", shown(kind), self.expected())]
+    NotAValue {
+        /// The factor's kind.
+        kind: String,
+        /// What was given, as written.
+        found: String,
+    },
+    /// More factor kinds on one entry than [`MAX_FACTORS`].
+    #[error("{count} factor kinds given, expected {}", self.expected())]
+    TooMany {
+        /// How many kinds were given.
+        count: usize,
+    },
+}
+
+impl FactorError {
+    /// What the rule broken accepts, in the words every front end uses (a reader's
+    /// "field … is not valid, expected …").
+    #[must_use]
+    pub fn expected(&self) -> String {
+        match self {
+            FactorError::InvalidKind { .. } => format!(
+                "a factor kind of 1 to {MAX_KIND_LEN} bytes without surrounding spaces, control characters or '='"
+            ),
+            FactorError::ReservedKind { .. } => format!(
+                "a factor kind that is not the name of a column or field podium reads itself ({}, in any case)",
+                crate::factor::RESERVED_KINDS.join(", ")
+            ),
+            FactorError::InvalidValue { .. } | FactorError::NotAValue { .. } => format!(
+                "a factor value: a string of 1 to {MAX_VALUE_LEN} bytes without surrounding spaces or control characters, or a whole number from {} to {}",
+                i64::MIN,
+                u64::MAX
+            ),
+            FactorError::TooMany { .. } => format!("at most {MAX_FACTORS} factor kinds per entry"),
+        }
+    }
+
+    /// The text at fault: the kind, the value, or what was given instead of a value.
+    #[must_use]
+    pub fn given(&self) -> String {
+        match self {
+            FactorError::InvalidKind { kind } | FactorError::ReservedKind { kind } => kind.clone(),
+            FactorError::InvalidValue { value, .. } => value.clone(),
+            FactorError::NotAValue { found, .. } => found.clone(),
+            FactorError::TooMany { count } => count.to_string(),
+        }
+    }
 }
 
 /// A match that a rating system cannot rate, or ratings it cannot use.
@@ -268,7 +370,17 @@ pub enum ConfigError {
 
 #[cfg(test)]
 mod tests {
-    use super::RateError;
+    use super::{shown, RateError};
+
+    #[test]
+    fn long_texts_are_shown_by_their_start_and_length() {
+        assert_eq!(shown("ann"), "\"ann\"");
+        let long = "x".repeat(500_000);
+        assert_eq!(
+            shown(&long),
+            format!("{:?}… (500000 bytes)", "x".repeat(60))
+        );
+    }
 
     #[test]
     fn counts_read_in_the_singular_for_one() {

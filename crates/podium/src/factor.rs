@@ -54,7 +54,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
-use crate::error::{MatchError, RateError};
+use crate::error::{FactorError, MatchError, RateError};
 use crate::model::{Entry, Match};
 use crate::rating::{PlayerChange, Rating};
 use crate::state::{Rated, State};
@@ -106,32 +106,153 @@ pub struct Factored {
     pub factors: Vec<PlayerChange>,
 }
 
-fn valid_name(s: &str) -> bool {
-    !s.is_empty() && s.trim() == s
+/// The most factor kinds one entry may carry.
+pub const MAX_FACTORS: usize = 16;
+/// The longest factor kind, in bytes.
+pub const MAX_KIND_LEN: usize = 64;
+/// The longest factor value, in bytes.
+pub const MAX_VALUE_LEN: usize = 200;
+
+/// The names no factor kind may have, compared without regard to case: every column of
+/// the long CSV and every field of a JSON Lines match, of its results and of the server's
+/// match bodies. A file carries a factor as a column or field named by its kind, so a
+/// kind named like one of these could not be written or read back.
+pub const RESERVED_KINDS: [&str; 10] = [
+    "match", "id", "time", "results", "player", "rank", "score", "team", "weight", "factors",
+];
+
+/// Whether `s` holds a control character (`char::is_control`: C0, DEL, C1): one pass
+/// over its bytes for the usual printable ASCII, the characters otherwise.
+pub(crate) fn has_control(s: &str) -> bool {
+    !s.bytes().all(|b| (0x20..0x7f).contains(&b)) && s.chars().any(char::is_control)
 }
 
-/// Checks an entry's factors: kinds and values non-empty without surrounding white
-/// space, a kind without `=`, at most one value per kind.
-pub(crate) fn check_entry(entry: &Entry) -> Result<(), MatchError> {
-    for (i, f) in entry.factors.iter().enumerate() {
-        if !valid_name(&f.kind) || f.kind.contains('=') || !valid_name(&f.value) {
-            return Err(MatchError::InvalidFactor {
-                player: entry
-                    .members
-                    .first()
-                    .map(|m| m.player.clone())
-                    .unwrap_or_default(),
-                kind: f.kind.clone(),
-                value: f.value.clone(),
-            });
+/// Whether `s` is 1 to `max` bytes without surrounding white space or control characters.
+fn plain_text(s: &str, max: usize) -> bool {
+    !s.is_empty() && s.len() <= max && s.trim() == s && !has_control(s)
+}
+
+/// Checks a factor kind: 1 to [`MAX_KIND_LEN`] bytes without surrounding white space,
+/// control characters or `=`, and none of [`RESERVED_KINDS`] in any case.
+///
+/// ```
+/// use podium::factor::check_kind;
+/// assert!(check_kind("car").is_ok());
+/// assert!(check_kind("Team").is_err()); // a column of its own
+/// assert!(check_kind("a=b").is_err());
+/// ```
+///
+/// # Errors
+/// [`FactorError::InvalidKind`] or [`FactorError::ReservedKind`].
+pub fn check_kind(kind: &str) -> Result<(), FactorError> {
+    if !plain_text(kind, MAX_KIND_LEN) || kind.contains('=') {
+        return Err(FactorError::InvalidKind {
+            kind: kind.to_string(),
+        });
+    }
+    if RESERVED_KINDS.iter().any(|r| r.eq_ignore_ascii_case(kind)) {
+        return Err(FactorError::ReservedKind {
+            kind: kind.to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Checks the value of a factor of kind `kind`: 1 to [`MAX_VALUE_LEN`] bytes without
+/// surrounding white space or control characters.
+///
+/// # Errors
+/// [`FactorError::InvalidValue`].
+pub fn check_value(kind: &str, value: &str) -> Result<(), FactorError> {
+    if plain_text(value, MAX_VALUE_LEN) {
+        Ok(())
+    } else {
+        Err(FactorError::InvalidValue {
+            kind: kind.to_string(),
+            value: value.to_string(),
+        })
+    }
+}
+
+/// A factor value as a format that types its values gives it (a JSON field, a Python
+/// object), before [`value_of`] turns it into the value's text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub enum Given<'a> {
+    /// A string.
+    Text(&'a str),
+    /// A whole number as the source holds it exactly.
+    Integer(i128),
+    /// Any other number (a fraction, one in exponent form, one beyond 64 bits), as
+    /// written.
+    Number(&'a str),
+    /// A boolean.
+    Bool(bool),
+    /// Null (JSON `null`, Python `None`).
+    Null,
+    /// Anything else, by what it is (`a list`, `an object`).
+    Other(&'a str),
+}
+
+/// The text of a factor value of kind `kind`, by one rule for every format: a string as
+/// [`check_value`] accepts it, or a whole number from −2⁶³ to 2⁶⁴ − 1 in decimal (`7`
+/// gives `"7"`, as does `"7"`). Booleans, null, fractions and numbers beyond 64 bits are
+/// refused: `true` or `2.5` read as text would be a value no one meant, and a number of
+/// 23 digits, read as a float, would become the value of another.
+///
+/// ```
+/// use podium::factor::{value_of, Given};
+/// assert_eq!(value_of("seat", Given::Integer(1)).unwrap(), "1");
+/// assert_eq!(value_of("car", Given::Text("red")).unwrap(), "red");
+/// assert!(value_of("seat", Given::Number("2.5")).is_err());
+/// assert!(value_of("car", Given::Null).is_err());
+/// ```
+///
+/// # Errors
+/// [`FactorError::NotAValue`] for what is not a string or such a number,
+/// [`FactorError::InvalidValue`] for a string [`check_value`] refuses.
+pub fn value_of(kind: &str, given: Given<'_>) -> Result<String, FactorError> {
+    let not = |found: String| FactorError::NotAValue {
+        kind: kind.to_string(),
+        found,
+    };
+    match given {
+        Given::Text(s) => check_value(kind, s).map(|()| s.to_string()),
+        Given::Integer(n) if (i128::from(i64::MIN)..=i128::from(u64::MAX)).contains(&n) => {
+            Ok(n.to_string())
         }
+        Given::Integer(n) => Err(not(n.to_string())),
+        Given::Number(s) | Given::Other(s) => Err(not(s.to_string())),
+        Given::Bool(b) => Err(not(b.to_string())),
+        Given::Null => Err(not("null".into())),
+    }
+}
+
+/// Checks an entry's factors: each kind by [`check_kind`], each value by
+/// [`check_value`], at most one value per kind and [`MAX_FACTORS`] kinds.
+pub(crate) fn check_entry(entry: &Entry) -> Result<(), MatchError> {
+    let player = || {
+        entry
+            .members
+            .first()
+            .map(|m| m.player.clone())
+            .unwrap_or_default()
+    };
+    let invalid = |source| MatchError::InvalidFactor {
+        player: player(),
+        source: Box::new(source),
+    };
+    if entry.factors.len() > MAX_FACTORS {
+        return Err(invalid(FactorError::TooMany {
+            count: entry.factors.len(),
+        }));
+    }
+    for (i, f) in entry.factors.iter().enumerate() {
+        check_kind(&f.kind).map_err(invalid)?;
+        check_value(&f.kind, &f.value).map_err(invalid)?;
         if let Some(g) = entry.factors[..i].iter().find(|g| g.kind == f.kind) {
             return Err(MatchError::FactorMismatch {
-                player: entry
-                    .members
-                    .first()
-                    .map(|m| m.player.clone())
-                    .unwrap_or_default(),
+                player: player(),
                 expected: g.to_string(),
                 found: f.to_string(),
             });
@@ -344,7 +465,8 @@ impl<'s> Enlarged<'s> {
                 ratings.push(factors[f]);
                 own.push(None);
                 is_copy.push(true);
-                // Control characters are no one's id in a file, so no player is met.
+                // A control character is in no player's id (see `model::check_id`), so
+                // no player is met.
                 members.push(crate::model::Member {
                     player: format!("\u{1}factor {f} of entry {e}"),
                     weight: 1.0,
@@ -360,7 +482,7 @@ impl<'s> Enlarged<'s> {
         // The entries are sorted already, so the builder keeps their order and the
         // positions above hold.
         Ok(Enlarged {
-            game: b.build()?,
+            game: b.build_with_any_ids()?,
             ratings,
             states: own,
             is_copy,
@@ -504,6 +626,124 @@ mod tests {
             .build()
             .unwrap_err();
         assert!(matches!(err, MatchError::InvalidFactor { ref player, .. } if player == "a"));
+    }
+
+    fn with_factor(kind: &str, value: &str) -> Result<Match, MatchError> {
+        Match::builder("r")
+            .player("a", Finish::Rank(1.0))
+            .factor(kind, value)
+            .player("b", Finish::Rank(2.0))
+            .build()
+    }
+
+    #[test]
+    fn factor_kind_named_like_a_field_is_refused_everywhere() {
+        for kind in [
+            "match", "time", "id", "results", "Player", "Rank", "SCORE", "Team", "Weight",
+            "Factors",
+        ] {
+            let err = with_factor(kind, "x").unwrap_err();
+            assert_eq!(
+                err,
+                MatchError::InvalidFactor {
+                    player: "a".into(),
+                    source: Box::new(FactorError::ReservedKind { kind: kind.into() }),
+                }
+            );
+        }
+        assert_eq!(
+            check_kind("Team").unwrap_err().to_string(),
+            "factor kind \"Team\" is not valid, expected a factor kind that is not the name of a column or field podium reads itself (match, id, time, results, player, rank, score, team, weight, factors, in any case)"
+        );
+        for kind in [
+            "",
+            " car",
+            "a=b",
+            "car\n",
+            "c\u{0}r",
+            "c\u{85}r",
+            &"k".repeat(65),
+        ] {
+            assert_eq!(
+                check_kind(kind),
+                Err(FactorError::InvalidKind { kind: kind.into() }),
+                "{kind:?}"
+            );
+        }
+        assert!(check_kind(&"k".repeat(64)).is_ok());
+        assert!(with_factor("matchday", "3").is_ok());
+    }
+
+    #[test]
+    fn the_control_shortcut_agrees_with_is_control() {
+        for c in (0..0x300).filter_map(char::from_u32) {
+            for s in [c.to_string(), format!("ab{c}"), format!("é{c}z")] {
+                assert_eq!(has_control(&s), s.chars().any(char::is_control), "{s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn factor_values_follow_one_rule_for_strings_and_numbers() {
+        assert_eq!(value_of("seat", Given::Integer(1)).unwrap(), "1");
+        assert_eq!(value_of("seat", Given::Integer(-7)).unwrap(), "-7");
+        assert_eq!(
+            value_of("seat", Given::Integer(u64::MAX.into())).unwrap(),
+            "18446744073709551615"
+        );
+        assert_eq!(value_of("car", Given::Text("red")).unwrap(), "red");
+        let not = |found: &str| FactorError::NotAValue {
+            kind: "seat".into(),
+            found: found.into(),
+        };
+        assert_eq!(value_of("seat", Given::Bool(true)), Err(not("true")));
+        assert_eq!(value_of("seat", Given::Null), Err(not("null")));
+        assert_eq!(value_of("seat", Given::Number("2.5")), Err(not("2.5")));
+        assert_eq!(value_of("seat", Given::Number("1e300")), Err(not("1e300")));
+        assert_eq!(
+            value_of("seat", Given::Integer(i128::from(u64::MAX) + 1)),
+            Err(not("18446744073709551616"))
+        );
+        assert_eq!(
+            value_of("seat", Given::Bool(false)).unwrap_err().to_string(),
+            "factor \"seat\": false is not valid, expected a factor value: a string of 1 to 200 bytes without surrounding spaces or control characters, or a whole number from -9223372036854775808 to 18446744073709551615"
+        );
+        for value in ["", " ", "a\tb", "a\nb", " x", &"v".repeat(201)] {
+            assert_eq!(
+                value_of("car", Given::Text(value)),
+                Err(FactorError::InvalidValue {
+                    kind: "car".into(),
+                    value: value.into(),
+                }),
+                "{value:?}"
+            );
+            assert!(with_factor("car", value).is_err());
+        }
+        assert!(check_value("car", &"v".repeat(200)).is_ok());
+    }
+
+    #[test]
+    fn more_factor_kinds_than_the_limit_are_refused() {
+        let with = |n: usize| {
+            let mut b = Match::builder("r").player("a", Finish::Rank(1.0));
+            for k in 0..n {
+                b = b.factor(format!("k{k}"), "x");
+            }
+            b.player("b", Finish::Rank(2.0)).build()
+        };
+        assert!(with(MAX_FACTORS).is_ok());
+        let err = with(MAX_FACTORS + 1).unwrap_err();
+        assert_eq!(
+            err,
+            MatchError::InvalidFactor {
+                player: "a".into(),
+                source: Box::new(FactorError::TooMany { count: 17 }),
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "player \"a\": 17 factor kinds given, expected at most 16 factor kinds per entry"
+        );
     }
 
     #[test]

@@ -67,7 +67,7 @@ pub mod state;
 pub mod system;
 pub mod systems;
 
-pub use error::{ConfigError, MatchError, RateError};
+pub use error::{ConfigError, FactorError, MatchError, RateError};
 pub use factor::{Factor, Factored, MatchFactor};
 pub use frags::{FragConfig, FragEvent, FragRanking};
 pub use league::{FactorRecord, League, MatchReport, PlayerRecord, PlayerStats, Slot, Standing};

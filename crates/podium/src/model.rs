@@ -3,8 +3,10 @@
 //!
 //! A `Match` is validated when it is built and cannot be wrong afterwards: it has at
 //! least two entries, no player twice, no empty team, members of one team share their
-//! finish, finishes are finite and weights lie in `[1e-9, 1]` ([`MIN_WEIGHT`]). Entries are kept sorted best
-//! first (stable: tied entries keep the order they were given in).
+//! finish, finishes are finite, weights lie in `[1e-9, 1]` ([`MIN_WEIGHT`]), and ids,
+//! team names and factors follow the rules every reader applies ([`check_id`],
+//! [`crate::factor::check_kind`], [`crate::factor::check_value`]). Entries are kept
+//! sorted best first (stable: tied entries keep the order they were given in).
 
 use std::collections::HashSet;
 
@@ -509,6 +511,52 @@ impl<'a> Iterator for Players<'a> {
 
 impl ExactSizeIterator for Players<'_> {}
 
+/// The longest player id, team name or match id, in bytes: room for any name or handle
+/// (Codeforces handles have at most 24 characters, Formula 1 driver references a few
+/// dozen), and short enough for a page's address to hold.
+pub const MAX_ID_LEN: usize = 200;
+
+/// Whether `id` is a valid player id or team name: 1 to [`MAX_ID_LEN`] bytes without
+/// surrounding white space or control characters (line breaks, tabs, NUL). Every reader
+/// of matches applies it, as [`MatchBuilder::build`] does.
+///
+/// ```
+/// use podium::model::check_id;
+/// assert!(check_id("ann") && check_id("^1Sarge") && check_id("Kimi Räikkönen"));
+/// assert!(!check_id("") && !check_id(" ann") && !check_id("a\nb") && !check_id(&"x".repeat(201)));
+/// ```
+#[must_use]
+#[inline]
+pub fn check_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= MAX_ID_LEN && trimmed(id) && !crate::factor::has_control(id)
+}
+
+/// Checks a player id by [`check_id`].
+///
+/// # Errors
+/// [`MatchError::InvalidPlayerId`].
+pub fn check_player_id(id: &str) -> Result<(), MatchError> {
+    if check_id(id) {
+        Ok(())
+    } else {
+        Err(MatchError::InvalidPlayerId {
+            player: id.to_string(),
+        })
+    }
+}
+
+/// Checks a match id: empty (no id) or valid by [`check_id`].
+///
+/// # Errors
+/// [`MatchError::InvalidMatchId`].
+pub fn check_match_id(id: &str) -> Result<(), MatchError> {
+    if id.is_empty() || check_id(id) {
+        Ok(())
+    } else {
+        Err(MatchError::InvalidMatchId { id: id.to_string() })
+    }
+}
+
 /// Whether a player id has no leading or trailing white space: a check of its end bytes
 /// when they are ASCII, `str::trim` otherwise.
 fn trimmed(id: &str) -> bool {
@@ -648,8 +696,10 @@ impl MatchBuilder {
     /// # Errors
     /// [`MatchError::TooFewEntries`], [`MatchError::DuplicatePlayer`],
     /// [`MatchError::EmptyTeam`], [`MatchError::NonFiniteFinish`],
-    /// [`MatchError::MixedFinishKinds`], [`MatchError::InvalidWeight`] or
-    /// [`MatchError::InvalidPlayerId`], naming the offending player or team.
+    /// [`MatchError::MixedFinishKinds`], [`MatchError::InvalidWeight`],
+    /// [`MatchError::InvalidPlayerId`], [`MatchError::InvalidTeamName`],
+    /// [`MatchError::InvalidMatchId`] or [`MatchError::InvalidFactor`], naming the
+    /// offending player or team.
     pub fn build(self) -> Result<Match, MatchError> {
         finish_match(
             self.id,
@@ -660,17 +710,42 @@ impl MatchBuilder {
             Vec::new(),
         )
     }
+
+    /// As [`MatchBuilder::build`] without checking the players' ids and the teams'
+    /// names: for a match made inside the library whose members are not players
+    /// ([`crate::factor::Enlarged`]).
+    pub(crate) fn build_with_any_ids(self) -> Result<Match, MatchError> {
+        build_match(
+            self.id,
+            self.time,
+            self.entries,
+            (Vec::new(), Vec::new(), Vec::new()),
+            false,
+        )
+    }
 }
 
 /// Validates entries and builds the match, reusing the `places` and `offsets` buffers.
 fn finish_match(
     id: String,
     time: Option<i64>,
-    mut entries: Vec<Entry>,
-    mut places: Vec<usize>,
-    mut offsets: Vec<usize>,
-    mut factors: Vec<MatchFactor>,
+    entries: Vec<Entry>,
+    places: Vec<usize>,
+    offsets: Vec<usize>,
+    factors: Vec<MatchFactor>,
 ) -> Result<Match, MatchError> {
+    build_match(id, time, entries, (places, offsets, factors), true)
+}
+
+/// [`finish_match`], checking the ids of players and teams by [`check_id`] when `ids`.
+fn build_match(
+    id: String,
+    time: Option<i64>,
+    mut entries: Vec<Entry>,
+    (mut places, mut offsets, mut factors): (Vec<usize>, Vec<usize>, Vec<MatchFactor>),
+    ids: bool,
+) -> Result<Match, MatchError> {
+    check_match_id(&id)?;
     let mut seen = Seen::new(entries.iter().map(|e| e.members.len()).sum());
     let first_kind = entries.first().map(|e| e.finish.kind());
     for entry in &entries {
@@ -679,8 +754,13 @@ fn finish_match(
                 team: entry.team.clone().unwrap_or_default(),
             });
         }
+        if let Some(team) = entry.team.as_deref().filter(|t| ids && !check_id(t)) {
+            return Err(MatchError::InvalidTeamName {
+                team: team.to_string(),
+            });
+        }
         for m in &entry.members {
-            if m.player.is_empty() || !trimmed(&m.player) {
+            if ids && !check_id(&m.player) {
                 return Err(MatchError::InvalidPlayerId {
                     player: m.player.clone(),
                 });
@@ -924,6 +1004,65 @@ mod tests {
             // NaN finishes make equal matches compare unequal: compare their text.
             proptest::prop_assert_eq!(format!("{got:?}"), format!("{want:?}"));
         }
+    }
+
+    #[test]
+    fn player_id_longer_than_the_limit_is_refused() {
+        let long = "x".repeat(MAX_ID_LEN + 1);
+        assert_eq!(
+            Match::ranked("g", &[long.as_str(), "b"]).unwrap_err(),
+            MatchError::InvalidPlayerId { player: long }
+        );
+        let longest = "x".repeat(MAX_ID_LEN);
+        assert!(Match::ranked("g", &[longest.as_str(), "b"]).is_ok());
+        let huge = "x".repeat(500_000);
+        let msg = Match::ranked("g", &[huge.as_str(), "b"])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            msg,
+            format!(
+                "player id {:?}… (500000 bytes) is not valid, expected 1 to 200 bytes without surrounding spaces or control characters",
+                "x".repeat(60)
+            )
+        );
+    }
+
+    #[test]
+    fn player_id_with_a_control_character_is_refused() {
+        for id in ["a\u{0}b", "a\nb", "a\tb", "a\u{7f}", "a\u{9b}b"] {
+            assert_eq!(
+                Match::ranked("g", &[id, "b"]).unwrap_err(),
+                MatchError::InvalidPlayerId { player: id.into() },
+                "{id:?}"
+            );
+        }
+        // Names as real files give them: Quake colour codes, accents, spaces inside.
+        for id in ["^1Sarge^7", "Kimi Räikkönen", "tourist", "a b"] {
+            assert!(check_id(id), "{id:?}");
+        }
+    }
+
+    #[test]
+    fn team_names_and_match_ids_follow_the_rules_of_ids() {
+        let err = Match::builder("g")
+            .team("red\nside", ["a"], Finish::Rank(1.0))
+            .player("b", Finish::Rank(2.0))
+            .build()
+            .unwrap_err();
+        assert_eq!(
+            err,
+            MatchError::InvalidTeamName {
+                team: "red\nside".into()
+            }
+        );
+        let long = "g".repeat(MAX_ID_LEN + 1);
+        assert_eq!(
+            Match::ranked(long.as_str(), &["a", "b"]).unwrap_err(),
+            MatchError::InvalidMatchId { id: long }
+        );
+        assert!(Match::ranked("", &["a", "b"]).is_ok());
+        assert!(Match::ranked("g\u{0}", &["a", "b"]).is_err());
     }
 
     #[test]

@@ -228,13 +228,14 @@ fn rate_factored_refuses_factor_ratings_that_do_not_fit_the_match() {
 
 #[test]
 fn a_factor_named_like_a_player_is_another_thing() {
-    // The team "ann" is owned by the driver ann: two ratings, one of each.
+    // The racing team owned by the driver ann is named after her: two ratings, one of
+    // each.
     let mut l = league("pairwise");
     let race = Match::builder("r1")
         .player("ann", Finish::Rank(1.0))
-        .factor("team", "ann")
+        .factor("owner", "ann")
         .player("bo", Finish::Rank(2.0))
-        .factor("team", "bo-racing")
+        .factor("owner", "bo-racing")
         .build()
         .unwrap();
     l.apply(&race).unwrap();
@@ -242,7 +243,7 @@ fn a_factor_named_like_a_player_is_another_thing() {
     assert_eq!(l.factors().len(), 2);
     // Strengths 1500 + 0 each: ann gains K/2 = 16, and so does her team.
     assert!((l.get("ann").unwrap().rating.value - 1516.0).abs() < 1e-9);
-    let team = l.factor_rating(&Factor::new("team", "ann"));
+    let team = l.factor_rating(&Factor::new("owner", "ann"));
     assert!((team.value - 16.0).abs() < 1e-9);
 }
 

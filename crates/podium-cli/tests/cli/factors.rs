@@ -444,3 +444,41 @@ fn backtest_scores_each_pair_with_the_entries_factors() {
     assert!(text.contains("pairwise (factor-blind)"), "{text}");
     assert!(text.contains("100.00") && text.contains("0.00"), "{text}");
 }
+
+/// The command line took kinds and values that the server refused, and the server took
+/// kinds the command line could not read back: both now follow the library's rules.
+#[test]
+fn factor_kind_named_like_a_field_is_refused_everywhere() {
+    let d = Dir::new("factors-kinds");
+    let file = d.file(
+        "kinds.csv",
+        "match,player,rank,Team\nr1,ann,1,red\nr1,bo,2,blue\n",
+    );
+    let out = podium(&["rate", &file, "--factor", "Team"]);
+    assert_eq!(
+        out.err().trim_end(),
+        "error: factor column \"Team\" is not valid, expected a factor kind that is not the name of a column or field podium reads itself (match, id, time, results, player, rank, score, team, weight, factors, in any case)"
+    );
+    // A JSON value that is not a string or a whole number names its line and field.
+    for (value, shown) in [
+        ("true", "true"),
+        ("2.5", "2.5"),
+        ("null", "null"),
+        ("\" \"", " "),
+    ] {
+        let file = d.file(
+            "seats.jsonl",
+            &format!(
+                "{{\"match\":\"r1\",\"results\":[{{\"player\":\"ann\",\"rank\":1,\"seat\":{value}}},{{\"player\":\"bo\",\"rank\":2,\"seat\":2}}]}}\n"
+            ),
+        );
+        let out = podium(&["rate", &file, "--factor", "seat"]);
+        assert!(
+            out.err().contains(&format!(
+                "seats.jsonl:1: field `results[0].seat`: {shown:?} is not valid, expected a factor value"
+            )),
+            "{value}: {}",
+            out.stderr
+        );
+    }
+}
