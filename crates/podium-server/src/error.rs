@@ -57,6 +57,10 @@ impl ApiError {
 
 pub use podium_store::{quote, QUOTE_CHARS};
 
+/// The `Retry-After` of a 503 for a database out of reach: the connections are made
+/// again at the next request, and the leagues caught up within a second of its return.
+pub const UNAVAILABLE_RETRY_SECONDS: u64 = 1;
+
 /// The longest message sent; anything longer is cut (the messages that repeat a
 /// client's input already cut it, see [`quote`]).
 pub const MAX_MESSAGE: usize = 2_000;
@@ -72,6 +76,15 @@ impl From<StoreError> for ApiError {
             StoreError::Conflict { .. } => StatusCode::CONFLICT,
             StoreError::NotReady { .. } => {
                 return ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()).retry_after(1)
+            }
+            StoreError::Unavailable { .. } => {
+                // The cause (which may name the database's host) is logged, not sent.
+                tracing::warn!(error = %e, "the database is unavailable");
+                return ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the database is unavailable for now; try again shortly",
+                )
+                .retry_after(UNAVAILABLE_RETRY_SECONDS);
             }
             e if e.is_client_error() => StatusCode::UNPROCESSABLE_ENTITY,
             _ => return ApiError::internal(e),

@@ -1477,3 +1477,136 @@ async fn factors_are_entered_rated_and_tabled() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert!(r.error().contains("does not rate factors"), "{}", r.error());
 }
+
+/// The PostgreSQL server `PODIUM_TEST_POSTGRES` names (`bash scripts/with-postgres.sh
+/// cargo test ...` starts a throwaway one), or a clear failure.
+fn postgres_server() -> String {
+    std::env::var("PODIUM_TEST_POSTGRES").unwrap_or_else(|_| {
+        panic!(
+            "this test needs a PostgreSQL server: set PODIUM_TEST_POSTGRES=postgres://USER@HOST:PORT/DB \
+             (a user that may create databases), or run it with `bash scripts/with-postgres.sh cargo test ...`"
+        )
+    })
+}
+
+/// Ends every session on database `name` of `server`, as a restart of the server
+/// would, and waits (bounded) until they are gone.
+fn end_sessions(server: &str, name: &str) {
+    let mut admin = server
+        .parse::<postgres::Config>()
+        .unwrap()
+        .connect(postgres::NoTls)
+        .unwrap();
+    let ended = admin
+        .query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+            &[&name],
+        )
+        .unwrap();
+    assert!(!ended.is_empty(), "no session to end");
+    for _ in 0..500 {
+        let left: i64 = admin
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = $1",
+                &[&name],
+            )
+            .unwrap()
+            .get(0);
+        if left == 0 {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("the sessions of {name} did not end");
+}
+
+/// A lost PostgreSQL connection (the server restarted, its sessions ended) is the
+/// database out of reach for a moment, not a broken league: a write answers 503 with
+/// `Retry-After`, never 500; the league is still served as it was meanwhile, and once
+/// connections are made again its writes go on from where it was.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_postgres_restart_answers_503_and_keeps_the_league() {
+    let server = postgres_server();
+    let name = format!("podium_api_restart_{}", std::process::id());
+    let (s, n) = (server.clone(), name.clone());
+    let url = tokio::task::spawn_blocking(move || podium_store::PgStore::create_database(&s, &n))
+        .await
+        .unwrap()
+        .unwrap();
+    // The PostgreSQL client blocks: it is kept off the runtime's threads, as the server
+    // keeps it.
+    let open = |url: String| async move {
+        let leagues = tokio::task::spawn_blocking(move || {
+            Leagues::open_loaded(podium_server::open_store(&url).unwrap(), Options::default())
+                .unwrap()
+        })
+        .await
+        .unwrap();
+        router(AppState::new(leagues, Limits::default(), Access::Open))
+    };
+    let app = open(url.clone()).await;
+    let (id, token) = league_with_games(&app).await;
+    let board_url = format!("/api/leagues/{id}/leaderboard");
+    let before = call(&app, Method::GET, &board_url, None, None).await;
+    assert_eq!(before.status, StatusCode::OK, "{}", before.text);
+
+    let (s, n) = (server.clone(), name.clone());
+    tokio::task::spawn_blocking(move || end_sessions(&s, &n))
+        .await
+        .unwrap();
+    let during = call(&app, Method::GET, &board_url, None, None).await;
+    assert_eq!(during.status, StatusCode::OK, "{}", during.text);
+    assert_eq!(during.text, before.text);
+
+    let bearer = format!("Bearer {token}");
+    let headers = [
+        (header::AUTHORIZATION, bearer.as_str()),
+        (header::CONTENT_TYPE, "application/json"),
+    ];
+    let body = game("g4", &[("cy", 1), ("ann", 2)]);
+    let url_matches = format!("/api/leagues/{id}/matches");
+    let mut statuses = Vec::new();
+    for _ in 0..50 {
+        let (r, h) = send(&app, Method::POST, &url_matches, &headers, &body).await;
+        statuses.push(r.status.as_u16());
+        match r.status {
+            StatusCode::SERVICE_UNAVAILABLE => {
+                assert_eq!(hdr(&h, header::RETRY_AFTER), Some("1"));
+                assert!(r.error().contains("unavailable"), "{}", r.error());
+                let board = call(&app, Method::GET, &board_url, None, None).await;
+                assert_eq!(board.text, before.text);
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            StatusCode::CREATED => break,
+            other => panic!("{other}: {}", r.text),
+        }
+    }
+    // The first write met a lost connection; a later one a new connection.
+    assert_eq!(statuses.first(), Some(&503), "{statuses:?}");
+    assert_eq!(statuses.last(), Some(&201), "{statuses:?}");
+
+    // The board served is the ledger's, rated afresh.
+    let after = call(&app, Method::GET, &board_url, None, None).await;
+    let fresh = open(url).await;
+    let replayed = call(&fresh, Method::GET, &board_url, None, None).await;
+    assert_eq!(after.json(), replayed.json());
+    let games: u64 = after
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(games, 3 * 3 + 2);
+    tokio::task::spawn_blocking(move || {
+        drop((app, fresh));
+        if let Ok(mut c) = server
+            .parse::<postgres::Config>()
+            .and_then(|c| c.connect(postgres::NoTls))
+        {
+            let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        }
+    })
+    .await
+    .unwrap();
+}
