@@ -97,6 +97,10 @@ impl From<StoreError> for ApiError {
 /// malformed JSON, 422 for JSON of the wrong shape, 413 for a body over the limit.
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> Self {
+        if let Some(late) = cause::<crate::BodyTimedOut>(&r) {
+            // The connection is closed after: the rest of the body is not waited for.
+            return ApiError::new(StatusCode::REQUEST_TIMEOUT, late.to_string());
+        }
         let status = r.status();
         if status.is_server_error() {
             return ApiError::internal(r.body_text());
@@ -109,6 +113,20 @@ impl From<JsonRejection> for ApiError {
         };
         ApiError::new(status, message)
     }
+}
+
+/// The first error of type `E` in `e`'s chain of causes.
+fn cause<'a, E: std::error::Error + 'static>(
+    e: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a E> {
+    let mut next = Some(e);
+    while let Some(e) = next {
+        if let Some(found) = e.downcast_ref::<E>() {
+            return Some(found);
+        }
+        next = e.source();
+    }
+    None
 }
 
 impl From<QueryRejection> for ApiError {

@@ -1610,3 +1610,212 @@ async fn a_postgres_restart_answers_503_and_keeps_the_league() {
     .await
     .unwrap();
 }
+
+/// A server on a port of loopback with these timeouts, stopped by `stop`.
+struct Running {
+    addr: std::net::SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    done: tokio::task::JoinHandle<()>,
+}
+
+async fn serving(timeouts: podium_server::Timeouts) -> Running {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let done = tokio::spawn(podium_server::serve_on(
+        listener,
+        app(),
+        timeouts,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    Running {
+        addr,
+        stop: Some(stop),
+        done,
+    }
+}
+
+/// Timeouts long enough never to matter in a test but for those it changes.
+fn long_timeouts() -> podium_server::Timeouts {
+    let minute = std::time::Duration::from_secs(60);
+    podium_server::Timeouts {
+        headers: minute,
+        body: minute,
+        idle: minute,
+        shutdown_grace: minute,
+    }
+}
+
+/// A hang guard, not a measure: what a test waits at most for something that must
+/// happen.
+const HANG_GUARD: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Reads what the server sends until it closes the connection (an end of stream, or a
+/// reset); fails if it is still open after [`HANG_GUARD`].
+fn read_until_closed(s: &mut std::net::TcpStream) -> String {
+    use std::io::Read;
+    s.set_read_timeout(Some(HANG_GUARD)).unwrap();
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(e) => panic!("the server kept the connection open: {e}"),
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Connects and sends `bytes`, then nothing more.
+fn stall_after(addr: std::net::SocketAddr, bytes: &str) -> std::net::TcpStream {
+    use std::io::Write;
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.write_all(bytes.as_bytes()).unwrap();
+    s
+}
+
+/// One whole request on a connection of its own: the response's status line.
+fn get_status_line(addr: std::net::SocketAddr, path: &str) -> String {
+    use std::io::Write;
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: podium\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let reply = read_until_closed(&mut s);
+    reply.lines().next().unwrap_or_default().to_string()
+}
+
+/// Slow clients held the server: a client that sent half a request line and stalled
+/// kept its connection (and a descriptor) for ever. Now its head must be whole within
+/// the header timeout; the server answers other clients meanwhile.
+#[tokio::test(flavor = "multi_thread")]
+async fn slow_clients_stalled_in_the_request_line_are_closed_after_the_header_timeout() {
+    let server = serving(podium_server::Timeouts {
+        headers: std::time::Duration::from_secs(2),
+        ..long_timeouts()
+    })
+    .await;
+    let addr = server.addr;
+    let closed = tokio::task::spawn_blocking(move || {
+        let mut stalled = stall_after(addr, "GET /heal");
+        // Another client is served while the first one stalls.
+        assert_eq!(get_status_line(addr, "/healthz"), "HTTP/1.1 200 OK");
+        read_until_closed(&mut stalled)
+    })
+    .await
+    .unwrap();
+    assert!(!closed.contains("200 OK"), "{closed}");
+    // The server still serves.
+    let again = tokio::task::spawn_blocking(move || get_status_line(addr, "/healthz"))
+        .await
+        .unwrap();
+    assert_eq!(again, "HTTP/1.1 200 OK");
+    drop(server.stop);
+    tokio::time::timeout(HANG_GUARD, server.done)
+        .await
+        .unwrap()
+        .unwrap();
+}
+
+/// Slow clients held the server with a body sent a byte at a time: a body must now
+/// have arrived within the body timeout of its head, however steadily it trickles
+/// (408, and the connection is closed).
+#[tokio::test(flavor = "multi_thread")]
+async fn slow_clients_trickling_a_body_get_408_after_the_body_timeout() {
+    let server = serving(podium_server::Timeouts {
+        body: std::time::Duration::from_millis(500),
+        ..long_timeouts()
+    })
+    .await;
+    let addr = server.addr;
+    let reply = tokio::task::spawn_blocking(move || {
+        use std::io::Write;
+        let mut s = stall_after(
+            addr,
+            "POST /api/leagues HTTP/1.1\r\nHost: podium\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{\"name\": \"",
+        );
+        let mut writer = s.try_clone().unwrap();
+        // A byte every 50 ms, each well within any per-read timeout, for at most 20 s.
+        let trickle = std::thread::spawn(move || {
+            for _ in 0..400 {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                if writer.write_all(b"x").is_err() {
+                    return;
+                }
+            }
+        });
+        let reply = read_until_closed(&mut s);
+        trickle.join().unwrap();
+        reply
+    })
+    .await
+    .unwrap();
+    assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
+    assert!(
+        reply.contains("the request body did not arrive within 0.5 s"),
+        "{reply}"
+    );
+    drop(server.stop);
+    tokio::time::timeout(HANG_GUARD, server.done)
+        .await
+        .unwrap()
+        .unwrap();
+}
+
+/// A keep-alive connection without a request is closed after the idle timeout.
+#[tokio::test(flavor = "multi_thread")]
+async fn slow_clients_idle_keep_alive_connections_are_closed_after_the_idle_timeout() {
+    let server = serving(podium_server::Timeouts {
+        idle: std::time::Duration::from_millis(300),
+        ..long_timeouts()
+    })
+    .await;
+    let addr = server.addr;
+    let reply = tokio::task::spawn_blocking(move || {
+        let mut s = stall_after(addr, "GET /healthz HTTP/1.1\r\nHost: podium\r\n\r\n");
+        read_until_closed(&mut s)
+    })
+    .await
+    .unwrap();
+    assert!(reply.starts_with("HTTP/1.1 200 OK"), "{reply}");
+    drop(server.stop);
+    tokio::time::timeout(HANG_GUARD, server.done)
+        .await
+        .unwrap()
+        .unwrap();
+}
+
+/// A stop waited for a client half-way through its request line: it now closes that
+/// connection once the grace period is over, and the server's future completes.
+#[tokio::test(flavor = "multi_thread")]
+async fn slow_clients_do_not_hold_up_a_shutdown_beyond_the_grace_period() {
+    let mut server = serving(podium_server::Timeouts {
+        shutdown_grace: std::time::Duration::from_millis(500),
+        ..long_timeouts()
+    })
+    .await;
+    let addr = server.addr;
+    let mut stalled = tokio::task::spawn_blocking(move || {
+        let s = stall_after(addr, "GET /healthz HT");
+        // Served meanwhile: the stalled connection is open and accepted.
+        assert_eq!(get_status_line(addr, "/healthz"), "HTTP/1.1 200 OK");
+        s
+    })
+    .await
+    .unwrap();
+    server.stop.take().unwrap().send(()).unwrap();
+    tokio::time::timeout(HANG_GUARD, server.done)
+        .await
+        .expect("the server stopped")
+        .unwrap();
+    let rest = tokio::task::spawn_blocking(move || read_until_closed(&mut stalled))
+        .await
+        .unwrap();
+    assert!(!rest.contains("200 OK"), "{rest}");
+}
