@@ -165,11 +165,13 @@ impl AppState {
             .await
     }
 
-    /// Whether a request with this bearer token may create a league now; counts it.
-    fn may_create(&self, bearer: Option<&str>) -> Result<(), ApiError> {
+    /// Whether a request with this bearer token may create a league now; counts it
+    /// against the hourly quota of an open server (the moment it is counted at is
+    /// returned, to [`AppState::uncount`] a creation that fails).
+    fn may_create(&self, bearer: Option<&str>) -> Result<Option<Instant>, ApiError> {
         match &self.inner.access {
             Access::Token(hash) => match bearer {
-                Some(t) if podium_store::hash_token(t) == *hash => Ok(()),
+                Some(t) if podium_store::hash_token(t) == *hash => Ok(None),
                 _ => Err(ApiError::new(
                     axum::http::StatusCode::UNAUTHORIZED,
                     "creating a league needs the server's admin token: Authorization: Bearer <token>",
@@ -196,8 +198,16 @@ impl AppState {
                     .retry_after(wait.as_secs().max(1)));
                 }
                 created.push_back(now);
-                Ok(())
+                Ok(Some(now))
             }
+        }
+    }
+
+    /// Takes back a creation counted at `at` that did not create a league.
+    fn uncount(&self, at: Instant) {
+        let mut created = lock(&self.inner.created);
+        if let Some(k) = created.iter().rposition(|t| *t == at) {
+            created.remove(k);
         }
     }
 

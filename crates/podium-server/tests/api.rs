@@ -1819,3 +1819,90 @@ async fn slow_clients_do_not_hold_up_a_shutdown_beyond_the_grace_period() {
         .unwrap();
     assert!(!rest.contains("200 OK"), "{rest}");
 }
+
+/// `/api/leagues/+1` and `/api/leagues/01` answered as league 1: a league's id in a
+/// path is a number in canonical decimal, anything else names no league.
+#[tokio::test]
+async fn league_ids_in_paths_are_canonical_decimal_only() {
+    let app = app();
+    let (id, token) = create(&app, json!({"name": "one"})).await;
+    assert_eq!(id, 1);
+    let r = call(&app, Method::GET, "/api/leagues/1", None, None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    for raw in [
+        "+1",
+        "%2B1",
+        "01",
+        "001",
+        "1.0",
+        "1e0",
+        "0",
+        "-1",
+        "%201",
+        "1%20",
+        "99999999999999999999",
+    ] {
+        for path in [
+            format!("/api/leagues/{raw}"),
+            format!("/api/leagues/{raw}/leaderboard"),
+            format!("/api/leagues/{raw}/matches"),
+        ] {
+            let r = call(&app, Method::GET, &path, None, None).await;
+            assert_eq!(r.status, StatusCode::NOT_FOUND, "{path}: {}", r.text);
+            assert!(r.error().starts_with("no league"), "{path}: {}", r.error());
+        }
+        let path = format!("/api/leagues/{raw}/matches");
+        let body = game("g1", &[("ann", 1), ("bo", 2)]);
+        let r = call(&app, Method::POST, &path, Some(&token), Some(&body)).await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{path}: {}", r.text);
+    }
+    // Nothing was entered through another spelling of the id.
+    let r = call(&app, Method::GET, "/api/leagues/1/matches", None, None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.text, "");
+}
+
+/// Refused league creations (422) counted against the hourly quota of an open server:
+/// only a league created counts now.
+#[tokio::test]
+async fn refused_league_creations_do_not_count_against_the_hourly_quota() {
+    let limits = Limits {
+        leagues_per_hour: 2,
+        ..Limits::default()
+    };
+    let app = app_with(limits, Access::Open);
+    for _ in 0..3 {
+        for bad in [
+            json!({"name": ""}),
+            json!({"name": "x", "system": "no-such-system"}),
+            json!({"name": "x", "system": "elo", "config": {"k": "many"}}),
+            json!({"name": "x", "system": "elo", "config": ["k"]}),
+        ] {
+            let r = call(
+                &app,
+                Method::POST,
+                "/api/leagues",
+                None,
+                Some(&bad.to_string()),
+            )
+            .await;
+            assert_eq!(
+                r.status,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "{bad}: {}",
+                r.text
+            );
+        }
+    }
+    create(&app, json!({"name": "first"})).await;
+    create(&app, json!({"name": "second"})).await;
+    let r = call(
+        &app,
+        Method::POST,
+        "/api/leagues",
+        None,
+        Some(&json!({"name": "third"}).to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text);
+}
