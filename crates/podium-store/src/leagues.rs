@@ -1615,10 +1615,32 @@ mod tests {
     const BEFORE: u8 = 1;
     const AFTER: u8 = 2;
 
-    /// A SQLite store whose next append can be cut as by a lost connection.
+    /// A SQLite store whose next append can be cut as by a lost connection, whose reads
+    /// can all fail so (`down`), and which counts the reads of whole ledgers.
     struct Flaky {
         inner: SqliteStore,
         cut: AtomicU8,
+        down: AtomicBool,
+        whole_scans: std::sync::atomic::AtomicUsize,
+    }
+
+    impl Flaky {
+        fn new() -> Arc<Self> {
+            Arc::new(Flaky {
+                inner: SqliteStore::temporary().unwrap(),
+                cut: AtomicU8::new(WHOLE),
+                down: AtomicBool::new(false),
+                whole_scans: std::sync::atomic::AtomicUsize::new(0),
+            })
+        }
+
+        fn up(&self) -> Result<(), StoreError> {
+            if self.down.load(Ordering::SeqCst) {
+                Err(lost())
+            } else {
+                Ok(())
+            }
+        }
     }
 
     fn lost() -> StoreError {
@@ -1641,12 +1663,14 @@ mod tests {
             self.inner.league_rows()
         }
         fn league_row(&self, id: LeagueId) -> Result<Option<LeagueRow>, StoreError> {
+            self.up()?;
             self.inner.league_row(id)
         }
         fn league_of_token(&self, token_hash: &str) -> Result<Option<LeagueId>, StoreError> {
             self.inner.league_of_token(token_hash)
         }
         fn heads(&self) -> Result<Vec<(LeagueId, Head)>, StoreError> {
+            self.up()?;
             self.inner.heads()
         }
         fn create_league(
@@ -1664,15 +1688,22 @@ mod tests {
             after: Option<Position>,
             visit: &mut dyn FnMut(LedgerEntry) -> Result<(), StoreError>,
         ) -> Result<LeagueRow, StoreError> {
+            self.up()?;
+            if after.is_none() {
+                self.whole_scans.fetch_add(1, Ordering::SeqCst);
+            }
             self.inner.scan(league, after, visit)
         }
         fn since(&self, league: LeagueId, seen: Head) -> Result<Since, StoreError> {
+            self.up()?;
             self.inner.since(league, seen)
         }
         fn find(&self, league: LeagueId, keys: &[&str]) -> Result<Vec<LedgerEntry>, StoreError> {
+            self.up()?;
             self.inner.find(league, keys)
         }
         fn lock(&self, league: LeagueId) -> Result<Box<dyn Writer + '_>, StoreError> {
+            self.up()?;
             Ok(Box::new(FlakyWriter {
                 inner: self.inner.lock(league)?,
                 cut: &self.cut,
@@ -1743,10 +1774,7 @@ mod tests {
     /// the commit: a retry is a duplicate) or without (cut before: a retry stores it).
     #[test]
     fn a_commit_cut_by_a_lost_connection_keeps_the_league_and_reads_the_ledger_again() {
-        let flaky = Arc::new(Flaky {
-            inner: SqliteStore::temporary().unwrap(),
-            cut: AtomicU8::new(WHOLE),
-        });
+        let flaky = Flaky::new();
         let store: Arc<dyn Store> = flaky.clone();
         let leagues = Leagues::open(store.clone(), Options::default()).unwrap();
         let (info, _) = leagues
@@ -1792,5 +1820,54 @@ mod tests {
         let board = leagues.leaderboard(id).unwrap();
         assert_same_board(&board, &fresh.leaderboard(id).unwrap());
         assert_eq!(board.iter().map(|r| r.games).sum::<u32>(), 2 * 22);
+    }
+
+    /// A PostgreSQL restart made a busy league answer 500 ("could not be loaded: db
+    /// error") and then rate its whole ledger again: a catch-up that meets the database
+    /// out of reach now leaves the league as it was, still served, and once the database
+    /// answers it catches up with only what is new.
+    #[test]
+    fn a_lost_connection_while_catching_up_keeps_the_league_without_reloading_it() {
+        let flaky = Flaky::new();
+        let store: Arc<dyn Store> = flaky.clone();
+        let leagues = Leagues::open(store.clone(), Options::default()).unwrap();
+        let (info, _) = leagues
+            .create_league(&NewLeague {
+                name: "restart".into(),
+                system: "elo".into(),
+                config: Settings::new(),
+            })
+            .unwrap();
+        let id = info.id;
+        for i in 0..10 {
+            let sub = game(&format!("g{i}"), &[("ann", 1 + i % 2), ("bob", 2 - i % 2)]);
+            leagues.append(id, sub).unwrap();
+        }
+        // Another server on the same ledger.
+        let other_store: Arc<dyn Store> = Arc::new(SqliteStore::open(flaky.inner.path()).unwrap());
+        let other = Leagues::open_loaded(other_store, Options::default()).unwrap();
+        other
+            .append(id, game("elsewhere", &[("cy", 1), ("ann", 2)]))
+            .unwrap();
+        let before = leagues.leaderboard(id).unwrap();
+        let whole = flaky.whole_scans.load(Ordering::SeqCst);
+
+        flaky.down.store(true, Ordering::SeqCst);
+        for _ in 0..3 {
+            let e = leagues.refresh(id).unwrap_err();
+            assert!(e.is_transient(), "{e}");
+            // Still served as it was: not failed, not loading.
+            assert_same_board(&leagues.leaderboard(id).unwrap(), &before);
+            assert!(leagues.loading().is_empty());
+            let e = leagues.append(id, game("meanwhile", &[("bob", 1), ("cy", 2)]));
+            assert!(e.unwrap_err().is_transient());
+        }
+        flaky.down.store(false, Ordering::SeqCst);
+        leagues.refresh(id).unwrap();
+        let after = leagues.leaderboard(id).unwrap();
+        assert_same_board(&after, &other.leaderboard(id).unwrap());
+        assert_eq!(after.iter().map(|r| r.games).sum::<u32>(), 2 * 11);
+        // Caught up with the one new match; the ledger was not read whole again.
+        assert_eq!(flaky.whole_scans.load(Ordering::SeqCst), whole);
     }
 }
