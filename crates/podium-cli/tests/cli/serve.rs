@@ -90,6 +90,8 @@ fn create_league(base: &str, system: &str) -> (i64, String) {
 struct Tally {
     created: AtomicUsize,
     duplicate: AtomicUsize,
+    /// Answers 503 (retried).
+    unavailable: AtomicUsize,
     acknowledged: Mutex<HashSet<String>>,
 }
 
@@ -140,6 +142,7 @@ fn submit_all(
                                 // the league is loaded again: a client waits and retries.
                                 Err(ureq::Error::Status(503, r)) => {
                                     let _ = r.into_string();
+                                    tally.unavailable.fetch_add(1, Ordering::SeqCst);
                                     assert!(attempts < 600, "still loading after {attempts} tries");
                                     std::thread::sleep(Duration::from_millis(100));
                                 }
@@ -1273,4 +1276,85 @@ fn slow_clients_filling_the_descriptor_limit_do_not_stop_accepts() {
     assert_eq!(answer.status(), 200);
     assert!(text.contains("cannot accept a connection"), "{text}");
     drop(stalled);
+}
+
+/// Ends every session on the PostgreSQL database of `url` (on the server
+/// `PODIUM_TEST_POSTGRES` names), as a restart of PostgreSQL would, and waits (bounded)
+/// until they are gone; how many there were.
+fn end_sessions(url: &str) -> usize {
+    let server = std::env::var("PODIUM_TEST_POSTGRES").unwrap();
+    let name = url.rsplit('/').next().unwrap().split('?').next().unwrap();
+    let mut admin = server
+        .parse::<postgres::Config>()
+        .unwrap()
+        .connect(postgres::NoTls)
+        .unwrap();
+    let pids: Vec<i32> = admin
+        .query(
+            "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+            &[&name],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    admin
+        .execute(
+            "SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid",
+            &[&pids],
+        )
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let left: i64 = admin
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1)",
+                &[&pids],
+            )
+            .unwrap()
+            .get(0);
+        if left == 0 {
+            return pids.len();
+        }
+        assert!(started.elapsed() < HANG_GUARD, "the sessions did not end");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A PostgreSQL restart under load made a busy league answer 500 for seconds ("stored
+/// ledger is inconsistent ... db error"), then rate its whole ledger again. The
+/// database's sessions are ended three times while 16 clients submit 2,000 matches:
+/// the clients are answered 503 and retry, never 500; every match is stored once, and
+/// the leaderboard equals `podium rate` on the exported ledger.
+#[test]
+fn a_postgres_restart_under_load_answers_503_never_500() {
+    let _load = shared();
+    let dir = Dir::new("serve-pg-restart");
+    let url = postgres_database("restart");
+    let (server, _) = start_with(&["--db", &url]);
+    let (league, token) = create_league(&server.base, "sme");
+    let games = matches();
+    let tally = Tally::default();
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| submit_all(&server.base, league, &token, &games, &tally, &stop));
+        let started = Instant::now();
+        for quarter in 1..=3 {
+            while tally.acknowledged.lock().unwrap().len() < quarter * MATCHES / 4 {
+                assert!(
+                    started.elapsed() < Duration::from_secs(300),
+                    "the load stalled"
+                );
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            assert!(end_sessions(&url) > 0);
+        }
+    });
+    assert_eq!(tally.acknowledged.lock().unwrap().len(), MATCHES);
+    // The lost connections were met (and answered 503).
+    assert!(tally.unavailable.load(Ordering::SeqCst) > 0);
+    assert_eq!(
+        assert_offline_equals_online(&server.base, league, "sme", &dir),
+        MATCHES
+    );
 }
