@@ -78,6 +78,7 @@ fn start_server(db: String) -> String {
             open: false,
             limits: podium_server::Limits::default(),
             store: Options::default(),
+            timeouts: podium_server::Timeouts::default(),
         };
         rt.block_on(podium_server::serve(options, |a| {
             tx.send(a).unwrap();

@@ -93,6 +93,15 @@ pub(crate) fn routes() -> Router<AppState> {
         })
 }
 
+/// The league a path's `{id}` names: a number in canonical decimal (`[1-9][0-9]*`)
+/// only, so that a league has one address (`+1`, `01`, `1.0` name none).
+pub(crate) fn league_id(raw: &str) -> Option<LeagueId> {
+    let digits = raw.as_bytes();
+    let canonical = digits.first().is_some_and(|d| (b'1'..=b'9').contains(d))
+        && digits.iter().all(u8::is_ascii_digit);
+    canonical.then(|| raw.parse().ok()).flatten()
+}
+
 pub(crate) async fn no_route(method: Method, uri: Uri) -> ApiError {
     ApiError::not_found(format!("no route for {method} {}", quote(uri.path())))
 }
@@ -242,17 +251,25 @@ async fn create_league(
     Bearer(token): Bearer,
     AppJson(req): AppJson<CreateLeague>,
 ) -> Result<Response, ApiError> {
-    state.may_create(token.as_deref())?;
-    let config = match req.config {
-        Some(c) => c.settings()?,
-        None => podium::Settings::new(),
-    };
-    let new = NewLeague {
-        name: req.name,
-        system: req.system.unwrap_or_else(|| podium::DEFAULT_SYSTEM.into()),
-        config,
-    };
-    let (info, token) = state.with_leagues(move |l| l.create_league(&new)).await?;
+    let counted = state.may_create(token.as_deref())?;
+    let created = async {
+        let config = match req.config {
+            Some(c) => c.settings()?,
+            None => podium::Settings::new(),
+        };
+        let new = NewLeague {
+            name: req.name,
+            system: req.system.unwrap_or_else(|| podium::DEFAULT_SYSTEM.into()),
+            config,
+        };
+        state.with_leagues(move |l| l.create_league(&new)).await
+    }
+    .await;
+    // Only a league created counts against the hourly quota.
+    if let (Err(_), Some(at)) = (&created, counted) {
+        state.uncount(at);
+    }
+    let (info, token) = created?;
     tracing::info!(league = info.id, system = %info.system, "league created");
     Ok((
         StatusCode::CREATED,

@@ -57,6 +57,10 @@ impl ApiError {
 
 pub use podium_store::{quote, QUOTE_CHARS};
 
+/// The `Retry-After` of a 503 for a database out of reach: the connections are made
+/// again at the next request, and the leagues caught up within a second of its return.
+pub const UNAVAILABLE_RETRY_SECONDS: u64 = 1;
+
 /// The longest message sent; anything longer is cut (the messages that repeat a
 /// client's input already cut it, see [`quote`]).
 pub const MAX_MESSAGE: usize = 2_000;
@@ -73,6 +77,15 @@ impl From<StoreError> for ApiError {
             StoreError::NotReady { .. } => {
                 return ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()).retry_after(1)
             }
+            StoreError::Unavailable { .. } => {
+                // The cause (which may name the database's host) is logged, not sent.
+                tracing::warn!(error = %e, "the database is unavailable");
+                return ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the database is unavailable for now; try again shortly",
+                )
+                .retry_after(UNAVAILABLE_RETRY_SECONDS);
+            }
             e if e.is_client_error() => StatusCode::UNPROCESSABLE_ENTITY,
             _ => return ApiError::internal(e),
         };
@@ -84,6 +97,10 @@ impl From<StoreError> for ApiError {
 /// malformed JSON, 422 for JSON of the wrong shape, 413 for a body over the limit.
 impl From<JsonRejection> for ApiError {
     fn from(r: JsonRejection) -> Self {
+        if let Some(late) = cause::<crate::BodyTimedOut>(&r) {
+            // The connection is closed after: the rest of the body is not waited for.
+            return ApiError::new(StatusCode::REQUEST_TIMEOUT, late.to_string());
+        }
         let status = r.status();
         if status.is_server_error() {
             return ApiError::internal(r.body_text());
@@ -96,6 +113,20 @@ impl From<JsonRejection> for ApiError {
         };
         ApiError::new(status, message)
     }
+}
+
+/// The first error of type `E` in `e`'s chain of causes.
+fn cause<'a, E: std::error::Error + 'static>(
+    e: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a E> {
+    let mut next = Some(e);
+    while let Some(e) = next {
+        if let Some(found) = e.downcast_ref::<E>() {
+            return Some(found);
+        }
+        next = e.source();
+    }
+    None
 }
 
 impl From<QueryRejection> for ApiError {

@@ -52,7 +52,8 @@ async fn path_param<S: Send + Sync>(
         .ok_or_else(|| ApiError::internal(format!("the route has no {{{name}}} parameter")))
 }
 
-/// The league the path names (`{id}`); a path whose id is not a number names no league.
+/// The league the path names (`{id}`); a path whose id is not a number in canonical
+/// decimal names no league.
 pub(crate) struct League(pub LeagueId);
 
 impl<S: Send + Sync> FromRequestParts<S> for League {
@@ -60,9 +61,9 @@ impl<S: Send + Sync> FromRequestParts<S> for League {
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let raw = path_param(parts, state, "id").await?;
-        raw.parse()
+        crate::api::league_id(&raw)
             .map(League)
-            .map_err(|_| ApiError::not_found(format!("no league {}", crate::error::quote(&raw))))
+            .ok_or_else(|| ApiError::not_found(format!("no league {}", crate::error::quote(&raw))))
     }
 }
 

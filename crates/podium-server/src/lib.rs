@@ -18,6 +18,7 @@
 
 mod api;
 mod board;
+mod conn;
 pub mod error;
 mod extract;
 pub mod openapi;
@@ -34,8 +35,10 @@ use axum::extract::DefaultBodyLimit;
 use axum::Router;
 use podium_store::{Appended, LeagueId, Leagues, Store, StoreError, Submission};
 use tokio::sync::oneshot;
+use tracing::Instrument;
 
 pub use api::api_routes;
+pub use conn::{serve_on, BodyTimedOut, Timeouts};
 pub use error::ApiError;
 pub use podium_store::{self as store, Checkpoints, Options as StoreOptions};
 
@@ -162,11 +165,13 @@ impl AppState {
             .await
     }
 
-    /// Whether a request with this bearer token may create a league now; counts it.
-    fn may_create(&self, bearer: Option<&str>) -> Result<(), ApiError> {
+    /// Whether a request with this bearer token may create a league now; counts it
+    /// against the hourly quota of an open server (the moment it is counted at is
+    /// returned, to [`AppState::uncount`] a creation that fails).
+    fn may_create(&self, bearer: Option<&str>) -> Result<Option<Instant>, ApiError> {
         match &self.inner.access {
             Access::Token(hash) => match bearer {
-                Some(t) if podium_store::hash_token(t) == *hash => Ok(()),
+                Some(t) if podium_store::hash_token(t) == *hash => Ok(None),
                 _ => Err(ApiError::new(
                     axum::http::StatusCode::UNAUTHORIZED,
                     "creating a league needs the server's admin token: Authorization: Bearer <token>",
@@ -193,8 +198,16 @@ impl AppState {
                     .retry_after(wait.as_secs().max(1)));
                 }
                 created.push_back(now);
-                Ok(())
+                Ok(Some(now))
             }
+        }
+    }
+
+    /// Takes back a creation counted at `at` that did not create a league.
+    fn uncount(&self, at: Instant) {
+        let mut created = lock(&self.inner.created);
+        if let Some(k) = created.iter().rposition(|t| *t == at) {
+            created.remove(k);
         }
     }
 
@@ -269,6 +282,8 @@ pub struct ServeOptions {
     pub limits: Limits,
     /// How the leagues are kept.
     pub store: StoreOptions,
+    /// How long clients may take, and how long a stop waits for them.
+    pub timeouts: Timeouts,
 }
 
 impl ServeOptions {
@@ -316,7 +331,9 @@ pub fn default_instance() -> String {
 /// Opens the ledger, listens on the address at once, loads the leagues in the
 /// background (each is served as soon as it is loaded; until then it answers 503),
 /// follows what other servers on the same database write, serves until ctrl-c or
-/// SIGTERM, then finishes the requests in flight (writes included) before returning.
+/// SIGTERM, then finishes the requests in flight (writes included) before returning;
+/// connections still open after [`Timeouts::shutdown_grace`] (a client half-way through
+/// sending a request) are closed. Slow clients are bounded by [`ServeOptions::timeouts`].
 /// `on_bound` is told the address actually bound (useful with port 0).
 ///
 /// # Errors
@@ -371,17 +388,15 @@ pub async fn serve(options: ServeOptions, on_bound: impl FnOnce(SocketAddr)) -> 
             .context("cannot start the following thread")?
     };
     let state = AppState::named(leagues, options.limits, access, options.instance.clone());
-    // Responses go out as soon as they are written: no Nagle delay on the last segment
-    // of a response while the previous ones wait for their acknowledgement.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!("cannot set TCP_NODELAY: {e}");
-        }
-    });
     let app = router_in(state, root.clone());
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal(root.clone()))
-        .await?;
+    serve_on(
+        listener,
+        app,
+        options.timeouts,
+        shutdown_signal(root.clone(), options.timeouts.shutdown_grace),
+    )
+    .instrument(root.clone())
+    .await;
     stop.store(true, Ordering::Relaxed);
     let _ = follower.join();
     drop(loader);
@@ -403,7 +418,7 @@ fn redact(db: &str) -> String {
     }
 }
 
-async fn shutdown_signal(span: tracing::Span) {
+async fn shutdown_signal(span: tracing::Span, grace: Duration) {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
     };
@@ -422,5 +437,10 @@ async fn shutdown_signal(span: tracing::Span) {
         () = ctrl_c => {},
         () = term => {},
     }
-    span.in_scope(|| tracing::info!("shutting down: finishing requests in flight"));
+    span.in_scope(|| {
+        tracing::info!(
+            grace_seconds = grace.as_secs_f64(),
+            "shutting down: finishing requests in flight"
+        );
+    });
 }

@@ -1638,3 +1638,432 @@ async fn what_the_server_accepts_its_export_reads_back() {
         );
     }
 }
+
+/// The PostgreSQL server `PODIUM_TEST_POSTGRES` names (`bash scripts/with-postgres.sh
+/// cargo test ...` starts a throwaway one), or a clear failure.
+fn postgres_server() -> String {
+    std::env::var("PODIUM_TEST_POSTGRES").unwrap_or_else(|_| {
+        panic!(
+            "this test needs a PostgreSQL server: set PODIUM_TEST_POSTGRES=postgres://USER@HOST:PORT/DB \
+             (a user that may create databases), or run it with `bash scripts/with-postgres.sh cargo test ...`"
+        )
+    })
+}
+
+/// Ends every session on database `name` of `server`, as a restart of the server
+/// would, and waits (bounded) until they are gone.
+fn end_sessions(server: &str, name: &str) {
+    let mut admin = server
+        .parse::<postgres::Config>()
+        .unwrap()
+        .connect(postgres::NoTls)
+        .unwrap();
+    let ended = admin
+        .query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+            &[&name],
+        )
+        .unwrap();
+    assert!(!ended.is_empty(), "no session to end");
+    for _ in 0..500 {
+        let left: i64 = admin
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = $1",
+                &[&name],
+            )
+            .unwrap()
+            .get(0);
+        if left == 0 {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("the sessions of {name} did not end");
+}
+
+/// A lost PostgreSQL connection (the server restarted, its sessions ended) is the
+/// database out of reach for a moment, not a broken league: a write answers 503 with
+/// `Retry-After`, never 500; the league is still served as it was meanwhile, and once
+/// connections are made again its writes go on from where it was.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_postgres_restart_answers_503_and_keeps_the_league() {
+    let server = postgres_server();
+    let name = format!("podium_api_restart_{}", std::process::id());
+    let (s, n) = (server.clone(), name.clone());
+    let url = tokio::task::spawn_blocking(move || podium_store::PgStore::create_database(&s, &n))
+        .await
+        .unwrap()
+        .unwrap();
+    // The PostgreSQL client blocks: it is kept off the runtime's threads, as the server
+    // keeps it.
+    let open = |url: String| async move {
+        let leagues = tokio::task::spawn_blocking(move || {
+            Leagues::open_loaded(podium_server::open_store(&url).unwrap(), Options::default())
+                .unwrap()
+        })
+        .await
+        .unwrap();
+        router(AppState::new(leagues, Limits::default(), Access::Open))
+    };
+    let app = open(url.clone()).await;
+    let (id, token) = league_with_games(&app).await;
+    let board_url = format!("/api/leagues/{id}/leaderboard");
+    let before = call(&app, Method::GET, &board_url, None, None).await;
+    assert_eq!(before.status, StatusCode::OK, "{}", before.text);
+
+    let (s, n) = (server.clone(), name.clone());
+    tokio::task::spawn_blocking(move || end_sessions(&s, &n))
+        .await
+        .unwrap();
+    let during = call(&app, Method::GET, &board_url, None, None).await;
+    assert_eq!(during.status, StatusCode::OK, "{}", during.text);
+    assert_eq!(during.text, before.text);
+
+    let bearer = format!("Bearer {token}");
+    let headers = [
+        (header::AUTHORIZATION, bearer.as_str()),
+        (header::CONTENT_TYPE, "application/json"),
+    ];
+    let body = game("g4", &[("cy", 1), ("ann", 2)]);
+    let url_matches = format!("/api/leagues/{id}/matches");
+    let mut statuses = Vec::new();
+    for _ in 0..50 {
+        let (r, h) = send(&app, Method::POST, &url_matches, &headers, &body).await;
+        statuses.push(r.status.as_u16());
+        match r.status {
+            StatusCode::SERVICE_UNAVAILABLE => {
+                assert_eq!(hdr(&h, header::RETRY_AFTER), Some("1"));
+                assert!(r.error().contains("unavailable"), "{}", r.error());
+                let board = call(&app, Method::GET, &board_url, None, None).await;
+                assert_eq!(board.text, before.text);
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            StatusCode::CREATED => break,
+            other => panic!("{other}: {}", r.text),
+        }
+    }
+    // The first write met a lost connection; a later one a new connection.
+    assert_eq!(statuses.first(), Some(&503), "{statuses:?}");
+    assert_eq!(statuses.last(), Some(&201), "{statuses:?}");
+
+    // The board served is the ledger's, rated afresh.
+    let after = call(&app, Method::GET, &board_url, None, None).await;
+    let fresh = open(url).await;
+    let replayed = call(&fresh, Method::GET, &board_url, None, None).await;
+    assert_eq!(after.json(), replayed.json());
+    let games: u64 = after
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["games"].as_u64().unwrap())
+        .sum();
+    assert_eq!(games, 3 * 3 + 2);
+    tokio::task::spawn_blocking(move || {
+        drop((app, fresh));
+        if let Ok(mut c) = server
+            .parse::<postgres::Config>()
+            .and_then(|c| c.connect(postgres::NoTls))
+        {
+            let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        }
+    })
+    .await
+    .unwrap();
+}
+
+/// A server on a port of loopback with these timeouts, stopped by `stop`.
+struct Running {
+    addr: std::net::SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    done: tokio::task::JoinHandle<()>,
+}
+
+async fn serving(timeouts: podium_server::Timeouts) -> Running {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let done = tokio::spawn(podium_server::serve_on(
+        listener,
+        app(),
+        timeouts,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    Running {
+        addr,
+        stop: Some(stop),
+        done,
+    }
+}
+
+/// Timeouts long enough never to matter in a test but for those it changes.
+fn long_timeouts() -> podium_server::Timeouts {
+    let minute = std::time::Duration::from_secs(60);
+    podium_server::Timeouts {
+        headers: minute,
+        body: minute,
+        idle: minute,
+        shutdown_grace: minute,
+    }
+}
+
+/// A hang guard, not a measure: what a test waits at most for something that must
+/// happen.
+const HANG_GUARD: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Reads what the server sends until it closes the connection (an end of stream, or a
+/// reset); fails if it is still open after [`HANG_GUARD`].
+fn read_until_closed(s: &mut std::net::TcpStream) -> String {
+    use std::io::Read;
+    s.set_read_timeout(Some(HANG_GUARD)).unwrap();
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(e) => panic!("the server kept the connection open: {e}"),
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Connects and sends `bytes`, then nothing more.
+fn stall_after(addr: std::net::SocketAddr, bytes: &str) -> std::net::TcpStream {
+    use std::io::Write;
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.write_all(bytes.as_bytes()).unwrap();
+    s
+}
+
+/// One whole request on a connection of its own: the response's status line.
+fn get_status_line(addr: std::net::SocketAddr, path: &str) -> String {
+    use std::io::Write;
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: podium\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let reply = read_until_closed(&mut s);
+    reply.lines().next().unwrap_or_default().to_string()
+}
+
+/// Slow clients held the server: a client that sent half a request line and stalled
+/// kept its connection (and a descriptor) for ever. Now its head must be whole within
+/// the header timeout; the server answers other clients meanwhile.
+#[tokio::test(flavor = "multi_thread")]
+async fn slow_clients_stalled_in_the_request_line_are_closed_after_the_header_timeout() {
+    let server = serving(podium_server::Timeouts {
+        headers: std::time::Duration::from_secs(2),
+        ..long_timeouts()
+    })
+    .await;
+    let addr = server.addr;
+    let closed = tokio::task::spawn_blocking(move || {
+        let mut stalled = stall_after(addr, "GET /heal");
+        // Another client is served while the first one stalls.
+        assert_eq!(get_status_line(addr, "/healthz"), "HTTP/1.1 200 OK");
+        read_until_closed(&mut stalled)
+    })
+    .await
+    .unwrap();
+    assert!(!closed.contains("200 OK"), "{closed}");
+    // The server still serves.
+    let again = tokio::task::spawn_blocking(move || get_status_line(addr, "/healthz"))
+        .await
+        .unwrap();
+    assert_eq!(again, "HTTP/1.1 200 OK");
+    drop(server.stop);
+    tokio::time::timeout(HANG_GUARD, server.done)
+        .await
+        .unwrap()
+        .unwrap();
+}
+
+/// Slow clients held the server with a body sent a byte at a time: a body must now
+/// have arrived within the body timeout of its head, however steadily it trickles
+/// (408, and the connection is closed).
+#[tokio::test(flavor = "multi_thread")]
+async fn slow_clients_trickling_a_body_get_408_after_the_body_timeout() {
+    let server = serving(podium_server::Timeouts {
+        body: std::time::Duration::from_millis(500),
+        ..long_timeouts()
+    })
+    .await;
+    let addr = server.addr;
+    let reply = tokio::task::spawn_blocking(move || {
+        use std::io::Write;
+        let mut s = stall_after(
+            addr,
+            "POST /api/leagues HTTP/1.1\r\nHost: podium\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n{\"name\": \"",
+        );
+        let mut writer = s.try_clone().unwrap();
+        // A byte every 50 ms, each well within any per-read timeout, for at most 20 s.
+        let trickle = std::thread::spawn(move || {
+            for _ in 0..400 {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                if writer.write_all(b"x").is_err() {
+                    return;
+                }
+            }
+        });
+        let reply = read_until_closed(&mut s);
+        trickle.join().unwrap();
+        reply
+    })
+    .await
+    .unwrap();
+    assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
+    assert!(
+        reply.contains("the request body did not arrive within 0.5 s"),
+        "{reply}"
+    );
+    drop(server.stop);
+    tokio::time::timeout(HANG_GUARD, server.done)
+        .await
+        .unwrap()
+        .unwrap();
+}
+
+/// A keep-alive connection without a request is closed after the idle timeout.
+#[tokio::test(flavor = "multi_thread")]
+async fn slow_clients_idle_keep_alive_connections_are_closed_after_the_idle_timeout() {
+    let server = serving(podium_server::Timeouts {
+        idle: std::time::Duration::from_millis(300),
+        ..long_timeouts()
+    })
+    .await;
+    let addr = server.addr;
+    let reply = tokio::task::spawn_blocking(move || {
+        let mut s = stall_after(addr, "GET /healthz HTTP/1.1\r\nHost: podium\r\n\r\n");
+        read_until_closed(&mut s)
+    })
+    .await
+    .unwrap();
+    assert!(reply.starts_with("HTTP/1.1 200 OK"), "{reply}");
+    drop(server.stop);
+    tokio::time::timeout(HANG_GUARD, server.done)
+        .await
+        .unwrap()
+        .unwrap();
+}
+
+/// A stop waited for a client half-way through its request line: it now closes that
+/// connection once the grace period is over, and the server's future completes.
+#[tokio::test(flavor = "multi_thread")]
+async fn slow_clients_do_not_hold_up_a_shutdown_beyond_the_grace_period() {
+    let mut server = serving(podium_server::Timeouts {
+        shutdown_grace: std::time::Duration::from_millis(500),
+        ..long_timeouts()
+    })
+    .await;
+    let addr = server.addr;
+    let mut stalled = tokio::task::spawn_blocking(move || {
+        let s = stall_after(addr, "GET /healthz HT");
+        // Served meanwhile: the stalled connection is open and accepted.
+        assert_eq!(get_status_line(addr, "/healthz"), "HTTP/1.1 200 OK");
+        s
+    })
+    .await
+    .unwrap();
+    server.stop.take().unwrap().send(()).unwrap();
+    tokio::time::timeout(HANG_GUARD, server.done)
+        .await
+        .expect("the server stopped")
+        .unwrap();
+    let rest = tokio::task::spawn_blocking(move || read_until_closed(&mut stalled))
+        .await
+        .unwrap();
+    assert!(!rest.contains("200 OK"), "{rest}");
+}
+
+/// `/api/leagues/+1` and `/api/leagues/01` answered as league 1: a league's id in a
+/// path is a number in canonical decimal, anything else names no league.
+#[tokio::test]
+async fn league_ids_in_paths_are_canonical_decimal_only() {
+    let app = app();
+    let (id, token) = create(&app, json!({"name": "one"})).await;
+    assert_eq!(id, 1);
+    let r = call(&app, Method::GET, "/api/leagues/1", None, None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    for raw in [
+        "+1",
+        "%2B1",
+        "01",
+        "001",
+        "1.0",
+        "1e0",
+        "0",
+        "-1",
+        "%201",
+        "1%20",
+        "99999999999999999999",
+    ] {
+        for path in [
+            format!("/api/leagues/{raw}"),
+            format!("/api/leagues/{raw}/leaderboard"),
+            format!("/api/leagues/{raw}/matches"),
+        ] {
+            let r = call(&app, Method::GET, &path, None, None).await;
+            assert_eq!(r.status, StatusCode::NOT_FOUND, "{path}: {}", r.text);
+            assert!(r.error().starts_with("no league"), "{path}: {}", r.error());
+        }
+        let path = format!("/api/leagues/{raw}/matches");
+        let body = game("g1", &[("ann", 1), ("bo", 2)]);
+        let r = call(&app, Method::POST, &path, Some(&token), Some(&body)).await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{path}: {}", r.text);
+    }
+    // Nothing was entered through another spelling of the id.
+    let r = call(&app, Method::GET, "/api/leagues/1/matches", None, None).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.text, "");
+}
+
+/// Refused league creations (422) counted against the hourly quota of an open server:
+/// only a league created counts now.
+#[tokio::test]
+async fn refused_league_creations_do_not_count_against_the_hourly_quota() {
+    let limits = Limits {
+        leagues_per_hour: 2,
+        ..Limits::default()
+    };
+    let app = app_with(limits, Access::Open);
+    for _ in 0..3 {
+        for bad in [
+            json!({"name": ""}),
+            json!({"name": "x", "system": "no-such-system"}),
+            json!({"name": "x", "system": "elo", "config": {"k": "many"}}),
+            json!({"name": "x", "system": "elo", "config": ["k"]}),
+        ] {
+            let r = call(
+                &app,
+                Method::POST,
+                "/api/leagues",
+                None,
+                Some(&bad.to_string()),
+            )
+            .await;
+            assert_eq!(
+                r.status,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "{bad}: {}",
+                r.text
+            );
+        }
+    }
+    create(&app, json!({"name": "first"})).await;
+    create(&app, json!({"name": "second"})).await;
+    let r = call(
+        &app,
+        Method::POST,
+        "/api/leagues",
+        None,
+        Some(&json!({"name": "third"}).to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text);
+}

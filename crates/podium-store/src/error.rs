@@ -101,9 +101,17 @@ pub enum StoreError {
     /// The SQLite database failed.
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),
+    /// The database cannot be reached for now: a connection lost (a server restarting,
+    /// a backend ended by its administrator, a network fault) or none to be had. The
+    /// request may be tried again shortly; the ratings served were left as they were.
+    #[error("the database is unavailable for now ({reason}); try again shortly")]
+    Unavailable {
+        /// What the connection failed with.
+        reason: String,
+    },
     /// The PostgreSQL database failed.
-    #[error(transparent)]
-    Postgres(#[from] postgres::Error),
+    #[error("{}", chain(.0))]
+    Postgres(postgres::Error),
     /// The stored ledger cannot be read back (should never happen).
     #[error("stored ledger is inconsistent: {message}")]
     Corrupt {
@@ -112,7 +120,59 @@ pub enum StoreError {
     },
 }
 
+/// An error and its causes, `: `-separated (PostgreSQL's own message is the cause of a
+/// "db error").
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+/// Whether a PostgreSQL error is the loss of the connection rather than a refusal of the
+/// statement: the connection is closed, the server ended the session (SQLSTATE class 08,
+/// `57P01` administrator command, `57P02` crash, `57P03` not accepting connections yet),
+/// or the socket failed (refused, reset, timed out).
+fn lost_connection(e: &postgres::Error) -> bool {
+    if e.is_closed() {
+        return true;
+    }
+    if let Some(code) = e.code() {
+        let code = code.code();
+        return code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03");
+    }
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        if s.is::<std::io::Error>() {
+            return true;
+        }
+        source = s.source();
+    }
+    false
+}
+
+impl From<postgres::Error> for StoreError {
+    fn from(e: postgres::Error) -> Self {
+        if lost_connection(&e) {
+            StoreError::Unavailable { reason: chain(&e) }
+        } else {
+            StoreError::Postgres(e)
+        }
+    }
+}
+
 impl StoreError {
+    /// Whether the error is the loss of the database for now ([`StoreError::Unavailable`]):
+    /// worth trying again, and no sign that the league's ratings are wrong.
+    #[must_use]
+    pub fn is_transient(&self) -> bool {
+        matches!(self, StoreError::Unavailable { .. })
+    }
+
     /// Whether the error is the caller's (a 4xx) rather than the store's (a 5xx).
     #[must_use]
     pub fn is_client_error(&self) -> bool {
@@ -120,6 +180,7 @@ impl StoreError {
             self,
             StoreError::Sqlite(_)
                 | StoreError::Postgres(_)
+                | StoreError::Unavailable { .. }
                 | StoreError::ReadOnly { .. }
                 | StoreError::Corrupt { .. }
                 | StoreError::NotReady { .. }

@@ -77,6 +77,11 @@ struct Queue {
 struct Loaded {
     row: LeagueRow,
     derived: Derived,
+    /// Matches rated in place from this position on whose commit failed with the
+    /// connection lost, so may or may not be in the ledger: until they are read again
+    /// from it ([`Leagues::catch_up`]) the league's readers are answered
+    /// [`StoreError::Unavailable`] rather than shown them.
+    unsure: Option<Position>,
 }
 
 enum Phase {
@@ -383,8 +388,18 @@ impl Leagues {
                     seconds = started.elapsed().as_secs_f64(),
                     "league loaded"
                 );
-                *write(&slot.state) = Phase::Ready(Box::new(Loaded { row, derived }));
+                *write(&slot.state) = Phase::Ready(Box::new(Loaded {
+                    row,
+                    derived,
+                    unsure: None,
+                }));
                 Ok(())
+            }
+            Err(e) if e.is_transient() => {
+                // Not the ledger's fault: the league stays loading (503) and is tried
+                // again by [`Leagues::follow`] within a second.
+                slot.claimed.store(false, Ordering::Relaxed);
+                Err(e)
             }
             Err(e) => {
                 *write(&slot.state) = Phase::Failed(row, e.to_string());
@@ -440,7 +455,15 @@ impl Leagues {
     ) -> Result<T, StoreError> {
         let slot = self.slot(id)?;
         let state = read(&slot.state);
-        f(&ready(&state, id)?.derived)
+        let loaded = ready(&state, id)?;
+        if loaded.unsure.is_some() {
+            return Err(StoreError::Unavailable {
+                reason: format!(
+                    "league {id}'s last matches may not have been committed and are read again from the ledger once it answers"
+                ),
+            });
+        }
+        f(&loaded.derived)
     }
 
     /// Creates a league; returns it with its admin token (shown once, stored hashed).
@@ -456,6 +479,7 @@ impl Leagues {
             .store
             .create_league(&name, sys.name(), &new.config, &hash_token(&token))?;
         let loaded = Loaded {
+            unsure: None,
             row,
             derived: Derived::new(
                 podium::system(sys.name(), &new.config)?,
@@ -618,6 +642,16 @@ impl Leagues {
         let n = subs.len();
         match self.try_append(slot, subs) {
             Ok(results) => results,
+            Err(StoreError::Unavailable { reason }) => {
+                tracing::warn!(league = slot.id, error = %reason, "a batch of submissions met the database unavailable");
+                (0..n)
+                    .map(|_| {
+                        Err(StoreError::Unavailable {
+                            reason: reason.clone(),
+                        })
+                    })
+                    .collect()
+            }
             Err(e) => {
                 let message = e.to_string();
                 tracing::error!(league = slot.id, error = %message, "a batch of submissions failed");
@@ -868,6 +902,14 @@ impl Leagues {
                 }
                 Ok(k)
             }
+            Err(e) if e.is_transient() => {
+                // The connection was lost: the run may or may not be stored. The
+                // ratings are kept, the run read again from the ledger when it answers
+                // (from the checkpoint before it, not the whole ledger).
+                let first = run[0].1.position();
+                loaded.unsure = Some(loaded.unsure.map_or(first, |u| u.min(first)));
+                Err(e)
+            }
             Err(e) => {
                 // Nothing of the run is stored: the ratings are rebuilt without it.
                 drop(state);
@@ -983,7 +1025,11 @@ impl Leagues {
             Ok((row, derived)) => {
                 let old = std::mem::replace(
                     &mut *write(&slot.state),
-                    Phase::Ready(Box::new(Loaded { row, derived })),
+                    Phase::Ready(Box::new(Loaded {
+                        row,
+                        derived,
+                        unsure: None,
+                    })),
                 );
                 drop(old);
             }
@@ -1003,6 +1049,7 @@ impl Leagues {
     /// servers on the same store committed). The caller holds the league's writer lock.
     fn catch_up(&self, slot: &Slot) -> Result<(), StoreError> {
         let id = slot.id;
+        self.settle(slot)?;
         let (seen, system, config) = {
             let state = read(&slot.state);
             let row = &ready(&state, id)?.row;
@@ -1022,7 +1069,11 @@ impl Leagues {
             let (row, derived) = self.rebuild(id, None)?;
             let old = std::mem::replace(
                 &mut *write(&slot.state),
-                Phase::Ready(Box::new(Loaded { row, derived })),
+                Phase::Ready(Box::new(Loaded {
+                    row,
+                    derived,
+                    unsure: None,
+                })),
             );
             drop(old);
             return Ok(());
@@ -1084,6 +1135,51 @@ impl Leagues {
         Ok(())
     }
 
+    /// Reads again from the ledger the matches of a league whose commit was cut by a lost
+    /// connection ([`Loaded::unsure`]): rated again from the last checkpoint before
+    /// them, as the ledger holds them now (with them or without). The caller holds the
+    /// league's writer lock.
+    fn settle(&self, slot: &Slot) -> Result<(), StoreError> {
+        let id = slot.id;
+        let (unsure, system, config) = {
+            let state = read(&slot.state);
+            let loaded = ready(&state, id)?;
+            (
+                loaded.unsure,
+                loaded.row.system.clone(),
+                loaded.row.config.clone(),
+            )
+        };
+        let Some(from) = unsure else {
+            return Ok(());
+        };
+        let (tail, row) = self.retail(slot, from, |v| v)?;
+        let mut state = write(&slot.state);
+        let loaded = ready_mut(&mut state, id)?;
+        if row.system == system && row.config == config {
+            let replaced = loaded.derived.splice(tail);
+            loaded.row = row;
+            loaded.unsure = None;
+            drop(state);
+            drop(replaced);
+        } else {
+            // Reconfigured elsewhere meanwhile: rated again whole.
+            drop(state);
+            drop(tail);
+            let (row, derived) = self.rebuild(id, None)?;
+            *write(&slot.state) = Phase::Ready(Box::new(Loaded {
+                row,
+                derived,
+                unsure: None,
+            }));
+        }
+        tracing::info!(
+            league = id,
+            "matches of a cut commit read again from the ledger"
+        );
+        Ok(())
+    }
+
     /// Catches a league up with its ledger as the store holds it now: what other servers
     /// on the same store committed. Loads a league not loaded yet.
     ///
@@ -1115,7 +1211,9 @@ impl Leagues {
 
     fn catch_up_or_reload(&self, slot: &Slot) -> Result<(), StoreError> {
         let result = self.catch_up(slot);
-        if let Err(e) = &result {
+        // A lost connection says nothing of the ratings: they are kept, and caught up
+        // (only what is new) once the database answers again.
+        if let Some(e) = result.as_ref().err().filter(|e| !e.is_transient()) {
             tracing::warn!(league = slot.id, error = %e, "could not catch up with the ledger; rebuilding");
             self.reload(slot);
         }
@@ -1185,7 +1283,7 @@ impl Leagues {
         };
         let state = read(&slot.state);
         match &*state {
-            Phase::Ready(l) => l.row.head != head,
+            Phase::Ready(l) => l.row.head != head || l.unsure.is_some(),
             Phase::Loading(_) => !slot.claimed.swap(true, Ordering::Relaxed),
             Phase::Failed(..) => retry,
         }
@@ -1497,5 +1595,275 @@ fn slot_info(phase: &Phase) -> LeagueInfo {
     match phase {
         Phase::Ready(l) => info(l),
         Phase::Loading(row) | Phase::Failed(row, _) => info_unready(row),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicU8;
+
+    use super::*;
+    use crate::{LedgerResult, Since, SqliteStore, Watch, Writer};
+
+    /// How the next append goes: whole, cut before its commit, or cut after it (the
+    /// commit done, its answer lost).
+    const WHOLE: u8 = 0;
+    const BEFORE: u8 = 1;
+    const AFTER: u8 = 2;
+
+    /// A SQLite store whose next append can be cut as by a lost connection, whose reads
+    /// can all fail so (`down`), and which counts the reads of whole ledgers.
+    struct Flaky {
+        inner: SqliteStore,
+        cut: AtomicU8,
+        down: AtomicBool,
+        whole_scans: std::sync::atomic::AtomicUsize,
+    }
+
+    impl Flaky {
+        fn new() -> Arc<Self> {
+            Arc::new(Flaky {
+                inner: SqliteStore::temporary().unwrap(),
+                cut: AtomicU8::new(WHOLE),
+                down: AtomicBool::new(false),
+                whole_scans: std::sync::atomic::AtomicUsize::new(0),
+            })
+        }
+
+        fn up(&self) -> Result<(), StoreError> {
+            if self.down.load(Ordering::SeqCst) {
+                Err(lost())
+            } else {
+                Ok(())
+            }
+        }
+    }
+
+    fn lost() -> StoreError {
+        StoreError::Unavailable {
+            reason: "connection closed".into(),
+        }
+    }
+
+    impl Store for Flaky {
+        fn describe(&self) -> String {
+            self.inner.describe()
+        }
+        fn ping(&self) -> Result<(), StoreError> {
+            self.inner.ping()
+        }
+        fn watch(&self) -> Result<Option<Box<dyn Watch>>, StoreError> {
+            self.inner.watch()
+        }
+        fn league_rows(&self) -> Result<Vec<LeagueRow>, StoreError> {
+            self.inner.league_rows()
+        }
+        fn league_row(&self, id: LeagueId) -> Result<Option<LeagueRow>, StoreError> {
+            self.up()?;
+            self.inner.league_row(id)
+        }
+        fn league_of_token(&self, token_hash: &str) -> Result<Option<LeagueId>, StoreError> {
+            self.inner.league_of_token(token_hash)
+        }
+        fn heads(&self) -> Result<Vec<(LeagueId, Head)>, StoreError> {
+            self.up()?;
+            self.inner.heads()
+        }
+        fn create_league(
+            &self,
+            name: &str,
+            system: &str,
+            config: &Settings,
+            token_hash: &str,
+        ) -> Result<LeagueRow, StoreError> {
+            self.inner.create_league(name, system, config, token_hash)
+        }
+        fn scan(
+            &self,
+            league: LeagueId,
+            after: Option<Position>,
+            visit: &mut dyn FnMut(LedgerEntry) -> Result<(), StoreError>,
+        ) -> Result<LeagueRow, StoreError> {
+            self.up()?;
+            if after.is_none() {
+                self.whole_scans.fetch_add(1, Ordering::SeqCst);
+            }
+            self.inner.scan(league, after, visit)
+        }
+        fn since(&self, league: LeagueId, seen: Head) -> Result<Since, StoreError> {
+            self.up()?;
+            self.inner.since(league, seen)
+        }
+        fn find(&self, league: LeagueId, keys: &[&str]) -> Result<Vec<LedgerEntry>, StoreError> {
+            self.up()?;
+            self.inner.find(league, keys)
+        }
+        fn lock(&self, league: LeagueId) -> Result<Box<dyn Writer + '_>, StoreError> {
+            self.up()?;
+            Ok(Box::new(FlakyWriter {
+                inner: self.inner.lock(league)?,
+                cut: &self.cut,
+            }))
+        }
+    }
+
+    struct FlakyWriter<'a> {
+        inner: Box<dyn Writer + 'a>,
+        cut: &'a AtomicU8,
+    }
+
+    impl Writer for FlakyWriter<'_> {
+        fn append(&mut self, entries: &[LedgerEntry]) -> Result<Head, StoreError> {
+            match self.cut.swap(WHOLE, Ordering::SeqCst) {
+                BEFORE => Err(lost()),
+                AFTER => {
+                    self.inner.append(entries)?;
+                    Err(lost())
+                }
+                _ => self.inner.append(entries),
+            }
+        }
+        fn void(&mut self, entry: &LedgerEntry) -> Result<Head, StoreError> {
+            self.inner.void(entry)
+        }
+        fn correct(&mut self, old: &LedgerEntry, new: &LedgerEntry) -> Result<Head, StoreError> {
+            self.inner.correct(old, new)
+        }
+        fn configure(
+            &mut self,
+            old: &LeagueRow,
+            name: &str,
+            system: &str,
+            config: &Settings,
+        ) -> Result<Head, StoreError> {
+            self.inner.configure(old, name, system, config)
+        }
+    }
+
+    fn game(id: &str, places: &[(&str, u32)]) -> Submission {
+        Submission {
+            id: Some(id.to_string()),
+            match_id: None,
+            time: None,
+            results: places
+                .iter()
+                .map(|(p, r)| LedgerResult {
+                    player: (*p).to_string(),
+                    rank: Some(f64::from(*r)),
+                    ..LedgerResult::default()
+                })
+                .collect(),
+        }
+    }
+
+    fn assert_same_board(a: &[BoardRow], b: &[BoardRow]) {
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(b) {
+            assert_eq!((&x.player, x.games), (&y.player, y.games));
+            assert!((x.rating - y.rating).abs() < 1e-9, "{x:?} {y:?}");
+        }
+    }
+
+    /// A commit cut by a lost connection may or may not have happened: the league keeps
+    /// its ratings (it is neither failed nor rebuilt), answers "unavailable" meanwhile,
+    /// and once the ledger answers it is read again from it, with the match (cut after
+    /// the commit: a retry is a duplicate) or without (cut before: a retry stores it).
+    #[test]
+    fn a_commit_cut_by_a_lost_connection_keeps_the_league_and_reads_the_ledger_again() {
+        let flaky = Flaky::new();
+        let store: Arc<dyn Store> = flaky.clone();
+        let leagues = Leagues::open(store.clone(), Options::default()).unwrap();
+        let (info, _) = leagues
+            .create_league(&NewLeague {
+                name: "cut".into(),
+                system: "elo".into(),
+                config: Settings::new(),
+            })
+            .unwrap();
+        let id = info.id;
+        let names = ["ann", "bob", "cy", "dee"];
+        for i in 0..20 {
+            let (a, b) = (names[i % 4], names[(i + 1 + i % 3) % 4]);
+            let sub = game(&format!("g{i}"), &[(a, 1), (b, 2)]);
+            assert_eq!(
+                leagues.append(id, sub).unwrap().status,
+                SubmitStatus::Created
+            );
+        }
+        for (cut, key, retried) in [
+            (BEFORE, "cut-before", SubmitStatus::Created),
+            (AFTER, "cut-after", SubmitStatus::Duplicate),
+        ] {
+            let sub = game(key, &[("dee", 1), ("ann", 2)]);
+            flaky.cut.store(cut, Ordering::SeqCst);
+            let e = leagues.append(id, sub.clone()).unwrap_err();
+            assert!(e.is_transient(), "{e}");
+            // Not failed, not shown with a match that may not be stored.
+            let e = leagues.leaderboard(id).unwrap_err();
+            assert!(e.is_transient(), "{e}");
+            assert!(leagues.loading().is_empty());
+            leagues.refresh(id).unwrap();
+            let fresh = Leagues::open_loaded(store.clone(), Options::default()).unwrap();
+            assert_same_board(
+                &leagues.leaderboard(id).unwrap(),
+                &fresh.leaderboard(id).unwrap(),
+            );
+            let stored = leagues.ledger(id).unwrap().iter().any(|e| e.key == key);
+            assert_eq!(stored, cut == AFTER);
+            assert_eq!(leagues.append(id, sub).unwrap().status, retried);
+        }
+        let fresh = Leagues::open_loaded(store, Options::default()).unwrap();
+        let board = leagues.leaderboard(id).unwrap();
+        assert_same_board(&board, &fresh.leaderboard(id).unwrap());
+        assert_eq!(board.iter().map(|r| r.games).sum::<u32>(), 2 * 22);
+    }
+
+    /// A PostgreSQL restart made a busy league answer 500 ("could not be loaded: db
+    /// error") and then rate its whole ledger again: a catch-up that meets the database
+    /// out of reach now leaves the league as it was, still served, and once the database
+    /// answers it catches up with only what is new.
+    #[test]
+    fn a_lost_connection_while_catching_up_keeps_the_league_without_reloading_it() {
+        let flaky = Flaky::new();
+        let store: Arc<dyn Store> = flaky.clone();
+        let leagues = Leagues::open(store.clone(), Options::default()).unwrap();
+        let (info, _) = leagues
+            .create_league(&NewLeague {
+                name: "restart".into(),
+                system: "elo".into(),
+                config: Settings::new(),
+            })
+            .unwrap();
+        let id = info.id;
+        for i in 0..10 {
+            let sub = game(&format!("g{i}"), &[("ann", 1 + i % 2), ("bob", 2 - i % 2)]);
+            leagues.append(id, sub).unwrap();
+        }
+        // Another server on the same ledger.
+        let other_store: Arc<dyn Store> = Arc::new(SqliteStore::open(flaky.inner.path()).unwrap());
+        let other = Leagues::open_loaded(other_store, Options::default()).unwrap();
+        other
+            .append(id, game("elsewhere", &[("cy", 1), ("ann", 2)]))
+            .unwrap();
+        let before = leagues.leaderboard(id).unwrap();
+        let whole = flaky.whole_scans.load(Ordering::SeqCst);
+
+        flaky.down.store(true, Ordering::SeqCst);
+        for _ in 0..3 {
+            let e = leagues.refresh(id).unwrap_err();
+            assert!(e.is_transient(), "{e}");
+            // Still served as it was: not failed, not loading.
+            assert_same_board(&leagues.leaderboard(id).unwrap(), &before);
+            assert!(leagues.loading().is_empty());
+            let e = leagues.append(id, game("meanwhile", &[("bob", 1), ("cy", 2)]));
+            assert!(e.unwrap_err().is_transient());
+        }
+        flaky.down.store(false, Ordering::SeqCst);
+        leagues.refresh(id).unwrap();
+        let after = leagues.leaderboard(id).unwrap();
+        assert_same_board(&after, &other.leaderboard(id).unwrap());
+        assert_eq!(after.iter().map(|r| r.games).sum::<u32>(), 2 * 11);
+        // Caught up with the one new match; the ledger was not read whole again.
+        assert_eq!(flaky.whole_scans.load(Ordering::SeqCst), whole);
     }
 }

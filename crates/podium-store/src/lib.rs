@@ -195,7 +195,9 @@ pub trait Writer {
     /// Adds new matches at the positions they carry (the next ones of the ledger).
     ///
     /// # Errors
-    /// The database fails (nothing is stored then).
+    /// The database fails (nothing is stored then), or the connection is lost
+    /// ([`StoreError::Unavailable`]: the matches may or may not be stored, as the ledger
+    /// then tells).
     fn append(&mut self, entries: &[LedgerEntry]) -> Result<Head, StoreError>;
 
     /// Marks a match voided, and logs it.

@@ -117,7 +117,7 @@ impl Pool {
         drop(state);
         self.config.connect(NoTls).map_err(|e| {
             self.forget();
-            StoreError::Postgres(e)
+            StoreError::from(e)
         })
     }
 
@@ -125,10 +125,25 @@ impl Pool {
         let mut state = self.state();
         if c.is_closed() {
             state.open -= 1;
+            // The server restarted or ended its sessions: the idle ones are gone too,
+            // and the next call is better served by a new connection.
+            let idle = state.idle.len();
+            state.idle.clear();
+            state.open -= idle;
         } else {
             state.idle.push_back(c);
         }
         self.freed.notify_one();
+    }
+
+    /// Closes the idle connections: after one was found lost, they likely are too
+    /// (a restart of the server, its sessions ended).
+    fn flush(&self) {
+        let mut state = self.state();
+        let idle = state.idle.len();
+        state.idle.clear();
+        state.open -= idle;
+        self.freed.notify_all();
     }
 
     /// A connection out of the pool was dropped.
@@ -243,7 +258,14 @@ impl PgStore {
     ) -> Result<T, StoreError> {
         let mut c = self.pool.take()?;
         let result = f(&mut c);
-        self.pool.give(c);
+        if matches!(&result, Err(e) if e.is_transient()) {
+            // A connection that failed so may still look open: let it go.
+            drop(c);
+            self.pool.forget();
+            self.pool.flush();
+        } else {
+            self.pool.give(c);
+        }
         result
     }
 }
@@ -541,7 +563,11 @@ impl Store for PgStore {
             Err(e) => {
                 drop(c);
                 self.pool.forget();
-                Err(e.into())
+                let e = StoreError::from(e);
+                if e.is_transient() {
+                    self.pool.flush();
+                }
+                Err(e)
             }
         }
     }
@@ -576,6 +602,7 @@ impl Drop for PgWriter<'_> {
                 tracing::warn!(league = self.league, error = %e, "could not unlock a league; dropping its connection");
                 drop(c);
                 self.store.pool.forget();
+                self.store.pool.flush();
             }
         }
     }
@@ -734,8 +761,8 @@ impl Watch for PgWatch {
             }
         }
         if self.client.is_closed() {
-            return Err(StoreError::Corrupt {
-                message: "the connection listening for writes was closed".into(),
+            return Err(StoreError::Unavailable {
+                reason: "the connection listening for writes was closed".into(),
             });
         }
         ids.sort_unstable();

@@ -3,9 +3,10 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Context;
-use podium_server::{Checkpoints, Limits, ServeOptions, StoreOptions};
+use podium_server::{Checkpoints, Limits, ServeOptions, StoreOptions, Timeouts};
 
 /// Arguments of `podium serve`.
 #[derive(Debug, clap::Args)]
@@ -52,6 +53,49 @@ pub struct Args {
     /// The most such checkpoints kept per league (spread over its ledger).
     #[arg(long, value_name = "N", default_value_t = Checkpoints::default().keep)]
     checkpoints: usize,
+    /// The longest a connection waits for a whole request head (request line and
+    /// headers), from its opening or its previous response; then it is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = Seconds(Timeouts::default().headers))]
+    header_timeout: Seconds,
+    /// The longest a request body may take to arrive, from the end of its head (408
+    /// after).
+    #[arg(long, value_name = "SECONDS", default_value_t = Seconds(Timeouts::default().body))]
+    body_timeout: Seconds,
+    /// How long a connection is kept without a request being answered and without a
+    /// byte either way (keep-alive between requests).
+    #[arg(long, value_name = "SECONDS", default_value_t = Seconds(Timeouts::default().idle))]
+    idle_timeout: Seconds,
+    /// At ctrl-c or SIGTERM, how long the requests in flight are given before the
+    /// connections still open are closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = Seconds(Timeouts::default().shutdown_grace))]
+    shutdown_grace: Seconds,
+}
+
+/// A duration given as a positive number of seconds (decimals allowed: `0.5`).
+#[derive(Debug, Clone, Copy)]
+struct Seconds(Duration);
+
+impl std::fmt::Display for Seconds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0.as_secs_f64())
+    }
+}
+
+impl std::str::FromStr for Seconds {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let s: f64 = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+        if !(s > 0.0 && s <= 86_400.0) {
+            return Err(format!(
+                "{text:?}: give a number of seconds above 0 and at most 86400 (a day)"
+            ));
+        }
+        Ok(Seconds(Duration::from_secs_f64(s)))
+    }
 }
 
 /// How logs are written.
@@ -109,6 +153,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 keep: args.checkpoints,
             },
             ..StoreOptions::default()
+        },
+        timeouts: Timeouts {
+            headers: args.header_timeout.0,
+            body: args.body_timeout.0,
+            idle: args.idle_timeout.0,
+            shutdown_grace: args.shutdown_grace.0,
         },
     };
     options.access()?;

@@ -90,6 +90,8 @@ fn create_league(base: &str, system: &str) -> (i64, String) {
 struct Tally {
     created: AtomicUsize,
     duplicate: AtomicUsize,
+    /// Answers 503 (retried).
+    unavailable: AtomicUsize,
     acknowledged: Mutex<HashSet<String>>,
 }
 
@@ -140,6 +142,7 @@ fn submit_all(
                                 // the league is loaded again: a client waits and retries.
                                 Err(ureq::Error::Status(503, r)) => {
                                     let _ = r.into_string();
+                                    tally.unavailable.fetch_add(1, Ordering::SeqCst);
                                     assert!(attempts < 600, "still loading after {attempts} tries");
                                     std::thread::sleep(Duration::from_millis(100));
                                 }
@@ -1133,4 +1136,225 @@ fn a_server_serves_the_others_writes() {
         assert!(started.elapsed() < Duration::from_secs(120));
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// A hang guard, not a measure: how long a test waits at most for what must happen.
+const HANG_GUARD: Duration = Duration::from_secs(30);
+
+/// Connects to the server at `base` and sends `bytes`, then nothing more.
+fn stall_after(base: &str, bytes: &str) -> std::net::TcpStream {
+    use std::io::Write;
+    let mut s = std::net::TcpStream::connect(base.trim_start_matches("http://")).unwrap();
+    s.write_all(bytes.as_bytes()).unwrap();
+    s
+}
+
+/// Reads until the server closes the connection; fails if it is still open after
+/// [`HANG_GUARD`].
+fn read_until_closed(s: &mut std::net::TcpStream) -> String {
+    use std::io::Read;
+    s.set_read_timeout(Some(HANG_GUARD)).unwrap();
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(e) => panic!("the server kept the connection open: {e}"),
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Waits (bounded by [`HANG_GUARD`]) for the server process to exit.
+fn wait_exit(server: &mut Server) -> std::process::ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(s) = server.child.try_wait().unwrap() {
+            return s;
+        }
+        assert!(
+            started.elapsed() < HANG_GUARD,
+            "still running after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// SIGTERM waited for a client half-way through its request line (15–38 s, as long as
+/// the client liked): the stop now closes that connection after the grace period, and
+/// the process exits.
+#[test]
+fn slow_clients_do_not_hold_up_sigterm_beyond_the_grace_period() {
+    let _load = shared();
+    let dir = Dir::new("serve-slow-term");
+    let db = dir.path("slow.db");
+    let (mut server, _) = start_with(&[
+        "--db",
+        &db,
+        "--shutdown-grace",
+        "0.5",
+        "--header-timeout",
+        "600",
+        "--idle-timeout",
+        "600",
+    ]);
+    let mut stalled = stall_after(&server.base, "GET /healthz HT");
+    // Served alongside the stalled client.
+    assert!(get(&format!("{}/healthz", server.base)).contains("\"ok\""));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = wait_exit(&mut server);
+    assert!(status.success(), "{status:?}");
+    let rest = read_until_closed(&mut stalled);
+    assert!(!rest.contains("200 OK"), "{rest}");
+}
+
+/// With a low descriptor limit, stalled connections held every descriptor and no client
+/// was accepted again. Now the header timeout frees them, and a failed accept (too many
+/// open files) is logged and tried again: a client waiting behind them is answered.
+#[test]
+fn slow_clients_filling_the_descriptor_limit_do_not_stop_accepts() {
+    use std::io::{BufRead, BufReader};
+    let _load = shared();
+    let dir = Dir::new("serve-emfile");
+    let db = dir.path("emfile.db");
+    let log = dir.path("serve.log");
+    let mut child = crate::util::bin()
+        .args([
+            "serve",
+            "--db",
+            &db,
+            "--addr",
+            "127.0.0.1:0",
+            "--header-timeout",
+            "1",
+            "--idle-timeout",
+            "600",
+        ])
+        .env("RUST_LOG", "warn")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("podium serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let base = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    let server = Server { child, base };
+    let pid = server.child.id();
+    // A few descriptors more than the server has open now.
+    let open = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .unwrap()
+        .count();
+    let limit = format!("--nofile={}:{}", open + 8, open + 8);
+    let limited = std::process::Command::new("prlimit")
+        .args(["--pid", &pid.to_string(), &limit])
+        .status()
+        .expect("prlimit (util-linux) runs");
+    assert!(limited.success());
+    // Three times as many stalled clients as free descriptors; the rest wait to be
+    // accepted, and a whole request waits behind them.
+    let stalled: Vec<_> = (0..24)
+        .map(|_| stall_after(&server.base, "GET /heal"))
+        .collect();
+    // (The agent's timeout is the hang guard.)
+    let answer = agent().get(&format!("{}/healthz", server.base)).call();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let answer = answer.unwrap_or_else(|e| panic!("not answered: {e}\n{text}"));
+    assert_eq!(answer.status(), 200);
+    assert!(text.contains("cannot accept a connection"), "{text}");
+    drop(stalled);
+}
+
+/// Ends every session on the PostgreSQL database of `url` (on the server
+/// `PODIUM_TEST_POSTGRES` names), as a restart of PostgreSQL would, and waits (bounded)
+/// until they are gone; how many there were.
+fn end_sessions(url: &str) -> usize {
+    let server = std::env::var("PODIUM_TEST_POSTGRES").unwrap();
+    let name = url.rsplit('/').next().unwrap().split('?').next().unwrap();
+    let mut admin = server
+        .parse::<postgres::Config>()
+        .unwrap()
+        .connect(postgres::NoTls)
+        .unwrap();
+    let pids: Vec<i32> = admin
+        .query(
+            "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+            &[&name],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    admin
+        .execute(
+            "SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid",
+            &[&pids],
+        )
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let left: i64 = admin
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1)",
+                &[&pids],
+            )
+            .unwrap()
+            .get(0);
+        if left == 0 {
+            return pids.len();
+        }
+        assert!(started.elapsed() < HANG_GUARD, "the sessions did not end");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A PostgreSQL restart under load made a busy league answer 500 for seconds ("stored
+/// ledger is inconsistent ... db error"), then rate its whole ledger again. The
+/// database's sessions are ended three times while 16 clients submit 2,000 matches:
+/// the clients are answered 503 and retry, never 500; every match is stored once, and
+/// the leaderboard equals `podium rate` on the exported ledger.
+#[test]
+fn a_postgres_restart_under_load_answers_503_never_500() {
+    let _load = shared();
+    let dir = Dir::new("serve-pg-restart");
+    let url = postgres_database("restart");
+    let (server, _) = start_with(&["--db", &url]);
+    let (league, token) = create_league(&server.base, "sme");
+    let games = matches();
+    let tally = Tally::default();
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| submit_all(&server.base, league, &token, &games, &tally, &stop));
+        let started = Instant::now();
+        for quarter in 1..=3 {
+            while tally.acknowledged.lock().unwrap().len() < quarter * MATCHES / 4 {
+                assert!(
+                    started.elapsed() < Duration::from_secs(300),
+                    "the load stalled"
+                );
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            assert!(end_sessions(&url) > 0);
+        }
+    });
+    assert_eq!(tally.acknowledged.lock().unwrap().len(), MATCHES);
+    // The lost connections were met (and answered 503).
+    assert!(tally.unavailable.load(Ordering::SeqCst) > 0);
+    assert_eq!(
+        assert_offline_equals_online(&server.base, league, "sme", &dir),
+        MATCHES
+    );
 }
