@@ -409,10 +409,15 @@ fn ingest_failed<E: std::fmt::Display>(e: IngestError<E>) -> PyErr {
     )
 }
 
-/// Whether the matches `league` rated have times: `None` before its first match.
+/// Whether the matches `league` rated have times (`None` before its first match), as
+/// the first player who played says: every match has a time or none does, so one player
+/// tells, and the first one is found at once.
 fn timed(league: &podium::League) -> Option<bool> {
-    (league.matches_rated() > 0)
-        .then(|| league.players().iter().any(|p| p.stats.last_time.is_some()))
+    league
+        .players()
+        .iter()
+        .find(|p| p.stats.games > 0)
+        .map(|p| p.stats.last_time.is_some())
 }
 
 impl League {
