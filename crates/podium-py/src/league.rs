@@ -373,20 +373,27 @@ fn mixed_times(id: &str, earlier_timed: bool, time: Option<i64>) -> String {
     }
 }
 
-/// Ctrl-C (or another signal's exception) while files are rated.
+/// Why rating files stopped midway: Ctrl-C (or another signal's exception), or a match
+/// whose time does not fit the league's matches.
 #[derive(Debug)]
-struct Interrupted(PyErr);
+enum Stop {
+    Signal(PyErr),
+    Time(String),
+}
 
-impl std::fmt::Display for Interrupted {
+impl std::fmt::Display for Stop {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "interrupted: {}", self.0)
+        match self {
+            Stop::Signal(e) => write!(f, "interrupted: {e}"),
+            Stop::Time(why) => f.write_str(why),
+        }
     }
 }
 
 /// How rating files ended: by the plain reader, or match by match.
 enum Outcome {
     Plain(Result<ingest::Ingested, IngestError<Infallible>>),
-    Each(Result<ingest::Ingested, IngestError<Interrupted>>),
+    Each(Result<ingest::Ingested, IngestError<Stop>>),
 }
 
 /// The exception of files that could not be rated: `RateError` when every bad match is
@@ -935,30 +942,45 @@ impl League {
         let snapshot = (self.inner.clone(), self.history.as_ref().map(History::mark));
         let League { inner, history, .. } = self;
         let mut since_signals = 0;
-        let outcome = py.detach(|| match history.as_mut() {
-            // A league that records as it rates needs every match's report; it looks for
-            // Ctrl-C between matches.
-            Some(h) => Outcome::Each(ingest::rate_each(
+        // The files agree on times among themselves (the readers see to it), but a league
+        // that has rated matches must check theirs against its own.
+        let timed = timed(inner);
+        let outcome = py.detach(|| {
+            if history.is_none() && timed.is_none() {
+                return Outcome::Plain(ingest::rate(&inputs, inner, &Reading::default()));
+            }
+            // Match by match: to record every match's report, to check its time, and to
+            // look for Ctrl-C between matches.
+            Outcome::Each(ingest::rate_each(
                 &inputs,
                 inner,
                 &Reading::default(),
                 |_, m, r| {
-                    record(h, m, r);
+                    if let Some(t) = timed {
+                        if t != m.time().is_some() {
+                            return Err(Stop::Time(mixed_times(m.id(), t, m.time())));
+                        }
+                    }
+                    if let Some(h) = history.as_mut() {
+                        record(h, m, r);
+                    }
                     since_signals += 1;
                     if since_signals >= SIGNAL_EVERY {
                         since_signals = 0;
-                        check_signals().map_err(Interrupted)?;
+                        check_signals().map_err(Stop::Signal)?;
                     }
                     Ok(())
                 },
-            )),
-            None => Outcome::Plain(ingest::rate(&inputs, inner, &Reading::default())),
+            ))
         });
         let done = match outcome {
             // Ctrl-C during the plain reader (which cannot stop midway) undoes the call
             // at its end: nothing of it is kept.
             Outcome::Plain(Ok(done)) | Outcome::Each(Ok(done)) => py.check_signals().map(|()| done),
-            Outcome::Each(Err(IngestError::Caller(Interrupted(signal)))) => Err(signal),
+            Outcome::Each(Err(IngestError::Caller(Stop::Signal(signal)))) => Err(signal),
+            Outcome::Each(Err(IngestError::Caller(Stop::Time(why)))) => {
+                Err(crate::errors::RateError::new_err(why))
+            }
             Outcome::Each(Err(e)) => Err(ingest_failed(e)),
             Outcome::Plain(Err(e)) => Err(ingest_failed(e)),
         };
@@ -1284,7 +1306,9 @@ impl League {
     /// when every bad match is one the system cannot rate) listing every bad match by
     /// file and line, unless `skip_bad=True`. With `factors`, a system that does not
     /// rate factors raises `RateError` before anything is read. A league that keeps its
-    /// history reads the files again when `history()` is first asked for. The
+    /// history reads the files again when `history()` is first asked for. A league that
+    /// has rated matches reads the files the general way, match by match, and refuses
+    /// (`RateError`) a match with a time when its matches have none, or the reverse. The
     /// interpreter's lock is released while rating; Ctrl-C leaves the league as it was
     /// (`KeyboardInterrupt`).
     #[pyo3(signature = (paths, /, *, format=None, skip_bad=false, factors=None))]

@@ -129,6 +129,26 @@ def test_a_timed_match_after_untimed_ones_is_refused():
     assert league.matches_rated == 1
 
 
+def test_rate_files_refuses_matches_whose_times_do_not_fit_the_league(tmp_path):
+    plain = tmp_path / "plain.csv"
+    plain.write_text("match,player,rank\ng1,a,1\ng1,b,2\n")
+    timed_file = tmp_path / "timed.csv"
+    timed_file.write_text("match,player,rank,time\nt1,a,1,2024-05-01\nt1,b,2,2024-05-01\n")
+    league = podium.League("sme")
+    league.rate(["a", "b"], time="2024-04-01")
+    with pytest.raises(podium.RateError, match=r'^match "g1": field `time`: "" is not valid, '
+                                               r"expected a time: earlier matches have one"):
+        league.rate_files(plain)
+    assert league.matches_rated == 1
+    assert league.rate_files(timed_file).rated == 1
+    untimed = podium.League("sme")
+    untimed.rate_files(plain)
+    with pytest.raises(podium.RateError, match=r'^match "t1": field `time`: "2024-05-01" is not '
+                                               r"valid, expected no time: earlier matches have none"):
+        untimed.rate_files(timed_file)
+    assert untimed.matches_rated == 1
+
+
 def test_the_readers_word_mixed_times_as_the_league_does(tmp_path):
     path = tmp_path / "mixed.csv"
     path.write_text("match,player,rank,time\n1,a,1,2024-05-01\n1,b,2,2024-05-01\n2,a,1,\n2,b,2,\n")
