@@ -14,6 +14,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use podium::limits::MAX_TUNE_CANDIDATES;
 use podium::{ConfigError, Match, ParamValue, Settings};
@@ -239,6 +240,9 @@ pub enum TuneError {
         /// The limit.
         limit: usize,
     },
+    /// The search was stopped by its caller (see [`Tuning::run_until`]).
+    #[error("the search was stopped")]
+    Stopped,
     /// More random samples than [`MAX_TUNE_CANDIDATES`].
     #[error("{samples} random samples (--random, samples=); at most {limit} are searched")]
     TooManySamples {
@@ -401,6 +405,15 @@ impl Tuning {
     /// [`TuneError`]: bad settings (checked for every candidate before any replay), a
     /// history too short to split, or no candidate able to rate it.
     pub fn run(&self, matches: &[Match]) -> Result<TuneReport, TuneError> {
+        self.run_until(matches, &AtomicBool::new(false))
+    }
+
+    /// As [`Tuning::run`], but no candidate starts its replay once `stop` is set (those
+    /// replaying finish first): a front end sets it when its user interrupts.
+    ///
+    /// # Errors
+    /// As [`Tuning::run`], and [`TuneError::Stopped`] once `stop` is set.
+    pub fn run_until(&self, matches: &[Match], stop: &AtomicBool) -> Result<TuneReport, TuneError> {
         if !(self.train > 0.0 && self.train < 1.0) {
             return Err(TuneError::BadTrain(self.train));
         }
@@ -424,8 +437,12 @@ impl Tuning {
                 .par_iter()
                 .map(|s| Candidate {
                     settings: s.clone(),
-                    train: backtest(self.build(s).expect("checked"), train, &train_opts)
-                        .map_err(|e| e.to_string()),
+                    train: if stop.load(Ordering::Relaxed) {
+                        Err(TuneError::Stopped.to_string())
+                    } else {
+                        backtest(self.build(s).expect("checked"), train, &train_opts)
+                            .map_err(|e| e.to_string())
+                    },
                 })
                 .collect()
         };
@@ -438,6 +455,9 @@ impl Tuning {
                 .map_err(|e| TuneError::Threads(e.to_string()))?
                 .install(work)
         };
+        if stop.load(Ordering::Relaxed) {
+            return Err(TuneError::Stopped);
+        }
         let objective = |c: &Candidate| -> f64 {
             let v = c.train.as_ref().ok().and_then(|r| match self.metric {
                 Metric::Accuracy => r.accuracy(),
@@ -714,5 +734,16 @@ mod tests {
             e.to_string(),
             "1000000000000 random samples (--random, samples=); at most 10000 are searched"
         );
+    }
+
+    #[test]
+    fn a_search_stopped_by_its_caller_replays_no_candidate() {
+        let t = tuning(&["k=4..64"], Search::Grid { steps: 5 });
+        let games = vec![Match::ranked("g", &["a", "b"]).unwrap(); 4];
+        assert_eq!(
+            t.run_until(&games, &AtomicBool::new(true)),
+            Err(TuneError::Stopped)
+        );
+        assert!(t.run_until(&games, &AtomicBool::new(false)).is_ok());
     }
 }

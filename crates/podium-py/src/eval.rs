@@ -299,7 +299,7 @@ fn backtest_inner(
     }
     let options = BacktestOptions { window, log_loss };
     let pool = pool(worker_threads(threads, systems.len()))?;
-    let rows: Vec<BacktestResult> = interruptible(py, move || {
+    let rows: Vec<BacktestResult> = interruptible(py, None, move || {
         pool.install(|| {
             systems
                 .par_iter()
@@ -494,7 +494,7 @@ pub fn simulate(
         seat_advantage,
     };
     let report = guarded(|| {
-        interruptible(py, move || {
+        interruptible(py, None, move || {
             let refs: Vec<&dyn RatingSystem> = systems.iter().map(|s| &*s.inner).collect();
             sim.run(&refs)
         })
@@ -773,7 +773,9 @@ fn tune_inner(
     factor_systems(vec![system.clone()], false, &history)?;
     let report = {
         let (tuning, history) = (tuning.clone(), Arc::clone(&history));
-        interruptible(py, move || tuning.run(&history))?
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = Arc::clone(&stop);
+        interruptible(py, Some(stop), move || tuning.run_until(&history, &stopped))?
     };
     let report = report.map_err(|e| {
         use podium_eval::TuneError as T;

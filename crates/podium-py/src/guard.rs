@@ -4,7 +4,8 @@
 //! checked with a message naming the argument.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use pyo3::exceptions::PyRuntimeError;
@@ -47,11 +48,13 @@ pub fn check_signals() -> PyResult<()> {
 }
 
 /// Runs `work` on a thread of its own, the interpreter's lock released, looking for
-/// Ctrl-C while it runs. On Ctrl-C the call returns `KeyboardInterrupt` at once and the
-/// work's result is dropped when it ends (the lab's replays cannot be stopped midway; their
-/// threads finish in the background). A panic in the work is a `RuntimeError`.
+/// Ctrl-C while it runs. On Ctrl-C the call sets `stop` (work that reads it ends early)
+/// and returns `KeyboardInterrupt` at once; the work's result is dropped when it ends (a
+/// replay cannot be stopped midway: those under way finish in the background). A panic
+/// in the work is a `RuntimeError`.
 pub fn interruptible<T: Send + 'static>(
     py: Python<'_>,
+    stop: Option<Arc<AtomicBool>>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
     let (tx, rx) = mpsc::sync_channel(1);
@@ -65,7 +68,14 @@ pub fn interruptible<T: Send + 'static>(
         match rx.recv_timeout(POLL) {
             Ok(Ok(done)) => return Ok(done),
             Ok(Err(payload)) => return Err(internal(&*payload)),
-            Err(mpsc::RecvTimeoutError::Timeout) => check_signals()?,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Err(e) = check_signals() {
+                    if let Some(stop) = &stop {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    return Err(e);
+                }
+            }
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return Err(PyRuntimeError::new_err(
                     "podium: internal error, please report it: a worker ended without a result",
