@@ -72,15 +72,7 @@ pub fn parse_bound(text: &str) -> anyhow::Result<podium_eval::Bound> {
         })
 }
 
-/// The worker threads for `items` replays that run side by side: `requested` (0 = one per
-/// core), but never more than the cores, nor than the items: more threads would only
-/// take turns on the cores (a request for 20,000 threads is not granted).
-#[must_use]
-pub fn worker_threads(requested: usize, items: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let wanted = if requested == 0 { cores } else { requested };
-    wanted.min(cores).min(items).max(1)
-}
+pub use podium::limits::worker_threads;
 
 /// Formats a fraction as a percentage with one decimal.
 pub fn pct(v: f64) -> String {

@@ -14,7 +14,9 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
 
+use podium::limits::MAX_TUNE_CANDIDATES;
 use podium::{ConfigError, Match, ParamValue, Settings};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -228,6 +230,27 @@ pub enum TuneError {
     /// The thread pool could not start.
     #[error("cannot start worker threads: {0}")]
     Threads(String),
+    /// A grid of more candidates than [`MAX_TUNE_CANDIDATES`].
+    #[error("the grid has {candidates} candidates ({axes}); at most {limit} are searched: give fewer values per range (--steps, steps=), a larger step (LO..HI:STEP), fewer values or fewer parameters")]
+    GridTooLarge {
+        /// The candidates the grid would have (saturated at `u128::MAX`).
+        candidates: u128,
+        /// Each parameter's number of values, `name: N values`.
+        axes: String,
+        /// The limit.
+        limit: usize,
+    },
+    /// The search was stopped by its caller (see [`Tuning::run_until`]).
+    #[error("the search was stopped")]
+    Stopped,
+    /// More random samples than [`MAX_TUNE_CANDIDATES`].
+    #[error("{samples} random samples (--random, samples=); at most {limit} are searched")]
+    TooManySamples {
+        /// The samples asked for.
+        samples: usize,
+        /// The limit.
+        limit: usize,
+    },
 }
 
 impl Tuning {
@@ -235,11 +258,14 @@ impl Tuning {
     ///
     /// # Errors
     /// [`TuneError::NotARange`] for a range over a parameter that is not numeric or does
-    /// not exist, [`TuneError::NoParams`].
+    /// not exist, [`TuneError::NoParams`], [`TuneError::GridTooLarge`] and
+    /// [`TuneError::TooManySamples`] above [`MAX_TUNE_CANDIDATES`] (checked before any
+    /// candidate is made).
     pub fn candidates(&self) -> Result<Vec<Settings>, TuneError> {
         if self.params.is_empty() {
             return Err(TuneError::NoParams);
         }
+        self.check_size()?;
         let spec = podium::registry::spec(&self.system);
         let defaults = spec.map(|s| (s.defaults)()).unwrap_or_default();
         let kind = |name: &str| -> Option<ParamValue> {
@@ -335,6 +361,40 @@ impl Tuning {
         }
     }
 
+    /// Checks that the search has at most [`MAX_TUNE_CANDIDATES`] candidates, from the
+    /// ranges and counts alone (nothing is allocated): front ends call it before they
+    /// read the history, [`Tuning::candidates`] and [`Tuning::run`] call it too.
+    ///
+    /// # Errors
+    /// [`TuneError::GridTooLarge`], [`TuneError::TooManySamples`].
+    pub fn check_size(&self) -> Result<(), TuneError> {
+        let steps = match self.search {
+            Search::Random { samples, .. } if samples > MAX_TUNE_CANDIDATES => {
+                return Err(TuneError::TooManySamples {
+                    samples,
+                    limit: MAX_TUNE_CANDIDATES,
+                })
+            }
+            Search::Random { .. } => return Ok(()),
+            Search::Grid { steps } => steps,
+        };
+        let mut candidates: u128 = 1;
+        let mut axes = Vec::new();
+        for p in &self.params {
+            let n = axis_len(&p.values, steps);
+            candidates = candidates.saturating_mul(n);
+            axes.push(format!("{}: {n} values", p.name));
+        }
+        if candidates > MAX_TUNE_CANDIDATES as u128 {
+            return Err(TuneError::GridTooLarge {
+                candidates,
+                axes: axes.join(", "),
+                limit: MAX_TUNE_CANDIDATES,
+            });
+        }
+        Ok(())
+    }
+
     fn build(&self, settings: &Settings) -> Result<Box<dyn podium::RatingSystem>, ConfigError> {
         podium::system(&self.system, &self.fixed.then(settings))
     }
@@ -345,6 +405,15 @@ impl Tuning {
     /// [`TuneError`]: bad settings (checked for every candidate before any replay), a
     /// history too short to split, or no candidate able to rate it.
     pub fn run(&self, matches: &[Match]) -> Result<TuneReport, TuneError> {
+        self.run_until(matches, &AtomicBool::new(false))
+    }
+
+    /// As [`Tuning::run`], but no candidate starts its replay once `stop` is set (those
+    /// replaying finish first): a front end sets it when its user interrupts.
+    ///
+    /// # Errors
+    /// As [`Tuning::run`], and [`TuneError::Stopped`] once `stop` is set.
+    pub fn run_until(&self, matches: &[Match], stop: &AtomicBool) -> Result<TuneReport, TuneError> {
         if !(self.train > 0.0 && self.train < 1.0) {
             return Err(TuneError::BadTrain(self.train));
         }
@@ -368,8 +437,12 @@ impl Tuning {
                 .par_iter()
                 .map(|s| Candidate {
                     settings: s.clone(),
-                    train: backtest(self.build(s).expect("checked"), train, &train_opts)
-                        .map_err(|e| e.to_string()),
+                    train: if stop.load(Ordering::Relaxed) {
+                        Err(TuneError::Stopped.to_string())
+                    } else {
+                        backtest(self.build(s).expect("checked"), train, &train_opts)
+                            .map_err(|e| e.to_string())
+                    },
                 })
                 .collect()
         };
@@ -382,6 +455,9 @@ impl Tuning {
                 .map_err(|e| TuneError::Threads(e.to_string()))?
                 .install(work)
         };
+        if stop.load(Ordering::Relaxed) {
+            return Err(TuneError::Stopped);
+        }
         let objective = |c: &Candidate| -> f64 {
             let v = c.train.as_ref().ok().and_then(|r| match self.metric {
                 Metric::Accuracy => r.accuracy(),
@@ -415,6 +491,29 @@ impl Tuning {
             test,
             default_test,
         })
+    }
+}
+
+/// How many values a parameter takes on a grid of `steps` values per range (before
+/// whole-numbered parameters' repeats are dropped).
+fn axis_len(values: &Values, steps: usize) -> u128 {
+    match values {
+        Values::List(l) => l.len() as u128,
+        Values::Range { lo, hi, step: None } => {
+            if steps < 2 || hi == lo {
+                1
+            } else {
+                steps as u128
+            }
+        }
+        Values::Range {
+            lo,
+            hi,
+            step: Some(st),
+        } => {
+            // As the grid counts them; `as` saturates a value beyond u128 (or infinite).
+            (((hi - lo) / st + 1e-9).floor() as u128).saturating_add(1)
+        }
     }
 }
 
@@ -557,5 +656,94 @@ mod tests {
         let t = tuning(&["k=-5..5"], Search::Grid { steps: 3 });
         let games = vec![Match::ranked("g", &["a", "b"]).unwrap(); 4];
         assert!(matches!(t.run(&games), Err(TuneError::Config(_))));
+    }
+
+    #[test]
+    fn a_grid_of_a_billion_steps_is_refused_before_any_candidate_is_made() {
+        let t = tuning(
+            &["k=8..64"],
+            Search::Grid {
+                steps: 1_000_000_000,
+            },
+        );
+        let e = t.candidates().unwrap_err();
+        assert_eq!(
+            e,
+            TuneError::GridTooLarge {
+                candidates: 1_000_000_000,
+                axes: "k: 1000000000 values".into(),
+                limit: MAX_TUNE_CANDIDATES,
+            }
+        );
+        assert!(e.to_string().starts_with(
+            "the grid has 1000000000 candidates (k: 1000000000 values); at most 10000 are searched: give fewer values per range (--steps, steps=)"
+        ));
+        let games = vec![Match::ranked("g", &["a", "b"]).unwrap(); 4];
+        assert!(matches!(t.run(&games), Err(TuneError::GridTooLarge { .. })));
+    }
+
+    #[test]
+    fn two_parameters_at_100000_steps_are_refused_by_their_product() {
+        let t = tuning(
+            &["k=8..64", "scale=100..400"],
+            Search::Grid { steps: 100_000 },
+        );
+        assert!(matches!(
+            t.candidates(),
+            Err(TuneError::GridTooLarge {
+                candidates: 10_000_000_000,
+                ..
+            })
+        ));
+        // 100 × 100 is the limit itself, and is searched.
+        let t = tuning(&["k=8..64", "scale=100..400"], Search::Grid { steps: 100 });
+        assert_eq!(t.candidates().unwrap().len(), MAX_TUNE_CANDIDATES);
+    }
+
+    #[test]
+    fn a_step_of_1e_7_is_refused_before_any_candidate_is_made() {
+        let t = tuning(&["k=8..64:0.0000001"], Search::Grid { steps: 8 });
+        assert!(matches!(
+            t.candidates(),
+            Err(TuneError::GridTooLarge {
+                candidates: 560_000_001,
+                ..
+            })
+        ));
+        let t = tuning(&["k=0..1e300:1e-300"], Search::Grid { steps: 8 });
+        assert!(matches!(
+            t.candidates(),
+            Err(TuneError::GridTooLarge {
+                candidates: u128::MAX,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_trillion_random_samples_are_refused_before_any_is_drawn() {
+        let t = tuning(
+            &["k=8..64"],
+            Search::Random {
+                samples: 1_000_000_000_000,
+                seed: 1,
+            },
+        );
+        let e = t.candidates().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "1000000000000 random samples (--random, samples=); at most 10000 are searched"
+        );
+    }
+
+    #[test]
+    fn a_search_stopped_by_its_caller_replays_no_candidate() {
+        let t = tuning(&["k=4..64"], Search::Grid { steps: 5 });
+        let games = vec![Match::ranked("g", &["a", "b"]).unwrap(); 4];
+        assert_eq!(
+            t.run_until(&games, &AtomicBool::new(true)),
+            Err(TuneError::Stopped)
+        );
+        assert!(t.run_until(&games, &AtomicBool::new(false)).is_ok());
     }
 }

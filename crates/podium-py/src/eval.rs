@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use podium::limits::worker_threads;
 use podium::{Match, RatingSystem, Settings};
 use podium_eval::tune::Values;
 use podium_eval::{BacktestOptions, Bound as WindowBound, Metric, ParamSearch, Search, Window};
@@ -13,6 +14,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 
 use crate::errors::{config_error, threads_error, ConfigError, RateError};
+use crate::guard::{count, guarded, interruptible};
 use crate::matches::Given;
 use crate::read::factor_columns;
 use crate::system::{settings_of, System, Value};
@@ -253,9 +255,24 @@ pub fn backtest(
     start: Option<&Bound<'_, PyAny>>,
     end: Option<&Bound<'_, PyAny>>,
     log_loss: bool,
-    threads: usize,
+    threads: i64,
     factors: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Table> {
+    guarded(|| backtest_inner(py, matches, systems, start, end, log_loss, threads, factors))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn backtest_inner(
+    py: Python<'_>,
+    matches: &Bound<'_, PyAny>,
+    systems: Option<&Bound<'_, PyAny>>,
+    start: Option<&Bound<'_, PyAny>>,
+    end: Option<&Bound<'_, PyAny>>,
+    log_loss: bool,
+    threads: i64,
+    factors: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Table> {
+    let threads = count("threads", threads)?;
     let (systems, all) = systems_of(systems)?;
     let kinds = factors.map(|f| factor_columns(Some(f))).transpose()?;
     let window = Window {
@@ -281,8 +298,8 @@ pub fn backtest(
         }
     }
     let options = BacktestOptions { window, log_loss };
-    let pool = pool(threads)?;
-    let rows: Vec<BacktestResult> = py.detach(|| {
+    let pool = pool(worker_threads(threads, systems.len()))?;
+    let rows: Vec<BacktestResult> = interruptible(py, None, move || {
         pool.install(|| {
             systems
                 .par_iter()
@@ -293,7 +310,7 @@ pub fn backtest(
                 })
                 .collect()
         })
-    });
+    })?;
     Ok(Table::new(rows))
 }
 
@@ -460,9 +477,10 @@ pub fn simulate(
     trials: u32,
     seed: u64,
     jitter: f64,
-    threads: usize,
+    threads: i64,
     seat_advantage: Option<f64>,
 ) -> PyResult<SimulationResult> {
+    let threads = worker_threads(count("threads", threads)?, usize::MAX);
     let (systems, _) = systems_of(systems)?;
     let defaults = podium_eval::Simulation::default();
     let sim = podium_eval::Simulation {
@@ -475,10 +493,12 @@ pub fn simulate(
         threads,
         seat_advantage,
     };
-    let report = py.detach(|| {
-        let refs: Vec<&dyn RatingSystem> = systems.iter().map(|s| &*s.inner).collect();
-        sim.run(&refs)
-    });
+    let report = guarded(|| {
+        interruptible(py, None, move || {
+            let refs: Vec<&dyn RatingSystem> = systems.iter().map(|s| &*s.inner).collect();
+            sim.run(&refs)
+        })
+    })?;
     let report = report.map_err(|e| match e {
         podium_eval::SimulationError::Threads { .. } => threads_error(e.to_string()),
         e => ConfigError::new_err(e.to_string()),
@@ -680,13 +700,37 @@ pub fn tune(
     system: &Bound<'_, PyAny>,
     params: &Bound<'_, PyDict>,
     train: f64,
-    steps: usize,
-    samples: Option<usize>,
+    steps: i64,
+    samples: Option<i64>,
     seed: u64,
     metric: &str,
-    threads: usize,
+    threads: i64,
     factors: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<TuneResult> {
+    guarded(|| {
+        tune_inner(
+            py, matches, system, params, train, steps, samples, seed, metric, threads, factors,
+        )
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn tune_inner(
+    py: Python<'_>,
+    matches: &Bound<'_, PyAny>,
+    system: &Bound<'_, PyAny>,
+    params: &Bound<'_, PyDict>,
+    train: f64,
+    steps: i64,
+    samples: Option<i64>,
+    seed: u64,
+    metric: &str,
+    threads: i64,
+    factors: Option<&Bound<'_, PyAny>>,
+) -> PyResult<TuneResult> {
+    let steps = count("steps", steps)?;
+    let samples = samples.map(|n| count("samples", n)).transpose()?;
+    let threads = worker_threads(count("threads", threads)?, usize::MAX);
     let system = System::from_py(system, None)?;
     let kinds = factors.map(|f| factor_columns(Some(f))).transpose()?;
     let metric = match metric.replace('-', "_").as_str() {
@@ -716,6 +760,10 @@ pub fn tune(
         metric,
         threads,
     };
+    // A grid too large is refused before the history is read.
+    tuning
+        .check_size()
+        .map_err(|e| ConfigError::new_err(e.to_string()))?;
     let given = Given::from_py(matches, 1)?;
     let history = py.detach(|| {
         given
@@ -723,7 +771,12 @@ pub fn tune(
             .and_then(|h| with_factor_kinds(h, kinds.as_deref()))
     })?;
     factor_systems(vec![system.clone()], false, &history)?;
-    let report = py.detach(|| tuning.run(&history));
+    let report = {
+        let (tuning, history) = (tuning.clone(), Arc::clone(&history));
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = Arc::clone(&stop);
+        interruptible(py, Some(stop), move || tuning.run_until(&history, &stopped))?
+    };
     let report = report.map_err(|e| {
         use podium_eval::TuneError as T;
         match e {

@@ -14,6 +14,7 @@ use std::convert::Infallible;
 use podium_io::ingest::{self, IngestError, Inputs, Reading};
 
 use crate::errors::{bad_matches, rate_error, BadMatch, PodiumError};
+use crate::guard::{check_signals, count, guarded, SIGNAL_EVERY};
 use crate::matches::{
     build_match, give_factors, with_id, Factors, Given, Mark, MatchObj, RawEntry, Store,
 };
@@ -357,6 +358,75 @@ fn record(h: &mut History, m: &podium::Match, report: &podium::MatchReport) {
     );
 }
 
+/// Why a match's time does not fit the league's matches, in the readers' words: every
+/// match of a league has a time, or none does (times order the matches).
+fn mixed_times(id: &str, earlier_timed: bool, time: Option<i64>) -> String {
+    if earlier_timed {
+        format!(
+            "match {id:?}: field `time`: \"\" is not valid, expected a time: earlier matches have one, so every match needs one"
+        )
+    } else {
+        format!(
+            "match {id:?}: field `time`: {:?} is not valid, expected no time: earlier matches have none, so times would not order the matches",
+            time.map(podium_io::format_time).unwrap_or_default()
+        )
+    }
+}
+
+/// Why rating files stopped midway: Ctrl-C (or another signal's exception), or a match
+/// whose time does not fit the league's matches.
+#[derive(Debug)]
+enum Stop {
+    Signal(PyErr),
+    Time(String),
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Signal(e) => write!(f, "interrupted: {e}"),
+            Stop::Time(why) => f.write_str(why),
+        }
+    }
+}
+
+/// How rating files ended: by the plain reader, or match by match.
+enum Outcome {
+    Plain(Result<ingest::Ingested, IngestError<Infallible>>),
+    Each(Result<ingest::Ingested, IngestError<Stop>>),
+}
+
+/// The exception of files that could not be rated: `RateError` when every bad match is
+/// one the system cannot rate, else `ReadError`.
+fn ingest_failed<E: std::fmt::Display>(e: IngestError<E>) -> PyErr {
+    let only_rating = matches!(
+        &e,
+        IngestError::BadMatches { listed, .. }
+            if listed.iter().all(|b| matches!(b, ingest::BadMatch::Rate { .. }))
+    );
+    ingest_error(
+        e,
+        if only_rating {
+            crate::errors::RateError::new_err
+        } else {
+            crate::errors::ReadError::new_err
+        },
+        "nothing rated",
+        "pass skip_bad=True to rate the rest",
+    )
+}
+
+/// Whether the matches `league` rated have times (`None` before its first match), as
+/// the first player who played says: every match has a time or none does, so one player
+/// tells, and the first one is found at once.
+fn timed(league: &podium::League) -> Option<bool> {
+    league
+        .players()
+        .iter()
+        .find(|p| p.stats.games > 0)
+        .map(|p| p.stats.last_time.is_some())
+}
+
 impl League {
     fn new_from(system: System, history: bool) -> Self {
         League {
@@ -536,9 +606,53 @@ struct Rater<'a> {
     /// Positions (in the order given) of the matches left out.
     skipped: Vec<usize>,
     rated: u64,
+    /// Whether the league's matches have times (`None`: no match yet).
+    timed: Option<bool>,
+    /// Matches handled since signals were last looked for.
+    since_signals: usize,
+    /// Ctrl-C (or another signal's exception), which stops rating.
+    interrupted: Option<PyErr>,
 }
 
 impl Rater<'_> {
+    /// Looks for Ctrl-C every [`SIGNAL_EVERY`] matches; whether rating goes on.
+    fn go_on(&mut self) -> bool {
+        self.since_signals += 1;
+        if self.since_signals >= SIGNAL_EVERY {
+            self.since_signals = 0;
+            if let Err(e) = check_signals() {
+                self.interrupted = Some(e);
+            }
+        }
+        self.interrupted.is_none()
+    }
+
+    /// Whether a match with (or without) a time fits the league's matches; notes it as
+    /// bad when not.
+    fn time_fits(&mut self, k: usize, id: &str, time: Option<i64>) -> bool {
+        match self.timed {
+            None => {
+                self.timed = Some(time.is_some());
+                true
+            }
+            Some(t) if t == time.is_some() => true,
+            Some(t) => {
+                self.bad_count += 1;
+                self.skipped.push(k);
+                if self.skip_bad || self.bad.len() < crate::errors::MAX_LISTED {
+                    self.bad.push(BadMatch {
+                        message: mixed_times(id, t, time),
+                        file: None,
+                        line: None,
+                        field: Some("time".to_string()),
+                        match_id: Some(id.to_string()),
+                    });
+                }
+                false
+            }
+        }
+    }
+
     /// Whether rating has stopped at a bad match and the rest is only checked.
     fn checking(&self) -> bool {
         self.bad_count > 0 && !self.skip_bad
@@ -548,6 +662,9 @@ impl Rater<'_> {
     /// `skip_bad`), the others are only checked, so that the error lists every match the
     /// system cannot rate, as the command line does. The report when `m` was rated.
     fn one(&mut self, k: usize, m: &podium::Match) -> Option<podium::MatchReport> {
+        if !self.time_fits(k, m.id(), m.time()) {
+            return None;
+        }
         if self.checking() {
             if let Err(e) = self.league.try_rate(m) {
                 self.note(k, m.id(), &e);
@@ -580,6 +697,9 @@ impl Rater<'_> {
     /// Rates matches given one by one, keeping those rated in the league's own store.
     fn built(&mut self, matches: &[podium::Match]) {
         for (k, m) in matches.iter().enumerate() {
+            if !self.go_on() {
+                return;
+            }
             if let Some(report) = self.one(k, m) {
                 if let Some(log) = self.log.as_deref_mut() {
                     log.keep(m, self.league, &report);
@@ -598,6 +718,9 @@ impl Rater<'_> {
         let mut places: Vec<usize> = Vec::new();
         let mut spare: Option<podium::Match> = None;
         for k in 0..n {
+            if !self.go_on() {
+                return;
+            }
             let i = at(k);
             // With tens of thousands of players their records leave the cache: ask for
             // those of a match a few ahead.
@@ -622,6 +745,9 @@ impl Rater<'_> {
                     // it not to, it is a bad match, not a crash.
                     Err(e) => self.note(k, store.id(i), &RateError::from(e)),
                 }
+                continue;
+            }
+            if !self.time_fits(k, store.id(i), store.time(i)) {
                 continue;
             }
             slots.clear();
@@ -665,6 +791,396 @@ fn system_arg(
     match system {
         Some(s) => System::from_py(s, params),
         None => System::build(podium::DEFAULT_SYSTEM, settings_of(params)?),
+    }
+}
+
+impl League {
+    fn rate_one(
+        &mut self,
+        r#match: &Bound<'_, PyAny>,
+        id: Option<String>,
+        time: Option<&Bound<'_, PyAny>>,
+        factors: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Table> {
+        let given = r#match;
+        if let Ok(obj) = given.cast::<MatchObj>() {
+            if id.is_some() || time.is_some() || factors.is_some() {
+                return Err(PyTypeError::new_err(
+                    "id, time and factors belong to the Match: give them to Match(...)",
+                ));
+            }
+            let obj = obj.get();
+            self.check_time(&obj.inner)?;
+            let report = if obj.has_id {
+                self.apply(&obj.inner)
+            } else {
+                self.apply(&with_id(&obj.inner, &self.next_id())?)
+            };
+            return Ok(Table::from_rows(report.map_err(rate_error)?));
+        }
+        let time = time.map(crate::time::from_py).transpose()?.flatten();
+        let id = id.unwrap_or_else(|| self.next_id());
+        let m = build_match(given, &id, time, factors, self.spare.take())?;
+        if let Err(e) = self.check_time(&m) {
+            self.spare = Some(m);
+            return Err(e);
+        }
+        let report = self.apply(&m);
+        self.spare = Some(m);
+        Ok(Table::from_rows(report.map_err(rate_error)?))
+    }
+
+    fn rate_batch(
+        &mut self,
+        py: Python<'_>,
+        matches: &Bound<'_, PyAny>,
+        skip_bad: bool,
+    ) -> PyResult<RateSummary> {
+        let given = Given::from_py(matches, self.inner.matches_rated() + 1)?;
+        let stored = match &given {
+            Given::Stored(m) => {
+                let m = m.bind(py).get();
+                Some((Arc::clone(&m.store), m.order.clone()))
+            }
+            Given::Built(_) => None,
+        };
+        let built = match &given {
+            Given::Built(v) => Some(Arc::clone(v)),
+            Given::Stored(_) => None,
+        };
+        let own_mark = self.log.as_ref().map(|l| l.own.mark());
+        // Kept to undo the batch: on a bad match (without skip_bad) or on Ctrl-C.
+        let snapshot = (self.inner.clone(), self.history.as_ref().map(History::mark));
+        let timed = timed(&self.inner);
+        let League {
+            inner,
+            history,
+            log,
+            ..
+        } = self;
+        let (rated, bad, bad_count, skipped, interrupted) = py.detach(|| {
+            let mut rater = Rater {
+                league: inner,
+                history: history.as_mut(),
+                log: log.as_mut(),
+                skip_bad,
+                bad: Vec::new(),
+                bad_count: 0,
+                skipped: Vec::new(),
+                rated: 0,
+                timed,
+                since_signals: 0,
+                interrupted: None,
+            };
+            if let Some((store, order)) = &stored {
+                rater.stored(store, order.as_deref());
+            }
+            if let Some(ms) = &built {
+                rater.built(ms);
+            }
+            (
+                rater.rated,
+                rater.bad,
+                rater.bad_count,
+                rater.skipped,
+                rater.interrupted,
+            )
+        });
+        // A signal that came after the last look still undoes the batch.
+        let interrupted = interrupted.or_else(|| py.check_signals().err());
+        if interrupted.is_some() || (bad_count > 0 && !skip_bad) {
+            let (league, kept) = snapshot;
+            self.inner = league;
+            if let (Some(h), Some(mark)) = (self.history.as_mut(), kept) {
+                h.truncate(mark);
+            }
+            if let (Some(log), Some(mark)) = (self.log.as_mut(), own_mark) {
+                log.truncate(mark);
+            }
+            if let Some(e) = interrupted {
+                return Err(e);
+            }
+            return Err(bad_matches(
+                crate::errors::RateError::new_err,
+                bad_count,
+                &bad,
+                "nothing rated",
+                "pass skip_bad=True to rate the rest",
+            ));
+        }
+        if let Some(log) = self.log.as_mut() {
+            match stored {
+                Some((store, order)) => log.ops.push(Op::Stored {
+                    store,
+                    order,
+                    skipped,
+                }),
+                None => log.own_rated(own_mark.map_or(0, |m| m.matches)),
+            }
+        }
+        Ok(RateSummary {
+            rated,
+            skipped: bad.into_iter().map(|b| b.message).collect(),
+        })
+    }
+
+    fn rate_paths(
+        &mut self,
+        py: Python<'_>,
+        paths: &Bound<'_, PyAny>,
+        format: Option<&str>,
+        skip_bad: bool,
+        factors: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<RateSummary> {
+        let inputs = inputs_of(paths, format, skip_bad, factors)?;
+        if !inputs.options.factors.is_empty() && !self.system.inner.rates_factors() {
+            return Err(rate_error(RateError::FactorsUnsupported {
+                system: self.system.inner.name(),
+            }));
+        }
+        let before = self.inner.matches_rated();
+        let snapshot = (self.inner.clone(), self.history.as_ref().map(History::mark));
+        let League { inner, history, .. } = self;
+        let mut since_signals = 0;
+        // The files agree on times among themselves (the readers see to it), but a league
+        // that has rated matches must check theirs against its own.
+        let timed = timed(inner);
+        let outcome = py.detach(|| {
+            if history.is_none() && timed.is_none() {
+                return Outcome::Plain(ingest::rate(&inputs, inner, &Reading::default()));
+            }
+            // Match by match: to record every match's report, to check its time, and to
+            // look for Ctrl-C between matches.
+            Outcome::Each(ingest::rate_each(
+                &inputs,
+                inner,
+                &Reading::default(),
+                |_, m, r| {
+                    if let Some(t) = timed {
+                        if t != m.time().is_some() {
+                            return Err(Stop::Time(mixed_times(m.id(), t, m.time())));
+                        }
+                    }
+                    if let Some(h) = history.as_mut() {
+                        record(h, m, r);
+                    }
+                    since_signals += 1;
+                    if since_signals >= SIGNAL_EVERY {
+                        since_signals = 0;
+                        check_signals().map_err(Stop::Signal)?;
+                    }
+                    Ok(())
+                },
+            ))
+        });
+        let done = match outcome {
+            // Ctrl-C during the plain reader (which cannot stop midway) undoes the call
+            // at its end: nothing of it is kept.
+            Outcome::Plain(Ok(done)) | Outcome::Each(Ok(done)) => py.check_signals().map(|()| done),
+            Outcome::Each(Err(IngestError::Caller(Stop::Signal(signal)))) => Err(signal),
+            Outcome::Each(Err(IngestError::Caller(Stop::Time(why)))) => {
+                Err(crate::errors::RateError::new_err(why))
+            }
+            Outcome::Each(Err(e)) => Err(ingest_failed(e)),
+            Outcome::Plain(Err(e)) => Err(ingest_failed(e)),
+        };
+        let done = match done {
+            Ok(done) => done,
+            Err(e) => {
+                let (league, kept) = snapshot;
+                self.inner = league;
+                if let (Some(h), Some(mark)) = (self.history.as_mut(), kept) {
+                    h.truncate(mark);
+                }
+                return Err(e);
+            }
+        };
+        if let Some(log) = self.log.as_mut() {
+            log.ops.push(Op::Files(inputs));
+        }
+        Ok(RateSummary {
+            rated: self.inner.matches_rated() - before,
+            skipped: done.skipped.iter().map(ToString::to_string).collect(),
+        })
+    }
+
+    fn predict_one(
+        &self,
+        entries: &Bound<'_, PyAny>,
+        time: Option<&Bound<'_, PyAny>>,
+        factors: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Prediction> {
+        if entries.is_instance_of::<PyString>() || entries.cast::<pyo3::types::PyMapping>().is_ok()
+        {
+            return Err(PyTypeError::new_err(
+                "predict takes a list of entries: player ids, or lists of player ids (teams)",
+            ));
+        }
+        let too_many = |n: usize| {
+            podium::limits::check_predict_entries("entries", n)
+                .map_err(|e| PyValueError::new_err(e.to_string()))
+        };
+        if let Ok(n) = entries.len() {
+            too_many(n)?;
+        }
+        let mut proposed: Vec<RawEntry> = Vec::new();
+        for e in entries.try_iter()? {
+            let e = e?;
+            let players = if let Ok(s) = e.cast::<PyString>() {
+                vec![s.to_cow()?.into_owned()]
+            } else if e.is_instance_of::<PyList>() || e.is_instance_of::<pyo3::types::PyTuple>() {
+                e.try_iter()?
+                    .map(|p| {
+                        let p = p?;
+                        p.cast::<PyString>()
+                            .map_err(|_| PyTypeError::new_err("player ids are strings"))?
+                            .to_cow()
+                            .map(|c| c.into_owned())
+                    })
+                    .collect::<PyResult<Vec<_>>>()?
+            } else {
+                return Err(PyTypeError::new_err(format!(
+                    "an entry is a player id or a list of player ids (a team), not {}",
+                    e.get_type().name()?
+                )));
+            };
+            proposed.push(RawEntry {
+                team: None,
+                players,
+                finish: podium::Finish::Rank(1.0),
+                factors: Vec::new(),
+            });
+            // An iterator without a length: refused as soon as there are too many.
+            too_many(proposed.len())?;
+        }
+        if let Some(f) = factors {
+            give_factors(&mut proposed, f)?;
+        }
+        let system = &self.system.inner;
+        if proposed.iter().any(|e| !e.factors.is_empty()) && !system.rates_factors() {
+            return Err(rate_error(RateError::FactorsUnsupported {
+                system: system.name(),
+            }));
+        }
+        let time = match time {
+            Some(t) => crate::time::from_py(t)?,
+            None => self
+                .inner
+                .players()
+                .iter()
+                .filter_map(|p| p.stats.last_time)
+                .max(),
+        };
+        let mut b = podium::Match::builder("proposed");
+        if let Some(t) = time {
+            b = b.time(t);
+        }
+        for (i, e) in proposed.iter().enumerate() {
+            b = b.entry(podium::Entry {
+                team: (e.players.len() > 1).then(|| format!("entry {}", i + 1)),
+                members: e
+                    .players
+                    .iter()
+                    .map(|p| podium::Member {
+                        player: p.clone(),
+                        weight: 1.0,
+                    })
+                    .collect(),
+                finish: e.finish,
+                factors: e.factors.clone(),
+            });
+        }
+        let game = b.build().map_err(crate::errors::match_error)?;
+        // A kind the league has never rated is most likely misspelt: it adds nothing,
+        // which the caller should hear of (the binary refuses a kind it did not read).
+        let known: std::collections::HashSet<&str> = self
+            .inner
+            .factors()
+            .iter()
+            .map(|f| f.factor.kind.as_str())
+            .collect();
+        let mut warned: Vec<&str> = Vec::new();
+        for f in proposed.iter().flat_map(|e| &e.factors) {
+            let kind = f.kind.as_str();
+            if !known.contains(kind) && !warned.contains(&kind) {
+                warned.push(kind);
+                let mut kinds: Vec<&str> = known.iter().copied().collect();
+                kinds.sort_unstable();
+                let msg = format!(
+                    "the league has rated no factor of kind {kind:?} (kinds rated: {}); its factors add nothing to this prediction",
+                    if kinds.is_empty() { "none".to_string() } else { kinds.join(", ") }
+                );
+                let category = entries.py().get_type::<pyo3::exceptions::PyUserWarning>();
+                PyErr::warn(entries.py(), &category, &std::ffi::CString::new(msg)?, 1)?;
+            }
+        }
+        // The players' ratings; the prediction reads them with the entries' factors added.
+        let before = self.inner.ratings_before(&game);
+        let p = self.inner.predict(&game).map_err(rate_error)?;
+        let labels: Vec<String> = proposed.iter().map(|e| e.players.join("+")).collect();
+        let (rating, sigma): (Vec<f64>, Vec<Option<f64>>) = (0..game.len())
+            .map(|i| {
+                let r = &before[game.member_range(i)];
+                let n = r.len() as f64;
+                (
+                    r.iter().map(|x| x.value).sum::<f64>() / n,
+                    r.iter()
+                        .map(|x| x.sigma.map(|s| s * s))
+                        .sum::<Option<f64>>()
+                        .map(|v| (v / n).sqrt()),
+                )
+            })
+            .unzip();
+        let new_players = proposed
+            .iter()
+            .flat_map(|e| &e.players)
+            .filter(|p| self.inner.get(p).is_none())
+            .cloned()
+            .collect();
+        let known = |f: &podium::Factor| self.inner.factors().iter().any(|r| r.factor == *f);
+        let mut new_factors: Vec<String> = Vec::new();
+        for f in proposed.iter().flat_map(|e| &e.factors) {
+            let name = f.to_string();
+            if !known(f) && !new_factors.contains(&name) {
+                new_factors.push(name);
+            }
+        }
+        let factor_ratings = proposed
+            .iter()
+            .map(|e| {
+                FactorValues(
+                    e.factors
+                        .iter()
+                        .map(|f| (f.kind.clone(), self.inner.factor_rating(f).value))
+                        .collect(),
+                )
+            })
+            .collect();
+        Ok(Prediction {
+            entries: labels,
+            players: proposed.iter().map(|e| e.players.clone()).collect(),
+            factors: proposed.into_iter().map(|e| Factors(e.factors)).collect(),
+            factor_ratings,
+            rating,
+            sigma,
+            win: p.win,
+            ahead: p.ahead,
+            expected_place: p.expected_place,
+            draw: p.draw,
+            quality: p.quality,
+            new_players,
+            new_factors,
+        })
+    }
+
+    /// Refuses a match whose time does not fit the league's matches (a `RateError`).
+    fn check_time(&self, m: &podium::Match) -> PyResult<()> {
+        match timed(&self.inner) {
+            Some(t) if t != m.time().is_some() => Err(crate::errors::RateError::new_err(
+                mixed_times(m.id(), t, m.time()),
+            )),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -759,27 +1275,7 @@ impl League {
         time: Option<&Bound<'_, PyAny>>,
         factors: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Table> {
-        let given = r#match;
-        if let Ok(obj) = given.cast::<MatchObj>() {
-            if id.is_some() || time.is_some() || factors.is_some() {
-                return Err(PyTypeError::new_err(
-                    "id, time and factors belong to the Match: give them to Match(...)",
-                ));
-            }
-            let obj = obj.get();
-            let report = if obj.has_id {
-                self.apply(&obj.inner)
-            } else {
-                self.apply(&with_id(&obj.inner, &self.next_id())?)
-            };
-            return Ok(Table::from_rows(report.map_err(rate_error)?));
-        }
-        let time = time.map(crate::time::from_py).transpose()?.flatten();
-        let id = id.unwrap_or_else(|| self.next_id());
-        let m = build_match(given, &id, time, factors, self.spare.take())?;
-        let report = self.apply(&m);
-        self.spare = Some(m);
-        Ok(Table::from_rows(report.map_err(rate_error)?))
+        guarded(|| self.rate_one(r#match, id, time, factors))
     }
 
     /// Rates matches in order: a `Matches` (from `read_csv` and friends) or any
@@ -788,8 +1284,9 @@ impl League {
     ///
     /// All or nothing: if a match cannot be rated, nothing of the batch is applied and
     /// `RateError` lists every such match, unless `skip_bad=True`, which rates the
-    /// others and lists the bad ones in the summary. The interpreter's lock is released
-    /// while rating.
+    /// others and lists the bad ones in the summary. Every match of a league has a time,
+    /// or none does. The interpreter's lock is released while rating; Ctrl-C stops it and
+    /// leaves the league as it was (`KeyboardInterrupt`).
     #[pyo3(signature = (matches, /, *, skip_bad=false))]
     fn rate_many(
         &mut self,
@@ -797,79 +1294,8 @@ impl League {
         matches: &Bound<'_, PyAny>,
         skip_bad: bool,
     ) -> PyResult<RateSummary> {
-        let given = Given::from_py(matches, self.inner.matches_rated() + 1)?;
-        let stored = match &given {
-            Given::Stored(m) => {
-                let m = m.bind(py).get();
-                Some((Arc::clone(&m.store), m.order.clone()))
-            }
-            Given::Built(_) => None,
-        };
-        let built = match &given {
-            Given::Built(v) => Some(Arc::clone(v)),
-            Given::Stored(_) => None,
-        };
-        let own_mark = self.log.as_ref().map(|l| l.own.mark());
-        let snapshot =
-            (!skip_bad).then(|| (self.inner.clone(), self.history.as_ref().map(History::mark)));
-        let League {
-            inner,
-            history,
-            log,
-            ..
-        } = self;
-        let (rated, bad, bad_count, skipped) = py.detach(|| {
-            let mut rater = Rater {
-                league: inner,
-                history: history.as_mut(),
-                log: log.as_mut(),
-                skip_bad,
-                bad: Vec::new(),
-                bad_count: 0,
-                skipped: Vec::new(),
-                rated: 0,
-            };
-            if let Some((store, order)) = &stored {
-                rater.stored(store, order.as_deref());
-            }
-            if let Some(ms) = &built {
-                rater.built(ms);
-            }
-            (rater.rated, rater.bad, rater.bad_count, rater.skipped)
-        });
-        if bad_count > 0 && !skip_bad {
-            let (league, kept) = snapshot.expect("kept without skip_bad");
-            self.inner = league;
-            if let (Some(h), Some(mark)) = (self.history.as_mut(), kept) {
-                h.truncate(mark);
-            }
-            if let (Some(log), Some(mark)) = (self.log.as_mut(), own_mark) {
-                log.truncate(mark);
-            }
-            return Err(bad_matches(
-                crate::errors::RateError::new_err,
-                bad_count,
-                &bad,
-                "nothing rated",
-                "pass skip_bad=True to rate the rest",
-            ));
-        }
-        if let Some(log) = self.log.as_mut() {
-            match stored {
-                Some((store, order)) => log.ops.push(Op::Stored {
-                    store,
-                    order,
-                    skipped,
-                }),
-                None => log.own_rated(own_mark.map_or(0, |m| m.matches)),
-            }
-        }
-        Ok(RateSummary {
-            rated,
-            skipped: bad.into_iter().map(|b| b.message).collect(),
-        })
+        guarded(|| self.rate_batch(py, matches, skip_bad))
     }
-
     /// Rates match files (long CSV or JSON Lines, each by its extension unless `format`
     /// is given) as `podium rate` does: plain files of free-for-alls on several threads,
     /// rated as they are read, anything else the general way; matches with times in time
@@ -880,8 +1306,11 @@ impl League {
     /// when every bad match is one the system cannot rate) listing every bad match by
     /// file and line, unless `skip_bad=True`. With `factors`, a system that does not
     /// rate factors raises `RateError` before anything is read. A league that keeps its
-    /// history reads the files again when `history()` is first asked for. The
-    /// interpreter's lock is released while rating.
+    /// history reads the files again when `history()` is first asked for. A league that
+    /// has rated matches reads the files the general way, match by match, and refuses
+    /// (`RateError`) a match with a time when its matches have none, or the reverse. The
+    /// interpreter's lock is released while rating; Ctrl-C leaves the league as it was
+    /// (`KeyboardInterrupt`).
     #[pyo3(signature = (paths, /, *, format=None, skip_bad=false, factors=None))]
     fn rate_files(
         &mut self,
@@ -891,66 +1320,16 @@ impl League {
         skip_bad: bool,
         factors: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<RateSummary> {
-        let inputs = inputs_of(paths, format, skip_bad, factors)?;
-        if !inputs.options.factors.is_empty() && !self.system.inner.rates_factors() {
-            return Err(rate_error(RateError::FactorsUnsupported {
-                system: self.system.inner.name(),
-            }));
-        }
-        let before = self.inner.matches_rated();
-        let snapshot = (self.inner.clone(), self.history.as_ref().map(History::mark));
-        let League { inner, history, .. } = self;
-        let done = py.detach(|| {
-            match history.as_mut() {
-                // A league that records as it rates needs every match's report.
-                Some(h) => ingest::rate_each(&inputs, inner, &Reading::default(), |_, m, r| {
-                    record(h, m, r);
-                    Ok::<(), Infallible>(())
-                }),
-                None => ingest::rate(&inputs, inner, &Reading::default()),
-            }
-            .map_err(Box::new)
-        });
-        let done = match done {
-            Ok(done) => done,
-            Err(e) => {
-                let (league, kept) = snapshot;
-                self.inner = league;
-                if let (Some(h), Some(mark)) = (self.history.as_mut(), kept) {
-                    h.truncate(mark);
-                }
-                let only_rating = matches!(
-                    &*e,
-                    IngestError::BadMatches { listed, .. }
-                        if listed.iter().all(|b| matches!(b, ingest::BadMatch::Rate { .. }))
-                );
-                return Err(ingest_error(
-                    *e,
-                    if only_rating {
-                        crate::errors::RateError::new_err
-                    } else {
-                        crate::errors::ReadError::new_err
-                    },
-                    "nothing rated",
-                    "pass skip_bad=True to rate the rest",
-                ));
-            }
-        };
-        if let Some(log) = self.log.as_mut() {
-            log.ops.push(Op::Files(inputs));
-        }
-        Ok(RateSummary {
-            rated: self.inner.matches_rated() - before,
-            skipped: done.skipped.iter().map(ToString::to_string).collect(),
-        })
+        guarded(|| self.rate_paths(py, paths, format, skip_bad, factors))
     }
-
     /// The leaderboard, best first: a table of `Standing` (position, player, rating,
     /// sigma, games, avg_size, wins, win_pct, expected_win_pct, net_pct, last_played,
     /// last_match, provisional). `by="conservative"` ranks by μ − 3σ (systems with σ);
     /// `min_games` leaves out players with fewer games (positions are kept).
     #[pyo3(signature = (*, min_games=0, by="rating"))]
-    fn standings(&self, min_games: u32, by: &str) -> PyResult<Table> {
+    fn standings(&self, min_games: i64, by: &str) -> PyResult<Table> {
+        // More games than a player can have leaves everyone out.
+        let min_games = u32::try_from(count("min_games", min_games)?).unwrap_or(u32::MAX);
         let mut board = self.inner.standings();
         match by {
             "rating" => {}
@@ -1122,160 +1501,8 @@ impl League {
         time: Option<&Bound<'_, PyAny>>,
         factors: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Prediction> {
-        if entries.is_instance_of::<PyString>() || entries.cast::<pyo3::types::PyMapping>().is_ok()
-        {
-            return Err(PyTypeError::new_err(
-                "predict takes a list of entries: player ids, or lists of player ids (teams)",
-            ));
-        }
-        let mut proposed: Vec<RawEntry> = Vec::new();
-        for e in entries.try_iter()? {
-            let e = e?;
-            let players = if let Ok(s) = e.cast::<PyString>() {
-                vec![s.to_cow()?.into_owned()]
-            } else if e.is_instance_of::<PyList>() || e.is_instance_of::<pyo3::types::PyTuple>() {
-                e.try_iter()?
-                    .map(|p| {
-                        let p = p?;
-                        p.cast::<PyString>()
-                            .map_err(|_| PyTypeError::new_err("player ids are strings"))?
-                            .to_cow()
-                            .map(|c| c.into_owned())
-                    })
-                    .collect::<PyResult<Vec<_>>>()?
-            } else {
-                return Err(PyTypeError::new_err(format!(
-                    "an entry is a player id or a list of player ids (a team), not {}",
-                    e.get_type().name()?
-                )));
-            };
-            proposed.push(RawEntry {
-                team: None,
-                players,
-                finish: podium::Finish::Rank(1.0),
-                factors: Vec::new(),
-            });
-        }
-        if let Some(f) = factors {
-            give_factors(&mut proposed, f)?;
-        }
-        let system = &self.system.inner;
-        if proposed.iter().any(|e| !e.factors.is_empty()) && !system.rates_factors() {
-            return Err(rate_error(RateError::FactorsUnsupported {
-                system: system.name(),
-            }));
-        }
-        let time = match time {
-            Some(t) => crate::time::from_py(t)?,
-            None => self
-                .inner
-                .players()
-                .iter()
-                .filter_map(|p| p.stats.last_time)
-                .max(),
-        };
-        let mut b = podium::Match::builder("proposed");
-        if let Some(t) = time {
-            b = b.time(t);
-        }
-        for (i, e) in proposed.iter().enumerate() {
-            b = b.entry(podium::Entry {
-                team: (e.players.len() > 1).then(|| format!("entry {}", i + 1)),
-                members: e
-                    .players
-                    .iter()
-                    .map(|p| podium::Member {
-                        player: p.clone(),
-                        weight: 1.0,
-                    })
-                    .collect(),
-                finish: e.finish,
-                factors: e.factors.clone(),
-            });
-        }
-        let game = b.build().map_err(crate::errors::match_error)?;
-        // A kind the league has never rated is most likely misspelt: it adds nothing,
-        // which the caller should hear of (the binary refuses a kind it did not read).
-        let known: std::collections::HashSet<&str> = self
-            .inner
-            .factors()
-            .iter()
-            .map(|f| f.factor.kind.as_str())
-            .collect();
-        let mut warned: Vec<&str> = Vec::new();
-        for f in proposed.iter().flat_map(|e| &e.factors) {
-            let kind = f.kind.as_str();
-            if !known.contains(kind) && !warned.contains(&kind) {
-                warned.push(kind);
-                let mut kinds: Vec<&str> = known.iter().copied().collect();
-                kinds.sort_unstable();
-                let msg = format!(
-                    "the league has rated no factor of kind {kind:?} (kinds rated: {}); its factors add nothing to this prediction",
-                    if kinds.is_empty() { "none".to_string() } else { kinds.join(", ") }
-                );
-                let category = entries.py().get_type::<pyo3::exceptions::PyUserWarning>();
-                PyErr::warn(entries.py(), &category, &std::ffi::CString::new(msg)?, 1)?;
-            }
-        }
-        // The players' ratings; the prediction reads them with the entries' factors added.
-        let before = self.inner.ratings_before(&game);
-        let p = self.inner.predict(&game).map_err(rate_error)?;
-        let labels: Vec<String> = proposed.iter().map(|e| e.players.join("+")).collect();
-        let (rating, sigma): (Vec<f64>, Vec<Option<f64>>) = (0..game.len())
-            .map(|i| {
-                let r = &before[game.member_range(i)];
-                let n = r.len() as f64;
-                (
-                    r.iter().map(|x| x.value).sum::<f64>() / n,
-                    r.iter()
-                        .map(|x| x.sigma.map(|s| s * s))
-                        .sum::<Option<f64>>()
-                        .map(|v| (v / n).sqrt()),
-                )
-            })
-            .unzip();
-        let new_players = proposed
-            .iter()
-            .flat_map(|e| &e.players)
-            .filter(|p| self.inner.get(p).is_none())
-            .cloned()
-            .collect();
-        let known = |f: &podium::Factor| self.inner.factors().iter().any(|r| r.factor == *f);
-        let mut new_factors: Vec<String> = Vec::new();
-        for f in proposed.iter().flat_map(|e| &e.factors) {
-            let name = f.to_string();
-            if !known(f) && !new_factors.contains(&name) {
-                new_factors.push(name);
-            }
-        }
-        let factor_ratings = proposed
-            .iter()
-            .map(|e| {
-                FactorValues(
-                    e.factors
-                        .iter()
-                        .map(|f| (f.kind.clone(), self.inner.factor_rating(f).value))
-                        .collect(),
-                )
-            })
-            .collect();
-        Ok(Prediction {
-            entries: labels,
-            players: proposed.iter().map(|e| e.players.clone()).collect(),
-            factors: proposed.into_iter().map(|e| Factors(e.factors)).collect(),
-            factor_ratings,
-            rating,
-            sigma,
-            win: p.win,
-            ahead: p.ahead,
-            expected_place: p.expected_place,
-            draw: p.draw,
-            quality: p.quality,
-            new_players,
-            new_factors,
-        })
+        guarded(|| self.predict_one(entries, time, factors))
     }
-
     /// Sets a player's starting rating (e.g. carried over from another league): `games`
     /// counts games already played elsewhere; without `sigma` a system with σ gives a
     /// newcomer's. Raises `RateError` for a rating the system cannot start from.

@@ -24,6 +24,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod errors;
 mod eval;
+mod guard;
 mod league;
 mod matches;
 mod read;

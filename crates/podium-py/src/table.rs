@@ -335,12 +335,19 @@ impl Table {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        crate::guard::guarded(|| self.repr(py))
+    }
+}
+
+impl Table {
+    /// The first rows as aligned columns, each cell at most [`CELL_WIDTH`] wide.
+    fn repr(&self, py: Python<'_>) -> PyResult<String> {
         let n = self.rows.len();
         let columns = self.rows.columns();
         let mut cells: Vec<Vec<String>> = vec![columns.iter().map(|c| c.to_string()).collect()];
         for i in 0..n.min(SHOWN) {
             let row = (0..columns.len())
-                .map(|c| cell(self.rows.value(py, i, c)?.bind(py)))
+                .map(|c| cell(self.rows.value(py, i, c)?.bind(py)).map(|v| ellipsized(&v)))
                 .collect::<PyResult<Vec<_>>>()?;
             cells.push(row);
         }
@@ -362,7 +369,10 @@ impl Table {
             let line: Vec<String> = row
                 .iter()
                 .zip(&widths)
-                .map(|(v, w)| format!("{v:<w$}"))
+                .map(|(v, w)| {
+                    let pad = w.saturating_sub(v.chars().count());
+                    format!("{v}{}", " ".repeat(pad))
+                })
                 .collect();
             s.push_str(line.join("  ").trim_end());
             s.push('\n');
@@ -372,6 +382,22 @@ impl Table {
         }
         Ok(s.trim_end().to_string())
     }
+}
+
+/// The widest a cell of a table's `repr` is, in characters: a longer value is cut
+/// there, ending in `…` (the rows themselves keep it whole).
+pub const CELL_WIDTH: usize = 40;
+
+/// `v` cut to [`CELL_WIDTH`] characters, the last one `…`, when it is longer; its line
+/// breaks and tabs shown as spaces, so that a cell stays on its line.
+fn ellipsized(v: &str) -> String {
+    let flat = |c: char| if c.is_control() { ' ' } else { c };
+    if v.chars().count() <= CELL_WIDTH {
+        return v.chars().map(flat).collect();
+    }
+    let mut out: String = v.chars().take(CELL_WIDTH - 1).map(flat).collect();
+    out.push('…');
+    out
 }
 
 /// A value as a table's `repr` shows it: numbers to 6 significant digits.

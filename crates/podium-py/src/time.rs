@@ -54,8 +54,9 @@ pub fn to_py(py: Python<'_>, time: Option<i64>) -> PyResult<Py<PyAny>> {
     }
 }
 
-/// A time given from Python, in seconds since the epoch: `None` (or a missing value:
-/// NaN, pandas' `NaT`) is none; a `datetime` without a time zone is taken as UTC, as are
+/// A time given from Python, in seconds since the epoch: `None` (or pandas' missing
+/// time, `NaT`) is none, a float NaN is refused (a number that is no time, rather than a
+/// match silently without one); a `datetime` without a time zone is taken as UTC, as are
 /// dates (midnight); strings are read as the file formats read them; numbers are seconds.
 ///
 /// # Errors
@@ -87,7 +88,9 @@ pub fn from_py(value: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
     if value.is_instance_of::<PyFloat>() {
         let v: f64 = value.extract()?;
         if v.is_nan() {
-            return Ok(None);
+            return Err(PyValueError::new_err(
+                "time nan is not a number of seconds; give None for a match without a time",
+            ));
         }
         if !(v.is_finite() && v.abs() < 9.2e18) {
             return Err(PyValueError::new_err(format!(

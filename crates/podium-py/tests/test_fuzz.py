@@ -9,6 +9,10 @@ import pytest
 import podium
 
 EXPECTED = (podium.PodiumError, TypeError, ValueError, OSError, KeyError)
+# What the entry points may raise for an arbitrary Python value: the above, and
+# OverflowError for an int beyond 64 bits where a count or seed is expected. A Rust panic
+# (PyO3's PanicException, a BaseException) is none of these.
+DOCUMENTED = EXPECTED + (OverflowError,)
 
 
 def garbage_field(rng):
@@ -98,3 +102,87 @@ def test_extreme_times_are_shown():
     assert m.time is not None
     far = podium.Match(["a", "b"], time=10**17)
     assert far.time is not None
+
+
+def arbitrary(rng, depth=0):
+    """A Python value of any common kind, small, huge, odd or nested."""
+    atoms = [
+        None, True, False, 0, 1, 2, -1, 3, 10**9, 10**12, 2**63, 2**70, -(2**70),
+        0.0, -0.0, 0.5, 1e-320, 1e308, math.nan, math.inf, -math.inf,
+        "", "a", "b", "sme", "elo", "all", "accuracy", "log_loss", "rating", "conservative",
+        "8..64", "8..64:0.0000001", "k=1", "x" * 70_000, "\x00", "💥", "2024-05-01",
+        b"bytes", object(), (), [], {}, range(3),
+    ]
+    if depth < 2 and rng.random() < 0.3:
+        n = rng.randint(0, 4)
+        kind = rng.randrange(4)
+        items = [arbitrary(rng, depth + 1) for _ in range(n)]
+        if kind == 0:
+            return items
+        if kind == 1:
+            return tuple(items)
+        if kind == 2:
+            keys = [rng.choice(["k", "scale", "a", "b", "car", "x"]) for _ in range(n)]
+            return dict(zip(keys, items))
+        return iter(items)
+    return rng.choice(atoms)
+
+
+def small_history():
+    return [["a", "b", "c"], ["b", "a", "c"], ["c", "b", "a"], ["a", "c", "b"]]
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_arbitrary_python_values_at_every_entry_point_raise_only_documented_errors(seed):
+    rng = random.Random(seed)
+    league = podium.League("sme", history=True)
+    league.rate_many(small_history())
+    a = lambda: arbitrary(rng)  # noqa: E731
+    calls = [
+        lambda: podium.League(a()),
+        lambda: podium.League("sme", history=a()),
+        lambda: podium.System(a()),
+        lambda: podium.System("sme", k=a()),
+        lambda: podium.Match(a()),
+        lambda: podium.Match(["a", "b"], time=a(), id=a()),
+        lambda: podium.Match(scores=a(), teams=a(), weights=a(), factors=a()),
+        lambda: league.rate(a()),
+        lambda: league.rate(["a", "b"], id=a(), time=a(), factors=a()),
+        lambda: league.rate_many(a(), skip_bad=a()),
+        lambda: league.rate_many([a(), a()]),
+        lambda: league.rate_files(a()),
+        lambda: league.predict(a()),
+        lambda: league.predict(["a", "b"], time=a(), factors=a()),
+        lambda: league.standings(min_games=a(), by=a()),
+        lambda: league.rating(a()),
+        lambda: league.history(a()),
+        lambda: league.factor_history(a(), a()),
+        lambda: league.factor_rating(a(), a()),
+        lambda: league.set_initial(a(), a(), sigma=a(), games=a()),
+        lambda: repr(league.standings()),
+        lambda: podium.backtest(a()),
+        lambda: podium.backtest(small_history(), a(), start=a(), end=a(), threads=a()),
+        lambda: podium.backtest(small_history(), "sme", log_loss=a(), factors=a()),
+        lambda: podium.simulate(a(), rounds=[1], trials=10),
+        lambda: podium.simulate("sme", true_ratings=a(), sd=a(), rounds=[1, 2], trials=5),
+        lambda: podium.simulate("sme", rounds=rng.choice([[], [0], [-1], [1, 1], None, "x", [1.5]]),
+                                trials=5, seed=a(), jitter=a(), threads=a()),
+        lambda: podium.simulate("sme", rounds=[1], trials=5, seat_advantage=a()),
+        lambda: podium.tune(small_history(), a(), a()),
+        lambda: podium.tune(small_history(), "sme", {"k": a()}, train=a(), metric=a()),
+        lambda: podium.tune(small_history(), "sme", {"k": (8, 64)}, steps=a(), threads=a()),
+        lambda: podium.tune(small_history(), "sme", {"k": (8, 64)}, samples=a(), seed=a()),
+        lambda: podium.read_csv(a()),
+        lambda: podium.read(a(), format=a(), skip_bad=a(), factors=a()),
+    ]
+    for _ in range(60):
+        call = rng.choice(calls)
+        try:
+            result = call()
+            repr(result)
+        except DOCUMENTED:
+            pass
+    # The league is still whole and usable.
+    for s in league.standings():
+        assert math.isfinite(s.rating)
+    assert len(league.predict(["a", "b"]).win) == 2

@@ -12,7 +12,7 @@ GAME_NIGHTS = [str(EXAMPLES / "game-night.csv"), str(EXAMPLES / "game-night.json
 
 def test_rate_returns_each_player_s_change():
     league = podium.League("sme")
-    changes = league.rate(["ann", "bo", "cy"])
+    changes = league.rate(["ann", "bo", "cy"], time="2024-05-01")
     assert changes.columns == ["match_id", "time", "player", "place", "rating_before",
                                "sigma_before", "expected", "actual", "k", "weight",
                                "change", "rating_after", "sigma_after"]
@@ -44,7 +44,7 @@ def test_a_league_given_no_system_rates_with_the_default():
 def test_standings_and_ratings():
     league = podium.League("sme")
     league.rate(["ann", "bo", "cy"], time="2024-05-01")
-    league.rate({"ann": 1, "bo": 1, "cy": 3})
+    league.rate({"ann": 1, "bo": 1, "cy": 3}, time="2024-05-01")
     board = league.standings()
     assert [s.player for s in board] == ["ann", "bo", "cy"]
     ann = board[0]
@@ -100,11 +100,11 @@ def test_a_history_asked_for_midway_is_the_history_of_a_fresh_league(system):
     early = league.history()
     assert len({c.match_id for c in early}) == 20
     league.rate_many(matches[20:])
-    league.rate(["Maya", "Tom"], id="extra")
+    league.rate(["Maya", "Tom"], id="extra", time="2030-01-01")
     fresh = podium.League(system)
     fresh.set_initial("Maya", 30.0 if system != "sme" else 1600.0, games=3)
     fresh.rate_many(matches)
-    fresh.rate(["Maya", "Tom"], id="extra")
+    fresh.rate(["Maya", "Tom"], id="extra", time="2030-01-01")
     assert league.history() == fresh.history()
     assert league.standings() == fresh.standings()
     maya = fresh.history("Maya")

@@ -66,7 +66,13 @@ def test_bad_times():
         podium.Match(["a", "b"], time=[2024])
     with pytest.raises(ValueError):
         podium.Match(["a", "b"], time=float("inf"))
-    assert podium.Match(["a", "b"], time=float("nan")).time is None
+
+
+def test_time_nan_is_refused_not_dropped():
+    with pytest.raises(ValueError, match="time nan is not a number of seconds; give None"):
+        podium.Match(["a", "b"], time=float("nan"))
+    with pytest.raises(ValueError, match="time nan is not a number of seconds"):
+        podium.League().rate(["a", "b"], time=float("nan"))
 
 
 @pytest.mark.parametrize("given, message", [

@@ -99,18 +99,9 @@ fn parse_players(spec: &str) -> anyhow::Result<Vec<Proposed>> {
             out.len()
         );
     }
-    if out.len() > MAX_ENTRIES {
-        bail!(
-            "--players: {} entries; podium predicts matches of at most {MAX_ENTRIES} (the chances of every pairwise order are the square of that many numbers)",
-            out.len()
-        );
-    }
+    podium::limits::check_predict_entries("--players", out.len())?;
     Ok(out)
 }
-
-/// The most entries a proposed match may have: the pairwise orders of 5,000 entries are
-/// 25 million numbers (200 MB).
-const MAX_ENTRIES: usize = 5_000;
 
 /// The most entries whose pairwise orders the table shows as columns; larger matches
 /// show them in CSV and JSON only.

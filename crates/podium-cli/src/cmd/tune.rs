@@ -29,10 +29,12 @@ pub struct Args {
     /// Fraction of the matches (the first ones) to search on; the rest is held out.
     #[arg(long, default_value_t = 0.5)]
     pub train: f64,
-    /// Values per range on the grid.
+    /// Values per range on the grid (the grid, every combination, has at most 10,000
+    /// candidates).
     #[arg(long, default_value_t = 8)]
     pub steps: usize,
-    /// Draw this many random candidates within the ranges instead of the grid.
+    /// Draw this many random candidates (at most 10,000) within the ranges instead of the
+    /// grid.
     #[arg(long, value_name = "N")]
     pub random: Option<usize>,
     /// Seed of the random search.
@@ -94,6 +96,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         // At most one per core here; at most one per candidate in the search.
         threads: worker_threads(args.threads, usize::MAX),
     };
+    // A grid too large is refused before the history is read.
+    tuning.check_size()?;
     let loaded = ingest::load(&args.input)?;
     report_skipped(&loaded.skipped);
     let matches = loaded.matches;

@@ -297,6 +297,45 @@ fn tune_reports_the_choice_and_held_out_accuracy() {
 }
 
 #[test]
+fn regression_tune_grids_and_samples_beyond_the_limit_are_refused_before_reading() {
+    let d = Dir::new("tune-limit");
+    let games = d.file(
+        "g.csv",
+        "match,player,rank\ng1,a,1\ng1,b,2\ng2,b,1\ng2,a,2\n",
+    );
+    for (args, message) in [
+        (
+            &["--param", "k=8..64", "--steps", "1000000000"][..],
+            "the grid has 1000000000 candidates (k: 1000000000 values); at most 10000 are searched",
+        ),
+        (
+            &[
+                "--param",
+                "k=8..64",
+                "--param",
+                "scale=100..400",
+                "--steps",
+                "100000",
+            ][..],
+            "the grid has 10000000000 candidates (k: 100000 values, scale: 100000 values)",
+        ),
+        (
+            &["--param", "k=8..64:0.0000001"][..],
+            "the grid has 560000001 candidates",
+        ),
+        (
+            &["--param", "k=8..64", "--random", "1000000000000"][..],
+            "1000000000000 random samples (--random, samples=); at most 10000 are searched",
+        ),
+    ] {
+        let mut all = vec!["tune", games.as_str(), "--system", "sme"];
+        all.extend_from_slice(args);
+        let out = podium(&all);
+        assert!(out.err().contains(message), "{args:?}: {}", out.stderr);
+    }
+}
+
+#[test]
 fn import_codeforces_orders_by_id_and_keeps_ties() {
     let d = Dir::new("cf");
     d.file("10.txt", "3\nann 1 1\nbo 2 3\ncy 2 3\n");

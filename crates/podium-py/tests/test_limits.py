@@ -1,0 +1,228 @@
+"""The limits the package shares with the command line (threads, entries of a prediction,
+candidates of a tuning search), wide cells in printed tables, counts that are negative,
+times that do not fit the league, and Ctrl-C during long work."""
+
+import _thread
+import threading
+
+import pytest
+
+import podium
+
+
+def history(n=12):
+    players = ["ann", "bo", "cy", "di"]
+    return [[players[(i + j) % 4] for j in range(4)] for i in range(n)]
+
+
+def test_a_string_over_65535_characters_prints_in_a_table_without_panic():
+    league = podium.League("elo", history=True)
+    wide = "x" * 70_000
+    league.rate([wide, "b"], factors={wide: {"car": "y" * 70_000}, "b": {"car": "red"}})
+    for table in (league.standings(), league.history(), league.factor_standings()):
+        shown = repr(table)
+        assert "x" * 39 + "…" in shown or "y" * 39 + "…" in shown
+        assert "x" * 40 not in shown and "y" * 40 not in shown
+        str(table)
+    # The rows keep the value whole.
+    assert league.standings()[0].player in (wide, "b")
+    assert {s.player for s in league.standings()} == {wide, "b"}
+
+
+def test_a_cell_with_a_line_break_stays_on_its_line():
+    league = podium.League("sme")
+    league.rate(["a\nb", "c"])
+    lines = repr(league.standings()).splitlines()
+    assert len(lines) == 4
+    assert any("a b" in line for line in lines)
+
+
+def test_backtest_with_a_billion_threads_starts_at_most_one_per_core():
+    one = podium.backtest(history(), ["sme", "elo"], threads=1).to_dicts()
+    many = podium.backtest(history(), ["sme", "elo"], threads=10**9).to_dicts()
+    for a, b in zip(one, many):
+        assert a["accuracy"] == pytest.approx(b["accuracy"], abs=1e-12)
+        assert a["warm_pairs"] == b["warm_pairs"]
+    result = podium.tune(history(), "sme", {"k": [16, 32]}, threads=10**9)
+    assert result.train_matches == 6
+    sim = podium.simulate("sme", rounds=[1], trials=20, threads=10**9)
+    assert sim.trials == 20
+
+
+@pytest.mark.parametrize("call", [
+    lambda: podium.backtest(history(), "sme", threads=-1),
+    lambda: podium.tune(history(), "sme", {"k": [16, 32]}, threads=-1),
+    lambda: podium.simulate("sme", trials=20, threads=-1),
+])
+def test_negative_threads_are_a_value_error_naming_the_argument(call):
+    with pytest.raises(ValueError, match=r"threads=-1: expected a whole number ≥ 0"):
+        call()
+
+
+def test_a_prediction_of_more_than_5000_entries_is_refused():
+    league = podium.League()
+    with pytest.raises(ValueError, match=r"^entries: 30000 entries .*; at most 5000 are allowed$"):
+        league.predict([f"p{i}" for i in range(30_000)])
+    with pytest.raises(ValueError, match=r"^entries: 5001 entries"):
+        league.predict(f"p{i}" for i in range(30_000))
+    assert len(league.predict(["a", "b", "c"]).win) == 3
+
+
+@pytest.mark.parametrize("params, kwargs, message", [
+    ({"k": (8, 64)}, {"steps": 10**9},
+     r"the grid has 1000000000 candidates \(k: 1000000000 values\); at most 10000 are searched"),
+    ({"k": (8, 64), "scale": (100, 400)}, {"steps": 100_000},
+     r"the grid has 10000000000 candidates \(k: 100000 values, scale: 100000 values\)"),
+    ({"k": (8, 64, 1e-7)}, {}, r"the grid has 560000001 candidates"),
+    ({"k": "8..64:0.0000001"}, {}, r"the grid has 560000001 candidates"),
+    ({"k": (8, 64)}, {"samples": 10**12},
+     r"1000000000000 random samples \(--random, samples=\); at most 10000 are searched"),
+])
+def test_tune_grids_and_samples_are_bounded_before_allocating(params, kwargs, message):
+    with pytest.raises(podium.ConfigError, match=message):
+        podium.tune(history(), "sme", params, **kwargs)
+
+
+@pytest.mark.parametrize("argument", ["steps", "samples"])
+def test_negative_tune_counts_are_a_value_error(argument):
+    with pytest.raises(ValueError, match=rf"{argument}=-1: expected a whole number ≥ 0"):
+        podium.tune(history(), "sme", {"k": (8, 64)}, **{argument: -1})
+
+
+def test_min_games_minus_one_is_a_value_error_not_an_overflow():
+    league = podium.League()
+    league.rate(["a", "b"])
+    with pytest.raises(ValueError, match=r"min_games=-1: expected a whole number ≥ 0"):
+        league.standings(min_games=-1)
+    assert len(league.standings(min_games=10**6)) == 0
+    assert len(league.standings(min_games=1)) == 2
+
+
+def test_an_untimed_match_after_timed_ones_is_refused_as_the_readers_refuse_it():
+    league = podium.League("sme")
+    league.rate(["a", "b"], time="2024-05-01")
+    with pytest.raises(podium.RateError,
+                       match=r'^match "2": field `time`: "" is not valid, expected a time: '
+                             r"earlier matches have one, so every match needs one$"):
+        league.rate(["a", "b"])
+    with pytest.raises(podium.RateError, match="expected a time"):
+        league.rate(podium.Match(["a", "b"], id="m"))
+    assert league.matches_rated == 1
+    with pytest.raises(podium.RateError, match="expected a time: earlier matches have one"):
+        league.rate_many([podium.Match(["a", "b"], time="2024-05-02"), ["b", "a"]])
+    assert league.matches_rated == 1
+    summary = league.rate_many([podium.Match(["a", "b"], time="2024-05-02"), ["b", "a"]],
+                               skip_bad=True)
+    assert summary.rated == 1
+    assert summary.skipped == ['match "3": field `time`: "" is not valid, expected a time: '
+                               "earlier matches have one, so every match needs one"]
+
+
+def test_a_timed_match_after_untimed_ones_is_refused():
+    league = podium.League("sme")
+    league.rate(["a", "b"])
+    with pytest.raises(podium.RateError,
+                       match=r'^match "2": field `time`: "2024-05-01" is not valid, '
+                             r"expected no time: earlier matches have none, so times would not "
+                             r"order the matches$"):
+        league.rate(["a", "b"], time="2024-05-01")
+    assert league.matches_rated == 1
+
+
+def test_rate_files_refuses_matches_whose_times_do_not_fit_the_league(tmp_path):
+    plain = tmp_path / "plain.csv"
+    plain.write_text("match,player,rank\ng1,a,1\ng1,b,2\n")
+    timed_file = tmp_path / "timed.csv"
+    timed_file.write_text("match,player,rank,time\nt1,a,1,2024-05-01\nt1,b,2,2024-05-01\n")
+    league = podium.League("sme")
+    league.rate(["a", "b"], time="2024-04-01")
+    with pytest.raises(podium.RateError, match=r'^match "g1": field `time`: "" is not valid, '
+                                               r"expected a time: earlier matches have one"):
+        league.rate_files(plain)
+    assert league.matches_rated == 1
+    assert league.rate_files(timed_file).rated == 1
+    untimed = podium.League("sme")
+    untimed.rate_files(plain)
+    with pytest.raises(podium.RateError, match=r'^match "t1": field `time`: "2024-05-01" is not '
+                                               r"valid, expected no time: earlier matches have none"):
+        untimed.rate_files(timed_file)
+    assert untimed.matches_rated == 1
+
+
+def test_the_readers_word_mixed_times_as_the_league_does(tmp_path):
+    path = tmp_path / "mixed.csv"
+    path.write_text("match,player,rank,time\n1,a,1,2024-05-01\n1,b,2,2024-05-01\n2,a,1,\n2,b,2,\n")
+    with pytest.raises(podium.ReadError, match="expected a time: earlier matches have one, "
+                                               "so every match needs one"):
+        podium.read_csv(path)
+
+
+def write_history(path, matches):
+    lines = ["match,player,rank"]
+    for i in range(matches):
+        a = i % 97
+        b = (a + 1 + (i // 97) % 95) % 97
+        lines += [f"m{i},p{a},1", f"m{i},p{b},2", f"m{i},p{(b + 1) % 97},3"]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def interrupt_soon():
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    return timer
+
+
+@pytest.mark.parametrize("keep_history", [False, True])
+def test_rate_files_interrupted_by_ctrl_c_keeps_nothing_of_that_call(tmp_path, keep_history):
+    path = tmp_path / "h.csv"
+    write_history(path, 20_000)
+    league = podium.League("sme", history=keep_history)
+    if keep_history:
+        league.history()  # records from now on, match by match
+    before = league.matches_rated
+    timer = interrupt_soon()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            while True:
+                before = league.matches_rated
+                league.rate_files(path)
+    finally:
+        timer.cancel()
+    # The call that was interrupted left the league as it found it.
+    assert league.matches_rated == before
+    assert league.matches_rated % 20_000 == 0
+
+
+def test_rate_many_interrupted_by_ctrl_c_keeps_nothing_of_that_call(tmp_path):
+    path = tmp_path / "h.csv"
+    write_history(path, 20_000)
+    matches = podium.read_csv(path)
+    league = podium.League("sme")
+    before = league.matches_rated
+    timer = interrupt_soon()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            while True:
+                before = league.matches_rated
+                league.rate_many(matches, skip_bad=True)
+    finally:
+        timer.cancel()
+    assert league.matches_rated == before
+    assert league.matches_rated % 20_000 == 0
+
+
+def test_backtest_and_tune_stop_on_ctrl_c(tmp_path):
+    path = tmp_path / "h.csv"
+    write_history(path, 5_000)
+    matches = podium.read_csv(path)
+    for run in (lambda: podium.backtest(matches, "all"),
+                lambda: podium.tune(matches, "sme", {"k": (1, 64)}, steps=64)):
+        timer = interrupt_soon()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                while True:
+                    run()
+        finally:
+            timer.cancel()
+    # The package works on after an interrupt.
+    assert podium.backtest(history(), "sme")[0].warm_pairs > 0
