@@ -128,6 +128,60 @@ fn named(e: RateError, name: &str) -> RateError {
     }
 }
 
+/// The error of a system that rated players known only by position (`#1`, `#2`, … as
+/// [`RatingSystem::rate_ranked`] names them), with the player named: `name(k)` is the
+/// id of the player at position `k` (0-based).
+fn by_name(e: RateError, name: impl Fn(usize) -> Option<String>) -> RateError {
+    let rename = |player: String| -> String {
+        player
+            .strip_prefix('#')
+            .and_then(|k| k.parse::<usize>().ok())
+            .and_then(|k| k.checked_sub(1))
+            .and_then(&name)
+            .unwrap_or(player)
+    };
+    match e {
+        RateError::NonFiniteRating { player, rating } => RateError::NonFiniteRating {
+            player: rename(player),
+            rating,
+        },
+        RateError::Diverged {
+            system,
+            player,
+            rating,
+            sigma,
+        } => RateError::Diverged {
+            system,
+            player: rename(player),
+            rating,
+            sigma,
+        },
+        RateError::RatingOutOfRange {
+            system,
+            player,
+            what,
+            value,
+            allowed,
+        } => RateError::RatingOutOfRange {
+            system,
+            player: rename(player),
+            what,
+            value,
+            allowed,
+        },
+        RateError::NonPositiveRating {
+            system,
+            player,
+            rating,
+        } => RateError::NonPositiveRating {
+            system,
+            player: rename(player),
+            rating,
+        },
+        other => other,
+    }
+}
+
 fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 {
         a / b
@@ -878,7 +932,13 @@ impl League {
             self.commit(&outcome, players, won, &changes, &[])
         });
         self.changes = changes;
-        result
+        result.map_err(|e| {
+            by_name(e, |k| match players.get(k) {
+                Some(Slot::Known(i)) => Some(self.players[*i].name.clone()),
+                Some(Slot::New(name)) => Some((*name).to_string()),
+                None => None,
+            })
+        })
     }
 
     /// [`League::apply_ranked`] through [`League::apply`]: builds the match from the
@@ -1148,6 +1208,56 @@ mod divergence_tests {
         fn win_probability(&self, _: &Rating, _: &Rating) -> f64 {
             0.5
         }
+    }
+
+    /// A system that refuses the rating of a match's second player, whom it knows by
+    /// the match's name for them (`#2` when rated by places alone).
+    #[derive(Debug)]
+    struct RefusesSecond;
+
+    impl RatingSystem for RefusesSecond {
+        fn name(&self) -> &'static str {
+            "refuses-second"
+        }
+        fn params(&self) -> Vec<Param> {
+            Vec::new()
+        }
+        fn initial_rating(&self) -> Rating {
+            Rating::new(1.0)
+        }
+        fn rate(&self, game: &Match, _: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
+            let (_, second) = game.players().nth(1).unwrap();
+            Err(RateError::NonPositiveRating {
+                system: "refuses-second",
+                player: second.player.clone(),
+                rating: 0.0,
+            })
+        }
+        fn win_probability(&self, _: &Rating, _: &Rating) -> f64 {
+            0.5
+        }
+    }
+
+    #[test]
+    fn a_diverged_or_refused_rating_names_the_player_not_its_position() {
+        // The ranked shortcut rates players by position; its errors name them.
+        let mut league = League::new(Box::new(RefusesSecond));
+        let err = league
+            .apply_ranked("g", &mut [Slot::New("ann"), Slot::New("bo")], &[1, 2])
+            .unwrap_err();
+        assert!(
+            matches!(err, RateError::NonPositiveRating { ref player, .. } if player == "bo"),
+            "{err}"
+        );
+        assert!(err.to_string().contains("\"bo\""), "{err}");
+        let err = league
+            .apply(&Match::ranked("g", &["ann", "bo"]).unwrap())
+            .unwrap_err();
+        assert!(
+            matches!(err, RateError::NonPositiveRating { ref player, .. } if player == "bo"),
+            "{err}"
+        );
+        assert!(league.players().is_empty());
     }
 
     #[test]
