@@ -23,6 +23,7 @@
 //! Ratings are those the [`League`] gives just before the match (aged by inactivity for
 //! systems with uncertainty), so every system is judged by its own pre-match state.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use podium::{League, Match, RateError, Rating, RatingSystem, State};
@@ -174,6 +175,9 @@ pub enum BacktestError {
         /// Its 1-based number in rating order.
         number: u64,
     },
+    /// The backtest was stopped by its caller ([`backtest_until`]).
+    #[error("the backtest was stopped")]
+    Stopped,
 }
 
 /// Replays `matches` in the order given with `system`, scoring the matches inside
@@ -202,6 +206,20 @@ pub fn backtest(
     matches: &[Match],
     options: &BacktestOptions,
 ) -> Result<BacktestResult, BacktestError> {
+    backtest_until(system, matches, options, &AtomicBool::new(false))
+}
+
+/// [`backtest`], which stops before the next match once `stop` is set (a caller's
+/// Ctrl-C: the work ends rather than running on unseen).
+///
+/// # Errors
+/// As [`backtest`], and [`BacktestError::Stopped`] once `stop` is set.
+pub fn backtest_until(
+    system: Box<dyn RatingSystem>,
+    matches: &[Match],
+    options: &BacktestOptions,
+    stop: &AtomicBool,
+) -> Result<BacktestResult, BacktestError> {
     let start = Instant::now();
     let name = system.name().to_string();
     let mut league = League::new(system);
@@ -211,6 +229,9 @@ pub fn backtest(
     let mut warm: Vec<(usize, Rating)> = Vec::new();
     let mut items: Vec<Item> = Vec::new();
     for (i, game) in matches.iter().enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            return Err(BacktestError::Stopped);
+        }
         let number = i as u64 + 1;
         if options.window.contains(number, game)? {
             scored += 1;
@@ -386,6 +407,30 @@ mod tests {
         assert_eq!(r.matches_scored, 2);
         assert_eq!(r.pairs.concordant, 2);
         assert_eq!(r.log_loss_sum, None);
+    }
+
+    #[test]
+    fn a_backtest_stopped_by_its_caller_rates_no_further_match() {
+        let games: Vec<Match> = (0..6)
+            .map(|i| Match::ranked(format!("g{i}"), &["a", "b"]).unwrap())
+            .collect();
+        let stop = AtomicBool::new(true);
+        let opts = BacktestOptions::default();
+        assert_eq!(
+            backtest_until(sme(), &games, &opts, &stop).unwrap_err(),
+            BacktestError::Stopped
+        );
+        stop.store(false, Ordering::Relaxed);
+        let r = backtest_until(sme(), &games, &opts, &stop).unwrap();
+        assert_eq!(
+            r,
+            backtest(sme(), &games, &opts)
+                .map(|b| BacktestResult {
+                    seconds: r.seconds,
+                    ..b
+                })
+                .unwrap()
+        );
     }
 
     #[test]

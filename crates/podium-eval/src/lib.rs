@@ -35,7 +35,9 @@ pub mod count;
 pub mod simulate;
 pub mod tune;
 
-pub use backtest::{backtest, BacktestError, BacktestOptions, BacktestResult, Bound, Window};
+pub use backtest::{
+    backtest, backtest_until, BacktestError, BacktestOptions, BacktestResult, Bound, Window,
+};
 pub use count::{count_pairs, PairCounts};
 pub use simulate::{Curve, SeatLearned, Simulation, SimulationError, SimulationReport};
 pub use tune::{Metric, ParamSearch, Search, TuneError, TuneReport, Tuning};

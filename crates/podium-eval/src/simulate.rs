@@ -49,6 +49,8 @@
 //! the same games (common random numbers), which makes the differences between systems
 //! sharper than independent runs would.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use podium::{Finish, Match, RatingSystem};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -121,6 +123,9 @@ pub enum SimulationError {
         /// What it accepts.
         expected: &'static str,
     },
+    /// The simulation was stopped by its caller ([`Simulation::run_until`]).
+    #[error("the simulation was stopped")]
+    Stopped,
     /// The thread pool could not start.
     #[error("cannot start {threads} worker threads: {message}")]
     Threads {
@@ -356,6 +361,19 @@ impl Simulation {
     /// [`SimulationError`] for settings out of range. A system that cannot rate the games
     /// is not an error: its [`Curve::values`] holds the reason.
     pub fn run(&self, systems: &[&dyn RatingSystem]) -> Result<SimulationReport, SimulationError> {
+        self.run_until(systems, &AtomicBool::new(false))
+    }
+
+    /// [`Simulation::run`], which starts no further block of trials once `stop` is set (a
+    /// caller's Ctrl-C: the work ends rather than running on unseen).
+    ///
+    /// # Errors
+    /// As [`Simulation::run`], and [`SimulationError::Stopped`] once `stop` is set.
+    pub fn run_until(
+        &self,
+        systems: &[&dyn RatingSystem],
+        stop: &AtomicBool,
+    ) -> Result<SimulationReport, SimulationError> {
         self.validate()?;
         let mut rounds = self.rounds.clone();
         rounds.sort_unstable();
@@ -382,13 +400,16 @@ impl Simulation {
             runs.extend(systems.iter().map(|&sys| Run { sys, seated: false }));
         }
         let blocks = self.trials.div_ceil(BLOCK);
-        let work = || -> Vec<Block> {
+        let work = || -> Vec<Option<Block>> {
             (0..blocks)
                 .into_par_iter()
                 .map(|b| {
+                    if stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
                     let first = b * BLOCK;
                     let last = (first + BLOCK).min(self.trials);
-                    self.block(first..last, &rounds, &runs, &truth)
+                    Some(self.block(first..last, &rounds, &runs, &truth))
                 })
                 .collect()
         };
@@ -403,6 +424,9 @@ impl Simulation {
                     message: e.to_string(),
                 })?
                 .install(work)
+        };
+        let Some(results) = results.into_iter().collect::<Option<Vec<Block>>>() else {
+            return Err(SimulationError::Stopped);
         };
         let trials = f64::from(self.trials);
         let c = rounds.len();
@@ -843,6 +867,24 @@ mod tests {
 
     fn sme() -> Box<dyn RatingSystem> {
         podium::system("sme", &podium::Settings::new()).unwrap()
+    }
+
+    #[test]
+    fn a_simulation_stopped_by_its_caller_runs_no_further_trial() {
+        let sim = Simulation {
+            rounds: vec![1],
+            trials: 40,
+            ..Simulation::default()
+        };
+        let sys = sme();
+        let stop = AtomicBool::new(true);
+        assert!(matches!(
+            sim.run_until(&[&*sys], &stop),
+            Err(SimulationError::Stopped)
+        ));
+        stop.store(false, Ordering::Relaxed);
+        let r = sim.run_until(&[&*sys], &stop).unwrap();
+        assert_eq!(r.systems, sim.run(&[&*sys]).unwrap().systems);
     }
 
     #[test]

@@ -22,7 +22,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use crate::backtest::{backtest, BacktestOptions, BacktestResult, Bound, Window};
+use crate::backtest::{backtest, backtest_until, BacktestOptions, BacktestResult, Bound, Window};
 
 /// The values one parameter is searched over.
 #[derive(Debug, Clone, PartialEq)]
@@ -440,7 +440,7 @@ impl Tuning {
                     train: if stop.load(Ordering::Relaxed) {
                         Err(TuneError::Stopped.to_string())
                     } else {
-                        backtest(self.build(s).expect("checked"), train, &train_opts)
+                        backtest_until(self.build(s).expect("checked"), train, &train_opts, stop)
                             .map_err(|e| e.to_string())
                     },
                 })

@@ -367,11 +367,7 @@ impl Grouper {
                         match_id: Some(row.id.to_string()),
                         field: "time".into(),
                         value: String::new(),
-                        expected: if t {
-                            "a time: earlier matches have one, so every match needs one".into()
-                        } else {
-                            "no time: earlier matches have none, so times would not order the matches".into()
-                        },
+                        expected: times_expected(t).into(),
                     });
                 }
                 Some(_) => {}
@@ -451,6 +447,18 @@ impl Grouper {
             });
         self.rows.clear();
         Some(result)
+    }
+}
+
+/// What a match's `time` field must be when the matches before it were timed
+/// (`earlier_timed`) or not: every match of a history has a time, or none does (times
+/// order the matches). Every front end that takes matches one by one says it so.
+#[must_use]
+pub fn times_expected(earlier_timed: bool) -> &'static str {
+    if earlier_timed {
+        "a time: earlier matches have one, so every match needs one"
+    } else {
+        "no time: earlier matches have none, so times would not order the matches"
     }
 }
 

@@ -36,7 +36,7 @@ use std::path::Path;
 
 pub use csv_long::CsvMatches;
 pub use error::ReadError;
-pub use group::RECENT_IDS;
+pub use group::{times_expected, RECENT_IDS};
 pub use jsonl::{factor_value, JsonMatch, JsonResult, JsonlMatches};
 pub use time::{format_time, parse_time};
 pub use write::LongCsvWriter;

@@ -2,6 +2,7 @@
 //! `podium-eval`, returning plain rows. They run with the interpreter's lock released,
 //! on every core unless `threads` says otherwise.
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use podium::limits::worker_threads;
@@ -299,12 +300,14 @@ fn backtest_inner(
     }
     let options = BacktestOptions { window, log_loss };
     let pool = pool(worker_threads(threads, systems.len()))?;
-    let rows: Vec<BacktestResult> = interruptible(py, None, move || {
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopped = Arc::clone(&stop);
+    let rows: Vec<BacktestResult> = interruptible(py, Some(stop), move || {
         pool.install(|| {
             systems
                 .par_iter()
                 .map(|s| {
-                    let r = podium_eval::backtest(s.boxed(), &history, &options)
+                    let r = podium_eval::backtest_until(s.boxed(), &history, &options, &stopped)
                         .map_err(|e| e.to_string());
                     BacktestResult::of(s.spec.name, r)
                 })
@@ -494,9 +497,11 @@ pub fn simulate(
         seat_advantage,
     };
     let report = guarded(|| {
-        interruptible(py, None, move || {
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = Arc::clone(&stop);
+        interruptible(py, Some(stop), move || {
             let refs: Vec<&dyn RatingSystem> = systems.iter().map(|s| &*s.inner).collect();
-            sim.run(&refs)
+            sim.run_until(&refs, &stopped)
         })
     })?;
     let report = report.map_err(|e| match e {
@@ -773,7 +778,7 @@ fn tune_inner(
     factor_systems(vec![system.clone()], false, &history)?;
     let report = {
         let (tuning, history) = (tuning.clone(), Arc::clone(&history));
-        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stop = Arc::new(AtomicBool::new(false));
         let stopped = Arc::clone(&stop);
         interruptible(py, Some(stop), move || tuning.run_until(&history, &stopped))?
     };

@@ -49,9 +49,9 @@ pub fn check_signals() -> PyResult<()> {
 
 /// Runs `work` on a thread of its own, the interpreter's lock released, looking for
 /// Ctrl-C while it runs. On Ctrl-C the call sets `stop` (work that reads it ends early)
-/// and returns `KeyboardInterrupt` at once; the work's result is dropped when it ends (a
-/// replay cannot be stopped midway: those under way finish in the background). A panic
-/// in the work is a `RuntimeError`.
+/// and returns `KeyboardInterrupt` at once; the work's result is dropped when it ends
+/// (work that reads `stop` ends at its next match or block of trials). A panic in the
+/// work is a `RuntimeError`.
 pub fn interruptible<T: Send + 'static>(
     py: Python<'_>,
     stop: Option<Arc<AtomicBool>>,

@@ -361,16 +361,11 @@ fn record(h: &mut History, m: &podium::Match, report: &podium::MatchReport) {
 /// Why a match's time does not fit the league's matches, in the readers' words: every
 /// match of a league has a time, or none does (times order the matches).
 fn mixed_times(id: &str, earlier_timed: bool, time: Option<i64>) -> String {
-    if earlier_timed {
-        format!(
-            "match {id:?}: field `time`: \"\" is not valid, expected a time: earlier matches have one, so every match needs one"
-        )
-    } else {
-        format!(
-            "match {id:?}: field `time`: {:?} is not valid, expected no time: earlier matches have none, so times would not order the matches",
-            time.map(podium_io::format_time).unwrap_or_default()
-        )
-    }
+    format!(
+        "match {id:?}: field `time`: {:?} is not valid, expected {}",
+        time.map(podium_io::format_time).unwrap_or_default(),
+        podium_io::times_expected(earlier_timed)
+    )
 }
 
 /// Why rating files stopped midway: Ctrl-C (or another signal's exception), or a match

@@ -17,21 +17,30 @@ def history(n=12):
 
 def test_a_string_over_65535_characters_prints_in_a_table_without_panic():
     league = podium.League("elo", history=True)
-    wide = "x" * 70_000
-    league.rate([wide, "b"], factors={wide: {"car": "y" * 70_000}, "b": {"car": "red"}})
+    # An id that long is refused where every reader refuses it, as an ordinary error.
+    huge = "x" * 70_000
+    with pytest.raises(podium.MatchError, match="70000 bytes"):
+        league.rate([huge, "b"])
+    with pytest.raises(podium.MatchError, match="70000 bytes"):
+        league.rate(["a", "b"], factors={"a": {"car": "y" * 70_000}})
+    assert league.matches_rated == 0
+    # The longest id and factor value allowed print cut to a cell's width.
+    wide = "x" * 200
+    league.rate([wide, "b"], factors={wide: {"car": "y" * 200}, "b": {"car": "red"}})
     for table in (league.standings(), league.history(), league.factor_standings()):
         shown = repr(table)
         assert "x" * 39 + "…" in shown or "y" * 39 + "…" in shown
         assert "x" * 40 not in shown and "y" * 40 not in shown
         str(table)
     # The rows keep the value whole.
-    assert league.standings()[0].player in (wide, "b")
     assert {s.player for s in league.standings()} == {wide, "b"}
 
 
-def test_a_cell_with_a_line_break_stays_on_its_line():
+def test_a_player_id_with_a_line_break_is_refused_not_printed_across_lines():
     league = podium.League("sme")
-    league.rate(["a\nb", "c"])
+    with pytest.raises(podium.MatchError, match="control characters"):
+        league.rate(["a\nb", "c"])
+    league.rate(["a b", "c"])
     lines = repr(league.standings()).splitlines()
     assert len(lines) == 4
     assert any("a b" in line for line in lines)
