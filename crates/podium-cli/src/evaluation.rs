@@ -72,24 +72,9 @@ pub fn parse_bound(text: &str) -> anyhow::Result<podium_eval::Bound> {
         })
 }
 
-pub use podium::limits::worker_threads;
+pub use podium_eval::worker_threads;
 
 /// Formats a fraction as a percentage with one decimal.
 pub fn pct(v: f64) -> String {
     format!("{:.1}", 100.0 * v)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::worker_threads;
-
-    #[test]
-    fn regression_a_request_for_thousands_of_threads_gets_at_most_the_cores() {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        assert_eq!(worker_threads(20_000, usize::MAX), cores);
-        assert_eq!(worker_threads(20_000, 1), 1);
-        assert_eq!(worker_threads(0, usize::MAX), cores);
-        assert_eq!(worker_threads(1, 5), 1);
-        assert_eq!(worker_threads(0, 0), 1);
-    }
 }

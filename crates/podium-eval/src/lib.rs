@@ -41,3 +41,29 @@ pub use backtest::{
 pub use count::{count_pairs, PairCounts};
 pub use simulate::{Curve, SeatLearned, Simulation, SimulationError, SimulationReport};
 pub use tune::{Metric, ParamSearch, Search, TuneError, TuneReport, Tuning};
+
+/// The worker threads for `items` tasks that run side by side: `requested` (0 = one per
+/// core), but never more than the cores ([`std::thread::available_parallelism`]) nor
+/// than the items, and at least one. More threads would only take turns on the cores, so
+/// a request for a billion threads starts as many as there are cores.
+#[must_use]
+pub fn worker_threads(requested: usize, items: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let wanted = if requested == 0 { cores } else { requested };
+    wanted.min(cores).min(items).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_billion_threads_start_at_most_one_per_core() {
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        assert_eq!(worker_threads(1_000_000_000, usize::MAX), cores);
+        assert_eq!(worker_threads(0, usize::MAX), cores);
+        assert_eq!(worker_threads(1_000_000_000, 1), 1);
+        assert_eq!(worker_threads(1, 5), 1);
+        assert_eq!(worker_threads(0, 0), 1);
+    }
+}

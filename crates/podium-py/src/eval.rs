@@ -5,9 +5,9 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use podium::limits::worker_threads;
 use podium::{Match, RatingSystem, Settings};
 use podium_eval::tune::Values;
+use podium_eval::worker_threads;
 use podium_eval::{BacktestOptions, Bound as WindowBound, Metric, ParamSearch, Search, Window};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;

@@ -1,7 +1,7 @@
 //! The resource limits every front end (the command line, the Python package) applies to
 //! what a caller may ask for, so that a mistyped number is a clear error instead of
-//! gigabytes of memory or thousands of threads. Each limit is a constant, checked before
-//! anything is allocated.
+//! gigabytes of memory. Each limit is a constant, checked before anything is allocated.
+//! (Worker threads are capped at the cores by `podium_eval::worker_threads`.)
 
 /// The most entries a proposed match may have for a prediction: the chances of every
 /// pairwise order of 5,000 entries are 25 million numbers (200 MB).
@@ -48,17 +48,6 @@ pub fn check_predict_entries(argument: &str, entries: usize) -> Result<(), Limit
     Ok(())
 }
 
-/// The worker threads for `items` tasks that run side by side: `requested` (0 = one per
-/// core), but never more than the cores ([`std::thread::available_parallelism`]) nor
-/// than the items, and at least one. More threads would only take turns on the cores, so
-/// a request for a billion threads starts as many as there are cores.
-#[must_use]
-pub fn worker_threads(requested: usize, items: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    let wanted = if requested == 0 { cores } else { requested };
-    wanted.min(cores).min(items).max(1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,15 +60,5 @@ mod tests {
             e.to_string(),
             "--players: 30000 entries (the chances of every pairwise order are the square of that many numbers); at most 5000 are allowed"
         );
-    }
-
-    #[test]
-    fn a_billion_threads_start_at_most_one_per_core() {
-        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-        assert_eq!(worker_threads(1_000_000_000, usize::MAX), cores);
-        assert_eq!(worker_threads(0, usize::MAX), cores);
-        assert_eq!(worker_threads(1_000_000_000, 1), 1);
-        assert_eq!(worker_threads(1, 5), 1);
-        assert_eq!(worker_threads(0, 0), 1);
     }
 }
