@@ -827,11 +827,7 @@ impl Derived {
             win_pct: s.win_pct(),
             expected_win_pct: s.expected_win_pct(),
             net_pct: s.win_pct() - s.expected_win_pct(),
-            last_played: match (s.last_time, &s.last_match) {
-                (Some(t), _) => podium_io::format_time(t),
-                (None, Some(id)) => id.to_string(),
-                (None, None) => String::new(),
-            },
+            last_played: s.last_time.map(podium_io::format_time).unwrap_or_default(),
             provisional: system.is_provisional(&rating),
         }
     }

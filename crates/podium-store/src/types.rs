@@ -396,7 +396,7 @@ pub struct BoardRow {
     pub expected_win_pct: f64,
     /// `win_pct − expected_win_pct`.
     pub net_pct: f64,
-    /// Time of the last match played when matches have times, else its id.
+    /// Time of the last match played; empty when the league's matches have no times.
     pub last_played: String,
     /// Whether the rating is still provisional.
     pub provisional: bool,
