@@ -1320,7 +1320,8 @@ impl League {
     /// The leaderboard, best first: a table of `Standing` (position, player, rating,
     /// sigma, games, avg_size, wins, win_pct, expected_win_pct, net_pct, last_played,
     /// last_match, provisional). `by="conservative"` ranks by μ − 3σ (systems with σ);
-    /// `min_games` leaves out players with fewer games (positions are kept).
+    /// `min_games` leaves out players with fewer games (positions count the players
+    /// kept: 1, 2, 3, … without gaps, as `podium rate --min-games` shows them).
     #[pyo3(signature = (*, min_games=0, by="rating"))]
     fn standings(&self, min_games: i64, by: &str) -> PyResult<Table> {
         // More games than a player can have leaves everyone out.
@@ -1351,11 +1352,11 @@ impl League {
                 )))
             }
         }
-        let rows = board
-            .iter()
-            .filter(|s| s.stats.games >= min_games)
-            .map(|s| self.standing(s))
-            .collect();
+        board.retain(|s| s.stats.games >= min_games);
+        for (i, s) in board.iter_mut().enumerate() {
+            s.position = i + 1;
+        }
+        let rows = board.iter().map(|s| self.standing(s)).collect();
         Ok(Table::new::<Standing>(rows))
     }
 

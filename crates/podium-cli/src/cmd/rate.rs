@@ -21,7 +21,8 @@ pub struct Args {
     system: SystemArgs,
     #[command(flatten)]
     initial: InitialArgs,
-    /// Show only players with at least this many games.
+    /// Show only players with at least this many games. The position (`#`) is the
+    /// player's place among the players shown: 1, 2, 3, … without gaps.
     #[arg(long, default_value_t = 0, value_name = "N")]
     min_games: u32,
     /// Output format.
@@ -76,6 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let Some(path) = &args.history else {
         let skipped = ingest::rate(&args.input, &mut league)?;
+        none_rated(&league, &skipped)?;
         return print(&args, &league, &skipped);
     };
     // The history is written whole or not at all: its file is replaced (or it goes to
@@ -129,6 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         Ok(())
     })?;
+    none_rated(&league, &skipped)?;
     let history = history.into_inner().map_err(|e| e.into_error())?;
     let to_stdout = history.path().is_none();
     history.commit()?;
@@ -139,6 +142,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     print(&args, &league, &skipped)
 }
 
+/// With `--skip-bad`, an error when every match read was bad: there is no rest to rate,
+/// and an empty leaderboard would look like a success.
+fn none_rated(league: &League, skipped: &[BadMatch]) -> anyhow::Result<()> {
+    if skipped.is_empty() || league.matches_rated() > 0 {
+        return Ok(());
+    }
+    let mut msg = format!(
+        "no match could be rated: {}, nothing rated:",
+        match skipped.len() {
+            1 => "the one match read is bad".to_string(),
+            n => format!("all {n} matches read are bad"),
+        }
+    );
+    for s in skipped {
+        msg.push_str("\n  ");
+        msg.push_str(&s.to_string());
+    }
+    anyhow::bail!(msg)
+}
+
 /// Prints the leaderboard (and, before it, the matches skipped).
 fn print(args: &Args, league: &League, skipped: &[BadMatch]) -> anyhow::Result<()> {
     report_skipped(skipped);
@@ -147,6 +170,10 @@ fn print(args: &Args, league: &League, skipped: &[BadMatch]) -> anyhow::Result<(
         rank_conservative(&mut board);
     }
     board.retain(|s| s.stats.games >= args.min_games);
+    // Positions count the players shown.
+    for (i, s) in board.iter_mut().enumerate() {
+        s.position = i + 1;
+    }
     let mut out = std::io::stdout().lock();
     if args.factor_table && league.factors().is_empty() {
         eprintln!("{NO_FACTOR_RATED}");

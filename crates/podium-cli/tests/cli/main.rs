@@ -8,6 +8,7 @@ mod eval;
 mod examples;
 mod factors;
 mod import;
+mod newcomer;
 mod rate;
 mod readers;
 mod remember;
