@@ -179,8 +179,9 @@ impl<R: Read> CsvMatches<R> {
             file: self.file.clone(),
             line: 1,
             message: format!(
-                "header has no `{what}` column (found: {}); expected match, player and rank or score",
-                names.join(",")
+                "header has no `{what}` column (found: {}); expected match, player and rank or score{}",
+                names.join(","),
+                separator_hint(&names)
             ),
         }
         };
@@ -386,6 +387,24 @@ impl<R: Read> CsvMatches<R> {
 }
 
 /// A field as trimmed UTF-8 text.
+/// When a header read as one column holds a `;` or a tab, a hint that the file is
+/// separated by that character and not by commas; nothing otherwise.
+fn separator_hint(names: &[String]) -> String {
+    let [only] = names else {
+        return String::new();
+    };
+    let by = [(';', "`;`"), ('\t', "tabs")]
+        .into_iter()
+        .filter(|(c, _)| only.contains(*c))
+        .max_by_key(|(c, _)| only.matches(*c).count());
+    match by {
+        Some((_, name)) => format!(
+            " (podium reads comma-separated files, and this one looks separated by {name}: write it with commas)"
+        ),
+        None => String::new(),
+    }
+}
+
 fn field_str(raw: &[u8]) -> Result<&str, std::str::Utf8Error> {
     std::str::from_utf8(raw).map(trim)
 }
@@ -722,6 +741,22 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("field `weight`"));
+    }
+
+    #[test]
+    fn a_semicolon_csv_is_told_it_is_not_comma_separated() {
+        let err = |text: &str| read(text)[0].as_ref().unwrap_err().to_string();
+        assert_eq!(
+            err("match;player;rank\ng1;a;1\ng1;b;2\n"),
+            "t.csv:1: header has no `match` column (found: match;player;rank); expected match, player and rank or score (podium reads comma-separated files, and this one looks separated by `;`: write it with commas)"
+        );
+        assert!(err("match\tplayer\trank\n")
+            .ends_with("this one looks separated by tabs: write it with commas)"));
+        // Commas in the header: a column is missing, the separator is not at fault.
+        assert_eq!(
+            err("game;x,player,rank\ng1,a,1\n"),
+            "t.csv:1: header has no `match` column (found: game;x,player,rank); expected match, player and rank or score"
+        );
     }
 
     #[test]

@@ -102,3 +102,33 @@ fn skip_bad_with_every_match_bad_is_an_error() {
         out.stderr
     );
 }
+
+#[test]
+fn a_semicolon_csv_is_told_it_is_not_comma_separated() {
+    let d = Dir::new("newcomer-semicolon");
+    let games = d.file("g.csv", "match;player;rank\nm1;A;1\nm1;B;2\n");
+    let out = podium(&["rate", &games]);
+    assert!(
+        out.err().contains(
+            "g.csv:1: header has no `match` column (found: match;player;rank); expected match, player and rank or score (podium reads comma-separated files, and this one looks separated by `;`: write it with commas)"
+        ),
+        "{}",
+        out.err()
+    );
+    let games = d.file("t.csv", "match\tplayer\trank\nm1\tA\t1\nm1\tB\t2\n");
+    let out = podium(&["rate", &games]);
+    assert!(
+        out.err().contains("this one looks separated by tabs"),
+        "{}",
+        out.err()
+    );
+    // A comma-separated header that lacks a column gets no such hint.
+    let games = d.file("c.csv", "game,player,rank\nm1,A,1\nm1,B,2\n");
+    let out = podium(&["rate", &games]);
+    assert!(
+        out.err().contains("header has no `match` column"),
+        "{}",
+        out.err()
+    );
+    assert!(!out.err().contains("looks separated"), "{}", out.err());
+}
