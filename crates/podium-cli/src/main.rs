@@ -30,7 +30,7 @@ enum Command {
     Rate(cmd::rate::Args),
     /// Show one player's matches and why their rating moved.
     Explain(cmd::explain::Args),
-    /// List every rating system with its parameters and defaults.
+    /// List the rating systems, the default first; with a name, its parameters and defaults.
     Systems(cmd::systems::Args),
     /// Rank shooter players from Quake 3 server logs, frag by frag (with a stats site).
     Frags(cmd::frags::Args),

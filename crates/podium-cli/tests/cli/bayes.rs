@@ -29,6 +29,7 @@ fn systems_lists_the_bayesian_systems() {
     for name in BAYESIAN {
         assert!(out.ok().contains(name), "{name} missing");
     }
+    let out = podium(&["systems", "trueskill"]);
     assert!(out.ok().contains("--set draw_probability=0 "));
 }
 

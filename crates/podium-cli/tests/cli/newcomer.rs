@@ -132,3 +132,114 @@ fn a_semicolon_csv_is_told_it_is_not_comma_separated() {
     );
     assert!(!out.err().contains("looks separated"), "{}", out.err());
 }
+
+#[test]
+fn systems_lists_the_default_first_and_shows_one_system() {
+    let csv = csv_rows(podium(&["systems", "--format", "csv"]).ok());
+    let mut names: Vec<String> = csv.iter().map(|r| r["system"].clone()).collect();
+    names.dedup();
+    assert_eq!(names.len(), 18);
+    let out = podium(&["systems"]);
+    let lines: Vec<&str> = out.ok().lines().collect();
+    // A header, one line per system, a blank line and how to see one system.
+    assert_eq!(lines.len(), 1 + names.len() + 2, "{}", out.ok());
+    assert!(lines[0].starts_with("system "), "{}", lines[0]);
+    assert!(
+        lines[1].starts_with(
+            "kalman-mmr (default)      Elo-MMR's performances followed by a bank of Kalman filters"
+        ),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(out.ok().matches("(default)").count(), 1);
+    for name in &names {
+        let with = format!("{name} ");
+        assert_eq!(
+            lines[1..=names.len()]
+                .iter()
+                .filter(|l| l.starts_with(&with))
+                .count(),
+            1,
+            "{name}"
+        );
+    }
+    assert_eq!(lines[names.len() + 1], "");
+    assert!(lines[names.len() + 2].starts_with("`podium systems NAME` shows"));
+    // Aligned: every line's description and source start where the header's do.
+    let column = |line: &str, after: usize| {
+        let chars: Vec<char> = line.chars().collect();
+        (after..chars.len())
+            .find(|&i| chars[i] != ' ' && chars[i - 1] == ' ' && chars[i - 2] == ' ')
+            .unwrap()
+    };
+    let description = column(lines[0], 2);
+    let source = column(lines[0], description + 1);
+    for line in &lines[1..=names.len()] {
+        assert_eq!(column(line, 2), description, "{line}");
+        let chars: Vec<char> = line.chars().collect();
+        assert_eq!(chars[source - 1], ' ', "{line}");
+        assert_ne!(chars[source], ' ', "{line}");
+    }
+    let sme = lines.iter().find(|l| l.starts_with("sme ")).unwrap();
+    assert!(
+        sme.ends_with("  Tom Kerrigan, Multiplayer Elo (Simple Multiplayer Elo), tckerrigan.com")
+    );
+
+    // One system, by name in any case: its parameters, defaults and meaning, aligned.
+    let one = podium(&["systems", "sme"]);
+    assert_eq!(
+        one.ok(),
+        "sme  Simple Multiplayer Elo: a virtual game against the entry just above and just below\n\
+         \x20   source: Tom Kerrigan, Multiplayer Elo (Simple Multiplayer Elo), tckerrigan.com\n\
+         \x20   factors (car, seat, faction): rated beside the players (--factor)\n\
+         \x20   parameters, set with --set NAME=VALUE (default shown):\n\
+         \x20   --set k=32          step size K of each virtual game\n\
+         \x20   --set scale=400     rating difference D of the logistic curve\n\
+         \x20   --set initial=1500  rating of a new player\n"
+    );
+    assert_eq!(podium(&["systems", "SME"]).ok(), one.ok());
+    assert!(podium(&["systems", "kalman-mmr"])
+        .ok()
+        .starts_with("kalman-mmr (default)  "));
+    let err = podium(&["systems", "smee"]);
+    assert!(
+        err.err()
+            .starts_with("error: unknown system \"smee\"; known systems: elo, sme,"),
+        "{}",
+        err.err()
+    );
+    // The machine-readable formats: the one system alone.
+    let rows = csv_rows(podium(&["systems", "sme", "--format", "csv"]).ok());
+    let params: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["system"].as_str(),
+                r["param"].as_str(),
+                r["default"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        params,
+        [
+            ("sme", "k", "32"),
+            ("sme", "scale", "400"),
+            ("sme", "initial", "1500")
+        ]
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(podium(&["systems", "kalman-mmr", "--format", "json"]).ok()).unwrap();
+    assert_eq!(json["name"], "kalman-mmr");
+    assert_eq!(json["default"], true);
+    assert_eq!(json["params"][0]["name"], "rating");
+    let all: serde_json::Value =
+        serde_json::from_str(podium(&["systems", "--format", "json"]).ok()).unwrap();
+    let listed: Vec<&str> = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, names);
+}
