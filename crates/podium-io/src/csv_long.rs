@@ -765,7 +765,14 @@ mod tests {
         assert_eq!(got.len(), 3);
         let err = got[2].as_ref().unwrap_err();
         assert!(
-            matches!(err, ReadError::NotContiguous { line: 6, .. }),
+            matches!(
+                err,
+                ReadError::NotContiguous {
+                    line: 6,
+                    first_line: 2,
+                    ..
+                }
+            ),
             "{err}"
         );
     }

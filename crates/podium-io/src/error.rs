@@ -107,7 +107,7 @@ pub enum ReadError {
         field: String,
     },
     /// A match whose rows are not contiguous: the id reappears after other matches.
-    #[error("{file}:{line}: match {match_id:?} appears again after other matches (its rows must be contiguous)")]
+    #[error("{file}:{line}: match {match_id:?} appears again after other matches: its rows on line {first_line} and on line {line} are apart, and a match's rows must be together (sort the file by match)")]
     NotContiguous {
         /// The file.
         file: String,
@@ -115,6 +115,8 @@ pub enum ReadError {
         line: u64,
         /// The match id.
         match_id: String,
+        /// 1-based line where the match's earlier rows start.
+        first_line: u64,
     },
 }
 

@@ -100,7 +100,8 @@ impl Rows {
 /// Matches kept for their allocations (see [`Grouper::recycle`]); more are dropped.
 const SPARES: usize = 512;
 
-/// The last [`RECENT_IDS`] match ids seen, as 64-bit fingerprints.
+/// The last [`RECENT_IDS`] match ids seen, as 64-bit fingerprints, each with the line
+/// where its match started (to name both places when one comes back).
 ///
 /// Most files number their matches in order (`m1`, `m2`, … or `2024-03-01`, …). While
 /// every id is greater than the one before, either shorter-first then byte by byte, or
@@ -121,14 +122,14 @@ pub(crate) struct RecentIds {
     rising_by_bytes: bool,
     /// The last id, while ids rise.
     last_id: String,
-    /// While ids rise: the fingerprint of match `n` at `n % window`.
-    ring: Vec<u64>,
+    /// While ids rise: the fingerprint and line of match `n` at `n % window`.
+    ring: Vec<(u64, u64)>,
     /// Where the next match's fingerprint goes in `ring`: the count modulo the window,
     /// kept without dividing.
     ring_at: usize,
-    /// Once they do not: fingerprints to the last match that had them. The fingerprints
-    /// are hashes already: the map uses them as they are.
-    last: HashMap<u64, u64, BuildHasherDefault<Passthrough>>,
+    /// Once they do not: fingerprints to the last match that had them and its line. The
+    /// fingerprints are hashes already: the map uses them as they are.
+    last: HashMap<u64, (u64, u64), BuildHasherDefault<Passthrough>>,
 }
 
 /// How often [`RecentIds`] sweeps its map: this many times per window of matches.
@@ -155,39 +156,52 @@ impl RecentIds {
     }
 
     /// Whether `id` was seen among the last [`RECENT_IDS`] ids; remembers it.
+    #[cfg(test)]
     pub fn seen_before(&mut self, id: &str) -> bool {
         self.seen_before_as(id, fingerprint(id))
     }
 
     /// [`RecentIds::seen_before`] of `id`, whose [`fingerprint`] `fp` the caller has.
     pub fn seen_before_as(&mut self, id: &str, fp: u64) -> bool {
+        self.seen_at_as(id, fp, 0).is_some()
+    }
+
+    /// The line where `id`'s match started, when `id` was seen among the last
+    /// [`RECENT_IDS`] ids; remembers it as starting on `line`.
+    pub fn seen_at(&mut self, id: &str, line: u64) -> Option<u64> {
+        self.seen_at_as(id, fingerprint(id), line)
+    }
+
+    /// [`RecentIds::seen_at`] of `id`, whose [`fingerprint`] `fp` the caller has.
+    fn seen_at_as(&mut self, id: &str, fp: u64, line: u64) -> Option<u64> {
         let now = self.count;
         self.count += 1;
         if self.ring_answers(id, now) {
             match self.ring.get_mut(self.ring_at) {
-                Some(slot) => *slot = fp,
-                None => self.ring.push(fp),
+                Some(slot) => *slot = (fp, line),
+                None => self.ring.push((fp, line)),
             }
             self.ring_at += 1;
             if self.ring_at as u64 == self.window {
                 self.ring_at = 0;
             }
-            return false;
+            return None;
         }
         let window = self.window;
         let sweep = (window / SWEEPS_PER_WINDOW).max(1);
         if now > 0 && now % sweep == 0 {
-            self.last.retain(|_, seen| now - *seen <= window);
+            self.last.retain(|_, (seen, _)| now - *seen <= window);
         }
-        match self.last.insert(fp, now) {
-            Some(seen) => now - seen <= window,
-            None => false,
+        match self.last.insert(fp, (now, line)) {
+            Some((seen, at)) if now - seen <= window => Some(at),
+            _ => None,
         }
     }
 
-    /// The ids of the matches whose fingerprints `fps` gives, oldest first, as seen: what
-    /// a reader that had read those matches would remember. The last [`RECENT_IDS`] count.
-    pub fn from_fingerprints(fps: impl IntoIterator<Item = u64>) -> Self {
+    /// The ids of the matches whose fingerprints and first lines `fps` gives, oldest
+    /// first, as seen: what a reader that had read those matches would remember. The
+    /// last [`RECENT_IDS`] count.
+    pub fn from_fingerprints(fps: impl IntoIterator<Item = (u64, u64)>) -> Self {
         let window = RECENT_IDS as u64;
         let mut recent = RecentIds {
             rising_by_length: false,
@@ -198,12 +212,12 @@ impl RecentIds {
             ),
             ..RecentIds::default()
         };
-        for fp in fps {
-            recent.last.insert(fp, recent.count);
+        for (fp, line) in fps {
+            recent.last.insert(fp, (recent.count, line));
             recent.count += 1;
         }
         let now = recent.count;
-        recent.last.retain(|_, seen| now - *seen <= window);
+        recent.last.retain(|_, (seen, _)| now - *seen <= window);
         recent
     }
 
@@ -230,7 +244,8 @@ impl RecentIds {
             BuildHasherDefault::default(),
         );
         for seq in now.saturating_sub(window)..now {
-            self.last.insert(self.ring[(seq % window) as usize], seq);
+            let (fp, line) = self.ring[(seq % window) as usize];
+            self.last.insert(fp, (seq, line));
         }
         self.ring = Vec::new();
         self.last_id = String::new();
@@ -342,14 +357,15 @@ impl Grouper {
         let same = self.current.as_ref().is_some_and(|c| c.id == row.id);
         let done = if same { None } else { self.flush() };
         if !same {
-            let reappears = self.recent.seen_before(row.id);
+            let earlier = self.recent.seen_at(row.id, row.line);
             self.start(row.id.to_string(), row.line, row.time);
-            if reappears {
+            if let Some(first_line) = earlier {
                 let cur = self.current.as_mut().expect("just started");
                 cur.error = Some(ReadError::NotContiguous {
                     file: self.file.clone(),
                     line: row.line,
                     match_id: row.id.to_string(),
+                    first_line,
                 });
             }
         }

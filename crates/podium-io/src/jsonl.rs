@@ -364,11 +364,12 @@ impl<R: BufRead> JsonlMatches<R> {
             field(name, v, expected)
         })?;
         let m = jm.to_match_with(&self.file, line, &factors)?;
-        if self.recent.seen_before(m.id()) {
+        if let Some(first_line) = self.recent.seen_at(m.id(), line) {
             return Err(ReadError::NotContiguous {
                 file: self.file.clone(),
                 line,
                 match_id: m.id().to_string(),
+                first_line,
             });
         }
         let timed = m.time().is_some();

@@ -138,8 +138,9 @@ pub struct Stopped<E> {
     /// The first row not handed on: its byte and its line.
     offset: u64,
     line: u64,
-    /// The fingerprints of the last match ids handed on, oldest first.
-    recent: Vec<u64>,
+    /// The fingerprints of the last match ids handed on, oldest first, each with the
+    /// match's first line.
+    recent: Vec<(u64, u64)>,
     file: File,
     header: Vec<u8>,
 }
@@ -1156,14 +1157,15 @@ struct Joiner {
 /// The fingerprints of the last [`RECENT_IDS`] match ids handed on: what the general
 /// reader needs to go on where this one stops.
 struct Handed {
-    fps: Vec<u64>,
+    /// Fingerprints, each with its match's first line.
+    fps: Vec<(u64, u64)>,
     /// Where the next one goes, once `fps` is full.
     at: usize,
 }
 
 impl Default for Handed {
     fn default() -> Self {
-        // Room for the whole window at once (512 KiB, touched only as it fills): no
+        // Room for the whole window at once (1 MiB, touched only as it fills): no
         // copying as it grows.
         Handed {
             fps: Vec::with_capacity(RECENT_IDS),
@@ -1173,11 +1175,11 @@ impl Default for Handed {
 }
 
 impl Handed {
-    fn push(&mut self, fp: u64) {
+    fn push(&mut self, fp: u64, line: u64) {
         if self.fps.len() < RECENT_IDS {
-            self.fps.push(fp);
+            self.fps.push((fp, line));
         } else {
-            self.fps[self.at] = fp;
+            self.fps[self.at] = (fp, line);
             self.at += 1;
             if self.at == RECENT_IDS {
                 self.at = 0;
@@ -1186,7 +1188,7 @@ impl Handed {
     }
 
     /// Oldest first.
-    fn in_order(&self) -> impl Iterator<Item = u64> + '_ {
+    fn in_order(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         self.fps[self.at..]
             .iter()
             .chain(&self.fps[..self.at])
@@ -1326,7 +1328,10 @@ impl Joiner {
         )
         .map_err(StopCause::Refused)?;
         self.matches += 1;
-        self.handed.push(block.fps[i]);
+        self.handed.push(
+            block.fps[i],
+            self.line_base + u64::from(block.matches[i].line),
+        );
         Ok(())
     }
 
@@ -1385,7 +1390,7 @@ impl Joiner {
         )
         .map_err(StopCause::Refused)?;
         self.matches += 1;
-        self.handed.push(self.pending_fp);
+        self.handed.push(self.pending_fp, self.pending_at.1);
         Ok(())
     }
 }
@@ -1791,7 +1796,7 @@ mod tests {
                 assert_eq!(all, outcomes(CsvMatches::new("t.csv", text.as_bytes())));
                 assert_eq!(
                     all.last().unwrap().as_ref().unwrap_err(),
-                    "t.csv:8: match \"g1\" appears again after other matches (its rows must be contiguous)"
+                    "t.csv:8: match \"g1\" appears again after other matches: its rows on line 2 and on line 8 are apart, and a match's rows must be together (sort the file by match)"
                 );
             }
         }

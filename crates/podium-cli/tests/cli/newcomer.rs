@@ -243,3 +243,45 @@ fn systems_lists_the_default_first_and_shows_one_system() {
         .collect();
     assert_eq!(listed, names);
 }
+
+#[test]
+fn rows_of_a_match_apart_are_named_as_such() {
+    let d = Dir::new("newcomer-apart");
+    // Rows in the order they were written down, not grouped by match.
+    let games = d.file(
+        "g.csv",
+        "match,player,rank\nm1,A,1\nm2,C,1\nm1,B,2\nm2,D,2\n",
+    );
+    let err = podium(&["rate", &games]).err().to_string();
+    for (line, first, id) in [(4, 2, "m1"), (5, 3, "m2")] {
+        assert!(
+            err.contains(&format!(
+                "g.csv:{line}: match \"{id}\" appears again after other matches: its rows on line {first} and on line {line} are apart, and a match's rows must be together (sort the file by match)"
+            )),
+            "{err}"
+        );
+    }
+    // Whole matches apart, each of two rows: the plain reader hands the first ones on
+    // before the general reader finds the one that comes back.
+    let games = d.file(
+        "h.csv",
+        "match,player,rank\nm1,A,1\nm1,B,2\nm2,C,1\nm2,D,2\nm3,A,1\nm3,C,2\nm1,D,1\nm1,C,2\n",
+    );
+    let err = podium(&["rate", &games]).err().to_string();
+    assert!(
+        err.contains("h.csv:8: match \"m1\" appears again after other matches: its rows on line 2 and on line 8 are apart"),
+        "{err}"
+    );
+    // JSON Lines: one match a line, so the lines are the two matches'.
+    let games = d.file(
+        "g.jsonl",
+        "{\"match\":\"m1\",\"results\":[{\"player\":\"A\",\"rank\":1},{\"player\":\"B\",\"rank\":2}]}\n\
+         {\"match\":\"m2\",\"results\":[{\"player\":\"A\",\"rank\":1},{\"player\":\"B\",\"rank\":2}]}\n\
+         {\"match\":\"m1\",\"results\":[{\"player\":\"A\",\"rank\":1},{\"player\":\"B\",\"rank\":2}]}\n",
+    );
+    let err = podium(&["rate", &games]).err().to_string();
+    assert!(
+        err.contains("g.jsonl:3: match \"m1\" appears again after other matches: its rows on line 1 and on line 3 are apart"),
+        "{err}"
+    );
+}

@@ -236,9 +236,11 @@ fn a_plain_file_that_stops_being_plain_is_read_on_by_the_general_reader() {
     let err = podium(&["rate", &f]).err().to_string();
     assert!(
         err.contains(&format!(
-            ":{}: match \"m{}\" appears again after other matches",
+            ":{}: match \"m{}\" appears again after other matches: its rows on line {} and on line {} are apart",
             2 * n + 2,
-            n - 2000
+            n - 2000,
+            2 + 2 * (n - 2000),
+            2 * n + 2,
         )),
         "{err}"
     );
