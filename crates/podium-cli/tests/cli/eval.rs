@@ -251,6 +251,74 @@ fn backtest_of_a_bad_file_evaluates_nothing() {
     podium(&["backtest", &games, "--systems", "sme", "--skip-bad"]).ok();
 }
 
+fn game_night() -> String {
+    crate::util::repo_root()
+        .join("examples")
+        .join("game-night.csv")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn backtest_table_is_sorted_with_an_uncertainty_and_says_which_way_is_better() {
+    // Given worst first: the table still lists the best first, the default marked.
+    let games = game_night();
+    let out = podium(&[
+        "backtest",
+        &games,
+        "--systems",
+        "pairwise,sme,kalman-mmr,elo",
+    ]);
+    let text = out.ok();
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("│ ")).collect();
+    let cells = |i: usize| -> Vec<String> {
+        rows[i]
+            .trim_matches('│')
+            .split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(cells(0)[..2], ["system", "pair accuracy % ± SE"]);
+    assert_eq!(cells(1)[..2], ["kalman-mmr (default)", "59.89 ± 3.62"]);
+    assert_eq!(cells(2)[..2], ["sme", "58.29 ± 3.89"]);
+    assert_eq!(cells(3)[..2], ["pairwise", "57.22 ± 3.69"]);
+    assert_eq!(cells(4)[..2], ["elo", "n/a"]);
+    assert!(
+        text.contains("Higher pair accuracy and lower log loss are better."),
+        "{text}"
+    );
+    assert!(
+        text.contains("± is one standard error with the matches as the units"),
+        "{text}"
+    );
+    // CSV and JSON keep the order given and their columns; the standard error comes last.
+    let csv = podium(&[
+        "backtest",
+        &games,
+        "--systems",
+        "pairwise,sme",
+        "--format",
+        "csv",
+    ]);
+    let header = csv.ok().lines().next().unwrap();
+    assert_eq!(
+        header,
+        "system,pair_accuracy,log_loss,warm_pairs,seconds,accuracy_se"
+    );
+    let rows = csv_rows(csv.ok());
+    assert_eq!(rows[0]["system"], "pairwise");
+    assert_eq!(rows[1]["system"], "sme");
+    assert!((field(&rows[1], "pair_accuracy") - 109.0 / 187.0).abs() < 1e-12);
+    assert!((field(&rows[1], "accuracy_se") - 0.038_891_12).abs() < 1e-8);
+    assert!((field(&rows[0], "accuracy_se") - 0.036_863_91).abs() < 1e-8);
+    let json = podium(&["backtest", &games, "--systems", "sme", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(json.ok()).unwrap();
+    let se = doc[0]["accuracy_se"].as_f64().unwrap();
+    assert!((se - 0.038_891_12).abs() < 1e-8, "{se}");
+}
+
 #[test]
 fn tune_reports_the_choice_and_held_out_accuracy() {
     let d = Dir::new("tune");
