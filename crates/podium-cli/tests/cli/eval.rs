@@ -344,8 +344,10 @@ fn tune_reports_the_choice_and_held_out_accuracy() {
     assert!(rows[0]["settings"].starts_with("k="));
     assert!(field(&rows[0], "test_pair_accuracy") > 0.5);
     assert_eq!(rows[8]["role"], "defaults");
-    let table = podium(&["tune", &games, "--system", "sme", "--param", "k=16,32"]);
-    assert!(table.ok().contains("chosen: k="), "{}", table.stdout);
+    let table = podium(&[
+        "tune", &games, "--system", "sme", "--param", "k=16,64", "--metric", "log-loss",
+    ]);
+    assert!(table.ok().contains("chosen: k=64"), "{}", table.stdout);
     let json = podium(&[
         "tune", &games, "--system", "sme", "--param", "k=8..64", "--random", "3", "--seed", "5",
         "--metric", "log-loss", "--format", "json",
@@ -362,6 +364,61 @@ fn tune_reports_the_choice_and_held_out_accuracy() {
     assert!(losses.windows(2).all(|w| w[0] <= w[1]), "{losses:?}");
     let bad = podium(&["tune", &games, "--system", "sme", "--param", "k=64..8"]);
     assert!(bad.err().contains("LO ≤ HI"), "{}", bad.stderr);
+}
+
+#[test]
+fn tune_says_when_the_defaults_are_as_good() {
+    // On the game nights the best k on the first half (8) orders 57 of the 99 held-out
+    // pairs right; sme's defaults (k = 32) order 60.
+    let games = game_night();
+    let args = ["tune", &games, "--system", "sme", "--param", "k=8..64"];
+    let text = podium(&args).ok().to_string();
+    let verdict = text.lines().nth(1).unwrap();
+    assert_eq!(
+        verdict,
+        "keep the defaults: the best on the training part, k=8, is not better than the \
+         defaults on the held-out part (pair accuracy 57.6 % against the defaults' 60.6 %; \
+         higher is better)"
+    );
+    assert!(!text.contains("chosen:"), "{text}");
+    let mut json = args.to_vec();
+    json.extend(["--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(podium(&json).ok()).unwrap();
+    assert_eq!(doc["keep_defaults"], true);
+    assert!((doc["test"]["pair_accuracy"].as_f64().unwrap() - 57.0 / 99.0).abs() < 1e-12);
+    assert!((doc["defaults_test"]["pair_accuracy"].as_f64().unwrap() - 60.0 / 99.0).abs() < 1e-12);
+
+    // As good is not better: both order 55 of 60 held-out pairs right.
+    let d = Dir::new("tune-as-good");
+    let mut history = String::from("match,player,rank\n");
+    for i in 0..40 {
+        let order = if i % 4 == 3 {
+            ["b", "a", "c"]
+        } else {
+            ["a", "b", "c"]
+        };
+        for (p, name) in order.iter().enumerate() {
+            history.push_str(&format!("g{i},{name},{}\n", p + 1));
+        }
+    }
+    let g = d.file("g.csv", &history);
+    let text = podium(&["tune", &g, "--system", "sme", "--param", "k=8..64"])
+        .ok()
+        .to_string();
+    assert!(
+        text.contains("keep the defaults: the best on the training part, k=8, is not better than the defaults on the held-out part (pair accuracy 91.7 % against the defaults' 91.7 %"),
+        "{text}"
+    );
+    // By log loss a larger k is better there, and is chosen.
+    let text = podium(&[
+        "tune", &g, "--system", "sme", "--param", "k=8..64", "--metric", "log-loss",
+    ])
+    .ok()
+    .to_string();
+    assert!(
+        text.contains("chosen: k=64 (better than the defaults on the held-out part: log loss 0.2555 against 0.2898; lower is better)"),
+        "{text}"
+    );
 }
 
 #[test]
