@@ -261,7 +261,11 @@ fn write_table(
     let line = |label: &str, t: &BacktestResult| {
         format!(
             "{label}: pair accuracy {} %, log loss {}, {} warm pairs",
-            t.accuracy().map(pct).unwrap_or_else(|| "–".into()),
+            match (t.accuracy(), t.accuracy_se()) {
+                (Some(a), Some(se)) => format!("{} ± {}", pct(a), pct(se)),
+                (Some(a), None) => pct(a),
+                (None, _) => "–".into(),
+            },
             t.log_loss()
                 .map(|l| format!("{l:.4}"))
                 .unwrap_or_else(|| "–".into()),
@@ -297,5 +301,9 @@ fn write_table(
         }
     }
     writeln!(out, "{t}")?;
+    writeln!(
+        out,
+        "± is one standard error with the matches as the units (see `podium backtest`)."
+    )?;
     Ok(())
 }

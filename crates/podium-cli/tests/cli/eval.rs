@@ -381,6 +381,15 @@ fn tune_says_when_the_defaults_are_as_good() {
          higher is better)"
     );
     assert!(!text.contains("chosen:"), "{text}");
+    // Each accuracy with its standard error over matches.
+    assert_eq!(
+        text.lines().nth(3).unwrap(),
+        "  held out: pair accuracy 57.6 ± 5.7 %, log loss 0.6878, 99 warm pairs"
+    );
+    assert_eq!(
+        text.lines().nth(4).unwrap(),
+        "  defaults, held out: pair accuracy 60.6 ± 6.4 %, log loss 0.6831, 99 warm pairs"
+    );
     let mut json = args.to_vec();
     json.extend(["--format", "json"]);
     let doc: serde_json::Value = serde_json::from_str(podium(&json).ok()).unwrap();
