@@ -25,7 +25,7 @@
 //!   history of a few large matches. The accuracy is a ratio of per-match sums,
 //!   `a = Σ sₘ / Σ nₘ` (`sₘ` the match's score, `nₘ` its warm pairs), and its standard
 //!   error is the ratio (linearisation) estimator over matches as the units, as for a
-//!   cluster sample (Cochran, *Sampling Techniques*, 3rd ed., 1977, §6.11):
+//!   cluster sample (Cochran, *Sampling Techniques*, 3rd ed., 1977, ch. 6):
 //!   `SE² = M/(M − 1) · Σ (sₘ − a nₘ)² / (Σ nₘ)²` over the M scored matches with warm
 //!   pairs. Only three running sums per system are kept ([`MatchSums`]).
 //!
@@ -146,9 +146,9 @@ impl MatchSums {
         }
         let d = 2 * u128::from(pairs.concordant) + u128::from(pairs.tied);
         self.matches += 1;
-        self.score_squares = self.score_squares.saturating_add(d * d);
-        self.score_pairs = self.score_pairs.saturating_add(d * n);
-        self.pair_squares = self.pair_squares.saturating_add(n * n);
+        self.score_squares = self.score_squares.saturating_add(d.saturating_mul(d));
+        self.score_pairs = self.score_pairs.saturating_add(d.saturating_mul(n));
+        self.pair_squares = self.pair_squares.saturating_add(n.saturating_mul(n));
     }
 
     /// The standard error of the pair accuracy of `pairs` (the sum of the matches'
