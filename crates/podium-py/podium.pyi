@@ -435,6 +435,7 @@ class BacktestResult:
     matches_rated: int
     matches_scored: int
     seconds: float
+    accuracy_se: Optional[float]
     error: Optional[str]
     def to_dict(self) -> dict[str, Any]: ...
 
@@ -502,6 +503,7 @@ class TuneResult:
     test_matches: int
     test: BacktestResult
     default_test: BacktestResult
+    keep_defaults: Optional[bool]
     candidates: Table[Candidate]
 
 _SearchSpec = Union[tuple[float, float], tuple[float, float, float], Sequence[Union[_ParamValue, str]], str]

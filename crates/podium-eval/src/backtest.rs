@@ -19,6 +19,15 @@
 //!   of a match, evaluated in parallel (rayon) for large matches, and in a fixed order so
 //!   that the result does not depend on the number of threads. It can be switched off
 //!   ([`BacktestOptions::log_loss`]) when only accuracy is wanted.
+//! - **Standard error of the pair accuracy** ([`BacktestResult::accuracy_se`]): the pairs
+//!   of one match share its players and its outcome, so they are not independent draws
+//!   and the binomial `√(a(1 − a)/N)` over pairs would understate the uncertainty of a
+//!   history of a few large matches. The accuracy is a ratio of per-match sums,
+//!   `a = Σ sₘ / Σ nₘ` (`sₘ` the match's score, `nₘ` its warm pairs), and its standard
+//!   error is the ratio (linearisation) estimator over matches as the units, as for a
+//!   cluster sample (Cochran, *Sampling Techniques*, 3rd ed., 1977, ch. 6):
+//!   `SE² = M/(M − 1) · Σ (sₘ − a nₘ)² / (Σ nₘ)²` over the M scored matches with warm
+//!   pairs. Only three running sums per system are kept ([`MatchSums`]).
 //!
 //! Ratings are those the [`League`] gives just before the match (aged by inactivity for
 //! systems with uncertainty), so every system is judged by its own pre-match state.
@@ -112,6 +121,55 @@ impl Default for BacktestOptions {
     }
 }
 
+/// Per-match sums behind the standard error of the pair accuracy, over the scored
+/// matches with at least one warm pair: with `dₘ` twice the match's score (2 per
+/// concordant pair, 1 per tied pair, so that it stays whole) and `nₘ` its warm pairs.
+/// Kept as whole numbers, so that the order of the matches cannot change them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MatchSums {
+    /// Scored matches with at least one warm pair.
+    pub matches: u64,
+    /// `Σ dₘ²`.
+    pub score_squares: u128,
+    /// `Σ dₘ nₘ`.
+    pub score_pairs: u128,
+    /// `Σ nₘ²`.
+    pub pair_squares: u128,
+}
+
+impl MatchSums {
+    /// Adds one match's warm pairs.
+    pub fn add(&mut self, pairs: PairCounts) {
+        let n = u128::from(pairs.total());
+        if n == 0 {
+            return;
+        }
+        let d = 2 * u128::from(pairs.concordant) + u128::from(pairs.tied);
+        self.matches += 1;
+        self.score_squares = self.score_squares.saturating_add(d.saturating_mul(d));
+        self.score_pairs = self.score_pairs.saturating_add(d.saturating_mul(n));
+        self.pair_squares = self.pair_squares.saturating_add(n.saturating_mul(n));
+    }
+
+    /// The standard error of the pair accuracy of `pairs` (the sum of the matches'
+    /// counts) with matches as the units; `None` with fewer than two matches with warm
+    /// pairs.
+    #[must_use]
+    pub fn accuracy_se(&self, pairs: &PairCounts) -> Option<f64> {
+        let a = pairs.accuracy()?;
+        if self.matches < 2 {
+            return None;
+        }
+        let n = pairs.total() as f64;
+        let m = self.matches as f64;
+        // Σ (dₘ − 2a nₘ)², the squared residuals of the doubled scores.
+        let residuals = self.score_squares as f64 - 4.0 * a * self.score_pairs as f64
+            + 4.0 * a * a * self.pair_squares as f64;
+        let var = m / (m - 1.0) * (residuals / 4.0).max(0.0) / (n * n);
+        Some(var.sqrt())
+    }
+}
+
 /// What a backtest of one system found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BacktestResult {
@@ -119,6 +177,8 @@ pub struct BacktestResult {
     pub system: String,
     /// How the warm pairs of the scored matches split.
     pub pairs: PairCounts,
+    /// Per-match sums for the standard error of the pair accuracy.
+    pub per_match: MatchSums,
     /// Sum over the warm pairs of `−ln p`, when computed.
     pub log_loss_sum: Option<f64>,
     /// Matches rated (all of the history).
@@ -140,6 +200,14 @@ impl BacktestResult {
     #[must_use]
     pub fn accuracy(&self) -> Option<f64> {
         self.pairs.accuracy()
+    }
+
+    /// Standard error of the pair accuracy with the scored matches as the units (the
+    /// pairs of one match are not independent; see the [module docs](self)); `None`
+    /// with fewer than two matches with warm pairs.
+    #[must_use]
+    pub fn accuracy_se(&self) -> Option<f64> {
+        self.per_match.accuracy_se(&self.pairs)
     }
 
     /// Mean log loss per warm pair; `None` when not computed or no warm pair was scored.
@@ -224,6 +292,7 @@ pub fn backtest_until(
     let name = system.name().to_string();
     let mut league = League::new(system);
     let mut pairs = PairCounts::default();
+    let mut per_match = MatchSums::default();
     let mut loss = 0.0;
     let mut scored = 0u64;
     let mut warm: Vec<(usize, Rating)> = Vec::new();
@@ -252,7 +321,9 @@ pub fn backtest_until(
                 place,
                 rating: r.value,
             }));
-            pairs.add(count_pairs(&mut items));
+            let counted = count_pairs(&mut items);
+            pairs.add(counted);
+            per_match.add(counted);
             if options.log_loss {
                 loss += log_loss_sum(league.system(), league.learned(), &warm);
             }
@@ -266,6 +337,7 @@ pub fn backtest_until(
     Ok(BacktestResult {
         system: name,
         pairs,
+        per_match,
         log_loss_sum: options.log_loss.then_some(loss),
         matches_rated: matches.len() as u64,
         matches_scored: scored,
@@ -388,6 +460,65 @@ mod tests {
         assert_eq!(r.warm_pairs(), 4);
         assert_eq!(r.pairs.concordant, 3);
         assert_eq!(r.pairs.tied, 1);
+    }
+
+    #[test]
+    fn accuracy_se_is_the_ratio_estimator_over_matches() {
+        let mut sums = MatchSums::default();
+        let mut pairs = PairCounts::default();
+        let per_match = [(3, 1, 0), (1, 0, 2), (2, 0, 0), (0, 0, 0)];
+        for (concordant, tied, discordant) in per_match {
+            let p = PairCounts {
+                concordant,
+                tied,
+                discordant,
+            };
+            sums.add(p);
+            pairs.add(p);
+        }
+        // A match without warm pairs is no unit.
+        assert_eq!(sums.matches, 3);
+        // Two passes by hand: scores 3.5, 1, 2 of 4, 3, 2 pairs; a = 6.5 / 9.
+        let a = 6.5 / 9.0;
+        let r2: f64 = [(3.5, 4.0), (1.0, 3.0), (2.0, 2.0)]
+            .iter()
+            .map(|(s, n)| (s - a * n) * (s - a * n))
+            .sum();
+        let want = (1.5 * r2 / 81.0).sqrt();
+        let got = sums.accuracy_se(&pairs).unwrap();
+        assert!((got - want).abs() < 1e-12, "{got} vs {want}");
+        assert!((got - 0.194_517).abs() < 1e-6, "{got}");
+        // One match is no spread.
+        let mut one = MatchSums::default();
+        one.add(PairCounts {
+            concordant: 3,
+            tied: 0,
+            discordant: 1,
+        });
+        assert_eq!(one.accuracy_se(&pairs), None);
+    }
+
+    #[test]
+    fn pairs_of_one_match_are_not_counted_as_independent() {
+        // After g1 under sme: a > b > c. g2 confirms the order (3 right), g3 reverses it
+        // (3 wrong): two matches, each all right or all wrong.
+        let games = [
+            Match::ranked("g1", &["a", "b", "c"]).unwrap(),
+            Match::ranked("g2", &["a", "b", "c"]).unwrap(),
+            Match::ranked("g3", &["c", "b", "a"]).unwrap(),
+        ];
+        let r = backtest(sme(), &games, &BacktestOptions::default()).unwrap();
+        assert_eq!(
+            r.pairs,
+            PairCounts {
+                concordant: 3,
+                tied: 0,
+                discordant: 3
+            }
+        );
+        // Scores 3 and 0 of 3 pairs each, a = ½: SE² = 2 · (1.5² + 1.5²) / 6² = ¼. The
+        // binomial over 6 pairs would claim √(¼ / 6) ≈ 0.204.
+        assert!((r.accuracy_se().unwrap() - 0.5).abs() < 1e-12);
     }
 
     #[test]

@@ -36,7 +36,8 @@ pub mod simulate;
 pub mod tune;
 
 pub use backtest::{
-    backtest, backtest_until, BacktestError, BacktestOptions, BacktestResult, Bound, Window,
+    backtest, backtest_until, BacktestError, BacktestOptions, BacktestResult, Bound, MatchSums,
+    Window,
 };
 pub use count::{count_pairs, PairCounts};
 pub use simulate::{Curve, SeatLearned, Simulation, SimulationError, SimulationReport};

@@ -11,6 +11,12 @@
 //! random sampling within the ranges, with a seed. A parameter is searched as
 //! `name=LO..HI` (evenly spaced values, `steps` of them on a grid), `name=LO..HI:STEP`, or
 //! a list `name=A,B,C`.
+//!
+//! The best on the training part need not be better than the defaults on the held-out
+//! part: a search over many candidates can fit the training part's noise.
+//! [`TuneReport::defaults_as_good`] says when the defaults do at least as well there, so
+//! that a front end can advise keeping them rather than present the search's winner as
+//! an improvement.
 
 use std::fmt;
 use std::str::FromStr;
@@ -184,6 +190,31 @@ impl TuneReport {
     #[must_use]
     pub fn chosen(&self) -> &Candidate {
         &self.candidates[0]
+    }
+
+    /// The held-out figure of `metric` of the chosen settings and of the defaults (pair
+    /// accuracy, or mean log loss), when both have one.
+    #[must_use]
+    pub fn held_out(&self, metric: Metric) -> Option<(f64, f64)> {
+        let figure = |r: &BacktestResult| match metric {
+            Metric::Accuracy => r.accuracy(),
+            Metric::LogLoss => r.log_loss(),
+        };
+        let defaults = self.default_test.as_ref().ok()?;
+        Some((figure(&self.test)?, figure(defaults)?))
+    }
+
+    /// Whether the defaults do at least as well on the held-out part as the chosen
+    /// settings by `metric` (higher accuracy, or lower log loss, is better): the search
+    /// then found nothing worth changing the defaults for. `None` when the two cannot be
+    /// compared there (no warm pair held out, or defaults that cannot rate the history).
+    #[must_use]
+    pub fn defaults_as_good(&self, metric: Metric) -> Option<bool> {
+        let (chosen, defaults) = self.held_out(metric)?;
+        Some(match metric {
+            Metric::Accuracy => defaults >= chosen,
+            Metric::LogLoss => defaults <= chosen,
+        })
     }
 }
 
@@ -649,6 +680,52 @@ mod tests {
         // The held-out part is scored with ratings carried through the training part.
         assert_eq!(b.test.pairs.concordant, 60);
         assert_eq!(a.test.matches_scored, 20);
+    }
+
+    fn scored(concordant: u64, discordant: u64, loss: f64) -> BacktestResult {
+        BacktestResult {
+            system: "sme".into(),
+            pairs: crate::PairCounts {
+                concordant,
+                tied: 0,
+                discordant,
+            },
+            per_match: crate::MatchSums::default(),
+            log_loss_sum: Some(loss * (concordant + discordant) as f64),
+            matches_rated: 2,
+            matches_scored: 1,
+            seconds: 0.0,
+        }
+    }
+
+    #[test]
+    fn the_defaults_as_good_on_the_held_out_part_are_kept() {
+        let report = |test: BacktestResult, defaults: Result<BacktestResult, String>| TuneReport {
+            train_matches: 1,
+            test_matches: 1,
+            candidates: vec![Candidate {
+                settings: Settings::from([("k", "8")]),
+                train: Ok(scored(9, 1, 0.5)),
+            }],
+            test,
+            default_test: defaults,
+        };
+        let worse = report(scored(57, 43, 0.69), Ok(scored(60, 40, 0.68)));
+        assert_eq!(worse.defaults_as_good(Metric::Accuracy), Some(true));
+        assert_eq!(worse.defaults_as_good(Metric::LogLoss), Some(true));
+        let (c, d) = worse.held_out(Metric::Accuracy).unwrap();
+        assert!((c - 0.57).abs() < 1e-12 && (d - 0.60).abs() < 1e-12);
+        let same = report(scored(60, 40, 0.68), Ok(scored(60, 40, 0.68)));
+        assert_eq!(same.defaults_as_good(Metric::Accuracy), Some(true));
+        assert_eq!(same.defaults_as_good(Metric::LogLoss), Some(true));
+        // Better in accuracy, worse in log loss: the metric searched on decides.
+        let mixed = report(scored(61, 39, 0.70), Ok(scored(60, 40, 0.68)));
+        assert_eq!(mixed.defaults_as_good(Metric::Accuracy), Some(false));
+        assert_eq!(mixed.defaults_as_good(Metric::LogLoss), Some(true));
+        let failed = report(scored(61, 39, 0.70), Err("cannot rate".into()));
+        assert_eq!(failed.defaults_as_good(Metric::Accuracy), None);
+        let empty = report(scored(0, 0, 0.0), Ok(scored(0, 0, 0.0)));
+        assert_eq!(empty.defaults_as_good(Metric::Accuracy), None);
     }
 
     #[test]

@@ -47,6 +47,10 @@ row! {
         matches_scored: u64,
         /// Wall-clock seconds the replay took.
         seconds: f64,
+        /// Standard error of `accuracy` with the matches as the units (the pairs of one
+        /// match are not independent); `None` with fewer than two matches with warm
+        /// pairs.
+        accuracy_se: Option<f64>,
         /// Why the system could not rate the history, if it could not.
         error: Option<String>,
     }
@@ -66,6 +70,7 @@ impl BacktestResult {
                 matches_rated: r.matches_rated,
                 matches_scored: r.matches_scored,
                 seconds: r.seconds,
+                accuracy_se: r.accuracy_se(),
                 error: None,
             },
             Err(why) => BacktestResult {
@@ -79,6 +84,7 @@ impl BacktestResult {
                 matches_rated: 0,
                 matches_scored: 0,
                 seconds: 0.0,
+                accuracy_se: None,
                 error: Some(why),
             },
         }
@@ -583,6 +589,10 @@ pub struct TuneResult {
     test: BacktestResult,
     /// The defaults' backtest on the held-out part, for comparison.
     default_test: BacktestResult,
+    /// Whether the defaults do at least as well on the held-out part as `best` by the
+    /// metric searched on (then keep the defaults); `None` when the two cannot be
+    /// compared there.
+    keep_defaults: Option<bool>,
     /// Every candidate, best first on the training part (failed ones last).
     candidates: Table,
 }
@@ -600,8 +610,13 @@ impl TuneResult {
             r.accuracy
                 .map_or_else(|| "n/a".to_string(), |a| format!("{:.2}%", 100.0 * a))
         };
+        let advice = if self.keep_defaults == Some(true) {
+            "; keep the defaults: not better on the held-out part"
+        } else {
+            ""
+        };
         format!(
-            "TuneResult(best {}: {}; held-out accuracy {} (defaults {}); {} candidates)",
+            "TuneResult(best {}: {}; held-out accuracy {} (defaults {}){advice}; {} candidates)",
             self.best.spec.name,
             params.join(", "),
             pct(&self.test),
@@ -816,6 +831,7 @@ fn tune_inner(
         best,
         train_matches: report.train_matches,
         test_matches: report.test_matches,
+        keep_defaults: report.defaults_as_good(metric),
         test: BacktestResult::of(name, Ok(report.test)),
         default_test: BacktestResult::of(name, report.default_test),
         candidates: Table::new(candidates),

@@ -1,9 +1,11 @@
 """The evaluation lab from Python gives what `podium backtest`, `simulate` and `tune` give."""
 
+import json
+
 import pytest
 
 import podium
-from conftest import EXAMPLES, cli_csv, number
+from conftest import EXAMPLES, cli, cli_csv, number
 
 GAME_NIGHTS = [str(EXAMPLES / "game-night.csv"), str(EXAMPLES / "game-night.jsonl")]
 
@@ -21,8 +23,17 @@ def test_backtest_equals_the_cli():
         assert r.accuracy == float(c["pair_accuracy"])
         assert r.log_loss == number(c["log_loss"])
         assert r.warm_pairs == int(c["warm_pairs"])
+        assert r.accuracy_se == number(c["accuracy_se"])
         assert r.concordant + r.tied + r.discordant == r.warm_pairs
         assert r.matches_rated == r.matches_scored == 52
+
+
+def test_backtest_gives_the_standard_error_over_matches():
+    sme = podium.backtest(podium.read(GAME_NIGHTS[0]), "sme")[0]
+    assert sme.warm_pairs == 187
+    assert sme.accuracy == pytest.approx(109 / 187, abs=1e-12)
+    # Over matches (the pairs of one match are not independent), not the binomial 0.0361.
+    assert sme.accuracy_se == pytest.approx(0.03889112, abs=1e-8)
 
 
 def test_backtest_window_and_systems():
@@ -110,3 +121,29 @@ def test_tune_equals_the_cli():
         podium.tune(podium.read(GAME_NIGHTS), "sme", {"k": (8, 64)}, train=1.5)
     with pytest.raises(ValueError, match="metric"):
         podium.tune(podium.read(GAME_NIGHTS), "sme", {"k": (8, 64)}, metric="speed")
+
+
+def test_tune_says_when_the_defaults_are_as_good(tmp_path):
+    result = podium.tune(podium.read(GAME_NIGHTS), "sme", {"k": (8, 64)})
+    assert result.best_params == {"k": 8.0}
+    assert result.test.accuracy == pytest.approx(0.6277372, abs=1e-6)
+    assert result.default_test.accuracy == pytest.approx(0.6569343, abs=1e-6)
+    assert result.test.accuracy_se == pytest.approx(0.0501604, abs=1e-6)
+    assert result.keep_defaults is True
+    assert "keep the defaults: not better on the held-out part" in repr(result)
+    doc = json.loads(cli("tune", *GAME_NIGHTS, "--system", "sme", "--param", "k=8..64", "--format", "json"))
+    assert doc["keep_defaults"] is True
+    # Where a larger k does better held out by log loss, it is chosen and nothing says to
+    # keep the defaults.
+    rows = ["match,player,rank"]
+    for i in range(40):
+        order = ["b", "a", "c"] if i % 4 == 3 else ["a", "b", "c"]
+        rows += [f"g{i},{name},{place + 1}" for place, name in enumerate(order)]
+    path = tmp_path / "g.csv"
+    path.write_text("\n".join(rows) + "\n")
+    better = podium.tune(podium.read(str(path)), "sme", {"k": (8, 64)}, metric="log_loss")
+    assert better.best_params == {"k": 64.0}
+    assert better.test.log_loss == pytest.approx(0.2555, abs=5e-5)
+    assert better.default_test.log_loss == pytest.approx(0.2898, abs=5e-5)
+    assert better.keep_defaults is False
+    assert "keep the defaults" not in repr(better)

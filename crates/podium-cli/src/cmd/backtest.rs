@@ -1,7 +1,8 @@
 //! `podium backtest`: replay a history with every chosen system and score each system's
 //! predictions made before every match on its warm pairs (pairs of players who both
 //! played before, finishing at different places): pair accuracy, log loss of the
-//! system's own win probability, warm pairs and time taken.
+//! system's own win probability, warm pairs and time taken. The table lists the systems
+//! best first by pair accuracy, each with its standard error over the scored matches.
 
 use std::io::{self, Write};
 
@@ -181,6 +182,7 @@ pub fn write(
                 "log_loss",
                 "warm_pairs",
                 "seconds",
+                "accuracy_se",
             ])?;
             for (name, r) in outcomes {
                 if let Ok(r) = r {
@@ -190,6 +192,7 @@ pub fn write(
                         opt(r.log_loss()),
                         r.warm_pairs().to_string(),
                         r.seconds.to_string(),
+                        opt(r.accuracy_se()),
                     ])?;
                 }
             }
@@ -210,71 +213,109 @@ pub fn write(
                         "matches_rated": r.matches_rated,
                         "matches_scored": r.matches_scored,
                         "seconds": r.seconds,
+                        "accuracy_se": r.accuracy_se(),
                     }),
                     Err(why) => serde_json::json!({"system": name, "not_applicable": why}),
                 })
                 .collect();
             writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
         }
-        Format::Table => {
-            let scored = outcomes
-                .iter()
-                .find_map(|(_, r)| r.as_ref().ok().map(|r| r.matches_scored))
-                .unwrap_or(0);
-            let with = if factors.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    ", each entry with its factors ({}) and factor-blind",
-                    factors.join(", ")
-                )
-            };
-            writeln!(
-                out,
-                "Backtest on {matches} matches ({scored} scored){with}: predictions before each match, warm pairs only"
-            )?;
-            let mut t = Table::new();
-            t.load_preset(UTF8_BORDERS_ONLY);
-            t.set_header([
-                "system",
-                "pair accuracy %",
-                "log loss",
-                "warm pairs",
-                "seconds",
-            ]);
-            for (name, r) in outcomes {
-                match r {
-                    Ok(r) => t.add_row([
-                        name.clone(),
-                        r.accuracy()
-                            .map(|a| format!("{:.2}", 100.0 * a))
-                            .unwrap_or_else(|| "–".into()),
-                        r.log_loss()
-                            .map(|l| format!("{l:.4}"))
-                            .unwrap_or_else(|| "–".into()),
-                        r.warm_pairs().to_string(),
-                        format!("{:.2}", r.seconds),
-                    ]),
-                    Err(_) => t.add_row([
-                        name.clone(),
-                        "n/a".into(),
-                        "n/a".into(),
-                        String::new(),
-                        String::new(),
-                    ]),
-                };
-            }
-            for i in 1..t.column_count() {
-                if let Some(c) = t.column_mut(i) {
-                    c.set_cell_alignment(CellAlignment::Right);
-                }
-            }
-            writeln!(out, "{t}")?;
-            for (name, r) in outcomes {
-                if let Err(why) = r {
-                    writeln!(out, "n/a: {name} cannot rate this history ({why})")?;
-                }
-            }
+        Format::Table => write_table(out, outcomes, matches, factors)?,
+    }
+    Ok(())
+}
+
+/// The table: best pair accuracy first (systems without a figure, then those that cannot
+/// rate the history, last), the default system marked, each accuracy with its standard
+/// error, and which way each column is better.
+fn write_table(
+    out: &mut dyn Write,
+    outcomes: &[Outcome],
+    matches: usize,
+    factors: &[String],
+) -> anyhow::Result<()> {
+    let scored = outcomes
+        .iter()
+        .find_map(|(_, r)| r.as_ref().ok().map(|r| r.matches_scored))
+        .unwrap_or(0);
+    let with = if factors.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", each entry with its factors ({}) and factor-blind",
+            factors.join(", ")
+        )
+    };
+    writeln!(
+        out,
+        "Backtest on {matches} matches ({scored} scored){with}: predictions before each match, warm pairs only"
+    )?;
+    let mut order: Vec<&Outcome> = outcomes.iter().collect();
+    // Stable: equal accuracies keep the order the systems were given in.
+    order.sort_by(|(_, a), (_, b)| {
+        let key = |r: &Result<BacktestResult, String>| match r {
+            Ok(r) => r.accuracy().unwrap_or(f64::NEG_INFINITY),
+            Err(_) => f64::NAN,
+        };
+        let (a, b) = (key(a), key(b));
+        match (a.is_nan(), b.is_nan()) {
+            (false, false) => b.total_cmp(&a),
+            (x, y) => x.cmp(&y),
+        }
+    });
+    let mut t = Table::new();
+    t.load_preset(UTF8_BORDERS_ONLY);
+    t.set_header([
+        "system",
+        "pair accuracy % ± SE",
+        "log loss",
+        "warm pairs",
+        "seconds",
+    ]);
+    for (name, r) in order {
+        let name = if name == podium::DEFAULT_SYSTEM {
+            format!("{name} (default)")
+        } else {
+            name.clone()
+        };
+        match r {
+            Ok(r) => t.add_row([
+                name,
+                match (r.accuracy(), r.accuracy_se()) {
+                    (Some(a), Some(se)) => format!("{:.2} ± {:.2}", 100.0 * a, 100.0 * se),
+                    (Some(a), None) => format!("{:.2}", 100.0 * a),
+                    (None, _) => "–".into(),
+                },
+                r.log_loss()
+                    .map(|l| format!("{l:.4}"))
+                    .unwrap_or_else(|| "–".into()),
+                r.warm_pairs().to_string(),
+                format!("{:.2}", r.seconds),
+            ]),
+            Err(_) => t.add_row([
+                name,
+                "n/a".into(),
+                "n/a".into(),
+                String::new(),
+                String::new(),
+            ]),
+        };
+    }
+    for i in 1..t.column_count() {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    writeln!(out, "{t}")?;
+    writeln!(out, "Higher pair accuracy and lower log loss are better.")?;
+    writeln!(
+        out,
+        "± is one standard error with the matches as the units (a ratio estimator: the \
+         pairs of one match are not independent)."
+    )?;
+    for (name, r) in outcomes {
+        if let Err(why) = r {
+            writeln!(out, "n/a: {name} cannot rate this history ({why})")?;
         }
     }
     Ok(())

@@ -1,5 +1,7 @@
 //! `podium tune`: search a system's parameters on the first part of a history and report
-//! the chosen values with their accuracy on the rest (held out, never seen by the search).
+//! the chosen values with their accuracy on the rest (held out, never seen by the search),
+//! beside the defaults' on the same part: when the defaults do as well there, it says to
+//! keep them.
 
 use std::io::{self, Write};
 
@@ -105,7 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
     match args.format {
         Format::Csv => write_csv(&mut out, &report)?,
-        Format::Json => write_json(&mut out, &report)?,
+        Format::Json => write_json(&mut out, &report, tuning.metric)?,
         Format::Table => write_table(&mut out, &report, &tuning, args.top)?,
     }
     out.flush()?;
@@ -175,7 +177,7 @@ fn json_result(t: &BacktestResult) -> serde_json::Value {
     })
 }
 
-fn write_json(out: &mut dyn Write, r: &TuneReport) -> anyhow::Result<()> {
+fn write_json(out: &mut dyn Write, r: &TuneReport, metric: Metric) -> anyhow::Result<()> {
     let candidates: Vec<serde_json::Value> = r
         .candidates
         .iter()
@@ -197,6 +199,7 @@ fn write_json(out: &mut dyn Write, r: &TuneReport) -> anyhow::Result<()> {
         "chosen": candidates[0]["settings"],
         "test": json_result(&r.test),
         "defaults_test": r.default_test.as_ref().ok().map(json_result),
+        "keep_defaults": r.defaults_as_good(metric),
         "candidates": candidates,
     });
     writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
@@ -220,11 +223,49 @@ fn write_table(
         r.train_matches + 1,
         r.train_matches + r.test_matches
     )?;
-    writeln!(out, "chosen: {}", chosen.settings)?;
+    // The held-out figures of the metric searched on, as the table shows them.
+    let figure = |v: f64| match tuning.metric {
+        Metric::Accuracy => format!("{} %", pct(v)),
+        Metric::LogLoss => format!("{v:.4}"),
+    };
+    let better = match tuning.metric {
+        Metric::Accuracy => "higher is better",
+        Metric::LogLoss => "lower is better",
+    };
+    match (r.defaults_as_good(tuning.metric), r.held_out(tuning.metric)) {
+        (Some(true), Some((c, d))) => writeln!(
+            out,
+            "keep the defaults: the best on the training part, {}, is not better than the \
+             defaults on the held-out part ({} {} against the defaults' {}; {better})",
+            chosen.settings,
+            tuning.metric,
+            figure(c),
+            figure(d)
+        )?,
+        (Some(false), Some((c, d))) => writeln!(
+            out,
+            "chosen: {} (better than the defaults on the held-out part: {} {} against {}; \
+             {better})",
+            chosen.settings,
+            tuning.metric,
+            figure(c),
+            figure(d)
+        )?,
+        _ => writeln!(
+            out,
+            "chosen: {} (not compared with the defaults: the held-out part gives no {} \
+             for both)",
+            chosen.settings, tuning.metric
+        )?,
+    }
     let line = |label: &str, t: &BacktestResult| {
         format!(
             "{label}: pair accuracy {} %, log loss {}, {} warm pairs",
-            t.accuracy().map(pct).unwrap_or_else(|| "–".into()),
+            match (t.accuracy(), t.accuracy_se()) {
+                (Some(a), Some(se)) => format!("{} ± {}", pct(a), pct(se)),
+                (Some(a), None) => pct(a),
+                (None, _) => "–".into(),
+            },
             t.log_loss()
                 .map(|l| format!("{l:.4}"))
                 .unwrap_or_else(|| "–".into()),
@@ -260,5 +301,9 @@ fn write_table(
         }
     }
     writeln!(out, "{t}")?;
+    writeln!(
+        out,
+        "± is one standard error with the matches as the units (see `podium backtest`)."
+    )?;
     Ok(())
 }

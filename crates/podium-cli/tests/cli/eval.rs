@@ -251,6 +251,74 @@ fn backtest_of_a_bad_file_evaluates_nothing() {
     podium(&["backtest", &games, "--systems", "sme", "--skip-bad"]).ok();
 }
 
+fn game_night() -> String {
+    crate::util::repo_root()
+        .join("examples")
+        .join("game-night.csv")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn backtest_table_is_sorted_with_an_uncertainty_and_says_which_way_is_better() {
+    // Given worst first: the table still lists the best first, the default marked.
+    let games = game_night();
+    let out = podium(&[
+        "backtest",
+        &games,
+        "--systems",
+        "pairwise,sme,kalman-mmr,elo",
+    ]);
+    let text = out.ok();
+    let rows: Vec<&str> = text.lines().filter(|l| l.starts_with("│ ")).collect();
+    let cells = |i: usize| -> Vec<String> {
+        rows[i]
+            .trim_matches('│')
+            .split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(cells(0)[..2], ["system", "pair accuracy % ± SE"]);
+    assert_eq!(cells(1)[..2], ["kalman-mmr (default)", "59.89 ± 3.62"]);
+    assert_eq!(cells(2)[..2], ["sme", "58.29 ± 3.89"]);
+    assert_eq!(cells(3)[..2], ["pairwise", "57.22 ± 3.69"]);
+    assert_eq!(cells(4)[..2], ["elo", "n/a"]);
+    assert!(
+        text.contains("Higher pair accuracy and lower log loss are better."),
+        "{text}"
+    );
+    assert!(
+        text.contains("± is one standard error with the matches as the units"),
+        "{text}"
+    );
+    // CSV and JSON keep the order given and their columns; the standard error comes last.
+    let csv = podium(&[
+        "backtest",
+        &games,
+        "--systems",
+        "pairwise,sme",
+        "--format",
+        "csv",
+    ]);
+    let header = csv.ok().lines().next().unwrap();
+    assert_eq!(
+        header,
+        "system,pair_accuracy,log_loss,warm_pairs,seconds,accuracy_se"
+    );
+    let rows = csv_rows(csv.ok());
+    assert_eq!(rows[0]["system"], "pairwise");
+    assert_eq!(rows[1]["system"], "sme");
+    assert!((field(&rows[1], "pair_accuracy") - 109.0 / 187.0).abs() < 1e-12);
+    assert!((field(&rows[1], "accuracy_se") - 0.038_891_12).abs() < 1e-8);
+    assert!((field(&rows[0], "accuracy_se") - 0.036_863_91).abs() < 1e-8);
+    let json = podium(&["backtest", &games, "--systems", "sme", "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(json.ok()).unwrap();
+    let se = doc[0]["accuracy_se"].as_f64().unwrap();
+    assert!((se - 0.038_891_12).abs() < 1e-8, "{se}");
+}
+
 #[test]
 fn tune_reports_the_choice_and_held_out_accuracy() {
     let d = Dir::new("tune");
@@ -276,8 +344,10 @@ fn tune_reports_the_choice_and_held_out_accuracy() {
     assert!(rows[0]["settings"].starts_with("k="));
     assert!(field(&rows[0], "test_pair_accuracy") > 0.5);
     assert_eq!(rows[8]["role"], "defaults");
-    let table = podium(&["tune", &games, "--system", "sme", "--param", "k=16,32"]);
-    assert!(table.ok().contains("chosen: k="), "{}", table.stdout);
+    let table = podium(&[
+        "tune", &games, "--system", "sme", "--param", "k=16,64", "--metric", "log-loss",
+    ]);
+    assert!(table.ok().contains("chosen: k=64"), "{}", table.stdout);
     let json = podium(&[
         "tune", &games, "--system", "sme", "--param", "k=8..64", "--random", "3", "--seed", "5",
         "--metric", "log-loss", "--format", "json",
@@ -294,6 +364,70 @@ fn tune_reports_the_choice_and_held_out_accuracy() {
     assert!(losses.windows(2).all(|w| w[0] <= w[1]), "{losses:?}");
     let bad = podium(&["tune", &games, "--system", "sme", "--param", "k=64..8"]);
     assert!(bad.err().contains("LO ≤ HI"), "{}", bad.stderr);
+}
+
+#[test]
+fn tune_says_when_the_defaults_are_as_good() {
+    // On the game nights the best k on the first half (8) orders 57 of the 99 held-out
+    // pairs right; sme's defaults (k = 32) order 60.
+    let games = game_night();
+    let args = ["tune", &games, "--system", "sme", "--param", "k=8..64"];
+    let text = podium(&args).ok().to_string();
+    let verdict = text.lines().nth(1).unwrap();
+    assert_eq!(
+        verdict,
+        "keep the defaults: the best on the training part, k=8, is not better than the \
+         defaults on the held-out part (pair accuracy 57.6 % against the defaults' 60.6 %; \
+         higher is better)"
+    );
+    assert!(!text.contains("chosen:"), "{text}");
+    // Each accuracy with its standard error over matches.
+    assert_eq!(
+        text.lines().nth(3).unwrap(),
+        "  held out: pair accuracy 57.6 ± 5.7 %, log loss 0.6878, 99 warm pairs"
+    );
+    assert_eq!(
+        text.lines().nth(4).unwrap(),
+        "  defaults, held out: pair accuracy 60.6 ± 6.4 %, log loss 0.6831, 99 warm pairs"
+    );
+    let mut json = args.to_vec();
+    json.extend(["--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(podium(&json).ok()).unwrap();
+    assert_eq!(doc["keep_defaults"], true);
+    assert!((doc["test"]["pair_accuracy"].as_f64().unwrap() - 57.0 / 99.0).abs() < 1e-12);
+    assert!((doc["defaults_test"]["pair_accuracy"].as_f64().unwrap() - 60.0 / 99.0).abs() < 1e-12);
+
+    // As good is not better: both order 55 of 60 held-out pairs right.
+    let d = Dir::new("tune-as-good");
+    let mut history = String::from("match,player,rank\n");
+    for i in 0..40 {
+        let order = if i % 4 == 3 {
+            ["b", "a", "c"]
+        } else {
+            ["a", "b", "c"]
+        };
+        for (p, name) in order.iter().enumerate() {
+            history.push_str(&format!("g{i},{name},{}\n", p + 1));
+        }
+    }
+    let g = d.file("g.csv", &history);
+    let text = podium(&["tune", &g, "--system", "sme", "--param", "k=8..64"])
+        .ok()
+        .to_string();
+    assert!(
+        text.contains("keep the defaults: the best on the training part, k=8, is not better than the defaults on the held-out part (pair accuracy 91.7 % against the defaults' 91.7 %"),
+        "{text}"
+    );
+    // By log loss a larger k is better there, and is chosen.
+    let text = podium(&[
+        "tune", &g, "--system", "sme", "--param", "k=8..64", "--metric", "log-loss",
+    ])
+    .ok()
+    .to_string();
+    assert!(
+        text.contains("chosen: k=64 (better than the defaults on the held-out part: log loss 0.2555 against 0.2898; lower is better)"),
+        "{text}"
+    );
 }
 
 #[test]
