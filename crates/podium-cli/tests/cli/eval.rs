@@ -319,9 +319,8 @@ fn backtest_table_is_sorted_with_an_uncertainty_and_says_which_way_is_better() {
     assert!((se - 0.038_891_12).abs() < 1e-8, "{se}");
 }
 
-#[test]
-fn tune_reports_the_choice_and_held_out_accuracy() {
-    let d = Dir::new("tune");
+/// Forty three-player matches: a, b, c in that order, but b ahead of a in every fourth.
+fn a_beats_b_three_times_in_four() -> String {
     let mut text = String::from("match,player,rank\n");
     for i in 0..40 {
         let order = if i % 4 == 3 {
@@ -333,7 +332,13 @@ fn tune_reports_the_choice_and_held_out_accuracy() {
             text.push_str(&format!("g{i},{name},{}\n", p + 1));
         }
     }
-    let games = d.file("g.csv", &text);
+    text
+}
+
+#[test]
+fn tune_reports_the_choice_and_held_out_accuracy() {
+    let d = Dir::new("tune");
+    let games = d.file("g.csv", &a_beats_b_three_times_in_four());
     let out = podium(&[
         "tune", &games, "--system", "sme", "--param", "k=8..64", "--train", "0.5", "--format",
         "csv",
@@ -399,18 +404,7 @@ fn tune_says_when_the_defaults_are_as_good() {
 
     // As good is not better: both order 55 of 60 held-out pairs right.
     let d = Dir::new("tune-as-good");
-    let mut history = String::from("match,player,rank\n");
-    for i in 0..40 {
-        let order = if i % 4 == 3 {
-            ["b", "a", "c"]
-        } else {
-            ["a", "b", "c"]
-        };
-        for (p, name) in order.iter().enumerate() {
-            history.push_str(&format!("g{i},{name},{}\n", p + 1));
-        }
-    }
-    let g = d.file("g.csv", &history);
+    let g = d.file("g.csv", &a_beats_b_three_times_in_four());
     let text = podium(&["tune", &g, "--system", "sme", "--param", "k=8..64"])
         .ok()
         .to_string();
