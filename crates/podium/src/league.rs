@@ -14,6 +14,9 @@ use crate::rating::{PlayerChange, Rating};
 use crate::state::{Rated, State};
 use crate::system::RatingSystem;
 
+#[cfg(feature = "serde")]
+pub mod saved;
+
 /// Seconds in a day, for aging ratings by days of inactivity.
 const DAY: f64 = 86_400.0;
 

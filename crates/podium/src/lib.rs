@@ -71,6 +71,8 @@ pub mod systems;
 pub use error::{ConfigError, FactorError, MatchError, RateError};
 pub use factor::{Factor, Factored, MatchFactor};
 pub use frags::{FragConfig, FragEvent, FragRanking};
+#[cfg(feature = "serde")]
+pub use league::saved::{SaveError, SavedLeague};
 pub use league::{FactorRecord, League, MatchReport, PlayerRecord, PlayerStats, Slot, Standing};
 pub use limits::LimitError;
 pub use model::{Entry, Finish, Match, MatchBuilder, Member, ResultRow};
@@ -78,5 +80,7 @@ pub use params::{Configure, Param, ParamValue, Settings};
 pub use predict::Prediction;
 pub use rating::{PlayerChange, Rating};
 pub use registry::{system, systems, SystemSpec, DEFAULT_SYSTEM};
+#[cfg(feature = "serde")]
+pub use state::SavedState;
 pub use state::{Rated, State};
 pub use system::{Described, RatingSystem, PROVISIONAL_GAMES};

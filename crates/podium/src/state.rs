@@ -25,6 +25,17 @@
 //! (a checkpoint) or a match report copies pointers, not histories. A system's state type
 //! is its own; it finds it again with [`State::get`].
 //!
+//! With the `serde` feature a league can be saved and restored exactly
+//! ([`crate::league::saved`]). A state is then written as a `SavedState`: the state
+//! types of podium's systems are listed there, each a variant tagged by its kind
+//! (`"elo-mmr"`, `"glicko2"`, `"kalman-mmr"`, `"kalman-mmr-learned"`), found by type when
+//! saving and, when restoring, built again and checked against the system's own fresh
+//! value of that type, so that a system is never given a state of another system or
+//! shape. The list is closed: a state stays any `'static` type for a system defined
+//! elsewhere, whose league then cannot be saved (it says so). A new system with state
+//! derives `Serialize` and `Deserialize` on its state type, implements `Restorable`
+//! for it (one line, or a check of its shape), and adds one line to the list.
+//!
 //! ```
 //! use podium::State;
 //!
@@ -54,11 +65,15 @@ use crate::rating::PlayerChange;
 /// Debug` can be one.
 trait Value: Any + Send + Sync + fmt::Debug {
     fn as_any(&self) -> &dyn Any;
+    fn type_name(&self) -> &'static str;
 }
 
 impl<T: Any + Send + Sync + fmt::Debug> Value for T {
     fn as_any(&self) -> &dyn Any {
         self
+    }
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<T>()
     }
 }
 
@@ -77,6 +92,12 @@ impl State {
     #[must_use]
     pub fn get<T: Any>(&self) -> Option<&T> {
         (*self.0).as_any().downcast_ref::<T>()
+    }
+
+    /// The name of the value's type, e.g. `podium::systems::glicko2::Glicko2State`.
+    #[must_use]
+    pub fn type_name(&self) -> &'static str {
+        (*self.0).type_name()
     }
 
     /// Whether two states share one value (the same allocation).
@@ -107,4 +128,106 @@ pub struct Rated {
     ///
     /// [`RatingSystem::initial_learned`]: crate::RatingSystem::initial_learned
     pub learned: Option<State>,
+}
+
+/// A state type that a saved league ([`crate::league::saved`]) can hold: it derives
+/// `serde`'s `Serialize` and `Deserialize` and checks a value read back against the
+/// system's fresh value of the same type (a value edited or damaged in the file must be
+/// refused, not rated with).
+#[cfg(feature = "serde")]
+pub(crate) trait Restorable {
+    /// Whether `self`, read from saved data, fits the system whose fresh value (a
+    /// newcomer's state, or what it learned before any match) is `fresh`: the same
+    /// number of filters, an index within them. Says what does not fit.
+    fn fits(&self, fresh: &Self) -> Result<(), String> {
+        let _ = fresh;
+        Ok(())
+    }
+}
+
+/// Lists the state types a saved league can hold: each variant of [`SavedState`] with
+/// its type and the tag that names it in saved data.
+#[cfg(feature = "serde")]
+macro_rules! saved_states {
+    ($($(#[$doc:meta])* $variant:ident($ty:ty) = $tag:literal,)*) => {
+        /// A [`State`] as data: the value of one of the state types of the registered
+        /// systems (boxed: they differ in size), tagged by its kind, to save with a
+        /// league ([`crate::league::saved`]) and restore exactly.
+        ///
+        /// A state knows its value only as `dyn Any`; saving finds which of these types
+        /// it holds ([`SavedState::of`]), and restoring builds the value again and checks
+        /// it against the system's own fresh value of the same type, so that a system is
+        /// only ever given a state of its own type and shape. A system with a new state
+        /// type derives `Serialize` and `Deserialize` on it (behind the `serde` feature),
+        /// implements `Restorable` (one line, or a check of its shape) and adds one
+        /// line to the list in `state.rs`.
+        #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[non_exhaustive]
+        pub enum SavedState {
+            $(
+                $(#[$doc])*
+                #[serde(rename = $tag)]
+                $variant(Box<$ty>),
+            )*
+        }
+
+        impl SavedState {
+            /// The state as data, or `None` when its value is none of the types listed
+            /// (the state of a system defined outside podium).
+            #[must_use]
+            pub fn of(state: &State) -> Option<SavedState> {
+                $(
+                    if let Some(v) = state.get::<$ty>() {
+                        return Some(SavedState::$variant(Box::new(v.clone())));
+                    }
+                )*
+                None
+            }
+
+            /// The tag that names the kind of state in saved data.
+            #[must_use]
+            pub fn tag(&self) -> &'static str {
+                match self {
+                    $(SavedState::$variant(_) => $tag,)*
+                }
+            }
+
+            /// The state again, checked against `fresh`, the system's own value of the
+            /// kind expected (a newcomer's state, or what it learned before any match).
+            ///
+            /// # Errors
+            /// What is wrong, in words: a state of another type than `fresh`'s, or
+            /// one whose shape does not fit it.
+            pub(crate) fn restore(self, fresh: &State) -> Result<State, String> {
+                match self {
+                    $(
+                        SavedState::$variant(v) => match fresh.get::<$ty>() {
+                            Some(f) => {
+                                Restorable::fits(&*v, f)?;
+                                Ok(State::new(*v))
+                            }
+                            None => Err(format!(
+                                "a {} state, where the system keeps {}",
+                                $tag,
+                                SavedState::of(fresh)
+                                    .map_or(fresh.type_name(), |s| s.tag())
+                            )),
+                        },
+                    )*
+                }
+            }
+        }
+    };
+}
+
+#[cfg(feature = "serde")]
+saved_states! {
+    /// What `elo-mmr` and `elo-mmx` keep of a player.
+    EloMmr(crate::systems::elo_mmr::EloMmrState) = "elo-mmr",
+    /// What `glicko2` keeps of a player.
+    Glicko2(crate::systems::glicko2::Glicko2State) = "glicko2",
+    /// What `kalman-mmr` keeps of a player.
+    KalmanMmr(crate::systems::kalman_mmr::KalmanMmrState) = "kalman-mmr",
+    /// What `kalman-mmr` learns from every match.
+    KalmanMmrLearned(crate::systems::kalman_mmr::KalmanMmrLearned) = "kalman-mmr-learned",
 }

@@ -361,6 +361,7 @@ elo_mmr_config!(
 
 /// A Gaussian belief or performance: mean and deviation.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Gauss {
     /// The mean.
     pub mu: f64,
@@ -385,6 +386,7 @@ impl Gauss {
 /// One remembered performance: the logistic factor `w_out · tanh((x − μ) · w_arg)` of
 /// the posterior's derivative (the reference's `TanhTerm`).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 struct Tanh {
     mu: f64,
     w_arg: f64,
@@ -410,12 +412,16 @@ impl Tanh {
 /// What Elo-MMR remembers of a player: the Gaussian prior, the performances since (newest
 /// last), the current belief and the last contest's performance.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EloMmrState {
     prior: Gauss,
     terms: Vec<Tanh>,
     posterior: Gauss,
     performance: Option<f64>,
 }
+
+#[cfg(feature = "serde")]
+impl crate::state::Restorable for EloMmrState {}
 
 impl EloMmrState {
     fn new(belief: Gauss) -> Self {

@@ -129,10 +129,14 @@ crate::configure!(Glicko2Config, "glicko2" {
 
 /// What Glicko-2 keeps of a player beside the rating: the volatility.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Glicko2State {
     /// The volatility σ.
     pub volatility: f64,
 }
+
+#[cfg(feature = "serde")]
+impl crate::state::Restorable for Glicko2State {}
 
 impl Glicko2Config {
     fn rd_of(&self, r: &Rating) -> f64 {

@@ -243,6 +243,7 @@ struct Filter {
 
 /// What `kalman-mmr` keeps of a player: every filter's belief.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KalmanMmrState {
     /// Matches rated.
     pub games: u32,
@@ -259,6 +260,7 @@ pub struct KalmanMmrState {
 /// What `kalman-mmr` learns from every match: the filter in use and the evidence for
 /// it, the calibration of the pair probability, the newcomer prior and the match clock.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KalmanMmrLearned {
     /// Matches rated.
     pub clock: f64,
@@ -280,6 +282,44 @@ pub struct KalmanMmrLearned {
     debuts: (f64, f64),
     /// The sampler's xorshift state.
     rng: u64,
+}
+
+#[cfg(feature = "serde")]
+impl crate::state::Restorable for KalmanMmrState {
+    fn fits(&self, fresh: &Self) -> Result<(), String> {
+        let (k, n) = (fresh.bank.len(), self.bank.len());
+        match n == k {
+            true => Ok(()),
+            false => Err(format!("{n} filters, where the system has {k}")),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl crate::state::Restorable for KalmanMmrLearned {
+    fn fits(&self, fresh: &Self) -> Result<(), String> {
+        let k = fresh.score.len();
+        let sizes = [
+            ("score", self.score.len(), k),
+            ("dsq", self.dsq.len(), k * k),
+        ];
+        let sizes = sizes.into_iter().chain([("slope", self.slope.len(), k)]);
+        if let Some((what, n, want)) = sizes.into_iter().find(|(_, n, want)| n != want) {
+            return Err(format!(
+                "`{what}` holds {n} values, where the system has {want}"
+            ));
+        }
+        match (self.best < k, self.cal_best < self.cal.len(), self.rng != 0) {
+            (false, _, _) => Err(format!("filter {} in use, of {k}", self.best)),
+            (_, false, _) => Err(format!(
+                "calibration {} in use, of {}",
+                self.cal_best,
+                self.cal.len()
+            )),
+            (_, _, false) => Err("a sampler state of 0, which xorshift never leaves".into()),
+            _ => Ok(()),
+        }
+    }
 }
 
 impl KalmanMmrLearned {

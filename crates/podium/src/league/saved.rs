@@ -1,0 +1,494 @@
+//! A [`League`] as data: saved with everything it holds and restored exactly, so that a
+//! league goes on rating where it stopped without rating its past again.
+//!
+//! [`League::save`] gives a [`SavedLeague`]: the system's name and parameters, every
+//! player's rating, statistics and state ([`SavedState`]), what the system learned from
+//! every match, the factors and the count of matches rated. It is plain data for `serde`
+//! (this module is there with the `serde` feature); the library does no I/O, and the
+//! format is the program's choice. Written as JSON, the numbers come back bit for bit
+//! when read with `serde_json`'s `float_roundtrip` feature (without it, the last digit
+//! of a few numbers may round the other way).
+//!
+//! [`League::restore`] builds the league again with the system the data names
+//! ([`crate::system()`]); [`League::restore_with`] takes a system already built and
+//! refuses data saved by another system or with other parameters. Either checks
+//! everything it reads first ([`SaveError`] says where and what is wrong) and rating the
+//! rest of a history then gives, bit for bit, what rating it whole in one league gives.
+//!
+//! ```
+//! use podium::{League, Match};
+//! let sys = || podium::system("glicko2", &podium::Settings::new()).unwrap();
+//! let games = [["ann", "bo", "cy"], ["cy", "ann", "bo"], ["bo", "cy", "ann"]];
+//! let games = games.map(|g| Match::ranked("g", &g).unwrap());
+//! let mut whole = League::new(sys());
+//! let mut first = League::new(sys());
+//! for g in &games {
+//!     whole.apply(g).unwrap();
+//! }
+//! first.apply(&games[0]).unwrap();
+//! let mut rest = League::restore(first.save().unwrap()).unwrap();
+//! for g in &games[1..] {
+//!     rest.apply(g).unwrap();
+//! }
+//! assert_eq!(rest.standings(), whole.standings());
+//! ```
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use compact_str::CompactString;
+use serde::{Deserialize, Serialize};
+
+use super::{FactorRecord, League, PlayerRecord, PlayerStats};
+use crate::error::ConfigError;
+use crate::factor::Factor;
+use crate::rating::Rating;
+use crate::state::{SavedState, State};
+use crate::system::RatingSystem;
+
+/// What the `format` field of a saved league holds: what tells a saved league from
+/// other data.
+pub const FORMAT: &str = "podium-league";
+
+/// The version of the saved league's layout that this library writes and reads.
+pub const VERSION: u32 = 1;
+
+/// A league as data ([`League::save`]), to restore exactly ([`League::restore`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct SavedLeague {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The layout's version, [`VERSION`] when written by this library.
+    pub version: u32,
+    /// The system's registered name.
+    pub system: String,
+    /// Every parameter of the system by name, its value as text exactly as `--set`
+    /// takes it (numbers in their shortest form that reads back to the same value).
+    pub params: BTreeMap<String, String>,
+    /// Matches rated ([`League::matches_rated`]).
+    pub matches_rated: u64,
+    /// Every player, in the order the league met them.
+    pub players: Vec<SavedPlayer>,
+    /// What the system learned from every match ([`League::learned`]), for a system that
+    /// learns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub learned: Option<SavedState>,
+    /// Every factor met, in the order the league met them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub factors: Vec<SavedFactor>,
+}
+
+/// A player of a [`SavedLeague`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct SavedPlayer {
+    /// The player's id.
+    pub name: String,
+    /// The rating as the league keeps it.
+    pub rating: Rating,
+    /// The leaderboard's statistics.
+    pub stats: SavedStats,
+    /// What the system keeps of the player, for a system that keeps a state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<SavedState>,
+}
+
+/// A factor of a [`SavedLeague`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct SavedFactor {
+    /// The factor.
+    pub factor: Factor,
+    /// Its rating.
+    pub rating: Rating,
+    /// Its statistics.
+    pub stats: SavedStats,
+}
+
+/// The statistics of a player or factor ([`PlayerStats`]) in a [`SavedLeague`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct SavedStats {
+    /// Matches played.
+    pub games: u32,
+    /// Wins, a tie for first among k entries counting 1/k.
+    pub wins: f64,
+    /// The wins of an average player in the same matches.
+    pub expected_wins: f64,
+    /// Sum of the number of entries of the matches played.
+    pub entries_total: u64,
+    /// Time of the last match played (Unix seconds), when matches have times.
+    pub last_time: Option<i64>,
+    /// Id of the last match played.
+    pub last_match: Option<String>,
+}
+
+impl From<&PlayerStats> for SavedStats {
+    fn from(s: &PlayerStats) -> Self {
+        SavedStats {
+            games: s.games,
+            wins: s.wins,
+            expected_wins: s.expected_wins,
+            entries_total: s.entries_total,
+            last_time: s.last_time,
+            last_match: s.last_match.as_ref().map(ToString::to_string),
+        }
+    }
+}
+
+impl From<SavedStats> for PlayerStats {
+    fn from(s: SavedStats) -> Self {
+        PlayerStats {
+            games: s.games,
+            wins: s.wins,
+            expected_wins: s.expected_wins,
+            entries_total: s.entries_total,
+            last_time: s.last_time,
+            last_match: s.last_match.map(CompactString::from),
+        }
+    }
+}
+
+/// Why a league cannot be saved, or saved data cannot be restored. Nothing is restored
+/// then.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SaveError {
+    /// A state of a system defined outside podium, whose type a saved league cannot
+    /// hold.
+    #[error("{owner}: its state is a {type_name}, which a saved league cannot hold: only the states of podium's own systems can be saved")]
+    NotSaveable {
+        /// Whose state: the player, or "the learned value".
+        owner: String,
+        /// The state's type.
+        type_name: &'static str,
+    },
+    /// Data that is not a saved league.
+    #[error("not a saved podium league: field `format` is {found:?}, expected {FORMAT:?}")]
+    NotALeague {
+        /// The `format` field found.
+        found: String,
+    },
+    /// A saved league of a layout this library does not read.
+    #[error("a saved league of version {found}, but this podium reads version {VERSION}")]
+    Version {
+        /// The version found.
+        found: u32,
+    },
+    /// A league saved by another system than the one to restore it with.
+    #[error("the league was saved by system {saved}, not {given}; rate it with {saved}")]
+    OtherSystem {
+        /// The system of the saved league.
+        saved: String,
+        /// The system given.
+        given: String,
+    },
+    /// A league saved by the same system with other parameters.
+    #[error("the league was saved by {system} with {param}={saved}, not {param}={given}; rate it with {param}={saved}")]
+    OtherParams {
+        /// The system.
+        system: String,
+        /// The parameter that differs (or is missing on one side: then its value is
+        /// `(none)`).
+        param: String,
+        /// Its saved value.
+        saved: String,
+        /// Its value in the system given.
+        given: String,
+    },
+    /// The system the saved league names cannot be built.
+    #[error("the saved league's system cannot be built: {source}")]
+    System {
+        /// Why.
+        #[source]
+        source: ConfigError,
+    },
+    /// A value of the saved league that the league cannot hold.
+    #[error("{what}: {why}")]
+    Invalid {
+        /// Where: `players[3] "ann": state`, `learned`, …
+        what: String,
+        /// What is wrong and what was expected.
+        why: String,
+    },
+}
+
+/// Every parameter of `system` by name, its value as text.
+fn params_of(system: &dyn RatingSystem) -> BTreeMap<String, String> {
+    system
+        .params()
+        .into_iter()
+        .map(|p| (p.name.to_string(), p.value.to_string()))
+        .collect()
+}
+
+fn invalid(what: impl Into<String>, why: impl Into<String>) -> SaveError {
+    SaveError::Invalid {
+        what: what.into(),
+        why: why.into(),
+    }
+}
+
+/// Checks a saved rating: finite numbers, σ not negative, and σ present for a system
+/// that keeps one.
+fn check_rating(what: &str, r: &Rating, sigma: bool) -> Result<(), SaveError> {
+    if !r.value.is_finite() {
+        return Err(invalid(
+            format!("{what}: rating"),
+            format!("{} is not a finite number", r.value),
+        ));
+    }
+    match r.sigma {
+        Some(s) if !(s.is_finite() && s >= 0.0) => Err(invalid(
+            format!("{what}: sigma"),
+            format!("{s}, expected a finite number ≥ 0"),
+        )),
+        None if sigma => Err(invalid(
+            format!("{what}: sigma"),
+            "missing, and the system keeps a σ for every rating",
+        )),
+        _ => Ok(()),
+    }
+}
+
+impl SavedLeague {
+    /// Checks that the data is a saved league of the version this library reads.
+    ///
+    /// # Errors
+    /// [`SaveError::NotALeague`] or [`SaveError::Version`].
+    pub fn check_format(&self) -> Result<(), SaveError> {
+        if self.format != FORMAT {
+            return Err(SaveError::NotALeague {
+                found: self.format.clone(),
+            });
+        }
+        if self.version != VERSION {
+            return Err(SaveError::Version {
+                found: self.version,
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks that `system` is the one the league was saved by: the same name and every
+    /// parameter the same.
+    ///
+    /// # Errors
+    /// [`SaveError::OtherSystem`] or [`SaveError::OtherParams`], naming the first
+    /// parameter that differs.
+    pub fn check_system(&self, system: &dyn RatingSystem) -> Result<(), SaveError> {
+        if system.name() != self.system {
+            return Err(SaveError::OtherSystem {
+                saved: self.system.clone(),
+                given: system.name().to_string(),
+            });
+        }
+        let given = params_of(system);
+        let none = String::from("(none)");
+        let names = self.params.keys().chain(given.keys());
+        for name in names {
+            let (s, g) = (
+                self.params.get(name).unwrap_or(&none),
+                given.get(name).unwrap_or(&none),
+            );
+            if s != g {
+                return Err(SaveError::OtherParams {
+                    system: self.system.clone(),
+                    param: name.clone(),
+                    saved: s.clone(),
+                    given: g.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The system the league was saved by, built from its name and parameters.
+    ///
+    /// # Errors
+    /// [`SaveError::System`] when the name is not a system's or a parameter is not
+    /// valid for it.
+    pub fn build_system(&self) -> Result<Box<dyn RatingSystem>, SaveError> {
+        let mut settings = crate::Settings::new();
+        for (k, v) in &self.params {
+            settings = settings.with(k, v);
+        }
+        crate::system(&self.system, &settings).map_err(|source| SaveError::System { source })
+    }
+}
+
+impl League {
+    /// The league as data, to restore exactly with [`League::restore`]: see
+    /// [`crate::league::saved`].
+    ///
+    /// # Errors
+    /// [`SaveError::NotSaveable`] for a league of a system defined outside podium whose
+    /// states are of a type a saved league cannot hold.
+    pub fn save(&self) -> Result<SavedLeague, SaveError> {
+        let saved = |owner: &dyn Fn() -> String, s: &State| {
+            SavedState::of(s).ok_or_else(|| SaveError::NotSaveable {
+                owner: owner(),
+                type_name: s.type_name(),
+            })
+        };
+        let players = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let state = match self.state(i) {
+                    Some(s) => Some(saved(&|| format!("player {:?}", p.name), s)?),
+                    None => None,
+                };
+                Ok(SavedPlayer {
+                    name: p.name.clone(),
+                    rating: p.rating,
+                    stats: SavedStats::from(&p.stats),
+                    state,
+                })
+            })
+            .collect::<Result<Vec<_>, SaveError>>()?;
+        let learned = match &self.learned {
+            Some(l) => Some(saved(&|| "the learned value".to_string(), l)?),
+            None => None,
+        };
+        Ok(SavedLeague {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            system: self.system.name().to_string(),
+            params: params_of(&*self.system),
+            matches_rated: self.rated,
+            players,
+            learned,
+            factors: self
+                .factors
+                .iter()
+                .map(|f| SavedFactor {
+                    factor: f.factor.clone(),
+                    rating: f.rating,
+                    stats: SavedStats::from(&f.stats),
+                })
+                .collect(),
+        })
+    }
+
+    /// The league saved as `saved`, rated by the system it names with its parameters
+    /// ([`SavedLeague::build_system`]).
+    ///
+    /// # Errors
+    /// As [`League::restore_with`], and [`SaveError::System`].
+    pub fn restore(saved: SavedLeague) -> Result<League, SaveError> {
+        saved.check_format()?;
+        let system = saved.build_system()?;
+        League::restore_with(Arc::from(system), saved)
+    }
+
+    /// The league saved as `saved`, rated by `system`, which must be the system it was
+    /// saved by with the same parameters.
+    ///
+    /// # Errors
+    /// [`SaveError::NotALeague`] and [`SaveError::Version`] for data of another kind or
+    /// layout, [`SaveError::OtherSystem`] and [`SaveError::OtherParams`] for another
+    /// system, [`SaveError::Invalid`] for a value the league cannot hold (a player or
+    /// factor given twice, a rating that is not a finite number, a state of another
+    /// system or shape).
+    pub fn restore_with(
+        system: Arc<dyn RatingSystem>,
+        saved: SavedLeague,
+    ) -> Result<League, SaveError> {
+        saved.check_format()?;
+        saved.check_system(&*system)?;
+        let mut league = League::shared(system);
+        let sys = Arc::clone(&league.system);
+        let sigma = sys.has_uncertainty();
+        let fresh_state = if league.keeps_state {
+            sys.initial_state(&sys.initial_rating())
+                .map_err(|e| invalid("the system's newcomer state", e.to_string()))?
+        } else {
+            None
+        };
+        league.players.reserve(saved.players.len());
+        league.index.reserve(saved.players.len());
+        for (i, p) in saved.players.into_iter().enumerate() {
+            let what = format!("players[{i}] {:?}", p.name);
+            if league.index.contains_key(p.name.as_str()) {
+                return Err(invalid(what, "a player given twice"));
+            }
+            check_rating(&what, &p.rating, sigma)?;
+            let state = match (p.state, &fresh_state) {
+                (None, _) => None,
+                (Some(s), Some(fresh)) => Some(
+                    s.restore(fresh)
+                        .map_err(|why| invalid(format!("{what}: state"), why))?,
+                ),
+                (Some(s), None) => {
+                    return Err(invalid(
+                        format!("{what}: state"),
+                        format!(
+                            "a {} state, but {} keeps no state per player",
+                            s.tag(),
+                            sys.name()
+                        ),
+                    ))
+                }
+            };
+            league.index.insert(CompactString::from(&p.name), i);
+            league.players.push(PlayerRecord {
+                name: p.name,
+                rating: p.rating,
+                stats: p.stats.into(),
+            });
+            if league.keeps_state {
+                league.states.push(state);
+            }
+        }
+        league.learned = match (saved.learned, sys.initial_learned()) {
+            (Some(l), Some(fresh)) => {
+                Some(l.restore(&fresh).map_err(|why| invalid("learned", why))?)
+            }
+            (None, None) => None,
+            (None, Some(_)) => {
+                return Err(invalid(
+                    "learned",
+                    format!("missing: {} learns from every match", sys.name()),
+                ))
+            }
+            (Some(l), None) => {
+                return Err(invalid(
+                    "learned",
+                    format!("a {} value, but {} learns nothing", l.tag(), sys.name()),
+                ))
+            }
+        };
+        if !saved.factors.is_empty() && !sys.rates_factors() {
+            return Err(invalid(
+                "factors",
+                format!(
+                    "{} factors, but {} rates none",
+                    saved.factors.len(),
+                    sys.name()
+                ),
+            ));
+        }
+        for (i, f) in saved.factors.into_iter().enumerate() {
+            let what = format!("factors[{i}] {}", f.factor);
+            if league.factor_index.contains_key(&f.factor) {
+                return Err(invalid(what, "a factor given twice"));
+            }
+            check_rating(&what, &f.rating, sigma)?;
+            league.factor_index.insert(f.factor.clone(), i);
+            league.factors.push(FactorRecord {
+                factor: f.factor,
+                rating: f.rating,
+                stats: f.stats.into(),
+            });
+        }
+        league.rated = saved.matches_rated;
+        Ok(league)
+    }
+}
