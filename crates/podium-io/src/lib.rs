@@ -27,6 +27,7 @@ pub mod plain;
 mod player_keys;
 pub mod quake;
 mod records;
+pub mod saved;
 pub mod time;
 pub mod write;
 

@@ -44,6 +44,16 @@ pub struct Args {
     /// CSV puts its table after a blank line; JSON becomes {"players": [..], "factors": [..]}.
     #[arg(long = "factors", requires = "factors")]
     factor_table: bool,
+    /// Go on from the league saved in FILE by --save: its players, ratings, states and
+    /// statistics, then rate the input files after its matches. The league must have
+    /// been saved by the same --system with the same --set values.
+    #[arg(long, value_name = "FILE", conflicts_with = "initial")]
+    resume: Option<String>,
+    /// Save the league after rating to FILE (JSON), to go on later with --resume: every
+    /// player's rating, state and statistics, exactly. Written whole or not at all; FILE
+    /// may be the --resume file.
+    #[arg(long, value_name = "FILE")]
+    save: Option<String>,
 }
 
 /// Header of the `--history` CSV.
@@ -67,7 +77,14 @@ pub const NO_FACTOR_RATED: &str = "no factor was rated, so the factors' table is
 
 /// Rates and prints.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let mut league = ingest::new_league(&args.system, &args.initial)?;
+    let mut league = match &args.resume {
+        Some(path) => podium_io::saved::read(path, Some(args.system.build()?.into()))?,
+        None => ingest::new_league(&args.system, &args.initial)?,
+    };
+    // A file the league cannot be saved to is refused before rating anything.
+    if let Some(path) = &args.save {
+        check_save(path, &args)?;
+    }
     args.input.check_system(league.system())?;
     if args.display == Ranking::Conservative && !league.system().has_uncertainty() {
         anyhow::bail!(
@@ -78,6 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let Some(path) = &args.history else {
         let skipped = ingest::rate(&args.input, &mut league)?;
         none_rated(&league, &skipped)?;
+        save(&args, &league)?;
         return print(&args, &league, &skipped);
     };
     // The history is written whole or not at all: its file is replaced (or it goes to
@@ -132,6 +150,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Ok(())
     })?;
     none_rated(&league, &skipped)?;
+    save(&args, &league)?;
     let history = history.into_inner().map_err(|e| e.into_error())?;
     let to_stdout = history.path().is_none();
     history.commit()?;
@@ -140,6 +159,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     print(&args, &league, &skipped)
+}
+
+/// The files the league must not be saved over: the inputs (the --resume file may be
+/// replaced: it was read whole before).
+fn inputs(args: &Args) -> Vec<&str> {
+    let mut inputs: Vec<&str> = args.input.files.iter().map(String::as_str).collect();
+    inputs.extend(args.initial.initial.as_deref());
+    inputs.extend(args.history.as_deref());
+    inputs
+}
+
+/// Checks that the league can be saved to `path`: a file, not an input.
+fn check_save(path: &str, args: &Args) -> anyhow::Result<()> {
+    if path == "-" {
+        anyhow::bail!("--save -: a saved league goes to a file; give a file name");
+    }
+    podium_io::output::check(std::path::Path::new(path), &inputs(args))?;
+    Ok(())
+}
+
+/// With --save, saves the league.
+fn save(args: &Args, league: &League) -> anyhow::Result<()> {
+    match &args.save {
+        Some(path) => Ok(podium_io::saved::write(path, league, &inputs(args))?),
+        None => Ok(()),
+    }
 }
 
 /// With `--skip-bad`, an error when every match read was bad: there is no rest to rate,
