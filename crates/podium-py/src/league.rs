@@ -337,6 +337,9 @@ pub struct League {
     history: Option<History>,
     /// The last match built for `rate()`, whose allocations the next one reuses.
     spare: Option<podium::Match>,
+    /// The league as it was loaded (`League.load`, unpickling): where rating the
+    /// history again starts.
+    base: Option<podium::League>,
 }
 
 /// A player of a stored history not yet met by the league, in the map from the store's
@@ -411,6 +414,46 @@ fn ingest_failed<E: std::fmt::Display>(e: IngestError<E>) -> PyErr {
     )
 }
 
+/// Why a league could not be saved or loaded: `OSError` when the file cannot be read or
+/// written, `ConfigError` for a league saved by another system or with other parameters,
+/// else `ReadError` naming the file (and where the file is damaged, the line and field).
+fn saved_error(e: podium_io::saved::SavedFileError) -> PyErr {
+    use podium::SaveError;
+    use podium_io::output::OutputError;
+    use podium_io::saved::SavedFileError;
+    let (file, line, field) = match &e {
+        SavedFileError::Read { path, source }
+        | SavedFileError::Write(OutputError::Io { path, source }) => {
+            return crate::errors::io_error(path, source)
+        }
+        SavedFileError::League { path, source } => match source {
+            SaveError::OtherSystem { .. }
+            | SaveError::OtherParams { .. }
+            | SaveError::System { .. } => {
+                return crate::errors::ConfigError::new_err(e.to_string())
+            }
+            SaveError::NotSaveable { .. } => return PodiumError::new_err(e.to_string()),
+            _ => (Some(path.clone()), None, None),
+        },
+        SavedFileError::Corrupt {
+            path, line, field, ..
+        } => (Some(path.clone()), Some(*line), Some(field.clone())),
+        SavedFileError::NotALeague { path, .. } => (Some(path.clone()), None, None),
+        _ => return PodiumError::new_err(e.to_string()),
+    };
+    let message = e.to_string();
+    let err = crate::errors::ReadError::new_err(message.clone());
+    Python::attach(|py| {
+        let value = err.value(py);
+        let _ = value.setattr("file", file);
+        let _ = value.setattr("line", line);
+        let _ = value.setattr("field", field);
+        let _ = value.setattr("match_id", None::<String>);
+        let _ = value.setattr("errors", vec![message]);
+    });
+    err
+}
+
 /// Whether the matches `league` rated have times (`None` before its first match), as
 /// the first player who played says: every match has a time or none does, so one player
 /// tells, and the first one is found at once.
@@ -430,7 +473,40 @@ impl League {
             log: history.then(Log::new),
             history: None,
             spare: None,
+            base: None,
         }
+    }
+
+    /// The league restored from a saved league's text, rated by `system` if given (it
+    /// must be the system it was saved by) or else by the one it names; `path` names it
+    /// in errors.
+    fn restored(text: &str, path: &str, system: Option<System>, history: bool) -> PyResult<Self> {
+        let saved = podium_io::saved::from_json(text, path).map_err(saved_error)?;
+        let system = match system {
+            Some(s) => s,
+            None => {
+                let mut settings = podium::Settings::new();
+                for (k, v) in &saved.params {
+                    settings = settings.with(k, v);
+                }
+                System::build(&saved.system, settings)?
+            }
+        };
+        let inner =
+            podium::League::restore_with(Arc::clone(&system.inner), saved).map_err(|source| {
+                saved_error(podium_io::saved::SavedFileError::League {
+                    path: path.to_string(),
+                    source,
+                })
+            })?;
+        Ok(League {
+            base: history.then(|| inner.clone()),
+            inner,
+            system,
+            log: history.then(Log::new),
+            history: None,
+            spare: None,
+        })
     }
 
     /// The next match's default id: its number in the league.
@@ -481,7 +557,10 @@ impl League {
 
     /// Rates everything the league rated again, recording every change: the history.
     fn replay(&self) -> Result<History, String> {
-        let mut league = podium::League::shared(Arc::clone(&self.system.inner));
+        let mut league = match &self.base {
+            Some(base) => base.clone(),
+            None => podium::League::shared(Arc::clone(&self.system.inner)),
+        };
         let mut history = History::default();
         let Some(log) = &self.log else {
             return Ok(history);
@@ -1570,7 +1649,63 @@ impl League {
             log: self.log.clone(),
             history: self.history.clone(),
             spare: None,
+            base: self.base.clone(),
         }
+    }
+
+    /// Saves the league to the file `path` (JSON), exactly: every player's rating, state
+    /// and statistics, what the system learned, the factors. `League.load(path)` goes on
+    /// from there. The file is written whole or not at all; the history is not saved.
+    fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        let name = path.to_string_lossy().into_owned();
+        py.detach(|| podium_io::saved::write(&name, &self.inner, &[]))
+            .map_err(saved_error)
+    }
+
+    /// The league saved in the file `path` by `save()`, rated by the system it was saved
+    /// by; given a `system` (and keyword parameters), it must be that system with the
+    /// same parameters. Raises `ReadError` for a file that is not a saved league,
+    /// is damaged, or was saved by another system. Its `history()` starts at the load.
+    #[staticmethod]
+    #[pyo3(signature = (path, /, system=None, *, history=true, **params))]
+    fn load(
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        system: Option<&Bound<'_, PyAny>>,
+        history: bool,
+        params: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<League> {
+        let name = path.to_string_lossy().into_owned();
+        let system = match (system, params) {
+            (None, None) => None,
+            (s, p) => Some(system_arg(s, p)?),
+        };
+        let bytes = std::fs::read(&path).map_err(|e| crate::errors::io_error(&name, &e))?;
+        let text = py.detach(|| {
+            String::from_utf8(bytes).map_err(|e| {
+                saved_error(podium_io::saved::SavedFileError::NotALeague {
+                    path: name.clone(),
+                    why: format!("not UTF-8 text: {}", e.utf8_error()),
+                })
+            })
+        })?;
+        League::restored(&text, &name, system, history)
+    }
+
+    /// Pickling: the saved league (as `save()` writes it) and whether the league keeps
+    /// its history.
+    fn __getstate__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, bool)> {
+        let text = podium_io::saved::to_json(&self.inner, "the league").map_err(saved_error)?;
+        let bytes = pyo3::types::PyBytes::new(py, text.as_bytes());
+        Ok((bytes.into_any().unbind(), self.log.is_some()))
+    }
+
+    fn __setstate__(&mut self, state: (Vec<u8>, bool)) -> PyResult<()> {
+        let (bytes, history) = state;
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|e| PodiumError::new_err(format!("not a pickled podium League: {e}")))?;
+        *self = League::restored(text, "the pickled league", None, history)?;
+        Ok(())
     }
 
     fn __copy__(&self) -> League {

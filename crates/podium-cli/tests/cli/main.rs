@@ -13,6 +13,7 @@ mod rate;
 mod readers;
 mod remember;
 mod safety;
+mod saved;
 
 #[path = "../site_check.rs"]
 mod site_check;
