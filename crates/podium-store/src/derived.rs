@@ -319,7 +319,7 @@ impl<'a> Ordered<'a> {
     }
 
     /// The places from `offset` on (O(offset) for a kept order, O(1) for a sorted one).
-    fn from(&self, offset: usize) -> Box<dyn Iterator<Item = &'a Place> + 'a> {
+    fn starting_at(&self, offset: usize) -> Box<dyn Iterator<Item = &'a Place> + 'a> {
         match *self {
             Ordered::Kept(set) => Box::new(set.iter().skip(offset)),
             Ordered::Sorted(v) => Box::new(v.get(offset..).unwrap_or_default().iter()),
@@ -873,7 +873,7 @@ impl Derived {
         spans.resize(self.league.players().len(), None);
         out.push(b'[');
         let mut digits = [0u8; 20];
-        for (k, place) in ordered.from(0).enumerate() {
+        for (k, place) in ordered.starting_at(0).enumerate() {
             if k > 0 {
                 out.push(b',');
             }
@@ -928,7 +928,7 @@ impl Derived {
     #[must_use]
     pub fn compute_board_in(&self, order: BoardOrder) -> Vec<BoardRow> {
         self.ordered(order)
-            .from(0)
+            .starting_at(0)
             .enumerate()
             .map(|(k, p)| self.row_of(k + 1, p.index))
             .collect()
@@ -953,7 +953,7 @@ impl Derived {
         let ordered = self.ordered(order);
         let total = ordered.len();
         let rows = ordered
-            .from(offset)
+            .starting_at(offset)
             .take(limit)
             .enumerate()
             .map(|(k, p)| self.row_of(offset + k + 1, p.index))
