@@ -2,9 +2,12 @@
 //!
 //! - `board`: leaderboard latency (p50/p99) for a league of 100,000 players, paginated
 //!   and full, and the time a started server takes to load it;
-//! - `submit`: acknowledged match submissions per second from concurrent clients, every
-//!   commit durable (SQLite `synchronous=FULL`, PostgreSQL's default), group commit; to
-//!   the server this benchmark starts, or spread over running servers (`--targets`);
+//! - `submit`: for each system (`--systems`, the default `kalman-mmr` first), a league of
+//!   `--submit-players` players filled in batches of 200 (timed), the latency of one
+//!   match per request, and acknowledged four-player submissions per second from
+//!   concurrent clients, every commit durable (SQLite `synchronous=FULL`, PostgreSQL's
+//!   default), group commit; to the server this benchmark starts, or spread over running
+//!   servers (`--targets`);
 //! - `correct`: the time to correct one match near the end of a league of 1,000,000
 //!   matches, rated again from the last checkpoint, against a full replay.
 //!
@@ -18,6 +21,7 @@
 //!     [--db postgres://USER@HOST/DB]  # a server to make scratch databases on (else SQLite files)
 //!     [--targets http://HOST:PORT,http://HOST:PORT]  # submit to running servers
 //!     [--clients 32 --matches 20000 --players 100000 --league-matches 1000000]
+//!     [--systems kalman-mmr,sme --submit-players 50000]
 //! ```
 
 use std::net::SocketAddr;
@@ -198,13 +202,54 @@ fn latencies(n: usize, mut f: impl FnMut() -> usize) -> (f64, f64, usize) {
     (percentile(&times, 0.5), percentile(&times, 0.99), bytes)
 }
 
-/// `matches` submissions from `clients` clients, client `c` to server `c % n` of the
-/// `n` targets, each waiting for its acknowledgement.
-fn submissions(targets: &[String], clients: usize, matches: usize) {
+/// Four distinct players of `0..players`, drawn by `rng`.
+fn four_of(rng: &mut rand::rngs::StdRng, players: usize) -> Vec<usize> {
+    let mut four: Vec<usize> = Vec::with_capacity(4);
+    while four.len() < 4 {
+        let p = rng.gen_range(0..players);
+        if !four.contains(&p) {
+            four.push(p);
+        }
+    }
+    four
+}
+
+/// A submission body: players finishing in the order given.
+fn match_body(id: &str, players: &[usize]) -> Value {
+    json!({
+        "id": id,
+        "results": players.iter().enumerate().map(|(r, p)| json!({"player": format!("p{p}"), "rank": r + 1})).collect::<Vec<_>>(),
+    })
+}
+
+/// For each system, a league of its own on the first target: filled with `players`
+/// players (four-player matches, each player in one, sent in batches of 200; timed),
+/// then the latency of one match per request from one client, then `matches`
+/// submissions from `clients` clients (client `c` to server `c % n` of the `n` targets,
+/// each waiting for its acknowledgement), then the first full board read after them.
+fn submissions(
+    targets: &[String],
+    systems: &[String],
+    clients: usize,
+    matches: usize,
+    players: usize,
+) {
+    for system in systems {
+        submissions_of(targets, system, clients, matches, players);
+    }
+}
+
+fn submissions_of(
+    targets: &[String],
+    system: &str,
+    clients: usize,
+    matches: usize,
+    players: usize,
+) {
     let a = agent();
     let v: Value = a
         .post(&format!("{}/api/leagues", targets[0]))
-        .send_json(json!({"name": "bench", "system": "sme"}))
+        .send_json(json!({"name": "bench", "system": system}))
         .unwrap()
         .into_json()
         .unwrap();
@@ -212,25 +257,71 @@ fn submissions(targets: &[String], clients: usize, matches: usize) {
         v["id"].as_i64().unwrap(),
         v["admin_token"].as_str().unwrap().to_string(),
     );
+    let auth = format!("Bearer {token}");
     let urls: Vec<String> = targets
         .iter()
         .map(|base| format!("{base}/api/leagues/{id}/matches"))
         .collect();
+    // Every player in one match of the filling, in a shuffled order.
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let mut everyone: Vec<usize> = (0..players).collect();
+    for i in (1..everyone.len()).rev() {
+        everyone.swap(i, rng.gen_range(0..=i));
+    }
+    let fill: Vec<Value> = everyone
+        .chunks(4)
+        .filter(|c| c.len() >= 2)
+        .enumerate()
+        .map(|(k, c)| match_body(&format!("f{k}"), c))
+        .collect();
+    let started = Instant::now();
+    for batch in fill.chunks(200) {
+        let r = a
+            .post(&urls[0])
+            .set("Authorization", &auth)
+            .send_json(Value::Array(batch.to_vec()))
+            .expect("batch acknowledged");
+        assert_eq!(r.status(), 200);
+    }
+    println!(
+        "{system}: filling the league: {} matches of up to 4 players ({players} players) in batches of 200: {:.2} s",
+        fill.len(),
+        started.elapsed().as_secs_f64()
+    );
     // Every target serves the league before the clock starts.
     for base in targets {
         while a
-            .get(&format!("{base}/api/leagues/{id}/leaderboard"))
+            .get(&format!("{base}/api/leagues/{id}/leaderboard?limit=1"))
             .call()
             .is_err()
         {
             std::thread::sleep(Duration::from_millis(10));
         }
     }
+    let singles = (matches / 10).clamp(1, 1_000);
+    let mut times = Vec::with_capacity(singles);
+    for i in 0..singles {
+        let body = match_body(&format!("s{i}"), &four_of(&mut rng, players));
+        let t = Instant::now();
+        let r = a
+            .post(&urls[0])
+            .set("Authorization", &auth)
+            .send_json(body)
+            .expect("submission acknowledged");
+        times.push(t.elapsed());
+        assert_eq!(r.status(), 201);
+    }
+    times.sort();
+    println!(
+        "{system}: one match per request, one client, {players} players: p50 {:.2} ms, p99 {:.2} ms ({singles} requests)",
+        percentile(&times, 0.5),
+        percentile(&times, 0.99)
+    );
     let next = AtomicUsize::new(0);
     let started = Instant::now();
     std::thread::scope(|s| {
         for c in 0..clients {
-            let (url, token, next) = (&urls[c % urls.len()], &token, &next);
+            let (url, auth, next) = (&urls[c % urls.len()], &auth, &next);
             s.spawn(move || {
                 let a = agent();
                 let mut rng = rand::rngs::StdRng::seed_from_u64(c as u64);
@@ -239,21 +330,10 @@ fn submissions(targets: &[String], clients: usize, matches: usize) {
                     if i >= matches {
                         break;
                     }
-                    let n = rng.gen_range(2..=5);
-                    let mut players: Vec<u32> = Vec::new();
-                    while players.len() < n {
-                        let p = rng.gen_range(0..500);
-                        if !players.contains(&p) {
-                            players.push(p);
-                        }
-                    }
-                    let body = json!({
-                        "id": format!("b{i}"),
-                        "results": players.iter().enumerate().map(|(r, p)| json!({"player": format!("p{p}"), "rank": r + 1})).collect::<Vec<_>>(),
-                    });
+                    let body = match_body(&format!("b{i}"), &four_of(&mut rng, players));
                     let r = a
                         .post(url)
-                        .set("Authorization", &format!("Bearer {token}"))
+                        .set("Authorization", auth)
                         .send_json(body)
                         .expect("submission acknowledged");
                     assert_eq!(r.status(), 201);
@@ -263,9 +343,15 @@ fn submissions(targets: &[String], clients: usize, matches: usize) {
     });
     let secs = started.elapsed().as_secs_f64();
     println!(
-        "submissions: {matches} matches from {clients} clients to {} server(s) in {secs:.2} s = {:.0} acknowledged/s (durable commits, group commit)",
+        "{system}: submissions: {matches} matches from {clients} clients to {} server(s) in {secs:.2} s = {:.0} acknowledged/s (durable commits, group commit)",
         targets.len(),
         matches as f64 / secs
+    );
+    let t = Instant::now();
+    let bytes = fetch(&a, &format!("{}/api/leagues/{id}/leaderboard", targets[0]));
+    println!(
+        "{system}: first full board after the submissions: {:.1} ms ({bytes} bytes)",
+        t.elapsed().as_secs_f64() * 1e3
     );
 }
 
@@ -551,6 +637,7 @@ fn main() {
     let matches = arg("--matches", 20_000);
     let players = arg("--players", 100_000);
     let league_matches = arg("--league-matches", 1_000_000);
+    let submit_players = arg("--submit-players", 50_000);
     let dir = std::env::temp_dir().join(format!("podium-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -574,7 +661,12 @@ fn main() {
                 base
             })],
         };
-        submissions(&targets, clients, matches);
+        let systems: Vec<String> = text_arg("--systems")
+            .unwrap_or_else(|| "kalman-mmr,sme".into())
+            .split(',')
+            .map(str::to_string)
+            .collect();
+        submissions(&targets, &systems, clients, matches, submit_players);
     }
     if what.contains(&"correct") {
         correction(&ledgers, players, league_matches);

@@ -8,7 +8,7 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, patch, post, put, MethodRouter};
 use axum::{Json, Router};
-use podium_store::{LeagueId, NewLeague, Submission, SubmitStatus};
+use podium_store::{BoardOrder, LeagueId, NewLeague, Submission, SubmitStatus};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -172,6 +172,9 @@ struct PatchLeague {
 struct Page {
     limit: Option<usize>,
     offset: Option<usize>,
+    /// `established` (the default) or `rating`.
+    #[serde(default)]
+    order: BoardOrder,
 }
 
 #[derive(Debug, Deserialize)]
@@ -306,13 +309,14 @@ async fn leaderboard(
     AppQuery(page): AppQuery<Page>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
+    let order = page.order;
     if page.limit.is_none() && page.offset.unwrap_or(0) == 0 {
-        return full_leaderboard(&state, id, &headers).await;
+        return full_leaderboard(&state, id, order, &headers).await;
     }
     let offset = page.offset.unwrap_or(0);
     let limit = page.limit.unwrap_or(usize::MAX);
     let (total, rows) = state
-        .with_leagues(move |l| l.leaderboard_page(id, offset, limit))
+        .with_leagues(move |l| l.leaderboard_page_in(id, order, offset, limit))
         .await?;
     let body = serde_json::to_vec(&rows).map_err(ApiError::internal)?;
     Ok((
@@ -333,16 +337,19 @@ const X_TOTAL_COUNT: header::HeaderName = header::HeaderName::from_static("x-tot
 async fn full_leaderboard(
     state: &AppState,
     id: LeagueId,
+    order: BoardOrder,
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
-    let board = state.with_leagues(move |l| l.leaderboard_json(id)).await?;
+    let board = state
+        .with_leagues(move |l| l.leaderboard_json_in(id, order))
+        .await?;
     let cached = {
         let mut cache = crate::lock(&state.inner.board_json);
-        match cache.get(&id) {
+        match cache.get(&(id, order)) {
             Some(c) if c.version == board.version => c.clone(),
             _ => {
                 let c = std::sync::Arc::new(crate::board::BoardBody::new(board));
-                cache.insert(id, c.clone());
+                cache.insert((id, order), c.clone());
                 c
             }
         }

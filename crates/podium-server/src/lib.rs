@@ -93,9 +93,9 @@ struct Inner {
     access: Access,
     /// When the leagues created without a credential in the last hour were created.
     created: Mutex<VecDeque<Instant>>,
-    /// The full leaderboard as last served, per league: replaced when the store hands
-    /// out a new board (after any change to the league).
-    board_json: Mutex<HashMap<LeagueId, Arc<board::BoardBody>>>,
+    /// The full leaderboard as last served, per league and order: replaced when the
+    /// store hands out a new board (after any change to the league).
+    board_json: Mutex<HashMap<(LeagueId, podium_store::BoardOrder), Arc<board::BoardBody>>>,
 }
 
 /// What the handlers share: the leagues, the limits, who may create leagues.

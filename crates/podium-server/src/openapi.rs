@@ -96,6 +96,7 @@ pub fn document() -> Value {
             "/api/leagues/{id}/leaderboard": {"get": {"summary": "The leaderboard, best first, ratings at full precision",
                 "description": "Without limit and offset, the whole board: sent zstd- or gzip-encoded when Accept-Encoding allows (Vary: Accept-Encoding), with an ETag; If-None-Match with it gets a 304 while the board is unchanged.",
                 "parameters": [id, query("limit", "integer", "At most this many rows (default: all)"), query("offset", "integer", "Skip this many rows first"),
+                    query("order", "string", "established (default): players whose rating is not provisional first, by rating descending then name, then provisional players in the same order; rating: every player by rating descending then name"),
                     {"name": "If-None-Match", "in": "header", "required": false, "schema": {"type": "string"}, "description": "The ETag of a whole board the client has"}],
                 "responses": {"200": ok("Rows; header X-Total-Count gives the number of players", json!({"type": "array", "items": schema_ref("Standing")})),
                     "304": {"description": "The whole board is still the one If-None-Match named"},

@@ -2069,3 +2069,114 @@ async fn refused_league_creations_do_not_count_against_the_hourly_quota() {
     .await;
     assert_eq!(r.status, StatusCode::TOO_MANY_REQUESTS, "{}", r.text);
 }
+
+/// The board puts players whose rating is established first, then the provisional
+/// ones (each group by rating, then name); `?order=rating` gives every player by rating,
+/// whole or by pages, each order with a tag of its own; an unknown order is a 400.
+#[tokio::test]
+async fn the_board_lists_established_players_first_unless_asked_by_rating() {
+    let app = app();
+    let (id, token) = create(&app, json!({"name": "nights", "system": "sme"})).await;
+    let url = format!("/api/leagues/{id}/matches");
+    let regulars = ["ann", "bo", "cy", "dee"];
+    for night in 0..6 {
+        let places: Vec<(&str, u32)> = (0..4)
+            .map(|k| (regulars[(k + night) % 4], k as u32 + 1))
+            .collect();
+        let r = call(
+            &app,
+            Method::POST,
+            &url,
+            Some(&token),
+            Some(&game(&format!("n{night}"), &places)),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    }
+    for night in 6..8 {
+        let places = [("frank", 1), ("ann", 2), ("bo", 3), ("cy", 4), ("dee", 5)];
+        let r = call(
+            &app,
+            Method::POST,
+            &url,
+            Some(&token),
+            Some(&game(&format!("n{night}"), &places)),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    }
+    let board_url = format!("/api/leagues/{id}/leaderboard");
+    let names = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["player"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let established = call(&app, Method::GET, &board_url, None, None).await.json();
+    let by_rating = call(
+        &app,
+        Method::GET,
+        &format!("{board_url}?order=rating"),
+        None,
+        None,
+    )
+    .await
+    .json();
+    let named = call(
+        &app,
+        Method::GET,
+        &format!("{board_url}?order=established"),
+        None,
+        None,
+    )
+    .await
+    .json();
+    assert_eq!(named, established);
+    assert_eq!(names(&established)[4], "frank");
+    assert_eq!(established[4]["provisional"], true);
+    assert_eq!(established[4]["position"], 5);
+    // Two wins over every regular put frank first by rating alone.
+    assert_eq!(names(&by_rating)[0], "frank");
+    assert_eq!(by_rating[0]["position"], 1);
+    let mut rest = names(&by_rating)[1..].to_vec();
+    rest.push("frank".into());
+    assert_eq!(rest, names(&established));
+    let page = call(
+        &app,
+        Method::GET,
+        &format!("{board_url}?order=rating&offset=0&limit=2"),
+        None,
+        None,
+    )
+    .await
+    .json();
+    assert_eq!(
+        page.as_array().unwrap()[..],
+        by_rating.as_array().unwrap()[..2]
+    );
+    let page = call(
+        &app,
+        Method::GET,
+        &format!("{board_url}?offset=4&limit=2"),
+        None,
+        None,
+    )
+    .await
+    .json();
+    assert_eq!(names(&page), ["frank"]);
+    let tag = |h: &header::HeaderMap| h.get(header::ETAG).unwrap().to_str().unwrap().to_string();
+    let (_, a, _) = get_with(&app, &board_url, &[]).await;
+    let (_, b, _) = get_with(&app, &format!("{board_url}?order=rating"), &[]).await;
+    assert_ne!(tag(&a), tag(&b));
+    let r = call(
+        &app,
+        Method::GET,
+        &format!("{board_url}?order=elo"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
+    assert!(r.error().contains("order"), "{}", r.text);
+}

@@ -14,13 +14,13 @@ use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use podium::{League, Match, RatingSystem};
 
 use crate::error::StoreError;
 use crate::types::{
-    BoardJson, BoardRow, ChangeRow, FactorChange, FactorRow, HistoryRow, LedgerEntry,
+    BoardJson, BoardOrder, BoardRow, ChangeRow, FactorChange, FactorRow, HistoryRow, LedgerEntry,
     PlayerHistory, Position,
 };
 
@@ -112,10 +112,13 @@ fn rate(
     })
 }
 
-/// A player's place in the leaderboard order: rating descending, then name ascending
-/// (the order of [`League::standings`]).
+/// A player's place in one of the board's orders ([`BoardOrder`]): tier ascending, then
+/// rating descending, then name ascending.
 #[derive(Debug, Clone)]
 struct Place {
+    /// In the established order, 1 for a player whose rating is provisional (they come
+    /// after every other), else 0; always 0 in the rating order.
+    tier: u8,
     /// The player's rating when the place was taken.
     rating: f64,
     /// The player's id: names are unique, so no two places are equal.
@@ -125,15 +128,26 @@ struct Place {
 }
 
 impl Place {
-    /// Where player `index` of `league` stands now (their rating as the system reads it
-    /// now, [`League::current`]).
-    fn of(league: &League, index: usize) -> Self {
+    /// Where player `index` of `league` stands now in `order` (their rating as the
+    /// system reads it now, [`League::current`]).
+    fn of(league: &League, index: usize, order: BoardOrder) -> Self {
         let p = league.player(index);
+        let rating = league.current(index);
+        let tier = match order {
+            BoardOrder::Established => u8::from(league.system().is_provisional(&rating)),
+            BoardOrder::Rating => 0,
+        };
         Place {
-            rating: league.current(index).value,
+            tier,
+            rating: rating.value,
             name: p.name.clone(),
             index,
         }
+    }
+
+    /// Where player `index` stands now in each order, in [`BoardOrder::ALL`] order.
+    fn both(league: &League, index: usize) -> [Self; 2] {
+        BoardOrder::ALL.map(|o| Place::of(league, index, o))
     }
 }
 
@@ -150,9 +164,9 @@ impl PartialOrd for Place {
 }
 impl Ord for Place {
     fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .rating
-            .total_cmp(&self.rating)
+        self.tier
+            .cmp(&other.tier)
+            .then_with(|| other.rating.total_cmp(&self.rating))
             .then_with(|| self.name.cmp(&other.name))
     }
 }
@@ -222,17 +236,35 @@ struct Checkpoint {
     league: Arc<League>,
 }
 
+/// Where a player's row is in the last JSON made, and the rating it shows.
+#[derive(Debug, Clone)]
+struct Span {
+    bytes: Range<usize>,
+    /// The bits of the rating's value and σ in the row: a system that learns may report
+    /// another rating without the player playing, and the row is then made again.
+    value: u64,
+    sigma: Option<u64>,
+}
+
+impl Span {
+    /// Whether the row was made with `rating`.
+    fn shows(&self, rating: &podium::Rating) -> bool {
+        self.value == rating.value.to_bits() && self.sigma == rating.sigma.map(f64::to_bits)
+    }
+}
+
 /// The serialised full leaderboard and what the next one reuses of it.
 #[derive(Debug, Default)]
 struct BoardCache {
     /// The whole leaderboard as JSON while it is current.
     json: Option<BoardJson>,
     /// The last JSON made (current or not), and where each player's row is in it after
-    /// its position (`"player":…}`), by league index; `None` once the player's row has
-    /// changed. The next board copies unchanged rows from it, in nearly the same order,
-    /// and serialises only the rows of players who played since.
+    /// its position (`"player":…}`), by league index; `None` once the player has played
+    /// since. The next board copies unchanged rows from it, in nearly the same order,
+    /// and serialises only the rows of players who played since or whose reported
+    /// rating changed.
     last: Option<Arc<Vec<u8>>>,
-    spans: Vec<Option<Range<usize>>>,
+    spans: Vec<Option<Span>>,
     /// The JSON before `last`, whose buffer the next board reuses if no reader holds it
     /// any more (a fresh 20 MB buffer costs more in page faults than filling it).
     spare: Option<Arc<Vec<u8>>>,
@@ -256,14 +288,51 @@ pub struct Derived {
     by_key: HashMap<String, usize>,
     /// For each player (league index), the indices of their matches in `rated`.
     games: Vec<Vec<u32>>,
-    /// Every player in leaderboard order, kept up to date match by match, so that a
-    /// page of the leaderboard never needs a sort.
-    order: BTreeSet<Place>,
+    /// For a system that does not learn ([`League::learned`]): every player in each
+    /// board order ([`BoardOrder::ALL`]), kept up to date match by match, so that a page
+    /// of the leaderboard never needs a sort. Empty for a system that learns.
+    orders: [BTreeSet<Place>; 2],
+    /// For a system that learns, whose every match may change any player's reported
+    /// rating: each board order as of the current state, sorted on the first read after
+    /// a change (a batch of matches costs one sort, and only if the board is read).
+    sorted: [OnceLock<Vec<Place>>; 2],
     policy: Checkpoints,
     /// In increasing `count`, all below `rated.len()` or equal to it.
     checkpoints: Vec<Checkpoint>,
-    /// Behind a lock of its own so that readers holding the state shared can make it.
-    cache: Mutex<BoardCache>,
+    /// The JSON of each board order, behind a lock of its own so that readers holding
+    /// the state shared can make it.
+    cache: [Mutex<BoardCache>; 2],
+}
+
+/// The players in one board order, best first.
+enum Ordered<'a> {
+    Kept(&'a BTreeSet<Place>),
+    Sorted(&'a [Place]),
+}
+
+impl<'a> Ordered<'a> {
+    fn len(&self) -> usize {
+        match self {
+            Ordered::Kept(set) => set.len(),
+            Ordered::Sorted(v) => v.len(),
+        }
+    }
+
+    /// The places from `offset` on (O(offset) for a kept order, O(1) for a sorted one).
+    fn starting_at(&self, offset: usize) -> Box<dyn Iterator<Item = &'a Place> + 'a> {
+        match *self {
+            Ordered::Kept(set) => Box::new(set.iter().skip(offset)),
+            Ordered::Sorted(v) => Box::new(v.get(offset..).unwrap_or_default().iter()),
+        }
+    }
+
+    /// How many places come before `place`.
+    fn before(&self, place: &Place) -> usize {
+        match *self {
+            Ordered::Kept(set) => set.range(..place).count(),
+            Ordered::Sorted(v) => v.partition_point(|p| p < place),
+        }
+    }
 }
 
 /// Versions of boards, unique over every league of the process: a replay starts a new
@@ -450,10 +519,11 @@ impl Derived {
             rated: Vec::new(),
             by_key: HashMap::new(),
             games: Vec::new(),
-            order: BTreeSet::new(),
+            orders: Default::default(),
+            sorted: Default::default(),
             policy,
             checkpoints: Vec::new(),
-            cache: Mutex::new(BoardCache::default()),
+            cache: Default::default(),
         }
     }
 
@@ -545,14 +615,21 @@ impl Derived {
     /// # Errors
     /// [`StoreError::Rate`] or [`StoreError::TimeMismatch`].
     pub fn apply(&mut self, entry: &LedgerEntry, game: &Match) -> Result<(), StoreError> {
-        let old: Vec<Place> = game
-            .players()
-            .filter_map(|(_, m)| Some(Place::of(&self.league, self.league.index_of(&m.player)?)))
-            .collect();
+        let old: Vec<[Place; 2]> = if self.learns() {
+            Vec::new()
+        } else {
+            game.players()
+                .filter_map(|(_, m)| {
+                    Some(Place::both(&self.league, self.league.index_of(&m.player)?))
+                })
+                .collect()
+        };
         let timed = self.timed();
         let r = rate(&mut self.league, timed, entry, game)?;
-        for p in &old {
-            self.order.remove(p);
+        for places in &old {
+            for (set, p) in self.orders.iter_mut().zip(places) {
+                set.remove(p);
+            }
         }
         self.record(r);
         self.reread();
@@ -567,36 +644,67 @@ impl Derived {
         Ok(())
     }
 
-    /// Adds a rated match whose players' old places are already out of the order.
+    /// Whether the system learns from every match ([`League::learned`]), so that a match
+    /// may move every player's reported rating (`kalman-mmr` reports the model the
+    /// matches select, and an idle player's mean returns towards the newcomer prior).
+    fn learns(&self) -> bool {
+        self.league.learned().is_some()
+    }
+
+    /// Adds a rated match whose players' old places are already out of the orders.
     fn record(&mut self, r: Rated) {
         let index = self.rated.len() as u32;
-        let cache = self.cache.get_mut().unwrap_or_else(|p| p.into_inner());
+        let learns = self.learns();
         for &(i, _, _) in &r.changes {
             if self.games.len() <= i {
                 self.games.resize_with(i + 1, Vec::new);
             }
             self.games[i].push(index);
-            self.order.insert(Place::of(&self.league, i));
-            cache.forget(i);
+            if !learns {
+                for (set, p) in self.orders.iter_mut().zip(Place::both(&self.league, i)) {
+                    set.insert(p);
+                }
+            }
         }
-        cache.json = None;
+        for cache in &mut self.cache {
+            let cache = cache.get_mut().unwrap_or_else(|p| p.into_inner());
+            for &(i, _, _) in &r.changes {
+                cache.forget(i);
+            }
+            cache.json = None;
+        }
         self.by_key.insert(r.key.clone(), self.rated.len());
         self.rated.push(r);
     }
 
-    /// For a system that learns from every match ([`League::learned`]), a match may move
-    /// every player's rating (`kalman-mmr` reports the model the matches select): the
-    /// order and the board's rows are read again. Nothing to do for other systems.
+    /// After a change, for a system that learns: the orders are sorted again when next
+    /// read. The board's rows are checked then against each player's reported rating
+    /// ([`Span`]). Nothing to do for other systems, whose orders are kept.
     fn reread(&mut self) {
-        if self.league.learned().is_none() {
+        if !self.learns() {
             return;
         }
-        self.order = (0..self.league.players().len())
-            .map(|i| Place::of(&self.league, i))
-            .collect();
-        let cache = self.cache.get_mut().unwrap_or_else(|p| p.into_inner());
-        cache.spans.clear();
-        cache.json = None;
+        for sorted in &mut self.sorted {
+            sorted.take();
+        }
+        for cache in &mut self.cache {
+            cache.get_mut().unwrap_or_else(|p| p.into_inner()).json = None;
+        }
+    }
+
+    /// The players in `order`, best first: kept, or for a system that learns sorted now
+    /// if the state changed since the last read.
+    fn ordered(&self, order: BoardOrder) -> Ordered<'_> {
+        if !self.learns() {
+            return Ordered::Kept(&self.orders[order.index()]);
+        }
+        Ordered::Sorted(self.sorted[order.index()].get_or_init(|| {
+            let mut places: Vec<Place> = (0..self.league.players().len())
+                .map(|i| Place::of(&self.league, i, order))
+                .collect();
+            places.sort_unstable();
+            places
+        }))
     }
 
     /// Drops checkpoints beyond [`Checkpoints::keep`], older ones first (see
@@ -635,9 +743,13 @@ impl Derived {
             .collect();
         joining.sort_unstable();
         joining.dedup();
-        let cache = self.cache.get_mut().unwrap_or_else(|p| p.into_inner());
-        for &i in touched.iter().chain(&joining) {
-            self.order.remove(&Place::of(&self.league, i));
+        let learns = self.learns();
+        if !learns {
+            for &i in touched.iter().chain(&joining) {
+                for (set, p) in self.orders.iter_mut().zip(Place::both(&self.league, i)) {
+                    set.remove(&p);
+                }
+            }
         }
         for &i in &touched {
             if let Some(games) = self.games.get_mut(i) {
@@ -645,21 +757,30 @@ impl Derived {
                     games.pop();
                 }
             }
-            cache.forget(i);
         }
         // Players first seen after the base may have other indices in the new league.
         self.games.truncate(tail.base_players);
-        cache.spans.truncate(tail.base_players);
-        cache.json = None;
+        for cache in &mut self.cache {
+            let cache = cache.get_mut().unwrap_or_else(|p| p.into_inner());
+            for &i in &touched {
+                cache.forget(i);
+            }
+            cache.spans.truncate(tail.base_players);
+            cache.json = None;
+        }
         let old_league = std::mem::replace(&mut self.league, tail.league);
         // The league is the tail's last state: each player's place is taken once, at
         // their final rating (places taken twice are equal and kept once).
         for r in tail.rated {
             self.record(r);
         }
-        for &i in &touched {
-            if i < tail.base_players {
-                self.order.insert(Place::of(&self.league, i));
+        if !learns {
+            for &i in &touched {
+                if i < tail.base_players {
+                    for (set, p) in self.orders.iter_mut().zip(Place::both(&self.league, i)) {
+                        set.insert(p);
+                    }
+                }
             }
         }
         self.reread();
@@ -720,16 +841,25 @@ impl Derived {
             .collect()
     }
 
-    /// The whole leaderboard as JSON: exactly `serde_json::to_vec(&self.compute_board())`,
-    /// made once per change. Rows of players who have not played since the last JSON was
-    /// made are copied from it; only the others are serialised again.
+    /// The whole leaderboard in the default order as JSON ([`Derived::board_json_in`]).
     pub fn board_json(&self) -> BoardJson {
-        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        self.board_json_in(BoardOrder::default())
+    }
+
+    /// The whole leaderboard in `order` as JSON: exactly
+    /// `serde_json::to_vec(&self.compute_board_in(order))`, made once per change. Rows of
+    /// players whose row has not changed since the last JSON was made are copied from
+    /// it; only the others are serialised again.
+    pub fn board_json_in(&self, order: BoardOrder) -> BoardJson {
+        let mut cache = self.cache[order.index()]
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
         if let Some(j) = &cache.json {
             return j.clone();
         }
+        let ordered = self.ordered(order);
         // Rows are ~200 bytes; sizing the buffer up front spares regrowing 20 MB.
-        let wanted = 2 + self.order.len() * 240;
+        let wanted = 2 + ordered.len() * 240;
         let mut out = cache
             .spare
             .take()
@@ -743,7 +873,7 @@ impl Derived {
         spans.resize(self.league.players().len(), None);
         out.push(b'[');
         let mut digits = [0u8; 20];
-        for (k, place) in self.order.iter().enumerate() {
+        for (k, place) in ordered.starting_at(0).enumerate() {
             if k > 0 {
                 out.push(b',');
             }
@@ -751,12 +881,19 @@ impl Derived {
             out.extend_from_slice(decimal(k + 1, &mut digits));
             out.push(b',');
             let i = place.index;
+            let rating = self.league.current(i);
             let start = out.len();
-            match spans[i].clone() {
-                Some(span) => out.extend_from_slice(&prev[span]),
-                None => out.extend_from_slice(&self.piece(i)),
+            match &spans[i] {
+                Some(span) if span.shows(&rating) => {
+                    out.extend_from_slice(&prev[span.bytes.clone()]);
+                }
+                _ => out.extend_from_slice(&self.piece(i)),
             }
-            spans[i] = Some(start..out.len());
+            spans[i] = Some(Span {
+                bytes: start..out.len(),
+                value: rating.value.to_bits(),
+                sigma: rating.sigma.map(f64::to_bits),
+            });
         }
         out.push(b']');
         cache.spans = spans;
@@ -765,7 +902,7 @@ impl Derived {
         cache.last = Some(out.clone());
         let json = BoardJson {
             json: out,
-            rows: self.order.len(),
+            rows: ordered.len(),
             version: next_version(),
         };
         cache.json = Some(json.clone());
@@ -781,25 +918,42 @@ impl Derived {
         row
     }
 
-    /// The leaderboard built from the maintained order.
+    /// The leaderboard in the default order ([`Derived::compute_board_in`]).
     #[must_use]
     pub fn compute_board(&self) -> Vec<BoardRow> {
-        self.order
-            .iter()
+        self.compute_board_in(BoardOrder::default())
+    }
+
+    /// The leaderboard in `order`, built from the maintained order.
+    #[must_use]
+    pub fn compute_board_in(&self, order: BoardOrder) -> Vec<BoardRow> {
+        self.ordered(order)
+            .starting_at(0)
             .enumerate()
             .map(|(k, p)| self.row_of(k + 1, p.index))
             .collect()
     }
 
-    /// Players in leaderboard order from `offset`, at most `limit` of them, and the number
-    /// of players. Costs O(offset + limit), without building the whole board.
+    /// A page of the leaderboard in the default order ([`Derived::page_in`]).
     #[must_use]
     pub fn page(&self, offset: usize, limit: usize) -> (usize, Vec<BoardRow>) {
-        let total = self.order.len();
-        let rows = self
-            .order
-            .iter()
-            .skip(offset)
+        self.page_in(BoardOrder::default(), offset, limit)
+    }
+
+    /// Players in `order` from `offset`, at most `limit` of them, and the number of
+    /// players. Costs O(offset + limit) without building the whole board (for a system
+    /// that learns, a sort of the players on the first read after a change).
+    #[must_use]
+    pub fn page_in(
+        &self,
+        order: BoardOrder,
+        offset: usize,
+        limit: usize,
+    ) -> (usize, Vec<BoardRow>) {
+        let ordered = self.ordered(order);
+        let total = ordered.len();
+        let rows = ordered
+            .starting_at(offset)
             .take(limit)
             .enumerate()
             .map(|(k, p)| self.row_of(offset + k + 1, p.index))
@@ -832,12 +986,14 @@ impl Derived {
         }
     }
 
-    /// A player's standing and history, or `None` if they have not played.
+    /// A player's standing (their position in the default board order) and history, or
+    /// `None` if they have not played.
     #[must_use]
     pub fn player(&self, name: &str) -> Option<PlayerHistory> {
         let index = self.league.index_of(name)?;
-        let place = Place::of(&self.league, index);
-        let standing = self.row_of(self.order.range(..&place).count() + 1, index);
+        let order = BoardOrder::default();
+        let place = Place::of(&self.league, index, order);
+        let standing = self.row_of(self.ordered(order).before(&place) + 1, index);
         let history = self
             .games
             .get(index)
@@ -999,6 +1155,54 @@ mod tests {
             .count();
         assert!(seated > 0);
         assert_eq!(d.checkpoints(), vec![8, 16, 20]);
+    }
+
+    /// Eight nights of four regulars; frank joins for the last two and wins both. The
+    /// default board puts him after every player whose rating is established; the
+    /// rating order by his rating alone, above regulars he beat.
+    #[test]
+    fn a_newcomer_who_wins_twice_stands_below_the_established_players() {
+        for system in ["sme", "kalman-mmr"] {
+            let mut d = Derived::new(
+                podium::system(system, &podium::Settings::new()).unwrap(),
+                Checkpoints { every: 3, keep: 2 },
+            );
+            let nights: [&[&str]; 8] = [
+                &["ann", "bo", "cy", "dee"],
+                &["bo", "ann", "dee", "cy"],
+                &["ann", "cy", "bo", "dee"],
+                &["cy", "ann", "bo", "dee"],
+                &["ann", "bo", "dee", "cy"],
+                &["bo", "cy", "ann", "dee"],
+                &["frank", "ann", "bo", "cy", "dee"],
+                &["frank", "bo", "ann", "dee", "cy"],
+            ];
+            for (k, night) in nights.iter().enumerate() {
+                let e = entry(k as i64 + 1, night);
+                d.apply(&e, &to_match(&e).unwrap()).unwrap();
+            }
+            let names = |rows: Vec<BoardRow>| -> Vec<(String, bool)> {
+                rows.into_iter()
+                    .map(|r| (r.player, r.provisional))
+                    .collect()
+            };
+            let established = names(d.compute_board());
+            assert_eq!(established.len(), 5);
+            assert_eq!(established[4], ("frank".to_string(), true), "{system}");
+            assert!(established[..4].iter().all(|(_, p)| !p), "{system}");
+            assert_eq!(d.player("frank").unwrap().standing.position, 5);
+            let by_rating = d.compute_board_in(BoardOrder::Rating);
+            let frank = by_rating.iter().position(|r| r.player == "frank").unwrap();
+            assert!(frank < 4, "{system}: frank beat every regular twice");
+            assert!(by_rating.windows(2).all(|w| w[0].rating >= w[1].rating));
+            // Pages and the JSON follow each order.
+            assert_eq!(d.page(4, 10).1[0].player, "frank");
+            assert_eq!(d.page_in(BoardOrder::Rating, frank, 1).1[0].player, "frank");
+            assert_eq!(
+                d.board_json_in(BoardOrder::Rating).json.as_slice(),
+                serde_json::to_vec(&by_rating).unwrap().as_slice()
+            );
+        }
     }
 
     /// A player's history lists the factors of their own entry, each with its change:

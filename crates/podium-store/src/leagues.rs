@@ -25,6 +25,7 @@ use crate::body::{LedgerMatch, LedgerResult};
 use crate::derived::{to_match, Base, Checkpoints, Derived, Tail};
 use crate::error::{quote, StoreError};
 use crate::token::{hash_token, hex, new_token};
+use crate::types::BoardOrder;
 use crate::types::{
     Appended, BoardJson, BoardRow, ChangeAction, ChangeRow, FactorChange, FactorRow, Head,
     LeagueId, LeagueInfo, LeagueRow, LedgerEntry, NewLeague, ParamRow, PlayerHistory, Position,
@@ -1492,6 +1493,18 @@ impl Leagues {
         self.read(id, |d| Ok(d.board_json()))
     }
 
+    /// [`Leagues::leaderboard_json`] in `order`.
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`], [`StoreError::NotReady`].
+    pub fn leaderboard_json_in(
+        &self,
+        id: LeagueId,
+        order: BoardOrder,
+    ) -> Result<BoardJson, StoreError> {
+        self.read(id, |d| Ok(d.board_json_in(order)))
+    }
+
     /// The leaderboard, best first.
     ///
     /// # Errors
@@ -1512,6 +1525,20 @@ impl Leagues {
         limit: usize,
     ) -> Result<(usize, Vec<BoardRow>), StoreError> {
         self.read(id, |d| Ok(d.page(offset, limit)))
+    }
+
+    /// [`Leagues::leaderboard_page`] in `order`.
+    ///
+    /// # Errors
+    /// [`StoreError::LeagueNotFound`], [`StoreError::NotReady`].
+    pub fn leaderboard_page_in(
+        &self,
+        id: LeagueId,
+        order: BoardOrder,
+        offset: usize,
+        limit: usize,
+    ) -> Result<(usize, Vec<BoardRow>), StoreError> {
+        self.read(id, |d| Ok(d.page_in(order, offset, limit)))
     }
 
     /// A player's standing and every rated match of theirs with its breakdown.

@@ -14,8 +14,8 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::{
-    hash_token, BoardRow, Checkpoints, LeagueId, Leagues, LedgerResult, NewLeague, Options,
-    PgStore, Store, Submission, SubmitStatus,
+    hash_token, BoardOrder, BoardRow, Checkpoints, LeagueId, Leagues, LedgerResult, NewLeague,
+    Options, PgStore, Store, Submission, SubmitStatus,
 };
 
 /// Where a test keeps its ledger.
@@ -170,12 +170,40 @@ fn assert_matches_replay(leagues: &Leagues, id: LeagueId) {
         assert_eq!(a.matches, b.stats.games);
         assert!((a.wins - b.stats.wins).abs() < 1e-9);
     }
-    let fresh = fresh.standings();
-    let served = leagues.leaderboard(id).unwrap();
+    let standings = fresh.standings();
+    for order in BoardOrder::ALL {
+        assert_board_in(leagues, id, order, &standings);
+    }
+    assert_eq!(info.matches, leagues.ledger(id).unwrap().len());
+}
+
+/// The board served in `order` is the league's `standings` sorted in that order: the
+/// established order puts every provisional player after the others.
+fn assert_board_in(
+    leagues: &Leagues,
+    id: LeagueId,
+    order: BoardOrder,
+    standings: &[podium::Standing],
+) {
+    let mut fresh = standings.to_vec();
+    let tier = |s: &podium::Standing| order == BoardOrder::Established && s.provisional;
+    fresh.sort_by(|a, b| {
+        tier(a)
+            .cmp(&tier(b))
+            .then(b.rating.value.total_cmp(&a.rating.value))
+            .then_with(|| a.player.cmp(&b.player))
+    });
+    let served = leagues
+        .leaderboard_page_in(id, order, 0, usize::MAX)
+        .unwrap()
+        .1;
+    if order == BoardOrder::default() {
+        assert_eq!(leagues.leaderboard(id).unwrap(), served);
+    }
     assert_eq!(served.len(), fresh.len());
-    for (a, b) in served.iter().zip(&fresh) {
-        assert_eq!(a.position, b.position);
-        assert_eq!(a.player, b.player);
+    for (k, (a, b)) in served.iter().zip(&fresh).enumerate() {
+        assert_eq!(a.position, k + 1);
+        assert_eq!(a.player, b.player, "{order:?} position {}", k + 1);
         assert!(
             (a.rating - b.rating.value).abs() < 1e-9,
             "{} {} vs {}",
@@ -184,11 +212,17 @@ fn assert_matches_replay(leagues: &Leagues, id: LeagueId) {
             b.rating.value
         );
         assert_eq!(a.games, b.stats.games);
+        assert_eq!(a.sigma.is_some(), b.rating.sigma.is_some());
+        if let (Some(x), Some(y)) = (a.sigma, b.rating.sigma) {
+            assert!((x - y).abs() < 1e-9, "{} σ {x} vs {y}", a.player);
+        }
         assert_eq!(a.provisional, b.provisional);
         assert!((a.win_pct - b.stats.win_pct()).abs() < 1e-9);
-        let p = leagues.player(id, &a.player).unwrap();
-        assert_eq!(&p.standing, a);
-        assert_eq!(p.history.len(), a.games as usize);
+        if order == BoardOrder::default() {
+            let p = leagues.player(id, &a.player).unwrap();
+            assert_eq!(&p.standing, a);
+            assert_eq!(p.history.len(), a.games as usize);
+        }
     }
     for (offset, limit) in [
         (0, 3),
@@ -196,20 +230,25 @@ fn assert_matches_replay(leagues: &Leagues, id: LeagueId) {
         (served.len().saturating_sub(1), 10),
         (served.len() + 3, 2),
     ] {
-        let (total, page) = leagues.leaderboard_page(id, offset, limit).unwrap();
+        let (total, page) = leagues
+            .leaderboard_page_in(id, order, offset, limit)
+            .unwrap();
         assert_eq!(total, served.len());
         let want: Vec<BoardRow> = served.iter().skip(offset).take(limit).cloned().collect();
         assert_eq!(page, want);
     }
     // The JSON made from per-player pieces is byte for byte the board's serialisation,
     // and keeps its version until the league changes.
-    let json = leagues.leaderboard_json(id).unwrap();
+    let json = leagues.leaderboard_json_in(id, order).unwrap();
     assert_eq!(
         String::from_utf8_lossy(&json.json),
         String::from_utf8_lossy(&serde_json::to_vec(&served).unwrap())
     );
-    assert_eq!(leagues.leaderboard_json(id).unwrap().version, json.version);
-    assert_eq!(info.matches, leagues.ledger(id).unwrap().len());
+    assert_eq!(json.rows, served.len());
+    assert_eq!(
+        leagues.leaderboard_json_in(id, order).unwrap().version,
+        json.version
+    );
 }
 
 fn append_retry_and_conflict(b: Backend) {
@@ -857,6 +896,72 @@ proptest! {
     ) {
         let scratch = Backend::Sqlite.scratch();
         run_ops(scratch.store.clone(), &*scratch.reopen, ops, timed_league)?;
+    }
+}
+
+/// Runs `ops` (system changes left out) on a league of `system`, reading the board only
+/// after the operations marked so (several changes may come between two reads), and
+/// checks each time that the board served, in both orders, whole, page by page and as
+/// JSON, equals one rebuilt from a fresh replay of the ledger.
+fn run_board_ops(
+    system: &str,
+    ops: Vec<(Op, bool)>,
+    timed_league: bool,
+) -> Result<(), TestCaseError> {
+    let (_scratch, s) = temp(Backend::Sqlite);
+    let (id, _) = league(&s, system);
+    for (op, read) in ops {
+        let keys: Vec<String> = s.ledger(id).unwrap().into_iter().map(|e| e.key).collect();
+        let result = match op {
+            Op::Append {
+                id: key,
+                players,
+                day,
+            } => {
+                let day = timed_league.then(|| day.unwrap_or(0));
+                s.append(id, submission(key.map(|k| format!("m{k}")), &players, day))
+                    .map(|_| ())
+            }
+            Op::Void(i) if !keys.is_empty() => {
+                s.void(id, &keys[i as usize % keys.len()]).map(|_| ())
+            }
+            Op::Correct { target, players } if !keys.is_empty() => {
+                let day = timed_league.then_some(target % 10);
+                s.correct(
+                    id,
+                    &keys[target as usize % keys.len()],
+                    submission(None, &players, day),
+                    true,
+                )
+                .map(|_| ())
+            }
+            _ => Ok(()),
+        };
+        if let Err(e) = &result {
+            prop_assert!(e.is_client_error(), "{e}");
+        }
+        if read {
+            assert_matches_replay(&s, id);
+        }
+    }
+    assert_matches_replay(&s, id);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(property_cases())]
+
+    /// After any appends, corrections and voids, the board served (order, ratings,
+    /// ranks, pages, JSON) equals one rebuilt from scratch: for `kalman-mmr`, whose
+    /// every match may change any player's reported rating, and for systems that
+    /// change only their players' (`sme`, `elo-mmr`, `glicko2`).
+    #[test]
+    fn the_served_board_equals_a_board_rebuilt_from_scratch(
+        system in prop::sample::select(vec!["kalman-mmr", "sme", "elo-mmr", "glicko2"]),
+        ops in prop::collection::vec((op(), prop::bool::weighted(0.3)), 1..60),
+        timed_league in any::<bool>(),
+    ) {
+        run_board_ops(system, ops, timed_league)?;
     }
 }
 
