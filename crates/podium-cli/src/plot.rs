@@ -97,7 +97,8 @@ type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::Er
 const LEGEND: u32 = 250;
 
 /// Colours told apart at a glance, the first ten those of Tableau 10, then darker and
-/// lighter shades; a chart with more curves than colours repeats them.
+/// lighter shades; a chart with more curves than colours repeats them. Black is the
+/// default system's.
 const COLOURS: [(u8, u8, u8); 20] = [
     (31, 119, 180),
     (255, 127, 14),
@@ -132,7 +133,8 @@ fn y_range(series: &[Series]) -> std::ops::Range<f64> {
     lo..hi
 }
 
-/// How each curve is drawn: its colour and line width; the default system bold.
+/// How each curve is drawn: its colour and line width. The default system is solid
+/// black and bold, the references dashed grey, the others in the palette's colours.
 fn styles(series: &[Series]) -> Vec<ShapeStyle> {
     let mut solid = 0usize;
     series
@@ -140,20 +142,18 @@ fn styles(series: &[Series]) -> Vec<ShapeStyle> {
         .map(|s| {
             if s.dashed {
                 let shade = if s.name == podium_eval::simulate::IDEAL {
-                    0.9
+                    0.6
                 } else {
-                    0.55
+                    0.4
                 };
                 return BLACK.mix(shade).stroke_width(2);
             }
+            if s.name == podium::DEFAULT_SYSTEM {
+                return BLACK.stroke_width(5);
+            }
             let (r, g, b) = COLOURS[solid % COLOURS.len()];
             solid += 1;
-            let width = if s.name == podium::DEFAULT_SYSTEM {
-                5
-            } else {
-                2
-            };
-            RGBColor(r, g, b).stroke_width(width)
+            RGBColor(r, g, b).stroke_width(2)
         })
         .collect()
 }
@@ -252,4 +252,46 @@ fn draw<DB: DrawingBackend>(
         legend_area.draw(&Text::new(name, (46, y - 8), font.color(&BLACK)))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn series(name: &str, ys: &[f64]) -> Series {
+        Series {
+            name: name.into(),
+            points: ys.iter().enumerate().map(|(i, &y)| (i as f64, y)).collect(),
+            dashed: false,
+        }
+    }
+
+    #[test]
+    fn the_y_axis_fits_the_data_in_five_percent_steps() {
+        let r = y_range(&[series("a", &[0.607, 0.79]), series("b", &[0.846])]);
+        assert!(
+            (r.start - 0.60).abs() < 1e-12 && (r.end - 0.85).abs() < 1e-12,
+            "{r:?}"
+        );
+        // A flat curve still gets a band, and nothing goes past 100 %.
+        let r = y_range(&[series("a", &[1.0, 1.0])]);
+        assert!(
+            (r.start - 0.95).abs() < 1e-12 && (r.end - 1.0).abs() < 1e-12,
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn the_default_is_black_and_bold_the_others_distinct() {
+        let list = [
+            series("sme", &[0.5]),
+            series(podium::DEFAULT_SYSTEM, &[0.5]),
+            series("pairwise", &[0.5]),
+        ];
+        let s = styles(&list);
+        assert_eq!(s[1].stroke_width, 5);
+        assert_eq!(s[1].color.rgb(), (0, 0, 0));
+        assert_ne!(s[0].color.rgb(), s[2].color.rgb());
+        assert_eq!((s[0].stroke_width, s[2].stroke_width), (2, 2));
+    }
 }
