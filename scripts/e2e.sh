@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
 # End-to-end test of the league pages in a real headless Chromium, driven by Playwright:
 # enters games through the form and checks the leaderboard. Installs what it needs
-# (Debian's chromium via apt-get when /usr/bin/chromium is missing, playwright-core via
-# npm into tests/e2e/node_modules), builds podium, starts `podium serve` on a free port
+# (Debian's chromium, nodejs and npm via apt-get when missing, as root; playwright-core
+# via npm into tests/e2e/node_modules), builds podium, starts `podium serve` on a free port
 # with a scratch database, runs the test, stops the server.
 # Usage: bash scripts/e2e.sh   (E2E_SCREENSHOTS=DIR keeps screenshots)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
-  echo "e2e: installing chromium" >&2
+missing=()
+[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "e2e: missing ${missing[*]}; install them as root (sudo apt-get install ${missing[*]}) and run again" >&2
+    exit 1
+  fi
+  echo "e2e: installing ${missing[*]}" >&2
   apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 if [ ! -d tests/e2e/node_modules/playwright-core ]; then
   echo "e2e: installing playwright-core" >&2

@@ -78,3 +78,28 @@ pub use podium_eval::worker_threads;
 pub fn pct(v: f64) -> String {
     format!("{:.1}", 100.0 * v)
 }
+
+/// Shows that long work runs: on standard error, only when it is a terminal (a pipe or
+/// a file gets nothing). With `len`, a bar of that many steps; without, a spinner with
+/// the time elapsed. Finish it with `finish_and_clear` before printing results.
+pub fn progress(what: &str, len: Option<u64>) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let (bar, template) = match len {
+        Some(n) => (
+            ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::stderr()),
+            "{spinner} {msg} {pos}/{len} {wide_bar} {elapsed}",
+        ),
+        None => (
+            ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
+            "{spinner} {msg} {elapsed}",
+        ),
+    };
+    bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
+    bar.set_message(what.to_string());
+    bar.enable_steady_tick(std::time::Duration::from_millis(150));
+    bar
+}

@@ -124,6 +124,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .num_threads(worker_threads(args.threads, items))
         .build()
         .context("cannot start worker threads")?;
+    let bar = crate::evaluation::progress(
+        &format!("backtesting {} matches", matches.len()),
+        Some(runs.len() as u64),
+    );
     let outcomes: Vec<Outcome> = pool.install(|| {
         runs.into_par_iter()
             .map(|(sys, without)| {
@@ -132,13 +136,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 } else {
                     (sys.name().to_string(), &matches)
                 };
-                (
-                    name,
-                    backtest(sys, history, &options).map_err(|e| e.to_string()),
-                )
+                let result = backtest(sys, history, &options).map_err(|e| e.to_string());
+                bar.inc(1);
+                (name, result)
             })
             .collect()
     });
+    bar.finish_and_clear();
     if args.format != Format::Table {
         for (name, r) in &outcomes {
             if let Err(why) = r {

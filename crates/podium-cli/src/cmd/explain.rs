@@ -101,6 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .copied();
     let mut text = String::new();
     let mut count = 0usize;
+    let mut story = Story::default();
     let skipped = ingest::rate_each(&args.input, &mut league, |league, m, report| {
         let Some(me) = m.players().position(|(_, p)| p.player == args.player) else {
             return Ok(());
@@ -108,6 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         count += 1;
         let (entry, _) = m.players().nth(me).expect("player is in the match");
         let (_, c) = report.changes[me];
+        story.add(m.id(), m.place(entry), &c);
         let group = m.tie_group(entry);
         // The date, unless the match id already says it.
         let when = m
@@ -304,8 +306,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     let mut out = std::io::stdout().lock();
+    // The player's story first: where they stand and how they got there; then each
+    // match; then how the system rates and what it learned from every match.
+    let r = league.get(&args.player).expect("player was rated");
+    let sigma = r
+        .rating
+        .sigma
+        .map(|s| format!(" ± {s:.0}"))
+        .unwrap_or_default();
+    writeln!(
+        out,
+        "{} played {} match{}: rating now {:.0}{sigma}, rank {} of {}.",
+        args.player,
+        count,
+        if count == 1 { "" } else { "es" },
+        r.rating.value,
+        rank_of(&league, &args.player),
+        league.players().len()
+    )?;
+    writeln!(out, "{}\n", story.summary())?;
+    out.write_all(text.as_bytes())?;
     if let Some(spec) = spec {
-        writeln!(out, "{} rates by: {}.", spec.name, spec.summary)?;
+        writeln!(out, "How {} rates: {}.", spec.name, spec.summary)?;
     }
     // What the system learned from every match (kalman-mmr: the filter it chose), which
     // moves every rating above as much as the player's own results.
@@ -318,17 +340,62 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         for v in &learned {
             writeln!(out, "  {} {}: {}", v.name, shown(v.value), v.doc)?;
         }
-        writeln!(out)?;
     }
-    let r = league.get(&args.player).expect("player was rated");
-    writeln!(
-        out,
-        "{} played {} match{}; rating now {:.2}.\n",
-        args.player,
-        count,
-        if count == 1 { "" } else { "es" },
-        r.rating.value
-    )?;
-    out.write_all(text.as_bytes())?;
     Ok(())
+}
+
+/// What the player's matches add up to: wins, the rating's way from the first match to
+/// now, and the matches that moved it most.
+#[derive(Debug, Default)]
+struct Story {
+    wins: usize,
+    first: Option<f64>,
+    last: f64,
+    peak: Option<(f64, String)>,
+    rise: Option<(f64, String)>,
+    fall: Option<(f64, String)>,
+}
+
+impl Story {
+    fn add(&mut self, id: &str, place: usize, c: &podium::PlayerChange) {
+        if place == 1 {
+            self.wins += 1;
+        }
+        self.first.get_or_insert(c.before.value);
+        self.last = c.after.value;
+        let d = c.after.value - c.before.value;
+        if self.peak.as_ref().map_or(true, |p| c.after.value > p.0) {
+            self.peak = Some((c.after.value, id.to_string()));
+        }
+        if d > 0.0 && self.rise.as_ref().map_or(true, |r| d > r.0) {
+            self.rise = Some((d, id.to_string()));
+        }
+        if d < 0.0 && self.fall.as_ref().map_or(true, |f| d < f.0) {
+            self.fall = Some((d, id.to_string()));
+        }
+    }
+
+    fn summary(&self) -> String {
+        let first = self.first.unwrap_or(self.last);
+        let mut s = format!(
+            "First place (alone or shared) {} time{}; rating {first:.0} before the first match, {:.0} after the last ({:+.0}).",
+            self.wins,
+            if self.wins == 1 { "" } else { "s" },
+            self.last,
+            self.last - first
+        );
+        if let Some((v, id)) = &self.peak {
+            s.push_str(&format!(" Highest {v:.0}, after {id}."));
+        }
+        if let Some((d, id)) = &self.rise {
+            s.push_str(&format!(" Biggest rise {d:+.0} in {id}"));
+            match &self.fall {
+                Some((f, fid)) => s.push_str(&format!(", biggest fall {f:+.0} in {fid}.")),
+                None => s.push('.'),
+            }
+        } else if let Some((f, fid)) = &self.fall {
+            s.push_str(&format!(" Biggest fall {f:+.0} in {fid}."));
+        }
+        s
+    }
 }

@@ -191,8 +191,33 @@ fn rows<'a>(reading: &'a Reading, args: &Args) -> Vec<Row<'a>> {
                 opponents: None,
             });
         }
+        // Players of equal strength (most often several at the floor of 0) share their
+        // position; among them, the better frag balance is listed first.
+        out.sort_by(|a, b| {
+            a.position
+                .cmp(&b.position)
+                .then(kd(&b.stats).total_cmp(&kd(&a.stats)))
+                .then(b.stats.frags.cmp(&a.stats.frags))
+                .then(a.player.cmp(b.player))
+        });
         out
     }
+}
+
+/// The position as the table shows it: `8=` when others share it.
+fn shown_position(rows: &[Row<'_>], i: usize) -> String {
+    let p = rows[i].position;
+    let shared = rows.iter().filter(|r| r.position == p).count() > 1;
+    if shared {
+        format!("{p}=")
+    } else {
+        p.to_string()
+    }
+}
+
+/// Own suicides, without the deaths by the world that [`FragStats::suicides`] includes.
+fn own_suicides(s: &FragStats) -> u32 {
+    s.suicides.saturating_sub(s.world_deaths)
 }
 
 fn kd(s: &FragStats) -> f64 {
@@ -270,15 +295,17 @@ fn print(out: &mut dyn Write, reading: &Reading, args: &Args) -> anyhow::Result<
         Format::Table => {
             let mut t = Table::new();
             t.load_preset(UTF8_BORDERS_ONLY);
+            // Suicides and deaths by the world in columns of their own, as the summary
+            // line counts them.
             let mut header = vec![
-                "#", "player", "strength", "frags", "deaths", "suicides", "team k.", "caps",
-                "games", "K/D",
+                "#", "player", "strength", "frags", "deaths", "suicides", "world", "team k.",
+                "caps", "games", "K/D",
             ];
             if opp {
                 header.push("opponents");
             }
             t.set_header(header);
-            for r in &rows {
+            for (i, r) in rows.iter().enumerate() {
                 let s = &r.stats;
                 let strength = if opp {
                     format!("{:+.3}", r.strength)
@@ -286,12 +313,13 @@ fn print(out: &mut dyn Write, reading: &Reading, args: &Args) -> anyhow::Result<
                     format!("{:.1}", r.strength)
                 };
                 let mut row = vec![
-                    r.position.to_string(),
+                    shown_position(&rows, i),
                     r.player.to_string(),
                     strength,
                     s.frags.to_string(),
                     s.deaths.to_string(),
-                    s.suicides.to_string(),
+                    own_suicides(s).to_string(),
+                    s.world_deaths.to_string(),
                     s.team_kills.to_string(),
                     s.captures.to_string(),
                     s.games.to_string(),
@@ -310,6 +338,13 @@ fn print(out: &mut dyn Write, reading: &Reading, args: &Args) -> anyhow::Result<
                 }
             }
             writeln!(out, "{t}")?;
+            let floor = rows.iter().filter(|r| r.strength == 0.0).count();
+            if !opp && floor > 1 {
+                writeln!(
+                    out,
+                    "{floor} players are at the floor of strength 0 and share their position, the better K/D first"
+                )?;
+            }
             if opp {
                 let core = match args.core {
                     Some(m) if m > 0 => format!(", core of pairs with ≥ {m} frags"),

@@ -49,11 +49,14 @@ enum Dataset {
 
 /// Converts and prints.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (source, matches) = match args.dataset {
-        Dataset::Catan { file } => (file.clone(), catan(&file)?),
-        Dataset::F1 { dir } => (dir.display().to_string(), f1(&dir)?),
-        Dataset::Codeforces { dir } => (dir.display().to_string(), codeforces(&dir)?),
+    let bar = crate::evaluation::progress("importing", None);
+    let read = match args.dataset {
+        Dataset::Catan { file } => catan(&file).map(|m| (file.clone(), m)),
+        Dataset::F1 { dir } => f1(&dir).map(|m| (dir.display().to_string(), m)),
+        Dataset::Codeforces { dir } => codeforces(&dir).map(|m| (dir.display().to_string(), m)),
     };
+    bar.finish_and_clear();
+    let (source, matches) = read?;
     let mut out = LongCsvWriter::new(BufWriter::new(io::stdout().lock()));
     for m in &matches {
         out.write(m)?;

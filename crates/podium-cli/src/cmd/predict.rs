@@ -191,14 +191,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|(i, e)| {
             let r = &before[game.member_range(i)];
             let n = r.len() as f64;
+            let mu = r.iter().map(|x| x.value).sum::<f64>();
+            let var = r
+                .iter()
+                .map(|x| x.sigma.map(|s| s * s))
+                .sum::<Option<f64>>();
+            let summed = sums_teams(league.system().name());
             EntryView {
                 label: e.label.clone(),
-                rating: r.iter().map(|x| x.value).sum::<f64>() / n,
-                sigma: r
-                    .iter()
-                    .map(|x| x.sigma.map(|s| s * s))
-                    .sum::<Option<f64>>()
-                    .map(|v| (v / n).sqrt()),
+                size: r.len(),
+                rating: mu / n,
+                sigma: var.map(|v| (v / n).sqrt()),
+                team_rating: if summed { mu } else { mu / n },
+                team_sigma: if summed {
+                    var.map(f64::sqrt)
+                } else {
+                    var.map(|v| (v / n).sqrt())
+                },
                 unknown: unknown[i].clone(),
                 factors: e
                     .factors
@@ -222,13 +231,35 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Whether the system rates a team as the sum of its players' skills (μ and σ²
+/// summed: TrueSkill, Herbrich et al. 2006, and the Weng-Lin models, Weng & Lin 2011);
+/// every other system takes the mean of its players' ratings.
+fn sums_teams(system: &str) -> bool {
+    matches!(
+        system,
+        "trueskill"
+            | "plackett-luce"
+            | "bradley-terry-full"
+            | "bradley-terry-part"
+            | "thurstone-mosteller-full"
+            | "thurstone-mosteller-part"
+    )
+}
+
 /// What is printed of one entry besides the prediction.
 struct EntryView {
     label: String,
-    /// Mean rating of the entry's players.
+    /// How many players the entry has.
+    size: usize,
+    /// Mean rating of the entry's players (`--format csv` and `json`).
     rating: f64,
     /// Root mean square σ of the entry's players, for systems with σ.
     sigma: Option<f64>,
+    /// The entry's rating as the system compares it with the others' (the table): the
+    /// sum of its players' where the system sums them, else their mean.
+    team_rating: f64,
+    /// σ of `team_rating`: √(Σσ²) where the system sums, else the root mean square.
+    team_sigma: Option<f64>,
     /// Players the history has not seen.
     unknown: Vec<String>,
     /// The entry's factors with their ratings, and whether the history showed each.
@@ -272,7 +303,15 @@ fn write_table(
     let factors = entries.iter().any(|e| !e.factors.is_empty());
     let mut t = Table::new();
     t.load_preset(UTF8_BORDERS_ONLY);
-    let mut header = vec!["entry".to_string(), "rating".to_string()];
+    // A team's rating as the system compares it: the sum of its players' for the
+    // systems that sum them, so that the rating column explains the win chance.
+    let teams = entries.iter().any(|e| e.size > 1);
+    let rating = match (teams, sums_teams(system)) {
+        (false, _) => "rating",
+        (true, true) => "rating (team: sum)",
+        (true, false) => "rating (team: mean)",
+    };
+    let mut header = vec!["entry".to_string(), rating.to_string()];
     if sigma {
         header.push("σ".into());
     }
@@ -292,10 +331,10 @@ fn write_table(
             any_new = true;
             label.push_str(" (new)");
         }
-        let mut row = vec![Cell::new(label), Cell::new(format!("{:.2}", e.rating))];
+        let mut row = vec![Cell::new(label), Cell::new(format!("{:.2}", e.team_rating))];
         if sigma {
             row.push(Cell::new(
-                e.sigma.map(|s| format!("{s:.2}")).unwrap_or_default(),
+                e.team_sigma.map(|s| format!("{s:.2}")).unwrap_or_default(),
             ));
         }
         if factors {

@@ -172,7 +172,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seat_advantage: args.seat_advantage,
     };
     let refs: Vec<&dyn podium::RatingSystem> = systems.iter().map(|s| &**s).collect();
-    let report = sim.run(&refs)?;
+    let bar = crate::evaluation::progress(
+        &format!(
+            "simulating {} system{}, {} trials of {} rounds",
+            refs.len(),
+            if refs.len() == 1 { "" } else { "s" },
+            sim.trials,
+            sim.rounds.iter().max().copied().unwrap_or(0)
+        ),
+        None,
+    );
+    let report = sim.run(&refs);
+    bar.finish_and_clear();
+    let report = report?;
     if args.format != Format::Table {
         for c in report.systems.iter().chain(&report.seat_blind) {
             if let Err(why) = &c.values {
@@ -358,25 +370,27 @@ fn write_table(out: &mut dyn Write, r: &SimulationReport, sim: &Simulation) -> a
             "Seats in a random order each game; seat 1 plays {a} true-rating points above its player"
         )?;
     }
+    // One row per system and one column per round: as many systems as there are, in
+    // rows that fit a terminal 100 columns wide (the rounds are few).
     let named: Vec<(String, &Curve)> = r.named_curves().collect();
-    let mut header = vec!["round".to_string()];
-    header.extend(named.iter().map(|(name, _)| name.clone()));
-    header.push(MEAN_SCORE.into());
-    header.push(IDEAL.into());
+    let mut header = vec!["system \\ round".to_string()];
+    header.extend(r.rounds.iter().map(u32::to_string));
     t.set_header(header);
-    for (i, round) in r.rounds.iter().enumerate() {
-        let mut row = vec![round.to_string()];
-        for (_, c) in &named {
-            row.push(match &c.values {
-                Ok(v) => pct(v[i]),
-                Err(_) => "n/a".into(),
-            });
+    for (name, c) in &named {
+        let mut row = vec![name.clone()];
+        match &c.values {
+            Ok(v) => row.extend(v.iter().map(|&x| pct(x))),
+            Err(_) => row.extend(r.rounds.iter().map(|_| "n/a".to_string())),
         }
-        row.push(pct(r.mean_score[i]));
-        row.push(pct(r.ideal));
         t.add_row(row);
     }
-    for i in 0..t.column_count() {
+    let mut row = vec![MEAN_SCORE.to_string()];
+    row.extend(r.mean_score.iter().map(|&x| pct(x)));
+    t.add_row(row);
+    let mut row = vec![IDEAL.to_string()];
+    row.extend(r.rounds.iter().map(|_| pct(r.ideal)));
+    t.add_row(row);
+    for i in 1..t.column_count() {
         if let Some(c) = t.column_mut(i) {
             c.set_cell_alignment(CellAlignment::Right);
         }

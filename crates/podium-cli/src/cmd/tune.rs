@@ -103,7 +103,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let loaded = ingest::load(&args.input)?;
     report_skipped(&loaded.skipped);
     let matches = loaded.matches;
-    let report = tuning.run(&matches)?;
+    let bar = crate::evaluation::progress(
+        &format!("tuning {} on {} matches", args.system, matches.len()),
+        None,
+    );
+    let report = tuning.run(&matches);
+    bar.finish_and_clear();
+    let report = report?;
     let mut out = io::stdout().lock();
     match args.format {
         Format::Csv => write_csv(&mut out, &report)?,

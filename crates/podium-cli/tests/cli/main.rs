@@ -10,6 +10,7 @@ mod factors;
 mod import;
 mod newcomer;
 mod rate;
+mod readable;
 mod readers;
 mod remember;
 mod safety;

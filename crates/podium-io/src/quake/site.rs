@@ -575,7 +575,7 @@ pub fn player_page(
             let _ = writeln!(
                 body,
                 "<tr><td class=\"l\">{}</td><td>{n}</td><td>{:.0}%</td></tr>",
-                escape(w),
+                escape(&weapon_name(w)),
                 100.0 * f64::from(*n) / f64::from(total)
             );
         }
@@ -665,7 +665,7 @@ pub fn game_page(site: &SiteData, ranking: &FragRanking, i: usize) -> String {
         let _ = writeln!(
             body,
             "<tr><td class=\"l\">{}</td><td>{n}</td></tr>",
-            escape(w)
+            escape(&weapon_name(w))
         );
     }
     body.push_str("</table>\n");
@@ -682,7 +682,7 @@ pub fn game_page(site: &SiteData, ranking: &FragRanking, i: usize) -> String {
                 "<li>{} {who} killed {} by {}{tk}</li>",
                 clock(l.time),
                 name_link(ranking, l.victim, "../"),
-                escape(&l.weapon)
+                escape(&weapon_name(&l.weapon))
             );
         }
         body.push_str("</ul>\n");
@@ -704,6 +704,50 @@ fn best_of(g: &GameData) -> Option<PlayerId> {
             sa.cmp(&sb).then(b.1.order.cmp(&a.1.order))
         })
         .map(|(&p, _)| p)
+}
+
+/// A means of death as a person reads it: `MOD_ROCKET_SPLASH` is "rocket (splash)", the
+/// means of Quake 3 (`g_combat.c`'s `modNames`) and Team Arena by their names; another
+/// `MOD_X` is `x` in lower case with spaces; anything else as written.
+fn weapon_name(raw: &str) -> String {
+    let known = match raw {
+        "MOD_SHOTGUN" => "shotgun",
+        "MOD_GAUNTLET" => "gauntlet",
+        "MOD_MACHINEGUN" => "machine gun",
+        "MOD_GRENADE" => "grenade",
+        "MOD_GRENADE_SPLASH" => "grenade (splash)",
+        "MOD_ROCKET" => "rocket",
+        "MOD_ROCKET_SPLASH" => "rocket (splash)",
+        "MOD_PLASMA" => "plasma gun",
+        "MOD_PLASMA_SPLASH" => "plasma gun (splash)",
+        "MOD_RAILGUN" => "railgun",
+        "MOD_LIGHTNING" => "lightning gun",
+        "MOD_BFG" => "BFG",
+        "MOD_BFG_SPLASH" => "BFG (splash)",
+        "MOD_WATER" => "drowned",
+        "MOD_SLIME" => "slime",
+        "MOD_LAVA" => "lava",
+        "MOD_CRUSH" => "crushed",
+        "MOD_TELEFRAG" => "telefrag",
+        "MOD_FALLING" => "fell",
+        "MOD_SUICIDE" => "suicide (/kill)",
+        "MOD_TARGET_LASER" => "laser",
+        "MOD_TRIGGER_HURT" => "map hazard",
+        "MOD_NAIL" => "nailgun",
+        "MOD_CHAINGUN" => "chaingun",
+        "MOD_PROXIMITY_MINE" => "proximity mine",
+        "MOD_KAMIKAZE" => "kamikaze",
+        "MOD_JUICED" => "juiced",
+        "MOD_GRAPPLE" => "grapple",
+        _ => "",
+    };
+    if !known.is_empty() {
+        return known.to_string();
+    }
+    match raw.strip_prefix("MOD_") {
+        Some(rest) if !rest.is_empty() => rest.to_ascii_lowercase().replace('_', " "),
+        _ => raw.to_string(),
+    }
 }
 
 #[cfg(test)]
