@@ -196,7 +196,8 @@ const provisionalGames = (league) => Number(league.params.find((p) => p.name ===
 // still to play. Both groups by rating then name, or by the column clicked.
 function leaderboardTable(id, rows, hasSigma, needed) {
   const cols = columns.filter(([k]) => hasSigma || k !== "sigma");
-  const byRating = (a, b) => b.rating - a.rating || a.player.localeCompare(b.player);
+  // Ties by name in code-point order, as the server orders them.
+  const byRating = (a, b) => b.rating - a.rating || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0);
   const rank = new Map([...rows].filter((r) => !r.provisional).sort(byRating).map((r, i) => [r.player, i + 1]));
   let sortKey = "position", dir = 1, shown = BOARD_ROWS;
   const tbody = h("tbody");
@@ -504,10 +505,10 @@ function gamesList(id, ledger, known, onDone) {
     const drawn = all ? games : games.slice(0, SHOWN);
     if (!games.length) { box.replaceChildren(h("p", { class: "muted" }, "No game yet.")); return; }
     box.replaceChildren(h("div", { class: "scroll" }, h("table", { id: "games" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", { class: "left" }, "Result"), h("th", { class: "minor" }, "Date"), h("th", {}, ""))),
+      h("thead", {}, h("tr", {}, h("th", { class: "minor" }, "Game"), h("th", { class: "left" }, "Result"), h("th", {}, "Date"), h("th", {}, ""))),
       h("tbody", {}, drawn.map((g) => {
         const tr = h("tr", { "data-match": g.match },
-          h("td", {}, g.match), h("td", { class: "left result" }, resultLine(g.results)), h("td", { class: "minor" }, g.time || ""),
+          h("td", { class: "minor" }, g.match), h("td", { class: "left result" }, resultLine(g.results)), h("td", {}, g.time || ""),
           h("td", { class: "actions" }));
         const voidButton = h("button", { type: "button", class: "remove void", onclick: async () => {
           if (!voidButton.classList.contains("armed")) {
@@ -621,11 +622,14 @@ function chart(history) {
 }
 
 async function player(id, name) {
-  const [l, p] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/players/${encodeURIComponent(name)}`)]);
+  const [l, p, rows] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/players/${encodeURIComponent(name)}`),
+    api(`/api/leagues/${id}/leaderboard`)]);
+  // The place the league page shows: among the players whose ratings count.
+  const position = rows.filter((r) => !r.provisional && (r.rating > p.rating || (r.rating === p.rating && r.player < p.player))).length + 1;
   document.title = `podium — ${name}`;
   setCrumbs(h("a", { href: `/leagues/${id}` }, l.name), h("span", {}, name));
   const left = Math.max(1, provisionalGames(l) - p.games);
-  const summary = h("p", {}, p.provisional ? `new player · rating so far ≈${fmt(p.rating, 2)}` : `#${p.position} · rating ${fmt(p.rating, 2)}`,
+  const summary = h("p", {}, p.provisional ? `new player · rating so far ≈${fmt(p.rating, 2)}` : `#${position} · rating ${fmt(p.rating, 2)}`,
     p.sigma !== undefined ? ` ± ${fmt(p.sigma, 2)}` : "",
     ` · ${plural(p.games, "game")} · won ${fmt(p.win_pct)}% (an average player: ${fmt(p.expected_win_pct)}%)`,
     p.provisional ? h("span", { class: "badge", title: "provisional: too few games for the system to be sure" }, `${plural(left, "more game")} to count`) : null);
