@@ -30,5 +30,6 @@ for _ in $(seq 200); do
 done
 url=$(sed -n 's/^listening on //p' "$tmp/out")
 [ -n "$url" ] || { echo "e2e: the server did not start" >&2; cat "$tmp/log" >&2; exit 1; }
-PODIUM_URL="$url" node --test tests/e2e/
+# The screenshots first, while the scratch server holds their leagues only.
 if [ -n "${E2E_DOCS_IMG:-}" ]; then PODIUM_URL="$url" node tests/e2e/screenshots.mjs "$E2E_DOCS_IMG"; fi
+PODIUM_URL="$url" node --test tests/e2e/

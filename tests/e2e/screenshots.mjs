@@ -1,7 +1,7 @@
 // Screenshots of every league page at 1280 and 390 px wide, for docs/server.md: a
 // league of eight dated game nights (Frank joins for the last two and wins both).
-// Run by `E2E_DOCS_IMG=docs/img bash scripts/e2e.sh` after the tests, against the same
-// scratch server.
+// Run by `E2E_DOCS_IMG=docs/img bash scripts/e2e.sh` before the tests, on the scratch
+// server.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
