@@ -43,7 +43,11 @@ fn a_player_who_won_their_two_games_stands_below_the_established_players() {
     assert_eq!(&names[..4], &by_rating[1..]);
     // The table marks him provisional, last.
     let table = podium(&["rate", &games]);
-    let last = table.ok().lines().filter(|l| l.contains("frank")).collect::<Vec<_>>();
+    let last = table
+        .ok()
+        .lines()
+        .filter(|l| l.contains("frank"))
+        .collect::<Vec<_>>();
     assert_eq!(last.len(), 1);
     assert!(last[0].contains("(P)"), "{}", table.stdout);
 }
