@@ -85,7 +85,7 @@ mod tests {
             if night >= 6 {
                 order.insert(0, "frank");
             }
-            let game = Match::ranked(&format!("night {}", night + 1), &order).unwrap();
+            let game = Match::ranked(format!("night {}", night + 1), &order).unwrap();
             league.apply(&game).unwrap();
         }
         league
