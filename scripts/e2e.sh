@@ -4,7 +4,8 @@
 # (Debian's chromium, nodejs and npm via apt-get when missing, as root; playwright-core
 # via npm into tests/e2e/node_modules), builds podium, starts `podium serve` on a free port
 # with a scratch database, runs the test, stops the server.
-# Usage: bash scripts/e2e.sh   (E2E_SCREENSHOTS=DIR keeps screenshots)
+# Usage: bash scripts/e2e.sh   (E2E_SCREENSHOTS=DIR keeps screenshots; E2E_DOCS_IMG=docs/img
+# then takes the screenshots of docs/server.md)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
@@ -37,4 +38,6 @@ for _ in $(seq 200); do
 done
 url=$(sed -n 's/^listening on //p' "$tmp/out")
 [ -n "$url" ] || { echo "e2e: the server did not start" >&2; cat "$tmp/log" >&2; exit 1; }
+# The screenshots first, while the scratch server holds their leagues only.
+if [ -n "${E2E_DOCS_IMG:-}" ]; then PODIUM_URL="$url" node tests/e2e/screenshots.mjs "$E2E_DOCS_IMG"; fi
 PODIUM_URL="$url" node --test tests/e2e/

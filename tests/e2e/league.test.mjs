@@ -63,7 +63,7 @@ async function enterGame(results) {
 }
 
 async function board() {
-  return page.$$eval("#leaderboard tbody tr", (trs) => trs.map((tr) => ({
+  return page.$$eval("#leaderboard tbody tr[data-player]", (trs) => trs.map((tr) => ({
     player: tr.dataset.player,
     rating: Number(tr.children[2].getAttribute("title")),
     provisional: tr.classList.contains("provisional"),

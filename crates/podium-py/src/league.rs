@@ -1398,14 +1398,19 @@ impl League {
     }
     /// The leaderboard, best first: a table of `Standing` (position, player, rating,
     /// sigma, games, avg_size, wins, win_pct, expected_win_pct, net_pct, last_played,
-    /// last_match, provisional). `by="conservative"` ranks by μ − 3σ (systems with σ);
-    /// `min_games` leaves out players with fewer games (positions count the players
-    /// kept: 1, 2, 3, … without gaps, as `podium rate --min-games` shows them).
-    #[pyo3(signature = (*, min_games=0, by="rating"))]
-    fn standings(&self, min_games: i64, by: &str) -> PyResult<Table> {
+    /// last_match, provisional). `order="established"` (the default) lists players whose
+    /// rating is no longer provisional first and the provisional ones after them;
+    /// `order="rating"` ranks everyone together. `by="conservative"` ranks by μ − 3σ
+    /// (systems with σ); `min_games` leaves out players with fewer games (positions count
+    /// the players kept: 1, 2, 3, … without gaps, as `podium rate --min-games` shows them).
+    #[pyo3(signature = (*, min_games=0, by="rating", order="established"))]
+    fn standings(&self, min_games: i64, by: &str, order: &str) -> PyResult<Table> {
         // More games than a player can have leaves everyone out.
         let min_games = u32::try_from(count("min_games", min_games)?).unwrap_or(u32::MAX);
-        let mut board = self.inner.standings();
+        let order: podium::Order = order
+            .parse()
+            .map_err(|e: podium::OrderError| PyValueError::new_err(format!("order={e}")))?;
+        let mut board = self.inner.standings_in(order);
         match by {
             "rating" => {}
             "conservative" => {
@@ -1421,6 +1426,9 @@ impl League {
                         .total_cmp(&cons(&a.rating))
                         .then_with(|| a.player.cmp(&b.player))
                 });
+                if order == podium::Order::Established {
+                    board.sort_by_key(|s| s.provisional);
+                }
                 for (i, s) in board.iter_mut().enumerate() {
                     s.position = i + 1;
                 }

@@ -20,23 +20,83 @@ function h(tag, attrs, ...children) {
   return el;
 }
 
+// An answer of the API that is not a success: its HTTP status and the API's message.
+class ApiError extends Error {
+  constructor(status, text) { super(text); this.status = status; }
+}
+
 async function api(path, options) {
-  const res = await fetch(path, options);
+  let res;
+  try { res = await fetch(path, options); } catch (_) {
+    throw new ApiError(0, "The server could not be reached: check the connection and try again.");
+  }
   const text = await res.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch (_) { data = text; }
-  if (!res.ok) throw new Error((data && data.error) || `${res.status} ${res.statusText}`);
+  if (!res.ok) throw new ApiError(res.status, (data && data.error) || `${res.status} ${res.statusText}`);
   return data;
+}
+
+// An error as the pages say it: the API's messages are written for programs ("…:
+// Authorization: Bearer <token>"); a person is told what to do on the page.
+function plain(e, server) {
+  if (e.status === 401 || e.status === 403) {
+    return server
+      ? "This server asks for its admin token before it creates a league: enter it in “Server admin token”."
+      : "The league's admin token is missing or wrong. It was shown once, when the league was created: ask whoever created the league for it and paste it into “League admin token”.";
+  }
+  if (e.status === 429) return "Too many leagues were created here in the last hour: try again later.";
+  if (e.status >= 500) return `The server failed (${e.message}); try again in a moment.`;
+  return e.message;
 }
 
 const tokenKey = (id) => `podium-token-${id}`;
 const getToken = (id) => localStorage.getItem(tokenKey(id)) || "";
-// Remembers a token that worked, and fills it into the page's other token fields.
+// Remembers a token that worked for league `id`, and fills it into that league's other
+// empty token fields (never the server's, nor another league's).
 const setToken = (id, t) => {
   if (!t) return;
   localStorage.setItem(tokenKey(id), t);
-  document.querySelectorAll("input[type=password]").forEach((i) => { if (!i.value) i.value = t; });
+  document.querySelectorAll(`input[data-league-token="${id}"]`).forEach((i) => { if (!i.value) i.value = t; });
 };
+// The token to send for league `id`: the game form's field, else the one kept.
+const tokenFor = (id) => (document.getElementById("token")?.value.trim() || getToken(id));
+
+// "1 match", "2 matches".
+const plural = (n, one, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+// Today in the browser's time zone, as a date field holds it (YYYY-MM-DD).
+const today = () => {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+};
+
+// Edit distance between two names (insertions, deletions, substitutions), stopping
+// early once it exceeds `max`.
+function distance(a, b, max = 2) {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    if (Math.min(...cur) > max) return max + 1;
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+// The known players a new name may be meant for: the same name in other letter case
+// (`alice` for `Alice`), or, for names of five letters or more, one letter off.
+function lookalikes(name, known) {
+  const low = name.toLowerCase();
+  return known.filter((k) => {
+    if (k === name) return false;
+    const kl = k.toLowerCase();
+    if (kl === low) return true;
+    return Math.min([...name].length, [...k].length) >= 5 && distance(low, kl, 1) === 1;
+  });
+}
 
 const fmt = (x, d = 1) => (typeof x === "number" ? x.toFixed(d) : x ?? "");
 const signed = (x, d = 1) => (x > 0 ? "+" : "") + x.toFixed(d);
@@ -49,26 +109,52 @@ function setCrumbs(...parts) {
 }
 
 // ---------- league list ----------
+function leagueList(leagues) {
+  if (leagues.length === 0) return h("p", { class: "muted" }, "No league yet: create one below.");
+  return h("div", { class: "scroll" }, h("table", { id: "leagues" },
+    h("thead", {}, h("tr", {}, h("th", { class: "minor" }, "#"), h("th", {}, "League"), h("th", { class: "minor" }, "System"),
+      h("th", {}, "Players"), h("th", {}, "Games"))),
+    h("tbody", {}, leagues.map((l) => h("tr", {},
+      h("td", { class: "minor" }, l.id), h("td", {}, h("a", { href: `/leagues/${l.id}` }, l.name)),
+      h("td", { class: "minor" }, l.system), h("td", {}, l.ready ? l.players : "loading…"), h("td", {}, l.ready ? l.matches : ""))))));
+}
+
+// A system's parameters as fields, each with what it does and its default; `current`
+// holds the values set (by name).
+function paramFields(spec, current, prefix) {
+  return spec.params.flatMap((p) => [
+    h("label", { for: `${prefix}${p.name}` }, p.name, " ", h("span", { class: "doc" }, `${p.doc} (default ${p.default})`)),
+    h("input", { id: `${prefix}${p.name}`, "data-param": p.name, "data-default": p.default, value: current[p.name] ?? p.default }),
+  ]);
+}
+
+// The parameters set away from their defaults.
+function changedParams(container) {
+  const config = {};
+  container.querySelectorAll("input[data-param]").forEach((i) => { if (i.value.trim() !== i.dataset.default) config[i.dataset.param] = i.value.trim(); });
+  return config;
+}
+
 async function home() {
   document.title = "podium — leagues";
   setCrumbs();
   const [leagues, systems] = await Promise.all([api("/api/leagues"), api("/api/systems")]);
-  const list = h("section", {}, h("h1", {}, "Leagues"));
-  if (leagues.length === 0) list.append(h("p", { class: "muted" }, "No league yet: create one below."));
-  else {
-    list.append(h("div", { class: "scroll" }, h("table", { id: "leagues" },
-      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "League"), h("th", {}, "System"), h("th", {}, "Players"), h("th", {}, "Matches"))),
-      h("tbody", {}, leagues.map((l) => h("tr", {},
-        h("td", {}, l.id), h("td", {}, h("a", { href: `/leagues/${l.id}` }, l.name)),
-        h("td", {}, l.system), h("td", {}, l.ready ? l.players : "loading…"), h("td", {}, l.ready ? l.matches : "")))))));
-  }
+  const listBox = h("div", { id: "league-list" }, leagueList(leagues));
+  const list = h("section", {}, h("h1", {}, "Leagues"), listBox);
   const out = h("div");
   const name = h("input", { id: "league-name", required: true, placeholder: "Thursday board games" });
-  const system = h("select", { id: "league-system" }, systems.map((s) => h("option", { value: s.name, selected: s.name === "sme" }, `${s.name} — ${s.summary}`)));
+  const fallback = systems.find((s) => s.default) || systems[0];
+  const system = h("select", { id: "league-system" }, systems.map((s) => h("option", { value: s.name, selected: s === fallback },
+    `${s.name}${s.default ? " (recommended)" : ""} — ${s.summary}`)));
+  const params = h("div", { class: "params" });
+  const showParams = () => params.replaceChildren(...paramFields(systems.find((s) => s.name === system.value), {}, "new-param-"));
+  system.addEventListener("change", showParams);
+  showParams();
   const serverToken = h("input", { id: "server-token", type: "password", autocomplete: "off", placeholder: "only if this server asks for one" });
   const form = h("form", { id: "create-league" },
     h("label", { for: "league-name" }, "Name"), name,
-    h("label", { for: "league-system" }, "Rating system"), system,
+    h("label", { for: "league-system" }, "Rating system ", h("span", { class: "doc" }, "the recommended one suits most groups; it can be changed later and every game is rated again")), system,
+    h("details", { id: "league-advanced" }, h("summary", {}, "Advanced: the system's parameters"), params),
     h("label", { for: "server-token" }, "Server admin token"), serverToken,
     h("div", { class: "row actions" }, h("button", { type: "submit" }, "Create league")), out);
   form.addEventListener("submit", async (ev) => {
@@ -76,57 +162,90 @@ async function home() {
     try {
       const headers = { "content-type": "application/json" };
       if (serverToken.value) headers.authorization = `Bearer ${serverToken.value}`;
+      const config = changedParams(params);
       const r = await api("/api/leagues", { method: "POST", headers,
-        body: JSON.stringify({ name: name.value, system: system.value }) });
+        body: JSON.stringify({ name: name.value, system: system.value, ...(Object.keys(config).length ? { config } : {}) }) });
       setToken(r.id, r.admin_token);
-      out.replaceChildren(message(true, "League created. Its admin token (kept in this browser; copy it for the others at the table — it is shown only once):"),
+      out.replaceChildren(message(true, "League created. Its admin token, needed to enter games (kept in this browser; copy it for the others at the table — it is shown only once):"),
         h("p", { class: "token", id: "new-token" }, r.admin_token), h("p", {}, h("a", { href: `/leagues/${r.id}` }, "Open the league →")));
-    } catch (e) { out.replaceChildren(message(false, e.message)); }
+      name.value = "";
+      listBox.replaceChildren(leagueList(await api("/api/leagues")));
+    } catch (e) { out.replaceChildren(message(false, plain(e, true))); }
   });
   app.replaceChildren(list, h("section", {}, h("h2", {}, "New league"), form));
 }
 
 // ---------- league page ----------
+// Columns of the board; the minor ones are left out on a phone.
 const columns = [
-  ["position", "#"], ["player", "Player"], ["rating", "Rating"], ["sigma", "σ"], ["games", "Games"],
-  ["win_pct", "Win %"], ["expected_win_pct", "Exp. win %"], ["net_pct", "Net"], ["avg_size", "Avg size"], ["last_played", "Last played"],
+  ["position", "#"], ["player", "Player"], ["rating", "Rating"], ["sigma", "σ", "minor"], ["games", "Games"],
+  ["win_pct", "Win %"], ["expected_win_pct", "Exp. win %", "minor"], ["net_pct", "Net", "minor"], ["avg_size", "Avg size", "minor"],
+  ["last_played", "Last played", "minor"],
 ];
 
 // Rows drawn at first, and added by each press of "Show more": a league of thousands
 // of players stays quick to draw and to sort.
 const BOARD_ROWS = 500;
 
-function leaderboardTable(id, rows, hasSigma) {
+// Games a rating rests on before it stops being provisional: the league's own
+// `provisional_games` (mes), else five, as the server counts.
+const provisionalGames = (league) => Number(league.params.find((p) => p.name === "provisional_games")?.value ?? 5);
+
+// The board: players whose rating is not provisional first, ranked; the new players
+// (provisional ratings) after them, apart, each with their estimate and the games
+// still to play. Both groups by rating then name, or by the column clicked.
+function leaderboardTable(id, rows, hasSigma, needed) {
   const cols = columns.filter(([k]) => hasSigma || k !== "sigma");
+  // Ties by name in code-point order, as the server orders them.
+  const byRating = (a, b) => b.rating - a.rating || (a.player < b.player ? -1 : a.player > b.player ? 1 : 0);
+  const rank = new Map([...rows].filter((r) => !r.provisional).sort(byRating).map((r, i) => [r.player, i + 1]));
   let sortKey = "position", dir = 1, shown = BOARD_ROWS;
   const tbody = h("tbody");
-  const more = h("button", { type: "button", id: "show-more", onclick: () => { shown += BOARD_ROWS; render(); } });
-  const heads = cols.map(([k, label]) => h("th", { class: "sortable", "data-key": k, onclick: () => {
+  const more = h("button", { type: "button", id: "show-more", class: "secondary", onclick: () => { shown += BOARD_ROWS; render(); } });
+  const heads = cols.map(([k, label, minor]) => h("th", { class: `sortable ${minor || ""}`, "data-key": k, onclick: () => {
     dir = sortKey === k ? -dir : (k === "player" || k === "position" ? 1 : -1);
     sortKey = k; render();
   } }, label));
+  const compare = (a, b) => {
+    if (sortKey === "position") return byRating(a, b) * dir;
+    const x = a[sortKey], y = b[sortKey];
+    return (typeof x === "string" ? x.localeCompare(y) : (x ?? 0) - (y ?? 0)) * dir || byRating(a, b);
+  };
+  const row = (r) => h("tr", { class: r.provisional ? "provisional" : "", "data-player": r.player },
+    cols.map(([k, , minor]) => {
+      const c = minor ? "minor" : undefined;
+      if (k === "position") return h("td", {}, r.provisional ? "" : rank.get(r.player));
+      if (k === "player") {
+        const left = Math.max(1, needed - r.games);
+        return h("td", {}, h("a", { href: playerHref(id, r.player) }, r.player),
+          r.provisional ? h("span", { class: "badge", title: "provisional: too few games for the system to be sure" },
+            `${plural(left, "more game")} to count`) : null);
+      }
+      if (k === "rating" || k === "sigma") return h("td", { class: c, title: String(r[k]) }, (r.provisional && k === "rating" ? "≈" : "") + fmt(r[k], 1));
+      if (k === "net_pct") return h("td", { class: `${c} ${r[k] > 0 ? "up" : r[k] < 0 ? "down" : ""}` }, signed(r[k]));
+      // Percentages and the mean size always with one decimal, so that a column reads
+      // alike whether or not a value happens to be whole (12.0 beside 35.7).
+      if (k === "win_pct" || k === "expected_win_pct" || k === "avg_size") return h("td", { class: c }, fmt(r[k], 1));
+      return h("td", { class: c }, r[k]);
+    }));
   function render() {
-    const sorted = [...rows].sort((a, b) => {
-      const x = a[sortKey], y = b[sortKey];
-      return (typeof x === "string" ? x.localeCompare(y) : (x ?? 0) - (y ?? 0)) * dir;
-    });
+    const settled = rows.filter((r) => !r.provisional).sort(compare);
+    const fresh = rows.filter((r) => r.provisional).sort(compare);
     heads.forEach((th) => th.classList.remove("asc", "desc"));
     const active = heads.find((th) => th.dataset.key === sortKey);
     if (active) active.classList.add(dir > 0 ? "asc" : "desc");
-    const hidden = sorted.length - shown;
+    const hidden = rows.length - shown;
     more.hidden = hidden <= 0;
     more.textContent = `Show ${Math.min(BOARD_ROWS, hidden)} more (${hidden} not shown)`;
-    tbody.replaceChildren(...sorted.slice(0, shown).map((r) => h("tr", { class: r.provisional ? "provisional" : "", "data-player": r.player },
-      cols.map(([k]) => {
-        if (k === "player") return h("td", {}, h("a", { href: playerHref(id, r.player) }, r.player),
-          r.provisional ? h("span", { class: "badge", title: "provisional: too few games to be sure" }, "provisional") : null);
-        if (k === "rating" || k === "sigma") return h("td", { title: String(r[k]) }, fmt(r[k], 1));
-        if (k === "net_pct") return deltaCell(r[k]);
-        // Percentages and the mean size always with one decimal, so that a column reads
-        // alike whether or not a value happens to be whole (12.0 beside 35.7).
-        if (k === "win_pct" || k === "expected_win_pct" || k === "avg_size") return h("td", {}, fmt(r[k], 1));
-        return h("td", {}, r[k]);
-      }))));
+    const drawn = [...settled, ...fresh].slice(0, shown);
+    const apart = drawn.filter((r) => r.provisional).length;
+    const body = drawn.filter((r) => !r.provisional).map(row);
+    if (apart) {
+      body.push(h("tr", { class: "group", id: "new-players" }, h("td", { colspan: cols.length },
+        h("strong", {}, "New players"), ` — ranked once they have played ${plural(needed, "game")}; their ratings so far are estimates.`)));
+      body.push(...drawn.filter((r) => r.provisional).map(row));
+    }
+    tbody.replaceChildren(...body);
   }
   render();
   return h("div", {}, h("table", { id: "leaderboard" }, h("thead", {}, h("tr", {}, heads)), tbody), more);
@@ -137,17 +256,60 @@ function leaderboardTable(id, rows, hasSigma) {
 function factorTable(rows, hasSigma) {
   return h("table", { id: "factors" },
     h("thead", {}, h("tr", {}, h("th", { class: "left" }, "Kind"), h("th", {}, "Value"), h("th", {}, "Rating"),
-      hasSigma ? h("th", {}, "σ") : null, h("th", {}, "Matches"), h("th", {}, "Win %"), h("th", {}, "Exp. win %"))),
+      hasSigma ? h("th", {}, "σ") : null, h("th", {}, "Matches"), h("th", {}, "Win %"), h("th", { class: "minor" }, "Exp. win %"))),
     h("tbody", {}, rows.map((f) => h("tr", { "data-factor": `${f.kind}=${f.value}` },
       h("td", { class: "left" }, f.kind), h("td", {}, f.value), h("td", { title: String(f.rating) }, fmt(f.rating, 1)),
       hasSigma ? h("td", { class: "sigma", title: String(f.sigma) }, fmt(f.sigma, 1)) : null,
-      h("td", {}, f.matches), h("td", {}, fmt(f.win_pct)), h("td", {}, fmt(f.expected_win_pct))))));
+      h("td", {}, f.matches), h("td", {}, fmt(f.win_pct)), h("td", { class: "minor" }, fmt(f.expected_win_pct))))));
 }
 
-// kinds: the factor kinds the league has seen, each offered as a column of the form.
-function gameForm(id, players, kinds, onDone) {
+// The rating changes of a game just entered or corrected (and its factors' changes
+// when it had any).
+function changeTables(r) {
+  const tables = [h("div", { class: "scroll" }, h("table", { id: "changes" },
+    h("thead", {}, h("tr", {}, h("th", {}, "Place"), h("th", {}, "Player"), h("th", {}, "Before"), h("th", {}, "After"), h("th", {}, "Change"))),
+    h("tbody", {}, r.changes.map((c) => h("tr", {}, h("td", {}, c.place), h("td", {}, c.player),
+      h("td", {}, fmt(c.before)), h("td", {}, fmt(c.after)), deltaCell(c.delta))))))];
+  if (r.factor_changes && r.factor_changes.length) {
+    tables.push(h("div", { class: "scroll" }, h("table", { id: "factor-changes" },
+      h("thead", {}, h("tr", {}, h("th", { class: "left" }, "Factor"), h("th", {}, "Value"), h("th", {}, "Before"), h("th", {}, "After"), h("th", {}, "Change"))),
+      h("tbody", {}, r.factor_changes.map((c) => h("tr", {}, h("td", { class: "left" }, c.kind), h("td", {}, c.value),
+        h("td", {}, fmt(c.before)), h("td", {}, fmt(c.after)), deltaCell(c.delta)))))));
+  }
+  return tables;
+}
+
+// Before a game makes new players: the names that look like a known player's
+// (`alice` beside `Alice`, `Marcus` beside `Markus`), each with a button to take the
+// known name, and one to go on with the new players. `onConfirm` sends the game.
+function nameCheck(box, inputs, known, onConfirm) {
+  const flagged = [];
+  for (const input of inputs) {
+    const name = input.value.trim();
+    if (!name || known.includes(name)) continue;
+    const like = lookalikes(name, known);
+    if (like.length) flagged.push([input, name, like]);
+  }
+  if (!flagged.length) return false;
+  box.replaceChildren(h("div", { class: "message warn", role: "alert" },
+    h("p", {}, flagged.length === 1 ? "This name is new to the league, but looks like a player it has:" : "These names are new to the league, but look like players it has:"),
+    h("ul", {}, flagged.map(([input, name, like]) => h("li", { "data-name": name }, `“${name}” — `,
+      like.map((k) => h("button", { type: "button", class: "secondary use-known", onclick: () => {
+        input.value = k;
+        if (!nameCheck(box, inputs, known, onConfirm)) box.replaceChildren();
+      } }, `Use “${k}”`))))),
+    h("button", { type: "button", id: "confirm-new", onclick: () => { box.replaceChildren(); onConfirm(); } },
+      flagged.length === 1 ? "It is a new player: submit" : "They are new players: submit")));
+  return true;
+}
+
+// kinds: the factor kinds the league has seen, each offered as a column of the form;
+// known(): the league's players now.
+function gameForm(id, known, kinds, onDone) {
   const rows = h("div", { id: "game-rows" });
-  const datalist = h("datalist", { id: "known-players" }, players.map((p) => h("option", { value: p })));
+  const datalist = h("datalist", { id: "known-players" });
+  const suggest = () => datalist.replaceChildren(...known().map((p) => h("option", { value: p })));
+  suggest();
   const kindList = h("datalist", { id: "known-kinds" }, ["seat", "car", "faction", ...kinds.filter((k) => !["seat", "car", "faction"].includes(k))]
     .map((k) => h("option", { value: k })));
   // The game's kinds of factor (the seat, the car, the faction), one column each; each
@@ -175,7 +337,7 @@ function gameForm(id, players, kinds, onDone) {
   }
   function addRow(place) {
     const row = h("div", { class: "row game-row" },
-      h("input", { class: "player-input", list: "known-players", placeholder: "player", "aria-label": "player", required: true }),
+      h("input", { class: "player-input", list: "known-players", placeholder: "player", "aria-label": "player", required: true, autocomplete: "off" }),
       h("input", { class: "place-input", type: "number", min: 1, step: 1, value: place, "aria-label": "place", required: true }),
       ...[...kindInputs.children].map(() => factorInput()),
       h("button", { type: "button", class: "remove", onclick: () => row.remove(), "aria-label": "remove" }, "✕"));
@@ -184,9 +346,12 @@ function gameForm(id, players, kinds, onDone) {
   }
   for (const k of kinds.length ? kinds : [""]) addKind(k);
   for (let i = 1; i <= 3; i++) addRow(i);
-  const token = h("input", { id: "token", type: "password", value: getToken(id), placeholder: "admin token", autocomplete: "off" });
+  const date = h("input", { id: "game-date", type: "date", value: today() });
+  const token = h("input", { id: "token", type: "password", value: getToken(id), placeholder: "admin token", autocomplete: "off", "data-league-token": id });
+  const check = h("div", { id: "name-check" });
   const out = h("div", { id: "game-result" });
   const form = h("form", { id: "game-form" }, datalist, kindList,
+    h("label", { for: "game-date" }, "Date ", h("span", { class: "doc" }, "when the game was played; empty for a game without a date")), date,
     h("p", { class: "muted" }, "One line per player with their place (1 = winner). Give tied players the same place."),
     h("label", { for: "factor-kind" }, "Factors (optional) ", h("span", { class: "doc" },
       "what else decides a result — the seat, the car, the faction — rated beside the players; one kind per column, each player's on their line")),
@@ -196,16 +361,11 @@ function gameForm(id, players, kinds, onDone) {
     h("div", { class: "row" }, h("button", { type: "button", class: "secondary", id: "add-player",
       onclick: () => addRow(rows.children.length + 1) }, "+ Add player")),
     h("label", { for: "token" }, "League admin token"), token,
+    check,
     h("div", { class: "row actions" }, h("button", { type: "submit", id: "submit-game" }, "Submit game")),
     out);
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
+  async function send() {
     const named = [...kindInputs.children].map((_, i) => kindOf(i));
-    const twice = named.find((k, i) => k && named.indexOf(k) !== i);
-    if (twice) {
-      out.replaceChildren(message(false, `The factor kind "${twice}" is given twice: give each kind once.`));
-      return;
-    }
     const results = [...rows.querySelectorAll(".game-row")].map((r) => {
       const result = { player: r.querySelector(".player-input").value.trim(), rank: Number(r.querySelector(".place-input").value) };
       const factors = {};
@@ -216,60 +376,169 @@ function gameForm(id, players, kinds, onDone) {
       return result;
     }).filter((r) => r.player);
     try {
+      const body = { results };
+      if (date.value) body.time = date.value;
       const r = await api(`/api/leagues/${id}/matches`, { method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${token.value.trim()}` },
-        body: JSON.stringify({ results }) });
+        body: JSON.stringify(body) });
       setToken(id, token.value.trim());
-      out.replaceChildren(message(true, `Game ${r.match} recorded. Rating changes:`),
-        h("div", { class: "scroll" }, h("table", { id: "changes" },
-          h("thead", {}, h("tr", {}, h("th", {}, "Place"), h("th", {}, "Player"), h("th", {}, "Before"), h("th", {}, "After"), h("th", {}, "Change"))),
-          h("tbody", {}, r.changes.map((c) => h("tr", {}, h("td", {}, c.place), h("td", {}, c.player),
-            h("td", {}, fmt(c.before)), h("td", {}, fmt(c.after)), deltaCell(c.delta)))))),
-        r.factor_changes.length ? h("div", { class: "scroll" }, h("table", { id: "factor-changes" },
-          h("thead", {}, h("tr", {}, h("th", { class: "left" }, "Factor"), h("th", {}, "Value"), h("th", {}, "Before"), h("th", {}, "After"), h("th", {}, "Change"))),
-          h("tbody", {}, r.factor_changes.map((c) => h("tr", {}, h("td", { class: "left" }, c.kind), h("td", {}, c.value),
-            h("td", {}, fmt(c.before)), h("td", {}, fmt(c.after)), deltaCell(c.delta)))))) : null);
+      out.replaceChildren(message(true, `Game ${r.match} recorded. Rating changes:`), ...changeTables(r));
       rows.querySelectorAll(".player-input, .factor-input").forEach((i) => { i.value = ""; });
-      onDone();
-    } catch (e) { out.replaceChildren(message(false, e.message)); }
+      await onDone();
+      suggest();
+    } catch (e) { out.replaceChildren(message(false, plain(e))); }
+  }
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    out.replaceChildren();
+    const named = [...kindInputs.children].map((_, i) => kindOf(i));
+    const twice = named.find((k, i) => k && named.indexOf(k) !== i);
+    if (twice) {
+      out.replaceChildren(message(false, `The factor kind "${twice}" is given twice: give each kind once.`));
+      return;
+    }
+    if (nameCheck(check, [...rows.querySelectorAll(".player-input")], known(), send)) return;
+    send();
   });
   return form;
 }
 
-async function settingsForm(id, league, onDone) {
+async function settingsForm(id, current, onDone) {
   const systems = await api("/api/systems");
+  const league = current();
   const system = h("select", { id: "settings-system" }, systems.map((s) => h("option", { value: s.name, selected: s.name === league.system }, s.name)));
   const params = h("div", { class: "params" });
   function showParams() {
     const spec = systems.find((s) => s.name === system.value);
-    const current = system.value === league.system ? Object.fromEntries(league.params.map((p) => [p.name, p.value])) : {};
-    params.replaceChildren(...spec.params.flatMap((p) => [
-      h("label", { for: `param-${p.name}` }, p.name, " ", h("span", { class: "doc" }, `${p.doc} (default ${p.default})`)),
-      h("input", { id: `param-${p.name}`, "data-param": p.name, "data-default": p.default, value: current[p.name] ?? p.default }),
-    ]));
+    const now = current();
+    const set = system.value === now.system ? Object.fromEntries(now.params.map((p) => [p.name, p.value])) : {};
+    params.replaceChildren(...paramFields(spec, set, "param-"));
   }
   system.addEventListener("change", showParams);
   showParams();
-  const token = h("input", { id: "settings-token", type: "password", value: getToken(id), placeholder: "admin token", autocomplete: "off" });
+  const token = h("input", { id: "settings-token", type: "password", value: getToken(id), placeholder: "admin token", autocomplete: "off", "data-league-token": id });
   const out = h("div");
   const form = h("form", { id: "settings-form" },
-    h("label", { for: "settings-system" }, "Rating system"), system, params,
+    h("label", { for: "settings-system" }, "Rating system"), system,
+    h("details", { id: "settings-advanced", open: true }, h("summary", {}, "The system's parameters"), params),
     h("label", { for: "settings-token" }, "League admin token"), token,
     h("div", { class: "row actions" }, h("button", { type: "submit" }, "Save and recompute")), out);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const config = {};
-    params.querySelectorAll("input").forEach((i) => { if (i.value.trim() !== i.dataset.default) config[i.dataset.param] = i.value.trim(); });
     try {
       const r = await api(`/api/leagues/${id}`, { method: "PATCH",
         headers: { "content-type": "application/json", authorization: `Bearer ${token.value.trim()}` },
-        body: JSON.stringify({ system: system.value, config }) });
+        body: JSON.stringify({ system: system.value, config: changedParams(params) }) });
       setToken(id, token.value.trim());
-      out.replaceChildren(message(true, `Now rated by ${r.system}; ${r.matches} matches recomputed.`));
-      onDone();
-    } catch (e) { out.replaceChildren(message(false, e.message)); }
+      out.replaceChildren(message(true, `Now rated by ${r.system}; ${plural(r.matches, "game")} rated again.`));
+      await onDone();
+      showParams();
+    } catch (e) { out.replaceChildren(message(false, plain(e))); }
   });
   return form;
+}
+
+// A game's result in a line: "1. ann · 2. bo, cy".
+function resultLine(results) {
+  const places = new Map();
+  for (const r of results) {
+    const key = r.rank ?? r.score ?? "";
+    if (!places.has(key)) places.set(key, []);
+    places.get(key).push(r.team ? `${r.player} (${r.team})` : r.player);
+  }
+  return [...places].map(([place, names]) => `${place}. ${names.join(", ")}`).join(" · ");
+}
+
+// The league's games, newest first, each with "Correct" (an editor of its players and
+// places in place) and "Void" (asked twice).
+function gamesList(id, ledger, known, onDone) {
+  const SHOWN = 20;
+  let all = false;
+  const box = h("div", { id: "games-list" });
+  const out = h("div", { id: "games-result" });
+  const auth = () => ({ "content-type": "application/json", authorization: `Bearer ${tokenFor(id)}` });
+  const path = (key) => `/api/leagues/${id}/matches/${encodeURIComponent(key)}`;
+  function editor(tr, game) {
+    const cells = tr.children.length;
+    const lines = h("div", { class: "edit-rows" }, game.results.map((r) => h("div", { class: "row game-row" },
+      h("input", { class: "player-input", list: "known-players", value: r.player, "aria-label": "player", autocomplete: "off" }),
+      h("input", { class: "place-input", type: "number", min: 1, step: 1, value: r.rank ?? "", "aria-label": "place" }))));
+    const when = h("input", { type: "date", class: "edit-date", value: (game.time || "").slice(0, 10), "aria-label": "date" });
+    const check = h("div");
+    const edit = h("tr", { class: "editing" }, h("td", { colspan: cells },
+      h("form", { class: "correct-form" }, h("label", {}, "Date"), when, lines, check,
+        h("div", { class: "row actions" }, h("button", { type: "submit", class: "save-correction" }, "Save correction"),
+          h("button", { type: "button", class: "secondary", onclick: () => edit.remove() }, "Cancel")))));
+    async function save() {
+      const inputs = [...lines.querySelectorAll(".game-row")];
+      // The ledger's rows carry each factor as a field of its own ("car": "red"); the
+      // API takes them as "factors". Teams and weights are kept as they were.
+      const results = game.results.map((r, i) => {
+        const fixed = { player: inputs[i].querySelector(".player-input").value.trim(), rank: Number(inputs[i].querySelector(".place-input").value) };
+        const factors = {};
+        for (const [k, v] of Object.entries(r)) {
+          if (k === "team" || k === "weight") fixed[k] = v;
+          else if (!["player", "rank", "score"].includes(k)) factors[k] = v;
+        }
+        if (Object.keys(factors).length) fixed.factors = factors;
+        return fixed;
+      });
+      const body = { results };
+      if (when.value) body.time = when.value;
+      const fresh = results.some((r) => !known().includes(r.player));
+      try {
+        const r = await api(`${path(game.match)}${fresh ? "?allow_new_players=true" : ""}`, { method: "PUT", headers: auth(), body: JSON.stringify(body) });
+        setToken(id, tokenFor(id));
+        out.replaceChildren(message(true, `Game ${r.match} corrected; the league was rated again.`));
+        await onDone();
+      } catch (e) { out.replaceChildren(message(false, plain(e))); }
+    }
+    edit.querySelector("form").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      if (nameCheck(check, [...lines.querySelectorAll(".player-input")], known(), save)) return;
+      save();
+    });
+    tr.after(edit);
+  }
+  function render() {
+    const games = [...ledger].reverse();
+    const drawn = all ? games : games.slice(0, SHOWN);
+    if (!games.length) { box.replaceChildren(h("p", { class: "muted" }, "No game yet.")); return; }
+    box.replaceChildren(h("div", { class: "scroll" }, h("table", { id: "games" },
+      h("thead", {}, h("tr", {}, h("th", { class: "minor" }, "Game"), h("th", { class: "left" }, "Result"), h("th", {}, "Date"), h("th", {}, ""))),
+      h("tbody", {}, drawn.map((g) => {
+        const tr = h("tr", { "data-match": g.match },
+          h("td", { class: "minor" }, g.match), h("td", { class: "left result" }, resultLine(g.results)), h("td", {}, g.time || ""),
+          h("td", { class: "actions" }));
+        const voidButton = h("button", { type: "button", class: "remove void", onclick: async () => {
+          if (!voidButton.classList.contains("armed")) {
+            voidButton.classList.add("armed");
+            voidButton.textContent = "Void it?";
+            return;
+          }
+          try {
+            await api(path(g.match), { method: "DELETE", headers: auth() });
+            out.replaceChildren(message(true, `Game ${g.match} voided; the league was rated again without it.`));
+            await onDone();
+          } catch (e) { out.replaceChildren(message(false, plain(e))); }
+        } }, "Void");
+        tr.lastChild.append(h("button", { type: "button", class: "secondary correct", onclick: () => {
+          if (!tr.nextSibling?.classList.contains("editing")) editor(tr, g);
+        } }, "Correct"), voidButton);
+        return tr;
+      })))),
+      games.length > SHOWN && !all ? h("button", { type: "button", class: "secondary", id: "all-games", onclick: () => { all = true; render(); } },
+        `Show all ${plural(games.length, "game")}`) : "");
+  }
+  render();
+  return { box, out, update(next) { ledger = next; render(); } };
+}
+
+// The ledger as the API exports it (JSON Lines), each game with its results.
+async function ledgerOf(id) {
+  const res = await fetch(`/api/leagues/${id}/matches`);
+  if (!res.ok) throw new ApiError(res.status, `${res.status} ${res.statusText}`);
+  return (await res.text()).split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
 }
 
 async function league(id) {
@@ -277,36 +546,44 @@ async function league(id) {
   const factors = h("section", { id: "factors-section", hidden: true });
   const title = h("h1");
   const info = h("p", { class: "muted" });
+  const data = h("section", { id: "data" });
   // What the system learned from every game (kalman-mmr: the filter it chose), beside the
   // settings it was given.
   const learned = h("div", { id: "learned" });
-  let current = null;
+  let current = null, players = [], list = null;
   async function refresh() {
-    const [l, rows, table] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/leaderboard`),
-      api(`/api/leagues/${id}/factors`)]);
+    const [l, rows, table, ledger] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/leaderboard`),
+      api(`/api/leagues/${id}/factors`), ledgerOf(id)]);
     current = l;
+    players = rows.map((r) => r.player);
     document.title = `podium — ${l.name}`;
     setCrumbs(h("a", { href: `/leagues/${id}` }, l.name));
     title.textContent = l.name;
-    info.textContent = `${l.system} · ${l.players} players · ${l.matches} matches · click a column to sort`;
-    board.replaceChildren(rows.length ? leaderboardTable(id, rows, l.has_sigma) : h("p", { class: "muted", id: "empty-board" }, "No game yet."));
+    info.textContent = `${l.system} · ${plural(l.players, "player")} · ${plural(l.matches, "game")} · click a column to sort`;
+    board.replaceChildren(rows.length ? leaderboardTable(id, rows, l.has_sigma, provisionalGames(l)) : h("p", { class: "muted", id: "empty-board" }, "No game yet."));
     factors.hidden = table.length === 0;
     factors.replaceChildren(h("h2", {}, "Factors"),
       h("p", { class: "muted" }, "What a seat, a car or a faction adds to the rating of the player who has it, learned from the results like a player's rating."),
       h("div", { class: "scroll" }, factorTable(table, l.has_sigma)));
     learned.replaceChildren(...(l.learned.length ? [
-      h("p", {}, `Learned by ${l.system} from the ${l.matches} games, not set:`),
+      h("p", {}, `Learned by ${l.system} from the ${plural(l.matches, "game")}, not set:`),
       h("ul", { class: "learned" }, l.learned.map((v) => h("li", { "data-name": v.name },
         h("strong", {}, `${v.name} ${Number.isInteger(v.value) ? v.value : fmt(v.value, 3)}`), " — ", v.doc))),
     ] : []));
-    return { rows, kinds: [...new Set(table.map((f) => f.kind))] };
+    const kinds = [...new Set(table.map((f) => f.kind))];
+    data.replaceChildren(h("h2", {}, "Data"), h("p", {}, h("a", { href: `/api/leagues/${id}/matches` }, "Download the games (JSON Lines)"),
+      " — rate them offline with ", h("code", { id: "offline-command" }, `podium rate ledger.jsonl --system ${l.system}${kinds.map((k) => ` --factor ${k}`).join("")}`)));
+    if (list) list.update(ledger);
+    return { ledger, kinds };
   }
-  const { rows, kinds } = await refresh();
-  const game = h("section", {}, h("h2", {}, "Enter a game"), gameForm(id, rows.map((r) => r.player), kinds, refresh));
-  const settings = h("section", {}, h("h2", {}, "Settings"), learned, await settingsForm(id, current, refresh));
-  app.replaceChildren(h("section", {}, title, info, board), factors, game, settings,
-    h("section", {}, h("h2", {}, "Data"), h("p", {}, h("a", { href: `/api/leagues/${id}/matches` }, "Download the ledger (JSON Lines)"),
-      " — rate it offline with ", h("code", {}, `podium rate ledger.jsonl --system ${current.system}${kinds.map((k) => ` --factor ${k}`).join("")}`))));
+  const { ledger, kinds } = await refresh();
+  list = gamesList(id, ledger, () => players, refresh);
+  const game = h("section", {}, h("h2", {}, "Enter a game"), gameForm(id, () => players, kinds, refresh));
+  const games = h("section", { id: "games-section" }, h("h2", {}, "Games"),
+    h("p", { class: "muted" }, "Newest first. Correct a game's players, places or date, or void it: the league is rated again as if it had always been so."),
+    list.out, list.box);
+  const settings = h("section", {}, h("h2", {}, "Settings"), learned, await settingsForm(id, () => current, refresh));
+  app.replaceChildren(h("section", {}, title, info, board), factors, game, games, settings, data);
 }
 
 // ---------- player page ----------
@@ -345,12 +622,17 @@ function chart(history) {
 }
 
 async function player(id, name) {
-  const [l, p] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/players/${encodeURIComponent(name)}`)]);
+  const [l, p, rows] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/players/${encodeURIComponent(name)}`),
+    api(`/api/leagues/${id}/leaderboard`)]);
+  // The place the league page shows: among the players whose ratings count.
+  const position = rows.filter((r) => !r.provisional && (r.rating > p.rating || (r.rating === p.rating && r.player < p.player))).length + 1;
   document.title = `podium — ${name}`;
   setCrumbs(h("a", { href: `/leagues/${id}` }, l.name), h("span", {}, name));
-  const summary = h("p", {}, `#${p.position} · rating ${fmt(p.rating, 2)}`, p.sigma !== undefined ? ` ± ${fmt(p.sigma, 2)}` : "",
-    ` · ${p.games} games · win ${fmt(p.win_pct)}% (an average player: ${fmt(p.expected_win_pct)}%)`,
-    p.provisional ? h("span", { class: "badge" }, "provisional") : null);
+  const left = Math.max(1, provisionalGames(l) - p.games);
+  const summary = h("p", {}, p.provisional ? `new player · rating so far ≈${fmt(p.rating, 2)}` : `#${position} · rating ${fmt(p.rating, 2)}`,
+    p.sigma !== undefined ? ` ± ${fmt(p.sigma, 2)}` : "",
+    ` · ${plural(p.games, "game")} · won ${fmt(p.win_pct)}% (an average player: ${fmt(p.expected_win_pct)}%)`,
+    p.provisional ? h("span", { class: "badge", title: "provisional: too few games for the system to be sure" }, `${plural(left, "more game")} to count`) : null);
   const games = [...p.history].reverse();
   // The columns the system fills: K for the Elo family, σ for the systems that keep one,
   // the factors (car, seat) when the player's entries carried any.
@@ -360,16 +642,16 @@ async function player(id, name) {
   // Performances sit on the rating scale (whole points); scores run from 0 to 1.
   const score = (x) => fmt(x, l.performances ? 0 : 3);
   const table = h("table", { id: "history" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "When"), h("th", {}, "Place"),
-      withFactors ? h("th", { class: "left" }, "Factors") : null, h("th", {}, "Before"),
-      h("th", {}, "Expected"), h("th", {}, "Actual"), withK ? h("th", {}, "K") : null, h("th", {}, "Change"),
-      h("th", {}, "After"), withSigma ? h("th", {}, "σ after") : null)),
+    h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", { class: "minor" }, "When"), h("th", {}, "Place"),
+      withFactors ? h("th", { class: "left minor" }, "Factors") : null, h("th", { class: "minor" }, "Before"),
+      h("th", { class: "minor" }, "Expected"), h("th", { class: "minor" }, "Actual"), withK ? h("th", { class: "minor" }, "K") : null, h("th", {}, "Change"),
+      h("th", {}, "After"), withSigma ? h("th", { class: "minor" }, "σ after") : null)),
     h("tbody", {}, games.map((g) => h("tr", {},
-      h("td", {}, g.match), h("td", { class: "left" }, g.time || ""), h("td", {}, `${g.place} of ${g.entries}`),
-      withFactors ? h("td", { class: "left factors" }, (g.factors || []).map((f) => `${f.kind}=${f.value} (${signed(f.before)})`).join(", ")) : null,
-      h("td", {}, fmt(g.before)), h("td", {}, score(g.expected)), h("td", {}, score(g.actual)),
-      withK ? h("td", {}, g.k === null ? "—" : fmt(g.k, 1)) : null, deltaCell(g.delta), h("td", {}, fmt(g.after)),
-      withSigma ? h("td", {}, fmt(g.sigma_after)) : null))));
+      h("td", {}, g.match), h("td", { class: "left minor" }, g.time || ""), h("td", {}, `${g.place} of ${g.entries}`),
+      withFactors ? h("td", { class: "left factors minor" }, (g.factors || []).map((f) => `${f.kind}=${f.value} (${signed(f.before)})`).join(", ")) : null,
+      h("td", { class: "minor" }, fmt(g.before)), h("td", { class: "minor" }, score(g.expected)), h("td", { class: "minor" }, score(g.actual)),
+      withK ? h("td", { class: "minor" }, g.k === null ? "—" : fmt(g.k, 1)) : null, deltaCell(g.delta), h("td", {}, fmt(g.after)),
+      withSigma ? h("td", { class: "minor" }, fmt(g.sigma_after)) : null))));
   app.replaceChildren(
     h("section", {}, h("h1", {}, name), summary, chart(p.history)),
     h("section", {}, h("h2", {}, "Games"), h("p", { class: "muted", id: "history-how" }, howItMoves(withK, l.performances, withFactors)),

@@ -233,6 +233,7 @@ async fn systems() -> Json<Value> {
                 "name": s.name,
                 "summary": s.summary,
                 "source": s.source,
+                "default": s.name == podium::DEFAULT_SYSTEM,
                 "has_sigma": sys.as_ref().is_some_and(|s| s.has_uncertainty()),
                 "performances": sys.as_ref().is_some_and(|s| s.expects_performances()),
                 "params": (s.defaults)().iter().map(|p| json!({

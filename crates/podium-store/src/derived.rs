@@ -50,8 +50,13 @@ impl Rated {
     }
 }
 
-/// Rates one match of the ledger in `league`, whose matches so far have times or not as
-/// `timed` says (`None`: no match yet). Nothing changes if it fails.
+/// Rates one match of the ledger in `league`, whose last match so far has a time or not
+/// as `timed` says (`None`: no match yet). Nothing changes if it fails.
+///
+/// A league may start without times and take dated matches later (undated matches are
+/// rated first and age nobody: a player's clock starts at their first dated match); once
+/// it has a dated match, every later match needs a time, or it would be rated before
+/// the dated ones.
 ///
 /// A match whose entries carry factors is refused by a system that does not rate them,
 /// even when every entry carries the same factor (which the library would rate as if it
@@ -63,7 +68,7 @@ fn rate(
     game: &Match,
 ) -> Result<Rated, StoreError> {
     let has_time = game.time().is_some();
-    if timed.is_some_and(|t| t != has_time) {
+    if timed == Some(true) && !has_time {
         return Err(StoreError::TimeMismatch {
             key: entry.key.clone(),
             has_time,
@@ -560,10 +565,11 @@ impl Derived {
         self.checkpoints.iter().map(|c| c.count).collect()
     }
 
-    /// Whether matches have times (`None` before the first match).
+    /// Whether the last rated match has a time (`None` before the first match): undated
+    /// matches are rated before dated ones, so a league with a dated match ends with one.
     #[must_use]
     pub fn timed(&self) -> Option<bool> {
-        self.rated.first().map(|r| r.time.is_some())
+        self.rated.last().map(|r| r.time.is_some())
     }
 
     /// Where a rated match stands, by id.

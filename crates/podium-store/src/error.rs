@@ -76,8 +76,9 @@ pub enum StoreError {
         /// The player named.
         player: String,
     },
-    /// A match with a time in a league without, or the other way round.
-    #[error("match {} {}, but the league's matches {}: every match of a league has a time, or none does", quote(key), if *.has_time { "has a time" } else { "has no time" }, if *.has_time { "have none" } else { "have times" })]
+    /// A match without a time in a league that has dated matches (a league may start
+    /// without times and take dated matches later, not the other way round).
+    #[error("match {} {}, but the league already has dated matches: give it a date (a league may start without dates, but once it has a dated match every later one needs a date)", quote(key), if *.has_time { "has a time" } else { "has no date" })]
     TimeMismatch {
         /// The match id.
         key: String,

@@ -1048,28 +1048,43 @@ impl League {
         }
     }
 
-    /// The leaderboard: players best first (by rating, then by name), with statistics.
+    /// The leaderboard in the default order ([`crate::Order::Established`]): players whose
+    /// rating is not provisional first, then the provisional ones, each by rating then
+    /// name, with statistics.
     #[must_use]
     pub fn standings(&self) -> Vec<Standing> {
+        self.standings_in(crate::Order::default())
+    }
+
+    /// The leaderboard in `order`: [`crate::Order::Established`] puts provisional players
+    /// after the others, [`crate::Order::Rating`] ranks everyone by rating alone; ties of rating by
+    /// name. Positions count from 1 in that order.
+    #[must_use]
+    pub fn standings_in(&self, order: crate::Order) -> Vec<Standing> {
         // Sorted by keys kept beside the indices: most comparisons then read no record.
         // Names are unique, so no two keys are equal and an unstable sort is exact.
-        let mut order: Vec<(f64, usize)> = self
+        let mut keys: Vec<(bool, f64, usize)> = self
             .players
             .iter()
             .enumerate()
-            .map(|(i, p)| match self.learned {
-                Some(_) => (self.current(i).value, i),
-                None => (p.rating.value, i),
+            .map(|(i, p)| {
+                let rating = match self.learned {
+                    Some(_) => self.current(i),
+                    None => p.rating,
+                };
+                let apart =
+                    order == crate::Order::Established && self.system.is_provisional(&rating);
+                (apart, rating.value, i)
             })
             .collect();
-        order.sort_unstable_by(|a, b| {
-            b.0.total_cmp(&a.0)
-                .then_with(|| self.players[a.1].name.cmp(&self.players[b.1].name))
+        keys.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then_with(|| b.1.total_cmp(&a.1))
+                .then_with(|| self.players[a.2].name.cmp(&self.players[b.2].name))
         });
-        order
-            .into_iter()
+        keys.into_iter()
             .enumerate()
-            .map(|(k, (_, i))| {
+            .map(|(k, (_, _, i))| {
                 let p = &self.players[i];
                 let rating = if self.learned.is_some() {
                     self.current(i)

@@ -31,6 +31,10 @@ pub struct Args {
     /// Rank by the rating, or by the conservative rating μ − 3σ (systems with σ only).
     #[arg(long, value_enum, default_value_t = Ranking::Rating)]
     display: Ranking,
+    /// `established`: players whose rating is no longer provisional first, then the
+    /// provisional ones (marked P), each group best first; `rating`: everyone by rating.
+    #[arg(long, default_value_t = podium::Order::Established, value_name = "ORDER")]
+    order: podium::Order,
     /// Write one row per player per match (rating before, expected, actual, K, change,
     /// after) to FILE, replaced only once every match is rated; `-` writes it to standard
     /// output in place of the leaderboard. With --factor, two more columns,
@@ -210,9 +214,12 @@ fn none_rated(league: &League, skipped: &[BadMatch]) -> anyhow::Result<()> {
 /// Prints the leaderboard (and, before it, the matches skipped).
 fn print(args: &Args, league: &League, skipped: &[BadMatch]) -> anyhow::Result<()> {
     report_skipped(skipped);
-    let mut board = league.standings();
+    let mut board = league.standings_in(args.order);
     if args.display == Ranking::Conservative {
         rank_conservative(&mut board);
+        if args.order == podium::Order::Established {
+            board.sort_by_key(|s| s.provisional);
+        }
     }
     board.retain(|s| s.stats.games >= args.min_games);
     // Positions count the players shown.

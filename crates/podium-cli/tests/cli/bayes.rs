@@ -93,6 +93,8 @@ fn conservative_display_ranks_by_mu_minus_three_sigma() {
         "conservative",
         "--format",
         "csv",
+        "--order",
+        "rating",
     ]);
     let rows = csv_rows(out.ok());
     let cons: Vec<f64> = rows
@@ -118,6 +120,8 @@ fn conservative_display_ranks_by_mu_minus_three_sigma() {
         &init,
         "--format",
         "csv",
+        "--order",
+        "rating",
     ]);
     let rows_mu = csv_rows(by_mu.ok());
     assert!(!rows_mu[0].contains_key("conservative"));

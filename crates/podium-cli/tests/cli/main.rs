@@ -9,6 +9,7 @@ mod examples;
 mod factors;
 mod import;
 mod newcomer;
+mod order;
 mod rate;
 mod readable;
 mod readers;

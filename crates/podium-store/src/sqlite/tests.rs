@@ -642,6 +642,49 @@ fn timed_matches_are_rated_in_time_order(b: Backend) {
     );
 }
 
+fn a_league_that_began_without_dates_takes_dated_games(b: Backend) {
+    let (_scratch, s) = temp(b);
+    let (id, _) = league(&s, "glicko2");
+    s.append(id, sub(Some("first"), &[("ann", 1), ("bo", 2)]))
+        .unwrap();
+    s.append(id, sub(Some("second"), &[("bo", 1), ("ann", 2)]))
+        .unwrap();
+    let dated = s
+        .append(
+            id,
+            timed(sub(Some("dated"), &[("ann", 1), ("bo", 2)]), "2024-05-03"),
+        )
+        .unwrap();
+    assert!(
+        !dated.recomputed,
+        "a dated match goes after the undated ones"
+    );
+    s.append(
+        id,
+        timed(sub(Some("later"), &[("cy", 1), ("ann", 2)]), "2024-05-10"),
+    )
+    .unwrap();
+    let order: Vec<String> = s.ledger(id).unwrap().into_iter().map(|e| e.key).collect();
+    assert_eq!(order, ["first", "second", "dated", "later"]);
+    assert_matches_replay(&s, id);
+    // Once dated, an undated match would be rated before the dated ones: refused.
+    let e = s
+        .append(id, sub(Some("undated"), &[("ann", 1), ("bo", 2)]))
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            StoreError::TimeMismatch {
+                has_time: false,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("needs a date"), "{e}");
+    assert_eq!(s.ledger(id).unwrap().len(), 4);
+}
+
 fn the_ledger_survives_reopening(b: Backend) {
     let scratch = b.scratch();
     let (id, token) = {
@@ -1006,6 +1049,7 @@ on_both_backends!(
     corrections_rate_again_from_the_last_checkpoint,
     board_json_versions_change_with_the_board_only,
     timed_matches_are_rated_in_time_order,
+    a_league_that_began_without_dates_takes_dated_games,
     two_servers_on_one_store_follow_each_other,
     the_ledger_survives_reopening,
 );

@@ -1,0 +1,219 @@
+// The league pages a group sees first, in a real headless Chromium: the board with new
+// players apart, dates on the form, the list of games with void and correct, names
+// checked before a new player is made, and the league form. Run by scripts/e2e.sh.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+const base = (process.env.PODIUM_URL || "").replace(/\/$/, "");
+let browser, profile, page;
+
+async function createLeague(name, system) {
+  const res = await fetch(`${base}/api/leagues`, {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name, ...(system ? { system } : {}) }),
+  });
+  assert.equal(res.status, 201);
+  return res.json();
+}
+
+async function post(l, body) {
+  const res = await fetch(`${base}/api/leagues/${l.id}/matches`, {
+    method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${l.admin_token}` },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  assert.equal(res.status, 201, text);
+  return JSON.parse(text);
+}
+
+const ledger = async (l) => (await (await fetch(`${base}/api/leagues/${l.id}/matches`)).text())
+  .split("\n").filter((x) => x.trim()).map((x) => JSON.parse(x));
+
+// Eight game nights of ann, bo, cy and dee (a place each, turning round); frank joins
+// the last two and wins both (the same nights as the library's and the CLI's tests).
+function frankJoinsLate() {
+  const four = ["ann", "bo", "cy", "dee"];
+  return Array.from({ length: 8 }, (_, night) => {
+    const order = [0, 1, 2, 3].map((k) => four[(night + k) % 4]);
+    if (night >= 6) order.unshift("frank");
+    return { id: `night ${night + 1}`, results: order.map((player, i) => ({ player, rank: i + 1 })) };
+  });
+}
+
+// Fills the game form: one line per [player, place].
+async function fillGame(results, token) {
+  const rows = page.locator("#game-rows .game-row");
+  while ((await rows.count()) > results.length) await rows.last().locator("button.remove").click();
+  while ((await rows.count()) < results.length) await page.click("#add-player");
+  for (const [i, [player, place]] of results.entries()) {
+    await rows.nth(i).locator(".player-input").fill(player);
+    await rows.nth(i).locator(".place-input").fill(String(place));
+  }
+  await page.fill("#token", token);
+}
+
+const boardRows = () => page.$$eval("#leaderboard tbody tr[data-player]", (trs) => trs.map((tr) => ({
+  player: tr.dataset.player, provisional: tr.classList.contains("provisional"),
+  position: tr.children[0].textContent, badge: tr.querySelector(".badge")?.textContent ?? "",
+})));
+
+before(async () => {
+  assert.ok(base, "PODIUM_URL is not set");
+  profile = mkdtempSync(join(tmpdir(), "podium-e2e-pages-"));
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    viewport: { width: 390, height: 844 },
+  });
+  page = browser.pages()[0] || (await browser.newPage());
+});
+
+after(async () => {
+  await browser?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+test("a player who won their two games stands below the established players, apart", async () => {
+  const l = await createLeague("Frank E2E", "sme");
+  for (const night of frankJoinsLate()) await post(l, night);
+  await page.goto(`${base}/leagues/${l.id}`);
+  await page.locator("#new-players").waitFor();
+  const rows = await boardRows();
+  assert.deepEqual(rows.map((r) => r.provisional), [false, false, false, false, true]);
+  assert.equal(rows[4].player, "frank");
+  assert.deepEqual(rows.map((r) => r.position), ["1", "2", "3", "4", ""]);
+  assert.equal(rows[4].badge, "3 more games to count");
+  // frank's rating is the highest, shown as an estimate; the block says why he is apart.
+  const api = await (await fetch(`${base}/api/leagues/${l.id}/leaderboard`)).json();
+  assert.equal(api[0].player, "frank");
+  assert.deepEqual(rows.slice(0, 4).map((r) => r.player), api.slice(1).map((r) => r.player));
+  assert.match(await page.textContent('#leaderboard tr[data-player="frank"] td:nth-child(3)'), /^≈/);
+  assert.match(await page.textContent("#new-players"), /New players — ranked once they have played 5 games/);
+  // The page reads on a phone: nothing wider than the screen.
+  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  assert.ok(scroll <= client, `the page is ${scroll} px wide on a ${client} px screen`);
+  assert.ok(await page.locator("#leaderboard th[data-key=last_played]").isHidden(), "a minor column is left out on a phone");
+});
+
+test("a game entered with a date, in a league whose first game had none", async () => {
+  const l = await createLeague("Dates E2E", "sme");
+  await post(l, { id: "undated", results: [{ player: "ann", rank: 1 }, { player: "bo", rank: 2 }] });
+  await page.goto(`${base}/leagues/${l.id}`);
+  await page.locator("#game-date").waitFor();
+  const today = await page.inputValue("#game-date");
+  assert.match(today, /^\d{4}-\d{2}-\d{2}$/, "the date defaults to today");
+  await page.fill("#game-date", "2024-05-03");
+  await fillGame([["bo", 1], ["ann", 2]], l.admin_token);
+  await page.click("#submit-game");
+  await page.locator("#changes").waitFor();
+  const games = await ledger(l);
+  assert.deepEqual(games.map((g) => g.time ?? null), [null, "2024-05-03"]);
+  // A game without factors leaves no stray text under the changes.
+  assert.doesNotMatch(await page.textContent("main"), /\bnull\b|undefined/);
+  assert.equal(await page.locator("#factor-changes").count(), 0);
+  // The list of games shows it, newest first, with its date.
+  await page.locator('#games tr[data-match]').nth(1).waitFor();
+  const listed = await page.$$eval("#games tbody tr[data-match]", (trs) => trs.map((tr) => tr.dataset.match));
+  assert.equal(listed.length, 2);
+  assert.equal(listed[1], "undated");
+  // Once dated, a game without a date is refused in plain words.
+  await page.fill("#game-date", "");
+  await fillGame([["ann", 1], ["bo", 2]], l.admin_token);
+  await page.click("#submit-game");
+  await page.locator("#game-result .message.err").waitFor();
+  assert.match(await page.textContent("#game-result"), /give it a date/);
+  assert.equal((await ledger(l)).length, 2);
+});
+
+test("a game voided and one corrected from the list of games", async () => {
+  const l = await createLeague("Fix E2E", "sme");
+  await post(l, { id: "g1", results: [{ player: "ann", rank: 1 }, { player: "bo", rank: 2 }] });
+  await post(l, { id: "g2", results: [{ player: "bo", rank: 1 }, { player: "cy", rank: 2 }] });
+  await post(l, { id: "g3", results: [{ player: "cy", rank: 1 }, { player: "ann", rank: 2 }] });
+  await page.goto(`${base}/leagues/${l.id}`);
+  await page.fill("#token", l.admin_token);
+  // Void g2: asked twice.
+  const g2 = page.locator('#games tr[data-match="g2"]');
+  await g2.locator("button.void").click();
+  assert.equal(await g2.locator("button.void").textContent(), "Void it?");
+  assert.equal((await ledger(l)).length, 3, "one press voids nothing");
+  await g2.locator("button.void").click();
+  await page.locator("#games-result .message.ok").waitFor();
+  assert.match(await page.textContent("#games-result"), /Game g2 voided/);
+  await page.waitForFunction(() => !document.querySelector('#games tr[data-match="g2"]'));
+  assert.deepEqual((await ledger(l)).map((g) => g.id ?? g.match), ["g1", "g3"]);
+  // Correct g3: ann won it, not cy.
+  const g3 = page.locator('#games tr[data-match="g3"]');
+  await g3.locator("button.correct").click();
+  const edit = page.locator("#games tr.editing");
+  await edit.locator(".place-input").nth(0).fill("2");
+  await edit.locator(".place-input").nth(1).fill("1");
+  await edit.locator("button.save-correction").click();
+  await page.locator("#games-result .message.ok").getByText("Game g3 corrected").waitFor();
+  const g = (await ledger(l)).find((x) => (x.id ?? x.match) === "g3");
+  assert.deepEqual(g.results.map((r) => [r.player, r.rank]).sort(), [["ann", 1], ["cy", 2]]);
+  await page.waitForFunction(() => document.querySelector('#games tr[data-match="g3"] .result')?.textContent === "1. ann · 2. cy");
+  const board = (await boardRows()).map((r) => r.player);
+  assert.equal(board[0], "ann");
+});
+
+test("a name one letter or a letter case away from a player's is flagged before it is made", async () => {
+  const l = await createLeague("Names E2E", "sme");
+  await post(l, { results: [{ player: "Alice", rank: 1 }, { player: "Marcus", rank: 2 }] });
+  await page.goto(`${base}/leagues/${l.id}`);
+  // The known names are suggested.
+  const options = await page.$$eval("#known-players option", (os) => os.map((o) => o.value).sort());
+  assert.deepEqual(options, ["Alice", "Marcus"]);
+  await fillGame([["alice", 1], ["Markus", 2], ["Bo", 3]], l.admin_token);
+  await page.click("#submit-game");
+  await page.locator("#name-check .message.warn").waitFor();
+  const flagged = await page.$$eval("#name-check li", (lis) => lis.map((li) => li.dataset.name));
+  assert.deepEqual(flagged, ["alice", "Markus"], "Bo is new and like nobody: not flagged");
+  assert.equal((await ledger(l)).length, 1, "nothing sent before the names are confirmed");
+  // Take the known "Alice"; keep "Markus" as a new player.
+  await page.click('#name-check li[data-name="alice"] button.use-known');
+  assert.equal(await page.inputValue("#game-rows .game-row >> nth=0 >> .player-input"), "Alice");
+  assert.deepEqual(await page.$$eval("#name-check li", (lis) => lis.map((li) => li.dataset.name)), ["Markus"]);
+  await page.click("#confirm-new");
+  await page.locator("#changes").waitFor();
+  const last = (await ledger(l)).at(-1);
+  assert.deepEqual(last.results.map((r) => r.player), ["Alice", "Markus", "Bo"]);
+});
+
+test("creating a league leaves the server token field empty and lists the new league", async () => {
+  await page.goto(`${base}/`);
+  await page.locator("#create-league").waitFor();
+  // The default system, its parameters folded away.
+  assert.equal(await page.inputValue("#league-system"), "kalman-mmr");
+  assert.ok(await page.locator("#league-advanced input").first().isHidden());
+  await page.fill("#league-name", "Token E2E");
+  await page.click("#create-league button[type=submit]");
+  await page.locator("#new-token").waitFor();
+  assert.equal(await page.inputValue("#server-token"), "", "the league's token is not the server's");
+  await page.locator("#leagues").getByText("Token E2E").waitFor();
+  const id = Number(new URL(await page.getAttribute("#create-league a", "href"), base).pathname.split("/").pop());
+  // The league's own token field is filled on its page.
+  await page.goto(`${base}/leagues/${id}`);
+  await page.locator("#token").waitFor();
+  assert.equal(await page.inputValue("#token"), await page.evaluate((i) => localStorage.getItem(`podium-token-${i}`), id));
+  assert.match(await page.inputValue("#token"), /\S/);
+  // Counts read in plain English.
+  assert.match(await page.textContent("main section p.muted"), /kalman-mmr · 0 players · 0 games/);
+});
+
+test("a wrong token is answered in plain words", async () => {
+  const l = await createLeague("Wrong E2E", "sme");
+  await page.goto(`${base}/leagues/${l.id}`);
+  await fillGame([["ann", 1], ["bo", 2]], "");
+  await page.click("#submit-game");
+  await page.locator("#game-result .message.err").waitFor();
+  const text = await page.textContent("#game-result");
+  assert.match(text, /admin token is missing or wrong/);
+  assert.doesNotMatch(text, /Bearer|Authorization/);
+});
