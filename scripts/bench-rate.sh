@@ -6,9 +6,14 @@
 # `rate_floor` (scripts/bench/rate-floor): the least work any program must
 # do to give the same ratings (split, look players up, sme's arithmetic; no validation).
 #
-# Usage: bash scripts/bench-rate.sh [RUNS] [POOLS]
+# Then, for each pool, every system of SYSTEMS on the 1,000,000-match file, the default
+# system first, with the same timing.
+#
+# Usage: [SYSTEMS="..."] bash scripts/bench-rate.sh [RUNS] [POOLS]
 #   RUNS     timed runs per command; the fastest is reported (default 3)
 #   POOLS    sizes of the player pool, one table each (default "10000 50000")
+#   SYSTEMS  systems timed on the 1,000,000-match file (default
+#            "kalman-mmr sme trueskill elo-mmr"; empty: none)
 # Files are generated once into ${BENCH_DIR:-/tmp/podium-bench} (about 130 MB for 1M
 # matches) and reused; they are never part of the repository.
 # Needs /usr/bin/time (GNU time) for peak memory.
@@ -16,6 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-3}
 POOLS=${2:-10000 50000}
+SYSTEMS=${SYSTEMS-kalman-mmr sme trueskill elo-mmr}
 DIR=${BENCH_DIR:-/tmp/podium-bench}
 mkdir -p "$DIR"
 
@@ -77,6 +83,16 @@ awk -F, 'NR == FNR { r[$1] = $2; next }
               d = $3 - r[$2]; if (d < 0) d = -d; if (d > m) m = d; n++ }
     END { printf "floor and podium agree on %d players: largest rating difference %g\n", n, m }' \
     "$DIR/floor.csv" "$DIR/podium.csv"
+if [[ -n "$SYSTEMS" ]]; then
+    f="$DIR/matches-1000000-$PLAYERS.csv"
+    printf '%-12s | %-20s | %10s | %s\n' system "cpu s / wall s" "rows/s" "peak RSS"
+    rows=$(($(wc -l <"$f") - 1))
+    for s in $SYSTEMS; do
+        read -r pc pw pm <<<"$(best "$PODIUM" rate "$f" --system "$s" --format csv)"
+        rps=$(awk -v r="$rows" -v w="$pw" 'BEGIN{printf "%.0f", r/w}')
+        printf '%-12s | %6s / %6s      | %10s | %s MB\n' "$s" "$pc" "$pw" "$rps" "$((pm / 1024))"
+    done
+fi
 done
 read -r total1 steal1 <<<"$(cpu_ticks)"
 steal=$(awk -v t=$((total1 - total0)) -v s=$((steal1 - steal0)) 'BEGIN { if (t > 0) printf "%.0f%%", 100 * s / t; else print "unknown" }')

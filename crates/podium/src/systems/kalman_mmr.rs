@@ -343,6 +343,22 @@ impl KalmanMmrLearned {
     }
 }
 
+/// The logistic function `1/(1 + e^(−y))` of four arguments (`logistic(z)` at
+/// `y = (π/√3)·z`), with the exponent kept finite.
+fn logistic_x4(y: f64x4) -> f64x4 {
+    let bound = f64x4::splat(700.0);
+    f64x4::ONE / (f64x4::ONE + (-y).max(-bound).min(bound).exp())
+}
+
+/// `tanh` of four arguments, from one exponential: `(1 − e)/(1 + e)` with `e = e^(−2|x|)`.
+fn tanh_x4(x: f64x4) -> f64x4 {
+    let e = (f64x4::splat(-2.0) * x.abs())
+        .max(f64x4::splat(-700.0))
+        .exp();
+    let t = (f64x4::ONE - e) / (f64x4::ONE + e);
+    t.copysign(x)
+}
+
 /// The CDF of the logistic distribution with unit variance.
 fn logistic(z: f64) -> f64 {
     0.5 + 0.5 * (0.5 * TANH_MULT * z).tanh()
@@ -416,6 +432,39 @@ impl KalmanMmrConfig {
         (field + (mu - field) * kept, var + drift)
     }
 
+    /// Every filter's prior of one player, `idle` days (or matches) after the beliefs in
+    /// `bank`: [`KalmanMmrConfig::idle`] and the filter's τ² added, appended to `pri`.
+    /// The reversion factor depends on γ alone, so it is computed once per γ.
+    fn extend_priors(
+        &self,
+        pri: &mut Vec<(f64, f64)>,
+        bank: &[(f64, f64)],
+        filters: &[Filter],
+        idle: f64,
+        field: f64,
+    ) {
+        let gammas = self.gammas.as_slice();
+        // Per γ: the variance added and, when the mean reverts, the share it keeps.
+        let mut per_gamma = [(0.0, None); 8];
+        for (slot, &gamma) in per_gamma.iter_mut().zip(gammas) {
+            let drift = gamma * gamma * idle;
+            let kept = (drift != 0.0 && self.reversion != 0.0)
+                .then(|| (-self.reversion * drift / (2.0 * self.sigma * self.sigma)).exp());
+            *slot = (drift, kept);
+        }
+        let g = gammas.len();
+        pri.extend(
+            bank.iter()
+                .zip(filters)
+                .enumerate()
+                .map(|(i, (&(mu, var), f))| {
+                    let (drift, kept) = per_gamma[i % g];
+                    let mu = kept.map_or(mu, |kept| field + (mu - field) * kept);
+                    (mu, var + drift + f.tau * f.tau)
+                }),
+        );
+    }
+
     /// Time since a player's last match: days for dated matches, else matches elapsed.
     fn elapsed(state: &KalmanMmrState, time: Option<f64>, clock: f64) -> f64 {
         match (time, state.dated, state.last) {
@@ -456,40 +505,75 @@ impl KalmanMmrConfig {
         }
         let k = learned.score.len();
         let best = learned.best;
-        let mut sm = vec![0.0; k];
-        let mut gc = vec![0.0; k];
-        let mut hc = vec![0.0; k];
-        let mut cal = [(0.0, 0.0, 0.0); 9];
+        // Four filters to a vector: each sampled player's priors (the last vector padded
+        // with mean 0 and variance 1, whose sums are never read) and each filter's slope.
+        let lanes = k.div_ceil(4);
+        let n = warm.len();
+        let quad = |f: &dyn Fn(usize) -> f64, pad: f64, l: usize| {
+            let mut x = [pad; 4];
+            for (i, x) in x.iter_mut().enumerate().take(k.saturating_sub(4 * l)) {
+                *x = f(4 * l + i);
+            }
+            f64x4::from(x)
+        };
+        let mut mus = Vec::with_capacity(n * lanes);
+        let mut vars = Vec::with_capacity(n * lanes);
+        for &(_, j) in warm.iter() {
+            let row = &pri[j * k..(j + 1) * k];
+            for l in 0..lanes {
+                mus.push(quad(&|c| row[c].0, 0.0, l));
+                vars.push(quad(&|c| row[c].1, 1.0, l));
+            }
+        }
+        let slopes: Vec<f64x4> = (0..lanes)
+            .map(|l| quad(&|c| learned.slope[c].0, 1.0, l))
+            .collect();
+        // The calibration candidates, four to a vector likewise.
+        let cal_u: [f64x4; 3] =
+            std::array::from_fn(|l| quad(&|i| CAL_U.get(i).copied().unwrap_or(1.0), 1.0, l));
+        let cal_kappa: [f64x4; 3] =
+            std::array::from_fn(|l| quad(&|i| learned.cal.get(i).map_or(1.0, |c| c.0), 1.0, l));
+        let zero = f64x4::ZERO;
+        let one = f64x4::ONE;
+        let (mut sm, mut gc, mut hc) = (vec![zero; lanes], vec![zero; lanes], vec![zero; lanes]);
+        let (mut cg, mut ch, mut cl) = ([zero; 3], [zero; 3], [zero; 3]);
         let b2x2 = 2.0 * self.beta * self.beta;
-        for a in 0..warm.len() {
-            for b in a + 1..warm.len() {
+        let noise = f64x4::splat(b2x2);
+        let t = f64x4::splat(TANH_MULT);
+        let (lo, hi) = (f64x4::splat(1e-15), f64x4::splat(1.0 - 1e-15));
+        for a in 0..n {
+            for b in a + 1..n {
                 if warm[a].0 == warm[b].0 {
                     continue;
                 }
                 // a finished ahead of b
-                let (pa, pb) = (warm[a].1 * k, warm[b].1 * k);
-                for c in 0..k {
-                    let (ma, va) = pri[pa + c];
-                    let (mb, vb) = pri[pb + c];
-                    let d = (ma - mb) / (va + vb + b2x2).sqrt();
-                    let q = logistic(learned.slope[c].0 * d).clamp(1e-15, 1.0 - 1e-15);
-                    sm[c] += q.ln();
-                    let slope = TANH_MULT * d;
-                    gc[c] += (1.0 - q) * slope;
-                    hc[c] += q * (1.0 - q) * slope * slope;
-                    if c == best {
-                        for (ui, &u) in CAL_U.iter().enumerate() {
-                            let du = (ma - mb) / ((va + vb) + u * b2x2).sqrt();
-                            let q = logistic(learned.cal[ui].0 * du);
-                            let slope = TANH_MULT * du;
-                            cal[ui].0 += (1.0 - q) * slope;
-                            cal[ui].1 += q * (1.0 - q) * slope * slope;
-                            cal[ui].2 += q.clamp(1e-15, 1.0).ln();
-                        }
-                    }
+                let (pa, pb) = (a * lanes, b * lanes);
+                for l in 0..lanes {
+                    let d =
+                        (mus[pa + l] - mus[pb + l]) / (vars[pa + l] + vars[pb + l] + noise).sqrt();
+                    let slope = t * d;
+                    let q = logistic_x4(slopes[l] * slope).max(lo).min(hi);
+                    sm[l] += q.ln();
+                    gc[l] += (one - q) * slope;
+                    hc[l] += q * (one - q) * slope * slope;
+                }
+                let (ma, va) = pri[warm[a].1 * k + best];
+                let (mb, vb) = pri[warm[b].1 * k + best];
+                let (dm, vs) = (f64x4::splat(ma - mb), f64x4::splat(va + vb));
+                for l in 0..3 {
+                    let du = dm / (vs + cal_u[l] * noise).sqrt();
+                    let slope = t * du;
+                    let q = logistic_x4(cal_kappa[l] * slope);
+                    cg[l] += (one - q) * slope;
+                    ch[l] += q * (one - q) * slope * slope;
+                    cl[l] += q.max(lo).min(one).ln();
                 }
             }
         }
+        let flat = |v: &[f64x4]| -> Vec<f64> { v.iter().flat_map(|x| x.to_array()).collect() };
+        let (sm, gc, hc) = (flat(&sm), flat(&gc), flat(&hc));
+        let (cg, ch, cl) = (flat(&cg), flat(&ch), flat(&cl));
+        let cal: [(f64, f64, f64); 9] = std::array::from_fn(|u| (cg[u], ch[u], cl[u]));
         for c in 0..k {
             learned.score[c] += sm[c];
             for d in 0..k {
@@ -539,14 +623,25 @@ fn performances(terms: &[(f64, f64, usize)], groups: usize) -> Vec<f64> {
         start[t.2 + 1] = i + 1;
     }
     let total: f64 = gw.iter().sum();
+    // The entries four to a vector (the last padded with weight 0, which adds nothing).
+    let chunks: Vec<[f64x4; 3]> = (0..n.div_ceil(4))
+        .map(|c| {
+            let (mut mu, mut ac, mut wc) = ([0.0; 4], [0.0; 4], [0.0; 4]);
+            for (i, e) in (4 * c..n.min(4 * c + 4)).enumerate() {
+                (mu[i], ac[i], wc[i]) = (terms[e].0, a[e], w[e]);
+            }
+            [f64x4::from(mu), f64x4::from(ac), f64x4::from(wc)]
+        })
+        .collect();
     let exact = |x: f64| -> (f64, f64) {
-        let (mut v, mut d) = (0.0, 0.0);
-        for i in 0..n {
-            let th = ((x - terms[i].0) * a[i]).tanh();
-            v += w[i] * th;
-            d += w[i] * a[i] * (1.0 - th * th);
+        let (mut v, mut d) = (f64x4::ZERO, f64x4::ZERO);
+        let xv = f64x4::splat(x);
+        for &[mu, ac, wc] in &chunks {
+            let th = tanh_x4((xv - mu) * ac);
+            v += wc * th;
+            d += wc * ac * (f64x4::ONE - th * th);
         }
-        (v, d)
+        (v.reduce_add(), d.reduce_add())
     };
     let use_grid = n > GRID_FROM;
     let mu_min = terms.iter().map(|t| t.0).fold(f64::INFINITY, f64::min);
@@ -936,10 +1031,7 @@ impl KalmanMmrConfig {
             match p.state {
                 Some(s) => {
                     let idle = Self::elapsed(s, time, l.clock);
-                    pri.extend(s.bank.iter().zip(&filters).map(|(&belief, f)| {
-                        let (mu, var) = self.idle(belief, f.gamma, idle, field);
-                        (mu, var + f.tau * f.tau)
-                    }));
+                    self.extend_priors(&mut pri, &s.bank, &filters, idle, field);
                     warm.push((game.place(p.entry), j));
                 }
                 None => {

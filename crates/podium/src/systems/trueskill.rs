@@ -285,40 +285,26 @@ impl Sum {
 }
 
 /// `V` and `W` of a win: the mean and variance corrections of a Gaussian truncated to
-/// `diff > margin`.
-fn v_win(diff: f64, margin: f64) -> f64 {
-    pdf_over_cdf(diff - margin)
-}
-
-fn w_win(diff: f64, margin: f64) -> f64 {
+/// `diff > margin`, from one tail ratio.
+fn vw_win(diff: f64, margin: f64) -> (f64, f64) {
     let x = diff - margin;
-    let v = v_win(diff, margin);
-    clamp_w(v * (v + x))
+    let v = pdf_over_cdf(x);
+    (v, clamp_w(v * (v + x)))
 }
 
 /// `V` and `W` of a draw: truncation to `|diff| ≤ margin`.
-fn v_draw(diff: f64, margin: f64) -> f64 {
+fn vw_draw(diff: f64, margin: f64) -> (f64, f64) {
     let abs = diff.abs();
     let (a, b) = (margin - abs, -margin - abs);
     let denom = cdf(a) - cdf(b);
-    let numer = pdf(b) - pdf(a);
-    let v = if denom > 0.0 { numer / denom } else { a };
-    if diff < 0.0 {
-        -v
+    let (pa, pb) = (pdf(a), pdf(b));
+    let v = if denom > 0.0 { (pb - pa) / denom } else { a };
+    let w = if denom <= 0.0 {
+        clamp_w(1.0)
     } else {
-        v
-    }
-}
-
-fn w_draw(diff: f64, margin: f64) -> f64 {
-    let abs = diff.abs();
-    let (a, b) = (margin - abs, -margin - abs);
-    let denom = cdf(a) - cdf(b);
-    if denom <= 0.0 {
-        return clamp_w(1.0);
-    }
-    let v = v_draw(abs, margin);
-    clamp_w(v * v + (a * pdf(a) - b * pdf(b)) / denom)
+        clamp_w(v * v + (a * pa - b * pb) / denom)
+    };
+    (if diff < 0.0 { -v } else { v }, w)
 }
 
 /// Keeps `W` in `[0, 1)`, where the reference raises a floating-point error: far beyond
@@ -453,11 +439,7 @@ impl TrueSkillConfig {
             let div = g.incoming(e);
             let sqrt_pi = div.pi.sqrt();
             let (x, m) = (div.tau / sqrt_pi, margin * sqrt_pi);
-            let (v, w) = if tie {
-                (v_draw(x, m), w_draw(x, m))
-            } else {
-                (v_win(x, m), w_win(x, m))
-            };
+            let (v, w) = if tie { vw_draw(x, m) } else { vw_win(x, m) };
             let denom = 1.0 - w;
             g.update_value(
                 e,
