@@ -53,6 +53,7 @@
 
 #![warn(missing_docs)]
 
+pub mod balance;
 pub mod error;
 pub mod factor;
 pub mod frags;
