@@ -151,7 +151,6 @@ fn even(n: usize, k: usize) -> Vec<usize> {
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(default))]
-#[non_exhaustive]
 pub struct BalanceConfig {
     /// Groups of players of whom no two may share a team or table.
     pub apart: Vec<Vec<String>>,

@@ -68,6 +68,7 @@ pub mod registry;
 pub mod state;
 pub mod system;
 pub mod systems;
+pub mod versus;
 
 pub use error::{ConfigError, FactorError, MatchError, RateError};
 pub use factor::{Factor, Factored, MatchFactor};
