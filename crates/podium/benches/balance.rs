@@ -2,7 +2,7 @@
 //! examined) and 40 players into 4 teams (the seeded local search), in a league of 60
 //! players rated by the default system over 400 random free-for-alls.
 //!
-//! Before measuring, it prints how far the default search (12 restarts) lands from the
+//! Before measuring, it prints how far the default search (4 restarts) lands from the
 //! best split a long search (2,000 restarts) finds for the 40 players.
 //!
 //! `cargo bench -p podium --bench balance`; results in `docs/groups.md`.

@@ -163,7 +163,7 @@ pub struct BalanceConfig {
     pub top: usize,
     /// The most splits enumerated exactly; beyond, a local search. Default 3,000,000.
     pub exact_limit: u64,
-    /// Random starts of the local search. Default 12.
+    /// Random starts of the local search. Default 4.
     pub restarts: usize,
     /// Seed of the local search's starts. Default 0.
     pub seed: u64,
@@ -180,7 +180,7 @@ impl Default for BalanceConfig {
             fixed: Vec::new(),
             top: 1,
             exact_limit: 3_000_000,
-            restarts: 12,
+            restarts: 4,
             seed: 0,
             time: None,
         }
