@@ -46,6 +46,10 @@ enum Command {
     Tune(cmd::tune::Args),
     /// Run the league server: HTTP API and web pages over a match ledger.
     Serve(cmd::serve::Args),
+    /// Rate a history, then split the players present into the fairest teams or tables.
+    Teams(cmd::teams::Args),
+    /// Head-to-head: two players' meetings, or one player's nemesis and favourite opponent.
+    Versus(cmd::versus::Args),
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -60,6 +64,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Backtest(args) => cmd::backtest::run(args),
         Command::Tune(args) => cmd::tune::run(args),
         Command::Serve(args) => cmd::serve::run(args),
+        Command::Teams(args) => cmd::teams::run(args),
+        Command::Versus(args) => cmd::versus::run(args),
     }
 }
 

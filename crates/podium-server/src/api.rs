@@ -55,6 +55,18 @@ fn table() -> Vec<(&'static str, Vec<Handler>)> {
             vec![(Method::GET, get(player))],
         ),
         (
+            "/api/leagues/{id}/players/{player}/rivals",
+            vec![(Method::GET, get(crate::groups::rivals))],
+        ),
+        (
+            "/api/leagues/{id}/versus",
+            vec![(Method::GET, get(crate::groups::versus))],
+        ),
+        (
+            "/api/leagues/{id}/balance",
+            vec![(Method::POST, post(crate::groups::balance))],
+        ),
+        (
             "/api/leagues/{id}/matches",
             vec![
                 (Method::GET, get(export_matches)),

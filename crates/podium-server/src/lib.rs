@@ -21,6 +21,7 @@ mod board;
 mod conn;
 pub mod error;
 mod extract;
+mod groups;
 pub mod openapi;
 mod security;
 mod web;

@@ -596,9 +596,17 @@ async fn openapi_matches_the_routes() {
             .replace("{id}", &id.to_string())
             .replace("{player}", "ann")
             .replace("{match}", "g1");
+        let uri = if uri.ends_with("/versus") {
+            format!("{uri}?a=ann&b=bo")
+        } else {
+            uri
+        };
         let method = Method::from_bytes(method.as_bytes()).unwrap();
         let body = match method {
             Method::POST if uri == "/api/leagues" => json!({"name": "B"}).to_string(),
+            Method::POST if uri.ends_with("/balance") => {
+                json!({"players": ["ann", "bo"], "teams": 2}).to_string()
+            }
             Method::POST | Method::PUT => game("g1", &[("ann", 1), ("bo", 2)]),
             Method::PATCH => "{}".into(),
             _ => String::new(),

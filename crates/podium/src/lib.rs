@@ -53,6 +53,7 @@
 
 #![warn(missing_docs)]
 
+pub mod balance;
 pub mod error;
 pub mod factor;
 pub mod frags;
@@ -68,6 +69,7 @@ pub mod registry;
 pub mod state;
 pub mod system;
 pub mod systems;
+pub mod versus;
 
 pub use error::{ConfigError, FactorError, MatchError, RateError};
 pub use factor::{Factor, Factored, MatchFactor};

@@ -9,4 +9,6 @@ pub mod rate;
 pub mod serve;
 pub mod simulate;
 pub mod systems;
+pub mod teams;
 pub mod tune;
+pub mod versus;

@@ -7,6 +7,7 @@ mod bayes;
 mod eval;
 mod examples;
 mod factors;
+mod groups;
 mod import;
 mod newcomer;
 mod order;

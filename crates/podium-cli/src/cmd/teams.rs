@@ -1,0 +1,235 @@
+//! `podium teams`: rate a history, then split the players present into the fairest teams
+//! (or free-for-all tables) by the system's own predictions ([`podium::balance`]).
+//!
+//! `--teams 3` makes three teams as even in size as possible, `--sizes 4,3,3` sets them;
+//! `--tables 4` seats the players at free-for-all tables of at most 4 instead.
+//! `--apart a,b` keeps players on different teams, `--together c,d` on one, `--fix a=1`
+//! puts a player on team (or table) 1; `--top 3` shows the next-best splits too.
+
+use std::collections::HashSet;
+use std::io::Write;
+
+use anyhow::{bail, Context};
+use podium::balance::{balance, Balance, BalanceConfig, Format as Split};
+
+use crate::ingest::{self, report_skipped, InitialArgs, InputArgs, SystemArgs};
+use crate::output::Format;
+
+/// Arguments of `podium teams`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    system: SystemArgs,
+    /// The players present, separated by commas.
+    #[arg(long, required = true, value_name = "A,B[,...]")]
+    players: String,
+    /// Number of teams (one match of every team), as even in size as possible unless
+    /// `--sizes` says otherwise.
+    #[arg(long, value_name = "K", conflicts_with = "tables")]
+    teams: Option<usize>,
+    /// The size of each team, separated by commas (they must add up to the players).
+    #[arg(long, value_name = "N,N[,...]", conflicts_with = "tables")]
+    sizes: Option<String>,
+    /// Seat the players at free-for-all tables of at most this many, as few tables as
+    /// that allows and as even as possible.
+    #[arg(long, value_name = "SEATS")]
+    tables: Option<usize>,
+    /// Players to keep on different teams, separated by commas (repeatable).
+    #[arg(long, value_name = "A,B[,...]")]
+    apart: Vec<String>,
+    /// Players to keep on one team, separated by commas (repeatable).
+    #[arg(long, value_name = "A,B[,...]")]
+    together: Vec<String>,
+    /// Put a player on a team (or table), numbered from 1 (repeatable).
+    #[arg(long, value_name = "PLAYER=TEAM")]
+    fix: Vec<String>,
+    /// Show this many splits, the fairest first.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    top: usize,
+    /// Random starts of the search used when there are too many splits to try them all.
+    #[arg(long, default_value_t = BalanceConfig::default().restarts, value_name = "N")]
+    restarts: usize,
+    /// Seed of the search's starts.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[command(flatten)]
+    initial: InitialArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+fn names(option: &str, spec: &str) -> anyhow::Result<Vec<String>> {
+    let out: Vec<String> = spec.split(',').map(|p| p.trim().to_string()).collect();
+    if out.iter().any(String::is_empty) {
+        bail!("{option} {spec:?}: an empty player name; expected names separated by ','");
+    }
+    Ok(out)
+}
+
+/// Rates the history and prints the proposed splits.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let players = names("--players", &args.players)?;
+    let mut seen = HashSet::new();
+    if let Some(p) = players.iter().find(|p| !seen.insert(p.as_str())) {
+        bail!("--players: player {p:?} appears more than once");
+    }
+    let format = match (args.tables, args.teams, &args.sizes) {
+        (Some(seats), _, _) => Split::Tables { seats },
+        (None, teams, sizes) => {
+            let sizes: Vec<usize> = match sizes {
+                Some(s) => s
+                    .split(',')
+                    .map(|x| {
+                        x.trim().parse::<usize>().with_context(|| {
+                            format!("--sizes {s:?}: {x:?} is not a team size (a whole number)")
+                        })
+                    })
+                    .collect::<anyhow::Result<_>>()?,
+                None => Vec::new(),
+            };
+            let teams = match teams {
+                Some(k) => k,
+                None if !sizes.is_empty() => sizes.len(),
+                None => bail!("say how to split: --teams K, --sizes N,N,... or --tables SEATS"),
+            };
+            Split::Teams { teams, sizes }
+        }
+    };
+    let fixed = args
+        .fix
+        .iter()
+        .map(|f| {
+            let Some((p, t)) = f.split_once('=') else {
+                bail!("--fix {f:?}: expected PLAYER=TEAM, e.g. --fix ann=1");
+            };
+            let t: usize = t
+                .trim()
+                .parse()
+                .ok()
+                .filter(|&t| t >= 1)
+                .with_context(|| format!("--fix {f:?}: the team is a number from 1"))?;
+            Ok((p.trim().to_string(), t - 1))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let config = BalanceConfig {
+        apart: args
+            .apart
+            .iter()
+            .map(|s| names("--apart", s))
+            .collect::<anyhow::Result<_>>()?,
+        together: args
+            .together
+            .iter()
+            .map(|s| names("--together", s))
+            .collect::<anyhow::Result<_>>()?,
+        fixed,
+        top: args.top.max(1),
+        restarts: args.restarts,
+        seed: args.seed,
+        ..BalanceConfig::default()
+    };
+    let mut league = ingest::new_league(&args.system, &args.initial)?;
+    args.input.check_system(league.system())?;
+    let skipped = ingest::rate(&args.input, &mut league)?;
+    report_skipped(&skipped);
+    // Ratings with σ are aged to the history's last match, as `podium predict` does.
+    let time = league
+        .players()
+        .iter()
+        .filter_map(|p| p.stats.last_time)
+        .max();
+    let config = BalanceConfig { time, ..config };
+    let found = balance(&league, &players, &format, &config).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        Format::Table => write_text(&mut out, league.system().name(), &format, &found)?,
+        Format::Csv => write_csv(&mut out, &found)?,
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut out, &found)?;
+            writeln!(out)?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn write_text(
+    out: &mut dyn Write,
+    system: &str,
+    format: &Split,
+    b: &Balance,
+) -> anyhow::Result<()> {
+    let tables = matches!(format, Split::Tables { .. });
+    writeln!(
+        out,
+        "{system}: {} ({} split{} examined{})",
+        if b.exact {
+            "the fairest of all splits"
+        } else {
+            "the fairest split found by the search"
+        },
+        b.examined,
+        if b.examined == 1 { "" } else { "s" },
+        if b.exact { "" } else { ", not every split" }
+    )?;
+    for (n, s) in b.splits.iter().enumerate() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{}unevenness {:.4}",
+            if b.splits.len() > 1 {
+                format!("#{} ", n + 1)
+            } else {
+                String::new()
+            },
+            s.unevenness
+        )?;
+        for (t, g) in s.groups.iter().enumerate() {
+            if tables {
+                let who: Vec<String> = g
+                    .players
+                    .iter()
+                    .zip(&g.player_win)
+                    .map(|(p, w)| format!("{p} {:.1}%", 100.0 * w))
+                    .collect();
+                writeln!(out, "  table {}: {}", t + 1, who.join(", "))?;
+            } else {
+                writeln!(
+                    out,
+                    "  team {} ({:.1}% to win): {}",
+                    t + 1,
+                    100.0 * g.win.unwrap_or_default(),
+                    g.players.join(", ")
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn write_csv(out: &mut dyn Write, b: &Balance) -> anyhow::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(["split", "unevenness", "group", "player", "win_probability"])?;
+    for (n, s) in b.splits.iter().enumerate() {
+        for (t, g) in s.groups.iter().enumerate() {
+            for (i, p) in g.players.iter().enumerate() {
+                let win = g
+                    .win
+                    .or_else(|| g.player_win.get(i).copied())
+                    .unwrap_or_default();
+                w.write_record([
+                    (n + 1).to_string(),
+                    s.unevenness.to_string(),
+                    (t + 1).to_string(),
+                    p.clone(),
+                    win.to_string(),
+                ])?;
+            }
+        }
+    }
+    w.flush()?;
+    Ok(())
+}

@@ -1,0 +1,220 @@
+//! Groups' questions over a league: the fairest split of the players present into teams
+//! or tables ([`podium::balance`]), and head-to-head records ([`podium::versus`]).
+
+use std::collections::BTreeMap;
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use podium::balance::{balance as propose, BalanceConfig, BalanceError, Format};
+use podium::versus::{today, HeadToHead};
+use podium_store::{LeagueId, Leagues, StoreError};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::error::{quote, ApiError};
+use crate::extract::{AppJson, AppQuery, League, PlayerName};
+use crate::AppState;
+
+/// The body of `POST /api/leagues/{id}/balance`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BalanceBody {
+    players: Vec<String>,
+    #[serde(default)]
+    teams: Option<usize>,
+    #[serde(default)]
+    sizes: Vec<usize>,
+    #[serde(default)]
+    tables: Option<usize>,
+    #[serde(default)]
+    apart: Vec<Vec<String>>,
+    #[serde(default)]
+    together: Vec<Vec<String>>,
+    /// Player → team, numbered from 1.
+    #[serde(default)]
+    fixed: BTreeMap<String, usize>,
+    #[serde(default)]
+    top: Option<usize>,
+}
+
+/// The most players a balance request may name.
+const MAX_PLAYERS: usize = 200;
+/// The most splits a balance request may ask for.
+const MAX_TOP: usize = 20;
+
+fn unprocessable(message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
+}
+
+/// The latest time of the league's matches, to age ratings with σ to.
+fn last_time(league: &podium::League) -> Option<i64> {
+    league
+        .players()
+        .iter()
+        .filter_map(|p| p.stats.last_time)
+        .max()
+}
+
+pub(crate) async fn balance(
+    State(state): State<AppState>,
+    League(id): League,
+    AppJson(body): AppJson<BalanceBody>,
+) -> Result<Response, ApiError> {
+    if body.players.len() > MAX_PLAYERS {
+        return Err(unprocessable(format!(
+            "players: {} named, at most {MAX_PLAYERS}",
+            body.players.len()
+        )));
+    }
+    let top = body.top.unwrap_or(1);
+    if !(1..=MAX_TOP).contains(&top) {
+        return Err(unprocessable(format!(
+            "top: {top}, expected 1 to {MAX_TOP}"
+        )));
+    }
+    let format = match (body.tables, body.teams) {
+        (Some(_), Some(_)) => return Err(unprocessable("give teams or tables, not both")),
+        (Some(seats), None) => Format::Tables { seats },
+        (None, Some(teams)) => Format::Teams {
+            teams,
+            sizes: body.sizes.clone(),
+        },
+        (None, None) if !body.sizes.is_empty() => Format::Teams {
+            teams: body.sizes.len(),
+            sizes: body.sizes.clone(),
+        },
+        (None, None) => return Err(unprocessable("give teams (a number), sizes or tables")),
+    };
+    let fixed = body
+        .fixed
+        .iter()
+        .map(|(p, &t)| {
+            if t == 0 {
+                Err(unprocessable(format!(
+                    "fixed.{p}: teams are numbered from 1"
+                )))
+            } else {
+                Ok((p.clone(), t - 1))
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let config = BalanceConfig {
+        apart: body.apart,
+        together: body.together,
+        fixed,
+        top,
+        ..BalanceConfig::default()
+    };
+    let players = body.players;
+    let found = state
+        .with_leagues(move |l: &Leagues| {
+            l.read(id, |d| {
+                let league = d.league();
+                let config = BalanceConfig {
+                    time: last_time(league),
+                    ..config
+                };
+                Ok(propose(league, &players, &format, &config))
+            })
+        })
+        .await?;
+    match found {
+        Ok(b) => Ok(Json(b).into_response()),
+        Err(e @ BalanceError::UnknownPlayer { .. }) => Err(ApiError::not_found(e.to_string())),
+        Err(e) => Err(unprocessable(e.to_string())),
+    }
+}
+
+/// Replays the league's ledger from the start, counting the meetings of `focus` before
+/// each match is rated; with the league as it stands now.
+fn replay(
+    l: &Leagues,
+    id: LeagueId,
+    focus: &[&str],
+) -> Result<(HeadToHead, podium::League), StoreError> {
+    let system = l.read(id, |d| {
+        for p in focus {
+            if d.league().get(p).is_none() {
+                return Err(StoreError::PlayerNotFound {
+                    league: id,
+                    player: (*p).to_string(),
+                });
+            }
+        }
+        Ok(d.league().system_arc())
+    })?;
+    let mut league = podium::League::shared(system);
+    let mut h2h = HeadToHead::focused(focus);
+    for e in l.ledger(id)?.iter().filter(|e| !e.voided) {
+        let game = e.json.to_match()?;
+        h2h.observe(&league, &game)
+            .map_err(|source| StoreError::Rate {
+                key: e.key.clone(),
+                source,
+            })?;
+        league.apply(&game).map_err(|source| StoreError::Rate {
+            key: e.key.clone(),
+            source,
+        })?;
+    }
+    Ok((h2h, league))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct VersusQuery {
+    a: String,
+    b: String,
+}
+
+pub(crate) async fn versus(
+    State(state): State<AppState>,
+    League(id): League,
+    AppQuery(q): AppQuery<VersusQuery>,
+) -> Result<Response, ApiError> {
+    if q.a == q.b {
+        return Err(unprocessable(format!(
+            "a and b are both {}: name two different players",
+            quote(&q.a)
+        )));
+    }
+    let (a, b) = (q.a.clone(), q.b.clone());
+    let (h2h, league) = state
+        .with_leagues(move |l: &Leagues| replay(l, id, &[&a, &b]))
+        .await?;
+    let v = h2h
+        .versus(&q.a, &q.b)
+        .unwrap_or_else(|| podium::versus::Versus::never_met(&q.a, &q.b));
+    let chance =
+        today(&league, &q.a, &q.b, last_time(&league)).map_err(|e| unprocessable(e.to_string()))?;
+    Ok(Json(json!({ "versus": v, "today": chance })).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RivalsQuery {
+    #[serde(default)]
+    min_meetings: Option<u32>,
+    #[serde(default)]
+    frequent: Option<usize>,
+}
+
+pub(crate) async fn rivals(
+    State(state): State<AppState>,
+    League(id): League,
+    PlayerName(player): PlayerName,
+    AppQuery(q): AppQuery<RivalsQuery>,
+) -> Result<Response, ApiError> {
+    let p = player.clone();
+    let (h2h, _) = state
+        .with_leagues(move |l: &Leagues| replay(l, id, &[&p]))
+        .await?;
+    let r = h2h.rivals(
+        &player,
+        q.min_meetings.unwrap_or(3),
+        q.frequent.unwrap_or(5).min(100),
+    );
+    Ok(Json(r).into_response())
+}

@@ -1,0 +1,183 @@
+//! Fair teams and head-to-head records through the router (no sockets).
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use std::sync::Arc;
+
+use podium_server::{router, Access, AppState, Limits};
+use podium_store::{Leagues, Options, SqliteStore};
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+async fn call(
+    app: &axum::Router,
+    method: Method,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    if body.is_some() {
+        req = req.header(header::CONTENT_TYPE, "application/json");
+    }
+    let req = req
+        .body(Body::from(body.map(|b| b.to_string()).unwrap_or_default()))
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = axum::body::to_bytes(res.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+/// A league of sme with four games of ann, bo, cy, dee: ann wins three, bo beats ann once.
+async fn league() -> (axum::Router, i64) {
+    let leagues = Leagues::open_loaded(
+        Arc::new(SqliteStore::temporary().unwrap()),
+        Options::default(),
+    )
+    .unwrap();
+    let app = router(AppState::new(leagues, Limits::default(), Access::Open));
+    let (s, v) = call(
+        &app,
+        Method::POST,
+        "/api/leagues",
+        None,
+        Some(json!({"name": "night", "system": "sme"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_i64().unwrap();
+    let token = v["admin_token"].as_str().unwrap().to_string();
+    for (k, order) in [
+        ["ann", "bo", "cy", "dee"],
+        ["ann", "cy", "bo", "dee"],
+        ["bo", "ann", "dee", "cy"],
+        ["ann", "bo", "dee", "cy"],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let results: Vec<Value> = order
+            .iter()
+            .enumerate()
+            .map(|(r, p)| json!({"player": p, "rank": r + 1}))
+            .collect();
+        let (s, v) = call(
+            &app,
+            Method::POST,
+            &format!("/api/leagues/{id}/matches"),
+            Some(&token),
+            Some(json!({"id": format!("g{k}"), "results": results})),
+        )
+        .await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+    }
+    (app, id)
+}
+
+#[tokio::test]
+async fn balance_proposes_the_fairest_teams_and_refuses_bad_requests() {
+    let (app, id) = league().await;
+    let url = format!("/api/leagues/{id}/balance");
+    let (s, v) = call(
+        &app,
+        Method::POST,
+        &url,
+        None,
+        Some(json!({"players": ["ann", "bo", "cy", "dee"], "teams": 2, "top": 2})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["exact"], true);
+    let best = &v["splits"][0]["groups"];
+    let ann = best
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["players"].as_array().unwrap().contains(&json!("ann")))
+        .unwrap();
+    // the strongest plays with the weakest
+    assert!(
+        ann["players"].as_array().unwrap().contains(&json!("dee"))
+            || ann["players"].as_array().unwrap().contains(&json!("cy")),
+        "{v}"
+    );
+    assert_eq!(v["splits"].as_array().unwrap().len(), 2);
+    let (s, v) = call(
+        &app,
+        Method::POST,
+        &url,
+        None,
+        Some(json!({"players": ["ann", "zed"], "teams": 2})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
+    let (s, v) = call(
+        &app,
+        Method::POST,
+        &url,
+        None,
+        Some(json!({"players": ["ann", "bo", "cy"], "teams": 2, "apart": [["ann", "bo", "cy"]]})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("no split honours"),
+        "{v}"
+    );
+    let (s, v) = call(
+        &app,
+        Method::POST,
+        &url,
+        None,
+        Some(json!({"players": ["ann", "ann"], "teams": 2})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+}
+
+#[tokio::test]
+async fn versus_and_rivals_count_the_meetings() {
+    let (app, id) = league().await;
+    let (s, v) = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/versus?a=ann&b=bo"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["versus"]["meetings"], 4);
+    assert_eq!(v["versus"]["ahead"], 3);
+    assert_eq!(v["versus"]["behind"], 1);
+    assert!(v["today"].as_f64().unwrap() > 0.5);
+    let (s, v) = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/players/bo/rivals"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["player"], "bo");
+    assert_eq!(v["frequent"].as_array().unwrap().len(), 3);
+    let (s, _) = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/versus?a=ann&b=zed"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}
