@@ -230,8 +230,8 @@ async fn systems() -> Json<Value> {
                 "name": s.name,
                 "summary": s.summary,
                 "source": s.source,
-                "has_sigma": sys.as_ref().is_some_and(|s| s.has_uncertainty()),
-                "performances": sys.as_ref().is_some_and(|s| s.expects_performances()),
+                "has_sigma": sys.as_ref().is_some_and(|s| s.capabilities().has_uncertainty),
+                "performances": sys.as_ref().is_some_and(|s| s.capabilities().expects_performances),
                 "params": (s.defaults)().iter().map(|p| json!({
                     "name": p.name, "default": p.value.to_string(), "doc": p.doc,
                 })).collect::<Vec<_>>(),
