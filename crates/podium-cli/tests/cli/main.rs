@@ -9,6 +9,7 @@ mod examples;
 mod factors;
 mod import;
 mod newcomer;
+mod one_way;
 mod rate;
 mod readers;
 mod remember;
