@@ -52,7 +52,7 @@ impl InputArgs {
     /// # Errors
     /// A system that does not rate factors, naming it and those that do.
     pub fn check_system(&self, system: &dyn RatingSystem) -> anyhow::Result<()> {
-        if self.factors.is_empty() || system.rates_factors() {
+        if self.factors.is_empty() || system.capabilities().rates_factors {
             return Ok(());
         }
         anyhow::bail!(
@@ -69,7 +69,8 @@ pub fn factor_systems() -> Vec<&'static str> {
     podium::systems()
         .iter()
         .filter(|s| {
-            podium::system(s.name, &podium::Settings::new()).is_ok_and(|sys| sys.rates_factors())
+            podium::system(s.name, &podium::Settings::new())
+                .is_ok_and(|sys| sys.capabilities().rates_factors)
         })
         .map(|s| s.name)
         .collect()

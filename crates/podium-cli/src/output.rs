@@ -260,7 +260,7 @@ pub fn write_factors(
     system: &dyn RatingSystem,
     format: Format,
 ) -> anyhow::Result<()> {
-    let sigma = system.has_uncertainty();
+    let sigma = system.capabilities().has_uncertainty;
     match format {
         Format::Csv => {
             let mut w = csv::Writer::from_writer(&mut *out);
@@ -343,7 +343,7 @@ pub fn write_leaderboard_as(
     format: Format,
     ranking: Ranking,
 ) -> anyhow::Result<()> {
-    let sigma = system.has_uncertainty();
+    let sigma = system.capabilities().has_uncertainty;
     let cons = ranking == Ranking::Conservative;
     match format {
         Format::Csv => {

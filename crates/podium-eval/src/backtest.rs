@@ -11,7 +11,7 @@
 //!   warm pairs of all scored matches. Counted exactly in O(N log N) per match
 //!   ([`crate::count`]).
 //! - **Log loss**: the mean over the same pairs of `−ln p`, where `p` is the system's own
-//!   [`RatingSystem::win_probability_with`] (with what the system learned from the
+//!   [`RatingSystem::win_probability`] (with what the system learned from the
 //!   matches before, [`League::learned`]) that the player who finished ahead would do so
 //!   (clamped to `[1e-15, 1 − 1e-15]` so that one certain but wrong prediction does not
 //!   make the mean infinite). There is no exact O(N log N) way to sum an arbitrary
@@ -353,7 +353,7 @@ fn pair_loss(
     better: &Rating,
     worse: &Rating,
 ) -> f64 {
-    let p = system.win_probability_with(better, worse, learned);
+    let p = system.win_probability(better, worse, learned);
     -p.clamp(MIN_PROBABILITY, 1.0 - MIN_PROBABILITY).ln()
 }
 

@@ -549,7 +549,7 @@ impl Simulation {
         let mut states: Vec<Vec<Option<podium::State>>> = runs
             .iter()
             .map(|run| {
-                if run.sys.keeps_state() {
+                if run.sys.capabilities().keeps_state {
                     vec![None; n]
                 } else {
                     Vec::new()
@@ -616,34 +616,34 @@ impl Simulation {
                             .map(|&i| states[r].get(i).and_then(Option::as_ref))
                             .collect()
                     };
-                    let rated = match (&seated_game, run.seated) {
-                        (Some(g), true) => {
-                            // Each seat of the match, in the match's order of factors (the
-                            // entries' order: the builder keeps the sorted order).
-                            let seats: Vec<usize> = g
-                                .factors()
+                    // Each seat of the match, in the match's order of factors (the
+                    // entries' order: the builder keeps the sorted order).
+                    let (g, seats) = match (&seated_game, run.seated) {
+                        (Some(g), true) => (
+                            g,
+                            g.factors()
                                 .iter()
                                 .map(|m| seat_of[order[m.entries[0]]])
-                                .collect();
-                            let factors: Vec<podium::Rating> =
-                                seats.iter().map(|&s| seat_ratings[r][s]).collect();
-                            sys.rate_factored(g, &before, &own(), learned[r].as_ref(), &factors)
-                                .map(|f| {
-                                    for (&s, ch) in seats.iter().zip(&f.factors) {
-                                        seat_ratings[r][s] = ch.after;
-                                    }
-                                    f.rated
-                                })
-                        }
-                        _ if states[r].is_empty() && learned[r].is_none() => {
-                            sys.rate(&game, &before).map(|changes| podium::Rated {
-                                changes,
-                                states: Vec::new(),
-                                learned: None,
-                            })
-                        }
-                        _ => sys.rate_with_states(&game, &before, &own(), learned[r].as_ref()),
+                                .collect(),
+                        ),
+                        _ => (&game, Vec::new()),
                     };
+                    let factors: Vec<podium::Rating> =
+                        seats.iter().map(|&s| seat_ratings[r][s]).collect();
+                    let own = if states[r].is_empty() {
+                        Vec::new()
+                    } else {
+                        own()
+                    };
+                    let prior = podium::Prior::new(g, &before)
+                        .with_states(&own)
+                        .with_learned(learned[r].as_ref())
+                        .with_factors(&factors);
+                    let rated = sys.rate(&prior).inspect(|p| {
+                        for (&s, ch) in seats.iter().zip(&p.factors) {
+                            seat_ratings[r][s] = ch.after;
+                        }
+                    });
                     match rated {
                         Ok(rated) => {
                             for (&i, ch) in order.iter().zip(rated.changes) {

@@ -4,7 +4,8 @@
 //! The reader is chosen once per file, before it is read:
 //!
 //! - **plain** long CSV of free-for-alls ([`crate::plain`]) is read on several threads and
-//!   rated with [`League::apply_ranked`], without building a [`Match`]. Where the file
+//!   rated with [`League::apply_ranked`], which rates each match as [`League::apply`]
+//!   does, in a [`Match`] whose buffers it reuses. Where the file
 //!   stops being plain, or at a match the fast path does not rate, the general reader
 //!   goes on from that match: nothing is read twice and nothing is rated twice.
 //! - **anything else** (standard input, JSON Lines, other CSV, a caller that wants every
@@ -518,7 +519,7 @@ impl<'a> Run<'a> {
             (_, Some(_)) => Some("matches with times came before"),
             (InputFormat::Csv, None) => match sink.plain() {
                 Ok(league) => {
-                    margins = league.system().uses_scores();
+                    margins = league.system().capabilities().uses_scores;
                     None
                 }
                 Err(why) => Some(why),

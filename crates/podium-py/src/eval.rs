@@ -191,9 +191,12 @@ fn factor_systems(mut systems: Vec<System>, all: bool, history: &[Match]) -> PyR
         return Ok(systems);
     }
     if all {
-        systems.retain(|s| s.inner.rates_factors());
+        systems.retain(|s| s.inner.capabilities().rates_factors);
     }
-    if let Some(s) = systems.iter().find(|s| !s.inner.rates_factors()) {
+    if let Some(s) = systems
+        .iter()
+        .find(|s| !s.inner.capabilities().rates_factors)
+    {
         let e = podium::RateError::FactorsUnsupported {
             system: s.inner.name(),
         };
@@ -686,7 +689,7 @@ fn typed(system: &str, fixed: &Settings, names: &[String], s: &Settings) -> Para
     let Ok(sys) = podium::system(system, &fixed.then(s)) else {
         return Params(Vec::new());
     };
-    let params = sys.params();
+    let params = sys.describe().params;
     let params = names
         .iter()
         .filter_map(|n| {

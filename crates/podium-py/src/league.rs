@@ -1007,7 +1007,7 @@ impl League {
         factors: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<RateSummary> {
         let inputs = inputs_of(paths, format, skip_bad, factors)?;
-        if !inputs.options.factors.is_empty() && !self.system.inner.rates_factors() {
+        if !inputs.options.factors.is_empty() && !self.system.inner.capabilities().rates_factors {
             return Err(rate_error(RateError::FactorsUnsupported {
                 system: self.system.inner.name(),
             }));
@@ -1131,7 +1131,7 @@ impl League {
             give_factors(&mut proposed, f)?;
         }
         let system = &self.system.inner;
-        if proposed.iter().any(|e| !e.factors.is_empty()) && !system.rates_factors() {
+        if proposed.iter().any(|e| !e.factors.is_empty()) && !system.capabilities().rates_factors {
             return Err(rate_error(RateError::FactorsUnsupported {
                 system: system.name(),
             }));
@@ -1414,7 +1414,7 @@ impl League {
         match by {
             "rating" => {}
             "conservative" => {
-                if !self.system.inner.has_uncertainty() {
+                if !self.system.inner.capabilities().has_uncertainty {
                     return Err(PyValueError::new_err(format!(
                         "by=\"conservative\" ranks by μ − 3σ, but system {} keeps no σ; use one of the Bayesian systems (see podium.systems())",
                         self.system.spec.name

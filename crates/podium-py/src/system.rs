@@ -120,7 +120,7 @@ impl System {
 
     fn params_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for p in self.inner.params() {
+        for p in self.inner.describe().params {
             d.set_item(p.name, Value(p.value))?;
         }
         Ok(d)
@@ -212,7 +212,8 @@ impl System {
         let defaults = (self.spec.defaults)();
         let rows = self
             .inner
-            .params()
+            .describe()
+            .params
             .into_iter()
             .map(|p| Parameter {
                 name: p.name.to_string(),
@@ -232,7 +233,7 @@ impl System {
     /// Whether the system keeps an uncertainty σ beside each rating.
     #[getter]
     fn has_uncertainty(&self) -> bool {
-        self.inner.has_uncertainty()
+        self.inner.capabilities().has_uncertainty
     }
 
     /// Whether the system rates factors (a car, a seat, a faction) beside the players:
@@ -240,7 +241,7 @@ impl System {
     /// whose factors tell its entries apart.
     #[getter]
     fn rates_factors(&self) -> bool {
-        self.inner.rates_factors()
+        self.inner.capabilities().rates_factors
     }
 
     /// The same system with some parameters changed: `sme.with_params(k=24)`.
@@ -255,12 +256,12 @@ impl System {
     fn win_probability(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<f64> {
         let a = rating_arg(&*self.inner, a)?;
         let b = rating_arg(&*self.inner, b)?;
-        Ok(self.inner.win_probability(&a, &b))
+        Ok(self.inner.win_probability(&a, &b, None))
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let mut parts = vec![crate::table::quoted(self.spec.name)];
-        for p in self.inner.params() {
+        for p in self.inner.describe().params {
             parts.push(format!(
                 "{}={}",
                 p.name,
@@ -274,7 +275,8 @@ impl System {
         match other.cast::<System>() {
             Ok(o) => {
                 let o = o.get();
-                o.spec.name == self.spec.name && o.inner.params() == self.inner.params()
+                o.spec.name == self.spec.name
+                    && o.inner.describe().params == self.inner.describe().params
             }
             Err(_) => false,
         }
@@ -284,7 +286,7 @@ impl System {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         self.spec.name.hash(&mut h);
-        for p in self.inner.params() {
+        for p in self.inner.describe().params {
             p.name.hash(&mut h);
             p.value.to_string().hash(&mut h);
         }
@@ -332,8 +334,8 @@ impl Row for System {
             0 => self.spec.name.into_py_any(py),
             1 => self.spec.summary.into_py_any(py),
             2 => self.spec.source.into_py_any(py),
-            3 => self.inner.has_uncertainty().into_py_any(py),
-            4 => self.inner.rates_factors().into_py_any(py),
+            3 => self.inner.capabilities().has_uncertainty.into_py_any(py),
+            4 => self.inner.capabilities().rates_factors.into_py_any(py),
             _ => self.params_dict(py)?.into_py_any(py),
         }
     }

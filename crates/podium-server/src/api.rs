@@ -246,8 +246,8 @@ async fn systems() -> Json<Value> {
                 "summary": s.summary,
                 "source": s.source,
                 "default": s.name == podium::DEFAULT_SYSTEM,
-                "has_sigma": sys.as_ref().is_some_and(|s| s.has_uncertainty()),
-                "performances": sys.as_ref().is_some_and(|s| s.expects_performances()),
+                "has_sigma": sys.as_ref().is_some_and(|s| s.capabilities().has_uncertainty),
+                "performances": sys.as_ref().is_some_and(|s| s.capabilities().expects_performances),
                 "params": (s.defaults)().iter().map(|p| json!({
                     "name": p.name, "default": p.value.to_string(), "doc": p.doc,
                 })).collect::<Vec<_>>(),

@@ -78,7 +78,7 @@ fn rate(
         key: entry.key.clone(),
         source,
     };
-    if game.has_factors() && !league.system().rates_factors() {
+    if game.has_factors() && !league.system().capabilities().rates_factors {
         return Err(refused(podium::RateError::FactorsUnsupported {
             system: league.system().name(),
         }));
@@ -839,7 +839,7 @@ impl Derived {
     /// The factors' table: by kind (alphabetical), then best rated first.
     #[must_use]
     pub fn factor_table(&self) -> Vec<FactorRow> {
-        let has_sigma = self.league.system().has_uncertainty();
+        let has_sigma = self.league.system().capabilities().has_uncertainty;
         self.league
             .factor_standings()
             .iter()
@@ -976,7 +976,7 @@ impl Derived {
             position,
             player: p.name.clone(),
             rating: rating.value,
-            sigma: if system.has_uncertainty() {
+            sigma: if system.capabilities().has_uncertainty {
                 rating.sigma
             } else {
                 None

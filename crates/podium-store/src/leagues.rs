@@ -220,9 +220,14 @@ fn info(loaded: &Loaded) -> LeagueInfo {
         name: loaded.row.name.clone(),
         system: loaded.row.system.clone(),
         config: loaded.row.config.clone(),
-        params: sys.params().iter().map(ParamRow::from_param).collect(),
-        has_sigma: sys.has_uncertainty(),
-        performances: sys.expects_performances(),
+        params: sys
+            .describe()
+            .params
+            .iter()
+            .map(ParamRow::from_param)
+            .collect(),
+        has_sigma: sys.capabilities().has_uncertainty,
+        performances: sys.capabilities().expects_performances,
         learned: loaded
             .derived
             .league()
@@ -244,10 +249,20 @@ fn info_unready(row: &LeagueRow) -> LeagueInfo {
         config: row.config.clone(),
         params: sys
             .as_ref()
-            .map(|s| s.params().iter().map(ParamRow::from_param).collect())
+            .map(|s| {
+                s.describe()
+                    .params
+                    .iter()
+                    .map(ParamRow::from_param)
+                    .collect()
+            })
             .unwrap_or_default(),
-        has_sigma: sys.as_ref().is_some_and(|s| s.has_uncertainty()),
-        performances: sys.as_ref().is_some_and(|s| s.expects_performances()),
+        has_sigma: sys
+            .as_ref()
+            .is_some_and(|s| s.capabilities().has_uncertainty),
+        performances: sys
+            .as_ref()
+            .is_some_and(|s| s.capabilities().expects_performances),
         learned: Vec::new(),
         matches: 0,
         players: 0,

@@ -45,7 +45,11 @@ fn bench(c: &mut Criterion) {
         for n in SIZES {
             let (m, before) = field(n);
             group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
-                b.iter(|| sys.rate(black_box(&m), black_box(&before)).unwrap());
+                b.iter(|| {
+                    sys.rate(&podium::Prior::new(black_box(&m), black_box(&before)))
+                        .unwrap()
+                        .changes
+                });
             });
         }
         group.finish();

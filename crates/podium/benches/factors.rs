@@ -61,8 +61,13 @@ fn bench(c: &mut Criterion) {
                 group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
                     b.iter(|| {
                         let m = build(black_box(&f));
-                        sys.rate_factored(&m, &before, &states, learned.as_ref(), &factors)
-                            .unwrap()
+                        sys.rate(
+                            &podium::Prior::new(&m, &before)
+                                .with_states(&states)
+                                .with_learned(learned.as_ref())
+                                .with_factors(&factors),
+                        )
+                        .unwrap()
                     });
                 });
             }

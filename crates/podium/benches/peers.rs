@@ -5,7 +5,7 @@
 //! Run with `cargo bench -p podium --bench peers`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use podium::{Finish, Match, Rating, RatingSystem, Settings};
+use podium::{Finish, Match, Prior, Rating, RatingSystem, Settings};
 use skillratings::trueskill::{trueskill, trueskill_two_teams, TrueSkillConfig, TrueSkillRating};
 use skillratings::weng_lin::{weng_lin, weng_lin_two_teams, WengLinConfig, WengLinRating};
 use skillratings::Outcomes;
@@ -57,7 +57,10 @@ fn bradley_terry(c: &mut Criterion) {
             .collect();
         let label = if size == 1 { "1v1" } else { "4v4" };
         group.bench_function(format!("podium/{label}"), |bench| {
-            bench.iter(|| sys.rate(black_box(&m), black_box(&before)).unwrap())
+            bench.iter(|| {
+                sys.rate(&Prior::new(black_box(&m), black_box(&before)))
+                    .unwrap()
+            })
         });
         group.bench_function(format!("skillratings/{label}"), |bench| {
             if size == 1 {
@@ -101,7 +104,10 @@ fn true_skill(c: &mut Criterion) {
             .collect();
         let label = if size == 1 { "1v1" } else { "4v4" };
         group.bench_function(format!("podium/{label}"), |bench| {
-            bench.iter(|| sys.rate(black_box(&m), black_box(&before)).unwrap())
+            bench.iter(|| {
+                sys.rate(&Prior::new(black_box(&m), black_box(&before)))
+                    .unwrap()
+            })
         });
         group.bench_function(format!("skillratings/{label}"), |bench| {
             if size == 1 {
@@ -146,11 +152,10 @@ fn kalman_mmr(c: &mut Criterion) {
         let learned = sys.initial_learned();
         group.bench_function(format!("podium/{label}"), |bench| {
             bench.iter(|| {
-                sys.rate_with_states(
-                    black_box(&m),
-                    black_box(&before),
-                    black_box(&refs),
-                    learned.as_ref(),
+                sys.rate(
+                    &Prior::new(black_box(&m), black_box(&before))
+                        .with_states(black_box(&refs))
+                        .with_learned(learned.as_ref()),
                 )
                 .unwrap()
             })

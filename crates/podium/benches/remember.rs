@@ -76,7 +76,9 @@ fn bench(c: &mut Criterion) {
             let history = if name == "elo-mmr" { 5 } else { 0 };
             for _ in 0..history {
                 let own: Vec<Option<&State>> = states.iter().map(Option::as_ref).collect();
-                let rated = sys.rate_with_states(&m, &before, &own, None).unwrap();
+                let rated = sys
+                    .rate(&podium::Prior::new(&m, &before).with_states(&own))
+                    .unwrap();
                 for (b, c) in before.iter_mut().zip(&rated.changes) {
                     *b = c.after;
                 }
@@ -87,8 +89,11 @@ fn bench(c: &mut Criterion) {
             let own: Vec<Option<&State>> = states.iter().map(Option::as_ref).collect();
             group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
                 b.iter(|| {
-                    sys.rate_with_states(black_box(&m), black_box(&before), black_box(&own), None)
-                        .unwrap()
+                    sys.rate(
+                        &podium::Prior::new(black_box(&m), black_box(&before))
+                            .with_states(black_box(&own)),
+                    )
+                    .unwrap()
                 });
             });
         }

@@ -25,7 +25,7 @@ fn updates(c: &mut Criterion) {
             let (m, before) = field(n);
             group.throughput(Throughput::Elements(n as u64));
             group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
-                b.iter(|| sys.rate(&m, &before).unwrap())
+                b.iter(|| sys.rate(&podium::Prior::new(&m, &before)).unwrap().changes)
             });
         }
         group.finish();

@@ -52,6 +52,7 @@ use crate::error::RateError;
 use crate::league::League;
 use crate::model::{Entry, Finish, Match, Member};
 use crate::rating::Rating;
+use crate::system::Prior;
 
 /// How the players are to be split.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -722,7 +723,7 @@ impl<'a> Problem<'a> {
         let p = self
             .league
             .system()
-            .predict_with(template, &ratings, self.league.learned())?;
+            .predict(&Prior::new(template, &ratings).with_learned(self.league.learned()))?;
         Ok(p.win)
     }
 

@@ -94,7 +94,7 @@ pub enum MatchError {
         weight: f64,
     },
     /// Places that do not rank the players of a free-for-all (see
-    /// [`crate::RatingSystem::rate_ranked`]).
+    /// [`crate::League::apply_ranked`]).
     #[error("places {places:?} do not rank {players} players: the first place is 1 and each next is the one before it (a tie) or its own position")]
     InvalidPlaces {
         /// Number of players given.

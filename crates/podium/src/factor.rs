@@ -20,7 +20,7 @@
 //! - A factor starts at 0 ([`RatingSystem::initial_factor`]): no advantage until the
 //!   results show one.
 //!
-//! Which systems rate factors, and how ([`RatingSystem::rates_factors`]):
+//! Which systems rate factors, and how ([`Capabilities::rates_factors`]):
 //!
 //! | systems | a factor's part of the strength | its update |
 //! |---|---|---|
@@ -49,7 +49,7 @@
 //! ```
 //!
 //! [`RatingSystem::initial_factor`]: crate::RatingSystem::initial_factor
-//! [`RatingSystem::rates_factors`]: crate::RatingSystem::rates_factors
+//! [`Capabilities::rates_factors`]: crate::system::Capabilities::rates_factors
 
 use std::collections::HashMap;
 use std::fmt;
@@ -58,7 +58,7 @@ use crate::error::{FactorError, MatchError, RateError};
 use crate::model::{Entry, Match};
 use crate::rating::{PlayerChange, Rating};
 use crate::state::{Rated, State};
-use crate::system::RatingSystem;
+use crate::system::{Prior, RatingSystem};
 
 /// A factor of an entry: a kind (`car`) and a value (`ferrari`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -96,7 +96,7 @@ pub struct MatchFactor {
 }
 
 /// What a system gives for a match whose entries carry factors: the players' changes and
-/// states as [`RatingSystem::rate_with_states`] gives them, and one change per factor
+/// states as [`RatingSystem::rate`] gives them, and one change per factor
 /// of [`Match::factors`], in that order.
 #[derive(Debug, Clone)]
 pub struct Factored {
@@ -372,18 +372,29 @@ pub fn fold_sum(game: &Match, before: &[Rating], factors: &[Rating]) -> Vec<Rati
 /// τ): the copies' prior, from which their gains are counted.
 ///
 /// # Errors
-/// As the system's [`RatingSystem::rate_with_states`] on the enlarged match.
+/// As the system's [`RatingSystem::rate`] on the enlarged match.
 pub fn rate_as_members(
     sys: &dyn RatingSystem,
-    game: &Match,
-    before: &[Rating],
-    states: &[Option<&State>],
-    learned: Option<&State>,
-    factors: &[Rating],
+    prior: &Prior<'_>,
     drift: f64,
 ) -> Result<Factored, RateError> {
-    let big = Enlarged::new(game, before, states, factors)?;
-    let rated = sys.rate_with_states(&big.game, &big.ratings, &big.states, learned)?;
+    let factors = prior.factors;
+    let big = Enlarged::new(prior.game, prior.ratings, prior.states, factors)?;
+    let states: &[Option<&State>] = if prior.states.is_empty() {
+        &[]
+    } else {
+        &big.states
+    };
+    let p = sys.rate(
+        &Prior::new(&big.game, &big.ratings)
+            .with_states(states)
+            .with_learned(prior.learned),
+    )?;
+    let rated = Rated {
+        changes: p.changes,
+        states: p.states,
+        learned: p.learned,
+    };
     let priors: Vec<Rating> = factors
         .iter()
         .map(|f| Rating {

@@ -11,8 +11,8 @@ use crate::error::{MatchError, RateError};
 use crate::factor::Factor;
 use crate::model::Match;
 use crate::rating::{PlayerChange, Rating};
-use crate::state::{Rated, State};
-use crate::system::RatingSystem;
+use crate::state::State;
+use crate::system::{Capabilities, Posterior, Prior, RatingSystem};
 
 #[cfg(feature = "serde")]
 pub mod saved;
@@ -131,60 +131,6 @@ fn named(e: RateError, name: &str) -> RateError {
     }
 }
 
-/// The error of a system that rated players known only by position (`#1`, `#2`, … as
-/// [`RatingSystem::rate_ranked`] names them), with the player named: `name(k)` is the
-/// id of the player at position `k` (0-based).
-fn by_name(e: RateError, name: impl Fn(usize) -> Option<String>) -> RateError {
-    let rename = |player: String| -> String {
-        player
-            .strip_prefix('#')
-            .and_then(|k| k.parse::<usize>().ok())
-            .and_then(|k| k.checked_sub(1))
-            .and_then(&name)
-            .unwrap_or(player)
-    };
-    match e {
-        RateError::NonFiniteRating { player, rating } => RateError::NonFiniteRating {
-            player: rename(player),
-            rating,
-        },
-        RateError::Diverged {
-            system,
-            player,
-            rating,
-            sigma,
-        } => RateError::Diverged {
-            system,
-            player: rename(player),
-            rating,
-            sigma,
-        },
-        RateError::RatingOutOfRange {
-            system,
-            player,
-            what,
-            value,
-            allowed,
-        } => RateError::RatingOutOfRange {
-            system,
-            player: rename(player),
-            what,
-            value,
-            allowed,
-        },
-        RateError::NonPositiveRating {
-            system,
-            player,
-            rating,
-        } => RateError::NonPositiveRating {
-            system,
-            player: rename(player),
-            rating,
-        },
-        other => other,
-    }
-}
-
 fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 {
         a / b
@@ -242,7 +188,7 @@ pub struct MatchReport {
     /// Each player's index in the league (see [`League::player`]) and change.
     pub changes: Vec<(usize, PlayerChange)>,
     /// Each player's state after the match, for a system that keeps one
-    /// ([`RatingSystem::keeps_state`]); empty otherwise.
+    /// ([`Capabilities::keeps_state`]); empty otherwise.
     pub states: Vec<Option<State>>,
     /// Each factor of the match ([`Match::factors`]) by its index in
     /// [`League::factors`], with its change; empty for a match without factors.
@@ -286,8 +232,8 @@ impl PartialEq for MatchReport {
 #[derive(Debug, Clone)]
 pub struct League {
     system: Arc<dyn RatingSystem>,
-    /// Whether the system keeps a state per player (asked once).
-    keeps_state: bool,
+    /// What the system reads and keeps (asked once).
+    caps: Capabilities,
     /// Player id → index in `players`. Ids up to 24 bytes are stored inline in the table
     /// (no pointer to chase when comparing), hashed with foldhash (fast, seeded per run).
     index: HashMap<CompactString, usize, foldhash::fast::RandomState>,
@@ -302,7 +248,9 @@ pub struct League {
     /// each player's slot, rating before and change.
     slots: Vec<Slot<'static>>,
     before: Vec<Rating>,
-    changes: Vec<PlayerChange>,
+    /// The match [`League::apply_ranked`] builds, and entries it may reuse.
+    scratch: Match,
+    spare: Vec<crate::model::Entry>,
     /// Per player, the last [`League::apply_ranked`] call that met them (finds repeats).
     stamps: Vec<u32>,
     stamp_now: u32,
@@ -368,7 +316,7 @@ impl League {
     #[must_use]
     pub fn shared(system: Arc<dyn RatingSystem>) -> Self {
         League {
-            keeps_state: system.keeps_state(),
+            caps: system.capabilities(),
             learned: system.initial_learned(),
             system,
             index: HashMap::default(),
@@ -377,7 +325,8 @@ impl League {
             rated: 0,
             slots: Vec::new(),
             before: Vec::new(),
-            changes: Vec::new(),
+            scratch: Match::scratch(),
+            spare: Vec::new(),
             stamps: Vec::new(),
             stamp_now: 0,
             factors: Vec::new(),
@@ -441,13 +390,10 @@ impl League {
     }
 
     /// The probability that a player rated `a` finishes ahead of one rated `b`, by the
-    /// system with what it learned so far ([`RatingSystem::win_probability_with`]).
+    /// system with what it learned so far ([`RatingSystem::win_probability`]).
     #[must_use]
     pub fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
-        match &self.learned {
-            Some(l) => self.system.win_probability_with(a, b, Some(l)),
-            None => self.system.win_probability(a, b),
-        }
+        self.system.win_probability(a, b, self.learned.as_ref())
     }
 
     /// What the system expects of `game` given the league's ratings before it
@@ -458,7 +404,7 @@ impl League {
     pub fn predict(&self, game: &Match) -> Result<crate::Prediction, RateError> {
         let before = self.strengths_before(game);
         self.system
-            .predict_with(game, &before, self.learned.as_ref())
+            .predict(&Prior::new(game, &before).with_learned(self.learned.as_ref()))
     }
 
     /// The ratings before `game` ([`League::ratings_before`]) with each entry's factors
@@ -468,7 +414,7 @@ impl League {
     #[must_use]
     pub fn strengths_before(&self, game: &Match) -> Vec<Rating> {
         let before = self.ratings_before(game);
-        if game.factors().is_empty() || !self.system.rates_factors() {
+        if game.factors().is_empty() || !self.caps.rates_factors {
             return before;
         }
         self.system
@@ -549,13 +495,13 @@ impl League {
     /// ([`RatingSystem::check_rating`]: a value or σ outside the range its arithmetic
     /// holds for); nothing changes then.
     pub fn set_initial(&mut self, name: &str, mut rating: Rating) -> Result<(), RateError> {
-        if rating.sigma.is_none() && self.system.has_uncertainty() {
+        if rating.sigma.is_none() && self.caps.has_uncertainty {
             rating.sigma = self.system.initial_rating().sigma;
         }
         self.system
             .check_rating(&rating)
             .map_err(|e| named(e, name))?;
-        let state = if self.keeps_state {
+        let state = if self.caps.keeps_state {
             self.system
                 .initial_state(&rating)
                 .map_err(|e| named(e, name))?
@@ -567,7 +513,7 @@ impl League {
             None => self.insert(name, rating),
         };
         self.players[i].rating = rating;
-        if self.keeps_state {
+        if self.caps.keeps_state {
             self.states[i] = state;
         }
         Ok(())
@@ -581,80 +527,72 @@ impl League {
             rating,
             stats: PlayerStats::default(),
         });
-        if self.keeps_state {
+        if self.caps.keeps_state {
             self.states.push(None);
         }
         i
     }
 
-    /// Rates a match and updates every participant. Nothing changes if it fails.
+    /// Rates a match and updates every participant: the one way a league rates a match
+    /// (the system's [`RatingSystem::rate`] with each player's rating, state, what the
+    /// system learned and the factors' ratings). Nothing changes if it fails.
     ///
     /// # Errors
     /// The system's [`RateError`] when it cannot rate the match.
     pub fn apply(&mut self, game: &Match) -> Result<MatchReport, RateError> {
-        if !game.factors().is_empty() {
-            return self.apply_factored(game);
-        }
         // One lookup per player: the slots serve both the ratings before and the update.
         let mut slots = self.take_slots();
         slots.extend(game.players().map(|(_, m)| self.slot(&m.player)));
-        let mut before = std::mem::take(&mut self.before);
-        self.fill_before(&slots, game.time(), &mut before);
-        let rated = if self.keeps_state || self.learned.is_some() {
-            let states: Vec<Option<&State>> = slots.iter().map(|s| self.slot_state(*s)).collect();
-            self.system
-                .rate_with_states(game, &before, &states, self.learned.as_ref())
-        } else {
-            self.system.rate(game, &before).map(|changes| Rated {
-                changes,
-                states: Vec::new(),
-                learned: None,
-            })
-        };
-        self.before = before;
-        let result = rated.and_then(|rated| {
-            let outcome = Outcome::of(game);
-            let won = game.players().map(|(e, _)| game.place(e) == 1);
-            self.commit(&outcome, &mut slots, won, &rated.changes, &rated.states)?;
-            if rated.learned.is_some() {
-                self.learned = rated.learned;
-            }
-            Ok(MatchReport {
+        let result = self
+            .rate_and_commit(game, &mut slots)
+            .map(|(posterior, at)| MatchReport {
                 sequence: self.rated - 1,
-                changes: indexed(&slots, rated.changes),
-                states: rated.states,
-                factors: Vec::new(),
-            })
-        });
+                changes: indexed(&slots, posterior.changes),
+                states: posterior.states,
+                factors: at.into_iter().zip(posterior.factors).collect(),
+            });
         self.give_back_slots(slots);
         result
     }
 
-    /// [`League::apply`] for a match whose entries carry factors that tell them apart.
-    fn apply_factored(&mut self, game: &Match) -> Result<MatchReport, RateError> {
-        if !self.system.rates_factors() {
-            return Err(RateError::FactorsUnsupported {
-                system: self.system.name(),
-            });
-        }
-        let mut slots: Vec<Slot<'_>> = game.players().map(|(_, m)| self.slot(&m.player)).collect();
-        let mut before = Vec::with_capacity(slots.len());
-        self.fill_before(&slots, game.time(), &mut before);
-        let factors = self.factor_ratings(game);
-        let states: Vec<Option<&State>> = slots.iter().map(|s| self.slot_state(*s)).collect();
-        let rated =
-            self.system
-                .rate_factored(game, &before, &states, self.learned.as_ref(), &factors)?;
-        if rated.factors.len() != factors.len() {
+    /// What the system makes of `game` for the players in `slots`
+    /// ([`RatingSystem::rate`]), checked, without changing the league. `before` is the
+    /// buffer the ratings before are put in.
+    fn posterior(
+        &self,
+        game: &Match,
+        slots: &[Slot<'_>],
+        before: &mut Vec<Rating>,
+    ) -> Result<Posterior, RateError> {
+        self.fill_before(slots, game.time(), before);
+        let factors = if game.factors().is_empty() {
+            Vec::new()
+        } else {
+            self.factor_ratings(game)
+        };
+        let states: Vec<Option<&State>> = if self.caps.keeps_state {
+            slots.iter().map(|s| self.slot_state(*s)).collect()
+        } else {
+            Vec::new()
+        };
+        let prior = Prior {
+            game,
+            ratings: before,
+            states: &states,
+            learned: self.learned.as_ref(),
+            factors: &factors,
+        };
+        let posterior = self.system.rate(&prior)?;
+        if posterior.factors.len() != factors.len() {
             return Err(RateError::FactorCountMismatch {
                 expected: factors.len(),
-                found: rated.factors.len(),
+                found: posterior.factors.len(),
             });
         }
         if let Some((m, c)) = game
             .factors()
             .iter()
-            .zip(&rated.factors)
+            .zip(&posterior.factors)
             .find(|(_, c)| !is_finite(&c.after))
         {
             return Err(RateError::Diverged {
@@ -664,16 +602,49 @@ impl League {
                 sigma: c.after.sigma,
             });
         }
+        Ok(posterior)
+    }
+
+    /// Rates `game` for the players in `slots` and stores the result: the players'
+    /// ratings, states and statistics, what the system learned, the factors. Nothing
+    /// changes if it fails; on success every slot is [`Slot::Known`]. Returns the
+    /// posterior, its changes in [`Match::players`] order, and each factor's index in
+    /// [`League::factors`].
+    fn rate_and_commit(
+        &mut self,
+        game: &Match,
+        slots: &mut [Slot<'_>],
+    ) -> Result<(Posterior, Vec<usize>), RateError> {
+        let mut before = std::mem::take(&mut self.before);
+        let posterior = self.posterior(game, slots, &mut before);
+        self.before = before;
+        let mut posterior = posterior?;
         let outcome = Outcome::of(game);
         let won = game.players().map(|(e, _)| game.place(e) == 1);
-        let players = rated.rated;
-        self.commit(&outcome, &mut slots, won, &players.changes, &players.states)?;
-        if players.learned.is_some() {
-            self.learned = players.learned;
+        self.commit(&outcome, slots, won, &posterior.changes, &posterior.states)?;
+        if posterior.learned.is_some() {
+            self.learned = posterior.learned.take();
         }
+        let at = if posterior.factors.is_empty() {
+            Vec::new()
+        } else {
+            self.commit_factors(game, &outcome, &posterior.factors)
+        };
+        Ok((posterior, at))
+    }
+
+    /// Stores each factor's change of a committed match (factors met for the first time
+    /// added) and counts the match in the factor's statistics; returns each factor's
+    /// index in [`League::factors`], in [`Match::factors`] order.
+    fn commit_factors(
+        &mut self,
+        game: &Match,
+        outcome: &Outcome<'_>,
+        changes: &[PlayerChange],
+    ) -> Vec<usize> {
         let tally = Tally::new(outcome.id, outcome.time, outcome.entries, outcome.winners);
-        let mut factor_changes = Vec::with_capacity(rated.factors.len());
-        for (m, c) in game.factors().iter().zip(rated.factors) {
+        let mut at = Vec::with_capacity(changes.len());
+        for (m, c) in game.factors().iter().zip(changes) {
             let i = match self.factor_index.get(&m.factor) {
                 Some(&i) => i,
                 None => {
@@ -691,14 +662,9 @@ impl League {
             f.rating = c.after;
             f.stats
                 .record(&tally, m.entries.iter().any(|&e| game.place(e) == 1));
-            factor_changes.push((i, c));
+            at.push(i);
         }
-        Ok(MatchReport {
-            sequence: self.rated - 1,
-            changes: indexed(&slots, players.changes),
-            states: players.states,
-            factors: factor_changes,
-        })
+        at
     }
 
     /// The slot of a player: known by index, or new.
@@ -739,7 +705,7 @@ impl League {
     fn fill_before(&self, slots: &[Slot<'_>], time: Option<i64>, before: &mut Vec<Rating>) {
         before.clear();
         let mut newcomer = None;
-        let aging = (time.is_some() && self.system.has_uncertainty()) || self.learned.is_some();
+        let aging = (time.is_some() && self.caps.has_uncertainty) || self.learned.is_some();
         for slot in slots {
             before.push(match *slot {
                 Slot::Known(i) if aging => self.aged(i, time),
@@ -753,7 +719,7 @@ impl League {
     fn aged(&self, i: usize, time: Option<i64>) -> Rating {
         let p = &self.players[i];
         let days = match (time, p.stats.last_time) {
-            (Some(now), Some(last)) if now > last && self.system.has_uncertainty() => {
+            (Some(now), Some(last)) if now > last && self.caps.has_uncertainty => {
                 Some((now - last) as f64 / DAY)
             }
             _ => None,
@@ -780,7 +746,7 @@ impl League {
         changes: &[PlayerChange],
         states: &[Option<State>],
     ) -> Result<(), RateError> {
-        let stateful = self.keeps_state && !states.is_empty();
+        let stateful = self.caps.keeps_state && !states.is_empty();
         if changes.len() != slots.len() || (stateful && states.len() != slots.len()) {
             return Err(RateError::RatingCountMismatch {
                 expected: slots.len(),
@@ -870,14 +836,14 @@ impl League {
         }
     }
 
-    /// Rates a free-for-all of single players who each played the whole match, as
-    /// [`League::apply`] rates the same [`Match`] without a time, but without building
-    /// it and without a report: the fast path of readers that keep their players'
-    /// indices. `players` are given best first, each by index when known ([`Slot::Known`])
-    /// or by id ([`Slot::New`], looked up and added if new), with 1-based `places` (tied
-    /// players share the best place they cover: 1, 1, 3). On success every slot is
-    /// [`Slot::Known`] (and slots of players already in the league become
-    /// [`Slot::Known`] even when it fails).
+    /// Rates a free-for-all of single players who each played the whole match: the
+    /// match [`Match::with_places`] builds, rated by [`League::apply`]'s own way, for
+    /// readers that keep their players' indices (no report, and the match's buffers
+    /// reused from call to call). `players` are given best first, each by index when
+    /// known ([`Slot::Known`]) or by id ([`Slot::New`], looked up and added if new), with
+    /// 1-based `places` (tied players share the best place they cover: 1, 1, 3). On
+    /// success every slot is [`Slot::Known`] (and slots of players already in the league
+    /// become [`Slot::Known`] even when it fails).
     ///
     /// ```
     /// use podium::league::{League, Slot};
@@ -892,8 +858,8 @@ impl League {
     /// ```
     ///
     /// # Errors
-    /// [`RateError::InvalidMatch`] for a player given twice or, from the system's
-    /// [`RatingSystem::rate_ranked`], places that do not rank the players; or any other
+    /// [`RateError::InvalidMatch`] for a player given twice, places that do not rank
+    /// the players ([`crate::model::check_places`]) or an invalid id; or any other
     /// [`RateError`] of the system. Nothing changes when it fails.
     ///
     /// # Panics
@@ -904,8 +870,6 @@ impl League {
         players: &mut [Slot<'_>],
         places: &[usize],
     ) -> Result<(), RateError> {
-        // The places are checked by the system's `rate_ranked`, as its contract says:
-        // once there, not twice on every match.
         if let Some(k) = self.resolve(players) {
             let player = match players[k] {
                 Slot::Known(i) => self.players[i].name.clone(),
@@ -913,61 +877,20 @@ impl League {
             };
             return Err(MatchError::DuplicatePlayer { player }.into());
         }
-        if self.keeps_state || self.learned.is_some() {
-            // A system with state rates a match with its players' states, which the
-            // shortcut of `rate_ranked` does not carry: the general way, same result.
-            return self.apply_ranked_as_match(id, players, places);
-        }
-        let mut before = std::mem::take(&mut self.before);
-        self.fill_before(players, None, &mut before);
-        let mut changes = std::mem::take(&mut self.changes);
-        changes.clear();
-        let rated = self.system.rate_ranked(places, &before, &mut changes);
-        self.before = before;
-        let result = rated.and_then(|()| {
-            let outcome = Outcome {
-                id,
-                time: None,
-                entries: players.len(),
-                winners: places.iter().take_while(|&&p| p == 1).count(),
-            };
-            let won = places.iter().map(|&p| p == 1);
-            self.commit(&outcome, players, won, &changes, &[])
+        let mut game = std::mem::replace(&mut self.scratch, Match::scratch());
+        let mut spare = std::mem::take(&mut self.spare);
+        let names = players.iter().map(|slot| match *slot {
+            Slot::Known(i) => (self.players[i].name.as_str(), false),
+            Slot::New(name) => (name, true),
         });
-        self.changes = changes;
-        result.map_err(|e| {
-            by_name(e, |k| match players.get(k) {
-                Some(Slot::Known(i)) => Some(self.players[*i].name.clone()),
-                Some(Slot::New(name)) => Some((*name).to_string()),
-                None => None,
-            })
-        })
-    }
-
-    /// [`League::apply_ranked`] through [`League::apply`]: builds the match from the
-    /// slots (players given by index take their ids).
-    fn apply_ranked_as_match(
-        &mut self,
-        id: &str,
-        players: &mut [Slot<'_>],
-        places: &[usize],
-    ) -> Result<(), RateError> {
-        crate::model::check_places(players.len(), places)?;
-        let mut b = Match::builder(id);
-        for (slot, &place) in players.iter().zip(places) {
-            let name = match *slot {
-                Slot::Known(i) => self.players[i].name.as_str(),
-                Slot::New(name) => name,
-            };
-            b = b.player(name, crate::Finish::Rank(place as f64));
-        }
-        self.apply(&b.build()?)?;
-        for slot in players.iter_mut() {
-            if let Slot::New(name) = *slot {
-                *slot = Slot::Known(self.index[name]);
-            }
-        }
-        Ok(())
+        let built = game.refill_ranked(id, names, places, &mut spare);
+        self.spare = spare;
+        let result = match built {
+            Ok(()) => self.rate_and_commit(&game, players).map(|_| ()),
+            Err(e) => Err(e.into()),
+        };
+        self.scratch = game;
+        result
     }
 
     /// Turns every [`Slot::New`] of a known player into [`Slot::Known`]; returns the
@@ -1017,35 +940,14 @@ impl League {
     }
 
     /// What the system would make of `game` now, without applying it: each player's
-    /// change and next state, as [`League::apply`] would store them.
+    /// change and next state, what it learned and each factor's change, as
+    /// [`League::apply`] would store them.
     ///
     /// # Errors
     /// The system's [`RateError`] when it cannot rate the match.
-    pub fn try_rate(&self, game: &Match) -> Result<Rated, RateError> {
-        let before = self.ratings_before(game);
-        let factored = !game.factors().is_empty();
-        if !factored && !self.keeps_state && self.learned.is_none() {
-            return Ok(Rated {
-                changes: self.system.rate(game, &before)?,
-                states: Vec::new(),
-                learned: None,
-            });
-        }
-        let states: Vec<Option<&State>> = game
-            .players()
-            .map(|(_, m)| self.slot_state(self.slot(&m.player)))
-            .collect();
-        let learned = self.learned.as_ref();
-        if factored {
-            let factors = self.factor_ratings(game);
-            Ok(self
-                .system
-                .rate_factored(game, &before, &states, learned, &factors)?
-                .rated)
-        } else {
-            self.system
-                .rate_with_states(game, &before, &states, learned)
-        }
+    pub fn try_rate(&self, game: &Match) -> Result<Posterior, RateError> {
+        let slots: Vec<Slot<'_>> = game.players().map(|(_, m)| self.slot(&m.player)).collect();
+        self.posterior(game, &slots, &mut Vec::with_capacity(slots.len()))
     }
 
     /// The leaderboard in the default order ([`crate::Order::Established`]): players whose
@@ -1198,32 +1100,41 @@ mod tests {
 #[cfg(test)]
 mod divergence_tests {
     use super::*;
-    use crate::params::Param;
 
     /// A system whose update overflows, as a diverging model does.
     #[derive(Debug)]
     struct Overflowing;
 
     impl RatingSystem for Overflowing {
-        fn name(&self) -> &'static str {
-            "overflowing"
-        }
-        fn params(&self) -> Vec<Param> {
-            Vec::new()
+        fn describe(&self) -> crate::system::Description {
+            crate::system::Description {
+                name: "overflowing",
+                params: Vec::new(),
+                capabilities: Capabilities::default(),
+            }
         }
         fn initial_rating(&self) -> Rating {
             Rating::new(1.0)
         }
-        fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-            Ok(game
-                .players()
-                .zip(before)
-                .map(|((e, _), r)| {
-                    PlayerChange::elo(*r, 0.0, 1.0, if e == 0 { 1.0 } else { f64::INFINITY }, 1.0)
-                })
-                .collect())
+        fn rate(&self, prior: &Prior<'_>) -> Result<Posterior, RateError> {
+            Ok(Posterior::players(
+                prior
+                    .game
+                    .players()
+                    .zip(prior.ratings)
+                    .map(|((e, _), r)| {
+                        PlayerChange::elo(
+                            *r,
+                            0.0,
+                            1.0,
+                            if e == 0 { 1.0 } else { f64::INFINITY },
+                            1.0,
+                        )
+                    })
+                    .collect(),
+            ))
         }
-        fn win_probability(&self, _: &Rating, _: &Rating) -> f64 {
+        fn win_probability(&self, _: &Rating, _: &Rating, _: Option<&State>) -> f64 {
             0.5
         }
     }
@@ -1234,24 +1145,25 @@ mod divergence_tests {
     struct RefusesSecond;
 
     impl RatingSystem for RefusesSecond {
-        fn name(&self) -> &'static str {
-            "refuses-second"
-        }
-        fn params(&self) -> Vec<Param> {
-            Vec::new()
+        fn describe(&self) -> crate::system::Description {
+            crate::system::Description {
+                name: "refuses-second",
+                params: Vec::new(),
+                capabilities: Capabilities::default(),
+            }
         }
         fn initial_rating(&self) -> Rating {
             Rating::new(1.0)
         }
-        fn rate(&self, game: &Match, _: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-            let (_, second) = game.players().nth(1).unwrap();
+        fn rate(&self, prior: &Prior<'_>) -> Result<Posterior, RateError> {
+            let (_, second) = prior.game.players().nth(1).unwrap();
             Err(RateError::NonPositiveRating {
                 system: "refuses-second",
                 player: second.player.clone(),
                 rating: 0.0,
             })
         }
-        fn win_probability(&self, _: &Rating, _: &Rating) -> f64 {
+        fn win_probability(&self, _: &Rating, _: &Rating, _: Option<&State>) -> f64 {
             0.5
         }
     }
@@ -1299,7 +1211,6 @@ mod divergence_tests {
 #[cfg(test)]
 mod state_tests {
     use super::*;
-    use crate::params::Param;
 
     /// A system that remembers each player's finishes (a state) and rates a player by
     /// their mean finish; it refuses a match that holds a player called "bad".
@@ -1314,21 +1225,18 @@ mod state_tests {
     struct Count(u32);
 
     impl RatingSystem for Memory {
-        fn name(&self) -> &'static str {
-            "memory"
-        }
-        fn params(&self) -> Vec<Param> {
-            Vec::new()
+        fn describe(&self) -> crate::system::Description {
+            crate::system::Description {
+                name: "memory",
+                params: Vec::new(),
+                capabilities: Capabilities {
+                    keeps_state: true,
+                    ..Capabilities::default()
+                },
+            }
         }
         fn initial_rating(&self) -> Rating {
             Rating::with_sigma(0.0, 1.0)
-        }
-        fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-            let none = vec![None; before.len()];
-            Ok(self.rate_with_states(game, before, &none, None)?.changes)
-        }
-        fn keeps_state(&self) -> bool {
-            true
         }
         fn initial_learned(&self) -> Option<State> {
             Some(State::new(Count(0)))
@@ -1345,19 +1253,18 @@ mod state_tests {
                 }),
             }
         }
-        fn rate_with_states(
-            &self,
-            game: &Match,
-            before: &[Rating],
-            states: &[Option<&State>],
-            learned: Option<&State>,
-        ) -> Result<Rated, RateError> {
-            let seen = learned.and_then(|l| l.get::<Count>()).map_or(0, |c| c.0);
-            let mut out = Rated {
+        fn rate(&self, prior: &Prior<'_>) -> Result<Posterior, RateError> {
+            let (game, before) = (prior.game, prior.ratings);
+            let states = prior.all_states()?;
+            let seen = prior
+                .learned
+                .and_then(|l| l.get::<Count>())
+                .map_or(0, |c| c.0);
+            let mut out = Posterior {
                 learned: Some(State::new(Count(seen + 1))),
-                ..Rated::default()
+                ..Posterior::default()
             };
-            for (((e, m), b), st) in game.players().zip(before).zip(states) {
+            for (((e, m), b), st) in game.players().zip(before).zip(states.iter()) {
                 if m.player == "bad" {
                     return Err(RateError::NonFiniteRating {
                         player: m.player.clone(),
@@ -1386,7 +1293,7 @@ mod state_tests {
             }
             Ok(out)
         }
-        fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+        fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&State>) -> f64 {
             if a.value > b.value {
                 1.0
             } else {

@@ -87,4 +87,12 @@ pub use registry::{system, systems, SystemSpec, DEFAULT_SYSTEM};
 #[cfg(feature = "serde")]
 pub use state::SavedState;
 pub use state::{Rated, State};
-pub use system::{Described, RatingSystem, PROVISIONAL_GAMES};
+pub use system::{
+    Capabilities, Described, Description, Posterior, Prior, RatingSystem, PROVISIONAL_GAMES,
+};
+
+/// The example of `docs/new-system.md`, compiled and run with the doc tests so that it
+/// cannot fall behind the trait.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/new-system.md")]
+pub struct NewSystemDoc;

@@ -441,6 +441,76 @@ pub(crate) fn tie_range(places: &[usize], entry: usize) -> Range<usize> {
     start..end
 }
 
+impl Match {
+    /// A match of no entries, only to be filled by [`Match::refill_ranked`]: the buffer
+    /// a [`crate::League`] rates rankings in.
+    pub(crate) fn scratch() -> Match {
+        Match {
+            id: String::new(),
+            time: None,
+            entries: Vec::new(),
+            places: Vec::new(),
+            offsets: vec![0],
+            factors: Vec::new(),
+        }
+    }
+
+    /// Makes this match the free-for-all `id` (no time) of single players who each
+    /// played the whole match, given best first with their 1-based `places`, reusing its
+    /// buffers and the entries in `spare` (which it leaves its old entries in): once they
+    /// are large enough, no allocation. The same match as [`Match::with_places`] builds,
+    /// for players already checked to be distinct, each given with whether its id is
+    /// still to be checked.
+    ///
+    /// # Errors
+    /// [`MatchError::InvalidPlaces`] or [`MatchError::TooFewEntries`] when `places` do not
+    /// rank the players ([`check_places`]), [`MatchError::InvalidMatchId`] or
+    /// [`MatchError::InvalidPlayerId`]. The match is then left empty.
+    pub(crate) fn refill_ranked<'p>(
+        &mut self,
+        id: &str,
+        players: impl ExactSizeIterator<Item = (&'p str, bool)>,
+        places: &[usize],
+        spare: &mut Vec<Entry>,
+    ) -> Result<(), MatchError> {
+        spare.append(&mut self.entries);
+        self.places.clear();
+        self.offsets.truncate(1);
+        check_places(players.len(), places)?;
+        check_match_id(id)?;
+        id.clone_into(&mut self.id);
+        self.time = None;
+        self.factors.clear();
+        self.places.extend_from_slice(places);
+        // The entries' strings are kept across matches: refilled, not reallocated.
+        for (k, ((player, check), &place)) in players.zip(places).enumerate() {
+            if check && !check_id(player) {
+                spare.append(&mut self.entries);
+                self.places.clear();
+                self.offsets.truncate(1);
+                return Err(MatchError::InvalidPlayerId {
+                    player: player.to_string(),
+                });
+            }
+            let mut entry = spare.pop().unwrap_or_else(|| Entry {
+                team: None,
+                members: vec![Member {
+                    player: String::new(),
+                    weight: 1.0,
+                }],
+                finish: Finish::Rank(1.0),
+                factors: Vec::new(),
+            });
+            entry.members[0].player.clear();
+            entry.members[0].player.push_str(player);
+            entry.finish = Finish::Rank(place as f64);
+            self.entries.push(entry);
+            self.offsets.push(k + 1);
+        }
+        Ok(())
+    }
+}
+
 /// Checks that `places` rank `players` entries best first as [`Match::place`] gives them:
 /// the first is 1, and each next one is either the one before it (a tie) or its own
 /// 1-based position (places 1, 1, 3 for a tie for first).

@@ -219,7 +219,7 @@ pub trait Configure {
 /// assert_eq!(s, Settings::new().with("k", "24").with("scale", "300"));
 /// assert!(Settings::parse(["k"]).is_err());
 /// let sys = podium::system("sme", &s).unwrap();
-/// assert_eq!(sys.params()[0].value, podium::ParamValue::Float(24.0));
+/// assert_eq!(sys.describe().params[0].value, podium::ParamValue::Float(24.0));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -22,7 +22,7 @@
 //! use podium::{Match, Rating, RatingSystem};
 //! let sme = podium::system("sme", &podium::Settings::new()).unwrap();
 //! let game = Match::ranked("next", &["ann", "bo"]).unwrap(); // finishes are ignored
-//! let p = sme.predict(&game, &[Rating::new(1600.0), Rating::new(1500.0)]).unwrap();
+//! let p = sme.predict(&podium::Prior::new(&game, &[Rating::new(1600.0), Rating::new(1500.0)])).unwrap();
 //! assert!((p.win[0] - 0.6401).abs() < 1e-4);
 //! assert!((p.ahead[0][1] - 0.6401).abs() < 1e-4);
 //! assert!((p.expected_place[1] - 1.6401).abs() < 1e-4);
@@ -32,6 +32,7 @@
 use crate::error::RateError;
 use crate::model::Match;
 use crate::rating::Rating;
+use crate::state::State;
 use crate::system::{check_ratings, RatingSystem};
 
 /// What a system expects of a proposed match. Entries are indexed as in the [`Match`].
@@ -145,7 +146,8 @@ pub fn entry_means(game: &Match, before: &[Rating]) -> Vec<Rating> {
 }
 
 /// The default prediction of [`RatingSystem::predict`]: pairwise probabilities from
-/// [`RatingSystem::win_probability`] on the entries' mean ratings, then
+/// [`RatingSystem::win_probability`] (with what the system learned) on the entries'
+/// mean ratings, then
 /// [`Prediction::from_ahead`].
 ///
 /// # Errors
@@ -154,8 +156,9 @@ pub fn from_pairwise<S: RatingSystem + ?Sized>(
     system: &S,
     game: &Match,
     before: &[Rating],
+    learned: Option<&State>,
 ) -> Result<Prediction, RateError> {
-    from_probability(game, before, |a, b| system.win_probability(a, b))
+    from_probability(game, before, |a, b| system.win_probability(a, b, learned))
 }
 
 /// [`from_pairwise`] with the pair probability `win(a, b)` that an entry rated `a`
@@ -195,7 +198,7 @@ mod tests {
         let game = Match::ranked("g", &["a", "b", "c"]).unwrap();
         let r = [1700.0, 1500.0, 1400.0];
         let p = sys
-            .predict(&game, &r.map(Rating::new))
+            .predict(&crate::system::Prior::new(&game, &r.map(Rating::new)))
             .expect("three entries predict");
         let s: Vec<f64> = r.iter().map(|v| 10f64.powf(v / 400.0)).collect();
         let total: f64 = s.iter().sum();
@@ -227,7 +230,7 @@ mod tests {
                     .iter()
                     .map(|v| Rating { value: v.abs().max(1.0), ..init })
                     .collect();
-                let p = sys.predict(&game, &before).unwrap();
+                let p = sys.predict(&crate::system::Prior::new(&game, &before)).unwrap();
                 let total = p.win.iter().sum::<f64>() + p.draw.filter(|_| spec.name == "trueskill").unwrap_or(0.0);
                 proptest::prop_assert!((total - 1.0).abs() < 1e-6, "{}: {}", spec.name, total);
                 for i in 0..n {
@@ -250,7 +253,7 @@ mod tests {
         let sys = crate::system("sme", &crate::Settings::new()).unwrap();
         let game = Match::ranked("g", &["a", "b", "c"]).unwrap();
         let r = [1e9, -1e9, 0.0].map(Rating::new);
-        let p = sys.predict(&game, &r).unwrap();
+        let p = sys.predict(&crate::system::Prior::new(&game, &r)).unwrap();
         assert!(p.win.iter().all(|w| w.is_finite() && *w >= 0.0));
         close(p.win[0], 1.0, 1e-12);
         close(p.expected_place[1], 3.0, 1e-12);

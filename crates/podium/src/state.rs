@@ -4,10 +4,10 @@
 //! [`Rating`](crate::Rating) is the summary every system gives (a value, maybe an
 //! uncertainty σ, games played); leaderboards, predictions and the lab read only that.
 //! Some systems need more: Elo-MMR keeps a list of each player's past performances,
-//! Glicko-2 a volatility. Such a system says so ([`RatingSystem::keeps_state`]), builds a
+//! Glicko-2 a volatility. Such a system says so ([`Capabilities::keeps_state`]), builds a
 //! player's first [`State`] from a rating ([`RatingSystem::initial_state`]) and returns
 //! every player's next state with the match's changes
-//! ([`RatingSystem::rate_with_states`]). A [`League`](crate::League) keeps the states
+//! ([`RatingSystem::rate`]). A [`League`](crate::League) keeps the states
 //! beside the ratings, and only when the whole match succeeded; a system without state
 //! costs nothing, as the league then keeps none.
 //!
@@ -17,7 +17,7 @@
 //! value: the system gives its value before any match
 //! ([`RatingSystem::initial_learned`], `None` for a system that learns nothing and then
 //! never pays for it), receives the current value with each match and returns the next
-//! one in [`Rated::learned`]. A league keeps it beside the players (copies and
+//! one in [`Posterior::learned`]. A league keeps it beside the players (copies and
 //! checkpoints carry it, a failed match leaves it as it was) and reads ratings
 //! ([`RatingSystem::age`]) and probabilities with it.
 //!
@@ -49,9 +49,10 @@
 //! assert!(State::same(&s, &copy));
 //! ```
 //!
-//! [`RatingSystem::keeps_state`]: crate::RatingSystem::keeps_state
+//! [`Capabilities::keeps_state`]: crate::Capabilities::keeps_state
+//! [`Posterior::learned`]: crate::Posterior::learned
 //! [`RatingSystem::initial_state`]: crate::RatingSystem::initial_state
-//! [`RatingSystem::rate_with_states`]: crate::RatingSystem::rate_with_states
+//! [`RatingSystem::rate`]: crate::RatingSystem::rate
 //! [`RatingSystem::initial_learned`]: crate::RatingSystem::initial_learned
 //! [`RatingSystem::age`]: crate::RatingSystem::age
 
@@ -113,7 +114,8 @@ impl fmt::Debug for State {
     }
 }
 
-/// What [`RatingSystem::rate_with_states`](crate::RatingSystem::rate_with_states) gives:
+/// What a system's update gives of the players ([`crate::Posterior`] holds it with the
+/// factors' changes):
 /// each player's change and next state, in [`Match::players`](crate::Match::players)
 /// order.
 #[derive(Debug, Clone, Default)]

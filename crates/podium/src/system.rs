@@ -11,17 +11,238 @@ use crate::predict::Prediction;
 use crate::rating::{PlayerChange, Rating};
 use crate::state::{Rated, State};
 
+/// What a system is told of a match before rating it: the match and, for each of its
+/// players in [`Match::players`] order, the rating (and state) they bring to it, with what
+/// the system learned from every match before and the ratings of the match's factors.
+///
+/// ```
+/// use podium::{Match, Prior, Rating};
+/// let game = Match::ranked("g", &["ann", "bo"]).unwrap();
+/// let ratings = [Rating::new(1500.0), Rating::new(1400.0)];
+/// let prior = Prior::new(&game, &ratings);
+/// assert!(prior.states.is_empty() && prior.learned.is_none() && prior.factors.is_empty());
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Prior<'a> {
+    /// The match.
+    pub game: &'a Match,
+    /// Each player's rating before the match, in [`Match::players`] order.
+    pub ratings: &'a [Rating],
+    /// Each player's state, in the same order, `None` for a player whose state the
+    /// system builds from the rating ([`RatingSystem::initial_state`]); empty for a
+    /// system that keeps no state ([`Capabilities::keeps_state`]), or to build every one.
+    pub states: &'a [Option<&'a State>],
+    /// What the system learned from the matches before this one
+    /// ([`RatingSystem::initial_learned`]); `None` for a system that learns nothing, or
+    /// to start from the initial value.
+    pub learned: Option<&'a State>,
+    /// The rating of each factor of [`Match::factors`] before the match, in that order.
+    /// Empty rates the players as if the entries carried no factors (what a
+    /// [`crate::League`] passes for a match whose factors do not tell its entries apart).
+    pub factors: &'a [Rating],
+}
+
+impl<'a> Prior<'a> {
+    /// A match and its players' ratings, without states, learned value or factors.
+    #[must_use]
+    pub fn new(game: &'a Match, ratings: &'a [Rating]) -> Self {
+        Prior {
+            game,
+            ratings,
+            states: &[],
+            learned: None,
+            factors: &[],
+        }
+    }
+
+    /// The same with each player's state ([`Prior::states`]).
+    #[must_use]
+    pub fn with_states(self, states: &'a [Option<&'a State>]) -> Self {
+        Prior { states, ..self }
+    }
+
+    /// The same with what the system learned so far ([`Prior::learned`]).
+    #[must_use]
+    pub fn with_learned(self, learned: Option<&'a State>) -> Self {
+        Prior { learned, ..self }
+    }
+
+    /// The same with the factors' ratings ([`Prior::factors`]).
+    #[must_use]
+    pub fn with_factors(self, factors: &'a [Rating]) -> Self {
+        Prior { factors, ..self }
+    }
+
+    /// Each player's state, one per rating: [`Prior::states`], or `None` for every player
+    /// when none were given.
+    ///
+    /// # Errors
+    /// [`RateError::RatingCountMismatch`] when states were given but not one per player.
+    pub fn all_states(&self) -> Result<std::borrow::Cow<'a, [Option<&'a State>]>, RateError> {
+        if self.states.is_empty() {
+            Ok(std::borrow::Cow::Owned(vec![None; self.ratings.len()]))
+        } else {
+            check_states(self.ratings, self.states)?;
+            Ok(std::borrow::Cow::Borrowed(self.states))
+        }
+    }
+
+    /// The players' places best first when every entry is one player who played the
+    /// whole match (tied players share the best place they cover: 1, 1, 3), the case
+    /// systems may rate by a shortcut; `None` for teams or partial play.
+    #[must_use]
+    pub fn solo_places(&self) -> Option<&'a [usize]> {
+        let game = self.game;
+        (game.player_count() == game.len()
+            && game.entries().iter().all(|e| e.members[0].weight == 1.0))
+        .then(|| game.places())
+    }
+}
+
+/// What a system makes of a match ([`RatingSystem::rate`]): each player's change and next
+/// state in [`Match::players`] order, what it learned, and each factor's change.
+#[derive(Debug, Clone, Default)]
+pub struct Posterior {
+    /// One change per player.
+    pub changes: Vec<PlayerChange>,
+    /// One state per player, or none at all for a system that keeps no state.
+    pub states: Vec<Option<State>>,
+    /// What the system learned from every match, after this one; `None` for a system
+    /// that learns nothing ([`RatingSystem::initial_learned`]).
+    pub learned: Option<State>,
+    /// One change per factor of [`Match::factors`], in that order.
+    pub factors: Vec<PlayerChange>,
+}
+
+impl Posterior {
+    /// The players' changes alone: no state, nothing learned, no factor.
+    #[must_use]
+    pub fn players(changes: Vec<PlayerChange>) -> Self {
+        Posterior {
+            changes,
+            ..Posterior::default()
+        }
+    }
+}
+
+impl From<Rated> for Posterior {
+    fn from(r: Rated) -> Self {
+        Posterior {
+            changes: r.changes,
+            states: r.states,
+            learned: r.learned,
+            factors: Vec::new(),
+        }
+    }
+}
+
+impl From<Factored> for Posterior {
+    fn from(f: Factored) -> Self {
+        Posterior {
+            factors: f.factors,
+            ..Posterior::from(f.rated)
+        }
+    }
+}
+
+/// What a system reads and keeps besides the ratings, asked once by those who drive it
+/// ([`RatingSystem::describe`]). Every flag is false by default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Capabilities {
+    /// Whether the system reads more of a finish than the order of the entries: the
+    /// margins between their scores (`kalman-mmr` or Weng-Lin with `margins` set).
+    pub uses_scores: bool,
+    /// Whether the system keeps an uncertainty σ beside each rating (and ages it by the
+    /// days a player does not play, [`RatingSystem::age`]).
+    pub has_uncertainty: bool,
+    /// Whether the system keeps a [`State`] per player beside the rating (Elo-MMR's past
+    /// performances, Glicko-2's volatility). When it does not, a [`crate::League`] keeps
+    /// no state and [`Prior::states`] is empty.
+    pub keeps_state: bool,
+    /// Whether the system rates the factors of entries ([`crate::factor`]): the car, the
+    /// seat, the faction. A system that does not refuses a match whose factors tell its
+    /// entries apart ([`RateError::FactorsUnsupported`]).
+    pub rates_factors: bool,
+    /// Whether a change's `expected` and `actual` ([`PlayerChange`]) are performances on
+    /// the rating scale (the Elo-MMR family) rather than scores between 0 and 1.
+    pub expects_performances: bool,
+}
+
+/// A system described ([`RatingSystem::describe`]): its registered name, its parameters
+/// with their current values, and what it reads and keeps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Description {
+    /// The registered name, e.g. `"sme"`.
+    pub name: &'static str,
+    /// The parameters with their current values.
+    pub params: Vec<Param>,
+    /// What the system reads and keeps besides the ratings.
+    pub capabilities: Capabilities,
+}
+
 /// A rating system: turns a match and its players' pre-match ratings into new ratings.
 ///
-/// The trait is object safe, so programs can hold a `Box<dyn RatingSystem>` chosen by
-/// name at run time ([`crate::system()`]). Systems are pure: the same inputs give the same
-/// outputs, and a failed update changes nothing.
+/// One method rates a match ([`RatingSystem::rate`], from a [`Prior`] to a
+/// [`Posterior`]), one predicts it ([`RatingSystem::predict`]) and one describes the
+/// system ([`RatingSystem::describe`]); the others answer questions of their own (where a
+/// player starts, how a rating ages, whether it is provisional). The trait is object
+/// safe, so programs can hold a `Box<dyn RatingSystem>` chosen by name at run time
+/// ([`crate::system()`]). Systems are pure: the same inputs give the same outputs, and a
+/// failed update changes nothing. `docs/new-system.md` adds a system in one module and
+/// one registry line.
 pub trait RatingSystem: Send + Sync + fmt::Debug {
-    /// The registered name, e.g. `"sme"`.
-    fn name(&self) -> &'static str;
+    /// The system's name, parameters and capabilities.
+    fn describe(&self) -> Description;
 
-    /// The parameters with their current values.
-    fn params(&self) -> Vec<Param>;
+    /// The registered name, e.g. `"sme"`: [`RatingSystem::describe`]'s, for errors.
+    /// Not meant to be overridden.
+    fn name(&self) -> &'static str {
+        self.describe().name
+    }
+
+    /// What the system reads and keeps: [`RatingSystem::describe`]'s capabilities.
+    /// Not meant to be overridden.
+    fn capabilities(&self) -> Capabilities {
+        self.describe().capabilities
+    }
+
+    /// Rates one match: from each player's rating, state, what the system learned so
+    /// far and the factors' ratings ([`Prior`]) to each player's change and next state,
+    /// what it learned after this match and each factor's change ([`Posterior`]).
+    ///
+    /// The posterior holds one change per player in [`Match::players`] order; states
+    /// only for a system that keeps them, one per player; one change per factor of
+    /// [`Match::factors`]. A shortcut a system takes for some matches (a ranking of
+    /// single players) gives the same numbers as its general way, and lives here.
+    ///
+    /// # Errors
+    /// [`RateError`] when the system cannot rate this match (e.g. `elo` with more than
+    /// two entries, [`RateError::FactorsUnsupported`] for factors it does not rate) or
+    /// the ratings, states or factors given cannot be used (NaN, wrong count,
+    /// non-positive for `proportional`).
+    fn rate(&self, prior: &Prior<'_>) -> Result<Posterior, RateError>;
+
+    /// What the system expects of a proposed match: each entry's win probability, the
+    /// probability of every pairwise order, expected places and, where the system models
+    /// draws, the draw probability. Reads the prior's ratings (factors folded in already,
+    /// [`RatingSystem::fold_factors`]) and learned value; the match's finishes and the
+    /// prior's states and factors are ignored.
+    ///
+    /// The default builds everything from [`RatingSystem::win_probability`] on the
+    /// entries' mean ratings ([`crate::predict::from_pairwise`]); systems with a richer
+    /// model override it.
+    ///
+    /// # Errors
+    /// [`RateError`] when the ratings do not fit the match or are not finite.
+    fn predict(&self, prior: &Prior<'_>) -> Result<Prediction, RateError> {
+        crate::predict::from_pairwise(self, prior.game, prior.ratings, prior.learned)
+    }
+
+    /// The system's own probability that a player rated `a` finishes ahead of one rated
+    /// `b` in a two-entry match, with what it learned from every match so far
+    /// (`kalman-mmr` calibrates its probabilities online; others ignore `learned`).
+    fn win_probability(&self, a: &Rating, b: &Rating, learned: Option<&State>) -> f64;
 
     /// The rating of a player the system has never seen.
     fn initial_rating(&self) -> Rating;
@@ -34,100 +255,38 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
         self.initial_rating()
     }
 
-    /// Rates one match. `before` holds the pre-match rating of every player in
-    /// [`Match::players`] order; the result has one change per player in the same order.
+    /// The state of a player who starts at `rating`: a newcomer at
+    /// [`RatingSystem::initial_rating`], or a player carried over from elsewhere
+    /// (`podium rate --initial`), whose σ may be missing for a system that keeps one.
+    /// `None` (the default) for a system that keeps no state.
     ///
     /// # Errors
-    /// [`RateError`] when the system cannot rate this match (e.g. `elo` with more than two
-    /// entries) or the ratings given cannot be used (NaN, wrong count, non-positive for
-    /// `proportional`).
-    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError>;
-
-    /// Rates a free-for-all of single players who each played the whole match, given by
-    /// their places best first (1-based; tied players share the best place they cover, as
-    /// in 1, 1, 3), with `before` in the same order. Appends one change per player to
-    /// `out`, equal to what [`RatingSystem::rate`] gives for the same match.
-    ///
-    /// This is the fast path of [`crate::League::apply_ranked`]: a system may override it
-    /// to rate without building a [`Match`]. The default builds the match, whose players
-    /// are then named by position (`#1`, `#2`, …) in errors.
-    ///
-    /// ```
-    /// use podium::{Match, Rating, RatingSystem};
-    /// let sys = podium::system("pairwise", &podium::Settings::new()).unwrap();
-    /// let before = [1500.0, 1400.0, 1600.0].map(Rating::new);
-    /// let mut fast = Vec::new();
-    /// sys.rate_ranked(&[1, 1, 3], &before, &mut fast).unwrap();
-    /// let game = Match::with_places("g", &[("a", 1), ("b", 1), ("c", 3)]).unwrap();
-    /// assert_eq!(fast, sys.rate(&game, &before).unwrap());
-    /// ```
-    ///
-    /// # Errors
-    /// [`RateError::InvalidMatch`] when `places` do not rank `before.len()` players
-    /// ([`crate::model::check_places`]), or any error of [`RatingSystem::rate`].
-    fn rate_ranked(
-        &self,
-        places: &[usize],
-        before: &[Rating],
-        out: &mut Vec<PlayerChange>,
-    ) -> Result<(), RateError> {
-        crate::model::check_places(before.len(), places)?;
-        let named: Vec<(String, u32)> = places
-            .iter()
-            .enumerate()
-            .map(|(i, &p)| (format!("#{}", i + 1), u32::try_from(p).unwrap_or(u32::MAX)))
-            .collect();
-        let game = Match::with_places("ranked", &named)?;
-        out.extend(self.rate(&game, before)?);
-        Ok(())
+    /// [`RateError::RatingOutOfRange`] when no state can be built from these values (a σ
+    /// that is not positive, a rating outside the system's range).
+    fn initial_state(&self, rating: &Rating) -> Result<Option<State>, RateError> {
+        let _ = rating;
+        Ok(None)
     }
 
-    /// The system's own probability that a player rated `a` finishes ahead of one rated `b`
-    /// in a two-entry match.
-    fn win_probability(&self, a: &Rating, b: &Rating) -> f64;
-
-    /// [`RatingSystem::win_probability`] with what the system learned from every match
-    /// so far (`kalman-mmr` calibrates its probabilities online); the same as
-    /// `win_probability` for a system that learns nothing.
-    fn win_probability_with(&self, a: &Rating, b: &Rating, learned: Option<&State>) -> f64 {
-        let _ = learned;
-        self.win_probability(a, b)
+    /// What the system learns from every match rather than of one player (`kalman-mmr`:
+    /// which of its filters to report, the calibration of its probabilities, the
+    /// newcomer prior), as it is before any match; `None` (the default) for a system that
+    /// learns nothing, which then never pays for it. A [`crate::League`] keeps the value
+    /// beside its players, passes it in every [`Prior`], stores the value of the
+    /// [`Posterior`] when the whole match succeeded, and reads ratings
+    /// ([`RatingSystem::age`]) and probabilities with it.
+    fn initial_learned(&self) -> Option<State> {
+        None
     }
 
-    /// The log loss of pairs that one player lost: the sum over `better` of
-    /// `−ln P(b finishes ahead of worse)` by [`RatingSystem::win_probability_with`],
-    /// each probability kept within [`MIN_PROBABILITY`, 1 − `MIN_PROBABILITY`]. The
-    /// backtest's log loss is a sum of these rows, `O(W²)` pairs per match of W warm
-    /// players; a system may override it with a faster loop giving the same sum.
-    fn pair_log_loss(&self, better: &[Rating], worse: &Rating, learned: Option<&State>) -> f64 {
-        better
-            .iter()
-            .map(|b| {
-                -self
-                    .win_probability_with(b, worse, learned)
-                    .clamp(MIN_PROBABILITY, 1.0 - MIN_PROBABILITY)
-                    .ln()
-            })
-            .sum()
-    }
-
-    /// Whether the rating is still provisional, shown on leaderboards: by default, while
-    /// it rests on fewer than [`PROVISIONAL_GAMES`] games. `mes` marks its own
-    /// provisional period.
-    fn is_provisional(&self, rating: &Rating) -> bool {
-        rating.games < PROVISIONAL_GAMES
-    }
-
-    /// Whether the system reads more of a finish than the order of the entries: the
-    /// margins between their scores (a Weng-Lin system with `margin` set). Readers that
-    /// keep only places (the fast reader of plain files) must not be used for it.
-    fn uses_scores(&self) -> bool {
-        false
-    }
-
-    /// Whether the system keeps an uncertainty σ beside each rating.
-    fn has_uncertainty(&self) -> bool {
-        false
+    /// The rating of a factor never seen: no advantage (0), with the σ of a new player
+    /// where the system keeps one.
+    fn initial_factor(&self) -> Rating {
+        Rating {
+            value: 0.0,
+            sigma: self.initial_rating().sigma,
+            games: 0,
+        }
     }
 
     /// The rating of a player after `days` days without playing (Bayesian systems widen
@@ -168,82 +327,36 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
         }
     }
 
-    /// Whether the system keeps a [`State`] per player beside the rating (Elo-MMR's past
-    /// performances, Glicko-2's volatility). When it does not (the default), a
-    /// [`crate::League`] keeps no state and the other state methods are not called.
-    fn keeps_state(&self) -> bool {
-        false
+    /// Whether the rating is still provisional, shown on leaderboards: by default, while
+    /// it rests on fewer than [`PROVISIONAL_GAMES`] games. `mes` marks its own
+    /// provisional period.
+    fn is_provisional(&self, rating: &Rating) -> bool {
+        rating.games < PROVISIONAL_GAMES
     }
 
-    /// The state of a player who starts at `rating`: a newcomer at
-    /// [`RatingSystem::initial_rating`], or a player carried over from elsewhere
-    /// (`podium rate --initial`), whose σ may be missing for a system that keeps one.
-    ///
-    /// # Errors
-    /// [`RateError::RatingOutOfRange`] when no state can be built from these values (a σ
-    /// that is not positive, a rating outside the system's range).
-    fn initial_state(&self, rating: &Rating) -> Result<Option<State>, RateError> {
-        let _ = rating;
-        Ok(None)
+    /// The log loss of pairs that one player lost: the sum over `better` of
+    /// `−ln P(b finishes ahead of worse)` by [`RatingSystem::win_probability`],
+    /// each probability kept within [`MIN_PROBABILITY`, 1 − `MIN_PROBABILITY`]. The
+    /// backtest's log loss is a sum of these rows, `O(W²)` pairs per match of W warm
+    /// players; a system may override it with a faster loop giving the same sum.
+    fn pair_log_loss(&self, better: &[Rating], worse: &Rating, learned: Option<&State>) -> f64 {
+        better
+            .iter()
+            .map(|b| {
+                -self
+                    .win_probability(b, worse, learned)
+                    .clamp(MIN_PROBABILITY, 1.0 - MIN_PROBABILITY)
+                    .ln()
+            })
+            .sum()
     }
 
-    /// Rates one match as [`RatingSystem::rate`] does, with each player's state:
-    /// `states[i]` belongs to the player of `before[i]`, `None` for a player whose state
-    /// the system builds from `before[i]` ([`RatingSystem::initial_state`]). The result
-    /// holds each player's change and next state, in the same order. Pure: the states
-    /// given are not changed.
-    ///
-    /// `learned` is what the system learned from the matches before this one (`None`
-    /// for a system that learns nothing, or to start from
-    /// [`RatingSystem::initial_learned`]); the result's [`Rated::learned`] is its value
-    /// after this match.
-    ///
-    /// The default, for systems without state, is [`RatingSystem::rate`] with no states.
-    ///
-    /// # Errors
-    /// As [`RatingSystem::rate`], and [`RateError::RatingCountMismatch`] when `states`
-    /// does not hold one state per player.
-    fn rate_with_states(
-        &self,
-        game: &Match,
-        before: &[Rating],
-        states: &[Option<&State>],
-        learned: Option<&State>,
-    ) -> Result<Rated, RateError> {
-        let _ = (states, learned);
-        Ok(Rated {
-            changes: self.rate(game, before)?,
-            states: Vec::new(),
-            learned: None,
-        })
-    }
-
-    /// What the system learns from every match rather than of one player (`kalman-mmr`:
-    /// which of its filters to report, the calibration of its probabilities, the
-    /// newcomer prior), as it is before any match; `None` (the default) for a system that
-    /// learns nothing, which then never pays for it. A [`crate::League`] keeps the value
-    /// beside its players, passes it to [`RatingSystem::rate_with_states`], stores the
-    /// value it returns when the whole match succeeded, and reads ratings
-    /// ([`RatingSystem::age`]) and probabilities
-    /// ([`RatingSystem::win_probability_with`], [`RatingSystem::predict_with`]) with it.
-    fn initial_learned(&self) -> Option<State> {
-        None
-    }
-
-    /// What the learned value holds that is worth showing (`kalman-mmr`: the dynamics of
-    /// the filter in use, the calibration, the newcomer prior), each number with what it
-    /// means; nothing by default.
-    fn describe_learned(&self, learned: &State) -> Vec<Described> {
-        let _ = learned;
-        Vec::new()
-    }
-
-    /// Whether a change's `expected` and `actual` ([`PlayerChange`]) are performances on
-    /// the rating scale (the Elo-MMR family: an entry's expected performance and the
-    /// performance its result shows) rather than scores between 0 and 1. False by
-    /// default.
-    fn expects_performances(&self) -> bool {
-        false
+    /// Each player's rating with the factors of their entry folded in (`factors` as in
+    /// [`Prior::factors`]), so that predictions and pair probabilities read them as the
+    /// players' ratings. The default adds the factors to every member, as for a system
+    /// whose team rating is its members' mean ([`crate::factor::fold_mean`]).
+    fn fold_factors(&self, game: &Match, before: &[Rating], factors: &[Rating]) -> Vec<Rating> {
+        crate::factor::fold_mean(game, before, factors)
     }
 
     /// What a player's state holds that is worth showing beside the rating (Glicko-2's
@@ -253,96 +366,29 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
         Vec::new()
     }
 
-    /// What the system expects of a proposed match: each entry's win probability, the
-    /// probability of every pairwise order, expected places and, where the system models
-    /// draws, the draw probability. `before` holds each player's rating in
-    /// [`Match::players`] order, as for [`RatingSystem::rate`]; the match's finishes are
-    /// ignored.
-    ///
-    /// The default builds everything from [`RatingSystem::win_probability`] on the
-    /// entries' mean ratings ([`crate::predict::from_pairwise`]); systems with a richer
-    /// model override it.
-    ///
-    /// # Errors
-    /// [`RateError`] when the ratings do not fit the match or are not finite.
-    fn predict(&self, game: &Match, before: &[Rating]) -> Result<Prediction, RateError> {
-        crate::predict::from_pairwise(self, game, before)
-    }
-
-    /// Whether the system rates the factors of entries ([`crate::factor`]): the car, the
-    /// seat, the faction. A system that does not refuses a match whose entries carry
-    /// factors that tell them apart ([`RateError::FactorsUnsupported`]).
-    fn rates_factors(&self) -> bool {
-        false
-    }
-
-    /// The rating of a factor never seen: no advantage (0), with the σ of a new player
-    /// where the system keeps one.
-    fn initial_factor(&self) -> Rating {
-        Rating {
-            value: 0.0,
-            sigma: self.initial_rating().sigma,
-            games: 0,
-        }
-    }
-
-    /// Rates a match whose entries may carry factors, as
-    /// [`RatingSystem::rate_with_states`] does, with `factors[i]` the rating of the
-    /// factor [`Match::factors`]`()[i]` before the match. The result holds the players'
-    /// changes and states and one change per factor.
-    ///
-    /// [`RatingSystem::rate`] and [`RatingSystem::rate_with_states`] rate the players
-    /// as if the entries carried no factors; this is the method that reads them.
-    ///
-    /// The default rates a match without factors that tell entries apart with
-    /// [`RatingSystem::rate_with_states`] and refuses any other.
-    ///
-    /// # Errors
-    /// [`RateError::FactorsUnsupported`] for a system that does not rate factors, and the
-    /// errors of [`RatingSystem::rate_with_states`].
-    fn rate_factored(
-        &self,
-        game: &Match,
-        before: &[Rating],
-        states: &[Option<&State>],
-        learned: Option<&State>,
-        factors: &[Rating],
-    ) -> Result<Factored, RateError> {
-        if !game.factors().is_empty() {
-            return Err(RateError::FactorsUnsupported {
-                system: self.name(),
-            });
-        }
-        crate::factor::check_factors(game, factors)?;
-        Ok(Factored {
-            rated: self.rate_with_states(game, before, states, learned)?,
-            factors: Vec::new(),
-        })
-    }
-
-    /// Each player's rating with the factors of their entry folded in (`factors` as for
-    /// [`RatingSystem::rate_factored`]), so that predictions and pair probabilities read
-    /// them as the players' ratings. The default adds the factors to every member, as
-    /// for a system whose team rating is its members' mean
-    /// ([`crate::factor::fold_mean`]).
-    fn fold_factors(&self, game: &Match, before: &[Rating], factors: &[Rating]) -> Vec<Rating> {
-        crate::factor::fold_mean(game, before, factors)
-    }
-
-    /// [`RatingSystem::predict`] with what the system learned from every match so far
-    /// ([`RatingSystem::initial_learned`]); the same as `predict` for a system that
-    /// learns nothing.
-    ///
-    /// # Errors
-    /// As [`RatingSystem::predict`].
-    fn predict_with(
-        &self,
-        game: &Match,
-        before: &[Rating],
-        learned: Option<&State>,
-    ) -> Result<Prediction, RateError> {
+    /// What the learned value holds that is worth showing (`kalman-mmr`: the dynamics of
+    /// the filter in use, the calibration, the newcomer prior), each number with what it
+    /// means; nothing by default.
+    fn describe_learned(&self, learned: &State) -> Vec<Described> {
         let _ = learned;
-        self.predict(game, before)
+        Vec::new()
+    }
+}
+
+/// For a system that does not rate factors: refuses factor ratings given
+/// ([`Prior::factors`]) for a match whose factors tell its entries apart; without them
+/// the players are rated as if the entries carried none.
+///
+/// # Errors
+/// [`RateError::FactorsUnsupported`], or [`RateError::FactorCountMismatch`] for factor
+/// ratings given for a match without factors.
+pub fn no_factors(system: &'static str, prior: &Prior<'_>) -> Result<(), RateError> {
+    if prior.factors.is_empty() {
+        Ok(())
+    } else if prior.game.factors().is_empty() {
+        crate::factor::check_factors(prior.game, prior.factors)
+    } else {
+        Err(RateError::FactorsUnsupported { system })
     }
 }
 
@@ -455,7 +501,7 @@ pub fn check_bayesian(system: &'static str, rating: &Rating) -> Result<(), RateE
 }
 
 /// Checks that `states` holds one state (or `None`) per rating of `before`, for
-/// [`RatingSystem::rate_with_states`].
+/// [`RatingSystem::rate`] ([`Prior::all_states`]).
 ///
 /// # Errors
 /// [`RateError::RatingCountMismatch`].

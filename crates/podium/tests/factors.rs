@@ -149,7 +149,7 @@ proptest! {
 
 #[test]
 fn without_factor_ratings_a_system_rates_the_players_alone() {
-    // `rate` and `rate_with_states` rate the players as if the entries carried no
+    // `rate` without factor ratings rates the players as if the entries carried no
     // factors, whatever the match carries (`explain` asks this of every system that
     // expects scores): the same changes as for the match built without them.
     let rows: Vec<Row> = vec![(0, 1, 0, Some(0)), (1, 2, 1, None), (2, 3, 0, Some(1))];
@@ -168,7 +168,12 @@ fn without_factor_ratings_a_system_rates_the_players_alone() {
                 r
             })
             .collect();
-        match (sys.rate(&with, &before), sys.rate(&without, &before)) {
+        match (
+            sys.rate(&podium::Prior::new(&with, &before))
+                .map(|p| p.changes),
+            sys.rate(&podium::Prior::new(&without, &before))
+                .map(|p| p.changes),
+        ) {
             (Ok(a), Ok(b)) => assert_eq!(a, b, "{}", spec.name),
             (Err(a), Err(b)) => assert_eq!(a, b, "{}", spec.name),
             (a, b) => panic!("{}: {a:?} against {b:?}", spec.name),
@@ -176,8 +181,16 @@ fn without_factor_ratings_a_system_rates_the_players_alone() {
         let states = fresh_states(sys.as_ref(), &before);
         let refs: Vec<_> = states.iter().map(Option::as_ref).collect();
         let learned = sys.initial_learned();
-        let a = sys.rate_with_states(&with, &before, &refs, learned.as_ref());
-        let b = sys.rate_with_states(&without, &before, &refs, learned.as_ref());
+        let a = sys.rate(
+            &podium::Prior::new(&with, &before)
+                .with_states(&refs)
+                .with_learned(learned.as_ref()),
+        );
+        let b = sys.rate(
+            &podium::Prior::new(&without, &before)
+                .with_states(&refs)
+                .with_learned(learned.as_ref()),
+        );
         match (a, b) {
             (Ok(a), Ok(b)) => assert_eq!(a.changes, b.changes, "{}", spec.name),
             (Err(a), Err(b)) => assert_eq!(a, b, "{}", spec.name),
@@ -195,9 +208,10 @@ fn fresh_states(sys: &dyn RatingSystem, before: &[Rating]) -> Vec<Option<State>>
 }
 
 #[test]
-fn rate_factored_refuses_factor_ratings_that_do_not_fit_the_match() {
+fn rate_refuses_factor_ratings_that_do_not_fit_the_match() {
     // Three entries, two factors that tell them apart (car 0 and car 1; seat 0 and seat 1
-    // each on one entry): two factor ratings, no fewer and no more.
+    // each on one entry): two factor ratings, no fewer and no more (none rates the
+    // players alone).
     let rows: Vec<Row> = vec![(0, 1, 0, Some(0)), (1, 2, 1, None), (2, 3, 0, Some(1))];
     let game = build(0, &rows, &car, &seat, None);
     let n = game.factors().len();
@@ -207,9 +221,14 @@ fn rate_factored_refuses_factor_ratings_that_do_not_fit_the_match() {
         let states = fresh_states(sys.as_ref(), &before);
         let refs: Vec<_> = states.iter().map(Option::as_ref).collect();
         let learned = sys.initial_learned();
-        for given in [0, n - 1, n + 1] {
+        for given in [n - 1, n + 1] {
             let factors = vec![sys.initial_factor(); given];
-            let got = sys.rate_factored(&game, &before, &refs, learned.as_ref(), &factors);
+            let got = sys.rate(
+                &podium::Prior::new(&game, &before)
+                    .with_states(&refs)
+                    .with_learned(learned.as_ref())
+                    .with_factors(&factors),
+            );
             assert_eq!(
                 got.err(),
                 Some(RateError::FactorCountMismatch {
@@ -221,7 +240,12 @@ fn rate_factored_refuses_factor_ratings_that_do_not_fit_the_match() {
         }
         let factors = vec![sys.initial_factor(); n];
         assert!(sys
-            .rate_factored(&game, &before, &refs, learned.as_ref(), &factors)
+            .rate(
+                &podium::Prior::new(&game, &before)
+                    .with_states(&refs)
+                    .with_learned(learned.as_ref())
+                    .with_factors(&factors)
+            )
             .is_ok());
     }
 }

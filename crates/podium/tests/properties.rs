@@ -67,7 +67,9 @@ fn try_rate(
             .with_value(s.rating)
         })
         .collect();
-    let changes = sys.rate(&m, &before)?;
+    let changes = sys
+        .rate(&podium::Prior::new(&m, &before))
+        .map(|p| p.changes)?;
     Ok(m.players()
         .map(|(_, p)| p.player.clone())
         .zip(changes)

@@ -126,7 +126,7 @@ proptest! {
     ) {
         let spec = &podium::systems()[system];
         let system: Arc<dyn RatingSystem> = Arc::from(podium::system(spec.name, &Settings::new()).unwrap());
-        let factors = system.rates_factors();
+        let factors = system.capabilities().rates_factors;
         let games: Vec<Match> = specs
             .iter()
             .enumerate()
@@ -155,7 +155,7 @@ fn fixed(factors: bool) -> Vec<Match> {
 #[test]
 fn every_system_restores_at_every_split_of_a_fixed_history() {
     for system in every_system() {
-        let games = fixed(system.rates_factors());
+        let games = fixed(system.capabilities().rates_factors);
         for k in 0..=games.len() {
             check_split(&system, &games, k);
         }
@@ -305,27 +305,32 @@ fn a_league_of_a_system_defined_elsewhere_with_its_own_state_cannot_be_saved() {
     #[derive(Debug)]
     struct MyState;
     impl RatingSystem for Mine {
-        fn name(&self) -> &'static str {
-            "mine"
-        }
-        fn params(&self) -> Vec<podium::Param> {
-            Vec::new()
+        fn describe(&self) -> podium::Description {
+            podium::Description {
+                name: "mine",
+                params: Vec::new(),
+                capabilities: podium::Capabilities::default(),
+            }
         }
         fn initial_rating(&self) -> podium::Rating {
             podium::Rating::new(0.0)
         }
-        fn rate(
-            &self,
-            game: &Match,
-            before: &[podium::Rating],
-        ) -> Result<Vec<podium::PlayerChange>, podium::RateError> {
-            Ok(before
-                .iter()
-                .zip(game.players())
-                .map(|(r, _)| podium::PlayerChange::elo(*r, 0.5, 1.0, 0.5, 1.0))
-                .collect())
+        fn rate(&self, prior: &podium::Prior<'_>) -> Result<podium::Posterior, podium::RateError> {
+            Ok(podium::Posterior::players(
+                prior
+                    .ratings
+                    .iter()
+                    .zip(prior.game.players())
+                    .map(|(r, _)| podium::PlayerChange::elo(*r, 0.5, 1.0, 0.5, 1.0))
+                    .collect(),
+            ))
         }
-        fn win_probability(&self, _: &podium::Rating, _: &podium::Rating) -> f64 {
+        fn win_probability(
+            &self,
+            _: &podium::Rating,
+            _: &podium::Rating,
+            _: Option<&podium::State>,
+        ) -> f64 {
             0.5
         }
         fn initial_learned(&self) -> Option<podium::State> {

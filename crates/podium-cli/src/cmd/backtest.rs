@@ -67,7 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let chosen = || -> anyhow::Result<Vec<Box<dyn podium::RatingSystem>>> {
         let mut systems = select_systems(&args.systems, &args.settings)?;
         if factored && args.systems.trim().eq_ignore_ascii_case("all") {
-            systems.retain(|s| s.rates_factors());
+            systems.retain(|s| s.capabilities().rates_factors);
         }
         Ok(systems)
     };

@@ -196,7 +196,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .filter(|(f, _)| f.entries.contains(&entry))
             .map(|(f, (_, fc))| (f, fc))
             .collect();
-        if league.system().expects_performances() {
+        if league.system().capabilities().expects_performances {
             // The Elo-MMR family: the performance the result shows, against the entry's
             // expected performance (its players' skill plus its factors).
             writeln!(
@@ -232,7 +232,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     listed.join(", ")
                 )?;
             }
-            if league.system().expects_performances() {
+            if league.system().capabilities().expects_performances {
                 // The expected performance is the entry's mean skill plus its factors,
                 // so their share is their sum.
                 let share: f64 = mine.iter().map(|(_, fc)| fc.before.value).sum();
@@ -246,8 +246,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 // The same match rated without its factors: the expected score alone.
                 let befores: Vec<podium::Rating> =
                     report.changes.iter().map(|(_, c)| c.before).collect();
-                let plain = league.system().rate(m, &befores)?;
-                let without = plain[me].expected;
+                let plain = league.system().rate(&podium::Prior::new(m, &befores))?;
+                let without = plain.changes[me].expected;
                 writeln!(
                     text,
                     "  Without the factors it would have expected {without:.3}: the factors' share of the expected score is {:+.3}.",

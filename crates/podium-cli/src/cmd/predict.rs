@@ -134,7 +134,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let mut league = ingest::new_league(&args.system, &args.initial)?;
     args.input.check_system(league.system())?;
-    if proposed.iter().any(|e| !e.factors.is_empty()) && !league.system().rates_factors() {
+    if proposed.iter().any(|e| !e.factors.is_empty())
+        && !league.system().capabilities().rates_factors
+    {
         bail!(
             "--players gives factors, but system {} does not rate factors; systems that do: {}",
             league.system().name(),

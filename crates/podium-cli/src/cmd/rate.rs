@@ -90,7 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         check_save(path, &args)?;
     }
     args.input.check_system(league.system())?;
-    if args.display == Ranking::Conservative && !league.system().has_uncertainty() {
+    if args.display == Ranking::Conservative && !league.system().capabilities().has_uncertainty {
         anyhow::bail!(
             "--display conservative ranks by μ − 3σ, but system {} keeps no σ; use one of the Bayesian systems (see `podium systems`)",
             league.system().name()
@@ -233,8 +233,8 @@ fn print(args: &Args, league: &League, skipped: &[BadMatch]) -> anyhow::Result<(
     if args.factor_table && args.format == Format::Json {
         let sys = league.system();
         let both = serde_json::json!({
-            "players": leaderboard_json(&board, sys.has_uncertainty(), args.display == Ranking::Conservative),
-            "factors": factors_json(&league.factor_standings(), sys.has_uncertainty()),
+            "players": leaderboard_json(&board, sys.capabilities().has_uncertainty, args.display == Ranking::Conservative),
+            "factors": factors_json(&league.factor_standings(), sys.capabilities().has_uncertainty),
         });
         writeln!(out, "{}", serde_json::to_string_pretty(&both)?)?;
         out.flush()?;

@@ -23,7 +23,7 @@ pub struct Args {
 
 /// Whether the system of this name, at its defaults, rates factors (`--factor`).
 fn rates_factors(name: &str) -> bool {
-    podium::system(name, &podium::Settings::new()).is_ok_and(|s| s.rates_factors())
+    podium::system(name, &podium::Settings::new()).is_ok_and(|s| s.capabilities().rates_factors)
 }
 
 /// The system's name as the table shows it: the default marked.

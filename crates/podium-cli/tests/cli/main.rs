@@ -10,6 +10,7 @@ mod factors;
 mod groups;
 mod import;
 mod newcomer;
+mod one_way;
 mod order;
 mod rate;
 mod readable;

@@ -221,7 +221,8 @@ pub enum SaveError {
 /// Every parameter of `system` by name, its value as text.
 fn params_of(system: &dyn RatingSystem) -> BTreeMap<String, String> {
     system
-        .params()
+        .describe()
+        .params
         .into_iter()
         .map(|p| (p.name.to_string(), p.value.to_string()))
         .collect()
@@ -405,8 +406,8 @@ impl League {
         saved.check_system(&*system)?;
         let mut league = League::shared(system);
         let sys = Arc::clone(&league.system);
-        let sigma = sys.has_uncertainty();
-        let fresh_state = if league.keeps_state {
+        let sigma = sys.capabilities().has_uncertainty;
+        let fresh_state = if league.caps.keeps_state {
             sys.initial_state(&sys.initial_rating())
                 .map_err(|e| invalid("the system's newcomer state", e.to_string()))?
         } else {
@@ -443,7 +444,7 @@ impl League {
                 rating: p.rating,
                 stats: p.stats.into(),
             });
-            if league.keeps_state {
+            if league.caps.keeps_state {
                 league.states.push(state);
             }
         }
@@ -465,7 +466,7 @@ impl League {
                 ))
             }
         };
-        if !saved.factors.is_empty() && !sys.rates_factors() {
+        if !saved.factors.is_empty() && !sys.capabilities().rates_factors {
             return Err(invalid(
                 "factors",
                 format!(

@@ -9,9 +9,10 @@
 //! factor moves by `K (S − E)` of the entry that carries it, as a player does.
 //!
 //! ```
-//! use podium::{Match, Rating, RatingSystem, systems::elo::EloConfig};
+//! use podium::{Match, Prior, Rating, RatingSystem, systems::elo::EloConfig};
 //! let game = Match::ranked("g", &["ann", "bo"]).unwrap();
-//! let changes = EloConfig::default().rate(&game, &[Rating::new(1500.0), Rating::new(1500.0)]).unwrap();
+//! let before = [Rating::new(1500.0), Rating::new(1500.0)];
+//! let changes = EloConfig::default().rate(&Prior::new(&game, &before)).unwrap().changes;
 //! assert!((changes[0].after.value - 1516.0).abs() < 1e-9);
 //! assert!((changes[1].after.value - 1484.0).abs() < 1e-9);
 //! ```
@@ -19,9 +20,9 @@
 use super::{expectation, EloScores};
 use crate::error::RateError;
 use crate::model::Match;
-use crate::params::{Configure, Param};
-use crate::rating::{PlayerChange, Rating};
-use crate::system::RatingSystem;
+use crate::params::Configure;
+use crate::rating::Rating;
+use crate::system::{Capabilities, Description, Posterior, Prior, RatingSystem};
 
 /// Parameters of two-player Elo.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -83,20 +84,27 @@ impl EloScores for EloConfig {
 }
 
 impl RatingSystem for EloConfig {
+    fn describe(&self) -> Description {
+        Description {
+            name: "elo",
+            params: Configure::params(self),
+            capabilities: Capabilities {
+                rates_factors: true,
+                ..Capabilities::default()
+            },
+        }
+    }
     fn name(&self) -> &'static str {
         "elo"
-    }
-    fn params(&self) -> Vec<Param> {
-        Configure::params(self)
     }
     fn initial_rating(&self) -> Rating {
         Rating::new(self.initial)
     }
-    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        Self::two(game)?;
-        crate::systems::rate_elo(self, game, before)
+    fn rate(&self, prior: &Prior<'_>) -> Result<Posterior, RateError> {
+        Self::two(prior.game)?;
+        crate::systems::rate_elo_prior(self, prior)
     }
-    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+    fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&crate::state::State>) -> f64 {
         expectation(a.value, b.value, self.scale)
     }
     fn pair_log_loss(
@@ -106,20 +114,6 @@ impl RatingSystem for EloConfig {
         _: Option<&crate::state::State>,
     ) -> f64 {
         crate::systems::elo_pair_log_loss(better, worse, self.scale)
-    }
-    fn rates_factors(&self) -> bool {
-        true
-    }
-    fn rate_factored(
-        &self,
-        game: &Match,
-        before: &[Rating],
-        _: &[Option<&crate::state::State>],
-        _: Option<&crate::state::State>,
-        factors: &[Rating],
-    ) -> Result<crate::factor::Factored, RateError> {
-        Self::two(game)?;
-        crate::systems::rate_elo_factored(self, game, before, factors)
     }
 }
 
@@ -148,18 +142,19 @@ mod tests {
             .build()
             .unwrap();
         let before = [Rating::new(1500.0); 2];
+        let factors = [Rating::new(50.0)];
         let out = EloConfig::default()
-            .rate_factored(&m, &before, &[None, None], None, &[Rating::new(50.0)])
+            .rate(&Prior::new(&m, &before).with_factors(&factors))
             .unwrap();
         let e = 1.0 / (1.0 + 10f64.powf(-50.0 / 400.0));
         close(e, 0.571_463, 1e-6);
-        close(out.rated.changes[0].delta(), 32.0 * (1.0 - e), 1e-9);
-        close(out.rated.changes[1].delta(), -32.0 * (1.0 - e), 1e-9);
+        close(out.changes[0].delta(), 32.0 * (1.0 - e), 1e-9);
+        close(out.changes[1].delta(), -32.0 * (1.0 - e), 1e-9);
         close(out.factors[0].delta(), 32.0 * (1.0 - e), 1e-9);
         // Three entries are refused with or without factors.
         let three = Match::ranked("g", &["a", "b", "c"]).unwrap();
         let err = EloConfig::default()
-            .rate_factored(&three, &[Rating::new(1500.0); 3], &[None; 3], None, &[])
+            .rate(&Prior::new(&three, &[Rating::new(1500.0); 3]))
             .unwrap_err();
         assert!(matches!(err, RateError::WrongEntryCount { found: 3, .. }));
     }
@@ -168,7 +163,7 @@ mod tests {
     fn rejects_more_than_two_entries() {
         let m = Match::ranked("g", &["a", "b", "c"]).unwrap();
         let err = EloConfig::default()
-            .rate(&m, &[Rating::new(1500.0); 3])
+            .rate(&Prior::new(&m, &[Rating::new(1500.0); 3]))
             .unwrap_err();
         assert_eq!(
             err,
@@ -202,7 +197,10 @@ mod tests {
             .build()
             .unwrap();
         let before = [1400.0, 1600.0, 1500.0, 1500.0].map(Rating::new);
-        let c = EloConfig::default().rate(&m, &before).unwrap();
+        let c = EloConfig::default()
+            .rate(&Prior::new(&m, &before))
+            .unwrap()
+            .changes;
         // Both teams average 1500: the winners gain 16, full-time losers lose 16.
         close(c[0].delta(), 16.0, 1e-9);
         close(c[1].delta(), 16.0, 1e-9);

@@ -119,7 +119,7 @@ use crate::error::RateError;
 use crate::factor::Factored;
 use crate::gaussian::{cdf, pdf_over_cdf};
 use crate::model::Match;
-use crate::params::{Configure, FloatList, Param};
+use crate::params::{Configure, FloatList};
 use crate::rating::{PlayerChange, Rating};
 use crate::state::{Rated, State};
 use crate::system::{check_ratings, RatingSystem};
@@ -275,66 +275,42 @@ macro_rules! elo_mmr_config {
         }
 
         impl RatingSystem for $ty {
+            fn describe(&self) -> crate::system::Description {
+                crate::system::Description {
+                    name: $name,
+                    params: Configure::params(self),
+                    capabilities: crate::system::Capabilities {
+                        has_uncertainty: true,
+                        keeps_state: true,
+                        rates_factors: true,
+                        expects_performances: true,
+                        ..crate::system::Capabilities::default()
+                    },
+                }
+            }
             fn name(&self) -> &'static str {
                 $name
-            }
-            fn params(&self) -> Vec<Param> {
-                Configure::params(self)
             }
             fn initial_rating(&self) -> Rating {
                 Rating::with_sigma(self.mu, self.sigma)
             }
-            fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-                let none = vec![None; before.len()];
-                Ok(self.core().rate_with_states(game, before, &none, &[])?.rated.changes)
-            }
-            fn rates_factors(&self) -> bool {
-                true
+            fn rate(&self, prior: &crate::system::Prior<'_>) -> Result<crate::system::Posterior, RateError> {
+                // The core checks the factor ratings it is given; none given means the
+                // players alone.
+                let states = prior.all_states()?;
+                Ok(self.core().rate_with_states(prior.game, prior.ratings, &states, prior.factors)?.into())
             }
             fn initial_factor(&self) -> Rating {
                 Rating::with_sigma(0.0, self.factor_sigma)
             }
-            fn rate_factored(
-                &self,
-                game: &Match,
-                before: &[Rating],
-                states: &[Option<&State>],
-                _: Option<&State>,
-                factors: &[Rating],
-            ) -> Result<crate::factor::Factored, RateError> {
-                // The core checks the factor ratings it is given; none given means the
-                // players alone there, so here none must also fit the match.
-                if factors.is_empty() {
-                    crate::factor::check_factors(game, factors)?;
-                }
-                self.core().rate_with_states(game, before, states, factors)
-            }
-            fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+            fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&State>) -> f64 {
                 self.core().win_probability(a, b)
-            }
-            fn has_uncertainty(&self) -> bool {
-                true
-            }
-            fn expects_performances(&self) -> bool {
-                true
             }
             fn age(&self, rating: Rating, _: Option<&State>, _: Option<&State>, days: f64) -> Rating {
                 self.core().age(rating, days)
             }
-            fn keeps_state(&self) -> bool {
-                true
-            }
             fn initial_state(&self, rating: &Rating) -> Result<Option<State>, RateError> {
                 Ok(Some(State::new(self.core().start(rating, "#1")?)))
-            }
-            fn rate_with_states(
-                &self,
-                game: &Match,
-                before: &[Rating],
-                states: &[Option<&State>],
-                _: Option<&State>,
-            ) -> Result<Rated, RateError> {
-                Ok(self.core().rate_with_states(game, before, states, &[])?.rated)
             }
             fn describe_state(&self, state: &State) -> Vec<crate::system::Described> {
                 state.get::<EloMmrState>().map(EloMmrState::describe).unwrap_or_default()

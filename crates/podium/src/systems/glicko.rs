@@ -76,7 +76,7 @@
 //!     Rating::with_sigma(1500.0, 200.0),
 //!     Rating::with_sigma(1400.0, 30.0),
 //! ];
-//! let me = glicko.rate(&game, &before).unwrap()[2];
+//! let me = glicko.rate(&podium::Prior::new(&game, &before)).unwrap().changes[2];
 //! assert!((me.after.value - 1464.0).abs() < 0.5);
 //! assert!((me.after.sigma.unwrap() - 151.4).abs() < 0.05);
 //! ```
@@ -87,7 +87,7 @@ use super::elo_mmr::SIGMA_RANGE;
 use crate::error::RateError;
 use crate::factor::Factored;
 use crate::model::Match;
-use crate::params::{Configure, Param};
+use crate::params::Configure;
 use crate::rating::{PlayerChange, Rating};
 use crate::state::Rated;
 use crate::system::RatingSystem;
@@ -500,53 +500,49 @@ impl GlickoConfig {
 }
 
 impl RatingSystem for GlickoConfig {
-    fn name(&self) -> &'static str {
-        "glicko"
+    fn describe(&self) -> crate::system::Description {
+        crate::system::Description {
+            name: "glicko",
+            params: Configure::params(self),
+            capabilities: crate::system::Capabilities {
+                has_uncertainty: true,
+                rates_factors: true,
+                ..crate::system::Capabilities::default()
+            },
+        }
     }
 
-    fn params(&self) -> Vec<Param> {
-        Configure::params(self)
+    fn name(&self) -> &'static str {
+        "glicko"
     }
 
     fn initial_rating(&self) -> Rating {
         Rating::with_sigma(self.rating, self.rd)
     }
 
-    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        Ok(self.rate_all(game, before, &[])?.rated.changes)
-    }
-
-    fn rates_factors(&self) -> bool {
-        true
+    fn rate(
+        &self,
+        prior: &crate::system::Prior<'_>,
+    ) -> Result<crate::system::Posterior, RateError> {
+        if !prior.factors.is_empty() {
+            crate::factor::check_factors(prior.game, prior.factors)?;
+        }
+        Ok(self
+            .rate_all(prior.game, prior.ratings, prior.factors)?
+            .into())
     }
 
     fn initial_factor(&self) -> Rating {
         Rating::with_sigma(0.0, self.factor_rd)
     }
 
-    fn rate_factored(
-        &self,
-        game: &Match,
-        before: &[Rating],
-        _: &[Option<&crate::State>],
-        _: Option<&crate::State>,
-        factors: &[Rating],
-    ) -> Result<Factored, RateError> {
-        crate::factor::check_factors(game, factors)?;
-        self.rate_all(game, before, factors)
-    }
-
-    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+    fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&crate::State>) -> f64 {
         win_probability(
             Q * a.value,
             Q * self.rd_of(a),
             Q * b.value,
             Q * self.rd_of(b),
         )
-    }
-
-    fn has_uncertainty(&self) -> bool {
-        true
     }
 
     fn age(
@@ -589,7 +585,10 @@ pub(crate) mod tests {
             ..Default::default()
         };
         let (game, before) = example();
-        let me = sys.rate(&game, &before).unwrap()[2];
+        let me = sys
+            .rate(&crate::system::Prior::new(&game, &before))
+            .unwrap()
+            .changes[2];
         // By hand: g = 0.9955, 0.9531, 0.7242; E = 0.639, 0.432, 0.303; d = 231.67 from
         // these rounded values (231.70 exactly).
         let gs = [g(Q * 30.0), g(Q * 100.0), g(Q * 300.0)];
@@ -637,7 +636,7 @@ pub(crate) mod tests {
         let before = [Rating::with_sigma(1500.0, 100.0); 2];
         let factor = Rating::with_sigma(50.0, 25.0);
         let out = sys
-            .rate_factored(&with_a_factor(), &before, &[None, None], None, &[factor])
+            .rate(&crate::system::Prior::new(&with_a_factor(), &before).with_factors(&[factor]))
             .unwrap();
         // a plays at 1550 against b (RD 100); b against a at 1550 with RD √(100² + 25²).
         let (g_b, g_a) = (
@@ -653,10 +652,10 @@ pub(crate) mod tests {
         let (da, rda) = step(100.0, g_b, e_a, 1.0);
         let (db, rdb) = step(100.0, g_a, e_b, 0.0);
         let (df, rdf) = step(25.0, g_b, e_a, 1.0);
-        close(out.rated.changes[0].delta(), da, 1e-9);
-        close(out.rated.changes[0].after.sigma.unwrap(), rda, 1e-9);
-        close(out.rated.changes[1].delta(), db, 1e-9);
-        close(out.rated.changes[1].after.sigma.unwrap(), rdb, 1e-9);
+        close(out.changes[0].delta(), da, 1e-9);
+        close(out.changes[0].after.sigma.unwrap(), rda, 1e-9);
+        close(out.changes[1].delta(), db, 1e-9);
+        close(out.changes[1].after.sigma.unwrap(), rdb, 1e-9);
         close(out.factors[0].delta(), df, 1e-9);
         close(out.factors[0].after.sigma.unwrap(), rdf, 1e-9);
         // By hand: E = 0.5682; a gains 22.06 (RD 96.50), the factor, far surer, 1.47
@@ -670,12 +669,9 @@ pub(crate) mod tests {
         // to the 25 of a factor never seen.
         let factor_after = |c: f64, rd: f64| {
             GlickoConfig { c, ..sys }
-                .rate_factored(
-                    &with_a_factor(),
-                    &before,
-                    &[None, None],
-                    None,
-                    &[Rating::with_sigma(50.0, rd)],
+                .rate(
+                    &crate::system::Prior::new(&with_a_factor(), &before)
+                        .with_factors(&[Rating::with_sigma(50.0, rd)]),
                 )
                 .unwrap()
                 .factors[0]
@@ -694,7 +690,10 @@ pub(crate) mod tests {
         let game = Match::ranked("g", &["a", "b"]).unwrap();
         let lone = Rating::with_sigma(1500.0, 349.0);
         let before = [lone, Rating::with_sigma(1500.0, 50.0)];
-        let after = sys.rate(&game, &before).unwrap();
+        let after = sys
+            .rate(&crate::system::Prior::new(&game, &before))
+            .unwrap()
+            .changes;
         // a's RD before the period is capped at 350; b's is √(50² + 35²).
         let info = |rd: f64| {
             let gj = g(Q * rd);
@@ -713,8 +712,12 @@ pub(crate) mod tests {
         );
         // A player above the cap (from elsewhere) is brought down to it.
         let high = sys
-            .rate(&game, &[Rating::with_sigma(1500.0, 500.0), lone])
-            .unwrap();
+            .rate(&crate::system::Prior::new(
+                &game,
+                &[Rating::with_sigma(1500.0, 500.0), lone],
+            ))
+            .unwrap()
+            .changes;
         assert!(high[0].after.sigma.unwrap() < 350.0);
     }
 
@@ -726,7 +729,10 @@ pub(crate) mod tests {
         };
         let tied = Match::with_places("t", &[("a", 1), ("b", 1)]).unwrap();
         let r = sys.initial_rating();
-        let c = sys.rate(&tied, &[r, r]).unwrap();
+        let c = sys
+            .rate(&crate::system::Prior::new(&tied, &[r, r]))
+            .unwrap()
+            .changes;
         close(c[0].delta(), 0.0, 1e-12);
         close(c[0].actual, 0.5, 0.0);
         // A team of 1400 and 1600 players is one opponent at 1500 with RD √(2·RD²)/2.
@@ -740,16 +746,20 @@ pub(crate) mod tests {
             Rating::with_sigma(1400.0, 100.0),
             Rating::with_sigma(1600.0, 100.0),
         ];
-        let t = sys.rate(&team, &rs).unwrap();
+        let t = sys
+            .rate(&crate::system::Prior::new(&team, &rs))
+            .unwrap()
+            .changes;
         let solo = sys
-            .rate(
+            .rate(&crate::system::Prior::new(
                 &Match::ranked("s", &["x", "o"]).unwrap(),
                 &[
                     rs[0],
                     Rating::with_sigma(1500.0, (2.0 * 100.0f64.powi(2)).sqrt() / 2.0),
                 ],
-            )
-            .unwrap();
+            ))
+            .unwrap()
+            .changes;
         close(t[0].after.value, solo[0].after.value, 1e-9);
         // Each member against x, on their own rating: the weaker loses less.
         assert!(t[1].delta() > t[2].delta());
@@ -759,10 +769,17 @@ pub(crate) mod tests {
             .player("o", crate::Finish::Rank(2.0))
             .build()
             .unwrap();
-        let h = sys.rate(&half, &[r, r]).unwrap();
+        let h = sys
+            .rate(&crate::system::Prior::new(&half, &[r, r]))
+            .unwrap()
+            .changes;
         let whole = sys
-            .rate(&Match::ranked("w", &["x", "o"]).unwrap(), &[r, r])
-            .unwrap();
+            .rate(&crate::system::Prior::new(
+                &Match::ranked("w", &["x", "o"]).unwrap(),
+                &[r, r],
+            ))
+            .unwrap()
+            .changes;
         assert!(h[0].delta() < whole[0].delta() && h[0].delta() > 0.0);
         assert!(h[0].after.sigma.unwrap() > whole[0].after.sigma.unwrap());
     }
@@ -776,7 +793,13 @@ pub(crate) mod tests {
             Rating::with_sigma(1500.0, -3.0),
             Rating::with_sigma(1500.0, 1e9),
         ] {
-            let err = sys.rate(&game, &[sys.initial_rating(), bad]).unwrap_err();
+            let err = sys
+                .rate(&crate::system::Prior::new(
+                    &game,
+                    &[sys.initial_rating(), bad],
+                ))
+                .map(|p| p.changes)
+                .unwrap_err();
             assert!(
                 matches!(&err, RateError::RatingOutOfRange { player, .. } if player == "b"),
                 "{err}"
@@ -821,7 +844,11 @@ pub(crate) mod tests {
             Rating::with_sigma(1e12, 15_000.0),
             Rating::with_sigma(9000.0, 0.001),
         ];
-        for c in sys.rate(&game, &before).unwrap() {
+        for c in sys
+            .rate(&crate::system::Prior::new(&game, &before))
+            .unwrap()
+            .changes
+        {
             assert!(c.after.value.is_finite() && c.after.sigma.unwrap().is_finite());
         }
         let huge = [
@@ -829,7 +856,11 @@ pub(crate) mod tests {
             Rating::with_sigma(1.7e308, 1.0),
             Rating::with_sigma(0.0, 1.0),
         ];
-        for c in sys.rate(&game, &huge).unwrap() {
+        for c in sys
+            .rate(&crate::system::Prior::new(&game, &huge))
+            .unwrap()
+            .changes
+        {
             assert!(c.after.value.is_finite() && c.after.sigma.unwrap() >= 0.001);
         }
     }
@@ -881,7 +912,7 @@ pub(crate) mod tests {
         let b = Rating::with_sigma(1500.0, 0.001);
         // Negligible RDs: the Elo expectation of a 200-point gap.
         close(
-            sys.win_probability(&a, &b),
+            sys.win_probability(&a, &b, None),
             1.0 / (1.0 + 10f64.powf(-0.5)),
             1e-9,
         );

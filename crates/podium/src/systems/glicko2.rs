@@ -26,7 +26,7 @@
 //! keeps its order.
 //!
 //! Opponents' values are those of the start of the period. The volatility is the state
-//! podium keeps beside the rating ([`RatingSystem::keeps_state`]).
+//! podium keeps beside the rating ([`crate::Capabilities::keeps_state`]).
 //!
 //! **Where from.** M. E. Glickman, *Example of the Glicko-2 system* (2012), whose worked
 //! example is a test below: a 1500/200/0.06 player who beats a 1400/30 player and loses to
@@ -58,7 +58,7 @@
 //!     Rating::with_sigma(1500.0, 200.0),
 //!     Rating::with_sigma(1400.0, 30.0),
 //! ];
-//! let me = sys.rate(&game, &before).unwrap()[2];
+//! let me = sys.rate(&podium::Prior::new(&game, &before)).unwrap().changes[2];
 //! assert!((me.after.value - 1464.06).abs() < 0.01); // 1464.0507: the note rounds μ'
 //! assert!((me.after.sigma.unwrap() - 151.52).abs() < 0.005);
 //! ```
@@ -70,7 +70,7 @@ use super::glicko::{
 use crate::error::RateError;
 use crate::factor::Factored;
 use crate::model::Match;
-use crate::params::{Configure, Param};
+use crate::params::Configure;
 use crate::rating::{PlayerChange, Rating};
 use crate::state::{Rated, State};
 use crate::system::{Described, RatingSystem};
@@ -281,54 +281,45 @@ impl Glicko2Config {
 }
 
 impl RatingSystem for Glicko2Config {
-    fn name(&self) -> &'static str {
-        "glicko2"
+    fn describe(&self) -> crate::system::Description {
+        crate::system::Description {
+            name: "glicko2",
+            params: Configure::params(self),
+            capabilities: crate::system::Capabilities {
+                has_uncertainty: true,
+                keeps_state: true,
+                rates_factors: true,
+                ..crate::system::Capabilities::default()
+            },
+        }
     }
 
-    fn params(&self) -> Vec<Param> {
-        Configure::params(self)
+    fn name(&self) -> &'static str {
+        "glicko2"
     }
 
     fn initial_rating(&self) -> Rating {
         Rating::with_sigma(self.rating, self.rd)
     }
 
-    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        let none = vec![None; before.len()];
-        Ok(self.rate_with_states(game, before, &none, None)?.changes)
-    }
-
-    fn rate_with_states(
+    fn rate(
         &self,
-        game: &Match,
-        before: &[Rating],
-        states: &[Option<&State>],
-        _: Option<&State>,
-    ) -> Result<Rated, RateError> {
-        Ok(self.rate_all(game, before, states, &[])?.rated)
-    }
-
-    fn rates_factors(&self) -> bool {
-        true
+        prior: &crate::system::Prior<'_>,
+    ) -> Result<crate::system::Posterior, RateError> {
+        if !prior.factors.is_empty() {
+            crate::factor::check_factors(prior.game, prior.factors)?;
+        }
+        let states = prior.all_states()?;
+        Ok(self
+            .rate_all(prior.game, prior.ratings, &states, prior.factors)?
+            .into())
     }
 
     fn initial_factor(&self) -> Rating {
         Rating::with_sigma(0.0, self.factor_rd)
     }
 
-    fn rate_factored(
-        &self,
-        game: &Match,
-        before: &[Rating],
-        states: &[Option<&State>],
-        _: Option<&State>,
-        factors: &[Rating],
-    ) -> Result<Factored, RateError> {
-        crate::factor::check_factors(game, factors)?;
-        self.rate_all(game, before, states, factors)
-    }
-
-    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+    fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&State>) -> f64 {
         win_probability(
             a.value / SCALE,
             self.rd_of(a) / SCALE,
@@ -337,16 +328,8 @@ impl RatingSystem for Glicko2Config {
         )
     }
 
-    fn has_uncertainty(&self) -> bool {
-        true
-    }
-
     fn age(&self, rating: Rating, _: Option<&State>, _: Option<&State>, days: f64) -> Rating {
         super::age_sigma(rating, days, self.rd_per_day, self.rd)
-    }
-
-    fn keeps_state(&self) -> bool {
-        true
     }
 
     fn initial_state(&self, rating: &Rating) -> Result<Option<State>, RateError> {
@@ -382,7 +365,7 @@ mod tests {
         let sys = Glicko2Config::default();
         let (game, before) = example();
         let rated = sys
-            .rate_with_states(&game, &before, &[None; 4], None)
+            .rate(&crate::system::Prior::new(&game, &before).with_states(&[None; 4]))
             .unwrap();
         let me = rated.changes[2];
         // Glickman (2012): μ' = −0.2069, φ' = 0.8722, σ' = 0.05999; r' = 1464.06,
@@ -422,27 +405,34 @@ mod tests {
         let factor = Rating::with_sigma(50.0, 25.0);
         let game = crate::systems::glicko::tests::with_a_factor();
         let out = sys
-            .rate_factored(&game, &before, &[None, None], None, &[factor])
+            .rate(&crate::system::Prior::new(&game, &before).with_factors(&[factor]))
             .unwrap();
         // Each player as if rated 50 points up (a), or against an opponent 50 points up
         // whose RD holds the factor's (b).
         let plain = Match::ranked("g", &["a", "b"]).unwrap();
         let a = sys
-            .rate(&plain, &[Rating::with_sigma(1550.0, 100.0), before[1]])
-            .unwrap()[0];
+            .rate(&crate::system::Prior::new(
+                &plain,
+                &[Rating::with_sigma(1550.0, 100.0), before[1]],
+            ))
+            .unwrap()
+            .changes[0];
         let up = Rating::with_sigma(1550.0, (100.0f64.powi(2) + 25.0f64.powi(2)).sqrt());
-        let b = sys.rate(&plain, &[up, before[1]]).unwrap()[1];
-        close(out.rated.changes[0].delta(), a.delta(), 1e-9);
+        let b = sys
+            .rate(&crate::system::Prior::new(&plain, &[up, before[1]]))
+            .unwrap()
+            .changes[1];
+        close(out.changes[0].delta(), a.delta(), 1e-9);
         close(
-            out.rated.changes[0].after.sigma.unwrap(),
+            out.changes[0].after.sigma.unwrap(),
             a.after.sigma.unwrap(),
             1e-9,
         );
-        close(out.rated.changes[1].delta(), b.delta(), 1e-9);
+        close(out.changes[1].delta(), b.delta(), 1e-9);
         // The factor: step 3 without volatility, E = 0.5682 (by hand, as Glicko's).
         close(out.factors[0].delta(), 1.4741, 1e-4);
         close(out.factors[0].after.sigma.unwrap(), 24.9425, 1e-4);
-        assert_eq!(out.rated.states.len(), 2);
+        assert_eq!(out.states.len(), 2);
     }
 
     #[test]
@@ -492,7 +482,7 @@ mod tests {
             Rating::with_sigma(1e9, 0.001),
         ];
         let rated = sys
-            .rate_with_states(&game, &before, &[None, None], None)
+            .rate(&crate::system::Prior::new(&game, &before).with_states(&[None, None]))
             .unwrap();
         for (c, s) in rated.changes.iter().zip(&rated.states) {
             assert!(

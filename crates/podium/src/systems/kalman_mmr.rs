@@ -87,7 +87,7 @@ use wide::f64x4;
 use crate::error::RateError;
 use crate::factor::Factored;
 use crate::model::{Finish, Match};
-use crate::params::{Configure, FloatList, Param};
+use crate::params::{Configure, FloatList};
 use crate::rating::{PlayerChange, Rating};
 use crate::state::{Rated, State};
 use crate::system::{check_bayesian, check_ratings, Described, RatingSystem};
@@ -745,32 +745,48 @@ struct Player<'a> {
 }
 
 impl RatingSystem for KalmanMmrConfig {
-    fn name(&self) -> &'static str {
-        "kalman-mmr"
+    fn describe(&self) -> crate::system::Description {
+        crate::system::Description {
+            name: "kalman-mmr",
+            params: Configure::params(self),
+            capabilities: crate::system::Capabilities {
+                uses_scores: self.margins > 0.0,
+                has_uncertainty: true,
+                keeps_state: true,
+                rates_factors: true,
+                expects_performances: true,
+            },
+        }
     }
 
-    fn params(&self) -> Vec<Param> {
-        Configure::params(self)
+    fn name(&self) -> &'static str {
+        "kalman-mmr"
     }
 
     fn initial_rating(&self) -> Rating {
         Rating::with_sigma(self.rating, self.sigma)
     }
 
-    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        let none = vec![None; before.len()];
-        Ok(self.rate_with_states(game, before, &none, None)?.changes)
+    fn rate(
+        &self,
+        prior: &crate::system::Prior<'_>,
+    ) -> Result<crate::system::Posterior, RateError> {
+        if !prior.factors.is_empty() {
+            crate::factor::check_factors(prior.game, prior.factors)?;
+        }
+        let states = prior.all_states()?;
+        Ok(self
+            .rate_all(
+                prior.game,
+                prior.ratings,
+                &states,
+                prior.learned,
+                prior.factors,
+            )?
+            .into())
     }
 
-    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
-        self.win_probability_with(a, b, None)
-    }
-
-    fn uses_scores(&self) -> bool {
-        self.margins > 0.0
-    }
-
-    fn win_probability_with(&self, a: &Rating, b: &Rating, learned: Option<&State>) -> f64 {
+    fn win_probability(&self, a: &Rating, b: &Rating, learned: Option<&State>) -> f64 {
         let var = |r: &Rating| r.sigma.map_or(self.sigma * self.sigma, |s| s * s);
         self.pair(
             self.learned_of(learned),
@@ -802,51 +818,12 @@ impl RatingSystem for KalmanMmrConfig {
         )
     }
 
-    fn predict_with(
-        &self,
-        game: &Match,
-        before: &[Rating],
-        learned: Option<&State>,
-    ) -> Result<crate::Prediction, RateError> {
-        crate::predict::from_probability(game, before, |a, b| {
-            self.win_probability_with(a, b, learned)
-        })
-    }
-
-    fn has_uncertainty(&self) -> bool {
-        true
-    }
-
-    fn expects_performances(&self) -> bool {
-        true
-    }
-
-    fn rates_factors(&self) -> bool {
-        true
-    }
-
     fn initial_factor(&self) -> Rating {
         Rating::with_sigma(0.0, self.factor_sigma)
     }
 
-    fn rate_factored(
-        &self,
-        game: &Match,
-        before: &[Rating],
-        states: &[Option<&State>],
-        learned: Option<&State>,
-        factors: &[Rating],
-    ) -> Result<Factored, RateError> {
-        crate::factor::check_factors(game, factors)?;
-        self.rate_all(game, before, states, learned, factors)
-    }
-
     fn check_rating(&self, rating: &Rating) -> Result<(), RateError> {
         check_bayesian("kalman-mmr", rating)
-    }
-
-    fn keeps_state(&self) -> bool {
-        true
     }
 
     fn initial_state(&self, rating: &Rating) -> Result<Option<State>, RateError> {
@@ -938,21 +915,10 @@ impl RatingSystem for KalmanMmrConfig {
             games: rating.games,
         }
     }
-
-    fn rate_with_states(
-        &self,
-        game: &Match,
-        before: &[Rating],
-        states: &[Option<&State>],
-        learned: Option<&State>,
-    ) -> Result<Rated, RateError> {
-        // Factors are rated by `rate_factored`; here the players alone.
-        Ok(self.rate_all(game, before, states, learned, &[])?.rated)
-    }
 }
 
 impl KalmanMmrConfig {
-    /// [`RatingSystem::rate_factored`]: the three stages, with each entry's factors
+    /// [`RatingSystem::rate`]: the three stages, with each entry's factors
     /// added to its mean skill (and their variances to its variance).
     #[allow(clippy::too_many_lines)]
     fn rate_all(
@@ -1322,7 +1288,7 @@ mod tests {
         let slow: f64 = better
             .iter()
             .map(|b| {
-                -sys.win_probability_with(b, &worse, learned)
+                -sys.win_probability(b, &worse, learned)
                     .clamp(
                         crate::system::MIN_PROBABILITY,
                         1.0 - crate::system::MIN_PROBABILITY,
@@ -1344,7 +1310,7 @@ mod tests {
         let game = Match::ranked("g", &["a", "b"]).unwrap();
         let r = sys.initial_rating();
         let rated = sys
-            .rate_with_states(&game, &[r, r], &[None, None], None)
+            .rate(&crate::system::Prior::new(&game, &[r, r]).with_states(&[None, None]))
             .unwrap();
         let [a, b] = [rated.changes[0], rated.changes[1]];
         close(a.actual, 1_653.290_299_159_938_3, 1e-6);
@@ -1398,19 +1364,28 @@ mod tests {
             .build()
             .unwrap();
         let r = sys.initial_rating();
-        let c = sys.rate(&game, &[r, r, r]).unwrap();
+        let c = sys
+            .rate(&crate::system::Prior::new(&game, &[r, r, r]))
+            .unwrap()
+            .changes;
         let ab = c[0].after.value - c[1].after.value;
         let bc = c[1].after.value - c[2].after.value;
         close(bc / ab, 9.0, 1e-9);
         // Without margins, the rank-based performances are symmetric about the middle.
-        let c = with_margins(0.0).rate(&game, &[r, r, r]).unwrap();
+        let c = with_margins(0.0)
+            .rate(&crate::system::Prior::new(&game, &[r, r, r]))
+            .unwrap()
+            .changes;
         let (up, down) = (c[0].after.value - 1500.0, 1500.0 - c[2].after.value);
         close(up, down, 1e-6);
         // A share of the margins mixes the line and the ranks, under one gain (the field
         // term is dropped whenever the scores are read): the default's 0.99 is 0.98 of
         // the line plus 0.02 of the half-and-half mix.
         let change = |margins: f64| -> Vec<f64> {
-            let c = with_margins(margins).rate(&game, &[r, r, r]).unwrap();
+            let c = with_margins(margins)
+                .rate(&crate::system::Prior::new(&game, &[r, r, r]))
+                .unwrap()
+                .changes;
             c.iter().map(|c| c.after.value - 1500.0).collect()
         };
         let (line, half, default) = (change(1.0), change(0.5), change(0.99));
@@ -1440,7 +1415,10 @@ mod tests {
             ..r
         };
         let after = |margins: f64| {
-            let c = with_margins(margins).rate(&game, &[r, lifted, r]).unwrap();
+            let c = with_margins(margins)
+                .rate(&crate::system::Prior::new(&game, &[r, lifted, r]))
+                .unwrap()
+                .changes;
             c[0].after.value - c[1].after.value
         };
         assert!(after(1.0) < 0.0, "the margins alone keep b ahead");
@@ -1453,7 +1431,7 @@ mod tests {
         let game = Match::with_places("g", &[("a", 1), ("b", 1)]).unwrap();
         let r = sys.initial_rating();
         let rated = sys
-            .rate_with_states(&game, &[r, r], &[None, None], None)
+            .rate(&crate::system::Prior::new(&game, &[r, r]).with_states(&[None, None]))
             .unwrap();
         assert!(rated.changes.iter().all(|c| c.after == r));
         assert!(rated.states.is_empty());

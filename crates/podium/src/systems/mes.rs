@@ -18,7 +18,7 @@
 //! let game = Match::with_places("g", &[("a", 2), ("b", 3), ("c", 1), ("d", 4)]).unwrap();
 //! // Entries are sorted best first: c, a, b, d.
 //! let before = [950.0, 1100.0, 1000.0, 900.0].map(Rating::new);
-//! let d: Vec<f64> = sys.rate(&game, &before).unwrap().iter().map(|c| c.delta()).collect();
+//! let d: Vec<f64> = sys.rate(&podium::Prior::new(&game, &before)).unwrap().changes.iter().map(|c| c.delta()).collect();
 //! assert!((d[0] - 12.572).abs() < 1e-3);
 //! assert!((d[1] + 5.627).abs() < 1e-3);
 //! ```

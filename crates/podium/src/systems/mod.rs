@@ -8,10 +8,11 @@
 
 /// The [`crate::RatingSystem`] impl of an Elo-family system (one that implements
 /// [`EloScores`] and has an `initial` rating): its registered name, its parameters, new
-/// players at `initial`, and rating through [`rate_elo`] and [`rate_ranked_elo`]. The
+/// players at `initial`, and rating through [`rate_elo_prior`]. The
 /// braces hold the system's own methods (at least `win_probability`), or
 /// `logistic(|s| scale)` gives them: the win probability [`expectation`] with the scale
-/// read from the config `s`, and its backtest log loss [`elo_pair_log_loss`].
+/// read from the config `s`, and its backtest log loss [`elo_pair_log_loss`]. `name`
+/// is overridden with the constant, which errors read without building the parameters.
 macro_rules! elo_system {
     ($ty:ty, $name:literal, logistic(|$s:ident| $scale:expr), { $($own:tt)* }) => {
         elo_system!($ty, $name, {
@@ -19,6 +20,7 @@ macro_rules! elo_system {
                 &self,
                 a: &$crate::rating::Rating,
                 b: &$crate::rating::Rating,
+                _: Option<&$crate::state::State>,
             ) -> f64 {
                 let $s = self;
                 $crate::systems::expectation(a.value, b.value, $scale)
@@ -37,42 +39,27 @@ macro_rules! elo_system {
     };
     ($ty:ty, $name:literal, { $($own:tt)* }) => {
         impl $crate::system::RatingSystem for $ty {
+            fn describe(&self) -> $crate::system::Description {
+                $crate::system::Description {
+                    name: $name,
+                    params: $crate::params::Configure::params(self),
+                    capabilities: $crate::system::Capabilities {
+                        rates_factors: true,
+                        ..$crate::system::Capabilities::default()
+                    },
+                }
+            }
             fn name(&self) -> &'static str {
                 $name
-            }
-            fn params(&self) -> Vec<$crate::params::Param> {
-                $crate::params::Configure::params(self)
             }
             fn initial_rating(&self) -> $crate::rating::Rating {
                 $crate::rating::Rating::new(self.initial)
             }
             fn rate(
                 &self,
-                game: &$crate::model::Match,
-                before: &[$crate::rating::Rating],
-            ) -> Result<Vec<$crate::rating::PlayerChange>, $crate::error::RateError> {
-                $crate::systems::rate_elo(self, game, before)
-            }
-            fn rate_ranked(
-                &self,
-                places: &[usize],
-                before: &[$crate::rating::Rating],
-                out: &mut Vec<$crate::rating::PlayerChange>,
-            ) -> Result<(), $crate::error::RateError> {
-                $crate::systems::rate_ranked_elo(self, places, before, out)
-            }
-            fn rates_factors(&self) -> bool {
-                true
-            }
-            fn rate_factored(
-                &self,
-                game: &$crate::model::Match,
-                before: &[$crate::rating::Rating],
-                _states: &[Option<&$crate::state::State>],
-                _learned: Option<&$crate::state::State>,
-                factors: &[$crate::rating::Rating],
-            ) -> Result<$crate::factor::Factored, $crate::error::RateError> {
-                $crate::systems::rate_elo_factored(self, game, before, factors)
+                prior: &$crate::system::Prior<'_>,
+            ) -> Result<$crate::system::Posterior, $crate::error::RateError> {
+                $crate::systems::rate_elo_prior(self, prior)
             }
             $($own)*
         }
@@ -249,6 +236,31 @@ pub(crate) trait EloScores {
     fn k(&self, r: &Rating, entries: usize) -> f64;
 }
 
+/// [`crate::RatingSystem::rate`] for the Elo family: with factors
+/// [`rate_elo_factored`]; a ranking of single players who played the whole match by
+/// [`rate_ranked_elo`], its scores on the stack (the same numbers as the general way);
+/// any other match by [`rate_elo`].
+pub(crate) fn rate_elo_prior(
+    sys: &impl EloScores,
+    prior: &crate::system::Prior<'_>,
+) -> Result<crate::system::Posterior, RateError> {
+    let game = prior.game;
+    if !prior.factors.is_empty() {
+        return rate_elo_factored(sys, game, prior.ratings, prior.factors).map(Into::into);
+    }
+    let changes = match prior.solo_places() {
+        Some(places) => {
+            // Checked here, so that errors name the players rather than positions.
+            check_ratings(game, prior.ratings)?;
+            let mut out = Vec::with_capacity(places.len());
+            rate_ranked_elo(sys, places, prior.ratings, &mut out)?;
+            out
+        }
+        None => rate_elo(sys, game, prior.ratings)?,
+    };
+    Ok(crate::system::Posterior::players(changes))
+}
+
 /// [`crate::RatingSystem::rate`] for the Elo family: a team's rating is its members'
 /// mean, and each member gets `Δ = w · K · (S − E)` of the team's scores.
 pub(crate) fn rate_elo(
@@ -265,7 +277,7 @@ pub(crate) fn rate_elo(
     Ok(elo_changes(game, before, e, s, |x| sys.k(x, n)))
 }
 
-/// [`crate::RatingSystem::rate_factored`] for the Elo family: an entry's rating is its
+/// [`crate::RatingSystem::rate`] with factors for the Elo family: an entry's rating is its
 /// members' mean plus its factors' ratings; each member gets `Δ = w · K · (S − E)` of
 /// the entry's scores, and each factor `K · (S − E)` (its own K) with the mean scores
 /// of the entries that carry it: a factor moves like one player a match, however many
@@ -311,7 +323,7 @@ pub(crate) fn rate_elo_factored(
     })
 }
 
-/// [`crate::RatingSystem::rate_ranked`] for the Elo family: checks the places and
+/// [`crate::RatingSystem::rate`] of a ranking of single players for the Elo family: checks the places and
 /// ratings, and appends `Δ = K · (S − E)` per player, the scores kept on the stack for
 /// the usual match.
 pub(crate) fn rate_ranked_elo(
@@ -422,7 +434,10 @@ pub(crate) mod testing {
                 Rating::new(field[i].0).games(field[i].2)
             })
             .collect();
-        let changes = sys.rate(&m, &before).unwrap();
+        let changes = sys
+            .rate(&crate::system::Prior::new(&m, &before))
+            .unwrap()
+            .changes;
         // Return changes in the caller's order.
         let mut out = vec![None; field.len()];
         for ((_, mem), c) in m.players().zip(changes) {
@@ -463,7 +478,7 @@ pub(crate) mod testing {
             let slow: f64 = better
                 .iter()
                 .map(|b| {
-                    -sys.win_probability(b, &worse)
+                    -sys.win_probability(b, &worse, None)
                         .clamp(
                             crate::system::MIN_PROBABILITY,
                             1.0 - crate::system::MIN_PROBABILITY,

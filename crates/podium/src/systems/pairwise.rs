@@ -7,7 +7,7 @@
 //! ```
 //! use podium::{Match, Rating, RatingSystem, systems::pairwise::PairwiseConfig};
 //! let game = Match::ranked("g", &["a", "b", "c", "d"]).unwrap();
-//! let d: Vec<f64> = PairwiseConfig::default().rate(&game, &[Rating::new(1000.0); 4]).unwrap()
+//! let d: Vec<f64> = PairwiseConfig::default().rate(&podium::Prior::new(&game, &[Rating::new(1000.0); 4])).unwrap().changes
 //!     .iter().map(|c| c.delta()).collect();
 //! assert_eq!(d, [48.0, 16.0, -16.0, -48.0]);
 //! ```

@@ -7,7 +7,7 @@
 //! ```
 //! use podium::{Match, Rating, RatingSystem, systems::proportional::ProportionalConfig};
 //! let game = Match::ranked("g", &["a", "b", "c", "d"]).unwrap();
-//! let d: Vec<f64> = ProportionalConfig::default().rate(&game, &[Rating::new(1000.0); 4]).unwrap()
+//! let d: Vec<f64> = ProportionalConfig::default().rate(&podium::Prior::new(&game, &[Rating::new(1000.0); 4])).unwrap().changes
 //!     .iter().map(|c| c.delta()).collect();
 //! assert_eq!(d, [12.0, -4.0, -4.0, -4.0]);
 //! ```
@@ -15,9 +15,9 @@
 use super::{elo_changes, entry_ratings, winner_scores};
 use crate::error::RateError;
 use crate::model::Match;
-use crate::params::{Configure, Param};
+use crate::params::Configure;
 use crate::rating::{PlayerChange, Rating};
-use crate::system::RatingSystem;
+use crate::system::{Description, Posterior, Prior, RatingSystem};
 
 /// Parameters of the proportional system.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -43,11 +43,15 @@ crate::configure!(ProportionalConfig, "proportional" {
 });
 
 impl RatingSystem for ProportionalConfig {
+    fn describe(&self) -> Description {
+        Description {
+            name: "proportional",
+            params: Configure::params(self),
+            capabilities: crate::system::Capabilities::default(),
+        }
+    }
     fn name(&self) -> &'static str {
         "proportional"
-    }
-    fn params(&self) -> Vec<Param> {
-        Configure::params(self)
     }
     fn initial_rating(&self) -> Rating {
         Rating::new(self.initial)
@@ -64,7 +68,23 @@ impl RatingSystem for ProportionalConfig {
             ))
         }
     }
-    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
+    fn rate(&self, prior: &Prior<'_>) -> Result<Posterior, RateError> {
+        crate::system::no_factors("proportional", prior)?;
+        self.changes(prior.game, prior.ratings)
+            .map(Posterior::players)
+    }
+    fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&crate::State>) -> f64 {
+        if a.value + b.value > 0.0 {
+            a.value / (a.value + b.value)
+        } else {
+            0.5
+        }
+    }
+}
+
+impl ProportionalConfig {
+    /// Each player's change: the winner's share against the entry's share of the total.
+    fn changes(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
         let r = entry_ratings(game, before)?;
         for ((_, m), b) in game.players().zip(before) {
             if b.value <= 0.0 {
@@ -80,13 +100,6 @@ impl RatingSystem for ProportionalConfig {
         Ok(elo_changes(game, before, &e, &winner_scores(game), |_| {
             self.k
         }))
-    }
-    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
-        if a.value + b.value > 0.0 {
-            a.value / (a.value + b.value)
-        } else {
-            0.5
-        }
     }
 }
 
@@ -121,7 +134,11 @@ mod tests {
     fn rejects_non_positive_ratings() {
         let m = Match::ranked("g", &["a", "b"]).unwrap();
         let err = ProportionalConfig::default()
-            .rate(&m, &[Rating::new(10.0), Rating::new(0.0)])
+            .rate(&crate::system::Prior::new(
+                &m,
+                &[Rating::new(10.0), Rating::new(0.0)],
+            ))
+            .map(|p| p.changes)
             .unwrap_err();
         assert!(matches!(err, RateError::NonPositiveRating { ref player, .. } if player == "b"));
     }

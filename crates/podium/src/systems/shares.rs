@@ -13,7 +13,7 @@
 //! use podium::{Match, Rating, RatingSystem, systems::shares::SharesConfig};
 //! let game = Match::ranked("g", &["A", "B", "C"]).unwrap();
 //! let before = [1000.0, 1200.0, 1500.0].map(Rating::new);
-//! let d: Vec<f64> = SharesConfig::default().rate(&game, &before).unwrap()
+//! let d: Vec<f64> = SharesConfig::default().rate(&podium::Prior::new(&game, &before)).unwrap().changes
 //!     .iter().map(|c| c.delta()).collect();
 //! assert!((d[0] - 18.20).abs() < 0.01 && (d[1] - 0.95).abs() < 0.01 && (d[2] + 19.15).abs() < 0.01);
 //! ```

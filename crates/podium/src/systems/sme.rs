@@ -16,7 +16,7 @@
 //! use podium::{Match, Rating, RatingSystem, systems::sme::SmeConfig};
 //! let game = Match::ranked("g", &["A", "B", "C"]).unwrap();
 //! let before = [1000.0, 1200.0, 1500.0].map(Rating::new);
-//! let after: Vec<f64> = SmeConfig::default().rate(&game, &before).unwrap()
+//! let after: Vec<f64> = SmeConfig::default().rate(&podium::Prior::new(&game, &before)).unwrap().changes
 //!     .iter().map(|c| c.after.value).collect();
 //! assert!((after[0] - 1024.31).abs() < 0.01);
 //! assert!((after[1] - 1202.86).abs() < 0.01);

@@ -59,19 +59,19 @@
 //! let ts = TrueSkillConfig::reference(); // the trueskill package's defaults
 //! let game = Match::ranked("g", &["ann", "bo"]).unwrap();
 //! let r = ts.initial_rating();
-//! let after = ts.rate(&game, &[r, r]).unwrap();
+//! let after = ts.rate(&podium::Prior::new(&game, &[r, r])).unwrap().changes;
 //! // trueskill 0.4.5: rate_1vs1(Rating(), Rating())
 //! assert!((after[0].after.value - 29.39583201999916).abs() < 1e-4);
 //! assert!((after[0].after.sigma.unwrap() - 7.171475587326195).abs() < 1e-4);
 //! assert!((after[1].after.value - 20.60416798000084).abs() < 1e-4);
-//! let q = ts.predict(&game, &[r, r]).unwrap().quality.unwrap();
+//! let q = ts.predict(&podium::Prior::new(&game, &[r, r])).unwrap().quality.unwrap();
 //! assert!((q - 0.4472135954999579).abs() < 1e-9);
 //! ```
 
 use crate::error::RateError;
 use crate::gaussian::{cdf, pdf, pdf_over_cdf, ppf};
 use crate::model::Match;
-use crate::params::{Configure, Param};
+use crate::params::Configure;
 use crate::predict::{expected_places, Prediction};
 use crate::rating::{PlayerChange, Rating};
 use crate::system::{check_ratings, RatingSystem};
@@ -552,69 +552,44 @@ impl TrueSkillConfig {
 }
 
 impl RatingSystem for TrueSkillConfig {
-    fn name(&self) -> &'static str {
-        "trueskill"
+    fn describe(&self) -> crate::system::Description {
+        crate::system::Description {
+            name: "trueskill",
+            params: Configure::params(self),
+            capabilities: crate::system::Capabilities {
+                has_uncertainty: true,
+                rates_factors: true,
+                ..crate::system::Capabilities::default()
+            },
+        }
     }
 
-    fn params(&self) -> Vec<Param> {
-        Configure::params(self)
+    fn name(&self) -> &'static str {
+        "trueskill"
     }
 
     fn initial_rating(&self) -> Rating {
         Rating::with_sigma(self.mu, self.sigma)
     }
 
-    fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-        self.rate_members(game, before, &[])
+    fn rate(
+        &self,
+        prior: &crate::system::Prior<'_>,
+    ) -> Result<crate::system::Posterior, RateError> {
+        if prior.factors.is_empty() {
+            self.rate_members(prior.game, prior.ratings, &[])
+                .map(crate::system::Posterior::players)
+        } else {
+            self.rate_factored(prior.game, prior.ratings, prior.factors)
+                .map(Into::into)
+        }
     }
 
-    fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+    fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&crate::State>) -> f64 {
         let (sa, sb) = (self.sigma_of(a), self.sigma_of(b));
         cdf((a.value - b.value) / (2.0 * self.beta * self.beta + sa * sa + sb * sb).sqrt())
     }
 
-    fn has_uncertainty(&self) -> bool {
-        true
-    }
-    fn rates_factors(&self) -> bool {
-        true
-    }
-    fn rate_factored(
-        &self,
-        game: &Match,
-        before: &[Rating],
-        states: &[Option<&crate::State>],
-        learned: Option<&crate::State>,
-        factors: &[Rating],
-    ) -> Result<crate::factor::Factored, RateError> {
-        let _ = (states, learned);
-        // Each factor is one more member of the teams that carry it, with its own
-        // dynamics and no performance noise of its own.
-        let grown: Vec<Rating> = factors
-            .iter()
-            .map(|f| {
-                let s = f.sigma.unwrap_or(self.factor_sigma);
-                Rating {
-                    sigma: Some((s * s + self.factor_tau * self.factor_tau).sqrt()),
-                    ..*f
-                }
-            })
-            .collect();
-        let big = crate::factor::Enlarged::new(game, before, &[], &grown)?;
-        let changes = self.rate_members(&big.game, &big.ratings, &big.is_copy)?;
-        let mut out = big.finish(
-            crate::state::Rated {
-                changes,
-                states: Vec::new(),
-                learned: None,
-            },
-            &grown,
-        );
-        for (c, f) in out.factors.iter_mut().zip(factors) {
-            c.before = *f;
-        }
-        Ok(out)
-    }
     fn initial_factor(&self) -> Rating {
         Rating::with_sigma(0.0, self.factor_sigma)
     }
@@ -635,7 +610,8 @@ impl RatingSystem for TrueSkillConfig {
         super::age_sigma(rating, days, self.daily_tau, self.sigma)
     }
 
-    fn predict(&self, game: &Match, before: &[Rating]) -> Result<Prediction, RateError> {
+    fn predict(&self, prior: &crate::system::Prior<'_>) -> Result<Prediction, RateError> {
+        let (game, before) = (prior.game, prior.ratings);
         check_ratings(game, before)?;
         let perfs = self.performances(game, before);
         let k = perfs.len();
@@ -666,6 +642,40 @@ impl RatingSystem for TrueSkillConfig {
 }
 
 impl TrueSkillConfig {
+    /// Rates a match whose entries carry factors: each factor is one more member of the
+    /// teams that carry it, with its own dynamics and no performance noise of its own.
+    fn rate_factored(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        factors: &[Rating],
+    ) -> Result<crate::factor::Factored, RateError> {
+        let grown: Vec<Rating> = factors
+            .iter()
+            .map(|f| {
+                let s = f.sigma.unwrap_or(self.factor_sigma);
+                Rating {
+                    sigma: Some((s * s + self.factor_tau * self.factor_tau).sqrt()),
+                    ..*f
+                }
+            })
+            .collect();
+        let big = crate::factor::Enlarged::new(game, before, &[], &grown)?;
+        let changes = self.rate_members(&big.game, &big.ratings, &big.is_copy)?;
+        let mut out = big.finish(
+            crate::state::Rated {
+                changes,
+                states: Vec::new(),
+                learned: None,
+            },
+            &grown,
+        );
+        for (c, f) in out.factors.iter_mut().zip(factors) {
+            c.before = *f;
+        }
+        Ok(out)
+    }
+
     /// `P(entry i out-performs every other entry by its pair's draw margin)`:
     /// `∫ φ(z) Π_j Φ((μ_i + s_i z − μ_j − ε_ij) / s_j) dz` by Simpson's rule on `|z| ≤ 9`.
     fn clear_first(&self, perfs: &[(f64, f64, usize)], i: usize) -> f64 {

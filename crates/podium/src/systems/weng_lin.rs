@@ -59,19 +59,19 @@
 //! let pl = PlackettLuceConfig::default();
 //! let game = Match::ranked("g", &["ann", "bo"]).unwrap();
 //! let fresh = pl.initial_rating();
-//! let after = pl.rate(&game, &[fresh, fresh]).unwrap();
+//! let after = pl.rate(&podium::Prior::new(&game, &[fresh, fresh])).unwrap().changes;
 //! // openskill 6.2: PlackettLuce().rate([[a], [b]]) with default ratings.
 //! assert!((after[0].after.value - 27.635389493140497).abs() < 1e-9);
 //! assert!((after[0].after.sigma.unwrap() - 8.06590141354368).abs() < 1e-9);
 //! assert!((after[1].after.value - 22.364610506859503).abs() < 1e-9);
-//! let p = pl.predict(&game, &[after[0].after, after[1].after]).unwrap();
+//! let p = pl.predict(&podium::Prior::new(&game, &[after[0].after, after[1].after])).unwrap();
 //! assert!(p.win[0] > 0.6 && p.draw.is_some());
 //! ```
 
 use crate::error::RateError;
 use crate::gaussian::{cdf, pdf, ppf};
 use crate::model::{Finish, Match};
-use crate::params::{Configure, Param};
+use crate::params::Configure;
 use crate::predict::{expected_places, Prediction};
 use crate::rating::{PlayerChange, Rating};
 use crate::system::{check_ratings, RatingSystem};
@@ -241,39 +241,33 @@ macro_rules! weng_lin_config {
         }
 
         impl RatingSystem for $ty {
+            fn describe(&self) -> crate::system::Description {
+                crate::system::Description {
+                    name: $name,
+                    params: Configure::params(self),
+                    capabilities: crate::system::Capabilities {
+                        uses_scores: self.margin > 0.0,
+                        has_uncertainty: true,
+                        rates_factors: true,
+                        ..crate::system::Capabilities::default()
+                    },
+                }
+            }
             fn name(&self) -> &'static str {
                 $name
-            }
-            fn params(&self) -> Vec<Param> {
-                Configure::params(self)
             }
             fn initial_rating(&self) -> Rating {
                 Rating::with_sigma(self.mu, self.sigma)
             }
-            fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
-                self.weng_lin().rate(game, before)
+            fn rate(&self, prior: &crate::system::Prior<'_>) -> Result<crate::system::Posterior, RateError> {
+                if prior.factors.is_empty() {
+                    self.weng_lin().rate(prior.game, prior.ratings).map(crate::system::Posterior::players)
+                } else {
+                    crate::factor::rate_as_members(self, prior, self.tau).map(Into::into)
+                }
             }
-            fn win_probability(&self, a: &Rating, b: &Rating) -> f64 {
+            fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&crate::State>) -> f64 {
                 self.weng_lin().win_probability(a, b)
-            }
-            fn has_uncertainty(&self) -> bool {
-                true
-            }
-            fn uses_scores(&self) -> bool {
-                self.margin > 0.0
-            }
-            fn rates_factors(&self) -> bool {
-                true
-            }
-            fn rate_factored(
-                &self,
-                game: &Match,
-                before: &[Rating],
-                states: &[Option<&crate::State>],
-                learned: Option<&crate::State>,
-                factors: &[Rating],
-            ) -> Result<crate::factor::Factored, RateError> {
-                crate::factor::rate_as_members(self, game, before, states, learned, factors, self.tau)
             }
             fn fold_factors(&self, game: &Match, before: &[Rating], factors: &[Rating]) -> Vec<Rating> {
                 crate::factor::fold_sum(game, before, factors)
@@ -285,8 +279,8 @@ macro_rules! weng_lin_config {
             fn age(&self, rating: Rating, _: Option<&crate::State>, _: Option<&crate::State>, days: f64) -> Rating {
                 self.weng_lin().age(rating, days)
             }
-            fn predict(&self, game: &Match, before: &[Rating]) -> Result<Prediction, RateError> {
-                self.weng_lin().predict(game, before)
+            fn predict(&self, prior: &crate::system::Prior<'_>) -> Result<Prediction, RateError> {
+                self.weng_lin().predict(prior.game, prior.ratings)
             }
         }
     };

@@ -11,7 +11,7 @@
 //! let game = Match::with_places("g", &[("a", 1), ("b", 2), ("c", 2), ("d", 4)]).unwrap();
 //! let before = [Rating::new(110.0).games(0), Rating::new(100.0).games(1),
 //!               Rating::new(90.0).games(9), Rating::new(100.0).games(4)];
-//! let c = WhiteWhaleConfig::default().rate(&game, &before).unwrap();
+//! let c = WhiteWhaleConfig::default().rate(&podium::Prior::new(&game, &before)).unwrap().changes;
 //! assert!((c[0].after.value - 122.013).abs() < 1e-3);
 //! assert!((c[2].after.value - 90.465).abs() < 1e-3);
 //! ```

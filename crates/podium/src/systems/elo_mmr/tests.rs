@@ -64,7 +64,7 @@ fn a_contest_where_everyone_ties_changes_nothing() {
         sys.initial_rating(),
     ];
     let rated = sys
-        .rate_with_states(&game, &before, &[None, None, None], None)
+        .rate(&crate::system::Prior::new(&game, &before).with_states(&[None, None, None]))
         .unwrap();
     assert!(rated.states.is_empty(), "states are kept as they were");
     for (c, b) in rated.changes.iter().zip(&before) {
@@ -81,7 +81,7 @@ fn one_contest_by_hand() {
     let game = Match::ranked("g", &["a", "b"]).unwrap();
     let r = sys.initial_rating();
     let rated = sys
-        .rate_with_states(&game, &[r, r], &[None, None], None)
+        .rate(&crate::system::Prior::new(&game, &[r, r]).with_states(&[None, None]))
         .unwrap();
     let widened2 = 350.0f64.powi(2) + 0.2 * 80.0f64.powi(2);
     let beta2 = 6.0 * 80.0f64.powi(2);
@@ -158,7 +158,7 @@ fn a_team_performs_as_its_members_mean_and_weight_scales_the_contest() {
         Rating::with_sigma(1500.0, 200.0),
     ];
     let rated = sys
-        .rate_with_states(&game, &before, &[None; 4], None)
+        .rate(&crate::system::Prior::new(&game, &before).with_states(&[None; 4]))
         .unwrap();
     let c = &rated.changes;
     // Teammates share the team's performance and update their own beliefs with it.
@@ -192,11 +192,12 @@ fn a_team_performs_as_its_members_mean_and_weight_scales_the_contest() {
     close(c[3].actual, perf[2], 1e-9);
     // Half a contest: a noisier performance, so a smaller step than a whole one.
     let whole = sys
-        .rate_with_states(
-            &Match::ranked("g", &["x", "c", "d"]).unwrap(),
-            &[Rating::with_sigma(1500.0, 200.0); 3],
-            &[None; 3],
-            None,
+        .rate(
+            &crate::system::Prior::new(
+                &Match::ranked("g", &["x", "c", "d"]).unwrap(),
+                &[Rating::with_sigma(1500.0, 200.0); 3],
+            )
+            .with_states(&[None; 3]),
         )
         .unwrap();
     assert!(c[3].after.sigma.unwrap() > whole.changes[2].after.sigma.unwrap());
@@ -221,7 +222,7 @@ fn aging_adds_the_daily_drift_and_the_contest_adds_the_rest() {
     let state = State::new(sys.core().start(&r, "a").unwrap());
     let game = Match::ranked("g", &["a", "b"]).unwrap();
     let rated = sys
-        .rate_with_states(&game, &[aged, r], &[Some(&state), None], None)
+        .rate(&crate::system::Prior::new(&game, &[aged, r]).with_states(&[Some(&state), None]))
         .unwrap();
     let widened = rated.changes[0].after.sigma.unwrap();
     let beta2 = sys.core().perf_var(0.2);
@@ -240,7 +241,13 @@ fn ratings_outside_the_range_are_refused_with_the_range() {
         (Rating::with_sigma(1500.0, 0.0), "sigma"),
         (Rating::with_sigma(1500.0, 1e9), "sigma"),
     ] {
-        let err = sys.rate(&game, &[bad, sys.initial_rating()]).unwrap_err();
+        let err = sys
+            .rate(&crate::system::Prior::new(
+                &game,
+                &[bad, sys.initial_rating()],
+            ))
+            .map(|p| p.changes)
+            .unwrap_err();
         assert!(
             matches!(&err, RateError::RatingOutOfRange { player, what: w, .. } if player == "ann" && *w == what),
             "{err}"
@@ -285,7 +292,8 @@ fn parameters_are_checked_with_their_ranges() {
     )
     .unwrap();
     let delay = ok
-        .params()
+        .describe()
+        .params
         .into_iter()
         .find(|p| p.name == "noob_delay")
         .unwrap();
@@ -313,7 +321,9 @@ fn extreme_fields_stay_finite() {
             Rating::with_sigma(-6000.0, 15_000.0),
         ];
         let none = [None; 4];
-        let rated = sys.rate_with_states(&game, &before, &none, None).unwrap();
+        let rated = sys
+            .rate(&crate::system::Prior::new(&game, &before).with_states(&none))
+            .unwrap();
         for c in &rated.changes {
             assert!(
                 c.after.value.is_finite() && c.actual.is_finite(),
@@ -335,14 +345,14 @@ fn predictions_use_the_performance_noise() {
     let beta2: f64 = 6.0 * 6400.0;
     let z = 200.0 / (2.0 * 6400.0 + 2.0 * beta2).sqrt();
     let want = 1.0 / (1.0 + (-TANH_MULTIPLIER * z).exp());
-    close(sys.win_probability(&a, &b), want, 1e-12);
+    close(sys.win_probability(&a, &b, None), want, 1e-12);
     close(
-        sys.win_probability(&a, &b) + sys.win_probability(&b, &a),
+        sys.win_probability(&a, &b, None) + sys.win_probability(&b, &a, None),
         1.0,
         1e-12,
     );
     let mmx = EloMmxConfig::default();
-    close(mmx.win_probability(&a, &b), cdf(z), 1e-12);
+    close(mmx.win_probability(&a, &b, None), cdf(z), 1e-12);
 }
 
 #[test]
@@ -401,17 +411,21 @@ fn a_factor_widens_its_entry_and_is_updated_from_its_performance() {
         let new = Rating::with_sigma(1500.0, 350.0);
         let car = Rating::with_sigma(0.0, 50.0);
         let out = sys
-            .rate_factored(&race, &[new, new], &[None, None], None, &[car])
+            .rate(&crate::system::Prior::new(&race, &[new, new]).with_factors(&[car]))
             .unwrap();
         // The performances are those of a match without the car in which a's σ holds
         // the car's: √(350² + 50²).
         let wide = Rating::with_sigma(1500.0, (350.0f64.powi(2) + 2500.0).sqrt());
         let plain = sys
-            .rate(&Match::ranked("r1", &["a", "b"]).unwrap(), &[wide, new])
-            .unwrap();
+            .rate(&crate::system::Prior::new(
+                &Match::ranked("r1", &["a", "b"]).unwrap(),
+                &[wide, new],
+            ))
+            .unwrap()
+            .changes;
         let (pa, pb) = (plain[0].actual, plain[1].actual);
-        close(out.rated.changes[0].actual, pa, 1e-9);
-        close(out.rated.changes[1].actual, pb, 1e-9);
+        close(out.changes[0].actual, pa, 1e-9);
+        close(out.changes[1].actual, pb, 1e-9);
         assert!(pa > 1500.0 && pb < 1500.0, "{name}");
         // The car: a Gaussian update with the rest of a's term as noise: σ² 350² plus a
         // contest's drift 0.2·80² plus β² = (1 + 1/0.2)·80².
@@ -430,17 +444,18 @@ fn a_factor_widens_its_entry_and_is_updated_from_its_performance() {
         assert!(out.factors[0].delta() > 0.0 && out.factors[0].delta() < pa - 1500.0);
         // Without factors, nothing changes from the plain update.
         let none = sys
-            .rate_factored(
-                &Match::ranked("r1", &["a", "b"]).unwrap(),
-                &[new, new],
-                &[None, None],
-                None,
-                &[],
+            .rate(
+                &crate::system::Prior::new(&Match::ranked("r1", &["a", "b"]).unwrap(), &[new, new])
+                    .with_factors(&[]),
             )
             .unwrap();
         let same = sys
-            .rate(&Match::ranked("r1", &["a", "b"]).unwrap(), &[new, new])
-            .unwrap();
-        assert_eq!(none.rated.changes, same);
+            .rate(&crate::system::Prior::new(
+                &Match::ranked("r1", &["a", "b"]).unwrap(),
+                &[new, new],
+            ))
+            .unwrap()
+            .changes;
+        assert_eq!(none.changes, same);
     }
 }

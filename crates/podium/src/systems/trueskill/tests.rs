@@ -59,7 +59,10 @@ fn reproduces_trueskill() {
     let mut worst: f64 = 0.0;
     for case in CASES {
         let (m, before) = build(case.teams, case.ranks);
-        let changes = ts.rate(&m, &before).unwrap();
+        let changes = ts
+            .rate(&crate::system::Prior::new(&m, &before))
+            .unwrap()
+            .changes;
         for ((_, mem), c) in m.players().zip(&changes) {
             let (i, j) = index(&mem.player);
             let (mu, sigma) = case.expected[i][j];
@@ -76,7 +79,11 @@ fn reproduces_trueskill() {
                 "{what}: σ {s} vs trueskill {sigma}"
             );
         }
-        let q = ts.predict(&m, &before).unwrap().quality.unwrap();
+        let q = ts
+            .predict(&crate::system::Prior::new(&m, &before))
+            .unwrap()
+            .quality
+            .unwrap();
         assert!(
             (q - case.quality).abs() <= 1e-6,
             "{}: quality {q} vs {}",
@@ -110,7 +117,7 @@ fn zero_sigma_without_dynamics_stays_finite() {
         Rating::with_sigma(30.0, 0.0),
         Rating::with_sigma(25.0, 5.0),
     ];
-    for c in ts.rate(&m, &r).unwrap() {
+    for c in ts.rate(&crate::system::Prior::new(&m, &r)).unwrap().changes {
         assert!(
             c.after.value.is_finite() && c.after.sigma.unwrap() > 0.0,
             "{c:?}"
@@ -123,7 +130,7 @@ fn two_player_prediction() {
     let ts = TrueSkillConfig::reference();
     let m = Match::ranked("g", &["a", "b"]).unwrap();
     let r = [Rating::with_sigma(30.0, 2.0), Rating::with_sigma(25.0, 3.0)];
-    let p = ts.predict(&m, &r).unwrap();
+    let p = ts.predict(&crate::system::Prior::new(&m, &r)).unwrap();
     // Draw margin for two players: Φ⁻¹(0.55) · √2 · β.
     let eps = crate::gaussian::ppf(0.55) * 2f64.sqrt() * 25.0 / 6.0;
     let c = (2.0 * (25.0f64 / 6.0).powi(2) + 4.0 + 9.0).sqrt();
@@ -141,7 +148,7 @@ fn even_ffa_is_symmetric() {
     let ts = TrueSkillConfig::reference();
     let m = Match::ranked("g", &["a", "b", "c", "d"]).unwrap();
     let r = [ts.initial_rating(); 4];
-    let p = ts.predict(&m, &r).unwrap();
+    let p = ts.predict(&crate::system::Prior::new(&m, &r)).unwrap();
     for w in &p.win {
         close(*w, p.win[0], 1e-9);
     }
@@ -182,13 +189,16 @@ fn thousand_player_free_for_all() {
     let mus: Vec<f64> = (0..n).map(|i| ((i * 37) % 101) as f64 - 25.0).collect();
     let places: Vec<u32> = (0..n as u32).map(|i| i / 4 + 1).collect();
     let (m, before) = ffa(&mus, &[25.0 / 3.0, 1.0, 0.01], &places);
-    let ch = ts.rate(&m, &before).unwrap();
+    let ch = ts
+        .rate(&crate::system::Prior::new(&m, &before))
+        .unwrap()
+        .changes;
     for c in &ch {
         assert!(c.after.value.is_finite());
         let s = c.after.sigma.unwrap();
         assert!(s.is_finite() && s > 0.0);
     }
-    let p = ts.predict(&m, &before).unwrap();
+    let p = ts.predict(&crate::system::Prior::new(&m, &before)).unwrap();
     close(p.win.iter().sum::<f64>(), 1.0, 1e-9);
     assert!(p.quality.unwrap().is_finite());
 }
@@ -210,23 +220,23 @@ fn a_factor_is_a_noiseless_member_of_its_team() {
     let before = [Rating::with_sigma(22.0, 6.0), Rating::with_sigma(27.0, 5.0)];
     let car = Rating::with_sigma(3.0, 1e-6);
     let got = ts
-        .rate_factored(&raced, &before, &[None, None], None, &[car])
+        .rate(&crate::system::Prior::new(&raced, &before).with_factors(&[car]))
         .unwrap();
     let plain = Match::ranked("r", &["a", "b"]).unwrap();
     let shifted = ts
-        .rate(&plain, &[Rating::with_sigma(25.0, 6.0), before[1]])
-        .unwrap();
-    close(got.rated.changes[0].delta(), shifted[0].delta(), 1e-9);
+        .rate(&crate::system::Prior::new(
+            &plain,
+            &[Rating::with_sigma(25.0, 6.0), before[1]],
+        ))
+        .unwrap()
+        .changes;
+    close(got.changes[0].delta(), shifted[0].delta(), 1e-9);
     close(
-        got.rated.changes[0].after.sigma.unwrap(),
+        got.changes[0].after.sigma.unwrap(),
         shifted[0].after.sigma.unwrap(),
         1e-9,
     );
-    close(
-        got.rated.changes[1].after.value,
-        shifted[1].after.value,
-        1e-9,
-    );
+    close(got.changes[1].after.value, shifted[1].after.value, 1e-9);
     // The car, certain already, does not move.
     close(got.factors[0].after.value, 3.0, 1e-6);
 }
@@ -244,12 +254,12 @@ proptest! {
         let n = mus.len() as u32;
         let places: Vec<u32> = (0..n).map(|i| i / tie_every + 1).collect();
         let (m, before) = ffa(&mus, &[sigma, 25.0 / 3.0], &places);
-        for c in ts.rate(&m, &before).unwrap() {
+        for c in ts.rate(&crate::system::Prior::new(&m, &before)).unwrap().changes {
             prop_assert!(c.after.value.is_finite());
             let s = c.after.sigma.unwrap();
             prop_assert!(s.is_finite() && s > 0.0, "σ {}", s);
         }
-        let p = ts.predict(&m, &before).unwrap();
+        let p = ts.predict(&crate::system::Prior::new(&m, &before)).unwrap();
         prop_assert!((p.win.iter().sum::<f64>() - 1.0).abs() < 1e-9);
         prop_assert!(p.quality.unwrap().is_finite());
     }
@@ -269,14 +279,14 @@ proptest! {
         let places: Vec<u32> = (0..n as u32).map(|i| (i * 7 + seed) % (n as u32) / 2 + 1).collect();
         let (m, before) = ffa(&mus, &sigmas, &places);
         let ts = TrueSkillConfig { draw_probability: draw, ..TrueSkillConfig::reference() };
-        let ch = ts.rate(&m, &before).unwrap();
+        let ch = ts.rate(&crate::system::Prior::new(&m, &before)).unwrap().changes;
         for c in &ch {
             prop_assert!(c.after.value.is_finite(), "μ {}", c.after.value);
             let s = c.after.sigma.unwrap();
             prop_assert!(s.is_finite() && s > 0.0, "σ {}", s);
             prop_assert!(c.expected.is_finite());
         }
-        let p = ts.predict(&m, &before).unwrap();
+        let p = ts.predict(&crate::system::Prior::new(&m, &before)).unwrap();
         prop_assert!(p.win.iter().all(|w| w.is_finite() && *w >= 0.0));
         prop_assert!(p.draw.unwrap().is_finite());
         prop_assert!(p.quality.unwrap().is_finite());
@@ -286,7 +296,7 @@ proptest! {
     fn winner_gains_loser_loses(a in -100.0..100.0f64, b in -100.0..100.0f64) {
         let ts = TrueSkillConfig::reference();
         let (m, before) = ffa(&[a, b], &[25.0 / 3.0], &[1, 2]);
-        let ch = ts.rate(&m, &before).unwrap();
+        let ch = ts.rate(&crate::system::Prior::new(&m, &before)).unwrap().changes;
         // A foregone result carries no information: μ then moves only by the rounding of
         // the (precision, precision · mean) round trip.
         prop_assert!(ch[0].delta() >= -1e-9, "{}", ch[0].delta());

@@ -83,7 +83,10 @@ fn reproduces_openskill() {
             (None, Some(s)) => Finish::Score(s[i]),
             (None, None) => Finish::Rank((i + 1) as f64),
         });
-        let changes = sys.rate(&m, &before).unwrap();
+        let changes = sys
+            .rate(&crate::system::Prior::new(&m, &before))
+            .unwrap()
+            .changes;
         for ((_, mem), c) in m.players().zip(&changes) {
             let (i, j) = index(&mem.player);
             let (mu, sigma) = case.expected[i][j];
@@ -119,7 +122,9 @@ fn predictions_reproduce_openskill() {
             .map(|t| t.iter().map(|&(m, s)| (m, s, 1.0)).collect())
             .collect();
         let (m, before) = build(&teams, |_| Finish::Rank(1.0));
-        let p = sys.predict(&m, &before).unwrap();
+        let p = sys
+            .predict(&crate::system::Prior::new(&m, &before))
+            .unwrap();
         for (i, w) in case.win.iter().enumerate() {
             close(p.win[i], *w, 1e-9);
         }
@@ -132,7 +137,7 @@ fn predictions_reproduce_openskill() {
 fn parameters_and_defaults() {
     for name in MODELS {
         let sys = crate::system(name, &crate::Settings::new()).unwrap();
-        assert!(sys.has_uncertainty());
+        assert!(sys.capabilities().has_uncertainty);
         let r = sys.initial_rating();
         close(r.value, 25.0, 1e-12);
         close(r.sigma.unwrap(), 25.0 / 3.0, 1e-12);
@@ -226,7 +231,10 @@ fn expected_and_actual_are_shares_of_opponents() {
     let sys = crate::system("bradley-terry-full", &crate::Settings::new()).unwrap();
     let m = Match::ranked("g", &["a", "b", "c"]).unwrap();
     let r = sys.initial_rating();
-    let ch = sys.rate(&m, &[r, r, r]).unwrap();
+    let ch = sys
+        .rate(&crate::system::Prior::new(&m, &[r, r, r]))
+        .unwrap()
+        .changes;
     close(ch[0].actual, 1.0, 0.0);
     close(ch[1].actual, 0.5, 0.0);
     close(ch[2].actual, 0.0, 0.0);
@@ -279,11 +287,15 @@ fn zero_sigma_without_dynamics_stays_finite() {
                 &crate::Settings::from([("tau", "0"), ("balance", balance)]),
             )
             .unwrap();
-            for c in sys.rate(&m, &r).unwrap() {
+            for c in sys
+                .rate(&crate::system::Prior::new(&m, &r))
+                .unwrap()
+                .changes
+            {
                 assert!(c.after.value.is_finite(), "{name}: {c:?}");
                 assert!(c.after.sigma.unwrap() >= 0.0, "{name}: {c:?}");
             }
-            let p = sys.predict(&m, &r).unwrap();
+            let p = sys.predict(&crate::system::Prior::new(&m, &r)).unwrap();
             assert!(p.win.iter().all(|w| w.is_finite()), "{name}");
         }
     }
@@ -299,12 +311,17 @@ fn thousand_player_free_for_all() {
     let (m, before) = ffa(&mus, &[25.0 / 3.0, 1.0, 0.01], &places);
     for name in MODELS {
         let sys = crate::system(name, &crate::Settings::new()).unwrap();
-        let ch = sys.rate(&m, &before).unwrap();
+        let ch = sys
+            .rate(&crate::system::Prior::new(&m, &before))
+            .unwrap()
+            .changes;
         assert_sane(name, &ch);
         // The winners gain, the last lose.
         assert!(ch[0].delta() > 0.0 || ch[0].before.value > 60.0, "{name}");
         assert!(ch[n - 1].delta() < 0.0, "{name}");
-        let p = sys.predict(&m, &before).unwrap();
+        let p = sys
+            .predict(&crate::system::Prior::new(&m, &before))
+            .unwrap();
         close(p.win.iter().sum::<f64>(), 1.0, 1e-9);
     }
 }
@@ -323,8 +340,8 @@ proptest! {
         let (m, before) = ffa(&mus, &[sigma, 25.0 / 3.0], &places);
         for name in MODELS {
             let sys = crate::system(name, &crate::Settings::new()).unwrap();
-            assert_sane(name, &sys.rate(&m, &before).unwrap());
-            let p = sys.predict(&m, &before).unwrap();
+            assert_sane(name, &sys.rate(&crate::system::Prior::new(&m, &before)).unwrap().changes);
+            let p = sys.predict(&crate::system::Prior::new(&m, &before)).unwrap();
             prop_assert!((p.win.iter().sum::<f64>() - 1.0).abs() < 1e-9);
         }
     }
@@ -349,9 +366,9 @@ proptest! {
             ("balance", if balance { "true" } else { "false" }),
             ("limit_sigma", if limit { "true" } else { "false" }),
         ])).unwrap();
-        let ch = sys.rate(&m, &before).unwrap();
+        let ch = sys.rate(&crate::system::Prior::new(&m, &before)).unwrap().changes;
         assert_sane(MODELS[model], &ch);
-        let p = sys.predict(&m, &before).unwrap();
+        let p = sys.predict(&crate::system::Prior::new(&m, &before)).unwrap();
         prop_assert!(p.win.iter().all(|w| w.is_finite() && *w >= 0.0));
         prop_assert!(p.expected_place.iter().all(|x| x.is_finite()));
         prop_assert!(p.draw.unwrap().is_finite());
@@ -369,8 +386,8 @@ proptest! {
         let renamed: Vec<(String, u32)> = (0..n).map(|i| (format!("x{}", n - i), places[i])).collect();
         let m2 = Match::with_places("ffa", &renamed).unwrap();
         let sys = crate::system(MODELS[model], &crate::Settings::new()).unwrap();
-        let a = sys.rate(&m, &before).unwrap();
-        let b = sys.rate(&m2, &before).unwrap();
+        let a = sys.rate(&crate::system::Prior::new(&m, &before)).unwrap().changes;
+        let b = sys.rate(&crate::system::Prior::new(&m2, &before)).unwrap().changes;
         prop_assert_eq!(a, b);
     }
 
@@ -380,7 +397,7 @@ proptest! {
     ) {
         let (m, before) = ffa(&[a, b], &[25.0 / 3.0], &[1, 2]);
         let sys = crate::system(MODELS[model], &crate::Settings::from([("tau", "0")])).unwrap();
-        let ch = sys.rate(&m, &before).unwrap();
+        let ch = sys.rate(&crate::system::Prior::new(&m, &before)).unwrap().changes;
         prop_assert!(ch[0].delta() >= 0.0);
         prop_assert!(ch[1].delta() <= 0.0);
         prop_assert!(ch[0].after.sigma.unwrap() <= 25.0 / 3.0 + 1e-12);
