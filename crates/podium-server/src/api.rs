@@ -8,7 +8,7 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, patch, post, put, MethodRouter};
 use axum::{Json, Router};
-use podium_store::{BoardOrder, LeagueId, NewLeague, Submission, SubmitStatus};
+use podium_store::{LeagueId, NewLeague, Submission, SubmitStatus};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -186,7 +186,7 @@ struct Page {
     offset: Option<usize>,
     /// `established` (the default) or `rating`.
     #[serde(default)]
-    order: BoardOrder,
+    order: podium::Order,
 }
 
 #[derive(Debug, Deserialize)]
@@ -350,7 +350,7 @@ const X_TOTAL_COUNT: header::HeaderName = header::HeaderName::from_static("x-tot
 async fn full_leaderboard(
     state: &AppState,
     id: LeagueId,
-    order: BoardOrder,
+    order: podium::Order,
     headers: &HeaderMap,
 ) -> Result<Response, ApiError> {
     let board = state

@@ -96,7 +96,7 @@ struct Inner {
     created: Mutex<VecDeque<Instant>>,
     /// The full leaderboard as last served, per league and order: replaced when the
     /// store hands out a new board (after any change to the league).
-    board_json: Mutex<HashMap<(LeagueId, podium_store::BoardOrder), Arc<board::BoardBody>>>,
+    board_json: Mutex<HashMap<(LeagueId, podium::Order), Arc<board::BoardBody>>>,
 }
 
 /// What the handlers share: the leagues, the limits, who may create leagues.

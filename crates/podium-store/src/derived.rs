@@ -20,7 +20,7 @@ use podium::{League, Match, RatingSystem};
 
 use crate::error::StoreError;
 use crate::types::{
-    BoardJson, BoardOrder, BoardRow, ChangeRow, FactorChange, FactorRow, HistoryRow, LedgerEntry,
+    BoardJson, BoardRow, ChangeRow, FactorChange, FactorRow, HistoryRow, LedgerEntry,
     PlayerHistory, Position,
 };
 
@@ -117,7 +117,7 @@ fn rate(
     })
 }
 
-/// A player's place in one of the board's orders ([`BoardOrder`]): tier ascending, then
+/// A player's place in one of the board's orders ([`podium::Order`]): tier ascending, then
 /// rating descending, then name ascending.
 #[derive(Debug, Clone)]
 struct Place {
@@ -135,12 +135,12 @@ struct Place {
 impl Place {
     /// Where player `index` of `league` stands now in `order` (their rating as the
     /// system reads it now, [`League::current`]).
-    fn of(league: &League, index: usize, order: BoardOrder) -> Self {
+    fn of(league: &League, index: usize, order: podium::Order) -> Self {
         let p = league.player(index);
         let rating = league.current(index);
         let tier = match order {
-            BoardOrder::Established => u8::from(league.system().is_provisional(&rating)),
-            BoardOrder::Rating => 0,
+            podium::Order::Established => u8::from(league.system().is_provisional(&rating)),
+            podium::Order::Rating => 0,
         };
         Place {
             tier,
@@ -150,9 +150,9 @@ impl Place {
         }
     }
 
-    /// Where player `index` stands now in each order, in [`BoardOrder::ALL`] order.
+    /// Where player `index` stands now in each order, in [`podium::Order::ALL`] order.
     fn both(league: &League, index: usize) -> [Self; 2] {
-        BoardOrder::ALL.map(|o| Place::of(league, index, o))
+        podium::Order::ALL.map(|o| Place::of(league, index, o))
     }
 }
 
@@ -294,7 +294,7 @@ pub struct Derived {
     /// For each player (league index), the indices of their matches in `rated`.
     games: Vec<Vec<u32>>,
     /// For a system that does not learn ([`League::learned`]): every player in each
-    /// board order ([`BoardOrder::ALL`]), kept up to date match by match, so that a page
+    /// board order ([`podium::Order::ALL`]), kept up to date match by match, so that a page
     /// of the leaderboard never needs a sort. Empty for a system that learns.
     orders: [BTreeSet<Place>; 2],
     /// For a system that learns, whose every match may change any player's reported
@@ -700,11 +700,11 @@ impl Derived {
 
     /// The players in `order`, best first: kept, or for a system that learns sorted now
     /// if the state changed since the last read.
-    fn ordered(&self, order: BoardOrder) -> Ordered<'_> {
+    fn ordered(&self, order: podium::Order) -> Ordered<'_> {
         if !self.learns() {
-            return Ordered::Kept(&self.orders[order.index()]);
+            return Ordered::Kept(&self.orders[order as usize]);
         }
-        Ordered::Sorted(self.sorted[order.index()].get_or_init(|| {
+        Ordered::Sorted(self.sorted[order as usize].get_or_init(|| {
             let mut places: Vec<Place> = (0..self.league.players().len())
                 .map(|i| Place::of(&self.league, i, order))
                 .collect();
@@ -849,15 +849,15 @@ impl Derived {
 
     /// The whole leaderboard in the default order as JSON ([`Derived::board_json_in`]).
     pub fn board_json(&self) -> BoardJson {
-        self.board_json_in(BoardOrder::default())
+        self.board_json_in(podium::Order::default())
     }
 
     /// The whole leaderboard in `order` as JSON: exactly
     /// `serde_json::to_vec(&self.compute_board_in(order))`, made once per change. Rows of
     /// players whose row has not changed since the last JSON was made are copied from
     /// it; only the others are serialised again.
-    pub fn board_json_in(&self, order: BoardOrder) -> BoardJson {
-        let mut cache = self.cache[order.index()]
+    pub fn board_json_in(&self, order: podium::Order) -> BoardJson {
+        let mut cache = self.cache[order as usize]
             .lock()
             .unwrap_or_else(|p| p.into_inner());
         if let Some(j) = &cache.json {
@@ -927,12 +927,12 @@ impl Derived {
     /// The leaderboard in the default order ([`Derived::compute_board_in`]).
     #[must_use]
     pub fn compute_board(&self) -> Vec<BoardRow> {
-        self.compute_board_in(BoardOrder::default())
+        self.compute_board_in(podium::Order::default())
     }
 
     /// The leaderboard in `order`, built from the maintained order.
     #[must_use]
-    pub fn compute_board_in(&self, order: BoardOrder) -> Vec<BoardRow> {
+    pub fn compute_board_in(&self, order: podium::Order) -> Vec<BoardRow> {
         self.ordered(order)
             .starting_at(0)
             .enumerate()
@@ -943,7 +943,7 @@ impl Derived {
     /// A page of the leaderboard in the default order ([`Derived::page_in`]).
     #[must_use]
     pub fn page(&self, offset: usize, limit: usize) -> (usize, Vec<BoardRow>) {
-        self.page_in(BoardOrder::default(), offset, limit)
+        self.page_in(podium::Order::default(), offset, limit)
     }
 
     /// Players in `order` from `offset`, at most `limit` of them, and the number of
@@ -952,7 +952,7 @@ impl Derived {
     #[must_use]
     pub fn page_in(
         &self,
-        order: BoardOrder,
+        order: podium::Order,
         offset: usize,
         limit: usize,
     ) -> (usize, Vec<BoardRow>) {
@@ -997,7 +997,7 @@ impl Derived {
     #[must_use]
     pub fn player(&self, name: &str) -> Option<PlayerHistory> {
         let index = self.league.index_of(name)?;
-        let order = BoardOrder::default();
+        let order = podium::Order::default();
         let place = Place::of(&self.league, index, order);
         let standing = self.row_of(self.ordered(order).before(&place) + 1, index);
         let history = self
@@ -1197,15 +1197,18 @@ mod tests {
             assert_eq!(established[4], ("frank".to_string(), true), "{system}");
             assert!(established[..4].iter().all(|(_, p)| !p), "{system}");
             assert_eq!(d.player("frank").unwrap().standing.position, 5);
-            let by_rating = d.compute_board_in(BoardOrder::Rating);
+            let by_rating = d.compute_board_in(podium::Order::Rating);
             let frank = by_rating.iter().position(|r| r.player == "frank").unwrap();
             assert!(frank < 4, "{system}: frank beat every regular twice");
             assert!(by_rating.windows(2).all(|w| w[0].rating >= w[1].rating));
             // Pages and the JSON follow each order.
             assert_eq!(d.page(4, 10).1[0].player, "frank");
-            assert_eq!(d.page_in(BoardOrder::Rating, frank, 1).1[0].player, "frank");
             assert_eq!(
-                d.board_json_in(BoardOrder::Rating).json.as_slice(),
+                d.page_in(podium::Order::Rating, frank, 1).1[0].player,
+                "frank"
+            );
+            assert_eq!(
+                d.board_json_in(podium::Order::Rating).json.as_slice(),
                 serde_json::to_vec(&by_rating).unwrap().as_slice()
             );
         }

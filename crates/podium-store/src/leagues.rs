@@ -25,7 +25,7 @@ use crate::body::{LedgerMatch, LedgerResult};
 use crate::derived::{to_match, Base, Checkpoints, Derived, Tail};
 use crate::error::{quote, StoreError};
 use crate::token::{hash_token, hex, new_token};
-use crate::types::BoardOrder;
+
 use crate::types::{
     Appended, BoardJson, BoardRow, ChangeAction, ChangeRow, FactorChange, FactorRow, Head,
     LeagueId, LeagueInfo, LeagueRow, LedgerEntry, NewLeague, ParamRow, PlayerHistory, Position,
@@ -1515,7 +1515,7 @@ impl Leagues {
     pub fn leaderboard_json_in(
         &self,
         id: LeagueId,
-        order: BoardOrder,
+        order: podium::Order,
     ) -> Result<BoardJson, StoreError> {
         self.read(id, |d| Ok(d.board_json_in(order)))
     }
@@ -1549,7 +1549,7 @@ impl Leagues {
     pub fn leaderboard_page_in(
         &self,
         id: LeagueId,
-        order: BoardOrder,
+        order: podium::Order,
         offset: usize,
         limit: usize,
     ) -> Result<(usize, Vec<BoardRow>), StoreError> {

@@ -70,9 +70,9 @@ pub use leagues::{Leagues, Options, Reply};
 pub use sqlite::{Durability, SqliteStore};
 pub use token::{hash_token, new_token};
 pub use types::{
-    Appended, BoardJson, BoardOrder, BoardRow, ChangeAction, ChangeLog, ChangeRow, FactorChange,
-    FactorRow, Head, HistoryRow, LeagueId, LeagueInfo, LeagueRow, LedgerEntry, NewLeague,
-    PlayerHistory, Position, Submission, SubmitStatus,
+    Appended, BoardJson, BoardRow, ChangeAction, ChangeLog, ChangeRow, FactorChange, FactorRow,
+    Head, HistoryRow, LeagueId, LeagueInfo, LeagueRow, LedgerEntry, NewLeague, PlayerHistory,
+    Position, Submission, SubmitStatus,
 };
 
 use podium::Settings;

@@ -445,29 +445,3 @@ pub struct PlayerHistory {
     /// Every rated match of the player, in rating order.
     pub history: Vec<HistoryRow>,
 }
-
-/// The order of a league's board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum BoardOrder {
-    /// Players whose rating is no longer provisional first, by rating descending then
-    /// name; then the provisional players in the same order.
-    #[default]
-    Established,
-    /// Every player by rating descending, then name.
-    Rating,
-}
-
-impl BoardOrder {
-    /// Both orders, in the index the store keeps each one at.
-    pub const ALL: [BoardOrder; 2] = [BoardOrder::Established, BoardOrder::Rating];
-
-    /// Where the store keeps this order among [`BoardOrder::ALL`].
-    #[must_use]
-    pub fn index(self) -> usize {
-        match self {
-            BoardOrder::Established => 0,
-            BoardOrder::Rating => 1,
-        }
-    }
-}

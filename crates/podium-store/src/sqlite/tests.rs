@@ -14,8 +14,8 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::{
-    hash_token, BoardOrder, BoardRow, Checkpoints, LeagueId, Leagues, LedgerResult, NewLeague,
-    Options, PgStore, Store, Submission, SubmitStatus,
+    hash_token, BoardRow, Checkpoints, LeagueId, Leagues, LedgerResult, NewLeague, Options,
+    PgStore, Store, Submission, SubmitStatus,
 };
 
 /// Where a test keeps its ledger.
@@ -171,7 +171,7 @@ fn assert_matches_replay(leagues: &Leagues, id: LeagueId) {
         assert!((a.wins - b.stats.wins).abs() < 1e-9);
     }
     let standings = fresh.standings();
-    for order in BoardOrder::ALL {
+    for order in podium::Order::ALL {
         assert_board_in(leagues, id, order, &standings);
     }
     assert_eq!(info.matches, leagues.ledger(id).unwrap().len());
@@ -182,11 +182,11 @@ fn assert_matches_replay(leagues: &Leagues, id: LeagueId) {
 fn assert_board_in(
     leagues: &Leagues,
     id: LeagueId,
-    order: BoardOrder,
+    order: podium::Order,
     standings: &[podium::Standing],
 ) {
     let mut fresh = standings.to_vec();
-    let tier = |s: &podium::Standing| order == BoardOrder::Established && s.provisional;
+    let tier = |s: &podium::Standing| order == podium::Order::Established && s.provisional;
     fresh.sort_by(|a, b| {
         tier(a)
             .cmp(&tier(b))
@@ -197,7 +197,7 @@ fn assert_board_in(
         .leaderboard_page_in(id, order, 0, usize::MAX)
         .unwrap()
         .1;
-    if order == BoardOrder::default() {
+    if order == podium::Order::default() {
         assert_eq!(leagues.leaderboard(id).unwrap(), served);
     }
     assert_eq!(served.len(), fresh.len());
@@ -218,7 +218,7 @@ fn assert_board_in(
         }
         assert_eq!(a.provisional, b.provisional);
         assert!((a.win_pct - b.stats.win_pct()).abs() < 1e-9);
-        if order == BoardOrder::default() {
+        if order == podium::Order::default() {
             let p = leagues.player(id, &a.player).unwrap();
             assert_eq!(&p.standing, a);
             assert_eq!(p.history.len(), a.games as usize);
