@@ -3,7 +3,7 @@
 use crate::util::{csv_rows, podium, podium_stdin, Dir};
 
 #[test]
-fn catan_log_becomes_long_csv_oldest_first() {
+fn catan_log_becomes_long_csv_oldest_first_with_victory_points_as_scores() {
     let log = "2020-10-16 : 10 : Alex 10 * , Mic 10 , Jess 9\n\
                2020-10-16 : 10 : Mic 10, Alex 7, Jess 7\n\
                2020-10-02 : 10 : Jess 10 , Mic 8 , Alex 8\n";
@@ -15,7 +15,7 @@ fn catan_log_becomes_long_csv_oldest_first() {
             (
                 r["match"].as_str(),
                 r["player"].as_str(),
-                r["rank"].as_str(),
+                r["score"].as_str(),
                 r["time"].as_str(),
             )
         })
@@ -23,17 +23,18 @@ fn catan_log_becomes_long_csv_oldest_first() {
     assert_eq!(
         got,
         [
-            ("2020-10-02#1", "Jess", "1", "2020-10-02"),
-            ("2020-10-02#1", "Mic", "2", "2020-10-02"),
-            ("2020-10-02#1", "Alex", "2", "2020-10-02"),
-            ("2020-10-16#1", "Mic", "1", "2020-10-16"),
-            ("2020-10-16#1", "Alex", "2", "2020-10-16"),
-            ("2020-10-16#1", "Jess", "2", "2020-10-16"),
-            ("2020-10-16#2", "Alex", "1", "2020-10-16"),
-            ("2020-10-16#2", "Mic", "2", "2020-10-16"),
-            ("2020-10-16#2", "Jess", "3", "2020-10-16"),
+            ("2020-10-02#1", "Jess", "10", "2020-10-02"),
+            ("2020-10-02#1", "Mic", "8", "2020-10-02"),
+            ("2020-10-02#1", "Alex", "8", "2020-10-02"),
+            ("2020-10-16#1", "Mic", "10", "2020-10-16"),
+            ("2020-10-16#1", "Alex", "7", "2020-10-16"),
+            ("2020-10-16#1", "Jess", "7", "2020-10-16"),
+            ("2020-10-16#2", "Alex", "10.5", "2020-10-16"),
+            ("2020-10-16#2", "Mic", "10", "2020-10-16"),
+            ("2020-10-16#2", "Jess", "9", "2020-10-16"),
         ]
     );
+    assert!(rows.iter().all(|r| r["rank"].is_empty()));
     // What it prints, `podium rate` reads: the day's games in the order played.
     let d = Dir::new("import-catan");
     let file = d.file("c.csv", out.ok());
@@ -108,6 +109,35 @@ fn f1_directory_becomes_long_csv_in_race_order() {
             ("1951-02 Swiss Grand Prix", "fangio", "1", "alfa"),
             ("1951-02 Swiss Grand Prix", "farina", "2", "alfa"),
             ("1951-02 Swiss Grand Prix", "wallard", "2", "kurtis_kraft"),
+        ]
+    );
+    // With laps and times: minus the seconds behind the winner, a lapped car behind.
+    d.file(
+        "results.csv",
+        "resultId,raceId,driverId,constructorId,positionOrder,laps,milliseconds\n\
+         1,2,1,1,1,42,10800000\n2,2,2,1,3,41,\\N\n3,2,3,2,2,42,10812345\n4,1,3,2,1,200,\\N\n5,1,2,1,2,199,\\N\n",
+    );
+    let rows = csv_rows(podium(&["import", "f1", d.0.to_str().unwrap()]).ok());
+    let got: Vec<(&str, &str, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["match"].as_str(),
+                r["player"].as_str(),
+                r["rank"].as_str(),
+                r["score"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("1951-01 Indianapolis 500", "wallard", "1", ""),
+            ("1951-01 Indianapolis 500", "farina", "2", ""),
+            ("1951-02 Swiss Grand Prix", "fangio", "", "0"),
+            ("1951-02 Swiss Grand Prix", "wallard", "", "-12.345"),
+            // One lap of the winner's 10800 s / 42 laps.
+            ("1951-02 Swiss Grand Prix", "farina", "", "-257.143"),
         ]
     );
     let empty = Dir::new("import-f1-empty");

@@ -12,8 +12,11 @@
 //! [`read`] returns the games oldest first, each with its date as time and an id
 //! `DATE#N` (the N-th game of that day, counted in the order played). Games of one day keep the file's chronological
 //! order (the reverse of the lines), so a stable sort by time rates them as played.
-//! Finishes are places: equal points share a place, except that a starred player takes the
-//! place above the others with the same points.
+//! Finishes are the victory points as scores (higher is better), so that the margins of a
+//! game reach the systems that read them: equal points tie, except that a starred player
+//! scores half a point more than the others with the same points, which puts them alone
+//! in the place above. The places are the same as reading the listed order with those
+//! ties.
 //!
 //! ```
 //! let log = "2020-10-16 : 10 : Alex 10 * , Mic 10 , Jess 9\n\
@@ -22,6 +25,7 @@
 //! assert_eq!(games[0].id(), "2020-10-16#1"); // the last line is the earlier game
 //! assert_eq!(games[0].place(1), 2); // Alex and Jess tie for 2nd
 //! assert_eq!(games[1].place(1), 2); // Mic 10 is 2nd behind the starred Alex 10
+//! assert_eq!(games[1].entries()[0].finish, podium::Finish::Score(10.5)); // Alex 10 *
 //! ```
 
 use std::collections::HashMap;
@@ -38,8 +42,8 @@ struct Game {
     line: u64,
     date: String,
     time: i64,
-    /// `(name, place)` in listed order.
-    players: Vec<(String, u32)>,
+    /// `(name, score)` in listed order: the victory points, plus one half for a star.
+    players: Vec<(String, f64)>,
 }
 
 /// Reads a whole game log and returns its games oldest first.
@@ -70,10 +74,10 @@ pub fn read(file: &str, input: impl BufRead) -> Result<Vec<Match>, ReadError> {
         let n = per_day.entry(g.date.clone()).or_default();
         *n += 1;
         let id = format!("{}#{}", g.date, n);
-        let rows = g.players.into_iter().map(|(player, place)| ResultRow {
+        let rows = g.players.into_iter().map(|(player, score)| ResultRow {
             player,
             team: None,
-            finish: Finish::Rank(f64::from(place)),
+            finish: Finish::Score(score),
             weight: 1.0,
             factors: Vec::new(),
         });
@@ -163,17 +167,12 @@ fn parse_line(file: &str, line: u64, text: &str) -> Result<Game, ReadError> {
         }
         listed.push((name.to_string(), points, star));
     }
-    // Places: equal points share a place unless the player above them is starred.
-    let mut players = Vec::with_capacity(listed.len());
-    let mut prev: Option<(u32, bool, u32)> = None; // (points, starred, place)
-    for (i, (name, points, star)) in listed.into_iter().enumerate() {
-        let place = match prev {
-            Some((p, false, place)) if p == points => place,
-            _ => i as u32 + 1,
-        };
-        prev = Some((points, star, place));
-        players.push((name, place));
-    }
+    // Scores: the points, with half a point more for the starred winner among equal
+    // points, so that equal points share a place unless the player above is starred.
+    let players = listed
+        .into_iter()
+        .map(|(name, points, star)| (name, f64::from(points) + if star { 0.5 } else { 0.0 }))
+        .collect();
     Ok(Game {
         line,
         date: date.to_string(),
@@ -272,6 +271,49 @@ mod tests {
         // Without the star, equal top points are a tie for the win.
         let m = one("2020-10-16 : 10 : Alex 10 , Mic 10 , Jess 9\n");
         assert_eq!(m.winners(), 2);
+    }
+
+    fn scores(m: &Match) -> Vec<(String, f64)> {
+        m.players()
+            .map(|(e, p)| match m.entries()[e].finish {
+                Finish::Score(s) => (p.player.clone(), s),
+                Finish::Rank(r) => panic!("{} has rank {r}, expected a score", p.player),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn victory_points_are_the_scores_and_the_places_stay_as_listed() {
+        let m = one("2020-10-16 : 13 : Alex 13 * , Mic 13 , Jess 13 , Laura 6, Sean 6, Bo 0\n");
+        let s = |n: &str, v: f64| (n.to_string(), v);
+        assert_eq!(
+            scores(&m),
+            [
+                s("Alex", 13.5),
+                s("Mic", 13.0),
+                s("Jess", 13.0),
+                s("Laura", 6.0),
+                s("Sean", 6.0),
+                s("Bo", 0.0)
+            ]
+        );
+        // The places are those of the listed order with equal points tied, the starred
+        // player alone above them.
+        assert_eq!(
+            places(&m),
+            [
+                p("Alex", 1),
+                p("Mic", 2),
+                p("Jess", 2),
+                p("Laura", 4),
+                p("Sean", 4),
+                p("Bo", 6)
+            ]
+        );
+        // A star on points nobody else has changes no place.
+        let m = one("2020-10-16 : 10 : Alex 11 * , Mic 10\n");
+        assert_eq!(scores(&m), [s("Alex", 11.5), s("Mic", 10.0)]);
+        assert_eq!(places(&m), [p("Alex", 1), p("Mic", 2)]);
     }
 
     #[test]
