@@ -3,7 +3,7 @@
 use crate::util::{csv_rows, podium, podium_stdin, Dir};
 
 #[test]
-fn catan_log_becomes_long_csv_oldest_first_with_victory_points_as_scores() {
+fn catan_log_becomes_long_csv_oldest_first() {
     let log = "2020-10-16 : 10 : Alex 10 * , Mic 10 , Jess 9\n\
                2020-10-16 : 10 : Mic 10, Alex 7, Jess 7\n\
                2020-10-02 : 10 : Jess 10 , Mic 8 , Alex 8\n";
@@ -15,7 +15,7 @@ fn catan_log_becomes_long_csv_oldest_first_with_victory_points_as_scores() {
             (
                 r["match"].as_str(),
                 r["player"].as_str(),
-                r["score"].as_str(),
+                r["rank"].as_str(),
                 r["time"].as_str(),
             )
         })
@@ -23,23 +23,51 @@ fn catan_log_becomes_long_csv_oldest_first_with_victory_points_as_scores() {
     assert_eq!(
         got,
         [
-            ("2020-10-02#1", "Jess", "10", "2020-10-02"),
-            ("2020-10-02#1", "Mic", "8", "2020-10-02"),
-            ("2020-10-02#1", "Alex", "8", "2020-10-02"),
-            ("2020-10-16#1", "Mic", "10", "2020-10-16"),
-            ("2020-10-16#1", "Alex", "7", "2020-10-16"),
-            ("2020-10-16#1", "Jess", "7", "2020-10-16"),
-            ("2020-10-16#2", "Alex", "10.5", "2020-10-16"),
-            ("2020-10-16#2", "Mic", "10", "2020-10-16"),
-            ("2020-10-16#2", "Jess", "9", "2020-10-16"),
+            ("2020-10-02#1", "Jess", "1", "2020-10-02"),
+            ("2020-10-02#1", "Mic", "2", "2020-10-02"),
+            ("2020-10-02#1", "Alex", "2", "2020-10-02"),
+            ("2020-10-16#1", "Mic", "1", "2020-10-16"),
+            ("2020-10-16#1", "Alex", "2", "2020-10-16"),
+            ("2020-10-16#1", "Jess", "2", "2020-10-16"),
+            ("2020-10-16#2", "Alex", "1", "2020-10-16"),
+            ("2020-10-16#2", "Mic", "2", "2020-10-16"),
+            ("2020-10-16#2", "Jess", "3", "2020-10-16"),
         ]
     );
-    assert!(rows.iter().all(|r| r["rank"].is_empty()));
     // What it prints, `podium rate` reads: the day's games in the order played.
     let d = Dir::new("import-catan");
     let file = d.file("c.csv", out.ok());
     let board = csv_rows(podium(&["rate", &file, "--format", "csv"]).ok());
     assert_eq!(board.len(), 3);
+}
+
+#[test]
+fn catan_with_scores_writes_victory_points_instead_of_places() {
+    let log = "2020-10-16 : 10 : Alex 10 * , Mic 10 , Jess 9\n\
+               2020-10-02 : 10 : Jess 10 , Mic 8 , Alex 8\n";
+    let rows = csv_rows(podium_stdin(&["import", "catan", "-", "--scores"], log).ok());
+    let got: Vec<(&str, &str, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["match"].as_str(),
+                r["player"].as_str(),
+                r["rank"].as_str(),
+                r["score"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("2020-10-02#1", "Jess", "", "10"),
+            ("2020-10-02#1", "Mic", "", "8"),
+            ("2020-10-02#1", "Alex", "", "8"),
+            ("2020-10-16#1", "Alex", "", "10.5"),
+            ("2020-10-16#1", "Mic", "", "10"),
+            ("2020-10-16#1", "Jess", "", "9"),
+        ]
+    );
 }
 
 #[test]
@@ -111,13 +139,36 @@ fn f1_directory_becomes_long_csv_in_race_order() {
             ("1951-02 Swiss Grand Prix", "wallard", "2", "kurtis_kraft"),
         ]
     );
-    // With laps and times: minus the seconds behind the winner, a lapped car behind.
+    // Laps and times change nothing by default: places in `rank`, no score.
     d.file(
         "results.csv",
         "resultId,raceId,driverId,constructorId,positionOrder,laps,milliseconds\n\
          1,2,1,1,1,42,10800000\n2,2,2,1,3,41,\\N\n3,2,3,2,2,42,10812345\n4,1,3,2,1,200,\\N\n5,1,2,1,2,199,\\N\n",
     );
-    let rows = csv_rows(podium(&["import", "f1", d.0.to_str().unwrap()]).ok());
+    let dir = d.0.to_str().unwrap();
+    let rows = csv_rows(podium(&["import", "f1", dir]).ok());
+    let got: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["player"].as_str(),
+                r["rank"].as_str(),
+                r["score"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("wallard", "1", ""),
+            ("farina", "2", ""),
+            ("fangio", "1", ""),
+            ("wallard", "2", ""),
+            ("farina", "3", ""),
+        ]
+    );
+    // With --scores: minus the seconds behind the winner, a lapped car behind.
+    let rows = csv_rows(podium(&["import", "f1", dir, "--scores"]).ok());
     let got: Vec<(&str, &str, &str, &str)> = rows
         .iter()
         .map(|r| {

@@ -12,11 +12,10 @@
 //! [`read`] returns the games oldest first, each with its date as time and an id
 //! `DATE#N` (the N-th game of that day, counted in the order played). Games of one day keep the file's chronological
 //! order (the reverse of the lines), so a stable sort by time rates them as played.
-//! Finishes are the victory points as scores (higher is better), so that the margins of a
-//! game reach the systems that read them: equal points tie, except that a starred player
-//! scores half a point more than the others with the same points, which puts them alone
-//! in the place above. The places are the same as reading the listed order with those
-//! ties.
+//! Finishes are places: equal points share a place, except that a starred player takes the
+//! place above the others with the same points. [`read_scores`] gives the victory points
+//! as scores instead (higher is better, a starred player half a point above the others
+//! with the same points, so the places are the same), for the systems that read margins.
 //!
 //! ```
 //! let log = "2020-10-16 : 10 : Alex 10 * , Mic 10 , Jess 9\n\
@@ -25,7 +24,6 @@
 //! assert_eq!(games[0].id(), "2020-10-16#1"); // the last line is the earlier game
 //! assert_eq!(games[0].place(1), 2); // Alex and Jess tie for 2nd
 //! assert_eq!(games[1].place(1), 2); // Mic 10 is 2nd behind the starred Alex 10
-//! assert_eq!(games[1].entries()[0].finish, podium::Finish::Score(10.5)); // Alex 10 *
 //! ```
 
 use std::collections::HashMap;
@@ -42,8 +40,9 @@ struct Game {
     line: u64,
     date: String,
     time: i64,
-    /// `(name, score)` in listed order: the victory points, plus one half for a star.
-    players: Vec<(String, f64)>,
+    /// `(name, place, score)` in listed order; the score is the victory points, plus
+    /// one half for a star.
+    players: Vec<(String, u32, f64)>,
 }
 
 /// Reads a whole game log and returns its games oldest first.
@@ -56,6 +55,20 @@ struct Game {
 /// listed in finishing order, a misplaced `*`, a player listed twice or a game of one
 /// player.
 pub fn read(file: &str, input: impl BufRead) -> Result<Vec<Match>, ReadError> {
+    read_as(file, input, false)
+}
+
+/// Like [`read`], but each player's finish is a score, the victory points (a starred
+/// player half a point above the others with the same points): the places are those of
+/// [`read`], and the systems that read margins see them.
+///
+/// # Errors
+/// As [`read`].
+pub fn read_scores(file: &str, input: impl BufRead) -> Result<Vec<Match>, ReadError> {
+    read_as(file, input, true)
+}
+
+fn read_as(file: &str, input: impl BufRead, scores: bool) -> Result<Vec<Match>, ReadError> {
     let mut games = Vec::new();
     for item in super::numbered_lines(file, input) {
         let (line, text) = item?;
@@ -74,13 +87,20 @@ pub fn read(file: &str, input: impl BufRead) -> Result<Vec<Match>, ReadError> {
         let n = per_day.entry(g.date.clone()).or_default();
         *n += 1;
         let id = format!("{}#{}", g.date, n);
-        let rows = g.players.into_iter().map(|(player, score)| ResultRow {
-            player,
-            team: None,
-            finish: Finish::Score(score),
-            weight: 1.0,
-            factors: Vec::new(),
-        });
+        let rows = g
+            .players
+            .into_iter()
+            .map(|(player, place, score)| ResultRow {
+                player,
+                team: None,
+                finish: if scores {
+                    Finish::Score(score)
+                } else {
+                    Finish::Rank(f64::from(place))
+                },
+                weight: 1.0,
+                factors: Vec::new(),
+            });
         let m = Match::from_rows(id.clone(), Some(g.time), rows)
             .map_err(|e| match_error(file, g.line, &id, e))?;
         out.push(m);
@@ -167,12 +187,19 @@ fn parse_line(file: &str, line: u64, text: &str) -> Result<Game, ReadError> {
         }
         listed.push((name.to_string(), points, star));
     }
-    // Scores: the points, with half a point more for the starred winner among equal
-    // points, so that equal points share a place unless the player above is starred.
-    let players = listed
-        .into_iter()
-        .map(|(name, points, star)| (name, f64::from(points) + if star { 0.5 } else { 0.0 }))
-        .collect();
+    // Places: equal points share a place unless the player above them is starred.
+    // Scores: the points, half a point more for a star, which gives the same places.
+    let mut players = Vec::with_capacity(listed.len());
+    let mut prev: Option<(u32, bool, u32)> = None; // (points, starred, place)
+    for (i, (name, points, star)) in listed.into_iter().enumerate() {
+        let place = match prev {
+            Some((p, false, place)) if p == points => place,
+            _ => i as u32 + 1,
+        };
+        prev = Some((points, star, place));
+        let score = f64::from(points) + if star { 0.5 } else { 0.0 };
+        players.push((name, place, score));
+    }
     Ok(Game {
         line,
         date: date.to_string(),
@@ -283,8 +310,15 @@ mod tests {
     }
 
     #[test]
-    fn victory_points_are_the_scores_and_the_places_stay_as_listed() {
-        let m = one("2020-10-16 : 13 : Alex 13 * , Mic 13 , Jess 13 , Laura 6, Sean 6, Bo 0\n");
+    fn read_gives_places_and_read_scores_the_victory_points_with_the_same_places() {
+        let text = "2020-10-16 : 13 : Alex 13 * , Mic 13 , Jess 13 , Laura 6, Sean 6, Bo 0\n";
+        let ranks = one(text);
+        assert!(ranks
+            .entries()
+            .iter()
+            .all(|e| matches!(e.finish, Finish::Rank(_))));
+        let m = read_scores("g.txt", text.as_bytes()).unwrap().remove(0);
+        assert_eq!(places(&m), places(&ranks));
         let s = |n: &str, v: f64| (n.to_string(), v);
         assert_eq!(
             scores(&m),
@@ -311,7 +345,9 @@ mod tests {
             ]
         );
         // A star on points nobody else has changes no place.
-        let m = one("2020-10-16 : 10 : Alex 11 * , Mic 10\n");
+        let m = read_scores("g.txt", "2020-10-16 : 10 : Alex 11 * , Mic 10\n".as_bytes())
+            .unwrap()
+            .remove(0);
         assert_eq!(scores(&m), [s("Alex", 11.5), s("Mic", 10.0)]);
         assert_eq!(places(&m), [p("Alex", 1), p("Mic", 2)]);
     }

@@ -7,8 +7,8 @@
 //!   time the race date; races are returned in date order (then by round);
 //! - each driver finishes at `positionOrder`, the full finishing order including
 //!   retirements; equal `positionOrder`s (shared drives of the 1950s) are ties;
-//! - when `results.csv` has `laps` and `milliseconds` columns and the race's winner has
-//!   both, every driver's finish is a score in seconds, minus the time behind the
+//! - with [`read_scores`], when `results.csv` has `laps` and `milliseconds` columns and
+//!   the race's winner has both, every driver's finish is a score in seconds, minus the time behind the
 //!   winner ([`margins`]): 0 for the winner, the gap on the clock for a car on the lead
 //!   lap, and for a car laps down (or out) its missing laps times the winner's mean lap
 //!   time; the scores order the drivers exactly as `positionOrder` does (a driver whose
@@ -224,6 +224,31 @@ pub fn read<A: Read, B: Read, C: Read, D: Read>(
     drivers: (&str, C),
     constructors: (&str, D),
 ) -> Result<Vec<Match>, ReadError> {
+    read_as(races, results, drivers, constructors, false)
+}
+
+/// Like [`read`], but where `results.csv` has `laps` and `milliseconds` and the race's
+/// winner has both, each driver's finish is a score, minus the seconds behind the winner
+/// ([`margins`]), with the places of [`read`]; races whose winner has no time keep ranks.
+///
+/// # Errors
+/// As [`read`], and a `laps` or `milliseconds` that is not a whole number.
+pub fn read_scores<A: Read, B: Read, C: Read, D: Read>(
+    races: (&str, A),
+    results: (&str, B),
+    drivers: (&str, C),
+    constructors: (&str, D),
+) -> Result<Vec<Match>, ReadError> {
+    read_as(races, results, drivers, constructors, true)
+}
+
+fn read_as<A: Read, B: Read, C: Read, D: Read>(
+    races: (&str, A),
+    results: (&str, B),
+    drivers: (&str, C),
+    constructors: (&str, D),
+    scores: bool,
+) -> Result<Vec<Match>, ReadError> {
     let names = read_names(drivers.0, drivers.1, "driver")?;
     let cars = read_names(constructors.0, constructors.1, "constructor")?;
     let race_list = read_races(races.0, races.1)?;
@@ -235,8 +260,12 @@ pub fn read<A: Read, B: Read, C: Read, D: Read>(
         t.column("constructorId")?,
         t.column("positionOrder")?,
     );
-    // Optional: without them the races keep their places as ranks.
-    let (laps_col, ms_col) = (t.column("laps").ok(), t.column("milliseconds").ok());
+    // Read for scores only, and optional: without them the races keep their places as ranks.
+    let (laps_col, ms_col) = if scores {
+        (t.column("laps").ok(), t.column("milliseconds").ok())
+    } else {
+        (None, None)
+    };
     let number = |rec: &csv::StringRecord, col: Option<usize>| {
         col.and_then(|c| rec.get(c))
             .filter(|v| !v.is_empty() && *v != "\\N")
@@ -326,9 +355,17 @@ pub fn read<A: Read, B: Read, C: Read, D: Read>(
             .iter()
             .filter(|f| seen.insert(f.driver.as_str(), ()).is_none())
             .collect();
+        let finishes = if scores {
+            margins(&drivers)
+        } else {
+            drivers
+                .iter()
+                .map(|f| Finish::Rank(f64::from(f.pos)))
+                .collect()
+        };
         let rows: Vec<ResultRow> = drivers
             .iter()
-            .zip(margins(&drivers))
+            .zip(finishes)
             .map(|(f, finish)| ResultRow {
                 player: names[&f.driver].clone(),
                 team: None,
@@ -456,6 +493,15 @@ mod tests {
         )
     }
 
+    fn run_scores(races: &str, results: &str, drivers: &str) -> Result<Vec<Match>, ReadError> {
+        read_scores(
+            ("races.csv", races.as_bytes()),
+            ("results.csv", results.as_bytes()),
+            ("drivers.csv", drivers.as_bytes()),
+            ("constructors.csv", CONSTRUCTORS.as_bytes()),
+        )
+    }
+
     fn finish(m: &Match) -> Vec<(String, usize)> {
         m.players()
             .map(|(e, p)| (p.player.clone(), m.place(e)))
@@ -495,6 +541,18 @@ mod tests {
     const FIVE: &str = "driverId,driverRef\n1,\"a\"\n2,\"b\"\n3,\"c\"\n4,\"d\"\n5,\"e\"\n6,\"f\"\n";
 
     #[test]
+    fn read_keeps_ranks_even_when_laps_and_times_are_given() {
+        let results = "raceId,driverId,constructorId,positionOrder,laps,milliseconds\n\
+            1,1,1,1,10,1000000\n1,2,2,2,10,1005500\n1,3,2,2,x,y\n";
+        let got = run(RACES, results, FIVE).unwrap();
+        let finishes: Vec<Finish> = got[0].entries().iter().map(|e| e.finish).collect();
+        assert_eq!(
+            finishes,
+            [Finish::Rank(1.0), Finish::Rank(2.0), Finish::Rank(2.0)]
+        );
+    }
+
+    #[test]
     fn a_car_a_lap_down_scores_below_the_lead_lap_whatever_its_time() {
         // a wins 10 laps in 1000 s (100 s a lap); b is 5.5 s behind; c is on the lead lap
         // 150 s behind (slower than a lap); d is a lap down, e and f went out on lap 3
@@ -502,7 +560,7 @@ mod tests {
         let results = "raceId,driverId,constructorId,positionOrder,laps,milliseconds\n\
             1,4,1,4,9,\\N\n1,1,1,1,10,1000000\n1,2,2,2,10,1005500\n\
             1,3,2,3,10,1150000\n1,6,1,6,3,\\N\n1,5,2,5,3,\\N\n";
-        let got = run(RACES, results, FIVE).unwrap();
+        let got = run_scores(RACES, results, FIVE).unwrap();
         let s = |n: &str, v: f64| (n.to_string(), v);
         assert_eq!(
             scores(&got[0]),
@@ -537,7 +595,7 @@ mod tests {
         let results = "raceId,driverId,constructorId,positionOrder,laps,milliseconds\n\
             1,1,1,1,20,2000000\n1,2,1,2,20,2010000\n1,3,2,2,20,2010000\n\
             1,4,2,4,20,2010000\n1,5,1,5,20,\\N\n1,6,2,6,19,\\N\n";
-        let got = run(RACES, results, FIVE).unwrap();
+        let got = run_scores(RACES, results, FIVE).unwrap();
         assert_eq!(
             finish(&got[0]),
             [
@@ -567,14 +625,14 @@ mod tests {
     fn a_race_whose_winner_has_no_time_keeps_its_ranks() {
         let results = "raceId,driverId,constructorId,positionOrder,laps,milliseconds\n\
             1,1,1,1,20,\\N\n1,2,1,2,20,\\N\n2,1,1,2,5,\\N\n2,2,1,1,5,60000\n";
-        let got = run(RACES, results, FIVE).unwrap();
+        let got = run_scores(RACES, results, FIVE).unwrap();
         assert_eq!(got[0].entries()[1].finish, Finish::Rank(2.0));
         // b won in 60 s; a is listed behind on the same laps without a time: MIN_GAP.
         assert_eq!(got[1].entries()[0].finish, Finish::Score(0.0));
         assert_eq!(got[1].entries()[1].finish, Finish::Score(-MIN_GAP));
         assert_eq!(finish(&got[1]), [p("b", 1), p("a", 2)]);
         assert_eq!(
-            run(RACES, "raceId,driverId,constructorId,positionOrder,laps\n1,1,1,1,x\n", FIVE)
+            run_scores(RACES, "raceId,driverId,constructorId,positionOrder,laps\n1,1,1,1,x\n", FIVE)
                 .unwrap_err()
                 .to_string(),
             "results.csv:2: field `laps`: \"x\" is not valid, expected the laps completed, a whole number"
