@@ -326,16 +326,55 @@ fn trunc(mu: f64, sigma: f64, margin: f64, tie: bool) -> (f64, f64) {
     let (v, w) = if tie {
         let a = (-margin - mu) / sigma;
         let b = (margin - mu) / sigma;
-        let z = cdf(b, 0.0, 1.0) - cdf(a, 0.0, 1.0);
+        // The mass of [a, b]. Far in the upper tail `cdf(b) - cdf(a)` is the difference
+        // of two numbers that round to 1 (0, and a NaN below, for a tie whose difference
+        // lies many σ from the draw margin): there the upper tails are subtracted.
+        let z = if a > 0.0 {
+            cdf(-a, 0.0, 1.0) - cdf(-b, 0.0, 1.0)
+        } else {
+            cdf(b, 0.0, 1.0) - cdf(a, 0.0, 1.0)
+        };
         let v = (pdf(a, 0.0, 1.0) - pdf(b, 0.0, 1.0)) / z;
         let u = (a * pdf(a, 0.0, 1.0) - b * pdf(b, 0.0, 1.0)) / z;
-        (v, -(u - v.powi(2)))
+        if z > 0.0 && v.is_finite() && u.is_finite() {
+            (v, -(u - v.powi(2)))
+        } else {
+            tail_interval(a, b)
+        }
     } else {
         let a = (margin - mu) / sigma;
         let v = pdf(-a, 0.0, 1.0) / cdf(-a, 0.0, 1.0);
-        (v, v * (v + (-a)))
+        if v.is_finite() {
+            (v, v * (v + (-a)))
+        } else {
+            // A loss of the favourite by more than ~38 σ: Φ(−a) underflows; the
+            // Mills ratio's expansion gives v.
+            let v = a + 1.0 / a;
+            (v, v * (v - a))
+        }
     };
-    (mu + sigma * v, sigma * (1.0 - w).sqrt())
+    // Rounding can take w to 1 or above in the far tails: keep the σ positive.
+    (mu + sigma * v, sigma * (1.0 - w).max(1e-12).sqrt())
+}
+
+/// `(v, w)` of a standard normal truncated to `[a, b]` that lies so far in a tail that its
+/// mass underflows: there the density is an exponential of rate |a| (upper tail) or |b|
+/// (lower tail) cut at the interval's width, whose mean and variance give `v` and
+/// `w = 1 − variance`.
+fn tail_interval(a: f64, b: f64) -> (f64, f64) {
+    let (edge, rate, sign) = if a > 0.0 { (a, a, 1.0) } else { (b, -b, -1.0) };
+    let d = b - a;
+    let x = rate * d;
+    let (mean, var) = if x > 700.0 {
+        (1.0 / rate, 1.0 / rate.powi(2))
+    } else {
+        let e = x.exp();
+        (
+            1.0 / rate - d / (e - 1.0),
+            1.0 / rate.powi(2) - d.powi(2) * e / (e - 1.0).powi(2),
+        )
+    };
+    (edge + sign * mean, 1.0 - var)
 }
 
 fn approx(n: N, margin: f64, tie: bool) -> N {
@@ -1077,6 +1116,49 @@ mod tests {
             assert!(expected.next().is_none(), "{}", c.name);
         }
         assert!(worst < 1e-6, "{worst}");
+    }
+
+    #[test]
+    fn a_large_tied_group_far_from_its_draw_margin_and_a_shared_drive_give_finite_values() {
+        // Places as in a 1950s Grand Prix: a newcomer wins, then four entries tie for
+        // 2nd, one of them a car shared by two drivers; the tied entries' skills lie so
+        // far apart that their difference is many σ outside the draw margin, where
+        // `cdf(b) - cdf(a)` rounds to 0.
+        let priors = vec![
+            vec![(0.0, 6.0)],
+            vec![(6.0, 0.4)],
+            vec![(-6.0, 0.4), (-5.0, 0.5)],
+            vec![(5.0, 0.4)],
+            vec![(-5.5, 0.4)],
+            vec![(0.0, 6.0)],
+            vec![(1.0, 0.6)],
+            vec![(-1.0, 0.6)],
+        ];
+        let results = [-1.0, -2.0, -2.0, -2.0, -2.0, -6.0, -7.0, -7.0];
+        for p_draw in [0.1, 0.01] {
+            let post = game_posteriors(&priors, &results, &[], 1.0, p_draw);
+            for (e, team) in post.iter().enumerate() {
+                for &(mu, sigma) in team {
+                    assert!(
+                        mu.is_finite() && sigma.is_finite() && sigma > 0.0,
+                        "entry {e}: ({mu}, {sigma}) with p_draw {p_draw}"
+                    );
+                }
+            }
+        }
+        // The standard normal truncated to [8.5, 8.96]: the tail formula and the direct
+        // one (exact here in the upper tails) agree.
+        let (v, w) = tail_interval(8.5, 8.96);
+        assert!((v - 8.6088).abs() < 2e-3, "{v}");
+        assert!(w > 0.9 && w < 1.0, "{w}");
+        // A far tail of each side, and a loss 50 σ against the odds: finite.
+        for (mu, tie) in [(-60.0, true), (60.0, true), (60.0, false)] {
+            let (m, s) = trunc(mu, 1.0, 0.2, tie);
+            assert!(
+                m.is_finite() && s.is_finite() && s > 0.0,
+                "{mu} {tie}: {m} {s}"
+            );
+        }
     }
 
     #[test]
