@@ -240,6 +240,7 @@ fn draw(
     });
     let x_hi = if x_hi > x_lo { x_hi } else { x_lo + 1.0 };
     let y_hi = if y_hi > y_lo { y_hi } else { y_lo + 1.0 };
+    crate::plot::register_font();
     let root = SVGBackend::new(path, (1200, 700)).into_drawing_area();
     let result = (|| -> Result<(), Box<dyn std::error::Error>> {
         root.fill(&WHITE)?;
