@@ -280,7 +280,9 @@ fn erfc(x: f64) -> f64 {
     }
 }
 
-/// The package's inverse of [`erfc`] (three Newton steps from a rational guess).
+/// The package's inverse of [`erfc`] (three Newton steps from a rational guess); its
+/// literal −0.70711 is kept, not 1/√2, to give the package's values.
+#[allow(clippy::approx_constant)]
 fn erfcinv(y: f64) -> f64 {
     if y >= 2.0 {
         return -INF;
@@ -293,7 +295,7 @@ fn erfcinv(y: f64) -> f64 {
     let mut x = -0.70711 * ((2.30753 + t * 0.27061) / (1.0 + t * (0.99229 + t * 0.04481)) - t);
     for _ in 0..3 {
         let err = erfc(x) - y0;
-        x += err / (1.128_379_167_095_512_6 * (-(x.powi(2))).exp() - x * err);
+        x += err / (std::f64::consts::FRAC_2_SQRT_PI * (-(x.powi(2))).exp() - x * err);
     }
     if y < 1.0 {
         x
@@ -730,7 +732,7 @@ fn check_config(c: &TttConfig) -> Result<(), HistoryError> {
     if !(0.0..1.0).contains(&c.p_draw) {
         return bad("p_draw", c.p_draw, "in [0, 1)");
     }
-    if !(c.epsilon > 0.0) {
+    if c.epsilon.is_nan() || c.epsilon <= 0.0 {
         return bad("epsilon", c.epsilon, "above 0");
     }
     Ok(())

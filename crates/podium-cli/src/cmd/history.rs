@@ -188,7 +188,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         } else {
             top(&curves, args.top)
         };
-        let series: Vec<(String, Vec<(f64, f64, f64)>)> = shown
+        let series: Vec<Curve> = shown
             .iter()
             .map(|&p| {
                 let pts = curves[p]
@@ -223,11 +223,10 @@ fn top(curves: &[Vec<(f64, f64, f64)>], n: usize) -> Vec<usize> {
     peaks.into_iter().take(n).map(|(p, _)| p).collect()
 }
 
-fn draw(
-    path: &std::path::Path,
-    series: &[(String, Vec<(f64, f64, f64)>)],
-    dated: bool,
-) -> anyhow::Result<()> {
+/// A player's name and smoothed curve: `(time, mean, σ)` per match day.
+type Curve = (String, Vec<(f64, f64, f64)>);
+
+fn draw(path: &std::path::Path, series: &[Curve], dated: bool) -> anyhow::Result<()> {
     if series.iter().all(|s| s.1.is_empty()) {
         bail!("--plot: no curve to draw");
     }
