@@ -18,9 +18,10 @@
 //! let game = Match::ranked("g", &["ann", "bo"]).unwrap();
 //! let r = ttt.initial_rating();
 //! let after = ttt.rate(&game, &[r, r]).unwrap();
-//! // trueskillthroughtime 1.1.0: Game([[Player()], [Player()]]).posteriors()
-//! assert!((after[0].after.value - 3.339078962432996).abs() < 1e-9);
-//! assert!((after[0].after.sigma.unwrap() - 4.985032766455742).abs() < 1e-9);
+//! // trueskillthroughtime 1.1.0, at this system's p_draw 0.1:
+//! // Game([[Player()], [Player()]], p_draw=0.1).posteriors()
+//! assert!((after[0].after.value - 3.394311817328315).abs() < 1e-9);
+//! assert!((after[0].after.sigma.unwrap() - 4.977157889445189).abs() < 1e-9);
 //! ```
 
 use crate::error::RateError;
