@@ -42,6 +42,8 @@ enum Command {
     Simulate(cmd::simulate::Args),
     /// Replay a history and score each system's predictions before every match.
     Backtest(cmd::backtest::Args),
+    /// Smooth every player's skill over a whole history (TrueSkill Through Time): table and plot.
+    History(cmd::history::Args),
     /// Search a system's parameters on the first part of a history, score them on the rest.
     Tune(cmd::tune::Args),
     /// Run the league server: HTTP API and web pages over a match ledger.
@@ -62,6 +64,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Predict(args) => cmd::predict::run(args),
         Command::Simulate(args) => cmd::simulate::run(args),
         Command::Backtest(args) => cmd::backtest::run(args),
+        Command::History(args) => cmd::history::run(args),
         Command::Tune(args) => cmd::tune::run(args),
         Command::Serve(args) => cmd::serve::run(args),
         Command::Teams(args) => cmd::teams::run(args),

@@ -28,7 +28,8 @@ pub struct Series {
 const WIDTH: u32 = 1100;
 const HEIGHT: u32 = 600;
 
-fn register_font() {
+/// Registers the bundled font as `sans-serif` (once), for every chart podium draws.
+pub(crate) fn register_font() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         for style in [FontStyle::Normal, FontStyle::Bold] {

@@ -357,6 +357,44 @@ fn pair_loss(
     -p.clamp(MIN_PROBABILITY, 1.0 - MIN_PROBABILITY).ln()
 }
 
+/// The match with every score replaced by its place: the same order and ties, no
+/// margins, so a system that reads scores sees ranks only (`podium backtest --scores
+/// both`). A match of ranks is returned as it is.
+///
+/// ```
+/// use podium::{Finish, Match};
+/// let m = Match::builder("m")
+///     .player("a", Finish::Score(12.5))
+///     .player("b", Finish::Score(3.0))
+///     .player("c", Finish::Score(3.0))
+///     .build()
+///     .unwrap();
+/// let r = podium_eval::backtest::ranks_only(&m);
+/// let finishes: Vec<Finish> = r.entries().iter().map(|e| e.finish).collect();
+/// assert_eq!(finishes, [Finish::Rank(1.0), Finish::Rank(2.0), Finish::Rank(2.0)]);
+/// ```
+#[must_use]
+pub fn ranks_only(game: &Match) -> Match {
+    if game
+        .entries()
+        .iter()
+        .all(|e| matches!(e.finish, podium::Finish::Rank(_)))
+    {
+        return game.clone();
+    }
+    let mut b = Match::builder(game.id());
+    if let Some(t) = game.time() {
+        b = b.time(t);
+    }
+    for (i, e) in game.entries().iter().enumerate() {
+        let mut e = e.clone();
+        e.finish = podium::Finish::Rank(game.place(i) as f64);
+        b = b.entry(e);
+    }
+    // The entries of a valid match, with finishes that keep its order: valid too.
+    b.build().unwrap_or_else(|_| game.clone())
+}
+
 /// Sum of `−ln p` over the pairs at different places of `warm` (sorted by place).
 /// Exact, O(W²); parallel over the worse-placed player for large matches, summed in a
 /// fixed order.

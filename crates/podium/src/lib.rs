@@ -58,6 +58,7 @@ pub mod error;
 pub mod factor;
 pub mod frags;
 pub mod gaussian;
+pub mod history;
 pub mod league;
 pub mod limits;
 pub mod model;

@@ -150,6 +150,7 @@ static REGISTRY: &[SystemSpec] = &[
         defaults: defaults_of::<trueskill::TrueSkillConfig>,
         build: build_boxed::<trueskill::TrueSkillConfig>,
     },
+    SystemSpec { name: "ttt", summary: "Bayesian μ/σ: TrueSkill Through Time filtered forward (each skill a random walk in days); podium history smooths", source: "Dangauthier, Herbrich, Minka & Graepel, TrueSkill Through Time, NIPS 2007; trueskillthroughtime 1.1.0", defaults: defaults_of::<crate::systems::ttt::TttSystem>, build: build_boxed::<crate::systems::ttt::TttSystem> },
     SystemSpec {
         name: "elo-mmr",
         summary: "Bayesian μ/σ for contests of any size: each contest a performance, the rating a robust average of past performances (Elo-MMR, logistic)",

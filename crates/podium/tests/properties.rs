@@ -99,10 +99,12 @@ fn systems_for(n: usize) -> Vec<Box<dyn RatingSystem>> {
         .collect()
 }
 
-/// Systems whose result does not depend on the order of tied entries.
+/// Systems whose result does not depend on the order of tied entries (`ttt`, like
+/// `trueskill`, compares neighbours in a chain, so tied entries' order picks the chain).
 fn order_free(n: usize) -> Vec<Box<dyn RatingSystem>> {
-    const CHAINED: [&str; 3] = [
+    const CHAINED: [&str; 4] = [
         "trueskill",
+        "ttt",
         "bradley-terry-part",
         "thurstone-mosteller-part",
     ];

@@ -46,6 +46,28 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
+    /// Scores in the history: `with` (as given), `ranks` (every score replaced by its
+    /// place, so that no system sees a margin) or `both`: as given, and each system that
+    /// reads scores also run on ranks only (`NAME (ranks only)`), so that the table shows
+    /// what the margins are worth.
+    #[arg(
+        long,
+        value_enum,
+        default_value = "with",
+        value_name = "WITH|RANKS|BOTH"
+    )]
+    pub scores: Scores,
+}
+
+/// What `podium backtest` does with the scores of a history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Scores {
+    /// The matches as given.
+    With,
+    /// Every score replaced by its place.
+    Ranks,
+    /// Both: the systems that read scores twice.
+    Both,
 }
 
 /// One system's outcome.
@@ -55,6 +77,20 @@ pub type Outcome = (String, Result<BacktestResult, String>);
 #[must_use]
 pub fn factor_blind_name(system: &str) -> String {
     format!("{system} (factor-blind)")
+}
+
+/// How a system run on the matches with their scores replaced by places is named.
+#[must_use]
+pub fn ranks_only_name(system: &str) -> String {
+    format!("{system} (ranks only)")
+}
+
+/// Which copy of the history a run replays.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Replay {
+    AsLoaded,
+    FactorBlind,
+    RanksOnly,
 }
 
 /// Runs `podium backtest`.
@@ -81,22 +117,51 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let loaded = ingest::load(&args.input)?;
     report_skipped(&loaded.skipped);
-    let matches = loaded.matches;
+    let mut matches = loaded.matches;
+    if args.scores == Scores::Ranks {
+        matches = matches
+            .iter()
+            .map(podium_eval::backtest::ranks_only)
+            .collect();
+    }
+    // With `--scores both`, the systems that read scores replay ranks only too.
+    let ranks: Vec<podium::Match> = if args.scores == Scores::Both {
+        matches
+            .iter()
+            .map(podium_eval::backtest::ranks_only)
+            .collect()
+    } else {
+        Vec::new()
+    };
     // With factors, each system also replays the same matches without them.
     let blind: Vec<podium::Match> = if factored {
         matches.iter().map(podium::Match::without_factors).collect()
     } else {
         Vec::new()
     };
-    let mut runs: Vec<(Box<dyn podium::RatingSystem>, bool)> = Vec::new();
-    if factored {
-        let twins = chosen()?;
-        for (sys, twin) in systems.into_iter().zip(twins) {
-            runs.push((sys, false));
-            runs.push((twin, true));
-        }
+    let mut runs: Vec<(Box<dyn podium::RatingSystem>, Replay)> = Vec::new();
+    let twins = if factored || args.scores == Scores::Both {
+        chosen()?.into_iter().map(Some).collect()
     } else {
-        runs.extend(systems.into_iter().map(|s| (s, false)));
+        Vec::new()
+    };
+    let twins = twins.into_iter().chain(std::iter::repeat_with(|| None));
+    let triplets = if factored && args.scores == Scores::Both {
+        chosen()?.into_iter().map(Some).collect()
+    } else {
+        Vec::new()
+    };
+    let triplets = triplets.into_iter().chain(std::iter::repeat_with(|| None));
+    for ((sys, twin), triplet) in systems.into_iter().zip(twins).zip(triplets) {
+        let reads_scores = sys.capabilities().uses_scores;
+        runs.push((sys, Replay::AsLoaded));
+        let mut spare = [twin, triplet].into_iter().flatten();
+        if factored {
+            runs.extend(spare.next().map(|s| (s, Replay::FactorBlind)));
+        }
+        if args.scores == Scores::Both && reads_scores {
+            runs.extend(spare.next().map(|s| (s, Replay::RanksOnly)));
+        }
     }
     let by_time = [window.from, window.until]
         .iter()
@@ -130,11 +195,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     let outcomes: Vec<Outcome> = pool.install(|| {
         runs.into_par_iter()
-            .map(|(sys, without)| {
-                let (name, history) = if without {
-                    (factor_blind_name(sys.name()), &blind)
-                } else {
-                    (sys.name().to_string(), &matches)
+            .map(|(sys, copy)| {
+                let (name, history) = match copy {
+                    Replay::AsLoaded => (sys.name().to_string(), &matches),
+                    Replay::FactorBlind => (factor_blind_name(sys.name()), &blind),
+                    Replay::RanksOnly => (ranks_only_name(sys.name()), &ranks),
                 };
                 let result = backtest(sys, history, &options).map_err(|e| e.to_string());
                 bar.inc(1);

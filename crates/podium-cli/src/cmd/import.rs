@@ -3,7 +3,7 @@
 //! (`podium import catan games.txt > catan.csv`).
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -32,12 +32,18 @@ enum Dataset {
         /// The game log.
         #[arg(value_name = "FILE")]
         file: String,
+        /// Write each player's victory points in a `score` column instead of the place in `rank` (a starred player half a point above the others with the same points; the places are the same).
+        #[arg(long)]
+        scores: bool,
     },
     /// Formula 1 results in the Ergast schema: a directory with races.csv, results.csv, drivers.csv and constructors.csv; each row carries the driver's car in a `constructor` column (`podium rate f1.csv --factor constructor` rates the cars beside the drivers).
     F1 {
         /// The directory holding the CSV files.
         #[arg(value_name = "DIR")]
         dir: PathBuf,
+        /// Write minus each driver's seconds behind the winner (from laps and milliseconds) in a `score` column instead of the place in `rank` (the places are the same; races whose winner has no time keep ranks).
+        #[arg(long)]
+        scores: bool,
     },
     /// Codeforces standings: a directory of `<contest id>.txt` files (line 1 = N, then `handle rankLo rankHi`), contests in id order, shared ranks as ties.
     Codeforces {
@@ -51,8 +57,8 @@ enum Dataset {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let bar = crate::evaluation::progress("importing", None);
     let read = match args.dataset {
-        Dataset::Catan { file } => catan(&file).map(|m| (file.clone(), m)),
-        Dataset::F1 { dir } => f1(&dir).map(|m| (dir.display().to_string(), m)),
+        Dataset::Catan { file, scores } => catan(&file, scores).map(|m| (file.clone(), m)),
+        Dataset::F1 { dir, scores } => f1(&dir, scores).map(|m| (dir.display().to_string(), m)),
         Dataset::Codeforces { dir } => codeforces(&dir).map(|m| (dir.display().to_string(), m)),
     };
     bar.finish_and_clear();
@@ -72,15 +78,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn catan(file: &str) -> anyhow::Result<Vec<Match>> {
-    if file == "-" {
-        return Ok(datasets::catan::read("<stdin>", io::stdin().lock())?);
-    }
-    let f = File::open(file).with_context(|| format!("cannot open {file}"))?;
-    Ok(datasets::catan::read(file, BufReader::new(f))?)
+fn catan(file: &str, scores: bool) -> anyhow::Result<Vec<Match>> {
+    let (name, input): (&str, Box<dyn BufRead>) = if file == "-" {
+        ("<stdin>", Box::new(io::stdin().lock()))
+    } else {
+        let f = File::open(file).with_context(|| format!("cannot open {file}"))?;
+        (file, Box::new(BufReader::new(f)))
+    };
+    Ok(if scores {
+        datasets::catan::read_scores(name, input)?
+    } else {
+        datasets::catan::read(name, input)?
+    })
 }
 
-fn f1(dir: &Path) -> anyhow::Result<Vec<Match>> {
+fn f1(dir: &Path, scores: bool) -> anyhow::Result<Vec<Match>> {
     let open = |name: &str| -> anyhow::Result<(String, BufReader<File>)> {
         let path = dir.join(name);
         let shown = path.display().to_string();
@@ -95,7 +107,12 @@ fn f1(dir: &Path) -> anyhow::Result<Vec<Match>> {
         open("drivers.csv")?,
         open("constructors.csv")?,
     );
-    Ok(datasets::f1::read(
+    let read = if scores {
+        datasets::f1::read_scores
+    } else {
+        datasets::f1::read
+    };
+    Ok(read(
         (&races.0, races.1),
         (&results.0, results.1),
         (&drivers.0, drivers.1),

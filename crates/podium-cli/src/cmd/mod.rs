@@ -3,6 +3,7 @@
 pub mod backtest;
 pub mod explain;
 pub mod frags;
+pub mod history;
 pub mod import;
 pub mod predict;
 pub mod rate;

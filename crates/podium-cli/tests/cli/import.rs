@@ -42,6 +42,35 @@ fn catan_log_becomes_long_csv_oldest_first() {
 }
 
 #[test]
+fn catan_with_scores_writes_victory_points_instead_of_places() {
+    let log = "2020-10-16 : 10 : Alex 10 * , Mic 10 , Jess 9\n\
+               2020-10-02 : 10 : Jess 10 , Mic 8 , Alex 8\n";
+    let rows = csv_rows(podium_stdin(&["import", "catan", "-", "--scores"], log).ok());
+    let got: Vec<(&str, &str, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["match"].as_str(),
+                r["player"].as_str(),
+                r["rank"].as_str(),
+                r["score"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("2020-10-02#1", "Jess", "", "10"),
+            ("2020-10-02#1", "Mic", "", "8"),
+            ("2020-10-02#1", "Alex", "", "8"),
+            ("2020-10-16#1", "Alex", "", "10.5"),
+            ("2020-10-16#1", "Mic", "", "10"),
+            ("2020-10-16#1", "Jess", "", "9"),
+        ]
+    );
+}
+
+#[test]
 fn catan_errors_name_file_and_line() {
     let d = Dir::new("import-catan-bad");
     let file = d.file(
@@ -108,6 +137,58 @@ fn f1_directory_becomes_long_csv_in_race_order() {
             ("1951-02 Swiss Grand Prix", "fangio", "1", "alfa"),
             ("1951-02 Swiss Grand Prix", "farina", "2", "alfa"),
             ("1951-02 Swiss Grand Prix", "wallard", "2", "kurtis_kraft"),
+        ]
+    );
+    // Laps and times change nothing by default: places in `rank`, no score.
+    d.file(
+        "results.csv",
+        "resultId,raceId,driverId,constructorId,positionOrder,laps,milliseconds\n\
+         1,2,1,1,1,42,10800000\n2,2,2,1,3,41,\\N\n3,2,3,2,2,42,10812345\n4,1,3,2,1,200,\\N\n5,1,2,1,2,199,\\N\n",
+    );
+    let dir = d.0.to_str().unwrap();
+    let rows = csv_rows(podium(&["import", "f1", dir]).ok());
+    let got: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["player"].as_str(),
+                r["rank"].as_str(),
+                r["score"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("wallard", "1", ""),
+            ("farina", "2", ""),
+            ("fangio", "1", ""),
+            ("wallard", "2", ""),
+            ("farina", "3", ""),
+        ]
+    );
+    // With --scores: minus the seconds behind the winner, a lapped car behind.
+    let rows = csv_rows(podium(&["import", "f1", dir, "--scores"]).ok());
+    let got: Vec<(&str, &str, &str, &str)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["match"].as_str(),
+                r["player"].as_str(),
+                r["rank"].as_str(),
+                r["score"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("1951-01 Indianapolis 500", "wallard", "1", ""),
+            ("1951-01 Indianapolis 500", "farina", "2", ""),
+            ("1951-02 Swiss Grand Prix", "fangio", "", "0"),
+            ("1951-02 Swiss Grand Prix", "wallard", "", "-12.345"),
+            // One lap of the winner's 10800 s / 42 laps.
+            ("1951-02 Swiss Grand Prix", "farina", "", "-257.143"),
         ]
     );
     let empty = Dir::new("import-f1-empty");

@@ -13,7 +13,9 @@
 //! `DATE#N` (the N-th game of that day, counted in the order played). Games of one day keep the file's chronological
 //! order (the reverse of the lines), so a stable sort by time rates them as played.
 //! Finishes are places: equal points share a place, except that a starred player takes the
-//! place above the others with the same points.
+//! place above the others with the same points. [`read_scores`] gives the victory points
+//! as scores instead (higher is better, a starred player half a point above the others
+//! with the same points, so the places are the same), for the systems that read margins.
 //!
 //! ```
 //! let log = "2020-10-16 : 10 : Alex 10 * , Mic 10 , Jess 9\n\
@@ -38,8 +40,9 @@ struct Game {
     line: u64,
     date: String,
     time: i64,
-    /// `(name, place)` in listed order.
-    players: Vec<(String, u32)>,
+    /// `(name, place, score)` in listed order; the score is the victory points, plus
+    /// one half for a star.
+    players: Vec<(String, u32, f64)>,
 }
 
 /// Reads a whole game log and returns its games oldest first.
@@ -52,6 +55,20 @@ struct Game {
 /// listed in finishing order, a misplaced `*`, a player listed twice or a game of one
 /// player.
 pub fn read(file: &str, input: impl BufRead) -> Result<Vec<Match>, ReadError> {
+    read_as(file, input, false)
+}
+
+/// Like [`read`], but each player's finish is a score, the victory points (a starred
+/// player half a point above the others with the same points): the places are those of
+/// [`read`], and the systems that read margins see them.
+///
+/// # Errors
+/// As [`read`].
+pub fn read_scores(file: &str, input: impl BufRead) -> Result<Vec<Match>, ReadError> {
+    read_as(file, input, true)
+}
+
+fn read_as(file: &str, input: impl BufRead, scores: bool) -> Result<Vec<Match>, ReadError> {
     let mut games = Vec::new();
     for item in super::numbered_lines(file, input) {
         let (line, text) = item?;
@@ -70,13 +87,20 @@ pub fn read(file: &str, input: impl BufRead) -> Result<Vec<Match>, ReadError> {
         let n = per_day.entry(g.date.clone()).or_default();
         *n += 1;
         let id = format!("{}#{}", g.date, n);
-        let rows = g.players.into_iter().map(|(player, place)| ResultRow {
-            player,
-            team: None,
-            finish: Finish::Rank(f64::from(place)),
-            weight: 1.0,
-            factors: Vec::new(),
-        });
+        let rows = g
+            .players
+            .into_iter()
+            .map(|(player, place, score)| ResultRow {
+                player,
+                team: None,
+                finish: if scores {
+                    Finish::Score(score)
+                } else {
+                    Finish::Rank(f64::from(place))
+                },
+                weight: 1.0,
+                factors: Vec::new(),
+            });
         let m = Match::from_rows(id.clone(), Some(g.time), rows)
             .map_err(|e| match_error(file, g.line, &id, e))?;
         out.push(m);
@@ -164,6 +188,7 @@ fn parse_line(file: &str, line: u64, text: &str) -> Result<Game, ReadError> {
         listed.push((name.to_string(), points, star));
     }
     // Places: equal points share a place unless the player above them is starred.
+    // Scores: the points, half a point more for a star, which gives the same places.
     let mut players = Vec::with_capacity(listed.len());
     let mut prev: Option<(u32, bool, u32)> = None; // (points, starred, place)
     for (i, (name, points, star)) in listed.into_iter().enumerate() {
@@ -172,7 +197,8 @@ fn parse_line(file: &str, line: u64, text: &str) -> Result<Game, ReadError> {
             _ => i as u32 + 1,
         };
         prev = Some((points, star, place));
-        players.push((name, place));
+        let score = f64::from(points) + if star { 0.5 } else { 0.0 };
+        players.push((name, place, score));
     }
     Ok(Game {
         line,
@@ -272,6 +298,58 @@ mod tests {
         // Without the star, equal top points are a tie for the win.
         let m = one("2020-10-16 : 10 : Alex 10 , Mic 10 , Jess 9\n");
         assert_eq!(m.winners(), 2);
+    }
+
+    fn scores(m: &Match) -> Vec<(String, f64)> {
+        m.players()
+            .map(|(e, p)| match m.entries()[e].finish {
+                Finish::Score(s) => (p.player.clone(), s),
+                Finish::Rank(r) => panic!("{} has rank {r}, expected a score", p.player),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn read_gives_places_and_read_scores_the_victory_points_with_the_same_places() {
+        let text = "2020-10-16 : 13 : Alex 13 * , Mic 13 , Jess 13 , Laura 6, Sean 6, Bo 0\n";
+        let ranks = one(text);
+        assert!(ranks
+            .entries()
+            .iter()
+            .all(|e| matches!(e.finish, Finish::Rank(_))));
+        let m = read_scores("g.txt", text.as_bytes()).unwrap().remove(0);
+        assert_eq!(places(&m), places(&ranks));
+        let s = |n: &str, v: f64| (n.to_string(), v);
+        assert_eq!(
+            scores(&m),
+            [
+                s("Alex", 13.5),
+                s("Mic", 13.0),
+                s("Jess", 13.0),
+                s("Laura", 6.0),
+                s("Sean", 6.0),
+                s("Bo", 0.0)
+            ]
+        );
+        // The places are those of the listed order with equal points tied, the starred
+        // player alone above them.
+        assert_eq!(
+            places(&m),
+            [
+                p("Alex", 1),
+                p("Mic", 2),
+                p("Jess", 2),
+                p("Laura", 4),
+                p("Sean", 4),
+                p("Bo", 6)
+            ]
+        );
+        // A star on points nobody else has changes no place.
+        let m = read_scores("g.txt", "2020-10-16 : 10 : Alex 11 * , Mic 10\n".as_bytes())
+            .unwrap()
+            .remove(0);
+        assert_eq!(scores(&m), [s("Alex", 11.5), s("Mic", 10.0)]);
+        assert_eq!(places(&m), [p("Alex", 1), p("Mic", 2)]);
     }
 
     #[test]

@@ -7,6 +7,13 @@
 //!   time the race date; races are returned in date order (then by round);
 //! - each driver finishes at `positionOrder`, the full finishing order including
 //!   retirements; equal `positionOrder`s (shared drives of the 1950s) are ties;
+//! - with [`read_scores`], when `results.csv` has `laps` and `milliseconds` columns and
+//!   the race's winner has both, every driver's finish is a score in seconds, minus the time behind the
+//!   winner ([`margins`]): 0 for the winner, the gap on the clock for a car on the lead
+//!   lap, and for a car laps down (or out) its missing laps times the winner's mean lap
+//!   time; the scores order the drivers exactly as `positionOrder` does (a driver whose
+//!   estimate would put him level with or ahead of the one listed above is put
+//!   [`MIN_GAP`] behind him). Races whose winner has no time keep their places as ranks;
 //! - a driver listed more than once in one race (he drove two cars) keeps his best place;
 //! - drivers are named by `driverRef` (`hamilton`, `michael_schumacher`), readable and
 //!   unique; should two drivers share one, the later in `drivers.csv` gets `-<driverId>`
@@ -147,7 +154,57 @@ struct Finisher {
     driver: String,
     constructor: String,
     pos: u32,
+    /// Laps completed and race time in milliseconds, where given.
+    laps: Option<u32>,
+    millis: Option<u64>,
     line: u64,
+}
+
+/// The least gap, in seconds, between drivers at different places whose laps and times
+/// do not tell them apart (cars out on the same lap, a dead heat on the clock).
+pub const MIN_GAP: f64 = 1.0;
+
+/// The seconds behind the winner of each of `finishers` (sorted by place, the winner
+/// first, one row per driver), or `None` when the winner has no laps or time. A car on
+/// the lead lap with a time is behind by its time on the clock; any other car by its
+/// missing laps at the winner's mean lap time. Each gap is at least the one above it,
+/// and [`MIN_GAP`] more at a later place, so the gaps keep the places.
+fn gaps(finishers: &[&Finisher]) -> Option<Vec<f64>> {
+    let winner = finishers.first()?;
+    let (laps, millis) = (winner.laps?, winner.millis?);
+    if laps == 0 {
+        return None;
+    }
+    let lap = millis as f64 / f64::from(laps);
+    let mut out: Vec<f64> = Vec::with_capacity(finishers.len());
+    for (i, f) in finishers.iter().enumerate() {
+        let estimate = match (f.laps, f.millis) {
+            (Some(l), Some(ms)) if l >= laps => (ms as f64 - millis as f64) / 1000.0,
+            (l, _) => f64::from(laps.saturating_sub(l.unwrap_or(0))) * lap / 1000.0,
+        };
+        let gap = match i.checked_sub(1) {
+            None => 0.0,
+            Some(j) if finishers[j].pos == f.pos => out[j],
+            Some(j) => estimate.max(out[j] + MIN_GAP),
+        };
+        // Milliseconds are the resolution of the source.
+        out.push((gap * 1000.0).round() / 1000.0);
+    }
+    Some(out)
+}
+
+/// The finishes of one race's drivers (sorted by place, one row per driver): scores
+/// (minus the seconds behind the winner) when the winner's laps and time are known,
+/// places otherwise.
+#[must_use]
+fn margins(finishers: &[&Finisher]) -> Vec<Finish> {
+    match gaps(finishers) {
+        Some(g) => g.into_iter().map(|g| Finish::Score(0.0 - g)).collect(),
+        None => finishers
+            .iter()
+            .map(|f| Finish::Rank(f64::from(f.pos)))
+            .collect(),
+    }
 }
 
 /// The factor kind of a driver's car.
@@ -167,6 +224,31 @@ pub fn read<A: Read, B: Read, C: Read, D: Read>(
     drivers: (&str, C),
     constructors: (&str, D),
 ) -> Result<Vec<Match>, ReadError> {
+    read_as(races, results, drivers, constructors, false)
+}
+
+/// Like [`read`], but where `results.csv` has `laps` and `milliseconds` and the race's
+/// winner has both, each driver's finish is a score, minus the seconds behind the winner
+/// ([`margins`]), with the places of [`read`]; races whose winner has no time keep ranks.
+///
+/// # Errors
+/// As [`read`], and a `laps` or `milliseconds` that is not a whole number.
+pub fn read_scores<A: Read, B: Read, C: Read, D: Read>(
+    races: (&str, A),
+    results: (&str, B),
+    drivers: (&str, C),
+    constructors: (&str, D),
+) -> Result<Vec<Match>, ReadError> {
+    read_as(races, results, drivers, constructors, true)
+}
+
+fn read_as<A: Read, B: Read, C: Read, D: Read>(
+    races: (&str, A),
+    results: (&str, B),
+    drivers: (&str, C),
+    constructors: (&str, D),
+    scores: bool,
+) -> Result<Vec<Match>, ReadError> {
     let names = read_names(drivers.0, drivers.1, "driver")?;
     let cars = read_names(constructors.0, constructors.1, "constructor")?;
     let race_list = read_races(races.0, races.1)?;
@@ -178,6 +260,17 @@ pub fn read<A: Read, B: Read, C: Read, D: Read>(
         t.column("constructorId")?,
         t.column("positionOrder")?,
     );
+    // Read for scores only, and optional: without them the races keep their places as ranks.
+    let (laps_col, ms_col) = if scores {
+        (t.column("laps").ok(), t.column("milliseconds").ok())
+    } else {
+        (None, None)
+    };
+    let number = |rec: &csv::StringRecord, col: Option<usize>| {
+        col.and_then(|c| rec.get(c))
+            .filter(|v| !v.is_empty() && *v != "\\N")
+            .map(str::to_string)
+    };
     t.each(|file, line, rec| {
         let race = required(file, line, rec, race_col, "raceId", "a raceId of races.csv")?;
         if !race_list.contains_key(race) {
@@ -218,10 +311,30 @@ pub fn read<A: Read, B: Read, C: Read, D: Read>(
             .ok()
             .filter(|&p| p >= 1)
             .ok_or_else(|| field_error(file, line, "positionOrder", pos, expected))?;
+        let laps = match number(rec, laps_col) {
+            None => None,
+            Some(v) => Some(v.parse::<u32>().map_err(|_| {
+                field_error(file, line, "laps", &v, "the laps completed, a whole number")
+            })?),
+        };
+        let millis = match number(rec, ms_col) {
+            None => None,
+            Some(v) => Some(v.parse::<u64>().map_err(|_| {
+                field_error(
+                    file,
+                    line,
+                    "milliseconds",
+                    &v,
+                    "the race time in milliseconds, a whole number",
+                )
+            })?),
+        };
         by_race.entry(race.to_string()).or_default().push(Finisher {
             driver: driver.to_string(),
             constructor: car.clone(),
             pos,
+            laps,
+            millis,
             line,
         });
         Ok(())
@@ -238,13 +351,25 @@ pub fn read<A: Read, B: Read, C: Read, D: Read>(
         // A driver who drove two cars keeps his best place (then his first row).
         finishers.sort_by_key(|f| (f.pos, f.line));
         let mut seen: HashMap<&str, ()> = HashMap::new();
-        let rows: Vec<ResultRow> = finishers
+        let drivers: Vec<&Finisher> = finishers
             .iter()
             .filter(|f| seen.insert(f.driver.as_str(), ()).is_none())
-            .map(|f| ResultRow {
+            .collect();
+        let finishes = if scores {
+            margins(&drivers)
+        } else {
+            drivers
+                .iter()
+                .map(|f| Finish::Rank(f64::from(f.pos)))
+                .collect()
+        };
+        let rows: Vec<ResultRow> = drivers
+            .iter()
+            .zip(finishes)
+            .map(|(f, finish)| ResultRow {
                 player: names[&f.driver].clone(),
                 team: None,
-                finish: Finish::Rank(f64::from(f.pos)),
+                finish,
                 weight: 1.0,
                 factors: vec![Factor::new(CONSTRUCTOR, f.constructor.as_str())],
             })
@@ -368,6 +493,15 @@ mod tests {
         )
     }
 
+    fn run_scores(races: &str, results: &str, drivers: &str) -> Result<Vec<Match>, ReadError> {
+        read_scores(
+            ("races.csv", races.as_bytes()),
+            ("results.csv", results.as_bytes()),
+            ("drivers.csv", drivers.as_bytes()),
+            ("constructors.csv", CONSTRUCTORS.as_bytes()),
+        )
+    }
+
     fn finish(m: &Match) -> Vec<(String, usize)> {
         m.players()
             .map(|(e, p)| (p.player.clone(), m.place(e)))
@@ -392,6 +526,116 @@ mod tests {
         assert_eq!(
             finish(&got[1]),
             [p("button", 1), p("barrichello", 2), p("hamilton", 3)]
+        );
+    }
+
+    fn scores(m: &Match) -> Vec<(String, f64)> {
+        m.players()
+            .map(|(e, p)| match m.entries()[e].finish {
+                Finish::Score(s) => (p.player.clone(), s),
+                Finish::Rank(r) => panic!("{} has rank {r}, expected a score", p.player),
+            })
+            .collect()
+    }
+
+    const FIVE: &str = "driverId,driverRef\n1,\"a\"\n2,\"b\"\n3,\"c\"\n4,\"d\"\n5,\"e\"\n6,\"f\"\n";
+
+    #[test]
+    fn read_keeps_ranks_even_when_laps_and_times_are_given() {
+        let results = "raceId,driverId,constructorId,positionOrder,laps,milliseconds\n\
+            1,1,1,1,10,1000000\n1,2,2,2,10,1005500\n1,3,2,2,x,y\n";
+        let got = run(RACES, results, FIVE).unwrap();
+        let finishes: Vec<Finish> = got[0].entries().iter().map(|e| e.finish).collect();
+        assert_eq!(
+            finishes,
+            [Finish::Rank(1.0), Finish::Rank(2.0), Finish::Rank(2.0)]
+        );
+    }
+
+    #[test]
+    fn a_car_a_lap_down_scores_below_the_lead_lap_whatever_its_time() {
+        // a wins 10 laps in 1000 s (100 s a lap); b is 5.5 s behind; c is on the lead lap
+        // 150 s behind (slower than a lap); d is a lap down, e and f went out on lap 3
+        // (f is listed behind e).
+        let results = "raceId,driverId,constructorId,positionOrder,laps,milliseconds\n\
+            1,4,1,4,9,\\N\n1,1,1,1,10,1000000\n1,2,2,2,10,1005500\n\
+            1,3,2,3,10,1150000\n1,6,1,6,3,\\N\n1,5,2,5,3,\\N\n";
+        let got = run_scores(RACES, results, FIVE).unwrap();
+        let s = |n: &str, v: f64| (n.to_string(), v);
+        assert_eq!(
+            scores(&got[0]),
+            [
+                s("a", 0.0),
+                s("b", -5.5),
+                s("c", -150.0),
+                // One lap at the winner's 100 s would be 100 s: put a second behind c.
+                s("d", -151.0),
+                s("e", -700.0),
+                s("f", -701.0)
+            ]
+        );
+        // The places are positionOrder's.
+        assert_eq!(
+            finish(&got[0]),
+            [
+                p("a", 1),
+                p("b", 2),
+                p("c", 3),
+                p("d", 4),
+                p("e", 5),
+                p("f", 6)
+            ]
+        );
+    }
+
+    #[test]
+    fn scores_keep_every_place_and_tie_of_position_order() {
+        // A shared drive (two drivers at place 2), a dead heat on the clock at different
+        // places, a car with laps but no time: the places are positionOrder's.
+        let results = "raceId,driverId,constructorId,positionOrder,laps,milliseconds\n\
+            1,1,1,1,20,2000000\n1,2,1,2,20,2010000\n1,3,2,2,20,2010000\n\
+            1,4,2,4,20,2010000\n1,5,1,5,20,\\N\n1,6,2,6,19,\\N\n";
+        let got = run_scores(RACES, results, FIVE).unwrap();
+        assert_eq!(
+            finish(&got[0]),
+            [
+                p("a", 1),
+                p("b", 2),
+                p("c", 2),
+                p("d", 4),
+                p("e", 5),
+                p("f", 6)
+            ]
+        );
+        let s = |n: &str, v: f64| (n.to_string(), v);
+        assert_eq!(
+            scores(&got[0]),
+            [
+                s("a", 0.0),
+                s("b", -10.0),
+                s("c", -10.0),
+                s("d", -11.0),
+                s("e", -12.0),
+                s("f", -100.0)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_race_whose_winner_has_no_time_keeps_its_ranks() {
+        let results = "raceId,driverId,constructorId,positionOrder,laps,milliseconds\n\
+            1,1,1,1,20,\\N\n1,2,1,2,20,\\N\n2,1,1,2,5,\\N\n2,2,1,1,5,60000\n";
+        let got = run_scores(RACES, results, FIVE).unwrap();
+        assert_eq!(got[0].entries()[1].finish, Finish::Rank(2.0));
+        // b won in 60 s; a is listed behind on the same laps without a time: MIN_GAP.
+        assert_eq!(got[1].entries()[0].finish, Finish::Score(0.0));
+        assert_eq!(got[1].entries()[1].finish, Finish::Score(-MIN_GAP));
+        assert_eq!(finish(&got[1]), [p("b", 1), p("a", 2)]);
+        assert_eq!(
+            run_scores(RACES, "raceId,driverId,constructorId,positionOrder,laps\n1,1,1,1,x\n", FIVE)
+                .unwrap_err()
+                .to_string(),
+            "results.csv:2: field `laps`: \"x\" is not valid, expected the laps completed, a whole number"
         );
     }
 

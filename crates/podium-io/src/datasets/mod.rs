@@ -5,8 +5,8 @@
 //!
 //! | converter | source | matches |
 //! |---|---|---|
-//! | [`catan`] | one line per game, newest first: `DATE : VP : Name pts, ...` | one per line, oldest first, finish by points |
-//! | [`f1`] | Ergast-schema `races.csv`, `results.csv`, `drivers.csv` | one per race, by race date, finish = `positionOrder` |
+//! | [`catan`] | one line per game, newest first: `DATE : VP : Name pts, ...` | one per line, oldest first, finish by points ([`catan::read_scores`]: victory points as scores) |
+//! | [`f1`] | Ergast-schema `races.csv`, `results.csv`, `drivers.csv` | one per race, by race date, finish = `positionOrder` ([`f1::read_scores`]: minus seconds behind the winner as scores, same places) |
 //! | [`codeforces`] | a directory of `<contest id>.txt` standings (`handle rankLo rankHi`) | one per contest, by id, shared ranks as ties |
 //!
 //! Errors are [`ReadError`]s naming the file, the line and the field.

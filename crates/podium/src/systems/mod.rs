@@ -77,6 +77,7 @@ pub mod proportional;
 pub mod shares;
 pub mod sme;
 pub mod trueskill;
+pub mod ttt;
 pub mod weng_lin;
 pub mod whitewhale;
 

@@ -1,0 +1,289 @@
+//! `podium history`: every player's skill curve over a whole history, smoothed by
+//! TrueSkill Through Time ([`podium::history`]): each estimate learns from the matches
+//! before and after it. Prints one row per player and match time (mean, σ), and draws
+//! the curves of chosen players (`--plot curves.svg`).
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use comfy_table::{presets::UTF8_BORDERS_ONLY, Table};
+use plotters::prelude::*;
+use podium::history::{History, TttConfig};
+
+use crate::ingest::{self, report_skipped, InputArgs};
+use crate::output::Format;
+
+/// Arguments of `podium history`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// The smoother: `ttt` (TrueSkill Through Time), the only one.
+    #[arg(long, default_value = "ttt")]
+    pub system: String,
+    /// Set a parameter: mu (0), sigma (6), beta (1), gamma (0.03 per day), p_draw (0.1;
+    /// ties need it above 0), epsilon (1e-6), iterations (30).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub settings: Vec<String>,
+    /// Only these players (comma-separated), in the table and the plot.
+    #[arg(long, value_name = "A,B,...")]
+    pub players: Option<String>,
+    /// Without --players: the plot shows this many players, those with the highest peak
+    /// of mean − σ among players of at least 10 matches.
+    #[arg(long, default_value_t = 8)]
+    pub top: usize,
+    /// Draw the curves (mean, with a band of ± one σ) into this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
+}
+
+/// The parameters from `--set`.
+fn config(settings: &[String]) -> anyhow::Result<TttConfig> {
+    let mut c = TttConfig {
+        p_draw: 0.1,
+        ..TttConfig::default()
+    };
+    for s in settings {
+        let Some((k, v)) = s.split_once('=') else {
+            bail!("--set {s}: expected KEY=VALUE");
+        };
+        let (k, v) = (k.trim().trim_start_matches("ttt."), v.trim());
+        if k == "iterations" {
+            c.iterations = v
+                .parse()
+                .with_context(|| format!("--set {s}: iterations must be a whole number"))?;
+            continue;
+        }
+        let x: f64 = v
+            .parse()
+            .with_context(|| format!("--set {s}: {v:?} is not a number"))?;
+        match k {
+            "mu" => c.mu = x,
+            "sigma" => c.sigma = x,
+            "beta" => c.beta = x,
+            "gamma" => c.gamma = x,
+            "p_draw" | "p-draw" => c.p_draw = x,
+            "epsilon" => c.epsilon = x,
+            _ => bail!(
+                "--set {s}: unknown parameter {k:?} (known: mu, sigma, beta, gamma, p_draw, epsilon, iterations)"
+            ),
+        }
+    }
+    Ok(c)
+}
+
+/// A curve point's time as text: a date when the history has times (days since the
+/// epoch), the match step otherwise.
+fn when(t: f64, dated: bool) -> String {
+    if dated {
+        let day = podium_io::time::format_time((t * 86_400.0).round() as i64);
+        day.get(..10).unwrap_or(&day).to_string()
+    } else {
+        format!("{t}")
+    }
+}
+
+/// Runs `podium history`.
+///
+/// # Errors
+/// Bad arguments or input, a history that cannot be smoothed, or output that cannot be
+/// written.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if !args.system.eq_ignore_ascii_case("ttt") {
+        bail!(
+            "--system {}: podium history smooths with ttt (TrueSkill Through Time) only",
+            args.system
+        );
+    }
+    if let Some(p) = &args.plot {
+        if p.extension().and_then(|e| e.to_str()) != Some("svg") {
+            bail!("--plot {}: the file name must end in .svg", p.display());
+        }
+    }
+    let config = config(&args.settings)?;
+    let loaded = ingest::load(&args.input)?;
+    report_skipped(&loaded.skipped);
+    let matches = loaded.matches;
+    let dated = matches.iter().all(|m| m.time().is_some());
+    let start = Instant::now();
+    let (mut h, ids) = History::from_matches(&matches, &config)?;
+    let (step, passes) = h.converge();
+    let seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "smoothed {} matches of {} players in {passes} passes ({seconds:.2} s, last step {:.1e} in mean, {:.1e} in σ)",
+        matches.len(),
+        ids.len(),
+        step.0,
+        step.1
+    );
+    let curves = h.curves();
+    let chosen: Vec<usize> = match &args.players {
+        Some(list) => {
+            let mut out = Vec::new();
+            for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                match ids.iter().position(|id| id == name) {
+                    Some(i) => out.push(i),
+                    None => bail!("--players: {name:?} plays no match of the history"),
+                }
+            }
+            out
+        }
+        None => (0..ids.len()).collect(),
+    };
+    let mut out = io::stdout().lock();
+    match args.format {
+        Format::Csv => {
+            let mut w = csv::Writer::from_writer(&mut out);
+            w.write_record(["player", "time", "mean", "sigma"])?;
+            for &p in &chosen {
+                for &(t, mu, sigma) in &curves[p] {
+                    w.write_record([
+                        ids[p].clone(),
+                        when(t, dated),
+                        mu.to_string(),
+                        sigma.to_string(),
+                    ])?;
+                }
+            }
+            w.flush()?;
+        }
+        Format::Json => {
+            let rows: Vec<serde_json::Value> = chosen
+                .iter()
+                .map(|&p| {
+                    serde_json::json!({
+                        "player": ids[p],
+                        "curve": curves[p].iter().map(|&(t, mu, sigma)| serde_json::json!({"time": when(t, dated), "mean": mu, "sigma": sigma})).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            writeln!(out, "{}", serde_json::to_string_pretty(&rows)?)?;
+        }
+        Format::Table => {
+            let mut t = Table::new();
+            t.load_preset(UTF8_BORDERS_ONLY);
+            t.set_header(["player", "time", "mean", "σ"]);
+            for &p in &chosen {
+                for &(time, mu, sigma) in &curves[p] {
+                    t.add_row([
+                        ids[p].clone(),
+                        when(time, dated),
+                        format!("{mu:.3}"),
+                        format!("{sigma:.3}"),
+                    ]);
+                }
+            }
+            writeln!(out, "{t}")?;
+        }
+    }
+    out.flush()?;
+    if let Some(path) = &args.plot {
+        let shown: Vec<usize> = if args.players.is_some() {
+            chosen
+        } else {
+            top(&curves, args.top)
+        };
+        let series: Vec<Curve> = shown
+            .iter()
+            .map(|&p| {
+                let pts = curves[p]
+                    .iter()
+                    .map(|&(t, mu, s)| {
+                        let x = if dated { 1970.0 + t / 365.2425 } else { t };
+                        (x, mu, s)
+                    })
+                    .collect();
+                (ids[p].clone(), pts)
+            })
+            .collect();
+        draw(path, &series, dated)?;
+    }
+    Ok(())
+}
+
+/// The `n` players with the highest peak of mean − σ, of those with 10 matches or more.
+fn top(curves: &[Vec<(f64, f64, f64)>], n: usize) -> Vec<usize> {
+    let mut peaks: Vec<(usize, f64)> = curves
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.len() >= 10)
+        .map(|(p, c)| {
+            (
+                p,
+                c.iter().map(|&(_, mu, s)| mu - s).fold(f64::MIN, f64::max),
+            )
+        })
+        .collect();
+    peaks.sort_by(|a, b| b.1.total_cmp(&a.1));
+    peaks.into_iter().take(n).map(|(p, _)| p).collect()
+}
+
+/// A player's name and smoothed curve: `(time, mean, σ)` per match day.
+type Curve = (String, Vec<(f64, f64, f64)>);
+
+fn draw(path: &std::path::Path, series: &[Curve], dated: bool) -> anyhow::Result<()> {
+    if series.iter().all(|s| s.1.is_empty()) {
+        bail!("--plot: no curve to draw");
+    }
+    let pts = || series.iter().flat_map(|s| s.1.iter());
+    let (x_lo, x_hi) = pts().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+        (a.min(p.0), b.max(p.0))
+    });
+    let (y_lo, y_hi) = pts().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+        (a.min(p.1 - p.2), b.max(p.1 + p.2))
+    });
+    let x_hi = if x_hi > x_lo { x_hi } else { x_lo + 1.0 };
+    let y_hi = if y_hi > y_lo { y_hi } else { y_lo + 1.0 };
+    crate::plot::register_font();
+    let root = SVGBackend::new(path, (1200, 700)).into_drawing_area();
+    let result = (|| -> Result<(), Box<dyn std::error::Error>> {
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Skill curves, TrueSkill Through Time (mean ± σ)",
+                ("sans-serif", 22),
+            )
+            .margin(16)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)?;
+        chart
+            .configure_mesh()
+            .x_desc(if dated { "year" } else { "match" })
+            .y_desc("skill (performance noise β = 1)")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .draw()?;
+        for (i, (name, c)) in series.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            let band: Vec<(f64, f64)> = c
+                .iter()
+                .map(|p| (p.0, p.1 + p.2))
+                .chain(c.iter().rev().map(|p| (p.0, p.1 - p.2)))
+                .collect();
+            chart.draw_series(std::iter::once(Polygon::new(band, color.mix(0.12))))?;
+            chart
+                .draw_series(LineSeries::new(
+                    c.iter().map(|p| (p.0, p.1)),
+                    color.stroke_width(2),
+                ))?
+                .label(name.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
+                });
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()?;
+        root.present()?;
+        Ok(())
+    })();
+    result.map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", path.display()))
+}
