@@ -64,7 +64,7 @@ impl InputArgs {
     }
 }
 
-/// The registered systems that rate factors ([`RatingSystem::rates_factors`]).
+/// The registered systems that rate factors ([`Capabilities::rates_factors`](podium::Capabilities::rates_factors)).
 pub fn factor_systems() -> Vec<&'static str> {
     podium::systems()
         .iter()

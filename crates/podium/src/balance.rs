@@ -3,7 +3,7 @@
 //! make it.
 //!
 //! Every proposed split is judged by the league's predictions
-//! ([`RatingSystem::predict_with`](crate::RatingSystem::predict_with) with the ratings
+//! ([`RatingSystem::predict`](crate::RatingSystem::predict) with the ratings
 //! the league holds before a match at the given time, and what the system learned: the
 //! same numbers [`League::predict`] gives for that match).
 //!

@@ -9,7 +9,7 @@
 //!   retirements; equal `positionOrder`s (shared drives of the 1950s) are ties;
 //! - with [`read_scores`], when `results.csv` has `laps` and `milliseconds` columns and
 //!   the race's winner has both, every driver's finish is a score in seconds, minus the time behind the
-//!   winner ([`margins`]): 0 for the winner, the gap on the clock for a car on the lead
+//!   winner: 0 for the winner, the gap on the clock for a car on the lead
 //!   lap, and for a car laps down (or out) its missing laps times the winner's mean lap
 //!   time; the scores order the drivers exactly as `positionOrder` does (a driver whose
 //!   estimate would put him level with or ahead of the one listed above is put
@@ -229,7 +229,8 @@ pub fn read<A: Read, B: Read, C: Read, D: Read>(
 
 /// Like [`read`], but where `results.csv` has `laps` and `milliseconds` and the race's
 /// winner has both, each driver's finish is a score, minus the seconds behind the winner
-/// ([`margins`]), with the places of [`read`]; races whose winner has no time keep ranks.
+/// (as the module documentation says), with the places of [`read`]; races whose winner has
+/// no time keep ranks.
 ///
 /// # Errors
 /// As [`read`], and a `laps` or `milliseconds` that is not a whole number.
