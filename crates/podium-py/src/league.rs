@@ -1276,6 +1276,35 @@ impl League {
         self.system.clone()
     }
 
+    /// The fairest splits of `players` into teams or tables (see `crate::groups`).
+    #[pyo3(signature = (players, /, teams=None, sizes=None, tables=None, apart=Vec::new(), together=Vec::new(), fix=None, top=1))]
+    #[allow(clippy::too_many_arguments)]
+    fn balance<'py>(
+        &self,
+        py: Python<'py>,
+        players: Vec<String>,
+        teams: Option<usize>,
+        sizes: Option<Vec<usize>>,
+        tables: Option<usize>,
+        apart: Vec<Vec<String>>,
+        together: Vec<Vec<String>>,
+        fix: Option<std::collections::BTreeMap<String, usize>>,
+        top: usize,
+    ) -> PyResult<Bound<'py, PyList>> {
+        crate::groups::balance(
+            py,
+            &self.inner,
+            players,
+            teams,
+            sizes,
+            tables,
+            apart,
+            together,
+            fix,
+            top,
+        )
+    }
+
     /// Number of matches rated so far.
     #[getter]
     fn matches_rated(&self) -> u64 {

@@ -24,6 +24,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod errors;
 mod eval;
+mod groups;
 mod guard;
 mod league;
 mod matches;
@@ -61,6 +62,7 @@ fn podium_py(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read::read, m)?)?;
     m.add_function(wrap_pyfunction!(read::read_csv, m)?)?;
     m.add_function(wrap_pyfunction!(read::read_jsonl, m)?)?;
+    m.add_function(wrap_pyfunction!(groups::versus, m)?)?;
     m.add_function(wrap_pyfunction!(eval::backtest, m)?)?;
     m.add_function(wrap_pyfunction!(eval::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(eval::tune, m)?)?;

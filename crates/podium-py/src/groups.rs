@@ -1,0 +1,239 @@
+//! Groups from Python: fair teams or tables for the players present
+//! (`League.balance`, [`podium::balance`]) and head-to-head records (`podium.versus`,
+//! [`podium::versus`]), returned as plain Python data (dicts and lists).
+//!
+//! Head-to-head needs the ratings before every match, so `podium.versus` rates the
+//! matches given again in a fresh league of the system, as `podium versus` does.
+
+use std::sync::Arc;
+
+use podium::balance::{BalanceConfig, BalanceError, Format};
+use podium::versus::{today, HeadToHead, Versus};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::errors::{rate_error, PodiumError};
+use crate::matches::MatchObj;
+use crate::system::System;
+
+/// A [`BalanceError`] as the package's exception: a prediction the system cannot make
+/// is a `RateError`, anything else about the question a `PodiumError`.
+fn balance_error(e: BalanceError) -> PyErr {
+    match e {
+        BalanceError::Predict(e) => rate_error(e),
+        e => PodiumError::new_err(e.to_string()),
+    }
+}
+
+/// The time of the league's last match, to which ratings with σ are aged (as
+/// `podium teams` and `podium predict` do).
+fn last_time(league: &podium::League) -> Option<i64> {
+    league
+        .players()
+        .iter()
+        .filter_map(|p| p.stats.last_time)
+        .max()
+}
+
+/// `League.balance`: see the stub in `podium.pyi`.
+#[allow(clippy::too_many_arguments)]
+pub fn balance<'py>(
+    py: Python<'py>,
+    league: &podium::League,
+    players: Vec<String>,
+    teams: Option<usize>,
+    sizes: Option<Vec<usize>>,
+    tables: Option<usize>,
+    apart: Vec<Vec<String>>,
+    together: Vec<Vec<String>>,
+    fix: Option<std::collections::BTreeMap<String, usize>>,
+    top: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let format = match (tables, teams, sizes) {
+        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+            return Err(PodiumError::new_err(
+                "give either tables or teams/sizes, not both",
+            ))
+        }
+        (Some(seats), None, None) => Format::Tables { seats },
+        (None, Some(k), sizes) => Format::Teams {
+            teams: k,
+            sizes: sizes.unwrap_or_default(),
+        },
+        (None, None, Some(sizes)) => Format::Teams {
+            teams: sizes.len(),
+            sizes,
+        },
+        (None, None, None) => {
+            return Err(PodiumError::new_err(
+                "say how to split: teams=K, sizes=[N, N, ...] or tables=SEATS",
+            ))
+        }
+    };
+    let fixed = fix
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(p, t)| {
+            if t == 0 {
+                return Err(PodiumError::new_err(format!(
+                    "fix: player {p:?} fixed to team 0; teams are numbered from 1"
+                )));
+            }
+            Ok((p, t - 1))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let config = BalanceConfig {
+        apart,
+        together,
+        fixed,
+        top: top.max(1),
+        time: last_time(league),
+        ..BalanceConfig::default()
+    };
+    let found = py
+        .detach(|| podium::balance::balance(league, &players, &format, &config))
+        .map_err(balance_error)?;
+    let tables = matches!(format, Format::Tables { .. });
+    let out = PyList::empty(py);
+    for split in &found.splits {
+        let groups = PyList::empty(py);
+        for g in &split.groups {
+            let d = PyDict::new(py);
+            d.set_item("players", &g.players)?;
+            if tables {
+                d.set_item("player_win", &g.player_win)?;
+            } else {
+                d.set_item("win", g.win)?;
+            }
+            d.set_item("unevenness", g.unevenness)?;
+            groups.append(d)?;
+        }
+        let d = PyDict::new(py);
+        d.set_item(if tables { "tables" } else { "teams" }, groups)?;
+        d.set_item("unevenness", split.unevenness)?;
+        d.set_item("spread", split.spread)?;
+        d.set_item("exact", found.exact)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+/// A [`Versus`] as a dict.
+fn versus_dict<'py>(py: Python<'py>, v: &Versus) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("player", &v.player)?;
+    d.set_item("opponent", &v.opponent)?;
+    d.set_item("meetings", v.meetings)?;
+    d.set_item("ahead", v.ahead)?;
+    d.set_item("behind", v.behind)?;
+    d.set_item("ties", v.ties)?;
+    d.set_item("together", v.together)?;
+    d.set_item("actual_share", v.actual_share)?;
+    d.set_item("expected_share", v.expected_share)?;
+    d.set_item("surplus", v.surplus)?;
+    Ok(d)
+}
+
+/// The matches given: a path (read with `podium.read`) or an iterable of `Match`.
+fn matches_of(matches: &Bound<'_, PyAny>) -> PyResult<Vec<podium::Match>> {
+    let py = matches.py();
+    let matches =
+        if matches.is_instance_of::<pyo3::types::PyString>() || matches.hasattr("__fspath__")? {
+            py.import("podium")?.getattr("read")?.call1((matches,))?
+        } else {
+            matches.clone()
+        };
+    let mut out = Vec::new();
+    for m in matches.try_iter()? {
+        let m = m?;
+        let obj = m.cast::<MatchObj>().map_err(|_| {
+            PodiumError::new_err("versus: expected a file path or an iterable of podium.Match")
+        })?;
+        out.push(obj.get().inner.clone());
+    }
+    Ok(out)
+}
+
+/// Head-to-head by rating the matches again: two players' record, or one player's
+/// rivals.
+#[pyfunction]
+#[pyo3(signature = (matches, player, opponent=None, /, *, system=None, min_meetings=3, frequent=5, **params))]
+#[allow(clippy::too_many_arguments)]
+pub fn versus<'py>(
+    py: Python<'py>,
+    matches: &Bound<'py, PyAny>,
+    player: String,
+    opponent: Option<String>,
+    system: Option<&Bound<'py, PyAny>>,
+    min_meetings: u32,
+    frequent: usize,
+    params: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if opponent.as_deref() == Some(player.as_str()) {
+        return Err(PodiumError::new_err(
+            "a player has no record against themselves: name two different players",
+        ));
+    }
+    let system = match system {
+        Some(s) => System::from_py(s, params)?,
+        None => System::build(podium::DEFAULT_SYSTEM, crate::system::settings_of(params)?)?,
+    };
+    let games = matches_of(matches)?;
+    let focus: Vec<&str> = std::iter::once(player.as_str())
+        .chain(opponent.as_deref())
+        .collect();
+    let (league, h2h) = py
+        .detach(|| -> Result<_, podium::RateError> {
+            let mut league = podium::League::shared(Arc::clone(&system.inner));
+            let mut h2h = HeadToHead::focused(&focus);
+            for game in &games {
+                h2h.observe(&league, game)?;
+                league.apply(game)?;
+            }
+            Ok((league, h2h))
+        })
+        .map_err(rate_error)?;
+    for p in &focus {
+        if league.get(p).is_none() {
+            return Err(PodiumError::new_err(format!(
+                "unknown player {p:?}: not in the matches"
+            )));
+        }
+    }
+    let out = PyDict::new(py);
+    out.set_item("system", system.inner.name())?;
+    match &opponent {
+        Some(opponent) => {
+            let chance =
+                today(&league, &player, opponent, last_time(&league)).map_err(rate_error)?;
+            let v = h2h
+                .versus(&player, opponent)
+                .unwrap_or_else(|| Versus::never_met(&player, opponent));
+            for (k, val) in versus_dict(py, &v)?.iter() {
+                out.set_item(k, val)?;
+            }
+            out.set_item("today", chance)?;
+        }
+        None => {
+            let r = h2h.rivals(&player, min_meetings, frequent);
+            out.set_item("player", &r.player)?;
+            out.set_item(
+                "nemesis",
+                r.nemesis.as_ref().map(|v| versus_dict(py, v)).transpose()?,
+            )?;
+            out.set_item(
+                "favourite",
+                r.favourite
+                    .as_ref()
+                    .map(|v| versus_dict(py, v))
+                    .transpose()?,
+            )?;
+            let list = PyList::empty(py);
+            for v in &r.frequent {
+                list.append(versus_dict(py, v)?)?;
+            }
+            out.set_item("frequent", list)?;
+        }
+    }
+    Ok(out)
+}
