@@ -5,7 +5,7 @@ Type stubs of the `podium` module of the `podium-ratings` package.
 
 import datetime
 import os
-from typing import Any, Generic, Iterable, Iterator, Mapping, Optional, Sequence, Tuple, TypeVar, Union, final, overload
+from typing import Any, Dict, Generic, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union, final, overload
 
 __version__: str
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "simulate",
     "systems",
     "tune",
+    "versus",
 ]
 
 # ---------------------------------------------------------------- errors
@@ -308,6 +309,21 @@ _PathLike = Union[str, os.PathLike[str]]
 # Columns (CSV) or result fields (JSON Lines) read as factor kinds.
 _FactorColumns = Union[str, Sequence[str]]
 
+def versus(
+    matches: Union[_PathLike, Iterable["Match"]],
+    player: str,
+    opponent: Optional[str] = None,
+    /,
+    *,
+    system: Union[System, str, None] = None,
+    min_meetings: int = 3,
+    frequent: int = 5,
+    **params: Union[_ParamValue, str, Sequence[float]],
+) -> Dict[str, Any]:
+    """Head-to-head as `podium versus` gives it, by rating the matches again: with an
+    opponent, their record (`meetings`, `ahead`, `behind`, `ties`, `together`,
+    `actual_share`, `expected_share`, `surplus`, `today`); without, the player's
+    `nemesis`, `favourite` and `frequent` opponents."""
 def read(
     paths: Union[_PathLike, Sequence[_PathLike]],
     /,
@@ -415,6 +431,22 @@ class League:
         time: Optional[_TimeLike] = None,
         factors: Optional[_Factors] = None,
     ) -> Prediction: ...
+    def balance(
+        self,
+        players: Sequence[str],
+        /,
+        teams: Optional[int] = None,
+        sizes: Optional[Sequence[int]] = None,
+        tables: Optional[int] = None,
+        apart: Sequence[Sequence[str]] = (),
+        together: Sequence[Sequence[str]] = (),
+        fix: Optional[Dict[str, int]] = None,
+        top: int = 1,
+    ) -> List[Dict[str, Any]]:
+        """The fairest splits of the players present, best first, as `podium teams`
+        proposes them: each a dict with `teams` (or `tables`): a list of dicts with
+        `players`, `win` (or `player_win`) and `unevenness`; and the split's
+        `unevenness`, `spread` and `exact`. `fix` maps a player to a team numbered from 1."""
     def set_initial(self, player: str, rating: float, /, *, sigma: Optional[float] = None, games: int = 0) -> None: ...
     def load_initial(self, path: _PathLike) -> None: ...
     def copy(self) -> "League": ...

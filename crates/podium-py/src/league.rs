@@ -1277,7 +1277,7 @@ impl League {
     }
 
     /// The fairest splits of `players` into teams or tables (see `crate::groups`).
-    #[pyo3(signature = (players, /, teams=None, sizes=None, tables=None, apart=Vec::new(), together=Vec::new(), fix=None, top=1))]
+    #[pyo3(signature = (players, /, teams=None, sizes=None, tables=None, apart=Vec::new(), together=Vec::new(), fix=None, top=1), text_signature = "(self, players, /, teams=None, sizes=None, tables=None, apart=(), together=(), fix=None, top=1)")]
     #[allow(clippy::too_many_arguments)]
     fn balance<'py>(
         &self,

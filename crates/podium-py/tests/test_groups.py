@@ -1,0 +1,82 @@
+"""Fair teams (`League.balance`) and head-to-head (`podium.versus`) against the
+`podium` binary and a direct count over the example nights."""
+
+import csv
+import json
+from collections import defaultdict
+
+import pytest
+
+import podium
+from conftest import EXAMPLES, cli
+
+NIGHTS = EXAMPLES / "game-night.csv"
+
+
+def _league() -> podium.League:
+    league = podium.League()
+    league.rate_files([str(NIGHTS)])
+    return league
+
+
+def test_balance_proposes_the_split_the_cli_proposes():
+    players = ["Sam", "Tom", "Kate", "Priya"]
+    got = _league().balance(players, teams=2, top=3)
+    want = json.loads(cli("teams", str(NIGHTS), "--players", ",".join(players), "--teams", "2", "--top", "3", "--format", "json"))
+    assert len(got) == len(want["splits"])
+    for g, w in zip(got, want["splits"]):
+        assert [t["players"] for t in g["teams"]] == [t["players"] for t in w["groups"]]
+        assert [t["win"] for t in g["teams"]] == pytest.approx([t["win"] for t in w["groups"]], abs=1e-12)
+        assert g["unevenness"] == pytest.approx(w["unevenness"], abs=1e-12)
+
+
+def test_balance_honours_a_fixed_player_and_refuses_an_unknown_one():
+    got = _league().balance(["Sam", "Tom", "Kate", "Priya"], teams=2, fix={"Sam": 2})
+    assert "Sam" in got[0]["teams"][1]["players"]
+    with pytest.raises(podium.PodiumError, match="Nobody"):
+        _league().balance(["Sam", "Nobody"], teams=2)
+
+
+def _direct(a: str, b: str):
+    """Meetings, ahead, behind, ties of `a` against `b`, counted from the file."""
+    by_match = defaultdict(dict)
+    for row in csv.DictReader(open(NIGHTS, newline="")):
+        by_match[row["match"]][row["player"]] = float(row["score"])
+    meetings = ahead = behind = ties = 0
+    for scores in by_match.values():
+        if a in scores and b in scores:
+            meetings += 1
+            if scores[a] > scores[b]:
+                ahead += 1
+            elif scores[a] < scores[b]:
+                behind += 1
+            else:
+                ties += 1
+    return meetings, ahead, behind, ties
+
+
+def test_versus_figures_equal_a_direct_count_over_the_example_nights():
+    names = ["Sam", "Tom", "Kate", "Priya"]
+    for a in names:
+        for b in names:
+            if a == b:
+                continue
+            v = podium.versus(str(NIGHTS), a, b)
+            assert (v["meetings"], v["ahead"], v["behind"], v["ties"]) == _direct(a, b)
+            assert 0.0 < v["today"] < 1.0
+
+
+def test_versus_equals_the_cli():
+    v = podium.versus(str(NIGHTS), "Sam", "Tom")
+    want = json.loads(cli("versus", str(NIGHTS), "Sam", "Tom", "--format", "json"))
+    assert v["expected_share"] == pytest.approx(want["versus"]["expected_share"], abs=1e-12)
+    assert v["today"] == pytest.approx(want["today"], abs=1e-12)
+
+
+def test_rivals_list_opponents_met_often_enough():
+    r = podium.versus(str(NIGHTS), "Sam", min_meetings=3)
+    assert r["player"] == "Sam"
+    for v in r["frequent"]:
+        assert v["meetings"] == _direct("Sam", v["opponent"])[0]
+    with pytest.raises(podium.PodiumError, match="themselves"):
+        podium.versus(str(NIGHTS), "Sam", "Sam")
