@@ -47,6 +47,8 @@ function frankJoinsLate() {
 // Fills the game form: one line per [player, place].
 async function fillGame(results, token) {
   const rows = page.locator("#game-rows .game-row");
+  // The form is drawn once the league's data is in: count its rows only then.
+  await rows.first().waitFor();
   while ((await rows.count()) > results.length) await rows.last().locator("button.remove").click();
   while ((await rows.count()) < results.length) await page.click("#add-player");
   for (const [i, [player, place]] of results.entries()) {
@@ -170,7 +172,8 @@ test("a name one letter or a letter case away from a player's is flagged before 
   const l = await createLeague("Names E2E", "sme");
   await post(l, { results: [{ player: "Alice", rank: 1 }, { player: "Marcus", rank: 2 }] });
   await page.goto(`${base}/leagues/${l.id}`);
-  // The known names are suggested.
+  // The known names are suggested (once the page has drawn its form).
+  await page.locator("#known-players option").first().waitFor({ state: "attached" });
   const options = await page.$$eval("#known-players option", (os) => os.map((o) => o.value).sort());
   assert.deepEqual(options, ["Alice", "Marcus"]);
   await fillGame([["alice", 1], ["Markus", 2], ["Bo", 3]], l.admin_token);
