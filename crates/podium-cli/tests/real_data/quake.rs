@@ -132,11 +132,11 @@ fn osp_log_reads_with_its_trailing_kill_field() {
         run.stderr
     );
     assert!(run.stderr.contains("no lines skipped"), "{}", run.stderr);
-    // Weapons are read without the trailing field: only MOD_ names.
+    // Weapons are read without the trailing field: only MOD_ names, shown by name.
     let dir = Dir::new("osp-site");
     podium(&["frags", &path, "--html", &dir.path("site")]).ok();
     let page = std::fs::read_to_string(dir.0.join("site/games/1.html")).unwrap();
-    assert!(page.contains("MOD_MACHINEGUN</td>"), "{page}");
+    assert!(page.contains(">machine gun</td>"), "{page}");
 }
 
 #[test]
@@ -172,7 +172,7 @@ fn qgames_site_links_resolve_and_pages_are_well_formed() {
         "one point per game played"
     );
     assert!(
-        isg.contains("<td class=\"l\">MOD_RAILGUN</td><td>47</td>"),
+        isg.contains("<td class=\"l\">railgun</td><td>47</td>"),
         "weapons"
     );
     assert!(isg
