@@ -324,6 +324,10 @@ fn draw_margin(p_draw: f64, sd: f64) -> f64 {
     ppf(0.5 - p_draw / 2.0, 0.0, sd).abs()
 }
 
+/// A probability mass below which [`trunc`] reads the tail's expansion instead of ratios
+/// of densities and masses that are subnormal or nearly so.
+const TINY: f64 = 1e-290;
+
 fn trunc(mu: f64, sigma: f64, margin: f64, tie: bool) -> (f64, f64) {
     let (v, w) = if tie {
         let a = (-margin - mu) / sigma;
@@ -338,15 +342,18 @@ fn trunc(mu: f64, sigma: f64, margin: f64, tie: bool) -> (f64, f64) {
         };
         let v = (pdf(a, 0.0, 1.0) - pdf(b, 0.0, 1.0)) / z;
         let u = (a * pdf(a, 0.0, 1.0) - b * pdf(b, 0.0, 1.0)) / z;
-        if z > 0.0 && v.is_finite() && u.is_finite() {
+        // Below ~1e-290 the mass and the densities are subnormal or nearly so and their
+        // ratios lose every digit: the tail's own expansion takes over there too.
+        if z > TINY && v.is_finite() && u.is_finite() {
             (v, -(u - v.powi(2)))
         } else {
             tail_interval(a, b)
         }
     } else {
         let a = (margin - mu) / sigma;
-        let v = pdf(-a, 0.0, 1.0) / cdf(-a, 0.0, 1.0);
-        if v.is_finite() {
+        let mass = cdf(-a, 0.0, 1.0);
+        let v = pdf(-a, 0.0, 1.0) / mass;
+        if mass > TINY && v.is_finite() {
             (v, v * (v + (-a)))
         } else {
             // A loss of the favourite by more than ~38 σ: Φ(−a) underflows; the

@@ -249,6 +249,29 @@ mod tests {
     }
 
     #[test]
+    fn a_tie_between_players_forty_deviations_apart_gives_finite_ratings() {
+        // The tie's mass and densities are subnormal there; their ratios gave NaN.
+        let ttt = TttSystem::default();
+        let game = Match::builder("g")
+            .player("a", Finish::Rank(2.0))
+            .player("b", Finish::Rank(2.0))
+            .build()
+            .unwrap();
+        let s = ttt.sigma;
+        let before = [
+            Rating::with_sigma(717.76, s),
+            Rating::with_sigma(1048.57, s),
+        ];
+        let c = ttt.rate(&Prior::new(&game, &before)).unwrap().changes;
+        for x in &c {
+            assert!(x.after.value.is_finite() && x.after.sigma.is_some_and(|s| s > 0.0));
+        }
+        // They are drawn towards each other, by the same amount.
+        assert!(c[0].after.value > 717.76 && c[1].after.value < 1048.57);
+        assert!((c[0].delta() + c[1].delta()).abs() < 1e-6);
+    }
+
+    #[test]
     fn idle_days_widen_sigma_by_gamma() {
         let ttt = TttSystem::default();
         let r = ttt.age(Rating::with_sigma(1.0, 0.5), None, None, 100.0);
