@@ -52,6 +52,7 @@ def assert_same_history(history, rows):
         assert c.player == r["player"]
         assert c.place == int(r["place"])
         assert c.rating_before == float(r["rating_before"])
+        assert c.sigma_before == number(r["sigma_before"])
         assert c.expected == float(r["expected"])
         assert c.actual == float(r["actual"])
         assert c.k == number(r["k"])

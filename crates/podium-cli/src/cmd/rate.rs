@@ -35,8 +35,9 @@ pub struct Args {
     /// provisional ones (marked P), each group best first; `rating`: everyone by rating.
     #[arg(long, default_value_t = podium::Order::Established, value_name = "ORDER")]
     order: podium::Order,
-    /// Write one row per player per match (rating before, expected, actual, K, change,
-    /// after) to FILE, replaced only once every match is rated; `-` writes it to standard
+    /// Write one row per player per match (rating and σ before, expected, actual, K,
+    /// change, rating and σ after; numbers at full precision, as the CSV board) to FILE,
+    /// replaced only once every match is rated; `-` writes it to standard
     /// output in place of the leaderboard. With --factor, two more columns,
     /// `factor_kind` and `factor_value`, and one row per factor per match after its
     /// players' (`player` and `place` empty).
@@ -61,12 +62,13 @@ pub struct Args {
 }
 
 /// Header of the `--history` CSV.
-pub const HISTORY_HEADER: [&str; 12] = [
+pub const HISTORY_HEADER: [&str; 13] = [
     "match",
     "time",
     "player",
     "place",
     "rating_before",
+    "sigma_before",
     "expected",
     "actual",
     "k",
@@ -127,6 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             history.write_field(player)?;
             history.write_field(place)?;
             history.write_field(c.before.value.to_string())?;
+            history.write_field(c.before.sigma.map(|s| s.to_string()).unwrap_or_default())?;
             history.write_field(c.expected.to_string())?;
             history.write_field(c.actual.to_string())?;
             history.write_field(c.k.map(|k| k.to_string()).unwrap_or_default())?;

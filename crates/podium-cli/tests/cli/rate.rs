@@ -186,6 +186,35 @@ fn history_rows_and_min_games() {
 }
 
 #[test]
+fn the_history_gives_each_players_sigma_before_and_after() {
+    let d = Dir::new("hist-sigma");
+    let games = d.file(
+        "g.csv",
+        "match,player,rank\ng1,A,1\ng1,B,2\ng2,A,1\ng2,C,2\n",
+    );
+    let out = podium(&["rate", &games, "--system", "trueskill", "--history", "-"]);
+    let h = csv_rows(out.ok());
+    assert_eq!(h.len(), 4);
+    // Newcomers start at TrueSkill's σ = 25/3; A's second game starts where the first left.
+    let before = |i: usize| h[i]["sigma_before"].parse::<f64>().unwrap();
+    let after = |i: usize| h[i]["sigma_after"].parse::<f64>().unwrap();
+    assert!((before(0) - 25.0 / 3.0).abs() < 1e-12);
+    assert!((before(3) - 25.0 / 3.0).abs() < 1e-12);
+    assert_eq!(h[2]["player"], "A");
+    assert_eq!(before(2), after(0));
+    assert!(after(2) < before(2));
+    // A system without σ leaves both columns empty.
+    let sme = csv_rows(podium(&["rate", &games, "--system", "sme", "--history", "-"]).ok());
+    assert_eq!(
+        (
+            sme[0]["sigma_before"].as_str(),
+            sme[0]["sigma_after"].as_str()
+        ),
+        ("", "")
+    );
+}
+
+#[test]
 fn kalman_mmr_is_the_default_system() {
     let d = Dir::new("default-system");
     let games = d.file(
