@@ -95,12 +95,12 @@ pub fn plot(path: &Path, title: &str, series: &[Series]) -> anyhow::Result<()> {
 type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// Width of the legend beside the chart, in pixels.
-const LEGEND: u32 = 250;
+pub(crate) const LEGEND: u32 = 250;
 
 /// Colours told apart at a glance, the first ten those of Tableau 10, then darker and
 /// lighter shades; a chart with more curves than colours repeats them. Black is the
 /// default system's.
-const COLOURS: [(u8, u8, u8); 20] = [
+pub(crate) const COLOURS: [(u8, u8, u8); 20] = [
     (31, 119, 180),
     (255, 127, 14),
     (44, 160, 44),

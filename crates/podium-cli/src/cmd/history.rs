@@ -243,45 +243,53 @@ fn draw(path: &std::path::Path, series: &[Curve], dated: bool) -> anyhow::Result
     let root = SVGBackend::new(path, (1200, 700)).into_drawing_area();
     let result = (|| -> Result<(), Box<dyn std::error::Error>> {
         root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                "Skill curves, TrueSkill Through Time (mean ± σ)",
-                ("sans-serif", 22),
-            )
+        let root = root.titled(
+            "Skill curves, TrueSkill Through Time (mean ± σ)",
+            ("sans-serif", 22),
+        )?;
+        // The legend beside the chart, not over the curves.
+        let (width, _) = root.dim_in_pixel();
+        let (plot_area, legend_area) =
+            root.split_horizontally(width.saturating_sub(crate::plot::LEGEND));
+        let mut chart = ChartBuilder::on(&plot_area)
             .margin(16)
-            .x_label_area_size(40)
-            .y_label_area_size(56)
+            .x_label_area_size(48)
+            .y_label_area_size(64)
             .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)?;
         chart
             .configure_mesh()
             .x_desc(if dated { "year" } else { "match" })
             .y_desc("skill (performance noise β = 1)")
             .x_label_formatter(&|x| format!("{x:.0}"))
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 16))
+            .light_line_style(BLACK.mix(0.05))
             .draw()?;
+        let colours = &crate::plot::COLOURS;
         for (i, (name, c)) in series.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
+            let (r, g, b) = colours[i % colours.len()];
+            let color = RGBColor(r, g, b);
             let band: Vec<(f64, f64)> = c
                 .iter()
                 .map(|p| (p.0, p.1 + p.2))
                 .chain(c.iter().rev().map(|p| (p.0, p.1 - p.2)))
                 .collect();
-            chart.draw_series(std::iter::once(Polygon::new(band, color.mix(0.12))))?;
-            chart
-                .draw_series(LineSeries::new(
-                    c.iter().map(|p| (p.0, p.1)),
-                    color.stroke_width(2),
-                ))?
-                .label(name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
-                });
+            chart.draw_series(std::iter::once(Polygon::new(band, color.mix(0.15))))?;
+            chart.draw_series(LineSeries::new(
+                c.iter().map(|p| (p.0, p.1)),
+                color.stroke_width(2),
+            ))?;
+            let y = 24 + 22 * i as i32;
+            legend_area.draw(&PathElement::new(
+                vec![(8, y), (38, y)],
+                color.stroke_width(3),
+            ))?;
+            legend_area.draw(&Text::new(
+                name.clone(),
+                (46, y - 8),
+                ("sans-serif", 14).into_font().color(&BLACK),
+            ))?;
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperLeft)
-            .draw()?;
         root.present()?;
         Ok(())
     })();
