@@ -268,3 +268,53 @@ def test_rate_files_keeps_score_margins(tmp_path):
     from_files = podium.League("plackett-luce", margin=1)
     from_files.rate_files(scores)
     assert from_files.standings() == from_memory.standings()
+
+
+def rich_file(path, seed, matches=60, players=12):
+    """A long CSV with everything a row can say: teams, ranks or scores (ties
+    included), partial weights, dates (several matches a day) and each entry's car."""
+    rng = random.Random(seed)
+    day = 1
+    with open(path, "w") as f:
+        f.write("match,time,player,team,rank,score,weight,car\n")
+        for m in range(matches):
+            day += rng.random() < 0.7
+            who = rng.sample(range(players), rng.randint(2, 6))
+            scores = rng.random() < 0.5
+            teams = {}
+            for i, p in enumerate(who):
+                team = rng.choice(["", "", "t1", "t2"])
+                if i == len(who) - 1 and len(teams) == 1 and team in teams:
+                    team = ""  # at least two entries
+                finish, car = rng.randint(1, 4), rng.choice(["", "c1", "c2", "c3"])
+                if team in teams:  # a team shares its finish and car
+                    finish, car = teams[team]
+                elif team:
+                    teams[team] = (finish, car)
+                rank, score = ("", finish) if scores else (finish, "")
+                weight = 0.5 if rng.random() < 0.2 else 1
+                f.write(f"m{m},2024-{1 + day // 28:02}-{1 + day % 28:02},p{p},{team},{rank},{score},{weight},{car}\n")
+    return str(path)
+
+
+@pytest.mark.parametrize("system", [s for s in SYSTEMS if s != "elo"])
+def test_random_files_with_teams_scores_weights_and_cars_equal_the_cli(system, tmp_path):
+    """Every way Python rates a file gives the binary's board, bit for bit, on random
+    files with every kind of row, their cars read as factors where the system rates them."""
+    cars = podium.System(system).rates_factors
+    for seed in range(3):
+        path = rich_file(tmp_path / f"rich{seed}.csv", seed)
+        factors = ["car"] if cars else None
+        args = ["rate", path, "--system", system, "--format", "csv"]
+        if cars:
+            args += ["--factor", "car"]
+        rows = cli_csv(*args)
+        matches = podium.read(path, factors=factors)
+        ways = {"rate_files": lambda lg: lg.rate_files(path, factors=factors),
+                "rate_many": lambda lg: lg.rate_many(matches),
+                "list of Match": lambda lg: lg.rate_many(list(matches)),
+                "rate() one by one": lambda lg: [lg.rate(m) for m in matches]}
+        for way, rate in ways.items():
+            league = podium.League(system)
+            rate(league)
+            assert_same_board(league.standings(), rows)
