@@ -2,8 +2,9 @@
 # Benchmark of the Python package (crates/podium-py); figures in docs/benchmarks.md.
 #   1. per update: 100-player free-for-alls rated with plackett-luce through the Python
 #      API, against openskill 6.2.0 on the same matches;
-#   2. a 1,000,000-match long CSV (gen_matches: 10,000 players, seed 1) rated from Python,
-#      against `podium rate FILE --format csv`.
+#   2. a 1,000,000-match long CSV (gen_matches: 10,000 players, seed 1) rated from Python
+#      by the default system (kalman-mmr) and sme (SYSTEMS=a,b for others),
+#      against `podium rate FILE --system S --format csv`.
 # Installs what it needs into a temporary virtual environment (maturin, openskill 6.2.0),
 # builds the wheel and the binary in release mode, and removes the environment at the
 # end. The CSV is generated once into ${BENCH_DIR:-/tmp/podium-bench} and reused (about
@@ -23,4 +24,4 @@ cargo build --release -q -p podium-cli --bin podium --example gen_matches
 "$tmp/venv/bin/pip" install -q --disable-pip-version-check "$tmp"/wheels/*.whl
 csv="$DIR/matches-1000000-10000.csv"
 [[ -s "$csv" ]] || target/release/examples/gen_matches "$csv" 1000000 10000 1
-"$tmp/venv/bin/python" scripts/bench/python_api.py --csv "$csv" --podium target/release/podium --runs "$RUNS"
+"$tmp/venv/bin/python" scripts/bench/python_api.py --csv "$csv" --podium target/release/podium --runs "$RUNS" --systems "${SYSTEMS:-kalman-mmr,sme}"

@@ -5,11 +5,13 @@ they need): prints two markdown tables.
 1. Per update: free-for-alls of 100 players (drawn from a pool of 1,000, seed 1) rated
    with Plackett-Luce one match per call: podium's `League.rate(ranking)` against
    openskill 6.2.0's `PlackettLuce().rate(teams)` with the ratings kept in a dict. Both
-   rate the same matches; their final ratings are compared (they must agree).
-2. A long CSV of free-for-alls rated end to end: `podium rate FILE --format csv` against a
-   Python process that imports podium, rates the file (`League.rate_files`, or
-   `read_csv` then `rate_many`) and builds the leaderboard. Each is a fresh process, run
-   alternately; wall time and peak memory.
+   rate the same matches; their final ratings are compared (they must agree). The
+   default system, kalman-mmr, on the same matches beside them.
+2. A long CSV of free-for-alls rated end to end, for each system of `--systems` (the
+   default first): `podium rate FILE --system S --format csv` against a Python process
+   that imports podium, rates the file (`League(S).rate_files`, or `read_csv` then
+   `rate_many`) and builds the leaderboard. Each is a fresh process, run alternately;
+   wall time and peak memory.
 """
 import argparse
 import platform
@@ -29,8 +31,8 @@ def ffa_matches(count, size=100, pool=1000, seed=1):
     return [rng.sample(players, size) for _ in range(count)]
 
 
-def podium_updates(matches, history):
-    league = podium.League("plackett-luce", history=history)
+def podium_updates(matches, history, system="plackett-luce"):
+    league = podium.League(system, history=history)
     wall, cpu = time.perf_counter(), time.process_time()
     for m in matches:
         league.rate(m)
@@ -55,8 +57,11 @@ def fmt_us(seconds):
 def per_update(runs, count):
     matches = ffa_matches(count)
     rows = {"podium `League.rate` (history kept)": [], "podium `League.rate`, `history=False`": [],
-            "openskill 6.2.0 `PlackettLuce.rate`": []}
+            "openskill 6.2.0 `PlackettLuce.rate`": [],
+            "podium `League(\"kalman-mmr\").rate` (the default; history kept)": []}
     for _ in range(runs):
+        w, c, _ = podium_updates(matches, True, "kalman-mmr")
+        rows["podium `League(\"kalman-mmr\").rate` (the default; history kept)"].append((w, c))
         w, c, league = podium_updates(matches, True)
         rows["podium `League.rate` (history kept)"].append((w, c))
         w, c, _ = podium_updates(matches, False)
@@ -93,7 +98,7 @@ def peak_kib(cmd):
 
 PY_RATE_FILES = """
 import sys, podium
-league = podium.League("sme")
+league = podium.League(sys.argv[2])
 league.rate_files(sys.argv[1])
 board = league.standings()
 assert len(board) > 0
@@ -101,28 +106,29 @@ assert len(board) > 0
 
 PY_READ_RATE = """
 import sys, podium
-league = podium.League("sme")
+league = podium.League(sys.argv[2])
 league.rate_many(podium.read_csv(sys.argv[1]))
 board = league.standings()
 assert len(board) > 0
 """
 
 
-def whole_file(runs, csv_path, binary):
+def whole_file(runs, csv_path, binary, system):
+    cli_name = f"`podium rate FILE --system {system} --format csv`"
     cmds = {
-        "`podium rate FILE --format csv`": [binary, "rate", csv_path, "--format", "csv"],
-        "Python: `League(\"sme\").rate_files(FILE)` + `standings()`":
-            [sys.executable, "-c", PY_RATE_FILES, csv_path],
+        cli_name: [binary, "rate", csv_path, "--system", system, "--format", "csv"],
+        f"Python: `League(\"{system}\").rate_files(FILE)` + `standings()`":
+            [sys.executable, "-c", PY_RATE_FILES, csv_path, system],
         "Python: `rate_many(read_csv(FILE))` + `standings()`":
-            [sys.executable, "-c", PY_READ_RATE, csv_path],
+            [sys.executable, "-c", PY_READ_RATE, csv_path, system],
     }
     times = {k: [] for k in cmds}
     for _ in range(runs):
         for k, cmd in cmds.items():
             times[k].append(timed(cmd))
     peak = {k: peak_kib(cmd) for k, cmd in cmds.items()}
-    cli = min(times["`podium rate FILE --format csv`"])
-    print(f"{csv_path}, {runs} alternated runs each:\n")
+    cli = min(times[cli_name])
+    print(f"{csv_path}, {system}, {runs} alternated runs each:\n")
     print("| command | best wall | median wall | ÷ binary (best) | peak RSS |")
     print("|---|---|---|---|---|")
     for k, v in times.items():
@@ -136,10 +142,13 @@ def main():
     ap.add_argument("--podium", required=True)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--updates", type=int, default=300)
+    ap.add_argument("--systems", default="kalman-mmr,sme",
+                    help="comma-separated systems rating the file (default: the default system, then sme)")
     a = ap.parse_args()
     print(f"podium {podium.__version__}, CPython {platform.python_version()}, {platform.machine()}\n")
     per_update(a.runs, a.updates)
-    whole_file(a.runs, a.csv, a.podium)
+    for system in a.systems.split(","):
+        whole_file(a.runs, a.csv, a.podium, system)
 
 
 if __name__ == "__main__":
