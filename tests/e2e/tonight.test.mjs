@@ -227,6 +227,9 @@ test("a player's rivals and a head-to-head with another player", async () => {
   const nemesis = await page.textContent('#rivals li[data-rival="nemesis"]');
   assert.equal(nemesis.startsWith("Nemesis: "), true);
   assert.equal(/none yet/.test(nemesis), rivals.nemesis === null);
+  // The table reads on a phone without scrolling sideways.
+  const [wide, box] = await page.$eval("#rivals-table", (t) => [t.scrollWidth, t.parentElement.clientWidth]);
+  assert.ok(wide <= box, `the rivals table is ${wide} px wide in a ${box} px box`);
   // ann's head-to-head from the table's button.
   await page.click('#rivals-table tr[data-opponent="ann"] button.vs');
   await page.locator("#versus-table").waitFor();

@@ -893,9 +893,13 @@ function howItMoves(withK, performances, withFactors) {
 // ---------- head-to-head on the player's page ----------
 const pct = (x) => `${fmt(100 * x)}%`;
 
-// One opponent's record as a sentence: "Lena: ahead in 3 of 12 meetings, 25.0% of them
-// (ties half) where the ratings expected 50.7%".
-const rivalLine = (v) => `${v.opponent}: ahead in ${v.ahead} of ${plural(v.meetings, "meeting")}${v.ties ? ` (${plural(v.ties, "tie")})` : ""}, ${pct(v.actual_share)} of them where the ratings expected ${pct(v.expected_share)}`;
+// How many meetings more or fewer than the ratings expected a player finished ahead in.
+const beyond = (surplus) => `${fmt(Math.abs(surplus), 1)} ${Math.abs(surplus) === 1 ? "meeting" : "meetings"} ${surplus >= 0 ? "more" : "fewer"} than expected`;
+
+// One opponent's record as a sentence: "Lena — ahead in 3 of 12 meetings: a share of
+// 25.0% where the ratings expected 50.7%: 3.1 meetings fewer than expected".
+const rivalLine = (v) => `${v.opponent} — ahead in ${v.ahead} of ${plural(v.meetings, "meeting")}${v.ties ? ` (${plural(v.ties, "tie")})` : ""}: ` +
+  `a share of ${pct(v.actual_share)} where the ratings expected ${pct(v.expected_share)}: ${beyond(v.surplus)}.`;
 
 // Two players' meetings side by side: finishes ahead, ties, shares, today's chance.
 function versusView(a, b, r) {
@@ -908,7 +912,7 @@ function versusView(a, b, r) {
   rows.push(["Chance to finish ahead today", pct(r.today), pct(1 - r.today)]);
   const said = v.meetings > 0
     ? `${plural(v.meetings, "meeting")} (games with both, on different sides)${v.ties ? `, ${plural(v.ties, "tie")}` : ""}${v.together ? `; ${plural(v.together, "more game")} on one team` : ""}. ` +
-      `${a} finished ahead ${v.surplus >= 0 ? `${fmt(v.surplus, 2)} times more` : `${fmt(-v.surplus, 2)} times fewer`} than the ratings expected.`
+      `${a} finished ahead in ${beyond(v.surplus)}.`
     : `${a} and ${b} have not yet played on different sides${v.together ? ` (${plural(v.together, "game")} on one team)` : ""}.`;
   return h("div", { id: "versus-result" }, h("h3", {}, `${a} vs ${b}`), h("p", { id: "versus-said" }, said),
     h("div", { class: "scroll" }, h("table", { id: "versus-table" },
@@ -937,13 +941,13 @@ function rivalsSection(id, name, others) {
       ["Favourite opponent", r.favourite, "the one they finished ahead of most beyond it"]];
     box.replaceChildren(
       h("ul", { class: "rivals" }, special.map(([label, v, doc]) => h("li", { "data-rival": label.toLowerCase().split(" ")[0] },
-        h("strong", {}, `${label}: `), v ? `${rivalLine(v)} (${signed(v.surplus, 2)})` : `none yet — ${doc}, among opponents met ${MIN} times or more`))),
+        h("strong", {}, `${label}: `), v ? rivalLine(v) : `none yet — ${doc}, among opponents met ${MIN} times or more.`))),
       r.frequent.length ? h("div", { class: "scroll" }, h("table", { id: "rivals-table" },
-        h("thead", {}, h("tr", {}, h("th", { class: "left" }, "Most met"), h("th", {}, "Meetings"), h("th", {}, "Ahead"), h("th", {}, "Behind"),
-          h("th", { class: "minor" }, "Tied"), h("th", {}, "Share"), h("th", {}, "Expected"), h("th", {}, ""))),
+        h("thead", {}, h("tr", {}, h("th", { class: "left" }, "Most met"), h("th", { title: "meetings" }, "Met"), h("th", {}, "Ahead"), h("th", { class: "minor" }, "Behind"),
+          h("th", { class: "minor" }, "Tied"), h("th", {}, "Share"), h("th", { title: "expected" }, h("span", { class: "full" }, "Expected"), h("span", { class: "short" }, "Exp.")), h("th", {}, ""))),
         h("tbody", {}, r.frequent.map((v) => h("tr", { "data-opponent": v.opponent },
           h("td", { class: "left" }, h("a", { href: playerHref(id, v.opponent) }, v.opponent)), h("td", {}, v.meetings), h("td", {}, v.ahead),
-          h("td", {}, v.behind), h("td", { class: "minor" }, v.ties), h("td", {}, pct(v.actual_share)), h("td", {}, pct(v.expected_share)),
+          h("td", { class: "minor" }, v.behind), h("td", { class: "minor" }, v.ties), h("td", {}, pct(v.actual_share)), h("td", {}, pct(v.expected_share)),
           h("td", { class: "actions" }, h("button", { type: "button", class: "secondary vs", onclick: () => compare(v.opponent) }, "vs")))))))
         : h("p", { class: "muted" }, `No opponent met ${MIN} times or more yet.`));
   }).catch((e) => box.replaceChildren(message(false, plain(e))));
