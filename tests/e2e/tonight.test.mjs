@@ -153,6 +153,12 @@ test("tables: each player's chance at their table, and a table's result entered 
   const shown = await page.$$eval('#tonight-result .split[data-rank="1"] .group-card[data-group="2"] li', (lis) => lis.map((li) => li.firstChild.textContent));
   assert.deepEqual(names, shown);
   assert.deepEqual(await page.$$eval("#game-rows .place-input", (is) => is.map((i) => i.value)), ["1", "2", "3"]);
+  // A game with a new player, entered on the form: the player is offered to tick.
+  await page.locator("#game-rows .player-input").nth(2).fill("gus");
+  await page.fill("#token", l.admin_token);
+  await page.click("#submit-game");
+  await page.locator('#tonight-players label[data-player="gus"]').waitFor();
+  assert.ok(await page.isChecked('#tonight-players label[data-player="ann"] input'), "the players ticked stay ticked");
   await noStrayText();
 });
 

@@ -805,6 +805,10 @@ function tonightSection(id, known, onDone) {
     h("div", { class: "row actions" }, h("button", { type: "submit", id: "make-teams" }, "Make teams")));
   form.addEventListener("submit", propose);
   draw();
+  // The board is drawn again whenever the league changes (a game entered, corrected or
+  // voided): the players to tick follow it.
+  const board = document.getElementById("board");
+  if (board) new MutationObserver(draw).observe(board, { childList: true });
   return h("section", { id: "tonight" }, h("h2", {}, "Tonight"), form, out, recorded);
 }
 
