@@ -621,12 +621,18 @@ function plainBalance(e) {
 // Percentage points: 0.0152 → "1.5".
 const points = (x) => (100 * x).toFixed(1);
 
-// A team's chance as a bar (its width set through the style object: the pages' policy
-// refuses style attributes).
+// A team's chance as a bar: an SVG whose second rectangle is as wide as the chance (the
+// pages' policy refuses inline styles).
 function chanceBar(p) {
-  const fill = h("span");
-  fill.style.width = `${Math.min(100, 100 * p).toFixed(1)}%`;
-  return h("div", { class: "bar", "aria-hidden": "true" }, fill);
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  for (const [k, v] of Object.entries({ viewBox: "0 0 100 4", preserveAspectRatio: "none", class: "bar", "aria-hidden": "true" })) svg.setAttribute(k, v);
+  for (const [cls, width] of [["track", 100], ["fill", Math.min(100, 100 * p).toFixed(1)]]) {
+    const r = document.createElementNS(ns, "rect");
+    for (const [k, v] of Object.entries({ class: cls, width, height: 4 })) r.setAttribute(k, v);
+    svg.append(r);
+  }
+  return svg;
 }
 
 // One proposed split: its teams (each with its chance to win) or tables (each player's
