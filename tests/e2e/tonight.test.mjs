@@ -203,6 +203,10 @@ test("a new name, too few players and impossible options are refused in plain wo
   await page.fill("#tonight-fixed", "ann=3");
   await page.click("#make-teams");
   await page.locator("#tonight-result .message.err").getByText("“ann” is fixed to team 3, but there are only 2.").waitFor();
+  // More players fixed to a team than it has seats.
+  await page.fill("#tonight-fixed", "ann=1, bo=1, cy=1");
+  await page.click("#make-teams");
+  await page.locator("#tonight-result .message.err").getByText(/^No split can keep to these options \(3 players are fixed to team 1, which has 2 seats\)/).waitFor();
   await page.fill("#tonight-fixed", "ann");
   await page.click("#make-teams");
   await page.locator("#tonight-result .message.err").getByText("write a name, “=” and a team or table from 1").waitFor();

@@ -687,7 +687,7 @@ function tonightSection(id, known, onDone) {
         if (ev.target.checked) here.add(p); else here.delete(p);
         showCount();
       } }), p)));
-    if (!names.length) list.append(h("span", { class: "muted" }, "No player yet: add the names of those here."));
+    if (!names.length) list.append(h("span", { class: "muted" }, "No player yet: teams are made from the league's ratings, so enter a first game below."));
     showCount();
   }
   const add = h("input", { id: "tonight-add", list: "known-players", placeholder: "a name", autocomplete: "off", "aria-label": "add a player" });
@@ -787,10 +787,11 @@ function tonightSection(id, known, onDone) {
       const r = await api(`/api/leagues/${id}/balance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
       tables = kind === "tables";
       const rest = r.splits.length - 1;
+      const after = rest === 0 ? "" : rest === 1 ? "; the next-best below" : `; the ${rest} next-best below`;
       out.replaceChildren(
         h("p", { class: "muted", id: "tonight-how" }, r.exact
-          ? `The fairest of all ${r.examined.toLocaleString("en")} splits, by the league's ratings${rest ? `; the ${plural(rest, "next-best", "next-best")} below` : ""}.`
-          : `The fairest of ${r.examined.toLocaleString("en")} splits examined, by the league's ratings${rest ? `; the ${plural(rest, "next-best", "next-best")} below` : ""}.`),
+          ? `The fairest of all ${r.examined.toLocaleString("en")} splits, by the league's ratings${after}.`
+          : `The fairest of ${r.examined.toLocaleString("en")} splits examined, by the league's ratings${after}.`),
         ...r.splits.map((s, i) => splitCard(s, i + 1, tables, tables ? fillGameForm : recordForm)));
     } catch (e) { out.replaceChildren(message(false, plainBalance(e))); }
   }
