@@ -220,6 +220,31 @@ test("a new name, too few players and impossible options are refused in plain wo
   await fitsTheScreen();
 });
 
+test("a league of fifty players lists only the players added by name", async () => {
+  const l = await createLeague("Fifty E2E", "sme");
+  const fifty = Array.from({ length: 50 }, (_, i) => `p${i}`);
+  await post(l, { results: fifty.map((player, i) => ({ player, rank: i + 1 })) });
+  await page.goto(`${base}/leagues/${l.id}`);
+  await page.locator("#tonight-many").waitFor();
+  assert.equal(await page.textContent("#tonight-many"), "50 players in the league: add those here by name below.");
+  assert.equal(await page.locator("#tonight-players label").count(), 0);
+  assert.ok(await page.locator("#tonight-all").isHidden());
+  for (const p of ["p3", "p10", "p20", "p41"]) {
+    await page.fill("#tonight-add", p);
+    await page.press("#tonight-add", "Enter");
+  }
+  assert.deepEqual(await page.$$eval("#tonight-players label", (ls) => ls.map((x) => x.dataset.player)), ["p10", "p20", "p3", "p41"]);
+  await page.click("#make-teams");
+  await page.locator('#tonight-result .split[data-rank="1"]').waitFor();
+  const best = await page.$$eval('#tonight-result .split[data-rank="1"] .group-card', (gs) => gs.map((g) => [...g.querySelectorAll("li")].map((li) => li.textContent)));
+  const api = await (await fetch(`${base}/api/leagues/${l.id}/balance`, {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ players: ["p3", "p10", "p20", "p41"], teams: 2 }),
+  })).json();
+  assert.deepEqual(best, api.splits[0].groups.map((g) => g.players));
+  await noStrayText();
+});
+
 test("a player's rivals and a head-to-head with another player", async () => {
   const l = await createLeague("Rivals E2E", "sme");
   await sixNights(l);

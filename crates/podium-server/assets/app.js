@@ -612,6 +612,7 @@ function plainBalance(e) {
     return `“${x[1]}” is fixed to team ${x[2]}, but there are only ${x[3]}.`;
   }
   if ((x = m.match(/^player "(.*)" is named twice/))) return `“${x[1]}” is ticked twice.`;
+  if ((x = m.match(/^players: (\d+) named, at most (\d+)/))) return `${plural(Number(x[1]), "player")} ticked: at most ${x[2]} can be split at once.`;
   if ((x = m.match(/^the system cannot predict the split: ([\s\S]*)$/))) {
     return `This league's rating system cannot predict such a game (${x[1]}): choose 2 teams.`;
   }
@@ -675,19 +676,26 @@ function fillGameForm(players) {
 // league's ratings, and record the game played from one of them. known(): the league's
 // players now; onDone(): redraws the league after a game is recorded.
 function tonightSection(id, known, onDone) {
+  // Beyond this many players, only those added by name are listed.
+  const MANY = 40;
   const here = new Set();
   const extra = new Set();
   const list = h("div", { id: "tonight-players", class: "checks" });
   const count = h("span", { id: "tonight-count", class: "muted" });
   const showCount = () => { count.textContent = `${plural(here.size, "player")} ticked`; };
+  const everyone = h("button", { type: "button", class: "secondary small", id: "tonight-all", onclick: () => { known().forEach((p) => here.add(p)); extra.forEach((p) => here.add(p)); draw(); } }, "All");
   function draw() {
-    const names = [...new Set([...known(), ...extra])].sort((a, b) => a.localeCompare(b));
+    const all = [...new Set([...known(), ...extra])].sort((a, b) => a.localeCompare(b));
+    const many = all.length > MANY;
+    const names = many ? all.filter((p) => here.has(p) || extra.has(p)) : all;
+    everyone.hidden = many;
     list.replaceChildren(...names.map((p) => h("label", { class: "check", "data-player": p },
       h("input", { type: "checkbox", value: p, checked: here.has(p), onchange: (ev) => {
         if (ev.target.checked) here.add(p); else here.delete(p);
         showCount();
       } }), p)));
-    if (!names.length) list.append(h("span", { class: "muted" }, "No player yet: teams are made from the league's ratings, so enter a first game below."));
+    if (many) list.append(h("span", { class: "muted", id: "tonight-many" }, `${plural(all.length, "player")} in the league: add those here by name below.`));
+    else if (!names.length) list.append(h("span", { class: "muted" }, "No player yet: teams are made from the league's ratings, so enter a first game below."));
     showCount();
   }
   const add = h("input", { id: "tonight-add", list: "known-players", placeholder: "a name", autocomplete: "off", "aria-label": "add a player" });
@@ -799,7 +807,7 @@ function tonightSection(id, known, onDone) {
   const form = h("form", { id: "tonight-form" },
     h("p", { class: "muted" }, "Tick who is here, choose the format, and get the fairest split by the league's ratings: each team's chance to win as close to even as can be."),
     h("div", { class: "row tonight-head" }, h("strong", {}, "Who is here"), count,
-      h("button", { type: "button", class: "secondary small", id: "tonight-all", onclick: () => { known().forEach((p) => here.add(p)); extra.forEach((p) => here.add(p)); draw(); } }, "All"),
+      everyone,
       h("button", { type: "button", class: "secondary small", id: "tonight-none", onclick: () => { here.clear(); draw(); } }, "None")),
     list,
     h("div", { class: "row" }, add, h("button", { type: "button", class: "secondary", id: "tonight-add-button", onclick: addName }, "+ Add")),
