@@ -1,4 +1,5 @@
-// Screenshots of every league page at 1280 and 390 px wide, for docs/server.md: a
+// Screenshots of every league page at 1280 and 390 px wide, for docs/server.md and
+// docs/groups.md (Tonight, rivals and head-to-head): a
 // league of eight dated game nights (Frank joins for the last two and wins both).
 // Run by `E2E_DOCS_IMG=docs/img bash scripts/e2e.sh` before the tests, on the scratch
 // server.
@@ -70,6 +71,22 @@ for (const width of [1280, 390]) {
     await page.evaluate(() => { document.querySelectorAll("main > section").forEach((s) => { if (!s.querySelector("#game-form")) s.hidden = true; }); });
   });
   await shot("player", `/leagues/${l.id}/players/Maya`, width, width > 600 ? 900 : 1100);
+  // Tonight: the six players ticked, two teams, the fairest split and the next-best ones,
+  // the first with its record form open.
+  await shot("tonight", `/leagues/${l.id}`, width, width > 600 ? 1400 : 1750, async () => {
+    await page.click("#tonight-all");
+    await page.click("#make-teams");
+    await page.locator('#tonight-result .split[data-rank="3"]').waitFor();
+    await page.click('#tonight-result .split[data-rank="1"] button.record-split');
+    await page.evaluate(() => { document.querySelectorAll("main > section").forEach((s) => { if (s.id !== "tonight") s.hidden = true; }); });
+  });
+  // Maya's rivals and her head-to-head with Priya.
+  await shot("versus", `/leagues/${l.id}/players/Maya`, width, width > 600 ? 900 : 1300, async () => {
+    await page.locator("#rivals-table").waitFor();
+    await page.click('#rivals-table tr[data-opponent="Priya"] button.vs');
+    await page.locator("#versus-table").waitFor();
+    await page.evaluate(() => { document.querySelectorAll("main > section").forEach((s) => { if (s.id !== "rivals-section") s.hidden = true; }); });
+  });
 }
 await browser.close();
 rmSync(profile, { recursive: true, force: true });

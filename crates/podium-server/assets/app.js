@@ -584,6 +584,247 @@ async function league(id) {
     list.out, list.box);
   const settings = h("section", {}, h("h2", {}, "Settings"), learned, await settingsForm(id, () => current, refresh));
   app.replaceChildren(h("section", {}, title, info, board), factors, game, games, settings, data);
+  game.before(tonightSection(id, () => players, refresh));
+}
+
+// ---------- tonight: fair teams of the players present ----------
+// The names an option of "Tonight" lists: "Sam, Kate; Tom, Omar" is two groups.
+const nameGroups = (text) => text.split(";").map((g) => g.split(",").map((n) => n.trim()).filter(Boolean)).filter((g) => g.length);
+
+// The options of "Tonight" as the page names them, for the API's `apart`, `together`, `fixed`.
+const optionNames = { apart: "Keep apart", together: "Keep together", fixed: "Fixed team" };
+
+// A refusal of the balance API said for the page: what is wrong and what to change.
+function plainBalance(e) {
+  const m = e.message || "";
+  let x;
+  if ((x = m.match(/^unknown player "(.*)": the league has not rated them/))) {
+    return `“${x[1]}” has not played in this league yet, so there is no rating to balance by: untick them to make teams of the others, and add them to the game when you record it.`;
+  }
+  if ((x = m.match(/^(\d+) player\(s\) present, the split needs at least (\d+)/))) {
+    return `${plural(Number(x[1]), "player")} ticked, but this format needs at least ${x[2]}: tick more players, or choose fewer teams or smaller tables.`;
+  }
+  if ((x = m.match(/^no split honours the options: ([\s\S]*)$/))) return `No split can keep to these options (${x[1]}): loosen one of them.`;
+  if ((x = m.match(/^(apart|together|fixed): player "(.*)" is not among the players present/))) {
+    return `“${x[2]}” is named in “${optionNames[x[1]]}” but is not ticked as here: tick them, or take the name out of the option.`;
+  }
+  if ((x = m.match(/^fixed: player "(.*)" is fixed to team (\d+) \(1-based\), but there are (\d+)/))) {
+    return `“${x[1]}” is fixed to team ${x[2]}, but there are only ${x[3]}.`;
+  }
+  if ((x = m.match(/^player "(.*)" is named twice/))) return `“${x[1]}” is ticked twice.`;
+  if ((x = m.match(/^players: (\d+) named, at most (\d+)/))) return `${plural(Number(x[1]), "player")} ticked: at most ${x[2]} can be split at once.`;
+  if ((x = m.match(/^the system cannot predict the split: ([\s\S]*)$/))) {
+    return `This league's rating system cannot predict such a game (${x[1]}): choose 2 teams.`;
+  }
+  return plain(e);
+}
+
+// Percentage points: 0.0152 → "1.5".
+const points = (x) => (100 * x).toFixed(1);
+
+// A team's chance as a bar: an SVG whose second rectangle is as wide as the chance (the
+// pages' policy refuses inline styles).
+function chanceBar(p) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  for (const [k, v] of Object.entries({ viewBox: "0 0 100 4", preserveAspectRatio: "none", class: "bar", "aria-hidden": "true" })) svg.setAttribute(k, v);
+  for (const [cls, width] of [["track", 100], ["fill", Math.min(100, 100 * p).toFixed(1)]]) {
+    const r = document.createElementNS(ns, "rect");
+    for (const [k, v] of Object.entries({ class: cls, width, height: 4 })) r.setAttribute(k, v);
+    svg.append(r);
+  }
+  return svg;
+}
+
+// One proposed split: its teams (each with its chance to win) or tables (each player's
+// chance to win the table), and how uneven it is.
+function splitCard(split, rank, tables, onRecord) {
+  const k = split.groups.length;
+  const how = tables
+    ? `Unevenness ${points(split.unevenness)} points: at each table, the gap between the likeliest winner's chance and an even one, added over the tables.`
+    : `Unevenness ${points(split.unevenness)} points: the furthest any team's chance is from an even ${(100 / k).toFixed(1)}%.`;
+  return h("div", { class: "split", "data-rank": rank },
+    h("h3", {}, rank === 1 ? "Fairest split" : `Alternative ${rank - 1}`),
+    h("p", { class: "muted unevenness" }, how),
+    h("div", { class: "groups" }, split.groups.map((g, t) => h("div", { class: "group-card", "data-group": t + 1 },
+      h("div", { class: "group-head" }, h("strong", {}, `${tables ? "Table" : "Team"} ${t + 1}`),
+        tables ? null : h("span", { class: "chance" }, `${fmt(100 * g.win)}% to win`)),
+      tables ? null : chanceBar(g.win),
+      h("ul", {}, g.players.map((p, i) => h("li", {}, p, tables ? h("span", { class: "chance" }, ` ${fmt(100 * g.player_win[i])}%`) : null)))))),
+    h("div", { class: "row actions" }, tables
+      ? split.groups.map((g, t) => h("button", { type: "button", class: "secondary record-table", onclick: () => onRecord(g.players) }, `Record table ${t + 1}`))
+      : h("button", { type: "button", class: "record-split", onclick: (ev) => onRecord(split, ev.target) }, "Record this game")));
+}
+
+// The game form filled with `players`, places 1, 2, … to be corrected: the result of one
+// table is then entered there.
+function fillGameForm(players) {
+  const form = document.getElementById("game-form");
+  const rows = form.querySelector("#game-rows");
+  while (rows.children.length > players.length) rows.lastElementChild.remove();
+  while (rows.children.length < players.length) form.querySelector("#add-player").click();
+  [...rows.children].forEach((row, i) => {
+    row.querySelector(".player-input").value = players[i];
+    row.querySelector(".place-input").value = i + 1;
+  });
+  form.querySelector("#game-result").replaceChildren(message(true, "Filled in from the table: set each player's place, then press “Submit game”."));
+  form.scrollIntoView({ behavior: "smooth", block: "start" });
+  rows.querySelector(".place-input")?.focus({ preventScroll: true });
+}
+
+// "Tonight": tick who is here, choose teams or tables, get the fairest splits by the
+// league's ratings, and record the game played from one of them. known(): the league's
+// players now; onDone(): redraws the league after a game is recorded.
+function tonightSection(id, known, onDone) {
+  // Beyond this many players, only those added by name are listed.
+  const MANY = 40;
+  const here = new Set();
+  const extra = new Set();
+  const list = h("div", { id: "tonight-players", class: "checks" });
+  const count = h("span", { id: "tonight-count", class: "muted" });
+  const showCount = () => { count.textContent = `${plural(here.size, "player")} ticked`; };
+  const everyone = h("button", { type: "button", class: "secondary small", id: "tonight-all", onclick: () => { known().forEach((p) => here.add(p)); extra.forEach((p) => here.add(p)); draw(); } }, "All");
+  function draw() {
+    const all = [...new Set([...known(), ...extra])].sort((a, b) => a.localeCompare(b));
+    const many = all.length > MANY;
+    const names = many ? all.filter((p) => here.has(p) || extra.has(p)) : all;
+    everyone.hidden = many;
+    list.replaceChildren(...names.map((p) => h("label", { class: "check", "data-player": p },
+      h("input", { type: "checkbox", value: p, checked: here.has(p), onchange: (ev) => {
+        if (ev.target.checked) here.add(p); else here.delete(p);
+        showCount();
+      } }), p)));
+    if (many) list.append(h("span", { class: "muted", id: "tonight-many" }, `${plural(all.length, "player")} in the league: add those here by name below.`));
+    else if (!names.length) list.append(h("span", { class: "muted" }, "No player yet: teams are made from the league's ratings, so enter a first game below."));
+    showCount();
+  }
+  const add = h("input", { id: "tonight-add", list: "known-players", placeholder: "a name", autocomplete: "off", "aria-label": "add a player" });
+  const check = h("div", { id: "tonight-name-check" });
+  function take() {
+    const name = add.value.trim();
+    if (!name) return;
+    if (!known().includes(name)) extra.add(name);
+    here.add(name);
+    add.value = "";
+    check.replaceChildren();
+    draw();
+  }
+  function addName() {
+    if (!add.value.trim()) return;
+    if (!nameCheck(check, [add], known(), take)) take();
+  }
+  // "Use “Alice”" puts the known name in the field: take it at once.
+  check.addEventListener("click", (ev) => {
+    if (ev.target.classList.contains("use-known") && known().includes(add.value.trim())) take();
+  });
+  add.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); addName(); } });
+  const format = h("select", { id: "tonight-format" },
+    [2, 3, 4].map((k) => h("option", { value: `teams:${k}` }, `${k} teams`)),
+    [3, 4, 5, 6].map((n) => h("option", { value: `tables:${n}` }, `tables of at most ${n}, each a free-for-all`)));
+  const apart = h("input", { id: "tonight-apart", placeholder: "Sam, Kate", autocomplete: "off" });
+  const together = h("input", { id: "tonight-together", placeholder: "Tom, Omar", autocomplete: "off" });
+  const fixed = h("input", { id: "tonight-fixed", placeholder: "Sam=1, Tom=2", autocomplete: "off" });
+  const out = h("div", { id: "tonight-result" });
+  const recorded = h("div", { id: "tonight-recorded" });
+  let tables = false;
+
+  // The teams of `split` with a place each, a date (today unless changed), then the game.
+  function recordForm(split, button) {
+    const old = button.closest(".split").querySelector(".record-form");
+    if (old) { old.remove(); return; }
+    const k = split.groups.length;
+    const places = split.groups.map((g, t) => h("input", { type: "number", min: 1, max: k, step: 1, class: "place-input team-place",
+      "aria-label": `place of team ${t + 1}` }));
+    const date = h("input", { type: "date", class: "tonight-date", value: today(), "aria-label": "date" });
+    const said = h("div");
+    const form = h("form", { class: "record-form" },
+      h("p", { class: "muted" }, "Each team's place (1 = winner; the same place for a draw), then record: the board is rated again at once."),
+      split.groups.map((g, t) => h("div", { class: "row team-row" }, places[t], h("span", {}, h("strong", {}, `Team ${t + 1}`), `: ${g.players.join(", ")}`))),
+      h("label", {}, "Date"), date, said,
+      h("div", { class: "row actions" }, h("button", { type: "submit", class: "save-split" }, "Record the game"),
+        h("button", { type: "button", class: "secondary", onclick: () => form.remove() }, "Cancel")));
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const ranks = places.map((p) => Number(p.value));
+      if (ranks.some((r) => !Number.isInteger(r) || r < 1)) {
+        said.replaceChildren(message(false, "Give every team its place: 1 for the winner, 2 for the next, the same place for a draw."));
+        return;
+      }
+      const results = split.groups.flatMap((g, t) => g.players.map((player) => ({ player, team: `Team ${t + 1}`, rank: ranks[t] })));
+      const body = { results };
+      if (date.value) body.time = date.value;
+      try {
+        const r = await api(`/api/leagues/${id}/matches`, { method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${tokenFor(id)}` }, body: JSON.stringify(body) });
+        setToken(id, tokenFor(id));
+        out.replaceChildren();
+        recorded.replaceChildren(message(true, `Game ${r.match} recorded. Rating changes:`), ...changeTables(r));
+        await onDone();
+        draw();
+      } catch (e) { said.replaceChildren(message(false, plain(e))); }
+    });
+    button.closest(".split").append(form);
+  }
+
+  async function propose(ev) {
+    ev.preventDefault();
+    recorded.replaceChildren();
+    const players = [...here];
+    if (players.length < 2) { out.replaceChildren(message(false, "Tick at least two players who are here.")); return; }
+    const [kind, n] = format.value.split(":");
+    const body = { players, top: 3, [kind]: Number(n) };
+    const groups = { apart: nameGroups(apart.value), together: nameGroups(together.value) };
+    for (const [key, value] of Object.entries(groups)) {
+      if (value.some((g) => g.length < 2)) {
+        out.replaceChildren(message(false, `“${optionNames[key]}” needs two names or more in a group, separated by commas (groups by semicolons).`));
+        return;
+      }
+      if (value.length) body[key] = value;
+    }
+    const pins = {};
+    for (const part of fixed.value.split(",").map((s) => s.trim()).filter(Boolean)) {
+      const m = part.match(/^(.+?)\s*=\s*(\d+)$/);
+      if (!m || Number(m[2]) < 1) {
+        out.replaceChildren(message(false, `“${part}” in “${optionNames.fixed}”: write a name, “=” and a team or table from 1, as in Sam=1.`));
+        return;
+      }
+      pins[m[1]] = Number(m[2]);
+    }
+    if (Object.keys(pins).length) body.fixed = pins;
+    try {
+      const r = await api(`/api/leagues/${id}/balance`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      tables = kind === "tables";
+      const rest = r.splits.length - 1;
+      const after = rest === 0 ? "" : rest === 1 ? "; the next-best below" : `; the ${rest} next-best below`;
+      out.replaceChildren(
+        h("p", { class: "muted", id: "tonight-how" }, r.exact
+          ? `The fairest of all ${r.examined.toLocaleString("en")} splits, by the league's ratings${after}.`
+          : `The fairest of ${r.examined.toLocaleString("en")} splits examined, by the league's ratings${after}.`),
+        ...r.splits.map((s, i) => splitCard(s, i + 1, tables, tables ? fillGameForm : recordForm)));
+    } catch (e) { out.replaceChildren(message(false, plainBalance(e))); }
+  }
+
+  const form = h("form", { id: "tonight-form" },
+    h("p", { class: "muted" }, "Tick who is here, choose the format, and get the fairest split by the league's ratings: each team's chance to win as close to even as can be."),
+    h("div", { class: "row tonight-head" }, h("strong", {}, "Who is here"), count,
+      everyone,
+      h("button", { type: "button", class: "secondary small", id: "tonight-none", onclick: () => { here.clear(); draw(); } }, "None")),
+    list,
+    h("div", { class: "row" }, add, h("button", { type: "button", class: "secondary", id: "tonight-add-button", onclick: addName }, "+ Add")),
+    check,
+    h("label", { for: "tonight-format" }, "Format"), format,
+    h("details", { id: "tonight-options" }, h("summary", {}, "Options: keep apart, keep together, fixed teams"),
+      h("label", { for: "tonight-apart" }, optionNames.apart, " ", h("span", { class: "doc" }, "no two of them on one team; names by commas, groups by semicolons")), apart,
+      h("label", { for: "tonight-together" }, optionNames.together, " ", h("span", { class: "doc" }, "all of them on one team")), together,
+      h("label", { for: "tonight-fixed" }, optionNames.fixed, " ", h("span", { class: "doc" }, "a player's team or table, numbered from 1")), fixed),
+    h("div", { class: "row actions" }, h("button", { type: "submit", id: "make-teams" }, "Make teams")));
+  form.addEventListener("submit", propose);
+  draw();
+  // The board is drawn again whenever the league changes (a game entered, corrected or
+  // voided): the players to tick follow it.
+  const board = document.getElementById("board");
+  if (board) new MutationObserver(draw).observe(board, { childList: true });
+  return h("section", { id: "tonight" }, h("h2", {}, "Tonight"), form, out, recorded);
 }
 
 // ---------- player page ----------
@@ -656,6 +897,7 @@ async function player(id, name) {
     h("section", {}, h("h1", {}, name), summary, chart(p.history)),
     h("section", {}, h("h2", {}, "Games"), h("p", { class: "muted", id: "history-how" }, howItMoves(withK, l.performances, withFactors)),
       h("div", { class: "scroll" }, table)));
+  app.firstChild.after(rivalsSection(id, name, rows.map((r) => r.player).sort((a, b) => a.localeCompare(b))));
 }
 
 // What the player page's columns mean, in the terms of the league's system.
@@ -665,6 +907,76 @@ function howItMoves(withK, performances, withFactors) {
   if (performances) return "Expected: the performance the rating" + (withFactors ? " and the entry's factors" : "") +
     " predicted; actual: the performance the place shows, both on the rating scale. The rating moves towards the actual performance, the more the less sure the system is (σ): a result better than expected raises it." + factors;
   return "Expected: the score the ratings predicted, from 0 (behind everyone) to 1 (ahead of everyone); actual: the score the place gave. The rating moves by how far the result beat or missed the expectation, the more the wider its σ." + factors;
+}
+
+// ---------- head-to-head on the player's page ----------
+const pct = (x) => `${fmt(100 * x)}%`;
+
+// How many meetings more or fewer than the ratings expected a player finished ahead in.
+const beyond = (surplus) => `${fmt(Math.abs(surplus), 1)} ${Math.abs(surplus) === 1 ? "meeting" : "meetings"} ${surplus >= 0 ? "more" : "fewer"} than expected`;
+
+// One opponent's record as a sentence: "Lena — ahead in 3 of 12 meetings: a share of
+// 25.0% where the ratings expected 50.7%: 3.1 meetings fewer than expected".
+const rivalLine = (v) => `${v.opponent} — ahead in ${v.ahead} of ${plural(v.meetings, "meeting")}${v.ties ? ` (${plural(v.ties, "tie")})` : ""}: ` +
+  `a share of ${pct(v.actual_share)} where the ratings expected ${pct(v.expected_share)}: ${beyond(v.surplus)}.`;
+
+// Two players' meetings side by side: finishes ahead, ties, shares, today's chance.
+function versusView(a, b, r) {
+  const v = r.versus;
+  const rows = [];
+  if (v.meetings > 0) {
+    rows.push(["Finished ahead", v.ahead, v.behind], ["Share of the meetings (ties count half)", pct(v.actual_share), pct(1 - v.actual_share)],
+      ["Share the ratings expected at the time", pct(v.expected_share), pct(1 - v.expected_share)]);
+  }
+  rows.push(["Chance to finish ahead today", pct(r.today), pct(1 - r.today)]);
+  const said = v.meetings > 0
+    ? `${plural(v.meetings, "meeting")} (games with both, on different sides)${v.ties ? `, ${plural(v.ties, "tie")}` : ""}${v.together ? `; ${plural(v.together, "more game")} on one team` : ""}. ` +
+      `${a} finished ahead in ${beyond(v.surplus)}.`
+    : `${a} and ${b} have not yet played on different sides${v.together ? ` (${plural(v.together, "game")} on one team)` : ""}.`;
+  return h("div", { id: "versus-result" }, h("h3", {}, `${a} vs ${b}`), h("p", { id: "versus-said" }, said),
+    h("div", { class: "scroll" }, h("table", { id: "versus-table" },
+      h("thead", {}, h("tr", {}, h("th", { class: "left" }, ""), h("th", {}, a), h("th", {}, b))),
+      h("tbody", {}, rows.map(([label, x, y]) => h("tr", {}, h("td", { class: "left label" }, label), h("td", {}, x), h("td", {}, y)))))));
+}
+
+// The player's rivals (nemesis, favourite opponent, most frequent opponents) and the
+// head-to-head with any other player of the league, picked from a list.
+function rivalsSection(id, name, others) {
+  const MIN = 3;
+  const box = h("div", { id: "rivals" }, h("p", { class: "muted" }, "Loading…"));
+  const pick = h("select", { id: "versus-opponent", "aria-label": "opponent" },
+    h("option", { value: "" }, "another player…"), others.filter((p) => p !== name).map((p) => h("option", { value: p }, p)));
+  const out = h("div", { id: "versus" });
+  async function compare(opponent) {
+    if (!opponent) { out.replaceChildren(message(false, "Pick a player to compare with.")); return; }
+    pick.value = opponent;
+    try {
+      const r = await api(`/api/leagues/${id}/versus?a=${encodeURIComponent(name)}&b=${encodeURIComponent(opponent)}`);
+      out.replaceChildren(versusView(name, opponent, r));
+    } catch (e) { out.replaceChildren(message(false, plain(e))); }
+  }
+  api(`/api/leagues/${id}/players/${encodeURIComponent(name)}/rivals?min_meetings=${MIN}&frequent=5`).then((r) => {
+    const special = [["Nemesis", r.nemesis, "the opponent who finished ahead of them most beyond what the ratings expected"],
+      ["Favourite opponent", r.favourite, "the one they finished ahead of most beyond it"]];
+    box.replaceChildren(
+      h("ul", { class: "rivals" }, special.map(([label, v, doc]) => h("li", { "data-rival": label.toLowerCase().split(" ")[0] },
+        h("strong", {}, `${label}: `), v ? rivalLine(v) : `none yet — ${doc}, among opponents met ${MIN} times or more.`))),
+      r.frequent.length ? h("div", { class: "scroll" }, h("table", { id: "rivals-table" },
+        h("thead", {}, h("tr", {}, h("th", { class: "left" }, "Most met"), h("th", { title: "meetings" }, "Met"), h("th", {}, "Ahead"), h("th", { class: "minor" }, "Behind"),
+          h("th", { class: "minor" }, "Tied"), h("th", {}, "Share"), h("th", { title: "expected" }, h("span", { class: "full" }, "Expected"), h("span", { class: "short" }, "Exp.")), h("th", {}, ""))),
+        h("tbody", {}, r.frequent.map((v) => h("tr", { "data-opponent": v.opponent },
+          h("td", { class: "left" }, h("a", { href: playerHref(id, v.opponent) }, v.opponent)), h("td", {}, v.meetings), h("td", {}, v.ahead),
+          h("td", { class: "minor" }, v.behind), h("td", { class: "minor" }, v.ties), h("td", {}, pct(v.actual_share)), h("td", {}, pct(v.expected_share)),
+          h("td", { class: "actions" }, h("button", { type: "button", class: "secondary vs", onclick: () => compare(v.opponent) }, "vs")))))))
+        : h("p", { class: "muted" }, `No opponent met ${MIN} times or more yet.`));
+  }).catch((e) => box.replaceChildren(message(false, plain(e))));
+  return h("section", { id: "rivals-section" }, h("h2", {}, "Rivals"),
+    h("p", { class: "muted" }, `A meeting: a game both played, on different sides. Share: the meetings in which ${name} finished ahead (ties count half), beside the share the ratings expected at the time of each.`),
+    box,
+    h("h3", {}, "Head-to-head"),
+    h("form", { id: "versus-form", class: "row", onsubmit: (ev) => { ev.preventDefault(); compare(pick.value); } },
+      pick, h("button", { type: "submit", id: "versus-go" }, "Compare")),
+    out);
 }
 
 async function route() {

@@ -3,7 +3,8 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
-use anyhow::bail;
+use anyhow::{bail, Context};
+use podium::versus::{HeadToHead, Rivals, Versus};
 use podium::League;
 
 use crate::ingest::{self, report_skipped, InitialArgs, InputArgs, SystemArgs};
@@ -102,7 +103,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut text = String::new();
     let mut count = 0usize;
     let mut story = Story::default();
+    // The player's meetings, each counted with the league as it stood before the match
+    // ([`podium::versus`]): a second league, rated one match behind the first.
+    let mut behind = ingest::new_league(&args.system, &args.initial)?;
+    let mut h2h = HeadToHead::focused(&[args.player.as_str()]);
     let skipped = ingest::rate_each(&args.input, &mut league, |league, m, report| {
+        if m.players().any(|(_, p)| p.player == args.player) {
+            h2h.observe(&behind, m)
+                .with_context(|| format!("match {:?}", m.id()))?;
+        }
+        behind
+            .apply(m)
+            .with_context(|| format!("match {:?}", m.id()))?;
         let Some(me) = m.players().position(|(_, p)| p.player == args.player) else {
             return Ok(());
         };
@@ -324,7 +336,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         rank_of(&league, &args.player),
         league.players().len()
     )?;
-    writeln!(out, "{}\n", story.summary())?;
+    writeln!(out, "{}", story.summary())?;
+    write_rivals(
+        &mut out,
+        &h2h.rivals(&args.player, RIVAL_MEETINGS, RIVALS_LISTED),
+    )?;
+    writeln!(out)?;
     out.write_all(text.as_bytes())?;
     if let Some(spec) = spec {
         writeln!(out, "How {} rates: {}.", spec.name, spec.summary)?;
@@ -341,6 +358,67 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             writeln!(out, "  {} {}: {}", v.name, shown(v.value), v.doc)?;
         }
     }
+    Ok(())
+}
+
+/// The fewest meetings an opponent needs to be a nemesis or a favourite opponent.
+const RIVAL_MEETINGS: u32 = 3;
+/// The most frequent opponents listed.
+const RIVALS_LISTED: usize = 5;
+
+/// One opponent's record: "Lena, 3-9-0 in 12 meetings: a share of 25.0% where the
+/// ratings expected 50.7%".
+fn rival(v: &Versus) -> String {
+    format!(
+        "{}, {}-{}-{} in {} meetings: a share of {:.1}% where the ratings expected {:.1}%",
+        v.opponent,
+        v.ahead,
+        v.behind,
+        v.ties,
+        v.meetings,
+        100.0 * v.actual_share,
+        100.0 * v.expected_share
+    )
+}
+
+/// The head-to-head part of the story: nemesis, favourite opponent, most met opponents.
+fn write_rivals(out: &mut dyn Write, r: &Rivals) -> anyhow::Result<()> {
+    if r.frequent.is_empty() {
+        writeln!(
+            out,
+            "Head-to-head: no opponent met {RIVAL_MEETINGS} times or more."
+        )?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "Head-to-head (a meeting: a match with both on different sides; ahead-behind-tied):"
+    )?;
+    match &r.nemesis {
+        Some(v) => writeln!(out, "  Nemesis: {}.", rival(v))?,
+        None => writeln!(
+            out,
+            "  Nemesis: none (no opponent met {RIVAL_MEETINGS} times or more finished ahead more often than expected)."
+        )?,
+    }
+    match &r.favourite {
+        Some(v) => writeln!(out, "  Favourite opponent: {}.", rival(v))?,
+        None => writeln!(
+            out,
+            "  Favourite opponent: none (no opponent met {RIVAL_MEETINGS} times or more was beaten more often than expected)."
+        )?,
+    }
+    let most: Vec<String> = r
+        .frequent
+        .iter()
+        .map(|v| format!("{} {}", v.opponent, v.meetings))
+        .collect();
+    writeln!(
+        out,
+        "  Most met: {} (podium versus FILE {} OPPONENT for a pair).",
+        most.join(", "),
+        r.player
+    )?;
     Ok(())
 }
 

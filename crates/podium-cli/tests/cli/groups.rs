@@ -1,6 +1,6 @@
 //! `podium teams` and `podium versus` on the example nights.
 
-use crate::util::{podium, repo_root};
+use crate::util::{podium, repo_root, Dir};
 
 fn nights() -> String {
     repo_root()
@@ -66,4 +66,59 @@ fn versus_counts_the_meetings_of_the_example_nights() {
         "{}",
         e.stderr
     );
+}
+
+#[test]
+fn explain_tells_a_players_nemesis_favourite_and_most_met_opponents_as_versus_counts_them() {
+    let f = nights();
+    let out = podium(&["explain", &f, "--player", "Kate"]);
+    let text = out.ok();
+    let r = podium(&["versus", &f, "Kate", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(r.ok()).unwrap();
+    let line = |who: &serde_json::Value| {
+        format!(
+            "{}, {}-{}-{} in {} meetings: a share of {:.1}% where the ratings expected {:.1}%.",
+            who["opponent"].as_str().unwrap(),
+            who["ahead"],
+            who["behind"],
+            who["ties"],
+            who["meetings"],
+            100.0 * who["actual_share"].as_f64().unwrap(),
+            100.0 * who["expected_share"].as_f64().unwrap()
+        )
+    };
+    let nemesis = format!("  Nemesis: {}", line(&v["rivals"]["nemesis"]));
+    let favourite = format!("  Favourite opponent: {}", line(&v["rivals"]["favourite"]));
+    // Right after the story's summary, before the matches.
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[1].starts_with("First place"), "{text}");
+    assert_eq!(
+        lines[2],
+        "Head-to-head (a meeting: a match with both on different sides; ahead-behind-tied):"
+    );
+    assert_eq!(lines[3], nemesis);
+    assert_eq!(
+        lines[3],
+        "  Nemesis: Lena, 3-9-0 in 12 meetings: a share of 25.0% where the ratings expected 50.7%."
+    );
+    assert_eq!(lines[4], favourite);
+    assert_eq!(
+        lines[5],
+        "  Most met: Priya 17, Lena 12, Omar 12, Tom 12, Sam 11 (podium versus FILE Kate OPPONENT for a pair)."
+    );
+    assert_eq!(lines[6], "");
+    assert!(lines[7].starts_with("Match "), "{text}");
+}
+
+#[test]
+fn explain_of_a_player_with_few_meetings_says_so_in_one_line() {
+    let dir = Dir::new("explain-few");
+    let f = dir.file(
+        "two.csv",
+        "match,player,rank\ng1,ann,1\ng1,bo,2\ng2,bo,1\ng2,ann,2\n",
+    );
+    let out = podium(&["explain", &f, "--player", "ann"]);
+    let lines: Vec<&str> = out.ok().lines().collect();
+    assert_eq!(lines[2], "Head-to-head: no opponent met 3 times or more.");
+    assert_eq!(lines[3], "");
 }
