@@ -441,12 +441,15 @@ class League:
         apart: Sequence[Sequence[str]] = (),
         together: Sequence[Sequence[str]] = (),
         fix: Optional[Dict[str, int]] = None,
+        newcomers: Sequence[str] = (),
         top: int = 1,
     ) -> List[Dict[str, Any]]:
         """The fairest splits of the players present, best first, as `podium teams`
         proposes them: each a dict with `teams` (or `tables`): a list of dicts with
         `players`, `win` (or `player_win`) and `unevenness`; and the split's
-        `unevenness`, `spread` and `exact`. `fix` maps a player to a team numbered from 1."""
+        `unevenness`, `spread` and `exact`. `fix` maps a player to a team numbered from 1;
+        `newcomers` names players the league has not rated yet (balanced at a newcomer's
+        rating; any other unknown player raises `PodiumError`)."""
     def set_initial(self, player: str, rating: float, /, *, sigma: Optional[float] = None, games: int = 0) -> None: ...
     def load_initial(self, path: _PathLike) -> None: ...
     def copy(self) -> "League": ...

@@ -162,7 +162,7 @@ test("tables: each player's chance at their table, and a table's result entered 
   await noStrayText();
 });
 
-test("a new name, too few players and impossible options are refused in plain words", async () => {
+test("a new name plays at a new player's rating; too few players and impossible options are refused in plain words", async () => {
   const l = await createLeague("Refusals E2E", "sme");
   await sixNights(l);
   await page.goto(`${base}/leagues/${l.id}`);
@@ -174,15 +174,16 @@ test("a new name, too few players and impossible options are refused in plain wo
   await page.click('#tonight-name-check button.use-known');
   assert.ok(await page.isChecked('#tonight-players label[data-player="ann"] input'));
   assert.equal(await page.locator('#tonight-players label[data-player="Ann"]').count(), 0);
-  // A new player has no rating to balance by.
+  // A new player plays a first game: balanced at a new player's rating, and said so.
   await page.fill("#tonight-add", "zed");
   await page.click("#tonight-add-button");
   assert.ok(await page.isChecked('#tonight-players label[data-player="zed"] input'));
   await tick(["bo", "cy"]);
   await page.click("#make-teams");
-  const err = page.locator("#tonight-result .message.err");
-  await err.waitFor();
-  assert.match(await err.textContent(), /“zed” has not played in this league yet.*untick them/);
+  const note = page.locator("#tonight-newcomers");
+  await note.waitFor();
+  assert.equal(await note.textContent(), "zed plays a first game and is counted at a new player's rating.");
+  assert.match(await page.locator("#tonight-result .split").first().textContent(), /zed/);
   await page.uncheck('#tonight-players label[data-player="zed"] input');
   // Three players, four teams.
   await page.selectOption("#tonight-format", "teams:4");

@@ -21,6 +21,9 @@ use crate::system::System;
 fn balance_error(e: BalanceError) -> PyErr {
     match e {
         BalanceError::Predict(e) => rate_error(e),
+        e @ BalanceError::UnknownPlayer { .. } => PodiumError::new_err(format!(
+            "{e} (a player's first game: name them in newcomers=[...])"
+        )),
         e => PodiumError::new_err(e.to_string()),
     }
 }
@@ -47,6 +50,7 @@ pub fn balance<'py>(
     apart: Vec<Vec<String>>,
     together: Vec<Vec<String>>,
     fix: Option<std::collections::BTreeMap<String, usize>>,
+    newcomers: Vec<String>,
     top: usize,
 ) -> PyResult<Bound<'py, PyList>> {
     let format = match (tables, teams, sizes) {
@@ -86,6 +90,7 @@ pub fn balance<'py>(
         apart,
         together,
         fixed,
+        newcomers,
         top: top.max(1),
         time: last_time(league),
         ..BalanceConfig::default()

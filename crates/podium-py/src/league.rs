@@ -1277,7 +1277,7 @@ impl League {
     }
 
     /// The fairest splits of `players` into teams or tables (see `crate::groups`).
-    #[pyo3(signature = (players, /, teams=None, sizes=None, tables=None, apart=Vec::new(), together=Vec::new(), fix=None, top=1), text_signature = "(self, players, /, teams=None, sizes=None, tables=None, apart=(), together=(), fix=None, top=1)")]
+    #[pyo3(signature = (players, /, teams=None, sizes=None, tables=None, apart=Vec::new(), together=Vec::new(), fix=None, newcomers=Vec::new(), top=1), text_signature = "(self, players, /, teams=None, sizes=None, tables=None, apart=(), together=(), fix=None, newcomers=(), top=1)")]
     #[allow(clippy::too_many_arguments)]
     fn balance<'py>(
         &self,
@@ -1289,6 +1289,7 @@ impl League {
         apart: Vec<Vec<String>>,
         together: Vec<Vec<String>>,
         fix: Option<std::collections::BTreeMap<String, usize>>,
+        newcomers: Vec<String>,
         top: usize,
     ) -> PyResult<Bound<'py, PyList>> {
         crate::groups::balance(
@@ -1301,6 +1302,7 @@ impl League {
             apart,
             together,
             fix,
+            newcomers,
             top,
         )
     }

@@ -33,8 +33,17 @@ def test_balance_proposes_the_split_the_cli_proposes():
 def test_balance_honours_a_fixed_player_and_refuses_an_unknown_one():
     got = _league().balance(["Sam", "Tom", "Kate", "Priya"], teams=2, fix={"Sam": 2})
     assert "Sam" in got[0]["teams"][1]["players"]
-    with pytest.raises(podium.PodiumError, match="Nobody"):
+    with pytest.raises(podium.PodiumError, match="Nobody.*newcomers"):
         _league().balance(["Sam", "Nobody"], teams=2)
+
+
+def test_balance_takes_a_newcomer_as_the_cli_does():
+    players = ["Sam", "Tom", "Kate", "Zed"]
+    got = _league().balance(players, teams=2, newcomers=["Zed"])
+    want = json.loads(cli("teams", str(NIGHTS), "--players", ",".join(players), "--teams", "2",
+                          "--new", "Zed", "--format", "json"))
+    assert [t["players"] for t in got[0]["teams"]] == [t["players"] for t in want["splits"][0]["groups"]]
+    assert got[0]["unevenness"] == pytest.approx(want["splits"][0]["unevenness"], abs=1e-12)
 
 
 def _direct(a: str, b: str):

@@ -599,7 +599,7 @@ function plainBalance(e) {
   const m = e.message || "";
   let x;
   if ((x = m.match(/^unknown player "(.*)": the league has not rated them/))) {
-    return `“${x[1]}” has not played in this league yet, so there is no rating to balance by: untick them to make teams of the others, and add them to the game when you record it.`;
+    return `“${x[1]}” is not among this league's players: add the name above to count them as a new player.`;
   }
   if ((x = m.match(/^(\d+) player\(s\) present, the split needs at least (\d+)/))) {
     return `${plural(Number(x[1]), "player")} ticked, but this format needs at least ${x[2]}: tick more players, or choose fewer teams or smaller tables.`;
@@ -773,6 +773,10 @@ function tonightSection(id, known, onDone) {
     if (players.length < 2) { out.replaceChildren(message(false, "Tick at least two players who are here.")); return; }
     const [kind, n] = format.value.split(":");
     const body = { players, top: 3, [kind]: Number(n) };
+    // Names added by hand that the league has not rated: a first game, balanced at the
+    // rating the system gives a newcomer.
+    const newcomers = players.filter((p) => !known().includes(p));
+    if (newcomers.length) body.newcomers = newcomers;
     const groups = { apart: nameGroups(apart.value), together: nameGroups(together.value) };
     for (const [key, value] of Object.entries(groups)) {
       if (value.some((g) => g.length < 2)) {
@@ -800,6 +804,8 @@ function tonightSection(id, known, onDone) {
         h("p", { class: "muted", id: "tonight-how" }, r.exact
           ? `The fairest of all ${r.examined.toLocaleString("en")} splits, by the league's ratings${after}.`
           : `The fairest of ${r.examined.toLocaleString("en")} splits examined, by the league's ratings${after}.`),
+        newcomers.length ? h("p", { class: "muted", id: "tonight-newcomers" },
+          `${newcomers.join(", ")} ${newcomers.length === 1 ? "plays a first game and is" : "play a first game and are"} counted at a new player's rating.`) : "",
         ...r.splits.map((s, i) => splitCard(s, i + 1, tables, tables ? fillGameForm : recordForm)));
     } catch (e) { out.replaceChildren(message(false, plainBalance(e))); }
   }

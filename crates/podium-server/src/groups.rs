@@ -35,6 +35,9 @@ pub(crate) struct BalanceBody {
     /// Player → team, numbered from 1.
     #[serde(default)]
     fixed: BTreeMap<String, usize>,
+    /// Players the league has not rated yet, balanced as newcomers.
+    #[serde(default)]
+    newcomers: Vec<String>,
     #[serde(default)]
     top: Option<usize>,
 }
@@ -66,6 +69,12 @@ pub(crate) async fn balance(
         return Err(unprocessable(format!(
             "players: {} named, at most {MAX_PLAYERS}",
             body.players.len()
+        )));
+    }
+    if body.newcomers.len() > MAX_PLAYERS {
+        return Err(unprocessable(format!(
+            "newcomers: {} named, at most {MAX_PLAYERS}",
+            body.newcomers.len()
         )));
     }
     let top = body.top.unwrap_or(1);
@@ -104,6 +113,7 @@ pub(crate) async fn balance(
         apart: body.apart,
         together: body.together,
         fixed,
+        newcomers: body.newcomers,
         top,
         ..BalanceConfig::default()
     };
@@ -122,7 +132,9 @@ pub(crate) async fn balance(
         .await?;
     match found {
         Ok(b) => Ok(Json(b).into_response()),
-        Err(e @ BalanceError::UnknownPlayer { .. }) => Err(ApiError::not_found(e.to_string())),
+        Err(e @ BalanceError::UnknownPlayer { .. }) => Err(ApiError::not_found(format!(
+            "{e} (a player's first game: name them in newcomers)"
+        ))),
         Err(e) => Err(unprocessable(e.to_string())),
     }
 }

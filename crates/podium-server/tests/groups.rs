@@ -120,6 +120,18 @@ async fn balance_proposes_the_fairest_teams_and_refuses_bad_requests() {
     )
     .await;
     assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("newcomers"), "{v}");
+    // A newcomer named as such is balanced at a newcomer's rating.
+    let (s, v) = call(
+        &app,
+        Method::POST,
+        &url,
+        None,
+        Some(json!({"players": ["ann", "bo", "cy", "zed"], "teams": 2, "newcomers": ["zed"]})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert!(v.to_string().contains("\"zed\""), "{v}");
     let (s, v) = call(
         &app,
         Method::POST,

@@ -159,6 +159,10 @@ pub struct BalanceConfig {
     pub together: Vec<Vec<String>>,
     /// Players fixed to a team or table, by its 0-based index in the format's order.
     pub fixed: Vec<(String, usize)>,
+    /// Players the league has not rated yet (tonight's first game), balanced at the
+    /// rating the system gives a newcomer; any other name the league does not know is
+    /// refused as unknown, so that a misspelt player is not taken for a new one.
+    pub newcomers: Vec<String>,
     /// How many splits to return, best first (the proposal and the next-best
     /// alternatives). Default 1.
     pub top: usize,
@@ -179,6 +183,7 @@ impl Default for BalanceConfig {
             apart: Vec::new(),
             together: Vec::new(),
             fixed: Vec::new(),
+            newcomers: Vec::new(),
             top: 1,
             exact_limit: 3_000_000,
             restarts: 4,
@@ -474,7 +479,7 @@ impl<'a> Problem<'a> {
                     player: p.to_string(),
                 });
             }
-            if league.get(p).is_none() {
+            if league.get(p).is_none() && !config.newcomers.iter().any(|n| n == p) {
                 return Err(BalanceError::UnknownPlayer {
                     player: p.to_string(),
                 });
@@ -1176,6 +1181,33 @@ mod tests {
         let best = brute_best(&l, &players, &[3, 3, 3], true, &|_| true).unwrap();
         assert!((got.splits[0].unevenness - best.0).abs() < 1e-9);
         assert_eq!(got.splits[0].groups.len(), 3);
+    }
+
+    #[test]
+    fn newcomers_are_balanced_at_the_newcomers_rating_and_other_strangers_refused() {
+        for system in ["trueskill", "kalman-mmr", "sme"] {
+            let l = league(system, 8, 40, 5);
+            let mut players = names(6);
+            players.extend(["ann".to_string(), "bo".to_string()]);
+            let config = BalanceConfig {
+                newcomers: vec!["ann".into(), "bo".into(), "p3".into()],
+                ..BalanceConfig::default()
+            };
+            let got = balance(&l, &players, &Format::teams(2), &config).unwrap();
+            // The best of all splits as the league predicts them, newcomers included.
+            let best = brute_best(&l, &players, &[4, 4], false, &|_| true).unwrap();
+            assert!((got.splits[0].unevenness - best.0).abs() < 1e-9, "{system}");
+            let only_ann = BalanceConfig {
+                newcomers: vec!["ann".into()],
+                ..BalanceConfig::default()
+            };
+            assert_eq!(
+                balance(&l, &players, &Format::teams(2), &only_ann).unwrap_err(),
+                BalanceError::UnknownPlayer {
+                    player: "bo".into()
+                }
+            );
+        }
     }
 
     #[test]

@@ -45,6 +45,12 @@ pub struct Args {
     /// Put a player on a team (or table), numbered from 1 (repeatable).
     #[arg(long, value_name = "PLAYER=TEAM")]
     fix: Vec<String>,
+    /// Players of --players who are not in the history yet (tonight is their first
+    /// game), separated by commas: balanced at the rating the system gives a newcomer.
+    /// Any other name the history lacks is refused, so a misspelling is not taken for a
+    /// new player.
+    #[arg(long = "new", value_name = "A,B[,...]")]
+    newcomers: Vec<String>,
     /// Show this many splits, the fairest first.
     #[arg(long, default_value_t = 1, value_name = "N")]
     top: usize,
@@ -126,6 +132,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map(|s| names("--together", s))
             .collect::<anyhow::Result<_>>()?,
         fixed,
+        newcomers: args
+            .newcomers
+            .iter()
+            .map(|s| names("--new", s))
+            .collect::<anyhow::Result<Vec<_>>>()?
+            .concat(),
         top: args.top.max(1),
         restarts: args.restarts,
         seed: args.seed,
@@ -142,7 +154,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .filter_map(|p| p.stats.last_time)
         .max();
     let config = BalanceConfig { time, ..config };
-    let found = balance(&league, &players, &format, &config).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let found = balance(&league, &players, &format, &config).map_err(|e| match e {
+        podium::balance::BalanceError::UnknownPlayer { player } => anyhow::anyhow!(
+            "unknown player {player:?}: not in the history (if tonight is their first game, add --new {player})"
+        ),
+        e => anyhow::anyhow!("{e}"),
+    })?;
     let mut out = std::io::stdout().lock();
     match args.format {
         Format::Table => write_text(&mut out, league.system().name(), &format, &found)?,

@@ -43,6 +43,35 @@ fn teams_honours_the_options_and_names_bad_players() {
         .contains(&"Kate".into()));
     let e = podium(&["teams", &f, "--players", "Sam,Zed", "--teams", "2"]);
     assert!(e.err().contains("unknown player \"Zed\""), "{}", e.stderr);
+    assert!(e.err().contains("add --new Zed"), "{}", e.stderr);
+    // Named as a newcomer, Zed is balanced at a newcomer's rating.
+    let r = podium(&[
+        "teams",
+        &f,
+        "--players",
+        "Sam,Tom,Kate,Zed",
+        "--teams",
+        "2",
+        "--new",
+        "Zed",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(r.ok()).unwrap();
+    let placed: Vec<&str> = v["splits"][0]["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| {
+            g["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(placed.len(), 4);
+    assert!(placed.contains(&"Zed"), "{placed:?}");
     let e = podium(&["teams", &f, "--players", "Sam,Tom,Sam", "--teams", "2"]);
     assert!(e.err().contains("more than once"), "{}", e.stderr);
     let e = podium(&["teams", &f, "--players", "Sam,Tom,Kate", "--sizes", "1,1"]);
