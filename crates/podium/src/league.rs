@@ -519,6 +519,23 @@ impl League {
         Ok(())
     }
 
+    /// Starts every player's and factor's statistics again (games, wins, expected wins,
+    /// entries), keeping their ratings, states and what the system learned: what a new
+    /// season starts from ([`crate::season`]). The time of each one's last match stays,
+    /// as the clock from which a system with σ ages an idle rating.
+    pub fn clear_stats(&mut self) {
+        let fresh = |s: &PlayerStats| PlayerStats {
+            last_time: s.last_time,
+            ..PlayerStats::default()
+        };
+        for p in &mut self.players {
+            p.stats = fresh(&p.stats);
+        }
+        for f in &mut self.factors {
+            f.stats = fresh(&f.stats);
+        }
+    }
+
     fn insert(&mut self, name: &str, rating: Rating) -> usize {
         let i = self.players.len();
         self.index.insert(CompactString::from(name), i);
