@@ -5,17 +5,22 @@
 //! A new season starts from a [`Reset`] chosen by whoever runs the league:
 //!
 //! - [`Reset::Hard`]: everyone starts new, at the system's initial rating and state
-//!   ([`RatingSystem::initial_rating`], [`RatingSystem::initial_state`]); what the system
-//!   learned league-wide ([`RatingSystem::initial_learned`]) and the factors' ratings
-//!   start new too: the league is as if empty.
+//!   ([`RatingSystem::initial_rating`], [`RatingSystem::initial_state`]), no game played;
+//!   what the system learned league-wide ([`RatingSystem::initial_learned`]) and the
+//!   factors' ratings start new too ([`League::start_over`]). The players and factors
+//!   stay known to the league, in the same order (so that their indices,
+//!   [`League::player`], still name them).
 //! - [`Reset::Soft`]: each rating pulled towards the field and its σ widened. With μ̄ the
 //!   mean rating of the season's **active** players (those who played in the season that
-//!   ends; every player if none did), each player's rating μ becomes
+//!   ends; every player if none did) and σ₀ the σ of a new player
+//!   ([`RatingSystem::initial_rating`]), each player's rating μ becomes
 //!
-//!   μ' = μ̄ + (1 − pull) · (μ − μ̄),   σ' = √(σ² + widen²)
+//!   μ' = μ̄ + (1 − pull) · (μ − μ̄),   σ' = √(σ² + (widen · σ₀)²)
 //!
 //!   (σ only for a system that keeps one; `widen` is ignored by the others). `pull = 0`
-//!   keeps the ratings, `pull = 1` puts everyone at μ̄. Ratings are read as the board
+//!   keeps the ratings, `pull = 1` puts everyone at μ̄; `widen` is a share of σ₀, so that
+//!   one value means the same for every system's scale (σ₀ is 25/3 for Weng-Lin and
+//!   TrueSkill, 350 for Glicko). Defaults: pull 0.5, widen 0.25. Ratings are read as the board
 //!   shows them ([`League::current`]). Games played (which drive K or a provisional
 //!   period) are kept. A system that keeps a state per player
 //!   ([`crate::Capabilities::keeps_state`]: `elo-mmr`'s past performances, `glicko2`'s
@@ -49,9 +54,8 @@ use crate::rating::Rating;
 
 /// Default of [`Reset::Soft`]'s `pull`.
 pub const DEFAULT_PULL: f64 = 0.5;
-/// Default of [`Reset::Soft`]'s `widen`: a quarter of Weng-Lin's and TrueSkill's initial
-/// σ (25/3), in their units.
-pub const DEFAULT_WIDEN: f64 = 25.0 / 12.0;
+/// Default of [`Reset::Soft`]'s `widen`: a quarter of a new player's σ.
+pub const DEFAULT_WIDEN: f64 = 0.25;
 
 /// How a new season starts (see the [module docs](self) for the exact rules).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -69,8 +73,9 @@ pub enum Reset {
         /// away, in [0, 1] (default [`DEFAULT_PULL`]).
         #[cfg_attr(feature = "serde", serde(default = "default_pull"))]
         pull: f64,
-        /// Added to σ in quadrature, ≥ 0 (default [`DEFAULT_WIDEN`]); ignored by a
-        /// system without σ.
+        /// Added to σ in quadrature, as a share of a new player's σ: σ' = √(σ² +
+        /// (widen · σ₀)²); ≥ 0 (default [`DEFAULT_WIDEN`]); ignored by a system without
+        /// σ.
         #[cfg_attr(feature = "serde", serde(default = "default_widen"))]
         widen: f64,
     },
@@ -151,13 +156,14 @@ impl Reset {
     }
 
     /// The rating a player rated `r` starts the next season with, given the mean `mean`
-    /// of the active players ([`Reset::Soft`]; the other resets return `r`).
+    /// of the active players and a new player's σ `sigma0` ([`Reset::Soft`]; the other
+    /// resets return `r`).
     #[must_use]
-    pub fn pulled(&self, r: Rating, mean: f64) -> Rating {
+    pub fn pulled(&self, r: Rating, mean: f64, sigma0: Option<f64>) -> Rating {
         match *self {
             Reset::Soft { pull, widen } => Rating {
                 value: mean + (1.0 - pull) * (r.value - mean),
-                sigma: r.sigma.map(|s| s.hypot(widen)),
+                sigma: r.sigma.map(|s| s.hypot(widen * sigma0.unwrap_or(0.0))),
                 games: r.games,
             },
             _ => r,
@@ -175,7 +181,14 @@ impl League {
     pub fn new_season(&self, reset: &Reset) -> Result<League, ResetError> {
         reset.check()?;
         let mut next = match reset {
-            Reset::Hard => return Ok(League::shared(self.system_arc())),
+            Reset::Hard => {
+                return self
+                    .start_over(self.system().initial_rating())
+                    .map_err(|source| ResetError::Rating {
+                        player: rate_error_player(&source),
+                        source,
+                    });
+            }
             Reset::None => self.clone(),
             Reset::Soft { .. } => {
                 let current: Vec<Rating> =
@@ -193,9 +206,10 @@ impl League {
                     active
                 };
                 let mean = pool.iter().sum::<f64>() / pool.len().max(1) as f64;
+                let sigma0 = self.system().initial_rating().sigma;
                 let mut next = self.clone();
                 for (p, r) in self.players().iter().zip(&current) {
-                    next.set_initial(&p.name, reset.pulled(*r, mean))
+                    next.set_initial(&p.name, reset.pulled(*r, mean, sigma0))
                         .map_err(|source| ResetError::Rating {
                             player: p.name.clone(),
                             source,
@@ -206,6 +220,16 @@ impl League {
         };
         next.clear_stats();
         Ok(next)
+    }
+}
+
+/// The player a [`RateError`] names, if any.
+fn rate_error_player(e: &RateError) -> String {
+    match e {
+        RateError::RatingOutOfRange { player, .. } | RateError::NonFiniteRating { player, .. } => {
+            player.clone()
+        }
+        _ => String::new(),
     }
 }
 
@@ -321,7 +345,9 @@ mod tests {
             let l = league(system);
             let next = l.new_season(&Reset::Hard).unwrap();
             let initial = l.system().initial_rating();
-            assert!(next.players().is_empty(), "{system}");
+            assert_eq!(next.players().len(), 3, "{system}");
+            assert!(next.players().iter().all(|p| p.stats.games == 0));
+            assert_eq!(next.get("ann").unwrap().rating.games, 0);
             assert_eq!(next.rating_of("ann").value, initial.value, "{system}");
             assert_eq!(next.rating_of("ann").sigma, initial.sigma, "{system}");
         }
@@ -404,8 +430,10 @@ mod tests {
             .unwrap();
         let na = next.rating_of("ann");
         assert!((na.value - (25.0 + 0.6 * (a.value - 25.0))).abs() < 1e-9);
+        // σ₀ = 25/3: widen 2 adds 50/3 in quadrature.
         let s = a.sigma.unwrap();
-        assert!((na.sigma.unwrap() - (s * s + 4.0).sqrt()).abs() < 1e-12);
+        let w = 2.0 * 25.0 / 3.0;
+        assert!((na.sigma.unwrap() - (s * s + w * w).sqrt()).abs() < 1e-12);
         // The state-free system plays on from there.
         assert_eq!(next.rating_of("cy"), l.rating_of("cy"));
     }
@@ -434,7 +462,7 @@ mod tests {
         let l = league("glicko2");
         let reset = Reset::Soft {
             pull: 0.5,
-            widen: 30.0,
+            widen: 0.5,
         };
         let next = l.new_season(&reset).unwrap();
         let i = next.index_of("ann").unwrap();
