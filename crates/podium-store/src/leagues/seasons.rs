@@ -36,10 +36,12 @@ impl Leagues {
     }
 
     /// Starts a new season of league `id` at `now` (Unix seconds): the current season's
-    /// board is kept as it stands, the league is reset, and every match after it belongs
-    /// to the new season. In a league of dated matches the season starts at `now` (or at
-    /// its last match, if dated later): a match entered later but dated before the start
-    /// is placed by its date, in the season it was played in, and that season's board and
+    /// board is kept as it stands, the league is reset, and every match entered after it
+    /// belongs to the new season. In a league of dated matches the season starts on the
+    /// day of `now` (midnight UTC, a date as the pages enter it; or at the last match or
+    /// season start, if later), after the matches already entered: a match entered
+    /// later and dated that day or after belongs to the new season, one dated before is
+    /// placed by its date, in the season it was played in, and that season's board and
     /// every later one are worked out again. In a league without dates (or without
     /// matches yet) the season starts at the next ledger position.
     ///
@@ -85,7 +87,8 @@ impl Leagues {
             let last = d.last_position().and_then(|p| p.time);
             let previous = seasons.last().and_then(|s| s.start.time);
             let time = if d.timed() == Some(true) || previous.is_some() {
-                Some(now.max(last.unwrap_or(now)).max(previous.unwrap_or(now)))
+                let day = now - now.rem_euclid(86_400);
+                Some(day.max(last.unwrap_or(day)).max(previous.unwrap_or(day)))
             } else {
                 None
             };
