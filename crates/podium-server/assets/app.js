@@ -687,9 +687,9 @@ async function route() {
 
 // What each reset does, as the form says it.
 const RESETS = {
-  soft: "ratings pulled towards the average of the season's players, and less sure",
-  hard: "everyone starts again at the starting rating",
-  none: "ratings carry on; only games and wins start again",
+  soft: "pulled towards the average",
+  hard: "everyone starts again",
+  none: "ratings carry on",
 };
 
 // A season's heading: "Spring · 12 games · since 2025-03-01".

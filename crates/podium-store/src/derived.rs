@@ -818,11 +818,12 @@ impl Derived {
     /// place rather than from a checkpoint).
     #[must_use]
     pub fn appends_at_end(&self, time: Option<i64>) -> bool {
-        // A match dated before the current season's start (or undated, after a start
-        // with a date) belongs to an earlier season.
+        // A match dated before the current season's start belongs to an earlier season.
         if let Some(k) = self.season.checked_sub(1) {
-            if time < self.seasons[k].start.time {
-                return false;
+            if let (Some(t), Some(start)) = (time, self.seasons[k].start.time) {
+                if t < start {
+                    return false;
+                }
             }
         }
         match (time, self.rated.last().and_then(|r| r.time)) {
@@ -877,7 +878,17 @@ impl Derived {
                 })
                 .collect()
         };
-        let timed = self.timed();
+        // After a season that started on a date, every match needs one (as after a dated
+        // match): an undated one would be rated before the season.
+        let dated_start = self
+            .season
+            .checked_sub(1)
+            .is_some_and(|k| self.seasons[k].start.time.is_some());
+        let timed = if dated_start {
+            Some(true)
+        } else {
+            self.timed()
+        };
         let r = rate(&mut self.league, timed, entry, game)?;
         for places in &old {
             for (set, p) in self.orders.iter_mut().zip(places) {

@@ -345,6 +345,12 @@ fn a_match_dated_before_the_season_goes_to_its_season(b: Backend) {
         now.iter().map(|r| r.player.as_str()).collect::<Vec<_>>(),
         ["cy", "dee"]
     );
+    // A match without a date is refused, as after any dated match.
+    let e = s
+        .append(id, sub(Some("undated"), &[("cy", 1), ("ann", 2)]))
+        .unwrap_err();
+    assert!(matches!(e, StoreError::TimeMismatch { .. }), "{e}");
+    assert_eq!(s.ledger(id).unwrap().len(), 3);
 }
 
 mod seasons_on_sqlite {
