@@ -5,15 +5,15 @@
 //! A new season starts from a [`Reset`] chosen by whoever runs the league:
 //!
 //! - [`Reset::Hard`]: everyone starts new, at the system's initial rating and state
-//!   ([`RatingSystem::initial_rating`], [`RatingSystem::initial_state`]), no game played;
-//!   what the system learned league-wide ([`RatingSystem::initial_learned`]) and the
-//!   factors' ratings start new too ([`League::start_over`]). The players and factors
+//!   ([`crate::RatingSystem::initial_rating`], [`crate::RatingSystem::initial_state`]), no game played;
+//!   what the system learned league-wide ([`crate::RatingSystem::initial_learned`]) and the
+//!   factors' ratings start new too ([`crate::League::start_over`]). The players and factors
 //!   stay known to the league, in the same order (so that their indices,
-//!   [`League::player`], still name them).
+//!   [`crate::League::player`], still name them).
 //! - [`Reset::Soft`]: each rating pulled towards the field and its σ widened. With μ̄ the
 //!   mean rating of the season's **active** players (those who played in the season that
 //!   ends; every player if none did) and σ₀ the σ of a new player
-//!   ([`RatingSystem::initial_rating`]), each player's rating μ becomes
+//!   ([`crate::RatingSystem::initial_rating`]), each player's rating μ becomes
 //!
 //!   μ' = μ̄ + (1 − pull) · (μ − μ̄),   σ' = √(σ² + (widen · σ₀)²)
 //!
@@ -21,17 +21,17 @@
 //!   keeps the ratings, `pull = 1` puts everyone at μ̄; `widen` is a share of σ₀, so that
 //!   one value means the same for every system's scale (σ₀ is 25/3 for Weng-Lin and
 //!   TrueSkill, 350 for Glicko). Defaults: pull 0.5, widen 0.25. Ratings are read as the board
-//!   shows them ([`League::current`]). Games played (which drive K or a provisional
+//!   shows them ([`crate::League::current`]). Games played (which drive K or a provisional
 //!   period) are kept. A system that keeps a state per player
 //!   ([`crate::Capabilities::keeps_state`]: `elo-mmr`'s past performances, `glicko2`'s
 //!   volatility, `kalman-mmr`'s filters) has its state **built again from the new rating**
-//!   ([`RatingSystem::initial_state`], as for a player carried over from elsewhere): the
+//!   ([`crate::RatingSystem::initial_state`], as for a player carried over from elsewhere): the
 //!   trait offers no way to move a state's mean, and a state built from μ', σ' is what
 //!   the system would keep for a player it meets at that rating. What the system learned
 //!   league-wide and the factors' ratings are kept.
 //! - [`Reset::None`]: ratings, states and learned values carry on.
 //!
-//! Every reset starts the statistics again ([`League::clear_stats`]), so a season's board
+//! Every reset starts the statistics again ([`crate::League::clear_stats`]), so a season's board
 //! ([`season_standings`]) lists only the players who played in it, with that season's
 //! games and wins.
 //!
