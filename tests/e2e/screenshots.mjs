@@ -88,5 +88,17 @@ for (const width of [1280, 390]) {
     await page.evaluate(() => { document.querySelectorAll("main > section").forEach((s) => { if (s.id !== "rivals-section") s.hidden = true; }); });
   });
 }
+// The seasons section: the first season ended (its board kept), a new one started with
+// a soft reset and one game of it entered.
+await call(`/api/leagues/${l.id}/seasons`, { name: "Winter", reset: { kind: "soft", pull: 0.5, widen: 0.25 } }, l.admin_token);
+await call(`/api/leagues/${l.id}/matches`, { id: "Winter night 1", time: new Date().toISOString().slice(0, 10), results: ["Priya", "Frank", "Maya", "Tom"].map((player, i) => ({ player, rank: i + 1 })) }, l.admin_token);
+for (const width of [1280, 390]) {
+  await shot("seasons", `/leagues/${l.id}`, width, width > 600 ? 900 : 1300, async () => {
+    await page.locator('details.season[data-season="1"] summary').click();
+    await page.locator("#season-1-board").waitFor();
+    await page.locator("#season-new summary").click();
+    await page.evaluate(() => { document.querySelectorAll("main > section").forEach((s) => { if (s.id !== "seasons-section") s.hidden = true; }); });
+  });
+}
 await browser.close();
 rmSync(profile, { recursive: true, force: true });

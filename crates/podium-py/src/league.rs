@@ -266,6 +266,8 @@ enum Op {
     Own { from: usize, to: usize },
     /// Files rated by `rate_files` (read again to rebuild the history).
     Files(Inputs),
+    /// A new season started with this reset.
+    Season(podium::season::Reset),
 }
 
 impl Log {
@@ -604,6 +606,9 @@ impl League {
                     for i in *from..*to {
                         rate(&mut league, &mut history, &log.own, i)?;
                     }
+                }
+                Op::Season(reset) => {
+                    league = league.new_season(reset).map_err(|e| e.to_string())?
                 }
                 Op::Files(inputs) => {
                     let h = &mut history;
@@ -1637,6 +1642,44 @@ impl League {
         self.inner.set_initial(player, rating).map_err(rate_error)?;
         if let Some(log) = &mut self.log {
             log.ops.push(Op::Initial(player.to_string(), rating));
+        }
+        Ok(())
+    }
+
+    /// Starts a new season (`podium rate --seasons`): `reset` is `"hard"` (everyone at
+    /// the system's initial rating), `"soft"` (ratings pulled towards the mean of the
+    /// season's active players by `pull`, default 0.5, and σ widened in quadrature by
+    /// `widen` times a new player's σ, default 0.25) or `"none"` (ratings carry on).
+    /// Games and wins start again: `standings(min_games=1)` is the new season's board.
+    /// Raises `ValueError` for an unknown reset, or a pull or widen out of range;
+    /// nothing changes then.
+    #[pyo3(signature = (*, reset="soft", pull=None, widen=None))]
+    fn new_season(&mut self, reset: &str, pull: Option<f64>, widen: Option<f64>) -> PyResult<()> {
+        use podium::season::{Reset, DEFAULT_PULL, DEFAULT_WIDEN};
+        let reset = match reset {
+            "hard" => Reset::Hard,
+            "none" => Reset::None,
+            "soft" => Reset::Soft {
+                pull: pull.unwrap_or(DEFAULT_PULL),
+                widen: widen.unwrap_or(DEFAULT_WIDEN),
+            },
+            other => {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "reset {other:?}: expected \"hard\", \"soft\" or \"none\""
+                )))
+            }
+        };
+        if !matches!(reset, Reset::Soft { .. }) && (pull.is_some() || widen.is_some()) {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "pull and widen are for reset=\"soft\" only",
+            ));
+        }
+        self.inner = self
+            .inner
+            .new_season(&reset)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        if let Some(log) = &mut self.log {
+            log.ops.push(Op::Season(reset));
         }
         Ok(())
     }

@@ -585,6 +585,7 @@ async function league(id) {
   const settings = h("section", {}, h("h2", {}, "Settings"), learned, await settingsForm(id, () => current, refresh));
   app.replaceChildren(h("section", {}, title, info, board), factors, game, games, settings, data);
   game.before(tonightSection(id, () => players, refresh));
+  factors.after(seasonsSection(id, refresh));
 }
 
 // ---------- tonight: fair teams of the players present ----------
@@ -996,6 +997,98 @@ async function route() {
   } catch (e) {
     app.replaceChildren(message(false, e.message));
   }
+}
+
+// ---------- seasons ----------
+// The league page's seasons: the current season's name, a form to start a new one
+// (name, reset, admin token) and the past seasons, each opening its final board.
+
+// What each reset does, as the form says it.
+const RESETS = {
+  soft: "pulled towards the average",
+  hard: "everyone starts again",
+  none: "ratings carry on",
+};
+
+// A season's heading: "Spring · 12 games · since 2025-03-01".
+function seasonLine(s) {
+  const since = s.start_time ? ` · since ${s.start_time.slice(0, 10)}` : "";
+  const reset = s.reset ? ` · ${s.reset.kind} reset` : "";
+  return `${plural(s.matches, "game")}${since}${reset}`;
+}
+
+// The section; `onStarted` redraws the rest of the league page (the board becomes the
+// new season's). It reloads its list whenever the league's board is drawn again.
+function seasonsSection(id, onStarted) {
+  const section = h("section", { id: "seasons-section" }, h("h2", {}, "Seasons"));
+  const now = h("p", { id: "current-season" });
+  const past = h("div", { id: "past-seasons" });
+  const out = h("div", { id: "season-result" });
+  const name = h("input", { id: "season-name", required: true, placeholder: "e.g. Spring 2025", autocomplete: "off" });
+  const kind = h("select", { id: "season-reset" }, Object.entries(RESETS).map(([k, doc]) => h("option", { value: k }, `${k} — ${doc}`)));
+  const pull = h("input", { id: "season-pull", type: "number", min: 0, max: 1, step: 0.05, value: 0.5 });
+  const widen = h("input", { id: "season-widen", type: "number", min: 0, step: 0.05, value: 0.25 });
+  const soft = h("div", { id: "season-soft", class: "params" },
+    h("label", { for: "season-pull" }, "Pull ", h("span", { class: "doc" }, "0 keeps the ratings, 1 puts everyone at the average")), pull,
+    h("label", { for: "season-widen" }, "Widen ", h("span", { class: "doc" }, "how much less sure ratings become, as a share of a new player's uncertainty (systems with σ)")), widen);
+  const showSoft = () => { soft.hidden = kind.value !== "soft"; };
+  kind.addEventListener("change", showSoft);
+  showSoft();
+  const token = h("input", { id: "season-token", type: "password", value: getToken(id), placeholder: "admin token", autocomplete: "off", "data-league-token": id });
+  const form = h("form", { id: "season-form" },
+    h("label", { for: "season-name" }, "New season"), name,
+    h("label", { for: "season-reset" }, "Start from"), kind, soft,
+    h("label", { for: "season-token" }, "League admin token"), token,
+    h("div", { class: "row actions" }, h("button", { type: "submit", id: "start-season" }, "Start the new season")), out);
+  const details = h("details", { id: "season-new" }, h("summary", {}, "Start a new season"),
+    h("p", { class: "muted" }, "The current board is kept as it stands and stays viewable below; games entered afterwards count for the new season."), form);
+  section.append(now, past, details);
+
+  async function load() {
+    const seasons = await api(`/api/leagues/${id}/seasons`);
+    const cur = seasons.find((s) => s.current) || seasons[seasons.length - 1];
+    now.replaceChildren(h("strong", {}, cur.name), ` — current season · ${seasonLine(cur)}`);
+    const closed = seasons.filter((s) => !s.current).reverse();
+    past.replaceChildren(...(closed.length ? [h("ul", { class: "seasons" }, closed.map((s) => {
+      const box = h("div", { class: "scroll season-board" });
+      const item = h("details", { class: "season", "data-season": s.number }, h("summary", {}, h("strong", {}, s.name), ` · ${seasonLine(s)}`), box);
+      item.addEventListener("toggle", async () => {
+        if (!item.open || box.childElementCount) return;
+        try {
+          const [l, rows] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/seasons/${s.number}/board`)]);
+          box.replaceChildren(rows.length ? leaderboardTable(id, rows, l.has_sigma, provisionalGames(l)) : h("p", { class: "muted" }, "No game in this season."));
+          const table = box.querySelector("table");
+          if (table) table.id = `season-${s.number}-board`;
+        } catch (e) { box.replaceChildren(message(false, plain(e))); }
+      });
+      return h("li", {}, item);
+    }))] : [h("p", { class: "muted" }, "No past season yet.")]));
+  }
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const reset = { kind: kind.value };
+    if (kind.value === "soft") { reset.pull = Number(pull.value); reset.widen = Number(widen.value); }
+    try {
+      const s = await api(`/api/leagues/${id}/seasons`, { method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token.value.trim()}` },
+        body: JSON.stringify({ name: name.value.trim(), reset }) });
+      setToken(id, token.value.trim());
+      out.replaceChildren(message(true, `${s.name} started; the last season's board is kept below.`));
+      name.value = "";
+      await onStarted();
+      await load();
+    } catch (e) { out.replaceChildren(message(false, plain(e))); }
+  });
+
+  // The board is drawn again after every game, correction or void: the match counts
+  // are read again then.
+  queueMicrotask(() => {
+    const board = document.getElementById("board");
+    if (board) new MutationObserver(() => load().catch(() => {})).observe(board, { childList: true });
+  });
+  load().catch((e) => now.replaceChildren(message(false, plain(e))));
+  return section;
 }
 
 route();

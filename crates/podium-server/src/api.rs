@@ -74,6 +74,17 @@ fn table() -> Vec<(&'static str, Vec<Handler>)> {
             ],
         ),
         (
+            "/api/leagues/{id}/seasons",
+            vec![
+                (Method::GET, get(crate::seasons::seasons)),
+                (Method::POST, post(crate::seasons::start_season)),
+            ],
+        ),
+        (
+            "/api/leagues/{id}/seasons/{n}/board",
+            vec![(Method::GET, get(crate::seasons::season_board))],
+        ),
+        (
             "/api/leagues/{id}/matches/{match}",
             vec![
                 (Method::GET, get(get_match)),

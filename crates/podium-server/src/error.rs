@@ -70,7 +70,8 @@ impl From<StoreError> for ApiError {
         let status = match &e {
             StoreError::LeagueNotFound { .. }
             | StoreError::MatchNotFound { .. }
-            | StoreError::PlayerNotFound { .. } => StatusCode::NOT_FOUND,
+            | StoreError::PlayerNotFound { .. }
+            | StoreError::SeasonNotFound { .. } => StatusCode::NOT_FOUND,
             StoreError::Unauthorized => StatusCode::UNAUTHORIZED,
             StoreError::Forbidden { .. } => StatusCode::FORBIDDEN,
             StoreError::Conflict { .. } => StatusCode::CONFLICT,

@@ -23,6 +23,7 @@ pub mod error;
 mod extract;
 mod groups;
 pub mod openapi;
+mod seasons;
 mod security;
 mod web;
 

@@ -59,7 +59,7 @@ pub fn document() -> Value {
     let m = param("match", "Match id");
     let p = param("player", "Player id");
     let auth = json!([{ BEARER: [] }]);
-    json!({
+    let mut doc = json!({
         "openapi": "3.1.0",
         "info": {
             "title": "podium league server",
@@ -209,5 +209,7 @@ pub fn document() -> Value {
                 "Player": player()
             }
         }
-    })
+    });
+    crate::seasons::document(&mut doc);
+    doc
 }

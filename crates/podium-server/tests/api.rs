@@ -595,7 +595,8 @@ async fn openapi_matches_the_routes() {
         let uri = path
             .replace("{id}", &id.to_string())
             .replace("{player}", "ann")
-            .replace("{match}", "g1");
+            .replace("{match}", "g1")
+            .replace("{n}", "1");
         let uri = if uri.ends_with("/versus") {
             format!("{uri}?a=ann&b=bo")
         } else {
@@ -604,6 +605,9 @@ async fn openapi_matches_the_routes() {
         let method = Method::from_bytes(method.as_bytes()).unwrap();
         let body = match method {
             Method::POST if uri == "/api/leagues" => json!({"name": "B"}).to_string(),
+            Method::POST if uri.ends_with("/seasons") => {
+                json!({"name": "Spring", "reset": {"kind": "none"}}).to_string()
+            }
             Method::POST if uri.ends_with("/balance") => {
                 json!({"players": ["ann", "bo"], "teams": 2}).to_string()
             }

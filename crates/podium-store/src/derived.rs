@@ -9,6 +9,15 @@
 //! checkpoint are computed apart (a [`Tail`], from a copy of the checkpoint, while readers
 //! keep reading the current state) and then put in place of the old ones
 //! ([`Derived::splice`]), which costs only as much as the matches rated again.
+//!
+//! **Seasons** ([`SeasonRow`]): before the first match at or after a season's start, and
+//! at the end of the ledger for a season that has no match yet, the league is reset
+//! ([`League::new_season`]) and the final board of the season that ends is kept
+//! ([`Derived::archived`]). A tail rated again from a checkpoint applies the resets at
+//! the same starts, so a change to a match of an old season recomputes that season's
+//! board and every later one; the boards of seasons that ended before the checkpoint
+//! are kept as they are. The live board lists the players who played in the current
+//! season.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap};
@@ -21,8 +30,87 @@ use podium::{League, Match, RatingSystem};
 use crate::error::StoreError;
 use crate::types::{
     BoardJson, BoardRow, ChangeRow, FactorChange, FactorRow, HistoryRow, LedgerEntry,
-    PlayerHistory, Position,
+    PlayerHistory, Position, SeasonRow,
 };
+
+/// The seasons of a league after its first, in order of their starts.
+pub type Seasons = Arc<Vec<SeasonRow>>;
+
+/// A season's final board: every player who played in it, in the default order.
+pub type Archived = Arc<Vec<BoardRow>>;
+
+/// The board of the season `league` is in: the players who played in it (games > 0), in
+/// the default order.
+fn season_board(league: &League) -> Archived {
+    let order = podium::Order::default();
+    let mut places: Vec<Place> = (0..league.players().len())
+        .filter(|&i| league.player(i).stats.games > 0)
+        .map(|i| Place::of(league, i, order))
+        .collect();
+    places.sort_unstable();
+    Arc::new(
+        places
+            .iter()
+            .enumerate()
+            .map(|(k, p)| board_row(league, k + 1, p.index))
+            .collect(),
+    )
+}
+
+/// Resets `league` at every season start from `seasons[*season]` on that is at or
+/// before `until` (every one for `None`), keeping each ending season's board in
+/// `archive`.
+fn cross(
+    league: &mut League,
+    seasons: &[SeasonRow],
+    season: &mut usize,
+    archive: &mut Vec<Archived>,
+    until: Option<Position>,
+) -> Result<bool, StoreError> {
+    let mut crossed = false;
+    while let Some(s) = seasons.get(*season) {
+        if until.is_some_and(|p| p < s.start) {
+            break;
+        }
+        let next = league
+            .new_season(&s.reset)
+            .map_err(|source| StoreError::Reset {
+                season: s.number,
+                source,
+            })?;
+        archive.push(season_board(league));
+        *league = next;
+        *season += 1;
+        crossed = true;
+    }
+    Ok(crossed)
+}
+
+/// A player's row of a board of `league`.
+fn board_row(league: &League, position: usize, index: usize) -> BoardRow {
+    let p = league.player(index);
+    let rating = league.current(index);
+    let system = league.system();
+    let s = &p.stats;
+    BoardRow {
+        position,
+        player: p.name.clone(),
+        rating: rating.value,
+        sigma: if system.capabilities().has_uncertainty {
+            rating.sigma
+        } else {
+            None
+        },
+        games: s.games,
+        wins: s.wins,
+        avg_size: s.average_size(),
+        win_pct: s.win_pct(),
+        expected_win_pct: s.expected_win_pct(),
+        net_pct: s.win_pct() - s.expected_win_pct(),
+        last_played: s.last_time.map(podium_io::format_time).unwrap_or_default(),
+        provisional: system.is_provisional(&rating),
+    }
+}
 
 /// One rated match.
 #[derive(Debug, Clone)]
@@ -239,6 +327,8 @@ impl Default for Checkpoints {
 struct Checkpoint {
     count: usize,
     league: Arc<League>,
+    /// Season starts crossed by then.
+    season: usize,
 }
 
 /// Where a player's row is in the last JSON made, and the rating it shows.
@@ -307,6 +397,11 @@ pub struct Derived {
     /// The JSON of each board order, behind a lock of its own so that readers holding
     /// the state shared can make it.
     cache: [Mutex<BoardCache>; 2],
+    /// The seasons after the first, the number of their starts crossed (the league is in
+    /// season `season + 1`), and the final board of each season that ended.
+    seasons: Seasons,
+    season: usize,
+    archive: Vec<Archived>,
 }
 
 /// The players in one board order, best first.
@@ -377,14 +472,26 @@ pub fn replay(
     system: Box<dyn RatingSystem>,
     entries: &[LedgerEntry],
 ) -> Result<Derived, StoreError> {
+    replay_seasons(system, entries, &[])
+}
+
+/// [`replay`] with seasons: the league reset at each season's start.
+///
+/// # Errors
+/// As [`replay`], or [`StoreError::Reset`] for a reset the system refuses.
+pub fn replay_seasons(
+    system: Box<dyn RatingSystem>,
+    entries: &[LedgerEntry],
+    seasons: &[SeasonRow],
+) -> Result<Derived, StoreError> {
     let mut entries: Vec<LedgerEntry> = entries.iter().filter(|e| !e.voided).cloned().collect();
     rating_order(&mut entries);
-    let base = Base::empty(Arc::from(system));
+    let base = Base::empty(Arc::from(system)).with_seasons(Arc::new(seasons.to_vec()));
     let mut tail = Tail::new(base, Checkpoints::default());
     for e in &entries {
         tail.push(e)?;
     }
-    Ok(Derived::from_tail(tail, Checkpoints::default()))
+    Derived::from_tail(tail, Checkpoints::default())
 }
 
 pub(crate) fn to_match(e: &LedgerEntry) -> Result<Match, StoreError> {
@@ -399,9 +506,19 @@ pub struct Base {
     /// The position of the last of those matches (`None` for none).
     after: Option<Position>,
     timed: Option<bool>,
+    seasons: Seasons,
+    season: usize,
 }
 
 impl Base {
+    /// The same base with the league's seasons (for a base from the start; one of a
+    /// [`Derived`] has its seasons already).
+    #[must_use]
+    pub fn with_seasons(mut self, seasons: Seasons) -> Self {
+        self.seasons = seasons;
+        self
+    }
+
     /// Before the first match, in a league rated by `system`.
     #[must_use]
     pub fn empty(system: Arc<dyn RatingSystem>) -> Self {
@@ -410,6 +527,8 @@ impl Base {
             league: Arc::new(League::shared(system)),
             after: None,
             timed: None,
+            seasons: Seasons::default(),
+            season: 0,
         }
     }
 
@@ -440,6 +559,12 @@ pub struct Tail {
     policy: Checkpoints,
     /// When known, the only counts to take checkpoints at (those that will be kept).
     only: Option<Vec<usize>>,
+    seasons: Seasons,
+    /// Season starts crossed before the tail, and by now.
+    base_season: usize,
+    season: usize,
+    /// The final boards of the seasons that ended in the tail.
+    archive: Vec<Archived>,
 }
 
 impl Tail {
@@ -456,6 +581,10 @@ impl Tail {
             checkpoints: Vec::new(),
             policy,
             only: None,
+            seasons: base.seasons,
+            base_season: base.season,
+            season: base.season,
+            archive: Vec::new(),
         }
     }
 
@@ -475,6 +604,13 @@ impl Tail {
     /// The match does not validate, or the system refuses it.
     pub fn push(&mut self, entry: &LedgerEntry) -> Result<(), StoreError> {
         let game = to_match(entry)?;
+        cross(
+            &mut self.league,
+            &self.seasons,
+            &mut self.season,
+            &mut self.archive,
+            Some(entry.position()),
+        )?;
         let r = rate(&mut self.league, self.timed, entry, &game)?;
         self.timed = Some(r.time.is_some());
         self.rated.push(r);
@@ -487,6 +623,7 @@ impl Tail {
             self.checkpoints.push(Checkpoint {
                 count,
                 league: Arc::new(self.league.clone()),
+                season: self.season,
             });
         }
         Ok(())
@@ -529,22 +666,115 @@ impl Derived {
             policy,
             checkpoints: Vec::new(),
             cache: Default::default(),
+            seasons: Seasons::default(),
+            season: 0,
+            archive: Vec::new(),
         }
     }
 
     /// The whole state from a tail that starts from nothing.
     ///
+    /// # Errors
+    /// [`StoreError::Reset`]: the reset of a season that has no match yet is refused.
+    ///
     /// # Panics
     /// If the tail does not start from nothing ([`Tail::is_whole`]).
-    #[must_use]
-    pub fn from_tail(tail: Tail, policy: Checkpoints) -> Self {
+    pub fn from_tail(tail: Tail, policy: Checkpoints) -> Result<Self, StoreError> {
         assert!(
             tail.is_whole(),
             "a whole state comes from a tail from nothing"
         );
         let mut d = Derived::from_league(League::shared(tail.league.system_arc()), policy);
-        drop(d.splice(tail));
-        d
+        drop(d.splice(tail)?);
+        Ok(d)
+    }
+
+    /// The seasons after the first.
+    #[must_use]
+    pub fn seasons(&self) -> &Seasons {
+        &self.seasons
+    }
+
+    /// The season the league is in: 1 for the first, then the number of the last season
+    /// started.
+    #[must_use]
+    pub fn season(&self) -> i64 {
+        self.season
+            .checked_sub(1)
+            .map_or(1, |k| self.seasons[k].number)
+    }
+
+    /// The final board of a season that ended (1 for the first), if it did.
+    #[must_use]
+    pub fn archived(&self, number: i64) -> Option<Archived> {
+        let k = if number == 1 {
+            0
+        } else {
+            self.seasons.iter().position(|s| s.number == number)? + 1
+        };
+        self.archive.get(k).cloned()
+    }
+
+    /// The number of rated matches of each season, the first first.
+    #[must_use]
+    pub fn season_matches(&self) -> Vec<usize> {
+        let mut at: Vec<usize> = self
+            .seasons
+            .iter()
+            .map(|s| self.rated.partition_point(|r| r.position() < s.start))
+            .collect();
+        at.insert(0, 0);
+        at.push(self.rated.len());
+        at.windows(2).map(|w| w[1].saturating_sub(w[0])).collect()
+    }
+
+    /// Puts in the seasons of the league and the resets of those that start after the
+    /// last rated match (a season that was just started).
+    ///
+    /// # Errors
+    /// [`StoreError::Reset`] when the system refuses a reset (nothing changes then).
+    pub fn start_seasons(&mut self, seasons: Seasons) -> Result<(), StoreError> {
+        let first_new = self.season;
+        if let Some(end) = self.rated.last().map(Rated::position) {
+            assert!(
+                seasons[first_new..].iter().all(|s| s.start > end),
+                "a season starts after the matches rated"
+            );
+        }
+        let mut league = self.league.clone();
+        let mut season = self.season;
+        let mut archive = Vec::new();
+        if cross(&mut league, &seasons, &mut season, &mut archive, None)? {
+            self.league = league;
+            self.archive.extend(archive);
+            self.season = season;
+            self.rebuild_orders();
+        }
+        self.seasons = seasons;
+        Ok(())
+    }
+
+    /// After a reset, every player's place and row is taken again: the board lists those
+    /// who played in the season, at their ratings after the reset.
+    fn rebuild_orders(&mut self) {
+        for set in &mut self.orders {
+            set.clear();
+        }
+        if !self.learns() {
+            for i in 0..self.league.players().len() {
+                if self.league.player(i).stats.games > 0 {
+                    for (set, p) in self.orders.iter_mut().zip(Place::both(&self.league, i)) {
+                        set.insert(p);
+                    }
+                }
+            }
+        }
+        for sorted in &mut self.sorted {
+            sorted.take();
+        }
+        for cache in &mut self.cache {
+            *cache.get_mut().unwrap_or_else(|p| p.into_inner()) = BoardCache::default();
+        }
     }
 
     /// The league with its players and ratings.
@@ -572,6 +802,12 @@ impl Derived {
         self.rated.last().map(|r| r.time.is_some())
     }
 
+    /// Where the last rated match stands.
+    #[must_use]
+    pub fn last_position(&self) -> Option<Position> {
+        self.rated.last().map(Rated::position)
+    }
+
     /// Where a rated match stands, by id.
     #[must_use]
     pub fn position_of(&self, key: &str) -> Option<Position> {
@@ -582,6 +818,14 @@ impl Derived {
     /// place rather than from a checkpoint).
     #[must_use]
     pub fn appends_at_end(&self, time: Option<i64>) -> bool {
+        // A match dated before the current season's start belongs to an earlier season.
+        if let Some(k) = self.season.checked_sub(1) {
+            if let (Some(t), Some(start)) = (time, self.seasons[k].start.time) {
+                if t < start {
+                    return false;
+                }
+            }
+        }
         match (time, self.rated.last().and_then(|r| r.time)) {
             (Some(t), Some(last)) => t >= last,
             _ => true,
@@ -600,8 +844,10 @@ impl Derived {
                 league: c.league.clone(),
                 after: Some(self.rated[c.count - 1].position()),
                 timed: self.timed(),
+                seasons: self.seasons.clone(),
+                season: c.season,
             },
-            None => Base::empty(self.league.system_arc()),
+            None => Base::empty(self.league.system_arc()).with_seasons(self.seasons.clone()),
         }
     }
 
@@ -613,6 +859,8 @@ impl Derived {
             league: Arc::new(self.league.clone()),
             after: self.rated.last().map(Rated::position),
             timed: self.timed(),
+            seasons: self.seasons.clone(),
+            season: self.season,
         }
     }
 
@@ -630,7 +878,17 @@ impl Derived {
                 })
                 .collect()
         };
-        let timed = self.timed();
+        // After a season that started on a date, every match needs one (as after a dated
+        // match): an undated one would be rated before the season.
+        let dated_start = self
+            .season
+            .checked_sub(1)
+            .is_some_and(|k| self.seasons[k].start.time.is_some());
+        let timed = if dated_start {
+            Some(true)
+        } else {
+            self.timed()
+        };
         let r = rate(&mut self.league, timed, entry, game)?;
         for places in &old {
             for (set, p) in self.orders.iter_mut().zip(places) {
@@ -644,6 +902,7 @@ impl Derived {
             self.checkpoints.push(Checkpoint {
                 count,
                 league: Arc::new(self.league.clone()),
+                season: self.season,
             });
             self.thin();
         }
@@ -706,6 +965,7 @@ impl Derived {
         }
         Ordered::Sorted(self.sorted[order as usize].get_or_init(|| {
             let mut places: Vec<Place> = (0..self.league.players().len())
+                .filter(|&i| self.league.player(i).stats.games > 0)
                 .map(|i| Place::of(&self.league, i, order))
                 .collect();
             places.sort_unstable();
@@ -727,10 +987,20 @@ impl Derived {
     /// old and new tails and their players are touched. Returns what was replaced, to be
     /// dropped after the caller lets go of its lock.
     ///
+    /// # Errors
+    /// [`StoreError::Reset`]: the reset of a season started after the tail's last match
+    /// is refused (the tail is in place then, the season's reset not applied).
+    ///
     /// # Panics
     /// If the tail starts after the last rated match.
-    pub fn splice(&mut self, tail: Tail) -> Spliced {
+    pub fn splice(&mut self, mut tail: Tail) -> Result<Spliced, StoreError> {
         let base = tail.base;
+        // Resets in the old or the new tail move every player: the orders are made again.
+        let reset = self.season != tail.base_season || tail.season != tail.base_season;
+        self.archive.truncate(tail.base_season);
+        self.archive.append(&mut tail.archive);
+        self.season = tail.season;
+        self.seasons = tail.seasons.clone();
         assert!(base <= self.rated.len(), "a tail starts within the ledger");
         let old: Vec<Rated> = self.rated.drain(base..).collect();
         let mut touched: Vec<usize> = Vec::new();
@@ -782,7 +1052,7 @@ impl Derived {
         }
         if !learns {
             for &i in &touched {
-                if i < tail.base_players {
+                if i < tail.base_players && self.league.player(i).stats.games > 0 {
                     for (set, p) in self.orders.iter_mut().zip(Place::both(&self.league, i)) {
                         set.insert(p);
                     }
@@ -794,10 +1064,17 @@ impl Derived {
         self.checkpoints.extend(tail.checkpoints);
         self.policy = tail.policy;
         self.thin();
-        Spliced {
+        if reset {
+            self.rebuild_orders();
+        }
+        let spliced = Spliced {
             _rated: old,
             _league: old_league,
-        }
+        };
+        // Seasons started after the last match.
+        let seasons = self.seasons.clone();
+        self.start_seasons(seasons)?;
+        Ok(spliced)
     }
 
     /// The changes a rated match made, in its player order.
@@ -968,28 +1245,7 @@ impl Derived {
     }
 
     fn row_of(&self, position: usize, index: usize) -> BoardRow {
-        let p = self.league.player(index);
-        let rating = self.league.current(index);
-        let system = self.league.system();
-        let s = &p.stats;
-        BoardRow {
-            position,
-            player: p.name.clone(),
-            rating: rating.value,
-            sigma: if system.capabilities().has_uncertainty {
-                rating.sigma
-            } else {
-                None
-            },
-            games: s.games,
-            wins: s.wins,
-            avg_size: s.average_size(),
-            win_pct: s.win_pct(),
-            expected_win_pct: s.expected_win_pct(),
-            net_pct: s.win_pct() - s.expected_win_pct(),
-            last_played: s.last_time.map(podium_io::format_time).unwrap_or_default(),
-            provisional: system.is_provisional(&rating),
-        }
+        board_row(&self.league, position, index)
     }
 
     /// A player's standing (their position in the default board order) and history, or

@@ -58,6 +58,29 @@ pub enum StoreError {
         /// What is wrong, naming the field.
         message: String,
     },
+    /// A season's reset that the league's system refuses (a σ out of its range).
+    #[error("season {season}'s reset cannot be applied: {source}")]
+    Reset {
+        /// The season's number.
+        season: i64,
+        /// Why.
+        #[source]
+        source: podium::season::ResetError,
+    },
+    /// A season that cannot be started: a name empty, too long or already used.
+    #[error("invalid season: {message}")]
+    InvalidSeason {
+        /// What is wrong, naming the field.
+        message: String,
+    },
+    /// No season of that number.
+    #[error("league {league} has no season {number}")]
+    SeasonNotFound {
+        /// The league.
+        league: i64,
+        /// The number asked for.
+        number: i64,
+    },
     /// The league's system cannot rate a match (e.g. `elo` with three entries).
     #[error("match {} cannot be rated: {source}", quote(key))]
     Rate {

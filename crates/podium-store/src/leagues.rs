@@ -33,6 +33,9 @@ use crate::types::{
 };
 use crate::{Store, Writer};
 
+mod seasons;
+pub use seasons::{FIRST_SEASON, MAX_SEASON_NAME};
+
 /// How the leagues are kept.
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
@@ -438,12 +441,17 @@ impl Leagues {
                 .ok_or(StoreError::LeagueNotFound { league: id })?;
             let (name, config) = system.unwrap_or((&row.system, &row.config));
             let sys = build_system(name, config)?;
-            let mut tail = Tail::new(Base::empty(sys), self.options.checkpoints)
+            let seasons = Arc::new(self.store.seasons(id)?);
+            let base = Base::empty(sys).with_seasons(seasons.clone());
+            let mut tail = Tail::new(base, self.options.checkpoints)
                 .expecting(usize::try_from(row.head.last_seq).unwrap_or(0));
             let read = self.store.scan(id, None, &mut |e| tail.push(&e))?;
-            // The system read with the row must be the one the ledger was read under.
-            if system.is_some() || (read.system == row.system && read.config == row.config) {
-                return Ok((read, Derived::from_tail(tail, self.options.checkpoints)));
+            // The system read with the row must be the one the ledger was read under, and
+            // the seasons the ones read before.
+            if (system.is_some() || (read.system == row.system && read.config == row.config))
+                && *self.store.seasons(id)? == *seasons
+            {
+                return Ok((read, Derived::from_tail(tail, self.options.checkpoints)?));
             }
         }
     }
@@ -1006,7 +1014,7 @@ impl Leagues {
     ) -> Result<(Vec<ChangeRow>, Vec<FactorChange>), StoreError> {
         let mut state = write(&slot.state);
         let loaded = ready_mut(&mut state, slot.id)?;
-        let replaced = loaded.derived.splice(tail);
+        let replaced = loaded.derived.splice(tail)?;
         loaded.row.head = head;
         let changes = loaded.derived.match_changes(key);
         drop(state);
@@ -1080,7 +1088,7 @@ impl Leagues {
             || since
                 .changes
                 .iter()
-                .any(|c| c.action == ChangeAction::Configure);
+                .any(|c| matches!(c.action, ChangeAction::Configure | ChangeAction::Season));
         if reconfigured {
             let (row, derived) = self.rebuild(id, None)?;
             let old = std::mem::replace(
@@ -1142,7 +1150,7 @@ impl Leagues {
                 let (tail, row) = self.retail(slot, from, |v| v)?;
                 let mut state = write(&slot.state);
                 let loaded = ready_mut(&mut state, id)?;
-                let replaced = loaded.derived.splice(tail);
+                let replaced = loaded.derived.splice(tail)?;
                 loaded.row = row;
                 drop(state);
                 drop(replaced);
@@ -1173,7 +1181,7 @@ impl Leagues {
         let mut state = write(&slot.state);
         let loaded = ready_mut(&mut state, id)?;
         if row.system == system && row.config == config {
-            let replaced = loaded.derived.splice(tail);
+            let replaced = loaded.derived.splice(tail)?;
             loaded.row = row;
             loaded.unsure = None;
             drop(state);
@@ -1747,6 +1755,10 @@ mod tests {
                 cut: &self.cut,
             }))
         }
+        fn seasons(&self, league: LeagueId) -> Result<Vec<crate::SeasonRow>, StoreError> {
+            self.up()?;
+            self.inner.seasons(league)
+        }
     }
 
     struct FlakyWriter<'a> {
@@ -1779,6 +1791,9 @@ mod tests {
             config: &Settings,
         ) -> Result<Head, StoreError> {
             self.inner.configure(old, name, system, config)
+        }
+        fn start_season(&mut self, season: &crate::SeasonRow) -> Result<Head, StoreError> {
+            self.inner.start_season(season)
         }
     }
 

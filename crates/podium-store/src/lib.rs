@@ -64,15 +64,17 @@ pub use body::{
     LedgerMatch, LedgerResult, MAX_FACTORS, MAX_FACTOR_KIND, MAX_FACTOR_VALUE, MAX_ID_LEN,
     RESERVED_KINDS,
 };
-pub use derived::{replay, Base, Checkpoints, Derived, Spliced, Tail};
+pub use derived::{
+    replay, replay_seasons, Archived, Base, Checkpoints, Derived, Seasons, Spliced, Tail,
+};
 pub use error::{quote, StoreError, QUOTE_CHARS};
-pub use leagues::{Leagues, Options, Reply};
+pub use leagues::{Leagues, Options, Reply, FIRST_SEASON, MAX_SEASON_NAME};
 pub use sqlite::{Durability, SqliteStore};
 pub use token::{hash_token, new_token};
 pub use types::{
     Appended, BoardJson, BoardRow, ChangeAction, ChangeLog, ChangeRow, FactorChange, FactorRow,
     Head, HistoryRow, LeagueId, LeagueInfo, LeagueRow, LedgerEntry, NewLeague, PlayerHistory,
-    Position, Submission, SubmitStatus,
+    Position, SeasonInfo, SeasonRow, Submission, SubmitStatus,
 };
 
 use podium::Settings;
@@ -177,6 +179,12 @@ pub trait Store: Send + Sync + 'static {
     /// # Errors
     /// The database fails.
     fn lock(&self, league: LeagueId) -> Result<Box<dyn Writer + '_>, StoreError>;
+
+    /// The seasons the league started after its first, by number.
+    ///
+    /// # Errors
+    /// The database fails.
+    fn seasons(&self, league: LeagueId) -> Result<Vec<types::SeasonRow>, StoreError>;
 }
 
 /// Notifications of writes by other servers on the same store.
@@ -224,4 +232,11 @@ pub trait Writer {
         system: &str,
         config: &Settings,
     ) -> Result<Head, StoreError>;
+
+    /// Records a new season (its `created_at` is set by the store), and logs it.
+    ///
+    /// # Errors
+    /// The database fails (nothing is changed then), e.g. a season of that number or
+    /// name exists.
+    fn start_season(&mut self, season: &types::SeasonRow) -> Result<Head, StoreError>;
 }

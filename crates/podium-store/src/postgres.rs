@@ -29,13 +29,15 @@ use postgres::{Client, Config, IsolationLevel, NoTls, Row};
 
 use crate::error::StoreError;
 use crate::rows::{
-    body, change_log, config_text, league_text, old_league_text, parse_config, to_entry,
+    body, change_log, config_text, league_text, old_league_text, parse_config, reset_text,
+    season_row, season_text, to_entry,
 };
-use crate::types::{Head, LeagueId, LeagueRow, LedgerEntry, Position};
+use crate::types::{Head, LeagueId, LeagueRow, LedgerEntry, Position, SeasonRow};
 use crate::{Since, Store, Watch, Writer};
 
 /// Schema migrations, applied in order; `podium_schema.version` counts those applied.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE leagues (
     id BIGSERIAL PRIMARY KEY,
     name TEXT NOT NULL,
@@ -69,7 +71,23 @@ CREATE TABLE corrections (
     at TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 CREATE INDEX corrections_by_league ON corrections (league, id);
-"];
+",
+    // The seasons a league started after its first: where each starts (a ledger position
+    // and, in a league of dated matches, a time) and its reset as JSON.
+    "
+CREATE TABLE seasons (
+    league BIGINT NOT NULL REFERENCES leagues(id),
+    number BIGINT NOT NULL,
+    name TEXT NOT NULL,
+    start_seq BIGINT NOT NULL,
+    start_time BIGINT,
+    reset TEXT NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (league, number),
+    UNIQUE (league, name)
+);
+",
+];
 
 /// The first key of podium's advisory locks (the second is the league, or 0 for the
 /// migrations): "podm".
@@ -468,6 +486,33 @@ impl Store for PgStore {
         })
     }
 
+    fn seasons(&self, league: LeagueId) -> Result<Vec<SeasonRow>, StoreError> {
+        self.with(|c| {
+            c.query(
+                "SELECT number, name, start_seq, start_time, reset,
+                        to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')
+                 FROM seasons WHERE league = $1 ORDER BY number",
+                &[&league],
+            )?
+            .iter()
+            .map(|r| {
+                let reset: String = r.get(4);
+                season_row(
+                    league,
+                    r.get(0),
+                    r.get(1),
+                    Position {
+                        seq: r.get(2),
+                        time: r.get(3),
+                    },
+                    &reset,
+                    r.get(5),
+                )
+            })
+            .collect()
+        })
+    }
+
     fn since(&self, league: LeagueId, seen: Head) -> Result<Since, StoreError> {
         self.with(|c| {
             let row = require_row(c, league)?;
@@ -712,6 +757,25 @@ impl Writer for PgWriter<'_> {
             "correct",
             Some(body(&old.json)),
             Some(text),
+        )
+    }
+
+    fn start_season(&mut self, season: &SeasonRow) -> Result<Head, StoreError> {
+        let league = self.league;
+        let reset = reset_text(&season.reset);
+        let s = season.clone();
+        self.change(
+            |tx| {
+                tx.execute(
+                    "INSERT INTO seasons (league, number, name, start_seq, start_time, reset) VALUES ($1, $2, $3, $4, $5, $6)",
+                    &[&league, &s.number, &s.name, &s.start.seq, &s.start.time, &reset],
+                )?;
+                Ok(())
+            },
+            None,
+            "season",
+            None,
+            Some(season_text(season)),
         )
     }
 

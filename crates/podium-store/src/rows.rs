@@ -75,6 +75,7 @@ pub(crate) fn change_log(
         "void" => ChangeAction::Void { key: key()? },
         "correct" => ChangeAction::Correct { key: key()? },
         "configure" => ChangeAction::Configure,
+        "season" => ChangeAction::Season,
         other => {
             return Err(StoreError::Corrupt {
                 message: format!("change {id} has an unknown action {other:?}"),
@@ -88,5 +89,38 @@ pub(crate) fn change_log(
             (Some(seq), Some(false)) => Some(Position { time, seq }),
             _ => None,
         },
+    })
+}
+
+/// A season's reset as stored (JSON).
+pub(crate) fn reset_text(reset: &podium::season::Reset) -> String {
+    serde_json::to_string(reset).expect("a reset serialises")
+}
+
+/// What the change log keeps of a season started.
+pub(crate) fn season_text(season: &crate::types::SeasonRow) -> String {
+    serde_json::to_string(season).expect("a season serialises")
+}
+
+/// A season read back from the store.
+pub(crate) fn season_row(
+    league: crate::types::LeagueId,
+    number: i64,
+    name: String,
+    start: Position,
+    reset: &str,
+    created_at: String,
+) -> Result<crate::types::SeasonRow, StoreError> {
+    let reset = serde_json::from_str(reset).map_err(|e| StoreError::Corrupt {
+        message: format!(
+            "season {number} of league {league} has a reset that cannot be read ({e}): {reset}"
+        ),
+    })?;
+    Ok(crate::types::SeasonRow {
+        number,
+        name,
+        start,
+        reset,
+        created_at,
     })
 }

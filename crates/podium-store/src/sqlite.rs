@@ -24,9 +24,10 @@ use rusqlite::{
 
 use crate::error::StoreError;
 use crate::rows::{
-    body, change_log, config_text, league_text, old_league_text, parse_config, to_entry,
+    body, change_log, config_text, league_text, old_league_text, parse_config, reset_text,
+    season_row, season_text, to_entry,
 };
-use crate::types::{Head, LeagueId, LeagueRow, LedgerEntry, Position};
+use crate::types::{Head, LeagueId, LeagueRow, LedgerEntry, Position, SeasonRow};
 use crate::{Since, Store, Writer};
 
 /// How hard a commit tries to reach the disk.
@@ -83,6 +84,21 @@ UPDATE leagues SET
     last_seq = COALESCE((SELECT MAX(seq) FROM matches WHERE league = leagues.id), 0),
     last_change = COALESCE((SELECT MAX(id) FROM corrections WHERE league = leagues.id), 0);
 CREATE INDEX matches_in_time_order ON matches (league, time, seq);
+",
+    // The seasons a league started after its first: where each starts (a ledger position
+    // and, in a league of dated matches, a time) and its reset as JSON.
+    "
+CREATE TABLE seasons (
+    league INTEGER NOT NULL REFERENCES leagues(id),
+    number INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    start_seq INTEGER NOT NULL,
+    start_time INTEGER,
+    reset TEXT NOT NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    PRIMARY KEY (league, number),
+    UNIQUE (league, name)
+);
 ",
 ];
 
@@ -460,6 +476,25 @@ impl Store for SqliteStore {
         })
     }
 
+    fn seasons(&self, league: LeagueId) -> Result<Vec<SeasonRow>, StoreError> {
+        self.read(|conn| {
+            type Raw = (i64, String, i64, Option<i64>, String, String);
+            let raw: Vec<Raw> = conn
+                .prepare_cached(
+                    "SELECT number, name, start_seq, start_time, reset, created_at FROM seasons WHERE league = ?1 ORDER BY number",
+                )?
+                .query_map([league], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+                })?
+                .collect::<Result<_, _>>()?;
+            raw.into_iter()
+                .map(|(number, name, seq, time, reset, created_at)| {
+                    season_row(league, number, name, Position { time, seq }, &reset, created_at)
+                })
+                .collect()
+        })
+    }
+
     fn since(&self, league: LeagueId, seen: Head) -> Result<Since, StoreError> {
         self.read(|conn| {
             let tx = conn.transaction()?;
@@ -623,6 +658,28 @@ impl Writer for SqliteWriter<'_> {
                 )?
                 .execute(params![league, old.key, text, new.hash, new.time])?;
                 self.log(tx, Some(&old.key), "correct", Some(body(&old.json)), Some(text))
+            },
+            0,
+        )
+    }
+
+    fn start_season(&mut self, season: &SeasonRow) -> Result<Head, StoreError> {
+        let league = self.league;
+        let reset = reset_text(&season.reset);
+        self.commit(
+            |tx| {
+                tx.prepare_cached(
+                    "INSERT INTO seasons (league, number, name, start_seq, start_time, reset) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                )?
+                .execute(params![
+                    league,
+                    season.number,
+                    season.name,
+                    season.start.seq,
+                    season.start.time,
+                    reset
+                ])?;
+                self.log(tx, None, "season", None, Some(season_text(season)))
             },
             0,
         )

@@ -14,7 +14,7 @@ pub type LeagueId = i64;
 /// Where a match stands in the order a league is rated in: by time when matches have
 /// times (as `podium rate` does), then by ledger position. `None` (no time) sorts first;
 /// a league's rated matches all have a time or none does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Position {
     /// When the match was played (Unix seconds), if known.
     pub time: Option<i64>,
@@ -76,6 +76,49 @@ pub enum ChangeAction {
     },
     /// The league's name, system or config changed.
     Configure,
+    /// A new season started ([`SeasonRow`]).
+    Season,
+}
+
+/// A season of a league after its first: where it starts and how. The first season
+/// (number 1) starts with the league and is not stored.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeasonRow {
+    /// 2, 3, … in the order seasons were started.
+    pub number: i64,
+    /// Its name, unique in the league.
+    pub name: String,
+    /// Where it starts: every match at this position or later belongs to it (or to a
+    /// later season). The time is when it was started, in a league whose matches have
+    /// times (`None` otherwise); the ledger position is the next one then.
+    pub start: Position,
+    /// How the league's ratings start the season.
+    pub reset: podium::season::Reset,
+    /// When it was started (RFC 3339), as the store recorded it.
+    pub created_at: String,
+}
+
+/// A season as the API lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeasonInfo {
+    /// 1 for the first season (which starts with the league), then 2, 3, …
+    pub number: i64,
+    /// Its name (the first is `Season 1`).
+    pub name: String,
+    /// The ledger position it starts at: its matches are those from there on (by date
+    /// in a league of dated matches), up to the next season's start.
+    pub start_seq: i64,
+    /// When it started, in a league of dated matches (matches dated from then on belong
+    /// to it).
+    pub start_time: Option<String>,
+    /// How it started (`None` for the first).
+    pub reset: Option<podium::season::Reset>,
+    /// When it was started, as the store recorded it (`None` for the first).
+    pub created_at: Option<String>,
+    /// Its rated matches.
+    pub matches: usize,
+    /// Whether it is the current season.
+    pub current: bool,
 }
 
 /// A league to create.

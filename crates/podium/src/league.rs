@@ -519,6 +519,47 @@ impl League {
         Ok(())
     }
 
+    /// Starts every player's and factor's statistics again (games, wins, expected wins,
+    /// entries), keeping their ratings, states and what the system learned: what a new
+    /// season starts from ([`crate::season`]). The time of each one's last match stays,
+    /// as the clock from which a system with σ ages an idle rating.
+    pub fn clear_stats(&mut self) {
+        let fresh = |s: &PlayerStats| PlayerStats {
+            last_time: s.last_time,
+            ..PlayerStats::default()
+        };
+        for p in &mut self.players {
+            p.stats = fresh(&p.stats);
+        }
+        for f in &mut self.factors {
+            f.stats = fresh(&f.stats);
+        }
+    }
+
+    /// The league started over with the same players and factors, known in the same
+    /// order (indices keep naming them): each player at `rating` (with its state, as
+    /// [`League::set_initial`] gives it), each factor at [`RatingSystem::initial_factor`],
+    /// what the system learned at [`RatingSystem::initial_learned`], no statistics.
+    ///
+    /// # Errors
+    /// As [`League::set_initial`], for the first player the system refuses.
+    pub fn start_over(&self, rating: Rating) -> Result<League, RateError> {
+        let mut next = League::shared(self.system_arc());
+        for p in &self.players {
+            next.set_initial(&p.name, rating)?;
+        }
+        for f in &self.factors {
+            next.factor_index
+                .insert(f.factor.clone(), next.factors.len());
+            next.factors.push(FactorRecord {
+                factor: f.factor.clone(),
+                rating: self.system.initial_factor(),
+                stats: PlayerStats::default(),
+            });
+        }
+        Ok(next)
+    }
+
     fn insert(&mut self, name: &str, rating: Rating) -> usize {
         let i = self.players.len();
         self.index.insert(CompactString::from(name), i);

@@ -67,6 +67,7 @@ pub mod params;
 pub mod predict;
 pub mod rating;
 pub mod registry;
+pub mod season;
 pub mod state;
 pub mod system;
 pub mod systems;

@@ -7,6 +7,7 @@ pub mod history;
 pub mod import;
 pub mod predict;
 pub mod rate;
+pub mod seasons;
 pub mod serve;
 pub mod simulate;
 pub mod systems;

@@ -59,6 +59,8 @@ pub struct Args {
     /// may be the --resume file.
     #[arg(long, value_name = "FILE")]
     save: Option<String>,
+    #[command(flatten)]
+    seasons: super::seasons::SeasonArgs,
 }
 
 /// Header of the `--history` CSV.
@@ -92,6 +94,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         check_save(path, &args)?;
     }
     args.input.check_system(league.system())?;
+    if let Some(spec) = &args.seasons.seasons {
+        for (set, flag) in [
+            (args.history.is_some(), "--history"),
+            (args.save.is_some(), "--save"),
+            (args.factor_table, "--factors"),
+            (
+                args.display == Ranking::Conservative,
+                "--display conservative",
+            ),
+        ] {
+            if set {
+                anyhow::bail!("--seasons prints one board per season; it does not go with {flag}");
+            }
+        }
+        return super::seasons::run(
+            &args.input,
+            league,
+            &args.seasons,
+            spec,
+            args.format,
+            args.order,
+            args.min_games,
+        );
+    }
     if args.display == Ranking::Conservative && !league.system().capabilities().has_uncertainty {
         anyhow::bail!(
             "--display conservative ranks by μ − 3σ, but system {} keeps no σ; use one of the Bayesian systems (see `podium systems`)",

@@ -18,6 +18,7 @@ mod readers;
 mod remember;
 mod safety;
 mod saved;
+mod seasons;
 
 #[path = "../site_check.rs"]
 mod site_check;

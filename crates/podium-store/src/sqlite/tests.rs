@@ -1053,3 +1053,5 @@ on_both_backends!(
     two_servers_on_one_store_follow_each_other,
     the_ledger_survives_reopening,
 );
+
+mod seasons;

@@ -1,0 +1,220 @@
+//! `podium rate --seasons`: one board per season, the reset applied between seasons.
+
+use std::collections::HashMap;
+
+use crate::util::{csv_rows, podium, Dir};
+
+/// Two seasons of matches: 2023 and 2024 (the last 2023 match a second before the year
+/// ends, the first 2024 one at its first second).
+const GAMES: &str = "time,match,player,rank
+2023-03-01,a1,ann,1
+2023-03-01,a1,bo,2
+2023-03-01,a1,cy,3
+2023-06-01,a2,cy,1
+2023-06-01,a2,ann,2
+2023-06-01,a2,bo,3
+2023-12-31T23:59:59Z,a3,bo,1
+2023-12-31T23:59:59Z,a3,ann,2
+2024-01-01T00:00:00Z,b1,bo,1
+2024-01-01T00:00:00Z,b1,cy,2
+2024-01-01T00:00:00Z,b1,dee,3
+2024-02-01,b2,dee,1
+2024-02-01,b2,bo,2
+";
+
+/// Each season's CSV board by its heading, from `--format csv` output.
+fn seasons(out: &str) -> Vec<(String, Vec<HashMap<String, String>>)> {
+    out.split("\n\n")
+        .map(|block| {
+            let (head, rest) = block.split_once('\n').unwrap();
+            (head.to_string(), csv_rows(rest))
+        })
+        .collect()
+}
+
+fn ratings(rows: &[HashMap<String, String>]) -> Vec<(String, f64, String)> {
+    rows.iter()
+        .map(|r| {
+            (
+                r["player"].clone(),
+                r["rating"].parse().unwrap(),
+                r["games"].clone(),
+            )
+        })
+        .collect()
+}
+
+fn assert_same(a: &[HashMap<String, String>], b: &[HashMap<String, String>]) {
+    let (a, b) = (ratings(a), ratings(b));
+    assert_eq!(a.len(), b.len(), "{a:?} {b:?}");
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x.0, y.0);
+        assert!((x.1 - y.1).abs() < 1e-9, "{x:?} {y:?}");
+        assert_eq!(x.2, y.2);
+    }
+}
+
+fn split(d: &Dir) -> (String, String, String) {
+    let mut lines = GAMES.lines();
+    let header = lines.next().unwrap();
+    let (y23, y24): (Vec<&str>, Vec<&str>) = lines.partition(|l| l.starts_with("2023"));
+    let file =
+        |name: &str, rows: &[&str]| d.file(name, &format!("{header}\n{}\n", rows.join("\n")));
+    (
+        d.file("all.csv", GAMES),
+        file("2023.csv", &y23),
+        file("2024.csv", &y24),
+    )
+}
+
+fn rate(args: &[&str]) -> Vec<HashMap<String, String>> {
+    let mut all = vec!["rate"];
+    all.extend(args);
+    all.extend(["--system", "sme", "--format", "csv"]);
+    csv_rows(podium(&all).ok())
+}
+
+#[test]
+fn a_hard_reset_rates_each_year_as_a_league_of_its_own() {
+    let d = Dir::new("seasons-hard");
+    let (all, y23, y24) = split(&d);
+    let out = podium(&[
+        "rate",
+        &all,
+        "--system",
+        "sme",
+        "--format",
+        "csv",
+        "--seasons",
+        "year",
+        "--reset",
+        "hard",
+    ]);
+    let s = seasons(out.ok());
+    assert_eq!(s.len(), 2);
+    assert_eq!(
+        s[0].0,
+        "# Season 2023: 3 matches, 2023-03-01 to 2023-12-31T23:59:59Z"
+    );
+    assert_eq!(
+        s[1].0,
+        "# Season 2024: 2 matches, 2024-01-01 to 2024-02-01, after a hard reset"
+    );
+    assert_same(&s[0].1, &rate(&[&y23]));
+    assert_same(&s[1].1, &rate(&[&y24]));
+}
+
+#[test]
+fn a_soft_reset_starts_the_next_year_halfway_to_the_mean() {
+    let d = Dir::new("seasons-soft");
+    let (all, y23, y24) = split(&d);
+    let out = podium(&[
+        "rate",
+        &all,
+        "--system",
+        "sme",
+        "--format",
+        "csv",
+        "--seasons",
+        "year",
+        "--reset",
+        "soft",
+        "--pull",
+        "0.5",
+    ]);
+    let s = seasons(out.ok());
+    let first = rate(&[&y23]);
+    assert_same(&s[0].1, &first);
+    // Everyone of 2023 played, so μ̄ is the mean of the 2023 board; games carry over.
+    let r = ratings(&first);
+    let mean = r.iter().map(|x| x.1).sum::<f64>() / r.len() as f64;
+    let mut init = String::from("player,rating,games\n");
+    for (p, v, g) in &r {
+        init.push_str(&format!("{p},{},{g}\n", mean + 0.5 * (v - mean)));
+    }
+    let init = d.file("init.csv", &init);
+    let second = rate(&[&y24, "--initial", &init]);
+    // The 2024 board lists only who played in 2024, with 2024's games.
+    let second: Vec<_> = second
+        .into_iter()
+        .filter(|row| row["games"] != "0")
+        .collect();
+    assert_same(&s[1].1, &second);
+    assert_eq!(
+        s[1].1.iter().find(|r| r["player"] == "bo").unwrap()["games"],
+        "2"
+    );
+    assert!(s[1].1.iter().all(|r| r["player"] != "ann"));
+}
+
+#[test]
+fn no_reset_carries_the_ratings_and_counts_the_season_s_games() {
+    let d = Dir::new("seasons-none");
+    let (all, _, _) = split(&d);
+    let out = podium(&[
+        "rate",
+        &all,
+        "--system",
+        "sme",
+        "--format",
+        "csv",
+        "--seasons",
+        "2024-01-01",
+        "--reset",
+        "none",
+    ]);
+    let s = seasons(out.ok());
+    assert_eq!(
+        s[0].0,
+        "# Season before 2024-01-01: 3 matches, 2023-03-01 to 2023-12-31T23:59:59Z"
+    );
+    assert!(s[1].0.starts_with("# Season from 2024-01-01: 2 matches"));
+    let whole = ratings(&rate(&[&all]));
+    for (p, v, _) in ratings(&s[1].1) {
+        let w = whole.iter().find(|x| x.0 == p).unwrap();
+        assert!((v - w.1).abs() < 1e-9, "{p}");
+    }
+    assert_eq!(s[1].1.len(), 3, "bo, cy and dee played in 2024");
+}
+
+#[test]
+fn seasons_need_times_and_dates() {
+    let d = Dir::new("seasons-bad");
+    let (all, _, _) = split(&d);
+    let untimed = d.file("u.csv", "match,player,rank\ng1,A,1\ng1,B,2\n");
+    let e = podium(&["rate", &untimed, "--seasons", "year"]);
+    assert!(e.err().contains("match \"g1\" has none"), "{}", e.stderr);
+    let e = podium(&["rate", &all, "--seasons", "2024-01-01T12:00:00Z"]);
+    assert!(
+        e.err()
+            .contains("boundary 1 \"2024-01-01T12:00:00Z\" is not a date but a time within a day"),
+        "{}",
+        e.stderr
+    );
+    let e = podium(&["rate", &all, "--seasons", "2024-02-30"]);
+    assert!(
+        e.err().contains("boundary 1 \"2024-02-30\" is not a date;"),
+        "{}",
+        e.stderr
+    );
+    let e = podium(&["rate", &all, "--seasons", "2024-06-01,2024-01-01"]);
+    assert!(
+        e.err()
+            .contains("boundary 2 \"2024-01-01\" does not come after 2024-06-01"),
+        "{}",
+        e.stderr
+    );
+    let e = podium(&["rate", &all, "--seasons", "year", "--pull", "1.5"]);
+    assert!(e.err().contains("pull is 1.5"), "{}", e.stderr);
+    let e = podium(&["rate", &all, "--seasons", "year", "--widen=-1"]);
+    assert!(e.err().contains("widen is -1"), "{}", e.stderr);
+    let e = podium(&[
+        "rate",
+        &all,
+        "--seasons",
+        "year",
+        "--save",
+        &d.path("s.json"),
+    ]);
+    assert!(e.err().contains("does not go with --save"), "{}", e.stderr);
+}

@@ -1,0 +1,289 @@
+//! Seasons through the API (no sockets): start one, enter games, read each season's
+//! board; bad input is a clear 4xx and changes nothing.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use axum::Router;
+use podium_server::{router, Access, AppState, Limits};
+use podium_store::{Leagues, Options, SqliteStore};
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn app() -> Router {
+    let leagues = Leagues::open_loaded(
+        Arc::new(SqliteStore::temporary().unwrap()),
+        Options::default(),
+    )
+    .unwrap();
+    router(AppState::new(leagues, Limits::default(), Access::Open))
+}
+
+async fn call(
+    app: &Router,
+    method: Method,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    if body.is_some() {
+        req = req.header(header::CONTENT_TYPE, "application/json");
+    }
+    let req = req
+        .body(Body::from(body.map(|b| b.to_string()).unwrap_or_default()))
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = axum::body::to_bytes(res.into_body(), 64 << 20)
+        .await
+        .unwrap();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+async fn league(app: &Router) -> (i64, String) {
+    let (status, v) = call(
+        app,
+        Method::POST,
+        "/api/leagues",
+        None,
+        Some(json!({"name": "club", "system": "sme"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    (
+        v["id"].as_i64().unwrap(),
+        v["admin_token"].as_str().unwrap().to_string(),
+    )
+}
+
+async fn game(app: &Router, id: i64, token: &str, key: &str, order: &[&str]) {
+    let results: Vec<Value> = order
+        .iter()
+        .enumerate()
+        .map(|(k, p)| json!({"player": p, "rank": k + 1}))
+        .collect();
+    let (status, v) = call(
+        app,
+        Method::POST,
+        &format!("/api/leagues/{id}/matches"),
+        Some(token),
+        Some(json!({"id": key, "results": results})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+}
+
+fn players(board: &Value) -> Vec<&str> {
+    board
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["player"].as_str().unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_new_season_archives_the_board_and_starts_from_its_reset() {
+    let app = app();
+    let (id, token) = league(&app).await;
+    game(&app, id, &token, "g1", &["ann", "bo"]).await;
+    game(&app, id, &token, "g2", &["cy", "ann"]).await;
+    let (_, before) = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/leaderboard"),
+        None,
+        None,
+    )
+    .await;
+    let (status, s) = call(
+        &app,
+        Method::POST,
+        &format!("/api/leagues/{id}/seasons"),
+        Some(&token),
+        Some(json!({"name": "Spring", "reset": {"kind": "hard"}})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{s}");
+    assert_eq!(
+        (s["number"].as_i64(), s["name"].as_str()),
+        (Some(2), Some("Spring"))
+    );
+    assert_eq!(s["reset"], json!({"kind": "hard"}));
+    game(&app, id, &token, "g3", &["bo", "dee"]).await;
+    let (_, list) = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/seasons"),
+        None,
+        None,
+    )
+    .await;
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(
+        (list[0]["name"].as_str(), list[0]["matches"].as_u64()),
+        (Some("Season 1"), Some(2))
+    );
+    assert_eq!(
+        (list[1]["matches"].as_u64(), list[1]["current"].as_bool()),
+        (Some(1), Some(true))
+    );
+    // The first season's board is the board as it stood.
+    let (status, first) = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/seasons/1/board"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(first, before);
+    // The current one: the players of Spring, from the initial rating (hard reset).
+    let (_, now) = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/seasons/2/board"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(players(&now), ["bo", "dee"]);
+    assert!(
+        (now[0]["rating"].as_f64().unwrap() - 1516.0).abs() < 1e-9,
+        "{now}"
+    );
+    assert_eq!(now[0]["games"], 1);
+    let (_, live) = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/leaderboard"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(live, now);
+    let (status, e) = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/seasons/3/board"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{e}");
+    assert_eq!(e["error"], format!("league {id} has no season 3"));
+    let (status, _) = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/seasons/01/board"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn bad_seasons_are_4xx_and_change_nothing() {
+    let app = app();
+    let (id, token) = league(&app).await;
+    game(&app, id, &token, "g1", &["ann", "bo"]).await;
+    let (other, other_token) = league(&app).await;
+    assert_ne!(other, id);
+    let url = format!("/api/leagues/{id}/seasons");
+    let post = |token: Option<String>, body: Value| {
+        let (app, url) = (app.clone(), url.clone());
+        async move { call(&app, Method::POST, &url, token.as_deref(), Some(body)).await }
+    };
+    let ok = json!({"name": "Spring", "reset": {"kind": "soft"}});
+    let cases = [
+        (None, ok.clone(), StatusCode::UNAUTHORIZED, "admin token"),
+        (
+            Some(other_token.clone()),
+            ok.clone(),
+            StatusCode::FORBIDDEN,
+            "not league",
+        ),
+        (
+            Some(token.clone()),
+            json!({"name": "Spring", "reset": {"kind": "medium"}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "unknown variant `medium`",
+        ),
+        (
+            Some(token.clone()),
+            json!({"name": "Spring", "reset": {"kind": "soft", "pull": 1.5}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "pull is 1.5; it must be between 0 and 1",
+        ),
+        (
+            Some(token.clone()),
+            json!({"name": "Spring", "reset": {"kind": "soft", "pull": -0.1}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "pull is -0.1",
+        ),
+        (
+            Some(token.clone()),
+            json!({"name": "Spring", "reset": {"kind": "soft", "widen": -1}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "widen is -1; it must be a finite number ≥ 0",
+        ),
+        (
+            Some(token.clone()),
+            json!({"name": "", "reset": {"kind": "none"}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "name: must be 1 to 100 characters",
+        ),
+        (
+            Some(token.clone()),
+            json!({"name": "Season 1", "reset": {"kind": "none"}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "has a season named \"Season 1\" already",
+        ),
+        (
+            Some(token.clone()),
+            json!({"reset": {"kind": "none"}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "missing field `name`",
+        ),
+    ];
+    for (token, body, status, says) in cases {
+        let (got, e) = post(token, body.clone()).await;
+        assert_eq!(got, status, "{body}: {e}");
+        assert!(e["error"].as_str().unwrap().contains(says), "{body}: {e}");
+    }
+    let (_, list) = call(&app, Method::GET, &url, None, None).await;
+    assert_eq!(
+        list.as_array().unwrap().len(),
+        1,
+        "nothing was started: {list}"
+    );
+    let (status, _) = post(Some(token.clone()), ok.clone()).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, e) = post(
+        Some(token.clone()),
+        json!({"name": "Spring", "reset": {"kind": "hard"}}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        e["error"]
+            .as_str()
+            .unwrap()
+            .contains("has a season named \"Spring\" already"),
+        "{e}"
+    );
+    let (_, list) = call(&app, Method::GET, &url, None, None).await;
+    assert_eq!(list.as_array().unwrap().len(), 2);
+}

@@ -1,0 +1,98 @@
+// Seasons on the league page, in a real headless Chromium: a new season started from
+// the page, a game entered in it, the new season's board, and the previous season's
+// board kept as it stood. Run by scripts/e2e.sh.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+const base = (process.env.PODIUM_URL || "").replace(/\/$/, "");
+let browser, profile, page;
+
+async function call(path, body, token) {
+  const res = await fetch(`${base}${path}`, {
+    method: body ? "POST" : "GET", body: body ? JSON.stringify(body) : undefined,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+  const text = await res.text();
+  assert.ok(res.ok, `${path}: ${res.status} ${text}`);
+  return JSON.parse(text);
+}
+
+const names = (selector) => page.$$eval(`${selector} tbody tr[data-player]`, (trs) => trs.map((tr) => tr.dataset.player));
+
+before(async () => {
+  assert.ok(base, "PODIUM_URL is not set");
+  profile = mkdtempSync(join(tmpdir(), "podium-e2e-seasons-"));
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    viewport: { width: 1280, height: 900 },
+  });
+  page = browser.pages()[0] || (await browser.newPage());
+});
+
+after(async () => {
+  await browser?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+test("a season started from the page keeps the last board and rates the next games anew", async () => {
+  const l = await call("/api/leagues", { name: "Seasons E2E", system: "sme" });
+  await call(`/api/leagues/${l.id}/matches`, { id: "g1", results: [{ player: "ann", rank: 1 }, { player: "bo", rank: 2 }, { player: "cy", rank: 3 }] }, l.admin_token);
+  await call(`/api/leagues/${l.id}/matches`, { id: "g2", results: [{ player: "bo", rank: 1 }, { player: "ann", rank: 2 }] }, l.admin_token);
+  const before = await call(`/api/leagues/${l.id}/leaderboard`);
+  await page.goto(`${base}/leagues/${l.id}`);
+  await page.locator("#current-season strong").waitFor();
+  assert.equal(await page.textContent("#current-season strong"), "Season 1");
+  assert.match(await page.textContent("#past-seasons"), /No past season yet/);
+
+  // Start it: a soft reset shows its pull and widen; a hard one does not.
+  await page.click("#season-new summary");
+  assert.ok(await page.locator("#season-pull").isVisible());
+  await page.selectOption("#season-reset", "hard");
+  assert.ok(await page.locator("#season-pull").isHidden());
+  await page.fill("#season-name", "Spring");
+  // Without the token: refused in plain words, nothing started.
+  await page.fill("#season-token", "");
+  await page.click("#start-season");
+  await page.locator("#season-result .message.err").waitFor();
+  assert.match(await page.textContent("#season-result"), /admin token is missing or wrong/);
+  assert.equal((await call(`/api/leagues/${l.id}/seasons`)).length, 1);
+  await page.fill("#season-token", l.admin_token);
+  await page.click("#start-season");
+  await page.locator("#season-result .message.ok").waitFor();
+  await page.locator("#empty-board").waitFor();
+  await page.waitForFunction(() => document.querySelector("#current-season strong")?.textContent === "Spring");
+  await page.locator('details.season[data-season="1"]').waitFor();
+
+  // A game of the new season, entered with the page's form (dated today).
+  const rows = page.locator("#game-rows .game-row");
+  await rows.first().waitFor();
+  while ((await rows.count()) > 2) await rows.last().locator("button.remove").click();
+  await rows.nth(0).locator(".player-input").fill("cy");
+  await rows.nth(0).locator(".place-input").fill("1");
+  await rows.nth(1).locator(".player-input").fill("dee");
+  await rows.nth(1).locator(".place-input").fill("2");
+  await page.fill("#token", l.admin_token);
+  await page.click("#submit-game");
+  await page.locator("#changes").waitFor();
+  await page.locator("#leaderboard").waitFor();
+  // The board is the new season's: its players only, from the starting rating.
+  assert.deepEqual(await names("#leaderboard"), ["cy", "dee"]);
+  const spring = await call(`/api/leagues/${l.id}/seasons/2/board`);
+  assert.equal(spring[0].rating, 1516);
+  await page.waitForFunction(() => /1 game/.test(document.getElementById("current-season").textContent));
+
+  // The previous season's board, opened from the list, is the board as it stood.
+  await page.click('details.season[data-season="1"] summary');
+  await page.locator("#season-1-board").waitFor();
+  assert.deepEqual(await names("#season-1-board"), before.map((r) => r.player));
+  const shown = await page.$$eval("#season-1-board tbody tr[data-player] td:nth-child(3)", (tds) => tds.map((td) => Number(td.title)));
+  assert.deepEqual(shown, before.map((r) => r.rating));
+  assert.match(await page.textContent('details.season[data-season="1"] summary'), /Season 1 · 2 games/);
+});
