@@ -3,49 +3,19 @@
 // sets PODIUM_URL.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { base, createLeague, launch } from "./helpers.mjs";
 
-const base = (process.env.PODIUM_URL || "").replace(/\/$/, "");
 const shots = process.env.E2E_SCREENSHOTS;
-let browser, profile, page, league, token;
-// What the browser reports as blocked by the pages' content security policy.
-const violations = [];
-
-// Creates a league through the API; its id and admin token.
-async function createLeague(name, system) {
-  const res = await fetch(`${base}/api/leagues`, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name, system }),
-  });
-  assert.equal(res.status, 201);
-  return res.json();
-}
+// `violations`: what the browser reports as blocked by the pages' content security policy.
+let page, violations, close, league, token;
 
 before(async () => {
-  assert.ok(base, "PODIUM_URL is not set");
-  profile = mkdtempSync(join(tmpdir(), "podium-e2e-profile-"));
-  // A fresh profile directory (Playwright passes it as --user-data-dir) and a
-  // phone-sized window: the pages must work there.
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    viewport: { width: 390, height: 844 },
-  });
-  page = browser.pages()[0] || (await browser.newPage());
-  page.on("console", (msg) => {
-    if (/Content Security Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
-  });
+  ({ page, violations, close } = await launch("league"));
   ({ id: league, admin_token: token } = await createLeague("Thursday E2E", "sme"));
 });
 
 after(async () => {
-  await browser?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await close?.();
 });
 
 async function enterGame(results) {

@@ -3,35 +3,10 @@
 // checked before a new player is made, and the league form. Run by scripts/e2e.sh.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { base, createLeague, post, ledger, launch } from "./helpers.mjs";
 
-const base = (process.env.PODIUM_URL || "").replace(/\/$/, "");
-let browser, profile, page;
+let page, violations, close;
 
-async function createLeague(name, system) {
-  const res = await fetch(`${base}/api/leagues`, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name, ...(system ? { system } : {}) }),
-  });
-  assert.equal(res.status, 201);
-  return res.json();
-}
-
-async function post(l, body) {
-  const res = await fetch(`${base}/api/leagues/${l.id}/matches`, {
-    method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${l.admin_token}` },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  assert.equal(res.status, 201, text);
-  return JSON.parse(text);
-}
-
-const ledger = async (l) => (await (await fetch(`${base}/api/leagues/${l.id}/matches`)).text())
-  .split("\n").filter((x) => x.trim()).map((x) => JSON.parse(x));
 
 // Eight game nights of ann, bo, cy and dee (a place each, turning round); frank joins
 // the last two and wins both (the same nights as the library's and the CLI's tests).
@@ -64,21 +39,13 @@ const boardRows = () => page.$$eval("#leaderboard tbody tr[data-player]", (trs) 
 })));
 
 before(async () => {
-  assert.ok(base, "PODIUM_URL is not set");
-  profile = mkdtempSync(join(tmpdir(), "podium-e2e-pages-"));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    viewport: { width: 390, height: 844 },
-  });
-  page = browser.pages()[0] || (await browser.newPage());
+  ({ page, violations, close } = await launch("pages"));
 });
 
 after(async () => {
-  await browser?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  // Every page above was drawn with the policy in force: nothing was refused.
+  assert.deepEqual(violations, []);
+  await close?.();
 });
 
 test("a player who won their two games stands below the established players, apart", async () => {

@@ -3,13 +3,9 @@
 // board kept as it stood. Run by scripts/e2e.sh.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { base, launch } from "./helpers.mjs";
 
-const base = (process.env.PODIUM_URL || "").replace(/\/$/, "");
-let browser, profile, page;
+let page, violations, close;
 
 async function call(path, body, token) {
   const res = await fetch(`${base}${path}`, {
@@ -24,21 +20,13 @@ async function call(path, body, token) {
 const names = (selector) => page.$$eval(`${selector} tbody tr[data-player]`, (trs) => trs.map((tr) => tr.dataset.player));
 
 before(async () => {
-  assert.ok(base, "PODIUM_URL is not set");
-  profile = mkdtempSync(join(tmpdir(), "podium-e2e-seasons-"));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    viewport: { width: 1280, height: 900 },
-  });
-  page = browser.pages()[0] || (await browser.newPage());
+  ({ page, violations, close } = await launch("seasons", { width: 1280, height: 900 }));
 });
 
 after(async () => {
-  await browser?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  // Every page above was drawn with the policy in force: nothing was refused.
+  assert.deepEqual(violations, []);
+  await close?.();
 });
 
 test("a season started from the page keeps the last board and rates the next games anew", async () => {

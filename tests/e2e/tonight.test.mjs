@@ -4,37 +4,11 @@
 // and a pair's meetings. Run by scripts/e2e.sh.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium } from "playwright-core";
+import { base, createLeague, post, ledger, launch } from "./helpers.mjs";
 
-const base = (process.env.PODIUM_URL || "").replace(/\/$/, "");
-let browser, profile, page;
-// What the browser reports as blocked by the pages' content security policy.
-const violations = [];
+// `violations`: what the browser reports as blocked by the pages' content security policy.
+let page, violations, close;
 
-async function createLeague(name, system) {
-  const res = await fetch(`${base}/api/leagues`, {
-    method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name, ...(system ? { system } : {}) }),
-  });
-  assert.equal(res.status, 201);
-  return res.json();
-}
-
-async function post(l, body) {
-  const res = await fetch(`${base}/api/leagues/${l.id}/matches`, {
-    method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${l.admin_token}` },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  assert.equal(res.status, 201, text);
-  return JSON.parse(text);
-}
-
-const ledger = async (l) => (await (await fetch(`${base}/api/leagues/${l.id}/matches`)).text())
-  .split("\n").filter((x) => x.trim()).map((x) => JSON.parse(x));
 
 // Six game nights of six players; ann and bo finish first and second every time.
 async function sixNights(l) {
@@ -60,26 +34,13 @@ async function fitsTheScreen() {
 }
 
 before(async () => {
-  assert.ok(base, "PODIUM_URL is not set");
-  profile = mkdtempSync(join(tmpdir(), "podium-e2e-tonight-"));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    viewport: { width: 390, height: 844 },
-  });
-  page = browser.pages()[0] || (await browser.newPage());
-  page.on("console", (msg) => {
-    if (/Content Security Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
-  });
+  ({ page, violations, close } = await launch("tonight"));
 });
 
 after(async () => {
   // Every page above was drawn with the policy in force: nothing was refused.
   assert.deepEqual(violations, []);
-  await browser?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await close?.();
 });
 
 test("the two strongest players present are put on different teams, and the game recorded from there moves the board", async () => {
