@@ -255,21 +255,32 @@ impl Graph {
     }
 }
 
-/// A sum factor `sum = Σ coeffs · terms`.
+/// A sum factor `sum = Σ coeffs · terms`, its terms and coefficients a range of the
+/// lists every sum factor of the match shares ([`Terms`]).
 struct Sum {
     sum: Edge,
-    terms: Vec<Edge>,
+    terms: std::ops::Range<usize>,
+}
+
+/// The terms and coefficients of every sum factor of one match, one list each.
+struct Terms {
+    edges: Vec<Edge>,
     coeffs: Vec<f64>,
 }
 
 impl Sum {
-    fn down(&self, g: &mut Graph) -> f64 {
-        let terms = self.terms.iter().copied().zip(self.coeffs.iter().copied());
+    fn down(&self, g: &mut Graph, t: &Terms) -> f64 {
+        let r = self.terms.clone();
+        let terms = t.edges[r.clone()]
+            .iter()
+            .copied()
+            .zip(t.coeffs[r].iter().copied());
         g.sum_update(self.sum, terms)
     }
-    fn up(&self, g: &mut Graph, index: usize) -> f64 {
-        let coeff = self.coeffs[index];
-        let terms = self.coeffs.iter().enumerate().map(|(x, &c)| {
+    fn up(&self, g: &mut Graph, t: &Terms, index: usize) -> f64 {
+        let (edges, coeffs) = (&t.edges[self.terms.clone()], &t.coeffs[self.terms.clone()]);
+        let coeff = coeffs[index];
+        let terms = coeffs.iter().enumerate().map(|(x, &c)| {
             let k = if coeff == 0.0 {
                 0.0
             } else if x == index {
@@ -277,10 +288,13 @@ impl Sum {
             } else {
                 -c / coeff
             };
-            let e = if x == index { self.sum } else { self.terms[x] };
+            let e = if x == index { self.sum } else { edges[x] };
             (e, k)
         });
-        g.sum_update(self.terms[index], terms)
+        g.sum_update(edges[index], terms)
+    }
+    fn len(&self) -> usize {
+        self.terms.len()
     }
 }
 
@@ -324,19 +338,30 @@ impl TrueSkillConfig {
     /// Draw margin for `players` players in the two teams compared.
     #[must_use]
     pub fn draw_margin(&self, players: usize) -> f64 {
-        ppf((self.draw_probability + 1.0) / 2.0) * (players as f64).sqrt() * self.beta
+        self.margin_at(self.draw_quantile(), players)
+    }
+
+    /// The standard normal quantile the draw margin scales: `Φ⁻¹((p_draw + 1)/2)`.
+    fn draw_quantile(&self) -> f64 {
+        ppf((self.draw_probability + 1.0) / 2.0)
+    }
+
+    /// [`TrueSkillConfig::draw_margin`] from its quantile, computed once per match.
+    fn margin_at(&self, quantile: f64, players: usize) -> f64 {
+        quantile * (players as f64).sqrt() * self.beta
     }
 
     /// Each entry's performance mean and variance, `(Σ wμ, Σ w²(σ² + β²))`, and size.
     fn performances(&self, game: &Match, before: &[Rating]) -> Vec<(f64, f64, usize)> {
-        let members: Vec<_> = game.players().map(|(_, m)| m.weight).collect();
-        (0..game.len())
-            .map(|e| {
+        game.entries()
+            .iter()
+            .enumerate()
+            .map(|(e, entry)| {
                 let r = game.member_range(e);
                 let n = r.len();
                 let (mut m, mut v) = (0.0, 0.0);
-                for p in r {
-                    let w = members[p].max(self.min_delta);
+                for (p, member) in r.zip(&entry.members) {
+                    let w = member.weight.max(self.min_delta);
                     let s = self.sigma_of(&before[p]);
                     m += w * before[p].value;
                     v += w * w * (s * s + self.beta * self.beta);
@@ -348,7 +373,13 @@ impl TrueSkillConfig {
 
     /// `(P(i ahead of j), P(j ahead of i))` for two performances.
     fn pair(&self, a: (f64, f64, usize), b: (f64, f64, usize)) -> (f64, f64) {
-        let eps = self.draw_margin(a.2 + b.2);
+        self.pair_with(a, b, self.draw_margin(a.2 + b.2))
+    }
+
+    /// [`TrueSkillConfig::pair`] with the pair's draw margin `eps` given.
+    /// `pair_with(b, a, eps)` is `pair_with(a, b, eps)` swapped, bit for bit: `b − a` is
+    /// `−(a − b)` exactly.
+    fn pair_with(&self, a: (f64, f64, usize), b: (f64, f64, usize), eps: f64) -> (f64, f64) {
         let c = (a.1 + b.1).sqrt();
         let d = a.0 - b.0;
         (cdf((d - eps) / c), cdf((-d - eps) / c))
@@ -387,27 +418,39 @@ impl TrueSkillConfig {
                 (m, v)
             })
             .collect();
+        // Every sum factor's terms in one list: each team's members, then each
+        // difference's two teams.
+        let mut sums = Terms {
+            edges: Vec::with_capacity(n + 2 * k),
+            coeffs: Vec::with_capacity(n + 2 * k),
+        };
         let team_sums: Vec<Sum> = (0..k)
             .map(|t| {
                 let sum = g.edge(team + t);
                 let r = game.member_range(t);
-                let terms = r.clone().map(|p| g.edge(perf + p)).collect();
+                let start = sums.edges.len();
+                for p in r.clone() {
+                    sums.edges.push(g.edge(perf + p));
+                }
+                sums.coeffs.extend_from_slice(&weights[r]);
                 Sum {
                     sum,
-                    terms,
-                    coeffs: weights[r].to_vec(),
+                    terms: start..sums.edges.len(),
                 }
             })
             .collect();
+        let quantile = self.draw_quantile();
         let diffs: Vec<Sum> = (0..k - 1)
             .map(|d| {
                 let sum = g.edge(diff + d);
                 let l = g.edge(team + d);
                 let r = g.edge(team + d + 1);
+                let start = sums.edges.len();
+                sums.edges.extend([l, r]);
+                sums.coeffs.extend([1.0, -1.0]);
                 Sum {
                     sum,
-                    terms: vec![l, r],
-                    coeffs: vec![1.0, -1.0],
+                    terms: start..sums.edges.len(),
                 }
             })
             .collect();
@@ -415,7 +458,7 @@ impl TrueSkillConfig {
             .map(|d| {
                 let e = g.edge(diff + d);
                 let size = game.member_range(d).len() + game.member_range(d + 1).len();
-                (e, self.draw_margin(size), game.tied(d, d + 1))
+                (e, self.margin_at(quantile, size), game.tied(d, d + 1))
             })
             .collect();
         let beta2 = self.beta * self.beta;
@@ -462,43 +505,47 @@ impl TrueSkillConfig {
             likelihood(&mut g, m, v, i);
         }
         for s in &team_sums {
-            s.down(&mut g);
+            s.down(&mut g, &sums);
         }
         // Iterate over the differences and comparisons (the reference's schedule).
         let len = diffs.len();
         for _ in 0..10 {
             let mut delta: f64 = 0.0;
             if len == 1 {
-                diffs[0].down(&mut g);
+                diffs[0].down(&mut g, &sums);
                 delta = trunc_up(&mut g, 0);
             } else {
                 for x in 0..len - 1 {
-                    diffs[x].down(&mut g);
+                    diffs[x].down(&mut g, &sums);
                     delta = delta.max(trunc_up(&mut g, x));
-                    diffs[x].up(&mut g, 1);
+                    diffs[x].up(&mut g, &sums, 1);
                 }
                 for x in (1..len).rev() {
-                    diffs[x].down(&mut g);
+                    diffs[x].down(&mut g, &sums);
                     delta = delta.max(trunc_up(&mut g, x));
-                    diffs[x].up(&mut g, 0);
+                    diffs[x].up(&mut g, &sums, 0);
                 }
             }
             if delta <= self.min_delta {
                 break;
             }
         }
-        diffs[0].up(&mut g, 0);
-        diffs[len - 1].up(&mut g, 1);
+        diffs[0].up(&mut g, &sums, 0);
+        diffs[len - 1].up(&mut g, &sums, 1);
         for s in &team_sums {
-            for x in 0..s.terms.len() {
-                s.up(&mut g, x);
+            for x in 0..s.len() {
+                s.up(&mut g, &sums, x);
             }
         }
         for (i, &(m, v)) in lik.iter().enumerate() {
             likelihood(&mut g, v, m, i);
         }
-        // Expected and achieved scores against the neighbours in the finishing order.
+        // Expected and achieved scores against the neighbours in the finishing order,
+        // each neighbouring pair's probabilities computed once for both.
         let perfs = self.performances(game, before);
+        let pairs: Vec<(f64, f64)> = (0..k - 1)
+            .map(|d| self.pair_with(perfs[d], perfs[d + 1], truncs[d].1))
+            .collect();
         let mut expected = vec![0.0; k];
         let mut actual = vec![0.0; k];
         for e in 0..k {
@@ -507,7 +554,12 @@ impl TrueSkillConfig {
                 if o >= k {
                     continue;
                 }
-                let (ahead, behind) = self.pair(perfs[e], perfs[o]);
+                let (ahead, behind) = if o > e {
+                    pairs[e]
+                } else {
+                    let (a, b) = pairs[o];
+                    (b, a)
+                };
                 ex += ahead + 0.5 * (1.0 - ahead - behind);
                 ac += match game.place(e).cmp(&game.place(o)) {
                     std::cmp::Ordering::Less => 1.0,
