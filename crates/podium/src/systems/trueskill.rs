@@ -262,25 +262,18 @@ struct Sum {
     terms: std::ops::Range<usize>,
 }
 
-/// The terms and coefficients of every sum factor of one match, one list each.
-struct Terms {
-    edges: Vec<Edge>,
-    coeffs: Vec<f64>,
-}
+/// The terms of every sum factor of one match, each with its coefficient, in one list.
+type Terms = Vec<(Edge, f64)>;
 
 impl Sum {
     fn down(&self, g: &mut Graph, t: &Terms) -> f64 {
-        let r = self.terms.clone();
-        let terms = t.edges[r.clone()]
-            .iter()
-            .copied()
-            .zip(t.coeffs[r].iter().copied());
-        g.sum_update(self.sum, terms)
+        g.sum_update(self.sum, t[self.terms.clone()].iter().copied())
     }
     fn up(&self, g: &mut Graph, t: &Terms, index: usize) -> f64 {
-        let (edges, coeffs) = (&t.edges[self.terms.clone()], &t.coeffs[self.terms.clone()]);
-        let coeff = coeffs[index];
-        let terms = coeffs.iter().enumerate().map(|(x, &c)| {
+        let terms = &t[self.terms.clone()];
+        let coeff = terms[index].1;
+        let target = terms[index].0;
+        let terms = terms.iter().enumerate().map(|(x, &(edge, c))| {
             let k = if coeff == 0.0 {
                 0.0
             } else if x == index {
@@ -288,10 +281,10 @@ impl Sum {
             } else {
                 -c / coeff
             };
-            let e = if x == index { self.sum } else { edges[x] };
+            let e = if x == index { self.sum } else { edge };
             (e, k)
         });
-        g.sum_update(edges[index], terms)
+        g.sum_update(target, terms)
     }
     fn len(&self) -> usize {
         self.terms.len()
@@ -399,10 +392,6 @@ impl TrueSkillConfig {
         check_ratings(game, before)?;
         let n = before.len();
         let k = game.len();
-        let weights: Vec<f64> = game
-            .players()
-            .map(|(_, m)| m.weight.max(self.min_delta))
-            .collect();
         // Variables: ratings 0..n, performances n..2n, team performances 2n..2n+k,
         // team differences 2n+k..2n+2k-1.
         let mut g = Graph {
@@ -410,50 +399,39 @@ impl TrueSkillConfig {
             msgs: Vec::with_capacity(4 * n + 4 * k),
         };
         let (perf, team, diff) = (n, 2 * n, 2 * n + k);
-        let prior: Vec<Edge> = (0..n).map(|i| g.edge(i)).collect();
-        let lik: Vec<(Edge, Edge)> = (0..n)
-            .map(|i| {
-                let m = g.edge(i);
-                let v = g.edge(perf + i);
-                (m, v)
-            })
+        // Each player's prior edge, and the two edges of their performance's likelihood.
+        let edges: Vec<[Edge; 3]> = (0..n)
+            .map(|i| [g.edge(i), g.edge(i), g.edge(perf + i)])
             .collect();
-        // Every sum factor's terms in one list: each team's members, then each
-        // difference's two teams.
-        let mut sums = Terms {
-            edges: Vec::with_capacity(n + 2 * k),
-            coeffs: Vec::with_capacity(n + 2 * k),
-        };
-        let team_sums: Vec<Sum> = (0..k)
-            .map(|t| {
-                let sum = g.edge(team + t);
-                let r = game.member_range(t);
-                let start = sums.edges.len();
-                for p in r.clone() {
-                    sums.edges.push(g.edge(perf + p));
-                }
-                sums.coeffs.extend_from_slice(&weights[r]);
-                Sum {
-                    sum,
-                    terms: start..sums.edges.len(),
-                }
-            })
-            .collect();
+        // Every sum factor's terms in one list: each team's members (weighted), then
+        // each difference's two teams; the team sums first in `all_sums`, then the
+        // differences.
+        let mut sums: Terms = Vec::with_capacity(n + 2 * k);
+        let mut all_sums: Vec<Sum> = Vec::with_capacity(2 * k - 1);
+        for (t, entry) in game.entries().iter().enumerate() {
+            let sum = g.edge(team + t);
+            let start = sums.len();
+            for (p, m) in game.member_range(t).zip(&entry.members) {
+                sums.push((g.edge(perf + p), m.weight.max(self.min_delta)));
+            }
+            all_sums.push(Sum {
+                sum,
+                terms: start..sums.len(),
+            });
+        }
         let quantile = self.draw_quantile();
-        let diffs: Vec<Sum> = (0..k - 1)
-            .map(|d| {
-                let sum = g.edge(diff + d);
-                let l = g.edge(team + d);
-                let r = g.edge(team + d + 1);
-                let start = sums.edges.len();
-                sums.edges.extend([l, r]);
-                sums.coeffs.extend([1.0, -1.0]);
-                Sum {
-                    sum,
-                    terms: start..sums.edges.len(),
-                }
-            })
-            .collect();
+        for d in 0..k - 1 {
+            let sum = g.edge(diff + d);
+            let l = g.edge(team + d);
+            let r = g.edge(team + d + 1);
+            let start = sums.len();
+            sums.extend([(l, 1.0), (r, -1.0)]);
+            all_sums.push(Sum {
+                sum,
+                terms: start..sums.len(),
+            });
+        }
+        let (team_sums, diffs) = all_sums.split_at(k);
         let truncs: Vec<(Edge, f64, bool)> = (0..k - 1)
             .map(|d| {
                 let e = g.edge(diff + d);
@@ -499,12 +477,12 @@ impl TrueSkillConfig {
             let tau2 = if is_copy(i) { 0.0 } else { tau2 };
             // A σ of exactly 0 (seeded so, with τ = 0) would be an infinite precision.
             let sd = (s * s + tau2).sqrt().max(1e-9);
-            g.update_value(prior[i], G::new(r.value, sd));
+            g.update_value(edges[i][0], G::new(r.value, sd));
         }
-        for (i, &(m, v)) in lik.iter().enumerate() {
+        for (i, &[_, m, v]) in edges.iter().enumerate() {
             likelihood(&mut g, m, v, i);
         }
-        for s in &team_sums {
+        for s in team_sums {
             s.down(&mut g, &sums);
         }
         // Iterate over the differences and comparisons (the reference's schedule).
@@ -532,12 +510,12 @@ impl TrueSkillConfig {
         }
         diffs[0].up(&mut g, &sums, 0);
         diffs[len - 1].up(&mut g, &sums, 1);
-        for s in &team_sums {
+        for s in team_sums {
             for x in 0..s.len() {
                 s.up(&mut g, &sums, x);
             }
         }
-        for (i, &(m, v)) in lik.iter().enumerate() {
+        for (i, &[_, m, v]) in edges.iter().enumerate() {
             likelihood(&mut g, v, m, i);
         }
         // Expected and achieved scores against the neighbours in the finishing order,
@@ -546,8 +524,8 @@ impl TrueSkillConfig {
         let pairs: Vec<(f64, f64)> = (0..k - 1)
             .map(|d| self.pair_with(perfs[d], perfs[d + 1], truncs[d].1))
             .collect();
-        let mut expected = vec![0.0; k];
-        let mut actual = vec![0.0; k];
+        // Each entry's (expected, actual) score.
+        let mut scores = vec![(0.0, 0.0); k];
         for e in 0..k {
             let (mut ex, mut ac, mut cnt) = (0.0, 0.0, 0.0);
             for o in [e.wrapping_sub(1), e + 1] {
@@ -568,8 +546,7 @@ impl TrueSkillConfig {
                 };
                 cnt += 1.0;
             }
-            expected[e] = ex / cnt;
-            actual[e] = ac / cnt;
+            scores[e] = (ex / cnt, ac / cnt);
         }
         let out = game
             .players()
@@ -592,8 +569,8 @@ impl TrueSkillConfig {
                         sigma: Some(sigma),
                         games: b.games.saturating_add(1),
                     },
-                    expected: expected[e],
-                    actual: actual[e],
+                    expected: scores[e].0,
+                    actual: scores[e].1,
                     k: None,
                     weight: m.weight,
                 }
