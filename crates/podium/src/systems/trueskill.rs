@@ -346,22 +346,26 @@ impl TrueSkillConfig {
 
     /// Each entry's performance mean and variance, `(Σ wμ, Σ w²(σ² + β²))`, and size.
     fn performances(&self, game: &Match, before: &[Rating]) -> Vec<(f64, f64, usize)> {
-        game.entries()
-            .iter()
-            .enumerate()
-            .map(|(e, entry)| {
-                let r = game.member_range(e);
-                let n = r.len();
-                let (mut m, mut v) = (0.0, 0.0);
-                for (p, member) in r.zip(&entry.members) {
-                    let w = member.weight.max(self.min_delta);
-                    let s = self.sigma_of(&before[p]);
-                    m += w * before[p].value;
-                    v += w * w * (s * s + self.beta * self.beta);
-                }
-                (m, v, n)
-            })
-            .collect()
+        let mut out = Vec::with_capacity(game.len());
+        self.performances_into(game, before, &mut out);
+        out
+    }
+
+    /// [`TrueSkillConfig::performances`] into `out` (cleared first).
+    fn performances_into(&self, game: &Match, before: &[Rating], out: &mut Vec<(f64, f64, usize)>) {
+        out.clear();
+        out.extend(game.entries().iter().enumerate().map(|(e, entry)| {
+            let r = game.member_range(e);
+            let n = r.len();
+            let (mut m, mut v) = (0.0, 0.0);
+            for (p, member) in r.zip(&entry.members) {
+                let w = member.weight.max(self.min_delta);
+                let s = self.sigma_of(&before[p]);
+                m += w * before[p].value;
+                v += w * w * (s * s + self.beta * self.beta);
+            }
+            (m, v, n)
+        }));
     }
 
     /// `(P(i ahead of j), P(j ahead of i))` for two performances.
@@ -382,7 +386,6 @@ impl TrueSkillConfig {
 impl TrueSkillConfig {
     /// [`RatingSystem::rate`], where `copies[i]` marks member `i` as a factor's copy
     /// (no performance noise, no dynamics); empty for none.
-    #[allow(clippy::needless_range_loop, clippy::too_many_lines)]
     fn rate_members(
         &self,
         game: &Match,
@@ -390,24 +393,53 @@ impl TrueSkillConfig {
         copies: &[bool],
     ) -> Result<Vec<PlayerChange>, RateError> {
         check_ratings(game, before)?;
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => Ok(self.rate_in(game, before, copies, &mut scratch)),
+            // Only if a rating were asked for while one is under way on this thread.
+            Err(_) => Ok(self.rate_in(game, before, copies, &mut Scratch::default())),
+        })
+    }
+
+    /// [`TrueSkillConfig::rate_members`] for ratings checked, in the buffers of `scratch`.
+    #[allow(clippy::needless_range_loop, clippy::too_many_lines)]
+    fn rate_in(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        copies: &[bool],
+        scratch: &mut Scratch,
+    ) -> Vec<PlayerChange> {
+        let Scratch {
+            vars,
+            msgs,
+            edges,
+            sums,
+            all_sums,
+            truncs,
+            perfs,
+            pairs,
+            scores,
+        } = scratch;
         let n = before.len();
         let k = game.len();
         // Variables: ratings 0..n, performances n..2n, team performances 2n..2n+k,
         // team differences 2n+k..2n+2k-1.
         let mut g = Graph {
-            vars: vec![G::default(); 2 * n + 2 * k - 1],
-            msgs: Vec::with_capacity(4 * n + 4 * k),
+            vars: std::mem::take(vars),
+            msgs: std::mem::take(msgs),
         };
+        g.vars.clear();
+        g.vars.resize(2 * n + 2 * k - 1, G::default());
+        g.msgs.clear();
         let (perf, team, diff) = (n, 2 * n, 2 * n + k);
         // Each player's prior edge, and the two edges of their performance's likelihood.
-        let edges: Vec<[Edge; 3]> = (0..n)
-            .map(|i| [g.edge(i), g.edge(i), g.edge(perf + i)])
-            .collect();
+        edges.clear();
+        edges.extend((0..n).map(|i| [g.edge(i), g.edge(i), g.edge(perf + i)]));
         // Every sum factor's terms in one list: each team's members (weighted), then
         // each difference's two teams; the team sums first in `all_sums`, then the
         // differences.
-        let mut sums: Terms = Vec::with_capacity(n + 2 * k);
-        let mut all_sums: Vec<Sum> = Vec::with_capacity(2 * k - 1);
+        sums.clear();
+        all_sums.clear();
         for (t, entry) in game.entries().iter().enumerate() {
             let sum = g.edge(team + t);
             let start = sums.len();
@@ -432,13 +464,12 @@ impl TrueSkillConfig {
             });
         }
         let (team_sums, diffs) = all_sums.split_at(k);
-        let truncs: Vec<(Edge, f64, bool)> = (0..k - 1)
-            .map(|d| {
-                let e = g.edge(diff + d);
-                let size = game.member_range(d).len() + game.member_range(d + 1).len();
-                (e, self.margin_at(quantile, size), game.tied(d, d + 1))
-            })
-            .collect();
+        truncs.clear();
+        truncs.extend((0..k - 1).map(|d| {
+            let e = g.edge(diff + d);
+            let size = game.member_range(d).len() + game.member_range(d + 1).len();
+            (e, self.margin_at(quantile, size), game.tied(d, d + 1))
+        }));
         let beta2 = self.beta * self.beta;
         // A factor's copy performs at its value: no performance noise, and its own
         // dynamics were added before.
@@ -483,36 +514,36 @@ impl TrueSkillConfig {
             likelihood(&mut g, m, v, i);
         }
         for s in team_sums {
-            s.down(&mut g, &sums);
+            s.down(&mut g, sums);
         }
         // Iterate over the differences and comparisons (the reference's schedule).
         let len = diffs.len();
         for _ in 0..10 {
             let mut delta: f64 = 0.0;
             if len == 1 {
-                diffs[0].down(&mut g, &sums);
+                diffs[0].down(&mut g, sums);
                 delta = trunc_up(&mut g, 0);
             } else {
                 for x in 0..len - 1 {
-                    diffs[x].down(&mut g, &sums);
+                    diffs[x].down(&mut g, sums);
                     delta = delta.max(trunc_up(&mut g, x));
-                    diffs[x].up(&mut g, &sums, 1);
+                    diffs[x].up(&mut g, sums, 1);
                 }
                 for x in (1..len).rev() {
-                    diffs[x].down(&mut g, &sums);
+                    diffs[x].down(&mut g, sums);
                     delta = delta.max(trunc_up(&mut g, x));
-                    diffs[x].up(&mut g, &sums, 0);
+                    diffs[x].up(&mut g, sums, 0);
                 }
             }
             if delta <= self.min_delta {
                 break;
             }
         }
-        diffs[0].up(&mut g, &sums, 0);
-        diffs[len - 1].up(&mut g, &sums, 1);
+        diffs[0].up(&mut g, sums, 0);
+        diffs[len - 1].up(&mut g, sums, 1);
         for s in team_sums {
             for x in 0..s.len() {
-                s.up(&mut g, &sums, x);
+                s.up(&mut g, sums, x);
             }
         }
         for (i, &[_, m, v]) in edges.iter().enumerate() {
@@ -520,12 +551,12 @@ impl TrueSkillConfig {
         }
         // Expected and achieved scores against the neighbours in the finishing order,
         // each neighbouring pair's probabilities computed once for both.
-        let perfs = self.performances(game, before);
-        let pairs: Vec<(f64, f64)> = (0..k - 1)
-            .map(|d| self.pair_with(perfs[d], perfs[d + 1], truncs[d].1))
-            .collect();
+        self.performances_into(game, before, perfs);
+        pairs.clear();
+        pairs.extend((0..k - 1).map(|d| self.pair_with(perfs[d], perfs[d + 1], truncs[d].1)));
         // Each entry's (expected, actual) score.
-        let mut scores = vec![(0.0, 0.0); k];
+        scores.clear();
+        scores.resize(k, (0.0, 0.0));
         for e in 0..k {
             let (mut ex, mut ac, mut cnt) = (0.0, 0.0, 0.0);
             for o in [e.wrapping_sub(1), e + 1] {
@@ -576,8 +607,29 @@ impl TrueSkillConfig {
                 }
             })
             .collect();
-        Ok(out)
+        (*vars, *msgs) = (g.vars, g.msgs);
+        out
     }
+}
+
+/// The buffers of one TrueSkill update, kept per thread to reuse their allocations from
+/// match to match (a factor graph of a few dozen variables otherwise costs ten
+/// allocations, as much as its arithmetic for two players).
+#[derive(Default)]
+struct Scratch {
+    vars: Vec<G>,
+    msgs: Vec<G>,
+    edges: Vec<[Edge; 3]>,
+    sums: Terms,
+    all_sums: Vec<Sum>,
+    truncs: Vec<(Edge, f64, bool)>,
+    perfs: Vec<(f64, f64, usize)>,
+    pairs: Vec<(f64, f64)>,
+    scores: Vec<(f64, f64)>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 impl RatingSystem for TrueSkillConfig {
