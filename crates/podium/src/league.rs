@@ -238,6 +238,10 @@ pub struct League {
     /// (no pointer to chase when comparing), hashed with foldhash (fast, seeded per run).
     index: HashMap<CompactString, usize, foldhash::fast::RandomState>,
     players: Vec<PlayerRecord>,
+    /// Each player's id again, by index, inline for ids up to 24 bytes: what
+    /// [`League::apply_ranked`] copies into its match, from a line [`League::prefetch`]
+    /// loads, rather than from the record's string elsewhere in memory.
+    ids: Vec<CompactString>,
     /// Each player's state, by index, when the system keeps one (empty otherwise).
     states: Vec<Option<State>>,
     /// What the system learned from every match so far, for a system that learns
@@ -248,6 +252,9 @@ pub struct League {
     /// each player's slot, rating before and change.
     slots: Vec<Slot<'static>>,
     before: Vec<Rating>,
+    /// And each player's state, for a system that keeps one (always empty between
+    /// matches: its references live for one match).
+    state_refs: Vec<Option<&'static State>>,
     /// The match [`League::apply_ranked`] builds, and entries it may reuse.
     scratch: Match,
     spare: Vec<crate::model::Entry>,
@@ -321,10 +328,12 @@ impl League {
             system,
             index: HashMap::default(),
             players: Vec::new(),
+            ids: Vec::new(),
             states: Vec::new(),
             rated: 0,
             slots: Vec::new(),
             before: Vec::new(),
+            state_refs: Vec::new(),
             scratch: Match::scratch(),
             spare: Vec::new(),
             stamps: Vec::new(),
@@ -562,7 +571,9 @@ impl League {
 
     fn insert(&mut self, name: &str, rating: Rating) -> usize {
         let i = self.players.len();
-        self.index.insert(CompactString::from(name), i);
+        let id = CompactString::from(name);
+        self.index.insert(id.clone(), i);
+        self.ids.push(id);
         self.players.push(PlayerRecord {
             name: name.to_string(),
             rating,
@@ -597,13 +608,14 @@ impl League {
     }
 
     /// What the system makes of `game` for the players in `slots`
-    /// ([`RatingSystem::rate`]), checked, without changing the league. `before` is the
-    /// buffer the ratings before are put in.
-    fn posterior(
-        &self,
+    /// ([`RatingSystem::rate`]), checked, without changing the league. `before` and
+    /// `states` are the buffers the ratings and states before are put in.
+    fn posterior<'s>(
+        &'s self,
         game: &Match,
         slots: &[Slot<'_>],
         before: &mut Vec<Rating>,
+        states: &mut Vec<Option<&'s State>>,
     ) -> Result<Posterior, RateError> {
         self.fill_before(slots, game.time(), before);
         let factors = if game.factors().is_empty() {
@@ -611,15 +623,14 @@ impl League {
         } else {
             self.factor_ratings(game)
         };
-        let states: Vec<Option<&State>> = if self.caps.keeps_state {
-            slots.iter().map(|s| self.slot_state(*s)).collect()
-        } else {
-            Vec::new()
-        };
+        states.clear();
+        if self.caps.keeps_state {
+            states.extend(slots.iter().map(|s| self.slot_state(*s)));
+        }
         let prior = Prior {
             game,
             ratings: before,
-            states: &states,
+            states,
             learned: self.learned.as_ref(),
             factors: &factors,
         };
@@ -657,7 +668,14 @@ impl League {
         slots: &mut [Slot<'_>],
     ) -> Result<(Posterior, Vec<usize>), RateError> {
         let mut before = std::mem::take(&mut self.before);
-        let posterior = self.posterior(game, slots, &mut before);
+        // An empty vector changes its element's lifetime in place, without allocating.
+        let mut states: Vec<Option<&State>> = std::mem::take(&mut self.state_refs)
+            .into_iter()
+            .map(|_| unreachable!("the buffer is empty"))
+            .collect();
+        let posterior = self.posterior(game, slots, &mut before, &mut states);
+        states.clear();
+        self.state_refs = states.into_iter().map(|_| unreachable!()).collect();
         self.before = before;
         let mut posterior = posterior?;
         let outcome = Outcome::of(game);
@@ -869,6 +887,11 @@ impl League {
             prefetch_index::prefetch_index(std::slice::from_ref(&p.rating), 0);
             prefetch_index::prefetch_index(std::slice::from_ref(&p.stats.last_match), 0);
             prefetch_index::prefetch_index(std::slice::from_ref(&p.stats.games), 0);
+            // The id the match is built with (inline up to 24 bytes): the line where it
+            // starts, and the one where the next id starts, which holds its end when it
+            // crosses a line.
+            prefetch_index::prefetch_index(&self.ids, index);
+            prefetch_index::prefetch_index(&self.ids, index + 1);
             // And the stamp that finds a player given twice: with tens of thousands of
             // players, the stamps too lie outside the nearest caches.
             if index < self.stamps.len() {
@@ -921,7 +944,7 @@ impl League {
         let mut game = std::mem::replace(&mut self.scratch, Match::scratch());
         let mut spare = std::mem::take(&mut self.spare);
         let names = players.iter().map(|slot| match *slot {
-            Slot::Known(i) => (self.players[i].name.as_str(), false),
+            Slot::Known(i) => (self.ids[i].as_str(), false),
             Slot::New(name) => (name, true),
         });
         let built = game.refill_ranked(id, names, places, &mut spare);
@@ -988,7 +1011,12 @@ impl League {
     /// The system's [`RateError`] when it cannot rate the match.
     pub fn try_rate(&self, game: &Match) -> Result<Posterior, RateError> {
         let slots: Vec<Slot<'_>> = game.players().map(|(_, m)| self.slot(&m.player)).collect();
-        self.posterior(game, &slots, &mut Vec::with_capacity(slots.len()))
+        self.posterior(
+            game,
+            &slots,
+            &mut Vec::with_capacity(slots.len()),
+            &mut Vec::new(),
+        )
     }
 
     /// The leaderboard in the default order ([`crate::Order::Established`]): players whose

@@ -527,13 +527,18 @@ pub fn check_ratings(game: &Match, before: &[Rating]) -> Result<(), RateError> {
             found: before.len(),
         });
     }
-    for ((_, m), r) in game.players().zip(before) {
-        if !r.value.is_finite() || r.sigma.is_some_and(|s| !s.is_finite() || s < 0.0) {
-            return Err(RateError::NonFiniteRating {
-                player: m.player.clone(),
-                rating: r.value,
-            });
-        }
+    // The ratings alone first; the player's id is looked up only for the error.
+    let bad =
+        |r: &Rating| !r.value.is_finite() || r.sigma.is_some_and(|s| !s.is_finite() || s < 0.0);
+    match before.iter().position(bad) {
+        None => Ok(()),
+        Some(k) => Err(RateError::NonFiniteRating {
+            player: game
+                .players()
+                .nth(k)
+                .map(|(_, m)| m.player.clone())
+                .unwrap_or_default(),
+            rating: before[k].value,
+        }),
     }
-    Ok(())
 }

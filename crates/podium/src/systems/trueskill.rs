@@ -255,21 +255,25 @@ impl Graph {
     }
 }
 
-/// A sum factor `sum = Σ coeffs · terms`.
+/// A sum factor `sum = Σ coeffs · terms`, its terms and coefficients a range of the
+/// lists every sum factor of the match shares ([`Terms`]).
 struct Sum {
     sum: Edge,
-    terms: Vec<Edge>,
-    coeffs: Vec<f64>,
+    terms: std::ops::Range<usize>,
 }
 
+/// The terms of every sum factor of one match, each with its coefficient, in one list.
+type Terms = Vec<(Edge, f64)>;
+
 impl Sum {
-    fn down(&self, g: &mut Graph) -> f64 {
-        let terms = self.terms.iter().copied().zip(self.coeffs.iter().copied());
-        g.sum_update(self.sum, terms)
+    fn down(&self, g: &mut Graph, t: &Terms) -> f64 {
+        g.sum_update(self.sum, t[self.terms.clone()].iter().copied())
     }
-    fn up(&self, g: &mut Graph, index: usize) -> f64 {
-        let coeff = self.coeffs[index];
-        let terms = self.coeffs.iter().enumerate().map(|(x, &c)| {
+    fn up(&self, g: &mut Graph, t: &Terms, index: usize) -> f64 {
+        let terms = &t[self.terms.clone()];
+        let coeff = terms[index].1;
+        let target = terms[index].0;
+        let terms = terms.iter().enumerate().map(|(x, &(edge, c))| {
             let k = if coeff == 0.0 {
                 0.0
             } else if x == index {
@@ -277,10 +281,13 @@ impl Sum {
             } else {
                 -c / coeff
             };
-            let e = if x == index { self.sum } else { self.terms[x] };
+            let e = if x == index { self.sum } else { edge };
             (e, k)
         });
-        g.sum_update(self.terms[index], terms)
+        g.sum_update(target, terms)
+    }
+    fn len(&self) -> usize {
+        self.terms.len()
     }
 }
 
@@ -324,31 +331,52 @@ impl TrueSkillConfig {
     /// Draw margin for `players` players in the two teams compared.
     #[must_use]
     pub fn draw_margin(&self, players: usize) -> f64 {
-        ppf((self.draw_probability + 1.0) / 2.0) * (players as f64).sqrt() * self.beta
+        self.margin_at(self.draw_quantile(), players)
+    }
+
+    /// The standard normal quantile the draw margin scales: `Φ⁻¹((p_draw + 1)/2)`.
+    fn draw_quantile(&self) -> f64 {
+        ppf((self.draw_probability + 1.0) / 2.0)
+    }
+
+    /// [`TrueSkillConfig::draw_margin`] from its quantile, computed once per match.
+    fn margin_at(&self, quantile: f64, players: usize) -> f64 {
+        quantile * (players as f64).sqrt() * self.beta
     }
 
     /// Each entry's performance mean and variance, `(Σ wμ, Σ w²(σ² + β²))`, and size.
     fn performances(&self, game: &Match, before: &[Rating]) -> Vec<(f64, f64, usize)> {
-        let members: Vec<_> = game.players().map(|(_, m)| m.weight).collect();
-        (0..game.len())
-            .map(|e| {
-                let r = game.member_range(e);
-                let n = r.len();
-                let (mut m, mut v) = (0.0, 0.0);
-                for p in r {
-                    let w = members[p].max(self.min_delta);
-                    let s = self.sigma_of(&before[p]);
-                    m += w * before[p].value;
-                    v += w * w * (s * s + self.beta * self.beta);
-                }
-                (m, v, n)
-            })
-            .collect()
+        let mut out = Vec::with_capacity(game.len());
+        self.performances_into(game, before, &mut out);
+        out
+    }
+
+    /// [`TrueSkillConfig::performances`] into `out` (cleared first).
+    fn performances_into(&self, game: &Match, before: &[Rating], out: &mut Vec<(f64, f64, usize)>) {
+        out.clear();
+        out.extend(game.entries().iter().enumerate().map(|(e, entry)| {
+            let r = game.member_range(e);
+            let n = r.len();
+            let (mut m, mut v) = (0.0, 0.0);
+            for (p, member) in r.zip(&entry.members) {
+                let w = member.weight.max(self.min_delta);
+                let s = self.sigma_of(&before[p]);
+                m += w * before[p].value;
+                v += w * w * (s * s + self.beta * self.beta);
+            }
+            (m, v, n)
+        }));
     }
 
     /// `(P(i ahead of j), P(j ahead of i))` for two performances.
     fn pair(&self, a: (f64, f64, usize), b: (f64, f64, usize)) -> (f64, f64) {
-        let eps = self.draw_margin(a.2 + b.2);
+        self.pair_with(a, b, self.draw_margin(a.2 + b.2))
+    }
+
+    /// [`TrueSkillConfig::pair`] with the pair's draw margin `eps` given.
+    /// `pair_with(b, a, eps)` is `pair_with(a, b, eps)` swapped, bit for bit: `b − a` is
+    /// `−(a − b)` exactly.
+    fn pair_with(&self, a: (f64, f64, usize), b: (f64, f64, usize), eps: f64) -> (f64, f64) {
         let c = (a.1 + b.1).sqrt();
         let d = a.0 - b.0;
         (cdf((d - eps) / c), cdf((-d - eps) / c))
@@ -358,7 +386,6 @@ impl TrueSkillConfig {
 impl TrueSkillConfig {
     /// [`RatingSystem::rate`], where `copies[i]` marks member `i` as a factor's copy
     /// (no performance noise, no dynamics); empty for none.
-    #[allow(clippy::needless_range_loop, clippy::too_many_lines)]
     fn rate_members(
         &self,
         game: &Match,
@@ -366,58 +393,83 @@ impl TrueSkillConfig {
         copies: &[bool],
     ) -> Result<Vec<PlayerChange>, RateError> {
         check_ratings(game, before)?;
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => Ok(self.rate_in(game, before, copies, &mut scratch)),
+            // Only if a rating were asked for while one is under way on this thread.
+            Err(_) => Ok(self.rate_in(game, before, copies, &mut Scratch::default())),
+        })
+    }
+
+    /// [`TrueSkillConfig::rate_members`] for ratings checked, in the buffers of `scratch`.
+    #[allow(clippy::needless_range_loop, clippy::too_many_lines)]
+    fn rate_in(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        copies: &[bool],
+        scratch: &mut Scratch,
+    ) -> Vec<PlayerChange> {
+        let Scratch {
+            vars,
+            msgs,
+            edges,
+            sums,
+            all_sums,
+            truncs,
+            perfs,
+            pairs,
+            scores,
+        } = scratch;
         let n = before.len();
         let k = game.len();
-        let weights: Vec<f64> = game
-            .players()
-            .map(|(_, m)| m.weight.max(self.min_delta))
-            .collect();
         // Variables: ratings 0..n, performances n..2n, team performances 2n..2n+k,
         // team differences 2n+k..2n+2k-1.
         let mut g = Graph {
-            vars: vec![G::default(); 2 * n + 2 * k - 1],
-            msgs: Vec::with_capacity(4 * n + 4 * k),
+            vars: std::mem::take(vars),
+            msgs: std::mem::take(msgs),
         };
+        g.vars.clear();
+        g.vars.resize(2 * n + 2 * k - 1, G::default());
+        g.msgs.clear();
         let (perf, team, diff) = (n, 2 * n, 2 * n + k);
-        let prior: Vec<Edge> = (0..n).map(|i| g.edge(i)).collect();
-        let lik: Vec<(Edge, Edge)> = (0..n)
-            .map(|i| {
-                let m = g.edge(i);
-                let v = g.edge(perf + i);
-                (m, v)
-            })
-            .collect();
-        let team_sums: Vec<Sum> = (0..k)
-            .map(|t| {
-                let sum = g.edge(team + t);
-                let r = game.member_range(t);
-                let terms = r.clone().map(|p| g.edge(perf + p)).collect();
-                Sum {
-                    sum,
-                    terms,
-                    coeffs: weights[r].to_vec(),
-                }
-            })
-            .collect();
-        let diffs: Vec<Sum> = (0..k - 1)
-            .map(|d| {
-                let sum = g.edge(diff + d);
-                let l = g.edge(team + d);
-                let r = g.edge(team + d + 1);
-                Sum {
-                    sum,
-                    terms: vec![l, r],
-                    coeffs: vec![1.0, -1.0],
-                }
-            })
-            .collect();
-        let truncs: Vec<(Edge, f64, bool)> = (0..k - 1)
-            .map(|d| {
-                let e = g.edge(diff + d);
-                let size = game.member_range(d).len() + game.member_range(d + 1).len();
-                (e, self.draw_margin(size), game.tied(d, d + 1))
-            })
-            .collect();
+        // Each player's prior edge, and the two edges of their performance's likelihood.
+        edges.clear();
+        edges.extend((0..n).map(|i| [g.edge(i), g.edge(i), g.edge(perf + i)]));
+        // Every sum factor's terms in one list: each team's members (weighted), then
+        // each difference's two teams; the team sums first in `all_sums`, then the
+        // differences.
+        sums.clear();
+        all_sums.clear();
+        for (t, entry) in game.entries().iter().enumerate() {
+            let sum = g.edge(team + t);
+            let start = sums.len();
+            for (p, m) in game.member_range(t).zip(&entry.members) {
+                sums.push((g.edge(perf + p), m.weight.max(self.min_delta)));
+            }
+            all_sums.push(Sum {
+                sum,
+                terms: start..sums.len(),
+            });
+        }
+        let quantile = self.draw_quantile();
+        for d in 0..k - 1 {
+            let sum = g.edge(diff + d);
+            let l = g.edge(team + d);
+            let r = g.edge(team + d + 1);
+            let start = sums.len();
+            sums.extend([(l, 1.0), (r, -1.0)]);
+            all_sums.push(Sum {
+                sum,
+                terms: start..sums.len(),
+            });
+        }
+        let (team_sums, diffs) = all_sums.split_at(k);
+        truncs.clear();
+        truncs.extend((0..k - 1).map(|d| {
+            let e = g.edge(diff + d);
+            let size = game.member_range(d).len() + game.member_range(d + 1).len();
+            (e, self.margin_at(quantile, size), game.tied(d, d + 1))
+        }));
         let beta2 = self.beta * self.beta;
         // A factor's copy performs at its value: no performance noise, and its own
         // dynamics were added before.
@@ -456,58 +508,67 @@ impl TrueSkillConfig {
             let tau2 = if is_copy(i) { 0.0 } else { tau2 };
             // A σ of exactly 0 (seeded so, with τ = 0) would be an infinite precision.
             let sd = (s * s + tau2).sqrt().max(1e-9);
-            g.update_value(prior[i], G::new(r.value, sd));
+            g.update_value(edges[i][0], G::new(r.value, sd));
         }
-        for (i, &(m, v)) in lik.iter().enumerate() {
+        for (i, &[_, m, v]) in edges.iter().enumerate() {
             likelihood(&mut g, m, v, i);
         }
-        for s in &team_sums {
-            s.down(&mut g);
+        for s in team_sums {
+            s.down(&mut g, sums);
         }
         // Iterate over the differences and comparisons (the reference's schedule).
         let len = diffs.len();
         for _ in 0..10 {
             let mut delta: f64 = 0.0;
             if len == 1 {
-                diffs[0].down(&mut g);
+                diffs[0].down(&mut g, sums);
                 delta = trunc_up(&mut g, 0);
             } else {
                 for x in 0..len - 1 {
-                    diffs[x].down(&mut g);
+                    diffs[x].down(&mut g, sums);
                     delta = delta.max(trunc_up(&mut g, x));
-                    diffs[x].up(&mut g, 1);
+                    diffs[x].up(&mut g, sums, 1);
                 }
                 for x in (1..len).rev() {
-                    diffs[x].down(&mut g);
+                    diffs[x].down(&mut g, sums);
                     delta = delta.max(trunc_up(&mut g, x));
-                    diffs[x].up(&mut g, 0);
+                    diffs[x].up(&mut g, sums, 0);
                 }
             }
             if delta <= self.min_delta {
                 break;
             }
         }
-        diffs[0].up(&mut g, 0);
-        diffs[len - 1].up(&mut g, 1);
-        for s in &team_sums {
-            for x in 0..s.terms.len() {
-                s.up(&mut g, x);
+        diffs[0].up(&mut g, sums, 0);
+        diffs[len - 1].up(&mut g, sums, 1);
+        for s in team_sums {
+            for x in 0..s.len() {
+                s.up(&mut g, sums, x);
             }
         }
-        for (i, &(m, v)) in lik.iter().enumerate() {
+        for (i, &[_, m, v]) in edges.iter().enumerate() {
             likelihood(&mut g, v, m, i);
         }
-        // Expected and achieved scores against the neighbours in the finishing order.
-        let perfs = self.performances(game, before);
-        let mut expected = vec![0.0; k];
-        let mut actual = vec![0.0; k];
+        // Expected and achieved scores against the neighbours in the finishing order,
+        // each neighbouring pair's probabilities computed once for both.
+        self.performances_into(game, before, perfs);
+        pairs.clear();
+        pairs.extend((0..k - 1).map(|d| self.pair_with(perfs[d], perfs[d + 1], truncs[d].1)));
+        // Each entry's (expected, actual) score.
+        scores.clear();
+        scores.resize(k, (0.0, 0.0));
         for e in 0..k {
             let (mut ex, mut ac, mut cnt) = (0.0, 0.0, 0.0);
             for o in [e.wrapping_sub(1), e + 1] {
                 if o >= k {
                     continue;
                 }
-                let (ahead, behind) = self.pair(perfs[e], perfs[o]);
+                let (ahead, behind) = if o > e {
+                    pairs[e]
+                } else {
+                    let (a, b) = pairs[o];
+                    (b, a)
+                };
                 ex += ahead + 0.5 * (1.0 - ahead - behind);
                 ac += match game.place(e).cmp(&game.place(o)) {
                     std::cmp::Ordering::Less => 1.0,
@@ -516,8 +577,7 @@ impl TrueSkillConfig {
                 };
                 cnt += 1.0;
             }
-            expected[e] = ex / cnt;
-            actual[e] = ac / cnt;
+            scores[e] = (ex / cnt, ac / cnt);
         }
         let out = game
             .players()
@@ -540,15 +600,36 @@ impl TrueSkillConfig {
                         sigma: Some(sigma),
                         games: b.games.saturating_add(1),
                     },
-                    expected: expected[e],
-                    actual: actual[e],
+                    expected: scores[e].0,
+                    actual: scores[e].1,
                     k: None,
                     weight: m.weight,
                 }
             })
             .collect();
-        Ok(out)
+        (*vars, *msgs) = (g.vars, g.msgs);
+        out
     }
+}
+
+/// The buffers of one TrueSkill update, kept per thread to reuse their allocations from
+/// match to match (a factor graph of a few dozen variables otherwise costs ten
+/// allocations, as much as its arithmetic for two players).
+#[derive(Default)]
+struct Scratch {
+    vars: Vec<G>,
+    msgs: Vec<G>,
+    edges: Vec<[Edge; 3]>,
+    sums: Terms,
+    all_sums: Vec<Sum>,
+    truncs: Vec<(Edge, f64, bool)>,
+    perfs: Vec<(f64, f64, usize)>,
+    pairs: Vec<(f64, f64)>,
+    scores: Vec<(f64, f64)>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 impl RatingSystem for TrueSkillConfig {

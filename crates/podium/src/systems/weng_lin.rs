@@ -332,11 +332,22 @@ weng_lin_config!(
     }
 );
 
-/// One team as the update sees it.
+/// Teams a match may have for the update to keep them on the stack.
+const FEW_TEAMS: usize = 8;
+
+/// One team as the update sees it, and what its comparisons add up to: the change Ω of
+/// its μ, the shrink Δ of its σ², the expected and actual share of opponents beaten and
+/// the number of comparisons (partial-pair models).
+#[derive(Debug, Clone, Copy, Default)]
 struct Team {
     mu: f64,
     s2: f64,
     place: usize,
+    omega: f64,
+    delta: f64,
+    expected: f64,
+    actual: f64,
+    count: usize,
 }
 
 /// openskill's `_normalize`: scales `v` to `[lo, hi]`; one value becomes `hi`.
@@ -417,6 +428,24 @@ impl WengLin {
         (m, s2)
     }
 
+    /// [`WengLin::team`] of members rated `before`, each σ with τ added in quadrature:
+    /// the same sums in the same order, without copying the values out.
+    fn team_of(&self, before: &[Rating]) -> (f64, f64) {
+        let tau2 = self.tau * self.tau;
+        let grown = |r: &Rating| {
+            let s = self.sigma_of(r);
+            (s * s + tau2).sqrt()
+        };
+        if !self.balance {
+            let m = before.iter().map(|r| r.value).sum();
+            let s2 = before.iter().map(&grown).map(|s| s * s).sum();
+            return (m, s2);
+        }
+        let mu: Vec<f64> = before.iter().map(|r| r.value).collect();
+        let sigma: Vec<f64> = before.iter().map(grown).collect();
+        self.team(&mu, &sigma)
+    }
+
     /// Rates one match (see the [module docs](self)).
     ///
     /// # Errors
@@ -424,19 +453,17 @@ impl WengLin {
     pub fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
         check_ratings(game, before)?;
         let k = game.len();
-        let mu: Vec<f64> = before.iter().map(|r| r.value).collect();
-        let sigma0: Vec<f64> = before.iter().map(|r| self.sigma_of(r)).collect();
         let tau2 = self.tau * self.tau;
-        let sigma: Vec<f64> = sigma0.iter().map(|s| (s * s + tau2).sqrt()).collect();
-        let members: Vec<_> = game.players().map(|(_, m)| m).collect();
-        let weighted = members.iter().any(|m| m.weight != 1.0);
+        // Each player's σ with τ added; μ and the σ before are read from `before`.
+        let grown = |r: &Rating| {
+            let s = self.sigma_of(r);
+            (s * s + tau2).sqrt()
+        };
+        let weighted = game.players().any(|(_, m)| m.weight != 1.0);
         let weights: Option<Vec<f64>> = weighted.then(|| {
-            let mut out = Vec::with_capacity(members.len());
-            for e in 0..k {
-                let ws: Vec<f64> = members[game.member_range(e)]
-                    .iter()
-                    .map(|m| m.weight)
-                    .collect();
+            let mut out = Vec::with_capacity(before.len());
+            for entry in game.entries() {
+                let ws: Vec<f64> = entry.members.iter().map(|m| m.weight).collect();
                 if self.normalize_weights {
                     out.extend(normalize(&ws, self.weight_min, self.weight_max));
                 } else {
@@ -456,17 +483,19 @@ impl WengLin {
             ),
             Finish::Rank(_) => None,
         };
-        let teams: Vec<Team> = (0..k)
-            .map(|e| {
-                let r = game.member_range(e);
-                let (m, s2) = self.team(&mu[r.clone()], &sigma[r]);
-                Team {
-                    mu: m,
-                    s2,
-                    place: game.place(e),
-                }
-            })
-            .collect();
+        // The teams on the stack when few (most matches), else on the heap.
+        let mut few = [Team::default(); FEW_TEAMS];
+        let mut many = Vec::new();
+        let teams: &mut [Team] = if k <= FEW_TEAMS {
+            &mut few[..k]
+        } else {
+            many.resize(k, Team::default());
+            &mut many
+        };
+        for (e, t) in teams.iter_mut().enumerate() {
+            let (m, s2) = self.team_of(&before[game.member_range(e)]);
+            (t.mu, t.s2, t.place) = (m, s2, game.place(e));
+        }
         let margin_factor = |i: usize, q: usize| -> f64 {
             // openskill's margin: log1p(gap / margin) when the score gap exceeds it.
             match &scores {
@@ -481,35 +510,45 @@ impl WengLin {
                 _ => 1.0,
             }
         };
-        let (omega, delta, expected, actual) = match self.model {
-            Model::PlackettLuce => self.plackett_luce(game, &teams, &scores),
-            _ => self.pairwise(&teams, margin_factor),
-        };
+        match self.model {
+            Model::PlackettLuce => {
+                let (omega, delta, expected, actual) = self.plackett_luce(game, teams, &scores);
+                for (e, t) in teams.iter_mut().enumerate() {
+                    (t.omega, t.delta) = (omega[e], delta[e]);
+                    (t.expected, t.actual) = (expected[e], actual[e]);
+                }
+            }
+            _ => self.pairwise(teams, margin_factor),
+        }
         let mut out = Vec::with_capacity(before.len());
         let strict = self.model == Model::ThurstoneMostellerPart;
+        let mut members = game.players();
         for (e, team) in teams.iter().enumerate() {
             for p in game.member_range(e) {
+                let (_, member) = members.next().expect("one member per rating");
+                let b = before[p];
+                let sigma0 = self.sigma_of(&b);
+                let sigma = grown(&b);
                 let w = weights.as_ref().map_or(1.0, |w| w[p]);
                 let ratio = if team.s2 > 0.0 {
-                    sigma[p] * sigma[p] / team.s2
+                    sigma * sigma / team.s2
                 } else {
                     0.0
                 };
                 let gain = if strict {
-                    omega[e] > 0.0
+                    team.omega > 0.0
                 } else {
-                    omega[e] >= 0.0
+                    team.omega >= 0.0
                 };
                 let (dm, shrink) = if gain {
-                    (ratio * omega[e] * w, ratio * delta[e] * w)
+                    (ratio * team.omega * w, ratio * team.delta * w)
                 } else {
-                    (ratio * omega[e] / w, ratio * delta[e] / w)
+                    (ratio * team.omega / w, ratio * team.delta / w)
                 };
-                let mut s = sigma[p] * (1.0 - shrink).max(self.kappa).sqrt();
+                let mut s = sigma * (1.0 - shrink).max(self.kappa).sqrt();
                 if self.limit_sigma {
-                    s = s.min(sigma0[p]);
+                    s = s.min(sigma0);
                 }
-                let b = before[p];
                 out.push(PlayerChange {
                     before: b,
                     after: Rating {
@@ -517,10 +556,10 @@ impl WengLin {
                         sigma: Some(s),
                         games: b.games.saturating_add(1),
                     },
-                    expected: expected[e],
-                    actual: actual[e],
+                    expected: team.expected,
+                    actual: team.actual,
                     k: None,
-                    weight: members[p].weight,
+                    weight: member.weight,
                 });
             }
         }
@@ -634,11 +673,7 @@ impl WengLin {
     /// The pairwise models: Bradley-Terry and Thurstone-Mosteller, full and partial.
     /// Each pair is evaluated once and feeds both teams, in the order openskill sums them.
     #[allow(clippy::type_complexity, clippy::needless_range_loop)]
-    fn pairwise(
-        &self,
-        teams: &[Team],
-        margin_factor: impl Fn(usize, usize) -> f64,
-    ) -> (Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>) {
+    fn pairwise(&self, teams: &mut [Team], margin_factor: impl Fn(usize, usize) -> f64) {
         let k = teams.len();
         let beta2 = self.beta * self.beta;
         let (part, thurstone) = match self.model {
@@ -647,20 +682,15 @@ impl WengLin {
             Model::ThurstoneMostellerFull => (false, true),
             _ => (true, true),
         };
-        let mut omega = vec![0.0; k];
-        let mut delta = vec![0.0; k];
-        let mut expected = vec![0.0; k];
-        let mut actual = vec![0.0; k];
-        let mut count = vec![0usize; k];
         for i in 0..k {
-            let ti = &teams[i];
+            let ti = teams[i];
             let hi = if part {
                 (i + self.window_size + 1).min(k)
             } else {
                 k
             };
             for q in (i + 1)..hi {
-                let tq = &teams[q];
+                let tq = teams[q];
                 let md = margin_factor(i, q);
                 let mut c = (ti.s2 + tq.s2 + 2.0 * beta2).sqrt();
                 if part && thurstone {
@@ -675,48 +705,47 @@ impl WengLin {
                     let eps = self.epsilon / c;
                     if o == 1.0 {
                         let (v, w) = vw(dmu, eps);
-                        omega[i] += si * v;
-                        delta[i] += gi * si / c * w;
-                        omega[q] -= sq * v;
-                        delta[q] += gq * sq / c * w;
+                        teams[i].omega += si * v;
+                        teams[i].delta += gi * si / c * w;
+                        teams[q].omega -= sq * v;
+                        teams[q].delta += gq * sq / c * w;
                     } else {
                         let w = wt(dmu, eps);
-                        omega[i] += si * vt(dmu, eps);
-                        delta[i] += gi * si / c * w;
-                        omega[q] += sq * vt(-dmu, eps);
-                        delta[q] += gq * sq / c * w;
+                        teams[i].omega += si * vt(dmu, eps);
+                        teams[i].delta += gi * si / c * w;
+                        teams[q].omega += sq * vt(-dmu, eps);
+                        teams[q].delta += gq * sq / c * w;
                     }
                     let p = cdf(dmu);
-                    expected[i] += p;
-                    expected[q] += 1.0 - p;
+                    teams[i].expected += p;
+                    teams[q].expected += 1.0 - p;
                 } else {
                     let p = 1.0 / (1.0 + (((tq.mu - ti.mu) / md) / c).exp());
                     let pq = 1.0 - p;
-                    omega[i] += si * (o - p);
-                    delta[i] += gi * si / c * p * pq;
-                    omega[q] += sq * ((1.0 - o) - pq);
-                    delta[q] += gq * sq / c * pq * p;
-                    expected[i] += p;
-                    expected[q] += pq;
+                    teams[i].omega += si * (o - p);
+                    teams[i].delta += gi * si / c * p * pq;
+                    teams[q].omega += sq * ((1.0 - o) - pq);
+                    teams[q].delta += gq * sq / c * pq * p;
+                    teams[i].expected += p;
+                    teams[q].expected += pq;
                 }
-                actual[i] += o;
-                actual[q] += 1.0 - o;
-                count[i] += 1;
-                count[q] += 1;
+                teams[i].actual += o;
+                teams[q].actual += 1.0 - o;
+                teams[i].count += 1;
+                teams[q].count += 1;
             }
         }
         for i in 0..k {
-            if count[i] > 0 {
-                let n = count[i] as f64;
+            if teams[i].count > 0 {
+                let n = teams[i].count as f64;
                 if part {
-                    omega[i] /= n;
-                    delta[i] /= n;
+                    teams[i].omega /= n;
+                    teams[i].delta /= n;
                 }
-                expected[i] /= n;
-                actual[i] /= n;
+                teams[i].expected /= n;
+                teams[i].actual /= n;
             }
         }
-        (omega, delta, expected, actual)
     }
     /// `P(a ahead of b) = Φ((μ_a − μ_b) / √(2β² + σ_a² + σ_b²))`.
     #[must_use]
