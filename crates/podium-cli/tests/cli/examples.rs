@@ -135,7 +135,7 @@ fn explain_says_what_the_default_learned_from_every_match() {
         "  switches 0: times the filter in use changed",
         "  kappa 0.9519: slope by which win chances are calibrated",
         "  c 2: multiple of 2β² added to a pair's variance in its win chance",
-        "  prior_mean 1440.1199: a newcomer's rating before their first match, from the debuts so far",
+        "  prior_mean 1440.5273: a newcomer's rating before their first match, from the debuts so far",
     ]
     .join("\n");
     assert!(text.contains(&block), "{text}");
