@@ -106,6 +106,8 @@ kalman-mmr clip=0.5
 kalman-mmr clip=2
 kalman-mmr reversion=0
 kalman-mmr reversion=2
+kalman-mmr prior_forgetting=0.998
+kalman-mmr prior_forgetting=0.9995
 '
 
 # Accuracy (%) of a system with settings on every file, space-separated; "n/a" where the

@@ -66,7 +66,7 @@
 //! value), `field_noise` 4, `taus` 0,12,25,50, `gammas` 0,4,8, `reversion` 1,
 //! `symmetric` and `robust` (which filters the bank holds; both), `clip` 1,
 //! `jump_above` 1, `jump` 70, `switch_z` 2, `switch_odds` 150, `sample` 48, `margins`
-//! 0.99, `noise_prior` 5 (0: no per-match noise level), `prior_forgetting` 0.998,
+//! 0.99, `noise_prior` 5 (0: no per-match noise level), `prior_forgetting` 0.999,
 //! `calibrate` true, `calibration_weight` 100, and for [factors](crate::factor)
 //! `factor_sigma` 50 and `factor_tau` 0. One set of defaults for every history.
 //!
@@ -150,7 +150,8 @@ pub struct KalmanMmrConfig {
     pub margins: f64,
     /// Prior weight of the per-match noise level (0: none). Default 5.
     pub noise_prior: f64,
-    /// Weight kept by older debuts per newer one in the newcomer prior. Default 0.998.
+    /// Weight kept by older debuts per newer one in the newcomer prior: the prior is the
+    /// mean of about the last `1/(1 − prior_forgetting)` debuts. Default 0.999.
     pub prior_forgetting: f64,
     /// Calibrate the pair probability online. Default true.
     pub calibrate: bool,
@@ -184,7 +185,7 @@ impl Default for KalmanMmrConfig {
             sample: 48,
             margins: 0.99,
             noise_prior: 5.0,
-            prior_forgetting: 0.998,
+            prior_forgetting: 0.999,
             calibrate: true,
             calibration_weight: 100.0,
             factor_sigma: 50.0,
@@ -1336,7 +1337,7 @@ mod tests {
         let l = l.get::<KalmanMmrLearned>().unwrap();
         close(
             l.prior_mean().unwrap(),
-            (0.998 * 1_653.290_299_159_938_3 + 1_346.709_700_840_061_7) / 1.998,
+            (0.999 * 1_653.290_299_159_938_3 + 1_346.709_700_840_061_7) / 1.999,
             1e-6,
         );
         assert_eq!(l.clock, 1.0);
