@@ -286,7 +286,9 @@ header{background:#2b2d42;color:#fff;padding:.8em 1.2em}header a{color:#fff}\
 main{padding:1em 1.2em;max-width:60em}table{border-collapse:collapse;margin:.5em 0 1.5em}\
 th,td{padding:.25em .6em;border-bottom:1px solid #ddd;text-align:right}\
 th{background:#e9e9e6}td.l,th.l{text-align:left}a{color:#1d4e89}\
-.muted{color:#777}svg{background:#fff;border:1px solid #ddd}h2{margin-top:1.5em}";
+.muted{color:#777}svg{background:#fff;border:1px solid #ddd;max-width:100%;height:auto}h2{margin-top:1.5em}\
+@media (max-width:40em){main{padding:.8em .6em}th,td{padding:.25em .35em}\
+table{display:block;max-width:100%;overflow-x:auto}}";
 
 fn page(title: &str, root: &str, body: &str) -> String {
     format!(
