@@ -1,50 +1,14 @@
 //! Fair teams and head-to-head records through the router (no sockets).
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
-use std::sync::Arc;
+mod common;
 
-use podium_server::{router, Access, AppState, Limits};
-use podium_store::{Leagues, Options, SqliteStore};
+use axum::http::{Method, StatusCode};
+use common::{call, temporary_app};
 use serde_json::{json, Value};
-use tower::ServiceExt;
-
-async fn call(
-    app: &axum::Router,
-    method: Method,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
-    }
-    if body.is_some() {
-        req = req.header(header::CONTENT_TYPE, "application/json");
-    }
-    let req = req
-        .body(Body::from(body.map(|b| b.to_string()).unwrap_or_default()))
-        .unwrap();
-    let res = app.clone().oneshot(req).await.unwrap();
-    let status = res.status();
-    let bytes = axum::body::to_bytes(res.into_body(), 1 << 20)
-        .await
-        .unwrap();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
-}
 
 /// A league of sme with four games of ann, bo, cy, dee: ann wins three, bo beats ann once.
 async fn league() -> (axum::Router, i64) {
-    let leagues = Leagues::open_loaded(
-        Arc::new(SqliteStore::temporary().unwrap()),
-        Options::default(),
-    )
-    .unwrap();
-    let app = router(AppState::new(leagues, Limits::default(), Access::Open));
+    let app = temporary_app();
     let (s, v) = call(
         &app,
         Method::POST,

@@ -8,12 +8,13 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+mod common;
+
+use axum::http::{Method, StatusCode};
 use axum::Router;
+use common::call;
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use tower::ServiceExt;
 
 use podium_server::{router, Access, AppState, Limits};
 use podium_store::{Checkpoints, Leagues, Options, SqliteStore};
@@ -156,43 +157,13 @@ fn library_board(league: &podium::League) -> Board {
     board
 }
 
-async fn call(
-    app: &Router,
-    method: Method,
-    uri: &str,
-    token: &str,
-    body: Option<&Value>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder()
-        .method(method)
-        .uri(uri)
-        .header(header::AUTHORIZATION, format!("Bearer {token}"));
-    if body.is_some() {
-        req = req.header(header::CONTENT_TYPE, "application/json");
-    }
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let res = app
-        .clone()
-        .oneshot(req.body(Body::from(body)).unwrap())
-        .await
-        .unwrap();
-    let status = res.status();
-    let bytes = axum::body::to_bytes(res.into_body(), 64 << 20)
-        .await
-        .unwrap();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
-}
-
 async fn served_board(app: &Router, id: i64) -> Board {
     let mut board = Board::new();
     let (status, rows) = call(
         app,
         Method::GET,
         &format!("/api/leagues/{id}/leaderboard"),
-        "",
+        None,
         None,
     )
     .await;
@@ -206,7 +177,7 @@ async fn served_board(app: &Router, id: i64) -> Board {
         app,
         Method::GET,
         &format!("/api/leagues/{id}/factors"),
-        "",
+        None,
         None,
     )
     .await;
@@ -238,8 +209,8 @@ async fn create(app: &Router, system: &str) -> (i64, String) {
         app,
         Method::POST,
         "/api/leagues",
-        "",
-        Some(&json!({ "name": format!("l-{system}"), "system": system })),
+        None,
+        Some(json!({ "name": format!("l-{system}"), "system": system })),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
@@ -283,8 +254,8 @@ async fn every_path(system: &str, games: &[Game], dir: &std::path::Path) {
             &server,
             Method::POST,
             &url,
-            &token,
-            Some(&body(games, k, cars, false)),
+            Some(&token),
+            Some(body(games, k, cars, false)),
         )
         .await;
         assert_eq!(
@@ -307,8 +278,8 @@ async fn every_path(system: &str, games: &[Game], dir: &std::path::Path) {
         &server,
         Method::POST,
         &format!("/api/leagues/{all}/matches"),
-        &token_all,
-        Some(&Value::Array(bodies)),
+        Some(&token_all),
+        Some(Value::Array(bodies)),
     )
     .await;
     let codes: Vec<bool> = answers
@@ -335,8 +306,8 @@ async fn every_path(system: &str, games: &[Game], dir: &std::path::Path) {
                     &server,
                     Method::PUT,
                     &match_url,
-                    &token,
-                    Some(&body(games, k, cars, reversed)),
+                    Some(&token),
+                    Some(body(games, k, cars, reversed)),
                 )
                 .await;
                 assert!(status.is_success(), "{system}: {v}");
@@ -408,8 +379,8 @@ async fn the_served_score_file_rates_its_margins() {
             &server,
             Method::POST,
             &format!("/api/leagues/{id}/matches"),
-            &token,
-            Some(&json!({"id": format!("g{}", k + 1), "results": results})),
+            Some(&token),
+            Some(json!({"id": format!("g{}", k + 1), "results": results})),
         )
         .await;
         assert_eq!(status, StatusCode::CREATED, "{v}");
@@ -418,7 +389,7 @@ async fn the_served_score_file_rates_its_margins() {
         &server,
         Method::GET,
         &format!("/api/leagues/{id}/leaderboard"),
-        "",
+        None,
         None,
     )
     .await;

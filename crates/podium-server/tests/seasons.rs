@@ -1,53 +1,12 @@
 //! Seasons through the API (no sockets): start one, enter games, read each season's
 //! board; bad input is a clear 4xx and changes nothing.
 
-use std::sync::Arc;
+mod common;
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::{Method, StatusCode};
 use axum::Router;
-use podium_server::{router, Access, AppState, Limits};
-use podium_store::{Leagues, Options, SqliteStore};
+use common::{call, temporary_app as app};
 use serde_json::{json, Value};
-use tower::ServiceExt;
-
-fn app() -> Router {
-    let leagues = Leagues::open_loaded(
-        Arc::new(SqliteStore::temporary().unwrap()),
-        Options::default(),
-    )
-    .unwrap();
-    router(AppState::new(leagues, Limits::default(), Access::Open))
-}
-
-async fn call(
-    app: &Router,
-    method: Method,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    if let Some(t) = token {
-        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
-    }
-    if body.is_some() {
-        req = req.header(header::CONTENT_TYPE, "application/json");
-    }
-    let req = req
-        .body(Body::from(body.map(|b| b.to_string()).unwrap_or_default()))
-        .unwrap();
-    let res = app.clone().oneshot(req).await.unwrap();
-    let status = res.status();
-    let bytes = axum::body::to_bytes(res.into_body(), 64 << 20)
-        .await
-        .unwrap();
-    let text = String::from_utf8(bytes.to_vec()).unwrap();
-    (
-        status,
-        serde_json::from_str(&text).unwrap_or(Value::String(text)),
-    )
-}
 
 async fn league(app: &Router) -> (i64, String) {
     let (status, v) = call(

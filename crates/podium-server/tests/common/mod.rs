@@ -1,0 +1,55 @@
+//! What the router tests share: an app on a scratch SQLite database, and one request
+//! through the router (no sockets) answered as its status and JSON body.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use axum::Router;
+use podium_server::{router, Access, AppState, Limits};
+use podium_store::{Leagues, Options, SqliteStore};
+use serde_json::Value;
+use tower::ServiceExt;
+
+/// The API and pages over a temporary database, open to everyone. (Each test file
+/// compiles this module on its own; one that opens its own database leaves it unused.)
+#[allow(dead_code)]
+pub fn temporary_app() -> Router {
+    let leagues = Leagues::open_loaded(
+        Arc::new(SqliteStore::temporary().unwrap()),
+        Options::default(),
+    )
+    .unwrap();
+    router(AppState::new(leagues, Limits::default(), Access::Open))
+}
+
+/// One request: `token` as a bearer token, `body` as JSON. The answer's body is read as
+/// JSON, or kept as a string when it is not JSON.
+pub async fn call(
+    app: &Router,
+    method: Method,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
+    }
+    if body.is_some() {
+        req = req.header(header::CONTENT_TYPE, "application/json");
+    }
+    let req = req
+        .body(Body::from(body.map(|b| b.to_string()).unwrap_or_default()))
+        .unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let bytes = axum::body::to_bytes(res.into_body(), 64 << 20)
+        .await
+        .unwrap();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
