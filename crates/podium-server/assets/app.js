@@ -248,7 +248,7 @@ function leaderboardTable(id, rows, hasSigma, needed) {
     tbody.replaceChildren(...body);
   }
   render();
-  return h("div", {}, h("table", { id: "leaderboard" }, h("thead", {}, h("tr", {}, heads)), tbody), more);
+  return h("div", {}, h("table", { id: "leaderboard", class: "board" }, h("thead", {}, h("tr", {}, heads)), tbody), more);
 }
 
 // The factors' table: what a car, a seat or a faction adds to an entry's strength, with
