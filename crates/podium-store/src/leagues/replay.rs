@@ -77,8 +77,122 @@ impl Leagues {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::LedgerMatch;
+    use crate::types::{Position, SeasonRow};
     use crate::{NewLeague, Options, SqliteStore, Submission};
     use podium::season::Reset;
+    use proptest::prelude::*;
+
+    const DAY: i64 = 86_400;
+    const JAN_2024: i64 = 1_704_067_200;
+
+    /// Match `g{seq}` on day `day` of 2024, the players finishing in order.
+    fn dated(seq: i64, day: i64, players: &[&str], voided: bool) -> LedgerEntry {
+        let mut b = Match::builder(format!("g{seq}")).time(JAN_2024 + day * DAY);
+        for (k, p) in players.iter().enumerate() {
+            b = b.player(*p, podium::Finish::Rank((k + 1) as f64));
+        }
+        let game = b.build().unwrap();
+        LedgerEntry {
+            seq,
+            key: format!("g{seq}"),
+            time: game.time(),
+            json: LedgerMatch::from_match(&game),
+            hash: String::new(),
+            voided,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Whatever the order matches were entered in and wherever seasons start, the
+        /// replay shows each match the league a fresh one fed the matches in rating
+        /// order, reset before the first match at or after each season's start, has
+        /// before it; and ends where a fresh replay of the store's ends.
+        #[test]
+        fn a_replay_observes_what_a_fresh_league_with_the_resets_sees(
+            games in prop::collection::vec(
+                (
+                    0i64..8,
+                    prop::sample::subsequence(vec!["ann", "bo", "cy", "dee", "eve"], 2..=4)
+                        .prop_shuffle(),
+                    prop::bool::weighted(0.1),
+                ),
+                1..16,
+            ),
+            starts in prop::collection::vec((0i64..9, 0i64..20, 0usize..3), 0..3),
+            system in prop::sample::select(vec!["sme", "glicko2"]),
+        ) {
+            let entries: Vec<LedgerEntry> = games
+                .iter()
+                .enumerate()
+                .map(|(k, (day, players, voided))| dated(k as i64 + 1, *day, players, *voided))
+                .collect();
+            let mut at: Vec<Position> = starts
+                .iter()
+                .map(|&(day, seq, _)| Position { time: Some(JAN_2024 + day * DAY), seq })
+                .collect();
+            at.sort_unstable();
+            at.dedup();
+            let resets = [
+                Reset::Hard,
+                Reset::Soft { pull: 0.5, widen: 0.25 },
+                Reset::None,
+            ];
+            let seasons: Vec<SeasonRow> = at
+                .iter()
+                .zip(&starts)
+                .enumerate()
+                .map(|(k, (start, &(_, _, r)))| SeasonRow {
+                    number: k as i64 + 2,
+                    name: format!("S{}", k + 2),
+                    start: *start,
+                    reset: resets[r],
+                    created_at: String::new(),
+                })
+                .collect();
+            let sys = || podium::system(system, &podium::Settings::new()).unwrap();
+
+            let mut seen: Vec<(String, Vec<podium::Rating>)> = Vec::new();
+            let end = replay_observed(
+                Arc::from(sys()),
+                &entries,
+                Arc::new(seasons.clone()),
+                |league, game| {
+                    let before = game.players().map(|(_, m)| league.rating_of(&m.player)).collect();
+                    seen.push((game.id().to_string(), before));
+                },
+            )
+            .unwrap();
+
+            let mut order: Vec<&LedgerEntry> = entries.iter().filter(|e| !e.voided).collect();
+            order.sort_by_key(|e| e.position());
+            let mut league = League::new(sys());
+            let mut next = 0;
+            let mut expected: Vec<(String, Vec<podium::Rating>)> = Vec::new();
+            for e in order {
+                while seasons.get(next).is_some_and(|s| s.start <= e.position()) {
+                    league = league.new_season(&seasons[next].reset).unwrap();
+                    next += 1;
+                }
+                let game = e.json.to_match().unwrap();
+                let before = game.players().map(|(_, m)| league.rating_of(&m.player)).collect();
+                expected.push((e.key.clone(), before));
+                league.apply(&game).unwrap();
+            }
+            for s in &seasons[next..] {
+                league = league.new_season(&s.reset).unwrap();
+            }
+            prop_assert_eq!(&seen, &expected);
+            for p in league.players() {
+                prop_assert_eq!(end.league().rating_of(&p.name), league.rating_of(&p.name));
+            }
+            let fresh = crate::replay_seasons(sys(), &entries, &seasons).unwrap();
+            prop_assert_eq!(end.compute_board(), fresh.compute_board());
+            prop_assert_eq!(end.season(), fresh.season());
+        }
+    }
 
     fn submission(key: &str, time: &str, order: &[&str]) -> Submission {
         let results: Vec<serde_json::Value> = order
