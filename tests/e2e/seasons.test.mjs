@@ -1,6 +1,7 @@
 // Seasons on the league page, in a real headless Chromium: a new season started from
 // the page, a game entered in it, the new season's board, and the previous season's
-// board kept as it stood. Run by scripts/e2e.sh.
+// board kept as it stood, and the page of a player who has not played in the new
+// season. Run by scripts/e2e.sh.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { base, launch } from "./helpers.mjs";
@@ -83,4 +84,17 @@ test("a season started from the page keeps the last board and rates the next gam
   const shown = await page.$$eval("#season-1-board tbody tr[data-player] td:nth-child(3)", (tds) => tds.map((td) => Number(td.title)));
   assert.deepEqual(shown, before.map((r) => r.rating));
   assert.match(await page.textContent('details.season[data-season="1"] summary'), /Season 1 · 2 games/);
+
+  // ann played in Season 1 only: not on Spring's board, and her page says so rather
+  // than giving her a place; cy, who played in Spring, reads as on its board (a new
+  // player there: the hard reset started everyone's games again).
+  await page.goto(`${base}/leagues/${l.id}/players/ann`);
+  await page.locator("#player-summary").waitFor();
+  assert.match(await page.textContent("#player-summary"), /^not played this season · rating \d/);
+  assert.doesNotMatch(await page.textContent("#player-summary"), /#\d/);
+  assert.equal(await page.locator("#history tbody tr").count(), 2, "her games of Season 1 stay listed");
+  assert.equal((await call(`/api/leagues/${l.id}/players/ann`)).in_season, false);
+  await page.goto(`${base}/leagues/${l.id}/players/cy`);
+  await page.locator("#player-summary").waitFor();
+  assert.match(await page.textContent("#player-summary"), /^new player · rating so far ≈1516\.00 · 1 game/);
 });

@@ -342,6 +342,9 @@ pub struct League {
     /// The league as it was loaded (`League.load`, unpickling): where rating the
     /// history again starts.
     base: Option<podium::League>,
+    /// Whether a season was started (`new_season`): the board then lists the season's
+    /// players only ([`podium::season::season_standings`]).
+    in_season: bool,
 }
 
 /// A player of a stored history not yet met by the league, in the map from the store's
@@ -476,6 +479,7 @@ impl League {
             history: None,
             spare: None,
             base: None,
+            in_season: false,
         }
     }
 
@@ -508,6 +512,7 @@ impl League {
             log: history.then(Log::new),
             history: None,
             spare: None,
+            in_season: false,
         })
     }
 
@@ -1439,6 +1444,9 @@ impl League {
     /// `order="rating"` ranks everyone together. `by="conservative"` ranks by μ − 3σ
     /// (systems with σ); `min_games` leaves out players with fewer games (positions count
     /// the players kept: 1, 2, 3, … without gaps, as `podium rate --min-games` shows them).
+    /// After `new_season()`, the board is the season's: the players who played since it
+    /// started, as `podium rate --seasons` prints each season's board; players who have
+    /// not played in it are left out (their ratings stay: `rating()`).
     #[pyo3(signature = (*, min_games=0, by="rating", order="established"))]
     fn standings(&self, min_games: i64, by: &str, order: &str) -> PyResult<Table> {
         // More games than a player can have leaves everyone out.
@@ -1446,7 +1454,11 @@ impl League {
         let order: podium::Order = order
             .parse()
             .map_err(|e: podium::OrderError| PyValueError::new_err(format!("order={e}")))?;
-        let mut board = self.inner.standings_in(order);
+        let mut board = if self.in_season {
+            podium::season::season_standings(&self.inner, order)
+        } else {
+            self.inner.standings_in(order)
+        };
         match by {
             "rating" => {}
             "conservative" => {
@@ -1650,7 +1662,7 @@ impl League {
     /// the system's initial rating), `"soft"` (ratings pulled towards the mean of the
     /// season's active players by `pull`, default 0.5, and σ widened in quadrature by
     /// `widen` times a new player's σ, default 0.25) or `"none"` (ratings carry on).
-    /// Games and wins start again: `standings(min_games=1)` is the new season's board.
+    /// Games and wins start again, and `standings()` lists the new season's players only.
     /// Raises `ValueError` for an unknown reset, or a pull or widen out of range;
     /// nothing changes then.
     #[pyo3(signature = (*, reset="soft", pull=None, widen=None))]
@@ -1681,6 +1693,7 @@ impl League {
         if let Some(log) = &mut self.log {
             log.ops.push(Op::Season(reset));
         }
+        self.in_season = true;
         Ok(())
     }
 
@@ -1732,6 +1745,7 @@ impl League {
             history: self.history.clone(),
             spare: None,
             base: self.base.clone(),
+            in_season: self.in_season,
         }
     }
 
@@ -1774,19 +1788,36 @@ impl League {
         League::restored(&text, &name, system, history)
     }
 
-    /// Pickling: the saved league (as `save()` writes it) and whether the league keeps
-    /// its history.
-    fn __getstate__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, bool)> {
+    /// Pickling: the saved league (as `save()` writes it), whether the league keeps
+    /// its history, and whether a season was started (the board lists its players).
+    fn __getstate__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, bool, bool)> {
         let text = podium_io::saved::to_json(&self.inner, "the league").map_err(saved_error)?;
         let bytes = pyo3::types::PyBytes::new(py, text.as_bytes());
-        Ok((bytes.into_any().unbind(), self.log.is_some()))
+        Ok((
+            bytes.into_any().unbind(),
+            self.log.is_some(),
+            self.in_season,
+        ))
     }
 
-    fn __setstate__(&mut self, state: (Vec<u8>, bool)) -> PyResult<()> {
-        let (bytes, history) = state;
+    /// Takes the state `__getstate__` gives (or, without the season, its first two
+    /// items).
+    fn __setstate__(&mut self, state: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<()> {
+        let bad =
+            || PodiumError::new_err("not a pickled podium League: expected (bytes, bool[, bool])");
+        if !(2..=3).contains(&state.len()) {
+            return Err(bad());
+        }
+        let bytes: Vec<u8> = state.get_item(0)?.extract().map_err(|_| bad())?;
+        let history: bool = state.get_item(1)?.extract().map_err(|_| bad())?;
+        let in_season: bool = match state.get_item(2) {
+            Ok(s) => s.extract().map_err(|_| bad())?,
+            Err(_) => false,
+        };
         let text = std::str::from_utf8(&bytes)
             .map_err(|e| PodiumError::new_err(format!("not a pickled podium League: {e}")))?;
         *self = League::restored(text, "the pickled league", None, history)?;
+        self.in_season = in_season;
         Ok(())
     }
 

@@ -1,5 +1,7 @@
 """Seasons: a league reset between seasons, as `podium rate --seasons` does."""
 
+import pickle
+
 import pytest
 
 import podium
@@ -45,3 +47,23 @@ def test_bad_resets_are_refused_and_change_nothing():
         league.new_season(reset="hard", pull=0.5)
     assert league.rating("ann").value == kept
     assert len(league.standings(min_games=1)) == 2
+
+
+def test_after_a_new_season_standings_lists_the_seasons_players_only():
+    league = podium.League("sme")
+    league.rate(["ann", "bo", "cy"])
+    league.rate(["bo", "dee"])
+    assert sorted(s.player for s in league.standings()) == ["ann", "bo", "cy", "dee"]
+    league.new_season(reset="soft", pull=0.5)
+    # Nobody has played in the new season yet: an empty board, the ratings kept.
+    assert len(league.standings()) == 0
+    assert league.rating("cy").games == 1
+    league.rate(["cy", "ann"])
+    board = league.standings()
+    assert [(s.position, s.player, s.games) for s in board] == [(1, "cy", 1), (2, "ann", 1)]
+    # The board the CLI prints for the season, with the ratings after the reset.
+    assert [s.rating for s in board] == [league.rating("cy").value, league.rating("ann").value]
+    assert [s.player for s in league.standings(order="rating", by="rating")] == ["cy", "ann"]
+    # A copy and a pickled league are in the season too.
+    assert [s.player for s in league.copy().standings()] == ["cy", "ann"]
+    assert [s.player for s in pickle.loads(pickle.dumps(league)).standings()] == ["cy", "ann"]

@@ -877,10 +877,14 @@ async function player(id, name) {
   document.title = `podium — ${name}`;
   setCrumbs(h("a", { href: `/leagues/${id}` }, l.name), h("span", {}, name));
   const left = Math.max(1, provisionalGames(l) - p.games);
-  const summary = h("p", {}, p.provisional ? `new player · rating so far ≈${fmt(p.rating, 2)}` : `#${position} · rating ${fmt(p.rating, 2)}`,
-    p.sigma !== undefined ? ` ± ${fmt(p.sigma, 2)}` : "",
-    ` · ${plural(p.games, "game")} · won ${fmt(p.win_pct)}% (an average player: ${fmt(p.expected_win_pct)}%)`,
-    p.provisional ? h("span", { class: "badge", title: "provisional: too few games for the system to be sure" }, `${plural(left, "more game")} to count`) : null);
+  // A player who has not played since the season started is not on its board (games
+  // and wins count from the season's start): no place, no season figures.
+  const summary = p.in_season === false
+    ? h("p", { id: "player-summary" }, `not played this season · rating ${fmt(p.rating, 2)}`, p.sigma !== undefined ? ` ± ${fmt(p.sigma, 2)}` : "")
+    : h("p", { id: "player-summary" }, p.provisional ? `new player · rating so far ≈${fmt(p.rating, 2)}` : `#${position} · rating ${fmt(p.rating, 2)}`,
+      p.sigma !== undefined ? ` ± ${fmt(p.sigma, 2)}` : "",
+      ` · ${plural(p.games, "game")} · won ${fmt(p.win_pct)}% (an average player: ${fmt(p.expected_win_pct)}%)`,
+      p.provisional ? h("span", { class: "badge", title: "provisional: too few games for the system to be sure" }, `${plural(left, "more game")} to count`) : null);
   const games = [...p.history].reverse();
   // The columns the system fills: K for the Elo family, σ for the systems that keep one,
   // the factors (car, seat) when the player's entries carried any.

@@ -425,7 +425,18 @@ async fn player(
     PlayerName(player): PlayerName,
 ) -> Result<Response, ApiError> {
     let history = state.with_leagues(move |l| l.player(id, &player)).await?;
-    Ok(Json(history).into_response())
+    // Games count from the current season's start: without one there, the player is not
+    // on the season's board.
+    let in_season = history.standing.games > 0;
+    Ok(Json(PlayerPage { history, in_season }).into_response())
+}
+
+/// A player's standing and history, and whether they are on the current season's board.
+#[derive(serde::Serialize)]
+struct PlayerPage {
+    #[serde(flatten)]
+    history: podium_store::PlayerHistory,
+    in_season: bool,
 }
 
 /// The league's factors' table: by kind, best rated first.

@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use podium::balance::{balance as propose, BalanceConfig, BalanceError, Format};
 use podium::versus::{today, HeadToHead};
-use podium_store::{LeagueId, Leagues, StoreError};
+use podium_store::{Derived, LeagueId, Leagues, StoreError};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -139,14 +139,12 @@ pub(crate) async fn balance(
     }
 }
 
-/// Replays the league's ledger from the start, counting the meetings of `focus` before
-/// each match is rated; with the league as it stands now.
-fn replay(
-    l: &Leagues,
-    id: LeagueId,
-    focus: &[&str],
-) -> Result<(HeadToHead, podium::League), StoreError> {
-    let system = l.read(id, |d| {
+/// Counts the meetings of `focus` over the league's ledger replayed as its ratings are
+/// derived ([`Leagues::replay_observed`]): in rating order (by time, then as entered),
+/// each match with the ratings before it, the league reset at each season's start. Also
+/// returns the state at the end of the replay (the league's ratings now).
+fn replay(l: &Leagues, id: LeagueId, focus: &[&str]) -> Result<(HeadToHead, Derived), StoreError> {
+    l.read(id, |d| {
         for p in focus {
             if d.league().get(p).is_none() {
                 return Err(StoreError::PlayerNotFound {
@@ -155,23 +153,25 @@ fn replay(
                 });
             }
         }
-        Ok(d.league().system_arc())
+        Ok(())
     })?;
-    let mut league = podium::League::shared(system);
     let mut h2h = HeadToHead::focused(focus);
-    for e in l.ledger(id)?.iter().filter(|e| !e.voided) {
-        let game = e.json.to_match()?;
-        h2h.observe(&league, &game)
-            .map_err(|source| StoreError::Rate {
-                key: e.key.clone(),
-                source,
-            })?;
-        league.apply(&game).map_err(|source| StoreError::Rate {
-            key: e.key.clone(),
-            source,
-        })?;
+    // The first match the league cannot predict a meeting of stops the count.
+    let mut refused: Option<StoreError> = None;
+    let end = l.replay_observed(id, |league, game| {
+        if refused.is_none() {
+            if let Err(source) = h2h.observe(league, game) {
+                refused = Some(StoreError::Rate {
+                    key: game.id().to_string(),
+                    source,
+                });
+            }
+        }
+    })?;
+    match refused {
+        Some(e) => Err(e),
+        None => Ok((h2h, end)),
     }
-    Ok((h2h, league))
 }
 
 #[derive(Debug, Deserialize)]
@@ -193,14 +193,17 @@ pub(crate) async fn versus(
         )));
     }
     let (a, b) = (q.a.clone(), q.b.clone());
-    let (h2h, league) = state
-        .with_leagues(move |l: &Leagues| replay(l, id, &[&a, &b]))
+    let (h2h, chance) = state
+        .with_leagues(move |l: &Leagues| {
+            let (h2h, end) = replay(l, id, &[&a, &b])?;
+            let league = end.league();
+            Ok((h2h, today(league, &a, &b, last_time(league))))
+        })
         .await?;
     let v = h2h
         .versus(&q.a, &q.b)
         .unwrap_or_else(|| podium::versus::Versus::never_met(&q.a, &q.b));
-    let chance =
-        today(&league, &q.a, &q.b, last_time(&league)).map_err(|e| unprocessable(e.to_string()))?;
+    let chance = chance.map_err(|e| unprocessable(e.to_string()))?;
     Ok(Json(json!({ "versus": v, "today": chance })).into_response())
 }
 
@@ -220,8 +223,8 @@ pub(crate) async fn rivals(
     AppQuery(q): AppQuery<RivalsQuery>,
 ) -> Result<Response, ApiError> {
     let p = player.clone();
-    let (h2h, _) = state
-        .with_leagues(move |l: &Leagues| replay(l, id, &[&p]))
+    let h2h = state
+        .with_leagues(move |l: &Leagues| replay(l, id, &[&p]).map(|(h2h, _)| h2h))
         .await?;
     let r = h2h.rivals(
         &player,

@@ -49,6 +49,7 @@ fn player() -> Value {
         "factors": {"type": "array", "items": schema_ref("FactorChange"),
             "description": "The factors the player's entry carried, each with its change in that match; absent when it carried none"}}});
     json!({"allOf": [schema_ref("Standing"), {"type": "object", "properties": {
+        "in_season": {"type": "boolean", "description": "Whether the player has played in the league's current season, so is on its board (games, wins and percentages count from the season's start); false after a new season until their first game in it, when position is only where their rating would place them"},
         "history": {"type": "array", "items": {"allOf": [schema_ref("Change"), game]}}}}]})
 }
 

@@ -246,3 +246,57 @@ async fn bad_seasons_are_4xx_and_change_nothing() {
     let (_, list) = call(&app, Method::GET, &url, None, None).await;
     assert_eq!(list.as_array().unwrap().len(), 2);
 }
+
+/// After a new season, a player who has not played in it is not on its board: their
+/// page says so (`in_season` false) rather than giving them a place among its players.
+#[tokio::test]
+async fn a_player_who_has_not_played_this_season_is_not_in_it() {
+    let app = app();
+    let (id, token) = league(&app).await;
+    game(&app, id, &token, "g1", &["ann", "bo", "cy"]).await;
+    let page = |name: &'static str| {
+        let app = app.clone();
+        async move {
+            let (status, v) = call(
+                &app,
+                Method::GET,
+                &format!("/api/leagues/{id}/players/{name}"),
+                None,
+                None,
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{v}");
+            v
+        }
+    };
+    assert_eq!(page("cy").await["in_season"], true);
+    let (status, v) = call(
+        &app,
+        Method::POST,
+        &format!("/api/leagues/{id}/seasons"),
+        Some(&token),
+        Some(json!({"name": "Spring", "reset": {"kind": "soft"}})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    game(&app, id, &token, "g2", &["bo", "ann"]).await;
+    let (_, board) = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/leaderboard"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(players(&board), ["bo", "ann"]);
+    let cy = page("cy").await;
+    assert_eq!(cy["in_season"], false, "{cy}");
+    assert_eq!(cy["games"], 0);
+    // The games before the season stay in the history.
+    assert_eq!(cy["history"].as_array().unwrap().len(), 1);
+    let bo = page("bo").await;
+    assert_eq!(
+        (bo["in_season"].as_bool(), bo["position"].as_u64()),
+        (Some(true), Some(1))
+    );
+}

@@ -603,6 +603,20 @@ impl Tail {
     /// # Errors
     /// The match does not validate, or the system refuses it.
     pub fn push(&mut self, entry: &LedgerEntry) -> Result<(), StoreError> {
+        self.push_observed(entry, |_, _| {})
+    }
+
+    /// [`Tail::push`], showing `observe` the match and the league it is rated in, as it
+    /// stands before the match: after the reset of a season that starts at or before
+    /// it, with the ratings of every earlier match.
+    ///
+    /// # Errors
+    /// As [`Tail::push`] (`observe` has seen the match when the system refuses it).
+    pub fn push_observed(
+        &mut self,
+        entry: &LedgerEntry,
+        observe: impl FnOnce(&League, &Match),
+    ) -> Result<(), StoreError> {
         let game = to_match(entry)?;
         cross(
             &mut self.league,
@@ -611,6 +625,7 @@ impl Tail {
             &mut self.archive,
             Some(entry.position()),
         )?;
+        observe(&self.league, &game);
         let r = rate(&mut self.league, self.timed, entry, &game)?;
         self.timed = Some(r.time.is_some());
         self.rated.push(r);

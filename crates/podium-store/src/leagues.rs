@@ -33,7 +33,9 @@ use crate::types::{
 };
 use crate::{Store, Writer};
 
+mod replay;
 mod seasons;
+pub use replay::replay_observed;
 pub use seasons::{FIRST_SEASON, MAX_SEASON_NAME};
 
 /// How the leagues are kept.
