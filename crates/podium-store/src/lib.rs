@@ -8,7 +8,9 @@
 //! - voiding or correcting a past match, or entering a timed match earlier than the
 //!   latest one, rates the league again from the last checkpoint before that match;
 //!   changing a league's system or config rates its whole ledger again;
-//! - opening a store replays every league's ledger.
+//! - opening a store replays every league's ledger; a league whose ratings the store
+//!   saved ([`Store::save_snapshot`], still covering its ledger) is first restored from
+//!   them and the matches after them, its board served at once while the replay runs.
 //!
 //! So at every moment the ratings served equal a fresh replay of the ledger ([`replay`]
 //! is that fresh replay, and the property tests check the two agree).
