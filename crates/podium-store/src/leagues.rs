@@ -470,14 +470,15 @@ impl Leagues {
         let corrupt = |what: String| StoreError::Corrupt {
             message: format!("league {id}: saved ratings: {what}"),
         };
-        let (Some(last), Ok(count), Ok(season)) = (
+        let (Some(last), Ok(count), Ok(season), true) = (
             snap.last,
             usize::try_from(snap.count),
             usize::try_from(snap.season),
+            (1..=snap.head.last_seq).contains(&snap.count),
         ) else {
             return Err(corrupt(format!(
-                "count {} and season {} must be ≥ 0, with a last match",
-                snap.count, snap.season
+                "count {} must be from 1 to the ledger's last position then ({}) and season {} ≥ 0, with a last match",
+                snap.count, snap.head.last_seq, snap.season
             )));
         };
         let stale = |why: &str| {

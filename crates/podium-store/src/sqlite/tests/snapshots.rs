@@ -301,7 +301,7 @@ fn unreadable_saved_ratings_fall_back_to_the_whole_ledger(b: Backend) {
             .unwrap();
         serde_json::to_string(&league.save().unwrap()).unwrap()
     };
-    let broken: [(&str, SnapshotRow); 5] = [
+    let broken: [(&str, SnapshotRow); 6] = [
         (
             "not JSON",
             SnapshotRow {
@@ -320,6 +320,13 @@ fn unreadable_saved_ratings_fall_back_to_the_whole_ledger(b: Backend) {
             "a negative count",
             SnapshotRow {
                 count: -1,
+                ..snap.clone()
+            },
+        ),
+        (
+            "more matches than the ledger had",
+            SnapshotRow {
+                count: 11,
                 ..snap.clone()
             },
         ),
