@@ -184,7 +184,8 @@ pub struct LeagueInfo {
     /// Players who have played.
     pub players: usize,
     /// Whether the league's ratings are loaded (until then `matches` and `players` are 0
-    /// and the league's other calls answer "not ready").
+    /// and the league's other calls answer "not ready"; a league restored from saved
+    /// ratings has its counts and serves its board while its whole ledger is rated).
     pub ready: bool,
 }
 
