@@ -22,7 +22,7 @@ use podium::{RatingSystem, Settings};
 use sha2::{Digest, Sha256};
 
 use crate::body::{LedgerMatch, LedgerResult};
-use crate::derived::{to_match, Base, Checkpoints, Derived, Tail};
+use crate::derived::{to_match, Base, Checkpoints, Derived, Saveable, Tail};
 use crate::error::{quote, StoreError};
 use crate::token::{hash_token, hex, new_token};
 
@@ -115,8 +115,8 @@ struct Slot {
     /// The saved ratings the store holds, as far as known here: how many matches they
     /// cover and the league's last logged change when they were taken.
     saved: Mutex<Option<(usize, i64)>>,
-    /// Whether the league's ratings are being saved.
-    saving: AtomicBool,
+    /// Held while the league's ratings are being saved.
+    saving: Mutex<()>,
 }
 
 const IDLE: u8 = 0;
@@ -344,7 +344,7 @@ impl Leagues {
             following: AtomicU8::new(IDLE),
             claimed: AtomicBool::new(false),
             saved: Mutex::new(None),
-            saving: AtomicBool::new(false),
+            saving: Mutex::new(()),
         });
         write(&self.slots).entry(id).or_insert(slot).clone()
     }
@@ -533,81 +533,46 @@ impl Leagues {
     /// Saves a league's ratings in the store, for a restart to start from
     /// ([`Leagues::restore`]): its newest checkpoint when newer than what the store
     /// holds (or when a change since made that stale), or with `at_end` its current
-    /// state. Returns whether it saved; does nothing for a league not loaded whole, or
-    /// while another save of it runs.
+    /// state. Waits for a save of the league under way. Returns whether it saved;
+    /// does nothing for a league not loaded whole.
     fn save_due(&self, slot: &Slot, at_end: bool) -> Result<bool, StoreError> {
-        if slot.saving.swap(true, Ordering::AcqRel) {
-            return Ok(false);
+        let _saving = lock(&slot.saving);
+        match due(slot, at_end) {
+            Some(job) => job.write(&*self.store, slot).map(|()| true),
+            None => Ok(false),
         }
-        let result = self.save_now(slot, at_end);
-        slot.saving.store(false, Ordering::Release);
-        result
-    }
-
-    fn save_now(&self, slot: &Slot, at_end: bool) -> Result<bool, StoreError> {
-        let (source, head, system, config) = {
-            let state = read(&slot.state);
-            let Phase::Ready(loaded) = &*state else {
-                return Ok(false);
-            };
-            if loaded.unsure.is_some() {
-                return Ok(false);
-            }
-            let source = if at_end {
-                loaded.derived.at_end()
-            } else {
-                loaded.derived.newest_checkpoint()
-            };
-            let Some(source) = source.filter(|s| s.count > 0) else {
-                return Ok(false);
-            };
-            let head = loaded.row.head;
-            let kept = *lock(&slot.saved);
-            if kept
-                .is_some_and(|(count, change)| change == head.last_change && count >= source.count)
-            {
-                return Ok(false);
-            }
-            (
-                source,
-                head,
-                loaded.row.system.clone(),
-                loaded.row.config.clone(),
-            )
-        };
-        let started = Instant::now();
-        let corrupt = |what: String| StoreError::Corrupt {
-            message: format!("league {}: its ratings cannot be saved: {what}", slot.id),
-        };
-        let saved = source.league.save().map_err(|e| corrupt(e.to_string()))?;
-        let data = serde_json::to_string(&saved).map_err(|e| corrupt(e.to_string()))?;
-        let bytes = data.len();
-        let to_i64 = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
-        self.store.save_snapshot(&SnapshotRow {
-            league: slot.id,
-            head,
-            count: to_i64(source.count),
-            last: source.last,
-            season: to_i64(source.season),
-            system,
-            config,
-            data,
-        })?;
-        *lock(&slot.saved) = Some((source.count, head.last_change));
-        tracing::info!(
-            league = slot.id,
-            matches = source.count,
-            bytes,
-            seconds = started.elapsed().as_secs_f64(),
-            "ratings saved"
-        );
-        Ok(true)
     }
 
     /// [`Leagues::save_due`], its failure logged.
     fn save_quietly(&self, slot: &Slot, at_end: bool) {
         if let Err(e) = self.save_due(slot, at_end) {
             tracing::warn!(league = slot.id, error = %e, "could not save the league's ratings");
+        }
+    }
+
+    /// Saves a league's newest checkpoint, if due, on a thread of its own, so that the
+    /// league's next submissions do not wait for it (serialising and writing the ratings
+    /// of a large league takes a second). Nothing to do costs a look at the state.
+    fn save_behind(&self, slot: &Arc<Slot>) {
+        if due(slot, false).is_none() {
+            return;
+        }
+        let id = slot.id;
+        let (slot, store, span) = (slot.clone(), self.store.clone(), tracing::Span::current());
+        let spawned = std::thread::Builder::new()
+            .name(format!("podium-save-{id}"))
+            .spawn(move || {
+                let _entered = span.enter();
+                // Another save under way: this one is done after it, if still due.
+                let _saving = lock(&slot.saving);
+                if let Some(job) = due(&slot, false) {
+                    if let Err(e) = job.write(&*store, &slot) {
+                        tracing::warn!(league = slot.id, error = %e, "could not save the league's ratings");
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!(league = id, error = %e, "cannot start a thread to save the league's ratings");
         }
     }
 
@@ -926,8 +891,8 @@ impl Leagues {
                 (job.reply)(mine);
             }
             drop(_w);
-            // Answered first: a new checkpoint is then saved for a restart to start from.
-            self.save_quietly(&slot, false);
+            // A new checkpoint is saved for a restart to start from, apart.
+            self.save_behind(&slot);
         }
     }
 
@@ -1935,6 +1900,82 @@ impl Leagues {
             Ok(())
         })?;
         Ok(entries)
+    }
+}
+
+/// A league's ratings to save ([`due`]).
+struct SaveJob {
+    source: Saveable,
+    head: Head,
+    system: String,
+    config: Settings,
+}
+
+/// What of a league's ratings is to be saved: its newest checkpoint (its current state
+/// with `at_end`), unless the store holds it (or newer) already as far as known here;
+/// nothing for a league not loaded whole.
+fn due(slot: &Slot, at_end: bool) -> Option<SaveJob> {
+    let state = read(&slot.state);
+    let Phase::Ready(loaded) = &*state else {
+        return None;
+    };
+    if loaded.unsure.is_some() {
+        return None;
+    }
+    let source = if at_end {
+        loaded.derived.at_end()
+    } else {
+        loaded.derived.newest_checkpoint()
+    };
+    let source = source.filter(|s| s.count > 0)?;
+    let head = loaded.row.head;
+    let kept = *lock(&slot.saved);
+    if kept.is_some_and(|(count, change)| change == head.last_change && count >= source.count) {
+        return None;
+    }
+    Some(SaveJob {
+        source,
+        head,
+        system: loaded.row.system.clone(),
+        config: loaded.row.config.clone(),
+    })
+}
+
+impl SaveJob {
+    /// Serialises the ratings and writes them to the store (one transaction).
+    fn write(self, store: &dyn Store, slot: &Slot) -> Result<(), StoreError> {
+        let started = Instant::now();
+        let corrupt = |what: String| StoreError::Corrupt {
+            message: format!("league {}: its ratings cannot be saved: {what}", slot.id),
+        };
+        let saved = self
+            .source
+            .league
+            .save()
+            .map_err(|e| corrupt(e.to_string()))?;
+        let data = serde_json::to_string(&saved).map_err(|e| corrupt(e.to_string()))?;
+        drop(saved);
+        let bytes = data.len();
+        let to_i64 = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        store.save_snapshot(&SnapshotRow {
+            league: slot.id,
+            head: self.head,
+            count: to_i64(self.source.count),
+            last: self.source.last,
+            season: to_i64(self.source.season),
+            system: self.system,
+            config: self.config,
+            data,
+        })?;
+        *lock(&slot.saved) = Some((self.source.count, self.head.last_change));
+        tracing::info!(
+            league = slot.id,
+            matches = self.source.count,
+            bytes,
+            seconds = started.elapsed().as_secs_f64(),
+            "ratings saved"
+        );
+        Ok(())
     }
 }
 
