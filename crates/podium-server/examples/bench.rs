@@ -9,7 +9,10 @@
 //!   default), group commit; to the server this benchmark starts, or spread over running
 //!   servers (`--targets`);
 //! - `correct`: the time to correct one match near the end of a league of 1,000,000
-//!   matches, rated again from the last checkpoint, against a full replay.
+//!   matches, rated again from the last checkpoint, against a full replay;
+//! - `restart` (not in the default set): the time a restart of a `kalman-mmr` league of
+//!   1,000,000 matches takes to answer its board, restored from the ratings saved in
+//!   the store, against rating its whole ledger.
 //!
 //! A latency is from sending the request to having the whole body in memory, decoded
 //! when it came compressed (the decoding is inside the timed region). The client is
@@ -17,7 +20,7 @@
 //! `Content-Length`.
 //!
 //! ```sh
-//! cargo run --release -p podium-server --example bench [-- --what board,submit,correct]
+//! cargo run --release -p podium-server --example bench [-- --what board,submit,correct,restart]
 //!     [--db postgres://USER@HOST/DB]  # a server to make scratch databases on (else SQLite files)
 //!     [--targets http://HOST:PORT,http://HOST:PORT]  # submit to running servers
 //!     [--clients 32 --matches 20000 --players 100000 --league-matches 1000000]
@@ -501,6 +504,130 @@ fn correction(ledgers: &Ledgers, players: usize, games: usize) {
     }
 }
 
+/// Writes `games` four-player matches among `players` players into league `id`'s ledger
+/// directly (not rated: the ledger as a server would find it), from match `from` on,
+/// 10,000 per transaction. Each match's content hash is a stand-in: nothing here
+/// submits a match twice.
+fn write_ledger(
+    store: &dyn podium_server::store::Store,
+    id: i64,
+    players: usize,
+    from: usize,
+    games: usize,
+) {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11 + from as u64);
+    let mut writer = store.lock(id).unwrap();
+    let mut batch = Vec::new();
+    for g in from..from + games {
+        let names: Vec<String> = if g < players / 4 {
+            (0..4).map(|k| format!("player{:06}", g * 4 + k)).collect()
+        } else {
+            let mut v: Vec<usize> = Vec::new();
+            while v.len() < 4 {
+                let p = rng.gen_range(0..players);
+                if !v.contains(&p) {
+                    v.push(p);
+                }
+            }
+            v.iter().map(|p| format!("player{p:06}")).collect()
+        };
+        let key = format!("g{g}");
+        let game = podium::Match::ranked(key.clone(), &names).unwrap();
+        batch.push(podium_server::store::LedgerEntry {
+            seq: g as i64 + 1,
+            key,
+            time: None,
+            json: podium_server::store::LedgerMatch::from_match(&game),
+            hash: format!("bench-{g}"),
+            voided: false,
+        });
+        if batch.len() == 10_000 || g + 1 == from + games {
+            writer.append(&std::mem::take(&mut batch)).unwrap();
+        }
+    }
+}
+
+/// The time a restart of a league of `games` matches of the default system
+/// (`kalman-mmr`) among `players` players takes to answer its board: restored from the
+/// ratings saved in the store and the matches after them, against rating the whole
+/// ledger; through the store and through a server started on the file.
+fn restart(ledgers: &Ledgers, players: usize, games: usize) {
+    let db = ledgers.fresh("restart");
+    let store = podium_server::open_store(&db).unwrap();
+    let id = {
+        let leagues = Leagues::open_loaded(store.clone(), Options::default()).unwrap();
+        let (info, _) = leagues
+            .create_league(&NewLeague {
+                name: "restart".into(),
+                system: "kalman-mmr".into(),
+                config: podium::Settings::new(),
+            })
+            .unwrap();
+        info.id
+    };
+    let t = Instant::now();
+    write_ledger(&*store, id, players, 0, games);
+    println!(
+        "wrote a ledger of {games} four-player matches among {players} players in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    // The first start: nothing saved, the whole ledger rated (and its newest checkpoint
+    // saved at the end).
+    let t = Instant::now();
+    let leagues = Leagues::open(store.clone(), Options::default()).unwrap();
+    leagues.load(id).unwrap();
+    let board = leagues.leaderboard_json(id).unwrap();
+    println!(
+        "restart without saved ratings (the whole ledger rated): board of {} players answered after {:.2} s",
+        board.rows,
+        t.elapsed().as_secs_f64()
+    );
+    drop(leagues);
+    // The worst case: a checkpoint is saved every 10,000 matches, so up to 9,999 come
+    // after the saved ratings.
+    let tail = 9_999;
+    write_ledger(&*store, id, players, games, tail);
+    let t = Instant::now();
+    let leagues = Leagues::open(store.clone(), Options::default()).unwrap();
+    assert!(
+        leagues.restore(id).unwrap(),
+        "restored from the saved ratings"
+    );
+    let restored = t.elapsed();
+    let board = leagues.leaderboard_json(id).unwrap();
+    let answered = t.elapsed();
+    leagues.load(id).unwrap();
+    println!(
+        "restart from saved ratings + {tail} matches after them: restored after {:.2} s, board of {} players ({} bytes) answered after {:.2} s; whole ledger rated after {:.1} s",
+        restored.as_secs_f64(),
+        board.rows,
+        board.json.len(),
+        answered.as_secs_f64(),
+        t.elapsed().as_secs_f64()
+    );
+    // Saved at shutdown: nothing after them. A server started on the ledger.
+    assert!(leagues.save(id).unwrap());
+    drop(leagues);
+    let t = Instant::now();
+    let base = start_server(db);
+    let a = agent();
+    let url = format!("{base}/api/leagues/{id}/leaderboard");
+    let bytes = loop {
+        if let Ok(r) = a.get(&url).call() {
+            break body(r).len();
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let answered = t.elapsed();
+    wait_ready(&base);
+    println!(
+        "server started on the ledger ({} matches, ratings saved at shutdown): full board ({bytes} bytes) answered after {:.2} s; every league rated whole after {:.1} s",
+        games + tail,
+        answered.as_secs_f64(),
+        t.elapsed().as_secs_f64()
+    );
+}
+
 /// Leaderboard and player page latencies for a league of `players` players; returns the
 /// server's address.
 fn board(ledgers: &Ledgers, players: usize) -> String {
@@ -670,6 +797,9 @@ fn main() {
     }
     if what.contains(&"correct") {
         correction(&ledgers, players, league_matches);
+    }
+    if what.contains(&"restart") {
+        restart(&ledgers, players, league_matches);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

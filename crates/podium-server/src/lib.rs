@@ -331,9 +331,11 @@ pub fn default_instance() -> String {
 }
 
 /// Opens the ledger, listens on the address at once, loads the leagues in the
-/// background (each is served as soon as it is loaded; until then it answers 503),
-/// follows what other servers on the same database write, serves until ctrl-c or
-/// SIGTERM, then finishes the requests in flight (writes included) before returning;
+/// background (each is served as soon as it is loaded; until then it answers 503; a
+/// league with ratings saved in the store serves its board from them at once, and the
+/// rest once its whole ledger is rated), follows what other servers on the same database
+/// write, serves until ctrl-c or SIGTERM, then finishes the requests in flight (writes
+/// included) and saves every league's ratings before returning;
 /// connections still open after [`Timeouts::shutdown_grace`] (a client half-way through
 /// sending a request) are closed. Slow clients are bounded by [`ServeOptions::timeouts`].
 /// `on_bound` is told the address actually bound (useful with port 0).
@@ -389,6 +391,7 @@ pub async fn serve(options: ServeOptions, on_bound: impl FnOnce(SocketAddr)) -> 
             })
             .context("cannot start the following thread")?
     };
+    let saver = leagues.clone();
     let state = AppState::named(leagues, options.limits, access, options.instance.clone());
     let app = router_in(state, root.clone());
     serve_on(
@@ -402,6 +405,9 @@ pub async fn serve(options: ServeOptions, on_bound: impl FnOnce(SocketAddr)) -> 
     stop.store(true, Ordering::Relaxed);
     let _ = follower.join();
     drop(loader);
+    // Every league's ratings saved, so that the next start rates no match again.
+    let span = root.clone();
+    let _ = tokio::task::spawn_blocking(move || span.in_scope(|| saver.save_all())).await;
     root.in_scope(|| tracing::info!("stopped"));
     Ok(())
 }

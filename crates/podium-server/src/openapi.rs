@@ -167,7 +167,7 @@ pub fn document() -> Value {
                     "learned": learned(),
                     "performances": {"type": "boolean", "description": "Whether a change's `expected` and `actual` are performances on the rating scale (the Elo-MMR family) rather than scores from 0 (behind everyone) to 1 (ahead of everyone)"},
                     "matches": {"type": "integer"}, "players": {"type": "integer"},
-                    "ready": {"type": "boolean", "description": "false while the league is being loaded (counts are 0 then)"}}},
+                    "ready": {"type": "boolean", "description": "false while the league is being loaded (counts are 0 then, or those of the ratings it was restored from while its whole ledger is rated: its board is served meanwhile)"}}},
                 "Result": {"type": "object", "required": ["player"], "properties": {
                     "player": {"type": "string", "minLength": 1, "maxLength": podium_store::MAX_ID_LEN, "description": "The player's id: without surrounding spaces or control characters"},
                     "rank": {"type": "number"}, "score": {"type": "number"},

@@ -193,15 +193,34 @@ async fn served_board(app: &Router, id: i64) -> Board {
     board
 }
 
-fn app(path: &std::path::Path) -> Router {
-    let options = Options {
+fn options() -> Options {
+    Options {
         // A checkpoint every other match, so that a correction is rated from one.
         checkpoints: Checkpoints { every: 2, keep: 4 },
         ..Options::default()
-    };
+    }
+}
+
+fn app(path: &std::path::Path) -> (Router, Arc<Leagues>) {
     let leagues =
-        Leagues::open_loaded(Arc::new(SqliteStore::open(path).unwrap()), options).unwrap();
-    router(AppState::new(leagues, Limits::default(), Access::Open))
+        Leagues::open_loaded(Arc::new(SqliteStore::open(path).unwrap()), options()).unwrap();
+    let app = router(AppState::new(
+        leagues.clone(),
+        Limits::default(),
+        Access::Open,
+    ));
+    (app, leagues)
+}
+
+/// A server started on the file, its leagues not loaded yet.
+fn started(path: &std::path::Path) -> (Router, Arc<Leagues>) {
+    let leagues = Leagues::open(Arc::new(SqliteStore::open(path).unwrap()), options()).unwrap();
+    let app = router(AppState::new(
+        leagues.clone(),
+        Limits::default(),
+        Access::Open,
+    ));
+    (app, leagues)
 }
 
 async fn create(app: &Router, system: &str) -> (i64, String) {
@@ -245,7 +264,7 @@ async fn every_path(system: &str, games: &[Game], dir: &std::path::Path) {
     let want = library_board(&league);
 
     let path = dir.join(format!("{system}.sqlite"));
-    let server = app(&path);
+    let (server, leagues) = app(&path);
     // One match per request.
     let (one, token) = create(&server, system).await;
     let url = format!("/api/leagues/{one}/matches");
@@ -319,9 +338,9 @@ async fn every_path(system: &str, games: &[Game], dir: &std::path::Path) {
             );
         }
     }
-    // The ledger read back by a new server on the same file.
+    // The ledger read back by a new server on the same file: rated whole.
     drop(server);
-    let again = app(&path);
+    let (again, _) = app(&path);
     assert_eq!(
         served_board(&again, one).await,
         want,
@@ -332,6 +351,31 @@ async fn every_path(system: &str, games: &[Game], dir: &std::path::Path) {
         want,
         "{system}: after a restart"
     );
+    // The ratings saved at shutdown: a new server restores each league from them and
+    // serves its board at once, then rates its whole ledger for the histories.
+    leagues.save_all();
+    drop((again, leagues));
+    let (restarted, leagues) = started(&path);
+    let rated = accepted.iter().any(|&ok| ok);
+    for id in [one, all] {
+        assert_eq!(leagues.restore(id).unwrap(), rated, "{system}: restored");
+        if rated {
+            assert_eq!(
+                served_board(&restarted, id).await,
+                want,
+                "{system}: restored from the saved ratings"
+            );
+        }
+    }
+    leagues.load_all(1);
+    assert!(leagues.loading().is_empty());
+    for id in [one, all] {
+        assert_eq!(
+            served_board(&restarted, id).await,
+            want,
+            "{system}: restored, then rated whole"
+        );
+    }
 }
 
 proptest! {
@@ -368,7 +412,7 @@ async fn the_served_score_file_rates_its_margins() {
     ];
     let dir = std::env::temp_dir().join(format!("podium-score-file-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let server = app(&dir.join("s.sqlite"));
+    let (server, _) = app(&dir.join("s.sqlite"));
     let (id, token) = create(&server, "kalman-mmr").await;
     for (k, g) in games.iter().enumerate() {
         let results: Vec<Value> = g

@@ -402,6 +402,24 @@ pub struct Derived {
     seasons: Seasons,
     season: usize,
     archive: Vec<Archived>,
+    /// For a state restored from saved ratings ([`Derived::from_restored`]): the rated
+    /// matches before `rated[0]`, known only through the league restored (0 for a state
+    /// rated from the start).
+    restored: usize,
+}
+
+/// A state of a league to keep in the store ([`Derived::newest_checkpoint`],
+/// [`Derived::at_end`]): the league after its first `count` rated matches.
+#[derive(Debug, Clone)]
+pub struct Saveable {
+    /// How many rated matches it covers.
+    pub count: usize,
+    /// The league after them.
+    pub league: Arc<League>,
+    /// Where the last of them stands.
+    pub last: Option<Position>,
+    /// How many season starts it had crossed.
+    pub season: usize,
 }
 
 /// The players in one board order, best first.
@@ -517,6 +535,26 @@ impl Base {
     pub fn with_seasons(mut self, seasons: Seasons) -> Self {
         self.seasons = seasons;
         self
+    }
+
+    /// After the first `count` rated matches, the last at `last`, as `league` (restored
+    /// from saved ratings) stands after them, `season` of `seasons`' starts crossed.
+    #[must_use]
+    pub fn restored(
+        league: League,
+        count: usize,
+        last: Option<Position>,
+        seasons: Seasons,
+        season: usize,
+    ) -> Self {
+        Base {
+            count,
+            league: Arc::new(league),
+            after: last,
+            timed: last.map(|p| p.time.is_some()),
+            seasons,
+            season,
+        }
     }
 
     /// Before the first match, in a league rated by `system`.
@@ -684,7 +722,67 @@ impl Derived {
             seasons: Seasons::default(),
             season: 0,
             archive: Vec::new(),
+            restored: 0,
         }
+    }
+
+    /// A state from a tail after a league restored from saved ratings ([`Base::restored`]):
+    /// its league and board are those of the whole ledger, but only the tail's matches
+    /// are known one by one, so a player's history, a match's changes, the seasons'
+    /// matches and archived boards, checkpoints and rating again are not available
+    /// ([`Derived::restored`] says how many matches are missing).
+    ///
+    /// # Errors
+    /// [`StoreError::Reset`]: the reset of a season that has no match yet is refused.
+    pub fn from_restored(tail: Tail, policy: Checkpoints) -> Result<Self, StoreError> {
+        let mut d = Derived::from_league(tail.league, policy);
+        d.restored = tail.base;
+        d.season = tail.season;
+        d.seasons = tail.seasons.clone();
+        for r in tail.rated {
+            d.record(r);
+        }
+        d.rebuild_orders();
+        // Seasons started after the last match.
+        d.start_seasons(tail.seasons)?;
+        Ok(d)
+    }
+
+    /// How many rated matches are known only through a league restored from saved
+    /// ratings ([`Derived::from_restored`]); 0 for a state rated from the start.
+    #[must_use]
+    pub fn restored(&self) -> usize {
+        self.restored
+    }
+
+    /// The newest checkpoint, to keep in the store (`None` before the first).
+    #[must_use]
+    pub fn newest_checkpoint(&self) -> Option<Saveable> {
+        if self.restored > 0 {
+            return None;
+        }
+        let c = self.checkpoints.last()?;
+        Some(Saveable {
+            count: c.count,
+            league: c.league.clone(),
+            last: Some(self.rated[c.count - 1].position()),
+            season: c.season,
+        })
+    }
+
+    /// The current state, to keep in the store (a copy of the league); `None` for a
+    /// restored state.
+    #[must_use]
+    pub fn at_end(&self) -> Option<Saveable> {
+        if self.restored > 0 {
+            return None;
+        }
+        Some(Saveable {
+            count: self.rated.len(),
+            league: Arc::new(self.league.clone()),
+            last: self.last_position(),
+            season: self.season,
+        })
     }
 
     /// The whole state from a tail that starts from nothing.
@@ -801,7 +899,7 @@ impl Derived {
     /// Rated matches.
     #[must_use]
     pub fn matches(&self) -> usize {
-        self.rated.len()
+        self.restored + self.rated.len()
     }
 
     /// The checkpoints kept: after how many rated matches each was taken.

@@ -22,14 +22,14 @@ use podium::{RatingSystem, Settings};
 use sha2::{Digest, Sha256};
 
 use crate::body::{LedgerMatch, LedgerResult};
-use crate::derived::{to_match, Base, Checkpoints, Derived, Tail};
+use crate::derived::{to_match, Base, Checkpoints, Derived, Saveable, Tail};
 use crate::error::{quote, StoreError};
 use crate::token::{hash_token, hex, new_token};
 
 use crate::types::{
     Appended, BoardJson, BoardRow, ChangeAction, ChangeRow, FactorChange, FactorRow, Head,
     LeagueId, LeagueInfo, LeagueRow, LedgerEntry, NewLeague, ParamRow, PlayerHistory, Position,
-    Submission, SubmitStatus,
+    SnapshotRow, Submission, SubmitStatus,
 };
 use crate::{Store, Writer};
 
@@ -93,6 +93,10 @@ struct Loaded {
 enum Phase {
     /// Being loaded from the ledger.
     Loading(LeagueRow),
+    /// Restored from its saved ratings ([`Leagues::restore`]): its board is served while
+    /// its whole ledger is rated again ([`Leagues::load`]) for the histories of its
+    /// players and matches; until then those, and writes, answer [`StoreError::NotReady`].
+    Restored(Box<Loaded>),
     Ready(Box<Loaded>),
     /// Could not be loaded (the message says why).
     Failed(LeagueRow, String),
@@ -110,6 +114,11 @@ struct Slot {
     /// Whether a loader has taken the league on (a league found in the store later, made
     /// by another server, waits for [`Leagues::follow`] to load it).
     claimed: AtomicBool,
+    /// The saved ratings the store holds, as far as known here: how many matches they
+    /// cover and the league's last logged change when they were taken.
+    saved: Mutex<Option<(usize, i64)>>,
+    /// Held while the league's ratings are being saved.
+    saving: Mutex<()>,
 }
 
 const IDLE: u8 = 0;
@@ -325,7 +334,7 @@ impl Leagues {
     fn add_slot(&self, phase: Phase) -> Arc<Slot> {
         let row = match &phase {
             Phase::Loading(row) | Phase::Failed(row, _) => row,
-            Phase::Ready(l) => &l.row,
+            Phase::Ready(l) | Phase::Restored(l) => &l.row,
         };
         let id = row.id;
         write(&self.tokens).insert(row.token_hash.clone(), id);
@@ -336,6 +345,8 @@ impl Leagues {
             state: RwLock::new(phase),
             following: AtomicU8::new(IDLE),
             claimed: AtomicBool::new(false),
+            saved: Mutex::new(None),
+            saving: Mutex::new(()),
         });
         write(&self.slots).entry(id).or_insert(slot).clone()
     }
@@ -346,7 +357,7 @@ impl Leagues {
         read(&self.slots).keys().copied().collect()
     }
 
-    /// The leagues not loaded yet, smallest ledger first.
+    /// The leagues not loaded whole yet (restored ones too), smallest ledger first.
     #[must_use]
     pub fn unloaded(&self) -> Vec<LeagueId> {
         let slots: Vec<Arc<Slot>> = read(&self.slots).values().cloned().collect();
@@ -354,6 +365,7 @@ impl Leagues {
             .iter()
             .filter_map(|s| match &*read(&s.state) {
                 Phase::Loading(row) => Some((row.head.last_seq, s.id)),
+                Phase::Restored(l) => Some((l.row.head.last_seq, s.id)),
                 _ => None,
             })
             .collect();
@@ -361,9 +373,11 @@ impl Leagues {
         waiting.into_iter().map(|(_, id)| id).collect()
     }
 
-    /// Loads every league not loaded yet, on `threads` threads, smallest ledger first;
-    /// each is served as soon as it is loaded. A league that cannot be loaded is logged
-    /// and answers with the reason.
+    /// Loads every league not loaded yet, on `threads` threads, smallest ledger first:
+    /// first each league that has saved ratings is restored from them
+    /// ([`Leagues::restore`]), its board served at once; then every league's whole
+    /// ledger is rated, and each is served whole as soon as it is. A league that cannot
+    /// be loaded is logged and answers with the reason.
     pub fn load_all(&self, threads: usize) {
         let ids = self.unloaded();
         for id in &ids {
@@ -371,24 +385,223 @@ impl Leagues {
                 slot.claimed.store(true, Ordering::Relaxed);
             }
         }
-        let queue = Mutex::new(VecDeque::from(ids));
-        let span = tracing::Span::current();
-        std::thread::scope(|s| {
-            for _ in 0..threads.max(1) {
-                s.spawn(|| loop {
-                    let _entered = span.enter();
-                    let Some(id) = lock(&queue).pop_front() else {
-                        return;
-                    };
-                    if let Err(e) = self.load(id) {
-                        tracing::error!(league = id, error = %e, "league could not be loaded");
-                    }
-                });
+        let run = |work: &(dyn Fn(LeagueId) + Sync)| {
+            let queue = Mutex::new(VecDeque::from(ids.clone()));
+            let span = tracing::Span::current();
+            std::thread::scope(|s| {
+                for _ in 0..threads.max(1) {
+                    s.spawn(|| loop {
+                        let _entered = span.enter();
+                        let Some(id) = lock(&queue).pop_front() else {
+                            return;
+                        };
+                        work(id);
+                    });
+                }
+            });
+        };
+        run(&|id| {
+            if let Err(e) = self.restore(id) {
+                tracing::warn!(league = id, error = %e, "league could not be restored from its saved ratings");
+            }
+        });
+        run(&|id| {
+            if let Err(e) = self.load(id) {
+                tracing::error!(league = id, error = %e, "league could not be loaded");
             }
         });
     }
 
-    /// Loads a league: rates its whole ledger, then serves it.
+    /// Restores a league not loaded yet from the ratings the store saved of it, if they
+    /// still cover its ledger: the saved league, then the matches entered after it
+    /// rated, and its board served at once; the rest of its state comes with
+    /// [`Leagues::load`]. Returns whether it was restored. Saved ratings that are stale
+    /// (a change to the ledger they cover, another system or config) or cannot be read
+    /// are logged and left for the whole ledger to be rated.
+    ///
+    /// # Errors
+    /// The league is unknown, or the store fails.
+    pub fn restore(&self, id: LeagueId) -> Result<bool, StoreError> {
+        let slot = self.slot(id)?;
+        let _w = lock(&slot.writer);
+        if !matches!(&*read(&slot.state), Phase::Loading(_)) {
+            return Ok(false);
+        }
+        let started = Instant::now();
+        match self.restored_state(id) {
+            Ok(Some((row, derived, saved))) => {
+                tracing::info!(
+                    league = id,
+                    matches = derived.matches(),
+                    after_saved = derived.matches() - derived.restored(),
+                    seconds = started.elapsed().as_secs_f64(),
+                    "league restored from its saved ratings; rating its whole ledger for the histories"
+                );
+                *lock(&slot.saved) = Some(saved);
+                *write(&slot.state) = Phase::Restored(Box::new(Loaded {
+                    row,
+                    derived,
+                    unsure: None,
+                }));
+                Ok(true)
+            }
+            Ok(None) => Ok(false),
+            Err(e) if e.is_transient() => Err(e),
+            Err(e) => {
+                tracing::warn!(league = id, error = %e, "saved ratings cannot be used; rating the whole ledger");
+                Ok(false)
+            }
+        }
+    }
+
+    /// The league restored from its saved ratings and the matches after them, the row as
+    /// of the ledger read, and what the saved ratings cover; `None` when there are none
+    /// or they are stale.
+    #[allow(clippy::type_complexity)]
+    fn restored_state(
+        &self,
+        id: LeagueId,
+    ) -> Result<Option<(LeagueRow, Derived, (usize, i64))>, StoreError> {
+        let Some(snap) = self.store.snapshot(id)? else {
+            return Ok(None);
+        };
+        let row = self
+            .store
+            .league_row(id)?
+            .ok_or(StoreError::LeagueNotFound { league: id })?;
+        let corrupt = |what: String| StoreError::Corrupt {
+            message: format!("league {id}: saved ratings: {what}"),
+        };
+        let (Some(last), Ok(count), Ok(season), true) = (
+            snap.last,
+            usize::try_from(snap.count),
+            usize::try_from(snap.season),
+            (1..=snap.head.last_seq).contains(&snap.count),
+        ) else {
+            return Err(corrupt(format!(
+                "count {} must be from 1 to the ledger's last position then ({}) and season {} ≥ 0, with a last match",
+                snap.count, snap.head.last_seq, snap.season
+            )));
+        };
+        let stale = |why: &str| {
+            tracing::info!(
+                league = id,
+                why,
+                "saved ratings are stale; rating the whole ledger"
+            );
+            Ok(None)
+        };
+        if snap.system != row.system || snap.config != row.config {
+            return stale("the league's system or config changed since they were saved");
+        }
+        if snap.head.last_change != row.head.last_change {
+            return stale("a change was logged since they were saved (a void, a correction, a season, a reconfiguration)");
+        }
+        if snap.head.last_seq > row.head.last_seq {
+            return stale("they go beyond the ledger");
+        }
+        if self.store.entered_before(id, snap.head.last_seq, last)? {
+            return stale("a match entered since they were saved goes before their last");
+        }
+        let saved: podium::SavedLeague =
+            serde_json::from_str(&snap.data).map_err(|e| corrupt(format!("data: {e}")))?;
+        let sys = build_system(&row.system, &row.config)?;
+        let league =
+            podium::League::restore_with(sys, saved).map_err(|e| corrupt(format!("data: {e}")))?;
+        let seasons = Arc::new(self.store.seasons(id)?);
+        if season > seasons.len() {
+            return Err(corrupt(format!(
+                "season {season}, but the league has {} season starts",
+                seasons.len()
+            )));
+        }
+        let base = Base::restored(league, count, Some(last), seasons.clone(), season);
+        let mut tail = Tail::new(base, Checkpoints { every: 0, keep: 0 });
+        let read = self.store.scan(id, Some(last), &mut |e| tail.push(&e))?;
+        // Nothing changed while the ledger was read: the same change log and seasons, and
+        // no match entered before the saved ones' last.
+        if read.system != row.system
+            || read.config != row.config
+            || read.head.last_change != snap.head.last_change
+            || *self.store.seasons(id)? != *seasons
+            || self.store.entered_before(id, snap.head.last_seq, last)?
+        {
+            return stale("the ledger changed while it was read");
+        }
+        let derived = Derived::from_restored(tail, self.options.checkpoints)?;
+        Ok(Some((read, derived, (count, snap.head.last_change))))
+    }
+
+    /// Saves a league's ratings in the store, for a restart to start from
+    /// ([`Leagues::restore`]): its newest checkpoint when newer than what the store
+    /// holds (or when a change since made that stale), or with `at_end` its current
+    /// state. Waits for a save of the league under way. Returns whether it saved;
+    /// does nothing for a league not loaded whole.
+    fn save_due(&self, slot: &Slot, at_end: bool) -> Result<bool, StoreError> {
+        let _saving = lock(&slot.saving);
+        match due(slot, at_end) {
+            Some(job) => job.write(&*self.store, slot).map(|()| true),
+            None => Ok(false),
+        }
+    }
+
+    /// [`Leagues::save_due`], its failure logged.
+    fn save_quietly(&self, slot: &Slot, at_end: bool) {
+        if let Err(e) = self.save_due(slot, at_end) {
+            tracing::warn!(league = slot.id, error = %e, "could not save the league's ratings");
+        }
+    }
+
+    /// Saves a league's newest checkpoint, if due, on a thread of its own, so that the
+    /// league's next submissions do not wait for it (serialising and writing the ratings
+    /// of a large league takes a second). Nothing to do costs a look at the state.
+    fn save_behind(&self, slot: &Arc<Slot>) {
+        if due(slot, false).is_none() {
+            return;
+        }
+        let id = slot.id;
+        let (slot, store, span) = (slot.clone(), self.store.clone(), tracing::Span::current());
+        let spawned = std::thread::Builder::new()
+            .name(format!("podium-save-{id}"))
+            .spawn(move || {
+                let _entered = span.enter();
+                // Another save under way: this one is done after it, if still due.
+                let _saving = lock(&slot.saving);
+                if let Some(job) = due(&slot, false) {
+                    if let Err(e) = job.write(&*store, &slot) {
+                        tracing::warn!(league = slot.id, error = %e, "could not save the league's ratings");
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!(league = id, error = %e, "cannot start a thread to save the league's ratings");
+        }
+    }
+
+    /// Saves the current ratings of every league loaded whole (at shutdown, so that a
+    /// restart rates nothing again), unless the store holds them already.
+    pub fn save_all(&self) {
+        let slots: Vec<Arc<Slot>> = read(&self.slots).values().cloned().collect();
+        for slot in slots {
+            self.save_quietly(&slot, true);
+        }
+    }
+
+    /// Saves a league's current ratings in the store now ([`Leagues::save_all`] for
+    /// one league): returns whether it did (not for a league not loaded whole, or one
+    /// whose current ratings the store holds already).
+    ///
+    /// # Errors
+    /// The league is unknown, or the store fails.
+    pub fn save(&self, id: LeagueId) -> Result<bool, StoreError> {
+        let slot = self.slot(id)?;
+        self.save_due(&slot, true)
+    }
+
+    /// Loads a league: rates its whole ledger, then serves it (and saves its newest
+    /// checkpoint in the store, when newer than what the store holds). A league restored
+    /// from saved ratings is served meanwhile; once rated whole, its league is checked
+    /// to equal the restored one bit for bit (a difference is logged).
     ///
     /// # Errors
     /// The league is unknown, or its ledger cannot be read or rated (the league then
@@ -398,6 +611,7 @@ impl Leagues {
         let _w = lock(&slot.writer);
         let row = match &*read(&slot.state) {
             Phase::Ready(_) => return Ok(()),
+            Phase::Restored(l) => l.row.clone(),
             Phase::Loading(row) | Phase::Failed(row, _) => row.clone(),
         };
         let started = std::time::Instant::now();
@@ -409,11 +623,24 @@ impl Leagues {
                     seconds = started.elapsed().as_secs_f64(),
                     "league loaded"
                 );
+                self.check_restored(&slot, &row, &derived);
+                if lock(&slot.saved).is_none() {
+                    // What the store holds already, so as not to save an older state.
+                    if let Ok(Some(kept)) = self.store.snapshot(id) {
+                        if kept.head.last_change == row.head.last_change {
+                            *lock(&slot.saved) = usize::try_from(kept.count)
+                                .ok()
+                                .map(|count| (count, kept.head.last_change));
+                        }
+                    }
+                }
                 *write(&slot.state) = Phase::Ready(Box::new(Loaded {
                     row,
                     derived,
                     unsure: None,
                 }));
+                drop(_w);
+                self.save_quietly(&slot, false);
                 Ok(())
             }
             Err(e) if e.is_transient() => {
@@ -427,6 +654,32 @@ impl Leagues {
                 Err(e)
             }
         }
+    }
+
+    /// Checks that a league restored from saved ratings equals, bit for bit, the league
+    /// of its whole ledger rated again as of the same head (a difference is a fault:
+    /// logged, and a panic in debug builds).
+    fn check_restored(&self, slot: &Slot, row: &LeagueRow, whole: &Derived) {
+        let restored = match &*read(&slot.state) {
+            Phase::Restored(l) if l.row.head == row.head => l.derived.league().save(),
+            _ => return,
+        };
+        let text = |s: Result<podium::SavedLeague, podium::SaveError>| {
+            s.ok().and_then(|s| serde_json::to_string(&s).ok())
+        };
+        let (restored, whole) = (text(restored), text(whole.league().save()));
+        let same = restored.is_some() && restored == whole;
+        if !same {
+            tracing::error!(
+                league = slot.id,
+                "the league restored from its saved ratings differs from its whole ledger rated again"
+            );
+        }
+        debug_assert!(
+            same,
+            "league {}: restored ratings differ from a full replay",
+            slot.id
+        );
     }
 
     /// Rates the whole ledger of a league from its store, with its stored system, or
@@ -469,7 +722,10 @@ impl Leagues {
         }
     }
 
-    /// Runs `f` on a league's ratings (shared with other readers).
+    /// Runs `f` on a league's ratings (shared with other readers). While a league
+    /// restored from saved ratings is rated whole ([`Leagues::restore`]), `f` gets the
+    /// restored state: its league and board are whole, the histories of its matches are
+    /// not ([`Derived::restored`]).
     ///
     /// # Errors
     /// [`StoreError::LeagueNotFound`], [`StoreError::NotReady`] while it loads, or why it
@@ -479,9 +735,32 @@ impl Leagues {
         id: LeagueId,
         f: impl FnOnce(&Derived) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
+        self.read_in(id, false, f)
+    }
+
+    /// [`Leagues::read`] of a league loaded whole ([`StoreError::NotReady`] while it is
+    /// restored only).
+    pub(crate) fn read_whole<T>(
+        &self,
+        id: LeagueId,
+        f: impl FnOnce(&Derived) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.read_in(id, true, f)
+    }
+
+    fn read_in<T>(
+        &self,
+        id: LeagueId,
+        whole: bool,
+        f: impl FnOnce(&Derived) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
         let slot = self.slot(id)?;
         let state = read(&slot.state);
-        let loaded = ready(&state, id)?;
+        let loaded = if whole {
+            ready(&state, id)?
+        } else {
+            served(&state, id)?
+        };
         if loaded.unsure.is_some() {
             return Err(StoreError::Unavailable {
                 reason: format!(
@@ -613,6 +892,9 @@ impl Leagues {
                 let mine: Vec<_> = results.by_ref().take(job.subs.len()).collect();
                 (job.reply)(mine);
             }
+            drop(_w);
+            // A new checkpoint is saved for a restart to start from, apart.
+            self.save_behind(&slot);
         }
     }
 
@@ -1063,7 +1345,7 @@ impl Leagues {
                 tracing::error!(league = slot.id, error = %e, "league could not be rebuilt from its ledger");
                 let mut state = write(&slot.state);
                 let row = match &*state {
-                    Phase::Ready(l) => l.row.clone(),
+                    Phase::Ready(l) | Phase::Restored(l) => l.row.clone(),
                     Phase::Loading(row) | Phase::Failed(row, _) => row.clone(),
                 };
                 *state = Phase::Failed(row, e.to_string());
@@ -1310,7 +1592,7 @@ impl Leagues {
         let state = read(&slot.state);
         match &*state {
             Phase::Ready(l) => l.row.head != head || l.unsure.is_some(),
-            Phase::Loading(_) => !slot.claimed.swap(true, Ordering::Relaxed),
+            Phase::Loading(_) | Phase::Restored(_) => !slot.claimed.swap(true, Ordering::Relaxed),
             Phase::Failed(..) => retry,
         }
     }
@@ -1572,7 +1854,7 @@ impl Leagues {
     /// [`StoreError::LeagueNotFound`], [`StoreError::NotReady`],
     /// [`StoreError::PlayerNotFound`].
     pub fn player(&self, id: LeagueId, player: &str) -> Result<PlayerHistory, StoreError> {
-        self.read(id, |d| {
+        self.read_whole(id, |d| {
             d.player(player).ok_or_else(|| StoreError::PlayerNotFound {
                 league: id,
                 player: player.to_string(),
@@ -1590,7 +1872,7 @@ impl Leagues {
         id: LeagueId,
         key: &str,
     ) -> Result<(LedgerEntry, Vec<ChangeRow>, Vec<FactorChange>), StoreError> {
-        let (changes, factor_changes) = self.read(id, |d| Ok(d.match_changes(key)))?;
+        let (changes, factor_changes) = self.read_whole(id, |d| Ok(d.match_changes(key)))?;
         let entry = self.entry(id, key)?;
         if entry.voided {
             return Ok((entry, Vec::new(), Vec::new()));
@@ -1623,20 +1905,105 @@ impl Leagues {
     }
 }
 
+/// A league's ratings to save ([`due`]).
+struct SaveJob {
+    source: Saveable,
+    head: Head,
+    system: String,
+    config: Settings,
+}
+
+/// What of a league's ratings is to be saved: its newest checkpoint (its current state
+/// with `at_end`), unless the store holds it (or newer) already as far as known here;
+/// nothing for a league not loaded whole.
+fn due(slot: &Slot, at_end: bool) -> Option<SaveJob> {
+    let state = read(&slot.state);
+    let Phase::Ready(loaded) = &*state else {
+        return None;
+    };
+    if loaded.unsure.is_some() {
+        return None;
+    }
+    let source = if at_end {
+        loaded.derived.at_end()
+    } else {
+        loaded.derived.newest_checkpoint()
+    };
+    let source = source.filter(|s| s.count > 0)?;
+    let head = loaded.row.head;
+    let kept = *lock(&slot.saved);
+    if kept.is_some_and(|(count, change)| change == head.last_change && count >= source.count) {
+        return None;
+    }
+    Some(SaveJob {
+        source,
+        head,
+        system: loaded.row.system.clone(),
+        config: loaded.row.config.clone(),
+    })
+}
+
+impl SaveJob {
+    /// Serialises the ratings and writes them to the store (one transaction).
+    fn write(self, store: &dyn Store, slot: &Slot) -> Result<(), StoreError> {
+        let started = Instant::now();
+        let corrupt = |what: String| StoreError::Corrupt {
+            message: format!("league {}: its ratings cannot be saved: {what}", slot.id),
+        };
+        let saved = self
+            .source
+            .league
+            .save()
+            .map_err(|e| corrupt(e.to_string()))?;
+        let data = serde_json::to_string(&saved).map_err(|e| corrupt(e.to_string()))?;
+        drop(saved);
+        let bytes = data.len();
+        let to_i64 = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        store.save_snapshot(&SnapshotRow {
+            league: slot.id,
+            head: self.head,
+            count: to_i64(self.source.count),
+            last: self.source.last,
+            season: to_i64(self.source.season),
+            system: self.system,
+            config: self.config,
+            data,
+        })?;
+        *lock(&slot.saved) = Some((self.source.count, self.head.last_change));
+        tracing::info!(
+            league = slot.id,
+            matches = self.source.count,
+            bytes,
+            seconds = started.elapsed().as_secs_f64(),
+            "ratings saved"
+        );
+        Ok(())
+    }
+}
+
 fn ready(phase: &Phase, id: LeagueId) -> Result<&Loaded, StoreError> {
     match phase {
         Phase::Ready(l) => Ok(l),
-        Phase::Loading(_) => Err(StoreError::NotReady { league: id }),
+        Phase::Loading(_) | Phase::Restored(_) => Err(StoreError::NotReady { league: id }),
         Phase::Failed(_, message) => Err(StoreError::Corrupt {
             message: format!("league {id} could not be loaded: {message}"),
         }),
     }
 }
 
+/// A league's ratings as served to readers of its board: loaded, or restored from saved
+/// ratings.
+fn served(phase: &Phase, id: LeagueId) -> Result<&Loaded, StoreError> {
+    match phase {
+        Phase::Restored(l) => Ok(l),
+        _ => ready(phase, id),
+    }
+}
+
 fn ready_mut(phase: &mut Phase, id: LeagueId) -> Result<&mut Loaded, StoreError> {
     match phase {
         Phase::Ready(l) => Ok(l),
-        Phase::Loading(_) => Err(StoreError::NotReady { league: id }),
+        Phase::Loading(_) | Phase::Restored(_) => Err(StoreError::NotReady { league: id }),
         Phase::Failed(_, message) => Err(StoreError::Corrupt {
             message: format!("league {id} could not be loaded: {message}"),
         }),
@@ -1646,6 +2013,10 @@ fn ready_mut(phase: &mut Phase, id: LeagueId) -> Result<&mut Loaded, StoreError>
 fn slot_info(phase: &Phase) -> LeagueInfo {
     match phase {
         Phase::Ready(l) => info(l),
+        Phase::Restored(l) => LeagueInfo {
+            ready: false,
+            ..info(l)
+        },
         Phase::Loading(row) | Phase::Failed(row, _) => info_unready(row),
     }
 }

@@ -32,7 +32,7 @@ use crate::rows::{
     body, change_log, config_text, league_text, old_league_text, parse_config, reset_text,
     season_row, season_text, to_entry,
 };
-use crate::types::{Head, LeagueId, LeagueRow, LedgerEntry, Position, SeasonRow};
+use crate::types::{Head, LeagueId, LeagueRow, LedgerEntry, Position, SeasonRow, SnapshotRow};
 use crate::{Since, Store, Watch, Writer};
 
 /// Schema migrations, applied in order; `podium_schema.version` counts those applied.
@@ -85,6 +85,25 @@ CREATE TABLE seasons (
     created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
     PRIMARY KEY (league, number),
     UNIQUE (league, name)
+);
+",
+    // Each league's ratings after its first `count` rated matches, so that a restart
+    // rates only the matches after them: the ledger's head when they were taken, where
+    // their last match stands, the season starts crossed, the system and config, and the
+    // league as podium's saved-league JSON. A logged change deletes them.
+    "
+CREATE TABLE snapshots (
+    league BIGINT PRIMARY KEY REFERENCES leagues(id),
+    last_seq BIGINT NOT NULL,
+    last_change BIGINT NOT NULL,
+    count BIGINT NOT NULL,
+    at_time BIGINT,
+    at_seq BIGINT,
+    season BIGINT NOT NULL,
+    system TEXT NOT NULL,
+    config TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 ",
 ];
@@ -486,6 +505,85 @@ impl Store for PgStore {
         })
     }
 
+    fn snapshot(&self, league: LeagueId) -> Result<Option<SnapshotRow>, StoreError> {
+        self.with(|c| {
+            c.query_opt(
+                "SELECT last_seq, last_change, count, at_time, at_seq, season, system, config, data FROM snapshots WHERE league = $1",
+                &[&league],
+            )?
+            .map(|r| {
+                let config: String = r.get(7);
+                let at_seq: Option<i64> = r.get(4);
+                Ok(SnapshotRow {
+                    league,
+                    head: Head {
+                        last_seq: r.get(0),
+                        last_change: r.get(1),
+                    },
+                    count: r.get(2),
+                    last: at_seq.map(|seq| Position {
+                        time: r.get(3),
+                        seq,
+                    }),
+                    season: r.get(5),
+                    system: r.get(6),
+                    config: parse_config(league, &config)?,
+                    data: r.get(8),
+                })
+            })
+            .transpose()
+        })
+    }
+
+    fn save_snapshot(&self, s: &SnapshotRow) -> Result<(), StoreError> {
+        let (time, seq) = (s.last.and_then(|p| p.time), s.last.map(|p| p.seq));
+        let config = config_text(&s.config);
+        self.with(|c| {
+            c.execute(
+                "INSERT INTO snapshots (league, last_seq, last_change, count, at_time, at_seq, season, system, config, data)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                 ON CONFLICT (league) DO UPDATE SET last_seq = EXCLUDED.last_seq,
+                    last_change = EXCLUDED.last_change, count = EXCLUDED.count,
+                    at_time = EXCLUDED.at_time, at_seq = EXCLUDED.at_seq, season = EXCLUDED.season,
+                    system = EXCLUDED.system, config = EXCLUDED.config, data = EXCLUDED.data,
+                    created_at = now()",
+                &[
+                    &s.league,
+                    &s.head.last_seq,
+                    &s.head.last_change,
+                    &s.count,
+                    &time,
+                    &seq,
+                    &s.season,
+                    &s.system,
+                    &config,
+                    &s.data,
+                ],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn entered_before(
+        &self,
+        league: LeagueId,
+        after_seq: i64,
+        at: Position,
+    ) -> Result<bool, StoreError> {
+        // Every match entered after `after_seq` has a greater seq than `at`'s, so it goes
+        // before `at` only by an earlier time (or none, which sorts first).
+        let Some(time) = at.time else {
+            return Ok(false);
+        };
+        self.with(|c| {
+            Ok(c.query_one(
+                "SELECT EXISTS (SELECT 1 FROM matches WHERE league = $1 AND seq > $2 AND NOT voided AND (time IS NULL OR time < $3))",
+                &[&league, &after_seq, &time],
+            )?
+            .get(0))
+        })
+    }
+
     fn seasons(&self, league: LeagueId) -> Result<Vec<SeasonRow>, StoreError> {
         self.with(|c| {
             c.query(
@@ -673,6 +771,8 @@ impl PgWriter<'_> {
         let league = self.league;
         let mut tx = self.client().transaction()?;
         f(&mut tx)?;
+        // A logged change may touch what the saved ratings cover.
+        tx.execute("DELETE FROM snapshots WHERE league = $1", &[&league])?;
         let r = tx.query_one(
             &format!(
                 "WITH logged AS (

@@ -27,7 +27,7 @@ use crate::rows::{
     body, change_log, config_text, league_text, old_league_text, parse_config, reset_text,
     season_row, season_text, to_entry,
 };
-use crate::types::{Head, LeagueId, LeagueRow, LedgerEntry, Position, SeasonRow};
+use crate::types::{Head, LeagueId, LeagueRow, LedgerEntry, Position, SeasonRow, SnapshotRow};
 use crate::{Since, Store, Writer};
 
 /// How hard a commit tries to reach the disk.
@@ -98,6 +98,25 @@ CREATE TABLE seasons (
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
     PRIMARY KEY (league, number),
     UNIQUE (league, name)
+);
+",
+    // Each league's ratings after its first `count` rated matches, so that a restart
+    // rates only the matches after them: the ledger's head when they were taken, where
+    // their last match stands, the season starts crossed, the system and config, and the
+    // league as podium's saved-league JSON. A logged change deletes them.
+    "
+CREATE TABLE snapshots (
+    league INTEGER PRIMARY KEY REFERENCES leagues(id),
+    last_seq INTEGER NOT NULL,
+    last_change INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    at_time INTEGER,
+    at_seq INTEGER,
+    season INTEGER NOT NULL,
+    system TEXT NOT NULL,
+    config TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 ",
 ];
@@ -551,6 +570,99 @@ impl Store for SqliteStore {
         })
     }
 
+    fn snapshot(&self, league: LeagueId) -> Result<Option<SnapshotRow>, StoreError> {
+        type Raw = (
+            i64,
+            i64,
+            i64,
+            Option<i64>,
+            Option<i64>,
+            i64,
+            String,
+            String,
+            String,
+        );
+        let raw: Option<Raw> = self.read(|conn| {
+            Ok(conn
+                .prepare_cached(
+                    "SELECT last_seq, last_change, count, at_time, at_seq, season, system, config, data FROM snapshots WHERE league = ?1",
+                )?
+                .query_row([league], |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        r.get(6)?,
+                        r.get(7)?,
+                        r.get(8)?,
+                    ))
+                })
+                .optional()?)
+        })?;
+        raw.map(
+            |(last_seq, last_change, count, at_time, at_seq, season, system, config, data)| {
+                Ok(SnapshotRow {
+                    league,
+                    head: Head {
+                        last_seq,
+                        last_change,
+                    },
+                    count,
+                    last: at_seq.map(|seq| Position { time: at_time, seq }),
+                    season,
+                    system,
+                    config: parse_config(league, &config)?,
+                    data,
+                })
+            },
+        )
+        .transpose()
+    }
+
+    fn save_snapshot(&self, s: &SnapshotRow) -> Result<(), StoreError> {
+        let conn = self.write();
+        conn.prepare_cached(
+            "INSERT OR REPLACE INTO snapshots (league, last_seq, last_change, count, at_time, at_seq, season, system, config, data)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        )?
+        .execute(params![
+            s.league,
+            s.head.last_seq,
+            s.head.last_change,
+            s.count,
+            s.last.and_then(|p| p.time),
+            s.last.map(|p| p.seq),
+            s.season,
+            s.system,
+            config_text(&s.config),
+            s.data
+        ])?;
+        Ok(())
+    }
+
+    fn entered_before(
+        &self,
+        league: LeagueId,
+        after_seq: i64,
+        at: Position,
+    ) -> Result<bool, StoreError> {
+        // Every match entered after `after_seq` has a greater seq than `at`'s, so it goes
+        // before `at` only by an earlier time (or none, which sorts first).
+        let Some(time) = at.time else {
+            return Ok(false);
+        };
+        self.read(|conn| {
+            Ok(conn
+                .prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM matches WHERE league = ?1 AND seq > ?2 AND voided = 0 AND (time IS NULL OR time < ?3))",
+                )?
+                .query_row(params![league, after_seq, time], |r| r.get(0))?)
+        })
+    }
+
     fn lock(&self, league: LeagueId) -> Result<Box<dyn Writer + '_>, StoreError> {
         // One process writes the file, so a lock in memory is the league's lock.
         let mut locked = self.locked.lock().unwrap_or_else(|p| p.into_inner());
@@ -593,6 +705,11 @@ impl SqliteWriter<'_> {
         let mut conn = self.store.write();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let change = f(&tx)?;
+        if change.is_some() {
+            // A logged change may touch what the saved ratings cover.
+            tx.prepare_cached("DELETE FROM snapshots WHERE league = ?1")?
+                .execute([self.league])?;
+        }
         tx.prepare_cached(
             "UPDATE leagues SET last_seq = MAX(last_seq, ?2), last_change = COALESCE(?3, last_change) WHERE id = ?1",
         )?

@@ -50,6 +50,30 @@ pub struct LeagueRow {
     pub head: Head,
 }
 
+/// A league's ratings kept in the store, so that a restart rates only the matches after
+/// them ([`crate::Store::snapshot`]): the league after its first `count` rated matches,
+/// taken when its ledger went as far as `head`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SnapshotRow {
+    /// The league.
+    pub league: LeagueId,
+    /// How far the ledger went when it was taken: it holds only while no change has been
+    /// logged since (`head.last_change`) and no match entered since goes before its last.
+    pub head: Head,
+    /// How many rated matches it covers.
+    pub count: i64,
+    /// Where the last of them stands (`None` for none).
+    pub last: Option<Position>,
+    /// How many of the league's season starts it had crossed.
+    pub season: i64,
+    /// The system it was rated with.
+    pub system: String,
+    /// That system's config.
+    pub config: Settings,
+    /// The league as JSON: `podium`'s saved league ([`podium::League::save`]).
+    pub data: String,
+}
+
 /// One entry of a league's log of changes to past matches and to its configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChangeLog {
@@ -160,7 +184,8 @@ pub struct LeagueInfo {
     /// Players who have played.
     pub players: usize,
     /// Whether the league's ratings are loaded (until then `matches` and `players` are 0
-    /// and the league's other calls answer "not ready").
+    /// and the league's other calls answer "not ready"; a league restored from saved
+    /// ratings has its counts and serves its board while its whole ledger is rated).
     pub ready: bool,
 }
 

@@ -560,7 +560,9 @@ fn a_league_busy_for_seconds_holds_up_no_other() {
 }
 
 /// A restart with a large ledger listens at once; the large league answers 503 (with
-/// Retry-After) until it is loaded, a small one is served meanwhile.
+/// Retry-After) until it is loaded (its board from the ratings saved in the store, the
+/// changes of its matches once its whole ledger is rated), a small one is served
+/// meanwhile.
 #[test]
 fn a_restart_with_a_large_league_listens_at_once() {
     let _load = alone();
@@ -597,7 +599,8 @@ fn a_restart_with_a_large_league_listens_at_once() {
         Err(ureq::Error::Status(code, r)) => (code, r.header("retry-after").map(str::to_string)),
         Err(e) => panic!("{e}"),
     };
-    let (code, retry) = status(&format!("/api/leagues/{large}/leaderboard?limit=5"));
+    let changes = format!("/api/leagues/{large}/matches/b0-0");
+    let (code, retry) = status(&changes);
     assert_eq!(
         (code, retry.as_deref()),
         (503, Some("1")),
@@ -614,11 +617,11 @@ fn a_restart_with_a_large_league_listens_at_once() {
         std::thread::sleep(Duration::from_millis(10));
     }
     assert_eq!(
-        status(&format!("/api/leagues/{large}/leaderboard?limit=5")).0,
+        status(&changes).0,
         503,
         "the large league is loaded after the small one"
     );
-    while status(&format!("/api/leagues/{large}/leaderboard?limit=5")).0 != 200 {
+    while status(&changes).0 != 200 {
         assert!(started.elapsed() < Duration::from_secs(300), "never loaded");
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -626,6 +629,10 @@ fn a_restart_with_a_large_league_listens_at_once() {
         serde_json::from_str(&get(&format!("{}/api/leagues/{large}", server.base))).unwrap();
     assert_eq!(info["matches"], 40_000);
     assert_eq!(info["ready"], true);
+    assert_eq!(
+        status(&format!("/api/leagues/{large}/leaderboard?limit=5")).0,
+        200
+    );
 }
 
 #[test]

@@ -121,7 +121,7 @@ impl Leagues {
     /// # Errors
     /// [`StoreError::LeagueNotFound`], [`StoreError::NotReady`].
     pub fn seasons(&self, id: LeagueId) -> Result<Vec<SeasonInfo>, StoreError> {
-        self.read(id, |d| Ok(season_infos(d)))
+        self.read_whole(id, |d| Ok(season_infos(d)))
     }
 
     /// The board of season `number` of league `id`: its final board for a season that
@@ -131,7 +131,7 @@ impl Leagues {
     /// [`StoreError::SeasonNotFound`], [`StoreError::LeagueNotFound`],
     /// [`StoreError::NotReady`].
     pub fn season_board(&self, id: LeagueId, number: i64) -> Result<Vec<BoardRow>, StoreError> {
-        self.read(id, |d| {
+        self.read_whole(id, |d| {
             if number == d.season() {
                 return Ok(d.compute_board());
             }

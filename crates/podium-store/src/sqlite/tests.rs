@@ -1055,3 +1055,4 @@ on_both_backends!(
 );
 
 mod seasons;
+mod snapshots;
