@@ -113,7 +113,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use wide::f64x4;
+use wide::{f64x2, f64x4};
 
 use crate::error::RateError;
 use crate::factor::Factored;
@@ -641,11 +641,38 @@ fn tanh_sums(x: f64, terms: &[Tanh]) -> Derivs {
         );
     }
     let rest = chunks.remainder();
-    if !rest.is_empty() {
+    if rest.len() > 2 {
         // The last terms, padded with terms of no weight.
         let pad =
             |f: fn(&Tanh) -> f64| f64x4::from([0, 1, 2, 3].map(|i| rest.get(i).map_or(0.0, f)));
         add(pad(|t| t.mu), pad(|t| t.w_arg), pad(|t| t.w_out));
+    } else if !rest.is_empty() {
+        // The last one or two terms (the usual rest of a short sum) in half the lanes,
+        // with the same bits as above: `wide`'s f64x2 does f64x4's arithmetic lane for
+        // lane, and a term of no weight in the other two lanes would add +0 to the value
+        // and the slope and take 0 from the others.
+        let pad = |f: fn(&Tanh) -> f64| f64x2::from([0, 1].map(|i| rest.get(i).map_or(0.0, f)));
+        let (mu, a, w) = (pad(|t| t.mu), pad(|t| t.w_arg), pad(|t| t.w_out));
+        let (one, two, three) = (f64x2::splat(1.0), f64x2::splat(2.0), f64x2::splat(3.0));
+        let z = ((f64x2::splat(x) - mu) * a)
+            .max(f64x2::splat(-20.0))
+            .min(f64x2::splat(20.0));
+        let th = one - two / ((z + z).exp() + one);
+        let s = one - th * th;
+        let a1 = a * w;
+        let a2 = a * a1;
+        let add = |sum: f64x4, t: f64x2| {
+            let ([s0, s1, s2, s3], [t0, t1]) = (sum.to_array(), t.to_array());
+            f64x4::from([s0 + t0, s1 + t1, s2 + 0.0, s3 + 0.0])
+        };
+        let sub = |sum: f64x4, t: f64x2| {
+            let ([s0, s1, s2, s3], [t0, t1]) = (sum.to_array(), t.to_array());
+            f64x4::from([s0 - t0, s1 - t1, s2, s3])
+        };
+        v = add(v, th * w);
+        d1 = add(d1, s * a1);
+        d2 = sub(d2, two * th * s * a2);
+        d3 = sub(d3, two * s * (one - three * th * th) * a * a2);
     }
     [
         v.reduce_add(),
