@@ -618,23 +618,12 @@ fn tanh_sums(x: f64, terms: &[Tanh]) -> Derivs {
         f64x4::from([f(&chunk[0]), f(&chunk[1]), f(&chunk[2]), f(&chunk[3])])
     };
     let x4 = f64x4::splat(x);
-    let (lo, hi) = (f64x4::splat(-20.0), f64x4::splat(20.0));
-    let (one, two, three) = (f64x4::splat(1.0), f64x4::splat(2.0), f64x4::splat(3.0));
-    let (mut v, mut d1, mut d2, mut d3) = (f64x4::ZERO, f64x4::ZERO, f64x4::ZERO, f64x4::ZERO);
+    let [mut v, mut d1, mut d2, mut d3] = [f64x4::ZERO; 4];
     let mut chunks = terms.chunks_exact(4);
-    let mut add = |mu: f64x4, a: f64x4, w: f64x4| {
-        let z = ((x4 - mu) * a).max(lo).min(hi);
-        let th = one - two / ((z + z).exp() + one);
-        let s = one - th * th;
-        let a1 = a * w;
-        let a2 = a * a1;
-        v += th * w;
-        d1 += s * a1;
-        d2 -= two * th * s * a2;
-        d3 -= two * s * (one - three * th * th) * a * a2;
-    };
     for chunk in &mut chunks {
-        add(
+        [v, d1, d2, d3] = add_tanh(
+            [v, d1, d2, d3],
+            x4,
             four(|t| t.mu, chunk),
             four(|t| t.w_arg, chunk),
             four(|t| t.w_out, chunk),
@@ -645,7 +634,13 @@ fn tanh_sums(x: f64, terms: &[Tanh]) -> Derivs {
         // The last terms, padded with terms of no weight.
         let pad =
             |f: fn(&Tanh) -> f64| f64x4::from([0, 1, 2, 3].map(|i| rest.get(i).map_or(0.0, f)));
-        add(pad(|t| t.mu), pad(|t| t.w_arg), pad(|t| t.w_out));
+        [v, d1, d2, d3] = add_tanh(
+            [v, d1, d2, d3],
+            x4,
+            pad(|t| t.mu),
+            pad(|t| t.w_arg),
+            pad(|t| t.w_out),
+        );
     } else if !rest.is_empty() {
         // The last one or two terms (the usual rest of a short sum) in half the lanes,
         // with the same bits as above: `wide`'s f64x2 does f64x4's arithmetic lane for
@@ -680,6 +675,30 @@ fn tanh_sums(x: f64, terms: &[Tanh]) -> Derivs {
         d2.reduce_add(),
         d3.reduce_add(),
     ]
+}
+
+/// [`tanh_sums`]' step: the sums `[v, d1, d2, d3]` with four more terms, in the loop
+/// itself (the sums stay in registers).
+#[inline(always)]
+fn add_tanh(
+    [mut v, mut d1, mut d2, mut d3]: [f64x4; 4],
+    x4: f64x4,
+    mu: f64x4,
+    a: f64x4,
+    w: f64x4,
+) -> [f64x4; 4] {
+    let (lo, hi) = (f64x4::splat(-20.0), f64x4::splat(20.0));
+    let (one, two, three) = (f64x4::splat(1.0), f64x4::splat(2.0), f64x4::splat(3.0));
+    let z = ((x4 - mu) * a).max(lo).min(hi);
+    let th = one - two / ((z + z).exp() + one);
+    let s = one - th * th;
+    let a1 = a * w;
+    let a2 = a * a1;
+    v += th * w;
+    d1 += s * a1;
+    d2 -= two * th * s * a2;
+    d3 -= two * s * (one - three * th * th) * a * a2;
+    [v, d1, d2, d3]
 }
 
 /// What a search knows of its function everywhere: the narrowest curve of its terms
