@@ -113,7 +113,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use wide::f64x4;
+use wide::{f64x2, f64x4};
 
 use crate::error::RateError;
 use crate::factor::Factored;
@@ -409,13 +409,6 @@ impl EloMmrState {
         }
     }
 
-    /// A copy to update with one more performance (room for it reserved).
-    fn to_update(&self) -> EloMmrState {
-        let mut terms = Vec::with_capacity(self.terms.len() + 1);
-        terms.extend_from_slice(&self.terms);
-        EloMmrState { terms, ..*self }
-    }
-
     /// The current belief: μ (the rating) and σ.
     #[must_use]
     pub fn belief(&self) -> Gauss {
@@ -445,35 +438,85 @@ impl EloMmrState {
             })
             .unwrap_or_default()
     }
+}
+
+/// A player's state on its way through one contest: the stored state's belief, its
+/// history read where it is stored and the factor every kept performance's weight is to
+/// be multiplied by (the aging of [`Pending::add_noise_best`]), applied as the history
+/// is copied into the new state: one pass over it, into a vector of the right size.
+struct Pending<'s> {
+    /// The belief; its `terms` stay empty until [`Pending::finish`].
+    state: EloMmrState,
+    history: &'s [Tanh],
+    scale: f64,
+}
+
+impl<'s> Pending<'s> {
+    fn new(stored: &'s EloMmrState) -> Pending<'s> {
+        Pending {
+            state: EloMmrState {
+                terms: Vec::new(),
+                ..*stored
+            },
+            history: &stored.terms,
+            scale: 1.0,
+        }
+    }
+
+    fn fresh(state: EloMmrState) -> Pending<'s> {
+        debug_assert!(state.terms.is_empty());
+        Pending {
+            state,
+            history: &[],
+            scale: 1.0,
+        }
+    }
+
+    /// A kept performance with its weight aged.
+    fn aged(&self, t: &Tanh) -> Tanh {
+        Tanh {
+            w_out: t.w_out * self.scale,
+            ..*t
+        }
+    }
 
     /// The reference's `add_noise_best`: σ grows by `noise_sq`; the prior takes over a
     /// share `1 − decay^ρ` of the history's weight, and every kept performance weighs
-    /// `decay^(1+ρ)` of what it did (`decay = σ²_before / σ²_after`).
+    /// `decay^(1+ρ)` of what it did (`decay = σ²_before / σ²_after`). Once per contest.
     fn add_noise_best(&mut self, noise_sq: f64, transfer_speed: f64) {
-        let widened = self.posterior.with_noise(noise_sq);
-        let ratio = self.posterior.sig / widened.sig;
+        let s = &mut self.state;
+        let widened = s.posterior.with_noise(noise_sq);
+        let ratio = s.posterior.sig / widened.sig;
         let decay = ratio * ratio;
         let transfer = decay.powf(transfer_speed);
-        self.posterior = widened;
-        let wt_norm_old = self.prior.weight();
+        s.posterior = widened;
+        let wt_norm_old = s.prior.weight();
         let wt_from_norm_old = transfer * wt_norm_old;
         let wt_from_transfers =
-            (1.0 - transfer) * (wt_norm_old + self.terms.iter().map(Tanh::weight).sum::<f64>());
+            (1.0 - transfer) * (wt_norm_old + self.history.iter().map(Tanh::weight).sum::<f64>());
         let wt_total = wt_from_norm_old + wt_from_transfers;
-        self.prior.mu =
-            (wt_from_norm_old * self.prior.mu + wt_from_transfers * self.posterior.mu) / wt_total;
-        self.prior.sig = (decay * wt_total).recip().sqrt();
-        for t in &mut self.terms {
-            t.w_out *= transfer * decay;
-        }
+        s.prior.mu =
+            (wt_from_norm_old * s.prior.mu + wt_from_transfers * s.posterior.mu) / wt_total;
+        s.prior.sig = (decay * wt_total).recip().sqrt();
+        self.scale = transfer * decay;
     }
 
     /// The reference's `add_noise_and_collapse`: σ grows, and the belief becomes one
     /// Gaussian (no history).
     fn add_noise_and_collapse(&mut self, noise_sq: f64) {
-        self.posterior = self.posterior.with_noise(noise_sq);
-        self.prior = self.posterior;
-        self.terms.clear();
+        let s = &mut self.state;
+        s.posterior = s.posterior.with_noise(noise_sq);
+        s.prior = s.posterior;
+        self.history = &[];
+    }
+
+    /// The state with its history copied (aged).
+    fn finish(self) -> EloMmrState {
+        let terms = self.history.iter().map(|t| self.aged(t)).collect();
+        EloMmrState {
+            terms,
+            ..self.state
+        }
     }
 
     /// The reference's `update_rating_with_logistic`: the performance joins the history
@@ -484,32 +527,46 @@ impl EloMmrState {
     /// fold into the prior the same way: they no longer change any sum in double
     /// precision, and without them a long history costs what its last hundred or so
     /// contests cost.
-    fn update_logistic(&mut self, performance: Gauss, max_history: usize) {
+    fn update_logistic(self, performance: Gauss, max_history: usize) -> EloMmrState {
         let term = Tanh::new(performance);
+        let aged = |t: &Tanh| self.aged(t);
         let mut fold = self
-            .terms
+            .history
             .iter()
-            .take_while(|t| t.w_out < NEGLIGIBLE * term.w_out)
+            .take_while(|t| aged(t).w_out < NEGLIGIBLE * term.w_out)
             .count();
-        if max_history > 0 && self.terms.len() >= max_history {
-            fold = fold.max(self.terms.len() + 1 - max_history);
+        let history = self.history;
+        if max_history > 0 && history.len() >= max_history {
+            fold = fold.max(history.len() + 1 - max_history);
         }
-        for old in self.terms.drain(..fold) {
-            let wn = self.prior.weight();
+        let mut state = EloMmrState {
+            terms: Vec::new(),
+            ..self.state
+        };
+        for old in &history[..fold] {
+            let old = aged(old);
+            let wn = state.prior.weight();
             let wl = old.weight();
-            self.prior.mu = (wn * self.prior.mu + wl * old.mu) / (wn + wl);
-            self.prior.sig = (wn + wl).recip().sqrt();
+            state.prior.mu = (wn * state.prior.mu + wl * old.mu) / (wn + wl);
+            state.prior.sig = (wn + wl).recip().sqrt();
         }
-        self.terms.push(term);
-        let wn = self.prior.weight();
-        let mu = robust_average(&self.terms, -self.prior.mu * wn, wn, self.posterior.mu);
-        let sig = (self.posterior.weight() + performance.weight())
+        // The kept performances, aged, and the new one.
+        let mut terms = Vec::with_capacity(history.len() - fold + 1);
+        terms.extend(history[fold..].iter().map(aged));
+        terms.push(term);
+        let wn = state.prior.weight();
+        let mu = robust_average(&terms, -state.prior.mu * wn, wn, state.posterior.mu);
+        let sig = (state.posterior.weight() + performance.weight())
             .recip()
             .sqrt();
-        self.posterior = Gauss { mu, sig };
-        self.performance = Some(performance.mu);
+        state.terms = terms;
+        state.posterior = Gauss { mu, sig };
+        state.performance = Some(performance.mu);
+        state
     }
+}
 
+impl EloMmrState {
     /// The reference's `update_rating_with_normal`: the performance multiplies the
     /// Gaussian prior.
     fn update_normal(&mut self, performance: Gauss) {
@@ -561,34 +618,56 @@ fn tanh_sums(x: f64, terms: &[Tanh]) -> Derivs {
         f64x4::from([f(&chunk[0]), f(&chunk[1]), f(&chunk[2]), f(&chunk[3])])
     };
     let x4 = f64x4::splat(x);
-    let (lo, hi) = (f64x4::splat(-20.0), f64x4::splat(20.0));
-    let (one, two, three) = (f64x4::splat(1.0), f64x4::splat(2.0), f64x4::splat(3.0));
-    let (mut v, mut d1, mut d2, mut d3) = (f64x4::ZERO, f64x4::ZERO, f64x4::ZERO, f64x4::ZERO);
+    let [mut v, mut d1, mut d2, mut d3] = [f64x4::ZERO; 4];
     let mut chunks = terms.chunks_exact(4);
-    let mut add = |mu: f64x4, a: f64x4, w: f64x4| {
-        let z = ((x4 - mu) * a).max(lo).min(hi);
-        let th = one - two / ((z + z).exp() + one);
-        let s = one - th * th;
-        let a1 = a * w;
-        let a2 = a * a1;
-        v += th * w;
-        d1 += s * a1;
-        d2 -= two * th * s * a2;
-        d3 -= two * s * (one - three * th * th) * a * a2;
-    };
     for chunk in &mut chunks {
-        add(
+        [v, d1, d2, d3] = add_tanh(
+            [v, d1, d2, d3],
+            x4,
             four(|t| t.mu, chunk),
             four(|t| t.w_arg, chunk),
             four(|t| t.w_out, chunk),
         );
     }
     let rest = chunks.remainder();
-    if !rest.is_empty() {
+    if rest.len() > 2 {
         // The last terms, padded with terms of no weight.
         let pad =
             |f: fn(&Tanh) -> f64| f64x4::from([0, 1, 2, 3].map(|i| rest.get(i).map_or(0.0, f)));
-        add(pad(|t| t.mu), pad(|t| t.w_arg), pad(|t| t.w_out));
+        [v, d1, d2, d3] = add_tanh(
+            [v, d1, d2, d3],
+            x4,
+            pad(|t| t.mu),
+            pad(|t| t.w_arg),
+            pad(|t| t.w_out),
+        );
+    } else if !rest.is_empty() {
+        // The last one or two terms (the usual rest of a short sum) in half the lanes,
+        // with the same bits as above: `wide`'s f64x2 does f64x4's arithmetic lane for
+        // lane, and a term of no weight in the other two lanes would add +0 to the value
+        // and the slope and take 0 from the others.
+        let pad = |f: fn(&Tanh) -> f64| f64x2::from([0, 1].map(|i| rest.get(i).map_or(0.0, f)));
+        let (mu, a, w) = (pad(|t| t.mu), pad(|t| t.w_arg), pad(|t| t.w_out));
+        let (one, two, three) = (f64x2::splat(1.0), f64x2::splat(2.0), f64x2::splat(3.0));
+        let z = ((f64x2::splat(x) - mu) * a)
+            .max(f64x2::splat(-20.0))
+            .min(f64x2::splat(20.0));
+        let th = one - two / ((z + z).exp() + one);
+        let s = one - th * th;
+        let a1 = a * w;
+        let a2 = a * a1;
+        let add = |sum: f64x4, t: f64x2| {
+            let ([s0, s1, s2, s3], [t0, t1]) = (sum.to_array(), t.to_array());
+            f64x4::from([s0 + t0, s1 + t1, s2 + 0.0, s3 + 0.0])
+        };
+        let sub = |sum: f64x4, t: f64x2| {
+            let ([s0, s1, s2, s3], [t0, t1]) = (sum.to_array(), t.to_array());
+            f64x4::from([s0 - t0, s1 - t1, s2, s3])
+        };
+        v = add(v, th * w);
+        d1 = add(d1, s * a1);
+        d2 = sub(d2, two * th * s * a2);
+        d3 = sub(d3, two * s * (one - three * th * th) * a * a2);
     }
     [
         v.reduce_add(),
@@ -596,6 +675,30 @@ fn tanh_sums(x: f64, terms: &[Tanh]) -> Derivs {
         d2.reduce_add(),
         d3.reduce_add(),
     ]
+}
+
+/// [`tanh_sums`]' step: the sums `[v, d1, d2, d3]` with four more terms, in the loop
+/// itself (the sums stay in registers).
+#[inline(always)]
+fn add_tanh(
+    [mut v, mut d1, mut d2, mut d3]: [f64x4; 4],
+    x4: f64x4,
+    mu: f64x4,
+    a: f64x4,
+    w: f64x4,
+) -> [f64x4; 4] {
+    let (lo, hi) = (f64x4::splat(-20.0), f64x4::splat(20.0));
+    let (one, two, three) = (f64x4::splat(1.0), f64x4::splat(2.0), f64x4::splat(3.0));
+    let z = ((x4 - mu) * a).max(lo).min(hi);
+    let th = one - two / ((z + z).exp() + one);
+    let s = one - th * th;
+    let a1 = a * w;
+    let a2 = a * a1;
+    v += th * w;
+    d1 += s * a1;
+    d2 -= two * th * s * a2;
+    d3 -= two * s * (one - three * th * th) * a * a2;
+    [v, d1, d2, d3]
 }
 
 /// What a search knows of its function everywhere: the narrowest curve of its terms
@@ -1060,7 +1163,8 @@ struct Logistic {
     shared: Vec<Tanh>,
     w_out: Vec<f64>,
     /// The narrowest curve of all the terms, and the running sums of their
-    /// contributions to the bounds of a [`Shape`] (one more than the terms, from 0).
+    /// contributions to the bounds of a [`Shape`] (one more than the terms, from 0);
+    /// these and the moments are worked out only for windowed searches.
     width: f64,
     b2: Vec<f64>,
     b4: Vec<f64>,
@@ -1080,7 +1184,15 @@ impl Logistic {
         }
     }
 
+    /// The terms of `field` with their bounds and moments.
+    #[cfg(test)]
     fn new(field: &Field) -> Logistic {
+        Logistic::of(field, true)
+    }
+
+    /// The terms of `field`; the bounds and moments only when `windowed` (the entries
+    /// measured against windows of them), the only searches that read them.
+    fn of(field: &Field, windowed: bool) -> Logistic {
         let w_out: Vec<f64> = field
             .merged
             .iter()
@@ -1096,12 +1208,23 @@ impl Logistic {
                 w_out: w * (t.end - t.start) as f64,
             })
             .collect::<Vec<Tanh>>();
+        let mut width = RATING_RANGE.1 - RATING_RANGE.0;
+        if !windowed {
+            return Logistic {
+                shared,
+                w_out,
+                width,
+                b2: Vec::new(),
+                b4: Vec::new(),
+                moments: Vec::new(),
+                center: 0.0,
+            };
+        }
         let mut b2 = Vec::with_capacity(shared.len() + 1);
         let mut b4 = Vec::with_capacity(shared.len() + 1);
         let (mut s2, mut s4) = (0.0, 0.0);
         b2.push(0.0);
         b4.push(0.0);
-        let mut width = RATING_RANGE.1 - RATING_RANGE.0;
         for t in &shared {
             let one = Shape::of(std::slice::from_ref(t));
             width = width.min(one.width);
@@ -1273,8 +1396,8 @@ impl EloMmr {
         for ((m, r), st) in members.iter().zip(before).zip(states) {
             self.check(r, &m.player)?;
             let state = match st.and_then(|s| s.get::<EloMmrState>()) {
-                Some(s) => s.to_update(),
-                None => self.start(r, &m.player)?,
+                Some(s) => Pending::new(s),
+                None => Pending::fresh(self.start(r, &m.player)?),
             };
             prepared.push(state);
         }
@@ -1287,8 +1410,8 @@ impl EloMmr {
                 .map(|((b, s), m)| PlayerChange {
                     before: *b,
                     after: *b,
-                    expected: s.posterior.mu,
-                    actual: s.posterior.mu,
+                    expected: s.state.posterior.mu,
+                    actual: s.state.posterior.mu,
                     k: None,
                     weight: m.weight,
                 })
@@ -1311,8 +1434,9 @@ impl EloMmr {
         for (((state, r), m), st) in prepared.iter_mut().zip(before).zip(&members).zip(states) {
             let w = self.weight(m.weight, r.games);
             // The idle drift is what the rating's σ gained since the state was stored.
+            let sig = state.state.posterior.sig;
             let idle = match (st, r.sigma) {
-                (Some(_), Some(s)) => (s * s - state.posterior.sig * state.posterior.sig).max(0.0),
+                (Some(_), Some(s)) => (s * s - sig * sig).max(0.0),
                 _ => 0.0,
             };
             let noise = w * self.sig_limit * self.sig_limit + idle;
@@ -1321,7 +1445,7 @@ impl EloMmr {
                 Variant::Gaussian => state.add_noise_and_collapse(noise),
             }
             beta2.push(self.perf_var(w));
-            expected.push(state.posterior.mu);
+            expected.push(state.state.posterior.mu);
         }
         // Step 2: each entry's term (a team: its members' mean skill, plus its factors).
         let off = crate::factor::entry_offsets(game, factors);
@@ -1331,12 +1455,12 @@ impl EloMmr {
                 let n = r.len() as f64;
                 let mu = prepared[r.clone()]
                     .iter()
-                    .map(|s| s.posterior.mu)
+                    .map(|s| s.state.posterior.mu)
                     .sum::<f64>()
                     / n;
                 let skill = prepared[r.clone()]
                     .iter()
-                    .map(|s| s.posterior.sig * s.posterior.sig)
+                    .map(|s| s.state.posterior.sig * s.state.posterior.sig)
                     .sum::<f64>()
                     / (n * n);
                 let noise = beta2[r].iter().sum::<f64>() / n;
@@ -1358,7 +1482,8 @@ impl EloMmr {
         };
         for (e, &p) in perf.iter().enumerate() {
             for k in game.member_range(e) {
-                let mut state = std::mem::replace(&mut prepared[k], EloMmrState::new(terms[e]));
+                let pending =
+                    std::mem::replace(&mut prepared[k], Pending::fresh(EloMmrState::new(terms[e])));
                 // The player's part of the entry's performance: less its factors, whose
                 // uncertainty widens the performance's.
                 let (fm, fv) = off[e];
@@ -1366,10 +1491,14 @@ impl EloMmr {
                     mu: p - fm,
                     sig: (beta2[k] + fv).sqrt(),
                 };
-                match self.variant {
-                    Variant::Logistic => state.update_logistic(performance, max_history),
-                    Variant::Gaussian => state.update_normal(performance),
-                }
+                let mut state = match self.variant {
+                    Variant::Logistic => pending.update_logistic(performance, max_history),
+                    Variant::Gaussian => {
+                        let mut state = pending.finish();
+                        state.update_normal(performance);
+                        state
+                    }
+                };
                 // The belief stays in range: μ is a root sought there, or a weighted mean
                 // of values there (up to rounding); σ leaves it only with extreme settings.
                 state.posterior.mu = state.posterior.mu.clamp(RATING_RANGE.0, RATING_RANGE.1);
@@ -1438,7 +1567,7 @@ impl EloMmr {
         let windowed = size > 0 && size < field.merged.len();
         match self.variant {
             Variant::Logistic => {
-                let logistic = Logistic::new(&field);
+                let logistic = Logistic::of(&field, windowed);
                 if windowed {
                     let windows: Vec<std::ops::Range<usize>> = terms
                         .iter()
@@ -1587,6 +1716,7 @@ impl EloMmr {
         let mut perf = vec![0.0; places.len()];
         // Where G was last evaluated, and its values there.
         let mut last: Option<(f64, Derivs)> = None;
+        let mut tied: Vec<Tanh> = Vec::new();
         let mut start = 0;
         while start < places.len() {
             let mut end = start + 1;
@@ -1596,24 +1726,22 @@ impl EloMmr {
             let level: f64 = w_out[start..end].iter().sum();
             let c = (total - ahead - level) - ahead;
             // The tied entries' second logistic parts, one per entry.
-            let tied: Vec<Tanh> = if split {
-                Vec::new()
-            } else {
-                (start..end)
-                    .map(|e| {
-                        let j = field.term_of[e];
-                        Tanh {
-                            w_out: logistic.w_out[j],
-                            ..logistic.shared[j]
-                        }
-                    })
-                    .collect()
-            };
+            tied.clear();
+            if !split {
+                tied.extend((start..end).map(|e| {
+                    let j = field.term_of[e];
+                    Tanh {
+                        w_out: logistic.w_out[j],
+                        ..logistic.shared[j]
+                    }
+                }));
+            }
+            let tied = &tied[..];
             let tie = |x: f64| -> Derivs {
-                let [v, d1, d2, d3] = tanh_sums(x, &tied);
+                let [v, d1, d2, d3] = tanh_sums(x, tied);
                 [c - v, -d1, -d2, -d3]
             };
-            let shape = shared_shape.and(Shape::of(&tied));
+            let shape = shared_shape.and(Shape::of(tied));
             let (x0, first) = match last {
                 Some((x, shared)) => (x, plus(shared, tie(x))),
                 None => {
