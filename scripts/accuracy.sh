@@ -21,7 +21,7 @@
 # DIR/libraries/NAME/*.csv (NAME: the file without `.csv`); the libraries are not run on
 # these histories here.
 #
-# podium's backtests are kept too, in target/accuracy-podium/ under the checksum of the
+# podium's backtests and simulations are kept too, in target/accuracy-podium/ under the checksum of the
 # binary, the arguments and the history, and reused while none changes. `--no-libraries`
 # runs no library system: the tables show the library rows already kept, if any.
 # Usage: bash scripts/accuracy.sh [--fresh] [--no-libraries]   (PODIUM_DATA=... for another data directory)
@@ -53,21 +53,25 @@ if ! "$venv/bin/python" -c 'import openskill, trueskill, elo_mmr_py, numpy' 2>/d
   "$venv/bin/python" -m pip install -q numpy openskill==6.2.0 trueskill==0.4.5 elo-mmr-py==2.0.0
 fi
 binary_key=$(sha256sum <"$podium" | cut -c1-16)
-# `podium ARGS > OUT`, kept under the checksum of the binary, the arguments and the
-# contents of the files among them (not their paths), and reused while none changes.
-backtest() { # output file, podium arguments
-  local out=$1 key a
+# `podium ARGS > OUT 2> OUT.err`, kept under the checksum of the binary, the arguments
+# and the contents of the files among them (not their paths), and reused while none
+# changes. An argument `@PLOT@` is a plot kept beside the output, at "$kept.svg".
+kept() { # output file, podium arguments
+  local out=$1 key a args=()
   shift
   key=$({
     echo "$binary_key"
     for a in "$@"; do if [ -f "$a" ]; then sha256sum <"$a"; else echo "$a"; fi; done
   } | sha256sum | cut -c1-16)
+  kept=$cache-podium/$key
+  for a in "$@"; do if [ "$a" = @PLOT@ ]; then args+=("$kept.svg"); else args+=("$a"); fi; done
   mkdir -p "$cache-podium"
-  if [ "$fresh" = yes ] || [ ! -s "$cache-podium/$key.csv" ]; then
-    $podium "$@" >"$cache-podium/$key.part" 2>/dev/null </dev/null
-    mv "$cache-podium/$key.part" "$cache-podium/$key.csv"
+  if [ "$fresh" = yes ] || [ ! -s "$kept.out" ]; then
+    $podium "${args[@]}" >"$kept.part" 2>"$kept.err" </dev/null
+    mv "$kept.part" "$kept.out"
   fi
-  cp "$cache-podium/$key.csv" "$out"
+  cp "$kept.out" "$out"
+  cp "$kept.err" "$out.err"
 }
 default=$($podium rate --help | awk '/--system </ { s = 1 } s && /\[default:/ { gsub(/.*default: |\]/, ""); print; exit }')
 
@@ -99,7 +103,9 @@ import libraries; print(" ".join(libraries.ALL_SYSTEMS))')
   fi
   {
     echo "dataset,library,system,accuracy_pct,log_loss,warm_pairs,seconds,matches,complete,failures"
-    for s in $all; do [ -s "$dir/${s/:/_}.csv" ] && tail -n +2 "$dir/${s/:/_}.csv"; done
+    for s in $all; do
+      if [ -s "$dir/${s/:/_}.csv" ]; then tail -n +2 "$dir/${s/:/_}.csv"; fi
+    done
   } >"$dir/all.csv.txt"
   echo "$dir/all.csv.txt"
 }
@@ -108,14 +114,14 @@ import libraries; print(" ".join(libraries.ALL_SYSTEMS))')
 history() { # title, name, csv file
   local lib
   lib=$(libraries "$2" "$3")
-  backtest "$tmp/$2.podium.csv" backtest "$3" --systems all --format csv
+  kept "$tmp/$2.podium.csv" backtest "$3" --systems all --format csv
   {
     echo
     echo "### $1"
     echo
     echo "\`podium backtest $2.csv --systems all --format csv\` and"
     local newest
-    newest=$(ls -t "$(dirname "$lib")"/*.csv 2>/dev/null | head -1)
+    newest=$(ls -t "$(dirname "$lib")"/*.csv 2>/dev/null | head -1 || true)
     if [ -n "$newest" ]; then
       echo "\`scripts/reference/libraries.py $2.csv\` (library results of $(date -u -r "$newest" +%Y-%m-%d))."
     else
@@ -178,12 +184,14 @@ outside() {
     name=${file%.csv}
     echo "outside history $name" >&2
     read -r m p once mean big < <(stats "$dir/$file")
-    [ -n "$conversion" ] && echo "- $title: $conversion" >>"$tmp/outside-notes.md"
+    if [ -n "$conversion" ]; then echo "- $title: $conversion" >>"$tmp/outside-notes.md"; fi
     echo "| $title | $source | $(commas "$m") | $(commas "$p") | $once % | $(commas "$mean") / $(commas "$big") |" >>"$tmp/outside-desc.md"
-    backtest "$tmp/out-$name.csv" backtest "$dir/$file" --systems "$systems" --format csv
+    kept "$tmp/out-$name.csv" backtest "$dir/$file" --systems "$systems" --format csv
     {
       echo "dataset,library,system,accuracy_pct,log_loss,warm_pairs,seconds,matches,complete,failures"
-      [ -d "$dir/libraries/$name" ] && for f in "$dir/libraries/$name"/*.csv; do tail -n +2 "$f"; done
+      if [ -d "$dir/libraries/$name" ]; then
+        for f in "$dir/libraries/$name"/*.csv; do tail -n +2 "$f"; done
+      fi
     } >"$tmp/out-$name.lib.csv"
     # podium's elo-mmr and elo-mmx stand for elo-mmr-py's mmr and mmx where those did not
     # complete, when the two gave the same figures on every lab history.
@@ -246,7 +254,7 @@ margins() {
   $podium import f1 "$data/f1" --scores >"$tmp/f1-scores.csv" 2>/dev/null
   local h
   for h in catan f1; do
-    backtest "$tmp/$h-scores.bt.csv" backtest "$tmp/$h-scores.csv" --systems all --scores both --format csv
+    kept "$tmp/$h-scores.bt.csv" backtest "$tmp/$h-scores.csv" --systems all --scores both --format csv
   done
   # One row: the default with scores, on places only, and the best of the others.
   row() { # title, backtest csv
@@ -360,8 +368,8 @@ echo "outscores the other in a fresh game (equal ratings count ½); \`mean-score
 echo "players by their mean score so far, the bound a rating can reach from the same games."
 echo "$trials trials, seed 1:"
 echo
-$podium simulate --systems all --trials "$trials" --seed 1 --format csv \
-  --plot docs/img/simulation.svg >"$tmp/sim.csv" 2>"$tmp/sim.err"
+kept "$tmp/sim.csv" simulate --systems all --trials "$trials" --seed 1 --format csv --plot @PLOT@
+cp "$kept.svg" docs/img/simulation.svg
 echo "\`podium simulate --systems all --trials $trials --seed 1 --plot docs/img/simulation.svg\`"
 echo
 awk -F, 'NR > 1 {
@@ -377,7 +385,7 @@ awk -F, 'NR > 1 {
              print ""
            } }' "$tmp/sim.csv"
 echo
-sed 's/^/- /' "$tmp/sim.err"
+sed 's/^/- /' "$tmp/sim.csv.err"
 echo
 echo "![Predictive ability against rounds played](img/simulation.svg)"
 echo
@@ -404,7 +412,8 @@ echo "the stronger outscores the weaker in 76 % of games) every system runs:"
 echo
 echo '```'
 echo "\$ podium simulate --systems all --true 1400,1600 --rounds 1,2,5,10,100 --trials $trials --seed 1"
-$podium simulate --systems all --true 1400,1600 --rounds 1,2,5,10,100 --trials "$trials" --seed 1
+kept "$tmp/two.txt" simulate --systems all --true 1400,1600 --rounds 1,2,5,10,100 --trials "$trials" --seed 1
+cat "$tmp/two.txt"
 echo '```'
 } >>"$out"
 echo "wrote $out"
