@@ -184,7 +184,9 @@ outside() {
     name=${file%.csv}
     echo "outside history $name" >&2
     read -r m p once mean big < <(stats "$dir/$file")
-    if [ -n "$conversion" ]; then echo "- $title: $conversion" >>"$tmp/outside-notes.md"; fi
+    local ran="every podium system"
+    [ "$systems" = all ] || ran="podium's ${systems//,/, }"
+    echo "- $title: ${conversion:+$conversion; }$ran." >>"$tmp/outside-notes.md"
     echo "| $title | $source | $(commas "$m") | $(commas "$p") | $once % | $(commas "$mean") / $(commas "$big") |" >>"$tmp/outside-desc.md"
     kept "$tmp/out-$name.csv" backtest "$dir/$file" --systems "$systems" --format csv
     {
@@ -222,12 +224,10 @@ outside() {
   echo "|---|---|---:|---:|---:|---:|"
   cat "$tmp/outside-desc.md"
   echo
-  if [ -s "$tmp/outside-notes.md" ]; then
-    cat "$tmp/outside-notes.md"
-    echo
-  fi
-  echo "Each row: \`podium backtest FILE --systems SYSTEMS --format csv\` (every system on the"
-  echo "smaller files; fewer where \`all\` would take too long) and, where they were run,"
+  cat "$tmp/outside-notes.md"
+  echo
+  echo "Each row: \`podium backtest FILE --systems SYSTEMS --format csv\` (the systems above) and,"
+  echo "where they were run,"
   echo "\`scripts/reference/libraries.py FILE --systems S --time-limit T\` in the virtual"
   echo "environment this script makes, a system at a time (on the larger files they run out"
   echo "of any budget that fits here). Accuracy in %, then log loss; \`margin\`: the default"
