@@ -132,9 +132,9 @@ history() { # title, name, csv file
     echo "|---|---|---:|---:|---:|---:|"
     {
       awk -F, -v d="$default" 'NR > 1 { n = $1; if (n == d) n = "**" n "** (default)";
-        printf "%.4f|%s|podium|%.2f|%.4f|%d|%.1f\n", $2, n, 100 * $2, $3, $4, $5 }' "$tmp/$2.podium.csv"
+        printf "%.4f|%s|podium|%.2f|%.4f|%.0f|%.1f\n", $2, n, 100 * $2, $3, $4, $5 }' "$tmp/$2.podium.csv"
       awk -F, 'NR > 1 { m = ($9 == "yes") ? "" : " (" $8 " matches)";
-        printf "%.4f|%s%s|%s|%.2f|%s|%d|%.1f\n", $4 / 100, $3, m, $2, $4, $5, $6, $7 }' "$lib"
+        printf "%.4f|%s%s|%s|%.2f|%s|%.0f|%.1f\n", $4 / 100, $3, m, $2, $4, $5, $6, $7 }' "$lib"
     } | sort -t'|' -k1,1gr | cut -d'|' -f2- |
       awk -F'|' '{ printf "|"; for (i = 1; i <= NF; i++) printf " %s |", $i; print "" }'
   } >>"$out"
@@ -165,7 +165,7 @@ stats() { # csv file
       if (!(($m SUBSEP $p) in seen)) { seen[$m, $p] = 1; games[$p]++ } }
     END { for (x in games) { players++; if (games[x] == 1) once++ }
           for (x in rows) if (rows[x] > big) big = rows[x]
-          printf "%d %d %.1f %d %d\n", matches, players, 100 * once / players, (NR - 1) / matches, big }' "$1"
+          printf "%d %d %.1f %.0f %d\n", matches, players, 100 * once / players, (NR - 1) / matches, big }' "$1"
 }
 
 # Thousands separated by commas.
@@ -209,7 +209,7 @@ outside() {
           if (!("mmx" in done) && ex != "" && ex > la) { la = ex; ln = "elo-mmr-py mmx, by podium elo-mmx" } }
         lib = (ln == "") ? "none ran" : sprintf("%.2f (%s)", la, ln)
         mg = (ln == "") ? "" : sprintf("%+.2f", da - la)
-        printf "| %s | %d | %.2f / %.4f | %.2f (%s) | %s | %s |\n", t, w, da, dl, pa, pn, lib, mg }' \
+        printf "| %s | %.0f | %.2f / %.4f | %.2f (%s) | %s | %s |\n", t, w, da, dl, pa, pn, lib, mg }' \
       "$tmp/out-$name.csv" "$tmp/out-$name.lib.csv" >>"$tmp/outside-rows.md"
   done < <(tail -n +2 "$meta")
   echo
@@ -263,7 +263,7 @@ margins() {
       $1 == d { s = sprintf("%.2f ± %.2f (log loss %.4f)", 100 * $2, 100 * $6, $3); w = $4; sa = 100 * $2; se = 100 * $6 }
       $1 == d " (ranks only)" { r = sprintf("%.2f ± %.2f (%.4f)", 100 * $2, 100 * $6, $3); ra = 100 * $2 }
       $1 != d && $1 != d " (ranks only)" && 100 * $2 > b { b = 100 * $2; bn = $1 }
-      END { printf "| %s (%d warm pairs) | %s | %s | %s %.2f |\n", t, w, s, r, bn, b
+      END { printf "| %s (%.0f warm pairs) | %s | %s | %s %.2f |\n", t, w, s, r, bn, b
             printf "%+.2f %.2f\n", sa - ra, se > "/dev/stderr" }' "$2"
   }
   row Catan "$tmp/catan-scores.bt.csv" 2>"$tmp/catan.diff" >"$tmp/margins.md"
