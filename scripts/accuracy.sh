@@ -219,6 +219,8 @@ outside() {
   echo "real histories from elsewhere, each converted to podium's long CSV (\`match\`, \`player\`,"
   echo "\`rank\`, and \`time\` where the source dates its matches) outside the repository and"
   echo "replayed from their first match. One-off players played one match of the history."
+  echo "This section is written when \`OUTSIDE_DATA=DIR bash scripts/accuracy.sh\` names the"
+  echo "directory of those files and their description (its layout: the script's header)."
   echo
   echo "| history | source | matches | players | one-off players | mean / largest field |"
   echo "|---|---|---:|---:|---:|---:|"
