@@ -175,6 +175,11 @@ def write_history(path, matches):
     path.write_text("\n".join(lines) + "\n")
 
 
+# Calls of 20,000 matches each, far more than a machine makes in the timer's 0.3 s: a
+# Ctrl-C that is lost fails the test instead of looping for ever.
+CALLS_UNTIL_CTRL_C = 2_000
+
+
 def interrupt_soon():
     timer = threading.Timer(0.3, _thread.interrupt_main)
     timer.start()
@@ -192,9 +197,10 @@ def test_rate_files_interrupted_by_ctrl_c_keeps_nothing_of_that_call(tmp_path, k
     timer = interrupt_soon()
     try:
         with pytest.raises(KeyboardInterrupt):
-            while True:
+            for _ in range(CALLS_UNTIL_CTRL_C):
                 before = league.matches_rated
                 league.rate_files(path)
+            pytest.fail(f"no KeyboardInterrupt in {CALLS_UNTIL_CTRL_C} calls: Ctrl-C was lost")
     finally:
         timer.cancel()
     # The call that was interrupted left the league as it found it.
@@ -211,9 +217,10 @@ def test_rate_many_interrupted_by_ctrl_c_keeps_nothing_of_that_call(tmp_path):
     timer = interrupt_soon()
     try:
         with pytest.raises(KeyboardInterrupt):
-            while True:
+            for _ in range(CALLS_UNTIL_CTRL_C):
                 before = league.matches_rated
                 league.rate_many(matches, skip_bad=True)
+            pytest.fail(f"no KeyboardInterrupt in {CALLS_UNTIL_CTRL_C} calls: Ctrl-C was lost")
     finally:
         timer.cancel()
     assert league.matches_rated == before
