@@ -503,8 +503,11 @@ impl Leagues {
         if self.store.entered_before(id, snap.head.last_seq, last)? {
             return stale("a match entered since they were saved goes before their last");
         }
-        let saved: podium::SavedLeague =
-            serde_json::from_str(&snap.data).map_err(|e| corrupt(format!("data: {e}")))?;
+        let saved: podium::SavedLeague = if snap.data.is_empty() {
+            crate::packed::unpack(&snap.packed).map_err(|e| corrupt(format!("packed: {e}")))?
+        } else {
+            serde_json::from_str(&snap.data).map_err(|e| corrupt(format!("data: {e}")))?
+        };
         let sys = build_system(&row.system, &row.config)?;
         let league =
             podium::League::restore_with(sys, saved).map_err(|e| corrupt(format!("data: {e}")))?;
@@ -1955,9 +1958,9 @@ impl SaveJob {
             .league
             .save()
             .map_err(|e| corrupt(e.to_string()))?;
-        let data = serde_json::to_string(&saved).map_err(|e| corrupt(e.to_string()))?;
+        let packed = crate::packed::pack(&saved).map_err(corrupt)?;
         drop(saved);
-        let bytes = data.len();
+        let bytes = packed.len();
         let to_i64 = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
         store.save_snapshot(&SnapshotRow {
             league: slot.id,
@@ -1967,7 +1970,8 @@ impl SaveJob {
             season: to_i64(self.source.season),
             system: self.system,
             config: self.config,
-            data,
+            data: String::new(),
+            packed,
         })?;
         *lock(&slot.saved) = Some((self.source.count, self.head.last_change));
         tracing::info!(

@@ -55,6 +55,7 @@ mod body;
 mod derived;
 mod error;
 mod leagues;
+mod packed;
 mod postgres;
 mod rows;
 mod sqlite;

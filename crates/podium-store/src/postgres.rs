@@ -106,6 +106,10 @@ CREATE TABLE snapshots (
     created_at TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 ",
+    // Saved ratings packed (see `SnapshotRow::packed`); NULL in a row saved as JSON.
+    // Already compressed: kept out of line without pglz.
+    "ALTER TABLE snapshots ADD COLUMN packed BYTEA;
+ALTER TABLE snapshots ALTER COLUMN packed SET STORAGE EXTERNAL;",
 ];
 
 /// The first key of podium's advisory locks (the second is the league, or 0 for the
@@ -508,12 +512,13 @@ impl Store for PgStore {
     fn snapshot(&self, league: LeagueId) -> Result<Option<SnapshotRow>, StoreError> {
         self.with(|c| {
             c.query_opt(
-                "SELECT last_seq, last_change, count, at_time, at_seq, season, system, config, data FROM snapshots WHERE league = $1",
+                "SELECT last_seq, last_change, count, at_time, at_seq, season, system, config, data, packed FROM snapshots WHERE league = $1",
                 &[&league],
             )?
             .map(|r| {
                 let config: String = r.get(7);
                 let at_seq: Option<i64> = r.get(4);
+                let packed: Option<Vec<u8>> = r.get(9);
                 Ok(SnapshotRow {
                     league,
                     head: Head {
@@ -529,6 +534,7 @@ impl Store for PgStore {
                     system: r.get(6),
                     config: parse_config(league, &config)?,
                     data: r.get(8),
+                    packed: packed.unwrap_or_default(),
                 })
             })
             .transpose()
@@ -538,15 +544,16 @@ impl Store for PgStore {
     fn save_snapshot(&self, s: &SnapshotRow) -> Result<(), StoreError> {
         let (time, seq) = (s.last.and_then(|p| p.time), s.last.map(|p| p.seq));
         let config = config_text(&s.config);
+        let packed = (!s.packed.is_empty()).then_some(s.packed.as_slice());
         self.with(|c| {
             c.execute(
-                "INSERT INTO snapshots (league, last_seq, last_change, count, at_time, at_seq, season, system, config, data)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                "INSERT INTO snapshots (league, last_seq, last_change, count, at_time, at_seq, season, system, config, data, packed)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
                  ON CONFLICT (league) DO UPDATE SET last_seq = EXCLUDED.last_seq,
                     last_change = EXCLUDED.last_change, count = EXCLUDED.count,
                     at_time = EXCLUDED.at_time, at_seq = EXCLUDED.at_seq, season = EXCLUDED.season,
                     system = EXCLUDED.system, config = EXCLUDED.config, data = EXCLUDED.data,
-                    created_at = now()",
+                    packed = EXCLUDED.packed, created_at = now()",
                 &[
                     &s.league,
                     &s.head.last_seq,
@@ -558,6 +565,7 @@ impl Store for PgStore {
                     &s.system,
                     &config,
                     &s.data,
+                    &packed,
                 ],
             )?;
             Ok(())

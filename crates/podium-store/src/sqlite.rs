@@ -119,6 +119,8 @@ CREATE TABLE snapshots (
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 ",
+    // Saved ratings packed (see `SnapshotRow::packed`); NULL in a row saved as JSON.
+    "ALTER TABLE snapshots ADD COLUMN packed BLOB;",
 ];
 
 /// A store in one SQLite file.
@@ -581,11 +583,12 @@ impl Store for SqliteStore {
             String,
             String,
             String,
+            Option<Vec<u8>>,
         );
         let raw: Option<Raw> = self.read(|conn| {
             Ok(conn
                 .prepare_cached(
-                    "SELECT last_seq, last_change, count, at_time, at_seq, season, system, config, data FROM snapshots WHERE league = ?1",
+                    "SELECT last_seq, last_change, count, at_time, at_seq, season, system, config, data, packed FROM snapshots WHERE league = ?1",
                 )?
                 .query_row([league], |r| {
                     Ok((
@@ -598,12 +601,24 @@ impl Store for SqliteStore {
                         r.get(6)?,
                         r.get(7)?,
                         r.get(8)?,
+                        r.get(9)?,
                     ))
                 })
                 .optional()?)
         })?;
         raw.map(
-            |(last_seq, last_change, count, at_time, at_seq, season, system, config, data)| {
+            |(
+                last_seq,
+                last_change,
+                count,
+                at_time,
+                at_seq,
+                season,
+                system,
+                config,
+                data,
+                packed,
+            )| {
                 Ok(SnapshotRow {
                     league,
                     head: Head {
@@ -616,6 +631,7 @@ impl Store for SqliteStore {
                     system,
                     config: parse_config(league, &config)?,
                     data,
+                    packed: packed.unwrap_or_default(),
                 })
             },
         )
@@ -625,8 +641,8 @@ impl Store for SqliteStore {
     fn save_snapshot(&self, s: &SnapshotRow) -> Result<(), StoreError> {
         let conn = self.write();
         conn.prepare_cached(
-            "INSERT OR REPLACE INTO snapshots (league, last_seq, last_change, count, at_time, at_seq, season, system, config, data)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            "INSERT OR REPLACE INTO snapshots (league, last_seq, last_change, count, at_time, at_seq, season, system, config, data, packed)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         )?
         .execute(params![
             s.league,
@@ -638,7 +654,8 @@ impl Store for SqliteStore {
             s.season,
             s.system,
             config_text(&s.config),
-            s.data
+            s.data,
+            (!s.packed.is_empty()).then_some(&s.packed)
         ])?;
         Ok(())
     }

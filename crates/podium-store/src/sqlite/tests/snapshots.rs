@@ -353,6 +353,38 @@ fn unreadable_saved_ratings_fall_back_to_the_whole_ledger(b: Backend) {
     assert!(restart(&scratch, id), "the good one again");
 }
 
+/// Ratings are saved packed; a row saved as JSON before (its league in `data`, nothing
+/// packed) is still restored from, bit for bit, and packed data that cannot be read falls
+/// back to rating the whole ledger.
+fn a_row_saved_as_json_is_still_restored_from(b: Backend) {
+    let (scratch, id, snap) = saved_league(b, "kalman-mmr");
+    assert!(snap.data.is_empty());
+    assert!(snap.packed.starts_with(crate::packed::TAG));
+    let saved = crate::packed::unpack(&snap.packed).unwrap();
+    let json = SnapshotRow {
+        data: serde_json::to_string(&saved).unwrap(),
+        packed: Vec::new(),
+        ..snap.clone()
+    };
+    scratch.store.save_snapshot(&json).unwrap();
+    assert_eq!(scratch.store.snapshot(id).unwrap().unwrap(), json);
+    assert!(restart(&scratch, id), "the JSON row is used");
+    let mut cut = snap.packed.clone();
+    cut.truncate(cut.len() / 2);
+    let mut retagged = snap.packed.clone();
+    retagged[7] = b'9';
+    for (what, packed) in [("cut short", cut), ("another layout's tag", retagged)] {
+        scratch
+            .store
+            .save_snapshot(&SnapshotRow {
+                packed,
+                ..snap.clone()
+            })
+            .unwrap();
+        assert!(!restart(&scratch, id), "{what}: used");
+    }
+}
+
 /// While restored, a league answers its board, pages, factors and info at once; its
 /// players' histories, its matches' changes, its seasons and writes answer "not
 /// ready" until its whole ledger is rated.
@@ -399,6 +431,10 @@ mod snapshots_on_sqlite {
     fn a_restored_league_serves_its_board_and_waits_for_the_rest() {
         super::a_restored_league_serves_its_board_and_waits_for_the_rest(super::Backend::Sqlite)
     }
+    #[test]
+    fn a_row_saved_as_json_is_still_restored_from() {
+        super::a_row_saved_as_json_is_still_restored_from(super::Backend::Sqlite)
+    }
 }
 
 mod snapshots_on_postgres {
@@ -417,5 +453,9 @@ mod snapshots_on_postgres {
     #[test]
     fn a_restored_league_serves_its_board_and_waits_for_the_rest() {
         super::a_restored_league_serves_its_board_and_waits_for_the_rest(super::Backend::Postgres)
+    }
+    #[test]
+    fn a_row_saved_as_json_is_still_restored_from() {
+        super::a_row_saved_as_json_is_still_restored_from(super::Backend::Postgres)
     }
 }
