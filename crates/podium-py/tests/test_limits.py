@@ -3,6 +3,8 @@ candidates of a tuning search), wide cells in printed tables, counts that are ne
 times that do not fit the league, and Ctrl-C during long work."""
 
 import _thread
+import contextlib
+import signal
 import threading
 
 import pytest
@@ -180,10 +182,19 @@ def write_history(path, matches):
 CALLS_UNTIL_CTRL_C = 2_000
 
 
-def interrupt_soon():
+@contextlib.contextmanager
+def ctrl_c_soon():
+    """Ctrl-C in 0.3 s, as a user would press it. A process started in the background by
+    a shell without job control ignores SIGINT, and then `interrupt_main` does nothing:
+    Python's own handler is put in place for the test, and the one before it back after."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, _thread.interrupt_main)
     timer.start()
-    return timer
+    try:
+        yield
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, before)
 
 
 @pytest.mark.parametrize("keep_history", [False, True])
@@ -194,15 +205,11 @@ def test_rate_files_interrupted_by_ctrl_c_keeps_nothing_of_that_call(tmp_path, k
     if keep_history:
         league.history()  # records from now on, match by match
     before = league.matches_rated
-    timer = interrupt_soon()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            for _ in range(CALLS_UNTIL_CTRL_C):
-                before = league.matches_rated
-                league.rate_files(path)
-            pytest.fail(f"no KeyboardInterrupt in {CALLS_UNTIL_CTRL_C} calls: Ctrl-C was lost")
-    finally:
-        timer.cancel()
+    with ctrl_c_soon(), pytest.raises(KeyboardInterrupt):
+        for _ in range(CALLS_UNTIL_CTRL_C):
+            before = league.matches_rated
+            league.rate_files(path)
+        pytest.fail(f"no KeyboardInterrupt in {CALLS_UNTIL_CTRL_C} calls: Ctrl-C was lost")
     # The call that was interrupted left the league as it found it.
     assert league.matches_rated == before
     assert league.matches_rated % 20_000 == 0
@@ -214,15 +221,11 @@ def test_rate_many_interrupted_by_ctrl_c_keeps_nothing_of_that_call(tmp_path):
     matches = podium.read_csv(path)
     league = podium.League("sme")
     before = league.matches_rated
-    timer = interrupt_soon()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            for _ in range(CALLS_UNTIL_CTRL_C):
-                before = league.matches_rated
-                league.rate_many(matches, skip_bad=True)
-            pytest.fail(f"no KeyboardInterrupt in {CALLS_UNTIL_CTRL_C} calls: Ctrl-C was lost")
-    finally:
-        timer.cancel()
+    with ctrl_c_soon(), pytest.raises(KeyboardInterrupt):
+        for _ in range(CALLS_UNTIL_CTRL_C):
+            before = league.matches_rated
+            league.rate_many(matches, skip_bad=True)
+        pytest.fail(f"no KeyboardInterrupt in {CALLS_UNTIL_CTRL_C} calls: Ctrl-C was lost")
     assert league.matches_rated == before
     assert league.matches_rated % 20_000 == 0
 
@@ -233,12 +236,9 @@ def test_backtest_and_tune_stop_on_ctrl_c(tmp_path):
     matches = podium.read_csv(path)
     for run in (lambda: podium.backtest(matches, "all"),
                 lambda: podium.tune(matches, "sme", {"k": (1, 64)}, steps=64)):
-        timer = interrupt_soon()
-        try:
-            with pytest.raises(KeyboardInterrupt):
-                while True:
-                    run()
-        finally:
-            timer.cancel()
+        with ctrl_c_soon(), pytest.raises(KeyboardInterrupt):
+            for _ in range(CALLS_UNTIL_CTRL_C):
+                run()
+            pytest.fail(f"no KeyboardInterrupt in {CALLS_UNTIL_CTRL_C} calls: Ctrl-C was lost")
     # The package works on after an interrupt.
     assert podium.backtest(history(), "sme")[0].warm_pairs > 0
