@@ -365,6 +365,9 @@ pub async fn serve(options: ServeOptions, on_bound: impl FnOnce(SocketAddr)) -> 
     root.in_scope(|| tracing::info!(addr = %bound, "podium serve listening on http://{bound}/"));
     on_bound(bound);
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    // Claimed before the follower starts, which would otherwise rate a league whole
+    // that the loader restores from its saved ratings in a moment.
+    let claimed = leagues.claim_unloaded();
     let loader = {
         let (leagues, span) = (leagues.clone(), root.clone());
         std::thread::Builder::new()
@@ -372,7 +375,7 @@ pub async fn serve(options: ServeOptions, on_bound: impl FnOnce(SocketAddr)) -> 
             .spawn(move || {
                 let _entered = span.enter();
                 let started = Instant::now();
-                leagues.load_all(threads);
+                leagues.load_claimed(&claimed, threads);
                 tracing::info!(
                     seconds = started.elapsed().as_secs_f64(),
                     "every league loaded"

@@ -379,14 +379,32 @@ impl Leagues {
     /// ledger is rated, and each is served whole as soon as it is. A league that cannot
     /// be loaded is logged and answers with the reason.
     pub fn load_all(&self, threads: usize) {
-        let ids = self.unloaded();
-        for id in &ids {
-            if let Some(slot) = read(&self.slots).get(id) {
-                slot.claimed.store(true, Ordering::Relaxed);
-            }
-        }
+        let ids = self.claim_unloaded();
+        self.load_claimed(&ids, threads);
+    }
+
+    /// Takes on every league not loaded yet and not taken on already (by
+    /// [`Leagues::follow`]), smallest ledger first, for [`Leagues::load_claimed`]: the
+    /// follower leaves them alone from then on. A server claims its leagues before it
+    /// starts following the store, so that a league with saved ratings is restored from
+    /// them, not rated whole by the follower first.
+    #[must_use]
+    pub fn claim_unloaded(&self) -> Vec<LeagueId> {
+        let slots = read(&self.slots);
+        self.unloaded()
+            .into_iter()
+            .filter(|id| {
+                slots
+                    .get(id)
+                    .is_some_and(|slot| !slot.claimed.swap(true, Ordering::Relaxed))
+            })
+            .collect()
+    }
+
+    /// [`Leagues::load_all`] for the leagues of `ids` ([`Leagues::claim_unloaded`]).
+    pub fn load_claimed(&self, ids: &[LeagueId], threads: usize) {
         let run = |work: &(dyn Fn(LeagueId) + Sync)| {
-            let queue = Mutex::new(VecDeque::from(ids.clone()));
+            let queue = Mutex::new(VecDeque::from(ids.to_vec()));
             let span = tracing::Span::current();
             std::thread::scope(|s| {
                 for _ in 0..threads.max(1) {
@@ -1507,9 +1525,13 @@ impl Leagues {
 
     /// [`Leagues::refresh`] unless the league is being changed in this process (which
     /// catches up first anyway): whether it ran.
-    fn refresh_if_idle(&self, id: LeagueId) -> Result<bool, StoreError> {
+    pub(crate) fn refresh_if_idle(&self, id: LeagueId) -> Result<bool, StoreError> {
         let slot = self.slot(id)?;
         if !matches!(&*read(&slot.state), Phase::Ready(_)) {
+            // As the loader does: served from saved ratings, if any, while rated whole.
+            if let Err(e) = self.restore(id) {
+                tracing::warn!(league = id, error = %e, "league could not be restored from its saved ratings");
+            }
             return self.load(id).map(|()| true);
         }
         let _w = match slot.writer.try_lock() {
@@ -1588,7 +1610,7 @@ impl Leagues {
 
     /// Whether a league's ratings are behind `head` (or unknown here, or found but not
     /// taken on by a loader yet; or could not be loaded, when `retry`).
-    fn behind(&self, id: LeagueId, head: Head, retry: bool) -> bool {
+    pub(crate) fn behind(&self, id: LeagueId, head: Head, retry: bool) -> bool {
         let Some(slot) = read(&self.slots).get(&id).cloned() else {
             return true;
         };

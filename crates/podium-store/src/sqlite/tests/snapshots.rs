@@ -414,7 +414,44 @@ fn a_restored_league_serves_its_board_and_waits_for_the_rest(b: Backend) {
     assert!(again.league(id).unwrap().ready);
 }
 
+/// A server claims its leagues before it follows the store, so the follower leaves a
+/// league with saved ratings to the loader, which restores it from them rather than
+/// rating its whole ledger first; a league the follower takes on is rated whole.
+fn the_follower_leaves_a_league_its_loader_claimed(b: Backend) {
+    let (scratch, id, snap) = saved_league(b, "kalman-mmr");
+    let store = (scratch.reopen)();
+    let again = Leagues::open(store.clone(), small()).unwrap();
+    assert_eq!(again.claim_unloaded(), vec![id]);
+    assert!(
+        again.claim_unloaded().is_empty(),
+        "a league is claimed once"
+    );
+    assert!(
+        !again.behind(id, snap.head, false),
+        "the follower left it alone"
+    );
+    assert!(again.restore(id).unwrap(), "restored by its loader");
+    again.load_claimed(&[id], 1);
+    let fresh = fresh(&*store, id);
+    assert_serves(&again, id, &fresh).unwrap();
+    assert!(again.loading().is_empty());
+    // Found by the follower first (another server's league, say): the loader skips it.
+    let third = Leagues::open(store.clone(), small()).unwrap();
+    assert!(
+        third.behind(id, snap.head, false),
+        "taken on by the follower"
+    );
+    assert!(third.claim_unloaded().is_empty());
+    assert!(third.refresh_if_idle(id).unwrap());
+    assert_serves(&third, id, &fresh).unwrap();
+    assert!(third.loading().is_empty());
+}
+
 mod snapshots_on_sqlite {
+    #[test]
+    fn the_follower_leaves_a_league_its_loader_claimed() {
+        super::the_follower_leaves_a_league_its_loader_claimed(super::Backend::Sqlite)
+    }
     #[test]
     fn stale_saved_ratings_are_not_used() {
         super::stale_saved_ratings_are_not_used(super::Backend::Sqlite)
@@ -438,6 +475,10 @@ mod snapshots_on_sqlite {
 }
 
 mod snapshots_on_postgres {
+    #[test]
+    fn the_follower_leaves_a_league_its_loader_claimed() {
+        super::the_follower_leaves_a_league_its_loader_claimed(super::Backend::Postgres)
+    }
     #[test]
     fn stale_saved_ratings_are_not_used() {
         super::stale_saved_ratings_are_not_used(super::Backend::Postgres)
