@@ -521,11 +521,8 @@ impl Leagues {
         if self.store.entered_before(id, snap.head.last_seq, last)? {
             return stale("a match entered since they were saved goes before their last");
         }
-        let saved: podium::SavedLeague = if snap.data.is_empty() {
-            crate::packed::unpack(&snap.packed).map_err(|e| corrupt(format!("packed: {e}")))?
-        } else {
-            serde_json::from_str(&snap.data).map_err(|e| corrupt(format!("data: {e}")))?
-        };
+        let saved =
+            crate::packed::unpack(&snap.packed).map_err(|e| corrupt(format!("packed: {e}")))?;
         let sys = build_system(&row.system, &row.config)?;
         let league =
             podium::League::restore_with(sys, saved).map_err(|e| corrupt(format!("data: {e}")))?;
@@ -1992,7 +1989,6 @@ impl SaveJob {
             season: to_i64(self.source.season),
             system: self.system,
             config: self.config,
-            data: String::new(),
             packed,
         })?;
         *lock(&slot.saved) = Some((self.source.count, self.head.last_change));

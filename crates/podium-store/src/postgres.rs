@@ -110,6 +110,10 @@ CREATE TABLE snapshots (
     // Already compressed: kept out of line without pglz.
     "ALTER TABLE snapshots ADD COLUMN packed BYTEA;
 ALTER TABLE snapshots ALTER COLUMN packed SET STORAGE EXTERNAL;",
+    // Only packed ratings are read: a row without them is dropped (its league is rated
+    // whole at the next start, as with none), and the JSON column with it.
+    "DELETE FROM snapshots WHERE packed IS NULL;
+ALTER TABLE snapshots DROP COLUMN data;",
 ];
 
 /// The first key of podium's advisory locks (the second is the league, or 0 for the
@@ -512,13 +516,13 @@ impl Store for PgStore {
     fn snapshot(&self, league: LeagueId) -> Result<Option<SnapshotRow>, StoreError> {
         self.with(|c| {
             c.query_opt(
-                "SELECT last_seq, last_change, count, at_time, at_seq, season, system, config, data, packed FROM snapshots WHERE league = $1",
+                "SELECT last_seq, last_change, count, at_time, at_seq, season, system, config, packed FROM snapshots WHERE league = $1",
                 &[&league],
             )?
             .map(|r| {
                 let config: String = r.get(7);
                 let at_seq: Option<i64> = r.get(4);
-                let packed: Option<Vec<u8>> = r.get(9);
+                let packed: Option<Vec<u8>> = r.get(8);
                 Ok(SnapshotRow {
                     league,
                     head: Head {
@@ -533,7 +537,6 @@ impl Store for PgStore {
                     season: r.get(5),
                     system: r.get(6),
                     config: parse_config(league, &config)?,
-                    data: r.get(8),
                     packed: packed.unwrap_or_default(),
                 })
             })
@@ -547,12 +550,12 @@ impl Store for PgStore {
         let packed = (!s.packed.is_empty()).then_some(s.packed.as_slice());
         self.with(|c| {
             c.execute(
-                "INSERT INTO snapshots (league, last_seq, last_change, count, at_time, at_seq, season, system, config, data, packed)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                "INSERT INTO snapshots (league, last_seq, last_change, count, at_time, at_seq, season, system, config, packed)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
                  ON CONFLICT (league) DO UPDATE SET last_seq = EXCLUDED.last_seq,
                     last_change = EXCLUDED.last_change, count = EXCLUDED.count,
                     at_time = EXCLUDED.at_time, at_seq = EXCLUDED.at_seq, season = EXCLUDED.season,
-                    system = EXCLUDED.system, config = EXCLUDED.config, data = EXCLUDED.data,
+                    system = EXCLUDED.system, config = EXCLUDED.config,
                     packed = EXCLUDED.packed, created_at = now()",
                 &[
                     &s.league,
@@ -564,7 +567,6 @@ impl Store for PgStore {
                     &s.season,
                     &s.system,
                     &config,
-                    &s.data,
                     &packed,
                 ],
             )?;

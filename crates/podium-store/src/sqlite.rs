@@ -121,6 +121,10 @@ CREATE TABLE snapshots (
 ",
     // Saved ratings packed (see `SnapshotRow::packed`); NULL in a row saved as JSON.
     "ALTER TABLE snapshots ADD COLUMN packed BLOB;",
+    // Only packed ratings are read: a row without them is dropped (its league is rated
+    // whole at the next start, as with none), and the JSON column with it.
+    "DELETE FROM snapshots WHERE packed IS NULL;
+ALTER TABLE snapshots DROP COLUMN data;",
 ];
 
 /// A store in one SQLite file.
@@ -582,13 +586,12 @@ impl Store for SqliteStore {
             i64,
             String,
             String,
-            String,
             Option<Vec<u8>>,
         );
         let raw: Option<Raw> = self.read(|conn| {
             Ok(conn
                 .prepare_cached(
-                    "SELECT last_seq, last_change, count, at_time, at_seq, season, system, config, data, packed FROM snapshots WHERE league = ?1",
+                    "SELECT last_seq, last_change, count, at_time, at_seq, season, system, config, packed FROM snapshots WHERE league = ?1",
                 )?
                 .query_row([league], |r| {
                     Ok((
@@ -601,24 +604,12 @@ impl Store for SqliteStore {
                         r.get(6)?,
                         r.get(7)?,
                         r.get(8)?,
-                        r.get(9)?,
                     ))
                 })
                 .optional()?)
         })?;
         raw.map(
-            |(
-                last_seq,
-                last_change,
-                count,
-                at_time,
-                at_seq,
-                season,
-                system,
-                config,
-                data,
-                packed,
-            )| {
+            |(last_seq, last_change, count, at_time, at_seq, season, system, config, packed)| {
                 Ok(SnapshotRow {
                     league,
                     head: Head {
@@ -630,7 +621,6 @@ impl Store for SqliteStore {
                     season,
                     system,
                     config: parse_config(league, &config)?,
-                    data,
                     packed: packed.unwrap_or_default(),
                 })
             },
@@ -641,8 +631,8 @@ impl Store for SqliteStore {
     fn save_snapshot(&self, s: &SnapshotRow) -> Result<(), StoreError> {
         let conn = self.write();
         conn.prepare_cached(
-            "INSERT OR REPLACE INTO snapshots (league, last_seq, last_change, count, at_time, at_seq, season, system, config, data, packed)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            "INSERT OR REPLACE INTO snapshots (league, last_seq, last_change, count, at_time, at_seq, season, system, config, packed)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         )?
         .execute(params![
             s.league,
@@ -654,7 +644,6 @@ impl Store for SqliteStore {
             s.season,
             s.system,
             config_text(&s.config),
-            s.data,
             (!s.packed.is_empty()).then_some(&s.packed)
         ])?;
         Ok(())

@@ -70,13 +70,9 @@ pub struct SnapshotRow {
     pub system: String,
     /// That system's config.
     pub config: Settings,
-    /// The league as JSON, `podium`'s saved league ([`podium::League::save`]), as
-    /// ratings were first saved; empty when the league is `packed`. Read first when not
-    /// empty.
-    pub data: String,
-    /// The same saved league packed (a tag, then zstd-compressed MessagePack), as the
-    /// store saves it now: about a third of the bytes and several times faster to read.
-    /// Empty in a row saved as JSON.
+    /// The league, `podium`'s saved league ([`podium::League::save`]) packed: a tag,
+    /// then zstd-compressed MessagePack, about a third of the bytes of its JSON and
+    /// faster to read.
     pub packed: Vec<u8>,
 }
 

@@ -719,6 +719,52 @@ fn sqlite_counts_its_schema_version() {
     assert_eq!(version as usize, MIGRATIONS.len());
 }
 
+/// A ledger from before saved ratings were only packed: opening it drops a row that
+/// holds them as JSON alone (its league is then rated whole at the next start, as with
+/// none) and keeps a packed one.
+#[test]
+fn opening_an_older_ledger_drops_saved_ratings_that_are_not_packed() {
+    let dir = std::env::temp_dir().join(format!("podium-store-v5-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ledger.db");
+    {
+        let mut conn = Connection::open(&path).unwrap();
+        let tx = conn.transaction().unwrap();
+        for sql in &MIGRATIONS[..MIGRATIONS.len() - 1] {
+            tx.execute_batch(sql).unwrap();
+        }
+        tx.pragma_update(None, "user_version", MIGRATIONS.len() - 1)
+            .unwrap();
+        for (league, packed) in [(1, None), (2, Some(b"podmpz01".to_vec()))] {
+            tx.execute(
+                "INSERT INTO leagues (id, name, system, config, token_hash) VALUES (?1, ?1, 'elo', '{}', ?1)",
+                [league],
+            )
+            .unwrap();
+            tx.execute(
+                "INSERT INTO snapshots (league, last_seq, last_change, count, season, system, config, data, packed)
+                 VALUES (?1, 1, 0, 1, 0, 'elo', '{}', '{\"format\": \"podium-league\"}', ?2)",
+                params![league, packed],
+            )
+            .unwrap();
+        }
+        tx.commit().unwrap();
+    }
+    let store = SqliteStore::open(&path).unwrap();
+    let kept: Vec<i64> = store
+        .write()
+        .prepare("SELECT league FROM snapshots")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(kept, [2]);
+    drop(store);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A database that takes no writes is refused at open with a clear error, not at the
 /// first write.
 #[test]

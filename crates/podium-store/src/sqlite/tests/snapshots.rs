@@ -288,9 +288,9 @@ fn a_change_deletes_the_saved_ratings_and_an_append_keeps_them(b: Backend) {
     assert!(!restart(&scratch, id));
 }
 
-/// Saved ratings that cannot be read (not JSON, another system's, a count out of
-/// range, a season the league does not have) fall back to rating the whole ledger,
-/// never an error.
+/// Saved ratings that cannot be read (nothing packed, packed data cut short or of
+/// another layout, another system's league, a count out of range, a season the league
+/// does not have) fall back to rating the whole ledger, never an error.
 fn unreadable_saved_ratings_fall_back_to_the_whole_ledger(b: Backend) {
     let (scratch, id, snap) = saved_league(b, "elo");
     let other = {
@@ -299,20 +299,38 @@ fn unreadable_saved_ratings_fall_back_to_the_whole_ledger(b: Backend) {
         league
             .apply(&podium::Match::ranked("x", &["ann", "bo"]).unwrap())
             .unwrap();
-        serde_json::to_string(&league.save().unwrap()).unwrap()
+        crate::packed::pack(&league.save().unwrap()).unwrap()
     };
-    let broken: [(&str, SnapshotRow); 6] = [
+    let mut cut = snap.packed.clone();
+    cut.truncate(cut.len() / 2);
+    let mut retagged = snap.packed.clone();
+    retagged[7] = b'9';
+    let broken: [(&str, SnapshotRow); 8] = [
         (
-            "not JSON",
+            "nothing packed",
             SnapshotRow {
-                data: "{\"format\": \"podium-le".into(),
+                packed: Vec::new(),
+                ..snap.clone()
+            },
+        ),
+        (
+            "packed data cut short",
+            SnapshotRow {
+                packed: cut,
+                ..snap.clone()
+            },
+        ),
+        (
+            "another layout's tag",
+            SnapshotRow {
+                packed: retagged,
                 ..snap.clone()
             },
         ),
         (
             "another system's league",
             SnapshotRow {
-                data: other,
+                packed: other,
                 ..snap.clone()
             },
         ),
@@ -351,38 +369,6 @@ fn unreadable_saved_ratings_fall_back_to_the_whole_ledger(b: Backend) {
     }
     scratch.store.save_snapshot(&snap).unwrap();
     assert!(restart(&scratch, id), "the good one again");
-}
-
-/// Ratings are saved packed; a row saved as JSON before (its league in `data`, nothing
-/// packed) is still restored from, bit for bit, and packed data that cannot be read falls
-/// back to rating the whole ledger.
-fn a_row_saved_as_json_is_still_restored_from(b: Backend) {
-    let (scratch, id, snap) = saved_league(b, "kalman-mmr");
-    assert!(snap.data.is_empty());
-    assert!(snap.packed.starts_with(crate::packed::TAG));
-    let saved = crate::packed::unpack(&snap.packed).unwrap();
-    let json = SnapshotRow {
-        data: serde_json::to_string(&saved).unwrap(),
-        packed: Vec::new(),
-        ..snap.clone()
-    };
-    scratch.store.save_snapshot(&json).unwrap();
-    assert_eq!(scratch.store.snapshot(id).unwrap().unwrap(), json);
-    assert!(restart(&scratch, id), "the JSON row is used");
-    let mut cut = snap.packed.clone();
-    cut.truncate(cut.len() / 2);
-    let mut retagged = snap.packed.clone();
-    retagged[7] = b'9';
-    for (what, packed) in [("cut short", cut), ("another layout's tag", retagged)] {
-        scratch
-            .store
-            .save_snapshot(&SnapshotRow {
-                packed,
-                ..snap.clone()
-            })
-            .unwrap();
-        assert!(!restart(&scratch, id), "{what}: used");
-    }
 }
 
 /// While restored, a league answers its board, pages, factors and info at once; its
@@ -468,10 +454,6 @@ mod snapshots_on_sqlite {
     fn a_restored_league_serves_its_board_and_waits_for_the_rest() {
         super::a_restored_league_serves_its_board_and_waits_for_the_rest(super::Backend::Sqlite)
     }
-    #[test]
-    fn a_row_saved_as_json_is_still_restored_from() {
-        super::a_row_saved_as_json_is_still_restored_from(super::Backend::Sqlite)
-    }
 }
 
 mod snapshots_on_postgres {
@@ -494,9 +476,5 @@ mod snapshots_on_postgres {
     #[test]
     fn a_restored_league_serves_its_board_and_waits_for_the_rest() {
         super::a_restored_league_serves_its_board_and_waits_for_the_rest(super::Backend::Postgres)
-    }
-    #[test]
-    fn a_row_saved_as_json_is_still_restored_from() {
-        super::a_row_saved_as_json_is_still_restored_from(super::Backend::Postgres)
     }
 }
