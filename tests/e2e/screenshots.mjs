@@ -1,5 +1,5 @@
 // Screenshots of every league page at 1280 and 390 px wide, for docs/server.md and
-// docs/groups.md (Tonight, rivals and head-to-head): a
+// docs/groups.md (Tonight, rivals and head-to-head, a player's chart across a season): a
 // league of eight dated game nights (Frank joins for the last two and wins both).
 // Run by `E2E_DOCS_IMG=docs/img bash scripts/e2e.sh` before the tests, on the scratch
 // server.
@@ -98,6 +98,11 @@ for (const width of [1280, 390]) {
     await page.locator("#season-1-board").waitFor();
     await page.locator("#season-new summary").click();
     await page.evaluate(() => { document.querySelectorAll("main > section").forEach((s) => { if (s.id !== "seasons-section") s.hidden = true; }); });
+  });
+  // Kate has not played in Winter: her chart ends at the soft reset, her rating now.
+  await shot("player-season", `/leagues/${l.id}/players/Kate`, width, 1000, async () => {
+    await page.locator("svg.chart .season-mark").waitFor();
+    await page.evaluate(() => { document.getElementById("rivals-section").hidden = true; });
   });
 }
 await browser.close();

@@ -1,7 +1,7 @@
 // Seasons on the league page, in a real headless Chromium: a new season started from
 // the page, a game entered in it, the new season's board, and the previous season's
 // board kept as it stood, and the page of a player who has not played in the new
-// season. Run by scripts/e2e.sh.
+// season, its chart marking the reset. Run by scripts/e2e.sh.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { base, launch } from "./helpers.mjs";
@@ -92,9 +92,68 @@ test("a season started from the page keeps the last board and rates the next gam
   await page.locator("#player-summary").waitFor();
   assert.match(await page.textContent("#player-summary"), /^not played this season · rating \d/);
   assert.doesNotMatch(await page.textContent("#player-summary"), /#\d/);
-  assert.equal(await page.locator("#history tbody tr").count(), 2, "her games of Season 1 stay listed");
-  assert.equal((await call(`/api/leagues/${l.id}/players/ann`)).in_season, false);
+  assert.equal(await page.locator("#history tbody tr:not(.reset)").count(), 2, "her games of Season 1 stay listed");
+  assert.match(await page.textContent('#history tr.reset[data-season="2"]'), /Season 2: Spring.*hard reset/);
+  const ann = await call(`/api/leagues/${l.id}/players/ann`);
+  assert.deepEqual([ann.in_season, ann.position], [false, null]);
   await page.goto(`${base}/leagues/${l.id}/players/cy`);
   await page.locator("#player-summary").waitFor();
   assert.match(await page.textContent("#player-summary"), /^new player · rating so far ≈1516\.00 · 1 game/);
+});
+
+// The rating chart of a player across a soft reset: the season's start is a dashed
+// marker labelled "season 2" with the reset as a point of the line, so the line ends at
+// the headline rating; the games table and the text under the chart list the reset too.
+// At desktop and phone width.
+test("a player's chart marks the season's reset and ends at the headline rating", async () => {
+  const l = await call("/api/leagues", { name: "Reset chart E2E", system: "sme" });
+  const game = (id, order) => call(`/api/leagues/${l.id}/matches`, { id, results: order.map((player, i) => ({ player, rank: i + 1 })) }, l.admin_token);
+  await game("g1", ["ann", "bo", "cy"]);
+  await game("g2", ["ann", "cy", "bo"]);
+  await game("g3", ["ann", "bo"]);
+  await call(`/api/leagues/${l.id}/seasons`, { name: "Spring", reset: { kind: "soft", pull: 0.5, widen: 0.25 } }, l.admin_token);
+  await game("g4", ["bo", "cy"]);
+  const ann = await call(`/api/leagues/${l.id}/players/ann`);
+  const bo = await call(`/api/leagues/${l.id}/players/bo`);
+  assert.equal(ann.position, null, "ann has not played in Spring: no place on its board");
+  assert.equal(bo.position, 1);
+  assert.equal(ann.seasons.length, 1);
+  assert.equal(ann.rating, ann.seasons[0].rating, "ann's rating now is the reset's");
+  assert.notEqual(ann.seasons[0].rating, ann.history[2].after, "the reset moved her rating");
+
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    // ann: the reset after her last game, the line ends at it.
+    await page.goto(`${base}/leagues/${l.id}/players/ann`);
+    await page.locator("svg.chart .season-mark").waitFor();
+    const mark = page.locator('svg.chart .season-mark[data-season="2"]');
+    assert.equal(await mark.locator("text").textContent(), "season 2");
+    assert.match(await mark.locator("title").textContent(), /^season 2 \(Spring\) began after game 3: soft reset, \d+\.\d\d → \d+\.\d\d$/);
+    const dots = await page.$$eval("svg.chart circle.dot", (cs) => cs.map((c) => ({ rating: Number(c.dataset.rating), season: c.dataset.season ?? null })));
+    assert.equal(dots.length, 4, "three games and the reset");
+    assert.deepEqual(dots.at(-1), { rating: ann.rating, season: "2" });
+    const headline = Number((await page.textContent("#player-summary")).match(/rating (\d+\.\d\d)/)[1]);
+    assert.equal(dots.at(-1).rating.toFixed(2), headline.toFixed(2), "the line ends at the headline rating");
+    assert.match(await page.getAttribute("svg.chart", "aria-label"), /season 2 \(Spring\) began after game 3: soft reset/);
+    assert.match(await page.textContent("#chart-resets"), /season 2 \(Spring\) began after game 3/);
+    // The games table lists the reset above her games, newest first.
+    const first = page.locator("#history tbody tr").first();
+    assert.equal(await first.getAttribute("data-season"), "2");
+    assert.match(await first.textContent(), /Season 2: Spring.*soft reset/);
+    assert.ok(await page.locator("svg.chart .season-label").isVisible());
+    // Nothing is wider than the screen.
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+
+    // bo played after the reset: the marker sits between his games and the line goes on
+    // from the reset to his game of Spring, ending at his rating now.
+    await page.goto(`${base}/leagues/${l.id}/players/bo`);
+    await page.locator("svg.chart .season-mark").waitFor();
+    const his = await page.$$eval("svg.chart circle.dot", (cs) => cs.map((c) => ({ rating: Number(c.dataset.rating), season: c.dataset.season ?? null })));
+    assert.deepEqual(his.map((d) => d.season), [null, null, null, "2", null]);
+    assert.equal(his[3].rating, bo.seasons[0].rating);
+    assert.equal(his.at(-1).rating, bo.rating);
+    assert.equal(bo.history[3].before, bo.seasons[0].rating, "his game of Spring starts from the reset");
+    assert.equal(await page.getAttribute("#history tbody tr:nth-child(2)", "data-season"), "2");
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 });

@@ -835,26 +835,49 @@ function tonightSection(id, known, onDone) {
 }
 
 // ---------- player page ----------
-function chart(history) {
-  const W = 640, H = 240, L = 48, R = 12, T = 12, B = 28;
-  const pts = history.length ? [history[0].before, ...history.map((g) => g.after)] : [];
+// The player's games and the seasons started since their first, in the order they
+// happened: {game} or {season, before} (before: the rating the reset started from).
+function timeline(history, seasons) {
+  const items = [];
+  const starting = (n) => seasons.filter((s) => s.games_before === n)
+    .forEach((s) => items.push({ season: s, before: n > 0 ? history[n - 1].after : history[0].before }));
+  history.forEach((g, n) => { starting(n); items.push({ game: g }); });
+  starting(history.length);
+  return items;
+}
+
+// A season's start as the page says it: "season 2 (Spring) began after game 3: soft
+// reset, 1597.00 → 1547.00 ± 169.00".
+const resetLine = (s, before) => `season ${s.number} (${s.name}) began after game ${s.games_before}: ${s.reset.kind} reset, ` +
+  `${fmt(before, 2)} → ${fmt(s.rating, 2)}${s.sigma !== undefined ? ` ± ${fmt(s.sigma, 2)}` : ""}`;
+
+// The rating after each game, and at each season's start a dashed marker with the
+// season's label and the reset as a point of the line (a step: the rating holds until
+// the season starts, then jumps to the reset), so the line ends at the rating now.
+function chart(items) {
+  const W = 640, H = 240, L = 48, R = 12, T = 22, B = 28;
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("class", "chart");
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "rating over time");
-  const el = (tag, attrs, text) => {
+  const el = (tag, attrs, text, parent = svg) => {
     const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
     if (text !== undefined) e.textContent = text;
-    svg.append(e);
+    parent.append(e);
     return e;
   };
-  if (pts.length < 2) return svg;
-  let lo = Math.min(...pts), hi = Math.max(...pts);
+  const games = items.filter((it) => it.game).length;
+  const resets = items.filter((it) => it.season);
+  svg.setAttribute("aria-label", `rating over ${plural(games, "game")}` +
+    (resets.length ? `; ${resets.map((it) => resetLine(it.season, it.before)).join("; ")}` : ""));
+  if (!games) return svg;
+  const first = items.find((it) => it.game).game.before;
+  const values = [first, ...items.map((it) => (it.game ? it.game.after : it.season.rating))];
+  let lo = Math.min(...values), hi = Math.max(...values);
   if (hi - lo < 1e-9) { lo -= 1; hi += 1; }
   const pad = (hi - lo) * 0.08; lo -= pad; hi += pad;
-  const x = (i) => L + (i * (W - L - R)) / (pts.length - 1);
+  const x = (i) => L + (i * (W - L - R)) / Math.max(1, items.length);
   const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
   for (let k = 0; k <= 4; k++) {
     const v = lo + ((hi - lo) * k) / 4;
@@ -862,10 +885,34 @@ function chart(history) {
     el("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end" }, v.toFixed(0));
   }
   el("text", { x: L, y: H - 8 }, "start");
-  el("text", { x: W - R, y: H - 8, "text-anchor": "end" }, `after game ${pts.length - 1}`);
-  el("polyline", { class: "line", points: pts.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ") });
-  pts.forEach((v, i) => { if (i > 0) el("circle", { class: "dot", cx: x(i), cy: y(v), r: 3 }, undefined).append(
-    Object.assign(document.createElementNS("http://www.w3.org/2000/svg", "title"), { textContent: `${history[i - 1].match}: ${v.toFixed(2)}` })); });
+  el("text", { x: W - R, y: H - 8, "text-anchor": "end" }, items[items.length - 1].game ? `after game ${games}` : "now");
+  const line = [[x(0), y(first)]];
+  const dots = [];
+  let now = first;
+  items.forEach((it, k) => {
+    const at = x(k + 1);
+    if (it.game) {
+      now = it.game.after;
+      line.push([at, y(now)]);
+      dots.push({ cx: at, cy: y(now), value: now, title: `${it.game.match}: ${now.toFixed(2)}` });
+    } else {
+      const s = it.season;
+      const mark = el("g", { class: "season-mark", "data-season": s.number });
+      el("title", {}, resetLine(s, it.before), mark);
+      el("line", { class: "season-line", x1: at, x2: at, y1: T - 4, y2: H - B }, undefined, mark);
+      const anchor = at > W - R - 40 ? "end" : at < L + 40 ? "start" : "middle";
+      el("text", { class: "season-label", x: at, y: T - 8, "text-anchor": anchor }, `season ${s.number}`, mark);
+      line.push([at, y(now)], [at, y(s.rating)]);
+      now = s.rating;
+      dots.push({ cx: at, cy: y(now), value: now, title: resetLine(s, it.before), season: s.number });
+    }
+  });
+  el("polyline", { class: "line", points: line.map(([a, b]) => `${a.toFixed(1)},${b.toFixed(1)}`).join(" ") });
+  for (const d of dots) {
+    const dot = el("circle", { class: d.season ? "dot reset" : "dot", cx: d.cx, cy: d.cy, r: d.season ? 4 : 3, "data-rating": d.value,
+      ...(d.season ? { "data-season": d.season } : {}) });
+    el("title", {}, d.title, dot);
+  }
   return svg;
 }
 
@@ -885,6 +932,7 @@ async function player(id, name) {
       p.sigma !== undefined ? ` ± ${fmt(p.sigma, 2)}` : "",
       ` · ${plural(p.games, "game")} · won ${fmt(p.win_pct)}% (an average player: ${fmt(p.expected_win_pct)}%)`,
       p.provisional ? h("span", { class: "badge", title: "provisional: too few games for the system to be sure" }, `${plural(left, "more game")} to count`) : null);
+  const items = timeline(p.history, p.seasons || []);
   const games = [...p.history].reverse();
   // The columns the system fills: K for the Elo family, σ for the systems that keep one,
   // the factors (car, seat) when the player's entries carried any.
@@ -898,14 +946,24 @@ async function player(id, name) {
       withFactors ? h("th", { class: "left minor" }, "Factors") : null, h("th", { class: "minor" }, "Before"),
       h("th", { class: "minor" }, "Expected"), h("th", { class: "minor" }, "Actual"), withK ? h("th", { class: "minor" }, "K") : null, h("th", {}, "Change"),
       h("th", {}, "After"), withSigma ? h("th", { class: "minor" }, "σ after") : null)),
-    h("tbody", {}, games.map((g) => h("tr", {},
+    h("tbody", {}, [...items].reverse().map(({ game: g, season, before }) => g ? h("tr", {},
       h("td", {}, g.match), h("td", { class: "left minor" }, g.time || ""), h("td", {}, `${g.place} of ${g.entries}`),
       withFactors ? h("td", { class: "left factors minor" }, (g.factors || []).map((f) => `${f.kind}=${f.value} (${signed(f.before)})`).join(", ")) : null,
       h("td", { class: "minor" }, fmt(g.before)), h("td", { class: "minor" }, score(g.expected)), h("td", { class: "minor" }, score(g.actual)),
       withK ? h("td", { class: "minor" }, g.k === null ? "—" : fmt(g.k, 1)) : null, deltaCell(g.delta), h("td", {}, fmt(g.after)),
-      withSigma ? h("td", { class: "minor" }, fmt(g.sigma_after)) : null))));
+      withSigma ? h("td", { class: "minor" }, fmt(g.sigma_after)) : null)
+      // A season's start: the reset, from the rating before it to the one after.
+      : h("tr", { class: "reset", "data-season": season.number, title: resetLine(season, before) },
+        h("td", {}, `Season ${season.number}: ${season.name}`), h("td", { class: "left minor" }, season.start_time || ""),
+        h("td", {}, `${season.reset.kind} reset`), withFactors ? h("td", { class: "minor" }, "") : null,
+        h("td", { class: "minor" }, fmt(before)), h("td", { class: "minor" }, ""), h("td", { class: "minor" }, ""),
+        withK ? h("td", { class: "minor" }, "") : null, deltaCell(season.rating - before), h("td", {}, fmt(season.rating)),
+        withSigma ? h("td", { class: "minor" }, season.sigma === undefined ? "" : fmt(season.sigma)) : null))));
+  const resets = items.filter((it) => it.season);
   app.replaceChildren(
-    h("section", {}, h("h1", {}, name), summary, chart(p.history)),
+    h("section", {}, h("h1", {}, name), summary, chart(items),
+      resets.length ? h("p", { class: "muted", id: "chart-resets" }, "Dashed lines: a new season began and the ratings were reset — ",
+        resets.map((it) => resetLine(it.season, it.before)).join("; "), ".") : null),
     h("section", {}, h("h2", {}, "Games"), h("p", { class: "muted", id: "history-how" }, howItMoves(withK, l.performances, withFactors)),
       h("div", { class: "scroll" }, table)));
   app.firstChild.after(rivalsSection(id, name, rows.map((r) => r.player).sort((a, b) => a.localeCompare(b))));

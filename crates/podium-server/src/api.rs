@@ -426,17 +426,14 @@ async fn player(
 ) -> Result<Response, ApiError> {
     let history = state.with_leagues(move |l| l.player(id, &player)).await?;
     // Games count from the current season's start: without one there, the player is not
-    // on the season's board.
+    // on the season's board, so has no place on it.
     let in_season = history.standing.games > 0;
-    Ok(Json(PlayerPage { history, in_season }).into_response())
-}
-
-/// A player's standing and history, and whether they are on the current season's board.
-#[derive(serde::Serialize)]
-struct PlayerPage {
-    #[serde(flatten)]
-    history: podium_store::PlayerHistory,
-    in_season: bool,
+    let mut page = serde_json::to_value(&history).map_err(ApiError::internal)?;
+    if !in_season {
+        page["position"] = Value::Null;
+    }
+    page["in_season"] = Value::Bool(in_season);
+    Ok(Json(page).into_response())
 }
 
 /// The league's factors' table: by kind, best rated first.

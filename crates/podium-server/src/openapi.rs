@@ -41,16 +41,40 @@ fn learned() -> Value {
         "items": {"type": "object", "properties": {"name": {"type": "string"}, "value": {"type": "number"}, "doc": {"type": "string"}}}})
 }
 
-/// A player's standing and every rated match of theirs.
-fn player() -> Value {
+/// A player's standing (the leaderboard's row `standing`, its position null off the
+/// current season's board), every rated match of theirs and the seasons started since
+/// their first.
+fn player(standing: &Value) -> Value {
     let game = json!({"type": "object", "properties": {
         "match": {"type": "string"}, "seq": {"type": "integer"}, "time": {"type": ["string", "null"]},
         "entries": {"type": "integer"},
         "factors": {"type": "array", "items": schema_ref("FactorChange"),
             "description": "The factors the player's entry carried, each with its change in that match; absent when it carried none"}}});
-    json!({"allOf": [schema_ref("Standing"), {"type": "object", "properties": {
-        "in_season": {"type": "boolean", "description": "Whether the player has played in the league's current season, so is on its board (games, wins and percentages count from the season's start); false after a new season until their first game in it, when position is only where their rating would place them"},
-        "history": {"type": "array", "items": {"allOf": [schema_ref("Change"), game]}}}}]})
+    let season = json!({"type": "object", "required": ["number", "name", "start_seq", "reset", "games_before", "rating"], "properties": {
+        "number": {"type": "integer"}, "name": {"type": "string"},
+        "start_seq": {"type": "integer", "description": "The ledger position the season starts at"},
+        "start_time": {"type": ["string", "null"], "description": "When it started, in a league of dated matches"},
+        "reset": {"type": "object", "description": "How the ratings started it, as the season lists it"},
+        "games_before": {"type": "integer", "description": "How many of the player's matches (of `history`) come before it"},
+        "rating": {"type": "number", "description": "The player's rating just after the season's reset"},
+        "sigma": {"type": "number", "description": "Its σ, for systems that keep one"}}});
+    let mut schema = standing.clone();
+    let props = &mut schema["properties"];
+    props["position"] = json!({"type": ["integer", "null"], "description": "The player's place on the current season's board; null when they have not played in it (in_season false)"});
+    props["in_season"] = json!({"type": "boolean", "description": "Whether the player has played in the league's current season, so is on its board (games, wins and percentages count from the season's start); false after a new season until their first game in it"});
+    props["history"] = json!({"type": "array", "items": {"allOf": [schema_ref("Change"), game]}});
+    props["seasons"] = json!({"type": "array", "items": season,
+        "description": "Each season that started after the player's first match, in order: where it falls among their matches and their rating just after its reset"});
+    schema["required"] = json!([
+        "player",
+        "rating",
+        "games",
+        "position",
+        "in_season",
+        "history",
+        "seasons"
+    ]);
+    schema
 }
 
 /// The OpenAPI document.
@@ -206,11 +230,11 @@ pub fn document() -> Value {
                     "position": {"type": "integer"}, "player": {"type": "string"}, "rating": {"type": "number"},
                     "sigma": {"type": "number"}, "games": {"type": "integer"}, "wins": {"type": "number"},
                     "avg_size": {"type": "number"}, "win_pct": {"type": "number"}, "expected_win_pct": {"type": "number"},
-                    "net_pct": {"type": "number"}, "last_played": {"type": "string"}, "provisional": {"type": "boolean"}}},
-                "Player": player()
+                    "net_pct": {"type": "number"}, "last_played": {"type": "string"}, "provisional": {"type": "boolean"}}}
             }
         }
     });
+    doc["components"]["schemas"]["Player"] = player(&doc["components"]["schemas"]["Standing"]);
     crate::seasons::document(&mut doc);
     doc
 }

@@ -291,6 +291,11 @@ async fn a_player_who_has_not_played_this_season_is_not_in_it() {
     assert_eq!(players(&board), ["bo", "ann"]);
     let cy = page("cy").await;
     assert_eq!(cy["in_season"], false, "{cy}");
+    assert_eq!(
+        cy["position"],
+        Value::Null,
+        "no place on Spring's board: {cy}"
+    );
     assert_eq!(cy["games"], 0);
     // The games before the season stay in the history.
     assert_eq!(cy["history"].as_array().unwrap().len(), 1);
@@ -299,4 +304,218 @@ async fn a_player_who_has_not_played_this_season_is_not_in_it() {
         (bo["in_season"].as_bool(), bo["position"].as_u64()),
         (Some(true), Some(1))
     );
+}
+
+/// The league of [`a_player_page_lists_each_season_reset_with_the_rating_after_it`]:
+/// `(season to start before it, match)`, each match its players in finishing order.
+const RESETS: &[(Option<&str>, &str, &[&str])] = &[
+    (None, "g1", &["ann", "bo", "cy"]),
+    (None, "g2", &["cy", "bo", "ann"]),
+    (None, "g3", &["ann", "cy"]),
+    (Some("Spring"), "g4", &["bo", "dee"]),
+    (None, "g5", &["ann", "dee", "bo"]),
+    (Some("Summer"), "g6", &["dee", "bo"]),
+];
+
+/// The resets of Spring and Summer (Summer's pulls harder and widens more).
+fn reset_of(season: &str) -> podium::season::Reset {
+    match season {
+        "Spring" => podium::season::Reset::Soft {
+            pull: 0.5,
+            widen: 0.25,
+        },
+        _ => podium::season::Reset::Soft {
+            pull: 0.8,
+            widen: 0.5,
+        },
+    }
+}
+
+/// [`RESETS`] rated by `podium::League` directly, each season started with
+/// `League::new_season`: every player's rating just after each reset, by season name.
+fn direct_resets(system: &str) -> Vec<(String, podium::League)> {
+    let mut league = podium::League::new(podium::system(system, &podium::Settings::new()).unwrap());
+    let mut after = Vec::new();
+    for (season, key, order) in RESETS {
+        if let Some(name) = season {
+            league = league.new_season(&reset_of(name)).unwrap();
+            after.push(((*name).to_string(), league.clone()));
+        }
+        let mut game = podium::Match::builder(*key);
+        for (k, p) in order.iter().enumerate() {
+            game = game.player(*p, podium::Finish::Rank((k + 1) as f64));
+        }
+        league.apply(&game.build().unwrap()).unwrap();
+    }
+    after
+}
+
+/// Every player's page after two soft-reset seasons: the seasons started since their
+/// first game, where each falls among their games, and their rating (and σ) just after
+/// each reset, equal to `podium::League::new_season` on the same games; a player who has
+/// not played since a reset stands at the rating it gave, and has no place on the
+/// season's board.
+async fn season_resets_on_player_pages(app: &Router) {
+    let (status, v) = call(
+        app,
+        Method::POST,
+        "/api/leagues",
+        None,
+        Some(json!({"name": "club", "system": "trueskill"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    let id = v["id"].as_i64().unwrap();
+    let token = v["admin_token"].as_str().unwrap().to_string();
+    for (season, key, order) in RESETS {
+        if let Some(name) = season {
+            let (status, v) = call(
+                app,
+                Method::POST,
+                &format!("/api/leagues/{id}/seasons"),
+                Some(&token),
+                Some(json!({"name": name, "reset": reset_of(name)})),
+            )
+            .await;
+            assert_eq!(status, StatusCode::CREATED, "{v}");
+        }
+        game(app, id, &token, key, order).await;
+    }
+    let direct = direct_resets("trueskill");
+    // The seasons each player's page lists (those started after their first game), with
+    // how many of their games come before each.
+    let expected: [(&str, &[(&str, u64)]); 4] = [
+        ("ann", &[("Spring", 3), ("Summer", 4)]),
+        ("bo", &[("Spring", 2), ("Summer", 4)]),
+        ("cy", &[("Spring", 3), ("Summer", 3)]),
+        ("dee", &[("Summer", 2)]),
+    ];
+    for (name, seasons) in expected {
+        let (status, p) = call(
+            app,
+            Method::GET,
+            &format!("/api/leagues/{id}/players/{name}"),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{p}");
+        let listed = p["seasons"].as_array().unwrap();
+        assert_eq!(listed.len(), seasons.len(), "{name}: {p}");
+        for (got, (season, games_before)) in listed.iter().zip(seasons) {
+            let (number, start_seq) = if *season == "Spring" { (2, 4) } else { (3, 6) };
+            assert_eq!(got["name"], *season, "{name}: {got}");
+            assert_eq!(got["number"], number, "{name}: {got}");
+            assert_eq!(got["start_seq"], start_seq, "{name}: {got}");
+            assert_eq!(got["games_before"], *games_before, "{name}: {got}");
+            assert_eq!(got["reset"], json!(reset_of(season)), "{name}: {got}");
+            let league = &direct.iter().find(|(s, _)| s == season).unwrap().1;
+            let want = league.current(league.index_of(name).unwrap());
+            assert!(
+                (got["rating"].as_f64().unwrap() - want.value).abs() < 1e-9,
+                "{name} after {season}: {got}, want {want:?}"
+            );
+            assert!(
+                (got["sigma"].as_f64().unwrap() - want.sigma.unwrap()).abs() < 1e-9,
+                "{name} after {season}: {got}, want {want:?}"
+            );
+        }
+        // The game after a reset starts from the rating it gave.
+        let history = p["history"].as_array().unwrap();
+        for got in listed {
+            if let Some(next) = history.get(got["games_before"].as_u64().unwrap() as usize) {
+                assert!(
+                    (next["before"].as_f64().unwrap() - got["rating"].as_f64().unwrap()).abs()
+                        < 1e-9,
+                    "{name}: {next} after {got}"
+                );
+            }
+        }
+    }
+    // ann and cy have not played in Summer: their rating is the reset's, and they have
+    // no place on Summer's board; dee and bo, who played, have theirs.
+    let (_, board) = call(
+        app,
+        Method::GET,
+        &format!("/api/leagues/{id}/leaderboard"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(players(&board), ["bo", "dee"]);
+    let place = |name: &str| {
+        board
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["player"] == name)
+            .map(|r| r["position"].as_u64().unwrap())
+    };
+    for name in ["ann", "cy", "dee", "bo"] {
+        let position = place(name);
+        let (_, p) = call(
+            app,
+            Method::GET,
+            &format!("/api/leagues/{id}/players/{name}"),
+            None,
+            None,
+        )
+        .await;
+        assert_eq!(p["in_season"], position.is_some(), "{name}: {p}");
+        assert_eq!(p["position"], json!(position), "{name}: {p}");
+        if position.is_none() {
+            let last = p["seasons"].as_array().unwrap().last().unwrap().clone();
+            assert_eq!(
+                (p["rating"].as_f64(), p["sigma"].as_f64()),
+                (last["rating"].as_f64(), last["sigma"].as_f64()),
+                "{name}: {p}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_player_page_lists_each_season_reset_with_the_rating_after_it() {
+    season_resets_on_player_pages(&app()).await;
+}
+
+/// The same on PostgreSQL (`PODIUM_TEST_POSTGRES`; `bash scripts/with-postgres.sh cargo
+/// test ...` starts a throwaway server).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_player_page_lists_each_season_reset_with_the_rating_after_it_on_postgres() {
+    let server = std::env::var("PODIUM_TEST_POSTGRES").unwrap_or_else(|_| {
+        panic!(
+            "this test needs a PostgreSQL server: set PODIUM_TEST_POSTGRES=postgres://USER@HOST:PORT/DB \
+             (a user that may create databases), or run it with `bash scripts/with-postgres.sh cargo test ...`"
+        )
+    });
+    let name = format!("podium_seasons_resets_{}", std::process::id());
+    let (s, n) = (server.clone(), name.clone());
+    let app = tokio::task::spawn_blocking(move || {
+        let url = podium_store::PgStore::create_database(&s, &n).unwrap();
+        let leagues = podium_store::Leagues::open_loaded(
+            podium_server::open_store(&url).unwrap(),
+            podium_store::Options::default(),
+        )
+        .unwrap();
+        podium_server::router(podium_server::AppState::new(
+            leagues,
+            podium_server::Limits::default(),
+            podium_server::Access::Open,
+        ))
+    })
+    .await
+    .unwrap();
+    season_resets_on_player_pages(&app).await;
+    tokio::task::spawn_blocking(move || {
+        drop(app);
+        if let Ok(mut c) = server
+            .parse::<postgres::Config>()
+            .and_then(|c| c.connect(postgres::NoTls))
+        {
+            let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        }
+    })
+    .await
+    .unwrap();
 }

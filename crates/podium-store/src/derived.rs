@@ -13,11 +13,12 @@
 //! **Seasons** ([`SeasonRow`]): before the first match at or after a season's start, and
 //! at the end of the ledger for a season that has no match yet, the league is reset
 //! ([`League::new_season`]) and the final board of the season that ends is kept
-//! ([`Derived::archived`]). A tail rated again from a checkpoint applies the resets at
-//! the same starts, so a change to a match of an old season recomputes that season's
-//! board and every later one; the boards of seasons that ended before the checkpoint
-//! are kept as they are. The live board lists the players who played in the current
-//! season.
+//! ([`Derived::archived`]), with every player's rating just after the reset (which a
+//! player's page lists, [`PlayerHistory::seasons`]). A tail rated again from a
+//! checkpoint applies the resets at the same starts, so a change to a match of an old
+//! season recomputes that season's board and every later one; the boards of seasons that
+//! ended before the checkpoint are kept as they are. The live board lists the players who
+//! played in the current season.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap};
@@ -30,7 +31,7 @@ use podium::{League, Match, RatingSystem};
 use crate::error::StoreError;
 use crate::types::{
     BoardJson, BoardRow, ChangeRow, FactorChange, FactorRow, HistoryRow, LedgerEntry,
-    PlayerHistory, Position, SeasonRow,
+    PlayerHistory, Position, SeasonReset, SeasonRow,
 };
 
 /// The seasons of a league after its first, in order of their starts.
@@ -57,14 +58,22 @@ fn season_board(league: &League) -> Archived {
     )
 }
 
+/// What crossing a season's start leaves: the final board of the season that ends and
+/// every player's rating just after the reset, by league index.
+#[derive(Debug, Clone)]
+struct Ended {
+    board: Archived,
+    reset: Arc<[podium::Rating]>,
+}
+
 /// Resets `league` at every season start from `seasons[*season]` on that is at or
-/// before `until` (every one for `None`), keeping each ending season's board in
-/// `archive`.
+/// before `until` (every one for `None`), keeping each ending season's board and the
+/// ratings after the reset in `archive`.
 fn cross(
     league: &mut League,
     seasons: &[SeasonRow],
     season: &mut usize,
-    archive: &mut Vec<Archived>,
+    archive: &mut Vec<Ended>,
     until: Option<Position>,
 ) -> Result<bool, StoreError> {
     let mut crossed = false;
@@ -78,7 +87,10 @@ fn cross(
                 season: s.number,
                 source,
             })?;
-        archive.push(season_board(league));
+        archive.push(Ended {
+            board: season_board(league),
+            reset: (0..next.players().len()).map(|i| next.current(i)).collect(),
+        });
         *league = next;
         *season += 1;
         crossed = true;
@@ -398,10 +410,11 @@ pub struct Derived {
     /// the state shared can make it.
     cache: [Mutex<BoardCache>; 2],
     /// The seasons after the first, the number of their starts crossed (the league is in
-    /// season `season + 1`), and the final board of each season that ended.
+    /// season `season + 1`), and the final board of each season that ended with the
+    /// ratings after its reset.
     seasons: Seasons,
     season: usize,
-    archive: Vec<Archived>,
+    archive: Vec<Ended>,
     /// For a state restored from saved ratings ([`Derived::from_restored`]): the rated
     /// matches before `rated[0]`, known only through the league restored (0 for a state
     /// rated from the start).
@@ -602,7 +615,7 @@ pub struct Tail {
     base_season: usize,
     season: usize,
     /// The final boards of the seasons that ended in the tail.
-    archive: Vec<Archived>,
+    archive: Vec<Ended>,
 }
 
 impl Tail {
@@ -825,7 +838,7 @@ impl Derived {
         } else {
             self.seasons.iter().position(|s| s.number == number)? + 1
         };
-        self.archive.get(k).cloned()
+        self.archive.get(k).map(|e| e.board.clone())
     }
 
     /// The number of rated matches of each season, the first first.
@@ -1401,7 +1414,41 @@ impl Derived {
                 }
             })
             .collect();
-        Some(PlayerHistory { standing, history })
+        Some(PlayerHistory {
+            standing,
+            history,
+            seasons: self.season_resets(index),
+        })
+    }
+
+    /// The seasons that started after player `index`'s first match, each with their
+    /// rating just after its reset.
+    fn season_resets(&self, index: usize) -> Vec<SeasonReset> {
+        let games = self.games.get(index).map_or(&[][..], Vec::as_slice);
+        let Some(&first) = games.first() else {
+            return Vec::new();
+        };
+        let first = self.rated[first as usize].position();
+        let sigma = self.league.system().capabilities().has_uncertainty;
+        self.seasons
+            .iter()
+            .zip(&self.archive)
+            .filter(|(s, _)| s.start > first)
+            .filter_map(|(s, ended)| {
+                let rating = ended.reset.get(index)?;
+                Some(SeasonReset {
+                    number: s.number,
+                    name: s.name.clone(),
+                    start_seq: s.start.seq,
+                    start_time: s.start.time.map(podium_io::format_time),
+                    reset: s.reset,
+                    games_before: games
+                        .partition_point(|&m| self.rated[m as usize].position() < s.start),
+                    rating: rating.value,
+                    sigma: rating.sigma.filter(|_| sigma),
+                })
+            })
+            .collect()
     }
 
     /// Whether a player has played in the league.

@@ -77,7 +77,7 @@ pub use token::{hash_token, new_token};
 pub use types::{
     Appended, BoardJson, BoardRow, ChangeAction, ChangeLog, ChangeRow, FactorChange, FactorRow,
     Head, HistoryRow, LeagueId, LeagueInfo, LeagueRow, LedgerEntry, NewLeague, PlayerHistory,
-    Position, SeasonInfo, SeasonRow, SnapshotRow, Submission, SubmitStatus,
+    Position, SeasonInfo, SeasonReset, SeasonRow, SnapshotRow, Submission, SubmitStatus,
 };
 
 use podium::Settings;

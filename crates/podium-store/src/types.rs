@@ -514,4 +514,30 @@ pub struct PlayerHistory {
     pub standing: BoardRow,
     /// Every rated match of the player, in rating order.
     pub history: Vec<HistoryRow>,
+    /// The seasons that started after the player's first match, in order, each with the
+    /// player's rating just after its reset.
+    pub seasons: Vec<SeasonReset>,
+}
+
+/// A season that started after a player's first match: where it falls among their
+/// matches and their rating just after its reset.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SeasonReset {
+    /// The season's number (2, 3, …).
+    pub number: i64,
+    /// Its name.
+    pub name: String,
+    /// The ledger position it starts at.
+    pub start_seq: i64,
+    /// When it started, in a league of dated matches.
+    pub start_time: Option<String>,
+    /// How the ratings started it.
+    pub reset: podium::season::Reset,
+    /// How many of the player's matches (of [`PlayerHistory::history`]) come before it.
+    pub games_before: usize,
+    /// The player's rating just after the reset.
+    pub rating: f64,
+    /// Its σ, for systems that keep one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sigma: Option<f64>,
 }
