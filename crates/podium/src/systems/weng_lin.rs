@@ -259,11 +259,13 @@ macro_rules! weng_lin_config {
             fn initial_rating(&self) -> Rating {
                 Rating::with_sigma(self.mu, self.sigma)
             }
-            fn rate(&self, prior: &crate::system::Prior<'_>) -> Result<crate::system::Posterior, RateError> {
+            fn rate_into(&self, prior: &crate::system::Prior<'_>, out: &mut crate::system::Posterior) -> Result<(), RateError> {
                 if prior.factors.is_empty() {
-                    self.weng_lin().rate(prior.game, prior.ratings).map(crate::system::Posterior::players)
+                    out.clear();
+                    self.weng_lin().rate_into(prior.game, prior.ratings, &mut out.changes)
                 } else {
-                    crate::factor::rate_as_members(self, prior, self.tau).map(Into::into)
+                    *out = crate::factor::rate_as_members(self, prior, self.tau)?.into();
+                    Ok(())
                 }
             }
             fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&crate::State>) -> f64 {
@@ -451,6 +453,39 @@ impl WengLin {
     /// # Errors
     /// [`RateError`] when the ratings do not fit the match or are not finite.
     pub fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
+        let mut out = Vec::with_capacity(before.len());
+        self.rate_into(game, before, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`WengLin::rate`] into `out`, cleared first (its allocation reused). On error
+    /// `out` may hold some of the changes.
+    ///
+    /// # Errors
+    /// As [`WengLin::rate`].
+    #[inline]
+    pub fn rate_into(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        out: &mut Vec<PlayerChange>,
+    ) -> Result<(), RateError> {
+        out.clear();
+        if game.len() == 2 && self.two_logistic(game, before, out) {
+            return Ok(());
+        }
+        self.rate_general(game, before, out)
+    }
+
+    /// [`WengLin::rate_into`] without the shortcut for two entries: every model, any
+    /// number of entries, partial play, margins and balance.
+    #[inline(never)]
+    fn rate_general(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        out: &mut Vec<PlayerChange>,
+    ) -> Result<(), RateError> {
         check_ratings(game, before)?;
         let k = game.len();
         let tau2 = self.tau * self.tau;
@@ -520,7 +555,7 @@ impl WengLin {
             }
             _ => self.pairwise(teams, margin_factor),
         }
-        let mut out = Vec::with_capacity(before.len());
+        out.reserve(before.len());
         let strict = self.model == Model::ThurstoneMostellerPart;
         let mut members = game.players();
         for (e, team) in teams.iter().enumerate() {
@@ -563,7 +598,136 @@ impl WengLin {
                 });
             }
         }
-        Ok(out)
+        Ok(())
+    }
+
+    /// Bradley-Terry (full or partial: the same for two entries) for two entries whose
+    /// members all played the whole match, without score margins or balance: the one
+    /// pair of the general way ([`WengLin::pairwise`]), the same arithmetic in the same
+    /// order, with the ratings checked as they are summed and no buffers. Returns false,
+    /// with `out` untouched, for any other match or for ratings that do not fit it (the
+    /// general way then rates it, or names what is wrong).
+    #[inline]
+    fn two_logistic(&self, game: &Match, before: &[Rating], out: &mut Vec<PlayerChange>) -> bool {
+        let logistic = matches!(
+            self.model,
+            Model::BradleyTerryFull | Model::BradleyTerryPart
+        );
+        let entries = game.entries();
+        let margins = self.margin > 0.0 && matches!(entries[0].finish, Finish::Score(_));
+        if !logistic || margins || self.balance || before.len() != game.player_count() {
+            return false;
+        }
+        let o = outcome(game.place(0), game.place(1));
+        if let ([a, b], [ea, eb]) = (before, entries) {
+            // Two players: no loop, each one's σ grown once.
+            if !(self.fits(a, ea.members[0].weight) & self.fits(b, eb.members[0].weight)) {
+                return false;
+            }
+            let (ga, gb) = (self.grown(a), self.grown(b));
+            let [ma, mb] = self.logistic_pair((a.value, ga * ga), (b.value, gb * gb), o);
+            out.reserve(2);
+            out.push(self.logistic_change(a, ga, ma));
+            out.push(self.logistic_change(b, gb, mb));
+            return true;
+        }
+        let mut sides = [(0.0, 0.0); 2];
+        let mut ok = true;
+        for (e, side) in sides.iter_mut().enumerate() {
+            let range = game.member_range(e);
+            for (r, m) in before[range].iter().zip(&entries[e].members) {
+                ok &= self.fits(r, m.weight);
+                let s = self.grown(r);
+                side.0 += r.value;
+                side.1 += s * s;
+            }
+        }
+        if !ok {
+            return false;
+        }
+        let moves = self.logistic_pair(sides[0], sides[1], o);
+        out.reserve(before.len());
+        for (e, &side) in moves.iter().enumerate() {
+            out.extend(
+                before[game.member_range(e)]
+                    .iter()
+                    .map(|b| self.logistic_change(b, self.grown(b), side)),
+            );
+        }
+        true
+    }
+
+    /// Whether [`WengLin::two_logistic`] may rate a player rated `r` who played `weight`
+    /// of the match: a finite rating, a σ (given, or the system's) in `[0, ∞)`, the
+    /// whole match played. `x * 0 == 0` holds exactly for the finite `x`.
+    #[inline]
+    fn fits(&self, r: &Rating, weight: f64) -> bool {
+        let s = self.sigma_of(r);
+        (r.value * 0.0 == 0.0) & (s * 0.0 == 0.0) & (s >= 0.0) & (weight == 1.0)
+    }
+
+    /// A player's σ with τ added in quadrature.
+    #[inline]
+    fn grown(&self, r: &Rating) -> f64 {
+        let s = self.sigma_of(r);
+        (s * s + self.tau * self.tau).sqrt()
+    }
+
+    /// The Bradley-Terry comparison of two entries of (μ, σ²), the first finishing
+    /// ahead (`o` = 1) or level (½): each entry's (σ², Ω, Δ, expected, actual), as
+    /// [`WengLin::pairwise`] computes them for one pair.
+    #[inline]
+    fn logistic_pair(
+        &self,
+        a: (f64, f64),
+        b: (f64, f64),
+        o: f64,
+    ) -> [(f64, f64, f64, f64, f64); 2] {
+        let ((mu_a, s2_a), (mu_b, s2_b)) = (a, b);
+        let c = (s2_a + s2_b + 2.0 * self.beta * self.beta).sqrt();
+        let p = 1.0 / (1.0 + ((mu_b - mu_a) / c).exp());
+        let pq = 1.0 - p;
+        let (si, sq) = (s2_a / c, s2_b / c);
+        let (gi, gq) = (s2_a.sqrt() / c, s2_b.sqrt() / c);
+        [
+            (s2_a, si * (o - p), gi * si / c * p * pq, p, o),
+            (
+                s2_b,
+                sq * ((1.0 - o) - pq),
+                gq * sq / c * pq * p,
+                pq,
+                1.0 - o,
+            ),
+        ]
+    }
+
+    /// The change of a member rated `b` (σ grown to `sigma`) of an entry whose
+    /// comparison gave `(σ², Ω, Δ, expected, actual)`: a share `σ²/σ²_team` of the
+    /// entry's Ω and Δ, as in [`WengLin::rate`].
+    #[inline]
+    fn logistic_change(
+        &self,
+        b: &Rating,
+        sigma: f64,
+        (s2, omega, delta, expected, actual): (f64, f64, f64, f64, f64),
+    ) -> PlayerChange {
+        let ratio = if s2 > 0.0 { sigma * sigma / s2 } else { 0.0 };
+        let mut s = sigma * (1.0 - ratio * delta).max(self.kappa).sqrt();
+        if self.limit_sigma {
+            s = s.min(self.sigma_of(b));
+        }
+        PlayerChange {
+            before: *b,
+            after: Rating {
+                value: b.value + ratio * omega,
+                sigma: Some(s),
+                games: b.games.saturating_add(1),
+            },
+            expected,
+            actual,
+            k: None,
+            weight: 1.0,
+        }
     }
 
     /// Plackett-Luce (algorithm 4) in O(k) with log-sum-exp: returns Ω, Δ and the
