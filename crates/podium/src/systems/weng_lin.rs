@@ -240,6 +240,22 @@ macro_rules! weng_lin_config {
             }
         }
 
+        impl Logistic for $ty {
+            #[inline]
+            fn params(&self) -> LogisticParams {
+                LogisticParams {
+                    logistic: matches!($model, Model::BradleyTerryFull | Model::BradleyTerryPart)
+                        && !self.balance,
+                    margin: self.margin,
+                    sigma: self.sigma,
+                    beta: self.beta,
+                    tau: self.tau,
+                    kappa: self.kappa,
+                    limit_sigma: self.limit_sigma,
+                }
+            }
+        }
+
         impl RatingSystem for $ty {
             fn describe(&self) -> crate::system::Description {
                 crate::system::Description {
@@ -262,7 +278,11 @@ macro_rules! weng_lin_config {
             fn rate_into(&self, prior: &crate::system::Prior<'_>, out: &mut crate::system::Posterior) -> Result<(), RateError> {
                 if prior.factors.is_empty() {
                     out.clear();
-                    self.weng_lin().rate_into(prior.game, prior.ratings, &mut out.changes)
+                    // The shortcut reads this configuration in place.
+                    if prior.game.len() == 2 && two_logistic(self, prior.game, prior.ratings, &mut out.changes) {
+                        return Ok(());
+                    }
+                    self.weng_lin().rate_general(prior.game, prior.ratings, &mut out.changes)
                 } else {
                     *out = crate::factor::rate_as_members(self, prior, self.tau)?.into();
                     Ok(())
@@ -471,7 +491,7 @@ impl WengLin {
         out: &mut Vec<PlayerChange>,
     ) -> Result<(), RateError> {
         out.clear();
-        if game.len() == 2 && self.two_logistic(game, before, out) {
+        if game.len() == 2 && two_logistic(self, game, before, out) {
             return Ok(());
         }
         self.rate_general(game, before, out)
@@ -480,7 +500,7 @@ impl WengLin {
     /// [`WengLin::rate_into`] without the shortcut for two entries: every model, any
     /// number of entries, partial play, margins and balance.
     #[inline(never)]
-    fn rate_general(
+    pub(crate) fn rate_general(
         &self,
         game: &Match,
         before: &[Rating],
@@ -599,135 +619,6 @@ impl WengLin {
             }
         }
         Ok(())
-    }
-
-    /// Bradley-Terry (full or partial: the same for two entries) for two entries whose
-    /// members all played the whole match, without score margins or balance: the one
-    /// pair of the general way ([`WengLin::pairwise`]), the same arithmetic in the same
-    /// order, with the ratings checked as they are summed and no buffers. Returns false,
-    /// with `out` untouched, for any other match or for ratings that do not fit it (the
-    /// general way then rates it, or names what is wrong).
-    #[inline]
-    fn two_logistic(&self, game: &Match, before: &[Rating], out: &mut Vec<PlayerChange>) -> bool {
-        let logistic = matches!(
-            self.model,
-            Model::BradleyTerryFull | Model::BradleyTerryPart
-        );
-        let entries = game.entries();
-        let margins = self.margin > 0.0 && matches!(entries[0].finish, Finish::Score(_));
-        if !logistic || margins || self.balance || before.len() != game.player_count() {
-            return false;
-        }
-        let o = outcome(game.place(0), game.place(1));
-        if let ([a, b], [ea, eb]) = (before, entries) {
-            // Two players: no loop, each one's σ grown once.
-            if !(self.fits(a, ea.members[0].weight) & self.fits(b, eb.members[0].weight)) {
-                return false;
-            }
-            let (ga, gb) = (self.grown(a), self.grown(b));
-            let [ma, mb] = self.logistic_pair((a.value, ga * ga), (b.value, gb * gb), o);
-            out.reserve(2);
-            out.push(self.logistic_change(a, ga, ma));
-            out.push(self.logistic_change(b, gb, mb));
-            return true;
-        }
-        let mut sides = [(0.0, 0.0); 2];
-        let mut ok = true;
-        for (e, side) in sides.iter_mut().enumerate() {
-            let range = game.member_range(e);
-            for (r, m) in before[range].iter().zip(&entries[e].members) {
-                ok &= self.fits(r, m.weight);
-                let s = self.grown(r);
-                side.0 += r.value;
-                side.1 += s * s;
-            }
-        }
-        if !ok {
-            return false;
-        }
-        let moves = self.logistic_pair(sides[0], sides[1], o);
-        out.reserve(before.len());
-        for (e, &side) in moves.iter().enumerate() {
-            out.extend(
-                before[game.member_range(e)]
-                    .iter()
-                    .map(|b| self.logistic_change(b, self.grown(b), side)),
-            );
-        }
-        true
-    }
-
-    /// Whether [`WengLin::two_logistic`] may rate a player rated `r` who played `weight`
-    /// of the match: a finite rating, a σ (given, or the system's) in `[0, ∞)`, the
-    /// whole match played. `x * 0 == 0` holds exactly for the finite `x`.
-    #[inline]
-    fn fits(&self, r: &Rating, weight: f64) -> bool {
-        let s = self.sigma_of(r);
-        (r.value * 0.0 == 0.0) & (s * 0.0 == 0.0) & (s >= 0.0) & (weight == 1.0)
-    }
-
-    /// A player's σ with τ added in quadrature.
-    #[inline]
-    fn grown(&self, r: &Rating) -> f64 {
-        let s = self.sigma_of(r);
-        (s * s + self.tau * self.tau).sqrt()
-    }
-
-    /// The Bradley-Terry comparison of two entries of (μ, σ²), the first finishing
-    /// ahead (`o` = 1) or level (½): each entry's (σ², Ω, Δ, expected, actual), as
-    /// [`WengLin::pairwise`] computes them for one pair.
-    #[inline]
-    fn logistic_pair(
-        &self,
-        a: (f64, f64),
-        b: (f64, f64),
-        o: f64,
-    ) -> [(f64, f64, f64, f64, f64); 2] {
-        let ((mu_a, s2_a), (mu_b, s2_b)) = (a, b);
-        let c = (s2_a + s2_b + 2.0 * self.beta * self.beta).sqrt();
-        let p = 1.0 / (1.0 + ((mu_b - mu_a) / c).exp());
-        let pq = 1.0 - p;
-        let (si, sq) = (s2_a / c, s2_b / c);
-        let (gi, gq) = (s2_a.sqrt() / c, s2_b.sqrt() / c);
-        [
-            (s2_a, si * (o - p), gi * si / c * p * pq, p, o),
-            (
-                s2_b,
-                sq * ((1.0 - o) - pq),
-                gq * sq / c * pq * p,
-                pq,
-                1.0 - o,
-            ),
-        ]
-    }
-
-    /// The change of a member rated `b` (σ grown to `sigma`) of an entry whose
-    /// comparison gave `(σ², Ω, Δ, expected, actual)`: a share `σ²/σ²_team` of the
-    /// entry's Ω and Δ, as in [`WengLin::rate`].
-    #[inline]
-    fn logistic_change(
-        &self,
-        b: &Rating,
-        sigma: f64,
-        (s2, omega, delta, expected, actual): (f64, f64, f64, f64, f64),
-    ) -> PlayerChange {
-        let ratio = if s2 > 0.0 { sigma * sigma / s2 } else { 0.0 };
-        let mut s = sigma * (1.0 - ratio * delta).max(self.kappa).sqrt();
-        if self.limit_sigma {
-            s = s.min(self.sigma_of(b));
-        }
-        PlayerChange {
-            before: *b,
-            after: Rating {
-                value: b.value + ratio * omega,
-                sigma: Some(s),
-                games: b.games.saturating_add(1),
-            },
-            expected,
-            actual,
-            k: None,
-            weight: 1.0,
-        }
     }
 
     /// Plackett-Luce (algorithm 4) in O(k) with log-sum-exp: returns Ω, Δ and the
@@ -978,6 +869,203 @@ impl WengLin {
         p.expected_place = expected_place;
         p.draw = Some(draw / pairs as f64);
         Ok(p)
+    }
+}
+
+/// What the two-entry Bradley-Terry shortcut ([`two_logistic`]) reads of a
+/// configuration: built in place from its fields, never copied whole.
+#[derive(Clone, Copy)]
+struct LogisticParams {
+    /// A Bradley-Terry model (full or partial) without balance.
+    logistic: bool,
+    margin: f64,
+    sigma: f64,
+    beta: f64,
+    tau: f64,
+    kappa: f64,
+    limit_sigma: bool,
+}
+
+/// A configuration the shortcut can read.
+trait Logistic {
+    fn params(&self) -> LogisticParams;
+}
+
+impl Logistic for WengLin {
+    #[inline]
+    fn params(&self) -> LogisticParams {
+        LogisticParams {
+            logistic: matches!(
+                self.model,
+                Model::BradleyTerryFull | Model::BradleyTerryPart
+            ) && !self.balance,
+            margin: self.margin,
+            sigma: self.sigma,
+            beta: self.beta,
+            tau: self.tau,
+            kappa: self.kappa,
+            limit_sigma: self.limit_sigma,
+        }
+    }
+}
+
+/// Bradley-Terry (full or partial: the same for two entries) for two entries whose
+/// members all played the whole match, without score margins or balance: the one pair
+/// of the general way ([`WengLin::pairwise`]), the same arithmetic in the same order,
+/// with the ratings checked as they are summed and no buffers. Returns false, with `out`
+/// untouched, for any other match or for ratings that do not fit it (the general way
+/// then rates it, or names what is wrong).
+#[inline]
+fn two_logistic<C: Logistic>(
+    config: &C,
+    game: &Match,
+    before: &[Rating],
+    out: &mut Vec<PlayerChange>,
+) -> bool {
+    let c = config.params();
+    let entries = game.entries();
+    let margins = c.margin > 0.0 && matches!(entries[0].finish, Finish::Score(_));
+    if !c.logistic || margins {
+        return false;
+    }
+    // Entries come best first: the first finished ahead of the second, or level.
+    let o = match game.places() {
+        [first, second] if first == second => 0.5,
+        _ => 1.0,
+    };
+    if let ([a, b], [ea, eb]) = (before, entries) {
+        // Two players: no loop, each one's σ grown once, and the whole of their
+        // entry's change (`σ²/σ²`, exactly 1 for σ² finite ([`LogisticParams::fits`])
+        // and above 0; 0 for a σ² of 0).
+        let (ma, mb) = (&ea.members[..], &eb.members[..]);
+        if ma.len() != 1 || mb.len() != 1 {
+            return false;
+        }
+        if !(c.fits(a, ma[0].weight) & c.fits(b, mb[0].weight)) {
+            return false;
+        }
+        let (ga, gb) = (c.grown(a), c.grown(b));
+        let [sa, sb] = c.pair((a.value, ga * ga), (b.value, gb * gb), o);
+        let share = |g: f64| if g * g > 0.0 { 1.0 } else { 0.0 };
+        out.reserve(2);
+        out.push(c.change(a, ga, share(ga), sa));
+        out.push(c.change(b, gb, share(gb), sb));
+        return true;
+    }
+    if before.len() != game.player_count() {
+        return false;
+    }
+    let mut sides = [(0.0, 0.0); 2];
+    let mut ok = true;
+    for (e, side) in sides.iter_mut().enumerate() {
+        let range = game.member_range(e);
+        for (r, m) in before[range].iter().zip(&entries[e].members) {
+            ok &= c.fits(r, m.weight);
+            let s = c.grown(r);
+            side.0 += r.value;
+            side.1 += s * s;
+        }
+    }
+    if !ok {
+        return false;
+    }
+    let moves = c.pair(sides[0], sides[1], o);
+    out.reserve(before.len());
+    for (e, &side) in moves.iter().enumerate() {
+        out.extend(before[game.member_range(e)].iter().map(|b| {
+            let sigma = c.grown(b);
+            let ratio = if side.0 > 0.0 {
+                sigma * sigma / side.0
+            } else {
+                0.0
+            };
+            c.change(b, sigma, ratio, side)
+        }));
+    }
+    true
+}
+
+impl LogisticParams {
+    #[inline(always)]
+    fn sigma_of(&self, r: &Rating) -> f64 {
+        r.sigma.unwrap_or(self.sigma)
+    }
+
+    /// Whether [`two_logistic`] may rate a player rated `r` who played `weight` of the
+    /// match: a finite rating (`x * 0 == 0` holds exactly for the finite `x`), a σ
+    /// (given, or the system's) in `[0, 1e150)`, whose square is finite, and the whole
+    /// match played. The general way rates (or refuses) any other.
+    #[inline(always)]
+    fn fits(&self, r: &Rating, weight: f64) -> bool {
+        let s = self.sigma_of(r);
+        (r.value * 0.0 == 0.0) & (0.0..1e150).contains(&s) & (weight == 1.0)
+    }
+
+    /// A player's σ with τ added in quadrature.
+    #[inline(always)]
+    fn grown(&self, r: &Rating) -> f64 {
+        let s = self.sigma_of(r);
+        (s * s + self.tau * self.tau).sqrt()
+    }
+
+    /// The Bradley-Terry comparison of two entries of (μ, σ²), the first finishing
+    /// ahead (`o` = 1) or level (½): each entry's (σ², Ω, Δ, expected, actual), as
+    /// [`WengLin::pairwise`] computes them for one pair.
+    #[inline(always)]
+    fn pair(&self, a: (f64, f64), b: (f64, f64), o: f64) -> [(f64, f64, f64, f64, f64); 2] {
+        let ((mu_a, s2_a), (mu_b, s2_b)) = (a, b);
+        let c = (s2_a + s2_b + 2.0 * self.beta * self.beta).sqrt();
+        let p = 1.0 / (1.0 + ((mu_b - mu_a) / c).exp());
+        let pq = 1.0 - p;
+        let (si, sq) = (s2_a / c, s2_b / c);
+        let (gi, gq) = (s2_a.sqrt() / c, s2_b.sqrt() / c);
+        [
+            (s2_a, si * (o - p), gi * si / c * p * pq, p, o),
+            (
+                s2_b,
+                sq * ((1.0 - o) - pq),
+                gq * sq / c * pq * p,
+                pq,
+                1.0 - o,
+            ),
+        ]
+    }
+
+    /// The change of a member rated `b` (σ grown to `sigma`) who takes the share
+    /// `ratio` (`σ²/σ²_team`) of their entry's `(σ², Ω, Δ, expected, actual)`, as in
+    /// [`WengLin::rate`].
+    #[inline(always)]
+    fn change(
+        &self,
+        b: &Rating,
+        sigma: f64,
+        ratio: f64,
+        (_, omega, delta, expected, actual): (f64, f64, f64, f64, f64),
+    ) -> PlayerChange {
+        // `f64::max` and `min` without their NaN cases, which give the same here: a NaN
+        // shrink is floored at κ as `max` floors it.
+        let shrink = 1.0 - ratio * delta;
+        let floored = if shrink > self.kappa {
+            shrink
+        } else {
+            self.kappa
+        };
+        let mut s = sigma * floored.sqrt();
+        if self.limit_sigma {
+            s = s.min(self.sigma_of(b));
+        }
+        PlayerChange {
+            before: *b,
+            after: Rating {
+                value: b.value + ratio * omega,
+                sigma: Some(s),
+                games: b.games.saturating_add(1),
+            },
+            expected,
+            actual,
+            k: None,
+            weight: 1.0,
+        }
     }
 }
 

@@ -423,7 +423,7 @@ proptest! {
         };
         let (m, before) = build(&[a, b], |i| Finish::Rank(if tie { 1.0 } else { i as f64 + 1.0 }));
         let mut short = Vec::new();
-        prop_assert!(wl.two_logistic(&m, &before, &mut short));
+        prop_assert!(super::two_logistic(&wl, &m, &before, &mut short));
         let mut general = Vec::new();
         wl.rate_general(&m, &before, &mut general).unwrap();
         prop_assert_eq!(short, general);
@@ -436,12 +436,12 @@ fn two_entries_with_partial_play_or_a_bad_rating_take_the_general_way() {
     let (m, before) = build(&[vec![(25.0, 8.0, 0.5)], vec![(25.0, 8.0, 1.0)]], |i| {
         Finish::Rank(i as f64 + 1.0)
     });
-    assert!(!wl.two_logistic(&m, &before, &mut Vec::new()));
+    assert!(!super::two_logistic(&wl, &m, &before, &mut Vec::new()));
     let (m, mut before) = build(&[vec![(25.0, 8.0, 1.0)], vec![(25.0, 8.0, 1.0)]], |i| {
         Finish::Rank(i as f64 + 1.0)
     });
     before[0].value = f64::INFINITY;
-    assert!(!wl.two_logistic(&m, &before, &mut Vec::new()));
+    assert!(!super::two_logistic(&wl, &m, &before, &mut Vec::new()));
     let err = wl.rate(&m, &before).unwrap_err();
     assert!(err.to_string().contains("t0p0"), "{err}");
 }
