@@ -590,8 +590,8 @@ impl League {
     }
 
     /// Rates a match and updates every participant: the one way a league rates a match
-    /// (the system's [`RatingSystem::rate_into`] with each player's rating, state, what the
-    /// system learned and the factors' ratings). Nothing changes if it fails.
+    /// (the system's [`RatingSystem::rate_into`] with each player's rating, state, what
+    /// the system learned and the factors' ratings). Nothing changes if it fails.
     ///
     /// # Errors
     /// The system's [`RateError`] when it cannot rate the match.

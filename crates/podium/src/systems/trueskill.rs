@@ -6,7 +6,9 @@
 //! which, with a draw when two adjacent teams' performances are within a draw margin ε.
 //! Expectation propagation on that factor graph (Gaussian messages, truncated Gaussians
 //! at the comparisons, iterated until the messages move less than `min_delta`) gives every
-//! player's new belief. Any number of teams of any sizes, ties, and partial play.
+//! player's new belief. Any number of teams of any sizes, ties, and partial play. Two
+//! entries make a tree with one comparison, where one pass of the messages is exact: they
+//! are rated by its closed form (the same beliefs up to rounding, within 1e-9).
 //!
 //! **Where from.** R. Herbrich, T. Minka and T. Graepel, *TrueSkill™: A Bayesian Skill
 //! Rating System*, NIPS 2006; the schedule, the draw margin, the partial-play weights and

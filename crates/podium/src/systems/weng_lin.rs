@@ -25,7 +25,10 @@
 //! order; places are its `ranks`; when the match gives scores, they are its `scores` (used
 //! by `margin`). Before the update every σ becomes `√(σ² + τ²)` (openskill adds τ before
 //! rating). Ties follow openskill 6.2 exactly (its tie averaging of μ changes has no
-//! effect in that version, so tied teams move by their own computed amounts).
+//! effect in that version, so tied teams move by their own computed amounts). Two
+//! entries of members who played the whole match, under Bradley-Terry without margins or
+//! balance, take a shortcut through the one pair with the same arithmetic: the same
+//! numbers bit for bit, without the general loop's buffers.
 //! **Partial play:** when any member of the match has a weight other than 1, the members'
 //! weights are passed as openskill's per-player `weights`, normalised within each team to
 //! `[weight_min, weight_max]` (openskill's `weight_bounds`, default `[1, 2]`) unless
@@ -952,6 +955,20 @@ fn two_logistic<C: Logistic>(
         out.push(c.change(b, gb, share(gb), sb));
         return true;
     }
+    two_teams(&c, game, before, o, out)
+}
+
+/// [`two_logistic`] for two entries of any sizes, the first finishing ahead (`o` = 1)
+/// or level (½); apart, so that the two players' path keeps the parameters in registers.
+#[inline(never)]
+fn two_teams(
+    c: &LogisticParams,
+    game: &Match,
+    before: &[Rating],
+    o: f64,
+    out: &mut Vec<PlayerChange>,
+) -> bool {
+    let entries = game.entries();
     if before.len() != game.player_count() {
         return false;
     }
