@@ -454,8 +454,7 @@ impl WengLin {
     }
 
     /// [`WengLin::team`] of members rated `before`, each σ with τ added in quadrature:
-    /// the same sums in the same order, without copying the values out (each σ² + τ²
-    /// summed as it is, not squared again from its root).
+    /// the same sums in the same order, without copying the values out.
     fn team_of(&self, before: &[Rating]) -> (f64, f64) {
         let tau2 = self.tau * self.tau;
         let grown = |r: &Rating| {
@@ -464,13 +463,7 @@ impl WengLin {
         };
         if !self.balance {
             let m = before.iter().map(|r| r.value).sum();
-            let s2 = before
-                .iter()
-                .map(|r| {
-                    let s = self.sigma_of(r);
-                    s * s + tau2
-                })
-                .sum();
+            let s2 = before.iter().map(&grown).map(|s| s * s).sum();
             return (m, s2);
         }
         let mu: Vec<f64> = before.iter().map(|r| r.value).collect();
@@ -519,10 +512,10 @@ impl WengLin {
         check_ratings(game, before)?;
         let k = game.len();
         let tau2 = self.tau * self.tau;
-        // Each player's σ² with τ² added; μ and the σ before are read from `before`.
+        // Each player's σ with τ added; μ and the σ before are read from `before`.
         let grown = |r: &Rating| {
             let s = self.sigma_of(r);
-            s * s + tau2
+            (s * s + tau2).sqrt()
         };
         let weighted = game.players().any(|(_, m)| m.weight != 1.0);
         let weights: Option<Vec<f64>> = weighted.then(|| {
@@ -593,10 +586,13 @@ impl WengLin {
                 let (_, member) = members.next().expect("one member per rating");
                 let b = before[p];
                 let sigma0 = self.sigma_of(&b);
-                let var = grown(&b);
-                let sigma = var.sqrt();
+                let sigma = grown(&b);
                 let w = weights.as_ref().map_or(1.0, |w| w[p]);
-                let ratio = if team.s2 > 0.0 { var / team.s2 } else { 0.0 };
+                let ratio = if team.s2 > 0.0 {
+                    sigma * sigma / team.s2
+                } else {
+                    0.0
+                };
                 let gain = if strict {
                     team.omega > 0.0
                 } else {
@@ -941,8 +937,9 @@ fn two_logistic<C: Logistic>(
         _ => 1.0,
     };
     if let ([a, b], [ea, eb]) = (before, entries) {
-        // Two players: no loop, and the whole of their entry's change (`σ²/σ²`, exactly
-        // 1 for σ² finite ([`LogisticParams::fits`]) and above 0; 0 for a σ² of 0).
+        // Two players: no loop, each one's σ grown once, and the whole of their
+        // entry's change (`σ²/σ²`, exactly 1 for σ² finite ([`LogisticParams::fits`])
+        // and above 0; 0 for a σ² of 0).
         let (ma, mb) = (&ea.members[..], &eb.members[..]);
         if ma.len() != 1 || mb.len() != 1 {
             return false;
@@ -950,12 +947,12 @@ fn two_logistic<C: Logistic>(
         if !(c.fits(a, ma[0].weight) & c.fits(b, mb[0].weight)) {
             return false;
         }
-        let (va, vb) = (c.var(a), c.var(b));
-        let [sa, sb] = c.pair((a.value, va), (b.value, vb), o);
-        let share = |v: f64| if v > 0.0 { 1.0 } else { 0.0 };
+        let (ga, gb) = (c.grown(a), c.grown(b));
+        let [sa, sb] = c.pair((a.value, ga * ga), (b.value, gb * gb), o);
+        let share = |g: f64| if g * g > 0.0 { 1.0 } else { 0.0 };
         out.reserve(2);
-        out.push(c.change(a, va.sqrt(), share(va), sa));
-        out.push(c.change(b, vb.sqrt(), share(vb), sb));
+        out.push(c.change(a, ga, share(ga), sa));
+        out.push(c.change(b, gb, share(gb), sb));
         return true;
     }
     two_teams(&c, game, before, o, out)
@@ -981,8 +978,9 @@ fn two_teams(
         let range = game.member_range(e);
         for (r, m) in before[range].iter().zip(&entries[e].members) {
             ok &= c.fits(r, m.weight);
+            let s = c.grown(r);
             side.0 += r.value;
-            side.1 += c.var(r);
+            side.1 += s * s;
         }
     }
     if !ok {
@@ -992,9 +990,13 @@ fn two_teams(
     out.reserve(before.len());
     for (e, &side) in moves.iter().enumerate() {
         out.extend(before[game.member_range(e)].iter().map(|b| {
-            let var = c.var(b);
-            let ratio = if side.0 > 0.0 { var / side.0 } else { 0.0 };
-            c.change(b, var.sqrt(), ratio, side)
+            let sigma = c.grown(b);
+            let ratio = if side.0 > 0.0 {
+                sigma * sigma / side.0
+            } else {
+                0.0
+            };
+            c.change(b, sigma, ratio, side)
         }));
     }
     true
@@ -1016,11 +1018,11 @@ impl LogisticParams {
         (r.value * 0.0 == 0.0) & (0.0..1e150).contains(&s) & (weight == 1.0)
     }
 
-    /// A player's σ² with τ² added: the variance the match updates.
+    /// A player's σ with τ added in quadrature.
     #[inline(always)]
-    fn var(&self, r: &Rating) -> f64 {
+    fn grown(&self, r: &Rating) -> f64 {
         let s = self.sigma_of(r);
-        s * s + self.tau * self.tau
+        (s * s + self.tau * self.tau).sqrt()
     }
 
     /// The Bradley-Terry comparison of two entries of (μ, σ²), the first finishing
