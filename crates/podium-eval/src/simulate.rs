@@ -572,6 +572,8 @@ impl Simulation {
         let mut scores = vec![0.0; n];
         let mut order: Vec<usize> = (0..n).collect();
         let mut before = Vec::with_capacity(n);
+        // What each rating comes out as, its vectors reused from match to match.
+        let mut rated = podium::Posterior::default();
         let mut values = vec![0.0; n];
         let mut seat_values = vec![0.0; n];
         let last = *rounds.last().unwrap_or(&0);
@@ -639,23 +641,21 @@ impl Simulation {
                         .with_states(&own)
                         .with_learned(learned[r].as_ref())
                         .with_factors(&factors);
-                    let rated = sys.rate(&prior).inspect(|p| {
-                        for (&s, ch) in seats.iter().zip(&p.factors) {
-                            seat_ratings[r][s] = ch.after;
-                        }
-                    });
-                    match rated {
-                        Ok(rated) => {
-                            for (&i, ch) in order.iter().zip(rated.changes) {
+                    match sys.rate_into(&prior, &mut rated) {
+                        Ok(()) => {
+                            for (&s, ch) in seats.iter().zip(&rated.factors) {
+                                seat_ratings[r][s] = ch.after;
+                            }
+                            for (&i, ch) in order.iter().zip(&rated.changes) {
                                 ratings[r][i] = ch.after;
                             }
                             if !states[r].is_empty() {
-                                for (&i, st) in order.iter().zip(rated.states) {
+                                for (&i, st) in order.iter().zip(rated.states.drain(..)) {
                                     states[r][i] = st;
                                 }
                             }
                             if rated.learned.is_some() {
-                                learned[r] = rated.learned;
+                                learned[r] = rated.learned.take();
                             }
                         }
                         Err(e) => {

@@ -2,10 +2,12 @@
 //! system and the same inputs: a two-player match and two teams of four, for
 //! Bradley-Terry (Weng-Lin's algorithm 1) and TrueSkill; and `kalman-mmr`, podium's
 //! default, for a two-player match and a four-player free-for-all, for reference.
+//! podium rates into one `Posterior` reused from match to match, as a `League` does
+//! (`RatingSystem::rate_into`); skillratings returns its new ratings by value.
 //! Run with `cargo bench -p podium --bench peers`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use podium::{Finish, Match, Prior, Rating, RatingSystem, Settings};
+use podium::{Finish, Match, Posterior, Prior, Rating, RatingSystem, Settings};
 use skillratings::trueskill::{trueskill, trueskill_two_teams, TrueSkillConfig, TrueSkillRating};
 use skillratings::weng_lin::{weng_lin, weng_lin_two_teams, WengLinConfig, WengLinRating};
 use skillratings::Outcomes;
@@ -56,10 +58,14 @@ fn bradley_terry(c: &mut Criterion) {
             })
             .collect();
         let label = if size == 1 { "1v1" } else { "4v4" };
+        let mut out = Posterior::default();
         group.bench_function(format!("podium/{label}"), |bench| {
             bench.iter(|| {
-                sys.rate(&Prior::new(black_box(&m), black_box(&before)))
-                    .unwrap()
+                sys.rate_into(
+                    &Prior::new(black_box(&m), black_box(&before)),
+                    black_box(&mut out),
+                )
+                .unwrap()
             })
         });
         group.bench_function(format!("skillratings/{label}"), |bench| {
@@ -103,10 +109,14 @@ fn true_skill(c: &mut Criterion) {
             })
             .collect();
         let label = if size == 1 { "1v1" } else { "4v4" };
+        let mut out = Posterior::default();
         group.bench_function(format!("podium/{label}"), |bench| {
             bench.iter(|| {
-                sys.rate(&Prior::new(black_box(&m), black_box(&before)))
-                    .unwrap()
+                sys.rate_into(
+                    &Prior::new(black_box(&m), black_box(&before)),
+                    black_box(&mut out),
+                )
+                .unwrap()
             })
         });
         group.bench_function(format!("skillratings/{label}"), |bench| {
@@ -150,12 +160,14 @@ fn kalman_mmr(c: &mut Criterion) {
             .collect();
         let refs: Vec<Option<&podium::State>> = states.iter().map(Option::as_ref).collect();
         let learned = sys.initial_learned();
+        let mut out = Posterior::default();
         group.bench_function(format!("podium/{label}"), |bench| {
             bench.iter(|| {
-                sys.rate(
+                sys.rate_into(
                     &Prior::new(black_box(&m), black_box(&before))
                         .with_states(black_box(&refs))
                         .with_learned(learned.as_ref()),
+                    black_box(&mut out),
                 )
                 .unwrap()
             })

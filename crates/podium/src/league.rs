@@ -255,6 +255,9 @@ pub struct League {
     /// And each player's state, for a system that keeps one (always empty between
     /// matches: its references live for one match).
     state_refs: Vec<Option<&'static State>>,
+    /// And what the system made of the match ([`RatingSystem::rate_into`]), its vectors
+    /// reused from match to match.
+    posterior: Posterior,
     /// The match [`League::apply_ranked`] builds, and entries it may reuse.
     scratch: Match,
     spare: Vec<crate::model::Entry>,
@@ -300,10 +303,10 @@ impl<'a> Outcome<'a> {
 
 /// Each committed player's league index with their change (every slot is known once
 /// [`League::commit`] succeeded).
-fn indexed(slots: &[Slot<'_>], changes: Vec<PlayerChange>) -> Vec<(usize, PlayerChange)> {
+fn indexed(slots: &[Slot<'_>], changes: &[PlayerChange]) -> Vec<(usize, PlayerChange)> {
     slots
         .iter()
-        .zip(changes)
+        .zip(changes.iter().copied())
         .map(|(slot, c)| match *slot {
             Slot::Known(i) => (i, c),
             Slot::New(_) => unreachable!("commit makes every slot known"),
@@ -334,6 +337,7 @@ impl League {
             slots: Vec::new(),
             before: Vec::new(),
             state_refs: Vec::new(),
+            posterior: Posterior::default(),
             scratch: Match::scratch(),
             spare: Vec::new(),
             stamps: Vec::new(),
@@ -586,8 +590,8 @@ impl League {
     }
 
     /// Rates a match and updates every participant: the one way a league rates a match
-    /// (the system's [`RatingSystem::rate`] with each player's rating, state, what the
-    /// system learned and the factors' ratings). Nothing changes if it fails.
+    /// (the system's [`RatingSystem::rate_into`] with each player's rating, state, what
+    /// the system learned and the factors' ratings). Nothing changes if it fails.
     ///
     /// # Errors
     /// The system's [`RateError`] when it cannot rate the match.
@@ -595,28 +599,34 @@ impl League {
         // One lookup per player: the slots serve both the ratings before and the update.
         let mut slots = self.take_slots();
         slots.extend(game.players().map(|(_, m)| self.slot(&m.player)));
-        let result = self
-            .rate_and_commit(game, &mut slots)
-            .map(|(posterior, at)| MatchReport {
+        let result = self.rate_and_commit(game, &mut slots).map(|at| {
+            let posterior = &mut self.posterior;
+            MatchReport {
                 sequence: self.rated - 1,
-                changes: indexed(&slots, posterior.changes),
-                states: posterior.states,
-                factors: at.into_iter().zip(posterior.factors).collect(),
-            });
+                changes: indexed(&slots, &posterior.changes),
+                states: std::mem::take(&mut posterior.states),
+                factors: at
+                    .into_iter()
+                    .zip(posterior.factors.iter().copied())
+                    .collect(),
+            }
+        });
         self.give_back_slots(slots);
         result
     }
 
     /// What the system makes of `game` for the players in `slots`
-    /// ([`RatingSystem::rate`]), checked, without changing the league. `before` and
-    /// `states` are the buffers the ratings and states before are put in.
+    /// ([`RatingSystem::rate_into`]), into `posterior`, checked, without changing the
+    /// league. `before` and `states` are the buffers the ratings and states before are
+    /// put in.
     fn posterior<'s>(
         &'s self,
         game: &Match,
         slots: &[Slot<'_>],
         before: &mut Vec<Rating>,
         states: &mut Vec<Option<&'s State>>,
-    ) -> Result<Posterior, RateError> {
+        posterior: &mut Posterior,
+    ) -> Result<(), RateError> {
         self.fill_before(slots, game.time(), before);
         let factors = if game.factors().is_empty() {
             Vec::new()
@@ -634,7 +644,7 @@ impl League {
             learned: self.learned.as_ref(),
             factors: &factors,
         };
-        let posterior = self.system.rate(&prior)?;
+        self.system.rate_into(&prior, posterior)?;
         if posterior.factors.len() != factors.len() {
             return Err(RateError::FactorCountMismatch {
                 expected: factors.len(),
@@ -654,42 +664,53 @@ impl League {
                 sigma: c.after.sigma,
             });
         }
-        Ok(posterior)
+        Ok(())
     }
 
     /// Rates `game` for the players in `slots` and stores the result: the players'
     /// ratings, states and statistics, what the system learned, the factors. Nothing
-    /// changes if it fails; on success every slot is [`Slot::Known`]. Returns the
-    /// posterior, its changes in [`Match::players`] order, and each factor's index in
-    /// [`League::factors`].
+    /// changes if it fails; on success every slot is [`Slot::Known`]. Leaves the
+    /// posterior in `self.posterior` (its changes in [`Match::players`] order) and
+    /// returns each factor's index in [`League::factors`].
     fn rate_and_commit(
         &mut self,
         game: &Match,
         slots: &mut [Slot<'_>],
-    ) -> Result<(Posterior, Vec<usize>), RateError> {
+    ) -> Result<Vec<usize>, RateError> {
         let mut before = std::mem::take(&mut self.before);
         // An empty vector changes its element's lifetime in place, without allocating.
         let mut states: Vec<Option<&State>> = std::mem::take(&mut self.state_refs)
             .into_iter()
             .map(|_| unreachable!("the buffer is empty"))
             .collect();
-        let posterior = self.posterior(game, slots, &mut before, &mut states);
+        let mut posterior = std::mem::take(&mut self.posterior);
+        let rated = self.posterior(game, slots, &mut before, &mut states, &mut posterior);
         states.clear();
         self.state_refs = states.into_iter().map(|_| unreachable!()).collect();
         self.before = before;
-        let mut posterior = posterior?;
+        let committed = rated.and_then(|()| self.commit_posterior(game, slots, &mut posterior));
+        self.posterior = posterior;
+        committed
+    }
+
+    /// The commit of [`League::rate_and_commit`], from the posterior of `game`.
+    fn commit_posterior(
+        &mut self,
+        game: &Match,
+        slots: &mut [Slot<'_>],
+        posterior: &mut Posterior,
+    ) -> Result<Vec<usize>, RateError> {
         let outcome = Outcome::of(game);
         let won = game.players().map(|(e, _)| game.place(e) == 1);
         self.commit(&outcome, slots, won, &posterior.changes, &posterior.states)?;
         if posterior.learned.is_some() {
             self.learned = posterior.learned.take();
         }
-        let at = if posterior.factors.is_empty() {
+        Ok(if posterior.factors.is_empty() {
             Vec::new()
         } else {
             self.commit_factors(game, &outcome, &posterior.factors)
-        };
-        Ok((posterior, at))
+        })
     }
 
     /// Stores each factor's change of a committed match (factors met for the first time
@@ -1011,12 +1032,15 @@ impl League {
     /// The system's [`RateError`] when it cannot rate the match.
     pub fn try_rate(&self, game: &Match) -> Result<Posterior, RateError> {
         let slots: Vec<Slot<'_>> = game.players().map(|(_, m)| self.slot(&m.player)).collect();
+        let mut posterior = Posterior::default();
         self.posterior(
             game,
             &slots,
             &mut Vec::with_capacity(slots.len()),
             &mut Vec::new(),
-        )
+            &mut posterior,
+        )?;
+        Ok(posterior)
     }
 
     /// The leaderboard in the default order ([`crate::Order::Established`]): players whose
@@ -1185,8 +1209,8 @@ mod divergence_tests {
         fn initial_rating(&self) -> Rating {
             Rating::new(1.0)
         }
-        fn rate(&self, prior: &Prior<'_>) -> Result<Posterior, RateError> {
-            Ok(Posterior::players(
+        fn rate_into(&self, prior: &Prior<'_>, out: &mut Posterior) -> Result<(), RateError> {
+            *out = Posterior::players(
                 prior
                     .game
                     .players()
@@ -1201,7 +1225,8 @@ mod divergence_tests {
                         )
                     })
                     .collect(),
-            ))
+            );
+            Ok(())
         }
         fn win_probability(&self, _: &Rating, _: &Rating, _: Option<&State>) -> f64 {
             0.5
@@ -1224,7 +1249,7 @@ mod divergence_tests {
         fn initial_rating(&self) -> Rating {
             Rating::new(1.0)
         }
-        fn rate(&self, prior: &Prior<'_>) -> Result<Posterior, RateError> {
+        fn rate_into(&self, prior: &Prior<'_>, _: &mut Posterior) -> Result<(), RateError> {
             let (_, second) = prior.game.players().nth(1).unwrap();
             Err(RateError::NonPositiveRating {
                 system: "refuses-second",
@@ -1322,17 +1347,17 @@ mod state_tests {
                 }),
             }
         }
-        fn rate(&self, prior: &Prior<'_>) -> Result<Posterior, RateError> {
+        fn rate_into(&self, prior: &Prior<'_>, out: &mut Posterior) -> Result<(), RateError> {
             let (game, before) = (prior.game, prior.ratings);
             let states = prior.all_states()?;
             let seen = prior
                 .learned
                 .and_then(|l| l.get::<Count>())
                 .map_or(0, |c| c.0);
-            let mut out = Posterior {
-                learned: Some(State::new(Count(seen + 1))),
-                ..Posterior::default()
-            };
+            // Filled as it goes: a player named "bad" fails the match half-way, with
+            // `out` partly filled.
+            out.clear();
+            out.learned = Some(State::new(Count(seen + 1)));
             for (((e, m), b), st) in game.players().zip(before).zip(states.iter()) {
                 if m.player == "bad" {
                     return Err(RateError::NonFiniteRating {
@@ -1360,7 +1385,7 @@ mod state_tests {
                 });
                 out.states.push(Some(State::new(f)));
             }
-            Ok(out)
+            Ok(())
         }
         fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&State>) -> f64 {
             if a.value > b.value {

@@ -99,7 +99,7 @@ impl<'a> Prior<'a> {
     }
 }
 
-/// What a system makes of a match ([`RatingSystem::rate`]): each player's change and next
+/// What a system makes of a match ([`RatingSystem::rate_into`]): each player's change and next
 /// state in [`Match::players`] order, what it learned, and each factor's change.
 #[derive(Debug, Clone, Default)]
 pub struct Posterior {
@@ -122,6 +122,18 @@ impl Posterior {
             changes,
             ..Posterior::default()
         }
+    }
+}
+
+impl Posterior {
+    /// Empties every field, keeping the vectors' allocations: what a system's
+    /// [`RatingSystem::rate_into`] starts from before it pushes the match's changes.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.changes.clear();
+        self.states.clear();
+        self.learned = None;
+        self.factors.clear();
     }
 }
 
@@ -183,9 +195,10 @@ pub struct Description {
 
 /// A rating system: turns a match and its players' pre-match ratings into new ratings.
 ///
-/// One method rates a match ([`RatingSystem::rate`], from a [`Prior`] to a
-/// [`Posterior`]), one predicts it ([`RatingSystem::predict`]) and one describes the
-/// system ([`RatingSystem::describe`]); the others answer questions of their own (where a
+/// One method rates a match ([`RatingSystem::rate_into`], from a [`Prior`] to a
+/// [`Posterior`] the caller may reuse; [`RatingSystem::rate`] returns a new one), one
+/// predicts it ([`RatingSystem::predict`]) and one describes the system
+/// ([`RatingSystem::describe`]); the others answer questions of their own (where a
 /// player starts, how a rating ages, whether it is provisional). The trait is object
 /// safe, so programs can hold a `Box<dyn RatingSystem>` chosen by name at run time
 /// ([`crate::system()`]). Systems are pure: the same inputs give the same outputs, and a
@@ -207,21 +220,36 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
         self.describe().capabilities
     }
 
-    /// Rates one match: from each player's rating, state, what the system learned so
-    /// far and the factors' ratings ([`Prior`]) to each player's change and next state,
-    /// what it learned after this match and each factor's change ([`Posterior`]).
+    /// Rates one match into `out`: from each player's rating, state, what the system
+    /// learned so far and the factors' ratings ([`Prior`]) to each player's change and
+    /// next state, what it learned after this match and each factor's change
+    /// ([`Posterior`]). Every field of `out` is replaced; its vectors keep their
+    /// allocations, so a driver rating match after match into one posterior (as a
+    /// [`crate::League`] does) allocates nothing for it once they have grown.
     ///
     /// The posterior holds one change per player in [`Match::players`] order; states
     /// only for a system that keeps them, one per player; one change per factor of
     /// [`Match::factors`]. A shortcut a system takes for some matches (a ranking of
-    /// single players) gives the same numbers as its general way, and lives here.
+    /// single players, two teams) gives the same numbers as its general way, up to
+    /// rounding in the last digits, and lives here.
     ///
     /// # Errors
     /// [`RateError`] when the system cannot rate this match (e.g. `elo` with more than
     /// two entries, [`RateError::FactorsUnsupported`] for factors it does not rate) or
     /// the ratings, states or factors given cannot be used (NaN, wrong count,
-    /// non-positive for `proportional`).
-    fn rate(&self, prior: &Prior<'_>) -> Result<Posterior, RateError>;
+    /// non-positive for `proportional`). `out` then holds nothing meaningful (it may be
+    /// partly filled): the caller discards it, and a [`crate::League`] applies nothing.
+    fn rate_into(&self, prior: &Prior<'_>, out: &mut Posterior) -> Result<(), RateError>;
+
+    /// [`RatingSystem::rate_into`] into a new [`Posterior`]. Not meant to be overridden.
+    ///
+    /// # Errors
+    /// As [`RatingSystem::rate_into`].
+    fn rate(&self, prior: &Prior<'_>) -> Result<Posterior, RateError> {
+        let mut out = Posterior::default();
+        self.rate_into(prior, &mut out)?;
+        Ok(out)
+    }
 
     /// What the system expects of a proposed match: each entry's win probability, the
     /// probability of every pairwise order, expected places and, where the system models

@@ -315,15 +315,20 @@ fn a_league_of_a_system_defined_elsewhere_with_its_own_state_cannot_be_saved() {
         fn initial_rating(&self) -> podium::Rating {
             podium::Rating::new(0.0)
         }
-        fn rate(&self, prior: &podium::Prior<'_>) -> Result<podium::Posterior, podium::RateError> {
-            Ok(podium::Posterior::players(
+        fn rate_into(
+            &self,
+            prior: &podium::Prior<'_>,
+            out: &mut podium::Posterior,
+        ) -> Result<(), podium::RateError> {
+            *out = podium::Posterior::players(
                 prior
                     .ratings
                     .iter()
                     .zip(prior.game.players())
                     .map(|(r, _)| podium::PlayerChange::elo(*r, 0.5, 1.0, 0.5, 1.0))
                     .collect(),
-            ))
+            );
+            Ok(())
         }
         fn win_probability(
             &self,

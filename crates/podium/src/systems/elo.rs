@@ -100,9 +100,10 @@ impl RatingSystem for EloConfig {
     fn initial_rating(&self) -> Rating {
         Rating::new(self.initial)
     }
-    fn rate(&self, prior: &Prior<'_>) -> Result<Posterior, RateError> {
+    fn rate_into(&self, prior: &Prior<'_>, out: &mut Posterior) -> Result<(), RateError> {
         Self::two(prior.game)?;
-        crate::systems::rate_elo_prior(self, prior)
+        *out = crate::systems::rate_elo_prior(self, prior)?;
+        Ok(())
     }
     fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&crate::state::State>) -> f64 {
         expectation(a.value, b.value, self.scale)

@@ -294,11 +294,12 @@ macro_rules! elo_mmr_config {
             fn initial_rating(&self) -> Rating {
                 Rating::with_sigma(self.mu, self.sigma)
             }
-            fn rate(&self, prior: &crate::system::Prior<'_>) -> Result<crate::system::Posterior, RateError> {
+            fn rate_into(&self, prior: &crate::system::Prior<'_>, out: &mut crate::system::Posterior) -> Result<(), RateError> {
                 // The core checks the factor ratings it is given; none given means the
                 // players alone.
                 let states = prior.all_states()?;
-                Ok(self.core().rate_with_states(prior.game, prior.ratings, &states, prior.factors)?.into())
+                *out = self.core().rate_with_states(prior.game, prior.ratings, &states, prior.factors)?.into();
+                Ok(())
             }
             fn initial_factor(&self) -> Rating {
                 Rating::with_sigma(0.0, self.factor_sigma)

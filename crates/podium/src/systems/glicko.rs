@@ -520,16 +520,18 @@ impl RatingSystem for GlickoConfig {
         Rating::with_sigma(self.rating, self.rd)
     }
 
-    fn rate(
+    fn rate_into(
         &self,
         prior: &crate::system::Prior<'_>,
-    ) -> Result<crate::system::Posterior, RateError> {
+        out: &mut crate::system::Posterior,
+    ) -> Result<(), RateError> {
         if !prior.factors.is_empty() {
             crate::factor::check_factors(prior.game, prior.factors)?;
         }
-        Ok(self
+        *out = self
             .rate_all(prior.game, prior.ratings, prior.factors)?
-            .into())
+            .into();
+        Ok(())
     }
 
     fn initial_factor(&self) -> Rating {

@@ -302,17 +302,19 @@ impl RatingSystem for Glicko2Config {
         Rating::with_sigma(self.rating, self.rd)
     }
 
-    fn rate(
+    fn rate_into(
         &self,
         prior: &crate::system::Prior<'_>,
-    ) -> Result<crate::system::Posterior, RateError> {
+        out: &mut crate::system::Posterior,
+    ) -> Result<(), RateError> {
         if !prior.factors.is_empty() {
             crate::factor::check_factors(prior.game, prior.factors)?;
         }
         let states = prior.all_states()?;
-        Ok(self
+        *out = self
             .rate_all(prior.game, prior.ratings, &states, prior.factors)?
-            .into())
+            .into();
+        Ok(())
     }
 
     fn initial_factor(&self) -> Rating {

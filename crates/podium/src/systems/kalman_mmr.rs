@@ -768,15 +768,16 @@ impl RatingSystem for KalmanMmrConfig {
         Rating::with_sigma(self.rating, self.sigma)
     }
 
-    fn rate(
+    fn rate_into(
         &self,
         prior: &crate::system::Prior<'_>,
-    ) -> Result<crate::system::Posterior, RateError> {
+        out: &mut crate::system::Posterior,
+    ) -> Result<(), RateError> {
         if !prior.factors.is_empty() {
             crate::factor::check_factors(prior.game, prior.factors)?;
         }
         let states = prior.all_states()?;
-        Ok(self
+        *out = self
             .rate_all(
                 prior.game,
                 prior.ratings,
@@ -784,7 +785,8 @@ impl RatingSystem for KalmanMmrConfig {
                 prior.learned,
                 prior.factors,
             )?
-            .into())
+            .into();
+        Ok(())
     }
 
     fn win_probability(&self, a: &Rating, b: &Rating, learned: Option<&State>) -> f64 {

@@ -55,11 +55,13 @@ macro_rules! elo_system {
             fn initial_rating(&self) -> $crate::rating::Rating {
                 $crate::rating::Rating::new(self.initial)
             }
-            fn rate(
+            fn rate_into(
                 &self,
                 prior: &$crate::system::Prior<'_>,
-            ) -> Result<$crate::system::Posterior, $crate::error::RateError> {
-                $crate::systems::rate_elo_prior(self, prior)
+                out: &mut $crate::system::Posterior,
+            ) -> Result<(), $crate::error::RateError> {
+                *out = $crate::systems::rate_elo_prior(self, prior)?;
+                Ok(())
             }
             $($own)*
         }

@@ -68,10 +68,10 @@ impl RatingSystem for ProportionalConfig {
             ))
         }
     }
-    fn rate(&self, prior: &Prior<'_>) -> Result<Posterior, RateError> {
+    fn rate_into(&self, prior: &Prior<'_>, out: &mut Posterior) -> Result<(), RateError> {
         crate::system::no_factors("proportional", prior)?;
-        self.changes(prior.game, prior.ratings)
-            .map(Posterior::players)
+        *out = Posterior::players(self.changes(prior.game, prior.ratings)?);
+        Ok(())
     }
     fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&crate::State>) -> f64 {
         if a.value + b.value > 0.0 {

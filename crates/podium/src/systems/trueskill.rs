@@ -6,7 +6,9 @@
 //! which, with a draw when two adjacent teams' performances are within a draw margin ε.
 //! Expectation propagation on that factor graph (Gaussian messages, truncated Gaussians
 //! at the comparisons, iterated until the messages move less than `min_delta`) gives every
-//! player's new belief. Any number of teams of any sizes, ties, and partial play.
+//! player's new belief. Any number of teams of any sizes, ties, and partial play. Two
+//! entries make a tree with one comparison, where one pass of the messages is exact: they
+//! are rated by its closed form (the same beliefs up to rounding, within 1e-9).
 //!
 //! **Where from.** R. Herbrich, T. Minka and T. Graepel, *TrueSkill™: A Bayesian Skill
 //! Rating System*, NIPS 2006; the schedule, the draw margin, the partial-play weights and
@@ -334,8 +336,12 @@ impl TrueSkillConfig {
         self.margin_at(self.draw_quantile(), players)
     }
 
-    /// The standard normal quantile the draw margin scales: `Φ⁻¹((p_draw + 1)/2)`.
+    /// The standard normal quantile the draw margin scales: `Φ⁻¹((p_draw + 1)/2)`
+    /// (exactly 0 for the default draw probability 0, without evaluating `Φ⁻¹`).
     fn draw_quantile(&self) -> f64 {
+        if self.draw_probability == 0.0 {
+            return 0.0;
+        }
         ppf((self.draw_probability + 1.0) / 2.0)
     }
 
@@ -392,12 +398,113 @@ impl TrueSkillConfig {
         before: &[Rating],
         copies: &[bool],
     ) -> Result<Vec<PlayerChange>, RateError> {
+        let mut out = Vec::with_capacity(before.len());
+        self.rate_members_into(game, before, copies, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`TrueSkillConfig::rate_members`] into `out`, cleared first (its allocation
+    /// reused). Two entries of players take the closed form ([`TrueSkillConfig::two`]).
+    fn rate_members_into(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        copies: &[bool],
+        out: &mut Vec<PlayerChange>,
+    ) -> Result<(), RateError> {
+        out.clear();
+        if game.len() == 2 && copies.is_empty() && self.two(game, before, out) {
+            return Ok(());
+        }
         check_ratings(game, before)?;
         SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-            Ok(mut scratch) => Ok(self.rate_in(game, before, copies, &mut scratch)),
+            Ok(mut scratch) => self.rate_in(game, before, copies, &mut scratch, out),
             // Only if a rating were asked for while one is under way on this thread.
-            Err(_) => Ok(self.rate_in(game, before, copies, &mut Scratch::default())),
-        })
+            Err(_) => self.rate_in(game, before, copies, &mut Scratch::default(), out),
+        });
+        Ok(())
+    }
+
+    /// Two entries in closed form. With one comparison the factor graph is a tree with
+    /// a single truncation, so one pass of its schedule is exact (the reference's second
+    /// pass only confirms it): the difference of the team performances
+    /// `d ~ N(m, c²)`, `m = Σ_A wμ − Σ_B wμ`, `c² = Σ w²(σ² + τ² + β²)`, truncated to a
+    /// win (`d > ε`) or a draw (`|d| ≤ ε`) with corrections `V`, `W` at `(m/c, ε/c)`,
+    /// moves each member of the first entry to
+    /// `μ + w σ'² V / c`, `σ'² (1 − w² σ'² W / c²)` (σ' the σ grown by τ; the second
+    /// entry's means move the other way): the messages' result up to rounding. The
+    /// ratings are checked as they are summed. Returns false, with `out` untouched,
+    /// for ratings that do not fit the match (the general way then names what is wrong).
+    fn two(&self, game: &Match, before: &[Rating], out: &mut Vec<PlayerChange>) -> bool {
+        if before.len() != game.player_count() {
+            return false;
+        }
+        let (beta2, tau2) = (self.beta * self.beta, self.tau * self.tau);
+        // Each side's performance mean and variance with τ (the update's) and without
+        // (the expected score's, as `performances`), and its size.
+        let mut sides = [(0.0, 0.0, 0.0, 0usize); 2];
+        let mut fits = true;
+        for (e, side) in sides.iter_mut().enumerate() {
+            let range = game.member_range(e);
+            side.3 = range.len();
+            for (r, m) in before[range].iter().zip(&game.entries()[e].members) {
+                let s = self.sigma_of(r);
+                fits &= r.value.is_finite() & s.is_finite() & (s >= 0.0);
+                let w = m.weight.max(self.min_delta);
+                let grown = (s * s + tau2).sqrt().max(1e-9);
+                side.0 += w * r.value;
+                side.1 += w * w * (grown * grown + beta2);
+                side.2 += w * w * (s * s + beta2);
+            }
+        }
+        if !fits {
+            return false;
+        }
+        let [a, b] = sides;
+        let margin = self.margin_at(self.draw_quantile(), a.3 + b.3);
+        let c = (a.1 + b.1).sqrt();
+        let (x, m) = ((a.0 - b.0) / c, margin / c);
+        let tie = game.tied(0, 1);
+        let (v, w) = if tie { vw_draw(x, m) } else { vw_win(x, m) };
+        // The expected score against the other entry, as the general way gives it.
+        let (ahead, behind) = self.pair_with((a.0, a.2, a.3), (b.0, b.2, b.3), margin);
+        let won = if tie { 0.5 } else { 1.0 };
+        let sides = [
+            (v / c, ahead + 0.5 * (1.0 - ahead - behind), won),
+            (-v / c, behind + 0.5 * (1.0 - behind - ahead), 1.0 - won),
+        ];
+        let shrink = w / (c * c);
+        out.reserve(before.len());
+        for (e, &(step, expected, actual)) in sides.iter().enumerate() {
+            let range = game.member_range(e);
+            for (r, m) in before[range].iter().zip(&game.entries()[e].members) {
+                let s = self.sigma_of(r);
+                let wt = m.weight.max(self.min_delta);
+                let grown = (s * s + tau2).sqrt().max(1e-9);
+                let var = grown * grown;
+                let mu = r.value + wt * var * step;
+                let sigma = (var * (1.0 - wt * wt * var * shrink)).sqrt();
+                // Guard the far tails: a belief never becomes NaN or loses its σ.
+                let sigma = if sigma.is_finite() && sigma > 0.0 {
+                    sigma
+                } else {
+                    f64::MIN_POSITIVE.sqrt()
+                };
+                out.push(PlayerChange {
+                    before: *r,
+                    after: Rating {
+                        value: if mu.is_finite() { mu } else { r.value },
+                        sigma: Some(sigma),
+                        games: r.games.saturating_add(1),
+                    },
+                    expected,
+                    actual,
+                    k: None,
+                    weight: m.weight,
+                });
+            }
+        }
+        true
     }
 
     /// [`TrueSkillConfig::rate_members`] for ratings checked, in the buffers of `scratch`.
@@ -408,7 +515,8 @@ impl TrueSkillConfig {
         before: &[Rating],
         copies: &[bool],
         scratch: &mut Scratch,
-    ) -> Vec<PlayerChange> {
+        out: &mut Vec<PlayerChange>,
+    ) {
         let Scratch {
             vars,
             msgs,
@@ -579,36 +687,31 @@ impl TrueSkillConfig {
             }
             scores[e] = (ex / cnt, ac / cnt);
         }
-        let out = game
-            .players()
-            .enumerate()
-            .map(|(i, (e, m))| {
-                let v = g.vars[i];
-                let b = before[i];
-                let (mu, sigma) = (v.mu(), v.sigma());
-                // Guard the far tails: a belief never becomes NaN or loses its σ.
-                let sigma = if sigma.is_finite() && sigma > 0.0 {
-                    sigma
-                } else {
-                    f64::MIN_POSITIVE.sqrt()
-                };
-                let mu = if mu.is_finite() { mu } else { b.value };
-                PlayerChange {
-                    before: b,
-                    after: Rating {
-                        value: mu,
-                        sigma: Some(sigma),
-                        games: b.games.saturating_add(1),
-                    },
-                    expected: scores[e].0,
-                    actual: scores[e].1,
-                    k: None,
-                    weight: m.weight,
-                }
-            })
-            .collect();
+        out.extend(game.players().enumerate().map(|(i, (e, m))| {
+            let v = g.vars[i];
+            let b = before[i];
+            let (mu, sigma) = (v.mu(), v.sigma());
+            // Guard the far tails: a belief never becomes NaN or loses its σ.
+            let sigma = if sigma.is_finite() && sigma > 0.0 {
+                sigma
+            } else {
+                f64::MIN_POSITIVE.sqrt()
+            };
+            let mu = if mu.is_finite() { mu } else { b.value };
+            PlayerChange {
+                before: b,
+                after: Rating {
+                    value: mu,
+                    sigma: Some(sigma),
+                    games: b.games.saturating_add(1),
+                },
+                expected: scores[e].0,
+                actual: scores[e].1,
+                k: None,
+                weight: m.weight,
+            }
+        }));
         (*vars, *msgs) = (g.vars, g.msgs);
-        out
     }
 }
 
@@ -653,16 +756,19 @@ impl RatingSystem for TrueSkillConfig {
         Rating::with_sigma(self.mu, self.sigma)
     }
 
-    fn rate(
+    fn rate_into(
         &self,
         prior: &crate::system::Prior<'_>,
-    ) -> Result<crate::system::Posterior, RateError> {
+        out: &mut crate::system::Posterior,
+    ) -> Result<(), RateError> {
         if prior.factors.is_empty() {
-            self.rate_members(prior.game, prior.ratings, &[])
-                .map(crate::system::Posterior::players)
+            out.clear();
+            self.rate_members_into(prior.game, prior.ratings, &[], &mut out.changes)
         } else {
-            self.rate_factored(prior.game, prior.ratings, prior.factors)
-                .map(Into::into)
+            *out = self
+                .rate_factored(prior.game, prior.ratings, prior.factors)?
+                .into();
+            Ok(())
         }
     }
 

@@ -193,10 +193,10 @@ impl RatingSystem for TttSystem {
         Rating::with_sigma(self.mu, self.sigma)
     }
 
-    fn rate(&self, prior: &Prior<'_>) -> Result<Posterior, RateError> {
+    fn rate_into(&self, prior: &Prior<'_>, out: &mut Posterior) -> Result<(), RateError> {
         no_factors("ttt", prior)?;
-        self.rate_players(prior.game, prior.ratings)
-            .map(Posterior::players)
+        *out = Posterior::players(self.rate_players(prior.game, prior.ratings)?);
+        Ok(())
     }
 
     fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&crate::State>) -> f64 {

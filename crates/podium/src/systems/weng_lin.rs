@@ -25,7 +25,10 @@
 //! order; places are its `ranks`; when the match gives scores, they are its `scores` (used
 //! by `margin`). Before the update every σ becomes `√(σ² + τ²)` (openskill adds τ before
 //! rating). Ties follow openskill 6.2 exactly (its tie averaging of μ changes has no
-//! effect in that version, so tied teams move by their own computed amounts).
+//! effect in that version, so tied teams move by their own computed amounts). Two
+//! entries of members who played the whole match, under Bradley-Terry without margins or
+//! balance, take a shortcut through the one pair with the same arithmetic: the same
+//! numbers bit for bit, without the general loop's buffers.
 //! **Partial play:** when any member of the match has a weight other than 1, the members'
 //! weights are passed as openskill's per-player `weights`, normalised within each team to
 //! `[weight_min, weight_max]` (openskill's `weight_bounds`, default `[1, 2]`) unless
@@ -240,6 +243,22 @@ macro_rules! weng_lin_config {
             }
         }
 
+        impl Logistic for $ty {
+            #[inline]
+            fn params(&self) -> LogisticParams {
+                LogisticParams {
+                    logistic: matches!($model, Model::BradleyTerryFull | Model::BradleyTerryPart)
+                        && !self.balance,
+                    margin: self.margin,
+                    sigma: self.sigma,
+                    beta: self.beta,
+                    tau: self.tau,
+                    kappa: self.kappa,
+                    limit_sigma: self.limit_sigma,
+                }
+            }
+        }
+
         impl RatingSystem for $ty {
             fn describe(&self) -> crate::system::Description {
                 crate::system::Description {
@@ -259,11 +278,17 @@ macro_rules! weng_lin_config {
             fn initial_rating(&self) -> Rating {
                 Rating::with_sigma(self.mu, self.sigma)
             }
-            fn rate(&self, prior: &crate::system::Prior<'_>) -> Result<crate::system::Posterior, RateError> {
+            fn rate_into(&self, prior: &crate::system::Prior<'_>, out: &mut crate::system::Posterior) -> Result<(), RateError> {
                 if prior.factors.is_empty() {
-                    self.weng_lin().rate(prior.game, prior.ratings).map(crate::system::Posterior::players)
+                    out.clear();
+                    // The shortcut reads this configuration in place.
+                    if prior.game.len() == 2 && two_logistic(self, prior.game, prior.ratings, &mut out.changes) {
+                        return Ok(());
+                    }
+                    self.weng_lin().rate_general(prior.game, prior.ratings, &mut out.changes)
                 } else {
-                    crate::factor::rate_as_members(self, prior, self.tau).map(Into::into)
+                    *out = crate::factor::rate_as_members(self, prior, self.tau)?.into();
+                    Ok(())
                 }
             }
             fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&crate::State>) -> f64 {
@@ -451,6 +476,39 @@ impl WengLin {
     /// # Errors
     /// [`RateError`] when the ratings do not fit the match or are not finite.
     pub fn rate(&self, game: &Match, before: &[Rating]) -> Result<Vec<PlayerChange>, RateError> {
+        let mut out = Vec::with_capacity(before.len());
+        self.rate_into(game, before, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`WengLin::rate`] into `out`, cleared first (its allocation reused). On error
+    /// `out` may hold some of the changes.
+    ///
+    /// # Errors
+    /// As [`WengLin::rate`].
+    #[inline]
+    pub fn rate_into(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        out: &mut Vec<PlayerChange>,
+    ) -> Result<(), RateError> {
+        out.clear();
+        if game.len() == 2 && two_logistic(self, game, before, out) {
+            return Ok(());
+        }
+        self.rate_general(game, before, out)
+    }
+
+    /// [`WengLin::rate_into`] without the shortcut for two entries: every model, any
+    /// number of entries, partial play, margins and balance.
+    #[inline(never)]
+    pub(crate) fn rate_general(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        out: &mut Vec<PlayerChange>,
+    ) -> Result<(), RateError> {
         check_ratings(game, before)?;
         let k = game.len();
         let tau2 = self.tau * self.tau;
@@ -520,7 +578,7 @@ impl WengLin {
             }
             _ => self.pairwise(teams, margin_factor),
         }
-        let mut out = Vec::with_capacity(before.len());
+        out.reserve(before.len());
         let strict = self.model == Model::ThurstoneMostellerPart;
         let mut members = game.players();
         for (e, team) in teams.iter().enumerate() {
@@ -563,7 +621,7 @@ impl WengLin {
                 });
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Plackett-Luce (algorithm 4) in O(k) with log-sum-exp: returns Ω, Δ and the
@@ -814,6 +872,217 @@ impl WengLin {
         p.expected_place = expected_place;
         p.draw = Some(draw / pairs as f64);
         Ok(p)
+    }
+}
+
+/// What the two-entry Bradley-Terry shortcut ([`two_logistic`]) reads of a
+/// configuration: built in place from its fields, never copied whole.
+#[derive(Clone, Copy)]
+struct LogisticParams {
+    /// A Bradley-Terry model (full or partial) without balance.
+    logistic: bool,
+    margin: f64,
+    sigma: f64,
+    beta: f64,
+    tau: f64,
+    kappa: f64,
+    limit_sigma: bool,
+}
+
+/// A configuration the shortcut can read.
+trait Logistic {
+    fn params(&self) -> LogisticParams;
+}
+
+impl Logistic for WengLin {
+    #[inline]
+    fn params(&self) -> LogisticParams {
+        LogisticParams {
+            logistic: matches!(
+                self.model,
+                Model::BradleyTerryFull | Model::BradleyTerryPart
+            ) && !self.balance,
+            margin: self.margin,
+            sigma: self.sigma,
+            beta: self.beta,
+            tau: self.tau,
+            kappa: self.kappa,
+            limit_sigma: self.limit_sigma,
+        }
+    }
+}
+
+/// Bradley-Terry (full or partial: the same for two entries) for two entries whose
+/// members all played the whole match, without score margins or balance: the one pair
+/// of the general way ([`WengLin::pairwise`]), the same arithmetic in the same order,
+/// with the ratings checked as they are summed and no buffers. Returns false, with `out`
+/// untouched, for any other match or for ratings that do not fit it (the general way
+/// then rates it, or names what is wrong).
+#[inline]
+fn two_logistic<C: Logistic>(
+    config: &C,
+    game: &Match,
+    before: &[Rating],
+    out: &mut Vec<PlayerChange>,
+) -> bool {
+    let c = config.params();
+    let entries = game.entries();
+    let margins = c.margin > 0.0 && matches!(entries[0].finish, Finish::Score(_));
+    if !c.logistic || margins {
+        return false;
+    }
+    // Entries come best first: the first finished ahead of the second, or level.
+    let o = match game.places() {
+        [first, second] if first == second => 0.5,
+        _ => 1.0,
+    };
+    if let ([a, b], [ea, eb]) = (before, entries) {
+        // Two players: no loop, each one's σ grown once, and the whole of their
+        // entry's change (`σ²/σ²`, exactly 1 for σ² finite ([`LogisticParams::fits`])
+        // and above 0; 0 for a σ² of 0).
+        let (ma, mb) = (&ea.members[..], &eb.members[..]);
+        if ma.len() != 1 || mb.len() != 1 {
+            return false;
+        }
+        if !(c.fits(a, ma[0].weight) & c.fits(b, mb[0].weight)) {
+            return false;
+        }
+        let (ga, gb) = (c.grown(a), c.grown(b));
+        let [sa, sb] = c.pair((a.value, ga * ga), (b.value, gb * gb), o);
+        let share = |g: f64| if g * g > 0.0 { 1.0 } else { 0.0 };
+        out.reserve(2);
+        out.push(c.change(a, ga, share(ga), sa));
+        out.push(c.change(b, gb, share(gb), sb));
+        return true;
+    }
+    two_teams(&c, game, before, o, out)
+}
+
+/// [`two_logistic`] for two entries of any sizes, the first finishing ahead (`o` = 1)
+/// or level (½); apart, so that the two players' path keeps the parameters in registers.
+#[inline(never)]
+fn two_teams(
+    c: &LogisticParams,
+    game: &Match,
+    before: &[Rating],
+    o: f64,
+    out: &mut Vec<PlayerChange>,
+) -> bool {
+    let entries = game.entries();
+    if before.len() != game.player_count() {
+        return false;
+    }
+    let mut sides = [(0.0, 0.0); 2];
+    let mut ok = true;
+    for (e, side) in sides.iter_mut().enumerate() {
+        let range = game.member_range(e);
+        for (r, m) in before[range].iter().zip(&entries[e].members) {
+            ok &= c.fits(r, m.weight);
+            let s = c.grown(r);
+            side.0 += r.value;
+            side.1 += s * s;
+        }
+    }
+    if !ok {
+        return false;
+    }
+    let moves = c.pair(sides[0], sides[1], o);
+    out.reserve(before.len());
+    for (e, &side) in moves.iter().enumerate() {
+        out.extend(before[game.member_range(e)].iter().map(|b| {
+            let sigma = c.grown(b);
+            let ratio = if side.0 > 0.0 {
+                sigma * sigma / side.0
+            } else {
+                0.0
+            };
+            c.change(b, sigma, ratio, side)
+        }));
+    }
+    true
+}
+
+impl LogisticParams {
+    #[inline(always)]
+    fn sigma_of(&self, r: &Rating) -> f64 {
+        r.sigma.unwrap_or(self.sigma)
+    }
+
+    /// Whether [`two_logistic`] may rate a player rated `r` who played `weight` of the
+    /// match: a finite rating (`x * 0 == 0` holds exactly for the finite `x`), a σ
+    /// (given, or the system's) in `[0, 1e150)`, whose square is finite, and the whole
+    /// match played. The general way rates (or refuses) any other.
+    #[inline(always)]
+    fn fits(&self, r: &Rating, weight: f64) -> bool {
+        let s = self.sigma_of(r);
+        (r.value * 0.0 == 0.0) & (0.0..1e150).contains(&s) & (weight == 1.0)
+    }
+
+    /// A player's σ with τ added in quadrature.
+    #[inline(always)]
+    fn grown(&self, r: &Rating) -> f64 {
+        let s = self.sigma_of(r);
+        (s * s + self.tau * self.tau).sqrt()
+    }
+
+    /// The Bradley-Terry comparison of two entries of (μ, σ²), the first finishing
+    /// ahead (`o` = 1) or level (½): each entry's (σ², Ω, Δ, expected, actual), as
+    /// [`WengLin::pairwise`] computes them for one pair.
+    #[inline(always)]
+    fn pair(&self, a: (f64, f64), b: (f64, f64), o: f64) -> [(f64, f64, f64, f64, f64); 2] {
+        let ((mu_a, s2_a), (mu_b, s2_b)) = (a, b);
+        let c = (s2_a + s2_b + 2.0 * self.beta * self.beta).sqrt();
+        let p = 1.0 / (1.0 + ((mu_b - mu_a) / c).exp());
+        let pq = 1.0 - p;
+        let (si, sq) = (s2_a / c, s2_b / c);
+        let (gi, gq) = (s2_a.sqrt() / c, s2_b.sqrt() / c);
+        [
+            (s2_a, si * (o - p), gi * si / c * p * pq, p, o),
+            (
+                s2_b,
+                sq * ((1.0 - o) - pq),
+                gq * sq / c * pq * p,
+                pq,
+                1.0 - o,
+            ),
+        ]
+    }
+
+    /// The change of a member rated `b` (σ grown to `sigma`) who takes the share
+    /// `ratio` (`σ²/σ²_team`) of their entry's `(σ², Ω, Δ, expected, actual)`, as in
+    /// [`WengLin::rate`].
+    #[inline(always)]
+    fn change(
+        &self,
+        b: &Rating,
+        sigma: f64,
+        ratio: f64,
+        (_, omega, delta, expected, actual): (f64, f64, f64, f64, f64),
+    ) -> PlayerChange {
+        // `f64::max` and `min` without their NaN cases, which give the same here: a NaN
+        // shrink is floored at κ as `max` floors it.
+        let shrink = 1.0 - ratio * delta;
+        let floored = if shrink > self.kappa {
+            shrink
+        } else {
+            self.kappa
+        };
+        let mut s = sigma * floored.sqrt();
+        if self.limit_sigma {
+            s = s.min(self.sigma_of(b));
+        }
+        PlayerChange {
+            before: *b,
+            after: Rating {
+                value: b.value + ratio * omega,
+                sigma: Some(s),
+                games: b.games.saturating_add(1),
+            },
+            expected,
+            actual,
+            k: None,
+            weight: 1.0,
+        }
     }
 }
 

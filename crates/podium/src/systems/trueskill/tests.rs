@@ -304,3 +304,51 @@ proptest! {
         prop_assert!(ch[0].after.sigma.unwrap() <= (25.0f64 / 3.0).hypot(25.0 / 300.0));
     }
 }
+
+/// Two teams of `(μ, σ, weight)`, the first ahead, or level when `tie`.
+fn two_teams(a: &[(f64, f64, f64)], b: &[(f64, f64, f64)], tie: bool) -> (Match, Vec<Rating>) {
+    build(&[a, b], &[0, u32::from(!tie)])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn two_entries_in_closed_form_agree_with_the_message_passing(
+        a in prop::collection::vec((-50.0..100.0f64, 0.01..20.0f64, prop_oneof![Just(1.0), 0.05..1.0f64]), 1..5),
+        b in prop::collection::vec((-50.0..100.0f64, 0.01..20.0f64, prop_oneof![Just(1.0), 0.05..1.0f64]), 1..5),
+        tie in any::<bool>(),
+        draw in prop_oneof![Just(0.0), 0.01..0.5f64],
+        tau in prop_oneof![Just(0.0), 0.01..1.0f64],
+    ) {
+        let ts = TrueSkillConfig { draw_probability: draw, tau, ..TrueSkillConfig::default() };
+        let (m, before) = two_teams(&a, &b, tie);
+        let mut closed = Vec::new();
+        prop_assert!(ts.two(&m, &before, &mut closed));
+        let mut passed = Vec::new();
+        ts.rate_in(&m, &before, &[], &mut super::Scratch::default(), &mut passed);
+        prop_assert_eq!(closed.len(), passed.len());
+        for (c, p) in closed.iter().zip(&passed) {
+            let near = |x: f64, y: f64| (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0);
+            prop_assert!(near(c.after.value, p.after.value), "{:?} {:?}", c, p);
+            prop_assert!(near(c.after.sigma.unwrap(), p.after.sigma.unwrap()), "{:?} {:?}", c, p);
+            prop_assert_eq!((c.before, c.after.games, c.weight), (p.before, p.after.games, p.weight));
+            prop_assert_eq!((c.expected, c.actual), (p.expected, p.actual));
+        }
+    }
+}
+
+#[test]
+fn two_entries_with_a_rating_that_does_not_fit_are_refused_by_name() {
+    let ts = TrueSkillConfig::default();
+    let (m, mut before) = two_teams(&[(25.0, 8.0, 1.0)], &[(25.0, 8.0, 1.0)], false);
+    before[1].sigma = Some(f64::NAN);
+    let mut out = crate::system::Posterior::default();
+    let err = ts
+        .rate_into(&crate::system::Prior::new(&m, &before), &mut out)
+        .unwrap_err();
+    assert!(err.to_string().contains("t1p0"), "{err}");
+    assert!(ts
+        .rate(&crate::system::Prior::new(&m, &before[..1]))
+        .is_err());
+}

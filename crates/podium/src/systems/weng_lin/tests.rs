@@ -403,3 +403,45 @@ proptest! {
         prop_assert!(ch[0].after.sigma.unwrap() <= 25.0 / 3.0 + 1e-12);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn two_entries_by_the_shortcut_equal_the_general_way_bit_for_bit(
+        a in prop::collection::vec((-50.0..100.0f64, 0.0..20.0f64, Just(1.0)), 1..5),
+        b in prop::collection::vec((-50.0..100.0f64, 0.0..20.0f64, Just(1.0)), 1..5),
+        tie in any::<bool>(),
+        part in any::<bool>(),
+        tau in prop_oneof![Just(0.0), 0.01..1.0f64],
+        limit_sigma in any::<bool>(),
+    ) {
+        let wl = if part {
+            super::BradleyTerryPartConfig { tau, limit_sigma, ..Default::default() }.weng_lin()
+        } else {
+            super::BradleyTerryFullConfig { tau, limit_sigma, ..Default::default() }.weng_lin()
+        };
+        let (m, before) = build(&[a, b], |i| Finish::Rank(if tie { 1.0 } else { i as f64 + 1.0 }));
+        let mut short = Vec::new();
+        prop_assert!(super::two_logistic(&wl, &m, &before, &mut short));
+        let mut general = Vec::new();
+        wl.rate_general(&m, &before, &mut general).unwrap();
+        prop_assert_eq!(short, general);
+    }
+}
+
+#[test]
+fn two_entries_with_partial_play_or_a_bad_rating_take_the_general_way() {
+    let wl = super::BradleyTerryFullConfig::default().weng_lin();
+    let (m, before) = build(&[vec![(25.0, 8.0, 0.5)], vec![(25.0, 8.0, 1.0)]], |i| {
+        Finish::Rank(i as f64 + 1.0)
+    });
+    assert!(!super::two_logistic(&wl, &m, &before, &mut Vec::new()));
+    let (m, mut before) = build(&[vec![(25.0, 8.0, 1.0)], vec![(25.0, 8.0, 1.0)]], |i| {
+        Finish::Rank(i as f64 + 1.0)
+    });
+    before[0].value = f64::INFINITY;
+    assert!(!super::two_logistic(&wl, &m, &before, &mut Vec::new()));
+    let err = wl.rate(&m, &before).unwrap_err();
+    assert!(err.to_string().contains("t0p0"), "{err}");
+}
