@@ -1013,6 +1013,15 @@ impl RatingSystem for KalmanMmrConfig {
                 None => rating,
             };
         };
+        // A player is read just before each match they play, whose rating then reads every
+        // filter of the bank: start loading the bank's other cache lines now, beside the
+        // one of the filter in use, rather than wait for each in turn later.
+        let lines = (0..s.bank.len())
+            .step_by(4)
+            .chain(s.bank.len().checked_sub(1));
+        for i in lines {
+            prefetch_index::prefetch_index(&s.bank, i);
+        }
         let best = l.map_or(0, |l| l.best);
         let Some(&(mu, var)) = s.bank.get(best) else {
             return rating;
