@@ -82,7 +82,7 @@
 
 use std::f64::consts::PI;
 
-use wide::f64x4;
+use wide::{f64x2, f64x4};
 
 use crate::error::RateError;
 use crate::factor::Factored;
@@ -344,13 +344,15 @@ impl KalmanMmrLearned {
     }
 }
 
-/// The logistic function `1/(1 + e^(−y))` of four arguments (`logistic(z)` at
-/// `y = (π/√3)·z`), with the exponent kept finite.
-fn logistic_x4(y: f64x4) -> f64x4 {
+/// `e^(−y)` of four arguments, the exponent kept within ±700: the logistic function
+/// `1/(1 + e^(−y))` (`logistic(z)` at `y = (π/√3)·z`) is one over one plus it.
+#[inline]
+fn logistic_exp(y: f64x4) -> f64x4 {
     let bound = f64x4::splat(700.0);
-    f64x4::ONE / (f64x4::ONE + (-y).max(-bound).min(bound).exp())
+    (-y).fast_max(-bound).fast_min(bound).exp()
 }
 
+#[inline]
 /// `tanh` of four arguments, from one exponential: `(1 − e)/(1 + e)` with `e = e^(−2|x|)`.
 fn tanh_x4(x: f64x4) -> f64x4 {
     let e = (f64x4::splat(-2.0) * x.abs())
@@ -453,17 +455,15 @@ impl KalmanMmrConfig {
                 .then(|| (-self.reversion * drift / (2.0 * self.sigma * self.sigma)).exp());
             *slot = (drift, kept);
         }
+        // Filter i has the (i mod g)-th γ: the index cycles, no division per filter.
         let g = gammas.len();
-        pri.extend(
-            bank.iter()
-                .zip(filters)
-                .enumerate()
-                .map(|(i, (&(mu, var), f))| {
-                    let (drift, kept) = per_gamma[i % g];
-                    let mu = kept.map_or(mu, |kept| field + (mu - field) * kept);
-                    (mu, var + drift + f.tau * f.tau)
-                }),
-        );
+        let mut gi = 0;
+        pri.extend(bank.iter().zip(filters).map(|(&(mu, var), f)| {
+            let (drift, kept) = per_gamma[gi];
+            gi = if gi + 1 == g { 0 } else { gi + 1 };
+            let mu = kept.map_or(mu, |kept| field + (mu - field) * kept);
+            (mu, var + drift + f.tau * f.tau)
+        }));
     }
 
     /// Time since a player's last match: days for dated matches, else matches elapsed.
@@ -508,6 +508,8 @@ impl KalmanMmrConfig {
         let best = learned.best;
         // Four filters to a vector: each sampled player's priors (the last vector padded
         // with mean 0 and variance 1, whose sums are never read) and each filter's slope.
+        // Vectors are stored as arrays (8-byte aligned, which the allocator serves
+        // fastest) and loaded per use.
         let lanes = k.div_ceil(4);
         let n = warm.len();
         let quad = |f: &dyn Fn(usize) -> f64, pad: f64, l: usize| {
@@ -515,65 +517,130 @@ impl KalmanMmrConfig {
             for (i, x) in x.iter_mut().enumerate().take(k.saturating_sub(4 * l)) {
                 *x = f(4 * l + i);
             }
-            f64x4::from(x)
+            x
         };
-        let mut mus = Vec::with_capacity(n * lanes);
-        let mut vars = Vec::with_capacity(n * lanes);
+        // Per sampled player and lane: the means, then the variances.
+        let mut rows: Vec<[[f64; 4]; 2]> = Vec::with_capacity(n * lanes);
+        let mut in_use = Vec::with_capacity(n);
         for &(_, j) in warm.iter() {
             let row = &pri[j * k..(j + 1) * k];
             for l in 0..lanes {
-                mus.push(quad(&|c| row[c].0, 0.0, l));
-                vars.push(quad(&|c| row[c].1, 1.0, l));
+                rows.push([quad(&|c| row[c].0, 0.0, l), quad(&|c| row[c].1, 1.0, l)]);
             }
+            in_use.push(row[best]);
         }
-        let slopes: Vec<f64x4> = (0..lanes)
+        let slopes: Vec<[f64; 4]> = (0..lanes)
             .map(|l| quad(&|c| learned.slope[c].0, 1.0, l))
             .collect();
-        // The calibration candidates, four to a vector likewise.
-        let cal_u: [f64x4; 3] =
-            std::array::from_fn(|l| quad(&|i| CAL_U.get(i).copied().unwrap_or(1.0), 1.0, l));
-        let cal_kappa: [f64x4; 3] =
-            std::array::from_fn(|l| quad(&|i| learned.cal.get(i).map_or(1.0, |c| c.0), 1.0, l));
+        // The calibration candidates, four to a vector likewise: the first eight, and
+        // the ninth alone in a vector of two (its second value padding).
+        let cal_u: [f64x4; 2] = std::array::from_fn(|l| f64x4::from(quad(&|i| CAL_U[i], 1.0, l)));
+        let cal_kappa: [f64x4; 2] =
+            std::array::from_fn(|l| f64x4::from(quad(&|i| learned.cal[i].0, 1.0, l)));
+        let (u9, kappa9) = (
+            f64x2::from([CAL_U[8], 1.0]),
+            f64x2::from([learned.cal[8].0, 1.0]),
+        );
         let zero = f64x4::ZERO;
         let one = f64x4::ONE;
-        let (mut sm, mut gc, mut hc) = (vec![zero; lanes], vec![zero; lanes], vec![zero; lanes]);
-        let (mut cg, mut ch, mut cl) = ([zero; 3], [zero; 3], [zero; 3]);
+        // Per lane: the sums of the log-likelihood, its gradient and its curvature in
+        // the slope. The log-likelihood ln q = −ln(1 + e^(−y)) is summed as the product
+        // of the (1 + e^(−y)), whose logarithm is taken every `FOLD` pairs: q is kept
+        // within [1e-15, 1 − 1e-15], so no product of `FOLD` factors overflows.
+        const FOLD: u32 = 16;
+        let mut acc: Vec<[[f64; 4]; 4]> = vec![[[0.0; 4], [0.0; 4], [0.0; 4], [1.0; 4]]; lanes];
+        let (mut cg, mut ch, mut cl, mut cp) = ([zero; 2], [zero; 2], [zero; 2], [one; 2]);
+        let (zero2, one2) = (f64x2::ZERO, f64x2::ONE);
+        let (mut cg9, mut ch9, mut cl9, mut cp9) = (zero2, zero2, zero2, one2);
+        let mut pending = 0;
         let b2x2 = 2.0 * self.beta * self.beta;
         let noise = f64x4::splat(b2x2);
         let t = f64x4::splat(TANH_MULT);
         let (lo, hi) = (f64x4::splat(1e-15), f64x4::splat(1.0 - 1e-15));
+        // The same bounds on 1 + e^(−y) = 1/q.
+        let (p_lo, p_hi) = (f64x4::splat(1.0 / (1.0 - 1e-15)), f64x4::splat(1e15));
+        let fold = |sum: &mut f64x4, product: &mut f64x4| {
+            *sum -= product.ln();
+            *product = one;
+        };
         for a in 0..n {
+            let row_a = &rows[a * lanes..(a + 1) * lanes];
+            let (ma, va) = in_use[a];
             for b in a + 1..n {
                 if warm[a].0 == warm[b].0 {
                     continue;
                 }
                 // a finished ahead of b
-                let (pa, pb) = (a * lanes, b * lanes);
-                for l in 0..lanes {
-                    let d =
-                        (mus[pa + l] - mus[pb + l]) / (vars[pa + l] + vars[pb + l] + noise).sqrt();
+                let row_b = &rows[b * lanes..(b + 1) * lanes];
+                for (((ra, rb), s), acc) in row_a.iter().zip(row_b).zip(&slopes).zip(&mut acc) {
+                    let (mua, vara) = (f64x4::from(ra[0]), f64x4::from(ra[1]));
+                    let (mub, varb) = (f64x4::from(rb[0]), f64x4::from(rb[1]));
+                    let d = (mua - mub) / (vara + varb + noise).sqrt();
                     let slope = t * d;
-                    let q = logistic_x4(slopes[l] * slope).max(lo).min(hi);
-                    sm[l] += q.ln();
-                    gc[l] += (one - q) * slope;
-                    hc[l] += q * (one - q) * slope * slope;
+                    let p = one + logistic_exp(f64x4::from(*s) * slope);
+                    let q = (one / p).fast_max(lo).fast_min(hi);
+                    let [_, gc, hc, prod] = acc;
+                    *gc = (f64x4::from(*gc) + (one - q) * slope).to_array();
+                    *hc = (f64x4::from(*hc) + q * (one - q) * slope * slope).to_array();
+                    *prod = (f64x4::from(*prod) * p.fast_max(p_lo).fast_min(p_hi)).to_array();
                 }
-                let (ma, va) = pri[warm[a].1 * k + best];
-                let (mb, vb) = pri[warm[b].1 * k + best];
+                let (mb, vb) = in_use[b];
                 let (dm, vs) = (f64x4::splat(ma - mb), f64x4::splat(va + vb));
-                for l in 0..3 {
+                for l in 0..2 {
                     let du = dm / (vs + cal_u[l] * noise).sqrt();
                     let slope = t * du;
-                    let q = logistic_x4(cal_kappa[l] * slope);
+                    let p = one + logistic_exp(cal_kappa[l] * slope);
+                    let q = one / p;
                     cg[l] += (one - q) * slope;
                     ch[l] += q * (one - q) * slope * slope;
-                    cl[l] += q.max(lo).min(one).ln();
+                    cp[l] *= p.fast_min(p_hi);
+                }
+                {
+                    let (dm, vs) = (f64x2::splat(ma - mb), f64x2::splat(va + vb));
+                    let du = dm / (vs + u9 * f64x2::splat(b2x2)).sqrt();
+                    let slope = f64x2::splat(TANH_MULT) * du;
+                    let bound = f64x2::splat(700.0);
+                    let e = (-(kappa9 * slope)).fast_max(-bound).fast_min(bound).exp();
+                    let p = one2 + e;
+                    let q = one2 / p;
+                    cg9 += (one2 - q) * slope;
+                    ch9 += q * (one2 - q) * slope * slope;
+                    cp9 *= p.fast_min(f64x2::splat(1e15));
+                }
+                pending += 1;
+                if pending == FOLD {
+                    pending = 0;
+                    for [sm, _, _, prod] in &mut acc {
+                        let (mut s, mut p) = (f64x4::from(*sm), f64x4::from(*prod));
+                        fold(&mut s, &mut p);
+                        (*sm, *prod) = (s.to_array(), p.to_array());
+                    }
+                    for (s, p) in cl.iter_mut().zip(&mut cp) {
+                        fold(s, p);
+                    }
+                    cl9 -= cp9.ln();
+                    cp9 = one2;
                 }
             }
         }
+        for [sm, _, _, prod] in &mut acc {
+            let (mut s, mut p) = (f64x4::from(*sm), f64x4::from(*prod));
+            fold(&mut s, &mut p);
+            (*sm, *prod) = (s.to_array(), p.to_array());
+        }
+        for (s, p) in cl.iter_mut().zip(&mut cp) {
+            fold(s, p);
+        }
+        cl9 -= cp9.ln();
+        let part = |i: usize| -> Vec<f64> { acc.iter().flat_map(|x| x[i]).collect() };
+        let (sm, gc, hc) = (part(0), part(1), part(2));
         let flat = |v: &[f64x4]| -> Vec<f64> { v.iter().flat_map(|x| x.to_array()).collect() };
-        let (sm, gc, hc) = (flat(&sm), flat(&gc), flat(&hc));
-        let (cg, ch, cl) = (flat(&cg), flat(&ch), flat(&cl));
+        let ninth = |v: &[f64x4], x: f64x2| -> Vec<f64> {
+            let mut out = flat(v);
+            out.push(x.to_array()[0]);
+            out
+        };
+        let (cg, ch, cl) = (ninth(&cg, cg9), ninth(&ch, ch9), ninth(&cl, cl9));
         let cal: [(f64, f64, f64); 9] = std::array::from_fn(|u| (cg[u], ch[u], cl[u]));
         for c in 0..k {
             learned.score[c] += sm[c];
@@ -625,19 +692,21 @@ fn performances(terms: &[(f64, f64, usize)], groups: usize) -> Vec<f64> {
     }
     let total: f64 = gw.iter().sum();
     // The entries four to a vector (the last padded with weight 0, which adds nothing).
-    let chunks: Vec<[f64x4; 3]> = (0..n.div_ceil(4))
+    // Stored as arrays (8-byte aligned, which the allocator serves fastest).
+    let chunks: Vec<[[f64; 4]; 3]> = (0..n.div_ceil(4))
         .map(|c| {
             let (mut mu, mut ac, mut wc) = ([0.0; 4], [0.0; 4], [0.0; 4]);
             for (i, e) in (4 * c..n.min(4 * c + 4)).enumerate() {
                 (mu[i], ac[i], wc[i]) = (terms[e].0, a[e], w[e]);
             }
-            [f64x4::from(mu), f64x4::from(ac), f64x4::from(wc)]
+            [mu, ac, wc]
         })
         .collect();
     let exact = |x: f64| -> (f64, f64) {
         let (mut v, mut d) = (f64x4::ZERO, f64x4::ZERO);
         let xv = f64x4::splat(x);
         for &[mu, ac, wc] in &chunks {
+            let (mu, ac, wc) = (f64x4::from(mu), f64x4::from(ac), f64x4::from(wc));
             let th = tanh_x4((xv - mu) * ac);
             v += wc * th;
             d += wc * ac * (f64x4::ONE - th * th);
@@ -691,48 +760,97 @@ fn performances(terms: &[(f64, f64, usize)], groups: usize) -> Vec<f64> {
             (mu_max + 12.0 * s_max).max(9000.0),
         )
     };
-    let mut out = vec![0.0; groups];
+    // Each group's constant: the weight of the groups below it less that of those above.
     let mut better = 0.0;
-    for g in 0..groups {
-        let members = start[g]..start[g + 1];
-        let c = (total - better - gw[g]) - better;
-        out[g] = newton(bracket, |x| {
+    let cs: Vec<f64> = gw
+        .iter()
+        .map(|&gw| {
+            let c = (total - better - gw) - better;
+            better += gw;
+            c
+        })
+        .collect();
+    if use_grid {
+        return newton_all(bracket, groups, |g, x| {
             let (tv, td) = common(x);
             let (mut ev, mut ed) = (0.0, 0.0);
-            for i in members.clone() {
+            for i in start[g]..start[g + 1] {
                 let th = ((x - terms[i].0) * a[i]).tanh();
                 ev += w[i] * th;
                 ed += w[i] * a[i] * (1.0 - th * th);
             }
-            (c - tv - ev, -td - ed)
+            (cs[g] - tv - ev, -td - ed)
         });
-        better += gw[g];
     }
-    out
+    // Each group's own terms read off the same vectors as the common sum: the weights of
+    // the chunks that hold its members, masked to them (group g's from `own[g]`).
+    let mut own: Vec<(usize, Vec<[f64; 4]>)> = Vec::with_capacity(groups);
+    for g in 0..groups {
+        let members = start[g]..start[g + 1];
+        let first = members.start / 4;
+        let masks = (first..members.end.div_ceil(4))
+            .map(|ci| {
+                std::array::from_fn(|i| {
+                    if members.contains(&(4 * ci + i)) {
+                        chunks[ci][2][i]
+                    } else {
+                        0.0
+                    }
+                })
+            })
+            .collect();
+        own.push((first, masks));
+    }
+    newton_all(bracket, groups, |g, x| {
+        let (first, masks) = &own[g];
+        let (mut v, mut d) = (f64x4::ZERO, f64x4::ZERO);
+        let (mut ev, mut ed) = (f64x4::ZERO, f64x4::ZERO);
+        let xv = f64x4::splat(x);
+        for (ci, &[mu, ac, wc]) in chunks.iter().enumerate() {
+            let (mu, ac, wc) = (f64x4::from(mu), f64x4::from(ac), f64x4::from(wc));
+            let th = tanh_x4((xv - mu) * ac);
+            let slope = f64x4::ONE - th * th;
+            v += wc * th;
+            d += wc * ac * slope;
+            if let Some(&wm) = ci.checked_sub(*first).and_then(|o| masks.get(o)) {
+                let wm = f64x4::from(wm);
+                ev += wm * th;
+                ed += wm * ac * slope;
+            }
+        }
+        let (tv, td) = (v.reduce_add(), d.reduce_add());
+        (cs[g] - tv - ev.reduce_add(), -td - ed.reduce_add())
+    })
 }
 
-/// Elo-MMR's safeguarded Newton iteration on a bracket, for a monotone `f` returning
-/// (value, derivative): stops when the step no longer moves inside the bracket.
-fn newton(bounds: (f64, f64), f: impl Fn(f64) -> (f64, f64)) -> f64 {
-    let (mut lo, mut hi) = bounds;
-    let mut guess = 0.5 * (lo + hi);
-    loop {
-        let (sum, sum_prime) = f(guess);
-        if sum == 0.0 {
-            return guess;
-        }
-        let extrapolate = guess - sum / sum_prime;
-        if extrapolate < guess {
-            hi = guess;
-            guess = extrapolate.clamp(hi - 0.75 * (hi - lo), hi);
-        } else {
-            lo = guess;
-            guess = extrapolate.clamp(lo, lo + 0.75 * (hi - lo));
-        }
-        if lo >= guess || guess >= hi {
-            return guess;
-        }
+/// Elo-MMR's safeguarded Newton iteration on a bracket, for `n` monotone functions
+/// `f(i, ·)` returning (value, derivative): each stops when its step no longer moves
+/// inside its bracket. The iterations of the `n` roots are independent and run side by
+/// side, one step of each in turn, so that their evaluations overlap in the processor.
+fn newton_all(bounds: (f64, f64), n: usize, f: impl Fn(usize, f64) -> (f64, f64)) -> Vec<f64> {
+    let (lo, hi) = bounds;
+    // Each root's (lo, hi, guess).
+    let mut at = vec![(lo, hi, 0.5 * (lo + hi)); n];
+    let mut running: Vec<usize> = (0..n).collect();
+    while !running.is_empty() {
+        running.retain(|&i| {
+            let (lo, hi, guess) = &mut at[i];
+            let (sum, sum_prime) = f(i, *guess);
+            if sum == 0.0 {
+                return false;
+            }
+            let extrapolate = *guess - sum / sum_prime;
+            if extrapolate < *guess {
+                *hi = *guess;
+                *guess = extrapolate.clamp(*hi - 0.75 * (*hi - *lo), *hi);
+            } else {
+                *lo = *guess;
+                *guess = extrapolate.clamp(*lo, *lo + 0.75 * (*hi - *lo));
+            }
+            *lo < *guess && *guess < *hi
+        });
     }
+    at.into_iter().map(|(_, _, guess)| guess).collect()
 }
 
 /// Seconds per day: match times are seconds, the filters' idle time is in days.
@@ -897,6 +1015,15 @@ impl RatingSystem for KalmanMmrConfig {
                 None => rating,
             };
         };
+        // A player is read just before each match they play, whose rating then reads every
+        // filter of the bank: start loading the bank's other cache lines now, beside the
+        // one of the filter in use, rather than wait for each in turn later.
+        let lines = (0..s.bank.len())
+            .step_by(4)
+            .chain(s.bank.len().checked_sub(1));
+        for i in lines {
+            prefetch_index::prefetch_index(&s.bank, i);
+        }
         let best = l.map_or(0, |l| l.best);
         let Some(&(mu, var)) = s.bank.get(best) else {
             return rating;
@@ -1127,16 +1254,26 @@ impl KalmanMmrConfig {
             }
             let size = game.member_range(p.entry).len();
             let mut bank = Vec::with_capacity(k);
-            for (c, f) in filters.iter().enumerate() {
-                let (mu, v0) = pri[j * k + c];
-                let (tm, tv, tw2, wsum) = team[p.entry * k + c];
-                let a = p.weight / wsum;
-                // The entry's performance observes the weighted mean skill.
-                let r = if size == 1 {
-                    noise / p.weight
-                } else {
-                    noise * tw2
-                };
+            let entry_team = &team[p.entry * k..(p.entry + 1) * k];
+            // The entry's weights are the same under every filter.
+            let (_, _, tw2, wsum) = entry_team[0];
+            let a = p.weight / wsum;
+            // The entry's performance observes the weighted mean skill.
+            let r = if size == 1 {
+                noise / p.weight
+            } else {
+                noise * tw2
+            };
+            for ((f, &(mu, v0)), &(tm, tv, _, _)) in
+                filters.iter().zip(&pri[j * k..(j + 1) * k]).zip(entry_team)
+            {
+                if !f.robust {
+                    // The plain update: the mean moves by the gain times the innovation.
+                    let sden = tv + r;
+                    let gain = a * v0 / sden;
+                    bank.push((mu + gain * (x - tm), (v0 - gain * gain * sden).max(1e-6)));
+                    continue;
+                }
                 let mut v = v0;
                 let mut sden = tv + r;
                 let mut z = (x - tm) / sden.sqrt();
