@@ -507,12 +507,12 @@ impl League {
             })?;
         Ok(League {
             base: history.then(|| inner.clone()),
+            in_season: inner.seasons() > 0,
             inner,
             system,
             log: history.then(Log::new),
             history: None,
             spare: None,
-            in_season: false,
         })
     }
 
@@ -1817,7 +1817,7 @@ impl League {
         let text = std::str::from_utf8(&bytes)
             .map_err(|e| PodiumError::new_err(format!("not a pickled podium League: {e}")))?;
         *self = League::restored(text, "the pickled league", None, history)?;
-        self.in_season = in_season;
+        self.in_season |= in_season;
         Ok(())
     }
 

@@ -67,3 +67,19 @@ def test_after_a_new_season_standings_lists_the_seasons_players_only():
     # A copy and a pickled league are in the season too.
     assert [s.player for s in league.copy().standings()] == ["cy", "ann"]
     assert [s.player for s in pickle.loads(pickle.dumps(league)).standings()] == ["cy", "ann"]
+
+
+def test_a_league_saved_in_a_season_loads_in_it(tmp_path):
+    league = podium.League("kalman-mmr")
+    league.rate(["ann", "bo", "cy"])
+    league.rate(["bo", "dee"])
+    path = tmp_path / "before.json"
+    league.save(path)
+    assert len(podium.League.load(path).standings()) == 4
+    league.new_season(reset="soft")
+    league.rate(["cy", "ann"])
+    path = tmp_path / "league.json"
+    league.save(path)
+    loaded = podium.League.load(path)
+    assert [s.player for s in loaded.standings()] == [s.player for s in league.standings()]
+    assert sorted(s.player for s in loaded.standings()) == ["ann", "cy"]

@@ -248,6 +248,8 @@ pub struct League {
     /// ([`RatingSystem::initial_learned`]).
     learned: Option<State>,
     rated: u64,
+    /// Seasons started ([`League::new_season`]).
+    pub(crate) seasons: u32,
     /// Scratch of the rating step, kept to reuse its allocations from match to match:
     /// each player's slot, rating before and change.
     slots: Vec<Slot<'static>>,
@@ -334,6 +336,7 @@ impl League {
             ids: Vec::new(),
             states: Vec::new(),
             rated: 0,
+            seasons: 0,
             slots: Vec::new(),
             before: Vec::new(),
             state_refs: Vec::new(),
@@ -363,6 +366,14 @@ impl League {
     #[must_use]
     pub fn matches_rated(&self) -> u64 {
         self.rated
+    }
+
+    /// How many seasons were started ([`League::new_season`]); 0 before the first.
+    /// Once one was, [`crate::season::season_standings`] is the board of the players
+    /// of the season under way. A saved league keeps it.
+    #[must_use]
+    pub fn seasons(&self) -> u32 {
+        self.seasons
     }
 
     /// Every player, in the order they were first seen.

@@ -182,12 +182,14 @@ impl League {
         reset.check()?;
         let mut next = match reset {
             Reset::Hard => {
-                return self
-                    .start_over(self.system().initial_rating())
-                    .map_err(|source| ResetError::Rating {
-                        player: rate_error_player(&source),
-                        source,
-                    });
+                let mut next =
+                    self.start_over(self.system().initial_rating())
+                        .map_err(|source| ResetError::Rating {
+                            player: rate_error_player(&source),
+                            source,
+                        })?;
+                next.seasons = self.seasons + 1;
+                return Ok(next);
             }
             Reset::None => self.clone(),
             Reset::Soft { .. } => {
@@ -219,6 +221,7 @@ impl League {
             }
         };
         next.clear_stats();
+        next.seasons = self.seasons + 1;
         Ok(next)
     }
 }

@@ -347,3 +347,40 @@ fn a_league_of_a_system_defined_elsewhere_with_its_own_state_cannot_be_saved() {
     assert!(matches!(err, SaveError::NotSaveable { .. }), "{err}");
     assert!(err.to_string().contains("MyState"), "{err}");
 }
+
+/// A league saved after seasons began knows it is in one ([`League::seasons`]), whatever
+/// the reset; a file saved before seasons were kept, without the field, reads as none.
+#[test]
+fn a_league_saved_in_a_season_restores_in_it() {
+    use podium::season::Reset;
+    let sys: Arc<dyn RatingSystem> =
+        Arc::from(podium::system("kalman-mmr", &podium::Settings::new()).unwrap());
+    let mut league = League::shared(Arc::clone(&sys));
+    for game in fixed(false).iter().take(4) {
+        league.apply(game).unwrap();
+    }
+    assert_eq!(reloaded(&league).seasons(), 0);
+    assert!(!text(&league).contains("seasons"));
+    let resets = [
+        Reset::Soft {
+            pull: 0.5,
+            widen: 0.25,
+        },
+        Reset::Hard,
+        Reset::None,
+    ];
+    for (n, reset) in resets.iter().enumerate() {
+        league = league.new_season(reset).unwrap();
+        let back = reloaded(&league);
+        assert_eq!(back.seasons(), n as u32 + 1);
+        assert_eq!(text(&back), text(&league));
+        assert_eq!(
+            podium::season::season_standings(&back, podium::Order::Established).len(),
+            0
+        );
+    }
+    let mut json: serde_json::Value = serde_json::from_str(&text(&league)).unwrap();
+    json.as_object_mut().unwrap().remove("seasons");
+    let old: SavedLeague = serde_json::from_value(json).unwrap();
+    assert_eq!(League::restore_with(sys, old).unwrap().seasons(), 0);
+}

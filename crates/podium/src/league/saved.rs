@@ -78,6 +78,14 @@ pub struct SavedLeague {
     /// Every factor met, in the order the league met them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub factors: Vec<SavedFactor>,
+    /// Seasons started ([`League::seasons`]); absent for none.
+    #[serde(default, skip_serializing_if = "no_season")]
+    pub seasons: u32,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` takes a reference
+fn no_season(seasons: &u32) -> bool {
+    *seasons == 0
 }
 
 /// A player of a [`SavedLeague`].
@@ -375,6 +383,7 @@ impl League {
                     stats: SavedStats::from(&f.stats),
                 })
                 .collect(),
+            seasons: self.seasons,
         })
     }
 
@@ -405,6 +414,7 @@ impl League {
         saved.check_format()?;
         saved.check_system(&*system)?;
         let mut league = League::shared(system);
+        league.seasons = saved.seasons;
         let sys = Arc::clone(&league.system);
         let sigma = sys.capabilities().has_uncertainty;
         let fresh_state = if league.caps.keeps_state {
