@@ -563,6 +563,23 @@ impl KalmanMmrConfig {
             *sum -= product.ln();
             *product = one;
         };
+        // Every lane's product folded into its sum, the filters' and the calibration's.
+        let fold_all = |acc: &mut [[[f64; 4]; 4]],
+                        cl: &mut [f64x4; 2],
+                        cp: &mut [f64x4; 2],
+                        cl9: &mut f64x2,
+                        cp9: &mut f64x2| {
+            for [sm, _, _, prod] in acc {
+                let (mut s, mut p) = (f64x4::from(*sm), f64x4::from(*prod));
+                fold(&mut s, &mut p);
+                (*sm, *prod) = (s.to_array(), p.to_array());
+            }
+            for (s, p) in cl.iter_mut().zip(cp) {
+                fold(s, p);
+            }
+            *cl9 -= cp9.ln();
+            *cp9 = one2;
+        };
         for a in 0..n {
             let row_a = &rows[a * lanes..(a + 1) * lanes];
             let (ma, va) = in_use[a];
@@ -610,28 +627,11 @@ impl KalmanMmrConfig {
                 pending += 1;
                 if pending == FOLD {
                     pending = 0;
-                    for [sm, _, _, prod] in &mut acc {
-                        let (mut s, mut p) = (f64x4::from(*sm), f64x4::from(*prod));
-                        fold(&mut s, &mut p);
-                        (*sm, *prod) = (s.to_array(), p.to_array());
-                    }
-                    for (s, p) in cl.iter_mut().zip(&mut cp) {
-                        fold(s, p);
-                    }
-                    cl9 -= cp9.ln();
-                    cp9 = one2;
+                    fold_all(&mut acc, &mut cl, &mut cp, &mut cl9, &mut cp9);
                 }
             }
         }
-        for [sm, _, _, prod] in &mut acc {
-            let (mut s, mut p) = (f64x4::from(*sm), f64x4::from(*prod));
-            fold(&mut s, &mut p);
-            (*sm, *prod) = (s.to_array(), p.to_array());
-        }
-        for (s, p) in cl.iter_mut().zip(&mut cp) {
-            fold(s, p);
-        }
-        cl9 -= cp9.ln();
+        fold_all(&mut acc, &mut cl, &mut cp, &mut cl9, &mut cp9);
         let part = |i: usize| -> Vec<f64> { acc.iter().flat_map(|x| x[i]).collect() };
         let (sm, gc, hc) = (part(0), part(1), part(2));
         let flat = |v: &[f64x4]| -> Vec<f64> { v.iter().flat_map(|x| x.to_array()).collect() };
