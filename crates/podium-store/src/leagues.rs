@@ -102,7 +102,7 @@ enum Phase {
     Failed(LeagueRow, String),
 }
 
-struct Slot {
+pub(crate) struct Slot {
     id: LeagueId,
     /// Held by whoever changes the league in this process, for the whole change.
     writer: Mutex<()>,
@@ -729,7 +729,7 @@ impl Leagues {
         }
     }
 
-    fn slot(&self, id: LeagueId) -> Result<Arc<Slot>, StoreError> {
+    pub(crate) fn slot(&self, id: LeagueId) -> Result<Arc<Slot>, StoreError> {
         if let Some(s) = read(&self.slots).get(&id) {
             return Ok(s.clone());
         }
@@ -801,17 +801,35 @@ impl Leagues {
         let row = self
             .store
             .create_league(&name, sys.name(), &new.config, &hash_token(&token))?;
-        let loaded = Loaded {
-            unsure: None,
-            row,
-            derived: Derived::new(
-                podium::system(sys.name(), &new.config)?,
-                self.options.checkpoints,
-            ),
-        };
-        let info = info(&loaded);
-        self.add_slot(Phase::Ready(Box::new(loaded)));
+        let info = self.made_here(row)?;
         Ok((info, token))
+    }
+
+    /// Serves a league just made in the store by this server, empty: at once, even when
+    /// the follower found its row first and added it as loading (after a load of the
+    /// follower's under way, which leaves it ready).
+    pub(crate) fn made_here(&self, row: LeagueRow) -> Result<LeagueInfo, StoreError> {
+        let empty = || -> Result<Loaded, StoreError> {
+            Ok(Loaded {
+                unsure: None,
+                row: row.clone(),
+                derived: Derived::new(
+                    podium::system(&row.system, &row.config)?,
+                    self.options.checkpoints,
+                ),
+            })
+        };
+        let loaded = empty()?;
+        let info = info(&loaded);
+        let slot = self.add_slot(Phase::Ready(Box::new(loaded)));
+        if !matches!(&*read(&slot.state), Phase::Ready(_)) {
+            let _w = lock(&slot.writer);
+            let mut state = write(&slot.state);
+            if !matches!(&*state, Phase::Ready(_)) {
+                *state = Phase::Ready(Box::new(empty()?));
+            }
+        }
+        Ok(info)
     }
 
     /// Every league, oldest first.

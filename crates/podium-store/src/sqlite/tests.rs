@@ -1098,7 +1098,29 @@ on_both_backends!(
     a_league_that_began_without_dates_takes_dated_games,
     two_servers_on_one_store_follow_each_other,
     the_ledger_survives_reopening,
+    a_league_made_here_is_served_at_once_though_the_follower_saw_it_first,
 );
+
+/// A league made by this server is served at once, even when the follower found its
+/// row first (the store tells of a new row before the league is added here) and took
+/// it for another server's league, still to load.
+fn a_league_made_here_is_served_at_once_though_the_follower_saw_it_first(b: Backend) {
+    let (scratch, s) = temp(b);
+    let row = scratch
+        .store
+        .create_league("race", "sme", &podium::Settings::new(), "hash-of-race")
+        .unwrap();
+    let id = row.id;
+    s.slot(id).unwrap();
+    assert_eq!(s.loading(), [id], "the follower's look adds it as loading");
+    s.made_here(row).unwrap();
+    assert!(s.loading().is_empty());
+    let r = s
+        .append(id, sub(Some("g1"), &[("ann", 1), ("bo", 2)]))
+        .unwrap();
+    assert_eq!(r.entry.seq, 1);
+    assert_matches_replay(&s, id);
+}
 
 mod seasons;
 mod snapshots;
