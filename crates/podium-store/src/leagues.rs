@@ -390,9 +390,11 @@ impl Leagues {
     /// them, not rated whole by the follower first.
     #[must_use]
     pub fn claim_unloaded(&self) -> Vec<LeagueId> {
+        // The ids first: `unloaded` takes the slots' lock itself, and a second read of
+        // it while a writer waits would deadlock.
+        let ids = self.unloaded();
         let slots = read(&self.slots);
-        self.unloaded()
-            .into_iter()
+        ids.into_iter()
             .filter(|id| {
                 slots
                     .get(id)
