@@ -82,7 +82,7 @@
 
 use std::f64::consts::PI;
 
-use wide::{f64x2, f64x4};
+use wide::{f32x4, f64x4};
 
 use crate::error::RateError;
 use crate::factor::Factored;
@@ -344,14 +344,6 @@ impl KalmanMmrLearned {
     }
 }
 
-/// `e^(−y)` of four arguments, the exponent kept within ±700: the logistic function
-/// `1/(1 + e^(−y))` (`logistic(z)` at `y = (π/√3)·z`) is one over one plus it.
-#[inline]
-fn logistic_exp(y: f64x4) -> f64x4 {
-    let bound = f64x4::splat(700.0);
-    (-y).fast_max(-bound).fast_min(bound).exp()
-}
-
 #[inline]
 /// `tanh` of four arguments, from one exponential: `(1 − e)/(1 + e)` with `e = e^(−2|x|)`.
 fn tanh_x4(x: f64x4) -> f64x4 {
@@ -506,147 +498,129 @@ impl KalmanMmrConfig {
         }
         let k = learned.score.len();
         let best = learned.best;
-        // Four filters to a vector: each sampled player's priors (the last vector padded
-        // with mean 0 and variance 1, whose sums are never read) and each filter's slope.
-        // Vectors are stored as arrays (8-byte aligned, which the allocator serves
-        // fastest) and loaded per use.
-        let lanes = k.div_ceil(4);
+        // Every pair is scored in single precision, four lanes to a vector: the k filters
+        // (each with its own priors and slope), then the nine calibration candidates
+        // (all on the filter in use, each with its own noise multiple and slope). The
+        // selection and the calibration only compare sums of these scores over many
+        // matches, which single precision resolves; it takes half the vectors and much
+        // cheaper square roots and divisions than double precision. Means are taken
+        // relative to the first sampled player's, so that their differences keep their
+        // digits. Vectors are stored as arrays (4-byte aligned, which the allocator
+        // serves fastest) and loaded per use.
+        let fl = k.div_ceil(4);
+        let lanes = fl + 3;
         let n = warm.len();
-        let quad = |f: &dyn Fn(usize) -> f64, pad: f64, l: usize| {
-            let mut x = [pad; 4];
-            for (i, x) in x.iter_mut().enumerate().take(k.saturating_sub(4 * l)) {
-                *x = f(4 * l + i);
+        let centre = pri[warm[0].1 * k + best].0;
+        let quad = |f: &dyn Fn(usize) -> f64, pad: f64, l: usize, len: usize| {
+            let mut x = [pad as f32; 4];
+            for (i, x) in x.iter_mut().enumerate().take(len.saturating_sub(4 * l)) {
+                *x = f(4 * l + i) as f32;
             }
             x
         };
-        // Per sampled player and lane: the means, then the variances.
-        let mut rows: Vec<[[f64; 4]; 2]> = Vec::with_capacity(n * lanes);
+        // Per sampled player and filter vector: the means, then the variances (the last
+        // vector padded with mean 0 and variance 1, whose sums are never read).
+        let mut rows: Vec<[[f32; 4]; 2]> = Vec::with_capacity(n * fl);
         let mut in_use = Vec::with_capacity(n);
         for &(_, j) in warm.iter() {
             let row = &pri[j * k..(j + 1) * k];
-            for l in 0..lanes {
-                rows.push([quad(&|c| row[c].0, 0.0, l), quad(&|c| row[c].1, 1.0, l)]);
+            for l in 0..fl {
+                rows.push([
+                    quad(&|c| row[c].0 - centre, 0.0, l, k),
+                    quad(&|c| row[c].1, 1.0, l, k),
+                ]);
             }
             in_use.push(row[best]);
         }
-        let slopes: Vec<[f64; 4]> = (0..lanes)
-            .map(|l| quad(&|c| learned.slope[c].0, 1.0, l))
+        // Every lane's slope, and the calibration candidates' noise multiples.
+        let slopes: Vec<f32x4> = (0..lanes)
+            .map(|l| {
+                f32x4::from(if l < fl {
+                    quad(&|c| learned.slope[c].0, 1.0, l, k)
+                } else {
+                    quad(&|i| learned.cal[i].0, 1.0, l - fl, 9)
+                })
+            })
             .collect();
-        // The calibration candidates, four to a vector likewise: the first eight, and
-        // the ninth alone in a vector of two (its second value padding).
-        let cal_u: [f64x4; 2] = std::array::from_fn(|l| f64x4::from(quad(&|i| CAL_U[i], 1.0, l)));
-        let cal_kappa: [f64x4; 2] =
-            std::array::from_fn(|l| f64x4::from(quad(&|i| learned.cal[i].0, 1.0, l)));
-        let (u9, kappa9) = (
-            f64x2::from([CAL_U[8], 1.0]),
-            f64x2::from([learned.cal[8].0, 1.0]),
-        );
-        let zero = f64x4::ZERO;
-        let one = f64x4::ONE;
+        let cal_u: [f32x4; 3] =
+            std::array::from_fn(|l| f32x4::from(quad(&|i| CAL_U[i], 1.0, l, 9)));
         // Per lane: the sums of the log-likelihood, its gradient and its curvature in
         // the slope. The log-likelihood ln q = −ln(1 + e^(−y)) is summed as the product
-        // of the (1 + e^(−y)), whose logarithm is taken every `FOLD` pairs: q is kept
-        // within [1e-15, 1 − 1e-15], so no product of `FOLD` factors overflows.
-        const FOLD: u32 = 16;
-        let mut acc: Vec<[[f64; 4]; 4]> = vec![[[0.0; 4], [0.0; 4], [0.0; 4], [1.0; 4]]; lanes];
-        let (mut cg, mut ch, mut cl, mut cp) = ([zero; 2], [zero; 2], [zero; 2], [one; 2]);
-        let (zero2, one2) = (f64x2::ZERO, f64x2::ONE);
-        let (mut cg9, mut ch9, mut cl9, mut cp9) = (zero2, zero2, zero2, one2);
-        let mut pending = 0;
+        // of the (1 + e^(−y)), whose logarithm is taken every second pair: 1 + e^(−y) is
+        // kept below 1e15 (q above 1e-15), so no product of two overflows.
+        let zero = f32x4::ZERO;
+        let one = f32x4::ONE;
+        let mut acc: Vec<[f32x4; 4]> = vec![[zero, zero, zero, one]; lanes];
+        let mut pending = false;
         let b2x2 = 2.0 * self.beta * self.beta;
-        let noise = f64x4::splat(b2x2);
-        let t = f64x4::splat(TANH_MULT);
-        let (lo, hi) = (f64x4::splat(1e-15), f64x4::splat(1.0 - 1e-15));
-        // The same bounds on 1 + e^(−y) = 1/q.
-        let (p_lo, p_hi) = (f64x4::splat(1.0 / (1.0 - 1e-15)), f64x4::splat(1e15));
-        let fold = |sum: &mut f64x4, product: &mut f64x4| {
-            *sum -= product.ln();
-            *product = one;
+        let noise = f32x4::splat(b2x2 as f32);
+        let t = f32x4::splat(TANH_MULT as f32);
+        let lo = f32x4::splat(1e-15);
+        let p_hi = f32x4::splat(1e15);
+        let bound = f32x4::splat(80.0);
+        // One lane vector's terms of a pair: the standardized difference `d` over the
+        // spread `s² = v + u·2β²`, its slope and its sums.
+        let score = |acc: &mut [f32x4; 4], dm: f32x4, s2: f32x4, kappa: f32x4| {
+            let slope = t * (dm / s2.sqrt());
+            let p = one + (-(kappa * slope)).fast_max(-bound).fast_min(bound).exp();
+            let q = (one / p).fast_max(lo);
+            let [_, g, h, prod] = acc;
+            *g += (one - q) * slope;
+            *h += q * (one - q) * slope * slope;
+            *prod *= p.fast_min(p_hi);
         };
-        // Every lane's product folded into its sum, the filters' and the calibration's.
-        let fold_all = |acc: &mut [[[f64; 4]; 4]],
-                        cl: &mut [f64x4; 2],
-                        cp: &mut [f64x4; 2],
-                        cl9: &mut f64x2,
-                        cp9: &mut f64x2| {
-            for [sm, _, _, prod] in acc {
-                let (mut s, mut p) = (f64x4::from(*sm), f64x4::from(*prod));
-                fold(&mut s, &mut p);
-                (*sm, *prod) = (s.to_array(), p.to_array());
+        let fold_all = |acc: &mut [[f32x4; 4]]| {
+            for [sum, _, _, prod] in acc {
+                *sum -= prod.ln();
+                *prod = one;
             }
-            for (s, p) in cl.iter_mut().zip(cp) {
-                fold(s, p);
-            }
-            *cl9 -= cp9.ln();
-            *cp9 = one2;
         };
         for a in 0..n {
-            let row_a = &rows[a * lanes..(a + 1) * lanes];
+            let row_a = &rows[a * fl..(a + 1) * fl];
             let (ma, va) = in_use[a];
             for b in a + 1..n {
                 if warm[a].0 == warm[b].0 {
                     continue;
                 }
                 // a finished ahead of b
-                let row_b = &rows[b * lanes..(b + 1) * lanes];
+                let row_b = &rows[b * fl..(b + 1) * fl];
                 for (((ra, rb), s), acc) in row_a.iter().zip(row_b).zip(&slopes).zip(&mut acc) {
-                    let (mua, vara) = (f64x4::from(ra[0]), f64x4::from(ra[1]));
-                    let (mub, varb) = (f64x4::from(rb[0]), f64x4::from(rb[1]));
-                    let d = (mua - mub) / (vara + varb + noise).sqrt();
-                    let slope = t * d;
-                    let p = one + logistic_exp(f64x4::from(*s) * slope);
-                    let q = (one / p).fast_max(lo).fast_min(hi);
-                    let [_, gc, hc, prod] = acc;
-                    *gc = (f64x4::from(*gc) + (one - q) * slope).to_array();
-                    *hc = (f64x4::from(*hc) + q * (one - q) * slope * slope).to_array();
-                    *prod = (f64x4::from(*prod) * p.fast_max(p_lo).fast_min(p_hi)).to_array();
+                    let dm = f32x4::from(ra[0]) - f32x4::from(rb[0]);
+                    let s2 = f32x4::from(ra[1]) + f32x4::from(rb[1]) + noise;
+                    score(acc, dm, s2, *s);
                 }
                 let (mb, vb) = in_use[b];
-                let (dm, vs) = (f64x4::splat(ma - mb), f64x4::splat(va + vb));
-                for l in 0..2 {
-                    let du = dm / (vs + cal_u[l] * noise).sqrt();
-                    let slope = t * du;
-                    let p = one + logistic_exp(cal_kappa[l] * slope);
-                    let q = one / p;
-                    cg[l] += (one - q) * slope;
-                    ch[l] += q * (one - q) * slope * slope;
-                    cp[l] *= p.fast_min(p_hi);
+                let (dm, vs) = (
+                    f32x4::splat((ma - mb) as f32),
+                    f32x4::splat((va + vb) as f32),
+                );
+                for l in 0..3 {
+                    score(&mut acc[fl + l], dm, vs + cal_u[l] * noise, slopes[fl + l]);
                 }
-                {
-                    let (dm, vs) = (f64x2::splat(ma - mb), f64x2::splat(va + vb));
-                    let du = dm / (vs + u9 * f64x2::splat(b2x2)).sqrt();
-                    let slope = f64x2::splat(TANH_MULT) * du;
-                    let bound = f64x2::splat(700.0);
-                    let e = (-(kappa9 * slope)).fast_max(-bound).fast_min(bound).exp();
-                    let p = one2 + e;
-                    let q = one2 / p;
-                    cg9 += (one2 - q) * slope;
-                    ch9 += q * (one2 - q) * slope * slope;
-                    cp9 *= p.fast_min(f64x2::splat(1e15));
+                if pending {
+                    fold_all(&mut acc);
                 }
-                pending += 1;
-                if pending == FOLD {
-                    pending = 0;
-                    fold_all(&mut acc, &mut cl, &mut cp, &mut cl9, &mut cp9);
-                }
+                pending = !pending;
             }
         }
-        fold_all(&mut acc, &mut cl, &mut cp, &mut cl9, &mut cp9);
-        let part = |i: usize| -> Vec<f64> { acc.iter().flat_map(|x| x[i]).collect() };
-        let (sm, gc, hc) = (part(0), part(1), part(2));
-        let flat = |v: &[f64x4]| -> Vec<f64> { v.iter().flat_map(|x| x.to_array()).collect() };
-        let ninth = |v: &[f64x4], x: f64x2| -> Vec<f64> {
-            let mut out = flat(v);
-            out.push(x.to_array()[0]);
-            out
+        fold_all(&mut acc);
+        let part = |i: usize, from: usize, len: usize| -> Vec<f64> {
+            acc.iter()
+                .flat_map(|x| x[i].to_array())
+                .skip(from)
+                .take(len)
+                .map(f64::from)
+                .collect()
         };
-        let (cg, ch, cl) = (ninth(&cg, cg9), ninth(&ch, ch9), ninth(&cl, cl9));
+        let (sm, gc, hc) = (part(0, 0, k), part(1, 0, k), part(2, 0, k));
+        let (cl, cg, ch) = (part(0, 4 * fl, 9), part(1, 4 * fl, 9), part(2, 4 * fl, 9));
         let cal: [(f64, f64, f64); 9] = std::array::from_fn(|u| (cg[u], ch[u], cl[u]));
         for c in 0..k {
             learned.score[c] += sm[c];
-            for d in 0..k {
-                let x = sm[c] - sm[d];
-                learned.dsq[c * k + d] += x * x;
+            // Row c of the squared differences, by slices so that it runs as vectors.
+            for (dsq, &d) in learned.dsq[c * k..(c + 1) * k].iter_mut().zip(&sm) {
+                let x = sm[c] - d;
+                *dsq += x * x;
             }
             if hc[c] > 0.0 {
                 let s = &mut learned.slope[c];
