@@ -82,6 +82,7 @@
 
 use std::f64::consts::PI;
 
+use smallvec::SmallVec;
 use wide::{f32x4, f64x4};
 
 use crate::error::RateError;
@@ -242,6 +243,9 @@ struct Filter {
     robust: bool,
 }
 
+/// Every filter's (mean, variance) of one player, in bank order.
+pub type Bank = SmallVec<[(f64, f64); 24]>;
+
 /// What `kalman-mmr` keeps of a player: every filter's belief.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -254,8 +258,10 @@ pub struct KalmanMmrState {
     pub last: Option<f64>,
     /// Whether `last` is a time (the last match had one) rather than the match clock.
     pub dated: bool,
-    /// Each filter's (mean, variance), in bank order.
-    pub bank: Box<[(f64, f64)]>,
+    /// Each filter's (mean, variance), in bank order: kept within the state for a bank
+    /// of up to 24 filters (the default's size), so that reading a player before a
+    /// match waits for memory once, not twice.
+    pub bank: Bank,
 }
 
 /// What `kalman-mmr` learns from every match: the filter in use and the evidence for
@@ -928,7 +934,7 @@ impl RatingSystem for KalmanMmrConfig {
             games: rating.games,
             last: None,
             dated: false,
-            bank: vec![(rating.value, s * s); self.bank_size()].into_boxed_slice(),
+            bank: smallvec::smallvec![(rating.value, s * s); self.bank_size()],
         })))
     }
 
@@ -1218,7 +1224,7 @@ impl KalmanMmrConfig {
                 }
             }
         }
-        let mut banks: Vec<Box<[(f64, f64)]>> = Vec::with_capacity(players.len());
+        let mut banks: Vec<Bank> = Vec::with_capacity(players.len());
         for (j, p) in players.iter().enumerate() {
             let x = perfs[p.entry];
             let newcomer = p.state.is_none();
@@ -1227,7 +1233,7 @@ impl KalmanMmrConfig {
                 l.debuts.1 = l.debuts.1 * self.prior_forgetting + x - off[p.entry].0;
             }
             let size = game.member_range(p.entry).len();
-            let mut bank = Vec::with_capacity(k);
+            let mut bank = Bank::with_capacity(k);
             let entry_team = &team[p.entry * k..(p.entry + 1) * k];
             // The entry's weights are the same under every filter.
             let (_, _, tw2, wsum) = entry_team[0];
@@ -1264,7 +1270,7 @@ impl KalmanMmrConfig {
                     (v - gain * gain * sden).max(1e-6),
                 ));
             }
-            banks.push(bank.into_boxed_slice());
+            banks.push(bank);
         }
         // The filter in use moves only when another leads it significantly.
         let g = l.best;
