@@ -929,6 +929,11 @@ impl League {
             if index < self.stamps.len() {
                 prefetch_index::prefetch_index(&self.stamps, index);
             }
+            // And the player's state, for a system that keeps one: where it lies is read
+            // now, while the match before is rated.
+            if let Some(Some(state)) = self.states.get(index) {
+                state.prefetch();
+            }
         }
     }
 

@@ -67,6 +67,7 @@ use crate::rating::PlayerChange;
 trait Value: Any + Send + Sync + fmt::Debug {
     fn as_any(&self) -> &dyn Any;
     fn type_name(&self) -> &'static str;
+    fn prefetch(&self);
 }
 
 impl<T: Any + Send + Sync + fmt::Debug> Value for T {
@@ -75,6 +76,9 @@ impl<T: Any + Send + Sync + fmt::Debug> Value for T {
     }
     fn type_name(&self) -> &'static str {
         std::any::type_name::<T>()
+    }
+    fn prefetch(&self) {
+        prefetch_index::prefetch_index(std::slice::from_ref(self), 0);
     }
 }
 
@@ -99,6 +103,13 @@ impl State {
     #[must_use]
     pub fn type_name(&self) -> &'static str {
         (*self.0).type_name()
+    }
+
+    /// Starts loading the first cache line of the value, a hint for a state about to be
+    /// read: it changes nothing.
+    #[inline]
+    pub(crate) fn prefetch(&self) {
+        (*self.0).prefetch();
     }
 
     /// Whether two states share one value (the same allocation).
