@@ -855,7 +855,11 @@ const resetLine = (s, before) => `season ${s.number} (${s.name}) began after gam
 // season's label and the reset as a point of the line (a step: the rating holds until
 // the season starts, then jumps to the reset), so the line ends at the rating now.
 function chart(items) {
-  const W = 640, H = 240, L = 48, R = 12, T = 22, B = 28;
+  // About as wide in units as the page gives it in pixels, so that the labels keep their
+  // size instead of shrinking with the drawing on a phone or growing on a wide screen.
+  const W = Math.round(Math.min(1040, Math.max(300, window.innerWidth - 48)));
+  const H = Math.round(Math.min(390, Math.max(220, W * 0.375)));
+  const L = 48, R = 12, T = 22, B = 28;
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("class", "chart");
