@@ -86,11 +86,10 @@ use smallvec::{smallvec, SmallVec};
 use wide::{f32x4, f64x4, CmpGe, CmpLt};
 
 use crate::error::RateError;
-use crate::factor::Factored;
 use crate::model::{Finish, Match};
 use crate::params::{Configure, FloatList};
 use crate::rating::{PlayerChange, Rating};
-use crate::state::{Rated, State};
+use crate::state::State;
 use crate::system::{check_bayesian, check_ratings, Described, RatingSystem};
 
 /// π/√3: the logistic distribution with this scale factor has unit variance.
@@ -385,8 +384,8 @@ impl KalmanMmrConfig {
     }
 
     /// The bank: the symmetric filters first (if any), each kind by τ then γ.
-    fn filters(&self) -> Vec<Filter> {
-        let mut out = Vec::new();
+    fn filters(&self) -> SmallVec<[Filter; 32]> {
+        let mut out = SmallVec::new();
         for robust in [false, true] {
             if (robust && !self.robust) || (!robust && !self.symmetric) {
                 continue;
@@ -438,7 +437,7 @@ impl KalmanMmrConfig {
     /// The reversion factor depends on γ alone, so it is computed once per γ.
     fn extend_priors(
         &self,
-        pri: &mut Vec<(f64, f64)>,
+        pri: &mut impl Extend<(f64, f64)>,
         bank: &[(f64, f64)],
         filters: &[Filter],
         idle: f64,
@@ -932,16 +931,14 @@ impl RatingSystem for KalmanMmrConfig {
             crate::factor::check_factors(prior.game, prior.factors)?;
         }
         let states = prior.all_states()?;
-        *out = self
-            .rate_all(
-                prior.game,
-                prior.ratings,
-                &states,
-                prior.learned,
-                prior.factors,
-            )?
-            .into();
-        Ok(())
+        self.rate_all(
+            prior.game,
+            prior.ratings,
+            &states,
+            prior.learned,
+            prior.factors,
+            out,
+        )
     }
 
     fn win_probability(&self, a: &Rating, b: &Rating, learned: Option<&State>) -> f64 {
@@ -1086,7 +1083,9 @@ impl RatingSystem for KalmanMmrConfig {
 
 impl KalmanMmrConfig {
     /// [`RatingSystem::rate`]: the three stages, with each entry's factors
-    /// added to its mean skill (and their variances to its variance).
+    /// added to its mean skill (and their variances to its variance), into `out` (its
+    /// vectors reused). The working vectors of a match of up to 16 players and 256
+    /// (player, filter) pairs live on the stack.
     #[allow(clippy::too_many_lines)]
     fn rate_all(
         &self,
@@ -1095,7 +1094,9 @@ impl KalmanMmrConfig {
         states: &[Option<&State>],
         learned: Option<&State>,
         factors: &[Rating],
-    ) -> Result<Factored, RateError> {
+        out: &mut crate::system::Posterior,
+    ) -> Result<(), RateError> {
+        out.clear();
         check_ratings(game, before)?;
         crate::system::check_states(before, states)?;
         for r in before {
@@ -1109,7 +1110,7 @@ impl KalmanMmrConfig {
             .unwrap_or_else(|| self.fresh_learned());
         l.clock += 1.0;
         let time = game.time().map(|t| t as f64 / DAY);
-        let mut players = Vec::with_capacity(before.len());
+        let mut players: SmallVec<[Player; 16]> = SmallVec::with_capacity(before.len());
         for (e, entry) in game.entries().iter().enumerate() {
             for (m, st) in entry.members.iter().zip(&states[game.member_range(e)]) {
                 let state = st
@@ -1124,22 +1125,16 @@ impl KalmanMmrConfig {
         }
         if game.winners() == game.len() {
             // Everyone tied: nothing to learn of anyone; only the clock moves.
-            let changes = before
-                .iter()
-                .zip(&players)
-                .map(|(b, p)| PlayerChange::unchanged(*b, p.weight))
-                .collect();
-            return Ok(Factored {
-                rated: Rated {
-                    changes,
-                    states: Vec::new(),
-                    learned: Some(State::new(l)),
-                },
-                factors: factors
+            out.changes.extend(
+                before
                     .iter()
-                    .map(|f| PlayerChange::unchanged(*f, 1.0))
-                    .collect(),
-            });
+                    .zip(&players)
+                    .map(|(b, p)| PlayerChange::unchanged(*b, p.weight)),
+            );
+            out.learned = Some(State::new(l));
+            out.factors
+                .extend(factors.iter().map(|f| PlayerChange::unchanged(*f, 1.0)));
+            return Ok(());
         }
         // Each factor's prior (its drift per match added) and each entry's factors summed.
         let fpri: Vec<(f64, f64)> = factors
@@ -1149,7 +1144,7 @@ impl KalmanMmrConfig {
                 (f.value, s * s + self.factor_tau * self.factor_tau)
             })
             .collect();
-        let mut off = vec![(0.0, 0.0); game.len()];
+        let mut off: SmallVec<[(f64, f64); 16]> = smallvec![(0.0, 0.0); game.len()];
         for (m, &(mu, v)) in game.factors().iter().zip(&fpri) {
             for &e in &m.entries {
                 off[e].0 += mu;
@@ -1157,7 +1152,7 @@ impl KalmanMmrConfig {
             }
         }
         // Every player's prior under every filter.
-        let mut pri: Vec<(f64, f64)> = Vec::with_capacity(players.len() * k);
+        let mut pri: SmallVec<[(f64, f64); 256]> = SmallVec::with_capacity(players.len() * k);
         let mut warm = Vec::new();
         let field = self.newcomer_mean(&l);
         for (j, (p, r)) in players.iter().zip(before).enumerate() {
@@ -1191,7 +1186,7 @@ impl KalmanMmrConfig {
         let b2 = self.beta * self.beta;
         // Each entry's term under the filter in use: its members' weighted mean skill.
         let n_entries = game.len();
-        let mut terms = Vec::with_capacity(n_entries);
+        let mut terms: SmallVec<[(f64, f64, usize); 16]> = SmallVec::with_capacity(n_entries);
         let mut group = 0;
         for (e, &(fm, fv)) in off.iter().enumerate() {
             let range = game.member_range(e);
@@ -1211,7 +1206,7 @@ impl KalmanMmrConfig {
         }
         let by_group = performances(&terms, group + 1);
         let mut perfs: SmallVec<[f64; 16]> = terms.iter().map(|t| by_group[t.2]).collect();
-        let scores: Option<Vec<f64>> = game
+        let scores: Option<SmallVec<[f64; 16]>> = game
             .entries()
             .iter()
             .map(|e| match e.finish {
@@ -1259,7 +1254,8 @@ impl KalmanMmrConfig {
             noise *= ((self.noise_prior + sz) / (self.noise_prior + cz)).clamp(0.5, 3.0);
         }
         // Each entry's (mean, variance of the weighted mean skill, Σa², Σw) per filter.
-        let mut team = vec![(0.0, 0.0, 0.0, 0.0); n_entries * k];
+        let mut team: SmallVec<[(f64, f64, f64, f64); 256]> = SmallVec::new();
+        team.resize(n_entries * k, (0.0, 0.0, 0.0, 0.0));
         for (j, p) in players.iter().enumerate() {
             let range = game.member_range(p.entry);
             let wsum: f64 = players[range].iter().map(|p| p.weight).sum();
@@ -1344,11 +1340,8 @@ impl KalmanMmrConfig {
         }
         let best = l.best;
         let last = Some(time.unwrap_or(l.clock));
-        let mut out = Rated {
-            changes: Vec::with_capacity(players.len()),
-            states: Vec::with_capacity(players.len()),
-            learned: None,
-        };
+        out.changes.reserve(players.len());
+        out.states.reserve(players.len());
         for ((p, bank), b) in players.iter().zip(banks).zip(before) {
             let (mu, var) = bank[best];
             out.changes.push(PlayerChange {
@@ -1421,11 +1414,9 @@ impl KalmanMmrConfig {
                 }
             })
             .collect();
+        out.factors = factor_changes;
         out.learned = Some(State::new(l));
-        Ok(Factored {
-            rated: out,
-            factors: factor_changes,
-        })
+        Ok(())
     }
 }
 
