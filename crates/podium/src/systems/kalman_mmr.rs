@@ -82,15 +82,14 @@
 
 use std::f64::consts::PI;
 
-use smallvec::SmallVec;
-use wide::{f32x4, f64x4};
+use smallvec::{smallvec, SmallVec};
+use wide::{f32x4, f64x4, CmpGe, CmpLt};
 
 use crate::error::RateError;
-use crate::factor::Factored;
 use crate::model::{Finish, Match};
 use crate::params::{Configure, FloatList};
 use crate::rating::{PlayerChange, Rating};
-use crate::state::{Rated, State};
+use crate::state::State;
 use crate::system::{check_bayesian, check_ratings, Described, RatingSystem};
 
 /// π/√3: the logistic distribution with this scale factor has unit variance.
@@ -385,8 +384,8 @@ impl KalmanMmrConfig {
     }
 
     /// The bank: the symmetric filters first (if any), each kind by τ then γ.
-    fn filters(&self) -> Vec<Filter> {
-        let mut out = Vec::new();
+    fn filters(&self) -> SmallVec<[Filter; 32]> {
+        let mut out = SmallVec::new();
         for robust in [false, true] {
             if (robust && !self.robust) || (!robust && !self.symmetric) {
                 continue;
@@ -438,7 +437,7 @@ impl KalmanMmrConfig {
     /// The reversion factor depends on γ alone, so it is computed once per γ.
     fn extend_priors(
         &self,
-        pri: &mut Vec<(f64, f64)>,
+        pri: &mut impl Extend<(f64, f64)>,
         bank: &[(f64, f64)],
         filters: &[Filter],
         idle: f64,
@@ -660,28 +659,39 @@ impl KalmanMmrConfig {
 /// `Σ_{j worse} w_j − Σ_{j better} w_j − Σ_j w_j tanh((x − μ_j) a_j) − Σ_{j tied} w_j tanh(..)`
 /// with `w_j = (π/√3)/s_j`, `a_j = w_j/2` (the tie group includes the entry itself).
 /// `terms` are (μ, s, group) in finishing order.
-fn performances(terms: &[(f64, f64, usize)], groups: usize) -> Vec<f64> {
+///
+/// Each root starts from the root of the same equation in a field of equal entries,
+/// `μ̄ + atanh(c/(W + W_g))/ā` (`c` the group's constant, `W` the total weight, `W_g`
+/// the group's; `μ̄` and `ā` the entries' means weighted as in the slope), which is exact
+/// for a field of newcomers and within a fraction of `s` otherwise; it is bracketed by
+/// the same root with every entry at the lowest (the highest) μ and the smallest `a`, or
+/// that μ itself.
+fn performances(terms: &[(f64, f64, usize)], groups: usize) -> SmallVec<[f64; 16]> {
     let n = terms.len();
-    let w: Vec<f64> = terms.iter().map(|t| TANH_MULT / t.1).collect();
-    let a: Vec<f64> = terms.iter().map(|t| 0.5 * TANH_MULT / t.1).collect();
-    let mut gw = vec![0.0; groups];
-    let mut start = vec![0; groups + 1];
-    for (i, t) in terms.iter().enumerate() {
-        gw[t.2] += w[i];
-        start[t.2 + 1] = i + 1;
+    // The entries four to a vector (the last padded with weight 0, which adds nothing):
+    // μ, a and w.
+    let mut chunks: SmallVec<[[[f64; 4]; 3]; 4]> = smallvec![[[0.0; 4]; 3]; n.div_ceil(4)];
+    let mut per: SmallVec<[TieGroup; 16]> = smallvec![TieGroup::default(); groups];
+    let (mut mu_min, mut mu_max) = (f64::INFINITY, f64::NEG_INFINITY);
+    let (mut s_min, mut s_max) = (f64::INFINITY, 0.0f64);
+    let (mut wa_all, mut wam_all) = (0.0, 0.0);
+    for (i, &(mu, s, g)) in terms.iter().enumerate() {
+        let (w, a) = (TANH_MULT / s, 0.5 * TANH_MULT / s);
+        let chunk = &mut chunks[i / 4];
+        (chunk[0][i % 4], chunk[1][i % 4], chunk[2][i % 4]) = (mu, a, w);
+        let p = &mut per[g];
+        if p.w == 0.0 {
+            p.start = i;
+        }
+        p.w += w;
+        p.wa += w * a;
+        p.wam += w * a * mu;
+        p.end = i + 1;
+        (wa_all, wam_all) = (wa_all + w * a, wam_all + w * a * mu);
+        (mu_min, mu_max) = (mu_min.min(mu), mu_max.max(mu));
+        (s_min, s_max) = (s_min.min(s), s_max.max(s));
     }
-    let total: f64 = gw.iter().sum();
-    // The entries four to a vector (the last padded with weight 0, which adds nothing).
-    // Stored as arrays (8-byte aligned, which the allocator serves fastest).
-    let chunks: Vec<[[f64; 4]; 3]> = (0..n.div_ceil(4))
-        .map(|c| {
-            let (mut mu, mut ac, mut wc) = ([0.0; 4], [0.0; 4], [0.0; 4]);
-            for (i, e) in (4 * c..n.min(4 * c + 4)).enumerate() {
-                (mu[i], ac[i], wc[i]) = (terms[e].0, a[e], w[e]);
-            }
-            [mu, ac, wc]
-        })
-        .collect();
+    let total: f64 = per.iter().map(|p| p.w).sum();
     let exact = |x: f64| -> (f64, f64) {
         let (mut v, mut d) = (f64x4::ZERO, f64x4::ZERO);
         let xv = f64x4::splat(x);
@@ -694,11 +704,7 @@ fn performances(terms: &[(f64, f64, usize)], groups: usize) -> Vec<f64> {
         (v.reduce_add(), d.reduce_add())
     };
     let use_grid = n > GRID_FROM;
-    let mu_min = terms.iter().map(|t| t.0).fold(f64::INFINITY, f64::min);
-    let mu_max = terms.iter().map(|t| t.0).fold(f64::NEG_INFINITY, f64::max);
-    let s_max = terms.iter().map(|t| t.1).fold(0.0, f64::max);
     let (lo, h, tab) = if use_grid {
-        let s_min = terms.iter().map(|t| t.1).fold(f64::INFINITY, f64::min);
         let lo = mu_min - 12.0 * s_max;
         let hi = mu_max + 12.0 * s_max;
         let h = 0.25 * s_min;
@@ -732,7 +738,7 @@ fn performances(terms: &[(f64, f64, usize)], groups: usize) -> Vec<f64> {
     };
     // Every root lies within 12 s_max of the means, where every tanh has saturated: on
     // the grid, its span; else Elo-MMR's interval [−6000, 9000], widened if needed.
-    let bracket = if use_grid {
+    let wide = if use_grid {
         (lo, lo + h * (tab.len() - 1) as f64)
     } else {
         (
@@ -740,97 +746,147 @@ fn performances(terms: &[(f64, f64, usize)], groups: usize) -> Vec<f64> {
             (mu_max + 12.0 * s_max).max(9000.0),
         )
     };
-    // Each group's constant: the weight of the groups below it less that of those above.
+    // A step shorter than this leaves an error below rounding: of order a²·δ³ after a
+    // step δ of Halley's, a·δ² after one of Newton's (the grid gives no curvature).
+    let tol = if use_grid { 1e-9 } else { 1e-6 } * s_min;
+    let a_min = 0.5 * TANH_MULT / s_max;
+    // Each group's constant (the weight of the groups below it less that of those
+    // above), its starting guess and bracket.
     let mut better = 0.0;
-    let cs: Vec<f64> = gw
+    let mut roots: SmallVec<[Root; 16]> = per
         .iter()
-        .map(|&gw| {
-            let c = (total - better - gw) - better;
-            better += gw;
-            c
+        .map(|p| {
+            let c = (total - better - p.w) - better;
+            better += p.w;
+            // |c| < W + W_g: the shift is finite.
+            let shift = (c / (total + p.w)).atanh();
+            let (wa, wam) = (wa_all + p.wa, wam_all + p.wam);
+            let guess = wam / wa + shift * (total + p.w) / wa;
+            let (lo, hi) = if use_grid {
+                wide
+            } else {
+                let (lo, hi) = (mu_min + shift / a_min, mu_max + shift / a_min);
+                let bracket = (lo.min(mu_min) - tol, hi.max(mu_max) + tol);
+                if bracket.0.is_finite() && bracket.1.is_finite() {
+                    bracket
+                } else {
+                    wide
+                }
+            };
+            let x = if guess.is_finite() {
+                guess.clamp(lo, hi)
+            } else {
+                0.5 * (lo + hi)
+            };
+            Root { lo, hi, x, c }
         })
         .collect();
     if use_grid {
-        return newton_all(bracket, groups, |g, x| {
+        solve_all(&mut roots, tol, |g, x| {
             let (tv, td) = common(x);
             let (mut ev, mut ed) = (0.0, 0.0);
-            for i in start[g]..start[g + 1] {
-                let th = ((x - terms[i].0) * a[i]).tanh();
-                ev += w[i] * th;
-                ed += w[i] * a[i] * (1.0 - th * th);
+            for i in per[g].start..per[g].end {
+                let [mu, ac, wc] = chunks[i / 4];
+                let (mu, a, w) = (mu[i % 4], ac[i % 4], wc[i % 4]);
+                let th = ((x - mu) * a).tanh();
+                ev += w * th;
+                ed += w * a * (1.0 - th * th);
             }
-            (cs[g] - tv - ev, -td - ed)
+            (tv + ev, td + ed, None)
+        });
+    } else {
+        // Each group's own terms read off the same vectors as the common sum: the
+        // lanes of its members count twice.
+        solve_all(&mut roots, tol, |g, x| {
+            let (first, end) = (per[g].start as f64, per[g].end as f64);
+            let (first, end) = (f64x4::splat(first), f64x4::splat(end));
+            let (mut v, mut d, mut d2) = (f64x4::ZERO, f64x4::ZERO, f64x4::ZERO);
+            let xv = f64x4::splat(x);
+            let mut lane = f64x4::from([0.0, 1.0, 2.0, 3.0]);
+            for &[mu, ac, wc] in &chunks {
+                let (mu, ac, wc) = (f64x4::from(mu), f64x4::from(ac), f64x4::from(wc));
+                let own = lane.cmp_ge(first) & lane.cmp_lt(end);
+                let wc = wc + own.blend(wc, f64x4::ZERO);
+                let th = tanh_x4((xv - mu) * ac);
+                let slope = wc * ac * (f64x4::ONE - th * th);
+                v += wc * th;
+                d += slope;
+                d2 += slope * ac * th;
+                lane += f64x4::splat(4.0);
+            }
+            (v.reduce_add(), d.reduce_add(), Some(-2.0 * d2.reduce_add()))
         });
     }
-    // Each group's own terms read off the same vectors as the common sum: the weights of
-    // the chunks that hold its members, masked to them (group g's from `own[g]`).
-    let mut own: Vec<(usize, Vec<[f64; 4]>)> = Vec::with_capacity(groups);
-    for g in 0..groups {
-        let members = start[g]..start[g + 1];
-        let first = members.start / 4;
-        let masks = (first..members.end.div_ceil(4))
-            .map(|ci| {
-                std::array::from_fn(|i| {
-                    if members.contains(&(4 * ci + i)) {
-                        chunks[ci][2][i]
-                    } else {
-                        0.0
-                    }
-                })
-            })
-            .collect();
-        own.push((first, masks));
-    }
-    newton_all(bracket, groups, |g, x| {
-        let (first, masks) = &own[g];
-        let (mut v, mut d) = (f64x4::ZERO, f64x4::ZERO);
-        let (mut ev, mut ed) = (f64x4::ZERO, f64x4::ZERO);
-        let xv = f64x4::splat(x);
-        for (ci, &[mu, ac, wc]) in chunks.iter().enumerate() {
-            let (mu, ac, wc) = (f64x4::from(mu), f64x4::from(ac), f64x4::from(wc));
-            let th = tanh_x4((xv - mu) * ac);
-            let slope = f64x4::ONE - th * th;
-            v += wc * th;
-            d += wc * ac * slope;
-            if let Some(&wm) = ci.checked_sub(*first).and_then(|o| masks.get(o)) {
-                let wm = f64x4::from(wm);
-                ev += wm * th;
-                ed += wm * ac * slope;
-            }
-        }
-        let (tv, td) = (v.reduce_add(), d.reduce_add());
-        (cs[g] - tv - ev.reduce_add(), -td - ed.reduce_add())
-    })
+    roots.iter().map(|r| r.x).collect()
 }
 
-/// Elo-MMR's safeguarded Newton iteration on a bracket, for `n` monotone functions
-/// `f(i, ·)` returning (value, derivative): each stops when its step no longer moves
-/// inside its bracket. The iterations of the `n` roots are independent and run side by
-/// side, one step of each in turn, so that their evaluations overlap in the processor.
-fn newton_all(bounds: (f64, f64), n: usize, f: impl Fn(usize, f64) -> (f64, f64)) -> Vec<f64> {
-    let (lo, hi) = bounds;
-    // Each root's (lo, hi, guess).
-    let mut at = vec![(lo, hi, 0.5 * (lo + hi)); n];
-    let mut running: Vec<usize> = (0..n).collect();
+/// A tie group as its performance is solved: its members' `Σw`, `Σw·a` and `Σw·a·μ`,
+/// and where they start and end in finishing order.
+#[derive(Debug, Clone, Copy, Default)]
+struct TieGroup {
+    w: f64,
+    wa: f64,
+    wam: f64,
+    start: usize,
+    end: usize,
+}
+
+/// One root of [`solve_all`]: its bracket, its current guess and its function's
+/// constant.
+#[derive(Debug, Clone, Copy)]
+struct Root {
+    lo: f64,
+    hi: f64,
+    x: f64,
+    c: f64,
+}
+
+/// Roots of `c_i − T_i(x)` for increasing functions `T_i` given as `t(i, x)` = (value,
+/// derivative, second derivative if known), each from its guess within its bracket:
+/// Halley's iteration (E. Halley, *A new, exact, and easy method of finding the roots
+/// of any equations generally*, Phil. Trans. 1694), Newton's without a second
+/// derivative or where Halley's correction would more than double the step, and a
+/// bisection of the bracket, which every value narrows, when a step would leave it. A
+/// root is done when its value is 0, its step no longer moves it, or it took a step
+/// shorter than `tol` inside its bracket. The iterations of the roots are independent
+/// and run side by side, one step of each in turn, so that their evaluations overlap in
+/// the processor.
+fn solve_all(roots: &mut [Root], tol: f64, t: impl Fn(usize, f64) -> (f64, f64, Option<f64>)) {
+    let mut running: SmallVec<[usize; 16]> = (0..roots.len()).collect();
     while !running.is_empty() {
-        running.retain(|&i| {
-            let (lo, hi, guess) = &mut at[i];
-            let (sum, sum_prime) = f(i, *guess);
-            if sum == 0.0 {
+        running.retain(|i| {
+            let r = &mut roots[*i];
+            let (tv, td, td2) = t(*i, r.x);
+            let f = r.c - tv;
+            if f == 0.0 {
                 return false;
             }
-            let extrapolate = *guess - sum / sum_prime;
-            if extrapolate < *guess {
-                *hi = *guess;
-                *guess = extrapolate.clamp(*hi - 0.75 * (*hi - *lo), *hi);
+            if f > 0.0 {
+                r.lo = r.x;
             } else {
-                *lo = *guess;
-                *guess = extrapolate.clamp(*lo, *lo + 0.75 * (*hi - *lo));
+                r.hi = r.x;
             }
-            *lo < *guess && *guess < *hi
+            // f' = −T', f'' = −T''.
+            let newton = -f / td;
+            let step = match td2 {
+                Some(td2) => {
+                    let den = 1.0 + 0.5 * f * td2 / (td * td);
+                    if den > 0.5 {
+                        newton / den
+                    } else {
+                        newton
+                    }
+                }
+                None => newton,
+            };
+            let next = r.x - step;
+            let inside = next >= r.lo && next <= r.hi;
+            let next = if inside { next } else { 0.5 * (r.lo + r.hi) };
+            let done = next == r.x || (inside && step.abs() < tol);
+            r.x = next;
+            !done
         });
     }
-    at.into_iter().map(|(_, _, guess)| guess).collect()
 }
 
 /// Seconds per day: match times are seconds, the filters' idle time is in days.
@@ -875,16 +931,14 @@ impl RatingSystem for KalmanMmrConfig {
             crate::factor::check_factors(prior.game, prior.factors)?;
         }
         let states = prior.all_states()?;
-        *out = self
-            .rate_all(
-                prior.game,
-                prior.ratings,
-                &states,
-                prior.learned,
-                prior.factors,
-            )?
-            .into();
-        Ok(())
+        self.rate_all(
+            prior.game,
+            prior.ratings,
+            &states,
+            prior.learned,
+            prior.factors,
+            out,
+        )
     }
 
     fn win_probability(&self, a: &Rating, b: &Rating, learned: Option<&State>) -> f64 {
@@ -1029,7 +1083,9 @@ impl RatingSystem for KalmanMmrConfig {
 
 impl KalmanMmrConfig {
     /// [`RatingSystem::rate`]: the three stages, with each entry's factors
-    /// added to its mean skill (and their variances to its variance).
+    /// added to its mean skill (and their variances to its variance), into `out` (its
+    /// vectors reused). The working vectors of a match of up to 16 players and 256
+    /// (player, filter) pairs live on the stack.
     #[allow(clippy::too_many_lines)]
     fn rate_all(
         &self,
@@ -1038,7 +1094,9 @@ impl KalmanMmrConfig {
         states: &[Option<&State>],
         learned: Option<&State>,
         factors: &[Rating],
-    ) -> Result<Factored, RateError> {
+        out: &mut crate::system::Posterior,
+    ) -> Result<(), RateError> {
+        out.clear();
         check_ratings(game, before)?;
         crate::system::check_states(before, states)?;
         for r in before {
@@ -1052,7 +1110,7 @@ impl KalmanMmrConfig {
             .unwrap_or_else(|| self.fresh_learned());
         l.clock += 1.0;
         let time = game.time().map(|t| t as f64 / DAY);
-        let mut players = Vec::with_capacity(before.len());
+        let mut players: SmallVec<[Player; 16]> = SmallVec::with_capacity(before.len());
         for (e, entry) in game.entries().iter().enumerate() {
             for (m, st) in entry.members.iter().zip(&states[game.member_range(e)]) {
                 let state = st
@@ -1067,22 +1125,16 @@ impl KalmanMmrConfig {
         }
         if game.winners() == game.len() {
             // Everyone tied: nothing to learn of anyone; only the clock moves.
-            let changes = before
-                .iter()
-                .zip(&players)
-                .map(|(b, p)| PlayerChange::unchanged(*b, p.weight))
-                .collect();
-            return Ok(Factored {
-                rated: Rated {
-                    changes,
-                    states: Vec::new(),
-                    learned: Some(State::new(l)),
-                },
-                factors: factors
+            out.changes.extend(
+                before
                     .iter()
-                    .map(|f| PlayerChange::unchanged(*f, 1.0))
-                    .collect(),
-            });
+                    .zip(&players)
+                    .map(|(b, p)| PlayerChange::unchanged(*b, p.weight)),
+            );
+            out.learned = Some(State::new(l));
+            out.factors
+                .extend(factors.iter().map(|f| PlayerChange::unchanged(*f, 1.0)));
+            return Ok(());
         }
         // Each factor's prior (its drift per match added) and each entry's factors summed.
         let fpri: Vec<(f64, f64)> = factors
@@ -1092,7 +1144,7 @@ impl KalmanMmrConfig {
                 (f.value, s * s + self.factor_tau * self.factor_tau)
             })
             .collect();
-        let mut off = vec![(0.0, 0.0); game.len()];
+        let mut off: SmallVec<[(f64, f64); 16]> = smallvec![(0.0, 0.0); game.len()];
         for (m, &(mu, v)) in game.factors().iter().zip(&fpri) {
             for &e in &m.entries {
                 off[e].0 += mu;
@@ -1100,7 +1152,7 @@ impl KalmanMmrConfig {
             }
         }
         // Every player's prior under every filter.
-        let mut pri: Vec<(f64, f64)> = Vec::with_capacity(players.len() * k);
+        let mut pri: SmallVec<[(f64, f64); 256]> = SmallVec::with_capacity(players.len() * k);
         let mut warm = Vec::new();
         let field = self.newcomer_mean(&l);
         for (j, (p, r)) in players.iter().zip(before).enumerate() {
@@ -1134,7 +1186,7 @@ impl KalmanMmrConfig {
         let b2 = self.beta * self.beta;
         // Each entry's term under the filter in use: its members' weighted mean skill.
         let n_entries = game.len();
-        let mut terms = Vec::with_capacity(n_entries);
+        let mut terms: SmallVec<[(f64, f64, usize); 16]> = SmallVec::with_capacity(n_entries);
         let mut group = 0;
         for (e, &(fm, fv)) in off.iter().enumerate() {
             let range = game.member_range(e);
@@ -1153,8 +1205,8 @@ impl KalmanMmrConfig {
             terms.push((tm + fm, (tv + fv + b2 * tw2).sqrt(), group));
         }
         let by_group = performances(&terms, group + 1);
-        let mut perfs: Vec<f64> = terms.iter().map(|t| by_group[t.2]).collect();
-        let scores: Option<Vec<f64>> = game
+        let mut perfs: SmallVec<[f64; 16]> = terms.iter().map(|t| by_group[t.2]).collect();
+        let scores: Option<SmallVec<[f64; 16]>> = game
             .entries()
             .iter()
             .map(|e| match e.finish {
@@ -1202,7 +1254,8 @@ impl KalmanMmrConfig {
             noise *= ((self.noise_prior + sz) / (self.noise_prior + cz)).clamp(0.5, 3.0);
         }
         // Each entry's (mean, variance of the weighted mean skill, Σa², Σw) per filter.
-        let mut team = vec![(0.0, 0.0, 0.0, 0.0); n_entries * k];
+        let mut team: SmallVec<[(f64, f64, f64, f64); 256]> = SmallVec::new();
+        team.resize(n_entries * k, (0.0, 0.0, 0.0, 0.0));
         for (j, p) in players.iter().enumerate() {
             let range = game.member_range(p.entry);
             let wsum: f64 = players[range].iter().map(|p| p.weight).sum();
@@ -1287,11 +1340,8 @@ impl KalmanMmrConfig {
         }
         let best = l.best;
         let last = Some(time.unwrap_or(l.clock));
-        let mut out = Rated {
-            changes: Vec::with_capacity(players.len()),
-            states: Vec::with_capacity(players.len()),
-            learned: None,
-        };
+        out.changes.reserve(players.len());
+        out.states.reserve(players.len());
         for ((p, bank), b) in players.iter().zip(banks).zip(before) {
             let (mu, var) = bank[best];
             out.changes.push(PlayerChange {
@@ -1364,11 +1414,9 @@ impl KalmanMmrConfig {
                 }
             })
             .collect();
+        out.factors = factor_changes;
         out.learned = Some(State::new(l));
-        Ok(Factored {
-            rated: out,
-            factors: factor_changes,
-        })
+        Ok(())
     }
 }
 
@@ -1671,5 +1719,73 @@ mod tests {
         l.best = 17;
         let robust = sys.describe_learned(&State::new(l));
         assert_eq!((robust[2].name, robust[2].value), ("robust", 1.0));
+    }
+
+    /// Each group's root of Elo-MMR's equation, by bisection of the equation summed
+    /// term by term: the reference for [`performances`].
+    fn performances_by_bisection(terms: &[(f64, f64, usize)], groups: usize) -> Vec<f64> {
+        let w = |s: f64| TANH_MULT / s;
+        let gw: Vec<f64> = (0..groups)
+            .map(|g| terms.iter().filter(|t| t.2 == g).map(|t| w(t.1)).sum())
+            .collect();
+        let total: f64 = gw.iter().sum();
+        (0..groups)
+            .map(|g| {
+                let better: f64 = gw[..g].iter().sum();
+                let c = total - 2.0 * better - gw[g];
+                let f = |x: f64| {
+                    terms.iter().fold(c, |f, &(mu, s, h)| {
+                        let times = if h == g { 2.0 } else { 1.0 };
+                        f - times * w(s) * ((x - mu) * 0.5 * w(s)).tanh()
+                    })
+                };
+                let (mut lo, mut hi) = (-1e6, 1e6);
+                for _ in 0..80 {
+                    let mid = 0.5 * (lo + hi);
+                    if f(mid) > 0.0 {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                0.5 * (lo + hi)
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #[test]
+        fn every_performance_is_the_root_of_its_equation(
+            entries in proptest::collection::vec(
+                (-3000.0f64..6000.0, 30.0f64..3000.0, proptest::bool::weighted(0.3)),
+                2..90,
+            ),
+            spread in 0.0f64..1.0,
+        ) {
+            // Entries in finishing order, each tied with the one before it or not; the
+            // means drawn around 1500 by `spread` of their range.
+            let mut group = 0;
+            let terms: Vec<(f64, f64, usize)> = entries
+                .iter()
+                .enumerate()
+                .map(|(i, &(mu, s, tied))| {
+                    if i > 0 && !tied {
+                        group += 1;
+                    }
+                    (1500.0 + spread * (mu - 1500.0), s, group)
+                })
+                .collect();
+            let s_max = terms.iter().map(|t| t.1).fold(0.0, f64::max);
+            // Matches above `GRID_FROM` entries read the common sum off an interpolated
+            // grid, of relative error about 1e-5.
+            let tol = if terms.len() > GRID_FROM { 1e-4 } else { 1e-9 } * s_max;
+            let got = performances(&terms, group + 1);
+            let want = performances_by_bisection(&terms, group + 1);
+            proptest::prop_assert_eq!(got.len(), want.len());
+            for (g, (x, y)) in got.iter().zip(&want).enumerate() {
+                proptest::prop_assert!((x - y).abs() <= tol, "group {}: {} vs {}", g, x, y);
+            }
+        }
     }
 }
