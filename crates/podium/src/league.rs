@@ -238,10 +238,6 @@ pub struct League {
     /// (no pointer to chase when comparing), hashed with foldhash (fast, seeded per run).
     index: HashMap<CompactString, usize, foldhash::fast::RandomState>,
     players: Vec<PlayerRecord>,
-    /// Each player's id again, by index, inline for ids up to 24 bytes: what
-    /// [`League::apply_ranked`] copies into its match, from a line [`League::prefetch`]
-    /// loads, rather than from the record's string elsewhere in memory.
-    ids: Vec<CompactString>,
     /// Each player's state, by index, when the system keeps one (empty otherwise).
     states: Vec<Option<State>>,
     /// What the system learned from every match so far, for a system that learns
@@ -333,7 +329,6 @@ impl League {
             system,
             index: HashMap::default(),
             players: Vec::new(),
-            ids: Vec::new(),
             states: Vec::new(),
             rated: 0,
             seasons: 0,
@@ -586,9 +581,7 @@ impl League {
 
     fn insert(&mut self, name: &str, rating: Rating) -> usize {
         let i = self.players.len();
-        let id = CompactString::from(name);
-        self.index.insert(id.clone(), i);
-        self.ids.push(id);
+        self.index.insert(CompactString::from(name), i);
         self.players.push(PlayerRecord {
             name: name.to_string(),
             rating,
@@ -688,20 +681,32 @@ impl League {
         game: &Match,
         slots: &mut [Slot<'_>],
     ) -> Result<Vec<usize>, RateError> {
+        let mut posterior = std::mem::take(&mut self.posterior);
+        let rated = self.rate_only(game, slots, &mut posterior);
+        let committed = rated.and_then(|()| self.commit_posterior(game, slots, &mut posterior));
+        self.posterior = posterior;
+        committed
+    }
+
+    /// The rating of [`League::rate_and_commit`], into `posterior`, in the league's
+    /// buffers: nothing of the league changes.
+    fn rate_only(
+        &mut self,
+        game: &Match,
+        slots: &[Slot<'_>],
+        posterior: &mut Posterior,
+    ) -> Result<(), RateError> {
         let mut before = std::mem::take(&mut self.before);
         // An empty vector changes its element's lifetime in place, without allocating.
         let mut states: Vec<Option<&State>> = std::mem::take(&mut self.state_refs)
             .into_iter()
             .map(|_| unreachable!("the buffer is empty"))
             .collect();
-        let mut posterior = std::mem::take(&mut self.posterior);
-        let rated = self.posterior(game, slots, &mut before, &mut states, &mut posterior);
+        let rated = self.posterior(game, slots, &mut before, &mut states, posterior);
         states.clear();
         self.state_refs = states.into_iter().map(|_| unreachable!()).collect();
         self.before = before;
-        let committed = rated.and_then(|()| self.commit_posterior(game, slots, &mut posterior));
-        self.posterior = posterior;
-        committed
+        rated
     }
 
     /// The commit of [`League::rate_and_commit`], from the posterior of `game`.
@@ -712,7 +717,9 @@ impl League {
         posterior: &mut Posterior,
     ) -> Result<Vec<usize>, RateError> {
         let outcome = Outcome::of(game);
-        let won = game.players().map(|(e, _)| game.place(e) == 1);
+        // Entries are best first: the winners' players are the first ones.
+        let winners = game.member_range(outcome.winners - 1).end;
+        let won = (0..game.player_count()).map(|k| k < winners);
         self.commit(&outcome, slots, won, &posterior.changes, &posterior.states)?;
         if posterior.learned.is_some() {
             self.learned = posterior.learned.take();
@@ -919,11 +926,8 @@ impl League {
             prefetch_index::prefetch_index(std::slice::from_ref(&p.rating), 0);
             prefetch_index::prefetch_index(std::slice::from_ref(&p.stats.last_match), 0);
             prefetch_index::prefetch_index(std::slice::from_ref(&p.stats.games), 0);
-            // The id the match is built with (inline up to 24 bytes): the line where it
-            // starts, and the one where the next id starts, which holds its end when it
-            // crosses a line.
-            prefetch_index::prefetch_index(&self.ids, index);
-            prefetch_index::prefetch_index(&self.ids, index + 1);
+            // And the id, which the match is lent.
+            prefetch_index::prefetch_index(std::slice::from_ref(&p.name), 0);
             // And the stamp that finds a player given twice: with tens of thousands of
             // players, the stamps too lie outside the nearest caches.
             if index < self.stamps.len() {
@@ -975,18 +979,50 @@ impl League {
         }
         let mut game = std::mem::replace(&mut self.scratch, Match::scratch());
         let mut spare = std::mem::take(&mut self.spare);
+        // New players' ids are copied (and checked); known ones are lent below.
         let names = players.iter().map(|slot| match *slot {
-            Slot::Known(i) => (self.ids[i].as_str(), false),
-            Slot::New(name) => (name, true),
+            Slot::Known(_) => None,
+            Slot::New(name) => Some(name),
         });
         let built = game.refill_ranked(id, names, places, &mut spare);
         self.spare = spare;
         let result = match built {
-            Ok(()) => self.rate_and_commit(&game, players).map(|_| ()),
+            Ok(()) => self.rate_ranked(&mut game, players),
             Err(e) => Err(e.into()),
         };
         self.scratch = game;
         result
+    }
+
+    /// [`League::rate_and_commit`] of the match [`League::apply_ranked`] refilled for
+    /// `players`, whose known players' ids the league lends it for the rating rather
+    /// than copying them: each one's string moves into the match and back, even when
+    /// the system panics, before anything is stored.
+    fn rate_ranked(&mut self, game: &mut Match, players: &mut [Slot<'_>]) -> Result<(), RateError> {
+        self.swap_names(game, players);
+        let mut posterior = std::mem::take(&mut self.posterior);
+        let rated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.rate_only(game, players, &mut posterior)
+        }));
+        self.swap_names(game, players);
+        let result = match rated {
+            Ok(rated) => rated
+                .and_then(|()| self.commit_posterior(game, players, &mut posterior))
+                .map(|_| ()),
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        self.posterior = posterior;
+        result
+    }
+
+    /// Swaps the id of each known player of `players` with the string of their entry in
+    /// `game`: lends the ids to the match, and a second call gives them back.
+    fn swap_names(&mut self, game: &mut Match, players: &[Slot<'_>]) {
+        for (k, slot) in players.iter().enumerate() {
+            if let Slot::Known(i) = *slot {
+                std::mem::swap(game.solo_player_mut(k), &mut self.players[i].name);
+            }
+        }
     }
 
     /// Turns every [`Slot::New`] of a known player into [`Slot::Known`]; returns the
@@ -1271,6 +1307,58 @@ mod divergence_tests {
         fn win_probability(&self, _: &Rating, _: &Rating, _: Option<&State>) -> f64 {
             0.5
         }
+    }
+
+    /// A system that panics on its second match.
+    #[derive(Debug, Default)]
+    struct PanicsSecond(std::sync::atomic::AtomicU32);
+
+    impl RatingSystem for PanicsSecond {
+        fn describe(&self) -> crate::system::Description {
+            crate::system::Description {
+                name: "panics-second",
+                params: Vec::new(),
+                capabilities: Capabilities::default(),
+            }
+        }
+        fn initial_rating(&self) -> Rating {
+            Rating::new(1.0)
+        }
+        fn rate_into(&self, prior: &Prior<'_>, out: &mut Posterior) -> Result<(), RateError> {
+            let seen = self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            assert!(seen != 1, "a bug in the system");
+            *out = Posterior::players(
+                prior
+                    .ratings
+                    .iter()
+                    .map(|r| PlayerChange::elo(*r, 0.5, 0.5, 1.0, 1.0))
+                    .collect(),
+            );
+            Ok(())
+        }
+        fn win_probability(&self, _: &Rating, _: &Rating, _: Option<&State>) -> f64 {
+            0.5
+        }
+    }
+
+    #[test]
+    fn a_system_that_panics_in_a_ranked_match_leaves_the_players_ids_in_place() {
+        let mut league = League::new(Box::new(PanicsSecond::default()));
+        league
+            .apply_ranked("g1", &mut [Slot::New("ann"), Slot::New("bo")], &[1, 2])
+            .unwrap();
+        let before = league.standings();
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            league.apply_ranked("g2", &mut [Slot::Known(1), Slot::Known(0)], &[1, 2])
+        }));
+        assert!(panicked.is_err());
+        assert_eq!(league.standings(), before);
+        assert_eq!(league.index_of("bo"), Some(1));
+        league
+            .apply_ranked("g3", &mut [Slot::Known(1), Slot::New("cy")], &[1, 2])
+            .unwrap();
+        let names: Vec<&str> = league.players().iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["ann", "bo", "cy"]);
     }
 
     #[test]

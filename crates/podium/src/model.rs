@@ -443,24 +443,26 @@ pub(crate) fn tie_range(places: &[usize], entry: usize) -> Range<usize> {
 
 impl Match {
     /// A match of no entries, only to be filled by [`Match::refill_ranked`]: the buffer
-    /// a [`crate::League`] rates rankings in.
+    /// a [`crate::League`] rates rankings in. It allocates nothing.
     pub(crate) fn scratch() -> Match {
         Match {
             id: String::new(),
             time: None,
             entries: Vec::new(),
             places: Vec::new(),
-            offsets: vec![0],
+            offsets: Vec::new(),
             factors: Vec::new(),
         }
     }
 
     /// Makes this match the free-for-all `id` (no time) of single players who each
     /// played the whole match, given best first with their 1-based `places`, reusing its
-    /// buffers and the entries in `spare` (which it leaves its old entries in): once they
-    /// are large enough, no allocation. The same match as [`Match::with_places`] builds,
-    /// for players already checked to be distinct, each given with whether its id is
-    /// still to be checked.
+    /// buffers: its entries are refilled where they are, those it no longer needs are
+    /// put in `spare` and those it lacks taken from there. Once they are large enough,
+    /// no allocation. The same match as [`Match::with_places`] builds, for players
+    /// already checked to be distinct, each given by an id to copy and check, or by
+    /// `None`: a player whose id (checked already) the caller puts in place
+    /// ([`Match::solo_player_mut`]) before anyone reads the match.
     ///
     /// # Errors
     /// [`MatchError::InvalidPlaces`] or [`MatchError::TooFewEntries`] when `places` do not
@@ -469,30 +471,28 @@ impl Match {
     pub(crate) fn refill_ranked<'p>(
         &mut self,
         id: &str,
-        players: impl ExactSizeIterator<Item = (&'p str, bool)>,
+        players: impl ExactSizeIterator<Item = Option<&'p str>>,
         places: &[usize],
         spare: &mut Vec<Entry>,
     ) -> Result<(), MatchError> {
-        spare.append(&mut self.entries);
+        let n = players.len();
         self.places.clear();
-        self.offsets.truncate(1);
-        check_places(players.len(), places)?;
-        check_match_id(id)?;
+        self.offsets.clear();
+        self.offsets.push(0);
+        if let Err(e) = check_places(n, places).and_then(|()| check_match_id(id)) {
+            spare.append(&mut self.entries);
+            return Err(e);
+        }
         id.clone_into(&mut self.id);
         self.time = None;
         self.factors.clear();
-        self.places.extend_from_slice(places);
-        // The entries' strings are kept across matches: refilled, not reallocated.
-        for (k, ((player, check), &place)) in players.zip(places).enumerate() {
-            if check && !check_id(player) {
-                spare.append(&mut self.entries);
-                self.places.clear();
-                self.offsets.truncate(1);
-                return Err(MatchError::InvalidPlayerId {
-                    player: player.to_string(),
-                });
-            }
-            let mut entry = spare.pop().unwrap_or_else(|| Entry {
+        // Every entry here and in `spare` was made below: one member who played the
+        // whole match, no team, no factor. Only the player and the place change.
+        if self.entries.len() > n {
+            spare.extend(self.entries.drain(n..));
+        }
+        while self.entries.len() < n {
+            self.entries.push(spare.pop().unwrap_or_else(|| Entry {
                 team: None,
                 members: vec![Member {
                     player: String::new(),
@@ -500,14 +500,32 @@ impl Match {
                 }],
                 finish: Finish::Rank(1.0),
                 factors: Vec::new(),
-            });
-            entry.members[0].player.clear();
-            entry.members[0].player.push_str(player);
-            entry.finish = Finish::Rank(place as f64);
-            self.entries.push(entry);
-            self.offsets.push(k + 1);
+            }));
         }
+        for ((player, &place), entry) in players.zip(places).zip(&mut self.entries) {
+            if player.is_some_and(|p| !check_id(p)) {
+                spare.append(&mut self.entries);
+                self.offsets.truncate(1);
+                return Err(MatchError::InvalidPlayerId {
+                    player: player.unwrap_or_default().to_string(),
+                });
+            }
+            debug_assert!(entry.team.is_none() && entry.members.len() == 1);
+            let member = &mut entry.members[0];
+            member.player.clear();
+            member.player.push_str(player.unwrap_or_default());
+            entry.finish = Finish::Rank(place as f64);
+        }
+        self.offsets.extend(1..=n);
+        self.places.extend_from_slice(places);
         Ok(())
+    }
+
+    /// The id of the player of entry `entry` of a match of single players
+    /// ([`Match::refill_ranked`]), to be put in place. The caller keeps what a built
+    /// match is: a valid id, no player twice.
+    pub(crate) fn solo_player_mut(&mut self, entry: usize) -> &mut String {
+        &mut self.entries[entry].members[0].player
     }
 }
 
