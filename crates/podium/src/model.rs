@@ -462,7 +462,8 @@ impl Match {
     /// no allocation. The same match as [`Match::with_places`] builds, for players
     /// already checked to be distinct, each given by an id to copy and check, or by
     /// `None`: a player whose id (checked already) the caller puts in place
-    /// ([`Match::solo_player_mut`]) before anyone reads the match.
+    /// ([`Match::solo_player_mut`]) before anyone reads the match; until then the
+    /// entry holds an id of an earlier match.
     ///
     /// # Errors
     /// [`MatchError::InvalidPlaces`] or [`MatchError::TooFewEntries`] when `places` do not
@@ -511,9 +512,11 @@ impl Match {
                 });
             }
             debug_assert!(entry.team.is_none() && entry.members.len() == 1);
-            let member = &mut entry.members[0];
-            member.player.clear();
-            member.player.push_str(player.unwrap_or_default());
+            if let Some(player) = player {
+                let member = &mut entry.members[0];
+                member.player.clear();
+                member.player.push_str(player);
+            }
             entry.finish = Finish::Rank(place as f64);
         }
         self.offsets.extend(1..=n);
