@@ -256,8 +256,9 @@ pub struct League {
     /// And what the system made of the match ([`RatingSystem::rate_into`]), its vectors
     /// reused from match to match.
     posterior: Posterior,
-    /// The match [`League::apply_ranked`] builds, and entries it may reuse.
-    scratch: Match,
+    /// The match [`League::apply_ranked`] builds (boxed, as it is taken and put back on
+    /// every call), and entries it may reuse.
+    scratch: Option<Box<Match>>,
     spare: Vec<crate::model::Entry>,
     /// Per player, the last [`League::apply_ranked`] call that met them (finds repeats).
     stamps: Vec<u32>,
@@ -336,7 +337,7 @@ impl League {
             before: Vec::new(),
             state_refs: Vec::new(),
             posterior: Posterior::default(),
-            scratch: Match::scratch(),
+            scratch: None,
             spare: Vec::new(),
             stamps: Vec::new(),
             stamp_now: 0,
@@ -977,7 +978,10 @@ impl League {
             };
             return Err(MatchError::DuplicatePlayer { player }.into());
         }
-        let mut game = std::mem::replace(&mut self.scratch, Match::scratch());
+        let mut game = self
+            .scratch
+            .take()
+            .unwrap_or_else(|| Box::new(Match::scratch()));
         let mut spare = std::mem::take(&mut self.spare);
         // New players' ids are copied (and checked); known ones are lent below.
         let names = players.iter().map(|slot| match *slot {
@@ -990,7 +994,7 @@ impl League {
             Ok(()) => self.rate_ranked(&mut game, players),
             Err(e) => Err(e.into()),
         };
-        self.scratch = game;
+        self.scratch = Some(game);
         result
     }
 

@@ -519,7 +519,7 @@ impl Match {
             }
             entry.finish = Finish::Rank(place as f64);
         }
-        self.offsets.extend(1..=n);
+        self.offsets.extend(1..n + 1);
         self.places.extend_from_slice(places);
         Ok(())
     }
@@ -640,6 +640,7 @@ pub fn check_player_id(id: &str) -> Result<(), MatchError> {
 ///
 /// # Errors
 /// [`MatchError::InvalidMatchId`].
+#[inline]
 pub fn check_match_id(id: &str) -> Result<(), MatchError> {
     if id.is_empty() || check_id(id) {
         Ok(())
