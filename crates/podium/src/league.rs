@@ -982,14 +982,12 @@ impl League {
             .scratch
             .take()
             .unwrap_or_else(|| Box::new(Match::scratch()));
-        let mut spare = std::mem::take(&mut self.spare);
-        // New players' ids are copied (and checked); known ones are lent below.
-        let names = players.iter().map(|slot| match *slot {
-            Slot::Known(_) => None,
-            Slot::New(name) => Some(name),
+        // New players' ids are copied (and checked); known ones are lent by swapping
+        // strings, and given back after the rating.
+        let records = &mut self.players;
+        let built = game.refill_ranked(id, players, places, &mut self.spare, |i, s| {
+            std::mem::swap(s, &mut records[i].name);
         });
-        let built = game.refill_ranked(id, names, places, &mut spare);
-        self.spare = spare;
         let result = match built {
             Ok(()) => self.rate_ranked(&mut game, players),
             Err(e) => Err(e.into()),
@@ -999,11 +997,10 @@ impl League {
     }
 
     /// [`League::rate_and_commit`] of the match [`League::apply_ranked`] refilled for
-    /// `players`, whose known players' ids the league lends it for the rating rather
-    /// than copying them: each one's string moves into the match and back, even when
-    /// the system panics, before anything is stored.
+    /// `players`, whose known players' ids the league lent it for the rating rather
+    /// than copying them: each one's string moved into the match, and moves back
+    /// (even when the system panics) before anything is stored.
     fn rate_ranked(&mut self, game: &mut Match, players: &mut [Slot<'_>]) -> Result<(), RateError> {
-        self.swap_names(game, players);
         let mut posterior = std::mem::take(&mut self.posterior);
         let rated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.rate_only(game, players, &mut posterior)
@@ -1020,7 +1017,7 @@ impl League {
     }
 
     /// Swaps the id of each known player of `players` with the string of their entry in
-    /// `game`: lends the ids to the match, and a second call gives them back.
+    /// `game`: gives back the ids lent to the match.
     fn swap_names(&mut self, game: &mut Match, players: &[Slot<'_>]) {
         for (k, slot) in players.iter().enumerate() {
             if let Slot::Known(i) = *slot {
@@ -1188,6 +1185,34 @@ mod tests {
         );
         let names: Vec<&str> = league.players().iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["ann", "bo", "cy"]);
+    }
+
+    #[test]
+    fn a_ranked_match_refused_before_its_rating_leaves_every_id_in_place() {
+        let mut league = sme();
+        league
+            .apply_ranked("g1", &mut [Slot::New("ann"), Slot::New("bo")], &[1, 2])
+            .unwrap();
+        let before = league.standings();
+        let bad_id = league.apply_ranked("g2", &mut [Slot::Known(1), Slot::New(" cy")], &[1, 2]);
+        assert!(
+            matches!(bad_id, Err(RateError::InvalidMatch { source: MatchError::InvalidPlayerId { ref player } }) if player == " cy"),
+            "{bad_id:?}"
+        );
+        let bad_places = league.apply_ranked("g3", &mut [Slot::Known(1), Slot::Known(0)], &[1, 3]);
+        assert!(matches!(
+            bad_places,
+            Err(RateError::InvalidMatch {
+                source: MatchError::InvalidPlaces { .. }
+            })
+        ));
+        assert_eq!(league.standings(), before);
+        league
+            .apply_ranked("g4", &mut [Slot::Known(1), Slot::New("cy")], &[1, 2])
+            .unwrap();
+        let names: Vec<&str> = league.players().iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["ann", "bo", "cy"]);
+        assert_eq!(league.get("bo").unwrap().stats.games, 2);
     }
 
     #[test]

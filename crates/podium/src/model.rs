@@ -460,27 +460,42 @@ impl Match {
     /// buffers: its entries are refilled where they are, those it no longer needs are
     /// put in `spare` and those it lacks taken from there. Once they are large enough,
     /// no allocation. The same match as [`Match::with_places`] builds, for players
-    /// already checked to be distinct, each given by an id to copy and check, or by
-    /// `None`: a player whose id (checked already) the caller puts in place
-    /// ([`Match::solo_player_mut`]) before anyone reads the match; until then the
-    /// entry holds an id of an earlier match.
+    /// already checked to be distinct: a new one's id is checked and copied, and a known
+    /// one's (checked when it became known) is put in place by `lend`, called with the
+    /// player's index and the string of their entry (which holds an id of an earlier
+    /// match) once every check has passed.
     ///
     /// # Errors
     /// [`MatchError::InvalidPlaces`] or [`MatchError::TooFewEntries`] when `places` do not
     /// rank the players ([`check_places`]), [`MatchError::InvalidMatchId`] or
-    /// [`MatchError::InvalidPlayerId`]. The match is then left empty.
-    pub(crate) fn refill_ranked<'p>(
+    /// [`MatchError::InvalidPlayerId`]. The match is then left empty, and nothing lent.
+    pub(crate) fn refill_ranked(
         &mut self,
         id: &str,
-        players: impl ExactSizeIterator<Item = Option<&'p str>>,
+        players: &[crate::league::Slot<'_>],
         places: &[usize],
         spare: &mut Vec<Entry>,
+        mut lend: impl FnMut(usize, &mut String),
     ) -> Result<(), MatchError> {
+        use crate::league::Slot;
         let n = players.len();
         self.places.clear();
         self.offsets.clear();
         self.offsets.push(0);
-        if let Err(e) = check_places(n, places).and_then(|()| check_match_id(id)) {
+        let checked = check_places(n, places)
+            .and_then(|()| check_match_id(id))
+            .and_then(|()| {
+                match players.iter().find_map(|slot| match *slot {
+                    Slot::New(name) if !check_id(name) => Some(name),
+                    _ => None,
+                }) {
+                    Some(name) => Err(MatchError::InvalidPlayerId {
+                        player: name.to_string(),
+                    }),
+                    None => Ok(()),
+                }
+            });
+        if let Err(e) = checked {
             spare.append(&mut self.entries);
             return Err(e);
         }
@@ -503,19 +518,15 @@ impl Match {
                 factors: Vec::new(),
             }));
         }
-        for ((player, &place), entry) in players.zip(places).zip(&mut self.entries) {
-            if player.is_some_and(|p| !check_id(p)) {
-                spare.append(&mut self.entries);
-                self.offsets.truncate(1);
-                return Err(MatchError::InvalidPlayerId {
-                    player: player.unwrap_or_default().to_string(),
-                });
-            }
+        for ((slot, &place), entry) in players.iter().zip(places).zip(&mut self.entries) {
             debug_assert!(entry.team.is_none() && entry.members.len() == 1);
-            if let Some(player) = player {
-                let member = &mut entry.members[0];
-                member.player.clear();
-                member.player.push_str(player);
+            let member = &mut entry.members[0];
+            match *slot {
+                Slot::Known(i) => lend(i, &mut member.player),
+                Slot::New(name) => {
+                    member.player.clear();
+                    member.player.push_str(name);
+                }
             }
             entry.finish = Finish::Rank(place as f64);
         }
