@@ -238,10 +238,6 @@ pub struct League {
     /// (no pointer to chase when comparing), hashed with foldhash (fast, seeded per run).
     index: HashMap<CompactString, usize, foldhash::fast::RandomState>,
     players: Vec<PlayerRecord>,
-    /// Each player's id again, by index, inline for ids up to 24 bytes: what
-    /// [`League::apply_ranked`] copies into its match, from a line [`League::prefetch`]
-    /// loads, rather than from the record's string elsewhere in memory.
-    ids: Vec<CompactString>,
     /// Each player's state, by index, when the system keeps one (empty otherwise).
     states: Vec<Option<State>>,
     /// What the system learned from every match so far, for a system that learns
@@ -260,8 +256,9 @@ pub struct League {
     /// And what the system made of the match ([`RatingSystem::rate_into`]), its vectors
     /// reused from match to match.
     posterior: Posterior,
-    /// The match [`League::apply_ranked`] builds, and entries it may reuse.
-    scratch: Match,
+    /// The match [`League::apply_ranked`] builds (boxed, as it is taken and put back on
+    /// every call), and entries it may reuse.
+    scratch: Option<Box<Match>>,
     spare: Vec<crate::model::Entry>,
     /// Per player, the last [`League::apply_ranked`] call that met them (finds repeats).
     stamps: Vec<u32>,
@@ -333,7 +330,6 @@ impl League {
             system,
             index: HashMap::default(),
             players: Vec::new(),
-            ids: Vec::new(),
             states: Vec::new(),
             rated: 0,
             seasons: 0,
@@ -341,7 +337,7 @@ impl League {
             before: Vec::new(),
             state_refs: Vec::new(),
             posterior: Posterior::default(),
-            scratch: Match::scratch(),
+            scratch: None,
             spare: Vec::new(),
             stamps: Vec::new(),
             stamp_now: 0,
@@ -586,9 +582,7 @@ impl League {
 
     fn insert(&mut self, name: &str, rating: Rating) -> usize {
         let i = self.players.len();
-        let id = CompactString::from(name);
-        self.index.insert(id.clone(), i);
-        self.ids.push(id);
+        self.index.insert(CompactString::from(name), i);
         self.players.push(PlayerRecord {
             name: name.to_string(),
             rating,
@@ -688,20 +682,32 @@ impl League {
         game: &Match,
         slots: &mut [Slot<'_>],
     ) -> Result<Vec<usize>, RateError> {
+        let mut posterior = std::mem::take(&mut self.posterior);
+        let rated = self.rate_only(game, slots, &mut posterior);
+        let committed = rated.and_then(|()| self.commit_posterior(game, slots, &mut posterior));
+        self.posterior = posterior;
+        committed
+    }
+
+    /// The rating of [`League::rate_and_commit`], into `posterior`, in the league's
+    /// buffers: nothing of the league changes.
+    fn rate_only(
+        &mut self,
+        game: &Match,
+        slots: &[Slot<'_>],
+        posterior: &mut Posterior,
+    ) -> Result<(), RateError> {
         let mut before = std::mem::take(&mut self.before);
         // An empty vector changes its element's lifetime in place, without allocating.
         let mut states: Vec<Option<&State>> = std::mem::take(&mut self.state_refs)
             .into_iter()
             .map(|_| unreachable!("the buffer is empty"))
             .collect();
-        let mut posterior = std::mem::take(&mut self.posterior);
-        let rated = self.posterior(game, slots, &mut before, &mut states, &mut posterior);
+        let rated = self.posterior(game, slots, &mut before, &mut states, posterior);
         states.clear();
         self.state_refs = states.into_iter().map(|_| unreachable!()).collect();
         self.before = before;
-        let committed = rated.and_then(|()| self.commit_posterior(game, slots, &mut posterior));
-        self.posterior = posterior;
-        committed
+        rated
     }
 
     /// The commit of [`League::rate_and_commit`], from the posterior of `game`.
@@ -712,7 +718,9 @@ impl League {
         posterior: &mut Posterior,
     ) -> Result<Vec<usize>, RateError> {
         let outcome = Outcome::of(game);
-        let won = game.players().map(|(e, _)| game.place(e) == 1);
+        // Entries are best first: the winners' players are the first ones.
+        let winners = game.member_range(outcome.winners - 1).end;
+        let won = (0..game.player_count()).map(|k| k < winners);
         self.commit(&outcome, slots, won, &posterior.changes, &posterior.states)?;
         if posterior.learned.is_some() {
             self.learned = posterior.learned.take();
@@ -919,11 +927,8 @@ impl League {
             prefetch_index::prefetch_index(std::slice::from_ref(&p.rating), 0);
             prefetch_index::prefetch_index(std::slice::from_ref(&p.stats.last_match), 0);
             prefetch_index::prefetch_index(std::slice::from_ref(&p.stats.games), 0);
-            // The id the match is built with (inline up to 24 bytes): the line where it
-            // starts, and the one where the next id starts, which holds its end when it
-            // crosses a line.
-            prefetch_index::prefetch_index(&self.ids, index);
-            prefetch_index::prefetch_index(&self.ids, index + 1);
+            // And the id, which the match is lent.
+            prefetch_index::prefetch_index(std::slice::from_ref(&p.name), 0);
             // And the stamp that finds a player given twice: with tens of thousands of
             // players, the stamps too lie outside the nearest caches.
             if index < self.stamps.len() {
@@ -978,20 +983,52 @@ impl League {
             };
             return Err(MatchError::DuplicatePlayer { player }.into());
         }
-        let mut game = std::mem::replace(&mut self.scratch, Match::scratch());
-        let mut spare = std::mem::take(&mut self.spare);
-        let names = players.iter().map(|slot| match *slot {
-            Slot::Known(i) => (self.ids[i].as_str(), false),
-            Slot::New(name) => (name, true),
+        let mut game = self
+            .scratch
+            .take()
+            .unwrap_or_else(|| Box::new(Match::scratch()));
+        // New players' ids are copied (and checked); known ones are lent by swapping
+        // strings, and given back after the rating.
+        let records = &mut self.players;
+        let built = game.refill_ranked(id, players, places, &mut self.spare, |i, s| {
+            std::mem::swap(s, &mut records[i].name);
         });
-        let built = game.refill_ranked(id, names, places, &mut spare);
-        self.spare = spare;
         let result = match built {
-            Ok(()) => self.rate_and_commit(&game, players).map(|_| ()),
+            Ok(()) => self.rate_ranked(&mut game, players),
             Err(e) => Err(e.into()),
         };
-        self.scratch = game;
+        self.scratch = Some(game);
         result
+    }
+
+    /// [`League::rate_and_commit`] of the match [`League::apply_ranked`] refilled for
+    /// `players`, whose known players' ids the league lent it for the rating rather
+    /// than copying them: each one's string moved into the match, and moves back
+    /// (even when the system panics) before anything is stored.
+    fn rate_ranked(&mut self, game: &mut Match, players: &mut [Slot<'_>]) -> Result<(), RateError> {
+        let mut posterior = std::mem::take(&mut self.posterior);
+        let rated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.rate_only(game, players, &mut posterior)
+        }));
+        self.swap_names(game, players);
+        let result = match rated {
+            Ok(rated) => rated
+                .and_then(|()| self.commit_posterior(game, players, &mut posterior))
+                .map(|_| ()),
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        self.posterior = posterior;
+        result
+    }
+
+    /// Swaps the id of each known player of `players` with the string of their entry in
+    /// `game`: gives back the ids lent to the match.
+    fn swap_names(&mut self, game: &mut Match, players: &[Slot<'_>]) {
+        for (k, slot) in players.iter().enumerate() {
+            if let Slot::Known(i) = *slot {
+                std::mem::swap(game.solo_player_mut(k), &mut self.players[i].name);
+            }
+        }
     }
 
     /// Turns every [`Slot::New`] of a known player into [`Slot::Known`]; returns the
@@ -1156,6 +1193,34 @@ mod tests {
     }
 
     #[test]
+    fn a_ranked_match_refused_before_its_rating_leaves_every_id_in_place() {
+        let mut league = sme();
+        league
+            .apply_ranked("g1", &mut [Slot::New("ann"), Slot::New("bo")], &[1, 2])
+            .unwrap();
+        let before = league.standings();
+        let bad_id = league.apply_ranked("g2", &mut [Slot::Known(1), Slot::New(" cy")], &[1, 2]);
+        assert!(
+            matches!(bad_id, Err(RateError::InvalidMatch { source: MatchError::InvalidPlayerId { ref player } }) if player == " cy"),
+            "{bad_id:?}"
+        );
+        let bad_places = league.apply_ranked("g3", &mut [Slot::Known(1), Slot::Known(0)], &[1, 3]);
+        assert!(matches!(
+            bad_places,
+            Err(RateError::InvalidMatch {
+                source: MatchError::InvalidPlaces { .. }
+            })
+        ));
+        assert_eq!(league.standings(), before);
+        league
+            .apply_ranked("g4", &mut [Slot::Known(1), Slot::New("cy")], &[1, 2])
+            .unwrap();
+        let names: Vec<&str> = league.players().iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["ann", "bo", "cy"]);
+        assert_eq!(league.get("bo").unwrap().stats.games, 2);
+    }
+
+    #[test]
     fn a_rating_is_provisional_until_its_fifth_game() {
         for name in ["kalman-mmr", "sme", "glicko"] {
             let mut league = League::new(crate::system(name, &crate::Settings::new()).unwrap());
@@ -1276,6 +1341,58 @@ mod divergence_tests {
         fn win_probability(&self, _: &Rating, _: &Rating, _: Option<&State>) -> f64 {
             0.5
         }
+    }
+
+    /// A system that panics on its second match.
+    #[derive(Debug, Default)]
+    struct PanicsSecond(std::sync::atomic::AtomicU32);
+
+    impl RatingSystem for PanicsSecond {
+        fn describe(&self) -> crate::system::Description {
+            crate::system::Description {
+                name: "panics-second",
+                params: Vec::new(),
+                capabilities: Capabilities::default(),
+            }
+        }
+        fn initial_rating(&self) -> Rating {
+            Rating::new(1.0)
+        }
+        fn rate_into(&self, prior: &Prior<'_>, out: &mut Posterior) -> Result<(), RateError> {
+            let seen = self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            assert!(seen != 1, "a bug in the system");
+            *out = Posterior::players(
+                prior
+                    .ratings
+                    .iter()
+                    .map(|r| PlayerChange::elo(*r, 0.5, 0.5, 1.0, 1.0))
+                    .collect(),
+            );
+            Ok(())
+        }
+        fn win_probability(&self, _: &Rating, _: &Rating, _: Option<&State>) -> f64 {
+            0.5
+        }
+    }
+
+    #[test]
+    fn a_system_that_panics_in_a_ranked_match_leaves_the_players_ids_in_place() {
+        let mut league = League::new(Box::new(PanicsSecond::default()));
+        league
+            .apply_ranked("g1", &mut [Slot::New("ann"), Slot::New("bo")], &[1, 2])
+            .unwrap();
+        let before = league.standings();
+        let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            league.apply_ranked("g2", &mut [Slot::Known(1), Slot::Known(0)], &[1, 2])
+        }));
+        assert!(panicked.is_err());
+        assert_eq!(league.standings(), before);
+        assert_eq!(league.index_of("bo"), Some(1));
+        league
+            .apply_ranked("g3", &mut [Slot::Known(1), Slot::New("cy")], &[1, 2])
+            .unwrap();
+        let names: Vec<&str> = league.players().iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["ann", "bo", "cy"]);
     }
 
     #[test]

@@ -443,56 +443,72 @@ pub(crate) fn tie_range(places: &[usize], entry: usize) -> Range<usize> {
 
 impl Match {
     /// A match of no entries, only to be filled by [`Match::refill_ranked`]: the buffer
-    /// a [`crate::League`] rates rankings in.
+    /// a [`crate::League`] rates rankings in. It allocates nothing.
     pub(crate) fn scratch() -> Match {
         Match {
             id: String::new(),
             time: None,
             entries: Vec::new(),
             places: Vec::new(),
-            offsets: vec![0],
+            offsets: Vec::new(),
             factors: Vec::new(),
         }
     }
 
     /// Makes this match the free-for-all `id` (no time) of single players who each
     /// played the whole match, given best first with their 1-based `places`, reusing its
-    /// buffers and the entries in `spare` (which it leaves its old entries in): once they
-    /// are large enough, no allocation. The same match as [`Match::with_places`] builds,
-    /// for players already checked to be distinct, each given with whether its id is
-    /// still to be checked.
+    /// buffers: its entries are refilled where they are, those it no longer needs are
+    /// put in `spare` and those it lacks taken from there. Once they are large enough,
+    /// no allocation. The same match as [`Match::with_places`] builds, for players
+    /// already checked to be distinct: a new one's id is checked and copied, and a known
+    /// one's (checked when it became known) is put in place by `lend`, called with the
+    /// player's index and the string of their entry (which holds an id of an earlier
+    /// match) once every check has passed.
     ///
     /// # Errors
     /// [`MatchError::InvalidPlaces`] or [`MatchError::TooFewEntries`] when `places` do not
     /// rank the players ([`check_places`]), [`MatchError::InvalidMatchId`] or
-    /// [`MatchError::InvalidPlayerId`]. The match is then left empty.
-    pub(crate) fn refill_ranked<'p>(
+    /// [`MatchError::InvalidPlayerId`]. The match is then left empty, and nothing lent.
+    pub(crate) fn refill_ranked(
         &mut self,
         id: &str,
-        players: impl ExactSizeIterator<Item = (&'p str, bool)>,
+        players: &[crate::league::Slot<'_>],
         places: &[usize],
         spare: &mut Vec<Entry>,
+        mut lend: impl FnMut(usize, &mut String),
     ) -> Result<(), MatchError> {
-        spare.append(&mut self.entries);
+        use crate::league::Slot;
+        let n = players.len();
         self.places.clear();
-        self.offsets.truncate(1);
-        check_places(players.len(), places)?;
-        check_match_id(id)?;
+        self.offsets.clear();
+        self.offsets.push(0);
+        let checked = check_places(n, places)
+            .and_then(|()| check_match_id(id))
+            .and_then(|()| {
+                match players.iter().find_map(|slot| match *slot {
+                    Slot::New(name) if !check_id(name) => Some(name),
+                    _ => None,
+                }) {
+                    Some(name) => Err(MatchError::InvalidPlayerId {
+                        player: name.to_string(),
+                    }),
+                    None => Ok(()),
+                }
+            });
+        if let Err(e) = checked {
+            spare.append(&mut self.entries);
+            return Err(e);
+        }
         id.clone_into(&mut self.id);
         self.time = None;
         self.factors.clear();
-        self.places.extend_from_slice(places);
-        // The entries' strings are kept across matches: refilled, not reallocated.
-        for (k, ((player, check), &place)) in players.zip(places).enumerate() {
-            if check && !check_id(player) {
-                spare.append(&mut self.entries);
-                self.places.clear();
-                self.offsets.truncate(1);
-                return Err(MatchError::InvalidPlayerId {
-                    player: player.to_string(),
-                });
-            }
-            let mut entry = spare.pop().unwrap_or_else(|| Entry {
+        // Every entry here and in `spare` was made below: one member who played the
+        // whole match, no team, no factor. Only the player and the place change.
+        if self.entries.len() > n {
+            spare.extend(self.entries.drain(n..));
+        }
+        while self.entries.len() < n {
+            self.entries.push(spare.pop().unwrap_or_else(|| Entry {
                 team: None,
                 members: vec![Member {
                     player: String::new(),
@@ -500,14 +516,30 @@ impl Match {
                 }],
                 finish: Finish::Rank(1.0),
                 factors: Vec::new(),
-            });
-            entry.members[0].player.clear();
-            entry.members[0].player.push_str(player);
-            entry.finish = Finish::Rank(place as f64);
-            self.entries.push(entry);
-            self.offsets.push(k + 1);
+            }));
         }
+        for ((slot, &place), entry) in players.iter().zip(places).zip(&mut self.entries) {
+            debug_assert!(entry.team.is_none() && entry.members.len() == 1);
+            let member = &mut entry.members[0];
+            match *slot {
+                Slot::Known(i) => lend(i, &mut member.player),
+                Slot::New(name) => {
+                    member.player.clear();
+                    member.player.push_str(name);
+                }
+            }
+            entry.finish = Finish::Rank(place as f64);
+        }
+        self.offsets.extend(1..n + 1);
+        self.places.extend_from_slice(places);
         Ok(())
+    }
+
+    /// The id of the player of entry `entry` of a match of single players
+    /// ([`Match::refill_ranked`]), to be put in place. The caller keeps what a built
+    /// match is: a valid id, no player twice.
+    pub(crate) fn solo_player_mut(&mut self, entry: usize) -> &mut String {
+        &mut self.entries[entry].members[0].player
     }
 }
 
@@ -619,6 +651,7 @@ pub fn check_player_id(id: &str) -> Result<(), MatchError> {
 ///
 /// # Errors
 /// [`MatchError::InvalidMatchId`].
+#[inline]
 pub fn check_match_id(id: &str) -> Result<(), MatchError> {
     if id.is_empty() || check_id(id) {
         Ok(())

@@ -424,7 +424,6 @@ impl League {
             None
         };
         league.players.reserve(saved.players.len());
-        league.ids.reserve(saved.players.len());
         league.index.reserve(saved.players.len());
         for (i, p) in saved.players.into_iter().enumerate() {
             let what = format!("players[{i}] {:?}", p.name);
@@ -449,9 +448,7 @@ impl League {
                     ))
                 }
             };
-            let id = CompactString::from(&p.name);
-            league.index.insert(id.clone(), i);
-            league.ids.push(id);
+            league.index.insert(CompactString::from(&p.name), i);
             league.players.push(PlayerRecord {
                 name: p.name,
                 rating: p.rating,
