@@ -102,8 +102,7 @@ impl RatingSystem for EloConfig {
     }
     fn rate_into(&self, prior: &Prior<'_>, out: &mut Posterior) -> Result<(), RateError> {
         Self::two(prior.game)?;
-        *out = crate::systems::rate_elo_prior(self, prior)?;
-        Ok(())
+        crate::systems::rate_elo_prior(self, prior, out)
     }
     fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&crate::state::State>) -> f64 {
         expectation(a.value, b.value, self.scale)

@@ -60,8 +60,7 @@ macro_rules! elo_system {
                 prior: &$crate::system::Prior<'_>,
                 out: &mut $crate::system::Posterior,
             ) -> Result<(), $crate::error::RateError> {
-                *out = $crate::systems::rate_elo_prior(self, prior)?;
-                Ok(())
+                $crate::systems::rate_elo_prior(self, prior, out)
             }
             $($own)*
         }
@@ -246,22 +245,26 @@ pub(crate) trait EloScores {
 pub(crate) fn rate_elo_prior(
     sys: &impl EloScores,
     prior: &crate::system::Prior<'_>,
-) -> Result<crate::system::Posterior, RateError> {
+    out: &mut crate::system::Posterior,
+) -> Result<(), RateError> {
     let game = prior.game;
     if !prior.factors.is_empty() {
-        return rate_elo_factored(sys, game, prior.ratings, prior.factors).map(Into::into);
+        *out = rate_elo_factored(sys, game, prior.ratings, prior.factors)?.into();
+        return Ok(());
     }
-    let changes = match prior.solo_places() {
+    match prior.solo_places() {
         Some(places) => {
             // Checked here, so that errors name the players rather than positions.
             check_ratings(game, prior.ratings)?;
-            let mut out = Vec::with_capacity(places.len());
-            rate_ranked_elo(sys, places, prior.ratings, &mut out)?;
-            out
+            // Into the caller's vectors, which keep their memory from match to match.
+            out.clear();
+            rate_ranked_elo(sys, places, prior.ratings, &mut out.changes)
         }
-        None => rate_elo(sys, game, prior.ratings)?,
-    };
-    Ok(crate::system::Posterior::players(changes))
+        None => {
+            *out = crate::system::Posterior::players(rate_elo(sys, game, prior.ratings)?);
+            Ok(())
+        }
+    }
 }
 
 /// [`crate::RatingSystem::rate`] for the Elo family: a team's rating is its members'
