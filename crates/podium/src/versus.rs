@@ -184,36 +184,34 @@ impl HeadToHead {
                 .map(move |j| (h.min(j), h.max(j)))
         });
         for (i, j) in meetings {
-            {
-                let pairs: Vec<(&str, &str)> = names[i]
-                    .iter()
-                    .flat_map(|a| names[j].iter().map(move |b| (*a, *b)))
-                    .filter(|(a, b)| self.wanted(a, b))
-                    .collect();
-                if pairs.is_empty() {
-                    continue;
-                }
-                let (pi, _) = duel(league, game, i, j)?;
-                let tied = game.tied(i, j);
-                // Entries are sorted best first: i < j and not tied means i ahead.
-                for (a, b) in pairs {
-                    // From the side of the pair's first name.
-                    let (p, first_ahead) = if a < b {
-                        (pi, !tied)
-                    } else {
-                        (1.0 - pi, false)
-                    };
-                    let key = ordered(a, b);
-                    let t = Tally {
-                        meetings: 1,
-                        ahead: u32::from(first_ahead),
-                        behind: u32::from(!tied && !first_ahead),
-                        ties: u32::from(tied),
-                        together: 0,
-                        expected: p,
-                    };
-                    add.push(((key.0.to_string(), key.1.to_string()), t));
-                }
+            let pairs: Vec<(&str, &str)> = names[i]
+                .iter()
+                .flat_map(|a| names[j].iter().map(move |b| (*a, *b)))
+                .filter(|(a, b)| self.wanted(a, b))
+                .collect();
+            if pairs.is_empty() {
+                continue;
+            }
+            let (pi, _) = duel(league, game, i, j)?;
+            let tied = game.tied(i, j);
+            // Entries are sorted best first: i < j and not tied means i ahead.
+            for (a, b) in pairs {
+                // From the side of the pair's first name.
+                let (p, first_ahead) = if a < b {
+                    (pi, !tied)
+                } else {
+                    (1.0 - pi, false)
+                };
+                let key = ordered(a, b);
+                let t = Tally {
+                    meetings: 1,
+                    ahead: u32::from(first_ahead),
+                    behind: u32::from(!tied && !first_ahead),
+                    ties: u32::from(tied),
+                    together: 0,
+                    expected: p,
+                };
+                add.push(((key.0.to_string(), key.1.to_string()), t));
             }
         }
         for (key, t) in add {
