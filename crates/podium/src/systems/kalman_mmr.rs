@@ -880,7 +880,9 @@ fn solve_all(roots: &mut [Root], tol: f64, t: impl Fn(usize, f64) -> (f64, f64, 
                 None => newton,
             };
             let next = r.x - step;
-            let inside = next >= r.lo && next <= r.hi;
+            // Strictly inside: a step onto a bound the bracket already has would not
+            // narrow it, and two such steps can swap the bounds for ever.
+            let inside = next > r.lo && next < r.hi;
             let next = if inside { next } else { 0.5 * (r.lo + r.hi) };
             let done = next == r.x || (inside && step.abs() < tol);
             r.x = next;
