@@ -508,7 +508,6 @@ impl TrueSkillConfig {
     }
 
     /// [`TrueSkillConfig::rate_members`] for ratings checked, in the buffers of `scratch`.
-    #[allow(clippy::needless_range_loop, clippy::too_many_lines)]
     fn rate_in(
         &self,
         game: &Match,
@@ -523,29 +522,27 @@ impl TrueSkillConfig {
             edges,
             sums,
             all_sums,
-            truncs,
+            links,
             perfs,
             pairs,
             scores,
+            ..
         } = scratch;
         let n = before.len();
         let k = game.len();
-        // Variables: ratings 0..n, performances n..2n, team performances 2n..2n+k,
-        // team differences 2n+k..2n+2k-1.
+        // Variables: ratings 0..n, performances n..2n, team performances 2n..2n+k.
         let mut g = Graph {
             vars: std::mem::take(vars),
             msgs: std::mem::take(msgs),
         };
         g.vars.clear();
-        g.vars.resize(2 * n + 2 * k - 1, G::default());
+        g.vars.resize(2 * n + k, G::default());
         g.msgs.clear();
-        let (perf, team, diff) = (n, 2 * n, 2 * n + k);
+        let (perf, team) = (n, 2 * n);
         // Each player's prior edge, and the two edges of their performance's likelihood.
         edges.clear();
         edges.extend((0..n).map(|i| [g.edge(i), g.edge(i), g.edge(perf + i)]));
-        // Every sum factor's terms in one list: each team's members (weighted), then
-        // each difference's two teams; the team sums first in `all_sums`, then the
-        // differences.
+        // Every team sum's terms in one list: each team's members, weighted.
         sums.clear();
         all_sums.clear();
         for (t, entry) in game.entries().iter().enumerate() {
@@ -560,23 +557,10 @@ impl TrueSkillConfig {
             });
         }
         let quantile = self.draw_quantile();
-        for d in 0..k - 1 {
-            let sum = g.edge(diff + d);
-            let l = g.edge(team + d);
-            let r = g.edge(team + d + 1);
-            let start = sums.len();
-            sums.extend([(l, 1.0), (r, -1.0)]);
-            all_sums.push(Sum {
-                sum,
-                terms: start..sums.len(),
-            });
-        }
-        let (team_sums, diffs) = all_sums.split_at(k);
-        truncs.clear();
-        truncs.extend((0..k - 1).map(|d| {
-            let e = g.edge(diff + d);
+        links.clear();
+        links.extend((0..k - 1).map(|d| {
             let size = game.member_range(d).len() + game.member_range(d + 1).len();
-            (e, self.margin_at(quantile, size), game.tied(d, d + 1))
+            Link::new(self.margin_at(quantile, size), game.tied(d, d + 1))
         }));
         let beta2 = self.beta * self.beta;
         // A factor's copy performs at its value: no performance noise, and its own
@@ -594,21 +578,6 @@ impl TrueSkillConfig {
                 },
             )
         };
-        let trunc_up = |g: &mut Graph, d: usize| -> f64 {
-            let (e, margin, tie) = truncs[d];
-            let div = g.incoming(e);
-            let sqrt_pi = div.pi.sqrt();
-            let (x, m) = (div.tau / sqrt_pi, margin * sqrt_pi);
-            let (v, w) = if tie { vw_draw(x, m) } else { vw_win(x, m) };
-            let denom = 1.0 - w;
-            g.update_value(
-                e,
-                G {
-                    pi: div.pi / denom,
-                    tau: (div.tau + sqrt_pi * v) / denom,
-                },
-            )
-        };
         // Down the rating, performance and team layers.
         let tau2 = self.tau * self.tau;
         for (i, r) in before.iter().enumerate() {
@@ -621,35 +590,11 @@ impl TrueSkillConfig {
         for (i, &[_, m, v]) in edges.iter().enumerate() {
             likelihood(&mut g, m, v, i);
         }
-        for s in team_sums {
+        for s in all_sums.iter() {
             s.down(&mut g, sums);
         }
-        // Iterate over the differences and comparisons (the reference's schedule).
-        let len = diffs.len();
-        for _ in 0..10 {
-            let mut delta: f64 = 0.0;
-            if len == 1 {
-                diffs[0].down(&mut g, sums);
-                delta = trunc_up(&mut g, 0);
-            } else {
-                for x in 0..len - 1 {
-                    diffs[x].down(&mut g, sums);
-                    delta = delta.max(trunc_up(&mut g, x));
-                    diffs[x].up(&mut g, sums, 1);
-                }
-                for x in (1..len).rev() {
-                    diffs[x].down(&mut g, sums);
-                    delta = delta.max(trunc_up(&mut g, x));
-                    diffs[x].up(&mut g, sums, 0);
-                }
-            }
-            if delta <= self.min_delta {
-                break;
-            }
-        }
-        diffs[0].up(&mut g, sums, 0);
-        diffs[len - 1].up(&mut g, sums, 1);
-        for s in team_sums {
+        self.chain(&mut g.vars[team..], links);
+        for s in all_sums.iter() {
             for x in 0..s.len() {
                 s.up(&mut g, sums, x);
             }
@@ -661,7 +606,7 @@ impl TrueSkillConfig {
         // each neighbouring pair's probabilities computed once for both.
         self.performances_into(game, before, perfs);
         pairs.clear();
-        pairs.extend((0..k - 1).map(|d| self.pair_with(perfs[d], perfs[d + 1], truncs[d].1)));
+        pairs.extend((0..k - 1).map(|d| self.pair_with(perfs[d], perfs[d + 1], links[d].margin)));
         // Each entry's (expected, actual) score.
         scores.clear();
         scores.resize(k, (0.0, 0.0));
@@ -715,6 +660,121 @@ impl TrueSkillConfig {
     }
 }
 
+impl TrueSkillConfig {
+    /// The iterated part of every update (the reference's schedule): the chain of
+    /// differences between neighbouring entries in the finishing order, each with its
+    /// truncation (a win by more than the link's draw margin, or a draw within it),
+    /// its messages passed until none moves more than `min_delta` (ten rounds at
+    /// most), then to the first and last entries. `teams` holds each entry's team
+    /// performance, its team sum's message in, the chain's messages out.
+    #[allow(clippy::needless_range_loop)]
+    fn chain(&self, teams: &mut [G], links: &mut [Link]) {
+        // A sum factor's message from two incoming ones, `a + c·b` (`c` = ±1).
+        let sum = |a: G, b: G, c: f64| -> G {
+            let mut mu = 0.0 + a.mu();
+            let mut pi_inv = if a.pi == 0.0 {
+                f64::INFINITY
+            } else {
+                0.0 + 1.0 / a.pi
+            };
+            mu += c * b.mu();
+            if !pi_inv.is_infinite() {
+                if b.pi == 0.0 {
+                    pi_inv = f64::INFINITY;
+                } else {
+                    pi_inv += c * c / b.pi;
+                }
+            }
+            let pi = 1.0 / pi_inv;
+            G { pi, tau: pi * mu }
+        };
+        // Difference `d` = team d − team d+1 from its two teams.
+        let down = |t: &[G], l: &mut Link, d: usize| {
+            let new = sum(t[d].div(l.left), t[d + 1].div(l.right), -1.0);
+            l.diff = l.diff.div(l.sum).mul(new);
+            l.sum = new;
+        };
+        // The truncation's message to its difference; returns how far the difference
+        // moved.
+        let trunc = |l: &mut Link| -> f64 {
+            let div = l.diff.div(l.trunc);
+            let sqrt_pi = div.pi.sqrt();
+            let (x, m) = (div.tau / sqrt_pi, l.margin * sqrt_pi);
+            let (v, w) = if l.tie { vw_draw(x, m) } else { vw_win(x, m) };
+            let denom = 1.0 - w;
+            let value = G {
+                pi: div.pi / denom,
+                tau: (div.tau + sqrt_pi * v) / denom,
+            };
+            l.trunc = value.mul(l.trunc).div(l.diff);
+            let delta = l.diff.delta(value);
+            l.diff = value;
+            delta
+        };
+        // The difference's message to its right team (`right`) or its left one.
+        let up = |t: &mut [G], l: &mut Link, d: usize, right: bool| {
+            if right {
+                let new = sum(t[d].div(l.left), l.diff.div(l.sum), -1.0);
+                t[d + 1] = t[d + 1].div(l.right).mul(new);
+                l.right = new;
+            } else {
+                let new = sum(l.diff.div(l.sum), t[d + 1].div(l.right), 1.0);
+                t[d] = t[d].div(l.left).mul(new);
+                l.left = new;
+            }
+        };
+        let len = links.len();
+        for _ in 0..10 {
+            let mut delta: f64 = 0.0;
+            if len == 1 {
+                down(teams, &mut links[0], 0);
+                delta = trunc(&mut links[0]);
+            } else {
+                for x in 0..len - 1 {
+                    down(teams, &mut links[x], x);
+                    delta = delta.max(trunc(&mut links[x]));
+                    up(teams, &mut links[x], x, true);
+                }
+                for x in (1..len).rev() {
+                    down(teams, &mut links[x], x);
+                    delta = delta.max(trunc(&mut links[x]));
+                    up(teams, &mut links[x], x, false);
+                }
+            }
+            if delta <= self.min_delta {
+                break;
+            }
+        }
+        up(teams, &mut links[0], 0, false);
+        up(teams, &mut links[len - 1], len - 1, true);
+    }
+}
+
+/// One difference of neighbouring entries: its value, the messages from its sum factor
+/// and its truncation, the sum factor's messages to its left and right teams, and
+/// whether the two tied.
+#[derive(Clone, Copy, Default)]
+struct Link {
+    diff: G,
+    sum: G,
+    trunc: G,
+    left: G,
+    right: G,
+    margin: f64,
+    tie: bool,
+}
+
+impl Link {
+    /// A difference before any message, with its draw margin and whether it tied.
+    fn new(margin: f64, tie: bool) -> Link {
+        Link {
+            margin,
+            tie,
+            ..Link::default()
+        }
+    }
+}
+
 /// The buffers of one TrueSkill update, kept per thread to reuse their allocations from
 /// match to match (a factor graph of a few dozen variables otherwise costs ten
 /// allocations, as much as its arithmetic for two players).
@@ -725,10 +785,10 @@ struct Scratch {
     edges: Vec<[Edge; 3]>,
     sums: Terms,
     all_sums: Vec<Sum>,
-    truncs: Vec<(Edge, f64, bool)>,
     perfs: Vec<(f64, f64, usize)>,
     pairs: Vec<(f64, f64)>,
     scores: Vec<(f64, f64)>,
+    links: Vec<Link>,
 }
 
 thread_local! {
