@@ -880,8 +880,12 @@ fn solve_all(roots: &mut [Root], tol: f64, t: impl Fn(usize, f64) -> (f64, f64, 
                 None => newton,
             };
             let next = r.x - step;
-            // Strictly inside: a step onto a bound the bracket already has would not
-            // narrow it, and two such steps can swap the bounds for ever.
+            if next == r.x {
+                // The step no longer moves it: converged.
+                return false;
+            }
+            // Strictly inside: a step onto the other bound would not narrow the
+            // bracket, and two such steps can swap the bounds for ever.
             let inside = next > r.lo && next < r.hi;
             let next = if inside { next } else { 0.5 * (r.lo + r.hi) };
             let done = next == r.x || (inside && step.abs() < tol);
@@ -1721,6 +1725,36 @@ mod tests {
         l.best = 17;
         let robust = sys.describe_learned(&State::new(l));
         assert_eq!((robust[2].name, robust[2].value), ("robust", 1.0));
+    }
+
+    #[test]
+    fn a_root_whose_step_no_longer_moves_it_is_done_without_bisecting() {
+        // x⁵ = 7: Halley's steps reach the root to the last bit in a handful.
+        let calls = std::cell::Cell::new(0);
+        let t = |_: usize, x: f64| {
+            calls.set(calls.get() + 1);
+            (x.powi(5), 5.0 * x.powi(4), Some(20.0 * x.powi(3)))
+        };
+        let fresh = |x: f64| Root {
+            lo: 0.0,
+            hi: 10.0,
+            x,
+            c: 7.0,
+        };
+        let mut roots = [fresh(1.0)];
+        solve_all(&mut roots, 1e-9, t);
+        let root = roots[0].x;
+        assert!((root - 7f64.powf(0.2)).abs() <= 2.0 * f64::EPSILON * root);
+        assert!(calls.get() <= 6, "{} evaluations", calls.get());
+        // A guess already there (as the start for a field of equal entries is): its
+        // value is not exactly 0, but its step rounds to nothing. That is the end,
+        // after one evaluation; a bisection of the bracket from there (which the guess
+        // now bounds) would throw it back to the middle and take a dozen more.
+        assert_ne!(root.powi(5), 7.0);
+        calls.set(0);
+        roots[0] = fresh(root);
+        solve_all(&mut roots, 1e-9, t);
+        assert_eq!((roots[0].x, calls.get()), (root, 1));
     }
 
     /// Each group's root of Elo-MMR's equation, by bisection of the equation summed
