@@ -242,6 +242,9 @@ struct Filter {
     robust: bool,
 }
 
+/// The established players of a match scored for the selection: (place, index).
+type Warm = SmallVec<[(usize, usize); 16]>;
+
 /// Every filter's (mean, variance) of one player, in bank order.
 pub type Bank = SmallVec<[(f64, f64); 24]>;
 
@@ -483,12 +486,7 @@ impl KalmanMmrConfig {
     /// Scores every filter on the established players of the match, and fits the slopes.
     /// `warm` holds (place, prior index) of each established player in match order;
     /// `pri` each player's prior under every filter.
-    fn score_filters(
-        &self,
-        learned: &mut KalmanMmrLearned,
-        warm: &mut Vec<(usize, usize)>,
-        pri: &[(f64, f64)],
-    ) {
+    fn score_filters(&self, learned: &mut KalmanMmrLearned, warm: &mut Warm, pri: &[(f64, f64)]) {
         if warm.len() < 2 {
             return;
         }
@@ -510,8 +508,9 @@ impl KalmanMmrConfig {
         // matches, which single precision resolves; it takes half the vectors and much
         // cheaper square roots and divisions than double precision. Means are taken
         // relative to the first sampled player's, so that their differences keep their
-        // digits. Vectors are stored as arrays (4-byte aligned, which the allocator
-        // serves fastest) and loaded per use.
+        // digits. The players' rows are stored as arrays and loaded per use; they, the
+        // sums and the slopes live on the stack for a match of up to ten sampled
+        // players (a heap allocation per match each cost as much as their arithmetic).
         let fl = k.div_ceil(4);
         let lanes = fl + 3;
         let n = warm.len();
@@ -525,8 +524,8 @@ impl KalmanMmrConfig {
         };
         // Per sampled player and filter vector: the means, then the variances (the last
         // vector padded with mean 0 and variance 1, whose sums are never read).
-        let mut rows: Vec<[[f32; 4]; 2]> = Vec::with_capacity(n * fl);
-        let mut in_use = Vec::with_capacity(n);
+        let mut rows: SmallVec<[[[f32; 4]; 2]; 64]> = SmallVec::with_capacity(n * fl);
+        let mut in_use: SmallVec<[(f64, f64); 16]> = SmallVec::with_capacity(n);
         for &(_, j) in warm.iter() {
             let row = &pri[j * k..(j + 1) * k];
             for l in 0..fl {
@@ -538,7 +537,7 @@ impl KalmanMmrConfig {
             in_use.push(row[best]);
         }
         // Every lane's slope, and the calibration candidates' noise multiples.
-        let slopes: Vec<f32x4> = (0..lanes)
+        let slopes: SmallVec<[f32x4; 16]> = (0..lanes)
             .map(|l| {
                 f32x4::from(if l < fl {
                     quad(&|c| learned.slope[c].0, 1.0, l, k)
@@ -555,7 +554,7 @@ impl KalmanMmrConfig {
         // kept below 1e15 (q above 1e-15), so no product of two overflows.
         let zero = f32x4::ZERO;
         let one = f32x4::ONE;
-        let mut acc: Vec<[f32x4; 4]> = vec![[zero, zero, zero, one]; lanes];
+        let mut acc: SmallVec<[[f32x4; 4]; 16]> = smallvec![[zero, zero, zero, one]; lanes];
         let mut pending = false;
         let b2x2 = 2.0 * self.beta * self.beta;
         let noise = f32x4::splat(b2x2 as f32);
@@ -609,7 +608,7 @@ impl KalmanMmrConfig {
             }
         }
         fold_all(&mut acc);
-        let part = |i: usize, from: usize, len: usize| -> Vec<f64> {
+        let part = |i: usize, from: usize, len: usize| -> SmallVec<[f64; 32]> {
             acc.iter()
                 .flat_map(|x| x[i].to_array())
                 .skip(from)
@@ -1159,7 +1158,7 @@ impl KalmanMmrConfig {
         }
         // Every player's prior under every filter.
         let mut pri: SmallVec<[(f64, f64); 256]> = SmallVec::with_capacity(players.len() * k);
-        let mut warm = Vec::new();
+        let mut warm = Warm::new();
         let field = self.newcomer_mean(&l);
         for (j, (p, r)) in players.iter().zip(before).enumerate() {
             match p.state {
@@ -1283,8 +1282,26 @@ impl KalmanMmrConfig {
                 }
             }
         }
-        let mut banks: Vec<Bank> = Vec::with_capacity(players.len());
-        for (j, p) in players.iter().enumerate() {
+        // The filter in use moves only when another leads it significantly (the
+        // scores include this match's; no filter's update below depends on it).
+        let g = l.best;
+        let f = (0..k)
+            .max_by(|&a, &b| l.score[a].total_cmp(&l.score[b]))
+            .unwrap_or(g);
+        let lead = l.score[f] - l.score[g];
+        if f != g
+            && lead > self.switch_z * l.dsq[f * k + g].sqrt()
+            && lead > (self.switch_odds * (k - 1) as f64).ln()
+        {
+            l.best = f;
+            l.switches += 1;
+        }
+        let best = l.best;
+        let last = Some(time.unwrap_or(l.clock));
+        // Each player's update under every filter, reported under the filter in use.
+        out.changes.reserve(players.len());
+        out.states.reserve(players.len());
+        for ((j, p), b) in players.iter().enumerate().zip(before) {
             let x = perfs[p.entry];
             let newcomer = p.state.is_none();
             if newcomer {
@@ -1329,26 +1346,6 @@ impl KalmanMmrConfig {
                     (v - gain * gain * sden).max(1e-6),
                 ));
             }
-            banks.push(bank);
-        }
-        // The filter in use moves only when another leads it significantly.
-        let g = l.best;
-        let f = (0..k)
-            .max_by(|&a, &b| l.score[a].total_cmp(&l.score[b]))
-            .unwrap_or(g);
-        let lead = l.score[f] - l.score[g];
-        if f != g
-            && lead > self.switch_z * l.dsq[f * k + g].sqrt()
-            && lead > (self.switch_odds * (k - 1) as f64).ln()
-        {
-            l.best = f;
-            l.switches += 1;
-        }
-        let best = l.best;
-        let last = Some(time.unwrap_or(l.clock));
-        out.changes.reserve(players.len());
-        out.states.reserve(players.len());
-        for ((p, bank), b) in players.iter().zip(banks).zip(before) {
             let (mu, var) = bank[best];
             out.changes.push(PlayerChange {
                 before: *b,
