@@ -82,7 +82,7 @@
 
 use std::f64::consts::PI;
 
-use smallvec::{smallvec, SmallVec};
+use smallvec::SmallVec;
 use wide::{f32x4, f64x4, CmpGe, CmpLt};
 
 use crate::error::RateError;
@@ -436,11 +436,12 @@ impl KalmanMmrConfig {
     }
 
     /// Every filter's prior of one player, `idle` days (or matches) after the beliefs in
-    /// `bank`: [`KalmanMmrConfig::idle`] and the filter's τ² added, appended to `pri`.
-    /// The reversion factor depends on γ alone, so it is computed once per γ.
-    fn extend_priors(
+    /// `bank`: [`KalmanMmrConfig::idle`] and the filter's τ² added, written to `pri`
+    /// (one per filter). The reversion factor depends on γ alone, so it is computed
+    /// once per γ.
+    fn write_priors(
         &self,
-        pri: &mut impl Extend<(f64, f64)>,
+        pri: &mut [(f64, f64)],
         bank: &[(f64, f64)],
         filters: &[Filter],
         idle: f64,
@@ -458,12 +459,12 @@ impl KalmanMmrConfig {
         // Filter i has the (i mod g)-th γ: the index cycles, no division per filter.
         let g = gammas.len();
         let mut gi = 0;
-        pri.extend(bank.iter().zip(filters).map(|(&(mu, var), f)| {
+        for ((out, &(mu, var)), f) in pri.iter_mut().zip(bank).zip(filters) {
             let (drift, kept) = per_gamma[gi];
             gi = if gi + 1 == g { 0 } else { gi + 1 };
             let mu = kept.map_or(mu, |kept| field + (mu - field) * kept);
-            (mu, var + drift + f.tau * f.tau)
-        }));
+            *out = (mu, var + drift + f.tau * f.tau);
+        }
     }
 
     /// Time since a player's last match: days for dated matches, else matches elapsed.
@@ -554,7 +555,8 @@ impl KalmanMmrConfig {
         // kept below 1e15 (q above 1e-15), so no product of two overflows.
         let zero = f32x4::ZERO;
         let one = f32x4::ONE;
-        let mut acc: SmallVec<[[f32x4; 4]; 16]> = smallvec![[zero, zero, zero, one]; lanes];
+        let mut acc: SmallVec<[[f32x4; 4]; 16]> = SmallVec::new();
+        acc.resize(lanes, [zero, zero, zero, one]);
         let mut pending = false;
         let b2x2 = 2.0 * self.beta * self.beta;
         let noise = f32x4::splat(b2x2 as f32);
@@ -608,12 +610,10 @@ impl KalmanMmrConfig {
             }
         }
         fold_all(&mut acc);
+        // Sum `i` (0: log-likelihood, 1: gradient, 2: curvature) of lanes `from..from + len`.
         let part = |i: usize, from: usize, len: usize| -> SmallVec<[f64; 32]> {
-            acc.iter()
-                .flat_map(|x| x[i].to_array())
-                .skip(from)
-                .take(len)
-                .map(f64::from)
+            (from..from + len)
+                .map(|j| f64::from(acc[j / 4][i].to_array()[j % 4]))
                 .collect()
         };
         let (sm, gc, hc) = (part(0, 0, k), part(1, 0, k), part(2, 0, k));
@@ -669,8 +669,12 @@ fn performances(terms: &[(f64, f64, usize)], groups: usize) -> SmallVec<[f64; 16
     let n = terms.len();
     // The entries four to a vector (the last padded with weight 0, which adds nothing):
     // μ, a and w.
-    let mut chunks: SmallVec<[[[f64; 4]; 3]; 4]> = smallvec![[[0.0; 4]; 3]; n.div_ceil(4)];
-    let mut per: SmallVec<[TieGroup; 16]> = smallvec![TieGroup::default(); groups];
+    // Filled by `resize`, which writes in place: `smallvec![x; n]` builds the whole
+    // inline buffer and copies it.
+    let mut chunks: SmallVec<[[[f64; 4]; 3]; 4]> = SmallVec::new();
+    chunks.resize(n.div_ceil(4), [[0.0; 4]; 3]);
+    let mut per: SmallVec<[TieGroup; 16]> = SmallVec::new();
+    per.resize(groups, TieGroup::default());
     let (mut mu_min, mut mu_max) = (f64::INFINITY, f64::NEG_INFINITY);
     let (mut s_min, mut s_max) = (f64::INFINITY, 0.0f64);
     let (mut wa_all, mut wam_all) = (0.0, 0.0);
@@ -1149,35 +1153,44 @@ impl KalmanMmrConfig {
                 (f.value, s * s + self.factor_tau * self.factor_tau)
             })
             .collect();
-        let mut off: SmallVec<[(f64, f64); 16]> = smallvec![(0.0, 0.0); game.len()];
+        let mut off: SmallVec<[(f64, f64); 16]> = SmallVec::new();
+        off.resize(game.len(), (0.0, 0.0));
         for (m, &(mu, v)) in game.factors().iter().zip(&fpri) {
             for &e in &m.entries {
                 off[e].0 += mu;
                 off[e].1 += v;
             }
         }
-        // Every player's prior under every filter.
-        let mut pri: SmallVec<[(f64, f64); 256]> = SmallVec::with_capacity(players.len() * k);
+        // Every player's prior under every filter (read through a slice from here on:
+        // a SmallVec's every access asks where its elements are).
+        let mut pri_buf: SmallVec<[(f64, f64); 256]> = SmallVec::new();
+        pri_buf.resize(players.len() * k, (0.0, 0.0));
         let mut warm = Warm::new();
         let field = self.newcomer_mean(&l);
-        for (j, (p, r)) in players.iter().zip(before).enumerate() {
+        for ((j, (p, r)), row) in players
+            .iter()
+            .zip(before)
+            .enumerate()
+            .zip(pri_buf.chunks_exact_mut(k))
+        {
             match p.state {
                 Some(s) => {
                     let idle = Self::elapsed(s, time, l.clock);
-                    self.extend_priors(&mut pri, &s.bank, &filters, idle, field);
+                    self.write_priors(row, &s.bank, &filters, idle, field);
                     warm.push((game.place(p.entry), j));
                 }
                 None => {
                     let s = r.sigma.unwrap_or(self.sigma);
-                    pri.extend(std::iter::repeat((r.value, s * s)).take(k));
+                    row.fill((r.value, s * s));
                 }
             }
         }
+        let pri: &[(f64, f64)] = &pri_buf;
         if factors.is_empty() {
-            self.score_filters(&mut l, &mut warm, &pri);
+            self.score_filters(&mut l, &mut warm, pri);
         } else {
             // The selection scores strengths: each player's prior with its entry's factors.
-            let mut shifted = pri.clone();
+            let mut shifted = pri_buf.clone();
             for (j, p) in players.iter().enumerate() {
                 let (fm, fv) = off[p.entry];
                 for x in &mut shifted[j * k..(j + 1) * k] {
@@ -1259,15 +1272,14 @@ impl KalmanMmrConfig {
             noise *= ((self.noise_prior + sz) / (self.noise_prior + cz)).clamp(0.5, 3.0);
         }
         // Each entry's (mean, variance of the weighted mean skill, Σa², Σw) per filter.
-        let mut team: SmallVec<[(f64, f64, f64, f64); 256]> = SmallVec::new();
-        team.resize(n_entries * k, (0.0, 0.0, 0.0, 0.0));
+        let mut team_buf: SmallVec<[(f64, f64, f64, f64); 256]> = SmallVec::new();
+        team_buf.resize(n_entries * k, (0.0, 0.0, 0.0, 0.0));
         for (j, p) in players.iter().enumerate() {
             let range = game.member_range(p.entry);
             let wsum: f64 = players[range].iter().map(|p| p.weight).sum();
             let a = p.weight / wsum;
-            for c in 0..k {
-                let (mu, v) = pri[j * k + c];
-                let t = &mut team[p.entry * k + c];
+            let row = &pri[j * k..(j + 1) * k];
+            for (t, &(mu, v)) in team_buf[p.entry * k..(p.entry + 1) * k].iter_mut().zip(row) {
                 t.0 += a * mu;
                 t.1 += a * a * v;
                 t.2 += a * a;
@@ -1276,12 +1288,13 @@ impl KalmanMmrConfig {
         }
         if !factors.is_empty() {
             for (e, &(fm, fv)) in off.iter().enumerate() {
-                for t in &mut team[e * k..(e + 1) * k] {
+                for t in &mut team_buf[e * k..(e + 1) * k] {
                     t.0 += fm;
                     t.1 += fv;
                 }
             }
         }
+        let team: &[(f64, f64, f64, f64)] = &team_buf;
         // The filter in use moves only when another leads it significantly (the
         // scores include this match's; no filter's update below depends on it).
         let g = l.best;
