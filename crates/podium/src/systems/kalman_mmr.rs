@@ -456,14 +456,16 @@ impl KalmanMmrConfig {
                 .then(|| (-self.reversion * drift / (2.0 * self.sigma * self.sigma)).exp());
             *slot = (drift, kept);
         }
-        // Filter i has the (i mod g)-th γ: the index cycles, no division per filter.
+        // Filter i has the (i mod g)-th γ: the bank is taken g filters at a time.
         let g = gammas.len();
-        let mut gi = 0;
-        for ((out, &(mu, var)), f) in pri.iter_mut().zip(bank).zip(filters) {
-            let (drift, kept) = per_gamma[gi];
-            gi = if gi + 1 == g { 0 } else { gi + 1 };
-            let mu = kept.map_or(mu, |kept| field + (mu - field) * kept);
-            *out = (mu, var + drift + f.tau * f.tau);
+        let per_gamma = &per_gamma[..g];
+        let rows = pri.chunks_exact_mut(g).zip(bank.chunks_exact(g));
+        for ((out, bank), filters) in rows.zip(filters.chunks_exact(g)) {
+            let cells = out.iter_mut().zip(bank).zip(filters).zip(per_gamma);
+            for (((out, &(mu, var)), f), &(drift, kept)) in cells {
+                let mu = kept.map_or(mu, |kept| field + (mu - field) * kept);
+                *out = (mu, var + drift + f.tau * f.tau);
+            }
         }
     }
 
@@ -516,13 +518,14 @@ impl KalmanMmrConfig {
         let lanes = fl + 3;
         let n = warm.len();
         let centre = pri[warm[0].1 * k + best].0;
-        let quad = |f: &dyn Fn(usize) -> f64, pad: f64, l: usize, len: usize| {
+        // Vector `l` of the values `f(0..len)`, padded with `pad`.
+        fn quad(f: impl Fn(usize) -> f64, pad: f64, l: usize, len: usize) -> [f32; 4] {
             let mut x = [pad as f32; 4];
             for (i, x) in x.iter_mut().enumerate().take(len.saturating_sub(4 * l)) {
                 *x = f(4 * l + i) as f32;
             }
             x
-        };
+        }
         // Per sampled player and filter vector: the means, then the variances (the last
         // vector padded with mean 0 and variance 1, whose sums are never read).
         let mut rows: SmallVec<[[[f32; 4]; 2]; 64]> = SmallVec::with_capacity(n * fl);
@@ -531,8 +534,8 @@ impl KalmanMmrConfig {
             let row = &pri[j * k..(j + 1) * k];
             for l in 0..fl {
                 rows.push([
-                    quad(&|c| row[c].0 - centre, 0.0, l, k),
-                    quad(&|c| row[c].1, 1.0, l, k),
+                    quad(|c| row[c].0 - centre, 0.0, l, k),
+                    quad(|c| row[c].1, 1.0, l, k),
                 ]);
             }
             in_use.push(row[best]);
@@ -541,14 +544,13 @@ impl KalmanMmrConfig {
         let slopes: SmallVec<[f32x4; 16]> = (0..lanes)
             .map(|l| {
                 f32x4::from(if l < fl {
-                    quad(&|c| learned.slope[c].0, 1.0, l, k)
+                    quad(|c| learned.slope[c].0, 1.0, l, k)
                 } else {
-                    quad(&|i| learned.cal[i].0, 1.0, l - fl, 9)
+                    quad(|i| learned.cal[i].0, 1.0, l - fl, 9)
                 })
             })
             .collect();
-        let cal_u: [f32x4; 3] =
-            std::array::from_fn(|l| f32x4::from(quad(&|i| CAL_U[i], 1.0, l, 9)));
+        let cal_u: [f32x4; 3] = std::array::from_fn(|l| f32x4::from(quad(|i| CAL_U[i], 1.0, l, 9)));
         // Per lane: the sums of the log-likelihood, its gradient and its curvature in
         // the slope. The log-likelihood ln q = −ln(1 + e^(−y)) is summed as the product
         // of the (1 + e^(−y)), whose logarithm is taken every second pair: 1 + e^(−y) is
@@ -610,19 +612,26 @@ impl KalmanMmrConfig {
             }
         }
         fold_all(&mut acc);
-        // Sum `i` (0: log-likelihood, 1: gradient, 2: curvature) of lanes `from..from + len`.
-        let part = |i: usize, from: usize, len: usize| -> SmallVec<[f64; 32]> {
-            (from..from + len)
-                .map(|j| f64::from(acc[j / 4][i].to_array()[j % 4]))
-                .collect()
-        };
-        let (sm, gc, hc) = (part(0, 0, k), part(1, 0, k), part(2, 0, k));
-        let (cl, cg, ch) = (part(0, 4 * fl, 9), part(1, 4 * fl, 9), part(2, 4 * fl, 9));
+        // The lanes' sums in order, per kind: the log-likelihood, its gradient, its
+        // curvature; the filters' first, then the calibration candidates'.
+        let mut sums: [SmallVec<[f64; 64]>; 3] = Default::default();
+        for x in &acc {
+            for (sum, v) in sums.iter_mut().zip(&x[..3]) {
+                sum.extend(v.to_array().map(f64::from));
+            }
+        }
+        let (sm, gc, hc) = (&sums[0][..k], &sums[1][..k], &sums[2][..k]);
+        let cand = 4 * fl..4 * fl + 9;
+        let (cl, cg, ch) = (
+            &sums[0][cand.clone()],
+            &sums[1][cand.clone()],
+            &sums[2][cand],
+        );
         let cal: [(f64, f64, f64); 9] = std::array::from_fn(|u| (cg[u], ch[u], cl[u]));
         for c in 0..k {
             learned.score[c] += sm[c];
             // Row c of the squared differences, by slices so that it runs as vectors.
-            for (dsq, &d) in learned.dsq[c * k..(c + 1) * k].iter_mut().zip(&sm) {
+            for (dsq, &d) in learned.dsq[c * k..(c + 1) * k].iter_mut().zip(sm) {
                 let x = sm[c] - d;
                 *dsq += x * x;
             }
