@@ -535,6 +535,23 @@ impl Leagues {
                 seasons.len()
             )));
         }
+        // Saved after crossing season starts beyond their last match (a league's current
+        // state crosses every season started): a match entered since that goes before
+        // the last start crossed belongs to the season before it, which they closed.
+        let crossed = season.checked_sub(1).map(|i| seasons[i].start);
+        let before_crossed = |store: &dyn Store| -> Result<bool, StoreError> {
+            Ok(match crossed {
+                Some(start) if start > last => {
+                    store.entered_before(id, snap.head.last_seq, start)?
+                }
+                _ => false,
+            })
+        };
+        if before_crossed(&*self.store)? {
+            return stale(
+                "a match entered since they were saved goes before a season start they crossed",
+            );
+        }
         let base = Base::restored(league, count, Some(last), seasons.clone(), season);
         let mut tail = Tail::new(base, Checkpoints { every: 0, keep: 0 });
         let read = self.store.scan(id, Some(last), &mut |e| tail.push(&e))?;
@@ -545,6 +562,7 @@ impl Leagues {
             || read.head.last_change != snap.head.last_change
             || *self.store.seasons(id)? != *seasons
             || self.store.entered_before(id, snap.head.last_seq, last)?
+            || before_crossed(&*self.store)?
         {
             return stale("the ledger changed while it was read");
         }
