@@ -4,10 +4,11 @@
 //! The reader is chosen once per file, before it is read:
 //!
 //! - **plain** long CSV of free-for-alls ([`crate::plain`]) is read on several threads and
-//!   rated with [`League::apply_ranked`], which rates each match as [`League::apply`]
-//!   does, in a [`Match`] whose buffers it reuses. Where the file
-//!   stops being plain, or at a match the fast path does not rate, the general reader
-//!   goes on from that match: nothing is read twice and nothing is rated twice.
+//!   rated a batch of matches at a time with [`League::apply_batch`], which rates each
+//!   match as [`League::apply`] does (in turn, or on every core where that gives the same
+//!   numbers), on a thread of its own while the next batch is read. Where the file stops
+//!   being plain, or at a match the fast path does not rate, the general reader goes on
+//!   from that match: nothing is read twice and nothing is rated twice.
 //! - **anything else** (standard input, JSON Lines, other CSV, a caller that wants every
 //!   match and its report, files after one with times) is read by the general readers
 //!   ([`crate::CsvMatches`], [`crate::JsonlMatches`]) on a thread of their own, a bounded
@@ -54,10 +55,10 @@ use std::io::{self, Read};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::{Scope, ScopedJoinHandle};
 
-use podium::{League, Match, MatchReport, RateError, Slot};
+use podium::{League, Match, MatchReport, RankedBatch, RateError, Slot};
 
 use crate::group::{fingerprint, Passthrough};
-use crate::plain::{PlainCsv, StopCause};
+use crate::plain::{PlainCsv, PlayerNames, RankedMatch, Refused, StopCause};
 use crate::{InputFormat, MatchStream, ReadError, ReadOptions};
 
 /// The files to read, and how.
@@ -561,54 +562,42 @@ impl<'a> Run<'a> {
         let earlier = &mut self.earlier;
         // The reader's player keys (dense, per file) to league indices.
         let mut index: Vec<u32> = Vec::new();
-        let mut spare: Vec<Slot<'static>> = Vec::new();
-        let read = plain.read(
-            self.reading.threads,
-            &mut |bytes| progress(bytes),
-            |m, names| -> Result<(), Refusal> {
-                if earlier.on && earlier.used(m.id, file) {
-                    return Err(Refusal::Repeated);
-                }
-                index.resize(names.len(), UNKNOWN);
-                for &p in m.ahead {
-                    league.prefetch(index[p as usize] as usize);
-                }
-                // The slots borrow this match's names; their buffer is reused (an empty
-                // vector changes its element's lifetime in place, without allocating).
-                let mut slots: Vec<Slot<'_>> = std::mem::take(&mut spare)
-                    .into_iter()
-                    .map(|_| unreachable!("the buffer is empty"))
-                    .collect();
-                let mut new = false;
-                slots.reserve(m.players.len());
-                for &p in m.players {
-                    slots.push(match index[p as usize] {
-                        UNKNOWN => {
-                            new = true;
-                            Slot::New(names.get(p))
-                        }
-                        i => Slot::Known(i as usize),
-                    });
-                }
-                let rated = league.apply_ranked(m.id, &mut slots, m.places);
-                // Players met before keep their index; new ones learn theirs.
-                if new && rated.is_ok() {
-                    for (&p, slot) in m.players.iter().zip(&slots) {
-                        if let Slot::Known(i) = *slot {
-                            index[p as usize] = u32::try_from(i).unwrap_or(UNKNOWN);
-                        }
+        let threads = self.reading.threads;
+        // The matches are rated a batch at a time ([`League::apply_batch`]) on a thread
+        // of their own, while the next batch is read.
+        let read = std::thread::scope(|scope| {
+            let mut held = Held::start(scope, league);
+            plain.read_held(
+                threads,
+                &mut |bytes| progress(bytes),
+                |m, names| -> Result<usize, Refused<Refusal>> {
+                    let mut rated = Rated::default();
+                    let Some(m) = m else {
+                        held.answer(&mut rated, &mut index, earlier, file, files)?;
+                        held.send();
+                        held.answer(&mut rated, &mut index, earlier, file, files)?;
+                        return Ok(0);
+                    };
+                    if earlier.on && earlier.used(m.id, file) {
+                        // The matches before it are rated; it is refused.
+                        held.answer(&mut rated, &mut index, earlier, file, files)?;
+                        held.send();
+                        held.answer(&mut rated, &mut index, earlier, file, files)?;
+                        return Err(Refused {
+                            held: rated.0,
+                            cause: Refusal::Repeated,
+                        });
                     }
-                }
-                slots.clear();
-                spare = slots.into_iter().map(|_| unreachable!()).collect();
-                rated.map_err(|_| Refusal::Rate)?;
-                if earlier.on {
-                    let at = Place { file, line: m.line };
-                    earlier.check(m.id, at, files);
-                }
-                Ok(())
-            },
-        );
+                    index.resize(names.len(), UNKNOWN);
+                    held.filling.push(m, names, &index);
+                    if held.filling.batch.len() >= HELD_MATCHES {
+                        held.answer(&mut rated, &mut index, earlier, file, files)?;
+                        held.send();
+                    }
+                    Ok(held.holds())
+                },
+            )
+        });
         let stopped = match read {
             Ok(matches) => {
                 self.read_as(FileRead {
@@ -737,6 +726,172 @@ impl<'a> Run<'a> {
 
 /// A player of the file not (yet) in the league, in the plain path's map.
 const UNKNOWN: u32 = u32::MAX;
+
+/// How many matches of a plain file are held to be rated together: enough for a level
+/// of matches without common players to keep every core busy, few enough that a file
+/// refused early has read little more.
+const HELD_MATCHES: usize = 1024;
+
+/// Matches of a plain file to be rated together: each held player's key in the reader
+/// (in batch order) and each match's first line.
+#[derive(Default)]
+struct Filled {
+    batch: RankedBatch,
+    keys: Vec<u32>,
+    lines: Vec<u64>,
+}
+
+impl Filled {
+    fn push(&mut self, m: &RankedMatch<'_>, names: &PlayerNames, index: &[u32]) {
+        let slots = m.players.iter().map(|&p| match index[p as usize] {
+            UNKNOWN => Slot::New(names.get(p)),
+            i => Slot::Known(i as usize),
+        });
+        self.batch.push(m.id, slots, m.places);
+        self.keys.extend_from_slice(m.players);
+        self.lines.push(m.line);
+    }
+
+    fn clear(&mut self) {
+        self.batch.clear();
+        self.keys.clear();
+        self.lines.clear();
+    }
+}
+
+/// What the rating thread answers for a batch: the batch (to be filled again), how it
+/// went, and the league index of each newcomer's key.
+type Answer = (Filled, Result<(), (usize, RateError)>, Vec<(u32, u32)>);
+
+/// How many of the matches the reader holds (oldest first) were found rated during one
+/// call, before any still held.
+#[derive(Default)]
+struct Rated(usize);
+
+/// The matches of a plain file held to be rated together: the batch being filled, and
+/// the one the rating thread has, if any.
+struct Held<'scope> {
+    filling: Filled,
+    /// The size of the batch the rating thread has, if any.
+    sent: Option<usize>,
+    spare: Option<Filled>,
+    to_rater: Option<SyncSender<Filled>>,
+    answers: Receiver<Answer>,
+    rater: Option<ScopedJoinHandle<'scope, ()>>,
+}
+
+impl<'scope> Held<'scope> {
+    /// Starts the thread that rates batches into `league`.
+    fn start<'env>(scope: &'scope Scope<'scope, 'env>, league: &'scope mut League) -> Self {
+        let (to_rater, batches) = sync_channel::<Filled>(1);
+        let (back, answers) = sync_channel::<Answer>(1);
+        let rater = scope.spawn(move || {
+            for filled in batches {
+                let rated = league.apply_batch(&filled.batch);
+                let stored = match &rated {
+                    Ok(()) => filled.batch.len(),
+                    Err((k, _)) => *k,
+                };
+                let mut learned = Vec::new();
+                let mut keys = filled.keys.iter();
+                for j in 0..stored {
+                    for (slot, &key) in filled.batch.players(j).zip(&mut keys) {
+                        if let Slot::New(name) = slot {
+                            let i = league
+                                .index_of(name)
+                                .expect("a stored match's players are known");
+                            learned.push((key, u32::try_from(i).unwrap_or(UNKNOWN)));
+                        }
+                    }
+                }
+                if back.send((filled, rated, learned)).is_err() {
+                    return;
+                }
+            }
+        });
+        Held {
+            filling: Filled::default(),
+            sent: None,
+            spare: None,
+            to_rater: Some(to_rater),
+            answers,
+            rater: Some(rater),
+        }
+    }
+
+    /// The matches held: those sent and those being filled.
+    fn holds(&self) -> usize {
+        self.sent.unwrap_or(0) + self.filling.batch.len()
+    }
+
+    /// Hands the batch being filled to the rating thread (which has none).
+    fn send(&mut self) {
+        debug_assert!(self.sent.is_none());
+        if self.filling.batch.is_empty() {
+            return;
+        }
+        let next = self.spare.take().unwrap_or_default();
+        let filled = std::mem::replace(&mut self.filling, next);
+        self.sent = Some(filled.batch.len());
+        let sent = self.to_rater.as_ref().map(|to| to.send(filled));
+        if !matches!(sent, Some(Ok(()))) {
+            self.rater_stopped();
+        }
+    }
+
+    /// Waits for the rating thread's answer to the batch it has, if any: the players of
+    /// the matches stored learn their index and their ids are noted for later files. A
+    /// refusal names the match among those the reader holds, after the `rated` ones
+    /// found rated during this call.
+    fn answer(
+        &mut self,
+        rated: &mut Rated,
+        index: &mut [u32],
+        earlier: &mut EarlierIds,
+        file: usize,
+        files: usize,
+    ) -> Result<(), Refused<Refusal>> {
+        if self.sent.take().is_none() {
+            return Ok(());
+        }
+        let Ok((mut filled, result, learned)) = self.answers.recv() else {
+            self.rater_stopped();
+        };
+        for (key, i) in learned {
+            index[key as usize] = i;
+        }
+        let stored = match &result {
+            Ok(()) => filled.batch.len(),
+            Err((k, _)) => *k,
+        };
+        if earlier.on {
+            for j in 0..stored {
+                let at = Place {
+                    file,
+                    line: filled.lines[j],
+                };
+                earlier.check(filled.batch.id(j), at, files);
+            }
+        }
+        filled.clear();
+        self.spare = Some(filled);
+        let before = rated.0;
+        rated.0 += stored;
+        result.map_err(|(k, _)| Refused {
+            held: before + k,
+            cause: Refusal::Rate,
+        })
+    }
+
+    /// The rating thread stopped before answering: it panicked, and so does this one.
+    fn rater_stopped(&mut self) -> ! {
+        self.to_rater = None;
+        match self.rater.take().map(ScopedJoinHandle::join) {
+            Some(Err(panic)) => std::panic::resume_unwind(panic),
+            _ => unreachable!("the rating thread answers every batch until it is dropped"),
+        }
+    }
+}
 
 /// The general reader of a source in `format`, its bytes counted by `progress`.
 fn stream<'p, R: Read + Send + 'p>(

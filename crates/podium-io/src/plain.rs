@@ -127,6 +127,16 @@ pub enum StopCause<E> {
     Refused(E),
 }
 
+/// A match the caller of [`PlainCsv::read_held`] refused: the `held`-th of the matches
+/// it held (oldest first), and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused<E> {
+    /// Which of the matches held.
+    pub held: usize,
+    /// Why.
+    pub cause: E,
+}
+
 /// Where and why [`PlainCsv::read`] stopped: every match before [`Stopped::line`] was
 /// handed on, none from there on. [`Stopped::resume`] reads the rest the general way.
 #[derive(Debug)]
@@ -271,6 +281,24 @@ impl PlainCsv {
         self.read_in_blocks(threads, BLOCK, progress, each)
     }
 
+    /// [`PlainCsv::read`] to a caller that may hold matches to rate them later, several
+    /// at a time: `each` is handed every match (`Some`) and says how many of the last
+    /// ones handed on it still holds; before the reader stops or ends it is asked
+    /// (`None`) to rate every match it holds. A refusal names the match among those
+    /// held (oldest first; the one just handed on is the last): the reader stops there,
+    /// and the matches held after it count as not handed on.
+    ///
+    /// # Errors
+    /// As [`PlainCsv::read`].
+    pub fn read_held<E>(
+        self,
+        threads: usize,
+        progress: &mut dyn FnMut(u64),
+        each: impl FnMut(Option<&RankedMatch<'_>>, &PlayerNames) -> Result<usize, Refused<E>>,
+    ) -> Result<u64, Stopped<E>> {
+        self.read_held_in_blocks(threads, BLOCK, progress, each)
+    }
+
     /// [`PlainCsv::read`] with blocks of `block_size` bytes.
     fn read_in_blocks<E>(
         self,
@@ -278,6 +306,22 @@ impl PlainCsv {
         block_size: usize,
         progress: &mut dyn FnMut(u64),
         mut each: impl FnMut(&RankedMatch<'_>, &PlayerNames) -> Result<(), E>,
+    ) -> Result<u64, Stopped<E>> {
+        self.read_held_in_blocks(threads, block_size, progress, |m, names| match m {
+            Some(m) => each(m, names)
+                .map(|()| 0)
+                .map_err(|cause| Refused { held: 0, cause }),
+            None => Ok(0),
+        })
+    }
+
+    /// [`PlainCsv::read_held`] with blocks of `block_size` bytes.
+    fn read_held_in_blocks<E>(
+        self,
+        threads: usize,
+        block_size: usize,
+        progress: &mut dyn FnMut(u64),
+        mut each: impl FnMut(Option<&RankedMatch<'_>>, &PlayerNames) -> Result<usize, Refused<E>>,
     ) -> Result<u64, Stopped<E>> {
         let PlainCsv {
             file,
@@ -384,14 +428,25 @@ impl PlainCsv {
             }
             Ok(joiner.matches)
         });
-        read.map_err(|(cause, (offset, line))| Stopped {
-            cause,
-            matches: joiner.matches,
-            offset,
-            line,
-            recent: joiner.handed.in_order().collect(),
-            file,
-            header,
+        // The matches the caller holds are rated before the reader stops or ends.
+        let read = match read {
+            Err((StopCause::Refused(cause), at)) => Err((StopCause::Refused(cause), at)),
+            read => match joiner.drain(&mut each) {
+                Ok(()) => read.map(|_| joiner.matches),
+                Err(cause) => Err((cause, (0, 0))),
+            },
+        };
+        read.map_err(|(cause, at)| {
+            let (offset, line) = joiner.stop.unwrap_or(at);
+            Stopped {
+                cause,
+                matches: joiner.matches,
+                offset,
+                line,
+                recent: joiner.handed.in_order().collect(),
+                file,
+                header,
+            }
         })
     }
 }
@@ -1143,7 +1198,15 @@ struct Joiner {
     places: Vec<usize>,
     /// Per player, the last joined match that met them (finds a player given twice).
     seen: Vec<u64>,
+    /// Matches handed on and no longer held by the caller.
     matches: u64,
+    /// Matches handed on, held or not (numbers the joined ones for `seen`).
+    sequence: u64,
+    /// The matches the caller holds, oldest first: each one's id fingerprint and first
+    /// row (byte and line).
+    held: std::collections::VecDeque<(u64, (u64, u64))>,
+    /// Where to stop instead, after the caller refused a match it held.
+    stop: Option<(u64, u64)>,
     /// Where the pending match's first row is (byte and line), and its id's fingerprint.
     pending_at: (u64, u64),
     pending_fp: u64,
@@ -1212,6 +1275,9 @@ impl Joiner {
             places: Vec::new(),
             seen: Vec::new(),
             matches: 0,
+            sequence: 0,
+            held: std::collections::VecDeque::new(),
+            stop: None,
             pending_at: (0, 0),
             pending_fp: 0,
             next_start: data_start,
@@ -1296,7 +1362,7 @@ impl Joiner {
         id: &str,
         rows: Range<usize>,
         ahead: Range<usize>,
-        each: &mut impl FnMut(&RankedMatch<'_>, &PlayerNames) -> Result<(), E>,
+        each: &mut impl FnMut(Option<&RankedMatch<'_>>, &PlayerNames) -> Result<usize, Refused<E>>,
     ) -> Result<(), StopCause<E>> {
         if rows.len() < 2 {
             return Err(StopCause::NotPlain("a match of fewer than two players"));
@@ -1316,30 +1382,69 @@ impl Joiner {
             );
             self.players.split_at(rows.len())
         };
-        each(
-            &RankedMatch {
+        let at = (
+            block.start + u64::from(block.matches[i].offset),
+            self.line_base + u64::from(block.matches[i].line),
+        );
+        self.held.push_back((block.fps[i], at));
+        self.sequence += 1;
+        let taken = each(
+            Some(&RankedMatch {
                 id,
-                line: self.line_base + u64::from(block.matches[i].line),
+                line: at.1,
                 players,
                 places: &block.places[rows],
                 ahead,
-            },
+            }),
             &self.names,
-        )
-        .map_err(StopCause::Refused)?;
-        self.matches += 1;
-        self.handed.push(
-            block.fps[i],
-            self.line_base + u64::from(block.matches[i].line),
         );
-        Ok(())
+        self.settle(taken)
+    }
+
+    /// What the caller said of the matches handed on: those it no longer holds are
+    /// handed on for good; at a refusal, those before the refused one are, and the
+    /// reader stops at it.
+    fn settle<E>(&mut self, taken: Result<usize, Refused<E>>) -> Result<(), StopCause<E>> {
+        match taken {
+            Ok(holds) => {
+                self.confirm(self.held.len().saturating_sub(holds));
+                Ok(())
+            }
+            Err(Refused { held, cause }) => {
+                let held = held.min(self.held.len().saturating_sub(1));
+                self.stop = self.held.get(held).map(|&(_, at)| at);
+                self.confirm(held);
+                self.held.clear();
+                Err(StopCause::Refused(cause))
+            }
+        }
+    }
+
+    /// The `n` oldest matches held, handed on for good.
+    fn confirm(&mut self, n: usize) {
+        for (fp, (_, line)) in self.held.drain(..n) {
+            self.matches += 1;
+            self.handed.push(fp, line);
+        }
+    }
+
+    /// Asks the caller to rate every match it holds.
+    fn drain<E>(
+        &mut self,
+        each: &mut impl FnMut(Option<&RankedMatch<'_>>, &PlayerNames) -> Result<usize, Refused<E>>,
+    ) -> Result<(), StopCause<E>> {
+        if self.held.is_empty() {
+            return Ok(());
+        }
+        let taken = each(None, &self.names).map(|_| 0);
+        self.settle(taken)
     }
 
     /// Hands on the pending match, if any.
     #[inline]
     fn flush<E>(
         &mut self,
-        each: &mut impl FnMut(&RankedMatch<'_>, &PlayerNames) -> Result<(), E>,
+        each: &mut impl FnMut(Option<&RankedMatch<'_>>, &PlayerNames) -> Result<usize, Refused<E>>,
     ) -> Result<(), StopCause<E>> {
         if !self.pending {
             return Ok(());
@@ -1350,14 +1455,14 @@ impl Joiner {
     /// [`Joiner::flush`] of a pending match.
     fn flush_pending<E>(
         &mut self,
-        each: &mut impl FnMut(&RankedMatch<'_>, &PlayerNames) -> Result<(), E>,
+        each: &mut impl FnMut(Option<&RankedMatch<'_>>, &PlayerNames) -> Result<usize, Refused<E>>,
     ) -> Result<(), StopCause<E>> {
         self.pending = false;
         if self.rows.len() < 2 {
             return Err(StopCause::NotPlain("a match of fewer than two players"));
         }
         if self.merged {
-            let seq = self.matches;
+            let seq = self.sequence;
             if self.rows.iter().any(|&(_, p)| {
                 let again = self.seen[p as usize] == seq;
                 self.seen[p as usize] = seq;
@@ -1378,20 +1483,19 @@ impl Joiner {
         self.places.clear();
         push_places(&self.keys, &mut self.places);
         self.rows.clear();
-        each(
-            &RankedMatch {
+        self.held.push_back((self.pending_fp, self.pending_at));
+        self.sequence += 1;
+        let taken = each(
+            Some(&RankedMatch {
                 id: &self.pending_id,
                 line: self.pending_at.1,
                 players: &self.players,
                 places: &self.places,
                 ahead: &[],
-            },
+            }),
             &self.names,
-        )
-        .map_err(StopCause::Refused)?;
-        self.matches += 1;
-        self.handed.push(self.pending_fp, self.pending_at.1);
-        Ok(())
+        );
+        self.settle(taken)
     }
 }
 
@@ -1718,6 +1822,59 @@ mod tests {
                 assert_eq!(hints, 12 - LOOK_AHEAD - 1);
             } else if block == 200 {
                 assert!(hints > 0, "{threads} {block}");
+            }
+        }
+    }
+
+    /// A caller that holds matches and refuses one of them stops the reader at that
+    /// match: those before it count as handed on, and the general reader goes on from
+    /// it, whichever block the matches came in and whenever the caller said so.
+    #[test]
+    fn a_held_match_refused_stops_the_reader_at_it() {
+        let text = b"match,player,rank\ng1,a,1\ng1,b,2\ng2,c,1\ng2,d,2\ng3,a,1\ng3,c,2\ng4,b,1\ng4,d,2\ng5,a,1\ng5,d,2\n";
+        let file = TempFile::new(text);
+        for (threads, block) in [(1, 1 << 20), (1, 9), (2, 9), (2, 30)] {
+            for hold in 1..4 {
+                for refuse in ["g1", "g3", "g5"] {
+                    let mut held: Vec<String> = Vec::new();
+                    let mut rated: Vec<String> = Vec::new();
+                    // Rates what it holds once it holds `hold` matches, and when asked.
+                    let mut rate = |held: &mut Vec<String>| -> Result<(), Refused<String>> {
+                        for (k, id) in held.drain(..).enumerate() {
+                            if id == refuse {
+                                return Err(Refused { held: k, cause: id });
+                            }
+                            rated.push(id);
+                        }
+                        Ok(())
+                    };
+                    let got = PlainCsv::open(&file.0)
+                        .unwrap()
+                        .read_held_in_blocks(threads, block, &mut |_| {}, |m, _| {
+                            match m {
+                                Some(m) => {
+                                    held.push(m.id.to_string());
+                                    if held.len() >= hold {
+                                        rate(&mut held)?;
+                                    }
+                                }
+                                None => rate(&mut held)?,
+                            }
+                            Ok(held.len())
+                        })
+                        .unwrap_err();
+                    let at = refuse[1..].parse::<u64>().unwrap();
+                    assert_eq!(got.cause, StopCause::Refused(refuse.to_string()));
+                    assert_eq!(got.matches(), at - 1, "{threads} {block} {hold} {refuse}");
+                    assert_eq!(got.line(), 2 * at, "{threads} {block} {hold} {refuse}");
+                    let rest: Vec<String> = got
+                        .resume("f", |f| f)
+                        .unwrap()
+                        .map(|m| m.unwrap().id().to_string())
+                        .collect();
+                    let want: Vec<String> = (at..=5).map(|k| format!("g{k}")).collect();
+                    assert_eq!(rest, want, "{threads} {block} {hold} {refuse}");
+                }
             }
         }
     }

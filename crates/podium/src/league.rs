@@ -14,8 +14,11 @@ use crate::rating::{PlayerChange, Rating};
 use crate::state::State;
 use crate::system::{Capabilities, Posterior, Prior, RatingSystem};
 
+pub mod batch;
 #[cfg(feature = "serde")]
 pub mod saved;
+
+pub use batch::{Batching, RankedBatch};
 
 /// Seconds in a day, for aging ratings by days of inactivity.
 const DAY: f64 = 86_400.0;
@@ -263,6 +266,8 @@ pub struct League {
     /// Per player, the last [`League::apply_ranked`] call that met them (finds repeats).
     stamps: Vec<u32>,
     stamp_now: u32,
+    /// What [`League::apply_batch`] keeps from batch to batch.
+    marks: batch::Marks,
     /// The factors met so far ([`crate::factor`]), and their index by factor.
     factors: Vec<FactorRecord>,
     factor_index: HashMap<Factor, usize>,
@@ -341,6 +346,7 @@ impl League {
             spare: Vec::new(),
             stamps: Vec::new(),
             stamp_now: 0,
+            marks: batch::Marks::default(),
             factors: Vec::new(),
             factor_index: HashMap::new(),
         }
@@ -832,16 +838,11 @@ impl League {
         }
     }
 
-    /// The step every way of rating a match ends in: refuses changes that are not finite
-    /// numbers (nothing applied), then adds the new players, stores every player's rating
-    /// (and state) and counts the match in their statistics. `won` says, per player,
-    /// whether they finished first. Every slot is [`Slot::Known`] afterwards.
-    #[inline]
-    fn commit(
-        &mut self,
-        outcome: &Outcome<'_>,
-        slots: &mut [Slot<'_>],
-        won: impl Iterator<Item = bool>,
+    /// Refuses a match's changes that do not fit its players (one each, and one state
+    /// each for a system that returned states) or are not finite numbers.
+    fn check_changes(
+        &self,
+        slots: &[Slot<'_>],
         changes: &[PlayerChange],
         states: &[Option<State>],
     ) -> Result<(), RateError> {
@@ -873,6 +874,24 @@ impl League {
                 });
             }
         }
+        Ok(())
+    }
+
+    /// The step every way of rating a match ends in: refuses changes that are not finite
+    /// numbers (nothing applied), then adds the new players, stores every player's rating
+    /// (and state) and counts the match in their statistics. `won` says, per player,
+    /// whether they finished first. Every slot is [`Slot::Known`] afterwards.
+    #[inline]
+    fn commit(
+        &mut self,
+        outcome: &Outcome<'_>,
+        slots: &mut [Slot<'_>],
+        won: impl Iterator<Item = bool>,
+        changes: &[PlayerChange],
+        states: &[Option<State>],
+    ) -> Result<(), RateError> {
+        self.check_changes(slots, changes, states)?;
+        let stateful = self.caps.keeps_state && !states.is_empty();
         let tally = Tally::new(outcome.id, outcome.time, outcome.entries, outcome.winners);
         for (k, ((slot, c), won)) in slots.iter_mut().zip(changes).zip(won).enumerate() {
             let i = match *slot {

@@ -78,7 +78,9 @@ pub use factor::{Factor, Factored, MatchFactor};
 pub use frags::{FragConfig, FragEvent, FragRanking};
 #[cfg(feature = "serde")]
 pub use league::saved::{SaveError, SavedLeague};
-pub use league::{FactorRecord, League, MatchReport, PlayerRecord, PlayerStats, Slot, Standing};
+pub use league::{
+    FactorRecord, League, MatchReport, PlayerRecord, PlayerStats, RankedBatch, Slot, Standing,
+};
 pub use limits::LimitError;
 pub use model::{Entry, Finish, Match, MatchBuilder, Member, ResultRow};
 pub use order::{Order, OrderError};

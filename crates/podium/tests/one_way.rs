@@ -200,3 +200,96 @@ proptest! {
         }
     }
 }
+
+/// A free-for-all of `players` (of a pool of 12; a player may come twice, which is
+/// refused) with places from `finishes`, as a plain reader gives it.
+fn ranked_game() -> impl Strategy<Value = (Vec<usize>, Vec<usize>)> {
+    prop::collection::vec((0usize..12, 0u8..3), 2..6).prop_map(|raw| {
+        let mut raw = raw;
+        raw.sort_by_key(|&(_, f)| f);
+        let mut places: Vec<usize> = Vec::with_capacity(raw.len());
+        for (i, &(_, f)) in raw.iter().enumerate() {
+            let tied = i > 0 && raw[i - 1].1 == f;
+            places.push(if tied { places[i - 1] } else { i + 1 });
+        }
+        (raw.into_iter().map(|(p, _)| p).collect(), places)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Matches handed on in batches ([`League::apply_batch`], rated at the same time
+    /// where they share no player) end as one after the other: the same players in the
+    /// same order with the same ratings to the bit and the same statistics, and a batch
+    /// stops at the match rated alone would refuse (a player twice; `elo` refuses more
+    /// than two entries).
+    #[test]
+    fn a_batch_rates_as_its_matches_one_after_the_other(
+        games in prop::collection::vec(ranked_game(), 1..40),
+        cuts in prop::collection::vec(1usize..12, 1..6),
+        known in 0usize..12,
+    ) {
+        let names: Vec<String> = (0..12).map(|p| format!("p{p}")).collect();
+        for spec in podium::systems() {
+            let sys: std::sync::Arc<dyn podium::RatingSystem> =
+                std::sync::Arc::from(podium::system(spec.name, &Settings::new()).unwrap());
+            let mut alone = League::shared(sys.clone());
+            let mut batched = League::shared(sys.clone());
+            batched.set_batching(if known % 2 == 0 {
+                podium::league::Batching::AtOnce
+            } else {
+                podium::league::Batching::Fastest
+            });
+            let mut refused = Vec::new();
+            for (k, (players, places)) in games.iter().enumerate() {
+                let mut slots: Vec<Slot<'_>> =
+                    players.iter().map(|&p| Slot::New(names[p].as_str())).collect();
+                if alone.apply_ranked(&format!("m{k}"), &mut slots, places).is_err() {
+                    refused.push(k);
+                }
+            }
+            // Batches of the sizes in `cuts`, in turn; players the league knew when the
+            // batch was made are given by index for the first `known` of the pool.
+            let mut next = 0;
+            let mut stopped = Vec::new();
+            let mut batch = podium::RankedBatch::default();
+            let mut cut = cuts.iter().cycle();
+            while next < games.len() {
+                let size = *cut.next().unwrap();
+                batch.clear();
+                let first = next;
+                for (k, (players, places)) in games.iter().enumerate().skip(first).take(size) {
+                    let slots: Vec<Slot<'_>> = players
+                        .iter()
+                        .map(|&p| match batched.index_of(&names[p]) {
+                            Some(i) if p < known => Slot::Known(i),
+                            _ => Slot::New(names[p].as_str()),
+                        })
+                        .collect();
+                    batch.push(&format!("m{k}"), slots, places);
+                }
+                match batched.apply_batch(&batch) {
+                    Ok(()) => next = first + batch.len(),
+                    Err((at, _)) => {
+                        stopped.push(first + at);
+                        next = first + at + 1;
+                    }
+                }
+            }
+            prop_assert_eq!(&refused, &stopped, "{}", spec.name);
+            prop_assert_eq!(alone.matches_rated(), batched.matches_rated(), "{}", spec.name);
+            let records = |l: &League| {
+                l.players()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| {
+                        let r = l.current(i);
+                        (p.name.clone(), r.value.to_bits(), r.sigma.map(f64::to_bits), r.games, format!("{:?}", p.stats))
+                    })
+                    .collect::<Vec<_>>()
+            };
+            prop_assert_eq!(records(&alone), records(&batched), "{}", spec.name);
+        }
+    }
+}

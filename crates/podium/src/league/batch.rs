@@ -1,0 +1,680 @@
+//! Many free-for-alls of single players at once ([`League::apply_batch`]): the matches a
+//! reader holds, rated as [`League::apply_ranked`] rates them one after the other, on
+//! every core where the system allows it.
+//!
+//! Matches that share no player do not depend on each other: each one's players come in
+//! with the ratings and states of their own last match. Rated at once, every thread takes
+//! the next match in file order and waits, if need be, for the matches before it that
+//! its players played; everything is stored in file order at the end. Each match goes
+//! through the system's one rating call with the very prior it would have had in turn,
+//! so the results are the same to the last bit. A league times its first batches in
+//! turn and rates the rest at once when a match takes long enough for that to pay (a
+//! system as quick as `sme` spends less on a match than the threads spend handing it
+//! on). Always rated in turn: a
+//! system that learns a league-wide value from every match
+//! ([`RatingSystem::initial_learned`]), and one whose newcomers start from the ratings of
+//! the league ([`RatingSystem::new_player_rating`] reading its pool).
+//!
+//! [`RatingSystem::initial_learned`]: crate::RatingSystem::initial_learned
+//! [`RatingSystem::new_player_rating`]: crate::RatingSystem::new_player_rating
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+use super::{League, Outcome, Slot};
+use crate::error::{MatchError, RateError};
+use crate::model::{Entry, Match};
+use crate::rating::Rating;
+use crate::state::State;
+use crate::system::{Posterior, Prior};
+
+/// How many matches ahead [`League::apply_batch`] starts loading players' records when
+/// it rates in turn (see [`League::prefetch`]).
+const LOOK_AHEAD: usize = 4;
+
+/// A player of a [`RankedBatch`]: by league index, or by id (its bytes in the batch's
+/// text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Held {
+    Known(usize),
+    New(u32, u32),
+}
+
+/// One match of a [`RankedBatch`]: its id in the batch's text, its players and places.
+#[derive(Debug, Clone)]
+struct HeldMatch {
+    id: Range<u32>,
+    players: Range<u32>,
+    places: Range<u32>,
+}
+
+/// Free-for-alls of single players, in rating order, for [`League::apply_batch`]: each
+/// one as [`League::apply_ranked`] takes it (players best first, by index or by id, with
+/// 1-based places). Ids are copied in; a batch is cleared and refilled without
+/// allocating once it has grown.
+///
+/// ```
+/// use podium::league::{League, RankedBatch, Slot};
+/// let mut league = League::new(podium::system("trueskill", &podium::Settings::new()).unwrap());
+/// let mut batch = RankedBatch::default();
+/// batch.push("g1", [Slot::New("ann"), Slot::New("bo")], &[1, 2]);
+/// batch.push("g2", [Slot::New("cy"), Slot::New("di")], &[1, 1]);
+/// batch.push("g3", [Slot::New("bo"), Slot::New("cy")], &[1, 2]);
+/// league.apply_batch(&batch).unwrap();
+/// assert_eq!(league.matches_rated(), 3);
+/// assert_eq!(league.get("bo").unwrap().stats.games, 2);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct RankedBatch {
+    text: String,
+    matches: Vec<HeldMatch>,
+    players: Vec<Held>,
+    places: Vec<usize>,
+}
+
+impl RankedBatch {
+    /// Adds a match at the end.
+    ///
+    /// # Panics
+    /// If the batch's ids come to more than 4 GiB.
+    pub fn push<'a>(
+        &mut self,
+        id: &str,
+        players: impl IntoIterator<Item = Slot<'a>>,
+        places: &[usize],
+    ) {
+        let id = self.add_text(id);
+        let start = self.players.len() as u32;
+        for slot in players {
+            let held = match slot {
+                Slot::Known(i) => Held::Known(i),
+                Slot::New(name) => {
+                    let r = self.add_text(name);
+                    Held::New(r.start, r.end)
+                }
+            };
+            self.players.push(held);
+        }
+        let first = self.places.len() as u32;
+        self.places.extend_from_slice(places);
+        self.matches.push(HeldMatch {
+            id,
+            players: start..self.players.len() as u32,
+            places: first..self.places.len() as u32,
+        });
+    }
+
+    fn add_text(&mut self, s: &str) -> Range<u32> {
+        let start = self.text.len();
+        self.text.push_str(s);
+        let end = u32::try_from(self.text.len()).expect("a batch's ids fit in 4 GiB");
+        start as u32..end
+    }
+
+    /// The number of matches.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.matches.len()
+    }
+
+    /// Whether it holds no match.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.matches.is_empty()
+    }
+
+    /// Empties it, keeping its allocations.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.matches.clear();
+        self.players.clear();
+        self.places.clear();
+    }
+
+    /// Match `j`'s id.
+    #[must_use]
+    pub fn id(&self, j: usize) -> &str {
+        let r = &self.matches[j].id;
+        &self.text[r.start as usize..r.end as usize]
+    }
+
+    /// Match `j`'s players, best first, as they were pushed.
+    pub fn players(&self, j: usize) -> impl ExactSizeIterator<Item = Slot<'_>> + '_ {
+        let r = &self.matches[j].players;
+        self.players[r.start as usize..r.end as usize]
+            .iter()
+            .map(|held| self.slot(*held))
+    }
+
+    /// Match `j`'s places, as they were pushed.
+    #[must_use]
+    pub fn places(&self, j: usize) -> &[usize] {
+        let r = &self.matches[j].places;
+        &self.places[r.start as usize..r.end as usize]
+    }
+
+    fn slot(&self, held: Held) -> Slot<'_> {
+        match held {
+            Held::Known(i) => Slot::Known(i),
+            Held::New(s, e) => Slot::New(&self.text[s as usize..e as usize]),
+        }
+    }
+}
+
+/// An iterator that notes whether it was read: a system's newcomer rating that reads it
+/// depends on the league's ratings.
+struct Probe(bool);
+
+impl Iterator for Probe {
+    type Item = &'static Rating;
+
+    fn next(&mut self) -> Option<&'static Rating> {
+        self.0 = true;
+        None
+    }
+}
+
+/// How a league rates a batch of matches ([`League::apply_batch`],
+/// [`League::set_batching`]). Every way gives the same numbers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Batching {
+    /// At once when a match rated in turn takes long enough for that to pay, as timed
+    /// on the league's first batches (the default).
+    #[default]
+    Fastest,
+    /// One match after the other, on the calling thread.
+    InTurn,
+    /// On every thread of the pool ([`rayon`]), where the system allows it.
+    AtOnce,
+}
+
+/// How many batches [`League::apply_batch`] times in turn before it chooses a way.
+const TRIALS: u32 = 3;
+/// The seconds a match rated in turn takes from which rating at once is faster: the
+/// threads add about a microsecond of work to each match (resolving its players ahead,
+/// its own buffers, storing it apart), and two threads halve the rest.
+const AT_ONCE_FROM: f64 = 2e-6;
+
+/// How a league rates its batches: timing them in turn (the batches timed so far and
+/// the fastest seconds a match took), or decided.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum BatchWay {
+    Timing { batches: u32, fastest: f64 },
+    InTurn,
+    AtOnce,
+}
+
+impl Default for BatchWay {
+    fn default() -> Self {
+        BatchWay::Timing {
+            batches: 0,
+            fastest: 0.0,
+        }
+    }
+}
+
+/// What a league keeps from batch to batch: the way it rates them, and per player the
+/// batch that last met them with their last place in it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Marks {
+    pub(crate) way: BatchWay,
+    generation: u32,
+    last: Vec<(u32, u32)>,
+}
+
+/// What became of a match of a batch rated at once.
+#[derive(Debug)]
+enum Rated {
+    Done(Posterior),
+    Refused(RateError),
+    /// Not rated: a match before it was refused.
+    Skipped,
+}
+
+/// The buffers one thread rates a batch's matches in.
+struct Scratch<'a> {
+    game: Box<Match>,
+    spare: Vec<Entry>,
+    slots: Vec<Slot<'a>>,
+    before: Vec<Rating>,
+    states: Vec<Option<&'a State>>,
+}
+
+impl Scratch<'_> {
+    fn new() -> Self {
+        Scratch {
+            game: Box::new(Match::scratch()),
+            spare: Vec::new(),
+            slots: Vec::new(),
+            before: Vec::new(),
+            states: Vec::new(),
+        }
+    }
+}
+
+/// A batch's players resolved before its matches are rated at once: per held player,
+/// their index (a newcomer's is the one storing will give them), the held player of the
+/// same player's match before in the batch (+1; 0 for none) and the match they are in.
+struct Plan {
+    who: Vec<usize>,
+    earlier: Vec<u32>,
+    owner: Vec<u32>,
+    /// The matches resolved: all, or those before the first refused.
+    matches: usize,
+    /// The first match refused before any rating (a player given twice), if any.
+    refused: Option<(usize, RateError)>,
+}
+
+impl League {
+    /// Rates the matches of `batch` in order, each as [`League::apply_ranked`] rates it
+    /// (the same numbers to the last bit), on every core where that holds (see
+    /// [`crate::league::batch`]). It stops at the first match refused: the matches before
+    /// it are stored, it and those after it are not.
+    ///
+    /// # Errors
+    /// The index in the batch of the first match refused, with an error of
+    /// [`League::apply_ranked`].
+    ///
+    /// # Panics
+    /// If a [`Slot::Known`] index is not a player of this league.
+    pub fn apply_batch(&mut self, batch: &RankedBatch) -> Result<(), (usize, RateError)> {
+        if batch.len() < 2 || !self.rates_batches_at_once() {
+            return self.apply_batch_in_turn(batch);
+        }
+        self.apply_batch_timed(batch)
+    }
+
+    /// Chooses how [`League::apply_batch`] rates: in turn, at once where the system
+    /// allows it, or the faster of the two (the default). The numbers are the same.
+    pub fn set_batching(&mut self, batching: Batching) {
+        self.marks.way = match batching {
+            Batching::Fastest => BatchWay::default(),
+            Batching::InTurn => BatchWay::InTurn,
+            Batching::AtOnce => BatchWay::AtOnce,
+        };
+    }
+
+    /// Whether a batch's matches may be rated at the same time: more than one thread, a
+    /// system that learns nothing league-wide and whose newcomers start where they start
+    /// whoever is in the league.
+    fn rates_batches_at_once(&self) -> bool {
+        if self.learned.is_some()
+            || rayon::current_num_threads() < 2
+            || matches!(self.marks.way, BatchWay::InTurn)
+        {
+            return false;
+        }
+        let mut probe = Probe(false);
+        let _ = self.system.new_player_rating(&mut probe);
+        !probe.0
+    }
+
+    /// [`League::apply_batch`] one match after the other.
+    fn apply_batch_in_turn(&mut self, batch: &RankedBatch) -> Result<(), (usize, RateError)> {
+        let mut slots: Vec<Slot<'_>> = Vec::new();
+        for j in 0..batch.len() {
+            if j + LOOK_AHEAD < batch.len() {
+                for slot in batch.players(j + LOOK_AHEAD) {
+                    if let Slot::Known(i) = slot {
+                        self.prefetch(i);
+                    }
+                }
+            }
+            slots.clear();
+            slots.extend(batch.players(j));
+            self.apply_ranked(batch.id(j), &mut slots, batch.places(j))
+                .map_err(|e| (j, e))?;
+        }
+        Ok(())
+    }
+
+    /// Resolves every held player of `batch`: who they are, and where they played last
+    /// in the batch.
+    fn plan(&mut self, batch: &RankedBatch) -> Plan {
+        let known = self.players.len();
+        let total = batch.players.len();
+        let mut plan = Plan {
+            who: Vec::with_capacity(total),
+            earlier: Vec::with_capacity(total),
+            owner: Vec::with_capacity(total),
+            matches: batch.len(),
+            refused: None,
+        };
+        let mut newcomers: HashMap<&str, usize, foldhash::fast::RandomState> = HashMap::default();
+        // Per player, the batch that last met them and their last held place there (+1).
+        self.marks.generation = self.marks.generation.wrapping_add(1);
+        if self.marks.generation == 0 {
+            self.marks.last.clear();
+            self.marks.generation = 1;
+        }
+        let generation = self.marks.generation;
+        let last = &mut self.marks.last;
+        last.resize(known, (0, 0));
+        for (j, m) in batch.matches.iter().enumerate() {
+            let range = m.players.start as usize..m.players.end as usize;
+            for s in range.clone() {
+                let p = match batch.players[s] {
+                    Held::Known(i) => {
+                        assert!(i < known, "no player with index {i}");
+                        i
+                    }
+                    Held::New(a, b) => {
+                        let name = &batch.text[a as usize..b as usize];
+                        match self.index.get(name) {
+                            Some(&i) => i,
+                            None => {
+                                let next = known + newcomers.len();
+                                let p = *newcomers.entry(name).or_insert(next);
+                                if p >= last.len() {
+                                    last.resize(p + 1, (0, 0));
+                                }
+                                p
+                            }
+                        }
+                    }
+                };
+                let seen = match last[p] {
+                    (g, s) if g == generation => s,
+                    _ => 0,
+                };
+                if seen as usize > range.start {
+                    let player = match batch.players[s] {
+                        Held::Known(i) => self.players[i].name.clone(),
+                        Held::New(a, b) => batch.text[a as usize..b as usize].to_string(),
+                    };
+                    plan.refused = Some((j, MatchError::DuplicatePlayer { player }.into()));
+                    plan.who.truncate(range.start);
+                    plan.earlier.truncate(range.start);
+                    plan.owner.truncate(range.start);
+                    plan.matches = j;
+                    break;
+                }
+                plan.who.push(p);
+                plan.earlier.push(seen);
+                plan.owner.push(j as u32);
+                last[p] = (generation, s as u32 + 1);
+            }
+            if plan.refused.is_some() {
+                break;
+            }
+        }
+        // Newcomers are not players yet.
+        last.truncate(known);
+        plan
+    }
+
+    /// Rates `batch` in turn or at once. The first [`TRIALS`] batches are rated in turn
+    /// and timed; when the fastest of them took [`AT_ONCE_FROM`] a match or more, the
+    /// league rates the rest at once. Either way gives the same numbers.
+    fn apply_batch_timed(&mut self, batch: &RankedBatch) -> Result<(), (usize, RateError)> {
+        let BatchWay::Timing { batches, fastest } = self.marks.way else {
+            return match self.marks.way {
+                BatchWay::InTurn => self.apply_batch_in_turn(batch),
+                _ => self.apply_batch_at_once(batch),
+            };
+        };
+        let start = std::time::Instant::now();
+        let rated = self.apply_batch_in_turn(batch);
+        if rated.is_ok() {
+            let took = start.elapsed().as_secs_f64() / batch.len() as f64;
+            let fastest = if batches == 0 {
+                took
+            } else {
+                fastest.min(took)
+            };
+            self.marks.way = if batches + 1 < TRIALS {
+                BatchWay::Timing {
+                    batches: batches + 1,
+                    fastest,
+                }
+            } else if fastest >= AT_ONCE_FROM {
+                BatchWay::AtOnce
+            } else {
+                BatchWay::InTurn
+            };
+        }
+        rated
+    }
+
+    /// [`League::apply_batch`] on every thread.
+    fn apply_batch_at_once(&mut self, batch: &RankedBatch) -> Result<(), (usize, RateError)> {
+        let mut plan = self.plan(batch);
+        let (first_bad, mut refused, mut done) = self.rate_all(batch, &plan);
+        if refused.is_none() {
+            refused = plan.refused.take();
+        }
+        // Stored in file order: newcomers take their indices in order of first appearance.
+        let mut slots: Vec<Slot<'_>> = Vec::new();
+        for (j, posterior) in done.iter_mut().enumerate().take(first_bad) {
+            let Some(Rated::Done(posterior)) = posterior.take() else {
+                unreachable!("every match before the first refused is rated")
+            };
+            if let Some(ahead) = batch.matches.get(j + LOOK_AHEAD) {
+                for &p in &plan.who[ahead.players.start as usize..ahead.players.end as usize] {
+                    self.prefetch(p);
+                }
+            }
+            let range =
+                batch.matches[j].players.start as usize..batch.matches[j].players.end as usize;
+            slots.clear();
+            for s in range {
+                let p = plan.who[s];
+                slots.push(if p < self.players.len() {
+                    Slot::Known(p)
+                } else {
+                    debug_assert_eq!(p, self.players.len());
+                    batch.slot(batch.players[s])
+                });
+            }
+            let places = batch.places(j);
+            let winners = places.iter().take_while(|&&p| p == 1).count();
+            let outcome = Outcome {
+                id: batch.id(j),
+                time: None,
+                entries: places.len(),
+                winners,
+            };
+            let won = (0..places.len()).map(|k| k < winners);
+            self.commit(
+                &outcome,
+                &mut slots,
+                won,
+                &posterior.changes,
+                &posterior.states,
+            )
+            .map_err(|e| (j, e))?;
+        }
+        match refused {
+            Some(r) => Err(r),
+            None => Ok(()),
+        }
+    }
+
+    /// Rates every match of `batch` that `plan` resolved, on every thread: each thread
+    /// takes the next match in file order and waits, if need be, for the matches before
+    /// it that its players played. Returns the first match refused (or the number of
+    /// matches), why, and what each match came to.
+    fn rate_all(
+        &self,
+        batch: &RankedBatch,
+        plan: &Plan,
+    ) -> (usize, Option<(usize, RateError)>, Vec<OnceLock<Rated>>) {
+        let n = plan.matches;
+        let done: Vec<OnceLock<Rated>> = (0..n).map(|_| OnceLock::new()).collect();
+        let next = AtomicUsize::new(0);
+        let first_bad = AtomicUsize::new(n);
+        let newcomer = self.newcomer();
+        let work = || {
+            let mut sc = Scratch::new();
+            loop {
+                let j = next.fetch_add(1, Ordering::Relaxed);
+                if j >= n {
+                    break;
+                }
+                // Every match taken is settled, so that no one waits for it in vain.
+                let rated = if j > first_bad.load(Ordering::Relaxed)
+                    || !self.ready(batch, plan, &done, j)
+                {
+                    Rated::Skipped
+                } else {
+                    match self.rate_held(batch, plan, &done, newcomer, j, &mut sc) {
+                        Ok(p) => Rated::Done(p),
+                        Err(e) => {
+                            first_bad.fetch_min(j, Ordering::Relaxed);
+                            Rated::Refused(e)
+                        }
+                    }
+                };
+                let _ = done[j].set(rated);
+            }
+        };
+        let threads = rayon::current_num_threads();
+        rayon::in_place_scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(|_| work());
+            }
+            work();
+        });
+        let mut done = done;
+        let first = first_bad.into_inner();
+        let refused = (first < n).then(|| match done[first].take() {
+            Some(Rated::Refused(e)) => (first, e),
+            _ => unreachable!("the first match refused holds its error"),
+        });
+        (first, refused, done)
+    }
+
+    /// Waits until every match before `j` that its players played is settled; whether
+    /// they all were rated.
+    fn ready(&self, batch: &RankedBatch, plan: &Plan, done: &[OnceLock<Rated>], j: usize) -> bool {
+        let m = &batch.matches[j];
+        let mut ok = true;
+        for s in m.players.start as usize..m.players.end as usize {
+            if let Some(e) = plan.earlier[s].checked_sub(1) {
+                let cell = &done[plan.owner[e as usize] as usize];
+                let mut spins = 0u32;
+                let rated = loop {
+                    if let Some(r) = cell.get() {
+                        break r;
+                    }
+                    spins += 1;
+                    if spins < 64 {
+                        std::hint::spin_loop();
+                    } else {
+                        std::thread::yield_now();
+                    }
+                };
+                ok &= matches!(rated, Rated::Done(_));
+            }
+        }
+        ok
+    }
+
+    /// Rates match `j` of `batch` from the league and the matches before it in `done`, as [`League::apply_ranked`] would rate it in turn.
+    fn rate_held<'s>(
+        &'s self,
+        batch: &'s RankedBatch,
+        plan: &Plan,
+        done: &'s [OnceLock<Rated>],
+        newcomer: Rating,
+        j: usize,
+        sc: &mut Scratch<'s>,
+    ) -> Result<Posterior, RateError> {
+        let known = self.players.len();
+        let range = batch.matches[j].players.start as usize..batch.matches[j].players.end as usize;
+        sc.slots.clear();
+        for s in range.clone() {
+            let p = plan.who[s];
+            sc.slots.push(if p < known {
+                Slot::Known(p)
+            } else {
+                batch.slot(batch.players[s])
+            });
+        }
+        let records = &self.players;
+        sc.game.refill_ranked(
+            batch.id(j),
+            &sc.slots,
+            batch.places(j),
+            &mut sc.spare,
+            |i, s| s.clone_from(&records[i].name),
+        )?;
+        sc.before.clear();
+        sc.states.clear();
+        for s in range {
+            let rating = match plan.earlier[s] {
+                0 if plan.who[s] < known => self.players[plan.who[s]].rating,
+                0 => newcomer,
+                e => {
+                    let (post, k) = held_result(batch, plan, done, e as usize - 1);
+                    post.changes[k].after
+                }
+            };
+            sc.before.push(rating);
+            if self.caps.keeps_state {
+                sc.states.push(self.state_before(batch, plan, done, s));
+            }
+        }
+        let prior = Prior {
+            game: &sc.game,
+            ratings: &sc.before,
+            states: &sc.states,
+            learned: None,
+            factors: &[],
+        };
+        let mut out = Posterior::default();
+        self.system.rate_into(&prior, &mut out)?;
+        if !out.factors.is_empty() {
+            return Err(RateError::FactorCountMismatch {
+                expected: 0,
+                found: out.factors.len(),
+            });
+        }
+        self.check_changes(&sc.slots, &out.changes, &out.states)?;
+        Ok(out)
+    }
+
+    /// The state of held player `s` before their match: that of their last match in the
+    /// batch, or before it when that match kept none, or the league's.
+    fn state_before<'s>(
+        &'s self,
+        batch: &RankedBatch,
+        plan: &Plan,
+        done: &'s [OnceLock<Rated>],
+        mut s: usize,
+    ) -> Option<&'s State> {
+        loop {
+            match plan.earlier[s] {
+                0 => {
+                    return (plan.who[s] < self.players.len())
+                        .then(|| self.state(plan.who[s]))
+                        .flatten()
+                }
+                e => {
+                    s = e as usize - 1;
+                    let (post, k) = held_result(batch, plan, done, s);
+                    if !post.states.is_empty() {
+                        return post.states[k].as_ref();
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The posterior of the match of held player `s`, rated already, and the player's place
+/// in it.
+fn held_result<'d>(
+    batch: &RankedBatch,
+    plan: &Plan,
+    done: &'d [OnceLock<Rated>],
+    s: usize,
+) -> (&'d Posterior, usize) {
+    let j = plan.owner[s] as usize;
+    let Some(Rated::Done(post)) = done[j].get() else {
+        unreachable!("a match is rated after those it waits for")
+    };
+    (post, s - batch.matches[j].players.start as usize)
+}
