@@ -4,9 +4,11 @@
 //! The reader is chosen once per file, before it is read:
 //!
 //! - **plain** long CSV of free-for-alls ([`crate::plain`]) is read on several threads and
-//!   rated a batch of matches at a time with [`League::apply_batch`], which rates each
-//!   match as [`League::apply`] does (in turn, or on every core where that gives the same
-//!   numbers), on a thread of its own while the next batch is read. Where the file stops
+//!   rated match by match with [`League::apply_ranked`], which rates each match as
+//!   [`League::apply`] does; where the league can rate matches at once
+//!   ([`League::rates_at_once`]) and they take long enough for that to pay (timed on the
+//!   first ones; [`Reading::at_once`]), the rest go a batch at a time to
+//!   [`League::apply_batch`], on a thread of its own while the next batch is read. Where the file stops
 //!   being plain, or at a match the fast path does not rate, the general reader goes on
 //!   from that match: nothing is read twice and nothing is rated twice.
 //! - **anything else** (standard input, JSON Lines, other CSV, a caller that wants every
@@ -101,6 +103,11 @@ pub struct Reading<'a> {
     pub threads: usize,
     /// Told the bytes of each part of a file read.
     pub progress: &'a (dyn Fn(u64) + Sync),
+    /// Whether plain files are rated in batches on every core, where the league can
+    /// ([`League::rates_at_once`]); the numbers are the same either way. `None` (the
+    /// default): where the first matches, rated one by one, took long enough for that to
+    /// pay.
+    pub at_once: Option<bool>,
 }
 
 impl Default for Reading<'_> {
@@ -109,6 +116,7 @@ impl Default for Reading<'_> {
         Reading {
             threads: std::thread::available_parallelism().map_or(1, |n| (n.get() - 1).clamp(1, 8)),
             progress: &|_| {},
+            at_once: None,
         }
     }
 }
@@ -117,6 +125,7 @@ impl fmt::Debug for Reading<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Reading")
             .field("threads", &self.threads)
+            .field("at_once", &self.at_once)
             .finish_non_exhaustive()
     }
 }
@@ -563,38 +572,75 @@ impl<'a> Run<'a> {
         // The reader's player keys (dense, per file) to league indices.
         let mut index: Vec<u32> = Vec::new();
         let threads = self.reading.threads;
-        // The matches are rated a batch at a time ([`League::apply_batch`]) on a thread
-        // of their own, while the next batch is read.
         let read = std::thread::scope(|scope| {
-            let mut held = Held::start(scope, league);
+            // Matches are rated one by one as they are read, and timed. Where a match takes
+            // long enough and the league can rate several at once, the rest go on in
+            // batches ([`League::apply_batch`]), rated on a thread of their own while the
+            // next batch is read.
+            let at_once = league.rates_at_once();
+            let mut timing = Timing::new(at_once && self.reading.at_once.is_none());
+            let mut held: Option<Held<'_>> = None;
+            let mut league = Some(league);
+            if at_once && self.reading.at_once == Some(true) {
+                held = league.take().map(|league| Held::start(scope, league));
+            }
+            let mut spare: Vec<Slot<'static>> = Vec::new();
             plain.read_held(
                 threads,
                 &mut |bytes| progress(bytes),
                 |m, names| -> Result<usize, Refused<Refusal>> {
-                    let mut rated = Rated::default();
-                    let Some(m) = m else {
-                        held.answer(&mut rated, &mut index, earlier, file, files)?;
-                        held.send();
-                        held.answer(&mut rated, &mut index, earlier, file, files)?;
-                        return Ok(0);
-                    };
+                    if let Some(held) = held.as_mut() {
+                        return held.take(m, names, &mut index, earlier, (file, files));
+                    }
+                    let Some(m) = m else { return Ok(0) };
+                    let refuse = |cause| Refused { held: 0, cause };
                     if earlier.on && earlier.used(m.id, file) {
-                        // The matches before it are rated; it is refused.
-                        held.answer(&mut rated, &mut index, earlier, file, files)?;
-                        held.send();
-                        held.answer(&mut rated, &mut index, earlier, file, files)?;
-                        return Err(Refused {
-                            held: rated.0,
-                            cause: Refusal::Repeated,
+                        return Err(refuse(Refusal::Repeated));
+                    }
+                    let Some(one) = league.as_deref_mut() else {
+                        unreachable!("a league rates here until the batches start")
+                    };
+                    index.resize(names.len(), UNKNOWN);
+                    for &p in m.ahead {
+                        one.prefetch(index[p as usize] as usize);
+                    }
+                    // The slots borrow this match's names; their buffer is reused (an empty
+                    // vector changes its element's lifetime in place, without allocating).
+                    let mut slots: Vec<Slot<'_>> = std::mem::take(&mut spare)
+                        .into_iter()
+                        .map(|_| unreachable!("the buffer is empty"))
+                        .collect();
+                    let mut new = false;
+                    slots.reserve(m.players.len());
+                    for &p in m.players {
+                        slots.push(match index[p as usize] {
+                            UNKNOWN => {
+                                new = true;
+                                Slot::New(names.get(p))
+                            }
+                            i => Slot::Known(i as usize),
                         });
                     }
-                    index.resize(names.len(), UNKNOWN);
-                    held.filling.push(m, names, &index);
-                    if held.filling.batch.len() >= HELD_MATCHES {
-                        held.answer(&mut rated, &mut index, earlier, file, files)?;
-                        held.send();
+                    let rated = timing.rate(new, || one.apply_ranked(m.id, &mut slots, m.places));
+                    // Players met before keep their index; new ones learn theirs.
+                    if new && rated.is_ok() {
+                        for (&p, slot) in m.players.iter().zip(&slots) {
+                            if let Slot::Known(i) = *slot {
+                                index[p as usize] = u32::try_from(i).unwrap_or(UNKNOWN);
+                            }
+                        }
                     }
-                    Ok(held.holds())
+                    slots.clear();
+                    spare = slots.into_iter().map(|_| unreachable!()).collect();
+                    rated.map_err(|_| refuse(Refusal::Rate))?;
+                    if earlier.on {
+                        let at = Place { file, line: m.line };
+                        earlier.check(m.id, at, files);
+                    }
+                    if timing.decided() {
+                        held = league.take().map(|league| Held::start(scope, league));
+                    }
+                    Ok(0)
                 },
             )
         });
@@ -732,6 +778,65 @@ const UNKNOWN: u32 = u32::MAX;
 /// refused early has read little more.
 const HELD_MATCHES: usize = 1024;
 
+/// How many matches, rated one by one, are timed before the batches may start: every
+/// [`SAMPLE`]th of those whose players the league knows (a newcomer costs more than the
+/// rating: the players' table grows).
+const TIMED: u32 = 256;
+/// One match in this many is timed.
+const SAMPLE: u32 = 8;
+/// The seconds a match takes, one by one, from which batches rated at once are faster:
+/// handing matches to other threads adds about a microsecond of work to each (resolving
+/// its players ahead, buffers of its own, storing it apart), and two threads halve the
+/// rest. `sme` takes well under it, TrueSkill and Elo-MMR well over.
+const AT_ONCE_FROM: f64 = 2e-6;
+
+/// Times the rating of matches one by one: whether batches rated at once would be
+/// faster.
+struct Timing {
+    /// Whether the league can rate at once, and the matches are still being timed.
+    on: bool,
+    matches: u32,
+    timed: u32,
+    seconds: f64,
+}
+
+impl Timing {
+    fn new(on: bool) -> Self {
+        Timing {
+            on,
+            matches: 0,
+            timed: 0,
+            seconds: 0.0,
+        }
+    }
+
+    /// Rates a match with `rate`, timing it now and then when it has no newcomer.
+    fn rate<T>(&mut self, newcomers: bool, rate: impl FnOnce() -> T) -> T {
+        if !self.on || newcomers {
+            return rate();
+        }
+        self.matches += 1;
+        if self.matches % SAMPLE != 0 {
+            return rate();
+        }
+        let start = std::time::Instant::now();
+        let rated = rate();
+        self.seconds += start.elapsed().as_secs_f64();
+        self.timed += 1;
+        rated
+    }
+
+    /// True once, when the batches should start: the [`TIMED`] matches took
+    /// [`AT_ONCE_FROM`] each or more on average.
+    fn decided(&mut self) -> bool {
+        if !self.on || self.timed < TIMED {
+            return false;
+        }
+        self.on = false;
+        self.seconds / f64::from(self.timed) >= AT_ONCE_FROM
+    }
+}
+
 /// Matches of a plain file to be rated together: each held player's key in the reader
 /// (in batch order) and each match's first line.
 #[derive(Default)]
@@ -822,6 +927,42 @@ impl<'scope> Held<'scope> {
     /// The matches held: those sent and those being filled.
     fn holds(&self) -> usize {
         self.sent.unwrap_or(0) + self.filling.batch.len()
+    }
+
+    /// A match handed on by the reader (`None`: rate every match held), as
+    /// [`PlainCsv::read_held`] hands it.
+    fn take(
+        &mut self,
+        m: Option<&RankedMatch<'_>>,
+        names: &PlayerNames,
+        index: &mut Vec<u32>,
+        earlier: &mut EarlierIds,
+        (file, files): (usize, usize),
+    ) -> Result<usize, Refused<Refusal>> {
+        let mut rated = Rated::default();
+        let Some(m) = m else {
+            self.answer(&mut rated, index, earlier, file, files)?;
+            self.send();
+            self.answer(&mut rated, index, earlier, file, files)?;
+            return Ok(0);
+        };
+        if earlier.on && earlier.used(m.id, file) {
+            // The matches before it are rated; it is refused.
+            self.answer(&mut rated, index, earlier, file, files)?;
+            self.send();
+            self.answer(&mut rated, index, earlier, file, files)?;
+            return Err(Refused {
+                held: rated.0,
+                cause: Refusal::Repeated,
+            });
+        }
+        index.resize(names.len(), UNKNOWN);
+        self.filling.push(m, names, index);
+        if self.filling.batch.len() >= HELD_MATCHES {
+            self.answer(&mut rated, index, earlier, file, files)?;
+            self.send();
+        }
+        Ok(self.holds())
     }
 
     /// Hands the batch being filled to the rating thread (which has none).

@@ -436,3 +436,141 @@ mod arbitrary_bytes {
         assert_eq!(read, [Err("cannot read t.csv".to_string())]);
     }
 }
+
+/// Plain files long enough for several batches rate the same whether their matches go
+/// one by one or in batches on every core, and as the general reader rates them: the
+/// same ratings to the bit, and the same bad matches (a match of three players for
+/// `elo`, which rates two; a match id an earlier file used; a row the plain reader does
+/// not take), with and without `skip_bad`.
+#[test]
+fn batches_rated_at_once_rate_as_matches_one_by_one() {
+    let dir = scratch();
+    // A small generator, so that the files are the same on every run.
+    let mut seed: u64 = 0x5eed;
+    let mut next = move |n: u64| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % n
+    };
+    let mut file = |name: &str, matches: usize, prefix: &str, odd: &[(usize, &str)], two: bool| {
+        let mut text = String::from("match,player,rank\n");
+        for k in 0..matches {
+            if let Some((_, row)) = odd.iter().find(|(at, _)| *at == k) {
+                text.push_str(row);
+                continue;
+            }
+            let n = if two { 2 } else { 2 + next(5) as usize };
+            let mut players: Vec<u64> = Vec::new();
+            while players.len() < n {
+                let p = next(300);
+                if !players.contains(&p) {
+                    players.push(p);
+                }
+            }
+            for (i, p) in players.iter().enumerate() {
+                let rank = if i > 0 && next(6) == 0 { i } else { i + 1 };
+                text.push_str(&format!("{prefix}{k},p{p},{rank}\n"));
+            }
+        }
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let plain = file("plain.csv", 3_500, "m", &[], false);
+    let pairs = file(
+        "pairs.csv",
+        3_500,
+        "m",
+        &[(2_900, "m2900,a,1\nm2900,b,2\nm2900,c,3\n")],
+        true,
+    );
+    let again = file(
+        "again.csv",
+        3_000,
+        "n",
+        &[(2_500, "m7,a,1\nm7,b,2\n")],
+        false,
+    );
+    let quoted = file(
+        "quoted.csv",
+        3_000,
+        "q",
+        &[(2_600, "q2600,\"a\",1\nq2600,b,2\n")],
+        false,
+    );
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec![plain.clone()], "trueskill"),
+        (vec![plain.clone()], "elo-mmr"),
+        (vec![plain.clone()], "glicko2"),
+        (vec![pairs], "elo"),
+        (vec![plain.clone(), again], "trueskill"),
+        (vec![plain, quoted], "elo-mmr"),
+    ];
+    for (files, system) in cases {
+        for skip_bad in [false, true] {
+            let inputs = Inputs {
+                skip_bad,
+                ..Inputs::new(files.clone())
+            };
+            let rate = |at_once: Option<bool>, general: bool| {
+                let mut league =
+                    League::new(podium::system(system, &podium::Settings::new()).unwrap());
+                let reading = Reading {
+                    threads: 2,
+                    at_once,
+                    ..Reading::default()
+                };
+                let done = if general {
+                    ingest::rate_each(&inputs, &mut league, &reading, |_, _, _| {
+                        Ok::<(), Infallible>(())
+                    })
+                } else {
+                    ingest::rate(&inputs, &mut league, &reading)
+                };
+                let done = match done {
+                    Ok(done) => Ok(done
+                        .skipped
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()),
+                    Err(ingest::IngestError::BadMatches { count, listed }) => Err((
+                        count,
+                        listed.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                    )),
+                    Err(e) => panic!("{e}"),
+                };
+                let board: Vec<_> = league
+                    .players()
+                    .iter()
+                    .map(|p| {
+                        (
+                            p.name.clone(),
+                            p.rating.value.to_bits(),
+                            p.rating.sigma.map(f64::to_bits),
+                            p.stats.games,
+                        )
+                    })
+                    .collect();
+                (done, board, league.matches_rated())
+            };
+            let batches = rate(Some(true), false);
+            let one_by_one = rate(Some(false), false);
+            let general = rate(None, true);
+            let what = format!("{files:?} {system} skip_bad {skip_bad}");
+            assert_eq!(batches.0, one_by_one.0, "{what}");
+            assert_eq!(batches.0, general.0, "{what}");
+            assert_eq!(batches.2, one_by_one.2, "{what}");
+            assert_eq!(batches.1, one_by_one.1, "{what}");
+            let sorted = |mut b: Vec<_>| {
+                b.sort();
+                b
+            };
+            assert_eq!(sorted(batches.1), sorted(general.1), "{what}");
+            if skip_bad || files.len() == 1 && system != "elo" {
+                assert!(batches.2 > 3_000, "{what}: {}", batches.2);
+            }
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}

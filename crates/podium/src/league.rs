@@ -18,7 +18,7 @@ pub mod batch;
 #[cfg(feature = "serde")]
 pub mod saved;
 
-pub use batch::{Batching, RankedBatch};
+pub use batch::RankedBatch;
 
 /// Seconds in a day, for aging ratings by days of inactivity.
 const DAY: f64 = 86_400.0;

@@ -236,11 +236,6 @@ proptest! {
                 std::sync::Arc::from(podium::system(spec.name, &Settings::new()).unwrap());
             let mut alone = League::shared(sys.clone());
             let mut batched = League::shared(sys.clone());
-            batched.set_batching(if known % 2 == 0 {
-                podium::league::Batching::AtOnce
-            } else {
-                podium::league::Batching::Fastest
-            });
             let mut refused = Vec::new();
             for (k, (players, places)) in games.iter().enumerate() {
                 let mut slots: Vec<Slot<'_>> =

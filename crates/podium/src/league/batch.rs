@@ -7,10 +7,7 @@
 //! the next match in file order and waits, if need be, for the matches before it that
 //! its players played; everything is stored in file order at the end. Each match goes
 //! through the system's one rating call with the very prior it would have had in turn,
-//! so the results are the same to the last bit. A league times its first batches in
-//! turn and rates the rest at once when a match takes long enough for that to pay (a
-//! system as quick as `sme` spends less on a match than the threads spend handing it
-//! on). Always rated in turn: a
+//! so the results are the same to the last bit. Always rated in turn: a
 //! system that learns a league-wide value from every match
 //! ([`RatingSystem::initial_learned`]), and one whose newcomers start from the ratings of
 //! the league ([`RatingSystem::new_player_rating`] reading its pool).
@@ -176,50 +173,10 @@ impl Iterator for Probe {
     }
 }
 
-/// How a league rates a batch of matches ([`League::apply_batch`],
-/// [`League::set_batching`]). Every way gives the same numbers.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Batching {
-    /// At once when a match rated in turn takes long enough for that to pay, as timed
-    /// on the league's first batches (the default).
-    #[default]
-    Fastest,
-    /// One match after the other, on the calling thread.
-    InTurn,
-    /// On every thread of the pool ([`rayon`]), where the system allows it.
-    AtOnce,
-}
-
-/// How many batches [`League::apply_batch`] times in turn before it chooses a way.
-const TRIALS: u32 = 3;
-/// The seconds a match rated in turn takes from which rating at once is faster: the
-/// threads add about a microsecond of work to each match (resolving its players ahead,
-/// its own buffers, storing it apart), and two threads halve the rest.
-const AT_ONCE_FROM: f64 = 2e-6;
-
-/// How a league rates its batches: timing them in turn (the batches timed so far and
-/// the fastest seconds a match took), or decided.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum BatchWay {
-    Timing { batches: u32, fastest: f64 },
-    InTurn,
-    AtOnce,
-}
-
-impl Default for BatchWay {
-    fn default() -> Self {
-        BatchWay::Timing {
-            batches: 0,
-            fastest: 0.0,
-        }
-    }
-}
-
-/// What a league keeps from batch to batch: the way it rates them, and per player the
-/// batch that last met them with their last place in it.
+/// What a league keeps from batch to batch: per player, the batch that last met them
+/// and their last place in it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Marks {
-    pub(crate) way: BatchWay,
     generation: u32,
     last: Vec<(u32, u32)>,
 }
@@ -280,30 +237,18 @@ impl League {
     /// # Panics
     /// If a [`Slot::Known`] index is not a player of this league.
     pub fn apply_batch(&mut self, batch: &RankedBatch) -> Result<(), (usize, RateError)> {
-        if batch.len() < 2 || !self.rates_batches_at_once() {
+        if batch.len() < 2 || !self.rates_at_once() {
             return self.apply_batch_in_turn(batch);
         }
-        self.apply_batch_timed(batch)
+        self.apply_batch_at_once(batch)
     }
 
-    /// Chooses how [`League::apply_batch`] rates: in turn, at once where the system
-    /// allows it, or the faster of the two (the default). The numbers are the same.
-    pub fn set_batching(&mut self, batching: Batching) {
-        self.marks.way = match batching {
-            Batching::Fastest => BatchWay::default(),
-            Batching::InTurn => BatchWay::InTurn,
-            Batching::AtOnce => BatchWay::AtOnce,
-        };
-    }
-
-    /// Whether a batch's matches may be rated at the same time: more than one thread, a
-    /// system that learns nothing league-wide and whose newcomers start where they start
-    /// whoever is in the league.
-    fn rates_batches_at_once(&self) -> bool {
-        if self.learned.is_some()
-            || rayon::current_num_threads() < 2
-            || matches!(self.marks.way, BatchWay::InTurn)
-        {
+    /// Whether [`League::apply_batch`] rates a batch's matches at the same time: with
+    /// more than one thread in the pool, for a system that learns nothing league-wide and
+    /// whose newcomers start where they start whoever is in the league.
+    #[must_use]
+    pub fn rates_at_once(&self) -> bool {
+        if self.learned.is_some() || rayon::current_num_threads() < 2 {
             return false;
         }
         let mut probe = Probe(false);
@@ -405,39 +350,6 @@ impl League {
         plan
     }
 
-    /// Rates `batch` in turn or at once. The first [`TRIALS`] batches are rated in turn
-    /// and timed; when the fastest of them took [`AT_ONCE_FROM`] a match or more, the
-    /// league rates the rest at once. Either way gives the same numbers.
-    fn apply_batch_timed(&mut self, batch: &RankedBatch) -> Result<(), (usize, RateError)> {
-        let BatchWay::Timing { batches, fastest } = self.marks.way else {
-            return match self.marks.way {
-                BatchWay::InTurn => self.apply_batch_in_turn(batch),
-                _ => self.apply_batch_at_once(batch),
-            };
-        };
-        let start = std::time::Instant::now();
-        let rated = self.apply_batch_in_turn(batch);
-        if rated.is_ok() {
-            let took = start.elapsed().as_secs_f64() / batch.len() as f64;
-            let fastest = if batches == 0 {
-                took
-            } else {
-                fastest.min(took)
-            };
-            self.marks.way = if batches + 1 < TRIALS {
-                BatchWay::Timing {
-                    batches: batches + 1,
-                    fastest,
-                }
-            } else if fastest >= AT_ONCE_FROM {
-                BatchWay::AtOnce
-            } else {
-                BatchWay::InTurn
-            };
-        }
-        rated
-    }
-
     /// [`League::apply_batch`] on every thread.
     fn apply_batch_at_once(&mut self, batch: &RankedBatch) -> Result<(), (usize, RateError)> {
         let mut plan = self.plan(batch);
@@ -451,7 +363,7 @@ impl League {
             let Some(Rated::Done(posterior)) = posterior.take() else {
                 unreachable!("every match before the first refused is rated")
             };
-            if let Some(ahead) = batch.matches.get(j + LOOK_AHEAD) {
+            if let Some(ahead) = batch.matches[..first_bad].get(j + LOOK_AHEAD) {
                 for &p in &plan.who[ahead.players.start as usize..ahead.players.end as usize] {
                     self.prefetch(p);
                 }
