@@ -892,6 +892,24 @@ impl League {
     ) -> Result<(), RateError> {
         self.check_changes(slots, changes, states)?;
         let stateful = self.caps.keeps_state && !states.is_empty();
+        self.store(outcome, slots, won, changes, stateful, |k| {
+            states[k].clone()
+        });
+        Ok(())
+    }
+
+    /// The storing step of [`League::commit`], for changes checked already: each
+    /// player's state (when `stateful`) comes from `state`, by position.
+    #[inline]
+    fn store(
+        &mut self,
+        outcome: &Outcome<'_>,
+        slots: &mut [Slot<'_>],
+        won: impl Iterator<Item = bool>,
+        changes: &[PlayerChange],
+        stateful: bool,
+        mut state: impl FnMut(usize) -> Option<State>,
+    ) {
         let tally = Tally::new(outcome.id, outcome.time, outcome.entries, outcome.winners);
         for (k, ((slot, c), won)) in slots.iter_mut().zip(changes).zip(won).enumerate() {
             let i = match *slot {
@@ -906,11 +924,10 @@ impl League {
             p.rating = c.after;
             p.stats.record(&tally, won);
             if stateful {
-                self.states[i].clone_from(&states[k]);
+                self.states[i] = state(k);
             }
         }
         self.rated += 1;
-        Ok(())
     }
 
     /// The index of the player with id `name` (as [`League::player`] takes it), if known.

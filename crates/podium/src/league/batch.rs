@@ -360,7 +360,7 @@ impl League {
         // Stored in file order: newcomers take their indices in order of first appearance.
         let mut slots: Vec<Slot<'_>> = Vec::new();
         for (j, posterior) in done.iter_mut().enumerate().take(first_bad) {
-            let Some(Rated::Done(posterior)) = posterior.take() else {
+            let Some(Rated::Done(mut posterior)) = posterior.take() else {
                 unreachable!("every match before the first refused is rated")
             };
             if let Some(ahead) = batch.matches[..first_bad].get(j + LOOK_AHEAD) {
@@ -389,14 +389,17 @@ impl League {
                 winners,
             };
             let won = (0..places.len()).map(|k| k < winners);
-            self.commit(
+            // Checked as it was rated: stored, its states moved rather than shared.
+            let stateful = self.caps.keeps_state && !posterior.states.is_empty();
+            let states = &mut posterior.states;
+            self.store(
                 &outcome,
                 &mut slots,
                 won,
                 &posterior.changes,
-                &posterior.states,
-            )
-            .map_err(|e| (j, e))?;
+                stateful,
+                |k| states[k].take(),
+            );
         }
         match refused {
             Some(r) => Err(r),
@@ -424,6 +427,12 @@ impl League {
                 let j = next.fetch_add(1, Ordering::Relaxed);
                 if j >= n {
                     break;
+                }
+                // The records of players a few matches on start coming from memory.
+                if let Some(ahead) = batch.matches[..n].get(j + LOOK_AHEAD) {
+                    for &p in &plan.who[ahead.players.start as usize..ahead.players.end as usize] {
+                        self.prefetch(p);
+                    }
                 }
                 // Every match taken is settled, so that no one waits for it in vain.
                 let rated = if j > first_bad.load(Ordering::Relaxed)
