@@ -371,12 +371,15 @@ impl League {
             let range =
                 batch.matches[j].players.start as usize..batch.matches[j].players.end as usize;
             slots.clear();
+            let mut newcomers = 0;
             for s in range {
                 let p = plan.who[s];
                 slots.push(if p < self.players.len() {
                     Slot::Known(p)
                 } else {
-                    debug_assert_eq!(p, self.players.len());
+                    // Storing adds this match's newcomers in order, after those before.
+                    debug_assert_eq!(p, self.players.len() + newcomers);
+                    newcomers += 1;
                     batch.slot(batch.players[s])
                 });
             }
