@@ -8,9 +8,9 @@
 //!   [`League::apply`] does; where the league can rate matches at once
 //!   ([`League::rates_at_once`]) and they take long enough for that to pay (timed on the
 //!   first ones; [`Reading::at_once`]), the rest go a batch at a time to
-//!   [`League::apply_batch`], on a thread of its own while the next batch is read. Where the file stops
-//!   being plain, or at a match the fast path does not rate, the general reader goes on
-//!   from that match: nothing is read twice and nothing is rated twice.
+//!   [`League::apply_batch`], on a thread of its own while the next batch is read. Where
+//!   the file stops being plain, or at a match the fast path does not rate, the general
+//!   reader goes on from that match: nothing is read twice and nothing is rated twice.
 //! - **anything else** (standard input, JSON Lines, other CSV, a caller that wants every
 //!   match and its report, files after one with times) is read by the general readers
 //!   ([`crate::CsvMatches`], [`crate::JsonlMatches`]) on a thread of their own, a bounded
@@ -610,17 +610,8 @@ impl<'a> Run<'a> {
                         .into_iter()
                         .map(|_| unreachable!("the buffer is empty"))
                         .collect();
-                    let mut new = false;
-                    slots.reserve(m.players.len());
-                    for &p in m.players {
-                        slots.push(match index[p as usize] {
-                            UNKNOWN => {
-                                new = true;
-                                Slot::New(names.get(p))
-                            }
-                            i => Slot::Known(i as usize),
-                        });
-                    }
+                    slots.extend(m.players.iter().map(|&p| slot(p, names, &index)));
+                    let new = slots.iter().any(|s| matches!(s, Slot::New(_)));
                     let rated = timing.rate(new, || one.apply_ranked(m.id, &mut slots, m.places));
                     // Players met before keep their index; new ones learn theirs.
                     if new && rated.is_ok() {
@@ -773,9 +764,9 @@ impl<'a> Run<'a> {
 /// A player of the file not (yet) in the league, in the plain path's map.
 const UNKNOWN: u32 = u32::MAX;
 
-/// How many matches of a plain file are held to be rated together: enough for a level
-/// of matches without common players to keep every core busy, few enough that a file
-/// refused early has read little more.
+/// How many matches of a plain file are held to be rated together: enough for the
+/// matches without common players among them to keep every core busy, few enough that a
+/// file refused early has read little more.
 const HELD_MATCHES: usize = 1024;
 
 /// How many matches, rated one by one, are timed before the batches may start: every
@@ -839,6 +830,15 @@ impl Timing {
     }
 }
 
+/// Player `key` of the plain reader as the league takes it: by index once known, else
+/// by id.
+fn slot<'n>(key: u32, names: &'n PlayerNames, index: &[u32]) -> Slot<'n> {
+    match index[key as usize] {
+        UNKNOWN => Slot::New(names.get(key)),
+        i => Slot::Known(i as usize),
+    }
+}
+
 /// Matches of a plain file to be rated together: each held player's key in the reader
 /// (in batch order) and each match's first line.
 #[derive(Default)]
@@ -850,10 +850,7 @@ struct Filled {
 
 impl Filled {
     fn push(&mut self, m: &RankedMatch<'_>, names: &PlayerNames, index: &[u32]) {
-        let slots = m.players.iter().map(|&p| match index[p as usize] {
-            UNKNOWN => Slot::New(names.get(p)),
-            i => Slot::Known(i as usize),
-        });
+        let slots = m.players.iter().map(|&p| slot(p, names, index));
         self.batch.push(m.id, slots, m.places);
         self.keys.extend_from_slice(m.players);
         self.lines.push(m.line);
@@ -943,16 +940,12 @@ impl<'scope> Held<'scope> {
     ) -> Result<usize, Refused<Refusal>> {
         let mut rated = Rated::default();
         let Some(m) = m else {
-            self.answer(&mut rated, index, earlier, file, files)?;
-            self.send();
-            self.answer(&mut rated, index, earlier, file, files)?;
+            self.rate_all(&mut rated, index, earlier, (file, files))?;
             return Ok(0);
         };
         if earlier.on && earlier.used(m.id, file) {
             // The matches before it are rated; it is refused.
-            self.answer(&mut rated, index, earlier, file, files)?;
-            self.send();
-            self.answer(&mut rated, index, earlier, file, files)?;
+            self.rate_all(&mut rated, index, earlier, (file, files))?;
             return Err(Refused {
                 held: rated.0,
                 cause: Refusal::Repeated,
@@ -965,6 +958,20 @@ impl<'scope> Held<'scope> {
             self.send();
         }
         Ok(self.holds())
+    }
+
+    /// Rates every match held: waits for the batch sent, then sends and waits for the
+    /// one being filled.
+    fn rate_all(
+        &mut self,
+        rated: &mut Rated,
+        index: &mut [u32],
+        earlier: &mut EarlierIds,
+        (file, files): (usize, usize),
+    ) -> Result<(), Refused<Refusal>> {
+        self.answer(rated, index, earlier, file, files)?;
+        self.send();
+        self.answer(rated, index, earlier, file, files)
     }
 
     /// Hands the batch being filled to the rating thread (which has none).
