@@ -767,7 +767,7 @@ const UNKNOWN: u32 = u32::MAX;
 /// How many matches of a plain file are held to be rated together: enough for the
 /// matches without common players among them to keep every core busy, few enough that a
 /// file refused early has read little more.
-const HELD_MATCHES: usize = 1024;
+pub const HELD_MATCHES: usize = 1024;
 
 /// How many matches, rated one by one, are timed before the batches may start: every
 /// [`SAMPLE`]th of those whose players the league knows (a newcomer costs more than the
@@ -783,9 +783,20 @@ const SAMPLE: u32 = 8;
 /// `glicko` and `elo-mmr` 1.9–3.4 µs (at once is faster).
 const AT_ONCE_FROM: f64 = 1.2e-6;
 
-/// Times the rating of matches one by one: whether batches rated at once would be
-/// faster.
-struct Timing {
+/// Times the rating of matches one by one: whether batches rated at once
+/// ([`League::apply_batch`], [`HELD_MATCHES`] at a time) would be faster. The plain
+/// reader decides so, and so does any caller that holds ranked free-for-alls.
+///
+/// ```
+/// use podium_io::ingest::Timing;
+/// let mut timing = Timing::new(true);
+/// for _ in 0..10 {
+///     timing.rate(false, || ());
+///     assert!(!timing.decided()); // 256 matches are timed first
+/// }
+/// ```
+#[derive(Debug)]
+pub struct Timing {
     /// Whether the league can rate at once, and the matches are still being timed.
     on: bool,
     matches: u32,
@@ -794,7 +805,10 @@ struct Timing {
 }
 
 impl Timing {
-    fn new(on: bool) -> Self {
+    /// Timing that is `on` where the league can rate at once
+    /// ([`League::rates_at_once`]); off, it never decides for batches.
+    #[must_use]
+    pub fn new(on: bool) -> Self {
         Timing {
             on,
             matches: 0,
@@ -804,7 +818,7 @@ impl Timing {
     }
 
     /// Rates a match with `rate`, timing it now and then when it has no newcomer.
-    fn rate<T>(&mut self, newcomers: bool, rate: impl FnOnce() -> T) -> T {
+    pub fn rate<T>(&mut self, newcomers: bool, rate: impl FnOnce() -> T) -> T {
         if !self.on || newcomers {
             return rate();
         }
@@ -821,7 +835,7 @@ impl Timing {
 
     /// True once, when the batches should start: the [`TIMED`] matches took
     /// [`AT_ONCE_FROM`] each or more on average.
-    fn decided(&mut self) -> bool {
+    pub fn decided(&mut self) -> bool {
         if !self.on || self.timed < TIMED {
             return false;
         }
