@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use compact_str::CompactString;
+use podium::league::RankedBatch;
 use podium::{PlayerChange, RateError, Slot};
 use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -792,77 +793,193 @@ impl Rater<'_> {
         }
     }
 
-    /// Rates the matches of `store` at `order` (all, in stored order, when `None`).
-    fn stored(&mut self, store: &Store, order: Option<&[u32]>) {
+    /// Rates the matches of `store` at `order` (all, in stored order, when `None`): one
+    /// by one and timed at first, then, where that pays, the free-for-alls in batches
+    /// rated on every core, as `rate_files` rates a plain file (the same numbers either
+    /// way). `at_once` forces either way, as [`Reading::at_once`] does.
+    fn stored(&mut self, store: &Store, order: Option<&[u32]>, at_once: Option<bool>) {
         let n = order.map_or(store.len(), <[u32]>::len);
         let at = |k: usize| order.map_or(k, |o| o[k] as usize);
-        // The store's player numbers to league indices, learnt as players are met.
-        let mut index: Vec<u32> = vec![UNKNOWN; store.player_count()];
-        let mut slots: Vec<Slot<'_>> = Vec::new();
-        let mut places: Vec<usize> = Vec::new();
-        let mut spare: Option<podium::Match> = None;
+        let can = self.league.rates_at_once();
+        let mut s = StoredScratch {
+            index: vec![UNKNOWN; store.player_count()],
+            slots: Vec::new(),
+            places: Vec::new(),
+            spare: None,
+            timing: ingest::Timing::new(can && at_once.is_none()),
+            batching: can && at_once == Some(true),
+            held: HeldStored::default(),
+        };
         for k in 0..n {
             if !self.go_on() {
                 return;
             }
             let i = at(k);
+            if s.batching
+                && self.plain(store, i)
+                && self.timed.is_none_or(|t| t == store.time(i).is_some())
+            {
+                self.timed = Some(store.time(i).is_some());
+                s.held.push(store, k, i, &s.index);
+                if s.held.batch.len() >= ingest::HELD_MATCHES {
+                    self.rate_held(store, &mut s);
+                }
+                continue;
+            }
+            // Any other match comes after those held.
+            self.rate_held(store, &mut s);
             // With tens of thousands of players their records leave the cache: ask for
             // those of a match a few ahead.
             if k + 4 < n {
                 for p in store.players_of(at(k + 4)) {
-                    match index[p as usize] {
+                    match s.index[p as usize] {
                         UNKNOWN => {}
                         j => self.league.prefetch(j as usize),
                     }
                 }
             }
-            // Matches are built only where a report is needed: to record it, to check a
-            // match after a bad one, or for what a plain free-for-all cannot say.
-            let plain = self.history.is_none() && store.is_ranked(i) && !self.checking();
-            if !plain {
-                match store.build(i, spare.take()) {
-                    Ok(m) => {
-                        self.one(k, &m);
-                        spare = Some(m);
-                    }
-                    // A stored match was valid when stored and comes back as it was; were
-                    // it not to, it is a bad match, not a crash.
-                    Err(e) => self.note(k, store.id(i), &RateError::from(e)),
+            self.stored_one(store, k, i, &mut s);
+        }
+        self.rate_held(store, &mut s);
+    }
+
+    /// Whether the `i`-th stored match is rated without building it: a free-for-all,
+    /// when no report is needed (to record it, or to check a match after a bad one).
+    fn plain(&self, store: &Store, i: usize) -> bool {
+        self.history.is_none() && store.is_ranked(i) && !self.checking()
+    }
+
+    /// Rates the `i`-th stored match (the `k`-th given) on its own.
+    fn stored_one<'s>(&mut self, store: &'s Store, k: usize, i: usize, s: &mut StoredScratch<'s>) {
+        if !self.plain(store, i) {
+            match store.build(i, s.spare.take()) {
+                Ok(m) => {
+                    self.one(k, &m);
+                    s.spare = Some(m);
                 }
-                continue;
+                // A stored match was valid when stored and comes back as it was; were
+                // it not to, it is a bad match, not a crash.
+                Err(e) => self.note(k, store.id(i), &RateError::from(e)),
             }
-            if !self.time_fits(k, store.id(i), store.time(i)) {
-                continue;
-            }
-            slots.clear();
-            for p in store.players_of(i) {
-                slots.push(match index[p as usize] {
-                    UNKNOWN => {
-                        let name = store.player_name(p);
-                        match self.league.index_of(name) {
-                            Some(j) => {
-                                index[p as usize] = j as u32;
-                                Slot::Known(j)
-                            }
-                            None => Slot::New(name),
+            return;
+        }
+        if !self.time_fits(k, store.id(i), store.time(i)) {
+            return;
+        }
+        s.slots.clear();
+        for p in store.players_of(i) {
+            s.slots.push(match s.index[p as usize] {
+                UNKNOWN => {
+                    let name = store.player_name(p);
+                    match self.league.index_of(name) {
+                        Some(j) => {
+                            s.index[p as usize] = j as u32;
+                            Slot::Known(j)
                         }
-                    }
-                    j => Slot::Known(j as usize),
-                });
-            }
-            store.places(i, &mut places);
-            match self.league.apply_ranked(store.id(i), &mut slots, &places) {
-                Ok(()) => {
-                    self.rated += 1;
-                    for (p, slot) in store.players_of(i).zip(&slots) {
-                        if let Slot::Known(j) = *slot {
-                            index[p as usize] = j as u32;
-                        }
+                        None => Slot::New(name),
                     }
                 }
-                Err(e) => self.note(k, store.id(i), &e),
+                j => Slot::Known(j as usize),
+            });
+        }
+        store.places(i, &mut s.places);
+        let new = s.slots.iter().any(|slot| matches!(slot, Slot::New(_)));
+        let league = &mut *self.league;
+        let (slots, places) = (&mut s.slots, &s.places);
+        match s
+            .timing
+            .rate(new, || league.apply_ranked(store.id(i), slots, places))
+        {
+            Ok(()) => {
+                self.rated += 1;
+                for (p, slot) in store.players_of(i).zip(&s.slots) {
+                    if let Slot::Known(j) = *slot {
+                        s.index[p as usize] = j as u32;
+                    }
+                }
+                if s.timing.decided() {
+                    s.batching = true;
+                }
+            }
+            Err(e) => self.note(k, store.id(i), &e),
+        }
+    }
+
+    /// Rates the matches held, if any, at once. A refused match is noted, and those
+    /// after it are taken one by one (only checked, unless `skip_bad`).
+    fn rate_held<'s>(&mut self, store: &'s Store, s: &mut StoredScratch<'s>) {
+        if s.held.batch.is_empty() {
+            return;
+        }
+        let rated = self.league.apply_batch(&s.held.batch);
+        let done = match &rated {
+            Ok(()) => s.held.batch.len(),
+            Err((j, _)) => *j,
+        };
+        // The newcomers of the matches stored learn their index.
+        let mut keys = s.held.keys.iter();
+        for j in 0..done {
+            for (slot, &p) in s.held.batch.players(j).zip(&mut keys) {
+                if let Slot::New(name) = slot {
+                    if let Some(i) = self.league.index_of(name) {
+                        s.index[p as usize] = i as u32;
+                    }
+                }
             }
         }
+        self.rated += done as u64;
+        let held = std::mem::take(&mut s.held);
+        if let Err((j, e)) = rated {
+            let (k, i) = held.at[j];
+            self.note(k, store.id(i), &e);
+            for &(k, i) in &held.at[j + 1..] {
+                self.stored_one(store, k, i, s);
+            }
+        }
+        s.held = held;
+        s.held.clear();
+    }
+}
+
+/// What [`Rater::stored`] keeps from match to match.
+struct StoredScratch<'s> {
+    /// The store's player numbers to league indices, learnt as players are met.
+    index: Vec<u32>,
+    slots: Vec<Slot<'s>>,
+    places: Vec<usize>,
+    spare: Option<podium::Match>,
+    timing: ingest::Timing,
+    /// Whether the free-for-alls are now held and rated in batches.
+    batching: bool,
+    held: HeldStored,
+}
+
+/// Stored free-for-alls held to be rated at once: the batch, each held player's number
+/// in the store, and each match's position given and in the store.
+#[derive(Default)]
+struct HeldStored {
+    batch: RankedBatch,
+    keys: Vec<u32>,
+    at: Vec<(usize, usize)>,
+    places: Vec<usize>,
+}
+
+impl HeldStored {
+    fn push(&mut self, store: &Store, k: usize, i: usize, index: &[u32]) {
+        let slots = store.players_of(i).map(|p| match index[p as usize] {
+            UNKNOWN => Slot::New(store.player_name(p)),
+            j => Slot::Known(j as usize),
+        });
+        store.places(i, &mut self.places);
+        self.batch.push(store.id(i), slots, &self.places);
+        self.keys.extend(store.players_of(i));
+        self.at.push((k, i));
+    }
+
+    fn clear(&mut self) {
+        self.batch.clear();
+        self.keys.clear();
+        self.at.clear();
     }
 }
 
@@ -919,6 +1036,7 @@ impl League {
         py: Python<'_>,
         matches: &Bound<'_, PyAny>,
         skip_bad: bool,
+        at_once: Option<bool>,
     ) -> PyResult<RateSummary> {
         let given = Given::from_py(matches, self.inner.matches_rated() + 1)?;
         let stored = match &given {
@@ -957,7 +1075,7 @@ impl League {
                 interrupted: None,
             };
             if let Some((store, order)) = &stored {
-                rater.stored(store, order.as_deref());
+                rater.stored(store, order.as_deref(), at_once);
             }
             if let Some(ms) = &built {
                 rater.built(ms);
@@ -1015,6 +1133,7 @@ impl League {
         format: Option<&str>,
         skip_bad: bool,
         factors: Option<&Bound<'_, PyAny>>,
+        reading: &Reading<'_>,
     ) -> PyResult<RateSummary> {
         let inputs = inputs_of(paths, format, skip_bad, factors)?;
         if !inputs.options.factors.is_empty() && !self.system.inner.capabilities().rates_factors {
@@ -1031,7 +1150,7 @@ impl League {
         let timed = timed(inner);
         let outcome = py.detach(|| {
             if history.is_none() && timed.is_none() {
-                return Outcome::Plain(ingest::rate(&inputs, inner, &Reading::default()));
+                return Outcome::Plain(ingest::rate(&inputs, inner, reading));
             }
             // Match by match: to record every match's report, to check its time, and to
             // look for Ctrl-C between matches.
@@ -1402,14 +1521,19 @@ impl League {
     /// others and lists the bad ones in the summary. Every match of a league has a time,
     /// or none does. The interpreter's lock is released while rating; Ctrl-C stops it and
     /// leaves the league as it was (`KeyboardInterrupt`).
-    #[pyo3(signature = (matches, /, *, skip_bad=false))]
+    ///
+    /// `at_once`: free-for-alls rated in batches on every core (`True`), one by one
+    /// (`False`), or, by default (`None`), the way the first matches, timed, show to be
+    /// faster; the ratings are the same to the last bit either way.
+    #[pyo3(signature = (matches, /, *, skip_bad=false, at_once=None))]
     fn rate_many(
         &mut self,
         py: Python<'_>,
         matches: &Bound<'_, PyAny>,
         skip_bad: bool,
+        at_once: Option<bool>,
     ) -> PyResult<RateSummary> {
-        guarded(|| self.rate_batch(py, matches, skip_bad))
+        guarded(|| self.rate_batch(py, matches, skip_bad, at_once))
     }
     /// Rates match files (long CSV or JSON Lines, each by its extension unless `format`
     /// is given) as `podium rate` does: plain files of free-for-alls on several threads,
@@ -1426,7 +1550,11 @@ impl League {
     /// (`RateError`) a match with a time when its matches have none, or the reverse. The
     /// interpreter's lock is released while rating; Ctrl-C leaves the league as it was
     /// (`KeyboardInterrupt`).
-    #[pyo3(signature = (paths, /, *, format=None, skip_bad=false, factors=None))]
+    ///
+    /// `at_once`: plain files' free-for-alls rated in batches on every core (`True`), one by one
+    /// (`False`), or, by default (`None`), the way the first matches, timed, show to be
+    /// faster; the ratings are the same to the last bit either way.
+    #[pyo3(signature = (paths, /, *, format=None, skip_bad=false, factors=None, at_once=None))]
     fn rate_files(
         &mut self,
         py: Python<'_>,
@@ -1434,8 +1562,13 @@ impl League {
         format: Option<&str>,
         skip_bad: bool,
         factors: Option<&Bound<'_, PyAny>>,
+        at_once: Option<bool>,
     ) -> PyResult<RateSummary> {
-        guarded(|| self.rate_paths(py, paths, format, skip_bad, factors))
+        let reading = Reading {
+            at_once,
+            ..Reading::default()
+        };
+        guarded(|| self.rate_paths(py, paths, format, skip_bad, factors, &reading))
     }
     /// The leaderboard, best first: a table of `Standing` (position, player, rating,
     /// sigma, games, avg_size, wins, win_pct, expected_win_pct, net_pct, last_played,

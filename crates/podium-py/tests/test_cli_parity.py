@@ -168,6 +168,49 @@ def test_a_plain_file_equals_the_cli(system, tmp_path):
         assert_same_board(league.standings(), rows)
 
 
+def pairs_file(path, matches=3000, players=200, bad_at=1500, seed=11):
+    """A long CSV of two-player matches, one of three players at `bad_at` (which
+    two-player Elo cannot rate)."""
+    rng = random.Random(seed)
+    with open(path, "w") as f:
+        f.write("match,player,rank\n")
+        for m in range(matches):
+            who = rng.sample(range(players), 3 if m == bad_at else 2)
+            for i, p in enumerate(who):
+                f.write(f"g{m},p{p},{i + 1}\n")
+    return str(path)
+
+
+@pytest.mark.parametrize("system", ["trueskill", "elo-mmr", "glicko2", "elo"])
+def test_matches_rated_at_once_equal_the_cli(system, tmp_path):
+    """Free-for-alls rated in batches on every core give the binary's board, bit for
+    bit, as one by one does, and find the same bad matches."""
+    if system == "elo":
+        path = pairs_file(tmp_path / "pairs.csv")
+    else:
+        path = plain_file(tmp_path / "plain.csv", matches=3000, players=200)
+    rows = cli_csv("rate", path, "--system", system, "--skip-bad", "--format", "csv")
+    skipped, refused = [], []
+    for at_once in (None, False, True):
+        league = podium.League(system, history=False)
+        summary = league.rate_many(podium.read_csv(path), skip_bad=True, at_once=at_once)
+        assert_same_board(league.standings(), rows)
+        assert summary.rated == league.matches_rated
+        skipped.append(summary.skipped)
+        league = podium.League(system, history=False)
+        league.rate_files(path, skip_bad=True, at_once=at_once)
+        assert_same_board(league.standings(), rows)
+        if system == "elo":
+            league = podium.League(system, history=False)
+            with pytest.raises(podium.RateError) as err:
+                league.rate_many(podium.read_csv(path), at_once=at_once)
+            refused.append(err.value.errors)
+            assert league.matches_rated == 0
+    assert skipped[0] == skipped[1] == skipped[2]
+    assert len(skipped[0]) == (1 if system == "elo" else 0)
+    assert refused == ([refused[0]] * 3 if system == "elo" else [])
+
+
 def test_conservative_ranking_and_min_games_equal_the_cli():
     rows = cli_csv("rate", *GAME_NIGHTS, "--system", "trueskill", "--format", "csv",
                    "--display", "conservative", "--min-games", "20")
