@@ -10,8 +10,8 @@ they need): prints two markdown tables.
 2. A long CSV of free-for-alls rated end to end, for each system of `--systems` (the
    default first): `podium rate FILE --system S --format csv` against a Python process
    that imports podium, rates the file (`League(S).rate_files`, or `read_csv` then
-   `rate_many`) and builds the leaderboard. Each is a fresh process, run alternately;
-   wall time and peak memory.
+   `rate_many`, as it chooses and forced one by one) and builds the leaderboard. Each is
+   a fresh process, run alternately; wall time and peak memory.
 """
 import argparse
 import platform
@@ -107,7 +107,8 @@ assert len(board) > 0
 PY_READ_RATE = """
 import sys, podium
 league = podium.League(sys.argv[2])
-league.rate_many(podium.read_csv(sys.argv[1]))
+at_once = {"timed": None, "one-by-one": False}[sys.argv[3]]
+league.rate_many(podium.read_csv(sys.argv[1]), at_once=at_once)
 board = league.standings()
 assert len(board) > 0
 """
@@ -120,7 +121,9 @@ def whole_file(runs, csv_path, binary, system):
         f"Python: `League(\"{system}\").rate_files(FILE)` + `standings()`":
             [sys.executable, "-c", PY_RATE_FILES, csv_path, system],
         "Python: `rate_many(read_csv(FILE))` + `standings()`":
-            [sys.executable, "-c", PY_READ_RATE, csv_path, system],
+            [sys.executable, "-c", PY_READ_RATE, csv_path, system, "timed"],
+        "Python: `rate_many(read_csv(FILE), at_once=False)` + `standings()`":
+            [sys.executable, "-c", PY_READ_RATE, csv_path, system, "one-by-one"],
     }
     times = {k: [] for k in cmds}
     for _ in range(runs):
