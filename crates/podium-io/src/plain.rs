@@ -1382,10 +1382,7 @@ impl Joiner {
             );
             self.players.split_at(rows.len())
         };
-        let at = (
-            block.start + u64::from(block.matches[i].offset),
-            self.line_base + u64::from(block.matches[i].line),
-        );
+        let at = self.start_of(block, i);
         self.held.push_back((block.fps[i], at));
         self.sequence += 1;
         let taken = each(
