@@ -772,16 +772,16 @@ pub const HELD_MATCHES: usize = 1024;
 /// How many matches, rated one by one, are timed before the batches may start: every
 /// [`SAMPLE`]th of those whose players the league knows (a newcomer costs more than the
 /// rating: the players' table grows).
-const TIMED: u32 = 256;
+pub const TIMED: u32 = 256;
 /// One match in this many is timed.
-const SAMPLE: u32 = 8;
+pub const SAMPLE: u32 = 8;
 /// The seconds a match without newcomers takes, rated one by one, from which batches
 /// rated at once are faster: handing matches to other threads adds work to each
 /// (resolving its players ahead, buffers of its own, storing it apart), and two threads
 /// halve the rest. On the 1,000,000-match benchmark file, `sme`, `bradley-terry-full` and
 /// `plackett-luce` take 0.3–0.8 µs (at once would be slower), `glicko2`, `trueskill`,
 /// `glicko` and `elo-mmr` 1.9–3.4 µs (at once is faster).
-const AT_ONCE_FROM: f64 = 1.2e-6;
+pub const AT_ONCE_FROM: f64 = 1.2e-6;
 
 /// Times the rating of matches one by one: whether batches rated at once
 /// ([`League::apply_batch`], [`HELD_MATCHES`] at a time) would be faster. The plain
