@@ -308,6 +308,41 @@ pub fn load(inputs: &Inputs, reading: &Reading<'_>) -> Result<Loaded, IngestErro
     })
 }
 
+/// Reads every match of the inputs as [`load`] does, handing each to `each` in rating
+/// order instead of keeping them: a caller that keeps matches its own way (compactly,
+/// say) holds one match at a time, not all of them twice. Matches with times are still
+/// held until the last file is read, to be put in time order.
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use podium_io::ingest::{self, Inputs, Reading};
+/// let inputs = Inputs::new(["../../examples/game-night.csv"]);
+/// let mut ids = Vec::new();
+/// ingest::load_each(&inputs, &Reading::default(), |m| ids.push(m.id().to_string()))?;
+/// let loaded = ingest::load(&inputs, &Reading::default())?;
+/// assert_eq!(ids.len(), 45);
+/// assert!(ids.iter().zip(&loaded.matches).all(|(id, m)| id == m.id()));
+/// # Ok(())
+/// # }
+/// ```
+///
+/// # Errors
+/// As [`load`]: a file that cannot be read, or (without [`Inputs::skip_bad`]) the bad
+/// matches found, after `each` has seen the good ones before them.
+pub fn load_each(
+    inputs: &Inputs,
+    reading: &Reading<'_>,
+    each: impl FnMut(&Match),
+) -> Result<Ingested, IngestError<Infallible>> {
+    let mut sink = Each(each);
+    let mut run = Run::new(inputs, reading);
+    run.all(&mut sink)?;
+    Ok(Ingested {
+        skipped: run.bad,
+        files: run.files,
+    })
+}
+
 /// Where a match was read: the file's index in [`Inputs::files`] and the line of its
 /// first row.
 #[derive(Debug, Clone, Copy)]
@@ -388,6 +423,26 @@ impl Sink for Keep {
 
     fn plain(&mut self) -> Result<&mut League, &'static str> {
         Err("the matches are kept in memory")
+    }
+}
+
+/// Gives each match to a function ([`load_each`]), then back to the reader to reuse.
+struct Each<F>(F);
+
+impl<F: FnMut(&Match)> Sink for Each<F> {
+    type Error = Infallible;
+
+    fn take(&mut self, m: Match) -> Result<Taken, Infallible> {
+        (self.0)(&m);
+        Ok(Taken::Done(Some(m)))
+    }
+
+    fn check(&self, _: &Match) -> Result<(), RateError> {
+        Ok(())
+    }
+
+    fn plain(&mut self) -> Result<&mut League, &'static str> {
+        Err("the matches are handed on one by one")
     }
 }
 

@@ -178,14 +178,13 @@ pub fn read(
 ) -> PyResult<Matches> {
     let inputs = inputs_of(paths, format, skip_bad, factors)?;
     let loaded = py.detach(|| {
-        ingest::load(&inputs, &Reading::default())
+        // Each match goes into the store as it is read: the matches are never all built
+        // at once.
+        let mut store = Store::default();
+        ingest::load_each(&inputs, &Reading::default(), |m| store.push(m))
             .map_err(Box::new)
-            .map(|loaded| {
-                let mut store = Store::default();
-                for m in &loaded.matches {
-                    store.push(m);
-                }
-                let skipped: Vec<String> = loaded.skipped.iter().map(ToString::to_string).collect();
+            .map(|read| {
+                let skipped: Vec<String> = read.skipped.iter().map(ToString::to_string).collect();
                 (store, skipped)
             })
     });
