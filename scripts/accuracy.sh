@@ -325,7 +325,8 @@ echo "how a match is given to each). A library system that ran out of its time b
 echo "shown with the matches it got through and left out of the summary. \`ttt\` is"
 echo "TrueSkill Through Time filtered forward: each match rated from the earlier ones only,"
 echo "as every system here ([ttt.md](ttt.md)); its smoother, which also reads later matches,"
-echo "cannot be backtested."
+echo "cannot be backtested; a forecaster that smooths the past again every few matches can"
+echo "([ttt.md](ttt.md#hindsight-forward): it gains on Codeforces only, and stays far below the default)."
 } >>"$out"
 
 $podium import catan "$data/catan/games.txt" >"$tmp/catan.csv" 2>/dev/null
