@@ -8,20 +8,24 @@
 //! Every match of `FILE` (a match file as `podium rate` reads it) is predicted from the
 //! earlier ones only, as in `podium backtest`: each *warm pair* (two players of different
 //! entries at different places, who have both played before) is right when the one with
-//! the higher mean finishes ahead (½ for equal means). Before match `K`, `2K`, … every
+//! the higher mean finishes ahead (½ for equal means), counted by the backtest's own
+//! [`podium_eval::count_pairs`]. Before match `K`, `2K`, … every
 //! earlier match is smoothed whole ([`podium::history::History::converge`]) and each
 //! player's last smoothed belief replaces their filtered one; between refits the
-//! matches are rated forward by the `ttt` system (σ² grown by γ² per idle day, or per
-//! match without times). A `K` larger than the file never refits: that is `podium
-//! backtest FILE --systems ttt` exactly. `GAMMA` (0.03) and `P_DRAW` (0.1) are the
+//! matches are rated forward by the `ttt` system (σ² grown by its `age` over the idle
+//! days, or matches without times, the smoother's clock). A `K` larger than the file
+//! never refits: on a history with times that is `podium backtest FILE --systems ttt`
+//! exactly (without times the `ttt` system's clock does not move). `GAMMA` (0.03) and `P_DRAW` (0.1) are the
 //! model's, as `podium history --set` takes them. Prints the pair accuracy, the warm
 //! pairs and the seconds taken.
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::error::Error;
 
 use podium::history::{History, TttConfig};
 use podium::systems::ttt::TttSystem;
 use podium::{Prior, Rating, RatingSystem};
+use podium_eval::count::Item;
+use podium_eval::{count_pairs, PairCounts};
 use podium_io::ingest::{load, Inputs, Reading};
 
 fn arg<T: std::str::FromStr>(
@@ -82,67 +86,46 @@ fn run() -> Result<(), Box<dyn Error>> {
         _ => (i + 1) as f64,
     };
     let start = std::time::Instant::now();
-    let mut seen: HashSet<String> = HashSet::new();
-    // Each player's (mean, σ, time of their last match).
-    let mut belief: HashMap<String, (f64, f64, f64)> = HashMap::new();
-    let (mut right, mut pairs) = (0.0_f64, 0_u64);
+    // Each player who has played: (rating, time of their last match).
+    let mut belief: HashMap<String, (Rating, f64)> = HashMap::new();
+    let mut pairs = PairCounts::default();
+    let mut items: Vec<Item> = Vec::new();
     for (i, m) in matches.iter().enumerate() {
         if i > 0 && i % k == 0 {
             let (mut h, ids) = History::from_matches(&matches[..i], &config)?;
             h.converge();
             for (id, curve) in ids.into_iter().zip(h.curves()) {
                 if let Some(&(time, mu, sigma)) = curve.last() {
-                    belief.insert(id, (mu, sigma, time));
+                    belief.insert(id, (Rating::with_sigma(mu, sigma), time));
                 }
             }
         }
         let now = when(i);
-        let warm: Vec<(usize, f64)> = m
-            .players()
-            .filter(|(_, p)| seen.contains(p.player.as_str()))
-            .map(|(e, p)| {
-                (
-                    m.place(e),
-                    belief.get(p.player.as_str()).map_or(0.0, |b| b.0),
-                )
+        // The warm players: those with a belief, which every player who has played has.
+        items.clear();
+        items.extend(m.players().filter_map(|(e, p)| {
+            belief.get(p.player.as_str()).map(|b| Item {
+                place: m.place(e),
+                rating: b.0.value,
             })
-            .collect();
-        for (x, a) in warm.iter().enumerate() {
-            for b in &warm[x + 1..] {
-                if a.0 == b.0 {
-                    continue;
-                }
-                pairs += 1;
-                let ahead = if a.0 < b.0 { a.1 - b.1 } else { b.1 - a.1 };
-                right += if ahead > 0.0 {
-                    1.0
-                } else if ahead == 0.0 {
-                    0.5
-                } else {
-                    0.0
-                };
-            }
-        }
+        }));
+        pairs.add(count_pairs(&mut items));
         let ratings: Vec<Rating> = m
             .players()
             .map(|(_, p)| match belief.get(p.player.as_str()) {
-                Some(&(mu, sigma, last)) => Rating::with_sigma(
-                    mu,
-                    (sigma * sigma + gamma * gamma * (now - last).max(0.0)).sqrt(),
-                ),
+                Some(&(r, last)) => system.age(r, None, None, now - last),
                 None => system.initial_rating(),
             })
             .collect();
         let rated = system.rate(&Prior::new(m, &ratings))?;
         for ((_, p), c) in m.players().zip(&rated.changes) {
-            let sigma = c.after.sigma.unwrap_or(system.sigma);
-            belief.insert(p.player.clone(), (c.after.value, sigma, now));
-            seen.insert(p.player.clone());
+            belief.insert(p.player.clone(), (c.after, now));
         }
     }
     println!(
-        "refit every {k}: pair accuracy {:.2} % of {pairs} warm pairs, {:.1} s",
-        100.0 * right / pairs.max(1) as f64,
+        "refit every {k}: pair accuracy {:.2} % of {} warm pairs, {:.1} s",
+        100.0 * pairs.accuracy().unwrap_or(0.0),
+        pairs.total(),
         start.elapsed().as_secs_f64()
     );
     Ok(())
