@@ -251,6 +251,23 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
         Ok(out)
     }
 
+    /// Rates two matches, each from its own prior, as [`RatingSystem::rate_into`] rates
+    /// it: the same numbers to the last bit, and each match's own result. A driver with
+    /// two matches ready at once (a [`crate::League`] rating a batch on every thread)
+    /// hands them over together, so that a system whose update is a long chain of
+    /// dependent arithmetic can interleave the two chains and keep the processor busy
+    /// with both. The default rates one after the other. Not meant to be called with
+    /// priors that depend on each other's posterior: the two are rated from the priors
+    /// given.
+    fn rate_two_into(
+        &self,
+        priors: [&Prior<'_>; 2],
+        outs: [&mut Posterior; 2],
+    ) -> [Result<(), RateError>; 2] {
+        let ([a, b], [out_a, out_b]) = (priors, outs);
+        [self.rate_into(a, out_a), self.rate_into(b, out_b)]
+    }
+
     /// What the system expects of a proposed match: each entry's win probability, the
     /// probability of every pairwise order, expected places and, where the system models
     /// draws, the draw probability. Reads the prior's ratings (factors folded in already,

@@ -4,15 +4,17 @@
 //!
 //! Matches that share no player do not depend on each other: each one's players come in
 //! with the ratings and states of their own last match. Rated at once, every thread takes
-//! the next match in file order and waits, if need be, for the matches before it that
-//! its players played; everything is stored in file order at the end. Each match goes
-//! through the system's one rating call with the very prior it would have had in turn,
-//! so the results are the same to the last bit. Always rated in turn: a
+//! the next two matches in file order and waits, if need be, for the matches before them
+//! that their players played; everything is stored in file order at the end. Each match
+//! goes through the system's rating call with the very prior it would have had in turn
+//! (two that share no player together, [`RatingSystem::rate_two_into`], which gives each
+//! its own result to the bit), so the results are the same to the last bit. Always rated in turn: a
 //! system that learns a league-wide value from every match
 //! ([`RatingSystem::initial_learned`]), and one whose newcomers start from the ratings of
 //! the league ([`RatingSystem::new_player_rating`] reading its pool).
 //!
 //! [`RatingSystem::initial_learned`]: crate::RatingSystem::initial_learned
+//! [`RatingSystem::rate_two_into`]: crate::RatingSystem::rate_two_into
 //! [`RatingSystem::new_player_rating`]: crate::RatingSystem::new_player_rating
 
 use std::collections::HashMap;
@@ -199,7 +201,18 @@ struct Scratch<'a> {
     states: Vec<Option<&'a State>>,
 }
 
-impl Scratch<'_> {
+impl<'a> Scratch<'a> {
+    /// The prior of the match held.
+    fn prior(&self) -> Prior<'_> {
+        Prior {
+            game: &self.game,
+            ratings: &self.before,
+            states: &self.states,
+            learned: None,
+            factors: &[],
+        }
+    }
+
     fn new() -> Self {
         Scratch {
             game: Box::new(Match::scratch()),
@@ -411,8 +424,9 @@ impl League {
     }
 
     /// Rates every match of `batch` that `plan` resolved, on every thread: each thread
-    /// takes the next match in file order and waits, if need be, for the matches before
-    /// it that its players played. Returns the first match refused (or the number of
+    /// takes the next two matches in file order and waits, if need be, for the matches
+    /// before them that their players played; two that share no player are rated
+    /// together. Returns the first match refused (or the number of
     /// matches), why, and what each match came to.
     fn rate_all(
         &self,
@@ -424,34 +438,51 @@ impl League {
         let next = AtomicUsize::new(0);
         let first_bad = AtomicUsize::new(n);
         let newcomer = self.newcomer();
+        // Every match taken is settled, so that no one waits for it in vain.
+        let settle = |j: usize, rated: Result<Posterior, RateError>| {
+            let rated = match rated {
+                Ok(p) => Rated::Done(p),
+                Err(e) => {
+                    first_bad.fetch_min(j, Ordering::Relaxed);
+                    Rated::Refused(e)
+                }
+            };
+            let _ = done[j].set(rated);
+        };
+        // Whether match `j` is to be rated, once the matches it waits for are settled.
+        let due =
+            |j: usize| j <= first_bad.load(Ordering::Relaxed) && self.ready(batch, plan, &done, j);
         let work = || {
-            let mut sc = Scratch::new();
+            let mut sc = [Scratch::new(), Scratch::new()];
             loop {
-                let j = next.fetch_add(1, Ordering::Relaxed);
+                // Two matches at a time: the system may rate them together.
+                let j = next.fetch_add(2, Ordering::Relaxed);
                 if j >= n {
                     break;
                 }
                 // The records of players a few matches on start coming from memory.
-                if let Some(ahead) = batch.matches[..n].get(j + LOOK_AHEAD) {
+                for ahead in batch.matches[..n].iter().skip(j + LOOK_AHEAD).take(2) {
                     for &p in &plan.who[ahead.players.start as usize..ahead.players.end as usize] {
                         self.prefetch(p);
                     }
                 }
-                // Every match taken is settled, so that no one waits for it in vain.
-                let rated = if j > first_bad.load(Ordering::Relaxed)
-                    || !self.ready(batch, plan, &done, j)
-                {
-                    Rated::Skipped
-                } else {
-                    match self.rate_held(batch, plan, &done, newcomer, j, &mut sc) {
-                        Ok(p) => Rated::Done(p),
-                        Err(e) => {
-                            first_bad.fetch_min(j, Ordering::Relaxed);
-                            Rated::Refused(e)
-                        }
+                let two = j + 1 < n && !self.waits_for(batch, plan, j + 1, j);
+                if two && due(j) && due(j + 1) {
+                    let [a, b] = self.rate_two_held(batch, plan, &done, newcomer, j, &mut sc);
+                    settle(j, a);
+                    settle(j + 1, b);
+                    continue;
+                }
+                for j in j..n.min(j + 2) {
+                    if due(j) {
+                        settle(
+                            j,
+                            self.rate_held(batch, plan, &done, newcomer, j, &mut sc[0]),
+                        );
+                    } else {
+                        let _ = done[j].set(Rated::Skipped);
                     }
-                };
-                let _ = done[j].set(rated);
+                }
             }
         };
         let threads = rayon::current_num_threads();
@@ -496,7 +527,18 @@ impl League {
         ok
     }
 
-    /// Rates match `j` of `batch` from the league and the matches before it in `done`, as [`League::apply_ranked`] would rate it in turn.
+    /// Whether match `j` of `batch` has a player of match `i`'s, whose record it waits for.
+    fn waits_for(&self, batch: &RankedBatch, plan: &Plan, j: usize, i: usize) -> bool {
+        let m = &batch.matches[j];
+        (m.players.start as usize..m.players.end as usize).any(|s| {
+            plan.earlier[s]
+                .checked_sub(1)
+                .is_some_and(|e| plan.owner[e as usize] as usize == i)
+        })
+    }
+
+    /// Rates match `j` of `batch` from the league and the matches before it in `done`,
+    /// as [`League::apply_ranked`] would rate it in turn.
     fn rate_held<'s>(
         &'s self,
         batch: &'s RankedBatch,
@@ -506,6 +548,62 @@ impl League {
         j: usize,
         sc: &mut Scratch<'s>,
     ) -> Result<Posterior, RateError> {
+        self.hold(batch, plan, done, newcomer, j, sc)?;
+        let mut out = Posterior::default();
+        self.system.rate_into(&sc.prior(), &mut out)?;
+        self.checked(sc, out)
+    }
+
+    /// [`League::rate_held`] for matches `j` and `j + 1`, which share no player: rated
+    /// together ([`crate::RatingSystem::rate_two_into`]), each to its own result.
+    fn rate_two_held<'s>(
+        &'s self,
+        batch: &'s RankedBatch,
+        plan: &Plan,
+        done: &'s [OnceLock<Rated>],
+        newcomer: Rating,
+        j: usize,
+        sc: &mut [Scratch<'s>; 2],
+    ) -> [Result<Posterior, RateError>; 2] {
+        let [first, second] = sc;
+        let held = [
+            self.hold(batch, plan, done, newcomer, j, first),
+            self.hold(batch, plan, done, newcomer, j + 1, second),
+        ];
+        if let [Ok(()), Ok(())] = held {
+            let mut outs = [Posterior::default(), Posterior::default()];
+            let [a, b] = &mut outs;
+            let rated = self
+                .system
+                .rate_two_into([&first.prior(), &second.prior()], [a, b]);
+            let [a, b] = outs;
+            let [ra, rb] = rated;
+            return [
+                ra.and_then(|()| self.checked(first, a)),
+                rb.and_then(|()| self.checked(second, b)),
+            ];
+        }
+        let [ha, hb] = held;
+        let rate = |held: Result<(), RateError>, sc: &Scratch<'_>| {
+            held?;
+            let mut out = Posterior::default();
+            self.system.rate_into(&sc.prior(), &mut out)?;
+            self.checked(sc, out)
+        };
+        [rate(ha, first), rate(hb, second)]
+    }
+
+    /// Fills `sc` with match `j` of `batch` and its players' ratings and states before
+    /// it: from the league, or from the matches before it in `done`.
+    fn hold<'s>(
+        &'s self,
+        batch: &'s RankedBatch,
+        plan: &Plan,
+        done: &'s [OnceLock<Rated>],
+        newcomer: Rating,
+        j: usize,
+        sc: &mut Scratch<'s>,
+    ) -> Result<(), RateError> {
         let known = self.players.len();
         let range = batch.matches[j].players.start as usize..batch.matches[j].players.end as usize;
         sc.slots.clear();
@@ -541,15 +639,12 @@ impl League {
                 sc.states.push(self.state_before(batch, plan, done, s));
             }
         }
-        let prior = Prior {
-            game: &sc.game,
-            ratings: &sc.before,
-            states: &sc.states,
-            learned: None,
-            factors: &[],
-        };
-        let mut out = Posterior::default();
-        self.system.rate_into(&prior, &mut out)?;
+        Ok(())
+    }
+
+    /// `out`, the posterior of the match held in `sc`, checked as a league checks a
+    /// system's result.
+    fn checked(&self, sc: &Scratch<'_>, out: Posterior) -> Result<Posterior, RateError> {
         if !out.factors.is_empty() {
             return Err(RateError::FactorCountMismatch {
                 expected: 0,

@@ -195,6 +195,7 @@ impl G {
 }
 
 /// The factor graph of one match: variable values and one message per edge.
+#[derive(Default)]
 struct Graph {
     vars: Vec<G>,
     msgs: Vec<G>,
@@ -418,7 +419,7 @@ impl TrueSkillConfig {
         }
         check_ratings(game, before)?;
         SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-            Ok(mut scratch) => self.rate_in(game, before, copies, &mut scratch, out),
+            Ok(mut scratch) => self.rate_in(game, before, copies, &mut scratch[0], out),
             // Only if a rating were asked for while one is under way on this thread.
             Err(_) => self.rate_in(game, before, copies, &mut Scratch::default(), out),
         });
@@ -507,38 +508,41 @@ impl TrueSkillConfig {
         true
     }
 
-    /// [`TrueSkillConfig::rate_members`] for ratings checked, in the buffers of `scratch`.
+    /// [`TrueSkillConfig::rate_members`] for ratings checked, in the buffers of `sc`.
     fn rate_in(
         &self,
         game: &Match,
         before: &[Rating],
         copies: &[bool],
-        scratch: &mut Scratch,
+        sc: &mut Scratch,
         out: &mut Vec<PlayerChange>,
     ) {
+        self.begin(game, before, copies, sc);
+        self.chain([sc.lane()]);
+        self.end(game, before, copies, sc, out);
+    }
+
+    /// The first part of an update: builds the factor graph of `game` in `sc` and passes
+    /// its messages down from the ratings to the team performances, ready for the chain
+    /// ([`TrueSkillConfig::chain`]).
+    fn begin(&self, game: &Match, before: &[Rating], copies: &[bool], sc: &mut Scratch) {
         let Scratch {
-            vars,
-            msgs,
+            g,
             edges,
             sums,
             all_sums,
             links,
-            perfs,
-            pairs,
-            scores,
+            team,
             ..
-        } = scratch;
+        } = sc;
         let n = before.len();
         let k = game.len();
         // Variables: ratings 0..n, performances n..2n, team performances 2n..2n+k.
-        let mut g = Graph {
-            vars: std::mem::take(vars),
-            msgs: std::mem::take(msgs),
-        };
         g.vars.clear();
         g.vars.resize(2 * n + k, G::default());
         g.msgs.clear();
-        let (perf, team) = (n, 2 * n);
+        let perf = n;
+        *team = 2 * n;
         // Each player's prior edge, and the two edges of their performance's likelihood.
         edges.clear();
         edges.extend((0..n).map(|i| [g.edge(i), g.edge(i), g.edge(perf + i)]));
@@ -546,7 +550,7 @@ impl TrueSkillConfig {
         sums.clear();
         all_sums.clear();
         for (t, entry) in game.entries().iter().enumerate() {
-            let sum = g.edge(team + t);
+            let sum = g.edge(*team + t);
             let start = sums.len();
             for (p, m) in game.member_range(t).zip(&entry.members) {
                 sums.push((g.edge(perf + p), m.weight.max(self.min_delta)));
@@ -562,45 +566,52 @@ impl TrueSkillConfig {
             let size = game.member_range(d).len() + game.member_range(d + 1).len();
             Link::new(self.margin_at(quantile, size), game.tied(d, d + 1))
         }));
-        let beta2 = self.beta * self.beta;
-        // A factor's copy performs at its value: no performance noise, and its own
-        // dynamics were added before.
-        let is_copy = |i: usize| copies.get(i).copied().unwrap_or(false);
-        let likelihood = |g: &mut Graph, from: Edge, to: Edge, i: usize| -> f64 {
-            let noise = if is_copy(i) { 0.0 } else { beta2 };
-            let msg = g.incoming(from);
-            let a = 1.0 / (1.0 + noise * msg.pi);
-            g.update_message(
-                to,
-                G {
-                    pi: a * msg.pi,
-                    tau: a * msg.tau,
-                },
-            )
-        };
         // Down the rating, performance and team layers.
         let tau2 = self.tau * self.tau;
         for (i, r) in before.iter().enumerate() {
             let s = self.sigma_of(r);
-            let tau2 = if is_copy(i) { 0.0 } else { tau2 };
+            let tau2 = if is_copy(copies, i) { 0.0 } else { tau2 };
             // A σ of exactly 0 (seeded so, with τ = 0) would be an infinite precision.
             let sd = (s * s + tau2).sqrt().max(1e-9);
             g.update_value(edges[i][0], G::new(r.value, sd));
         }
         for (i, &[_, m, v]) in edges.iter().enumerate() {
-            likelihood(&mut g, m, v, i);
+            self.likelihood(g, m, v, is_copy(copies, i));
         }
         for s in all_sums.iter() {
-            s.down(&mut g, sums);
+            s.down(g, sums);
         }
-        self.chain(&mut g.vars[team..], links);
+    }
+
+    /// The last part of an update, after the chain: passes the messages up from the team
+    /// performances to the ratings, and writes each player's change to `out`.
+    fn end(
+        &self,
+        game: &Match,
+        before: &[Rating],
+        copies: &[bool],
+        sc: &mut Scratch,
+        out: &mut Vec<PlayerChange>,
+    ) {
+        let Scratch {
+            g,
+            edges,
+            sums,
+            all_sums,
+            links,
+            perfs,
+            pairs,
+            scores,
+            ..
+        } = sc;
+        let k = game.len();
         for s in all_sums.iter() {
             for x in 0..s.len() {
-                s.up(&mut g, sums, x);
+                s.up(g, sums, x);
             }
         }
         for (i, &[_, m, v]) in edges.iter().enumerate() {
-            likelihood(&mut g, v, m, i);
+            self.likelihood(g, v, m, is_copy(copies, i));
         }
         // Expected and achieved scores against the neighbours in the finishing order,
         // each neighbouring pair's probabilities computed once for both.
@@ -656,8 +667,28 @@ impl TrueSkillConfig {
                 weight: m.weight,
             }
         }));
-        (*vars, *msgs) = (g.vars, g.msgs);
     }
+
+    /// The message of a performance's likelihood from `from` to `to`: the performance
+    /// is the skill plus noise `β²` (none for a factor's copy, which performs at its
+    /// value).
+    fn likelihood(&self, g: &mut Graph, from: Edge, to: Edge, copy: bool) {
+        let noise = if copy { 0.0 } else { self.beta * self.beta };
+        let msg = g.incoming(from);
+        let a = 1.0 / (1.0 + noise * msg.pi);
+        g.update_message(
+            to,
+            G {
+                pi: a * msg.pi,
+                tau: a * msg.tau,
+            },
+        );
+    }
+}
+
+/// Whether member `i` is a factor's copy (`copies` empty: none is).
+fn is_copy(copies: &[bool], i: usize) -> bool {
+    copies.get(i).copied().unwrap_or(false)
 }
 
 impl TrueSkillConfig {
@@ -665,10 +696,12 @@ impl TrueSkillConfig {
     /// differences between neighbouring entries in the finishing order, each with its
     /// truncation (a win by more than the link's draw margin, or a draw within it),
     /// its messages passed until none moves more than `min_delta` (ten rounds at
-    /// most), then to the first and last entries. `teams` holds each entry's team
-    /// performance, its team sum's message in, the chain's messages out.
-    #[allow(clippy::needless_range_loop)]
-    fn chain(&self, teams: &mut [G], links: &mut [Link]) {
+    /// most), then to the first and last entries. Each lane is one match's chain:
+    /// `teams` holds each entry's team performance, its team sum's message in, the
+    /// chain's messages out. Lanes of different matches take their steps in turn, each
+    /// in its own order to the same bits as alone, so that the processor works on
+    /// several chains of dependent divisions and square roots at once.
+    fn chain<const N: usize>(&self, lanes: [(&mut [G], &mut [Link]); N]) {
         // A sum factor's message from two incoming ones, `a + c·b` (`c` = ±1).
         let sum = |a: G, b: G, c: f64| -> G {
             let mut mu = 0.0 + a.mu();
@@ -723,30 +756,53 @@ impl TrueSkillConfig {
                 l.left = new;
             }
         };
-        let len = links.len();
+        // Each lane's chain in its own order; the lanes only take their steps in turn.
+        let mut lanes = lanes;
+        let lens = lanes.each_ref().map(|(_, links)| links.len());
+        // The steps of a sweep forward: one (down and truncation) for a single link.
+        let steps = lens.map(|len| (len - 1).max(1));
+        let most = steps.into_iter().max().unwrap_or(0);
+        let mut open = [true; N];
         for _ in 0..10 {
-            let mut delta: f64 = 0.0;
-            if len == 1 {
-                down(teams, &mut links[0], 0);
-                delta = trunc(&mut links[0]);
-            } else {
-                for x in 0..len - 1 {
-                    down(teams, &mut links[x], x);
-                    delta = delta.max(trunc(&mut links[x]));
-                    up(teams, &mut links[x], x, true);
+            let mut delta = [0.0f64; N];
+            for x in 0..most {
+                for (i, (teams, links)) in lanes.iter_mut().enumerate() {
+                    if !open[i] || x >= steps[i] {
+                        continue;
+                    }
+                    if lens[i] == 1 {
+                        down(teams, &mut links[0], 0);
+                        delta[i] = trunc(&mut links[0]);
+                    } else {
+                        down(teams, &mut links[x], x);
+                        delta[i] = delta[i].max(trunc(&mut links[x]));
+                        up(teams, &mut links[x], x, true);
+                    }
                 }
-                for x in (1..len).rev() {
+            }
+            for back in 0..most {
+                for (i, (teams, links)) in lanes.iter_mut().enumerate() {
+                    if !open[i] || lens[i] == 1 || back >= steps[i] {
+                        continue;
+                    }
+                    let x = lens[i] - 1 - back;
                     down(teams, &mut links[x], x);
-                    delta = delta.max(trunc(&mut links[x]));
+                    delta[i] = delta[i].max(trunc(&mut links[x]));
                     up(teams, &mut links[x], x, false);
                 }
             }
-            if delta <= self.min_delta {
+            for (open, delta) in open.iter_mut().zip(delta) {
+                *open &= delta > self.min_delta || delta.is_nan();
+            }
+            if !open.contains(&true) {
                 break;
             }
         }
-        up(teams, &mut links[0], 0, false);
-        up(teams, &mut links[len - 1], len - 1, true);
+        for (teams, links) in lanes.iter_mut() {
+            let len = links.len();
+            up(teams, &mut links[0], 0, false);
+            up(teams, &mut links[len - 1], len - 1, true);
+        }
     }
 }
 
@@ -780,8 +836,9 @@ impl Link {
 /// allocations, as much as its arithmetic for two players).
 #[derive(Default)]
 struct Scratch {
-    vars: Vec<G>,
-    msgs: Vec<G>,
+    g: Graph,
+    /// The first team performance's variable in `g`.
+    team: usize,
     edges: Vec<[Edge; 3]>,
     sums: Terms,
     all_sums: Vec<Sum>,
@@ -791,8 +848,16 @@ struct Scratch {
     links: Vec<Link>,
 }
 
+impl Scratch {
+    /// The chain's lane of the match built in this scratch.
+    fn lane(&mut self) -> (&mut [G], &mut [Link]) {
+        (&mut self.g.vars[self.team..], &mut self.links)
+    }
+}
+
 thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+    /// Two matches' buffers ([`RatingSystem::rate_two_into`]); one match uses the first.
+    static SCRATCH: std::cell::RefCell<[Scratch; 2]> = std::cell::RefCell::new(Default::default());
 }
 
 impl RatingSystem for TrueSkillConfig {
@@ -830,6 +895,36 @@ impl RatingSystem for TrueSkillConfig {
                 .into();
             Ok(())
         }
+    }
+
+    fn rate_two_into(
+        &self,
+        priors: [&crate::system::Prior<'_>; 2],
+        outs: [&mut crate::system::Posterior; 2],
+    ) -> [Result<(), RateError>; 2] {
+        let ([a, b], [out_a, out_b]) = (priors, outs);
+        // Two free-for-alls or team matches of three entries or more whose ratings fit
+        // them: their chains interleaved. Anything else, one after the other.
+        let chained = |p: &crate::system::Prior<'_>| {
+            p.factors.is_empty() && p.game.len() > 2 && check_ratings(p.game, p.ratings).is_ok()
+        };
+        if !(chained(a) && chained(b)) {
+            return [self.rate_into(a, out_a), self.rate_into(b, out_b)];
+        }
+        SCRATCH.with(|scratch| {
+            let Ok(mut scratch) = scratch.try_borrow_mut() else {
+                return [self.rate_into(a, out_a), self.rate_into(b, out_b)];
+            };
+            let [sa, sb] = &mut *scratch;
+            out_a.clear();
+            out_b.clear();
+            self.begin(a.game, a.ratings, &[], sa);
+            self.begin(b.game, b.ratings, &[], sb);
+            self.chain([sa.lane(), sb.lane()]);
+            self.end(a.game, a.ratings, &[], sa, &mut out_a.changes);
+            self.end(b.game, b.ratings, &[], sb, &mut out_b.changes);
+            [Ok(()), Ok(())]
+        })
     }
 
     fn win_probability(&self, a: &Rating, b: &Rating, _: Option<&crate::State>) -> f64 {

@@ -352,3 +352,70 @@ fn two_entries_with_a_rating_that_does_not_fit_are_refused_by_name() {
         .rate(&crate::system::Prior::new(&m, &before[..1]))
         .is_err());
 }
+
+/// An entry's members, each `(μ, σ, weight)`.
+type Members = Vec<(f64, f64, f64)>;
+
+/// A match of `teams` entries finishing at `ranks`.
+fn teams_match(teams: &[Members], ranks: &[u32]) -> (Match, Vec<Rating>) {
+    let teams: Vec<&[(f64, f64, f64)]> = teams.iter().map(Vec::as_slice).collect();
+    build(&teams, ranks)
+}
+
+/// Entries of one to three members, and each entry's rank (equal ranks tie).
+fn entries(most: usize) -> impl Strategy<Value = (Vec<Members>, Vec<u32>)> {
+    let member = (
+        -50.0..100.0f64,
+        0.01..20.0f64,
+        prop_oneof![Just(1.0), 0.05..1.0f64],
+    );
+    prop::collection::vec((prop::collection::vec(member, 1..4), 0u32..4), 2..most).prop_map(
+        |mut e| {
+            e.sort_by_key(|x| x.1);
+            e.into_iter().unzip()
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Two matches rated together, their chains interleaved, give each match's own
+    /// result to the bit, whatever their sizes, ties and teams (and a match of two
+    /// entries, or one whose ratings do not fit, taken alone).
+    #[test]
+    fn two_matches_at_once_rate_as_each_alone(
+        a in entries(12),
+        b in entries(12),
+        draw in prop_oneof![Just(0.0), 0.01..0.5f64],
+        bad in any::<bool>(),
+    ) {
+        use crate::system::{Posterior, Prior};
+        let ts = TrueSkillConfig { draw_probability: draw, ..TrueSkillConfig::default() };
+        let (ma, ra) = teams_match(&a.0, &a.1);
+        let (mb, mut rb) = teams_match(&b.0, &b.1);
+        if bad {
+            rb[0].value = f64::NAN;
+        }
+        let (pa, pb) = (Prior::new(&ma, &ra), Prior::new(&mb, &rb));
+        let alone = [ts.rate(&pa), ts.rate(&pb)];
+        let mut outs = [Posterior::default(), Posterior::default()];
+        let [oa, ob] = &mut outs;
+        let together = ts.rate_two_into([&pa, &pb], [oa, ob]);
+        for ((alone, together), out) in alone.iter().zip(&together).zip(&outs) {
+            match (alone, together) {
+                (Ok(alone), Ok(())) => {
+                    prop_assert_eq!(alone.changes.len(), out.changes.len());
+                    for (x, y) in alone.changes.iter().zip(&out.changes) {
+                        prop_assert_eq!(x.after.value.to_bits(), y.after.value.to_bits());
+                        prop_assert_eq!(x.after.sigma.map(f64::to_bits), y.after.sigma.map(f64::to_bits));
+                        prop_assert_eq!((x.expected.to_bits(), x.actual.to_bits()), (y.expected.to_bits(), y.actual.to_bits()));
+                        prop_assert_eq!((x.before, x.after.games, x.weight), (y.before, y.after.games, y.weight));
+                    }
+                }
+                (Err(x), Err(y)) => prop_assert_eq!(x.to_string(), y.to_string()),
+                (x, y) => prop_assert!(false, "alone {:?}, together {:?}", x, y),
+            }
+        }
+    }
+}
