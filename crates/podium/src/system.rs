@@ -196,7 +196,8 @@ pub struct Description {
 /// A rating system: turns a match and its players' pre-match ratings into new ratings.
 ///
 /// One method rates a match ([`RatingSystem::rate_into`], from a [`Prior`] to a
-/// [`Posterior`] the caller may reuse; [`RatingSystem::rate`] returns a new one), one
+/// [`Posterior`] the caller may reuse; [`RatingSystem::rate`] returns a new one, and
+/// [`RatingSystem::rate_two_into`] rates two matches together to the same bits), one
 /// predicts it ([`RatingSystem::predict`]) and one describes the system
 /// ([`RatingSystem::describe`]); the others answer questions of their own (where a
 /// player starts, how a rating ages, whether it is provisional). The trait is object

@@ -183,6 +183,16 @@ pub(crate) struct Marks {
     last: Vec<(u32, u32)>,
 }
 
+/// A batch being rated at once: its matches, their players resolved, what each match
+/// rated so far came to, and where a newcomer starts.
+#[derive(Clone, Copy)]
+struct Round<'s> {
+    batch: &'s RankedBatch,
+    plan: &'s Plan,
+    done: &'s [OnceLock<Rated>],
+    newcomer: Rating,
+}
+
 /// What became of a match of a batch rated at once.
 #[derive(Debug)]
 enum Rated {
@@ -438,20 +448,28 @@ impl League {
         let next = AtomicUsize::new(0);
         let first_bad = AtomicUsize::new(n);
         let newcomer = self.newcomer();
-        // Every match taken is settled, so that no one waits for it in vain.
-        let settle = |j: usize, rated: Result<Posterior, RateError>| {
+        // Every match taken is settled (rated, refused or skipped), so that no one waits
+        // for it in vain.
+        let settle = |j: usize, rated: Option<Result<Posterior, RateError>>| {
             let rated = match rated {
-                Ok(p) => Rated::Done(p),
-                Err(e) => {
+                Some(Ok(p)) => Rated::Done(p),
+                Some(Err(e)) => {
                     first_bad.fetch_min(j, Ordering::Relaxed);
                     Rated::Refused(e)
                 }
+                None => Rated::Skipped,
             };
             let _ = done[j].set(rated);
         };
         // Whether match `j` is to be rated, once the matches it waits for are settled.
         let due =
             |j: usize| j <= first_bad.load(Ordering::Relaxed) && self.ready(batch, plan, &done, j);
+        let round = Round {
+            batch,
+            plan,
+            done: &done,
+            newcomer,
+        };
         let work = || {
             let mut sc = [Scratch::new(), Scratch::new()];
             loop {
@@ -468,20 +486,13 @@ impl League {
                 }
                 let two = j + 1 < n && !self.waits_for(batch, plan, j + 1, j);
                 if two && due(j) && due(j + 1) {
-                    let [a, b] = self.rate_two_held(batch, plan, &done, newcomer, j, &mut sc);
-                    settle(j, a);
-                    settle(j + 1, b);
+                    let [a, b] = self.rate_two_held(&round, j, &mut sc);
+                    settle(j, Some(a));
+                    settle(j + 1, Some(b));
                     continue;
                 }
                 for j in j..n.min(j + 2) {
-                    if due(j) {
-                        settle(
-                            j,
-                            self.rate_held(batch, plan, &done, newcomer, j, &mut sc[0]),
-                        );
-                    } else {
-                        let _ = done[j].set(Rated::Skipped);
-                    }
+                    settle(j, due(j).then(|| self.rate_held(&round, j, &mut sc[0])));
                 }
             }
         };
@@ -541,69 +552,65 @@ impl League {
     /// as [`League::apply_ranked`] would rate it in turn.
     fn rate_held<'s>(
         &'s self,
-        batch: &'s RankedBatch,
-        plan: &Plan,
-        done: &'s [OnceLock<Rated>],
-        newcomer: Rating,
+        round: &Round<'s>,
         j: usize,
         sc: &mut Scratch<'s>,
     ) -> Result<Posterior, RateError> {
-        self.hold(batch, plan, done, newcomer, j, sc)?;
-        let mut out = Posterior::default();
-        self.system.rate_into(&sc.prior(), &mut out)?;
-        self.checked(sc, out)
+        self.hold(round, j, sc)?;
+        self.rate_one(sc)
     }
 
     /// [`League::rate_held`] for matches `j` and `j + 1`, which share no player: rated
     /// together ([`crate::RatingSystem::rate_two_into`]), each to its own result.
     fn rate_two_held<'s>(
         &'s self,
-        batch: &'s RankedBatch,
-        plan: &Plan,
-        done: &'s [OnceLock<Rated>],
-        newcomer: Rating,
+        round: &Round<'s>,
         j: usize,
         sc: &mut [Scratch<'s>; 2],
     ) -> [Result<Posterior, RateError>; 2] {
         let [first, second] = sc;
-        let held = [
-            self.hold(batch, plan, done, newcomer, j, first),
-            self.hold(batch, plan, done, newcomer, j + 1, second),
-        ];
-        if let [Ok(()), Ok(())] = held {
-            let mut outs = [Posterior::default(), Posterior::default()];
-            let [a, b] = &mut outs;
-            let rated = self
-                .system
-                .rate_two_into([&first.prior(), &second.prior()], [a, b]);
-            let [a, b] = outs;
-            let [ra, rb] = rated;
+        let held = [self.hold(round, j, first), self.hold(round, j + 1, second)];
+        let [ha, hb] = held;
+        if ha.is_err() || hb.is_err() {
             return [
-                ra.and_then(|()| self.checked(first, a)),
-                rb.and_then(|()| self.checked(second, b)),
+                ha.and_then(|()| self.rate_one(first)),
+                hb.and_then(|()| self.rate_one(second)),
             ];
         }
-        let [ha, hb] = held;
-        let rate = |held: Result<(), RateError>, sc: &Scratch<'_>| {
-            held?;
-            let mut out = Posterior::default();
-            self.system.rate_into(&sc.prior(), &mut out)?;
-            self.checked(sc, out)
-        };
-        [rate(ha, first), rate(hb, second)]
+        let mut outs = [Posterior::default(), Posterior::default()];
+        let [a, b] = &mut outs;
+        let [ra, rb] = self
+            .system
+            .rate_two_into([&first.prior(), &second.prior()], [a, b]);
+        let [a, b] = outs;
+        [
+            ra.and_then(|()| self.checked(first, a)),
+            rb.and_then(|()| self.checked(second, b)),
+        ]
+    }
+
+    /// Rates the match held in `sc` and checks what the system gave, as a league checks
+    /// a system's result.
+    fn rate_one(&self, sc: &Scratch<'_>) -> Result<Posterior, RateError> {
+        let mut out = Posterior::default();
+        self.system.rate_into(&sc.prior(), &mut out)?;
+        self.checked(sc, out)
     }
 
     /// Fills `sc` with match `j` of `batch` and its players' ratings and states before
     /// it: from the league, or from the matches before it in `done`.
     fn hold<'s>(
         &'s self,
-        batch: &'s RankedBatch,
-        plan: &Plan,
-        done: &'s [OnceLock<Rated>],
-        newcomer: Rating,
+        round: &Round<'s>,
         j: usize,
         sc: &mut Scratch<'s>,
     ) -> Result<(), RateError> {
+        let Round {
+            batch,
+            plan,
+            done,
+            newcomer,
+        } = *round;
         let known = self.players.len();
         let range = batch.matches[j].players.start as usize..batch.matches[j].players.end as usize;
         sc.slots.clear();
