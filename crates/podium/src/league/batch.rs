@@ -8,8 +8,8 @@
 //! that their players played; everything is stored in file order at the end. Each match
 //! goes through the system's rating call with the very prior it would have had in turn
 //! (two that share no player together, [`RatingSystem::rate_two_into`], which gives each
-//! its own result to the bit), so the results are the same to the last bit. Always rated in turn: a
-//! system that learns a league-wide value from every match
+//! its own result to the bit), so the results are the same to the last bit. Always rated
+//! in turn: a system that learns a league-wide value from every match
 //! ([`RatingSystem::initial_learned`]), and one whose newcomers start from the ratings of
 //! the league ([`RatingSystem::new_player_rating`] reading its pool).
 //!
@@ -436,8 +436,8 @@ impl League {
     /// Rates every match of `batch` that `plan` resolved, on every thread: each thread
     /// takes the next two matches in file order and waits, if need be, for the matches
     /// before them that their players played; two that share no player are rated
-    /// together. Returns the first match refused (or the number of
-    /// matches), why, and what each match came to.
+    /// together. Returns the first match refused (or the number of matches), why, and
+    /// what each match came to.
     fn rate_all(
         &self,
         batch: &RankedBatch,
@@ -569,8 +569,7 @@ impl League {
         sc: &mut [Scratch<'s>; 2],
     ) -> [Result<Posterior, RateError>; 2] {
         let [first, second] = sc;
-        let held = [self.hold(round, j, first), self.hold(round, j + 1, second)];
-        let [ha, hb] = held;
+        let [ha, hb] = [self.hold(round, j, first), self.hold(round, j + 1, second)];
         if ha.is_err() || hb.is_err() {
             return [
                 ha.and_then(|()| self.rate_one(first)),
