@@ -484,15 +484,25 @@ impl League {
                         self.prefetch(p);
                     }
                 }
+                // The second is asked whether it is due before the first is settled only
+                // when it does not wait for the first. A "no" stays no, and a match rated
+                // past the first refused is never stored, so the answer holds after.
+                let first = due(j);
                 let two = j + 1 < n && !self.waits_for(batch, plan, j + 1, j);
-                if two && due(j) && due(j + 1) {
+                let second = (first && two).then(|| due(j + 1));
+                if second == Some(true) {
                     let [a, b] = self.rate_two_held(&round, j, &mut sc);
                     settle(j, Some(a));
                     settle(j + 1, Some(b));
                     continue;
                 }
-                for j in j..n.min(j + 2) {
-                    settle(j, due(j).then(|| self.rate_held(&round, j, &mut sc[0])));
+                settle(j, first.then(|| self.rate_held(&round, j, &mut sc[0])));
+                if j + 1 < n {
+                    let due_second = second.unwrap_or_else(|| due(j + 1));
+                    settle(
+                        j + 1,
+                        due_second.then(|| self.rate_held(&round, j + 1, &mut sc[0])),
+                    );
                 }
             }
         };

@@ -532,7 +532,6 @@ impl TrueSkillConfig {
             sums,
             all_sums,
             links,
-            team,
             ..
         } = sc;
         let n = before.len();
@@ -541,8 +540,7 @@ impl TrueSkillConfig {
         g.vars.clear();
         g.vars.resize(2 * n + k, G::default());
         g.msgs.clear();
-        let perf = n;
-        *team = 2 * n;
+        let (perf, team) = (n, 2 * n);
         // Each player's prior edge, and the two edges of their performance's likelihood.
         edges.clear();
         edges.extend((0..n).map(|i| [g.edge(i), g.edge(i), g.edge(perf + i)]));
@@ -550,7 +548,7 @@ impl TrueSkillConfig {
         sums.clear();
         all_sums.clear();
         for (t, entry) in game.entries().iter().enumerate() {
-            let sum = g.edge(*team + t);
+            let sum = g.edge(team + t);
             let start = sums.len();
             for (p, m) in game.member_range(t).zip(&entry.members) {
                 sums.push((g.edge(perf + p), m.weight.max(self.min_delta)));
@@ -837,8 +835,6 @@ impl Link {
 #[derive(Default)]
 struct Scratch {
     g: Graph,
-    /// The first team performance's variable in `g`.
-    team: usize,
     edges: Vec<[Edge; 3]>,
     sums: Terms,
     all_sums: Vec<Sum>,
@@ -849,9 +845,11 @@ struct Scratch {
 }
 
 impl Scratch {
-    /// The chain's lane of the match built in this scratch.
+    /// The chain's lane of the match built in this scratch: its team performances, the
+    /// last of the graph's variables, one more than the chain's links.
     fn lane(&mut self) -> (&mut [G], &mut [Link]) {
-        (&mut self.g.vars[self.team..], &mut self.links)
+        let team = self.g.vars.len() - (self.links.len() + 1);
+        (&mut self.g.vars[team..], &mut self.links)
     }
 }
 
