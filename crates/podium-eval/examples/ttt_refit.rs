@@ -15,8 +15,8 @@
 //! matches are rated forward by the `ttt` system (σ² grown by its `age` over the idle
 //! days, or matches without times, the smoother's clock). A `K` larger than the file
 //! never refits: on a history with times that is `podium backtest FILE --systems ttt`
-//! exactly (without times the `ttt` system's clock does not move). `GAMMA` (0.03) and `P_DRAW` (0.1) are the
-//! model's, as `podium history --set` takes them. Prints the pair accuracy, the warm
+//! exactly (without times the `ttt` system's clock does not move). `GAMMA` (0.03) and
+//! `P_DRAW` (0.1) are the model's, as `podium history --set` takes them. Prints the pair accuracy, the warm
 //! pairs and the seconds taken.
 use std::collections::HashMap;
 use std::error::Error;
