@@ -113,6 +113,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use smallvec::SmallVec;
 use wide::{f64x2, f64x4};
 
 use crate::error::RateError;
@@ -123,6 +124,10 @@ use crate::params::{Configure, FloatList};
 use crate::rating::{PlayerChange, Rating};
 use crate::state::{Rated, State};
 use crate::system::{check_ratings, RatingSystem};
+
+/// A contest's working vectors: on the stack up to 16 entries (most contests), so that
+/// rating one allocates little beyond the states it returns.
+type Small<T> = SmallVec<[T; 16]>;
 
 /// π/√3: the logistic distribution with scale `s/TANH_MULTIPLIER` has deviation `s`
 /// (the reference's constant, to the last digit).
@@ -1004,30 +1009,30 @@ struct Merged {
 /// The terms of one contest, merged, with each entry's place (0-based, in the sorted
 /// order) and merged term.
 struct Field {
-    merged: Vec<Merged>,
+    merged: Small<Merged>,
     /// The places of the sorted entries; `merged[j].start..end` is term `j`'s, ascending.
-    places: Vec<usize>,
+    places: Small<usize>,
     /// Each entry's merged term.
-    term_of: Vec<usize>,
+    term_of: Small<usize>,
     /// Each merged term's bucket of μ (ascending).
-    buckets: Vec<i64>,
+    buckets: Small<i64>,
     /// Each entry's position in the sorted order.
-    position: Vec<usize>,
+    position: Small<usize>,
 }
 
 impl Field {
     /// Sorts the entries' terms by bucketed μ, bucketed σ and place, and merges runs in
     /// one bucket into their mean (the reference's order and merge).
     fn new(terms: &[Gauss], places: &[usize], width: f64) -> Field {
-        let keys: Vec<(i64, i64, usize)> = terms
+        let keys: Small<(i64, i64, usize)> = terms
             .iter()
             .zip(places)
             .map(|(t, &p)| (bucket(t.mu, width), bucket(t.sig, width), p))
             .collect();
-        let mut order: Vec<usize> = (0..terms.len()).collect();
+        let mut order: Small<usize> = (0..terms.len()).collect();
         order.sort_by_key(|&e| keys[e]);
-        let mut merged: Vec<Merged> = Vec::new();
-        let mut term_of = vec![0; terms.len()];
+        let mut merged: Small<Merged> = Small::new();
+        let mut term_of: Small<usize> = smallvec::smallvec![0; terms.len()];
         for (k, &e) in order.iter().enumerate() {
             let t = terms[e];
             if let Some(last) = merged.last_mut() {
@@ -1052,7 +1057,7 @@ impl Field {
         }
         let places = order.iter().map(|&e| places[e]).collect();
         let buckets = merged.iter().map(|t| bucket(t.mu, width)).collect();
-        let mut position = vec![0; order.len()];
+        let mut position: Small<usize> = smallvec::smallvec![0; order.len()];
         for (k, &e) in order.iter().enumerate() {
             position[e] = k;
         }
@@ -1161,8 +1166,8 @@ impl Field {
 /// The merged terms of a contest as the logistic model reads them, worked out once per
 /// contest: each one's logistic part times its count (`shared`) and its own `w_out`.
 struct Logistic {
-    shared: Vec<Tanh>,
-    w_out: Vec<f64>,
+    shared: Small<Tanh>,
+    w_out: Small<f64>,
     /// The narrowest curve of all the terms, and the running sums of their
     /// contributions to the bounds of a [`Shape`] (one more than the terms, from 0);
     /// these and the moments are worked out only for windowed searches.
@@ -1194,7 +1199,7 @@ impl Logistic {
     /// The terms of `field`; the bounds and moments only when `windowed` (the entries
     /// measured against windows of them), the only searches that read them.
     fn of(field: &Field, windowed: bool) -> Logistic {
-        let w_out: Vec<f64> = field
+        let w_out: Small<f64> = field
             .merged
             .iter()
             .map(|t| TANH_MULTIPLIER / t.sig)
@@ -1208,7 +1213,7 @@ impl Logistic {
                 w_arg: 0.5 * w,
                 w_out: w * (t.end - t.start) as f64,
             })
-            .collect::<Vec<Tanh>>();
+            .collect::<Small<Tanh>>();
         let mut width = RATING_RANGE.1 - RATING_RANGE.0;
         if !windowed {
             return Logistic {
@@ -1392,8 +1397,8 @@ impl EloMmr {
         if !factors.is_empty() {
             crate::factor::check_factors(game, factors)?;
         }
-        let members: Vec<_> = game.players().map(|(_, m)| m).collect();
-        let mut prepared = Vec::with_capacity(before.len());
+        let members: Small<_> = game.players().map(|(_, m)| m).collect();
+        let mut prepared = Small::with_capacity(before.len());
         for ((m, r), st) in members.iter().zip(before).zip(states) {
             self.check(r, &m.player)?;
             let state = match st.and_then(|s| s.get::<EloMmrState>()) {
@@ -1430,8 +1435,8 @@ impl EloMmr {
             });
         }
         // Step 1: uncertainty grows; each player's term.
-        let mut beta2 = Vec::with_capacity(before.len());
-        let mut expected = Vec::with_capacity(before.len());
+        let mut beta2 = Small::with_capacity(before.len());
+        let mut expected = Small::with_capacity(before.len());
         for (((state, r), m), st) in prepared.iter_mut().zip(before).zip(&members).zip(states) {
             let w = self.weight(m.weight, r.games);
             // The idle drift is what the rating's σ gained since the state was stored.
@@ -1450,7 +1455,7 @@ impl EloMmr {
         }
         // Step 2: each entry's term (a team: its members' mean skill, plus its factors).
         let off = crate::factor::entry_offsets(game, factors);
-        let terms: Vec<Gauss> = (0..game.len())
+        let terms: Small<Gauss> = (0..game.len())
             .map(|e| {
                 let r = game.member_range(e);
                 let n = r.len() as f64;
@@ -1561,7 +1566,7 @@ impl EloMmr {
     }
 
     /// Each entry's performance, given every entry's term and place (best first).
-    fn performances(&self, terms: &[Gauss], places: &[usize]) -> Vec<f64> {
+    fn performances(&self, terms: &[Gauss], places: &[usize]) -> Small<f64> {
         let width = self.subsample_bucket;
         let field = Field::new(terms, places, width);
         let size = self.subsample_size as usize;
@@ -1702,7 +1707,12 @@ impl EloMmr {
     /// are solved best first, each started from where the last evaluation of `G` was:
     /// where places lie close together (large contests), the [`certified`] step from
     /// there usually needs no new evaluation of `G` at all.
-    fn logistic_by_place(&self, field: &Field, logistic: &Logistic, places: &[usize]) -> Vec<f64> {
+    fn logistic_by_place(
+        &self,
+        field: &Field,
+        logistic: &Logistic,
+        places: &[usize],
+    ) -> Small<f64> {
         let split = self.split_ties;
         let shared = &logistic.shared;
         let shared_shape = Shape::of(shared);
@@ -1711,13 +1721,13 @@ impl EloMmr {
             [-v, -d1, -d2, -d3]
         };
         // Each entry's w_out (that of its merged term); their total and running sum.
-        let w_out: Vec<f64> = field.term_of.iter().map(|&j| logistic.w_out[j]).collect();
+        let w_out: Small<f64> = field.term_of.iter().map(|&j| logistic.w_out[j]).collect();
         let total: f64 = w_out.iter().sum();
         let mut ahead = 0.0;
-        let mut perf = vec![0.0; places.len()];
+        let mut perf: Small<f64> = smallvec::smallvec![0.0; places.len()];
         // Where G was last evaluated, and its values there.
         let mut last: Option<(f64, Derivs)> = None;
-        let mut tied: Vec<Tanh> = Vec::new();
+        let mut tied: Small<Tanh> = Small::new();
         let mut start = 0;
         while start < places.len() {
             let mut end = start + 1;
