@@ -978,6 +978,16 @@ impl League {
         }
     }
 
+    /// The second half of [`League::prefetch`], a little later: starts loading what
+    /// player `index`'s state holds elsewhere (Elo-MMR's past performances), once
+    /// [`League::prefetch`] has brought the state itself near. It changes nothing.
+    #[inline]
+    pub(crate) fn prefetch_spread(&self, index: usize) {
+        if let Some(Some(state)) = self.states.get(index) {
+            state.prefetch_spread();
+        }
+    }
+
     /// Rates a free-for-all of single players who each played the whole match: the
     /// match [`Match::with_places`] builds, rated by [`League::apply`]'s own way, for
     /// readers that keep their players' indices (no report, and the match's buffers

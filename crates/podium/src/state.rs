@@ -63,24 +63,70 @@ use std::sync::Arc;
 use crate::rating::PlayerChange;
 
 /// A value a system keeps for one player. Any `'static` type that is `Send + Sync +
-/// Debug` can be one.
-trait Value: Any + Send + Sync + fmt::Debug {
+/// Debug` can be one ([`Plain`]); a type that holds part of its data elsewhere can also
+/// say where ([`Spread`]).
+trait Value: Send + Sync + fmt::Debug {
     fn as_any(&self) -> &dyn Any;
     fn type_name(&self) -> &'static str;
     fn prefetch(&self);
+    fn prefetch_spread(&self);
 }
 
-impl<T: Any + Send + Sync + fmt::Debug> Value for T {
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn type_name(&self) -> &'static str {
-        std::any::type_name::<T>()
-    }
-    fn prefetch(&self) {
-        prefetch_index::prefetch_index(std::slice::from_ref(self), 0);
-    }
+/// A value held as it is.
+struct Plain<T>(T);
+
+/// A value with data elsewhere, which [`Spread::prefetch_spread`] starts loading.
+struct Spreading<T>(T);
+
+/// A state type whose data lies partly outside the value itself (a vector's elements,
+/// such as Elo-MMR's past performances): it can start loading that data into the
+/// processor's cache, a hint that changes nothing.
+pub(crate) trait Spread {
+    /// Starts loading the part of the value that says where the data outside it lies
+    /// (a vector's pointer and length), without reading anything: with
+    /// [`State::prefetch`], which loads the value's first cache line.
+    fn prefetch_handle(&self);
+
+    /// Starts loading the data outside the value. It reads the value's handle, so it
+    /// pays only once that is in the cache ([`State::prefetch`] some time before).
+    fn prefetch_spread(&self);
 }
+
+macro_rules! value {
+    ($wrapper:ident, $($bound:path)?, |$v:ident| $handle:expr, $spread:expr) => {
+        impl<T: Any + Send + Sync + fmt::Debug $(+ $bound)?> Value for $wrapper<T> {
+            fn as_any(&self) -> &dyn Any {
+                &self.0
+            }
+            fn type_name(&self) -> &'static str {
+                std::any::type_name::<T>()
+            }
+            fn prefetch(&self) {
+                prefetch_index::prefetch_index(std::slice::from_ref(&self.0), 0);
+                let $v = &self.0;
+                $handle
+            }
+            fn prefetch_spread(&self) {
+                let $v = &self.0;
+                $spread
+            }
+        }
+
+        impl<T: fmt::Debug> fmt::Debug for $wrapper<T> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Debug::fmt(&self.0, f)
+            }
+        }
+    };
+}
+
+value!(Plain, , |_v| (), ());
+value!(
+    Spreading,
+    Spread,
+    |v| v.prefetch_handle(),
+    v.prefetch_spread()
+);
 
 /// One player's state in one system: an immutable value of the system's own type, shared
 /// by reference count (cloning is cheap).
@@ -90,7 +136,13 @@ pub struct State(Arc<dyn Value>);
 impl State {
     /// Wraps a system's value.
     pub fn new<T: Any + Send + Sync + fmt::Debug>(value: T) -> Self {
-        State(Arc::new(value))
+        State(Arc::new(Plain(value)))
+    }
+
+    /// Wraps a system's value that holds data elsewhere, which [`State::prefetch_spread`]
+    /// starts loading.
+    pub(crate) fn spread<T: Any + Send + Sync + fmt::Debug + Spread>(value: T) -> Self {
+        State(Arc::new(Spreading(value)))
     }
 
     /// The value, if it is of type `T`.
@@ -110,6 +162,13 @@ impl State {
     #[inline]
     pub(crate) fn prefetch(&self) {
         (*self.0).prefetch();
+    }
+
+    /// Starts loading the data the value holds elsewhere, for a value built by
+    /// [`State::spread`]; nothing for others. A hint: it changes nothing.
+    #[inline]
+    pub(crate) fn prefetch_spread(&self) {
+        (*self.0).prefetch_spread();
     }
 
     /// Whether two states share one value (the same allocation).
@@ -155,6 +214,14 @@ pub(crate) trait Restorable {
     fn fits(&self, fresh: &Self) -> Result<(), String> {
         let _ = fresh;
         Ok(())
+    }
+
+    /// The value as a state, wrapped as the system wraps it.
+    fn into_state(self) -> State
+    where
+        Self: Any + Send + Sync + fmt::Debug + Sized,
+    {
+        State::new(self)
     }
 }
 
@@ -217,7 +284,7 @@ macro_rules! saved_states {
                         SavedState::$variant(v) => match fresh.get::<$ty>() {
                             Some(f) => {
                                 Restorable::fits(&*v, f)?;
-                                Ok(State::new(*v))
+                                Ok(Restorable::into_state(*v))
                             }
                             None => Err(format!(
                                 "a {} state, where the system keeps {}",

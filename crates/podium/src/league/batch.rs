@@ -29,9 +29,13 @@ use crate::rating::Rating;
 use crate::state::State;
 use crate::system::{Posterior, Prior};
 
-/// How many matches ahead [`League::apply_batch`] starts loading players' records when
-/// it rates in turn (see [`League::prefetch`]).
+/// How many matches ahead [`League::apply_batch`] starts loading players' records (see
+/// [`League::prefetch`]).
 const LOOK_AHEAD: usize = 4;
+
+/// How many matches ahead it starts loading what their states hold elsewhere (see
+/// [`League::prefetch_spread`]): after the records, before the match.
+const SPREAD_AHEAD: usize = 2;
 
 /// A player of a [`RankedBatch`]: by league index, or by id (its bytes in the batch's
 /// text).
@@ -290,6 +294,13 @@ impl League {
                     }
                 }
             }
+            if j + SPREAD_AHEAD < batch.len() {
+                for slot in batch.players(j + SPREAD_AHEAD) {
+                    if let Slot::Known(i) = slot {
+                        self.prefetch_spread(i);
+                    }
+                }
+            }
             slots.clear();
             slots.extend(batch.players(j));
             self.apply_ranked(batch.id(j), &mut slots, batch.places(j))
@@ -482,6 +493,15 @@ impl League {
                 for ahead in batch.matches[..n].iter().skip(j + LOOK_AHEAD).take(2) {
                     for &p in &plan.who[ahead.players.start as usize..ahead.players.end as usize] {
                         self.prefetch(p);
+                    }
+                }
+                // And what their states hold elsewhere, but only of those whose state is
+                // the league's (not that of a match before in the batch).
+                for ahead in batch.matches[..n].iter().skip(j + SPREAD_AHEAD).take(2) {
+                    for s in ahead.players.start as usize..ahead.players.end as usize {
+                        if plan.earlier[s] == 0 {
+                            self.prefetch_spread(plan.who[s]);
+                        }
                     }
                 }
                 // The second is asked whether it is due before the first is settled only
