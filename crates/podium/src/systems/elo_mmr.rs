@@ -400,6 +400,25 @@ pub struct EloMmrState {
     terms: Vec<Tanh>,
     posterior: Gauss,
     performance: Option<f64>,
+    /// The sums of `terms` where the search of the belief last evaluated them, if known
+    /// (states saved without them are read as not known).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    known: Option<Known>,
+}
+
+/// A history's [`tanh_sums`] at one point: where the last search of a player's belief
+/// evaluated them. The next contest's search starts there without a pass over the
+/// history: aging multiplies every kept performance's weight by one factor, so it
+/// multiplies the sums by it too, and the performances folded into the prior and the
+/// new one are a few terms. A search costs one pass over the history instead of two.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+struct Known {
+    x: f64,
+    sums: Derivs,
 }
 
 #[cfg(feature = "serde")]
@@ -438,6 +457,7 @@ impl EloMmrState {
             terms: Vec::new(),
             posterior: belief,
             performance: None,
+            known: None,
         }
     }
 
@@ -539,6 +559,7 @@ impl<'s> Pending<'s> {
         let s = &mut self.state;
         s.posterior = s.posterior.with_noise(noise_sq);
         s.prior = s.posterior;
+        s.known = None;
         self.history = &[];
     }
 
@@ -586,12 +607,27 @@ impl<'s> Pending<'s> {
         let mut terms = Vec::with_capacity(history.len() - fold + 1);
         terms.extend(history[fold..].iter().map(aged));
         terms.push(term);
+        // The kept performances' sums where the last search left them: aged, less the
+        // folded ones', plus the new one's.
+        let known = self.state.known.map(|k| {
+            let (kept, folded, new) = (
+                k.sums,
+                tanh_sums(k.x, &history[..fold]),
+                tanh_sums(k.x, std::slice::from_ref(&term)),
+            );
+            Known {
+                x: k.x,
+                sums: [0, 1, 2, 3].map(|i| self.scale * (kept[i] - folded[i]) + new[i]),
+            }
+        });
         let wn = state.prior.weight();
-        let mu = robust_average(&terms, -state.prior.mu * wn, wn, state.posterior.mu);
+        let (mu, known) =
+            robust_average(&terms, -state.prior.mu * wn, wn, state.posterior.mu, known);
         let sig = (state.posterior.weight() + performance.weight())
             .recip()
             .sqrt();
         state.terms = terms;
+        state.known = Some(known);
         state.posterior = Gauss { mu, sig };
         state.performance = Some(performance.mu);
         state
@@ -609,7 +645,14 @@ impl EloMmrState {
         self.posterior = if self.terms.is_empty() {
             self.prior
         } else {
-            let mu = robust_average(&self.terms, -self.prior.mu * wn, wn, self.posterior.mu);
+            let (mu, known) = robust_average(
+                &self.terms,
+                -self.prior.mu * wn,
+                wn,
+                self.posterior.mu,
+                None,
+            );
+            self.known = Some(known);
             let sig = (self.posterior.weight() + wp).recip().sqrt();
             Gauss { mu, sig }
         };
@@ -619,15 +662,36 @@ impl EloMmrState {
 
 /// The reference's `robust_average`: the root of the increasing function
 /// `offset + slope · x + Σ w_out · tanh((x − μ) · w_arg)`, searched in [`RATING_RANGE`]
-/// from `guess`.
-fn robust_average(terms: &[Tanh], offset: f64, slope: f64, guess: f64) -> f64 {
-    let f = |x: f64| {
-        let [v, d1, d2, d3] = tanh_sums(x, terms);
-        // Solved as the root of the decreasing function −f.
-        [-(offset + slope * x + v), -(slope + d1), -d2, -d3]
-    };
-    let x0 = guess.clamp(RATING_RANGE.0, RATING_RANGE.1);
-    solve_decreasing(x0, f(x0), Shape::of(terms), f)
+/// from where the sums of `terms` are `known` (when they are, finite and in range), else
+/// from `guess`. Returns the root and the sums where the search last evaluated them.
+fn robust_average(
+    terms: &[Tanh],
+    offset: f64,
+    slope: f64,
+    guess: f64,
+    known: Option<Known>,
+) -> (f64, Known) {
+    // Solved as the root of the decreasing function −f.
+    let f = |x: f64, [v, d1, d2, d3]: Derivs| [-(offset + slope * x + v), -(slope + d1), -d2, -d3];
+    let known = known.filter(|k| {
+        (RATING_RANGE.0..=RATING_RANGE.1).contains(&k.x) && k.sums.iter().all(|v| v.is_finite())
+    });
+    let mut last = known.unwrap_or_else(|| {
+        let x = guess.clamp(RATING_RANGE.0, RATING_RANGE.1);
+        Known {
+            x,
+            sums: tanh_sums(x, terms),
+        }
+    });
+    let first = f(last.x, last.sums);
+    let root = solve_decreasing(last.x, first, Shape::of(terms), |x| {
+        last = Known {
+            x,
+            sums: tanh_sums(x, terms),
+        };
+        f(x, last.sums)
+    });
+    (root, last)
 }
 
 /// A function's value and first three derivatives at a point.
