@@ -816,18 +816,21 @@ impl Shape {
     /// The shape of a sum of logistic terms `w_out · tanh((x − μ) · w_arg)`. Without
     /// terms (a line) any width ends a search at its root.
     fn of(terms: &[Tanh]) -> Shape {
-        let mut shape = Shape {
-            width: RATING_RANGE.1 - RATING_RANGE.0,
-            b2: 0.0,
-            b4: 0.0,
-        };
+        let (mut b2, mut b4) = (0.0, 0.0);
+        // The narrowest curve is that of the largest `w_arg`: `1/a` rounded is monotone,
+        // so one division gives the least of every term's.
+        let mut widest_arg = 0.0_f64;
         for t in terms {
             let a2 = t.w_arg * t.w_arg;
-            shape.width = shape.width.min(t.w_arg.recip());
-            shape.b2 += TANH_D2 * t.w_out.abs() * a2;
-            shape.b4 += TANH_D4 * t.w_out.abs() * a2 * a2;
+            widest_arg = widest_arg.max(t.w_arg);
+            b2 += TANH_D2 * t.w_out.abs() * a2;
+            b4 += TANH_D4 * t.w_out.abs() * a2 * a2;
         }
-        shape
+        Shape {
+            width: (RATING_RANGE.1 - RATING_RANGE.0).min(widest_arg.recip()),
+            b2,
+            b4,
+        }
     }
 
     /// The shape of the sum of two functions.
