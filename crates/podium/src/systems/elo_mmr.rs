@@ -572,6 +572,23 @@ impl<'s> Pending<'s> {
         }
     }
 
+    /// The sums of the performances this contest keeps (those after the first `fold`,
+    /// aged, and `term`) where the stored state's sums are known, if they are: those
+    /// sums aged, less the folded performances', plus the new one's.
+    fn known_with(&self, fold: usize, term: &Tanh) -> Option<Known> {
+        self.state.known.map(|k| {
+            let (kept, folded, new) = (
+                k.sums,
+                tanh_sums(k.x, &self.history[..fold]),
+                tanh_sums(k.x, std::slice::from_ref(term)),
+            );
+            Known {
+                x: k.x,
+                sums: [0, 1, 2, 3].map(|i| self.scale * (kept[i] - folded[i]) + new[i]),
+            }
+        })
+    }
+
     /// The reference's `update_rating_with_logistic`: the performance joins the history
     /// (the oldest folding into the prior beyond `max_history`, 0 = no limit); μ is the
     /// robust average of prior and history.
@@ -607,19 +624,7 @@ impl<'s> Pending<'s> {
         let mut terms = Vec::with_capacity(history.len() - fold + 1);
         terms.extend(history[fold..].iter().map(aged));
         terms.push(term);
-        // The kept performances' sums where the last search left them: aged, less the
-        // folded ones', plus the new one's.
-        let known = self.state.known.map(|k| {
-            let (kept, folded, new) = (
-                k.sums,
-                tanh_sums(k.x, &history[..fold]),
-                tanh_sums(k.x, std::slice::from_ref(&term)),
-            );
-            Known {
-                x: k.x,
-                sums: [0, 1, 2, 3].map(|i| self.scale * (kept[i] - folded[i]) + new[i]),
-            }
-        });
+        let known = self.known_with(fold, &term);
         let wn = state.prior.weight();
         let (mu, known) =
             robust_average(&terms, -state.prior.mu * wn, wn, state.posterior.mu, known);

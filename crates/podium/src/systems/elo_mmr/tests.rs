@@ -459,3 +459,57 @@ fn a_factor_widens_its_entry_and_is_updated_from_its_performance() {
         assert_eq!(none.changes, same);
     }
 }
+
+#[test]
+fn the_sums_a_state_keeps_are_those_of_its_history_where_it_says() {
+    // Players of 8 in contests of 5, by a fixed stride, places shuffled the same way;
+    // with every history kept, and with at most 3 performances (older ones folded).
+    for subsample_size in [0, 3] {
+        let sys = EloMmrConfig {
+            subsample_size,
+            ..Default::default()
+        };
+        let mut league = League::new(Box::new(sys));
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+        for i in 0..40usize {
+            let field: Vec<(&str, u32)> = (0..5)
+                .map(|k| (names[(i * 3 + k * 5) % 8], ((i * 7 + k * 3) % 5 + 1) as u32))
+                .collect();
+            league.apply(&contest(i, i as i64, &field)).unwrap();
+        }
+        for p in 0..names.len() {
+            let st = league.state(p).unwrap().get::<EloMmrState>().unwrap();
+            let known = st.known.expect("a player who played knows its sums");
+            let fresh = tanh_sums(known.x, &st.terms);
+            for (kept, fresh) in known.sums.iter().zip(fresh) {
+                assert!(
+                    (kept - fresh).abs() <= 1e-9 * fresh.abs().max(1e-6),
+                    "{subsample_size}: {kept} kept, {fresh} summed again"
+                );
+            }
+            if subsample_size > 0 {
+                assert!(st.terms.len() <= subsample_size as usize);
+            }
+            // The next contest's sums, from those kept: the history aged, its oldest
+            // `fold` performances folded, a new one added.
+            for fold in 0..=st.terms.len() {
+                let mut next = Pending::new(st);
+                next.add_noise_best(90.0, 1.0);
+                let term = Tanh::new(Gauss {
+                    mu: 1620.0,
+                    sig: 210.0,
+                });
+                let start = next.known_with(fold, &term).unwrap();
+                let mut terms: Vec<Tanh> = st.terms[fold..].iter().map(|t| next.aged(t)).collect();
+                terms.push(term);
+                let fresh = tanh_sums(start.x, &terms);
+                for (start, fresh) in start.sums.iter().zip(fresh) {
+                    assert!(
+                        (start - fresh).abs() <= 1e-9 * fresh.abs().max(1e-6),
+                        "{subsample_size}, {fold} folded: {start} from the kept sums, {fresh} summed"
+                    );
+                }
+            }
+        }
+    }
+}
