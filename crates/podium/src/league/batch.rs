@@ -31,11 +31,11 @@ use crate::system::{Posterior, Prior};
 
 /// How many matches ahead [`League::apply_batch`] starts loading players' records (see
 /// [`League::prefetch`]).
-const LOOK_AHEAD: usize = 4;
+const LOOK_AHEAD: usize = 8;
 
 /// How many matches ahead it starts loading what their states hold elsewhere (see
 /// [`League::prefetch_spread`]): after the records, before the match.
-const SPREAD_AHEAD: usize = 2;
+const SPREAD_AHEAD: usize = 4;
 
 /// A player of a [`RankedBatch`]: by league index, or by id (its bytes in the batch's
 /// text).
