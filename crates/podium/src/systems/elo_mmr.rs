@@ -821,20 +821,34 @@ impl Shape {
     /// The shape of a sum of logistic terms `w_out · tanh((x − μ) · w_arg)`. Without
     /// terms (a line) any width ends a search at its root.
     fn of(terms: &[Tanh]) -> Shape {
-        let (mut b2, mut b4) = (0.0, 0.0);
-        // The narrowest curve is that of the largest `w_arg`: `1/a` rounded is monotone,
-        // so one division gives the least of every term's.
-        let mut widest_arg = 0.0_f64;
-        for t in terms {
+        // Four terms at a time, in four running sums: a long history is summed for
+        // every search, and one running sum waits on its last addition each term.
+        // The narrowest curve is that of the largest `w_arg` (`1/a` rounded is
+        // monotone, so one division gives the least of every term's).
+        let (mut top, mut s2, mut s4) = (f64x4::ZERO, f64x4::ZERO, f64x4::ZERO);
+        let mut chunks = terms.chunks_exact(4);
+        for c in &mut chunks {
+            let a = f64x4::from([c[0].w_arg, c[1].w_arg, c[2].w_arg, c[3].w_arg]);
+            let w = f64x4::from([c[0].w_out, c[1].w_out, c[2].w_out, c[3].w_out]).abs();
+            let a2 = a * a;
+            top = top.max(a);
+            s2 += w * a2;
+            s4 += w * a2 * a2;
+        }
+        let [t0, t1, t2, t3] = top.to_array();
+        let (mut top, mut s2, mut s4) =
+            (t0.max(t1).max(t2.max(t3)), s2.reduce_add(), s4.reduce_add());
+        for t in chunks.remainder() {
             let a2 = t.w_arg * t.w_arg;
-            widest_arg = widest_arg.max(t.w_arg);
-            b2 += TANH_D2 * t.w_out.abs() * a2;
-            b4 += TANH_D4 * t.w_out.abs() * a2 * a2;
+            top = top.max(t.w_arg);
+            s2 += t.w_out.abs() * a2;
+            s4 += t.w_out.abs() * a2 * a2;
         }
         Shape {
-            width: (RATING_RANGE.1 - RATING_RANGE.0).min(widest_arg.recip()),
-            b2,
-            b4,
+            width: (RATING_RANGE.1 - RATING_RANGE.0).min(top.recip()),
+            // Rounded up a little: the bounds stay bounds whatever the order of the sums.
+            b2: TANH_D2 * s2 * (1.0 + 1e-12),
+            b4: TANH_D4 * s4 * (1.0 + 1e-12),
         }
     }
 
