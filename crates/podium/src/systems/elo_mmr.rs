@@ -389,6 +389,20 @@ impl Tanh {
     fn weight(&self) -> f64 {
         self.w_arg * self.w_out * 2.0 / (TANH_MULTIPLIER * TANH_MULTIPLIER)
     }
+
+    /// The precision `terms` stand for together: [`Tanh::weight`] summed, four terms at
+    /// a time and divided once (a long history is summed every contest).
+    fn total_weight(terms: &[Tanh]) -> f64 {
+        let mut sum = f64x4::ZERO;
+        let mut chunks = terms.chunks_exact(4);
+        for c in &mut chunks {
+            let a = f64x4::from([c[0].w_arg, c[1].w_arg, c[2].w_arg, c[3].w_arg]);
+            let w = f64x4::from([c[0].w_out, c[1].w_out, c[2].w_out, c[3].w_out]);
+            sum += a * w;
+        }
+        let rest: f64 = chunks.remainder().iter().map(|t| t.w_arg * t.w_out).sum();
+        (sum.reduce_add() + rest) * 2.0 / (TANH_MULTIPLIER * TANH_MULTIPLIER)
+    }
 }
 
 /// What Elo-MMR remembers of a player: the Gaussian prior, the performances since (newest
@@ -544,8 +558,7 @@ impl<'s> Pending<'s> {
         s.posterior = widened;
         let wt_norm_old = s.prior.weight();
         let wt_from_norm_old = transfer * wt_norm_old;
-        let wt_from_transfers =
-            (1.0 - transfer) * (wt_norm_old + self.history.iter().map(Tanh::weight).sum::<f64>());
+        let wt_from_transfers = (1.0 - transfer) * (wt_norm_old + Tanh::total_weight(self.history));
         let wt_total = wt_from_norm_old + wt_from_transfers;
         s.prior.mu =
             (wt_from_norm_old * s.prior.mu + wt_from_transfers * s.posterior.mu) / wt_total;
