@@ -332,6 +332,16 @@ impl League {
         let last = &mut self.marks.last;
         last.resize(known, (0, 0));
         for (j, m) in batch.matches.iter().enumerate() {
+            // The marks of players a few matches on start coming from memory: with tens of
+            // thousands of players they lie outside the nearest caches.
+            if let Some(ahead) = batch.matches.get(j + LOOK_AHEAD) {
+                for held in &batch.players[ahead.players.start as usize..ahead.players.end as usize]
+                {
+                    if let Held::Known(i) = *held {
+                        prefetch_index::prefetch_index(&*last, i);
+                    }
+                }
+            }
             let range = m.players.start as usize..m.players.end as usize;
             for s in range.clone() {
                 let p = match batch.players[s] {
