@@ -384,3 +384,45 @@ fn a_league_saved_in_a_season_restores_in_it() {
     let old: SavedLeague = serde_json::from_value(json).unwrap();
     assert_eq!(League::restore_with(sys, old).unwrap().seasons(), 0);
 }
+
+#[test]
+fn an_elo_mmr_league_saved_without_its_search_sums_restores_and_rates_on() {
+    // A player's Elo-MMR state keeps the sums its last search evaluated (`known`), where
+    // the next search starts. Leagues saved before it kept them have none: restored,
+    // they start from the old belief and reach the same ratings, to the search's
+    // tolerance.
+    let system: Arc<dyn RatingSystem> =
+        Arc::from(podium::system("elo-mmr", &Settings::new()).unwrap());
+    let games = fixed(false);
+    let mut whole = League::shared(Arc::clone(&system));
+    for g in &games[..6] {
+        whole.apply(g).unwrap();
+    }
+    let mut json: serde_json::Value = serde_json::from_str(&text(&whole)).unwrap();
+    fn strip(v: &mut serde_json::Value) -> usize {
+        match v {
+            serde_json::Value::Object(m) => {
+                usize::from(m.remove("known").is_some()) + m.values_mut().map(strip).sum::<usize>()
+            }
+            serde_json::Value::Array(a) => a.iter_mut().map(strip).sum(),
+            _ => 0,
+        }
+    }
+    assert!(strip(&mut json) > 0, "the saved states hold their sums");
+    let mut older = League::restore(serde_json::from_value(json).unwrap()).unwrap();
+    for g in &games[6..] {
+        whole.apply(g).unwrap();
+        older.apply(g).unwrap();
+    }
+    for (i, p) in whole.players().iter().enumerate() {
+        let (a, b) = (whole.current(i), older.current(i));
+        assert!(
+            (a.value - b.value).abs() < 1e-9,
+            "{}: {} against {}",
+            p.name,
+            a.value,
+            b.value
+        );
+        assert_eq!(a.sigma, b.sigma, "{}", p.name);
+    }
+}
