@@ -180,11 +180,34 @@ impl Iterator for Probe {
 }
 
 /// What a league keeps from batch to batch: per player, the batch that last met them
-/// and their last place in it.
+/// and their last place in it; and the buffers a batch is planned and rated in.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Marks {
     generation: u32,
     last: Vec<(u32, u32)>,
+    spare: Spare,
+}
+
+/// The buffers of the last batch rated at once, empty, for the next: a batch's results
+/// and plan are some 200 kB, which the allocator would otherwise take from the system
+/// and give back every batch (a page fault, and a page cleared, each time).
+#[derive(Default)]
+struct Spare {
+    plan: Option<Plan>,
+    done: Vec<OnceLock<Rated>>,
+}
+
+impl Clone for Spare {
+    /// A copy of a league needs no buffers of its own before its first batch.
+    fn clone(&self) -> Spare {
+        Spare::default()
+    }
+}
+
+impl std::fmt::Debug for Spare {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Spare")
+    }
 }
 
 /// A batch being rated at once: its matches, their players resolved, what each match
@@ -314,12 +337,22 @@ impl League {
     fn plan(&mut self, batch: &RankedBatch) -> Plan {
         let known = self.players.len();
         let total = batch.players.len();
-        let mut plan = Plan {
-            who: Vec::with_capacity(total),
-            earlier: Vec::with_capacity(total),
-            owner: Vec::with_capacity(total),
-            matches: batch.len(),
-            refused: None,
+        let mut plan = match self.marks.spare.plan.take() {
+            Some(mut plan) => {
+                plan.who.clear();
+                plan.earlier.clear();
+                plan.owner.clear();
+                plan.matches = batch.len();
+                plan.refused = None;
+                plan
+            }
+            None => Plan {
+                who: Vec::with_capacity(total),
+                earlier: Vec::with_capacity(total),
+                owner: Vec::with_capacity(total),
+                matches: batch.len(),
+                refused: None,
+            },
         };
         let mut newcomers: HashMap<&str, usize, foldhash::fast::RandomState> = HashMap::default();
         // Per player, the batch that last met them and their last held place there (+1).
@@ -397,7 +430,8 @@ impl League {
     /// [`League::apply_batch`] on every thread.
     fn apply_batch_at_once(&mut self, batch: &RankedBatch) -> Result<(), (usize, RateError)> {
         let mut plan = self.plan(batch);
-        let (first_bad, mut refused, mut done) = self.rate_all(batch, &plan);
+        let spare = std::mem::take(&mut self.marks.spare.done);
+        let (first_bad, mut refused, mut done) = self.rate_all(batch, &plan, spare);
         if refused.is_none() {
             refused = plan.refused.take();
         }
@@ -448,6 +482,13 @@ impl League {
                 |k| states[k].take(),
             );
         }
+        // The buffers for the next batch, emptied (what was rated past a match refused
+        // is dropped here).
+        done.clear();
+        self.marks.spare = Spare {
+            plan: Some(plan),
+            done,
+        };
         match refused {
             Some(r) => Err(r),
             None => Ok(()),
@@ -463,9 +504,12 @@ impl League {
         &self,
         batch: &RankedBatch,
         plan: &Plan,
+        mut done: Vec<OnceLock<Rated>>,
     ) -> (usize, Option<(usize, RateError)>, Vec<OnceLock<Rated>>) {
         let n = plan.matches;
-        let done: Vec<OnceLock<Rated>> = (0..n).map(|_| OnceLock::new()).collect();
+        // Empty cells, in the buffer of the last batch.
+        done.clear();
+        done.resize_with(n, OnceLock::new);
         let next = AtomicUsize::new(0);
         let first_bad = AtomicUsize::new(n);
         let newcomer = self.newcomer();
@@ -543,7 +587,6 @@ impl League {
             }
             work();
         });
-        let mut done = done;
         let first = first_bad.into_inner();
         let refused = (first < n).then(|| match done[first].take() {
             Some(Rated::Refused(e)) => (first, e),
