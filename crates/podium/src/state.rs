@@ -58,25 +58,20 @@
 
 use std::any::Any;
 use std::fmt;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use crate::rating::PlayerChange;
 
-/// A value a system keeps for one player. Any `'static` type that is `Send + Sync +
-/// Debug` can be one ([`Plain`]); a type that holds part of its data elsewhere can also
-/// say where ([`Spread`]).
+/// A value a system keeps for one player, held with the way its data outside it is
+/// loaded ahead ([`Load`]): any `'static` type that is `Send + Sync + Debug` can be one,
+/// and a type that holds part of its data elsewhere can also say where ([`Spread`]).
 trait Value: Send + Sync + fmt::Debug {
     fn as_any(&self) -> &dyn Any;
     fn type_name(&self) -> &'static str;
     fn prefetch(&self);
     fn prefetch_spread(&self);
 }
-
-/// A value held as it is.
-struct Plain<T>(T);
-
-/// A value with data elsewhere, which [`Spread::prefetch_spread`] starts loading.
-struct Spreading<T>(T);
 
 /// A state type whose data lies partly outside the value itself (a vector's elements,
 /// such as Elo-MMR's past performances): it can start loading that data into the
@@ -92,41 +87,56 @@ pub(crate) trait Spread {
     fn prefetch_spread(&self);
 }
 
-macro_rules! value {
-    ($wrapper:ident, $($bound:path)?, |$v:ident| $handle:expr, $spread:expr) => {
-        impl<T: Any + Send + Sync + fmt::Debug $(+ $bound)?> Value for $wrapper<T> {
-            fn as_any(&self) -> &dyn Any {
-                &self.0
-            }
-            fn type_name(&self) -> &'static str {
-                std::any::type_name::<T>()
-            }
-            fn prefetch(&self) {
-                prefetch_index::prefetch_index(std::slice::from_ref(&self.0), 0);
-                let $v = &self.0;
-                $handle
-            }
-            fn prefetch_spread(&self) {
-                let $v = &self.0;
-                $spread
-            }
-        }
-
-        impl<T: fmt::Debug> fmt::Debug for $wrapper<T> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                fmt::Debug::fmt(&self.0, f)
-            }
-        }
-    };
+/// How a held value's data outside it is loaded ahead: [`Inline`] or [`Spreads`].
+trait Load<T>: Send + Sync + 'static {
+    fn handle(value: &T);
+    fn spread(value: &T);
 }
 
-value!(Plain, , |_v| (), ());
-value!(
-    Spreading,
-    Spread,
-    |v| v.prefetch_handle(),
-    v.prefetch_spread()
-);
+/// All of the value is in the value: nothing more to load.
+struct Inline;
+
+impl<T> Load<T> for Inline {
+    fn handle(_: &T) {}
+    fn spread(_: &T) {}
+}
+
+/// The value says where its data lies ([`Spread`]).
+struct Spreads;
+
+impl<T: Spread> Load<T> for Spreads {
+    fn handle(value: &T) {
+        value.prefetch_handle();
+    }
+    fn spread(value: &T) {
+        value.prefetch_spread();
+    }
+}
+
+/// A value held with its way of loading ahead.
+struct Held<T, L>(T, PhantomData<L>);
+
+impl<T: Any + Send + Sync + fmt::Debug, L: Load<T>> Value for Held<T, L> {
+    fn as_any(&self) -> &dyn Any {
+        &self.0
+    }
+    fn type_name(&self) -> &'static str {
+        std::any::type_name::<T>()
+    }
+    fn prefetch(&self) {
+        prefetch_index::prefetch_index(std::slice::from_ref(&self.0), 0);
+        L::handle(&self.0);
+    }
+    fn prefetch_spread(&self) {
+        L::spread(&self.0);
+    }
+}
+
+impl<T: fmt::Debug, L> fmt::Debug for Held<T, L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
 
 /// One player's state in one system: an immutable value of the system's own type, shared
 /// by reference count (cloning is cheap).
@@ -136,13 +146,13 @@ pub struct State(Arc<dyn Value>);
 impl State {
     /// Wraps a system's value.
     pub fn new<T: Any + Send + Sync + fmt::Debug>(value: T) -> Self {
-        State(Arc::new(Plain(value)))
+        State(Arc::new(Held::<T, Inline>(value, PhantomData)))
     }
 
     /// Wraps a system's value that holds data elsewhere, which [`State::prefetch_spread`]
     /// starts loading.
     pub(crate) fn spread<T: Any + Send + Sync + fmt::Debug + Spread>(value: T) -> Self {
-        State(Arc::new(Spreading(value)))
+        State(Arc::new(Held::<T, Spreads>(value, PhantomData)))
     }
 
     /// The value, if it is of type `T`.
