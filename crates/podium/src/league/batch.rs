@@ -191,9 +191,9 @@ pub(crate) struct Marks {
 /// The buffers of the last batch rated at once, empty, for the next: a batch's results
 /// and plan are some 200 kB, which the allocator would otherwise take from the system
 /// and give back every batch (a page fault, and a page cleared, each time).
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct Spare {
-    plan: Option<Plan>,
+    plan: Plan,
     done: Vec<OnceLock<Rated>>,
 }
 
@@ -201,12 +201,6 @@ impl Clone for Spare {
     /// A copy of a league needs no buffers of its own before its first batch.
     fn clone(&self) -> Spare {
         Spare::default()
-    }
-}
-
-impl std::fmt::Debug for Spare {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Spare")
     }
 }
 
@@ -264,6 +258,7 @@ impl<'a> Scratch<'a> {
 /// A batch's players resolved before its matches are rated at once: per held player,
 /// their index (a newcomer's is the one storing will give them), the held player of the
 /// same player's match before in the batch (+1; 0 for none) and the match they are in.
+#[derive(Debug, Default)]
 struct Plan {
     who: Vec<usize>,
     earlier: Vec<u32>,
@@ -309,21 +304,20 @@ impl League {
     /// [`League::apply_batch`] one match after the other.
     fn apply_batch_in_turn(&mut self, batch: &RankedBatch) -> Result<(), (usize, RateError)> {
         let mut slots: Vec<Slot<'_>> = Vec::new();
+        // The players of match `j` the league knows (none past the batch's end).
+        let known = |j: usize| {
+            (j < batch.len())
+                .then(|| batch.players(j))
+                .into_iter()
+                .flatten()
+                .filter_map(|slot| match slot {
+                    Slot::Known(i) => Some(i),
+                    Slot::New(_) => None,
+                })
+        };
         for j in 0..batch.len() {
-            if j + LOOK_AHEAD < batch.len() {
-                for slot in batch.players(j + LOOK_AHEAD) {
-                    if let Slot::Known(i) = slot {
-                        self.prefetch(i);
-                    }
-                }
-            }
-            if j + SPREAD_AHEAD < batch.len() {
-                for slot in batch.players(j + SPREAD_AHEAD) {
-                    if let Slot::Known(i) = slot {
-                        self.prefetch_spread(i);
-                    }
-                }
-            }
+            known(j + LOOK_AHEAD).for_each(|i| self.prefetch(i));
+            known(j + SPREAD_AHEAD).for_each(|i| self.prefetch_spread(i));
             slots.clear();
             slots.extend(batch.players(j));
             self.apply_ranked(batch.id(j), &mut slots, batch.places(j))
@@ -336,24 +330,13 @@ impl League {
     /// in the batch.
     fn plan(&mut self, batch: &RankedBatch) -> Plan {
         let known = self.players.len();
-        let total = batch.players.len();
-        let mut plan = match self.marks.spare.plan.take() {
-            Some(mut plan) => {
-                plan.who.clear();
-                plan.earlier.clear();
-                plan.owner.clear();
-                plan.matches = batch.len();
-                plan.refused = None;
-                plan
-            }
-            None => Plan {
-                who: Vec::with_capacity(total),
-                earlier: Vec::with_capacity(total),
-                owner: Vec::with_capacity(total),
-                matches: batch.len(),
-                refused: None,
-            },
-        };
+        // In the last batch's buffers.
+        let mut plan = std::mem::take(&mut self.marks.spare.plan);
+        plan.who.clear();
+        plan.earlier.clear();
+        plan.owner.clear();
+        plan.matches = batch.len();
+        plan.refused = None;
         let mut newcomers: HashMap<&str, usize, foldhash::fast::RandomState> = HashMap::default();
         // Per player, the batch that last met them and their last held place there (+1).
         self.marks.generation = self.marks.generation.wrapping_add(1);
@@ -485,10 +468,7 @@ impl League {
         // The buffers for the next batch, emptied (what was rated past a match refused
         // is dropped here).
         done.clear();
-        self.marks.spare = Spare {
-            plan: Some(plan),
-            done,
-        };
+        self.marks.spare = Spare { plan, done };
         match refused {
             Some(r) => Err(r),
             None => Ok(()),
