@@ -396,9 +396,7 @@ impl Tanh {
         let mut sum = f64x4::ZERO;
         let mut chunks = terms.chunks_exact(4);
         for c in &mut chunks {
-            let a = f64x4::from([c[0].w_arg, c[1].w_arg, c[2].w_arg, c[3].w_arg]);
-            let w = f64x4::from([c[0].w_out, c[1].w_out, c[2].w_out, c[3].w_out]);
-            sum += a * w;
+            sum += lanes(c, |t| t.w_arg) * lanes(c, |t| t.w_out);
         }
         let rest: f64 = chunks.remainder().iter().map(|t| t.w_arg * t.w_out).sum();
         (sum.reduce_add() + rest) * 2.0 / (TANH_MULTIPLIER * TANH_MULTIPLIER)
@@ -712,6 +710,17 @@ fn robust_average(
     (root, last)
 }
 
+/// One field of four terms (`chunk[..4]`), a lane each.
+#[inline(always)]
+fn lanes(chunk: &[Tanh], field: fn(&Tanh) -> f64) -> f64x4 {
+    f64x4::from([
+        field(&chunk[0]),
+        field(&chunk[1]),
+        field(&chunk[2]),
+        field(&chunk[3]),
+    ])
+}
+
 /// A function's value and first three derivatives at a point.
 type Derivs = [f64; 4];
 
@@ -728,9 +737,6 @@ fn plus(a: Derivs, b: Derivs) -> Derivs {
 /// to `[−20, 20]`, where tanh is ±1 in double precision anyway.
 #[inline]
 fn tanh_sums(x: f64, terms: &[Tanh]) -> Derivs {
-    let four = |f: fn(&Tanh) -> f64, chunk: &[Tanh]| {
-        f64x4::from([f(&chunk[0]), f(&chunk[1]), f(&chunk[2]), f(&chunk[3])])
-    };
     let x4 = f64x4::splat(x);
     let [mut v, mut d1, mut d2, mut d3] = [f64x4::ZERO; 4];
     let mut chunks = terms.chunks_exact(4);
@@ -738,9 +744,9 @@ fn tanh_sums(x: f64, terms: &[Tanh]) -> Derivs {
         [v, d1, d2, d3] = add_tanh(
             [v, d1, d2, d3],
             x4,
-            four(|t| t.mu, chunk),
-            four(|t| t.w_arg, chunk),
-            four(|t| t.w_out, chunk),
+            lanes(chunk, |t| t.mu),
+            lanes(chunk, |t| t.w_arg),
+            lanes(chunk, |t| t.w_out),
         );
     }
     let rest = chunks.remainder();
@@ -841,8 +847,7 @@ impl Shape {
         let (mut top, mut s2, mut s4) = (f64x4::ZERO, f64x4::ZERO, f64x4::ZERO);
         let mut chunks = terms.chunks_exact(4);
         for c in &mut chunks {
-            let a = f64x4::from([c[0].w_arg, c[1].w_arg, c[2].w_arg, c[3].w_arg]);
-            let w = f64x4::from([c[0].w_out, c[1].w_out, c[2].w_out, c[3].w_out]).abs();
+            let (a, w) = (lanes(c, |t| t.w_arg), lanes(c, |t| t.w_out).abs());
             let a2 = a * a;
             top = top.max(a);
             s2 += w * a2;
