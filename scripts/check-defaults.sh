@@ -4,7 +4,8 @@
 # --no-log-loss`), and a markdown table says where the setting predicts better on every
 # history (`better on all`), worse on every one (`worse on all`), the same on some and
 # only better or only worse on the others (`better or equal on all`, `worse or equal on
-# all`), or better on some and worse on others (`mixed`).
+# all`), the same on every one (`the same on all`), or better on some and worse on others
+# (`mixed`).
 # A default that loses on every history is changed, or its parameter says in `podium
 # systems` why it stays (docs/defaults.md).
 # Usage: bash scripts/check-defaults.sh HISTORY.csv...   (long CSV or JSON Lines files)
@@ -108,6 +109,8 @@ kalman-mmr reversion=0
 kalman-mmr reversion=2
 kalman-mmr prior_forgetting=0.998
 kalman-mmr prior_forgetting=0.9995
+kalman-mmr robust_field=8
+kalman-mmr robust_field=32
 '
 
 # Accuracy (%) of a system with settings on every file, space-separated; "n/a" where the
@@ -174,7 +177,8 @@ awk -F'\t' '
         if (b[i] == "n/a" || g[i] == "n/a") continue
         if (g[i] + 0 > b[i] + 0) better++; else if (g[i] + 0 < b[i] + 0) worse++
       }
-      v = (better == k) ? "**better on all**" : (worse == k) ? "worse on all" : \
+      v = (better == 0 && worse == 0) ? "the same on all" : \
+        (better == k) ? "**better on all**" : (worse == k) ? "worse on all" : \
         (better > 0 && worse == 0) ? "better or equal on all" : \
         (worse > 0 && better == 0) ? "worse or equal on all" : "mixed"
       printf "| %s | %s |%s %s |\n", f[2], f[3], cells, v

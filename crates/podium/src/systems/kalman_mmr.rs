@@ -142,6 +142,12 @@ pub struct KalmanMmrConfig {
     pub switch_odds: f64,
     /// Established players of a match scored for the selection, at most. Default 48.
     pub sample: u32,
+    /// Entries from which a field's performances are read through the asymmetric twin
+    /// of the filter in use (the robust filter of the same τ and γ) when the filter in
+    /// use is symmetric: in a large field a performance is read against many opponents,
+    /// whose robust beliefs neither fall on one bad result nor lag a real improvement.
+    /// The filter in use still gives the ratings. Default 16.
+    pub robust_field: u32,
     /// Share of the performances' spacing read from the score margins when a match has
     /// scores: each performance is `margins` times its place on the least-squares line of
     /// performances on scores plus `1 − margins` times its rank-based value (0: ranks
@@ -183,6 +189,7 @@ impl Default for KalmanMmrConfig {
             switch_z: 2.0,
             switch_odds: 150.0,
             sample: 48,
+            robust_field: 16,
             margins: 0.99,
             noise_prior: 5.0,
             prior_forgetting: 0.999,
@@ -215,6 +222,7 @@ crate::configure!(KalmanMmrConfig, "kalman-mmr" {
     switch_z: f64 where |v| (0.0..=100.0).contains(&v), "in [0, 100]" => "standard errors by which a filter must lead to be switched to",
     switch_odds: f64 where |v| (1.0..=1e9).contains(&v), "in [1, 1e9]" => "odds against the filter in use (per alternative) by which a filter must lead to be switched to",
     sample: u32 where |v| (2..=100_000).contains(&v), "in [2, 100000]" => "established players of a match scored for the selection, at most",
+    robust_field: u32 where |v| v >= 2, "at least 2" => "entries from which a field's performances are read through the robust twin of a symmetric filter in use",
     margins: f64 where |v| (0.0..=1.0).contains(&v), "in [0, 1]" => "share of the performances' spacing read from the score margins (0 = ranks only)",
     noise_prior: f64 where |v| (0.0..=1e6).contains(&v), "in [0, 1e6]" => "prior weight of the per-match noise level (0 = none)",
     prior_forgetting: f64 where |v| (0.5..=1.0).contains(&v), "in [0.5, 1]" => "weight kept by older debuts per newer one in the newcomer prior",
@@ -383,6 +391,19 @@ impl KalmanMmrConfig {
             tau: taus[(i % per) / gammas.len()],
             gamma: gammas[i % gammas.len()],
             robust: !self.symmetric || i >= per,
+        }
+    }
+
+    /// The filter through which a field of `entries` reads its performances: the
+    /// filter in use `best`, or in a field of at least `robust_field` entries its robust
+    /// twin, when `best` is symmetric and the bank holds both kinds.
+    fn reference(&self, best: usize, entries: usize) -> usize {
+        let per = self.taus.as_slice().len() * self.gammas.as_slice().len();
+        let twin = self.symmetric && self.robust && best < per;
+        if twin && entries >= self.robust_field as usize {
+            best + per
+        } else {
+            best
         }
     }
 
@@ -1209,9 +1230,9 @@ impl KalmanMmrConfig {
             }
             self.score_filters(&mut l, &mut warm, &shifted);
         }
-        let best = l.best;
+        let reference = self.reference(l.best, game.len());
         let b2 = self.beta * self.beta;
-        // Each entry's term under the filter in use: its members' weighted mean skill.
+        // Each entry's term under the reference filter: its members' weighted mean skill.
         let n_entries = game.len();
         let mut terms: SmallVec<[(f64, f64, usize); 16]> = SmallVec::with_capacity(n_entries);
         let mut group = 0;
@@ -1220,7 +1241,7 @@ impl KalmanMmrConfig {
             let wsum: f64 = players[range.clone()].iter().map(|p| p.weight).sum();
             let (mut tm, mut tv, mut tw2) = (0.0, 0.0, 0.0);
             for j in range {
-                let (mu, v) = pri[j * k + best];
+                let (mu, v) = pri[j * k + reference];
                 let a = players[j].weight / wsum;
                 tm += a * mu;
                 tv += a * a * v;
@@ -1271,7 +1292,7 @@ impl KalmanMmrConfig {
             let (mut sz, mut cz) = (0.0, 0.0);
             for (j, p) in players.iter().enumerate() {
                 if p.state.is_some_and(|s| s.games >= 3) {
-                    let (mu, v) = pri[j * k + best];
+                    let (mu, v) = pri[j * k + reference];
                     let (fm, fv) = off[p.entry];
                     let z = (perfs[p.entry] - fm - mu) / (v + fv + noise).sqrt();
                     sz += z.clamp(-3.0, 3.0).powi(2);
@@ -1616,6 +1637,85 @@ mod tests {
         };
         assert!(after(1.0) < 0.0, "the margins alone keep b ahead");
         assert!(after(0.99) > 0.0, "the default puts a ahead");
+    }
+
+    #[test]
+    fn a_large_field_reads_its_performances_through_the_robust_twin() {
+        // Sixteen established players whose symmetric filters hold them in one order and
+        // whose robust filters in the reverse order, twice as spread. The filter in use
+        // is a fresh league's, the static symmetric one, so its twin is the first robust
+        // filter (the same τ = 0 and γ = 0: no drift over the idle match).
+        let names: Vec<String> = (0..16).map(|i| format!("p{i}")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let game = Match::ranked("g", &names).unwrap();
+        let state = |i: usize| {
+            let bank = (0..24)
+                .map(|c| {
+                    let mu = if c < 12 {
+                        1500.0 + 20.0 * i as f64
+                    } else {
+                        2000.0 - 40.0 * i as f64
+                    };
+                    (mu, 100.0 * 100.0)
+                })
+                .collect();
+            State::new(KalmanMmrState {
+                games: 5,
+                last: Some(0.0),
+                dated: false,
+                bank,
+            })
+        };
+        let states: Vec<State> = (0..16).map(state).collect();
+        let states: Vec<Option<&State>> = states.iter().map(Some).collect();
+        let before: Vec<Rating> = (0..16)
+            .map(|i| Rating {
+                value: 1500.0 + 20.0 * i as f64,
+                sigma: Some(100.0),
+                games: 5,
+            })
+            .collect();
+        // The performances of the field, read through the symmetric or the robust means.
+        let read = |robust: bool| {
+            let s = (100.0_f64 * 100.0 + 195.96 * 195.96).sqrt();
+            let terms: Vec<(f64, f64, usize)> = (0..16)
+                .map(|i| {
+                    let i_f = i as f64;
+                    (
+                        if robust {
+                            2000.0 - 40.0 * i_f
+                        } else {
+                            1500.0 + 20.0 * i_f
+                        },
+                        s,
+                        i,
+                    )
+                })
+                .collect();
+            performances(&terms, 16)
+        };
+        let (twin, own) = (read(true), read(false));
+        assert!((twin[0] - own[0]).abs() > 50.0, "the two readings differ");
+        for (robust_field, expected) in [(16, &twin), (17, &own)] {
+            let sys = KalmanMmrConfig {
+                robust_field,
+                ..KalmanMmrConfig::default()
+            };
+            let prior = crate::system::Prior::new(&game, &before).with_states(&states);
+            let rated = sys.rate(&prior).unwrap();
+            assert_eq!(
+                rated
+                    .learned
+                    .unwrap()
+                    .get::<KalmanMmrLearned>()
+                    .unwrap()
+                    .best,
+                0
+            );
+            for (change, x) in rated.changes.iter().zip(expected.iter()) {
+                close(change.actual, *x, 1e-9);
+            }
+        }
     }
 
     #[test]
