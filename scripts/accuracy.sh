@@ -215,7 +215,8 @@ outside() {
   echo
   echo "## Histories beyond the lab's"
   echo
-  echo "The defaults were set on the three histories above. These were not used to set them:"
+  echo "The defaults were set on the three histories above, except kalman-mmr's \`robust_field\`,"
+  echo "which was found on Codeforces 761–1360 below ([defaults](defaults.md)). These are"
   echo "real histories from elsewhere, each converted to podium's long CSV (\`match\`, \`player\`,"
   echo "\`rank\`, and \`time\` where the source dates its matches) outside the repository and"
   echo "replayed from their first match. One-off players played one match of the history."
