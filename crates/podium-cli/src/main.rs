@@ -103,8 +103,22 @@ fn main() -> ExitCode {
             if err.chain().any(is_broken_pipe) {
                 return ExitCode::SUCCESS;
             }
-            let _ = writeln!(io::stderr(), "error: {err:#}");
+            let _ = writeln!(io::stderr(), "error: {}", message(&err));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and each of its causes once: a message that already holds its cause's
+/// text (`{path}: {source}`) is not followed by the cause again.
+fn message(err: &anyhow::Error) -> String {
+    let mut out = err.to_string();
+    for cause in err.chain().skip(1) {
+        let text = cause.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+    }
+    out
 }

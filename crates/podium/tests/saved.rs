@@ -184,6 +184,27 @@ fn a_system_with_other_parameters_restores_with_them() {
     assert!(err.to_string().contains("symmetric=false"), "{err}");
 }
 
+#[test]
+fn a_parameter_a_league_was_saved_without_is_read_as_its_default() {
+    // A league saved before kalman-mmr had `robust_field` names every parameter but it.
+    let mut saved = saved_of("kalman-mmr");
+    assert_eq!(saved.params.remove("robust_field").as_deref(), Some("16"));
+    let default: Arc<dyn RatingSystem> =
+        Arc::from(podium::system("kalman-mmr", &Settings::new()).unwrap());
+    let restored = League::restore_with(Arc::clone(&default), saved.clone()).unwrap();
+    assert_eq!(restored.matches_rated(), 3);
+    assert_eq!(League::restore(saved.clone()).unwrap().matches_rated(), 3);
+    // Another value of it is another system.
+    let other = Arc::from(
+        podium::system("kalman-mmr", &Settings::new().with("robust_field", "8")).unwrap(),
+    );
+    let err = League::restore_with(other, saved).unwrap_err();
+    assert!(
+        matches!(err, SaveError::OtherParams { ref param, ref saved, .. } if param == "robust_field" && saved == "16"),
+        "{err}"
+    );
+}
+
 fn saved_of(name: &str) -> SavedLeague {
     let system: Arc<dyn RatingSystem> = Arc::from(podium::system(name, &Settings::new()).unwrap());
     let mut league = League::shared(system);

@@ -108,6 +108,8 @@ fn a_file_that_is_not_a_saved_league_of_the_system_run_is_refused_and_nothing_wr
         err.contains("saved by system glicko2, not kalman-mmr; rate it with glicko2"),
         "{err}"
     );
+    // Said once, though the file's error holds the league's.
+    assert_eq!(err.matches("rate it with glicko2").count(), 1, "{err}");
     let err = refused(&glicko2, &["--system", "glicko2", "--set", "tau=0.3"]);
     assert!(
         err.contains("saved by glicko2 with tau=0.5, not tau=0.3"),

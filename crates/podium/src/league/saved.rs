@@ -285,7 +285,9 @@ impl SavedLeague {
     }
 
     /// Checks that `system` is the one the league was saved by: the same name and every
-    /// parameter the same.
+    /// parameter the same. A parameter the saved league does not name (one added to the
+    /// system after the league was saved) is read as its default, as
+    /// [`SavedLeague::build_system`] builds it.
     ///
     /// # Errors
     /// [`SaveError::OtherSystem`] or [`SaveError::OtherParams`], naming the first
@@ -298,13 +300,14 @@ impl SavedLeague {
             });
         }
         let given = params_of(system);
+        let defaults = crate::system(&self.system, &crate::Settings::new())
+            .map(|d| params_of(&*d))
+            .unwrap_or_default();
         let none = String::from("(none)");
         let names = self.params.keys().chain(given.keys());
         for name in names {
-            let (s, g) = (
-                self.params.get(name).unwrap_or(&none),
-                given.get(name).unwrap_or(&none),
-            );
+            let saved = self.params.get(name).or_else(|| defaults.get(name));
+            let (s, g) = (saved.unwrap_or(&none), given.get(name).unwrap_or(&none));
             if s != g {
                 return Err(SaveError::OtherParams {
                     system: self.system.clone(),
