@@ -376,17 +376,20 @@ fn logistic(z: f64) -> f64 {
 }
 
 impl KalmanMmrConfig {
+    /// How many filters of each kind (symmetric, robust) the bank holds: one per τ and γ.
+    fn per_kind(&self) -> usize {
+        self.taus.as_slice().len() * self.gammas.as_slice().len()
+    }
+
     /// How many filters the bank holds.
     fn bank_size(&self) -> usize {
-        (usize::from(self.symmetric) + usize::from(self.robust))
-            * self.taus.as_slice().len()
-            * self.gammas.as_slice().len()
+        (usize::from(self.symmetric) + usize::from(self.robust)) * self.per_kind()
     }
 
     /// Filter `i` of the bank (in the order of [`KalmanMmrConfig::filters`]).
     fn filter(&self, i: usize) -> Filter {
         let (taus, gammas) = (self.taus.as_slice(), self.gammas.as_slice());
-        let per = taus.len() * gammas.len();
+        let per = self.per_kind();
         Filter {
             tau: taus[(i % per) / gammas.len()],
             gamma: gammas[i % gammas.len()],
@@ -398,7 +401,7 @@ impl KalmanMmrConfig {
     /// filter in use `best`, or in a field of at least `robust_field` entries its robust
     /// twin, when `best` is symmetric and the bank holds both kinds.
     fn reference(&self, best: usize, entries: usize) -> usize {
-        let per = self.taus.as_slice().len() * self.gammas.as_slice().len();
+        let per = self.per_kind();
         let twin = self.symmetric && self.robust && best < per;
         if twin && entries >= self.robust_field as usize {
             best + per
