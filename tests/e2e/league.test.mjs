@@ -158,7 +158,7 @@ test("the default system's player page reads performances, σ and the entry's se
   assert.equal(rows[1][9], first.sigma_after.toFixed(1));
   assert.match(await page.textContent("#history-how"), /^Expected: the performance the rating and the entry's factors predicted/);
   // The league page says what the system learned from the games, as the API does.
-  assert.deepEqual(info.learned.map((v) => v.name), ["tau", "gamma", "robust", "switches", "kappa", "c", "prior_mean"]);
+  assert.deepEqual(info.learned.map((v) => v.name), ["tau", "gamma", "robust", "switches", "filters", "kappa", "c", "prior_mean"]);
   await page.goto(`${base}/leagues/${km.id}`);
   await page.locator("#learned li").nth(6).waitFor();
   assert.match(await page.textContent("#learned"), /Learned by kalman-mmr from the 2 games, not set:/);

@@ -1454,8 +1454,9 @@ impl League {
 
     /// What the system learned from every match rather than of one player, name →
     /// value (`kalman-mmr`: `tau`, `gamma` and `robust` of the filter in use, its
-    /// `switches`, the calibration's `kappa` and `c`, the newcomer's `prior_mean`);
-    /// empty for a system that learns nothing. `podium explain` prints what each means.
+    /// `switches`, the `filters` not retired, the calibration's `kappa` and `c`, the
+    /// newcomer's `prior_mean`); empty for a system that learns nothing. `podium explain`
+    /// prints what each means.
     #[getter]
     fn learned<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let out = PyDict::new(py);

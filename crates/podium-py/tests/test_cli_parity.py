@@ -239,7 +239,7 @@ def test_what_the_default_learned_equals_explain():
     text = cli("explain", *GAME_NIGHTS, "--player", "Priya")
     block = text.split("Learned from all ", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
     shown = {line.split()[0]: line.split()[1].rstrip(":") for line in block}
-    assert list(shown) == ["tau", "gamma", "robust", "switches", "kappa", "c", "prior_mean"]
+    assert list(shown) == ["tau", "gamma", "robust", "switches", "filters", "kappa", "c", "prior_mean"]
     assert list(league.learned) == list(shown)
     for name, value in league.learned.items():
         text_value = f"{value:.0f}" if value == int(value) else f"{value:.4f}"

@@ -37,7 +37,11 @@
 //!    to the best-scoring filter only when its cumulative advantage exceeds `switch_z`
 //!    standard errors of the difference and `ln(switch_odds·(k − 1))` nats (k filters:
 //!    odds of `switch_odds` against the filter in use for each of the k − 1
-//!    alternatives, Kass & Raftery's "very strong" evidence at 150). A newcomer's
+//!    alternatives, Kass & Raftery's "very strong" evidence at 150). A filter that
+//!    trails the filter in use by `retire_z` standard errors and `retire_z²` nats is
+//!    retired: no longer updated or scored, it cannot be switched to (a robust filter is
+//!    kept while its symmetric twin is not retired); a calibration candidate trailing
+//!    the one in use as far retires alike. A newcomer's
 //!    prior mean is the running mean of debut performances, each older debut weighted
 //!    by `prior_forgetting` per newer one. The probability that `a` finishes ahead of `b` is
 //!    `L(κ (μ_a − μ_b)/√(σ_a² + σ_b² + c·2β²))` (L the logistic with unit variance),
@@ -65,8 +69,9 @@
 //! prior before any debut is seen), `beta` 195.96 (performance noise β, Elo-MMR's
 //! value), `field_noise` 4, `taus` 0,12,25,50, `gammas` 0,4,8, `reversion` 1,
 //! `symmetric` and `robust` (which filters the bank holds; both), `clip` 1,
-//! `jump_above` 1, `jump` 70, `switch_z` 2, `switch_odds` 150, `sample` 48, `margins`
-//! 0.99, `noise_prior` 5 (0: no per-match noise level), `prior_forgetting` 0.999,
+//! `jump_above` 1, `jump` 70, `switch_z` 2, `switch_odds` 150, `sample` 48, `retire_z`
+//! 10, `robust_field` 16, `margins` 0.99, `noise_prior` 5 (0: no per-match noise
+//! level), `prior_forgetting` 0.999,
 //! `calibrate` true, `calibration_weight` 100, and for [factors](crate::factor)
 //! `factor_sigma` 50 and `factor_tau` 0. One set of defaults for every history.
 //!
@@ -142,6 +147,12 @@ pub struct KalmanMmrConfig {
     pub switch_odds: f64,
     /// Established players of a match scored for the selection, at most. Default 48.
     pub sample: u32,
+    /// Standard errors of their score difference, and the square of that in nats, by
+    /// which a filter must trail the filter in use to be retired: from then on it is
+    /// neither updated nor scored, and cannot be switched to. A calibration candidate
+    /// trailing the one in use as far retires alike. A robust filter is kept while its
+    /// symmetric twin is not retired (0: none retires). Default 10.
+    pub retire_z: f64,
     /// Entries from which a field's performances are read through the asymmetric twin
     /// of the filter in use (the robust filter of the same τ and γ) when the filter in
     /// use is symmetric: in a large field a performance is read against many opponents,
@@ -189,6 +200,7 @@ impl Default for KalmanMmrConfig {
             switch_z: 2.0,
             switch_odds: 150.0,
             sample: 48,
+            retire_z: 10.0,
             robust_field: 16,
             margins: 0.99,
             noise_prior: 5.0,
@@ -222,6 +234,7 @@ crate::configure!(KalmanMmrConfig, "kalman-mmr" {
     switch_z: f64 where |v| (0.0..=100.0).contains(&v), "in [0, 100]" => "standard errors by which a filter must lead to be switched to",
     switch_odds: f64 where |v| (1.0..=1e9).contains(&v), "in [1, 1e9]" => "odds against the filter in use (per alternative) by which a filter must lead to be switched to",
     sample: u32 where |v| (2..=100_000).contains(&v), "in [2, 100000]" => "established players of a match scored for the selection, at most",
+    retire_z: f64 where |v| v == 0.0 || (1.0..=1e6).contains(&v), "0, or in [1, 1e6]" => "standard errors (and their square in nats) by which a filter trailing the filter in use is retired: no longer updated or scored (0 = never)",
     robust_field: u32 where |v| v >= 2, "at least 2" => "entries from which a field's performances are read through the robust twin of a symmetric filter in use",
     margins: f64 where |v| (0.0..=1.0).contains(&v), "in [0, 1]" => "share of the performances' spacing read from the score margins (0 = ranks only)",
     noise_prior: f64 where |v| (0.0..=1e6).contains(&v), "in [0, 1e6]" => "prior weight of the per-match noise level (0 = none)",
@@ -291,10 +304,21 @@ pub struct KalmanMmrLearned {
     dsq: Vec<f64>,
     /// Each filter's fitted slope and its accumulated curvature.
     slope: Vec<(f64, f64)>,
+    /// Each filter's retirement: a retired filter is neither updated nor scored. Empty
+    /// when none is (and in a league saved before filters could retire).
+    #[cfg_attr(feature = "serde", serde(default))]
+    retired: Vec<bool>,
     /// Each calibration candidate's slope, curvature and log-likelihood.
     cal: [(f64, f64, f64); 9],
     /// The calibration candidate in use.
     cal_best: usize,
+    /// Cumulative squared differences of the candidates' per-match log-likelihoods
+    /// (9 × 9; empty in a league saved before candidates could retire).
+    #[cfg_attr(feature = "serde", serde(default))]
+    cal_dsq: Vec<f64>,
+    /// Each calibration candidate's retirement (empty when none is).
+    #[cfg_attr(feature = "serde", serde(default))]
+    cal_retired: Vec<bool>,
     /// Discounted count and sum of debut performances.
     debuts: (f64, f64),
     /// The sampler's xorshift state.
@@ -326,8 +350,27 @@ impl crate::state::Restorable for KalmanMmrLearned {
                 "`{what}` holds {n} values, where the system has {want}"
             ));
         }
+        let optional = [
+            ("retired", self.retired.len(), k),
+            ("cal_dsq", self.cal_dsq.len(), 81),
+            ("cal_retired", self.cal_retired.len(), 9),
+        ];
+        if let Some((what, n, want)) = optional
+            .into_iter()
+            .find(|&(_, n, want)| n != 0 && n != want)
+        {
+            return Err(format!(
+                "`{what}` holds {n} values, where the system has {want} (or none)"
+            ));
+        }
         match (self.best < k, self.cal_best < self.cal.len(), self.rng != 0) {
             (false, _, _) => Err(format!("filter {} in use, of {k}", self.best)),
+            _ if !self.active(self.best) => {
+                Err(format!("filter {} in use, but retired", self.best))
+            }
+            _ if !self.cal_active(self.cal_best) => {
+                Err(format!("calibration {} in use, but retired", self.cal_best))
+            }
             (_, false, _) => Err(format!(
                 "calibration {} in use, of {}",
                 self.cal_best,
@@ -350,6 +393,16 @@ impl KalmanMmrLearned {
     #[must_use]
     pub fn calibration(&self) -> (f64, f64) {
         (self.cal[self.cal_best].0, CAL_U[self.cal_best])
+    }
+
+    /// Whether filter `c` is still updated and scored (not retired).
+    fn active(&self, c: usize) -> bool {
+        !self.retired.get(c).copied().unwrap_or(false)
+    }
+
+    /// Whether calibration candidate `u` is still scored (not retired).
+    fn cal_active(&self, u: usize) -> bool {
+        !self.cal_retired.get(u).copied().unwrap_or(false)
     }
 
     fn next_rand(&mut self) -> u64 {
@@ -436,8 +489,11 @@ impl KalmanMmrConfig {
             score: vec![0.0; k],
             dsq: vec![0.0; k * k],
             slope: vec![(1.0, h0); k],
+            retired: Vec::new(),
             cal: [(1.0, h0, 0.0); 9],
             cal_best: 1,
+            cal_dsq: Vec::new(),
+            cal_retired: Vec::new(),
             debuts: (0.0, 0.0),
             rng: 0x9E37_79B9_7F4A_7C15,
         }
@@ -461,13 +517,14 @@ impl KalmanMmrConfig {
 
     /// Every filter's prior of one player, `idle` days (or matches) after the beliefs in
     /// `bank`: [`KalmanMmrConfig::idle`] and the filter's τ² added, written to `pri`
-    /// (one per filter). The reversion factor depends on γ alone, so it is computed
-    /// once per γ.
+    /// (one per filter; only the filters of `act`, the ones not retired, when some are).
+    /// The reversion factor depends on γ alone, so it is computed once per γ.
     fn write_priors(
         &self,
         pri: &mut [(f64, f64)],
         bank: &[(f64, f64)],
         filters: &[Filter],
+        act: &[usize],
         idle: f64,
         field: f64,
     ) {
@@ -483,12 +540,21 @@ impl KalmanMmrConfig {
         // Filter i has the (i mod g)-th γ: the bank is taken g filters at a time.
         let g = gammas.len();
         let per_gamma = &per_gamma[..g];
+        let prior = |(mu, var): (f64, f64), f: &Filter, (drift, kept): (f64, Option<f64>)| {
+            let mu = kept.map_or(mu, |kept| field + (mu - field) * kept);
+            (mu, var + drift + f.tau * f.tau)
+        };
+        if act.len() < filters.len() {
+            for &c in act {
+                pri[c] = prior(bank[c], &filters[c], per_gamma[c % g]);
+            }
+            return;
+        }
         let rows = pri.chunks_exact_mut(g).zip(bank.chunks_exact(g));
         for ((out, bank), filters) in rows.zip(filters.chunks_exact(g)) {
             let cells = out.iter_mut().zip(bank).zip(filters).zip(per_gamma);
-            for (((out, &(mu, var)), f), &(drift, kept)) in cells {
-                let mu = kept.map_or(mu, |kept| field + (mu - field) * kept);
-                *out = (mu, var + drift + f.tau * f.tau);
+            for (((out, &belief), f), &per) in cells {
+                *out = prior(belief, f, per);
             }
         }
     }
@@ -528,6 +594,9 @@ impl KalmanMmrConfig {
         }
         let k = learned.score.len();
         let best = learned.best;
+        // The filters still scored, in bank order: lane i holds filter act[i].
+        let act: SmallVec<[usize; 32]> = (0..k).filter(|&c| learned.active(c)).collect();
+        let ka = act.len();
         // Every pair is scored in single precision, four lanes to a vector: the k filters
         // (each with its own priors and slope), then the nine calibration candidates
         // (all on the filter in use, each with its own noise multiple and slope). The
@@ -538,8 +607,21 @@ impl KalmanMmrConfig {
         // digits. The players' rows are stored as arrays and loaded per use; they, the
         // sums and the slopes live on the stack for a match of up to ten sampled
         // players (a heap allocation per match each cost as much as their arithmetic).
-        let fl = k.div_ceil(4);
-        let lanes = fl + 3;
+        // A lone filter has nothing to be compared with: only the candidates are scored.
+        let fa = if ka >= 2 { ka } else { 0 };
+        let fl = fa.div_ceil(4);
+        let cact: SmallVec<[usize; 9]> = if self.calibrate {
+            (0..CAL_U.len())
+                .filter(|&u| learned.cal_active(u))
+                .collect()
+        } else {
+            SmallVec::new()
+        };
+        let cl = cact.len().div_ceil(4);
+        let lanes = fl + cl;
+        if lanes == 0 {
+            return;
+        }
         let n = warm.len();
         let centre = pri[warm[0].1 * k + best].0;
         // Vector `l` of the values `f(0..len)`, padded with `pad`.
@@ -558,8 +640,8 @@ impl KalmanMmrConfig {
             let row = &pri[j * k..(j + 1) * k];
             for l in 0..fl {
                 rows.push([
-                    quad(|c| row[c].0 - centre, 0.0, l, k),
-                    quad(|c| row[c].1, 1.0, l, k),
+                    quad(|i| row[act[i]].0 - centre, 0.0, l, fa),
+                    quad(|i| row[act[i]].1, 1.0, l, fa),
                 ]);
             }
             in_use.push(row[best]);
@@ -568,13 +650,14 @@ impl KalmanMmrConfig {
         let slopes: SmallVec<[f32x4; 16]> = (0..lanes)
             .map(|l| {
                 f32x4::from(if l < fl {
-                    quad(|c| learned.slope[c].0, 1.0, l, k)
+                    quad(|i| learned.slope[act[i]].0, 1.0, l, fa)
                 } else {
-                    quad(|i| learned.cal[i].0, 1.0, l - fl, 9)
+                    quad(|i| learned.cal[cact[i]].0, 1.0, l - fl, cact.len())
                 })
             })
             .collect();
-        let cal_u: [f32x4; 3] = std::array::from_fn(|l| f32x4::from(quad(|i| CAL_U[i], 1.0, l, 9)));
+        let cal_u: [f32x4; 3] =
+            std::array::from_fn(|l| f32x4::from(quad(|i| CAL_U[cact[i]], 1.0, l, cact.len())));
         // Per lane: the sums of the log-likelihood, its gradient and its curvature in
         // the slope. The log-likelihood ln q = −ln(1 + e^(−y)) is summed as the product
         // of the (1 + e^(−y)), whose logarithm is taken every second pair: 1 + e^(−y) is
@@ -626,7 +709,7 @@ impl KalmanMmrConfig {
                     f32x4::splat((ma - mb) as f32),
                     f32x4::splat((va + vb) as f32),
                 );
-                for l in 0..3 {
+                for l in 0..cl {
                     score(&mut acc[fl + l], dm, vs + cal_u[l] * noise, slopes[fl + l]);
                 }
                 if pending {
@@ -644,39 +727,98 @@ impl KalmanMmrConfig {
                 sum.extend(v.to_array().map(f64::from));
             }
         }
-        let (sm, gc, hc) = (&sums[0][..k], &sums[1][..k], &sums[2][..k]);
-        let cand = 4 * fl..4 * fl + 9;
+        let (sm, gc, hc) = (&sums[0][..fa], &sums[1][..fa], &sums[2][..fa]);
+        let cand = 4 * fl..4 * fl + cact.len();
         let (cl, cg, ch) = (
             &sums[0][cand.clone()],
             &sums[1][cand.clone()],
             &sums[2][cand],
         );
-        let cal: [(f64, f64, f64); 9] = std::array::from_fn(|u| (cg[u], ch[u], cl[u]));
-        for c in 0..k {
-            learned.score[c] += sm[c];
-            // Row c of the squared differences, by slices so that it runs as vectors.
-            for (dsq, &d) in learned.dsq[c * k..(c + 1) * k].iter_mut().zip(sm) {
-                let x = sm[c] - d;
-                *dsq += x * x;
-            }
-            if hc[c] > 0.0 {
-                let s = &mut learned.slope[c];
-                s.1 += hc[c];
-                s.0 = (s.0 + gc[c] / s.1).clamp(0.2, 5.0);
-            }
-        }
-        if self.calibrate {
-            for (ui, &(g, h, l)) in cal.iter().enumerate() {
-                let c = &mut learned.cal[ui];
-                c.2 += l;
-                if h > 0.0 {
-                    c.1 += h;
-                    c.0 = (c.0 + g / c.1).clamp(0.05, 20.0);
+        for (i, &c) in act.iter().enumerate().take(fa) {
+            learned.score[c] += sm[i];
+            let row = &mut learned.dsq[c * k..(c + 1) * k];
+            if fa == k {
+                // Row c of the squared differences, by slices so that it runs as vectors.
+                for (dsq, &d) in row.iter_mut().zip(sm) {
+                    let x = sm[i] - d;
+                    *dsq += x * x;
+                }
+            } else {
+                for (&d, &x) in act.iter().zip(sm) {
+                    let x = sm[i] - x;
+                    row[d] += x * x;
                 }
             }
-            learned.cal_best = (0..9)
-                .max_by(|&a, &b| learned.cal[a].2.total_cmp(&learned.cal[b].2))
-                .unwrap_or(1);
+            if hc[i] > 0.0 {
+                let s = &mut learned.slope[c];
+                s.1 += hc[i];
+                s.0 = (s.0 + gc[i] / s.1).clamp(0.2, 5.0);
+            }
+        }
+        if cact.is_empty() {
+            return;
+        }
+        if learned.cal_dsq.is_empty() {
+            learned.cal_dsq = vec![0.0; CAL_U.len() * CAL_U.len()];
+        }
+        for (i, &u) in cact.iter().enumerate() {
+            let c = &mut learned.cal[u];
+            c.2 += cl[i];
+            if ch[i] > 0.0 {
+                c.1 += ch[i];
+                c.0 = (c.0 + cg[i] / c.1).clamp(0.05, 20.0);
+            }
+            let row = &mut learned.cal_dsq[u * CAL_U.len()..(u + 1) * CAL_U.len()];
+            for (&v, &x) in cact.iter().zip(cl) {
+                let x = cl[i] - x;
+                row[v] += x * x;
+            }
+        }
+        learned.cal_best = cact
+            .iter()
+            .copied()
+            .max_by(|&a, &b| learned.cal[a].2.total_cmp(&learned.cal[b].2))
+            .unwrap_or(1);
+    }
+
+    /// Retires every filter that trails the filter in use by `retire_z` standard errors
+    /// of their score difference and `retire_z²` nats. A robust filter is kept while its
+    /// symmetric twin is not retired: it may be the reference of the twin's large fields.
+    fn retire(&self, l: &mut KalmanMmrLearned) {
+        let z = self.retire_z;
+        if z == 0.0 {
+            return;
+        }
+        let (k, per, best) = (l.score.len(), self.per_kind(), l.best);
+        let paired = self.symmetric && self.robust;
+        for c in 0..k {
+            let twin_active = paired && c >= per && l.active(c - per);
+            if c == best || twin_active || !l.active(c) {
+                continue;
+            }
+            let lead = l.score[best] - l.score[c];
+            if lead > z * z && lead > z * l.dsq[best * k + c].sqrt() {
+                if l.retired.is_empty() {
+                    l.retired = vec![false; k];
+                }
+                l.retired[c] = true;
+            }
+        }
+        let (n, best) = (CAL_U.len(), l.cal_best);
+        if !self.calibrate || l.cal_dsq.is_empty() {
+            return;
+        }
+        for u in 0..n {
+            if u == best || !l.cal_active(u) {
+                continue;
+            }
+            let lead = l.cal[best].2 - l.cal[u].2;
+            if lead > z * z && lead > z * l.cal_dsq[best * n + u].sqrt() {
+                if l.cal_retired.is_empty() {
+                    l.cal_retired = vec![false; n];
+                }
+                l.cal_retired[u] = true;
+            }
         }
     }
 
@@ -1058,6 +1200,11 @@ impl RatingSystem for KalmanMmrConfig {
                 "1 if the filter in use is robust (a bad result clipped, a big improvement believed), 0 if plain",
             ),
             v("switches", f64::from(l.switches), "times the filter in use changed"),
+            v(
+                "filters",
+                (0..l.score.len()).filter(|&c| l.active(c)).count() as f64,
+                "filters of the bank still updated and scored (the others retired)",
+            ),
             v("kappa", kappa, "slope by which win chances are calibrated"),
             v(
                 "c",
@@ -1151,6 +1298,8 @@ impl KalmanMmrConfig {
             .cloned()
             .unwrap_or_else(|| self.fresh_learned());
         l.clock += 1.0;
+        // The filters not retired, in bank order.
+        let act: SmallVec<[usize; 32]> = (0..k).filter(|&c| l.active(c)).collect();
         let time = game.time().map(|t| t as f64 / DAY);
         let mut players: SmallVec<[Player; 16]> = SmallVec::with_capacity(before.len());
         for (e, entry) in game.entries().iter().enumerate() {
@@ -1209,7 +1358,7 @@ impl KalmanMmrConfig {
             match p.state {
                 Some(s) => {
                     let idle = Self::elapsed(s, time, l.clock);
-                    self.write_priors(row, &s.bank, &filters, idle, field);
+                    self.write_priors(row, &s.bank, &filters, &act, idle, field);
                     warm.push((game.place(p.entry), j));
                 }
                 None => {
@@ -1311,8 +1460,9 @@ impl KalmanMmrConfig {
             let range = game.member_range(p.entry);
             let wsum: f64 = players[range].iter().map(|p| p.weight).sum();
             let a = p.weight / wsum;
-            let row = &pri[j * k..(j + 1) * k];
-            for (t, &(mu, v)) in team_buf[p.entry * k..(p.entry + 1) * k].iter_mut().zip(row) {
+            let (row, team) = (&pri[j * k..], &mut team_buf[p.entry * k..]);
+            for &c in &act {
+                let (t, (mu, v)) = (&mut team[c], row[c]);
                 t.0 += a * mu;
                 t.1 += a * a * v;
                 t.2 += a * a;
@@ -1332,6 +1482,7 @@ impl KalmanMmrConfig {
         // scores include this match's; no filter's update below depends on it).
         let g = l.best;
         let f = (0..k)
+            .filter(|&c| l.active(c))
             .max_by(|&a, &b| l.score[a].total_cmp(&l.score[b]))
             .unwrap_or(g);
         let lead = l.score[f] - l.score[g];
@@ -1343,6 +1494,8 @@ impl KalmanMmrConfig {
             l.switches += 1;
         }
         let best = l.best;
+        self.retire(&mut l);
+        let live: SmallVec<[usize; 32]> = act.iter().copied().filter(|&c| l.active(c)).collect();
         let last = Some(time.unwrap_or(l.clock));
         // Each player's update under every filter, reported under the filter in use.
         out.changes.reserve(players.len());
@@ -1355,10 +1508,9 @@ impl KalmanMmrConfig {
                 l.debuts.1 = l.debuts.1 * self.prior_forgetting + x - off[p.entry].0;
             }
             let size = game.member_range(p.entry).len();
-            let mut bank = Bank::with_capacity(k);
             let entry_team = &team[p.entry * k..(p.entry + 1) * k];
             // The entry's weights are the same under every filter.
-            let (_, _, tw2, wsum) = entry_team[0];
+            let (_, _, tw2, wsum) = entry_team[live[0]];
             let a = p.weight / wsum;
             // The entry's performance observes the weighted mean skill.
             let r = if size == 1 {
@@ -1366,32 +1518,42 @@ impl KalmanMmrConfig {
             } else {
                 noise * tw2
             };
-            for ((f, &(mu, v0)), &(tm, tv, _, _)) in
-                filters.iter().zip(&pri[j * k..(j + 1) * k]).zip(entry_team)
-            {
+            let update = |c: usize| {
+                let (f, (mu, v0), (tm, tv, _, _)) = (filters[c], pri[j * k + c], entry_team[c]);
                 if !f.robust {
                     // The plain update: the mean moves by the gain times the innovation.
                     let sden = tv + r;
                     let gain = a * v0 / sden;
-                    bank.push((mu + gain * (x - tm), (v0 - gain * gain * sden).max(1e-6)));
-                    continue;
+                    return (mu + gain * (x - tm), (v0 - gain * gain * sden).max(1e-6));
                 }
                 let mut v = v0;
                 let mut sden = tv + r;
                 let mut z = (x - tm) / sden.sqrt();
-                if f.robust && !newcomer && z > self.jump_above && self.jump > 0.0 {
+                if !newcomer && z > self.jump_above && self.jump > 0.0 {
                     let j2 = self.jump * self.jump;
                     v += j2;
                     sden += a * a * j2;
                     z = (x - tm) / sden.sqrt();
                 }
-                let zc = if f.robust { z.max(-self.clip) } else { z };
                 let gain = a * v / sden;
-                bank.push((
-                    mu + gain * zc * sden.sqrt(),
+                (
+                    mu + gain * z.max(-self.clip) * sden.sqrt(),
                     (v - gain * gain * sden).max(1e-6),
-                ));
-            }
+                )
+            };
+            let bank = if live.len() == k {
+                (0..k).map(update).collect()
+            } else {
+                // A retired filter keeps the belief it had.
+                let mut bank = p.state.map_or_else(
+                    || pri[j * k..(j + 1) * k].iter().copied().collect(),
+                    |s| s.bank.clone(),
+                );
+                for &c in &live {
+                    bank[c] = update(c);
+                }
+                bank
+            };
             let (mu, var) = bank[best];
             out.changes.push(PlayerChange {
                 before: *b,
@@ -1722,6 +1884,103 @@ mod tests {
     }
 
     #[test]
+    fn retired_filters_change_no_rating() {
+        // Forty players of fixed skills in 3,000 four-player matches: the bank learns
+        // that the static filters fit, and (at 3 standard errors here; 10 by default,
+        // which takes longer histories) others retire. Every rating, the filter in use
+        // and the calibrated chances are those of a bank that never retires one.
+        let skill = |p: u64| 1200.0 + 15.0 * p as f64;
+        let mut rng = 0x2545_F491_4F6C_DD1D_u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let games: Vec<Match> = (0..3000)
+            .map(|g| {
+                let mut field: Vec<(f64, u64)> = Vec::new();
+                while field.len() < 4 {
+                    let p = next() % 40;
+                    if field.iter().all(|&(_, q)| q != p) {
+                        let noise = (next() % 1000) as f64 * 0.4;
+                        field.push((skill(p) + noise, p));
+                    }
+                }
+                field.sort_by(|a, b| b.0.total_cmp(&a.0));
+                let names: Vec<String> = field.iter().map(|(_, p)| format!("p{p}")).collect();
+                Match::ranked(format!("g{g}"), &names).unwrap()
+            })
+            .collect();
+        let run = |retire_z: f64| {
+            let sys = KalmanMmrConfig {
+                retire_z,
+                ..KalmanMmrConfig::default()
+            };
+            let mut league = League::new(Box::new(sys));
+            for m in &games {
+                league.apply(m).unwrap();
+            }
+            league
+        };
+        let (retiring, keeping) = (run(3.0), run(0.0));
+        let (lr, lk) = (learned(&retiring), learned(&keeping));
+        let live = |l: &KalmanMmrLearned| (0..24).filter(|&c| l.active(c)).count();
+        assert_eq!(live(lk), 24);
+        assert!(live(lr) < 24, "none retired");
+        // A robust filter retires only after its symmetric twin.
+        assert!((12..24).all(|c| lr.active(c) || !lr.active(c - 12)));
+        assert!(lr.cal_retired.iter().any(|&r| r), "no candidate retired");
+        assert_eq!((lr.best, lr.cal_best), (lk.best, lk.cal_best));
+        assert_eq!(lr.calibration(), lk.calibration());
+        for i in 0..40 {
+            assert_eq!(retiring.current(i), keeping.current(i), "player {i}");
+        }
+        let sys = KalmanMmrConfig::default();
+        let (a, b) = (retiring.current(0), retiring.current(1));
+        assert_eq!(
+            sys.win_probability(&a, &b, retiring.learned()),
+            sys.win_probability(&a, &b, keeping.learned())
+        );
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn a_learned_value_saved_before_filters_retired_reads_as_none_retired() {
+        use crate::state::Restorable;
+        let sys = KalmanMmrConfig::default();
+        let fresh = sys.fresh_learned();
+        let mut json = serde_json::to_value(&fresh).unwrap();
+        let fields = json.as_object_mut().unwrap();
+        for key in ["retired", "cal_dsq", "cal_retired"] {
+            assert!(fields.remove(key).is_some(), "{key}");
+        }
+        let old: KalmanMmrLearned = serde_json::from_value(json).unwrap();
+        assert_eq!(old, fresh);
+        assert_eq!(old.fits(&fresh), Ok(()));
+        // A retirement of another bank's size, or of the filter in use, is refused.
+        let mut short = fresh.clone();
+        short.retired = vec![false; 23];
+        let err = short.fits(&fresh).unwrap_err();
+        assert_eq!(
+            err,
+            "`retired` holds 23 values, where the system has 24 (or none)"
+        );
+        let mut gone = fresh.clone();
+        gone.retired = (0..24).map(|c| c == gone.best).collect();
+        assert_eq!(
+            gone.fits(&fresh).unwrap_err(),
+            "filter 0 in use, but retired"
+        );
+        let mut cal = fresh.clone();
+        cal.cal_retired = (0..9).map(|u| u == cal.cal_best).collect();
+        assert_eq!(
+            cal.fits(&fresh).unwrap_err(),
+            "calibration 1 in use, but retired"
+        );
+    }
+
+    #[test]
     fn everyone_tied_moves_only_the_clock() {
         let sys = KalmanMmrConfig::default();
         let game = Match::with_places("g", &[("a", 1), ("b", 1)]).unwrap();
@@ -1839,14 +2098,17 @@ mod tests {
                 ("gamma", 8.0),
                 ("robust", 0.0),
                 ("switches", 2.0),
+                ("filters", 24.0),
                 ("kappa", kappa),
                 ("c", c),
                 ("prior_mean", 1500.0)
             ]
         );
         l.best = 17;
+        l.retired = (0..24).map(|c| c % 5 == 1).collect();
         let robust = sys.describe_learned(&State::new(l));
         assert_eq!((robust[2].name, robust[2].value), ("robust", 1.0));
+        assert_eq!((robust[4].name, robust[4].value), ("filters", 19.0));
     }
 
     #[test]
