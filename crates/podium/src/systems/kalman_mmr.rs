@@ -86,6 +86,7 @@
 //! ```
 
 use std::f64::consts::PI;
+use std::sync::Arc;
 
 use smallvec::SmallVec;
 use wide::{f32x4, f64x4, CmpGe, CmpLt};
@@ -289,6 +290,9 @@ pub struct KalmanMmrState {
 
 /// What `kalman-mmr` learns from every match: the filter in use and the evidence for
 /// it, the calibration of the pair probability, the newcomer prior and the match clock.
+///
+/// Its vectors are shared between the values of successive matches until one is
+/// written: a match whose filters are all retired but the one in use copies none of them.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KalmanMmrLearned {
@@ -299,15 +303,15 @@ pub struct KalmanMmrLearned {
     /// Times the filter in use changed.
     pub switches: u32,
     /// Each filter's cumulative pair log-likelihood.
-    score: Vec<f64>,
+    score: Arc<Vec<f64>>,
     /// Cumulative squared differences of the filters' per-match scores (K × K).
-    dsq: Vec<f64>,
+    dsq: Arc<Vec<f64>>,
     /// Each filter's fitted slope and its accumulated curvature.
-    slope: Vec<(f64, f64)>,
+    slope: Arc<Vec<(f64, f64)>>,
     /// Each filter's retirement: a retired filter is neither updated nor scored. Empty
     /// when none is (and in a league saved before filters could retire).
     #[cfg_attr(feature = "serde", serde(default))]
-    retired: Vec<bool>,
+    retired: Arc<Vec<bool>>,
     /// Each calibration candidate's slope, curvature and log-likelihood.
     cal: [(f64, f64, f64); 9],
     /// The calibration candidate in use.
@@ -315,10 +319,10 @@ pub struct KalmanMmrLearned {
     /// Cumulative squared differences of the candidates' per-match log-likelihoods
     /// (9 × 9; empty in a league saved before candidates could retire).
     #[cfg_attr(feature = "serde", serde(default))]
-    cal_dsq: Vec<f64>,
+    cal_dsq: Arc<Vec<f64>>,
     /// Each calibration candidate's retirement (empty when none is).
     #[cfg_attr(feature = "serde", serde(default))]
-    cal_retired: Vec<bool>,
+    cal_retired: Arc<Vec<bool>>,
     /// Discounted count and sum of debut performances.
     debuts: (f64, f64),
     /// The sampler's xorshift state.
@@ -486,14 +490,14 @@ impl KalmanMmrConfig {
             clock: 0.0,
             best: 0,
             switches: 0,
-            score: vec![0.0; k],
-            dsq: vec![0.0; k * k],
-            slope: vec![(1.0, h0); k],
-            retired: Vec::new(),
+            score: Arc::new(vec![0.0; k]),
+            dsq: Arc::new(vec![0.0; k * k]),
+            slope: Arc::new(vec![(1.0, h0); k]),
+            retired: Arc::default(),
             cal: [(1.0, h0, 0.0); 9],
             cal_best: 1,
-            cal_dsq: Vec::new(),
-            cal_retired: Vec::new(),
+            cal_dsq: Arc::default(),
+            cal_retired: Arc::default(),
             debuts: (0.0, 0.0),
             rng: 0x9E37_79B9_7F4A_7C15,
         }
@@ -734,9 +738,19 @@ impl KalmanMmrConfig {
             &sums[1][cand.clone()],
             &sums[2][cand],
         );
+        let mut evidence = (fa > 0).then(|| {
+            (
+                Arc::make_mut(&mut learned.score),
+                Arc::make_mut(&mut learned.dsq),
+                Arc::make_mut(&mut learned.slope),
+            )
+        });
         for (i, &c) in act.iter().enumerate().take(fa) {
-            learned.score[c] += sm[i];
-            let row = &mut learned.dsq[c * k..(c + 1) * k];
+            let Some((score, dsq, slope)) = evidence.as_mut() else {
+                break;
+            };
+            score[c] += sm[i];
+            let row = &mut dsq[c * k..(c + 1) * k];
             if fa == k {
                 // Row c of the squared differences, by slices so that it runs as vectors.
                 for (dsq, &d) in row.iter_mut().zip(sm) {
@@ -750,7 +764,7 @@ impl KalmanMmrConfig {
                 }
             }
             if hc[i] > 0.0 {
-                let s = &mut learned.slope[c];
+                let s = &mut slope[c];
                 s.1 += hc[i];
                 s.0 = (s.0 + gc[i] / s.1).clamp(0.2, 5.0);
             }
@@ -759,8 +773,10 @@ impl KalmanMmrConfig {
             return;
         }
         if learned.cal_dsq.is_empty() {
-            learned.cal_dsq = vec![0.0; CAL_U.len() * CAL_U.len()];
+            learned.cal_dsq = Arc::new(vec![0.0; CAL_U.len() * CAL_U.len()]);
         }
+        // A lone candidate's squared differences are all with itself: nothing to add.
+        let mut cal_dsq = (cact.len() > 1).then(|| Arc::make_mut(&mut learned.cal_dsq));
         for (i, &u) in cact.iter().enumerate() {
             let c = &mut learned.cal[u];
             c.2 += cl[i];
@@ -768,10 +784,12 @@ impl KalmanMmrConfig {
                 c.1 += ch[i];
                 c.0 = (c.0 + cg[i] / c.1).clamp(0.05, 20.0);
             }
-            let row = &mut learned.cal_dsq[u * CAL_U.len()..(u + 1) * CAL_U.len()];
-            for (&v, &x) in cact.iter().zip(cl) {
-                let x = cl[i] - x;
-                row[v] += x * x;
+            if let Some(cal_dsq) = cal_dsq.as_mut() {
+                let row = &mut cal_dsq[u * CAL_U.len()..(u + 1) * CAL_U.len()];
+                for (&v, &x) in cact.iter().zip(cl) {
+                    let x = cl[i] - x;
+                    row[v] += x * x;
+                }
             }
         }
         learned.cal_best = cact
@@ -798,10 +816,9 @@ impl KalmanMmrConfig {
             }
             let lead = l.score[best] - l.score[c];
             if lead > z * z && lead > z * l.dsq[best * k + c].sqrt() {
-                if l.retired.is_empty() {
-                    l.retired = vec![false; k];
-                }
-                l.retired[c] = true;
+                let retired = Arc::make_mut(&mut l.retired);
+                retired.resize(k, false);
+                retired[c] = true;
             }
         }
         let (n, best) = (CAL_U.len(), l.cal_best);
@@ -814,10 +831,9 @@ impl KalmanMmrConfig {
             }
             let lead = l.cal[best].2 - l.cal[u].2;
             if lead > z * z && lead > z * l.cal_dsq[best * n + u].sqrt() {
-                if l.cal_retired.is_empty() {
-                    l.cal_retired = vec![false; n];
-                }
-                l.cal_retired[u] = true;
+                let retired = Arc::make_mut(&mut l.cal_retired);
+                retired.resize(n, false);
+                retired[u] = true;
             }
         }
     }
@@ -1960,20 +1976,20 @@ mod tests {
         assert_eq!(old.fits(&fresh), Ok(()));
         // A retirement of another bank's size, or of the filter in use, is refused.
         let mut short = fresh.clone();
-        short.retired = vec![false; 23];
+        short.retired = Arc::new(vec![false; 23]);
         let err = short.fits(&fresh).unwrap_err();
         assert_eq!(
             err,
             "`retired` holds 23 values, where the system has 24 (or none)"
         );
         let mut gone = fresh.clone();
-        gone.retired = (0..24).map(|c| c == gone.best).collect();
+        gone.retired = Arc::new((0..24).map(|c| c == gone.best).collect());
         assert_eq!(
             gone.fits(&fresh).unwrap_err(),
             "filter 0 in use, but retired"
         );
         let mut cal = fresh.clone();
-        cal.cal_retired = (0..9).map(|u| u == cal.cal_best).collect();
+        cal.cal_retired = Arc::new((0..9).map(|u| u == cal.cal_best).collect());
         assert_eq!(
             cal.fits(&fresh).unwrap_err(),
             "calibration 1 in use, but retired"
@@ -2105,7 +2121,7 @@ mod tests {
             ]
         );
         l.best = 17;
-        l.retired = (0..24).map(|c| c % 5 == 1).collect();
+        l.retired = Arc::new((0..24).map(|c| c % 5 == 1).collect());
         let robust = sys.describe_learned(&State::new(l));
         assert_eq!((robust[2].name, robust[2].value), ("robust", 1.0));
         assert_eq!((robust[4].name, robust[4].value), ("filters", 19.0));
