@@ -1454,7 +1454,7 @@ impl League {
 
     /// What the system learned from every match rather than of one player, name →
     /// value (`kalman-mmr`: `tau`, `gamma` and `robust` of the filter in use, its
-    /// `switches`, the `filters` not retired, the calibration's `kappa` and `c`, the
+    /// `switches`, the `filters` scored on every match, the calibration's `kappa` and `c`, the
     /// newcomer's `prior_mean`); empty for a system that learns nothing. `podium explain`
     /// prints what each means.
     #[getter]

@@ -133,7 +133,7 @@ fn explain_says_what_the_default_learned_from_every_match() {
         "  gamma 0: σ the filter in use adds per idle day, or per elapsed match without times (one of gammas)",
         "  robust 0: 1 if the filter in use is robust (a bad result clipped, a big improvement believed), 0 if plain",
         "  switches 0: times the filter in use changed",
-        "  filters 24: filters of the bank still updated and scored (the others retired)",
+        "  filters 24: filters of the bank scored on every match (the others, far behind, on every 16th)",
         "  kappa 0.9519: slope by which win chances are calibrated",
         "  c 2: multiple of 2β² added to a pair's variance in its win chance",
         "  prior_mean 1440.5273: a newcomer's rating before their first match, from the debuts so far",

@@ -38,10 +38,11 @@
 //!    standard errors of the difference and `ln(switch_odds·(k − 1))` nats (k filters:
 //!    odds of `switch_odds` against the filter in use for each of the k − 1
 //!    alternatives, Kass & Raftery's "very strong" evidence at 150). A filter that
-//!    trails the filter in use by `retire_z` standard errors and `retire_z²` nats is
-//!    retired: no longer updated or scored, it cannot be switched to (a robust filter is
-//!    kept while its symmetric twin is not retired); a calibration candidate trailing
-//!    the one in use as far retires alike. A newcomer's
+//!    trails the filter in use by `bench_z` standard errors and `bench_z²` nats is
+//!    benched: still updated, it is scored on every 16th match only, each score
+//!    counting 16 times, so that its total stays an unbiased estimate (with the
+//!    variance that sampling adds) and it can still come back and be switched to; a
+//!    calibration candidate trailing the one in use as far is benched alike. A newcomer's
 //!    prior mean is the running mean of debut performances, each older debut weighted
 //!    by `prior_forgetting` per newer one. The probability that `a` finishes ahead of `b` is
 //!    `L(κ (μ_a − μ_b)/√(σ_a² + σ_b² + c·2β²))` (L the logistic with unit variance),
@@ -69,7 +70,7 @@
 //! prior before any debut is seen), `beta` 195.96 (performance noise β, Elo-MMR's
 //! value), `field_noise` 4, `taus` 0,12,25,50, `gammas` 0,4,8, `reversion` 1,
 //! `symmetric` and `robust` (which filters the bank holds; both), `clip` 1,
-//! `jump_above` 1, `jump` 70, `switch_z` 2, `switch_odds` 150, `sample` 48, `retire_z`
+//! `jump_above` 1, `jump` 70, `switch_z` 2, `switch_odds` 150, `sample` 48, `bench_z`
 //! 10, `robust_field` 16, `margins` 0.99, `noise_prior` 5 (0: no per-match noise
 //! level), `prior_forgetting` 0.999,
 //! `calibrate` true, `calibration_weight` 100, and for [factors](crate::factor)
@@ -100,6 +101,9 @@ use crate::system::{check_bayesian, check_ratings, Described, RatingSystem};
 
 /// π/√3: the logistic distribution with this scale factor has unit variance.
 const TANH_MULT: f64 = PI / 1.732_050_807_568_877_2;
+
+/// A benched filter (or calibration candidate) is scored on every this-many-th match.
+const BENCH_EVERY: u64 = 16;
 
 /// Matches with more entries than this solve their performances on a grid.
 const GRID_FROM: usize = 64;
@@ -149,11 +153,11 @@ pub struct KalmanMmrConfig {
     /// Established players of a match scored for the selection, at most. Default 48.
     pub sample: u32,
     /// Standard errors of their score difference, and the square of that in nats, by
-    /// which a filter must trail the filter in use to be retired: from then on it is
-    /// neither updated nor scored, and cannot be switched to. A calibration candidate
-    /// trailing the one in use as far retires alike. A robust filter is kept while its
-    /// symmetric twin is not retired (0: none retires). Default 10.
-    pub retire_z: f64,
+    /// which a filter must trail the filter in use to be benched: it is still updated,
+    /// but scored on every 16th match only, each such score counting 16 times, so that
+    /// its total stays comparable and it can come back and be switched to. A calibration
+    /// candidate trailing the one in use as far is benched alike (0: none). Default 10.
+    pub bench_z: f64,
     /// Entries from which a field's performances are read through the asymmetric twin
     /// of the filter in use (the robust filter of the same τ and γ) when the filter in
     /// use is symmetric: in a large field a performance is read against many opponents,
@@ -201,7 +205,7 @@ impl Default for KalmanMmrConfig {
             switch_z: 2.0,
             switch_odds: 150.0,
             sample: 48,
-            retire_z: 10.0,
+            bench_z: 10.0,
             robust_field: 16,
             margins: 0.99,
             noise_prior: 5.0,
@@ -235,7 +239,7 @@ crate::configure!(KalmanMmrConfig, "kalman-mmr" {
     switch_z: f64 where |v| (0.0..=100.0).contains(&v), "in [0, 100]" => "standard errors by which a filter must lead to be switched to",
     switch_odds: f64 where |v| (1.0..=1e9).contains(&v), "in [1, 1e9]" => "odds against the filter in use (per alternative) by which a filter must lead to be switched to",
     sample: u32 where |v| (2..=100_000).contains(&v), "in [2, 100000]" => "established players of a match scored for the selection, at most",
-    retire_z: f64 where |v| v == 0.0 || (1.0..=1e6).contains(&v), "0, or in [1, 1e6]" => "standard errors (and their square in nats) by which a filter trailing the filter in use is retired: no longer updated or scored (0 = never)",
+    bench_z: f64 where |v| v == 0.0 || (1.0..=1e6).contains(&v), "0, or in [1, 1e6]" => "standard errors (and their square in nats) by which a filter trailing the filter in use is benched: still updated, scored on every 16th match only (0 = none)",
     robust_field: u32 where |v| v >= 2, "at least 2" => "entries from which a field's performances are read through the robust twin of a symmetric filter in use",
     margins: f64 where |v| (0.0..=1.0).contains(&v), "in [0, 1]" => "share of the performances' spacing read from the score margins (0 = ranks only)",
     noise_prior: f64 where |v| (0.0..=1e6).contains(&v), "in [0, 1e6]" => "prior weight of the per-match noise level (0 = none)",
@@ -292,7 +296,7 @@ pub struct KalmanMmrState {
 /// it, the calibration of the pair probability, the newcomer prior and the match clock.
 ///
 /// Its vectors are shared between the values of successive matches until one is
-/// written: a match whose filters are all retired but the one in use copies none of them.
+/// written: a match that scores no filter but the one in use copies none of them.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KalmanMmrLearned {
@@ -308,21 +312,14 @@ pub struct KalmanMmrLearned {
     dsq: Arc<Vec<f64>>,
     /// Each filter's fitted slope and its accumulated curvature.
     slope: Arc<Vec<(f64, f64)>>,
-    /// Each filter's retirement: a retired filter is neither updated nor scored. Empty
-    /// when none is (and in a league saved before filters could retire).
-    #[cfg_attr(feature = "serde", serde(default))]
-    retired: Arc<Vec<bool>>,
     /// Each calibration candidate's slope, curvature and log-likelihood.
     cal: [(f64, f64, f64); 9],
     /// The calibration candidate in use.
     cal_best: usize,
     /// Cumulative squared differences of the candidates' per-match log-likelihoods
-    /// (9 × 9; empty in a league saved before candidates could retire).
+    /// (9 × 9; empty in a league saved before candidates could be benched).
     #[cfg_attr(feature = "serde", serde(default))]
     cal_dsq: Arc<Vec<f64>>,
-    /// Each calibration candidate's retirement (empty when none is).
-    #[cfg_attr(feature = "serde", serde(default))]
-    cal_retired: Arc<Vec<bool>>,
     /// Discounted count and sum of debut performances.
     debuts: (f64, f64),
     /// The sampler's xorshift state.
@@ -354,27 +351,14 @@ impl crate::state::Restorable for KalmanMmrLearned {
                 "`{what}` holds {n} values, where the system has {want}"
             ));
         }
-        let optional = [
-            ("retired", self.retired.len(), k),
-            ("cal_dsq", self.cal_dsq.len(), 81),
-            ("cal_retired", self.cal_retired.len(), 9),
-        ];
-        if let Some((what, n, want)) = optional
-            .into_iter()
-            .find(|&(_, n, want)| n != 0 && n != want)
-        {
+        let n = self.cal_dsq.len();
+        if n != 0 && n != 81 {
             return Err(format!(
-                "`{what}` holds {n} values, where the system has {want} (or none)"
+                "`cal_dsq` holds {n} values, where the system has 81 (or none)"
             ));
         }
         match (self.best < k, self.cal_best < self.cal.len(), self.rng != 0) {
             (false, _, _) => Err(format!("filter {} in use, of {k}", self.best)),
-            _ if !self.active(self.best) => {
-                Err(format!("filter {} in use, but retired", self.best))
-            }
-            _ if !self.cal_active(self.cal_best) => {
-                Err(format!("calibration {} in use, but retired", self.cal_best))
-            }
             (_, false, _) => Err(format!(
                 "calibration {} in use, of {}",
                 self.cal_best,
@@ -399,14 +383,23 @@ impl KalmanMmrLearned {
         (self.cal[self.cal_best].0, CAL_U[self.cal_best])
     }
 
-    /// Whether filter `c` is still updated and scored (not retired).
-    fn active(&self, c: usize) -> bool {
-        !self.retired.get(c).copied().unwrap_or(false)
+    /// Whether filter `c` trails the filter in use by `z` standard errors of their
+    /// score difference and `z²` nats (never the filter in use; none for `z` 0).
+    fn benched(&self, c: usize, z: f64) -> bool {
+        let (k, lead) = (self.score.len(), self.score[self.best] - self.score[c]);
+        z > 0.0 && lead > z * z && lead > z * self.dsq[self.best * k + c].sqrt()
     }
 
-    /// Whether calibration candidate `u` is still scored (not retired).
-    fn cal_active(&self, u: usize) -> bool {
-        !self.cal_retired.get(u).copied().unwrap_or(false)
+    /// Whether calibration candidate `u` trails the one in use as [`Self::benched`].
+    fn cal_benched(&self, u: usize, z: f64) -> bool {
+        let (n, best) = (CAL_U.len(), self.cal_best);
+        let lead = self.cal[best].2 - self.cal[u].2;
+        let sd = || {
+            self.cal_dsq
+                .get(best * n + u)
+                .map_or(f64::INFINITY, |d| d.sqrt())
+        };
+        z > 0.0 && lead > z * z && lead > z * sd()
     }
 
     fn next_rand(&mut self) -> u64 {
@@ -493,11 +486,9 @@ impl KalmanMmrConfig {
             score: Arc::new(vec![0.0; k]),
             dsq: Arc::new(vec![0.0; k * k]),
             slope: Arc::new(vec![(1.0, h0); k]),
-            retired: Arc::default(),
             cal: [(1.0, h0, 0.0); 9],
             cal_best: 1,
             cal_dsq: Arc::default(),
-            cal_retired: Arc::default(),
             debuts: (0.0, 0.0),
             rng: 0x9E37_79B9_7F4A_7C15,
         }
@@ -521,14 +512,13 @@ impl KalmanMmrConfig {
 
     /// Every filter's prior of one player, `idle` days (or matches) after the beliefs in
     /// `bank`: [`KalmanMmrConfig::idle`] and the filter's τ² added, written to `pri`
-    /// (one per filter; only the filters of `act`, the ones not retired, when some are).
-    /// The reversion factor depends on γ alone, so it is computed once per γ.
+    /// (one per filter). The reversion factor depends on γ alone, so it is computed
+    /// once per γ.
     fn write_priors(
         &self,
         pri: &mut [(f64, f64)],
         bank: &[(f64, f64)],
         filters: &[Filter],
-        act: &[usize],
         idle: f64,
         field: f64,
     ) {
@@ -544,21 +534,12 @@ impl KalmanMmrConfig {
         // Filter i has the (i mod g)-th γ: the bank is taken g filters at a time.
         let g = gammas.len();
         let per_gamma = &per_gamma[..g];
-        let prior = |(mu, var): (f64, f64), f: &Filter, (drift, kept): (f64, Option<f64>)| {
-            let mu = kept.map_or(mu, |kept| field + (mu - field) * kept);
-            (mu, var + drift + f.tau * f.tau)
-        };
-        if act.len() < filters.len() {
-            for &c in act {
-                pri[c] = prior(bank[c], &filters[c], per_gamma[c % g]);
-            }
-            return;
-        }
         let rows = pri.chunks_exact_mut(g).zip(bank.chunks_exact(g));
         for ((out, bank), filters) in rows.zip(filters.chunks_exact(g)) {
             let cells = out.iter_mut().zip(bank).zip(filters).zip(per_gamma);
-            for (((out, &belief), f), &per) in cells {
-                *out = prior(belief, f, per);
+            for (((out, &(mu, var)), f), &(drift, kept)) in cells {
+                let mu = kept.map_or(mu, |kept| field + (mu - field) * kept);
+                *out = (mu, var + drift + f.tau * f.tau);
             }
         }
     }
@@ -598,8 +579,13 @@ impl KalmanMmrConfig {
         }
         let k = learned.score.len();
         let best = learned.best;
-        // The filters still scored, in bank order: lane i holds filter act[i].
-        let act: SmallVec<[usize; 32]> = (0..k).filter(|&c| learned.active(c)).collect();
+        // The filters scored on this match, in bank order (lane i holds filter act[i]):
+        // those not benched, and on every BENCH_EVERY-th match all of them.
+        let z = self.bench_z;
+        let every = (learned.clock as u64) % BENCH_EVERY == 0;
+        let act: SmallVec<[usize; 32]> = (0..k)
+            .filter(|&c| every || !learned.benched(c, z))
+            .collect();
         let ka = act.len();
         // Every pair is scored in single precision, four lanes to a vector: the k filters
         // (each with its own priors and slope), then the nine calibration candidates
@@ -611,12 +597,13 @@ impl KalmanMmrConfig {
         // digits. The players' rows are stored as arrays and loaded per use; they, the
         // sums and the slopes live on the stack for a match of up to ten sampled
         // players (a heap allocation per match each cost as much as their arithmetic).
-        // A lone filter has nothing to be compared with: only the candidates are scored.
+        // A lone filter (the one in use) has nothing to be compared with: only the
+        // candidates are scored.
         let fa = if ka >= 2 { ka } else { 0 };
         let fl = fa.div_ceil(4);
         let cact: SmallVec<[usize; 9]> = if self.calibrate {
             (0..CAL_U.len())
-                .filter(|&u| learned.cal_active(u))
+                .filter(|&u| every || !learned.cal_benched(u, z))
                 .collect()
         } else {
             SmallVec::new()
@@ -643,10 +630,17 @@ impl KalmanMmrConfig {
         for &(_, j) in warm.iter() {
             let row = &pri[j * k..(j + 1) * k];
             for l in 0..fl {
-                rows.push([
-                    quad(|i| row[act[i]].0 - centre, 0.0, l, fa),
-                    quad(|i| row[act[i]].1, 1.0, l, fa),
-                ]);
+                rows.push(if fa == k {
+                    [
+                        quad(|c| row[c].0 - centre, 0.0, l, k),
+                        quad(|c| row[c].1, 1.0, l, k),
+                    ]
+                } else {
+                    [
+                        quad(|i| row[act[i]].0 - centre, 0.0, l, fa),
+                        quad(|i| row[act[i]].1, 1.0, l, fa),
+                    ]
+                });
             }
             in_use.push(row[best]);
         }
@@ -738,104 +732,87 @@ impl KalmanMmrConfig {
             &sums[1][cand.clone()],
             &sums[2][cand],
         );
-        let mut evidence = (fa > 0).then(|| {
-            (
-                Arc::make_mut(&mut learned.score),
-                Arc::make_mut(&mut learned.dsq),
-                Arc::make_mut(&mut learned.slope),
-            )
-        });
-        for (i, &c) in act.iter().enumerate().take(fa) {
-            let Some((score, dsq, slope)) = evidence.as_mut() else {
-                break;
-            };
-            score[c] += sm[i];
-            let row = &mut dsq[c * k..(c + 1) * k];
-            if fa == k {
+        // Each filter's score of this match: its own when scored and not benched; a
+        // benched filter's lead over the filter in use counted BENCH_EVERY times when
+        // scored, and none when not; the score totals stay comparable, and their
+        // squared differences estimate the variance of the differences.
+        let weight = |benched: bool| if benched { BENCH_EVERY as f64 } else { 1.0 };
+        if fa > 0 {
+            let on_bench: SmallVec<[bool; 32]> =
+                act.iter().map(|&c| learned.benched(c, z)).collect();
+            let mine = act.iter().position(|&c| c == best).map(|i| sm[i]);
+            let mine = mine.unwrap_or_else(|| unreachable!("the filter in use is scored"));
+            let mut inc: SmallVec<[f64; 32]> = SmallVec::from_elem(mine, k);
+            for (i, &c) in act.iter().enumerate() {
+                inc[c] = if on_bench[i] {
+                    mine + weight(true) * (sm[i] - mine)
+                } else {
+                    sm[i]
+                };
+            }
+            let score = Arc::make_mut(&mut learned.score);
+            let dsq = Arc::make_mut(&mut learned.dsq);
+            for c in 0..k {
+                score[c] += inc[c];
                 // Row c of the squared differences, by slices so that it runs as vectors.
-                for (dsq, &d) in row.iter_mut().zip(sm) {
-                    let x = sm[i] - d;
+                for (dsq, &d) in dsq[c * k..(c + 1) * k].iter_mut().zip(&inc) {
+                    let x = inc[c] - d;
                     *dsq += x * x;
                 }
-            } else {
-                for (&d, &x) in act.iter().zip(sm) {
-                    let x = sm[i] - x;
-                    row[d] += x * x;
-                }
             }
-            if hc[i] > 0.0 {
-                let s = &mut slope[c];
-                s.1 += hc[i];
-                s.0 = (s.0 + gc[i] / s.1).clamp(0.2, 5.0);
+            let slope = Arc::make_mut(&mut learned.slope);
+            for (i, &c) in act.iter().enumerate() {
+                if hc[i] > 0.0 {
+                    let (w, s) = (weight(on_bench[i]), &mut slope[c]);
+                    s.1 += w * hc[i];
+                    s.0 = (s.0 + w * gc[i] / s.1).clamp(0.2, 5.0);
+                }
             }
         }
         if cact.is_empty() {
             return;
         }
-        if learned.cal_dsq.is_empty() {
-            learned.cal_dsq = Arc::new(vec![0.0; CAL_U.len() * CAL_U.len()]);
-        }
-        // A lone candidate's squared differences are all with itself: nothing to add.
-        let mut cal_dsq = (cact.len() > 1).then(|| Arc::make_mut(&mut learned.cal_dsq));
+        // The candidates likewise.
+        let n = CAL_U.len();
+        let on_bench: SmallVec<[bool; 9]> =
+            cact.iter().map(|&u| learned.cal_benched(u, z)).collect();
+        let mine = cact
+            .iter()
+            .position(|&u| u == learned.cal_best)
+            .map(|i| cl[i]);
+        let mine = mine.unwrap_or_else(|| unreachable!("the candidate in use is scored"));
+        let mut inc = [mine; 9];
         for (i, &u) in cact.iter().enumerate() {
-            let c = &mut learned.cal[u];
-            c.2 += cl[i];
+            inc[u] = if on_bench[i] {
+                mine + weight(true) * (cl[i] - mine)
+            } else {
+                cl[i]
+            };
+            let (w, c) = (weight(on_bench[i]), &mut learned.cal[u]);
             if ch[i] > 0.0 {
-                c.1 += ch[i];
-                c.0 = (c.0 + cg[i] / c.1).clamp(0.05, 20.0);
+                c.1 += w * ch[i];
+                c.0 = (c.0 + w * cg[i] / c.1).clamp(0.05, 20.0);
             }
-            if let Some(cal_dsq) = cal_dsq.as_mut() {
-                let row = &mut cal_dsq[u * CAL_U.len()..(u + 1) * CAL_U.len()];
-                for (&v, &x) in cact.iter().zip(cl) {
-                    let x = cl[i] - x;
-                    row[v] += x * x;
+        }
+        if learned.cal_dsq.is_empty() {
+            learned.cal_dsq = Arc::new(vec![0.0; n * n]);
+        }
+        // A lone candidate scored leaves every difference as it was.
+        let cal_dsq = (cact.len() > 1).then(|| Arc::make_mut(&mut learned.cal_dsq));
+        for (c, &x) in learned.cal.iter_mut().zip(&inc) {
+            c.2 += x;
+        }
+        if let Some(cal_dsq) = cal_dsq {
+            for u in 0..n {
+                for (d, &v) in cal_dsq[u * n..(u + 1) * n].iter_mut().zip(&inc) {
+                    let x = inc[u] - v;
+                    *d += x * x;
                 }
             }
         }
-        learned.cal_best = cact
-            .iter()
-            .copied()
+        learned.cal_best = (0..n)
             .max_by(|&a, &b| learned.cal[a].2.total_cmp(&learned.cal[b].2))
             .unwrap_or(1);
-    }
-
-    /// Retires every filter that trails the filter in use by `retire_z` standard errors
-    /// of their score difference and `retire_z²` nats. A robust filter is kept while its
-    /// symmetric twin is not retired: it may be the reference of the twin's large fields.
-    fn retire(&self, l: &mut KalmanMmrLearned) {
-        let z = self.retire_z;
-        if z == 0.0 {
-            return;
-        }
-        let (k, per, best) = (l.score.len(), self.per_kind(), l.best);
-        let paired = self.symmetric && self.robust;
-        for c in 0..k {
-            let twin_active = paired && c >= per && l.active(c - per);
-            if c == best || twin_active || !l.active(c) {
-                continue;
-            }
-            let lead = l.score[best] - l.score[c];
-            if lead > z * z && lead > z * l.dsq[best * k + c].sqrt() {
-                let retired = Arc::make_mut(&mut l.retired);
-                retired.resize(k, false);
-                retired[c] = true;
-            }
-        }
-        let (n, best) = (CAL_U.len(), l.cal_best);
-        if !self.calibrate || l.cal_dsq.is_empty() {
-            return;
-        }
-        for u in 0..n {
-            if u == best || !l.cal_active(u) {
-                continue;
-            }
-            let lead = l.cal[best].2 - l.cal[u].2;
-            if lead > z * z && lead > z * l.cal_dsq[best * n + u].sqrt() {
-                let retired = Arc::make_mut(&mut l.cal_retired);
-                retired.resize(n, false);
-                retired[u] = true;
-            }
-        }
     }
 
     fn learned_of<'a>(&self, learned: Option<&'a State>) -> Option<&'a KalmanMmrLearned> {
@@ -1218,8 +1195,10 @@ impl RatingSystem for KalmanMmrConfig {
             v("switches", f64::from(l.switches), "times the filter in use changed"),
             v(
                 "filters",
-                (0..l.score.len()).filter(|&c| l.active(c)).count() as f64,
-                "filters of the bank still updated and scored (the others retired)",
+                (0..l.score.len())
+                    .filter(|&c| !l.benched(c, self.bench_z))
+                    .count() as f64,
+                "filters of the bank scored on every match (the others, far behind, on every 16th)",
             ),
             v("kappa", kappa, "slope by which win chances are calibrated"),
             v(
@@ -1314,8 +1293,6 @@ impl KalmanMmrConfig {
             .cloned()
             .unwrap_or_else(|| self.fresh_learned());
         l.clock += 1.0;
-        // The filters not retired, in bank order.
-        let act: SmallVec<[usize; 32]> = (0..k).filter(|&c| l.active(c)).collect();
         let time = game.time().map(|t| t as f64 / DAY);
         let mut players: SmallVec<[Player; 16]> = SmallVec::with_capacity(before.len());
         for (e, entry) in game.entries().iter().enumerate() {
@@ -1374,7 +1351,7 @@ impl KalmanMmrConfig {
             match p.state {
                 Some(s) => {
                     let idle = Self::elapsed(s, time, l.clock);
-                    self.write_priors(row, &s.bank, &filters, &act, idle, field);
+                    self.write_priors(row, &s.bank, &filters, idle, field);
                     warm.push((game.place(p.entry), j));
                 }
                 None => {
@@ -1476,9 +1453,8 @@ impl KalmanMmrConfig {
             let range = game.member_range(p.entry);
             let wsum: f64 = players[range].iter().map(|p| p.weight).sum();
             let a = p.weight / wsum;
-            let (row, team) = (&pri[j * k..], &mut team_buf[p.entry * k..]);
-            for &c in &act {
-                let (t, (mu, v)) = (&mut team[c], row[c]);
+            let row = &pri[j * k..(j + 1) * k];
+            for (t, &(mu, v)) in team_buf[p.entry * k..(p.entry + 1) * k].iter_mut().zip(row) {
                 t.0 += a * mu;
                 t.1 += a * a * v;
                 t.2 += a * a;
@@ -1498,7 +1474,6 @@ impl KalmanMmrConfig {
         // scores include this match's; no filter's update below depends on it).
         let g = l.best;
         let f = (0..k)
-            .filter(|&c| l.active(c))
             .max_by(|&a, &b| l.score[a].total_cmp(&l.score[b]))
             .unwrap_or(g);
         let lead = l.score[f] - l.score[g];
@@ -1510,8 +1485,6 @@ impl KalmanMmrConfig {
             l.switches += 1;
         }
         let best = l.best;
-        self.retire(&mut l);
-        let live: SmallVec<[usize; 32]> = act.iter().copied().filter(|&c| l.active(c)).collect();
         let last = Some(time.unwrap_or(l.clock));
         // Each player's update under every filter, reported under the filter in use.
         out.changes.reserve(players.len());
@@ -1524,9 +1497,10 @@ impl KalmanMmrConfig {
                 l.debuts.1 = l.debuts.1 * self.prior_forgetting + x - off[p.entry].0;
             }
             let size = game.member_range(p.entry).len();
+            let mut bank = Bank::with_capacity(k);
             let entry_team = &team[p.entry * k..(p.entry + 1) * k];
             // The entry's weights are the same under every filter.
-            let (_, _, tw2, wsum) = entry_team[live[0]];
+            let (_, _, tw2, wsum) = entry_team[0];
             let a = p.weight / wsum;
             // The entry's performance observes the weighted mean skill.
             let r = if size == 1 {
@@ -1534,42 +1508,32 @@ impl KalmanMmrConfig {
             } else {
                 noise * tw2
             };
-            let update = |c: usize| {
-                let (f, (mu, v0), (tm, tv, _, _)) = (filters[c], pri[j * k + c], entry_team[c]);
+            for ((f, &(mu, v0)), &(tm, tv, _, _)) in
+                filters.iter().zip(&pri[j * k..(j + 1) * k]).zip(entry_team)
+            {
                 if !f.robust {
                     // The plain update: the mean moves by the gain times the innovation.
                     let sden = tv + r;
                     let gain = a * v0 / sden;
-                    return (mu + gain * (x - tm), (v0 - gain * gain * sden).max(1e-6));
+                    bank.push((mu + gain * (x - tm), (v0 - gain * gain * sden).max(1e-6)));
+                    continue;
                 }
                 let mut v = v0;
                 let mut sden = tv + r;
                 let mut z = (x - tm) / sden.sqrt();
-                if !newcomer && z > self.jump_above && self.jump > 0.0 {
+                if f.robust && !newcomer && z > self.jump_above && self.jump > 0.0 {
                     let j2 = self.jump * self.jump;
                     v += j2;
                     sden += a * a * j2;
                     z = (x - tm) / sden.sqrt();
                 }
+                let zc = if f.robust { z.max(-self.clip) } else { z };
                 let gain = a * v / sden;
-                (
-                    mu + gain * z.max(-self.clip) * sden.sqrt(),
+                bank.push((
+                    mu + gain * zc * sden.sqrt(),
                     (v - gain * gain * sden).max(1e-6),
-                )
-            };
-            let bank = if live.len() == k {
-                (0..k).map(update).collect()
-            } else {
-                // A retired filter keeps the belief it had.
-                let mut bank = p.state.map_or_else(
-                    || pri[j * k..(j + 1) * k].iter().copied().collect(),
-                    |s| s.bank.clone(),
-                );
-                for &c in &live {
-                    bank[c] = update(c);
-                }
-                bank
-            };
+                ));
+            }
             let (mu, var) = bank[best];
             out.changes.push(PlayerChange {
                 before: *b,
@@ -1900,99 +1864,87 @@ mod tests {
     }
 
     #[test]
-    fn retired_filters_change_no_rating() {
-        // Forty players of fixed skills in 3,000 four-player matches: the bank learns
-        // that the static filters fit, and (at 3 standard errors here; 10 by default,
-        // which takes longer histories) others retire. Every rating, the filter in use
-        // and the calibrated chances are those of a bank that never retires one.
-        let skill = |p: u64| 1200.0 + 15.0 * p as f64;
-        let mut rng = 0x2545_F491_4F6C_DD1D_u64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
-        let games: Vec<Match> = (0..3000)
-            .map(|g| {
-                let mut field: Vec<(f64, u64)> = Vec::new();
-                while field.len() < 4 {
-                    let p = next() % 40;
-                    if field.iter().all(|&(_, q)| q != p) {
-                        let noise = (next() % 1000) as f64 * 0.4;
-                        field.push((skill(p) + noise, p));
-                    }
-                }
-                field.sort_by(|a, b| b.0.total_cmp(&a.0));
-                let names: Vec<String> = field.iter().map(|(_, p)| format!("p{p}")).collect();
-                Match::ranked(format!("g{g}"), &names).unwrap()
+    fn a_benched_filter_is_scored_on_every_16th_match_counted_16_times() {
+        // Filter 7 and candidate 4 trail the ones in use by 1,000 nats at a standard
+        // error of 10: benched at bench_z 10 (the default), not at 0.
+        let k = 24;
+        let sys = KalmanMmrConfig::default();
+        assert_eq!(sys.bench_z, 10.0);
+        let mut base = sys.fresh_learned();
+        Arc::make_mut(&mut base.score)[7] = -1000.0;
+        Arc::make_mut(&mut base.dsq)[7] = 100.0; // row of filter 0, the one in use
+        base.cal[4].2 = -1000.0;
+        base.cal_dsq = Arc::new(
+            (0..81)
+                .map(|i| if i == 9 + 4 { 100.0 } else { 0.0 })
+                .collect(),
+        );
+        assert!(base.benched(7, 10.0) && !base.benched(6, 10.0) && !base.benched(7, 0.0));
+        assert!(base.cal_benched(4, 10.0) && !base.cal_benched(3, 10.0));
+        let pri: Vec<(f64, f64)> = (0..6 * k)
+            .map(|i| {
+                let x = i as f64;
+                (
+                    1400.0 + 37.0 * (x * 0.7).sin(),
+                    900.0 + 300.0 * (x * 1.3).cos(),
+                )
             })
             .collect();
-        let run = |retire_z: f64| {
-            let sys = KalmanMmrConfig {
-                retire_z,
-                ..KalmanMmrConfig::default()
-            };
-            let mut league = League::new(Box::new(sys));
-            for m in &games {
-                league.apply(m).unwrap();
-            }
-            league
+        let warm: Warm = [0, 1, 1, 3, 4, 5].iter().copied().zip(0..6).collect();
+        let score = |sys: &KalmanMmrConfig, clock: f64| {
+            let mut l = base.clone();
+            l.clock = clock;
+            sys.score_filters(&mut l, &mut warm.clone(), &pri);
+            l
         };
-        let (retiring, keeping) = (run(3.0), run(0.0));
-        let (lr, lk) = (learned(&retiring), learned(&keeping));
-        let live = |l: &KalmanMmrLearned| (0..24).filter(|&c| l.active(c)).count();
-        assert_eq!(live(lk), 24);
-        assert!(live(lr) < 24, "none retired");
-        // A robust filter retires only after its symmetric twin.
-        assert!((12..24).all(|c| lr.active(c) || !lr.active(c - 12)));
-        assert!(lr.cal_retired.iter().any(|&r| r), "no candidate retired");
-        assert_eq!((lr.best, lr.cal_best), (lk.best, lk.cal_best));
-        assert_eq!(lr.calibration(), lk.calibration());
-        for i in 0..40 {
-            assert_eq!(retiring.current(i), keeping.current(i), "player {i}");
+        let plain = KalmanMmrConfig {
+            bench_z: 0.0,
+            ..sys
+        };
+        for clock in [5.0, 32.0] {
+            let (benching, keeping) = (score(&sys, clock), score(&plain, clock));
+            // What is not benched is scored as without benching, to the bit.
+            for c in (0..k).filter(|&c| c != 7) {
+                assert_eq!(benching.score[c], keeping.score[c], "filter {c}");
+                assert_eq!(benching.slope[c], keeping.slope[c], "filter {c}");
+            }
+            for u in (0..9).filter(|&u| u != 4) {
+                assert_eq!(benching.cal[u], keeping.cal[u], "candidate {u}");
+            }
+            // The benched filter's lead over the one in use: unchanged on match 5; on
+            // match 32 (every 16th) its change without benching, counted 16 times.
+            let lead = |l: &KalmanMmrLearned| l.score[7] - l.score[0];
+            let cal_lead = |l: &KalmanMmrLearned| l.cal[4].2 - l.cal[1].2;
+            let (step, cal_step) = (
+                lead(&keeping) - lead(&base),
+                cal_lead(&keeping) - cal_lead(&base),
+            );
+            let m = if clock == 32.0 { 16.0 } else { 0.0 };
+            close(lead(&benching) - lead(&base), m * step, 1e-9);
+            close(cal_lead(&benching) - cal_lead(&base), m * cal_step, 1e-9);
+            close(benching.dsq[7] - base.dsq[7], (m * step).powi(2), 1e-6);
+            assert_ne!(step, 0.0);
         }
-        let sys = KalmanMmrConfig::default();
-        let (a, b) = (retiring.current(0), retiring.current(1));
-        assert_eq!(
-            sys.win_probability(&a, &b, retiring.learned()),
-            sys.win_probability(&a, &b, keeping.learned())
-        );
     }
 
     #[cfg(feature = "serde")]
     #[test]
-    fn a_learned_value_saved_before_filters_retired_reads_as_none_retired() {
+    fn a_learned_value_saved_before_candidates_were_benched_reads() {
         use crate::state::Restorable;
         let sys = KalmanMmrConfig::default();
         let fresh = sys.fresh_learned();
         let mut json = serde_json::to_value(&fresh).unwrap();
         let fields = json.as_object_mut().unwrap();
-        for key in ["retired", "cal_dsq", "cal_retired"] {
-            assert!(fields.remove(key).is_some(), "{key}");
-        }
+        assert!(fields.remove("cal_dsq").is_some());
         let old: KalmanMmrLearned = serde_json::from_value(json).unwrap();
         assert_eq!(old, fresh);
         assert_eq!(old.fits(&fresh), Ok(()));
-        // A retirement of another bank's size, or of the filter in use, is refused.
+        // Squared differences of another number of candidates are refused.
         let mut short = fresh.clone();
-        short.retired = Arc::new(vec![false; 23]);
-        let err = short.fits(&fresh).unwrap_err();
+        short.cal_dsq = Arc::new(vec![0.0; 80]);
         assert_eq!(
-            err,
-            "`retired` holds 23 values, where the system has 24 (or none)"
-        );
-        let mut gone = fresh.clone();
-        gone.retired = Arc::new((0..24).map(|c| c == gone.best).collect());
-        assert_eq!(
-            gone.fits(&fresh).unwrap_err(),
-            "filter 0 in use, but retired"
-        );
-        let mut cal = fresh.clone();
-        cal.cal_retired = Arc::new((0..9).map(|u| u == cal.cal_best).collect());
-        assert_eq!(
-            cal.fits(&fresh).unwrap_err(),
-            "calibration 1 in use, but retired"
+            short.fits(&fresh).unwrap_err(),
+            "`cal_dsq` holds 80 values, where the system has 81 (or none)"
         );
     }
 
@@ -2121,10 +2073,8 @@ mod tests {
             ]
         );
         l.best = 17;
-        l.retired = Arc::new((0..24).map(|c| c % 5 == 1).collect());
         let robust = sys.describe_learned(&State::new(l));
         assert_eq!((robust[2].name, robust[2].value), ("robust", 1.0));
-        assert_eq!((robust[4].name, robust[4].value), ("filters", 19.0));
     }
 
     #[test]
