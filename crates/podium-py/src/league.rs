@@ -435,6 +435,7 @@ fn saved_error(e: podium_io::saved::SavedFileError) -> PyErr {
         SavedFileError::League { path, source } => match source {
             SaveError::OtherSystem { .. }
             | SaveError::OtherParams { .. }
+            | SaveError::UnknownParam { .. }
             | SaveError::System { .. } => {
                 return crate::errors::ConfigError::new_err(e.to_string())
             }

@@ -205,6 +205,24 @@ fn a_parameter_a_league_was_saved_without_is_read_as_its_default() {
     );
 }
 
+#[test]
+fn a_parameter_the_system_no_longer_has_is_refused_by_name() {
+    let mut saved = saved_of("kalman-mmr");
+    saved.params.insert("retire_z".into(), "10".into());
+    let default: Arc<dyn RatingSystem> =
+        Arc::from(podium::system("kalman-mmr", &Settings::new()).unwrap());
+    let err = League::restore_with(default, saved).unwrap_err();
+    assert!(
+        matches!(err, SaveError::UnknownParam { ref param, ref saved, .. } if param == "retire_z" && saved == "10"),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "the league was saved by kalman-mmr with retire_z=10, a parameter this kalman-mmr \
+         does not have; rate the league's history again to go on"
+    );
+}
+
 fn saved_of(name: &str) -> SavedLeague {
     let system: Arc<dyn RatingSystem> = Arc::from(podium::system(name, &Settings::new()).unwrap());
     let mut league = League::shared(system);

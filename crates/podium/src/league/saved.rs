@@ -209,6 +209,16 @@ pub enum SaveError {
         /// Its value in the system given.
         given: String,
     },
+    /// A league saved with a parameter that the system no longer has.
+    #[error("the league was saved by {system} with {param}={saved}, a parameter this {system} does not have; rate the league's history again to go on")]
+    UnknownParam {
+        /// The system.
+        system: String,
+        /// The parameter the system does not have.
+        param: String,
+        /// Its saved value.
+        saved: String,
+    },
     /// The system the saved league names cannot be built.
     #[error("the saved league's system cannot be built: {source}")]
     System {
@@ -308,6 +318,13 @@ impl SavedLeague {
         for name in names {
             let saved = self.params.get(name).or_else(|| defaults.get(name));
             let (s, g) = (saved.unwrap_or(&none), given.get(name).unwrap_or(&none));
+            if !given.contains_key(name) && !defaults.contains_key(name) {
+                return Err(SaveError::UnknownParam {
+                    system: self.system.clone(),
+                    param: name.clone(),
+                    saved: s.clone(),
+                });
+            }
             if s != g {
                 return Err(SaveError::OtherParams {
                     system: self.system.clone(),
