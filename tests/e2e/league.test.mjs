@@ -3,6 +3,7 @@
 // sets PODIUM_URL.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { base, createLeague, launch } from "./helpers.mjs";
 
 const shots = process.env.E2E_SCREENSHOTS;
