@@ -21,9 +21,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Normal};
 
 fn arg<T: std::str::FromStr>(args: &[String], i: usize, default: Option<T>) -> T {
-    match args.get(i).map(|s| s.parse()) {
-        Some(Ok(v)) => v,
-        None if default.is_some() => default.unwrap_or_else(|| unreachable!()),
+    match (args.get(i).map(|s| s.parse()), default) {
+        (Some(Ok(v)), _) | (None, Some(v)) => v,
         _ => {
             eprintln!("usage: gen_regime OUT.csv STILL DRIFTING STEP [PLAYERS] [SEED]");
             eprintln!("gen_regime: argument {i} is missing or not a number");

@@ -317,14 +317,15 @@ impl SavedLeague {
         let names = self.params.keys().chain(given.keys());
         for name in names {
             let saved = self.params.get(name).or_else(|| defaults.get(name));
-            let (s, g) = (saved.unwrap_or(&none), given.get(name).unwrap_or(&none));
-            if !given.contains_key(name) && !defaults.contains_key(name) {
+            let s = saved.unwrap_or(&none);
+            let Some(g) = given.get(name) else {
+                // Only a saved parameter can be missing from the system.
                 return Err(SaveError::UnknownParam {
                     system: self.system.clone(),
                     param: name.clone(),
                     saved: s.clone(),
                 });
-            }
+            };
             if s != g {
                 return Err(SaveError::OtherParams {
                     system: self.system.clone(),

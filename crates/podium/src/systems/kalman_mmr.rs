@@ -581,11 +581,12 @@ impl KalmanMmrConfig {
         let best = learned.best;
         // The filters scored on this match, in bank order (lane i holds filter act[i]):
         // those not benched, and on every BENCH_EVERY-th match all of them.
+        // Which filters and candidates are benched, tested once per match.
         let z = self.bench_z;
         let every = (learned.clock as u64) % BENCH_EVERY == 0;
-        let act: SmallVec<[usize; 32]> = (0..k)
-            .filter(|&c| every || !learned.benched(c, z))
-            .collect();
+        let benched: SmallVec<[bool; 32]> = (0..k).map(|c| learned.benched(c, z)).collect();
+        let cal_benched: [bool; 9] = std::array::from_fn(|u| learned.cal_benched(u, z));
+        let act: SmallVec<[usize; 32]> = (0..k).filter(|&c| every || !benched[c]).collect();
         let ka = act.len();
         // Every pair is scored in single precision, four lanes to a vector: the k filters
         // (each with its own priors and slope), then the nine calibration candidates
@@ -603,7 +604,7 @@ impl KalmanMmrConfig {
         let fl = fa.div_ceil(4);
         let cact: SmallVec<[usize; 9]> = if self.calibrate {
             (0..CAL_U.len())
-                .filter(|&u| every || !learned.cal_benched(u, z))
+                .filter(|&u| every || !cal_benched[u])
                 .collect()
         } else {
             SmallVec::new()
@@ -630,17 +631,10 @@ impl KalmanMmrConfig {
         for &(_, j) in warm.iter() {
             let row = &pri[j * k..(j + 1) * k];
             for l in 0..fl {
-                rows.push(if fa == k {
-                    [
-                        quad(|c| row[c].0 - centre, 0.0, l, k),
-                        quad(|c| row[c].1, 1.0, l, k),
-                    ]
-                } else {
-                    [
-                        quad(|i| row[act[i]].0 - centre, 0.0, l, fa),
-                        quad(|i| row[act[i]].1, 1.0, l, fa),
-                    ]
-                });
+                rows.push([
+                    quad(|i| row[act[i]].0 - centre, 0.0, l, fa),
+                    quad(|i| row[act[i]].1, 1.0, l, fa),
+                ]);
             }
             in_use.push(row[best]);
         }
@@ -738,8 +732,7 @@ impl KalmanMmrConfig {
         // squared differences estimate the variance of the differences.
         let weight = |benched: bool| if benched { BENCH_EVERY as f64 } else { 1.0 };
         if fa > 0 {
-            let on_bench: SmallVec<[bool; 32]> =
-                act.iter().map(|&c| learned.benched(c, z)).collect();
+            let on_bench: SmallVec<[bool; 32]> = act.iter().map(|&c| benched[c]).collect();
             let mine = act.iter().position(|&c| c == best).map(|i| sm[i]);
             let mine = mine.unwrap_or_else(|| unreachable!("the filter in use is scored"));
             let mut inc: SmallVec<[f64; 32]> = SmallVec::from_elem(mine, k);
@@ -774,8 +767,7 @@ impl KalmanMmrConfig {
         }
         // The candidates likewise.
         let n = CAL_U.len();
-        let on_bench: SmallVec<[bool; 9]> =
-            cact.iter().map(|&u| learned.cal_benched(u, z)).collect();
+        let on_bench: SmallVec<[bool; 9]> = cact.iter().map(|&u| cal_benched[u]).collect();
         let mine = cact
             .iter()
             .position(|&u| u == learned.cal_best)
