@@ -7,7 +7,7 @@ use std::io::{self, IsTerminal};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use podium::{League, Match, MatchReport, RatingSystem};
-use podium_io::ingest::{self, BadMatch, IngestError, Inputs, Loaded, Reading};
+use podium_io::ingest::{self, BadMatch, IngestError, Ingested, Inputs, Loaded, Reading};
 use podium_io::{InputFormat, ReadOptions};
 
 /// Where the matches come from.
@@ -28,6 +28,13 @@ pub struct InputArgs {
     /// an empty value gives none). Factors are rated beside the players (repeatable).
     #[arg(long = "factor", value_name = "COLUMN")]
     pub factors: Vec<String>,
+    /// The league the files go on from (`--resume`): the matches it rated are not rated
+    /// again, and after its dated matches every match needs a time no earlier.
+    #[arg(skip)]
+    pub resumed: Option<ingest::Resumed>,
+    /// Note the matches rated, to save them with the league (`--save`).
+    #[arg(skip)]
+    pub note_ids: bool,
 }
 
 impl InputArgs {
@@ -43,6 +50,8 @@ impl InputArgs {
             options: ReadOptions {
                 factors: self.factors.clone(),
             },
+            resumed: self.resumed.clone(),
+            note_ids: self.note_ids,
         }
     }
 
@@ -144,16 +153,14 @@ pub fn new_league(system: &SystemArgs, initial: &InitialArgs) -> anyhow::Result<
 }
 
 /// Rates every match of the inputs into `league`. Returns the matches skipped (only with
-/// `--skip-bad`).
+/// `--skip-bad`) and, with [`InputArgs::note_ids`], those rated.
 ///
 /// # Errors
 /// A file that cannot be read, or (without `--skip-bad`) every bad match found: the
 /// league must not be shown then.
-pub fn rate(input: &InputArgs, league: &mut League) -> anyhow::Result<Vec<BadMatch>> {
+pub fn rate(input: &InputArgs, league: &mut League) -> anyhow::Result<Ingested> {
     with_progress(input, |reading| {
-        ingest::rate(&input.inputs(), league, reading)
-            .map_err(|e| explain(e, "rated", "rate"))
-            .map(|done| done.skipped)
+        ingest::rate(&input.inputs(), league, reading).map_err(|e| explain(e, "rated", "rate"))
     })
 }
 
@@ -165,11 +172,10 @@ pub fn rate_each(
     input: &InputArgs,
     league: &mut League,
     each: impl FnMut(&League, &Match, &MatchReport) -> anyhow::Result<()>,
-) -> anyhow::Result<Vec<BadMatch>> {
+) -> anyhow::Result<Ingested> {
     with_progress(input, |reading| {
         ingest::rate_each(&input.inputs(), league, reading, each)
             .map_err(|e| explain(e, "rated", "rate"))
-            .map(|done| done.skipped)
     })
 }
 

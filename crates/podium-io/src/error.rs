@@ -63,6 +63,19 @@ pub enum ReadError {
         /// What is wrong, naming the files.
         message: String,
     },
+    /// A match id that the resumed league rated already (a league saved after rating
+    /// files and read back to go on): rating it again would count it twice.
+    #[error("{file}:{line}: match {match_id:?} was rated already by the league resumed from {saved}: go on with new matches only (a match id names one match across the saved league and the files after it)")]
+    RatedBefore {
+        /// The file.
+        file: String,
+        /// 1-based line of the match's first row.
+        line: u64,
+        /// The match id.
+        match_id: String,
+        /// The saved league's file.
+        saved: String,
+    },
     /// A match id that an earlier input used already: an id names one match across all
     /// the inputs read together.
     #[error("{file}:{line}: match {match_id:?} was read already from {first_file}:{first_line} (a match id names one match across all the files)")]
@@ -128,7 +141,8 @@ impl ReadError {
             ReadError::Field { match_id, .. } => match_id.as_deref(),
             ReadError::Match { match_id, .. }
             | ReadError::NotContiguous { match_id, .. }
-            | ReadError::Repeated { match_id, .. } => Some(match_id),
+            | ReadError::Repeated { match_id, .. }
+            | ReadError::RatedBefore { match_id, .. } => Some(match_id),
             _ => None,
         }
     }
@@ -144,6 +158,7 @@ impl ReadError {
             } | ReadError::Match { .. }
                 | ReadError::NotContiguous { .. }
                 | ReadError::Repeated { .. }
+                | ReadError::RatedBefore { .. }
         )
     }
 }

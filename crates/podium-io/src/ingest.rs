@@ -48,7 +48,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 use std::fmt;
 use std::fs::File;
@@ -75,6 +75,13 @@ pub struct Inputs {
     /// What to read besides each format's columns: the factor columns. Files with factor
     /// columns are read the general way.
     pub options: ReadOptions,
+    /// The league rated before the files, read back from a saved file: a match it rated
+    /// is a bad match here ([`ReadError::RatedBefore`]), and when it rated dated matches,
+    /// every match needs a time no earlier than its last.
+    pub resumed: Option<Resumed>,
+    /// Note every match rated, in rating order, in [`Ingested::rated_ids`] (to save them
+    /// with the league).
+    pub note_ids: bool,
 }
 
 impl Inputs {
@@ -85,6 +92,8 @@ impl Inputs {
             format: None,
             skip_bad: false,
             options: ReadOptions::default(),
+            resumed: None,
+            note_ids: false,
         }
     }
 
@@ -95,6 +104,24 @@ impl Inputs {
             path => path,
         }
     }
+}
+
+/// What a league read back from a saved file had rated ([`Inputs::resumed`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Resumed {
+    /// The saved league's file, as messages name it.
+    pub file: String,
+    /// The matches it rated, by [`match_fingerprint`] (empty when the file did not say).
+    pub ids: Vec<u64>,
+    /// When its last dated match was played (seconds since the epoch), if it rated any.
+    pub latest: Option<i64>,
+}
+
+/// The fingerprint by which a saved league notes a match id: the 64-bit FNV-1a hash of its
+/// UTF-8 bytes. Two ids share one with a chance of about 2⁻⁶⁴.
+#[must_use]
+pub fn match_fingerprint(id: &str) -> u64 {
+    fingerprint(id)
 }
 
 /// How files are read: threads and progress.
@@ -207,6 +234,9 @@ pub struct Ingested {
     pub skipped: Vec<BadMatch>,
     /// Which way each file was read.
     pub files: Vec<FileRead>,
+    /// The matches rated, in rating order, by [`match_fingerprint`] (with
+    /// [`Inputs::note_ids`] only).
+    pub rated_ids: Vec<u64>,
 }
 
 /// The matches of the inputs in rating order (see [`load`]).
@@ -264,6 +294,7 @@ pub fn rate(
     Ok(Ingested {
         skipped: run.bad,
         files: run.files,
+        rated_ids: run.earlier.rated.take().unwrap_or_default(),
     })
 }
 
@@ -288,6 +319,7 @@ pub fn rate_each<E>(
     Ok(Ingested {
         skipped: run.bad,
         files: run.files,
+        rated_ids: run.earlier.rated.take().unwrap_or_default(),
     })
 }
 
@@ -340,6 +372,7 @@ pub fn load_each(
     Ok(Ingested {
         skipped: run.bad,
         files: run.files,
+        rated_ids: run.earlier.rated.take().unwrap_or_default(),
     })
 }
 
@@ -446,24 +479,42 @@ impl<F: FnMut(&Match)> Sink for Each<F> {
     }
 }
 
-/// The match ids of earlier files, to find one used again in a later file.
+/// The match ids of earlier files and of the resumed league, to find one used again;
+/// and, when asked, those rated.
 struct EarlierIds {
-    /// Whether there is more than one file (else nothing is kept).
+    /// Whether there is more than one file or a resumed league's ids (else nothing is
+    /// kept or looked up).
     on: bool,
     /// Fingerprint of an id → the first place it was read.
     first: HashMap<u64, Place, BuildHasherDefault<Passthrough>>,
+    /// The resumed league's matches ([`Resumed::ids`]).
+    resumed: HashSet<u64, BuildHasherDefault<Passthrough>>,
+    /// The fingerprints of the matches rated, in order ([`Inputs::note_ids`]).
+    rated: Option<Vec<u64>>,
+}
+
+/// Where a match id was used before.
+#[derive(Debug, Clone, Copy)]
+enum Earlier {
+    /// By an earlier file.
+    File(Place),
+    /// By the resumed league.
+    Resumed,
 }
 
 impl EarlierIds {
-    /// The place an earlier file used `id`, if one did; else remembers `at` for later
-    /// files (unless `at` is in the last file).
-    fn check(&mut self, id: &str, at: Place, files: usize) -> Option<Place> {
+    /// Where `id` was used before (an earlier file, or the resumed league), if it was;
+    /// else remembers `at` for later files (unless `at` is in the last file).
+    fn check(&mut self, id: &str, at: Place, files: usize) -> Option<Earlier> {
         if !self.on {
             return None;
         }
         let fp = fingerprint(id);
+        if self.resumed.contains(&fp) {
+            return Some(Earlier::Resumed);
+        }
         match self.first.get(&fp) {
-            Some(first) if first.file < at.file => Some(*first),
+            Some(first) if first.file < at.file => Some(Earlier::File(*first)),
             Some(_) => None,
             None => {
                 if at.file + 1 < files {
@@ -474,13 +525,20 @@ impl EarlierIds {
         }
     }
 
-    /// Whether an earlier file used `id`, without remembering it.
+    /// Whether an earlier file or the resumed league used `id`, without remembering it.
     fn used(&self, id: &str, file: usize) -> bool {
-        self.on
-            && self
-                .first
-                .get(&fingerprint(id))
-                .is_some_and(|first| first.file < file)
+        if !self.on {
+            return false;
+        }
+        let fp = fingerprint(id);
+        self.resumed.contains(&fp) || self.first.get(&fp).is_some_and(|first| first.file < file)
+    }
+
+    /// Notes that the match `id` was rated, when the ids rated are kept.
+    fn rated(&mut self, id: &str) {
+        if let Some(rated) = &mut self.rated {
+            rated.push(fingerprint(id));
+        }
     }
 }
 
@@ -515,8 +573,15 @@ impl<'a> Run<'a> {
             bad_count: 0,
             buffered: None,
             earlier: EarlierIds {
-                on: inputs.files.len() > 1,
+                on: inputs.files.len() > 1
+                    || inputs.resumed.as_ref().is_some_and(|r| !r.ids.is_empty()),
                 first: HashMap::default(),
+                resumed: inputs
+                    .resumed
+                    .as_ref()
+                    .map(|r| r.ids.iter().copied().collect())
+                    .unwrap_or_default(),
+                rated: inputs.note_ids.then(Vec::new),
             },
             files: Vec::new(),
         }
@@ -582,6 +647,14 @@ impl<'a> Run<'a> {
             (InputFormat::Jsonl, _) => Some("JSON Lines"),
             _ if !self.inputs.options.factors.is_empty() => Some("factor columns"),
             (_, Some(_)) => Some("matches with times came before"),
+            _ if self
+                .inputs
+                .resumed
+                .as_ref()
+                .is_some_and(|r| r.latest.is_some()) =>
+            {
+                Some("the resumed league rated dated matches")
+            }
             (InputFormat::Csv, None) => match sink.plain() {
                 Ok(league) => {
                     margins = league.system().capabilities().uses_scores;
@@ -679,6 +752,7 @@ impl<'a> Run<'a> {
                     slots.clear();
                     spare = slots.into_iter().map(|_| unreachable!()).collect();
                     rated.map_err(|_| refuse(Refusal::Rate))?;
+                    earlier.rated(m.id);
                     if earlier.on {
                         let at = Place { file, line: m.line };
                         earlier.check(m.id, at, files);
@@ -702,7 +776,9 @@ impl<'a> Run<'a> {
         };
         let why = match stopped.cause {
             StopCause::NotPlain(why) => why,
-            StopCause::Refused(Refusal::Repeated) => "a match id an earlier file used",
+            StopCause::Refused(Refusal::Repeated) => {
+                "a match id an earlier file or the resumed league used"
+            }
             StopCause::Refused(Refusal::Rate) => "a match the system cannot rate",
         };
         self.read_as(FileRead {
@@ -741,14 +817,29 @@ impl<'a> Run<'a> {
                         Err(e) => return Err(IngestError::Read(e)),
                     };
                     let at = Place { file, line };
-                    if let Some(first) = self.earlier.check(m.id(), at, files) {
-                        self.found_bad(BadMatch::Read(ReadError::Repeated {
-                            file: self.inputs.name(file).to_string(),
+                    let found = self.earlier.check(m.id(), at, files);
+                    let name = || self.inputs.name(file).to_string();
+                    let earlier = found.map(|e| match e {
+                        Earlier::File(first) => ReadError::Repeated {
+                            file: name(),
                             line,
                             match_id: m.id().to_string(),
                             first_file: self.inputs.name(first.file).to_string(),
                             first_line: first.line,
-                        }));
+                        },
+                        Earlier::Resumed => ReadError::RatedBefore {
+                            file: name(),
+                            line,
+                            match_id: m.id().to_string(),
+                            saved: self
+                                .inputs
+                                .resumed
+                                .as_ref()
+                                .map_or_else(String::new, |r| r.file.clone()),
+                        },
+                    });
+                    if let Some(e) = earlier.or_else(|| self.after_resumed(&m, file, line)) {
+                        self.found_bad(BadMatch::Read(e));
                         continue;
                     }
                     if self.buffered.is_none() && m.time().is_none() {
@@ -784,13 +875,47 @@ impl<'a> Run<'a> {
             }
             return Ok(Some(m));
         }
+        let id = self.earlier.rated.is_some().then(|| m.id().to_string());
         match sink.take(m).map_err(IngestError::Caller)? {
-            Taken::Done(back) => Ok(back),
+            Taken::Done(back) => {
+                if let Some(id) = id {
+                    self.earlier.rated(&id);
+                }
+                Ok(back)
+            }
             Taken::Refused(m, source) => {
                 self.found_bad(self.rate_error(&m, at, source));
                 Ok(None)
             }
         }
+    }
+
+    /// Why `m` (file `file`, line `line`) cannot follow the resumed league's dated
+    /// matches: it has no time, or one before their last. A resumed league rates the
+    /// files after its own matches, so an earlier match would be rated out of order.
+    fn after_resumed(&self, m: &Match, file: usize, line: u64) -> Option<ReadError> {
+        let resumed = self.inputs.resumed.as_ref()?;
+        let latest = resumed.latest?;
+        let expected = match m.time() {
+            Some(t) if t >= latest => return None,
+            Some(_) => format!(
+                "a time no earlier than {}, the last match of the league resumed from {}: the files are rated after its matches (to place an earlier match, rate the whole history again)",
+                crate::time::format_time(latest),
+                resumed.file
+            ),
+            None => format!(
+                "a time: the league resumed from {} rated dated matches, so every match needs one",
+                resumed.file
+            ),
+        };
+        Some(ReadError::Field {
+            file: self.inputs.name(file).to_string(),
+            line,
+            match_id: Some(m.id().to_string()),
+            field: "time".into(),
+            value: m.time().map(crate::time::format_time).unwrap_or_default(),
+            expected,
+        })
     }
 
     fn rate_error(&self, m: &Match, at: Place, source: RateError) -> BadMatch {
@@ -1083,6 +1208,9 @@ impl<'scope> Held<'scope> {
             Ok(()) => filled.batch.len(),
             Err((k, _)) => *k,
         };
+        for j in 0..stored {
+            earlier.rated(filled.batch.id(j));
+        }
         if earlier.on {
             for j in 0..stored {
                 let at = Place {

@@ -3,7 +3,9 @@
 //!
 //! The file is one JSON object: `format` (`"podium-league"`), `version`, the system's
 //! name and parameters, every player with rating, statistics and state, what the system
-//! learned, the factors and the count of matches rated. Numbers are written in their
+//! learned, the factors, the count of matches rated and, when written by
+//! [`write_rated`], the matches rated (by the hash of their ids, for [`read_resumed`] to
+//! refuse them if they come again). Numbers are written in their
 //! shortest form that reads back to the same value and read with `serde_json`'s
 //! `float_roundtrip`, so a league comes back bit for bit.
 //!
@@ -31,6 +33,7 @@ use std::sync::Arc;
 use podium::league::saved::{SavedLeague, FORMAT, VERSION};
 use podium::{League, RatingSystem, SaveError};
 
+use crate::ingest::Resumed;
 use crate::output::{Output, OutputError};
 
 /// Why a league cannot be saved to a file or read from one. Nothing is written or
@@ -93,10 +96,17 @@ pub enum SavedFileError {
 /// [`SavedFileError::League`] when the league cannot be saved ([`League::save`]), named
 /// `path`.
 pub fn to_json(league: &League, path: &str) -> Result<String, SavedFileError> {
-    let saved = league.save().map_err(|source| SavedFileError::League {
+    to_json_with_ids(league, path, Vec::new())
+}
+
+/// As [`to_json`], noting the matches rated (`ids`, by
+/// [`match_fingerprint`](crate::ingest::match_fingerprint)).
+fn to_json_with_ids(league: &League, path: &str, ids: Vec<u64>) -> Result<String, SavedFileError> {
+    let mut saved = league.save().map_err(|source| SavedFileError::League {
         path: path.to_string(),
         source,
     })?;
+    saved.match_ids = ids;
     let mut text = serde_json::to_string(&saved).expect("a saved league is plain data");
     text.push('\n');
     Ok(text)
@@ -110,6 +120,22 @@ pub fn to_json(league: &League, path: &str) -> Result<String, SavedFileError> {
 /// [`SavedFileError::Write`] or, for a league that cannot be saved,
 /// [`SavedFileError::League`].
 pub fn write(path: &str, league: &League, inputs: &[&str]) -> Result<(), SavedFileError> {
+    write_rated(path, league, inputs, Vec::new())
+}
+
+/// As [`write`], noting the matches the league rated (`ids`, by
+/// [`match_fingerprint`](crate::ingest::match_fingerprint), as
+/// [`Ingested::rated_ids`](crate::ingest::Ingested::rated_ids) gives them): a league read
+/// back with [`read_resumed`] then refuses them if they come again.
+///
+/// # Errors
+/// As [`write`].
+pub fn write_rated(
+    path: &str,
+    league: &League,
+    inputs: &[&str],
+    ids: Vec<u64>,
+) -> Result<(), SavedFileError> {
     if path == "-" {
         return Err(OutputError::NotAFile {
             path: path.into(),
@@ -117,7 +143,7 @@ pub fn write(path: &str, league: &League, inputs: &[&str]) -> Result<(), SavedFi
         }
         .into());
     }
-    let text = to_json(league, path)?;
+    let text = to_json_with_ids(league, path, ids)?;
     let mut out = Output::create(path, inputs)?;
     out.write_all(text.as_bytes())
         .map_err(|source| OutputError::Io {
@@ -232,7 +258,15 @@ pub fn restore(
     path: &str,
     system: Option<Arc<dyn RatingSystem>>,
 ) -> Result<League, SavedFileError> {
-    let saved = from_json(text, path)?;
+    restore_saved(from_json(text, path)?, path, system)
+}
+
+/// The league of `saved`, read from `path` ([`restore`]).
+fn restore_saved(
+    saved: SavedLeague,
+    path: &str,
+    system: Option<Arc<dyn RatingSystem>>,
+) -> Result<League, SavedFileError> {
     match system {
         Some(s) => League::restore_with(s, saved),
         None => League::restore(saved),
@@ -248,6 +282,19 @@ pub fn restore(
 /// # Errors
 /// [`SavedFileError::Read`], or as [`restore`].
 pub fn read(path: &str, system: Option<Arc<dyn RatingSystem>>) -> Result<League, SavedFileError> {
+    read_resumed(path, system).map(|(league, _)| league)
+}
+
+/// Reads the league saved in the file `path` ([`restore`]) with what it rated, for the
+/// files rated after it ([`Inputs::resumed`](crate::ingest::Inputs::resumed)): the
+/// matches noted by [`write_rated`] and its last match's time, if it rated dated matches.
+///
+/// # Errors
+/// As [`read`].
+pub fn read_resumed(
+    path: &str,
+    system: Option<Arc<dyn RatingSystem>>,
+) -> Result<(League, Resumed), SavedFileError> {
     let bytes = std::fs::read(path).map_err(|source| SavedFileError::Read {
         path: path.to_string(),
         source,
@@ -256,5 +303,12 @@ pub fn read(path: &str, system: Option<Arc<dyn RatingSystem>>) -> Result<League,
         path: path.to_string(),
         why: format!("not UTF-8 text: {e}"),
     })?;
-    restore(text, path, system)
+    let mut saved = from_json(text, path)?;
+    let latest = saved.players.iter().filter_map(|p| p.stats.last_time).max();
+    let resumed = Resumed {
+        file: path.to_string(),
+        ids: std::mem::take(&mut saved.match_ids),
+        latest,
+    };
+    Ok((restore_saved(saved, path, system)?, resumed))
 }

@@ -106,6 +106,8 @@ pub fn inputs_of(
         format,
         skip_bad,
         options,
+        resumed: None,
+        note_ids: false,
     })
 }
 

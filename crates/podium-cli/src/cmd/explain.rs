@@ -308,7 +308,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         )?;
         let _ = league;
         Ok(())
-    })?;
+    })?
+    .skipped;
     report_skipped(&skipped);
     if count == 0 {
         bail!(

@@ -143,7 +143,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             ingest::factor_systems().join(", ")
         );
     }
-    let skipped = ingest::rate(&args.input, &mut league)?;
+    let skipped = ingest::rate(&args.input, &mut league)?.skipped;
     report_skipped(&skipped);
     // The proposed match, all entries level (finishes are not used), at the history's last
     // time so that ratings with σ are aged to it.

@@ -84,11 +84,20 @@ pub const HISTORY_HEADER: [&str; 13] = [
 pub const NO_FACTOR_RATED: &str = "no factor was rated, so the factors' table is empty: a factor is rated only in a match where some entries carry it and others do not; in every match read, each factor was on every entry (adding the same to each, it says nothing of the order) or on none";
 
 /// Rates and prints.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub fn run(mut args: Args) -> anyhow::Result<()> {
     let mut league = match &args.resume {
-        Some(path) => podium_io::saved::read(path, Some(args.system.build()?.into()))?,
+        Some(path) => {
+            let system = Some(args.system.build()?.into());
+            let (league, resumed) = podium_io::saved::read_resumed(path, system)?;
+            // The matches the league rated are not rated again; after its dated matches
+            // every match needs a time no earlier.
+            args.input.resumed = Some(resumed);
+            league
+        }
         None => ingest::new_league(&args.system, &args.initial)?,
     };
+    // A league saved notes the matches it rated, so that going on from it refuses them.
+    args.input.note_ids = args.save.is_some();
     // A file the league cannot be saved to is refused before rating anything.
     if let Some(path) = &args.save {
         check_save(path, &args)?;
@@ -125,10 +134,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     let Some(path) = &args.history else {
-        let skipped = ingest::rate(&args.input, &mut league)?;
-        none_rated(&league, &skipped)?;
-        save(&args, &league)?;
-        return print(&args, &league, &skipped);
+        let done = ingest::rate(&args.input, &mut league)?;
+        none_rated(&league, &done.skipped)?;
+        save(&args, &league, done.rated_ids)?;
+        return print(&args, &league, &done.skipped);
     };
     // The history is written whole or not at all: its file is replaced (or it goes to
     // standard output) only once every match is rated.
@@ -141,7 +150,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         header.extend(["factor_kind", "factor_value"]);
     }
     history.write_record(&header)?;
-    let skipped = ingest::rate_each(&args.input, &mut league, |league, m, report| {
+    let done = ingest::rate_each(&args.input, &mut league, |league, m, report| {
         let time = m.time().map(podium_io::format_time).unwrap_or_default();
         // One row: `match`, `time`, `player`, `place`, the change, and the factor's kind
         // and value when the history has those columns.
@@ -182,8 +191,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         Ok(())
     })?;
+    let skipped = done.skipped;
     none_rated(&league, &skipped)?;
-    save(&args, &league)?;
+    save(&args, &league, done.rated_ids)?;
     let history = history.into_inner().map_err(|e| e.into_error())?;
     let to_stdout = history.path().is_none();
     history.commit()?;
@@ -212,12 +222,25 @@ fn check_save(path: &str, args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// With --save, saves the league.
-fn save(args: &Args, league: &League) -> anyhow::Result<()> {
-    match &args.save {
-        Some(path) => Ok(podium_io::saved::write(path, league, &inputs(args))?),
-        None => Ok(()),
-    }
+/// With --save, saves the league, noting the matches it rated: those of the resumed
+/// league, then `rated` (this run's).
+fn save(args: &Args, league: &League, rated: Vec<u64>) -> anyhow::Result<()> {
+    let Some(path) = &args.save else {
+        return Ok(());
+    };
+    let mut ids = args
+        .input
+        .resumed
+        .as_ref()
+        .map(|r| r.ids.clone())
+        .unwrap_or_default();
+    ids.extend(rated);
+    Ok(podium_io::saved::write_rated(
+        path,
+        league,
+        &inputs(args),
+        ids,
+    )?)
 }
 
 /// With `--skip-bad`, an error when every match read was bad: there is no rest to rate,

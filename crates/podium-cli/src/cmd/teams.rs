@@ -145,7 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut league = ingest::new_league(&args.system, &args.initial)?;
     args.input.check_system(league.system())?;
-    let skipped = ingest::rate(&args.input, &mut league)?;
+    let skipped = ingest::rate(&args.input, &mut league)?.skipped;
     report_skipped(&skipped);
     // Ratings with σ are aged to the history's last match, as `podium predict` does.
     let time = league

@@ -54,6 +54,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         input_format: args.input_format,
         skip_bad: args.skip_bad,
         factors: args.factors.clone(),
+        resumed: None,
+        note_ids: false,
     };
     if args.opponent.as_deref() == Some(args.player.as_str()) {
         bail!("a player has no record against themselves: name two different players");

@@ -83,6 +83,92 @@ fn rating_half_saved_then_the_rest_resumed_equals_rating_the_whole_file() {
 }
 
 #[test]
+fn a_resumed_league_refuses_the_matches_it_rated_and_matches_dated_before_its_own() {
+    let d = Dir::new("saved_again");
+    let (first, rest) = history(12, 6);
+    let a = d.file("first.csv", &first);
+    let b = d.file("rest.csv", &rest);
+    let (half, out) = (d.path("half.state"), d.path("out.state"));
+    podium(&["rate", &a, "--save", &half]).ok();
+    let saved = std::fs::read_to_string(&half).unwrap();
+    // Going on with the same file again, or with the first file and new matches: the
+    // matches rated before are bad matches, named with the saved league; nothing is
+    // rated or written.
+    let again = d.file("again.csv", &whole(&rest, &first));
+    for (file, line, id) in [(&a, 2, "m0"), (&again, 22, "m0")] {
+        let run = podium(&["rate", file, "--resume", &half, "--save", &out]);
+        let err = run.err().to_string();
+        assert!(
+            err.contains(&format!(
+                "{file}:{line}: match \"{id}\" was rated already by the league resumed from {half}"
+            )),
+            "{err}"
+        );
+        assert!(run.stdout.is_empty() && !std::path::Path::new(&out).exists());
+    }
+    // With --skip-bad the new matches are rated and the old ones skipped: the same
+    // league as going on with the new ones alone.
+    let skipped = podium(&[
+        "rate",
+        &again,
+        "--resume",
+        &half,
+        "--skip-bad",
+        "--format",
+        "json",
+    ]);
+    let new_only = podium(&["rate", &b, "--resume", &half, "--format", "json"]);
+    assert_eq!(skipped.ok().to_string(), new_only.ok().to_string());
+    assert!(
+        skipped.stderr.contains("skipped 6 bad matches"),
+        "{}",
+        skipped.stderr
+    );
+    // A new match dated before the saved league's last match (2024-01-06), or without a
+    // time, would be rated out of order: refused, naming the time expected.
+    let early = d.file(
+        "early.csv",
+        "match,time,player,rank\nx1,2024-01-05,p1,1\nx1,2024-01-05,p2,2\n",
+    );
+    let err = podium(&["rate", &early, "--resume", &half])
+        .err()
+        .to_string();
+    assert!(
+        err.contains(&format!("{early}:2: field `time`: \"2024-01-05\" is not valid, expected a time no earlier than 2024-01-06, the last match of the league resumed from {half}")),
+        "{err}"
+    );
+    let undated = d.file("undated.csv", "match,player,rank\nx2,p1,1\nx2,p2,2\n");
+    let err = podium(&["rate", &undated, "--resume", &half])
+        .err()
+        .to_string();
+    assert!(
+        err.contains("expected a time: the league resumed from") && err.contains(&undated),
+        "{err}"
+    );
+    // The saved league notes every match it rated; one saved after going on notes both
+    // runs', so the first file is refused again from it too.
+    assert_eq!(saved.matches("\"match_ids\":[").count(), 1, "{saved}");
+    podium(&["rate", &b, "--resume", &half, "--save", &out]).ok();
+    let err = podium(&["rate", &a, "--resume", &out]).err().to_string();
+    assert!(err.contains("6 bad matches found"), "{err}");
+    // A plain file (read on the fast path) of a league without times, likewise.
+    let plain = d.file("plain.csv", "match,player,rank\ny1,p1,1\ny1,p2,2\n");
+    let more = d.file(
+        "more.csv",
+        "match,player,rank\ny2,p1,1\ny2,p2,2\ny1,p2,1\ny1,p1,2\n",
+    );
+    let plain_state = d.path("plain.state");
+    podium(&["rate", &plain, "--system", "sme", "--save", &plain_state]).ok();
+    let err = podium(&["rate", &more, "--system", "sme", "--resume", &plain_state])
+        .err()
+        .to_string();
+    assert!(
+        err.contains(&format!("{more}:4: match \"y1\" was rated already")),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_file_that_is_not_a_saved_league_of_the_system_run_is_refused_and_nothing_written() {
     let d = Dir::new("saved_bad");
     let (first, rest) = history(6, 3);

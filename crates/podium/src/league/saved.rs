@@ -81,6 +81,12 @@ pub struct SavedLeague {
     /// Seasons started ([`League::seasons`]); absent for none.
     #[serde(default, skip_serializing_if = "no_season")]
     pub seasons: u32,
+    /// The matches rated, by the 64-bit FNV-1a hash of each match id's UTF-8 bytes, when
+    /// whoever saved the league knew them (a reader of match files does; [`League::save`]
+    /// leaves it empty, as a league keeps no ids): a reader going on from the saved
+    /// league refuses a match it rated already. Absent when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub match_ids: Vec<u64>,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` takes a reference
@@ -405,6 +411,7 @@ impl League {
                 })
                 .collect(),
             seasons: self.seasons,
+            match_ids: Vec::new(),
         })
     }
 
