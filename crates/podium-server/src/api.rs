@@ -470,6 +470,20 @@ fn appended_json(a: &podium_store::Appended) -> Value {
     })
 }
 
+/// `value` read as a `T`, or a 422 that says `what` was read and names the field at fault
+/// as the file readers do (`field `results[0].rank``).
+fn from_body<T: serde::de::DeserializeOwned>(value: Value, what: &str) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let e = e.into_inner();
+        let message = match path.as_str() {
+            "." => format!("{what}: {e}"),
+            path => format!("{what}: field `{path}`: {e}"),
+        };
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message)
+    })
+}
+
 /// A body of one match, or a JSON array of matches.
 fn submissions(body: Value, limits: &crate::Limits) -> Result<(Vec<Submission>, bool), ApiError> {
     let (subs, many) = match body {
@@ -487,26 +501,11 @@ fn submissions(body: Value, limits: &crate::Limits) -> Result<(Vec<Submission>, 
             let subs = items
                 .into_iter()
                 .enumerate()
-                .map(|(k, item)| {
-                    serde_json::from_value(item).map_err(|e| {
-                        ApiError::new(
-                            StatusCode::UNPROCESSABLE_ENTITY,
-                            format!("match {k} of the array: {e}"),
-                        )
-                    })
-                })
+                .map(|(k, item)| from_body(item, &format!("match {k} of the array")))
                 .collect::<Result<Vec<Submission>, _>>()?;
             (subs, true)
         }
-        one => (
-            vec![serde_json::from_value(one).map_err(|e| {
-                ApiError::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    format!("invalid request body: {e}"),
-                )
-            })?],
-            false,
-        ),
+        one => (vec![from_body(one, "invalid request body")?], false),
     };
     for (k, sub) in subs.iter().enumerate() {
         let which = if many {

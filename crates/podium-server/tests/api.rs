@@ -290,6 +290,30 @@ async fn tokens_401_and_403() {
 }
 
 #[tokio::test]
+async fn a_value_of_the_wrong_type_is_refused_naming_its_field() {
+    let app = app();
+    let (id, t) = create(&app, json!({"name": "A", "system": "sme"})).await;
+    let url = format!("/api/leagues/{id}/matches");
+    for (body, said) in [
+        (
+            r#"{"results":[{"player":"a","rank":1},{"player":"b","rank":"x"}]}"#,
+            r#"invalid request body: field `results[1].rank`: invalid type: string "x", expected f64"#,
+        ),
+        (
+            r#"[{"results":[{"player":"a","rank":1},{"player":"b","rank":2}]},{"results":[{"player":"a","rank":1},{"player":3,"rank":2}]}]"#,
+            "match 1 of the array: field `results[1].player`: invalid type: integer `3`, expected a string",
+        ),
+    ] {
+        let r = call(&app, Method::POST, &url, Some(&t), Some(body)).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+        assert_eq!(r.text, json!({ "error": said }).to_string());
+    }
+    // Nothing was stored.
+    let r = call(&app, Method::GET, &url, None, None).await;
+    assert_eq!(r.text, "");
+}
+
+#[tokio::test]
 async fn bad_input_is_4xx_never_500() {
     let app = app();
     let (id, t) = create(&app, json!({"name": "A", "system": "elo"})).await;
