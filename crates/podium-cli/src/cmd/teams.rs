@@ -147,6 +147,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     args.input.check_system(league.system())?;
     let skipped = ingest::rate(&args.input, &mut league)?.skipped;
     report_skipped(&skipped);
+    // --new names players of a first game: one the history rated, or one not playing
+    // tonight, is a mistake that would otherwise pass unseen.
+    for n in &config.newcomers {
+        if let Some(p) = league.get(n) {
+            bail!(
+                "--new {n}: {n:?} is in the history ({} games), so not new; leave them out of --new",
+                p.stats.games
+            );
+        }
+        if !players.contains(n) {
+            bail!("--new {n}: {n:?} is not among --players");
+        }
+    }
     // Ratings with σ are aged to the history's last match, as `podium predict` does.
     let time = league
         .players()
@@ -155,9 +168,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .max();
     let config = BalanceConfig { time, ..config };
     let found = balance(&league, &players, &format, &config).map_err(|e| match e {
-        podium::balance::BalanceError::UnknownPlayer { player } => anyhow::anyhow!(
-            "unknown player {player:?}: not in the history (if tonight is their first game, add --new {player})"
-        ),
+        podium::balance::BalanceError::UnknownPlayer { player } => {
+            // A name that differs from a player of the history only in case is a
+            // misspelling, not a newcomer.
+            let lower = player.to_lowercase();
+            match league.players().iter().find(|p| p.name.to_lowercase() == lower) {
+                Some(p) => anyhow::anyhow!(
+                    "unknown player {player:?}: not in the history; did you mean {:?}?",
+                    p.name
+                ),
+                None => anyhow::anyhow!(
+                    "unknown player {player:?}: not in the history (if tonight is their first game, add --new {player})"
+                ),
+            }
+        }
         e => anyhow::anyhow!("{e}"),
     })?;
     let mut out = std::io::stdout().lock();

@@ -44,6 +44,27 @@ fn teams_honours_the_options_and_names_bad_players() {
     let e = podium(&["teams", &f, "--players", "Sam,Zed", "--teams", "2"]);
     assert!(e.err().contains("unknown player \"Zed\""), "{}", e.stderr);
     assert!(e.err().contains("add --new Zed"), "{}", e.stderr);
+    // A name that differs from a player's only in case is a misspelling, not a newcomer;
+    // --new for a player of the history, or for one not playing, is a mistake too.
+    for (args, said) in [
+        (
+            &["--players", "sam,Tom", "--teams", "2"][..],
+            "unknown player \"sam\": not in the history; did you mean \"Sam\"?",
+        ),
+        (
+            &["--players", "Sam,Tom", "--teams", "2", "--new", "Sam"][..],
+            "--new Sam: \"Sam\" is in the history (",
+        ),
+        (
+            &["--players", "Sam,Tom", "--teams", "2", "--new", "Zed"][..],
+            "--new Zed: \"Zed\" is not among --players",
+        ),
+    ] {
+        let mut all = vec!["teams", f.as_str()];
+        all.extend(args);
+        let e = podium(&all);
+        assert!(e.err().contains(said), "{}", e.stderr);
+    }
     // Named as a newcomer, Zed is balanced at a newcomer's rating.
     let r = podium(&[
         "teams",
