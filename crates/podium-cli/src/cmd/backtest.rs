@@ -174,6 +174,31 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             );
         }
     }
+    // A window that holds no match scores nothing: say so, with the history's range,
+    // rather than print a table of dashes.
+    let mut in_window = matches
+        .iter()
+        .enumerate()
+        .map(|(i, m)| window.contains(i as u64 + 1, m));
+    if !matches.is_empty() && !in_window.any(|inside| inside.unwrap_or(true)) {
+        let dates = match (
+            matches.first().and_then(podium::Match::time),
+            matches.last().and_then(podium::Match::time),
+        ) {
+            (Some(a), Some(b)) => format!(
+                ", dated {} to {}",
+                podium_io::format_time(a),
+                podium_io::format_time(b)
+            ),
+            _ => String::new(),
+        };
+        anyhow::bail!(
+            "{}{}: no match falls in this window, so none would be scored: the matches are numbered 1 to {}{dates}, and a window runs from --from up to, not including, --until",
+            args.from.as_deref().map(|f| format!("--from {f}")).unwrap_or_default(),
+            args.until.as_deref().map(|u| format!("{}--until {u}", if args.from.is_some() { " " } else { "" })).unwrap_or_default(),
+            matches.len()
+        );
+    }
     let options = BacktestOptions {
         window,
         log_loss: !args.no_log_loss,

@@ -236,6 +236,24 @@ fn backtest_window_scores_only_part() {
     assert!(bad.err().contains("someday"), "{}", bad.stderr);
     let bad = podium(&["backtest", &games, "--from", "2024-01-01"]);
     assert!(bad.err().contains("has no time"), "{}", bad.stderr);
+    // A window past the history, or ending before it starts, scores nothing: an error
+    // that gives the history's range, not a table of dashes.
+    for (window, said) in [
+        (
+            &["--from", "9"][..],
+            "--from 9: no match falls in this window",
+        ),
+        (
+            &["--from", "3", "--until", "2"][..],
+            "--from 3 --until 2: no match falls",
+        ),
+    ] {
+        let mut args = vec!["backtest", games.as_str()];
+        args.extend(window);
+        let bad = podium(&args);
+        assert!(bad.err().contains(said), "{}", bad.stderr);
+        assert!(bad.err().contains("numbered 1 to 4,"), "{}", bad.stderr);
+    }
 }
 
 #[test]
