@@ -19,7 +19,27 @@ use crate::AppState;
 #[serde(deny_unknown_fields)]
 pub(crate) struct NewSeason {
     name: String,
-    reset: Reset,
+    /// Read as a [`Reset`] once its fields are checked against its kind.
+    reset: serde_json::Value,
+}
+
+/// The reset of a new season's body: a [`Reset`], whose `pull` and `widen` belong to a
+/// soft reset only (given with another kind, they would be dropped unseen).
+fn reset_of(value: serde_json::Value) -> Result<Reset, ApiError> {
+    let invalid = |message: String| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message);
+    if let Some(kind @ ("hard" | "none")) = value.get("kind").and_then(|k| k.as_str()) {
+        let extra = value
+            .as_object()
+            .into_iter()
+            .flat_map(|o| o.keys())
+            .find(|k| *k != "kind");
+        if let Some(key) = extra {
+            return Err(invalid(format!(
+                "reset: kind {kind} takes no `{key}`; only a soft reset has pull and widen"
+            )));
+        }
+    }
+    serde_json::from_value(value).map_err(|e| invalid(format!("reset: {e}")))
 }
 
 pub(crate) async fn start_season(
@@ -27,8 +47,9 @@ pub(crate) async fn start_season(
     LeagueAdmin(id): LeagueAdmin,
     AppJson(body): AppJson<NewSeason>,
 ) -> Result<Response, ApiError> {
+    let reset = reset_of(body.reset)?;
     let season = state
-        .with_leagues(move |l| l.start_season(id, &body.name, body.reset))
+        .with_leagues(move |l| l.start_season(id, &body.name, reset))
         .await?;
     tracing::info!(league = id, season = season.number, name = %season.name, "season started");
     Ok((StatusCode::CREATED, Json(season)).into_response())

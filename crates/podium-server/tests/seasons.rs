@@ -200,6 +200,18 @@ async fn bad_seasons_are_4xx_and_change_nothing() {
         ),
         (
             Some(token.clone()),
+            json!({"name": "Spring", "reset": {"kind": "hard", "pull": 0.3}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "reset: kind hard takes no `pull`; only a soft reset has pull and widen",
+        ),
+        (
+            Some(token.clone()),
+            json!({"name": "Spring", "reset": {"kind": "none", "widen": 1}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "reset: kind none takes no `widen`",
+        ),
+        (
+            Some(token.clone()),
             json!({"name": "", "reset": {"kind": "none"}}),
             StatusCode::UNPROCESSABLE_ENTITY,
             "name: must be 1 to 100 characters",
