@@ -341,6 +341,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     write_rivals(
         &mut out,
         &h2h.rivals(&args.player, RIVAL_MEETINGS, RIVALS_LISTED),
+        &args.input.files,
     )?;
     writeln!(out)?;
     out.write_all(text.as_bytes())?;
@@ -383,7 +384,7 @@ fn rival(v: &Versus) -> String {
 }
 
 /// The head-to-head part of the story: nemesis, favourite opponent, most met opponents.
-fn write_rivals(out: &mut dyn Write, r: &Rivals) -> anyhow::Result<()> {
+fn write_rivals(out: &mut dyn Write, r: &Rivals, files: &[String]) -> anyhow::Result<()> {
     if r.frequent.is_empty() {
         writeln!(
             out,
@@ -414,12 +415,15 @@ fn write_rivals(out: &mut dyn Write, r: &Rivals) -> anyhow::Result<()> {
         .iter()
         .map(|v| format!("{} {}", v.opponent, v.meetings))
         .collect();
-    writeln!(
-        out,
-        "  Most met: {} (podium versus FILE {} OPPONENT for a pair).",
-        most.join(", "),
-        r.player
-    )?;
+    // The command for a pair, on the file read (versus reads one history file).
+    let pair = match files {
+        [file] => format!("podium versus {file} {} OPPONENT for a pair", r.player),
+        _ => format!(
+            "podium versus FILE {} OPPONENT for a pair, FILE one history of all the files",
+            r.player
+        ),
+    };
+    writeln!(out, "  Most met: {} ({pair}).", most.join(", "))?;
     Ok(())
 }
 

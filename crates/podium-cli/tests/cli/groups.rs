@@ -154,7 +154,7 @@ fn explain_tells_a_players_nemesis_favourite_and_most_met_opponents_as_versus_co
     assert_eq!(lines[4], favourite);
     assert_eq!(
         lines[5],
-        "  Most met: Priya 17, Lena 12, Omar 12, Tom 12, Sam 11 (podium versus FILE Kate OPPONENT for a pair)."
+        format!("  Most met: Priya 17, Lena 12, Omar 12, Tom 12, Sam 11 (podium versus {f} Kate OPPONENT for a pair).")
     );
     assert_eq!(lines[6], "");
     assert!(lines[7].starts_with("Match "), "{text}");
