@@ -7,7 +7,7 @@
 //! | `player` | yes | player id |
 //! | `rank` or `score` | one of them | 1 = best, or higher = better; equal = tie |
 //! | `team` | no | players with the same team in a match form one entry |
-//! | `time` | no | RFC 3339 or `YYYY-MM-DD` |
+//! | `time` | no | RFC 3339 or `YYYY-MM-DD`; empty in the first matches only: once a match has a time, every later match needs one ([`crate::times_expected`]) |
 //! | `weight` | no | partial play, `0 < w ≤ 1` |
 //! | factor columns | those named in [`ReadOptions::factors`] | the entry's factor of that kind (`car`: `ferrari` gives `car=ferrari`; [`podium::factor::check_value`]); empty = none |
 
@@ -774,6 +774,57 @@ mod tests {
                 }
             ),
             "{err}"
+        );
+    }
+
+    /// A file may begin with matches without a time; from its first match with a time
+    /// on, every match needs one (the league server's rule): one without is refused,
+    /// naming its line, the field and the match with a time before it. Both ways of
+    /// reading records say it alike.
+    #[test]
+    fn matches_without_a_time_may_only_come_first() {
+        let text = "match,player,rank,time\n\
+            u1,a,1,\nu1,b,2,\nu2,b,1,\nu2,c,2,\n\
+            d1,a,1,2024-05-03\nd1,c,2,2024-05-03\nd2,c,1,2024-05-01\nd2,b,2,2024-05-01\n";
+        for general in [false, true] {
+            let got = outcomes(text.as_bytes(), general);
+            let times: Vec<_> = got.iter().map(|m| m.as_ref().unwrap().time()).collect();
+            assert_eq!(
+                times,
+                [None, None, Some(1_714_694_400), Some(1_714_521_600)]
+            );
+        }
+        let text = "match,player,rank,time\n\
+            u1,a,1,\nu1,b,2,\nd1,a,1,2024-05-01\nd1,b,2,2024-05-01\n\
+            u2,a,1,\nu2,b,2,\nd2,a,1,2024-05-02\nd2,b,2,2024-05-02\n";
+        for general in [false, true] {
+            let got = outcomes(text.as_bytes(), general);
+            assert_eq!(got.len(), 4);
+            assert!(got[0].is_ok() && got[1].is_ok() && got[3].is_ok());
+            assert_eq!(
+                got[2].as_ref().unwrap_err(),
+                "t.csv:6: field `time`: \"\" is not valid, expected a time: once a match has a time, every later match needs one (only the matches before the first with a time may have none); match \"u2\" comes after match \"d1\" (line 4), which has one"
+            );
+        }
+        let e = read(text).remove(2).unwrap_err();
+        assert!(e.is_recoverable());
+        assert_eq!(e.match_id(), Some("u2"));
+        // A bad match with a time is not one of the history: the next may have none, as
+        // the league server, which refuses the bad match, takes it.
+        let got = read(
+            "match,player,rank,time\nd1,a,1,2024-05-01\nd1,a,2,2024-05-01\nu1,a,1,\nu1,b,2,\n",
+        );
+        assert!(got[0].is_err());
+        assert_eq!(got[1].as_ref().unwrap().time(), None);
+    }
+
+    /// A row whose time is not its match's quotes the row's time.
+    #[test]
+    fn a_row_whose_time_is_not_its_matchs_quotes_it() {
+        let got = read("match,player,rank,time\nm1,a,1,\nm1,b,2,2024-01-01\n");
+        assert_eq!(
+            got[0].as_ref().unwrap_err().to_string(),
+            "t.csv:3: field `time`: \"2024-01-01\" is not valid, expected the time of the match's first row (line 2): none"
         );
     }
 

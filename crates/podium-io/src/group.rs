@@ -260,8 +260,9 @@ pub(crate) struct Grouper {
     current: Option<Current>,
     rows: Rows,
     recent: RecentIds,
-    /// Whether matches have times, as decided by the first match.
-    timed: Option<bool>,
+    /// The first good match with a time, by id and first line: every match after it
+    /// needs a time ([`times_expected`]).
+    dated: Option<(String, u64)>,
     /// Matches handed back by the caller, whose allocations the next matches reuse.
     spares: Vec<Match>,
     /// The first line of the match handed out last.
@@ -310,7 +311,7 @@ impl Grouper {
             current: None,
             rows: Rows::default(),
             recent,
-            timed: None,
+            dated: None,
             spares: Vec::new(),
             line: 0,
         }
@@ -373,20 +374,16 @@ impl Grouper {
         if cur.error.is_none() && self.rows.rows.is_empty() {
             cur.first_line = row.line;
             cur.time = row.time;
-            let timed = row.time.is_some();
-            match self.timed {
-                None => self.timed = Some(timed),
-                Some(t) if t != timed => {
-                    cur.error = Some(ReadError::Field {
-                        file: self.file.clone(),
-                        line: row.line,
-                        match_id: Some(row.id.to_string()),
-                        field: "time".into(),
-                        value: String::new(),
-                        expected: times_expected(t).into(),
-                    });
-                }
-                Some(_) => {}
+            // A match without a time after one with a time: the line's time is empty.
+            if let (None, Some((dated, dated_line))) = (row.time, &self.dated) {
+                cur.error = Some(ReadError::Field {
+                    file: self.file.clone(),
+                    line: row.line,
+                    match_id: Some(row.id.to_string()),
+                    field: "time".into(),
+                    value: String::new(),
+                    expected: after_dated(row.id, dated, *dated_line),
+                });
             }
         } else if cur.error.is_none() && row.time != cur.time {
             cur.error = Some(ReadError::Field {
@@ -456,26 +453,36 @@ impl Grouper {
                 ReadError::Match {
                     file: self.file.clone(),
                     line,
-                    match_id: cur.id,
+                    match_id: cur.id.clone(),
                     field: field_of(&source),
                     source: Box::new(source),
                 }
             });
+        if result.is_ok() && cur.time.is_some() && self.dated.is_none() {
+            self.dated = Some((cur.id, cur.first_line));
+        }
         self.rows.clear();
         Some(result)
     }
 }
 
-/// What a match's `time` field must be when the matches before it were timed
-/// (`earlier_timed`) or not: every match of a history has a time, or none does (times
-/// order the matches). Every front end that takes matches one by one says it so.
+/// What a match's `time` field must be once an earlier match has a time: a history may
+/// begin with matches without a time (they are rated first, in order), but from its first
+/// match with a time on, every match needs one, since one without would be rated before
+/// the dated ones. The league server's rule too. Every front end that takes matches one
+/// by one says it so.
 #[must_use]
-pub fn times_expected(earlier_timed: bool) -> &'static str {
-    if earlier_timed {
-        "a time: earlier matches have one, so every match needs one"
-    } else {
-        "no time: earlier matches have none, so times would not order the matches"
-    }
+pub fn times_expected() -> &'static str {
+    "a time: once a match has a time, every later match needs one (only the matches before the first with a time may have none)"
+}
+
+/// [`times_expected`] for match `id`, which comes after match `dated` (first line
+/// `dated_line`) of the same file, the first there with a time.
+pub(crate) fn after_dated(id: &str, dated: &str, dated_line: u64) -> String {
+    format!(
+        "{}; match {id:?} comes after match {dated:?} (line {dated_line}), which has one",
+        times_expected()
+    )
 }
 
 #[cfg(test)]

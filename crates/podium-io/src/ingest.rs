@@ -25,7 +25,9 @@
 //!   ([`IngestError::BadMatches`]), unless [`Inputs::skip_bad`] is set, in which case the
 //!   good matches are rated and the bad ones returned ([`Ingested::skipped`]).
 //! - Matches with times are rated in time order (stable for equal times); matches
-//!   without, in file order before them.
+//!   without, in file order before them. A match without a time after one with a time
+//!   (in its file or an earlier one) is a bad match ([`crate::times_expected`]), as it is
+//!   for the league server.
 //! - A match id names one match across all the files: an id an earlier file used is a
 //!   bad match ([`ReadError::Repeated`]) naming both places. Within one file, a match's
 //!   rows are contiguous ([`ReadError::NotContiguous`]).
@@ -838,7 +840,24 @@ impl<'a> Run<'a> {
                                 .map_or_else(String::new, |r| r.file.clone()),
                         },
                     });
-                    if let Some(e) = earlier.or_else(|| self.after_resumed(&m, file, line)) {
+                    // Undated matches may only come first: after a dated one (of an
+                    // earlier file; a reader checks its own) one would be rated before it.
+                    let undated_late =
+                        (self.buffered.is_some() && m.time().is_none()).then(|| ReadError::Field {
+                            file: name(),
+                            line,
+                            match_id: Some(m.id().to_string()),
+                            field: "time".into(),
+                            value: String::new(),
+                            expected: format!(
+                                "{}; an earlier file has dated matches",
+                                crate::times_expected()
+                            ),
+                        });
+                    let bad = earlier
+                        .or(undated_late)
+                        .or_else(|| self.after_resumed(&m, file, line));
+                    if let Some(e) = bad {
                         self.found_bad(BadMatch::Read(e));
                         continue;
                     }

@@ -1,7 +1,10 @@
 //! JSON Lines: one match per line,
 //! `{"match":"g1","time":"2024-05-01","results":[{"player":"ann","rank":1},{"player":"bo","rank":2}]}`.
 //! Result fields are those of the long CSV (`player`, `rank` or `score`, `team`, `weight`).
-//! Blank lines are ignored.
+//! Blank lines are ignored. `time` may be left out of the first matches only: once a match
+//! has a time, every later match needs one ([`crate::times_expected`]), as the league
+//! server's export of a league that began without dates has it. A line is one match, so a
+//! match id given again is a second match under the first one's id, and an error.
 //!
 //! Factor fields ([`ReadOptions::factors`]) are more fields of a result, a string or a
 //! whole number ([`factor_value`]): `{"player":"ann","rank":1,"car":"red"}` read with the
@@ -215,7 +218,9 @@ pub struct JsonlMatches<R: BufRead> {
     buf: Vec<u8>,
     finished: bool,
     recent: crate::group::RecentIds,
-    timed: Option<bool>,
+    /// The first good match with a time, by id and line: every match after it needs a
+    /// time ([`crate::times_expected`]).
+    dated: Option<(String, u64)>,
     /// The factor fields read ([`ReadOptions::factors`]), and whether a result had each.
     factor_kinds: Vec<String>,
     factor_seen: Vec<bool>,
@@ -239,7 +244,7 @@ impl<R: BufRead> JsonlMatches<R> {
             buf: Vec::new(),
             finished: false,
             recent: crate::group::RecentIds::default(),
-            timed: None,
+            dated: None,
             factor_kinds: options.factors.clone(),
             factor_seen: vec![false; options.factors.len()],
             limit: crate::MAX_JSON_LINE,
@@ -365,23 +370,32 @@ impl<R: BufRead> JsonlMatches<R> {
         })?;
         let m = jm.to_match_with(&self.file, line, &factors)?;
         if let Some(first_line) = self.recent.seen_at(m.id(), line) {
-            return Err(ReadError::NotContiguous {
-                file: self.file.clone(),
-                line,
-                match_id: m.id().to_string(),
-                first_line,
-            });
-        }
-        let timed = m.time().is_some();
-        if *self.timed.get_or_insert(timed) != timed {
+            // One line is one match: an id that comes back is a second match under the
+            // first one's id, not the first one's rows apart.
             return Err(ReadError::Field {
                 file: self.file.clone(),
                 line,
                 match_id: Some(m.id().to_string()),
-                field: "time".into(),
-                value: jm.time.unwrap_or_default(),
-                expected: "every match to have a time, or none to".into(),
+                field: "match".into(),
+                value: m.id().to_string(),
+                expected: format!(
+                    "an id of its own: the match on line {first_line} has this id already, and a match id names one match"
+                ),
             });
+        }
+        match (m.time(), &self.dated) {
+            (None, Some((dated, dated_line))) => {
+                return Err(ReadError::Field {
+                    file: self.file.clone(),
+                    line,
+                    match_id: Some(m.id().to_string()),
+                    field: "time".into(),
+                    value: String::new(),
+                    expected: crate::group::after_dated(m.id(), dated, *dated_line),
+                });
+            }
+            (Some(_), None) => self.dated = Some((m.id().to_string(), line)),
+            _ => {}
         }
         Ok(m)
     }
@@ -724,6 +738,84 @@ mod tests {
         let m = got[0].as_ref().unwrap();
         assert_eq!(m.id(), "g1");
         assert_eq!(m.entries()[0].members[0].player, "ann");
+    }
+
+    /// A two-player match line: `id`, with `time` if given, `a` ahead of `b`.
+    fn line(id: &str, time: Option<&str>, a: &str, b: &str) -> String {
+        let time = time
+            .map(|t| format!(",\"time\":\"{t}\""))
+            .unwrap_or_default();
+        format!("{{\"match\":\"{id}\"{time},\"results\":[{{\"player\":\"{a}\",\"rank\":1}},{{\"player\":\"{b}\",\"rank\":2}}]}}\n")
+    }
+
+    /// A file may begin with matches without a time, as the league server's export of a
+    /// league that began without dates does; from its first match with a time on, every
+    /// match needs one: one without is refused, naming its line, the field and the match
+    /// with a time before it.
+    #[test]
+    fn matches_without_a_time_may_only_come_first() {
+        let text = [
+            line("u1", None, "a", "b"),
+            line("u2", None, "b", "c"),
+            line("d1", Some("2024-05-03"), "a", "c"),
+            line("d2", Some("2024-05-01"), "c", "b"),
+        ]
+        .concat();
+        let times: Vec<_> = read(&text)
+            .iter()
+            .map(|m| m.as_ref().unwrap().time())
+            .collect();
+        assert_eq!(
+            times,
+            [None, None, Some(1_714_694_400), Some(1_714_521_600)]
+        );
+        let text = [
+            line("u1", None, "a", "b"),
+            line("d1", Some("2024-05-01"), "a", "b"),
+            line("u2", None, "a", "b"),
+            line("d2", Some("2024-05-02"), "a", "b"),
+        ]
+        .concat();
+        let got = read(&text);
+        assert_eq!(got.len(), 4);
+        assert!(got[0].is_ok() && got[1].is_ok() && got[3].is_ok());
+        let e = got[2].as_ref().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.jsonl:3: field `time`: \"\" is not valid, expected a time: once a match has a time, every later match needs one (only the matches before the first with a time may have none); match \"u2\" comes after match \"d1\" (line 2), which has one"
+        );
+        assert!(e.is_recoverable());
+        assert_eq!(e.match_id(), Some("u2"));
+        // A bad match with a time is not one of the history: the next may have none.
+        let text = [
+            line("d1", Some("2024-05-01"), "a", "a"),
+            line("u1", None, "a", "b"),
+        ]
+        .concat();
+        let got = read(&text);
+        assert!(got[0].is_err());
+        assert_eq!(got[1].as_ref().unwrap().time(), None);
+    }
+
+    /// One line is one match: an id used again names a second match, not rows apart.
+    #[test]
+    fn a_match_id_used_again_names_the_line_that_has_it() {
+        let text = [
+            line("g1", None, "a", "b"),
+            line("g2", None, "a", "b"),
+            "\n".to_string(),
+            line("g1", None, "b", "a"),
+        ]
+        .concat();
+        let got = read(&text);
+        assert_eq!(got.len(), 3);
+        let e = got[2].as_ref().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.jsonl:4: field `match`: \"g1\" is not valid, expected an id of its own: the match on line 1 has this id already, and a match id names one match"
+        );
+        assert!(e.is_recoverable());
+        assert_eq!(e.match_id(), Some("g1"));
     }
 
     #[test]

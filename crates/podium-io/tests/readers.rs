@@ -574,3 +574,126 @@ fn batches_rated_at_once_rate_as_matches_one_by_one() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A history that begins without times and takes dated matches later, as the league
+/// server keeps it (and exports it): read from JSON Lines and from CSV it rates as the
+/// server rates its ledger, the undated matches first in file order, then the dated
+/// ones by time, ties in file order; every player's rating the same to the bit. A match
+/// without a time after a dated one is refused, naming the file, the line and the field.
+#[test]
+fn a_history_that_begins_without_times_rates_as_the_league_server_rates_it() {
+    let dir = scratch();
+    // (id, time, players best first), in the order of the file (the server's ledger).
+    let games: [(&str, Option<&str>, [&str; 3]); 6] = [
+        ("u1", None, ["ann", "bo", "cy"]),
+        ("u2", None, ["cy", "ann", "bo"]),
+        ("d3", Some("2024-05-09"), ["bo", "cy", "ann"]),
+        ("d1", Some("2024-05-01"), ["ann", "cy", "bo"]),
+        ("d2", Some("2024-05-01"), ["cy", "bo", "ann"]),
+        ("d4", Some("2024-06-20"), ["bo", "ann", "cy"]),
+    ];
+    let mut jsonl = String::new();
+    let mut csv = String::from("match,player,rank,time\n");
+    for (id, time, players) in &games {
+        let results: Vec<String> = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("{{\"player\":\"{p}\",\"rank\":{}}}", i + 1))
+            .collect();
+        let time_field = time
+            .map(|t| format!(",\"time\":\"{t}\""))
+            .unwrap_or_default();
+        jsonl.push_str(&format!(
+            "{{\"match\":\"{id}\"{time_field},\"results\":[{}]}}\n",
+            results.join(",")
+        ));
+        for (i, p) in players.iter().enumerate() {
+            csv.push_str(&format!("{id},{p},{},{}\n", i + 1, time.unwrap_or("")));
+        }
+    }
+    let jsonl_path = dir.join("ledger.jsonl");
+    let csv_path = dir.join("ledger.csv");
+    std::fs::write(&jsonl_path, &jsonl).unwrap();
+    std::fs::write(&csv_path, &csv).unwrap();
+    // The server's order: undated by ledger position, then dated by (time, position).
+    let server_order = ["u1", "u2", "d1", "d2", "d3", "d4"];
+    let file_order: Vec<&str> = games.iter().map(|g| g.0).collect();
+    for system in ["glicko2", "sme", "trueskill"] {
+        let fresh = || League::new(podium::system(system, &podium::Settings::new()).unwrap());
+        let replay = replayed(fresh(), &games, &server_order);
+        // The order matters: the file's own order rates otherwise.
+        assert_ne!(
+            replayed(fresh(), &games, &file_order).standings(),
+            replay.standings()
+        );
+        for path in [&jsonl_path, &csv_path] {
+            let mut league = fresh();
+            let inputs = Inputs::new([path.display().to_string()]);
+            ingest::rate(&inputs, &mut league, &Reading::default()).unwrap();
+            assert_eq!(league.standings(), replay.standings(), "{system} {path:?}");
+            assert_eq!(league.matches_rated(), 6);
+        }
+    }
+    // A match without a time after the dated ones: refused, whichever the format.
+    let late = "{\"match\":\"u9\",\"results\":[{\"player\":\"ann\",\"rank\":1},{\"player\":\"bo\",\"rank\":2}]}\n";
+    std::fs::write(&jsonl_path, format!("{jsonl}{late}")).unwrap();
+    std::fs::write(&csv_path, format!("{csv}u9,ann,1,\nu9,bo,2,\n")).unwrap();
+    for (path, line, dated_line) in [(&jsonl_path, 7, 3), (&csv_path, 20, 8)] {
+        let mut league = fresh_sme();
+        let inputs = Inputs::new([path.display().to_string()]);
+        let e = ingest::rate(&inputs, &mut league, &Reading::default()).unwrap_err();
+        let ingest::IngestError::BadMatches { count: 1, listed } = e else {
+            panic!("{e}");
+        };
+        let said = listed[0].to_string();
+        assert!(
+            said.contains(&format!(
+                "{}:{line}: field `time`: \"\" is not valid, expected a time: once a match has a time, every later match needs one (only the matches before the first with a time may have none); match \"u9\" comes after match \"d3\" (line {dated_line}), which has one",
+                path.display()
+            )),
+            "{said}"
+        );
+    }
+    // Across files alike: a file of undated matches after one with dated matches.
+    let undated = dir.join("undated.csv");
+    std::fs::write(&undated, "match,player,rank\nu8,ann,1\nu8,bo,2\n").unwrap();
+    std::fs::write(&csv_path, csv).unwrap();
+    let files = [&csv_path, &undated].map(|p| p.display().to_string());
+    let e = ingest::rate(&Inputs::new(files), &mut fresh_sme(), &Reading::default()).unwrap_err();
+    let ingest::IngestError::BadMatches { count: 1, listed } = e else {
+        panic!("{e}");
+    };
+    let said = listed[0].to_string();
+    assert!(
+        said.contains(&format!(
+            "{}:2: field `time`: \"\" is not valid, expected a time: once a match has a time, every later match needs one (only the matches before the first with a time may have none); an earlier file has dated matches",
+            undated.display()
+        )),
+        "{said}"
+    );
+    // The other way round is a history that begins without times.
+    let files = [&undated, &csv_path].map(|p| p.display().to_string());
+    ingest::rate(&Inputs::new(files), &mut fresh_sme(), &Reading::default()).unwrap();
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// `league` after rating `games` (id, time, players best first) in the order of `ids`.
+fn replayed(mut league: League, games: &[(&str, Option<&str>, [&str; 3])], ids: &[&str]) -> League {
+    for id in ids {
+        let (id, time, players) = games.iter().find(|g| g.0 == *id).unwrap();
+        let mut m = Match::builder(*id);
+        if let Some(t) = time {
+            m = m.time(podium_io::parse_time(t).unwrap());
+        }
+        for (i, p) in players.iter().enumerate() {
+            m = m.player(*p, podium::Finish::Rank((i + 1) as f64));
+        }
+        league.apply(&m.build().unwrap()).unwrap();
+    }
+    league
+}
+
+/// An empty league rated by `sme`.
+fn fresh_sme() -> League {
+    League::new(podium::system("sme", &podium::Settings::new()).unwrap())
+}

@@ -346,6 +346,10 @@ pub struct League {
     /// Whether a season was started (`new_season`): the board then lists the season's
     /// players only ([`podium::season::season_standings`]).
     in_season: bool,
+    /// Whether `inner` has rated a match with a time ([`has_dated`]), once known: what
+    /// `rate()` asks before each match without a time, kept so as not to look at every
+    /// player each time. `None` where `inner` changed otherwise than by `apply`.
+    dated: Option<bool>,
 }
 
 /// A player of a stored history not yet met by the league, in the map from the store's
@@ -367,18 +371,18 @@ fn record(h: &mut History, m: &podium::Match, report: &podium::MatchReport) {
     );
 }
 
-/// Why a match's time does not fit the league's matches, in the readers' words: every
-/// match of a league has a time, or none does (times order the matches).
-fn mixed_times(id: &str, earlier_timed: bool, time: Option<i64>) -> String {
+/// Why match `id`, without a time, cannot follow the league's matches, in the readers'
+/// words: once a match has a time, every later match needs one (one without would be
+/// rated before the dated ones), as in files and on the league server.
+fn needs_time(id: &str) -> String {
     format!(
-        "match {id:?}: field `time`: {:?} is not valid, expected {}",
-        time.map(podium_io::format_time).unwrap_or_default(),
-        podium_io::times_expected(earlier_timed)
+        "match {id:?}: field `time`: \"\" is not valid, expected {}",
+        podium_io::times_expected()
     )
 }
 
 /// Why rating files stopped midway: Ctrl-C (or another signal's exception), or a match
-/// whose time does not fit the league's matches.
+/// without a time after the league's dated matches.
 #[derive(Debug)]
 enum Stop {
     Signal(PyErr),
@@ -461,15 +465,12 @@ fn saved_error(e: podium_io::saved::SavedFileError) -> PyErr {
     err
 }
 
-/// Whether the matches `league` rated have times (`None` before its first match), as
-/// the first player who played says: every match has a time or none does, so one player
-/// tells, and the first one is found at once.
-fn timed(league: &podium::League) -> Option<bool> {
-    league
-        .players()
-        .iter()
-        .find(|p| p.stats.games > 0)
-        .map(|p| p.stats.last_time.is_some())
+/// Whether `league` has rated a match with a time: then every later match needs one. A
+/// league may begin with matches without a time, so every player may have to be looked
+/// at. The time of a player's last match stays across seasons, and so does the answer,
+/// but after a hard reset, which starts every player over without statistics.
+fn has_dated(league: &podium::League) -> bool {
+    league.players().iter().any(|p| p.stats.last_time.is_some())
 }
 
 impl League {
@@ -482,6 +483,7 @@ impl League {
             spare: None,
             base: None,
             in_season: false,
+            dated: Some(false),
         }
     }
 
@@ -510,6 +512,7 @@ impl League {
         Ok(League {
             base: history.then(|| inner.clone()),
             in_season: inner.seasons() > 0,
+            dated: None,
             inner,
             system,
             log: history.then(Log::new),
@@ -523,9 +526,18 @@ impl League {
         (self.inner.matches_rated() + 1).to_string()
     }
 
+    /// Whether the league has rated a match with a time ([`has_dated`]).
+    fn dated(&mut self) -> bool {
+        let inner = &self.inner;
+        *self.dated.get_or_insert_with(|| has_dated(inner))
+    }
+
     /// Rates one built match, keeps it and records it; returns its report.
     fn apply(&mut self, m: &podium::Match) -> Result<Report, RateError> {
         let report = self.inner.apply(m)?;
+        if m.time().is_some() {
+            self.dated = Some(true);
+        }
         if let Some(h) = &mut self.history {
             record(h, m, &report);
         }
@@ -692,8 +704,9 @@ struct Rater<'a> {
     /// Positions (in the order given) of the matches left out.
     skipped: Vec<usize>,
     rated: u64,
-    /// Whether the league's matches have times (`None`: no match yet).
-    timed: Option<bool>,
+    /// Whether the league has rated (or, after a bad match, checked) a match with a
+    /// time: every later match needs one.
+    dated: bool,
     /// Matches handled since signals were last looked for.
     since_signals: usize,
     /// Ctrl-C (or another signal's exception), which stops rating.
@@ -713,30 +726,24 @@ impl Rater<'_> {
         self.interrupted.is_none()
     }
 
-    /// Whether a match with (or without) a time fits the league's matches; notes it as
-    /// bad when not.
+    /// Whether a match with (or without) a time may follow the league's matches: one
+    /// without a time may not follow one with a time. Notes it as bad when not.
     fn time_fits(&mut self, k: usize, id: &str, time: Option<i64>) -> bool {
-        match self.timed {
-            None => {
-                self.timed = Some(time.is_some());
-                true
-            }
-            Some(t) if t == time.is_some() => true,
-            Some(t) => {
-                self.bad_count += 1;
-                self.skipped.push(k);
-                if self.skip_bad || self.bad.len() < crate::errors::MAX_LISTED {
-                    self.bad.push(BadMatch {
-                        message: mixed_times(id, t, time),
-                        file: None,
-                        line: None,
-                        field: Some("time".to_string()),
-                        match_id: Some(id.to_string()),
-                    });
-                }
-                false
-            }
+        if time.is_some() || !self.dated {
+            return true;
         }
+        self.bad_count += 1;
+        self.skipped.push(k);
+        if self.skip_bad || self.bad.len() < crate::errors::MAX_LISTED {
+            self.bad.push(BadMatch {
+                message: needs_time(id),
+                file: None,
+                line: None,
+                field: Some("time".to_string()),
+                match_id: Some(id.to_string()),
+            });
+        }
+        false
     }
 
     /// Whether rating has stopped at a bad match and the rest is only checked.
@@ -752,14 +759,16 @@ impl Rater<'_> {
             return None;
         }
         if self.checking() {
-            if let Err(e) = self.league.try_rate(m) {
-                self.note(k, m.id(), &e);
+            match self.league.try_rate(m) {
+                Ok(_) => self.dated |= m.time().is_some(),
+                Err(e) => self.note(k, m.id(), &e),
             }
             return None;
         }
         match self.league.apply(m) {
             Ok(report) => {
                 self.rated += 1;
+                self.dated |= m.time().is_some();
                 if let Some(h) = self.history.as_deref_mut() {
                     record(h, m, &report);
                 }
@@ -816,11 +825,8 @@ impl Rater<'_> {
                 return;
             }
             let i = at(k);
-            if s.batching
-                && self.plain(store, i)
-                && self.timed.is_none_or(|t| t == store.time(i).is_some())
-            {
-                self.timed = Some(store.time(i).is_some());
+            // A plain match has no time: it is held while the league has none either.
+            if s.batching && self.plain(store, i) && !self.dated {
                 s.held.push(store, k, i, &s.index);
                 if s.held.batch.len() >= ingest::HELD_MATCHES {
                     self.rate_held(store, &mut s);
@@ -1054,14 +1060,14 @@ impl League {
         let own_mark = self.log.as_ref().map(|l| l.own.mark());
         // Kept to undo the batch: on a bad match (without skip_bad) or on Ctrl-C.
         let snapshot = (self.inner.clone(), self.history.as_ref().map(History::mark));
-        let timed = timed(&self.inner);
+        let dated = self.dated();
         let League {
             inner,
             history,
             log,
             ..
         } = self;
-        let (rated, bad, bad_count, skipped, interrupted) = py.detach(|| {
+        let (rated, bad, bad_count, skipped, interrupted, dated) = py.detach(|| {
             let mut rater = Rater {
                 league: inner,
                 history: history.as_mut(),
@@ -1071,7 +1077,7 @@ impl League {
                 bad_count: 0,
                 skipped: Vec::new(),
                 rated: 0,
-                timed,
+                dated,
                 since_signals: 0,
                 interrupted: None,
             };
@@ -1087,6 +1093,7 @@ impl League {
                 rater.bad_count,
                 rater.skipped,
                 rater.interrupted,
+                rater.dated,
             )
         });
         // A signal that came after the last look still undoes the batch.
@@ -1111,6 +1118,7 @@ impl League {
                 "pass skip_bad=True to rate the rest",
             ));
         }
+        self.dated = Some(dated);
         if let Some(log) = self.log.as_mut() {
             match stored {
                 Some((store, order)) => log.ops.push(Op::Stored {
@@ -1144,13 +1152,16 @@ impl League {
         }
         let before = self.inner.matches_rated();
         let snapshot = (self.inner.clone(), self.history.as_ref().map(History::mark));
+        // The files keep the rule on times among themselves (the readers see to it), but
+        // after the league's dated matches every match needs a time.
+        let dated = self.dated();
+        // The files change the league's matches (or a failure puts the league back):
+        // whether it has a dated one is found again when next asked.
+        self.dated = None;
         let League { inner, history, .. } = self;
         let mut since_signals = 0;
-        // The files agree on times among themselves (the readers see to it), but a league
-        // that has rated matches must check theirs against its own.
-        let timed = timed(inner);
         let outcome = py.detach(|| {
-            if history.is_none() && timed.is_none() {
+            if history.is_none() && !dated {
                 return Outcome::Plain(ingest::rate(&inputs, inner, reading));
             }
             // Match by match: to record every match's report, to check its time, and to
@@ -1160,10 +1171,8 @@ impl League {
                 inner,
                 &Reading::default(),
                 |_, m, r| {
-                    if let Some(t) = timed {
-                        if t != m.time().is_some() {
-                            return Err(Stop::Time(mixed_times(m.id(), t, m.time())));
-                        }
+                    if dated && m.time().is_none() {
+                        return Err(Stop::Time(needs_time(m.id())));
                     }
                     if let Some(h) = history.as_mut() {
                         record(h, m, r);
@@ -1377,14 +1386,12 @@ impl League {
         })
     }
 
-    /// Refuses a match whose time does not fit the league's matches (a `RateError`).
-    fn check_time(&self, m: &podium::Match) -> PyResult<()> {
-        match timed(&self.inner) {
-            Some(t) if t != m.time().is_some() => Err(crate::errors::RateError::new_err(
-                mixed_times(m.id(), t, m.time()),
-            )),
-            _ => Ok(()),
+    /// Refuses a match without a time after the league's dated matches (a `RateError`).
+    fn check_time(&mut self, m: &podium::Match) -> PyResult<()> {
+        if m.time().is_none() && self.dated() {
+            return Err(crate::errors::RateError::new_err(needs_time(m.id())));
         }
+        Ok(())
     }
 }
 
@@ -1502,7 +1509,8 @@ impl League {
     ///
     /// Raises `MatchError` for a match that cannot exist and `RateError` for one the
     /// system cannot rate (factors that tell entries apart, for a system that does not
-    /// rate factors); nothing changes then.
+    /// rate factors) or one without a time after a match with a time; nothing changes
+    /// then.
     #[pyo3(signature = (r#match, /, *, id=None, time=None, factors=None))]
     fn rate(
         &mut self,
@@ -1520,9 +1528,11 @@ impl League {
     ///
     /// All or nothing: if a match cannot be rated, nothing of the batch is applied and
     /// `RateError` lists every such match, unless `skip_bad=True`, which rates the
-    /// others and lists the bad ones in the summary. Every match of a league has a time,
-    /// or none does. The interpreter's lock is released while rating; Ctrl-C stops it and
-    /// leaves the league as it was (`KeyboardInterrupt`).
+    /// others and lists the bad ones in the summary. A league may begin with matches
+    /// without a time, but once it has rated one with a time, every later match needs one
+    /// (a match without is a bad match naming the field `time`). The interpreter's lock is
+    /// released while rating; Ctrl-C stops it and leaves the league as it was
+    /// (`KeyboardInterrupt`).
     ///
     /// `at_once`: free-for-alls rated in batches on every core (`True`), one by one
     /// (`False`), or, by default (`None`), the way the first matches, timed, show to be
@@ -1547,11 +1557,12 @@ impl League {
     /// when every bad match is one the system cannot rate) listing every bad match by
     /// file and line, unless `skip_bad=True`. With `factors`, a system that does not
     /// rate factors raises `RateError` before anything is read. A league that keeps its
-    /// history reads the files again when `history()` is first asked for. A league that
-    /// has rated matches reads the files the general way, match by match, and refuses
-    /// (`RateError`) a match with a time when its matches have none, or the reverse. The
-    /// interpreter's lock is released while rating; Ctrl-C leaves the league as it was
-    /// (`KeyboardInterrupt`).
+    /// history reads the files again when `history()` is first asked for. A file may
+    /// begin with matches without a time (rated first, in order), but once a match has a
+    /// time every later match needs one; a league that has rated a match with a time
+    /// reads the files the general way, match by match, and refuses (`RateError`) a match
+    /// without a time. The interpreter's lock is released while rating; Ctrl-C leaves the
+    /// league as it was (`KeyboardInterrupt`).
     ///
     /// `at_once`: plain files' free-for-alls rated in batches on every core (`True`), one by one
     /// (`False`), or, by default (`None`), the way the first matches, timed, show to be
@@ -1825,6 +1836,7 @@ impl League {
             .inner
             .new_season(&reset)
             .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        self.dated = None;
         if let Some(log) = &mut self.log {
             log.ops.push(Op::Season(reset));
         }
@@ -1881,6 +1893,7 @@ impl League {
             spare: None,
             base: self.base.clone(),
             in_season: self.in_season,
+            dated: self.dated,
         }
     }
 

@@ -109,35 +109,48 @@ def test_min_games_minus_one_is_a_value_error_not_an_overflow():
     assert len(league.standings(min_games=1)) == 2
 
 
+RULE = ("expected a time: once a match has a time, every later match needs one (only the "
+        "matches before the first with a time may have none)")
+
+
 def test_an_untimed_match_after_timed_ones_is_refused_as_the_readers_refuse_it():
     league = podium.League("sme")
     league.rate(["a", "b"], time="2024-05-01")
-    with pytest.raises(podium.RateError,
-                       match=r'^match "2": field `time`: "" is not valid, expected a time: '
-                             r"earlier matches have one, so every match needs one$"):
+    with pytest.raises(podium.RateError) as err:
         league.rate(["a", "b"])
+    assert str(err.value) == f'match "2": field `time`: "" is not valid, {RULE}'
     with pytest.raises(podium.RateError, match="expected a time"):
         league.rate(podium.Match(["a", "b"], id="m"))
     assert league.matches_rated == 1
-    with pytest.raises(podium.RateError, match="expected a time: earlier matches have one"):
+    with pytest.raises(podium.RateError, match="expected a time: once a match has a time"):
         league.rate_many([podium.Match(["a", "b"], time="2024-05-02"), ["b", "a"]])
     assert league.matches_rated == 1
     summary = league.rate_many([podium.Match(["a", "b"], time="2024-05-02"), ["b", "a"]],
                                skip_bad=True)
     assert summary.rated == 1
-    assert summary.skipped == ['match "3": field `time`: "" is not valid, expected a time: '
-                               "earlier matches have one, so every match needs one"]
+    assert summary.skipped == [f'match "3": field `time`: "" is not valid, {RULE}']
+    # Within one batch too: a match without a time after one with a time.
+    fresh = podium.League("sme")
+    with pytest.raises(podium.RateError) as err:
+        fresh.rate_many([["a", "b"], podium.Match(["b", "a"], time="2024-05-02"), ["a", "b"]])
+    assert str(err.value).count("field `time`") == 1 and 'match "3"' in str(err.value)
+    assert fresh.matches_rated == 0
 
 
-def test_a_timed_match_after_untimed_ones_is_refused():
+def test_a_timed_match_after_untimed_ones_is_taken_as_the_league_server_takes_it():
+    # A league may begin without times and take dated matches later; the undated ones,
+    # rated first, age nobody.
     league = podium.League("sme")
     league.rate(["a", "b"])
-    with pytest.raises(podium.RateError,
-                       match=r'^match "2": field `time`: "2024-05-01" is not valid, '
-                             r"expected no time: earlier matches have none, so times would not "
-                             r"order the matches$"):
-        league.rate(["a", "b"], time="2024-05-01")
-    assert league.matches_rated == 1
+    league.rate(["a", "b"], time="2024-05-01")
+    assert league.matches_rated == 2
+    at_once = podium.League("sme")
+    at_once.rate_many([["a", "b"], podium.Match(["a", "b"], time="2024-05-01")])
+    assert at_once.standings() == league.standings()
+    # Once a season starts, the dated matches still count.
+    league.new_season()
+    with pytest.raises(podium.RateError, match="expected a time"):
+        league.rate(["b", "a"])
 
 
 def test_rate_files_refuses_matches_whose_times_do_not_fit_the_league(tmp_path):
@@ -147,24 +160,94 @@ def test_rate_files_refuses_matches_whose_times_do_not_fit_the_league(tmp_path):
     timed_file.write_text("match,player,rank,time\nt1,a,1,2024-05-01\nt1,b,2,2024-05-01\n")
     league = podium.League("sme")
     league.rate(["a", "b"], time="2024-04-01")
-    with pytest.raises(podium.RateError, match=r'^match "g1": field `time`: "" is not valid, '
-                                               r"expected a time: earlier matches have one"):
+    with pytest.raises(podium.RateError) as err:
         league.rate_files(plain)
+    assert str(err.value) == f'match "g1": field `time`: "" is not valid, {RULE}'
     assert league.matches_rated == 1
     assert league.rate_files(timed_file).rated == 1
+    # A league without times takes a file with times, then refuses one without.
     untimed = podium.League("sme")
     untimed.rate_files(plain)
-    with pytest.raises(podium.RateError, match=r'^match "t1": field `time`: "2024-05-01" is not '
-                                               r"valid, expected no time: earlier matches have none"):
-        untimed.rate_files(timed_file)
-    assert untimed.matches_rated == 1
+    assert untimed.rate_files(timed_file).rated == 1
+    with pytest.raises(podium.RateError, match='^match "g1": field `time`: "" is not valid, '
+                                               "expected a time"):
+        untimed.rate_files(plain)
+    assert untimed.matches_rated == 2
+
+
+# Matches without a time first, then dated ones out of time order, as the league server's
+# ledger keeps them: it rates the undated ones first in ledger order, then the dated ones
+# by time (ties in ledger order).
+SERVER_LEDGER = [
+    ("u1", None, ["ann", "bo", "cy"]),
+    ("u2", None, ["cy", "ann", "bo"]),
+    ("d3", "2024-05-09", ["bo", "cy", "ann"]),
+    ("d1", "2024-05-01", ["ann", "cy", "bo"]),
+    ("d2", "2024-05-01", ["cy", "bo", "ann"]),
+    ("d4", "2024-06-20", ["bo", "ann", "cy"]),
+]
+SERVER_ORDER = ["u1", "u2", "d1", "d2", "d3", "d4"]
+
+
+def write_ledger(tmp_path, games):
+    import json
+    jsonl = tmp_path / "ledger.jsonl"
+    jsonl.write_text("".join(
+        json.dumps({"match": m, **({"time": t} if t else {}),
+                    "results": [{"player": p, "rank": i + 1} for i, p in enumerate(ps)]}) + "\n"
+        for m, t, ps in games))
+    csv_path = tmp_path / "ledger.csv"
+    csv_path.write_text("match,player,rank,time\n" + "".join(
+        f"{m},{p},{i + 1},{t or ''}\n" for m, t, ps in games for i, p in enumerate(ps)))
+    return jsonl, csv_path
+
+
+@pytest.mark.parametrize("system", ["glicko2", "sme", "trueskill"])
+def test_a_file_that_begins_without_times_rates_as_the_league_server_rates_it(tmp_path, system):
+    jsonl, csv_path = write_ledger(tmp_path, SERVER_LEDGER)
+    served = podium.League(system)
+    by_id = {m: (t, ps) for m, t, ps in SERVER_LEDGER}
+    for m in SERVER_ORDER:
+        t, ps = by_id[m]
+        served.rate(podium.Match(ps, id=m, time=t))
+    want = served.standings()
+    for path in (jsonl, csv_path):
+        league = podium.League(system)
+        assert league.rate_files(path).rated == 6
+        assert league.standings() == want, path
+        read = podium.read(path)
+        assert [m.id for m in read] == SERVER_ORDER
+        again = podium.League(system)
+        again.rate_many(read)
+        assert again.standings() == want, path
+    # Undated matches rated first, then files with times: as one file.
+    league = podium.League(system)
+    league.rate(podium.Match(["ann", "bo", "cy"], id="u1"))
+    league.rate(podium.Match(["cy", "ann", "bo"], id="u2"))
+    dated, _ = write_ledger(tmp_path, SERVER_LEDGER[2:])
+    league.rate_files(dated)
+    assert league.standings() == want
+
+
+def test_a_file_with_a_match_without_a_time_after_a_dated_one_is_refused(tmp_path):
+    games = SERVER_LEDGER[:4] + [("u9", None, ["ann", "bo"])]
+    jsonl, csv_path = write_ledger(tmp_path, games)
+    for path, line, dated_line in ((jsonl, 5, 3), (csv_path, 14, 8)):
+        with pytest.raises(podium.ReadError) as err:
+            podium.read(path)
+        e = err.value
+        assert (e.file, e.line, e.field, e.match_id) == (str(path), line, "time", "u9")
+        assert e.errors == [f'{path}:{line}: field `time`: "" is not valid, {RULE}; match "u9" '
+                            f'comes after match "d3" (line {dated_line}), which has one']
+        with pytest.raises(podium.ReadError, match="expected a time"):
+            podium.League("sme").rate_files(path)
 
 
 def test_the_readers_word_mixed_times_as_the_league_does(tmp_path):
     path = tmp_path / "mixed.csv"
     path.write_text("match,player,rank,time\n1,a,1,2024-05-01\n1,b,2,2024-05-01\n2,a,1,\n2,b,2,\n")
-    with pytest.raises(podium.ReadError, match="expected a time: earlier matches have one, "
-                                               "so every match needs one"):
+    with pytest.raises(podium.ReadError, match="expected a time: once a match has a time, "
+                                               "every later match needs one"):
         podium.read_csv(path)
 
 

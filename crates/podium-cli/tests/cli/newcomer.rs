@@ -278,7 +278,7 @@ fn rows_of_a_match_apart_are_named_as_such() {
         err.contains("h.csv:8: match \"m1\" appears again after other matches: its rows on line 2 and on line 8 are apart"),
         "{err}"
     );
-    // JSON Lines: one match a line, so the lines are the two matches'.
+    // JSON Lines: one match a line, so it is the id that is used twice.
     let games = d.file(
         "g.jsonl",
         "{\"match\":\"m1\",\"results\":[{\"player\":\"A\",\"rank\":1},{\"player\":\"B\",\"rank\":2}]}\n\
@@ -287,7 +287,7 @@ fn rows_of_a_match_apart_are_named_as_such() {
     );
     let err = podium(&["rate", &games]).err().to_string();
     assert!(
-        err.contains("g.jsonl:3: match \"m1\" appears again after other matches: its rows on line 1 and on line 3 are apart"),
+        err.contains("g.jsonl:3: field `match`: \"m1\" is not valid, expected an id of its own: the match on line 1 has this id already, and a match id names one match"),
         "{err}"
     );
 }
