@@ -119,8 +119,9 @@ pub enum ReadError {
         /// The column (its name in the header, or its 1-based number).
         field: String,
     },
-    /// A match whose rows are not contiguous: the id reappears after other matches.
-    #[error("{file}:{line}: match {match_id:?} appears again after other matches: its rows on line {first_line} and on line {line} are apart, and a match's rows must be together (sort the file by match)")]
+    /// A match whose rows are not contiguous: the id reappears after other matches (the
+    /// rows of one match apart, or two matches of one id).
+    #[error("{file}:{line}: match {match_id:?} appears again after other matches: its rows on line {first_line} and on line {line} are apart, and a match's rows must be together (sort the file by match), or two matches share the id (give one of them an id of its own)")]
     NotContiguous {
         /// The file.
         file: String,

@@ -1950,7 +1950,7 @@ mod tests {
                 assert_eq!(all, outcomes(CsvMatches::new("t.csv", text.as_bytes())));
                 assert_eq!(
                     all.last().unwrap().as_ref().unwrap_err(),
-                    "t.csv:8: match \"g1\" appears again after other matches: its rows on line 2 and on line 8 are apart, and a match's rows must be together (sort the file by match)"
+                    "t.csv:8: match \"g1\" appears again after other matches: its rows on line 2 and on line 8 are apart, and a match's rows must be together (sort the file by match), or two matches share the id (give one of them an id of its own)"
                 );
             }
         }
