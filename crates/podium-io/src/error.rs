@@ -42,6 +42,25 @@ pub enum ReadError {
         /// What the column accepts.
         expected: String,
     },
+    /// A line of a file where a line is one match (JSON Lines) that is not a readable
+    /// match, and whose match id could not be read: not JSON, not a match object, no
+    /// `match`, a byte that is not UTF-8. The next line is the next match, so the error
+    /// is confined to its line: a bad match, as one with an id is (with `--skip-bad` the
+    /// line is skipped), and reading goes on. A line whose match id was read is a
+    /// [`ReadError::Field`] of that match.
+    #[error("{file}:{line}: field `{field}`: {value:?} is not valid, expected {expected}")]
+    BadLine {
+        /// The file.
+        file: String,
+        /// 1-based line.
+        line: u64,
+        /// The field at fault (`json` for the line as a whole).
+        field: String,
+        /// The text found.
+        value: String,
+        /// What the field (or the line) should hold.
+        expected: String,
+    },
     /// The rows of a match do not form a valid match.
     #[error("{file}:{line}: match {match_id:?}, field `{field}`: {source}")]
     Match {
@@ -94,7 +113,9 @@ pub enum ReadError {
     /// A line longer than the readers read ([`crate::MAX_LINE`] in CSV, where the line
     /// breaks inside quoted fields count; [`crate::MAX_JSON_LINE`] in JSON Lines): no
     /// match file has one, and reading on would take memory without bound (a file
-    /// without line breaks, such as `/dev/zero`). Reading stops here.
+    /// without line breaks, such as `/dev/zero`). Reading stops here, in JSON Lines too,
+    /// where other bad lines are skipped ([`ReadError::BadLine`]): to skip this one would
+    /// be to read on to a line break that such a file never gives.
     #[error("{file}:{line}: a line longer than {}, the most a {format} line may hold{}", size(*limit), quote_line.map(|q| format!(" (the quote opened on line {q} is still open there: a quoted field runs on to its closing quote)")).unwrap_or_default())]
     LineTooLong {
         /// The file.
@@ -135,7 +156,8 @@ pub enum ReadError {
 }
 
 impl ReadError {
-    /// The match the error belongs to, when known: with `--skip-bad` that match is skipped.
+    /// The match the error belongs to, when known: with `--skip-bad` that match is skipped
+    /// (as is a [`ReadError::BadLine`], whose id is not known).
     #[must_use]
     pub fn match_id(&self) -> Option<&str> {
         match self {
@@ -148,7 +170,9 @@ impl ReadError {
         }
     }
 
-    /// Whether reading can go on after this error (a bad match, not a broken file).
+    /// Whether reading can go on after this error (a bad match, not a broken file): an
+    /// error of a match whose id is known, or of a line that is one match
+    /// ([`ReadError::BadLine`]).
     #[must_use]
     pub fn is_recoverable(&self) -> bool {
         matches!(
@@ -156,11 +180,43 @@ impl ReadError {
             ReadError::Field {
                 match_id: Some(_),
                 ..
-            } | ReadError::Match { .. }
+            } | ReadError::BadLine { .. }
+                | ReadError::Match { .. }
                 | ReadError::NotContiguous { .. }
                 | ReadError::Repeated { .. }
                 | ReadError::RatedBefore { .. }
         )
+    }
+
+    /// The error of `field` on `line`, a line that is one match (JSON Lines): a
+    /// [`ReadError::Field`] of the match when its id was read, else a
+    /// [`ReadError::BadLine`]; either way a bad match, skipped with `--skip-bad`.
+    pub(crate) fn of_line(
+        file: &str,
+        line: u64,
+        match_id: Option<String>,
+        field: String,
+        value: String,
+        expected: String,
+    ) -> Self {
+        let file = file.to_string();
+        match match_id {
+            Some(id) => ReadError::Field {
+                file,
+                line,
+                match_id: Some(id),
+                field,
+                value,
+                expected,
+            },
+            None => ReadError::BadLine {
+                file,
+                line,
+                field,
+                value,
+                expected,
+            },
+        }
     }
 }
 

@@ -4,7 +4,11 @@
 //! Blank lines are ignored. `time` may be left out of the first matches only: once a match
 //! has a time, every later match needs one ([`crate::times_expected`]), as the league
 //! server's export of a league that began without dates has it. A line is one match, so a
-//! match id given again is a second match under the first one's id, and an error.
+//! match id given again is a second match under the first one's id, and an error; and a
+//! line that is not a readable match (not JSON, not a match object, without a match id,
+//! not UTF-8) is a bad match of its own ([`ReadError::BadLine`] when its id is not
+//! known), after which reading goes on at the next line. Only a line longer than
+//! [`crate::MAX_JSON_LINE`] stops reading.
 //!
 //! Factor fields ([`ReadOptions::factors`]) are more fields of a result, a string or a
 //! whole number ([`factor_value`]): `{"player":"ann","rank":1,"car":"red"}` read with the
@@ -260,10 +264,7 @@ impl<R: BufRead> JsonlMatches<R> {
         seen: &mut [bool],
         value: &mut serde_json::Value,
     ) -> Result<Vec<Vec<Factor>>, ReadError> {
-        let match_id = value
-            .get("match")
-            .and_then(|m| m.as_str())
-            .map(str::to_string);
+        let match_id = id_of(value);
         let Some(results) = value.get_mut("results").and_then(|r| r.as_array_mut()) else {
             return Ok(Vec::new());
         };
@@ -278,13 +279,15 @@ impl<R: BufRead> JsonlMatches<R> {
                     // The field is there, whatever it holds: a bad value is that match's
                     // error, not a field missing from the file.
                     seen[k] = true;
-                    let value = factor_value(kind, &raw).map_err(|e| ReadError::Field {
-                        file: file.to_string(),
-                        line,
-                        match_id: match_id.clone(),
-                        field: format!("results[{i}].{kind}"),
-                        value: e.given().chars().take(60).collect(),
-                        expected: e.expected(),
+                    let value = factor_value(kind, &raw).map_err(|e| {
+                        ReadError::of_line(
+                            file,
+                            line,
+                            match_id.clone(),
+                            format!("results[{i}].{kind}"),
+                            e.given().chars().take(60).collect(),
+                            e.expected(),
+                        )
                     })?;
                     factors.push(Factor::new(kind.as_str(), value));
                 }
@@ -302,11 +305,10 @@ impl<R: BufRead> JsonlMatches<R> {
 
     fn parse(&mut self) -> Result<Match, ReadError> {
         let line = self.line;
-        let text = std::str::from_utf8(&self.buf).map_err(|e| ReadError::Format {
-            file: self.file.clone(),
-            line,
-            message: format!("not valid UTF-8 text: {e}"),
-        })?;
+        let text = match std::str::from_utf8(&self.buf) {
+            Ok(text) => text,
+            Err(e) => return Err(not_utf8(&self.file, line, &self.buf, e.valid_up_to())),
+        };
         let parsed = if self.factor_kinds.is_empty() {
             serde_json::from_str(text).map(|jm| (jm, Vec::new()))
         } else {
@@ -315,7 +317,7 @@ impl<R: BufRead> JsonlMatches<R> {
             if let Some((path, written)) = repeated_key(text) {
                 let match_id = serde_json::from_str::<serde_json::Value>(text)
                     .ok()
-                    .and_then(|v| v.get("match").and_then(|m| m.as_str()).map(str::to_string));
+                    .and_then(|v| id_of(&v));
                 return Err(repeated(&self.file, line, match_id, path, &written));
             }
             match serde_json::from_str::<serde_json::Value>(text) {
@@ -333,18 +335,13 @@ impl<R: BufRead> JsonlMatches<R> {
             }
         };
         let (jm, factors): (JsonMatch, _) = parsed.map_err(|e| {
-            // Recover the match id if the line has one, so a bad match can be skipped.
+            // Recover the match id if the line has one, to name the match skipped; a line
+            // without one is skipped all the same.
             let value = serde_json::from_str::<serde_json::Value>(text).ok();
-            let match_id = value
-                .as_ref()
-                .and_then(|v| v.get("match").and_then(|m| m.as_str()).map(str::to_string));
-            let field = |field: String, value: String, expected: String| ReadError::Field {
-                file: self.file.clone(),
-                line,
-                match_id: match_id.clone(),
-                field,
-                value: value.chars().take(60).collect(),
-                expected,
+            let match_id = value.as_ref().and_then(id_of);
+            let field = |field: String, value: String, expected: String| {
+                let value = value.chars().take(60).collect();
+                ReadError::of_line(&self.file, line, match_id.clone(), field, value, expected)
             };
             if let Some((path, written)) = repeated_key(text) {
                 return repeated(&self.file, line, match_id.clone(), path, &written);
@@ -353,7 +350,10 @@ impl<R: BufRead> JsonlMatches<R> {
                 return field(
                     "json".into(),
                     text.to_string(),
-                    format!("a match object like {{\"match\":..,\"results\":[..]}} ({e})"),
+                    format!(
+                        "a match object like {{\"match\":..,\"results\":[..]}} ({})",
+                        on_the_line(&e)
+                    ),
                 );
             };
             if let Some((name, v)) = unknown_result_field(&value, &self.factor_kinds) {
@@ -465,15 +465,94 @@ fn repeated(
 ) -> ReadError {
     let key = path.rsplit('.').next().unwrap_or(&path);
     let key = key.split('[').next().unwrap_or(key).to_string();
-    ReadError::Field {
-        file: file.to_string(),
-        line,
-        match_id,
-        field: path,
-        value: written.chars().take(60).collect(),
-        expected: format!(
-            "`{key}` once: this object gives it twice, and which of the values is meant is not known"
-        ),
+    let expected = format!(
+        "`{key}` once: this object gives it twice, and which of the values is meant is not known"
+    );
+    let value = written.chars().take(60).collect();
+    ReadError::of_line(file, line, match_id, path, value, expected)
+}
+
+/// The match id of `value`, a line read as JSON, if it has one: its `match` (or `id`,
+/// another name of it) as a string.
+fn id_of(value: &serde_json::Value) -> Option<String> {
+    let id = value.get("match").or_else(|| value.get("id"))?;
+    id.as_str().map(str::to_string)
+}
+
+/// What serde says is wrong with a line that is not JSON, placed by its column: the
+/// text parsed is the line alone, so serde's "at line 1 column 9" would read as another
+/// line than the file's, which the error names.
+fn on_the_line(e: &serde_json::Error) -> String {
+    let said = e.to_string();
+    let at = format!(" at line {} column {}", e.line(), e.column());
+    match said.strip_suffix(&at) {
+        Some(what) if e.line() == 1 => format!("{what} at column {} of the line", e.column()),
+        _ => said,
+    }
+}
+
+/// The error of a line that is not UTF-8 text, `valid` the bytes before the first that
+/// is not: the field (a string or key of the JSON) that has the bytes, of the match when
+/// its id is whole; else the line as a whole. A line break never falls inside a UTF-8
+/// character, so the next line is read as it would be without this one.
+fn not_utf8(file: &str, line: u64, bytes: &[u8], valid: usize) -> ReadError {
+    // The text with each run of bytes that are not UTF-8 as one mark, a character the
+    // line does not have, to find the string the bytes are in.
+    let chunks: Vec<_> = bytes.utf8_chunks().collect();
+    let mark = ('\u{e000}'..='\u{f8ff}')
+        .find(|&c| chunks.iter().all(|k| !k.valid().contains(c)))
+        .unwrap_or(char::REPLACEMENT_CHARACTER);
+    let mut text = String::with_capacity(bytes.len());
+    for k in &chunks {
+        text.push_str(k.valid());
+        if !k.invalid().is_empty() {
+            text.push(mark);
+        }
+    }
+    let shown = |s: &str| s.replace(mark, "\u{fffd}");
+    let expected = format!("valid UTF-8 text (byte {} of the line is not)", valid + 1);
+    let value = serde_json::from_str::<serde_json::Value>(&text).ok();
+    let match_id = value
+        .as_ref()
+        .and_then(id_of)
+        .filter(|id| !id.contains(mark));
+    let (field, written) = value
+        .as_ref()
+        .and_then(|v| marked(v, mark, ""))
+        .unwrap_or_else(|| ("json".to_string(), text.clone()));
+    let written = shown(&written).chars().take(60).collect();
+    ReadError::of_line(file, line, match_id, shown(&field), written, expected)
+}
+
+/// The path (`results[1].player`) of the first string or key of `value` at `path` that
+/// has `mark`, with that string; `json` for the value itself.
+fn marked(value: &serde_json::Value, mark: char, path: &str) -> Option<(String, String)> {
+    use serde_json::Value;
+    let named = |path: &str| {
+        if path.is_empty() {
+            "json".to_string()
+        } else {
+            path.to_string()
+        }
+    };
+    match value {
+        Value::String(s) if s.contains(mark) => Some((named(path), s.clone())),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| marked(v, mark, &format!("{path}[{i}]"))),
+        Value::Object(object) => object.iter().find_map(|(k, v)| {
+            let at = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
+            if k.contains(mark) {
+                return Some((at, k.clone()));
+            }
+            marked(v, mark, &at)
+        }),
+        _ => None,
     }
 }
 
@@ -989,6 +1068,81 @@ mod tests {
             "{e2}"
         );
         assert_eq!(e2.match_id(), None);
+        // A line is one match: without an id, it is still a bad match of its own.
+        assert!(e2.is_recoverable());
+    }
+
+    /// A line that is not a readable match is confined to itself, whatever is wrong with
+    /// it: a bad match (without an id when none can be read), after which the next line
+    /// is read; the file, line, field and what was expected are named.
+    #[test]
+    fn a_line_that_is_not_a_match_is_a_bad_match_of_its_own() {
+        let good = |id: &str| line(id, None, "a", "b");
+        let bad: [&[u8]; 6] = [
+            b"{\"match\":\"g2\",\"results\":[{\"player\":\"a\",\"rank\":1},",
+            b"{\"results\":[{\"player\":\"a\",\"rank\":1},{\"player\":\"b\",\"rank\":2}]}",
+            b"[]",
+            b"{,}",
+            b"\xff\xfe{\"match\":\"g\"}",
+            b"{\"match\":7,\"results\":[]}",
+        ];
+        let want = [
+            r#"t.jsonl:2: field `json`: "{\"match\":\"g2\",\"results\":[{\"player\":\"a\",\"rank\":1}," is not valid, expected a match object like {"match":..,"results":[..]} (EOF while parsing a value at column 49 of the line)"#,
+            r#"t.jsonl:3: field `match`: "" is not valid, expected the match id, a string: it is required"#,
+            r#"t.jsonl:4: field `json`: "[]" is not valid, expected a match object like {"match":..,"results":[..]}"#,
+            // serde's "line 1" is the line within the JSON text: only the column is said.
+            r#"t.jsonl:5: field `json`: "{,}" is not valid, expected a match object like {"match":..,"results":[..]} (key must be a string at column 2 of the line)"#,
+            "t.jsonl:6: field `json`: \"\u{fffd}\u{fffd}{\\\"match\\\":\\\"g\\\"}\" is not valid, expected valid UTF-8 text (byte 1 of the line is not)",
+            r#"t.jsonl:7: field `match`: "7" is not valid, expected the match id, a string"#,
+        ];
+        let mut text = good("g1").into_bytes();
+        for b in bad {
+            text.extend_from_slice(b);
+            text.push(b'\n');
+        }
+        text.extend_from_slice(good("g9").as_bytes());
+        let got: Vec<_> = JsonlMatches::new("t.jsonl", &text[..]).collect();
+        assert_eq!(got.len(), 2 + bad.len());
+        assert_eq!(got[0].as_ref().unwrap().id(), "g1");
+        assert_eq!(got.last().unwrap().as_ref().unwrap().id(), "g9");
+        for (got, want) in got[1..=bad.len()].iter().zip(want) {
+            let e = got.as_ref().unwrap_err();
+            assert_eq!(e.to_string(), want);
+            assert!(e.is_recoverable(), "{e}");
+            assert_eq!(e.match_id(), None, "{e}");
+            assert!(matches!(e, ReadError::BadLine { .. }), "{e:?}");
+        }
+    }
+
+    /// A line that is not UTF-8 names the field whose text has the bytes, and the match
+    /// when its id is whole; the next line is read as if the bytes were not there.
+    #[test]
+    fn a_line_that_is_not_utf8_names_its_field_and_match() {
+        let text = b"{\"match\":\"g1\",\"results\":[{\"player\":\"a\xff\",\"rank\":1},{\"player\":\"b\",\"rank\":2}]}\n\
+            {\"match\":\"g\xe2\x82\",\"results\":[]}\n\
+            {\"id\":\"g3\",\"results\":[{\"pl\xc3ayer\":\"a\",\"rank\":1}]}\n\
+            {\"match\":\"g4\",\"results\":[{\"player\":\"a\",\"rank\":1},{\"player\":\"b\",\"rank\":2}]}\n";
+        let got: Vec<_> = JsonlMatches::new("t.jsonl", &text[..]).collect();
+        let errors: Vec<_> = got[..3].iter().map(|r| r.as_ref().unwrap_err()).collect();
+        assert_eq!(
+            errors[0].to_string(),
+            "t.jsonl:1: field `results[0].player`: \"a\u{fffd}\" is not valid, expected valid UTF-8 text (byte 38 of the line is not)"
+        );
+        assert_eq!(errors[0].match_id(), Some("g1"));
+        // The id itself is not whole: the line has none.
+        assert_eq!(
+            errors[1].to_string(),
+            "t.jsonl:2: field `match`: \"g\u{fffd}\" is not valid, expected valid UTF-8 text (byte 12 of the line is not)"
+        );
+        assert_eq!(errors[1].match_id(), None);
+        // A key, in a match named by `id`, the other name of `match`.
+        assert_eq!(
+            errors[2].to_string(),
+            "t.jsonl:3: field `results[0].pl\u{fffd}ayer`: \"pl\u{fffd}ayer\" is not valid, expected valid UTF-8 text (byte 27 of the line is not)"
+        );
+        assert_eq!(errors[2].match_id(), Some("g3"));
+        assert!(errors.iter().all(|e| e.is_recoverable()));
+        assert_eq!(got[3].as_ref().unwrap().id(), "g4");
     }
 
     /// A line that is JSON but not a match names the field at fault, what it holds and

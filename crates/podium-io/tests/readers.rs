@@ -1,5 +1,6 @@
 //! The readers on inputs that are not what they should be: pipes, endless lines, byte
-//! order marks, quotes never closed, keys given twice, and arbitrary bytes.
+//! order marks, quotes never closed, keys given twice, lines that are not matches, and
+//! arbitrary bytes.
 
 use std::convert::Infallible;
 use std::io::{self, BufReader, Read};
@@ -252,6 +253,76 @@ fn a_factors_object_in_json_lines_is_told_how_factors_are_written() {
         read[0].as_ref().unwrap_err().ends_with(r#"a match has the fields match, time and results; a factor is not an object but a field of the result itself, named by its kind: {"player":..,"rank":..,"seat":"1"}, read with `--factor seat` (in Python `factors=["seat"]`)"#),
         "{read:?}"
     );
+}
+
+/// In JSON Lines a line is one match: a line that is not a readable match (bad JSON, no
+/// match id, not an object) is a bad match of its own, as a bad match with an id is.
+/// With `skip_bad` the good matches are rated and the bad lines listed by line; without,
+/// every bad line is listed and nothing may be used.
+#[test]
+fn lines_that_are_not_matches_are_bad_matches_that_skip_bad_skips() {
+    let dir = scratch();
+    let g1 = "{\"match\":\"g1\",\"results\":[{\"player\":\"a\",\"rank\":1},{\"player\":\"b\",\"rank\":2}]}\n";
+    let g5 = "{\"match\":\"g5\",\"results\":[{\"player\":\"a\",\"rank\":2},{\"player\":\"b\",\"rank\":1}]}\n";
+    let bad = "{\"match\":\"g2\",\"results\":[{\"player\":\"a\",\"rank\":1},\n\
+        {\"results\":[{\"player\":\"a\",\"rank\":1},{\"player\":\"b\",\"rank\":2}]}\n\
+        []\n";
+    let path = dir.join("b.jsonl");
+    std::fs::write(&path, format!("{g1}{bad}{g5}")).unwrap();
+    let good = dir.join("good.jsonl");
+    std::fs::write(&good, format!("{g1}{g5}")).unwrap();
+    let file = path.display().to_string();
+    let want: Vec<String> = [
+        "2: field `json`: \"{\\\"match\\\":\\\"g2\\\",\\\"results\\\":[{\\\"player\\\":\\\"a\\\",\\\"rank\\\":1},\" is not valid, expected a match object like {\"match\":..,\"results\":[..]} (EOF while parsing a value at column 49 of the line)",
+        "3: field `match`: \"\" is not valid, expected the match id, a string: it is required",
+        "4: field `json`: \"[]\" is not valid, expected a match object like {\"match\":..,\"results\":[..]}",
+    ]
+    .iter()
+    .map(|m| format!("{file}:{m}"))
+    .collect();
+
+    let inputs = Inputs {
+        skip_bad: true,
+        ..Inputs::new([file.clone()])
+    };
+    let mut league = fresh_sme();
+    let done = ingest::rate(&inputs, &mut league, &Reading::default()).unwrap();
+    let skipped: Vec<String> = done.skipped.iter().map(ToString::to_string).collect();
+    assert_eq!(skipped, want);
+    assert_eq!(league.matches_rated(), 2);
+    // g1 and g5 rated as a file of them alone rates them.
+    let mut alone = fresh_sme();
+    ingest::rate(
+        &Inputs::new([good.display().to_string()]),
+        &mut alone,
+        &Reading::default(),
+    )
+    .unwrap();
+    assert_eq!(league.standings(), alone.standings());
+    // Read into memory too, as the evaluation commands read.
+    let loaded = ingest::load(&inputs, &Reading::default()).unwrap();
+    let ids: Vec<&str> = loaded.matches.iter().map(Match::id).collect();
+    assert_eq!(ids, ["g1", "g5"]);
+    assert_eq!(loaded.skipped.len(), 3);
+
+    // Without skip_bad: every bad line is listed, and nothing may be used.
+    let e = ingest::rate(
+        &Inputs::new([file.clone()]),
+        &mut fresh_sme(),
+        &Reading::default(),
+    )
+    .unwrap_err();
+    let ingest::IngestError::BadMatches { count, listed } = e else {
+        panic!("{e}");
+    };
+    assert_eq!(count, 3);
+    let listed: Vec<String> = listed.iter().map(ToString::to_string).collect();
+    assert_eq!(listed, want);
+    assert!(matches!(
+        ingest::load(&Inputs::new([file]), &Reading::default()),
+        Err(ingest::IngestError::BadMatches { count: 3, .. })
+    ));
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 mod arbitrary_bytes {

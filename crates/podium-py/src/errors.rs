@@ -112,6 +112,9 @@ impl BadMatch {
             | E::Repeated { file, line, .. } => (Some(file.clone()), Some(*line), None),
             E::Field {
                 file, line, field, ..
+            }
+            | E::BadLine {
+                file, line, field, ..
             } => (Some(file.clone()), Some(*line), Some(field.clone())),
             E::Match {
                 file, line, field, ..

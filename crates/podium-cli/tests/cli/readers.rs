@@ -1,7 +1,7 @@
 //! `podium` on inputs that are not what they should be: a named pipe, a file without
 //! line breaks, a byte-order mark, a quote never closed, a key given twice, a factors
-//! object, the last date, a bad list parameter; and what the tables say when there is
-//! nothing to say.
+//! object, JSON Lines lines that are not matches, the last date, a bad list parameter;
+//! and what the tables say when there is nothing to say.
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -102,6 +102,44 @@ fn an_unterminated_quote_names_where_it_opens() {
     assert_eq!(
         err.trim(),
         format!("error: {path}:3: field `player`: the quote that opens it is never closed (the field runs on to the end of the file); close it, or double a quote inside a quoted field (\"\")")
+    );
+}
+
+/// A JSON Lines line that is not a readable match (bad JSON, no match id, not an object)
+/// is a bad match of its own: `--skip-bad` rates the rest and lists it by line; without
+/// it, every such line is listed and nothing is rated.
+#[test]
+fn a_jsonl_line_that_is_not_a_match_is_a_bad_match() {
+    let d = Dir::new("readers-bad-lines");
+    let path = d.file(
+        "b.jsonl",
+        &format!(
+            "{LINE}{{\"match\":\"g2\",\"results\":[{{\"player\":\"ann\",\"rank\":1}},\n\
+             {{\"results\":[{{\"player\":\"ann\",\"rank\":1}},{{\"player\":\"bo\",\"rank\":2}}]}}\n\
+             []\n{}",
+            LINE.replace("g1", "g5")
+        ),
+    );
+    let listed = [
+        format!("{path}:2: field `json`: \"{{\\\"match\\\":\\\"g2\\\",\\\"results\\\":[{{\\\"player\\\":\\\"ann\\\",\\\"rank\\\":1}},\" is not valid, expected a match object like {{\"match\":..,\"results\":[..]}} (EOF while parsing a value at column 51 of the line)"),
+        format!("{path}:3: field `match`: \"\" is not valid, expected the match id, a string: it is required"),
+        format!("{path}:4: field `json`: \"[]\" is not valid, expected a match object like {{\"match\":..,\"results\":[..]}}"),
+    ];
+    let run = podium(&["rate", &path, "--format", "csv", "--skip-bad"]);
+    let rows = csv_rows(run.ok());
+    assert_eq!(rows.len(), 2);
+    assert!(rows.iter().all(|r| r["games"] == "2"), "{rows:?}");
+    let skipped = format!("skipped 3 bad matches:\n  {}\n", listed.join("\n  "));
+    assert_eq!(run.stderr, skipped);
+    let run = podium(&["rate", &path]);
+    assert_eq!(run.status, 2);
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+    assert_eq!(
+        run.err().trim(),
+        format!(
+            "error: 3 bad matches found, nothing rated (use --skip-bad to rate the rest):\n  {}",
+            listed.join("\n  ")
+        )
     );
 }
 
