@@ -1489,7 +1489,15 @@ impl KalmanMmrConfig {
                 l.debuts.1 = l.debuts.1 * self.prior_forgetting + x - off[p.entry].0;
             }
             let size = game.member_range(p.entry).len();
-            let mut bank = Bank::with_capacity(k);
+            // The next state, built where it is kept: its bank (the largest part) is
+            // written in place, not built apart and moved in.
+            let mut next = KalmanMmrState {
+                games: p.state.map_or(0, |s| s.games).saturating_add(1),
+                last,
+                dated: time.is_some(),
+                bank: Bank::new(),
+            };
+            let bank = &mut next.bank;
             let entry_team = &team[p.entry * k..(p.entry + 1) * k];
             // The entry's weights are the same under every filter.
             let (_, _, tw2, wsum) = entry_team[0];
@@ -1539,12 +1547,7 @@ impl KalmanMmrConfig {
                 k: None,
                 weight: p.weight,
             });
-            out.states.push(Some(State::new(KalmanMmrState {
-                games: p.state.map_or(0, |s| s.games).saturating_add(1),
-                last,
-                dated: time.is_some(),
-                bank,
-            })));
+            out.states.push(Some(State::new(next)));
         }
         // Each factor: the Kalman update of its own belief from every entry that carries
         // it (the entry's performance observes its players' mean skill plus its factors),
