@@ -110,6 +110,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     report_skipped(&loaded.skipped);
     let matches = loaded.matches;
     let dated = matches.iter().all(|m| m.time().is_some());
+    let undated = matches.iter().filter(|m| m.time().is_none()).count();
+    if !dated && undated < matches.len() {
+        // A history may begin without times; the smoother then steps by match.
+        eprintln!(
+            "note: {undated} of the {} matches have no time, so the history is smoothed by match number (times are used only when every match has one)",
+            matches.len()
+        );
+    }
     let start = Instant::now();
     let (mut h, ids) = History::from_matches(&matches, &config)?;
     let (step, passes) = h.converge();

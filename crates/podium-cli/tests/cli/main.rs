@@ -8,6 +8,7 @@ mod eval;
 mod examples;
 mod factors;
 mod groups;
+mod history;
 mod import;
 mod newcomer;
 mod one_way;
