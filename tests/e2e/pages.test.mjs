@@ -135,6 +135,40 @@ test("a game voided and one corrected from the list of games", async () => {
   assert.equal(board[0], "ann");
 });
 
+test("a game entered with scores is corrected as scores, its time of day kept", async () => {
+  const l = await createLeague("Scores E2E", "sme");
+  await post(l, { id: "s1", time: "2025-01-14T20:30:00Z",
+    results: [{ player: "ann", score: 31 }, { player: "bo", score: 25 }, { player: "cy", score: 12 }] });
+  await page.goto(`${base}/leagues/${l.id}`);
+  await page.fill("#token", l.admin_token);
+  const s1 = page.locator('#games tr[data-match="s1"]');
+  // The list shows scores as scores, best first, not as places.
+  assert.equal(await s1.locator(".result").textContent(), "ann 31 · bo 25 · cy 12");
+  await s1.locator("button.correct").click();
+  const edit = page.locator("#games tr.editing");
+  const boxes = edit.locator(".place-input");
+  assert.deepEqual(await boxes.evaluateAll((xs) => xs.map((x) => [x.value, x.getAttribute("aria-label")])),
+    [["31", "score"], ["25", "score"], ["12", "score"]]);
+  // bo's score was 35, not 25; the date is left as it was.
+  await boxes.nth(1).fill("35");
+  await edit.locator("button.save-correction").click();
+  await page.locator("#games-result .message.ok").getByText("Game s1 corrected").waitFor();
+  const g = (await ledger(l)).find((x) => (x.id ?? x.match) === "s1");
+  assert.deepEqual(g.results.map((r) => [r.player, r.score, r.rank]),
+    [["ann", 31, undefined], ["bo", 35, undefined], ["cy", 12, undefined]]);
+  assert.equal(g.time, "2025-01-14T20:30:00Z");
+  // Another day keeps the time of day; an emptied score is not sent as 0.
+  await page.locator('#games tr[data-match="s1"] button.correct').click();
+  await page.locator("#games tr.editing .edit-date").fill("2025-01-15");
+  const cy = page.locator("#games tr.editing .place-input").nth(2);
+  await cy.fill("");
+  assert.equal(await cy.evaluate((x) => x.validity.valueMissing && !x.form.checkValidity()), true);
+  await cy.fill("12");
+  await page.locator("#games tr.editing button.save-correction").click();
+  await page.waitForFunction(() => document.querySelector('#games tr[data-match="s1"] td:nth-child(3)')?.textContent.startsWith("2025-01-15"));
+  assert.equal((await ledger(l)).find((x) => (x.id ?? x.match) === "s1").time, "2025-01-15T20:30:00Z");
+});
+
 test("a name one letter or a letter case away from a player's is flagged before it is made", async () => {
   const l = await createLeague("Names E2E", "sme");
   await post(l, { results: [{ player: "Alice", rank: 1 }, { player: "Marcus", rank: 2 }] });

@@ -438,15 +438,21 @@ async function settingsForm(id, current, onDone) {
   return form;
 }
 
-// A game's result in a line: "1. ann · 2. bo, cy".
+// Whether a game's results are scores (higher = better) rather than places.
+const scoredGame = (results) => results.some((r) => r.score !== undefined && r.score !== null);
+
+// A game's result in a line: "1. ann · 2. bo, cy", or with scores, best first:
+// "ann 31 · bo, cy 25".
 function resultLine(results) {
-  const places = new Map();
-  for (const r of results) {
-    const key = r.rank ?? r.score ?? "";
-    if (!places.has(key)) places.set(key, []);
-    places.get(key).push(r.team ? `${r.player} (${r.team})` : r.player);
+  const scored = scoredGame(results);
+  const groups = new Map();
+  const ordered = scored ? [...results].sort((a, b) => b.score - a.score) : results;
+  for (const r of ordered) {
+    const key = (scored ? r.score : r.rank) ?? "";
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(r.team ? `${r.player} (${r.team})` : r.player);
   }
-  return [...places].map(([place, names]) => `${place}. ${names.join(", ")}`).join(" · ");
+  return [...groups].map(([key, names]) => (scored ? `${names.join(", ")} ${key}` : `${key}. ${names.join(", ")}`)).join(" · ");
 }
 
 // The league's games, newest first, each with "Correct" (an editor of its players and
@@ -460,13 +466,21 @@ function gamesList(id, ledger, known, onDone) {
   const path = (key) => `/api/leagues/${id}/matches/${encodeURIComponent(key)}`;
   function editor(tr, game) {
     const cells = tr.children.length;
+    // A game entered with scores is corrected as scores, one with places as places.
+    const scored = scoredGame(game.results);
+    const field = scored ? "score" : "rank";
     const lines = h("div", { class: "edit-rows" }, game.results.map((r) => h("div", { class: "row game-row" },
-      h("input", { class: "player-input", list: "known-players", value: r.player, "aria-label": "player", autocomplete: "off" }),
-      h("input", { class: "place-input", type: "number", min: 1, step: 1, value: r.rank ?? "", "aria-label": "place" }))));
-    const when = h("input", { type: "date", class: "edit-date", value: (game.time || "").slice(0, 10), "aria-label": "date" });
+      h("input", { class: "player-input", list: "known-players", value: r.player, "aria-label": "player", autocomplete: "off", required: true }),
+      scored
+        ? h("input", { class: "place-input score-input", type: "number", step: "any", value: r.score ?? "", "aria-label": "score", required: true })
+        : h("input", { class: "place-input", type: "number", min: 1, step: 1, value: r.rank ?? "", "aria-label": "place", required: true }))));
+    const day = (game.time || "").slice(0, 10);
+    const when = h("input", { type: "date", class: "edit-date", value: day, "aria-label": "date" });
     const check = h("div");
     const edit = h("tr", { class: "editing" }, h("td", { colspan: cells },
-      h("form", { class: "correct-form" }, h("label", {}, "Date"), when, lines, check,
+      h("form", { class: "correct-form" }, h("label", {}, "Date"), when,
+        h("p", { class: "muted" }, scored ? "Each player's score (higher = better)." : "Each player's place (1 = winner; the same place for a tie)."),
+        lines, check,
         h("div", { class: "row actions" }, h("button", { type: "submit", class: "save-correction" }, "Save correction"),
           h("button", { type: "button", class: "secondary", onclick: () => edit.remove() }, "Cancel")))));
     async function save() {
@@ -474,7 +488,7 @@ function gamesList(id, ledger, known, onDone) {
       // The ledger's rows carry each factor as a field of its own ("car": "red"); the
       // API takes them as "factors". Teams and weights are kept as they were.
       const results = game.results.map((r, i) => {
-        const fixed = { player: inputs[i].querySelector(".player-input").value.trim(), rank: Number(inputs[i].querySelector(".place-input").value) };
+        const fixed = { player: inputs[i].querySelector(".player-input").value.trim(), [field]: Number(inputs[i].querySelector(".place-input").value) };
         const factors = {};
         for (const [k, v] of Object.entries(r)) {
           if (k === "team" || k === "weight") fixed[k] = v;
@@ -484,7 +498,9 @@ function gamesList(id, ledger, known, onDone) {
         return fixed;
       });
       const body = { results };
-      if (when.value) body.time = when.value;
+      // The same day keeps the game's time as entered (its time of day too); another
+      // day keeps its time of day.
+      if (when.value) body.time = when.value === day ? game.time : `${when.value}${(game.time || "").slice(10)}`;
       const fresh = results.some((r) => !known().includes(r.player));
       try {
         const r = await api(`${path(game.match)}${fresh ? "?allow_new_players=true" : ""}`, { method: "PUT", headers: auth(), body: JSON.stringify(body) });
