@@ -135,6 +135,36 @@ test("a game voided and one corrected from the list of games", async () => {
   assert.equal(board[0], "ann");
 });
 
+test("a two-player game goes in from the three lines the form starts with; an old error does not stay", async () => {
+  const l = await createLeague("Form E2E", "sme");
+  await page.goto(`${base}/leagues/${l.id}`);
+  const rows = page.locator("#game-rows .game-row");
+  await rows.first().waitFor();
+  assert.equal(await rows.count(), 3);
+  // The same player twice: the server's refusal is shown.
+  await rows.nth(0).locator(".player-input").fill("ann");
+  await rows.nth(1).locator(".player-input").fill("ann");
+  await page.fill("#token", l.admin_token);
+  await page.click("#submit-game");
+  await page.locator("#game-result .message.err").waitFor();
+  // A place the browser refuses (0) stops the next try before it is sent: the old
+  // message goes.
+  await rows.nth(1).locator(".player-input").fill("bo");
+  await rows.nth(1).locator(".place-input").fill("0");
+  await page.click("#submit-game");
+  assert.equal(await page.locator("#game-result .message").count(), 0);
+  // A player without a place is named.
+  await rows.nth(1).locator(".place-input").fill("");
+  await page.click("#submit-game");
+  assert.match(await page.textContent("#game-result"), /Give bo a place/);
+  // Two players, the third line left empty: recorded.
+  await rows.nth(1).locator(".place-input").fill("2");
+  await page.click("#submit-game");
+  await page.locator("#changes").waitFor();
+  const games = await ledger(l);
+  assert.deepEqual(games.map((g) => g.results.map((r) => [r.player, r.rank])), [[["ann", 1], ["bo", 2]]]);
+});
+
 test("a game entered with scores is corrected as scores, its time of day kept", async () => {
   const l = await createLeague("Scores E2E", "sme");
   await post(l, { id: "s1", time: "2025-01-14T20:30:00Z",
@@ -154,13 +184,14 @@ test("a game entered with scores is corrected as scores, its time of day kept", 
   await edit.locator("button.save-correction").click();
   await page.locator("#games-result .message.ok").getByText("Game s1 corrected").waitFor();
   const g = (await ledger(l)).find((x) => (x.id ?? x.match) === "s1");
-  assert.deepEqual(g.results.map((r) => [r.player, r.score, r.rank]),
+  assert.deepEqual(g.results.map((r) => [r.player, r.score, r.rank]).sort(),
     [["ann", 31, undefined], ["bo", 35, undefined], ["cy", 12, undefined]]);
   assert.equal(g.time, "2025-01-14T20:30:00Z");
   // Another day keeps the time of day; an emptied score is not sent as 0.
   await page.locator('#games tr[data-match="s1"] button.correct').click();
   await page.locator("#games tr.editing .edit-date").fill("2025-01-15");
-  const cy = page.locator("#games tr.editing .place-input").nth(2);
+  const at = await page.locator("#games tr.editing .player-input").evaluateAll((xs) => xs.findIndex((x) => x.value === "cy"));
+  const cy = page.locator("#games tr.editing .place-input").nth(at);
   await cy.fill("");
   assert.equal(await cy.evaluate((x) => x.validity.valueMissing && !x.form.checkValidity()), true);
   await cy.fill("12");

@@ -337,8 +337,8 @@ function gameForm(id, known, kinds, onDone) {
   }
   function addRow(place) {
     const row = h("div", { class: "row game-row" },
-      h("input", { class: "player-input", list: "known-players", placeholder: "player", "aria-label": "player", required: true, autocomplete: "off" }),
-      h("input", { class: "place-input", type: "number", min: 1, step: 1, value: place, "aria-label": "place", required: true }),
+      h("input", { class: "player-input", list: "known-players", placeholder: "player", "aria-label": "player", autocomplete: "off" }),
+      h("input", { class: "place-input", type: "number", min: 1, step: 1, value: place, "aria-label": "place" }),
       ...[...kindInputs.children].map(() => factorInput()),
       h("button", { type: "button", class: "remove", onclick: () => row.remove(), "aria-label": "remove" }, "✕"));
     rows.append(row);
@@ -352,7 +352,7 @@ function gameForm(id, known, kinds, onDone) {
   const out = h("div", { id: "game-result" });
   const form = h("form", { id: "game-form" }, datalist, kindList,
     h("label", { for: "game-date" }, "Date ", h("span", { class: "doc" }, "when the game was played; empty for a game without a date")), date,
-    h("p", { class: "muted" }, "One line per player with their place (1 = winner). Give tied players the same place."),
+    h("p", { class: "muted" }, "One line per player with their place (1 = winner). Give tied players the same place; lines left without a player are left out."),
     h("label", { for: "factor-kind" }, "Factors (optional) ", h("span", { class: "doc" },
       "what else decides a result — the seat, the car, the faction — rated beside the players; one kind per column, each player's on their line")),
     h("div", { class: "row" }, kindInputs, h("button", { type: "button", class: "secondary", id: "add-kind",
@@ -388,9 +388,18 @@ function gameForm(id, known, kinds, onDone) {
       suggest();
     } catch (e) { out.replaceChildren(message(false, plain(e))); }
   }
+  // A value the browser refuses (a place of 0) stops the submission before it is sent:
+  // what an earlier one answered no longer stands.
+  form.addEventListener("invalid", () => out.replaceChildren(), true);
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     out.replaceChildren();
+    const placeless = [...rows.querySelectorAll(".game-row")].find((r) =>
+      r.querySelector(".player-input").value.trim() && !r.querySelector(".place-input").value.trim());
+    if (placeless) {
+      out.replaceChildren(message(false, `Give ${placeless.querySelector(".player-input").value.trim()} a place: 1 for the winner, the same place for a tie.`));
+      return;
+    }
     const named = [...kindInputs.children].map((_, i) => kindOf(i));
     const twice = named.find((k, i) => k && named.indexOf(k) !== i);
     if (twice) {
