@@ -93,13 +93,13 @@ impl FromStr for ParamSearch {
             };
             Values::Range { lo, hi, step }
         } else {
-            let list: Vec<String> = spec
-                .split(',')
-                .map(|v| v.trim().to_string())
-                .filter(|v| !v.is_empty())
-                .collect();
-            if list.is_empty() {
+            let list: Vec<String> = spec.split(',').map(|v| v.trim().to_string()).collect();
+            if list.iter().all(String::is_empty) {
                 return Err(bad("at least one value"));
+            }
+            // `k=1,,2` or `k=1,2,` is a typo, not a list of two.
+            if list.iter().any(String::is_empty) {
+                return Err(bad("a value between every two commas (no empty item)"));
             }
             Values::List(list)
         };
@@ -274,6 +274,23 @@ pub enum TuneError {
     /// The search was stopped by its caller (see [`Tuning::run_until`]).
     #[error("the search was stopped")]
     Stopped,
+    /// No random sample asked for.
+    #[error("--random 0 (samples=0): expected at least 1 random sample")]
+    NoSamples,
+    /// A grid of no value per range.
+    #[error("--steps 0 (steps=0): expected at least 1 value per range")]
+    NoSteps,
+    /// A training part on which no candidate orders any warm pair (a pair of players both
+    /// rated before), so nothing tells the candidates apart.
+    #[error("the training part (the first {train_matches} of {matches} matches, --train {train}) is too small: no candidate has a warm pair to be scored on there; give a larger --train (train=)")]
+    TrainTooSmall {
+        /// Matches in the training part.
+        train_matches: usize,
+        /// Matches in the history.
+        matches: usize,
+        /// The fraction asked for.
+        train: f64,
+    },
     /// More random samples than [`MAX_TUNE_CANDIDATES`].
     #[error("{samples} random samples (--random, samples=); at most {limit} are searched")]
     TooManySamples {
@@ -397,9 +414,12 @@ impl Tuning {
     /// read the history, [`Tuning::candidates`] and [`Tuning::run`] call it too.
     ///
     /// # Errors
-    /// [`TuneError::GridTooLarge`], [`TuneError::TooManySamples`].
+    /// [`TuneError::GridTooLarge`], [`TuneError::TooManySamples`], and
+    /// [`TuneError::NoSamples`], [`TuneError::NoSteps`] for a search of no candidate.
     pub fn check_size(&self) -> Result<(), TuneError> {
         let steps = match self.search {
+            Search::Random { samples: 0, .. } => return Err(TuneError::NoSamples),
+            Search::Grid { steps: 0 } => return Err(TuneError::NoSteps),
             Search::Random { samples, .. } if samples > MAX_TUNE_CANDIDATES => {
                 return Err(TuneError::TooManySamples {
                     samples,
@@ -498,10 +518,17 @@ impl Tuning {
         };
         // Stable: among equal scores the earlier candidate wins.
         candidates.sort_by(|a, b| objective(b).total_cmp(&objective(a)));
-        if candidates[0].train.is_err() {
-            return Err(TuneError::NoCandidate(
-                candidates[0].train.clone().unwrap_err(),
-            ));
+        match &candidates[0].train {
+            Err(why) => return Err(TuneError::NoCandidate(why.clone())),
+            // The best has no warm pair only when none has: the choice would be arbitrary.
+            Ok(r) if r.warm_pairs() == 0 => {
+                return Err(TuneError::TrainTooSmall {
+                    train_matches: split,
+                    matches: matches.len(),
+                    train: self.train,
+                })
+            }
+            Ok(_) => {}
         }
         let test_opts = BacktestOptions {
             window: Window {
@@ -589,7 +616,9 @@ mod tests {
                 .values,
             Values::List(vec!["true".into(), "false".into()])
         );
-        for bad in ["k", "k=64..8", "k=a..b", "k=1..2:0", "=1,2", "k="] {
+        for bad in [
+            "k", "k=64..8", "k=a..b", "k=1..2:0", "=1,2", "k=", "k=1,,2", "k=1,2,", "k=,",
+        ] {
             assert!(bad.parse::<ParamSearch>().is_err(), "{bad}");
         }
     }
@@ -811,6 +840,47 @@ mod tests {
             e.to_string(),
             "1000000000000 random samples (--random, samples=); at most 10000 are searched"
         );
+    }
+
+    #[test]
+    fn regression_a_search_of_no_candidate_is_refused_not_a_panic() {
+        let games = vec![Match::ranked("g", &["a", "b"]).unwrap(); 4];
+        let t = tuning(
+            &["k=8..64"],
+            Search::Random {
+                samples: 0,
+                seed: 1,
+            },
+        );
+        assert_eq!(t.check_size(), Err(TuneError::NoSamples));
+        assert_eq!(t.run(&games), Err(TuneError::NoSamples));
+        assert_eq!(
+            TuneError::NoSamples.to_string(),
+            "--random 0 (samples=0): expected at least 1 random sample"
+        );
+        let t = tuning(&["k=8..64"], Search::Grid { steps: 0 });
+        assert_eq!(t.run(&games), Err(TuneError::NoSteps));
+    }
+
+    #[test]
+    fn regression_a_training_part_without_a_warm_pair_is_too_small() {
+        // The first match of a history has no warm pair: each player is new.
+        let mut games = vec![Match::ranked("g0", &["a", "b"]).unwrap()];
+        games.extend((1..100).map(|i| Match::ranked(format!("g{i}"), &["a", "b"]).unwrap()));
+        let mut t = tuning(&["k=8..64"], Search::Grid { steps: 3 });
+        t.train = 0.01;
+        let e = t.run(&games).unwrap_err();
+        assert_eq!(
+            e,
+            TuneError::TrainTooSmall {
+                train_matches: 1,
+                matches: 100,
+                train: 0.01
+            }
+        );
+        assert!(e.to_string().contains("--train 0.01) is too small"), "{e}");
+        t.train = 0.02;
+        assert!(t.run(&games).is_ok());
     }
 
     #[test]
