@@ -77,6 +77,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|p| p.parse::<ParamSearch>())
         .collect::<Result<Vec<_>, _>>()?;
     let fixed = ingest::settings_for(&args.system, &args.settings)?;
+    check_searched_once(&params, &fixed)?;
+    if args.top == 0 {
+        anyhow::bail!("--top 0: expected at least 1 candidate to list");
+    }
     let system = podium::system(&args.system, &podium::Settings::new())?;
     args.input.check_system(system.as_ref())?;
     let tuning = Tuning {
@@ -117,6 +121,31 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Format::Table => write_table(&mut out, &report, &tuning, args.top)?,
     }
     out.flush()?;
+    Ok(())
+}
+
+/// Refuses a parameter searched twice (`--param k=8..64 --param k=16,32`) or both
+/// searched and fixed (`--param k=8..64 --set k=10`): the defaults the choice is compared
+/// with are the `--set` values with the searched parameters at their defaults, so a
+/// parameter is one or the other.
+fn check_searched_once(params: &[ParamSearch], fixed: &podium::Settings) -> anyhow::Result<()> {
+    let key = |name: &str| name.trim().replace('-', "_");
+    for (i, p) in params.iter().enumerate() {
+        if params[..i].iter().any(|q| key(&q.name) == key(&p.name)) {
+            anyhow::bail!(
+                "--param {}: the parameter is given twice; expected each parameter in one \
+                 --param (a list A,B,C or a range)",
+                p.name
+            );
+        }
+        if fixed.get(&p.name).is_some() {
+            anyhow::bail!(
+                "--param {0} and --set {0}: a parameter is either searched (--param) or \
+                 held fixed (--set), not both",
+                p.name
+            );
+        }
+    }
     Ok(())
 }
 

@@ -482,6 +482,50 @@ fn regression_tune_grids_and_samples_beyond_the_limit_are_refused_before_reading
 }
 
 #[test]
+fn regression_tune_refuses_a_search_of_nothing_or_of_a_parameter_twice() {
+    let games = game_night();
+    for (args, message) in [
+        (
+            &["--param", "k=8..64", "--random", "0"][..],
+            "--random 0 (samples=0): expected at least 1 random sample",
+        ),
+        (
+            &["--param", "k=8..64", "--steps", "0"][..],
+            "--steps 0 (steps=0): expected at least 1 value per range",
+        ),
+        (
+            &["--param", "k=8..64", "--top", "0"][..],
+            "--top 0: expected at least 1",
+        ),
+        (
+            &["--param", "k=1,,2"][..],
+            "--param \"k=1,,2\": expected a value between every two commas",
+        ),
+        (
+            &["--param", "k=8..64", "--param", "k=16,32"][..],
+            "--param k: the parameter is given twice",
+        ),
+        (
+            &["--param", "k=8..64", "--set", "k=10"][..],
+            "--param k and --set k: a parameter is either searched (--param) or held fixed",
+        ),
+        (
+            &["--param", "k=8..64", "--set", "sme.k=10"][..],
+            "--param k and --set k",
+        ),
+        (
+            &["--param", "k=8..64", "--train", "0.01"][..],
+            "the training part (the first 1 of 45 matches, --train 0.01) is too small",
+        ),
+    ] {
+        let mut all = vec!["tune", games.as_str(), "--system", "sme"];
+        all.extend_from_slice(args);
+        let out = podium(&all);
+        assert!(out.err().contains(message), "{args:?}: {}", out.stderr);
+    }
+}
+
+#[test]
 fn import_codeforces_orders_by_id_and_keeps_ties() {
     let d = Dir::new("cf");
     d.file("10.txt", "3\nann 1 1\nbo 2 3\ncy 2 3\n");
