@@ -105,6 +105,26 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             bail!("--plot {}: the file name must end in .svg", p.display());
         }
     }
+    if !args.input.factors.is_empty() {
+        bail!(
+            "--factor {}: the ttt smoother of podium history does not rate factors; systems \
+             that do (podium rate, backtest): {}",
+            args.input.factors.join(" --factor "),
+            ingest::factor_systems().join(", ")
+        );
+    }
+    let wanted: Option<Vec<&str>> = args.players.as_deref().map(|list| {
+        list.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect()
+    });
+    if wanted.as_ref().is_some_and(Vec::is_empty) {
+        bail!(
+            "--players {:?}: expected at least one player name (A,B,...)",
+            args.players.as_deref().unwrap_or_default()
+        );
+    }
     let config = config(&args.settings)?;
     let loaded = ingest::load(&args.input)?;
     report_skipped(&loaded.skipped);
@@ -130,10 +150,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         step.1
     );
     let curves = h.curves();
-    let chosen: Vec<usize> = match &args.players {
+    let chosen: Vec<usize> = match &wanted {
         Some(list) => {
             let mut out = Vec::new();
-            for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            for &name in list {
                 match ids.iter().position(|id| id == name) {
                     Some(i) => out.push(i),
                     None => bail!("--players: {name:?} plays no match of the history"),

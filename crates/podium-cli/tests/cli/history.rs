@@ -32,3 +32,37 @@ fn a_history_that_begins_without_times_is_smoothed_by_match_number_and_says_so()
     assert!(run.ok().contains("ann,2024-05-01,"), "{}", run.stdout);
     assert!(!run.stderr.contains("note:"), "{}", run.stderr);
 }
+
+#[test]
+fn regression_history_refuses_factors_it_cannot_rate_and_an_empty_player_list() {
+    let games = crate::util::repo_root()
+        .join("examples")
+        .join("game-night.csv")
+        .to_string_lossy()
+        .into_owned();
+    let run = podium(&["history", &games, "--factor", "seat"]);
+    let err = run.err();
+    assert!(
+        err.contains("--factor seat: the ttt smoother of podium history does not rate factors"),
+        "{err}"
+    );
+    assert!(
+        err.contains("systems that do (podium rate, backtest): "),
+        "{err}"
+    );
+    for empty in ["", " , "] {
+        let run = podium(&["history", &games, "--players", empty]);
+        assert!(
+            run.err()
+                .contains("expected at least one player name (A,B,...)"),
+            "{empty:?}: {}",
+            run.stderr
+        );
+    }
+    let run = podium(&["history", &games, "--players", "Nina", "--format", "csv"]);
+    assert!(
+        run.ok().lines().skip(1).all(|l| l.starts_with("Nina,")),
+        "{}",
+        run.stdout
+    );
+}
