@@ -41,7 +41,7 @@ enum Dataset {
         /// The directory holding the CSV files.
         #[arg(value_name = "DIR")]
         dir: PathBuf,
-        /// Write minus each driver's seconds behind the winner (from laps and milliseconds) in a `score` column instead of the place in `rank` (the places are the same; races whose winner has no time keep ranks).
+        /// Write minus each driver's seconds behind the winner in a `score` column instead of the place in `rank`: the gap on the clock (milliseconds) on the lead lap, the missing laps at the winner's mean lap time otherwise, and every driver at least 1 s behind the one above him (the places are the same; races whose winner has no time keep ranks).
         #[arg(long)]
         scores: bool,
     },

@@ -200,3 +200,13 @@ fn f1_directory_becomes_long_csv_in_race_order() {
         "{err}"
     );
 }
+
+#[test]
+fn f1_scores_help_says_every_driver_is_at_least_a_second_behind_the_one_above() {
+    let help = podium(&["import", "f1", "--help"]);
+    let text = help.ok().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains("every driver at least 1 s behind the one above him"),
+        "{text}"
+    );
+}

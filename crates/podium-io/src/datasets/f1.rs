@@ -9,11 +9,12 @@
 //!   retirements; equal `positionOrder`s (shared drives of the 1950s) are ties;
 //! - with [`read_scores`], when `results.csv` has `laps` and `milliseconds` columns and
 //!   the race's winner has both, every driver's finish is a score in seconds, minus the time behind the
-//!   winner: 0 for the winner, the gap on the clock for a car on the lead
-//!   lap, and for a car laps down (or out) its missing laps times the winner's mean lap
-//!   time; the scores order the drivers exactly as `positionOrder` does (a driver whose
-//!   estimate would put him level with or ahead of the one listed above is put
-//!   [`MIN_GAP`] behind him). Races whose winner has no time keep their places as ranks;
+//!   winner: 0 for the winner; otherwise the larger of the estimate (the gap on the
+//!   clock for a car on the lead lap; for a car laps down, or out, its missing laps times
+//!   the winner's mean lap time) and the gap of the driver listed above plus [`MIN_GAP`],
+//!   so every driver is at least [`MIN_GAP`] behind the one above him (shared places
+//!   share a score) and the scores order the drivers exactly as `positionOrder` does.
+//!   Races whose winner has no time keep their places as ranks;
 //! - a driver listed more than once in one race (he drove two cars) keeps his best place;
 //! - drivers are named by `driverRef` (`hamilton`, `michael_schumacher`), readable and
 //!   unique; should two drivers share one, the later in `drivers.csv` gets `-<driverId>`
@@ -619,6 +620,21 @@ mod tests {
                 s("e", -12.0),
                 s("f", -100.0)
             ]
+        );
+    }
+
+    #[test]
+    fn every_driver_is_at_least_min_gap_behind_the_one_above() {
+        // As in the 2009 Australian Grand Prix: 0.807 s and 1.604 s behind on the clock
+        // become 1 s and 2 s; a gap larger than the one above plus MIN_GAP is kept.
+        let results = "raceId,driverId,constructorId,positionOrder,laps,milliseconds\n\
+            1,1,1,1,58,5655784\n1,2,1,2,58,5656591\n1,3,2,3,58,5657388\n\
+            1,4,2,4,58,5660784\n";
+        let got = run_scores(RACES, results, FIVE).unwrap();
+        let s = |n: &str, v: f64| (n.to_string(), v);
+        assert_eq!(
+            scores(&got[0]),
+            [s("a", 0.0), s("b", -1.0), s("c", -2.0), s("d", -5.0)]
         );
     }
 
