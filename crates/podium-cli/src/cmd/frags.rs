@@ -45,9 +45,9 @@ pub struct Args {
     /// the ranking again whenever it changed. Stops on Ctrl-C.
     #[arg(long)]
     follow: bool,
-    /// With --follow: how often to look for new lines, in milliseconds.
-    #[arg(long, default_value_t = 500, value_name = "MS")]
-    poll_ms: u64,
+    /// With --follow: how often to look for new lines, in milliseconds (default 500).
+    #[arg(long, value_name = "MS")]
+    poll_ms: Option<u64>,
     /// With --follow: stop after this many seconds without new lines (default: never).
     #[arg(long, value_name = "SECS")]
     idle_exit: Option<f64>,
@@ -386,6 +386,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.core.is_some() && !args.static_strengths {
         anyhow::bail!("--core M selects the core of the static ranking: add --static");
     }
+    if !args.follow {
+        if let Some(ms) = args.poll_ms {
+            anyhow::bail!(
+                "--poll-ms {ms} sets how often --follow looks for new lines: add --follow"
+            );
+        }
+        if let Some(secs) = args.idle_exit {
+            anyhow::bail!(
+                "--idle-exit {secs} stops --follow after that long without new lines: add --follow"
+            );
+        }
+    }
     let config = config(&args.settings)?;
     let mut reading = Reading {
         ranking: QuakeRanking::new(config),
@@ -444,7 +456,7 @@ fn follow(
     name: &str,
     mut reading: Reading,
     mut parser: QuakeParser,
-    mut done: LogSummary,
+    done: LogSummary,
 ) -> anyhow::Result<()> {
     reading.ranking.new_log(name);
     let open = |name: &str| -> anyhow::Result<(File, u64)> {
@@ -454,41 +466,56 @@ fn follow(
     };
     let (file, mut id) = open(name)?;
     let mut lines = LineReader::new(file);
-    let poll = Duration::from_millis(args.poll_ms.max(10));
+    let poll = Duration::from_millis(args.poll_ms.unwrap_or(500).max(10));
     let mut idle_since = Instant::now();
     let mut printed = false;
     let mut base = 0u64;
+    // Prints the ranking (again) and rewrites the site.
+    let show = |reading: &Reading, parser: &QuakeParser, printed: bool| -> anyhow::Result<()> {
+        let mut summary = done.clone();
+        summary.merge(parser.summary());
+        if let Some(dir) = &args.html {
+            write_site(reading, args, dir, &summary)?;
+        }
+        let mut out = io::stdout().lock();
+        if printed && args.format == Format::Table {
+            writeln!(out)?;
+        }
+        if args.format == Format::Table {
+            writeln!(
+                out,
+                "{}: {} games rated, {} kills",
+                name,
+                reading.ranking.games_rated(),
+                thousands(summary.kills)
+            )?;
+        }
+        print(&mut out, reading, args)?;
+        out.flush()?;
+        Ok(())
+    };
     loop {
         let changed = reading.available(&mut lines, &mut parser, name)?;
         parser.set_bytes(base + lines.consumed());
         if changed || !printed {
-            let mut summary = done.clone();
-            summary.merge(parser.summary());
-            if let Some(dir) = &args.html {
-                write_site(&reading, args, dir, &summary)?;
-            }
-            let mut out = io::stdout().lock();
-            if printed && args.format == Format::Table {
-                writeln!(out)?;
-            }
-            if args.format == Format::Table {
-                writeln!(
-                    out,
-                    "{}: {} games rated, {} kills",
-                    name,
-                    reading.ranking.games_rated(),
-                    thousands(summary.kills)
-                )?;
-            }
-            print(&mut out, &reading, args)?;
-            out.flush()?;
+            show(&reading, &parser, printed)?;
             printed = true;
             idle_since = Instant::now();
         }
         if let Some(limit) = args.idle_exit {
             if idle_since.elapsed().as_secs_f64() >= limit {
+                // The input ends here: as at the end of a file read whole, its last line
+                // is read even without a newline and an open game ends as cut off, so
+                // the last ranking is the one `podium frags FILE` prints.
+                let before = (parser.summary().clone(), reading.ranking.games_rated());
+                reading
+                    .ranking
+                    .finish_file(&mut lines, &mut parser, &mut reading.site);
+                parser.set_bytes(base + lines.consumed());
+                if (parser.summary().clone(), reading.ranking.games_rated()) != before {
+                    show(&reading, &parser, printed)?;
+                }
                 eprintln!("{}", describe(name, parser.summary()));
-                done.merge(parser.summary());
                 return Ok(());
             }
         }

@@ -315,3 +315,62 @@ fn follow_switches_to_the_new_file_after_rotation() {
     assert_eq!(row(&rows, "Ann")["frags"], "3", "{stdout}");
     assert_eq!(row(&rows, "Bo")["deaths"], "4", "{stdout}");
 }
+
+#[test]
+fn regression_follow_options_without_follow_are_refused() {
+    let dir = Dir::new("frags-no-follow");
+    let path = dir.file("games.log", GAME);
+    let run = podium(&["frags", &path, "--poll-ms", "50"]);
+    assert!(
+        run.err()
+            .contains("--poll-ms 50 sets how often --follow looks for new lines: add --follow"),
+        "{}",
+        run.stderr
+    );
+    let run = podium(&["frags", &path, "--idle-exit", "3"]);
+    assert!(
+        run.err().contains("--idle-exit 3 stops --follow") && run.stderr.contains("add --follow"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn regression_idle_exit_ends_an_open_game_as_cut_off_as_a_plain_read_does() {
+    let dir = Dir::new("frags-idle-cut-off");
+    // A finished game, then one still open when the input stops (its last line without a
+    // newline).
+    let log = format!(
+        "{GAME}  0:00 InitGame: \\g_gametype\\0\\mapname\\q3dm6\n  \
+         0:01 ClientUserinfoChanged: 2 n\\Ann\\t\\0\n  \
+         0:01 ClientUserinfoChanged: 3 n\\Bo\\t\\0\n  \
+         0:02 Kill: 2 3 7: Ann killed Bo by MOD_ROCKET\n  \
+         0:03 Kill: 3 2 7: Bo killed Ann by MOD_ROCKET"
+    );
+    let path = dir.file("games.log", &log);
+    let plain = podium(&["frags", &path, "--format", "csv"]);
+    let followed = podium(&[
+        "frags",
+        &path,
+        "--follow",
+        "--format",
+        "csv",
+        "--poll-ms",
+        "20",
+        "--idle-exit",
+        "0.2",
+    ]);
+    let last = followed.ok().rsplit("position,player").next().unwrap();
+    assert_eq!(format!("position,player{last}"), plain.ok());
+    assert_eq!(row(&csv_rows(plain.ok()), "Ann")["games"], "2");
+    assert!(
+        plain.stderr.contains("2 games (1 cut off), 7 kills"),
+        "{}",
+        plain.stderr
+    );
+    assert!(
+        followed.stderr.contains("2 games (1 cut off), 7 kills"),
+        "{}",
+        followed.stderr
+    );
+}
