@@ -82,6 +82,23 @@ fn catan_errors_name_file_and_line() {
         err.starts_with(&format!("error: {file}:2: field `points`: \"nine\"")),
         "{err}"
     );
+    let colon = d.file("colon.txt", "2024-01-01 : 10 : A 10, B 9 : C 8\n");
+    let err = podium(&["import", "catan", &colon]).err().to_string();
+    assert!(
+        err.starts_with(&format!(
+            "error: {colon}:1: field `players`: \"A 10, B 9 : C 8\" is not valid"
+        )),
+        "{err}"
+    );
+    let empty = d.file("empty.txt", "");
+    let run = podium(&["import", "catan", &empty]);
+    assert!(
+        run.err()
+            .starts_with(&format!("error: {empty}:1: no game in the log: expected")),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "");
     let err = podium(&["import", "catan", &d.path("missing.txt")])
         .err()
         .to_string();

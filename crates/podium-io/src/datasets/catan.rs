@@ -51,9 +51,9 @@ struct Game {
 ///
 /// # Errors
 /// [`ReadError`] naming `file`, the line and the field of the first line that is not a
-/// game: a missing ` : ` part, a bad date, victory points or player points, players not
-/// listed in finishing order, a misplaced `*`, a player listed twice or a game of one
-/// player.
+/// game: a missing ` : ` part or one too many, a bad date, victory points or player
+/// points, players not listed in finishing order, a misplaced `*`, a player listed twice
+/// or a game of one player; and a log without any game (empty, or blank lines only).
 pub fn read(file: &str, input: impl BufRead) -> Result<Vec<Match>, ReadError> {
     read_as(file, input, false)
 }
@@ -77,6 +77,14 @@ fn read_as(file: &str, input: impl BufRead, scores: bool) -> Result<Vec<Match>, 
             continue;
         }
         games.push(parse_line(file, line, text)?);
+    }
+    if games.is_empty() {
+        // Most likely the wrong file; a log of no game would print nothing to rate.
+        return Err(ReadError::Format {
+            file: file.to_string(),
+            line: 1,
+            message: "no game in the log: expected one game per line, `YYYY-MM-DD : <victory points> : Name pts, Name pts, ...`".to_string(),
+        });
     }
     // The file is newest first: reverse it so that games are oldest first, then number
     // the games of each day in the order they were played.
@@ -131,6 +139,16 @@ fn parse_line(file: &str, line: u64, text: &str) -> Result<Game, ReadError> {
             "victory points",
             vp,
             "the victory points needed to win (a positive whole number)",
+        ));
+    }
+    if players.contains(':') {
+        // `DATE : VP : A 10, B 9 : C 8` would make a player `B 9 : C`.
+        return Err(field_error(
+            file,
+            line,
+            "players",
+            players.trim(),
+            "`Name pts, Name pts, ...` after the second `:`, with no further `:` (one game per line, `YYYY-MM-DD : <victory points> : Name pts, ...`)",
         ));
     }
     let mut listed: Vec<(String, u32, bool)> = Vec::new();
@@ -248,6 +266,27 @@ mod tests {
         assert_eq!(winners, ["Rachel", "Mic", "Jess"]);
         assert_eq!(games[0].time(), parse_time("2022-06-20"));
         assert_eq!(games[2].time(), parse_time("2022-06-21"));
+    }
+
+    #[test]
+    fn regression_a_line_with_an_extra_colon_is_refused_not_a_player_named_with_it() {
+        assert_eq!(
+            err("2024-01-01 : 10 : A 10, B 9 : C 8\n"),
+            "g.txt:1: field `players`: \"A 10, B 9 : C 8\" is not valid, expected `Name pts, \
+             Name pts, ...` after the second `:`, with no further `:` (one game per line, \
+             `YYYY-MM-DD : <victory points> : Name pts, ...`)"
+        );
+    }
+
+    #[test]
+    fn regression_a_log_without_a_game_is_refused() {
+        for log in ["", "\n  \n"] {
+            assert_eq!(
+                err(log),
+                "g.txt:1: no game in the log: expected one game per line, \
+                 `YYYY-MM-DD : <victory points> : Name pts, Name pts, ...`"
+            );
+        }
     }
 
     #[test]
