@@ -58,6 +58,12 @@ pub fn check(path: &Path) -> anyhow::Result<String> {
         );
     };
     podium_io::output::check(path, &[])?;
+    // A new file must be possible beside it (the directory exists and may be written):
+    // found out now, not after the work whose curves are drawn.
+    drop(
+        OutputPath::create(&path.display().to_string(), &[])
+            .with_context(|| format!("--plot {}", path.display()))?,
+    );
     Ok(ext)
 }
 

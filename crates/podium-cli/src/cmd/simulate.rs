@@ -84,12 +84,20 @@ pub fn true_ratings(spec: &str, players: Option<usize>) -> anyhow::Result<Vec<f6
             .parse::<f64>()
             .ok()
             .filter(|v| v.is_finite())
-            .with_context(|| format!("--true {spec:?}: {t:?} is not a number"))
+            .with_context(|| {
+                format!(
+                    "--true {spec:?}: {:?} is not valid: expected a finite number",
+                    t.trim()
+                )
+            })
     };
     let looks_numeric = spec
         .chars()
         .all(|c| c.is_ascii_digit() || "+-.:,eE ".contains(c));
-    let list: Vec<f64> = if looks_numeric && spec.contains(':') {
+    // A range or a list unless a file of that name exists: `1400,nan` is a list with a
+    // bad value, not a file that cannot be read.
+    let as_spec = looks_numeric || !std::path::Path::new(spec).exists();
+    let list: Vec<f64> = if as_spec && spec.contains(':') {
         let parts: Vec<&str> = spec.split(':').collect();
         let (lo, hi) = (num(parts[0])?, num(parts.get(1).copied().unwrap_or(""))?);
         if hi < lo {
@@ -110,11 +118,15 @@ pub fn true_ratings(spec: &str, players: Option<usize>) -> anyhow::Result<Vec<f6
             }
             _ => bail!("--true {spec:?}: expected LO:HI:STEP or LO:HI"),
         }
-    } else if looks_numeric && spec.contains(',') {
+    } else if as_spec && spec.contains(',') {
         spec.split(',').map(num).collect::<anyhow::Result<_>>()?
     } else {
-        let text = std::fs::read_to_string(spec)
-            .with_context(|| format!("--true {spec:?}: not a range, a list or a readable file"))?;
+        let text = std::fs::read_to_string(spec).with_context(|| {
+            format!(
+                "--true {spec:?}: expected LO:HI:STEP, LO:HI (with --players), a list a,b,c \
+                 or a readable file of numbers"
+            )
+        })?;
         let mut v = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
@@ -466,5 +478,26 @@ mod tests {
         assert!(true_ratings("5", None).is_err());
         assert!(true_ratings("2000:1100:100", None).is_err());
         assert!(true_ratings("/no/such/file", None).is_err());
+    }
+
+    #[test]
+    fn regression_a_bad_value_in_a_list_or_range_is_named() {
+        for (spec, bad) in [
+            ("1400,nan", "nan"),
+            ("a,b", "a"),
+            ("1400, inf", "inf"),
+            ("1100:x:100", "x"),
+        ] {
+            let e = format!("{:#}", true_ratings(spec, None).unwrap_err());
+            assert_eq!(
+                e,
+                format!("--true {spec:?}: {bad:?} is not valid: expected a finite number")
+            );
+        }
+        let e = format!("{:#}", true_ratings("nosuch", None).unwrap_err());
+        assert!(
+            e.starts_with("--true \"nosuch\": expected LO:HI:STEP, LO:HI (with --players), a list a,b,c or a readable file of numbers: "),
+            "{e}"
+        );
     }
 }

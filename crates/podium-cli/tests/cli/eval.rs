@@ -133,6 +133,41 @@ fn simulate_settings_per_system_and_true_ratings_file() {
 }
 
 #[test]
+fn regression_simulate_names_a_bad_true_rating_and_checks_the_plot_before_running() {
+    for (spec, bad) in [("1400,nan", "nan"), ("a,b", "a")] {
+        let run = podium(&["simulate", "--systems", "sme", "--true", spec]);
+        assert!(
+            run.err().contains(&format!(
+                "--true {spec:?}: {bad:?} is not valid: expected a finite number"
+            )),
+            "{}",
+            run.stderr
+        );
+    }
+    let d = Dir::new("plot-nowhere");
+    let path = d.path("no/such/dir/c.svg");
+    let run = podium(&[
+        "simulate",
+        "--systems",
+        "sme",
+        "--trials",
+        "5",
+        "--rounds",
+        "1",
+        "--plot",
+        &path,
+    ]);
+    assert!(
+        run.err()
+            .starts_with(&format!("error: --plot {path}: cannot write {path}")),
+        "{}",
+        run.stderr
+    );
+    // Refused before the simulation: nothing printed.
+    assert_eq!(run.stdout, "");
+}
+
+#[test]
 fn simulate_plots_svg_and_png() {
     let d = Dir::new("plot");
     for name in ["c.svg", "c.png"] {
