@@ -15,7 +15,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 
 use crate::errors::{config_error, threads_error, ConfigError, RateError};
-use crate::guard::{count, guarded, interruptible};
+use crate::guard::{count, guarded, interruptible, whole};
 use crate::matches::Given;
 use crate::read::factor_columns;
 use crate::system::{settings_of, System, Value};
@@ -485,14 +485,25 @@ pub fn simulate(
     systems: Option<&Bound<'_, PyAny>>,
     true_ratings: Option<Vec<f64>>,
     sd: f64,
-    rounds: Option<Vec<u32>>,
-    trials: u32,
-    seed: u64,
+    rounds: Option<Vec<i64>>,
+    trials: i64,
+    seed: i128,
     jitter: f64,
     threads: i64,
     seat_advantage: Option<f64>,
 ) -> PyResult<SimulationResult> {
     let threads = worker_threads(count("threads", threads)?, usize::MAX);
+    let rounds = rounds
+        .map(|rounds| {
+            rounds
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| whole::<u32, _>(&format!("rounds[{i}]"), n))
+                .collect::<PyResult<Vec<u32>>>()
+        })
+        .transpose()?;
+    let trials: u32 = whole("trials", trials)?;
+    let seed: u64 = whole("seed", seed)?;
     let (systems, _) = systems_of(systems)?;
     let defaults = podium_eval::Simulation::default();
     let sim = podium_eval::Simulation {
@@ -725,7 +736,7 @@ pub fn tune(
     train: f64,
     steps: i64,
     samples: Option<i64>,
-    seed: u64,
+    seed: i128,
     metric: &str,
     threads: i64,
     factors: Option<&Bound<'_, PyAny>>,
@@ -746,12 +757,13 @@ fn tune_inner(
     train: f64,
     steps: i64,
     samples: Option<i64>,
-    seed: u64,
+    seed: i128,
     metric: &str,
     threads: i64,
     factors: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<TuneResult> {
     let steps = count("steps", steps)?;
+    let seed: u64 = whole("seed", seed)?;
     let samples = samples.map(|n| count("samples", n)).transpose()?;
     let threads = worker_threads(count("threads", threads)?, usize::MAX);
     let system = System::from_py(system, None)?;

@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::errors::{rate_error, PodiumError};
+use crate::guard::{count, whole};
 use crate::matches::MatchObj;
 use crate::system::System;
 
@@ -44,15 +45,28 @@ pub fn balance<'py>(
     py: Python<'py>,
     league: &podium::League,
     players: Vec<String>,
-    teams: Option<usize>,
-    sizes: Option<Vec<usize>>,
-    tables: Option<usize>,
+    teams: Option<i64>,
+    sizes: Option<Vec<i64>>,
+    tables: Option<i64>,
     apart: Vec<Vec<String>>,
     together: Vec<Vec<String>>,
-    fix: Option<std::collections::BTreeMap<String, usize>>,
+    fix: Option<std::collections::BTreeMap<String, i64>>,
     newcomers: Vec<String>,
-    top: usize,
+    top: i64,
 ) -> PyResult<Bound<'py, PyList>> {
+    // Counts are taken as ints and checked here, to name the argument of a negative one.
+    let teams = teams.map(|n| count("teams", n)).transpose()?;
+    let tables = tables.map(|n| count("tables", n)).transpose()?;
+    let sizes = sizes
+        .map(|sizes| {
+            sizes
+                .iter()
+                .enumerate()
+                .map(|(i, &n)| count(&format!("sizes[{i}]"), n))
+                .collect::<PyResult<Vec<usize>>>()
+        })
+        .transpose()?;
+    let top = count("top", top)?;
     let format = match (tables, teams, sizes) {
         (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
             return Err(PodiumError::new_err(
@@ -78,6 +92,7 @@ pub fn balance<'py>(
         .unwrap_or_default()
         .into_iter()
         .map(|(p, t)| {
+            let t: usize = whole(&format!("fix[{p:?}]"), t)?;
             if t == 0 {
                 return Err(PodiumError::new_err(format!(
                     "fix: player {p:?} fixed to team 0; teams are numbered from 1"
@@ -170,10 +185,13 @@ pub fn versus<'py>(
     player: String,
     opponent: Option<String>,
     system: Option<&Bound<'py, PyAny>>,
-    min_meetings: u32,
-    frequent: usize,
+    min_meetings: i64,
+    frequent: i64,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    // More meetings than two players can have leaves every opponent out.
+    let min_meetings = u32::try_from(count("min_meetings", min_meetings)?).unwrap_or(u32::MAX);
+    let frequent = count("frequent", frequent)?;
     if opponent.as_deref() == Some(player.as_str()) {
         return Err(PodiumError::new_err(
             "a player has no record against themselves: name two different players",

@@ -85,10 +85,45 @@ pub fn interruptible<T: Send + 'static>(
     })
 }
 
-/// A count given as a Python int (`threads`, `steps`, `samples`, `min_games`): a
-/// `ConfigError` (a `ValueError`) naming `argument` when it is negative.
+/// A count given as a Python int (`threads`, `steps`, `samples`, `min_games`, `teams`,
+/// …): a `ConfigError` (a `ValueError`) naming `argument` when it is negative.
 pub fn count(argument: &str, value: i64) -> PyResult<usize> {
-    usize::try_from(value).map_err(|_| {
-        ConfigError::new_err(format!("{argument}={value}: expected a whole number ≥ 0"))
+    whole(argument, value)
+}
+
+/// A whole number given as a Python int for an argument of an unsigned type `T`: a
+/// `ConfigError` (a `ValueError`) naming `argument` and the limit when it is negative or
+/// above `T::MAX`, rather than the `OverflowError` of PyO3's conversion, which names
+/// neither.
+pub fn whole<T, V>(argument: &str, value: V) -> PyResult<T>
+where
+    T: TryFrom<V> + Unsigned,
+    V: Copy + std::fmt::Display + PartialOrd + Default,
+{
+    T::try_from(value).map_err(|_| {
+        let expected = if value < V::default() {
+            "expected a whole number ≥ 0".to_string()
+        } else {
+            format!("expected a whole number ≤ {}", T::MAX)
+        };
+        ConfigError::new_err(format!("{argument}={value}: {expected}"))
     })
+}
+
+/// The unsigned types counts convert to, with their largest value for messages.
+pub trait Unsigned: Sized + std::fmt::Display {
+    /// The largest value.
+    const MAX: Self;
+}
+
+impl Unsigned for u32 {
+    const MAX: Self = u32::MAX;
+}
+
+impl Unsigned for u64 {
+    const MAX: Self = u64::MAX;
+}
+
+impl Unsigned for usize {
+    const MAX: Self = usize::MAX;
 }

@@ -15,7 +15,7 @@ use std::convert::Infallible;
 use podium_io::ingest::{self, IngestError, Inputs, Reading};
 
 use crate::errors::{bad_matches, rate_error, BadMatch, PodiumError};
-use crate::guard::{check_signals, count, guarded, SIGNAL_EVERY};
+use crate::guard::{check_signals, count, guarded, whole, SIGNAL_EVERY};
 use crate::matches::{
     build_match, give_factors, with_id, Factors, Given, Mark, MatchObj, RawEntry, Store,
 };
@@ -1420,14 +1420,14 @@ impl League {
         &self,
         py: Python<'py>,
         players: Vec<String>,
-        teams: Option<usize>,
-        sizes: Option<Vec<usize>>,
-        tables: Option<usize>,
+        teams: Option<i64>,
+        sizes: Option<Vec<i64>>,
+        tables: Option<i64>,
         apart: Vec<Vec<String>>,
         together: Vec<Vec<String>>,
-        fix: Option<std::collections::BTreeMap<String, usize>>,
+        fix: Option<std::collections::BTreeMap<String, i64>>,
         newcomers: Vec<String>,
-        top: usize,
+        top: i64,
     ) -> PyResult<Bound<'py, PyList>> {
         crate::groups::balance(
             py,
@@ -1789,9 +1789,10 @@ impl League {
         player: &str,
         rating: f64,
         sigma: Option<f64>,
-        games: u32,
+        games: i64,
     ) -> PyResult<()> {
         podium::model::check_player_id(player).map_err(crate::errors::match_error)?;
+        let games = whole("games", games)?;
         let rating = podium::Rating {
             value: rating,
             sigma,

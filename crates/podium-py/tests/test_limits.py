@@ -4,12 +4,14 @@ times that do not fit the league, and Ctrl-C during long work."""
 
 import _thread
 import contextlib
+import re
 import signal
 import threading
 
 import pytest
 
 import podium
+from conftest import EXAMPLES
 
 
 def history(n=12):
@@ -107,6 +109,54 @@ def test_min_games_minus_one_is_a_value_error_not_an_overflow():
         league.standings(min_games=-1)
     assert len(league.standings(min_games=10**6)) == 0
     assert len(league.standings(min_games=1)) == 2
+
+
+FOUR = ["ann", "bo", "cy", "di"]
+
+
+# Every int argument of an unsigned type: a negative one (or one above the type's largest
+# value) is a ValueError naming the argument and the limit, not PyO3's OverflowError.
+@pytest.mark.parametrize("argument, call", [
+    ("games", lambda v: podium.League().set_initial("x", 1500, games=v)),
+    ("teams", lambda v: podium.League().balance(FOUR, teams=v)),
+    ("tables", lambda v: podium.League().balance(FOUR, tables=v)),
+    ("sizes[1]", lambda v: podium.League().balance(FOUR, sizes=[2, v])),
+    ('fix["ann"]', lambda v: podium.League().balance(FOUR, teams=2, fix={"ann": v})),
+    ("top", lambda v: podium.League().balance(FOUR, teams=2, top=v)),
+    ("trials", lambda v: podium.simulate("sme", rounds=[1], trials=v)),
+    ("rounds[1]", lambda v: podium.simulate("sme", rounds=[1, v], trials=20)),
+    ("seed", lambda v: podium.simulate("sme", rounds=[1], trials=20, seed=v)),
+    ("seed", lambda v: podium.tune(history(), "sme", {"k": [16, 32]}, seed=v)),
+    ("min_meetings", lambda v: podium.versus(history(), "ann", min_meetings=v)),
+    ("frequent", lambda v: podium.versus(history(), "ann", frequent=v)),
+])
+def test_negative_counts_are_a_value_error_naming_the_argument(argument, call):
+    with pytest.raises(ValueError, match=rf"^{re.escape(argument)}=-1: expected a whole number ≥ 0$"):
+        call(-1)
+
+
+@pytest.mark.parametrize("argument, limit, call", [
+    ("games", 2**32 - 1, lambda v: podium.League().set_initial("x", 1500, games=v)),
+    ("trials", 2**32 - 1, lambda v: podium.simulate("sme", rounds=[1], trials=v)),
+    ("rounds[0]", 2**32 - 1, lambda v: podium.simulate("sme", rounds=[v], trials=20)),
+    ("seed", 2**64 - 1, lambda v: podium.simulate("sme", rounds=[1], trials=20, seed=v)),
+])
+def test_counts_beyond_their_type_name_the_argument_and_the_limit(argument, limit, call):
+    with pytest.raises(ValueError, match=rf"^{re.escape(argument)}={limit + 1}: "
+                                         rf"expected a whole number ≤ {limit}$"):
+        call(limit + 1)
+
+
+def test_counts_at_their_limits_are_taken():
+    league = podium.League("sme")
+    league.set_initial("x", 1500, games=2**32 - 1)
+    assert league.rating("x").games == 2**32 - 1
+    assert podium.simulate("sme", rounds=[1], trials=20, seed=2**64 - 1).trials == 20
+    # More meetings than any two players had: no nemesis, no favourite.
+    nights = str(EXAMPLES / "game-night.csv")
+    rivals = podium.versus(nights, "Sam", min_meetings=10**12)
+    assert rivals["nemesis"] is None and rivals["favourite"] is None
+    assert podium.versus(nights, "Sam", min_meetings=3)["nemesis"] is not None
 
 
 RULE = ("expected a time: once a match has a time, every later match needs one (only the "
