@@ -401,7 +401,8 @@ class League:
         factors: Optional[_Factors] = None,
     ) -> Table[Change]:
         """Rates one match; returns each player's change, best first (the factors' changes
-        are in `factor_history()`)."""
+        are in `factor_history()`). A match whose id the league rated, or dated before
+        the league's last dated match, raises `RateError`."""
     def rate_many(
         self,
         matches: Union[Matches, Iterable[_MatchLike]],
@@ -410,9 +411,11 @@ class League:
         skip_bad: bool = False,
         at_once: Optional[bool] = None,
     ) -> RateSummary:
-        """Rates matches in order, all or nothing (unless `skip_bad`); `at_once` rates
-        free-for-alls in batches on every core (True) or one by one (False), by default
-        as the first matches show to be faster (the same ratings either way)."""
+        """Rates matches in order, all or nothing (unless `skip_bad`): a match whose id the
+        league rated, or dated before the league's last dated match, is a bad match;
+        `at_once` rates free-for-alls in batches on every core (True) or one by one
+        (False), by default as the first matches show to be faster (the same ratings
+        either way)."""
     def rate_files(
         self,
         paths: Union[_PathLike, Sequence[_PathLike]],
@@ -424,8 +427,10 @@ class League:
         at_once: Optional[bool] = None,
     ) -> RateSummary:
         """Rates match files as `podium rate` does (plain files on several threads, as they
-        are read), all or nothing (unless `skip_bad`); `factors` names columns to read as
-        the entries' factors; `at_once` as in `rate_many`."""
+        are read), all or nothing (unless `skip_bad`), after the league's matches: a match
+        whose id the league rated, or dated before the league's last dated match, is a
+        bad match; `factors` names columns to read as the entries' factors; `at_once` as
+        in `rate_many`."""
     def standings(self, *, min_games: int = 0, by: str = "rating", order: str = "established") -> Table[Standing]: ...
     def rating(self, player: str) -> Rating: ...
     def history(self, player: Optional[str] = None, /) -> Table[Change]: ...
@@ -474,8 +479,10 @@ class League:
     def load(
         path: _PathLike, /, system: Union[System, str, None] = None, *, history: bool = True, **params: Union[_ParamValue, str, Sequence[float]]
     ) -> "League": ...
-    def __getstate__(self) -> Tuple[bytes, bool, bool]: ...
-    def __setstate__(self, state: Union[Tuple[bytes, bool, bool], Tuple[bytes, bool]], /) -> None: ...
+    def __getstate__(self) -> Tuple[bytes, bool, bool, bytes]: ...
+    def __setstate__(
+        self, state: Union[Tuple[bytes, bool, bool, bytes], Tuple[bytes, bool, bool], Tuple[bytes, bool]], /
+    ) -> None: ...
 
 # ---------------------------------------------------------------- the lab
 

@@ -77,9 +77,11 @@ pub struct Inputs {
     /// What to read besides each format's columns: the factor columns. Files with factor
     /// columns are read the general way.
     pub options: ReadOptions,
-    /// The league rated before the files, read back from a saved file: a match it rated
-    /// is a bad match here ([`ReadError::RatedBefore`]), and when it rated dated matches,
-    /// every match needs a time no earlier than its last.
+    /// The league rated before the files, read back from a saved file (or kept in memory
+    /// by the caller: [`Resumed::file`] empty): a match it rated is a bad match here
+    /// ([`ReadError::RatedBefore`]; for a league kept in memory, a bad `match` field,
+    /// [`UNRATED_ID`]), and when it rated dated matches, every match needs a time no
+    /// earlier than its last ([`time_after`]).
     pub resumed: Option<Resumed>,
     /// Note every match rated, in rating order, in [`Ingested::rated_ids`] (to save them
     /// with the league).
@@ -108,16 +110,49 @@ impl Inputs {
     }
 }
 
-/// What a league read back from a saved file had rated ([`Inputs::resumed`]).
+/// What a league read back from a saved file had rated ([`Inputs::resumed`]); or, with
+/// `file` empty, what a league the caller keeps in memory and rates on (the Python
+/// package's `League`) has rated so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Resumed {
-    /// The saved league's file, as messages name it.
+    /// The saved league's file, as messages name it ("the league resumed from {file}");
+    /// empty for a league kept in memory, which messages call "the league".
     pub file: String,
     /// The matches it rated, by [`match_fingerprint`] (empty when the file did not say).
     pub ids: Vec<u64>,
     /// When its last dated match was played (seconds since the epoch), if it rated any.
     pub latest: Option<i64>,
 }
+
+/// What a match's time must be to follow a league's dated matches, the last of them at
+/// `latest`: the `expected` of the match's bad `time` field, or `None` when `time` may
+/// follow them (a league rates its matches in time order: an earlier match, or one
+/// without a time, would be rated out of order). `saved` names the league as
+/// [`Resumed::file`] does: the file it was read back from, or empty for a league kept in
+/// memory.
+#[must_use]
+pub fn time_after(latest: i64, time: Option<i64>, saved: &str) -> Option<String> {
+    Some(match (time, saved) {
+        (Some(t), _) if t >= latest => return None,
+        (Some(_), "") => format!(
+            "a time no earlier than {}, the last match the league rated: a league rates its matches in time order (to place an earlier match, rate the whole history again in a new league)",
+            crate::time::format_time(latest)
+        ),
+        (Some(_), file) => format!(
+            "a time no earlier than {}, the last match of the league resumed from {file}: the files are rated after its matches (to place an earlier match, rate the whole history again)",
+            crate::time::format_time(latest)
+        ),
+        (None, "") => crate::times_expected().to_string(),
+        (None, file) => {
+            format!("a time: the league resumed from {file} rated dated matches, so every match needs one")
+        }
+    })
+}
+
+/// What the id of a match rated into a league kept in memory must be ([`Resumed::file`]
+/// empty): the `expected` of its bad `match` field when the league rated a match of that
+/// id already. (A league read back from a file says [`ReadError::RatedBefore`].)
+pub const UNRATED_ID: &str = "an id the league has not rated (a match id names one match)";
 
 /// The fingerprint by which a saved league notes a match id: the 64-bit FNV-1a hash of its
 /// UTF-8 bytes. Two ids share one with a chance of about 2⁻⁶⁴.
@@ -829,16 +864,30 @@ impl<'a> Run<'a> {
                             first_file: self.inputs.name(first.file).to_string(),
                             first_line: first.line,
                         },
-                        Earlier::Resumed => ReadError::RatedBefore {
-                            file: name(),
-                            line,
-                            match_id: m.id().to_string(),
-                            saved: self
+                        Earlier::Resumed => {
+                            let saved = self
                                 .inputs
                                 .resumed
                                 .as_ref()
-                                .map_or_else(String::new, |r| r.file.clone()),
-                        },
+                                .map_or_else(String::new, |r| r.file.clone());
+                            if saved.is_empty() {
+                                ReadError::Field {
+                                    file: name(),
+                                    line,
+                                    match_id: Some(m.id().to_string()),
+                                    field: "match".into(),
+                                    value: m.id().to_string(),
+                                    expected: UNRATED_ID.to_string(),
+                                }
+                            } else {
+                                ReadError::RatedBefore {
+                                    file: name(),
+                                    line,
+                                    match_id: m.id().to_string(),
+                                    saved,
+                                }
+                            }
+                        }
                     });
                     // Undated matches may only come first: after a dated one (of an
                     // earlier file; a reader checks its own) one would be rated before it.
@@ -914,19 +963,7 @@ impl<'a> Run<'a> {
     /// files after its own matches, so an earlier match would be rated out of order.
     fn after_resumed(&self, m: &Match, file: usize, line: u64) -> Option<ReadError> {
         let resumed = self.inputs.resumed.as_ref()?;
-        let latest = resumed.latest?;
-        let expected = match m.time() {
-            Some(t) if t >= latest => return None,
-            Some(_) => format!(
-                "a time no earlier than {}, the last match of the league resumed from {}: the files are rated after its matches (to place an earlier match, rate the whole history again)",
-                crate::time::format_time(latest),
-                resumed.file
-            ),
-            None => format!(
-                "a time: the league resumed from {} rated dated matches, so every match needs one",
-                resumed.file
-            ),
-        };
+        let expected = time_after(resumed.latest?, m.time(), &resumed.file)?;
         Some(ReadError::Field {
             file: self.inputs.name(file).to_string(),
             line,
@@ -1359,5 +1396,91 @@ impl<'scope> ReadAhead<'scope> {
     /// thread has ended or is behind).
     fn recycle(&self, batch: Batch) {
         let _ = self.spent.try_send(batch);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! A league the caller keeps in memory ([`Resumed::file`] empty) is named "the league",
+    //! and one read back from a file by its file, in the same words as before.
+
+    use super::*;
+
+    fn sme() -> League {
+        League::new(podium::system("sme", &podium::Settings::new()).unwrap())
+    }
+
+    /// The bad matches of a file of four: `g3` without a time, `g1` before the league's
+    /// last match, `g2` at it and `g4` after it; rated into a league whose last match was
+    /// on 2026-01-01 and that rated `g2` already, named `saved`.
+    fn bad_matches(saved: &str) -> Vec<String> {
+        let dir =
+            std::env::temp_dir().join(format!("podium-ingest-resumed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("after{}.csv", saved.len()));
+        std::fs::write(
+            &path,
+            "match,player,rank,time\ng3,a,1,\ng3,b,2,\ng1,a,1,2025-12-31\ng1,b,2,2025-12-31\ng2,a,1,2026-01-01\ng2,b,2,2026-01-01\ng4,a,1,2026-01-02\ng4,b,2,2026-01-02\n",
+        )
+        .unwrap();
+        let latest = crate::parse_time("2026-01-01").unwrap();
+        let inputs = Inputs {
+            skip_bad: true,
+            resumed: Some(Resumed {
+                file: saved.to_string(),
+                ids: vec![match_fingerprint("g2")],
+                latest: Some(latest),
+            }),
+            ..Inputs::new([path.display().to_string()])
+        };
+        let mut league = sme();
+        let done = rate(&inputs, &mut league, &Reading::default()).unwrap();
+        assert_eq!(league.matches_rated(), 1, "g4 alone is rated");
+        std::fs::remove_file(&path).unwrap();
+        // The other test's file may still be there.
+        let _ = std::fs::remove_dir(&dir);
+        // Each as its line and message, in the order of the lines.
+        let mut bad: Vec<String> = done
+            .skipped
+            .iter()
+            .map(|b| {
+                let text = b.to_string();
+                text[text.find(':').unwrap() + 1..].to_string()
+            })
+            .collect();
+        bad.sort();
+        bad
+    }
+
+    #[test]
+    fn a_league_read_back_from_a_file_is_named_by_it() {
+        assert_eq!(
+            bad_matches("fut.state"),
+            [
+                "2: field `time`: \"\" is not valid, expected a time: the league resumed from fut.state rated dated matches, so every match needs one",
+                "4: field `time`: \"2025-12-31\" is not valid, expected a time no earlier than 2026-01-01, the last match of the league resumed from fut.state: the files are rated after its matches (to place an earlier match, rate the whole history again)",
+                "6: match \"g2\" was rated already by the league resumed from fut.state: go on with new matches only (a match id names one match across the saved league and the files after it)",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_league_kept_in_memory_is_the_league() {
+        assert_eq!(
+            bad_matches(""),
+            [
+                format!("2: field `time`: \"\" is not valid, expected {}", crate::times_expected()).as_str(),
+                "4: field `time`: \"2025-12-31\" is not valid, expected a time no earlier than 2026-01-01, the last match the league rated: a league rates its matches in time order (to place an earlier match, rate the whole history again in a new league)",
+                "6: field `match`: \"g2\" is not valid, expected an id the league has not rated (a match id names one match)",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_time_at_or_after_the_last_fits() {
+        assert_eq!(time_after(100, Some(100), ""), None);
+        assert_eq!(time_after(100, Some(101), "x.state"), None);
+        assert!(time_after(100, Some(99), "").is_some());
+        assert!(time_after(100, None, "x.state").is_some());
     }
 }

@@ -1,6 +1,7 @@
 //! `League`: a pool of players rated by one system, match after match, with the
 //! leaderboard, each player's history of changes and predictions.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use compact_str::CompactString;
@@ -12,7 +13,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 use std::convert::Infallible;
 
-use podium_io::ingest::{self, IngestError, Inputs, Reading};
+use podium_io::ingest::{self, match_fingerprint, IngestError, Inputs, Reading, Resumed};
 
 use crate::errors::{bad_matches, rate_error, BadMatch, PodiumError};
 use crate::guard::{check_signals, count, guarded, whole, SIGNAL_EVERY};
@@ -346,11 +347,19 @@ pub struct League {
     /// Whether a season was started (`new_season`): the board then lists the season's
     /// players only ([`podium::season::season_standings`]).
     in_season: bool,
-    /// Whether `inner` has rated a match with a time ([`has_dated`]), once known: what
-    /// `rate()` asks before each match without a time, kept so as not to look at every
-    /// player each time. `None` where `inner` changed otherwise than by `apply`.
-    dated: Option<bool>,
+    /// When `inner`'s last dated match was played ([`latest_time`]; `Some(None)`: it has
+    /// rated none), once known: what `rate()` checks each match's time against, kept so
+    /// as not to look at every player each time. `None` where `inner` changed otherwise
+    /// than by `apply`.
+    latest: Option<Option<i64>>,
+    /// The ids of the matches the league rated ([`match_fingerprint`]), given by the
+    /// caller or read from files (or from the file it was loaded from), not those it
+    /// numbered: a match id names one match, so a match of one of them is refused.
+    ids: Ids,
 }
+
+/// A set of match ids by [`match_fingerprint`].
+type Ids = HashSet<u64, foldhash::fast::RandomState>;
 
 /// A player of a stored history not yet met by the league, in the map from the store's
 /// player numbers to league indices.
@@ -371,37 +380,51 @@ fn record(h: &mut History, m: &podium::Match, report: &podium::MatchReport) {
     );
 }
 
-/// Why match `id`, without a time, cannot follow the league's matches, in the readers'
-/// words: once a match has a time, every later match needs one (one without would be
-/// rated before the dated ones), as in files and on the league server.
-fn needs_time(id: &str) -> String {
+/// Why match `id`, played at `time`, cannot follow the league's matches, the last dated
+/// one played at `latest`, in the readers' words (`None` when it can): a league rates its
+/// matches in time order, so a match without a time may not follow a dated one (it would
+/// be rated before the dated ones, as in files and on the league server), nor a match
+/// follow a later one.
+fn time_refused(id: &str, time: Option<i64>, latest: Option<i64>) -> Option<String> {
+    let expected = ingest::time_after(latest?, time, "")?;
+    let value = time.map(podium_io::format_time).unwrap_or_default();
+    Some(format!(
+        "match {id:?}: field `time`: {value:?} is not valid, expected {expected}"
+    ))
+}
+
+/// Why match `id` cannot be rated into a league that rated a match of that id, in the
+/// readers' words.
+fn id_refused(id: &str) -> String {
     format!(
-        "match {id:?}: field `time`: \"\" is not valid, expected {}",
-        podium_io::times_expected()
+        "match {id:?}: field `match`: {id:?} is not valid, expected {}",
+        ingest::UNRATED_ID
     )
 }
 
-/// Why rating files stopped midway: Ctrl-C (or another signal's exception), or a match
-/// without a time after the league's dated matches.
+/// Why rating files stopped midway: Ctrl-C (or another signal's exception).
 #[derive(Debug)]
-enum Stop {
-    Signal(PyErr),
-    Time(String),
-}
+struct Interrupted(PyErr);
 
-impl std::fmt::Display for Stop {
+impl std::fmt::Display for Interrupted {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Stop::Signal(e) => write!(f, "interrupted: {e}"),
-            Stop::Time(why) => f.write_str(why),
-        }
+        write!(f, "interrupted: {}", self.0)
     }
 }
 
 /// How rating files ended: by the plain reader, or match by match.
 enum Outcome {
     Plain(Result<ingest::Ingested, IngestError<Infallible>>),
-    Each(Result<ingest::Ingested, IngestError<Stop>>),
+    Each(Result<ingest::Ingested, IngestError<Interrupted>>),
+}
+
+/// The id of a bad match of a file, if it was read.
+fn bad_match_id(b: &ingest::BadMatch) -> Option<&str> {
+    match b {
+        ingest::BadMatch::Read(e) => e.match_id(),
+        ingest::BadMatch::Rate { match_id, .. } => Some(match_id),
+        _ => None,
+    }
 }
 
 /// The exception of files that could not be rated: `RateError` when every bad match is
@@ -465,12 +488,16 @@ fn saved_error(e: podium_io::saved::SavedFileError) -> PyErr {
     err
 }
 
-/// Whether `league` has rated a match with a time: then every later match needs one. A
-/// league may begin with matches without a time, so every player may have to be looked
-/// at. The time of a player's last match stays across seasons, and so does the answer,
-/// but after a hard reset, which starts every player over without statistics.
-fn has_dated(league: &podium::League) -> bool {
-    league.players().iter().any(|p| p.stats.last_time.is_some())
+/// When `league`'s last dated match was played, if it rated one: every later match needs
+/// a time, no earlier. Every player is looked at (the latest of their last matches). The
+/// time of a player's last match stays across seasons, and so does the answer, but after
+/// a hard reset, which starts every player over without statistics.
+fn latest_time(league: &podium::League) -> Option<i64> {
+    league
+        .players()
+        .iter()
+        .filter_map(|p| p.stats.last_time)
+        .max()
 }
 
 impl League {
@@ -483,7 +510,8 @@ impl League {
             spare: None,
             base: None,
             in_season: false,
-            dated: Some(false),
+            latest: Some(None),
+            ids: Ids::default(),
         }
     }
 
@@ -491,7 +519,9 @@ impl League {
     /// must be the system it was saved by) or else by the one it names; `path` names it
     /// in errors.
     fn restored(text: &str, path: &str, system: Option<System>, history: bool) -> PyResult<Self> {
-        let saved = podium_io::saved::from_json(text, path).map_err(saved_error)?;
+        let mut saved = podium_io::saved::from_json(text, path).map_err(saved_error)?;
+        // The matches it rated, as `podium rate --save` and `save()` note them.
+        let ids = std::mem::take(&mut saved.match_ids).into_iter().collect();
         let system = match system {
             Some(s) => s,
             None => {
@@ -512,7 +542,8 @@ impl League {
         Ok(League {
             base: history.then(|| inner.clone()),
             in_season: inner.seasons() > 0,
-            dated: None,
+            latest: None,
+            ids,
             inner,
             system,
             log: history.then(Log::new),
@@ -526,17 +557,29 @@ impl League {
         (self.inner.matches_rated() + 1).to_string()
     }
 
-    /// Whether the league has rated a match with a time ([`has_dated`]).
-    fn dated(&mut self) -> bool {
+    /// When the league's last dated match was played ([`latest_time`]).
+    fn latest(&mut self) -> Option<i64> {
         let inner = &self.inner;
-        *self.dated.get_or_insert_with(|| has_dated(inner))
+        *self.latest.get_or_insert_with(|| latest_time(inner))
     }
 
-    /// Rates one built match, keeps it and records it; returns its report.
-    fn apply(&mut self, m: &podium::Match) -> Result<Report, RateError> {
+    /// The ids of the matches rated, in order (for a file that is the same whatever
+    /// order they were rated in).
+    fn sorted_ids(&self) -> Vec<u64> {
+        let mut ids: Vec<u64> = self.ids.iter().copied().collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// Rates one built match, keeps it and records it (and its id, when `id_given`);
+    /// returns its report.
+    fn apply(&mut self, m: &podium::Match, id_given: bool) -> Result<Report, RateError> {
         let report = self.inner.apply(m)?;
-        if m.time().is_some() {
-            self.dated = Some(true);
+        if let (Some(t), Some(latest)) = (m.time(), self.latest.as_mut()) {
+            *latest = Some(latest.map_or(t, |l| l.max(t)));
+        }
+        if id_given {
+            self.ids.insert(match_fingerprint(m.id()));
         }
         if let Some(h) = &mut self.history {
             record(h, m, &report);
@@ -704,9 +747,14 @@ struct Rater<'a> {
     /// Positions (in the order given) of the matches left out.
     skipped: Vec<usize>,
     rated: u64,
-    /// Whether the league has rated (or, after a bad match, checked) a match with a
-    /// time: every later match needs one.
-    dated: bool,
+    /// When the last dated match the league rated (or, after a bad match, checked) was
+    /// played: every later match needs a time, no earlier.
+    latest: Option<i64>,
+    /// The ids of the matches the league rated ([`League::ids`]), with those of the
+    /// matches rated (or, after a bad match, checked) here.
+    ids: &'a mut Ids,
+    /// The ids added to `ids` here, to take out again if the batch is undone.
+    added: Vec<u64>,
     /// Matches handled since signals were last looked for.
     since_signals: usize,
     /// Ctrl-C (or another signal's exception), which stops rating.
@@ -726,24 +774,42 @@ impl Rater<'_> {
         self.interrupted.is_none()
     }
 
-    /// Whether a match with (or without) a time may follow the league's matches: one
-    /// without a time may not follow one with a time. Notes it as bad when not.
-    fn time_fits(&mut self, k: usize, id: &str, time: Option<i64>) -> bool {
-        if time.is_some() || !self.dated {
+    /// Whether match `id`, played at `time`, may follow the league's matches: its id
+    /// (by `fp`, when it was given) not one the league rated, and its time not missing
+    /// or earlier than the league's last. Notes it as bad when not.
+    fn fits(&mut self, k: usize, id: &str, time: Option<i64>, fp: Option<u64>) -> bool {
+        let why = match fp {
+            Some(fp) if self.ids.contains(&fp) => Some(("match", id_refused(id))),
+            _ => time_refused(id, time, self.latest).map(|why| ("time", why)),
+        };
+        let Some((field, message)) = why else {
             return true;
-        }
+        };
         self.bad_count += 1;
         self.skipped.push(k);
         if self.skip_bad || self.bad.len() < crate::errors::MAX_LISTED {
             self.bad.push(BadMatch {
-                message: needs_time(id),
+                message,
                 file: None,
                 line: None,
-                field: Some("time".to_string()),
+                field: Some(field.to_string()),
                 match_id: Some(id.to_string()),
             });
         }
         false
+    }
+
+    /// Notes a match rated (or, after a bad match, checked): its time, and its id (by
+    /// `fp`, when it was given).
+    fn took(&mut self, time: Option<i64>, fp: Option<u64>) {
+        if let Some(t) = time {
+            self.latest = Some(self.latest.map_or(t, |l| l.max(t)));
+        }
+        if let Some(fp) = fp {
+            if self.ids.insert(fp) {
+                self.added.push(fp);
+            }
+        }
     }
 
     /// Whether rating has stopped at a bad match and the rest is only checked.
@@ -753,14 +819,16 @@ impl Rater<'_> {
 
     /// Rates `m` (the `k`-th given), or notes why not. Once a match has failed (without
     /// `skip_bad`), the others are only checked, so that the error lists every match the
-    /// system cannot rate, as the command line does. The report when `m` was rated.
-    fn one(&mut self, k: usize, m: &podium::Match) -> Option<podium::MatchReport> {
-        if !self.time_fits(k, m.id(), m.time()) {
+    /// system cannot rate, as the command line does. `id_given`: whether `m`'s id was
+    /// given (not numbered). The report when `m` was rated.
+    fn one(&mut self, k: usize, m: &podium::Match, id_given: bool) -> Option<podium::MatchReport> {
+        let fp = id_given.then(|| match_fingerprint(m.id()));
+        if !self.fits(k, m.id(), m.time(), fp) {
             return None;
         }
         if self.checking() {
             match self.league.try_rate(m) {
-                Ok(_) => self.dated |= m.time().is_some(),
+                Ok(_) => self.took(m.time(), fp),
                 Err(e) => self.note(k, m.id(), &e),
             }
             return None;
@@ -768,7 +836,7 @@ impl Rater<'_> {
         match self.league.apply(m) {
             Ok(report) => {
                 self.rated += 1;
-                self.dated |= m.time().is_some();
+                self.took(m.time(), fp);
                 if let Some(h) = self.history.as_deref_mut() {
                     record(h, m, &report);
                 }
@@ -789,13 +857,14 @@ impl Rater<'_> {
         }
     }
 
-    /// Rates matches given one by one, keeping those rated in the league's own store.
-    fn built(&mut self, matches: &[podium::Match]) {
+    /// Rates matches given one by one (with whether each one's id was given), keeping
+    /// those rated in the league's own store.
+    fn built(&mut self, matches: &[podium::Match], ids_given: &[bool]) {
         for (k, m) in matches.iter().enumerate() {
             if !self.go_on() {
                 return;
             }
-            if let Some(report) = self.one(k, m) {
+            if let Some(report) = self.one(k, m, ids_given[k]) {
                 if let Some(log) = self.log.as_deref_mut() {
                     log.keep(m, self.league, &report);
                 }
@@ -826,7 +895,13 @@ impl Rater<'_> {
             }
             let i = at(k);
             // A plain match has no time: it is held while the league has none either.
-            if s.batching && self.plain(store, i) && !self.dated {
+            if s.batching && self.plain(store, i) && self.latest.is_none() {
+                let fp = store.id_given(i).then(|| match_fingerprint(store.id(i)));
+                if !self.fits(k, store.id(i), None, fp) {
+                    continue;
+                }
+                // Its id is the league's from now on, unless the batch refuses it.
+                self.took(None, fp);
                 s.held.push(store, k, i, &s.index);
                 if s.held.batch.len() >= ingest::HELD_MATCHES {
                     self.rate_held(store, &mut s);
@@ -861,7 +936,7 @@ impl Rater<'_> {
         if !self.plain(store, i) {
             match store.build(i, s.spare.take()) {
                 Ok(m) => {
-                    self.one(k, &m);
+                    self.one(k, &m, store.id_given(i));
                     s.spare = Some(m);
                 }
                 // A stored match was valid when stored and comes back as it was; were
@@ -870,7 +945,8 @@ impl Rater<'_> {
             }
             return;
         }
-        if !self.time_fits(k, store.id(i), store.time(i)) {
+        let fp = store.id_given(i).then(|| match_fingerprint(store.id(i)));
+        if !self.fits(k, store.id(i), store.time(i), fp) {
             return;
         }
         s.slots.clear();
@@ -899,6 +975,7 @@ impl Rater<'_> {
         {
             Ok(()) => {
                 self.rated += 1;
+                self.took(store.time(i), fp);
                 for (p, slot) in store.players_of(i).zip(&s.slots) {
                     if let Slot::Known(j) = *slot {
                         s.index[p as usize] = j as u32;
@@ -937,6 +1014,13 @@ impl Rater<'_> {
         self.rated += done as u64;
         let held = std::mem::take(&mut s.held);
         if let Err((j, e)) = rated {
+            // The matches from the refused one on were not rated: their ids are not the
+            // league's (those after it are taken again below).
+            for &(_, i) in &held.at[j..] {
+                if store.id_given(i) {
+                    self.ids.remove(&match_fingerprint(store.id(i)));
+                }
+            }
             let (k, i) = held.at[j];
             self.note(k, store.id(i), &e);
             for &(k, i) in &held.at[j + 1..] {
@@ -1018,22 +1102,25 @@ impl League {
                 ));
             }
             let obj = obj.get();
-            self.check_time(&obj.inner)?;
             let report = if obj.has_id {
-                self.apply(&obj.inner)
+                self.check(&obj.inner, obj.id_given)?;
+                self.apply(&obj.inner, obj.id_given)
             } else {
-                self.apply(&with_id(&obj.inner, &self.next_id())?)
+                let m = with_id(&obj.inner, &self.next_id())?;
+                self.check(&m, false)?;
+                self.apply(&m, false)
             };
             return Ok(Table::from_rows(report.map_err(rate_error)?));
         }
         let time = time.map(crate::time::from_py).transpose()?.flatten();
+        let id_given = id.is_some();
         let id = id.unwrap_or_else(|| self.next_id());
         let m = build_match(given, &id, time, factors, self.spare.take())?;
-        if let Err(e) = self.check_time(&m) {
+        if let Err(e) = self.check(&m, id_given) {
             self.spare = Some(m);
             return Err(e);
         }
-        let report = self.apply(&m);
+        let report = self.apply(&m, id_given);
         self.spare = Some(m);
         Ok(Table::from_rows(report.map_err(rate_error)?))
     }
@@ -1051,23 +1138,31 @@ impl League {
                 let m = m.bind(py).get();
                 Some((Arc::clone(&m.store), m.order.clone()))
             }
-            Given::Built(_) => None,
+            Given::Built(..) => None,
         };
         let built = match &given {
-            Given::Built(v) => Some(Arc::clone(v)),
+            Given::Built(v, ids_given) => Some((Arc::clone(v), Arc::clone(ids_given))),
             Given::Stored(_) => None,
         };
         let own_mark = self.log.as_ref().map(|l| l.own.mark());
         // Kept to undo the batch: on a bad match (without skip_bad) or on Ctrl-C.
         let snapshot = (self.inner.clone(), self.history.as_ref().map(History::mark));
-        let dated = self.dated();
+        let latest = self.latest();
+        // Room for the batch's ids at once, rather than growing the set as they come.
+        let given_count = match (&stored, &built) {
+            (Some((store, order)), _) => order.as_ref().map_or(store.len(), |o| o.len()),
+            (None, Some((ms, _))) => ms.len(),
+            (None, None) => 0,
+        };
+        self.ids.reserve(given_count);
         let League {
             inner,
             history,
             log,
+            ids,
             ..
         } = self;
-        let (rated, bad, bad_count, skipped, interrupted, dated) = py.detach(|| {
+        let (rated, bad, bad_count, skipped, interrupted, latest, added) = py.detach(|| {
             let mut rater = Rater {
                 league: inner,
                 history: history.as_mut(),
@@ -1077,15 +1172,17 @@ impl League {
                 bad_count: 0,
                 skipped: Vec::new(),
                 rated: 0,
-                dated,
+                latest,
+                ids,
+                added: Vec::new(),
                 since_signals: 0,
                 interrupted: None,
             };
             if let Some((store, order)) = &stored {
                 rater.stored(store, order.as_deref(), at_once);
             }
-            if let Some(ms) = &built {
-                rater.built(ms);
+            if let Some((ms, ids_given)) = &built {
+                rater.built(ms, ids_given);
             }
             (
                 rater.rated,
@@ -1093,7 +1190,8 @@ impl League {
                 rater.bad_count,
                 rater.skipped,
                 rater.interrupted,
-                rater.dated,
+                rater.latest,
+                rater.added,
             )
         });
         // A signal that came after the last look still undoes the batch.
@@ -1101,6 +1199,9 @@ impl League {
         if interrupted.is_some() || (bad_count > 0 && !skip_bad) {
             let (league, kept) = snapshot;
             self.inner = league;
+            for fp in added {
+                self.ids.remove(&fp);
+            }
             if let (Some(h), Some(mark)) = (self.history.as_mut(), kept) {
                 h.truncate(mark);
             }
@@ -1118,7 +1219,7 @@ impl League {
                 "pass skip_bad=True to rate the rest",
             ));
         }
-        self.dated = Some(dated);
+        self.latest = Some(latest);
         if let Some(log) = self.log.as_mut() {
             match stored {
                 Some((store, order)) => log.ops.push(Op::Stored {
@@ -1144,7 +1245,7 @@ impl League {
         factors: Option<&Bound<'_, PyAny>>,
         reading: &Reading<'_>,
     ) -> PyResult<RateSummary> {
-        let inputs = inputs_of(paths, format, skip_bad, factors)?;
+        let mut inputs = inputs_of(paths, format, skip_bad, factors)?;
         if !inputs.options.factors.is_empty() && !self.system.inner.capabilities().rates_factors {
             return Err(rate_error(RateError::FactorsUnsupported {
                 system: self.system.inner.name(),
@@ -1152,35 +1253,43 @@ impl League {
         }
         let before = self.inner.matches_rated();
         let snapshot = (self.inner.clone(), self.history.as_ref().map(History::mark));
-        // The files keep the rule on times among themselves (the readers see to it), but
-        // after the league's dated matches every match needs a time.
-        let dated = self.dated();
+        // The files keep the rules on times and ids among themselves (the readers see to
+        // it), and are rated after the league's matches: the readers refuse a match of an
+        // id the league rated, and after its dated matches, one without a time or before
+        // its last, as they do for a league resumed from a file.
+        let latest = self.latest();
+        if latest.is_some() || !self.ids.is_empty() {
+            inputs.resumed = Some(Resumed {
+                file: String::new(),
+                ids: self.ids.iter().copied().collect(),
+                latest,
+            });
+        }
+        inputs.note_ids = true;
         // The files change the league's matches (or a failure puts the league back):
-        // whether it has a dated one is found again when next asked.
-        self.dated = None;
+        // when its last dated one was played is found again when next asked.
+        self.latest = None;
         let League { inner, history, .. } = self;
         let mut since_signals = 0;
         let outcome = py.detach(|| {
-            if history.is_none() && !dated {
+            if history.is_none() && latest.is_none() {
                 return Outcome::Plain(ingest::rate(&inputs, inner, reading));
             }
-            // Match by match: to record every match's report, to check its time, and to
-            // look for Ctrl-C between matches.
+            // Match by match: to record every match's report, and to look for Ctrl-C
+            // between matches (a league with dated matches has every file read the
+            // general way).
             Outcome::Each(ingest::rate_each(
                 &inputs,
                 inner,
                 &Reading::default(),
                 |_, m, r| {
-                    if dated && m.time().is_none() {
-                        return Err(Stop::Time(needs_time(m.id())));
-                    }
                     if let Some(h) = history.as_mut() {
                         record(h, m, r);
                     }
                     since_signals += 1;
                     if since_signals >= SIGNAL_EVERY {
                         since_signals = 0;
-                        check_signals().map_err(Stop::Signal)?;
+                        check_signals().map_err(Interrupted)?;
                     }
                     Ok(())
                 },
@@ -1190,10 +1299,7 @@ impl League {
             // Ctrl-C during the plain reader (which cannot stop midway) undoes the call
             // at its end: nothing of it is kept.
             Outcome::Plain(Ok(done)) | Outcome::Each(Ok(done)) => py.check_signals().map(|()| done),
-            Outcome::Each(Err(IngestError::Caller(Stop::Signal(signal)))) => Err(signal),
-            Outcome::Each(Err(IngestError::Caller(Stop::Time(why)))) => {
-                Err(crate::errors::RateError::new_err(why))
-            }
+            Outcome::Each(Err(IngestError::Caller(Interrupted(signal)))) => Err(signal),
             Outcome::Each(Err(e)) => Err(ingest_failed(e)),
             Outcome::Plain(Err(e)) => Err(ingest_failed(e)),
         };
@@ -1209,8 +1315,22 @@ impl League {
             }
         };
         if let Some(log) = self.log.as_mut() {
+            // Read again for the history, the files must refuse what they refused here:
+            // the league's ids are only needed for the matches they refused (no match of
+            // those ids was rated), and the ids rated need not be noted.
+            if let Some(resumed) = inputs.resumed.as_mut() {
+                resumed.ids = done
+                    .skipped
+                    .iter()
+                    .filter_map(bad_match_id)
+                    .map(match_fingerprint)
+                    .filter(|fp| self.ids.contains(fp))
+                    .collect();
+            }
+            inputs.note_ids = false;
             log.ops.push(Op::Files(inputs));
         }
+        self.ids.extend(done.rated_ids.iter().copied());
         Ok(RateSummary {
             rated: self.inner.matches_rated() - before,
             skipped: done.skipped.iter().map(ToString::to_string).collect(),
@@ -1386,12 +1506,17 @@ impl League {
         })
     }
 
-    /// Refuses a match without a time after the league's dated matches (a `RateError`).
-    fn check_time(&mut self, m: &podium::Match) -> PyResult<()> {
-        if m.time().is_none() && self.dated() {
-            return Err(crate::errors::RateError::new_err(needs_time(m.id())));
+    /// Refuses (a `RateError`) a match whose id (when `id_given`, not numbered) the
+    /// league rated, or whose time cannot follow the league's matches: none after a dated
+    /// match, or one before the league's last.
+    fn check(&mut self, m: &podium::Match, id_given: bool) -> PyResult<()> {
+        if id_given && self.ids.contains(&match_fingerprint(m.id())) {
+            return Err(crate::errors::RateError::new_err(id_refused(m.id())));
         }
-        Ok(())
+        match time_refused(m.id(), m.time(), self.latest()) {
+            Some(why) => Err(crate::errors::RateError::new_err(why)),
+            None => Ok(()),
+        }
     }
 }
 
@@ -1509,8 +1634,11 @@ impl League {
     ///
     /// Raises `MatchError` for a match that cannot exist and `RateError` for one the
     /// system cannot rate (factors that tell entries apart, for a system that does not
-    /// rate factors) or one without a time after a match with a time; nothing changes
-    /// then.
+    /// rate factors), one whose id the league rated (a match id names one match; a
+    /// numbered match is never refused for its number), or one whose time does not
+    /// follow the league's matches (none after a match with a time, or one before the
+    /// league's last dated match: a league rates its matches in time order); nothing
+    /// changes then.
     #[pyo3(signature = (r#match, /, *, id=None, time=None, factors=None))]
     fn rate(
         &mut self,
@@ -1529,10 +1657,11 @@ impl League {
     /// All or nothing: if a match cannot be rated, nothing of the batch is applied and
     /// `RateError` lists every such match, unless `skip_bad=True`, which rates the
     /// others and lists the bad ones in the summary. A league may begin with matches
-    /// without a time, but once it has rated one with a time, every later match needs one
-    /// (a match without is a bad match naming the field `time`). The interpreter's lock is
-    /// released while rating; Ctrl-C stops it and leaves the league as it was
-    /// (`KeyboardInterrupt`).
+    /// without a time, but once it has rated one with a time, every later match needs one,
+    /// no earlier than the last (a match without, or before it, is a bad match naming the
+    /// field `time`); a match whose id the league rated, here or before, is a bad match
+    /// naming the field `match`. The interpreter's lock is released while rating; Ctrl-C
+    /// stops it and leaves the league as it was (`KeyboardInterrupt`).
     ///
     /// `at_once`: free-for-alls rated in batches on every core (`True`), one by one
     /// (`False`), or, by default (`None`), the way the first matches, timed, show to be
@@ -1559,10 +1688,12 @@ impl League {
     /// rate factors raises `RateError` before anything is read. A league that keeps its
     /// history reads the files again when `history()` is first asked for. A file may
     /// begin with matches without a time (rated first, in order), but once a match has a
-    /// time every later match needs one; a league that has rated a match with a time
-    /// reads the files the general way, match by match, and refuses (`RateError`) a match
-    /// without a time. The interpreter's lock is released while rating; Ctrl-C leaves the
-    /// league as it was (`KeyboardInterrupt`).
+    /// time every later match needs one. The files are rated after the league's matches,
+    /// as `podium rate --resume` rates them after the saved league's: a match whose id the
+    /// league rated is a bad match (field `match`), and after the league's dated matches
+    /// (read the general way, match by match), so is one without a time or one dated
+    /// before the league's last (field `time`). The interpreter's lock is released while
+    /// rating; Ctrl-C leaves the league as it was (`KeyboardInterrupt`).
     ///
     /// `at_once`: plain files' free-for-alls rated in batches on every core (`True`), one by one
     /// (`False`), or, by default (`None`), the way the first matches, timed, show to be
@@ -1837,7 +1968,7 @@ impl League {
             .inner
             .new_season(&reset)
             .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-        self.dated = None;
+        self.latest = None;
         if let Some(log) = &mut self.log {
             log.ops.push(Op::Season(reset));
         }
@@ -1894,16 +2025,20 @@ impl League {
             spare: None,
             base: self.base.clone(),
             in_season: self.in_season,
-            dated: self.dated,
+            latest: self.latest,
+            ids: self.ids.clone(),
         }
     }
 
     /// Saves the league to the file `path` (JSON), exactly: every player's rating, state
-    /// and statistics, what the system learned, the factors. `League.load(path)` goes on
-    /// from there. The file is written whole or not at all; the history is not saved.
+    /// and statistics, what the system learned, the factors, and the ids of the matches
+    /// rated (by a 64-bit hash, as `podium rate --save` notes them). `League.load(path)`
+    /// goes on from there. The file is written whole or not at all; the history is not
+    /// saved.
     fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
         let name = path.to_string_lossy().into_owned();
-        py.detach(|| podium_io::saved::write(&name, &self.inner, &[]))
+        let ids = self.sorted_ids();
+        py.detach(|| podium_io::saved::write_rated(&name, &self.inner, &[], ids))
             .map_err(saved_error)
     }
 
@@ -1911,6 +2046,8 @@ impl League {
     /// by; given a `system` (and keyword parameters), it must be that system with the
     /// same parameters. Raises `ReadError` for a file that is not a saved league,
     /// is damaged, or was saved by another system. Its `history()` starts at the load.
+    /// It refuses the matches the file notes as rated (`save()` and `podium rate --save`
+    /// note their ids), and matches dated before its last.
     #[staticmethod]
     #[pyo3(signature = (path, /, system=None, *, history=true, **params))]
     fn load(
@@ -1937,24 +2074,35 @@ impl League {
         League::restored(&text, &name, system, history)
     }
 
-    /// Pickling: the saved league (as `save()` writes it), whether the league keeps
-    /// its history, and whether a season was started (the board lists its players).
-    fn __getstate__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, bool, bool)> {
+    /// Pickling: the saved league (as `save()` writes it, but for the ids of the
+    /// matches rated), whether the league keeps its history, whether a season was started
+    /// (the board lists its players), and the ids of the matches rated (their 64-bit
+    /// hashes, 8 bytes each, little-endian).
+    fn __getstate__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, bool, bool, Py<PyAny>)> {
         let text = podium_io::saved::to_json(&self.inner, "the league").map_err(saved_error)?;
         let bytes = pyo3::types::PyBytes::new(py, text.as_bytes());
+        let ids: Vec<u8> = self
+            .sorted_ids()
+            .iter()
+            .flat_map(|fp| fp.to_le_bytes())
+            .collect();
         Ok((
             bytes.into_any().unbind(),
             self.log.is_some(),
             self.in_season,
+            pyo3::types::PyBytes::new(py, &ids).into_any().unbind(),
         ))
     }
 
-    /// Takes the state `__getstate__` gives (or, without the season, its first two
-    /// items).
+    /// Takes the state `__getstate__` gives (or, from an older package, its first two or
+    /// three items: without the season, or the ids).
     fn __setstate__(&mut self, state: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<()> {
-        let bad =
-            || PodiumError::new_err("not a pickled podium League: expected (bytes, bool[, bool])");
-        if !(2..=3).contains(&state.len()) {
+        let bad = || {
+            PodiumError::new_err(
+                "not a pickled podium League: expected (bytes, bool[, bool[, bytes]])",
+            )
+        };
+        if !(2..=4).contains(&state.len()) {
             return Err(bad());
         }
         let bytes: Vec<u8> = state.get_item(0)?.extract().map_err(|_| bad())?;
@@ -1963,10 +2111,21 @@ impl League {
             Ok(s) => s.extract().map_err(|_| bad())?,
             Err(_) => false,
         };
+        let ids: Vec<u8> = match state.get_item(3) {
+            Ok(s) => s.extract().map_err(|_| bad())?,
+            Err(_) => Vec::new(),
+        };
+        if ids.len() % 8 != 0 {
+            return Err(bad());
+        }
         let text = std::str::from_utf8(&bytes)
             .map_err(|e| PodiumError::new_err(format!("not a pickled podium League: {e}")))?;
         *self = League::restored(text, "the pickled league", None, history)?;
         self.in_season |= in_season;
+        self.ids.extend(
+            ids.chunks_exact(8)
+                .map(|b| u64::from_le_bytes(b.try_into().expect("chunks of 8 bytes"))),
+        );
         Ok(())
     }
 

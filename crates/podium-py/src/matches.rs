@@ -510,17 +510,17 @@ pub fn build_match(
     .build()
 }
 
-/// A match given to `rate`, `rate_many` or `Matches(...)`, built with `id` when it has
-/// none of its own.
-pub fn to_match(value: &Bound<'_, PyAny>, id: &str, time: Option<i64>) -> PyResult<Match> {
+/// A match given to `rate_many` or `Matches(...)`, numbered `id` when it has no id of its
+/// own, and whether its id was given (not numbered: [`MatchObj::id_given`]).
+pub fn to_match(value: &Bound<'_, PyAny>, id: &str, time: Option<i64>) -> PyResult<(Match, bool)> {
     if let Ok(m) = value.cast::<MatchObj>() {
         let m = m.get();
         if m.has_id {
-            return Ok(m.inner.clone());
+            return Ok((m.inner.clone(), m.id_given));
         }
-        return with_id(&m.inner, id);
+        return Ok((with_id(&m.inner, id)?, false));
     }
-    build_match(value, id, time, None, None)
+    Ok((build_match(value, id, time, None, None)?, false))
 }
 
 /// A copy of `m` with another id.
@@ -557,6 +557,10 @@ fn row_refs(m: &Match) -> impl Iterator<Item = RowRef<'_>> + '_ {
 pub struct MatchObj {
     pub inner: Match,
     pub has_id: bool,
+    /// Whether the id was given (to `Match(...)` or by a file) rather than numbered by
+    /// `Matches(...)`, for a match without one: a league refuses a match whose given id
+    /// it has rated, never one for its number.
+    pub id_given: bool,
 }
 
 #[pymethods]
@@ -587,6 +591,7 @@ impl MatchObj {
         Ok(MatchObj {
             inner,
             has_id: id.is_some(),
+            id_given: id.is_some(),
         })
     }
 
@@ -843,6 +848,10 @@ pub struct Store {
     factor_starts: Vec<u32>,
     factored: Vec<(u32, u32)>,
     factor_sets: FactorSets,
+    /// The matches (ascending) whose id was numbered by `Matches(...)`, given none: a
+    /// league does not hold their ids against later matches. Empty for files, whose
+    /// matches all have their ids.
+    numbered_ids: Vec<u32>,
 }
 
 /// The distinct sets of an entry's factors, each kept once and found by number.
@@ -897,6 +906,7 @@ impl Default for Store {
             factor_starts: vec![0],
             factored: Vec::new(),
             factor_sets: FactorSets::default(),
+            numbered_ids: Vec::new(),
         }
     }
 }
@@ -941,6 +951,10 @@ impl Store {
         self.players.truncate(mark.players);
         self.teams.truncate(mark.teams);
         self.factor_sets.truncate(mark.factor_sets);
+        let kept = self
+            .numbered_ids
+            .partition_point(|&i| (i as usize) < matches);
+        self.numbered_ids.truncate(kept);
     }
 
     /// Whether any match holds factors.
@@ -1051,6 +1065,17 @@ impl Store {
     /// Match `i`'s id.
     pub fn id(&self, i: usize) -> &str {
         self.ids.get(i as u32)
+    }
+
+    /// Notes that the id of the match just added was numbered, not given.
+    pub fn numbered_id(&mut self) {
+        let last = self.len().checked_sub(1).expect("a match was added");
+        self.numbered_ids.push(last as u32);
+    }
+
+    /// Whether match `i`'s id was given (by the caller or a file), not numbered.
+    pub fn id_given(&self, i: usize) -> bool {
+        self.numbered_ids.is_empty() || self.numbered_ids.binary_search(&(i as u32)).is_err()
     }
 
     /// Match `i`'s time.
@@ -1181,9 +1206,11 @@ impl Matches {
     }
 
     fn object(&self, k: usize) -> PyResult<MatchObj> {
+        let i = self.at(k);
         Ok(MatchObj {
-            inner: self.store.build(self.at(k), None).map_err(match_error)?,
+            inner: self.store.build(i, None).map_err(match_error)?,
             has_id: true,
+            id_given: self.store.id_given(i),
         })
     }
 }
@@ -1196,8 +1223,11 @@ impl Matches {
         let mut store = Store::default();
         if let Some(ms) = matches {
             for (i, m) in ms.try_iter()?.enumerate() {
-                let m = to_match(&m?, &(i + 1).to_string(), None)?;
+                let (m, id_given) = to_match(&m?, &(i + 1).to_string(), None)?;
                 store.push(&m);
+                if !id_given {
+                    store.numbered_id();
+                }
             }
         }
         let _ = py;
@@ -1362,7 +1392,8 @@ impl MatchesIter {
 /// iterable of matches in an accepted form, numbered from `first_id` when they have no id.
 pub enum Given {
     Stored(Py<Matches>),
-    Built(Arc<Vec<Match>>),
+    /// The matches, and whether each one's id was given (not numbered).
+    Built(Arc<Vec<Match>>, Arc<[bool]>),
 }
 
 impl Given {
@@ -1385,10 +1416,13 @@ impl Given {
             ))
         })?;
         let mut out = Vec::new();
+        let mut given = Vec::new();
         for (i, m) in items.enumerate() {
-            out.push(to_match(&m?, &(first_id + i as u64).to_string(), None)?);
+            let (m, id_given) = to_match(&m?, &(first_id + i as u64).to_string(), None)?;
+            out.push(m);
+            given.push(id_given);
         }
-        Ok(Given::Built(Arc::new(out)))
+        Ok(Given::Built(Arc::new(out), Arc::from(given)))
     }
 
     /// The matches as the library's matches (built once from a `Matches`, which needs
@@ -1396,7 +1430,7 @@ impl Given {
     pub fn built(&self) -> PyResult<Arc<Vec<Match>>> {
         match self {
             Given::Stored(m) => m.get().built(),
-            Given::Built(v) => Ok(Arc::clone(v)),
+            Given::Built(v, _) => Ok(Arc::clone(v)),
         }
     }
 }
@@ -1492,6 +1526,30 @@ mod tests {
                 prop_assert_eq!(&store.build(cut, None).unwrap(), &games[cut]);
             }
         }
+    }
+
+    #[test]
+    fn numbered_ids_are_told_apart_and_forgotten_with_their_matches() {
+        let game = |id: &str| Match::with_places(id, &[("a", 1), ("b", 2)]).unwrap();
+        let mut store = Store::default();
+        store.push(&game("x"));
+        store.push(&game("2"));
+        store.numbered_id();
+        let mark = store.mark();
+        store.push(&game("3"));
+        store.numbered_id();
+        store.push(&game("y"));
+        assert_eq!(
+            (0..4).map(|i| store.id_given(i)).collect::<Vec<_>>(),
+            [true, false, false, true]
+        );
+        store.truncate(mark);
+        store.push(&game("3"));
+        assert!(!store.id_given(1) && store.id_given(2));
+        // A store of files' matches has every id given.
+        let mut read = Store::default();
+        read.push(&game("2"));
+        assert!(read.id_given(0));
     }
 
     #[test]

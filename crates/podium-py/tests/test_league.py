@@ -196,8 +196,12 @@ def test_rate_files_and_its_history(tmp_path):
     fresh.rate_many(podium.read(GAME_NIGHTS))
     assert league.standings() == fresh.standings()
     assert league.history() == fresh.history()       # the files are read again
-    league.rate_files(GAME_NIGHTS[1:])                # recorded as rated from now on
-    fresh.rate_many(podium.read(GAME_NIGHTS[1:]))
+    more = tmp_path / "more.csv"                      # matches after the files' last
+    more.write_text("match,player,rank,time\n"
+                    "m1,Maya,1,2025-04-01\nm1,Tom,2,2025-04-01\n"
+                    "m2,Tom,1,2025-04-02\nm2,Sam,2,2025-04-02\n")
+    league.rate_files(more)                           # recorded as rated from now on
+    fresh.rate_many(podium.read(more))
     assert league.history() == fresh.history()
 
 

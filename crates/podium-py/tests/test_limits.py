@@ -210,18 +210,24 @@ def test_rate_files_refuses_matches_whose_times_do_not_fit_the_league(tmp_path):
     timed_file.write_text("match,player,rank,time\nt1,a,1,2024-05-01\nt1,b,2,2024-05-01\n")
     league = podium.League("sme")
     league.rate(["a", "b"], time="2024-04-01")
-    with pytest.raises(podium.RateError) as err:
+    # A bad match of the file, as the readers find them: by file, line and field.
+    with pytest.raises(podium.ReadError) as err:
         league.rate_files(plain)
-    assert str(err.value) == f'match "g1": field `time`: "" is not valid, {RULE}'
+    assert err.value.errors == [f'{plain}:2: field `time`: "" is not valid, {RULE}']
+    assert (err.value.file, err.value.line, err.value.field, err.value.match_id) == (
+        str(plain), 2, "time", "g1")
     assert league.matches_rated == 1
+    assert league.rate_files(plain, skip_bad=True).skipped == err.value.errors
     assert league.rate_files(timed_file).rated == 1
     # A league without times takes a file with times, then refuses one without.
     untimed = podium.League("sme")
     untimed.rate_files(plain)
     assert untimed.rate_files(timed_file).rated == 1
-    with pytest.raises(podium.RateError, match='^match "g1": field `time`: "" is not valid, '
+    later = tmp_path / "later.csv"
+    later.write_text("match,player,rank\ng2,a,1\ng2,b,2\n")
+    with pytest.raises(podium.ReadError, match=r'later.csv:2: field `time`: "" is not valid, '
                                                "expected a time"):
-        untimed.rate_files(plain)
+        untimed.rate_files(later)
     assert untimed.matches_rated == 2
 
 
@@ -301,12 +307,12 @@ def test_the_readers_word_mixed_times_as_the_league_does(tmp_path):
         podium.read_csv(path)
 
 
-def write_history(path, matches):
+def write_history(path, matches, prefix="m"):
     lines = ["match,player,rank"]
     for i in range(matches):
         a = i % 97
         b = (a + 1 + (i // 97) % 95) % 97
-        lines += [f"m{i},p{a},1", f"m{i},p{b},2", f"m{i},p{(b + 1) % 97},3"]
+        lines += [f"{prefix}{i},p{a},1", f"{prefix}{i},p{b},2", f"{prefix}{i},p{(b + 1) % 97},3"]
     path.write_text("\n".join(lines) + "\n")
 
 
@@ -332,35 +338,38 @@ def ctrl_c_soon():
 
 @pytest.mark.parametrize("keep_history", [False, True])
 def test_rate_files_interrupted_by_ctrl_c_keeps_nothing_of_that_call(tmp_path, keep_history):
-    path = tmp_path / "h.csv"
+    first, path = tmp_path / "first.csv", tmp_path / "h.csv"
+    write_history(first, 20_000, prefix="f")
     write_history(path, 20_000)
-    league = podium.League("sme", history=keep_history)
+    base = podium.League("sme", history=keep_history)
+    base.rate_files(first)
     if keep_history:
-        league.history()  # records from now on, match by match
-    before = league.matches_rated
+        base.history()  # records from now on, match by match
+    # A match id names one match: each call rates the file into a copy of the league.
     with ctrl_c_soon(), pytest.raises(KeyboardInterrupt):
         for _ in range(CALLS_UNTIL_CTRL_C):
-            before = league.matches_rated
+            league = base.copy()
             league.rate_files(path)
         pytest.fail(f"no KeyboardInterrupt in {CALLS_UNTIL_CTRL_C} calls: Ctrl-C was lost")
     # The call that was interrupted left the league as it found it.
-    assert league.matches_rated == before
-    assert league.matches_rated % 20_000 == 0
+    assert league.matches_rated == 20_000
+    assert league.rate_files(path).rated == 20_000
 
 
 def test_rate_many_interrupted_by_ctrl_c_keeps_nothing_of_that_call(tmp_path):
-    path = tmp_path / "h.csv"
+    first, path = tmp_path / "first.csv", tmp_path / "h.csv"
+    write_history(first, 20_000, prefix="f")
     write_history(path, 20_000)
     matches = podium.read_csv(path)
-    league = podium.League("sme")
-    before = league.matches_rated
+    base = podium.League("sme")
+    base.rate_many(podium.read_csv(first))
     with ctrl_c_soon(), pytest.raises(KeyboardInterrupt):
         for _ in range(CALLS_UNTIL_CTRL_C):
-            before = league.matches_rated
+            league = base.copy()
             league.rate_many(matches, skip_bad=True)
         pytest.fail(f"no KeyboardInterrupt in {CALLS_UNTIL_CTRL_C} calls: Ctrl-C was lost")
-    assert league.matches_rated == before
-    assert league.matches_rated % 20_000 == 0
+    assert league.matches_rated == 20_000
+    assert league.rate_many(matches).rated == 20_000
 
 
 def test_backtest_and_tune_stop_on_ctrl_c(tmp_path):
