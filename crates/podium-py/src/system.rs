@@ -237,7 +237,7 @@ impl System {
     }
 
     /// Whether the system rates factors (a car, a seat, a faction) beside the players:
-    /// every system but proportional does; proportional raises `RateError` for a match
+    /// every system but proportional and ttt does; these raise `RateError` for a match
     /// whose factors tell its entries apart.
     #[getter]
     fn rates_factors(&self) -> bool {

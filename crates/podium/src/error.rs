@@ -296,7 +296,7 @@ pub enum RateError {
     },
     /// The match's entries carry factors ([`crate::factor`]), and the system cannot rate
     /// them.
-    #[error("system {system} does not rate factors (car, seat, faction); every podium system but proportional does")]
+    #[error("system {system} does not rate factors (car, seat, faction); every podium system but proportional and ttt does")]
     FactorsUnsupported {
         /// The system's name.
         system: &'static str,

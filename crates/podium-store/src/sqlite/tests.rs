@@ -419,7 +419,7 @@ fn factors_are_stored_rated_and_part_of_the_content(b: Backend) {
         let e = s.append(other, game).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "match \"r1\" cannot be rated: system proportional does not rate factors (car, seat, faction); every podium system but proportional does"
+            "match \"r1\" cannot be rated: system proportional does not rate factors (car, seat, faction); every podium system but proportional and ttt does"
         );
         assert!(e.is_client_error());
     }
