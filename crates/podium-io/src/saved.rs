@@ -123,13 +123,13 @@ pub fn write(path: &str, league: &League, inputs: &[&str]) -> Result<(), SavedFi
     write_rated(path, league, inputs, Vec::new())
 }
 
-/// As [`write`], noting the matches the league rated (`ids`, by
+/// As [`write()`], noting the matches the league rated (`ids`, by
 /// [`match_fingerprint`](crate::ingest::match_fingerprint), as
 /// [`Ingested::rated_ids`](crate::ingest::Ingested::rated_ids) gives them): a league read
 /// back with [`read_resumed`] then refuses them if they come again.
 ///
 /// # Errors
-/// As [`write`].
+/// As [`write()`].
 pub fn write_rated(
     path: &str,
     league: &League,
