@@ -86,6 +86,20 @@ fn read_as(file: &str, input: impl BufRead, scores: bool) -> Result<Vec<Match>, 
             message: "no game in the log: expected one game per line, `YYYY-MM-DD : <victory points> : Name pts, Name pts, ...`".to_string(),
         });
     }
+    // A log that runs oldest first would have the games of each day rated in reverse
+    // (their order is read from the lines): refuse it rather than guess.
+    if let (Some(first), Some(last)) = (games.first(), games.last()) {
+        if first.time < last.time {
+            return Err(ReadError::Format {
+                file: file.to_string(),
+                line: last.line,
+                message: format!(
+                    "the log runs oldest first ({} on line {}, {} on line {}): this log lists the newest game first, so that the games of a day are read in the order played; reverse the file's lines (e.g. `tac`)",
+                    first.date, first.line, last.date, last.line
+                ),
+            });
+        }
+    }
     // The file is newest first: reverse it so that games are oldest first, then number
     // the games of each day in the order they were played.
     games.reverse();
@@ -287,6 +301,24 @@ mod tests {
                  `YYYY-MM-DD : <victory points> : Name pts, Name pts, ...`"
             );
         }
+    }
+
+    #[test]
+    fn a_log_that_runs_oldest_first_is_refused() {
+        let log = "2024-01-01 : 10 : A 10, B 9\n\
+                   2024-01-02 : 10 : B 10, A 7\n\
+                   2024-01-02 : 10 : A 10, B 8\n";
+        assert_eq!(
+            err(log),
+            "g.txt:3: the log runs oldest first (2024-01-01 on line 1, 2024-01-02 on line 3): this log lists the newest game first, so that the games of a day are read in the order played; reverse the file's lines (e.g. `tac`)"
+        );
+        // Newest first, the same games read.
+        let newest: String = log
+            .lines()
+            .rev()
+            .map(|l| format!("{}\n", l.trim()))
+            .collect();
+        assert_eq!(read("g.txt", newest.as_bytes()).unwrap().len(), 3);
     }
 
     #[test]
