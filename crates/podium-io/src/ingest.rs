@@ -78,7 +78,7 @@ pub struct Inputs {
     /// columns are read the general way.
     pub options: ReadOptions,
     /// The league rated before the files, read back from a saved file (or kept in memory
-    /// by the caller: [`Resumed::file`] empty): a match it rated is a bad match here
+    /// by the caller: [`Resumed::file`] `None`): a match it rated is a bad match here
     /// ([`ReadError::RatedBefore`]; for a league kept in memory, a bad `match` field,
     /// [`UNRATED_ID`]), and when it rated dated matches, every match needs a time no
     /// earlier than its last ([`time_after`]).
@@ -111,13 +111,13 @@ impl Inputs {
 }
 
 /// What a league read back from a saved file had rated ([`Inputs::resumed`]); or, with
-/// `file` empty, what a league the caller keeps in memory and rates on (the Python
+/// `file` `None`, what a league the caller keeps in memory and rates on (the Python
 /// package's `League`) has rated so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Resumed {
     /// The saved league's file, as messages name it ("the league resumed from {file}");
-    /// empty for a league kept in memory, which messages call "the league".
-    pub file: String,
+    /// `None` for a league kept in memory, which messages call "the league".
+    pub file: Option<String>,
     /// The matches it rated, by [`match_fingerprint`] (empty when the file did not say).
     pub ids: Vec<u64>,
     /// When its last dated match was played (seconds since the epoch), if it rated any.
@@ -128,29 +128,29 @@ pub struct Resumed {
 /// `latest`: the `expected` of the match's bad `time` field, or `None` when `time` may
 /// follow them (a league rates its matches in time order: an earlier match, or one
 /// without a time, would be rated out of order). `saved` names the league as
-/// [`Resumed::file`] does: the file it was read back from, or empty for a league kept in
-/// memory.
+/// [`Resumed::file`] does: the file it was read back from, or `None` for a league kept
+/// in memory.
 #[must_use]
-pub fn time_after(latest: i64, time: Option<i64>, saved: &str) -> Option<String> {
+pub fn time_after(latest: i64, time: Option<i64>, saved: Option<&str>) -> Option<String> {
     Some(match (time, saved) {
         (Some(t), _) if t >= latest => return None,
-        (Some(_), "") => format!(
+        (Some(_), None) => format!(
             "a time no earlier than {}, the last match the league rated: a league rates its matches in time order (to place an earlier match, rate the whole history again in a new league)",
             crate::time::format_time(latest)
         ),
-        (Some(_), file) => format!(
+        (Some(_), Some(file)) => format!(
             "a time no earlier than {}, the last match of the league resumed from {file}: the files are rated after its matches (to place an earlier match, rate the whole history again)",
             crate::time::format_time(latest)
         ),
-        (None, "") => crate::times_expected().to_string(),
-        (None, file) => {
+        (None, None) => crate::times_expected().to_string(),
+        (None, Some(file)) => {
             format!("a time: the league resumed from {file} rated dated matches, so every match needs one")
         }
     })
 }
 
 /// What the id of a match rated into a league kept in memory must be ([`Resumed::file`]
-/// empty): the `expected` of its bad `match` field when the league rated a match of that
+/// `None`): the `expected` of its bad `match` field when the league rated a match of that
 /// id already. (A league read back from a file says [`ReadError::RatedBefore`].)
 pub const UNRATED_ID: &str = "an id the league has not rated (a match id names one match)";
 
@@ -865,27 +865,21 @@ impl<'a> Run<'a> {
                             first_line: first.line,
                         },
                         Earlier::Resumed => {
-                            let saved = self
-                                .inputs
-                                .resumed
-                                .as_ref()
-                                .map_or_else(String::new, |r| r.file.clone());
-                            if saved.is_empty() {
-                                ReadError::Field {
+                            match self.inputs.resumed.as_ref().and_then(|r| r.file.clone()) {
+                                Some(saved) => ReadError::RatedBefore {
+                                    file: name(),
+                                    line,
+                                    match_id: m.id().to_string(),
+                                    saved,
+                                },
+                                None => ReadError::Field {
                                     file: name(),
                                     line,
                                     match_id: Some(m.id().to_string()),
                                     field: "match".into(),
                                     value: m.id().to_string(),
                                     expected: UNRATED_ID.to_string(),
-                                }
-                            } else {
-                                ReadError::RatedBefore {
-                                    file: name(),
-                                    line,
-                                    match_id: m.id().to_string(),
-                                    saved,
-                                }
+                                },
                             }
                         }
                     });
@@ -943,11 +937,11 @@ impl<'a> Run<'a> {
             }
             return Ok(Some(m));
         }
-        let id = self.earlier.rated.is_some().then(|| m.id().to_string());
+        let fp = self.earlier.rated.is_some().then(|| fingerprint(m.id()));
         match sink.take(m).map_err(IngestError::Caller)? {
             Taken::Done(back) => {
-                if let Some(id) = id {
-                    self.earlier.rated(&id);
+                if let (Some(rated), Some(fp)) = (&mut self.earlier.rated, fp) {
+                    rated.push(fp);
                 }
                 Ok(back)
             }
@@ -963,7 +957,7 @@ impl<'a> Run<'a> {
     /// files after its own matches, so an earlier match would be rated out of order.
     fn after_resumed(&self, m: &Match, file: usize, line: u64) -> Option<ReadError> {
         let resumed = self.inputs.resumed.as_ref()?;
-        let expected = time_after(resumed.latest?, m.time(), &resumed.file)?;
+        let expected = time_after(resumed.latest?, m.time(), resumed.file.as_deref())?;
         Some(ReadError::Field {
             file: self.inputs.name(file).to_string(),
             line,
@@ -1401,7 +1395,7 @@ impl<'scope> ReadAhead<'scope> {
 
 #[cfg(test)]
 mod tests {
-    //! A league the caller keeps in memory ([`Resumed::file`] empty) is named "the league",
+    //! A league the caller keeps in memory ([`Resumed::file`] `None`) is named "the league",
     //! and one read back from a file by its file, in the same words as before.
 
     use super::*;
@@ -1413,11 +1407,11 @@ mod tests {
     /// The bad matches of a file of four: `g3` without a time, `g1` before the league's
     /// last match, `g2` at it and `g4` after it; rated into a league whose last match was
     /// on 2026-01-01 and that rated `g2` already, named `saved`.
-    fn bad_matches(saved: &str) -> Vec<String> {
+    fn bad_matches(saved: Option<&str>) -> Vec<String> {
         let dir =
             std::env::temp_dir().join(format!("podium-ingest-resumed-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("after{}.csv", saved.len()));
+        let path = dir.join(format!("after{}.csv", saved.map_or(0, str::len)));
         std::fs::write(
             &path,
             "match,player,rank,time\ng3,a,1,\ng3,b,2,\ng1,a,1,2025-12-31\ng1,b,2,2025-12-31\ng2,a,1,2026-01-01\ng2,b,2,2026-01-01\ng4,a,1,2026-01-02\ng4,b,2,2026-01-02\n",
@@ -1427,7 +1421,7 @@ mod tests {
         let inputs = Inputs {
             skip_bad: true,
             resumed: Some(Resumed {
-                file: saved.to_string(),
+                file: saved.map(str::to_string),
                 ids: vec![match_fingerprint("g2")],
                 latest: Some(latest),
             }),
@@ -1455,7 +1449,7 @@ mod tests {
     #[test]
     fn a_league_read_back_from_a_file_is_named_by_it() {
         assert_eq!(
-            bad_matches("fut.state"),
+            bad_matches(Some("fut.state")),
             [
                 "2: field `time`: \"\" is not valid, expected a time: the league resumed from fut.state rated dated matches, so every match needs one",
                 "4: field `time`: \"2025-12-31\" is not valid, expected a time no earlier than 2026-01-01, the last match of the league resumed from fut.state: the files are rated after its matches (to place an earlier match, rate the whole history again)",
@@ -1467,7 +1461,7 @@ mod tests {
     #[test]
     fn a_league_kept_in_memory_is_the_league() {
         assert_eq!(
-            bad_matches(""),
+            bad_matches(None),
             [
                 format!("2: field `time`: \"\" is not valid, expected {}", crate::times_expected()).as_str(),
                 "4: field `time`: \"2025-12-31\" is not valid, expected a time no earlier than 2026-01-01, the last match the league rated: a league rates its matches in time order (to place an earlier match, rate the whole history again in a new league)",
@@ -1478,9 +1472,9 @@ mod tests {
 
     #[test]
     fn a_time_at_or_after_the_last_fits() {
-        assert_eq!(time_after(100, Some(100), ""), None);
-        assert_eq!(time_after(100, Some(101), "x.state"), None);
-        assert!(time_after(100, Some(99), "").is_some());
-        assert!(time_after(100, None, "x.state").is_some());
+        assert_eq!(time_after(100, Some(100), None), None);
+        assert_eq!(time_after(100, Some(101), Some("x.state")), None);
+        assert!(time_after(100, Some(99), None).is_some());
+        assert!(time_after(100, None, Some("x.state")).is_some());
     }
 }

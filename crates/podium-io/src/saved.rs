@@ -306,7 +306,7 @@ pub fn read_resumed(
     let mut saved = from_json(text, path)?;
     let latest = saved.players.iter().filter_map(|p| p.stats.last_time).max();
     let resumed = Resumed {
-        file: path.to_string(),
+        file: Some(path.to_string()),
         ids: std::mem::take(&mut saved.match_ids),
         latest,
     };

@@ -386,7 +386,7 @@ fn record(h: &mut History, m: &podium::Match, report: &podium::MatchReport) {
 /// be rated before the dated ones, as in files and on the league server), nor a match
 /// follow a later one.
 fn time_refused(id: &str, time: Option<i64>, latest: Option<i64>) -> Option<String> {
-    let expected = ingest::time_after(latest?, time, "")?;
+    let expected = ingest::time_after(latest?, time, None)?;
     let value = time.map(podium_io::format_time).unwrap_or_default();
     Some(format!(
         "match {id:?}: field `time`: {value:?} is not valid, expected {expected}"
@@ -1260,7 +1260,7 @@ impl League {
         let latest = self.latest();
         if latest.is_some() || !self.ids.is_empty() {
             inputs.resumed = Some(Resumed {
-                file: String::new(),
+                file: None,
                 ids: self.ids.iter().copied().collect(),
                 latest,
             });
