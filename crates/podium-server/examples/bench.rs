@@ -1,15 +1,15 @@
 //! Benchmark of the league server over loopback HTTP, and of its ledger:
 //!
-//! - `board`: leaderboard latency (p50/p99) for a league of 100,000 players, paginated
-//!   and full, and the time a started server takes to load it;
+//! - `board`: for each system (`--systems`), leaderboard latency (p50/p99) for a league of
+//!   100,000 players, paginated and full, and the time a started server takes to load it;
 //! - `submit`: for each system (`--systems`, the default `kalman-mmr` first), a league of
 //!   `--submit-players` players filled in batches of 200 (timed), the latency of one
 //!   match per request, and acknowledged four-player submissions per second from
 //!   concurrent clients, every commit durable (SQLite `synchronous=FULL`, PostgreSQL's
 //!   default), group commit; to the server this benchmark starts, or spread over running
 //!   servers (`--targets`);
-//! - `correct`: the time to correct one match near the end of a league of 1,000,000
-//!   matches, rated again from the last checkpoint, against a full replay;
+//! - `correct`: for each system, the time to correct one match near the end of a league of
+//!   1,000,000 matches, rated again from the last checkpoint, against a full replay;
 //! - `restart` (not in the default set): the time a restart of a `kalman-mmr` league of
 //!   1,000,000 matches takes to answer its board, restored from the ratings saved in
 //!   the store, against rating its whole ledger.
@@ -376,14 +376,14 @@ fn four(id: String, names: &[usize]) -> Submission {
     }
 }
 
-/// Fills a new `sme` league with `games` four-player matches among `players` players
-/// (each player's first match among the first `players / 4`), through the store, 5,000
-/// matches per transaction.
-fn populate(leagues: &Leagues, players: usize, games: usize) -> (i64, String) {
+/// Fills a new league of `system` with `games` four-player matches among `players`
+/// players (each player's first match among the first `players / 4`), through the store,
+/// 5,000 matches per transaction.
+fn populate(leagues: &Leagues, system: &str, players: usize, games: usize) -> (i64, String) {
     let (info, token) = leagues
         .create_league(&NewLeague {
             name: "big".into(),
-            system: "sme".into(),
+            system: system.into(),
             config: podium::Settings::new(),
         })
         .unwrap();
@@ -415,7 +415,7 @@ fn populate(leagues: &Leagues, players: usize, games: usize) -> (i64, String) {
         }
     }
     println!(
-        "populated a league of {players} players with {games} matches in {:.1} s",
+        "{system}: populated a league of {players} players with {games} matches in {:.1} s",
         started.elapsed().as_secs_f64()
     );
     (info.id, token)
@@ -432,12 +432,12 @@ fn filling() -> Options {
 /// The time to correct a match near the end of a league of `games` matches: rated again
 /// from the last checkpoint (the default: one every 10,000 matches), and from the start
 /// (no checkpoints: the whole ledger replayed, as every correction did before).
-fn correction(ledgers: &Ledgers, players: usize, games: usize) {
-    let db = ledgers.fresh("correct");
+fn correction(ledgers: &Ledgers, system: &str, players: usize, games: usize) {
+    let db = ledgers.fresh(&format!("correct_{}", system.replace('-', "_")));
     let store = podium_server::open_store(&db).unwrap();
     let league = {
         let leagues = Leagues::open_loaded(store.clone(), filling()).unwrap();
-        populate(&leagues, players, games).0
+        populate(&leagues, system, players, games).0
     };
     let key = format!("g{}", games - 10);
     let (entry, _, _) = Leagues::open_loaded(store.clone(), Options::default())
@@ -497,7 +497,7 @@ fn correction(ledgers: &Ledgers, players: usize, games: usize) {
             times.push(format!("{:.0}", t.elapsed().as_secs_f64() * 1e3));
         }
         println!(
-            "correcting match {key} of {games} ({players} players), rated again {what}: {} ms (3 corrections); loading the league took {:.1} s",
+            "{system}: correcting match {key} of {games} ({players} players), rated again {what}: {} ms (3 corrections); loading the league took {:.1} s",
             times.join(", "),
             loaded.as_secs_f64()
         );
@@ -628,21 +628,21 @@ fn restart(ledgers: &Ledgers, players: usize, games: usize) {
     );
 }
 
-/// Leaderboard and player page latencies for a league of `players` players; returns the
-/// server's address.
-fn board(ledgers: &Ledgers, players: usize) -> String {
-    let db = ledgers.fresh("board");
+/// Leaderboard and player page latencies for a league of `system` of `players` players;
+/// returns the server's address.
+fn board(ledgers: &Ledgers, system: &str, players: usize) -> String {
+    let db = ledgers.fresh(&format!("board_{}", system.replace('-', "_")));
     let (big, big_token) = {
         let leagues =
             Leagues::open_loaded(podium_server::open_store(&db).unwrap(), filling()).unwrap();
-        populate(&leagues, players, players / 4 * 2)
+        populate(&leagues, system, players, players / 4 * 2)
     };
     let t = Instant::now();
     let base = start_server(db);
     let listening = t.elapsed();
     wait_ready(&base);
     println!(
-        "server listening after {:.3} s, the league loaded after {:.2} s",
+        "{system}: server listening after {:.3} s, the league loaded after {:.2} s",
         listening.as_secs_f64(),
         t.elapsed().as_secs_f64()
     );
@@ -666,7 +666,7 @@ fn board(ledgers: &Ledgers, players: usize) -> String {
     ] {
         let a = agent();
         let (p50, p99, bytes) = latencies(n, || fetch(&a, &url));
-        println!("{what}: {players} players, {n} requests: p50 {p50:.2} ms, p99 {p99:.2} ms ({bytes} bytes)");
+        println!("{system}: {what}: {players} players, {n} requests: p50 {p50:.2} ms, p99 {p99:.2} ms ({bytes} bytes)");
     }
 
     let board_url = format!("{base}/api/leagues/{big}/leaderboard");
@@ -693,7 +693,7 @@ fn board(ledgers: &Ledgers, players: usize) -> String {
             agent()
         };
         let (p50, p99, bytes) = latencies(n, || fetch_board(&a, &board_url, way, &etag));
-        println!("leaderboard full array, {what}: {players} players, {n} requests: p50 {p50:.2} ms, p99 {p99:.2} ms ({bytes} bytes)");
+        println!("{system}: leaderboard full array, {what}: {players} players, {n} requests: p50 {p50:.2} ms, p99 {p99:.2} ms ({bytes} bytes)");
     }
 
     // The board is materialised once per change: the first read after a write pays for it.
@@ -715,7 +715,7 @@ fn board(ledgers: &Ledgers, players: usize) -> String {
     }
     times.sort();
     println!(
-        "leaderboard ?limit=100 right after a write: {players} players, 50 requests: p50 {:.2} ms, p99 {:.2} ms",
+        "{system}: leaderboard ?limit=100 right after a write: {players} players, 50 requests: p50 {:.2} ms, p99 {:.2} ms",
         percentile(&times, 0.5),
         percentile(&times, 0.99)
     );
@@ -742,7 +742,7 @@ fn board(ledgers: &Ledgers, players: usize) -> String {
         }
         times.sort();
         println!(
-            "leaderboard full array right after a write, {what}: {players} players, {n} requests: p50 {:.2} ms, p99 {:.2} ms",
+            "{system}: leaderboard full array right after a write, {what}: {players} players, {n} requests: p50 {:.2} ms, p99 {:.2} ms",
             percentile(&times, 0.5),
             percentile(&times, 0.99)
         );
@@ -772,9 +772,16 @@ fn main() {
         Some(url) => Ledgers::Postgres(url),
         None => Ledgers::Sqlite(dir.clone()),
     };
+    let systems: Vec<String> = text_arg("--systems")
+        .unwrap_or_else(|| "kalman-mmr,sme".into())
+        .split(',')
+        .map(str::to_string)
+        .collect();
     let mut served = None;
     if what.contains(&"board") {
-        served = Some(board(&ledgers, players));
+        for system in &systems {
+            served = Some(board(&ledgers, system, players));
+        }
     }
     if what.contains(&"submit") {
         let targets: Vec<String> = match text_arg("--targets") {
@@ -788,15 +795,12 @@ fn main() {
                 base
             })],
         };
-        let systems: Vec<String> = text_arg("--systems")
-            .unwrap_or_else(|| "kalman-mmr,sme".into())
-            .split(',')
-            .map(str::to_string)
-            .collect();
         submissions(&targets, &systems, clients, matches, submit_players);
     }
     if what.contains(&"correct") {
-        correction(&ledgers, players, league_matches);
+        for system in &systems {
+            correction(&ledgers, system, players, league_matches);
+        }
     }
     if what.contains(&"restart") {
         restart(&ledgers, players, league_matches);
