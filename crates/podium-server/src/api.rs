@@ -8,7 +8,10 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, patch, post, put, MethodRouter};
 use axum::{Json, Router};
-use podium_store::{LeagueId, NewLeague, Submission, SubmitStatus};
+use podium_store::{
+    ChangeAction, ChangeRow, FactorChange, Head, LeagueId, Leagues, LedgerEntry, NewLeague,
+    StoreError, Submission, SubmitStatus,
+};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -91,6 +94,14 @@ fn table() -> Vec<(&'static str, Vec<Handler>)> {
                 (Method::PUT, put(correct_match)),
                 (Method::DELETE, delete(void_match)),
             ],
+        ),
+        (
+            "/api/leagues/{id}/matches/{match}/restore",
+            vec![(Method::POST, post(restore_match))],
+        ),
+        (
+            "/api/leagues/{id}/voided",
+            vec![(Method::GET, get(voided_matches))],
         ),
     ]
 }
@@ -615,4 +626,106 @@ async fn void_match(
     let entry = state.with_leagues(move |l| l.void(id, &key)).await?;
     tracing::info!(league = id, r#match = %entry.key, "match voided, league recomputed");
     Ok(Json(json!({ "match": entry.key, "seq": entry.seq, "voided": true })).into_response())
+}
+
+/// Restores a voided match as it was voided — its results, factors and time, from the
+/// ledger itself — and rates the league again with it. A match that is rated is left as
+/// it is (answered with `recomputed` false), so that a restore sent twice does no harm.
+async fn restore_match(
+    State(state): State<AppState>,
+    LeagueAdmin(id): LeagueAdmin,
+    MatchKey(key): MatchKey,
+) -> Result<Response, ApiError> {
+    let restored = state.with_leagues(move |l| restore(l, id, &key)).await?;
+    let (entry, changes, factor_changes, recomputed) = match restored {
+        Restored::Now(done) => {
+            tracing::info!(league = id, r#match = %done.entry.key, "match restored, league recomputed");
+            (done.entry, done.changes, done.factor_changes, true)
+        }
+        Restored::Already(entry, changes, factor_changes) => {
+            (entry, changes, factor_changes, false)
+        }
+    };
+    Ok(Json(json!({
+        "match": entry.key,
+        "seq": entry.seq,
+        "voided": false,
+        "recomputed": recomputed,
+        "result": entry.json,
+        "changes": changes,
+        "factor_changes": factor_changes,
+    }))
+    .into_response())
+}
+
+/// What a restore did.
+enum Restored {
+    /// The match was voided and is rated again.
+    Now(podium_store::Appended),
+    /// The match was rated already: it, with its changes as rated now.
+    Already(LedgerEntry, Vec<ChangeRow>, Vec<FactorChange>),
+}
+
+/// Restores match `key` of league `id` if it is voided: a correction to the content the
+/// ledger keeps of it, which puts it back in its place and rates the league again from
+/// the last checkpoint before it.
+fn restore(l: &Leagues, id: LeagueId, key: &str) -> Result<Restored, StoreError> {
+    let (entry, changes, factor_changes) = l.get_match(id, key)?;
+    if !entry.voided {
+        return Ok(Restored::Already(entry, changes, factor_changes));
+    }
+    let kept = Submission {
+        match_id: Some(entry.key.clone()),
+        id: None,
+        time: entry.json.time.clone(),
+        results: entry.json.results.clone(),
+    };
+    // Its players are those of the match itself, which a correction always allows.
+    l.correct(id, key, kept, false).map(Restored::Now)
+}
+
+/// A league's voided matches, the last voided first, each as `GET` of the match gives it
+/// (a voided match has no rating changes).
+async fn voided_matches(
+    State(state): State<AppState>,
+    League(id): League,
+) -> Result<Response, ApiError> {
+    let entries = state.with_leagues(move |l| voided(l, id)).await?;
+    let list: Vec<Value> = entries
+        .into_iter()
+        .map(|e| json!({ "match": e.key, "seq": e.seq, "voided": true, "result": e.json }))
+        .collect();
+    Ok(Json(list).into_response())
+}
+
+/// The voided matches of league `id`, the last voided first. Found through the league's
+/// log of changes (each void names its match), so that the ledger's rated matches are
+/// not read.
+fn voided(l: &Leagues, id: LeagueId) -> Result<Vec<LedgerEntry>, StoreError> {
+    l.league(id)?;
+    // Every logged change, and none of the ledger's matches (no position is after the
+    // last one).
+    let everything_logged = Head {
+        last_seq: i64::MAX,
+        last_change: 0,
+    };
+    let log = l.store().since(id, everything_logged)?.changes;
+    let mut keys: Vec<&str> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for change in log.iter().rev() {
+        if let ChangeAction::Void { key } = &change.action {
+            // `now` is where the match stands if it is rated: restored since.
+            if change.now.is_none() && seen.insert(key.as_str()) {
+                keys.push(key);
+            }
+        }
+    }
+    let mut found: std::collections::HashMap<String, LedgerEntry> = l
+        .store()
+        .find(id, &keys)?
+        .into_iter()
+        .filter(|e| e.voided)
+        .map(|e| (e.key.clone(), e))
+        .collect();
+    Ok(keys.iter().filter_map(|k| found.remove(*k)).collect())
 }

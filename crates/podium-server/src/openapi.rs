@@ -172,6 +172,20 @@ pub fn document() -> Value {
                 "delete": {"summary": "Void a match (kept in the ledger, no longer rated); recomputes", "parameters": [id, m], "security": auth,
                     "responses": {"200": ok("Voided", json!({"type": "object"})), "401": error("Missing or wrong token"),
                         "403": error("Another league's token"), "404": error("No such league or match"), "503": unavailable()}}
+            },
+            "/api/leagues/{id}/matches/{match}/restore": {
+                "post": {"summary": "Restore a voided match as it was voided (its results, factors and time, as the ledger keeps them) and recompute; a match that is rated is left as it is (`recomputed` false). No body",
+                    "parameters": [id, m], "security": auth,
+                    "responses": {"200": ok("The match, rated, with its rating changes", schema_ref("Submitted")), "401": error("Missing or wrong token"),
+                        "403": error("Another league's token"), "404": error("No such league or match"),
+                        "422": error("A ledger the system cannot rate with the match (e.g. factors in a league switched to a system that does not rate them)"), "503": unavailable()}}
+            },
+            "/api/leagues/{id}/voided": {
+                "get": {"summary": "The voided matches (kept in the ledger, not rated), the last voided first, each with its content as it was voided",
+                    "parameters": [id],
+                    "responses": {"200": ok("The voided matches; empty when none is", json!({"type": "array", "items": {"type": "object", "required": ["match", "seq", "voided", "result"],
+                        "properties": {"match": {"type": "string"}, "seq": {"type": "integer"}, "voided": {"const": true}, "result": schema_ref("Match")}}})),
+                        "404": error("No such league")}}
             }
         },
         "components": {
