@@ -34,12 +34,22 @@ struct Columns {
     team: Option<usize>,
     time: Option<usize>,
     weight: Option<usize>,
+    /// The number of fields of the header: no row may have more.
+    fields: usize,
 }
 
 /// Streams the matches of a long CSV source, one at a time, with line-numbered errors.
 ///
 /// Memory holds one match at a time. After an error in one match the reader goes on with
-/// the next (so callers can skip bad matches); an error with no match id ends the file.
+/// the next (so callers can skip bad matches); an error of the file itself (no header, a
+/// header without rows, a quote never closed, a line too long) ends it.
+///
+/// A row without a match id (its `match` field empty, or not UTF-8) belongs to no match
+/// it names: it is refused with the match it comes after, whose rows it may be among
+/// (the error says which), and the rows without an id before the file's first match
+/// are a bad match of their own ([`ReadError::BadLine`]). A row with more fields than
+/// the header refuses its match too: a comma inside a field that is not quoted
+/// (`Smith, Jr`) shifts the fields after it.
 pub struct CsvMatches<R: Read> {
     file: String,
     records: Records<R>,
@@ -57,6 +67,16 @@ pub struct CsvMatches<R: Read> {
     factors: Vec<Factor>,
     /// The header's column names, once read.
     names: Vec<String>,
+    /// Whether a row was read after the header (or, going on where another reader
+    /// stopped, whether that reader handed on a match): a file without one holds no
+    /// matches.
+    any_row: bool,
+    /// The id of the last row that had one: the match a row without an id is refused
+    /// with. Empty before the first such row.
+    last_id: String,
+    /// The first of the rows without a match id read before any row with one, while
+    /// they last: one bad match, handed on when the first row with an id comes.
+    nameless: Option<ReadError>,
 }
 
 impl<R: Read> CsvMatches<R> {
@@ -81,19 +101,24 @@ impl<R: Read> CsvMatches<R> {
             factor_cols: Vec::new(),
             factors: Vec::new(),
             names: Vec::new(),
+            any_row: false,
+            last_id: String::new(),
+            nameless: None,
         }
     }
 
     /// Goes on reading a file where another reader stopped: `header` is the file's header
     /// row (without its line break), `rest` the file from the first row not read, which
     /// is on line `line`, and `recent` the match ids the other reader saw, so that a match
-    /// whose rows come back after other matches is still found.
+    /// whose rows come back after other matches is still found. `handed_on` says whether
+    /// that reader handed on a match (if not, and no row is left, the file holds none).
     pub(crate) fn resume(
         file: impl Into<String>,
         header: &[u8],
         rest: R,
         line: u64,
         recent: RecentIds,
+        handed_on: bool,
     ) -> CsvMatches<io::Chain<io::Cursor<Vec<u8>>, R>> {
         let file = file.into();
         let mut head = header.to_vec();
@@ -109,6 +134,9 @@ impl<R: Read> CsvMatches<R> {
             factor_cols: Vec::new(),
             factors: Vec::new(),
             names: Vec::new(),
+            any_row: handed_on,
+            last_id: String::new(),
+            nameless: None,
         }
     }
 
@@ -211,6 +239,7 @@ impl<R: Read> CsvMatches<R> {
             team: find("team"),
             time: find("time"),
             weight: find("weight"),
+            fields: names.len(),
         };
         if cols.rank.is_none() && cols.score.is_none() {
             return Err(missing("rank` or `score"));
@@ -316,6 +345,25 @@ impl<R: Read> CsvMatches<R> {
         }
         if id.is_empty() {
             return Err(bad("match", id, "a match id"));
+        }
+        // More fields than the header: a comma in a field that is not quoted shifts
+        // every field after it, and the row would be read as something else.
+        if rec.len() > cols.fields {
+            let first = cols.fields;
+            let value: String = String::from_utf8_lossy(raw(first))
+                .trim()
+                .chars()
+                .take(60)
+                .collect();
+            return Err(bad(
+                &format!("column {}", first + 1),
+                &value,
+                &format!(
+                    "a row of {} fields as the header has, found {} (a field that holds a comma is quoted: \"Smith, Jr\")",
+                    cols.fields,
+                    rec.len()
+                ),
+            ));
         }
         let player = text("player", cols.player)?;
         if player.is_empty() {
@@ -498,6 +546,7 @@ impl<R: Read> Iterator for CsvMatches<R> {
         loop {
             match self.records.next_record() {
                 Ok(Some(record)) => {
+                    self.any_row = true;
                     let mut row = Self::row(&self.file, &record, cols);
                     if let (Ok(r), false) = (&mut row, self.factor_cols.is_empty()) {
                         match Self::factors_of(
@@ -512,12 +561,51 @@ impl<R: Read> Iterator for CsvMatches<R> {
                             Err(e) => row = Err(e),
                         }
                     }
-                    if let Some(done) = self.grouper.push(row) {
+                    let id = match &row {
+                        Ok(r) => Some(r.id),
+                        Err(e) => e.match_id(),
+                    };
+                    match id {
+                        Some(id) => {
+                            if id != self.last_id {
+                                self.last_id.clear();
+                                self.last_id.push_str(id);
+                            }
+                        }
+                        None => {
+                            let Err(e) = row else {
+                                unreachable!("a row read has its match id")
+                            };
+                            match self.nameless(e) {
+                                Some(e) => row = Err(e),
+                                None => continue,
+                            }
+                        }
+                    }
+                    let done = self.grouper.push(row);
+                    // The rows without an id before the first match come first (the
+                    // grouper held no match before this row: it hands on none now).
+                    if let Some(bad) = self.nameless.take() {
+                        return Some(Err(bad));
+                    }
+                    if let Some(done) = done {
                         return Some(done);
                     }
                 }
                 Ok(None) => {
                     self.finished = true;
+                    if let Some(bad) = self.nameless.take() {
+                        return Some(Err(bad));
+                    }
+                    if !self.any_row {
+                        return Some(Err(ReadError::Format {
+                            file: self.file.clone(),
+                            line: self.rows_from.unwrap_or(2),
+                            message: "the file holds no matches: it has a header and no rows \
+                                      (expected one row per player per match after it)"
+                                .into(),
+                        }));
+                    }
                     return self.grouper.finish();
                 }
                 Err(e) => {
@@ -526,6 +614,47 @@ impl<R: Read> Iterator for CsvMatches<R> {
                 }
             }
         }
+    }
+}
+
+impl<R: Read> CsvMatches<R> {
+    /// The error of a row without a match id (`e`, of its `match` field): the error of
+    /// the match it comes after, saying so, to go to the grouper; or, before the first
+    /// row with an id, `None`: the first such row is kept as a bad match of its own
+    /// ([`CsvMatches::nameless`]) and the others go with it.
+    fn nameless(&mut self, e: ReadError) -> Option<ReadError> {
+        let ReadError::Field {
+            file,
+            line,
+            field,
+            value,
+            expected,
+            ..
+        } = e
+        else {
+            return Some(e);
+        };
+        if self.last_id.is_empty() {
+            self.nameless.get_or_insert(ReadError::BadLine {
+                file,
+                line,
+                field,
+                value,
+                expected,
+            });
+            return None;
+        }
+        Some(ReadError::Field {
+            expected: format!(
+                "{expected} (the row comes after match {:?}, which is refused with it: the row may be one of its own)",
+                self.last_id
+            ),
+            match_id: Some(self.last_id.clone()),
+            file,
+            line,
+            field,
+            value,
+        })
     }
 }
 

@@ -48,6 +48,11 @@ pub enum ReadError {
     /// is confined to its line: a bad match, as one with an id is (with `--skip-bad` the
     /// line is skipped), and reading goes on. A line whose match id was read is a
     /// [`ReadError::Field`] of that match.
+    ///
+    /// In CSV, the rows without a match id before a file's first match (its first row
+    /// with one): they belong to no match, and are one bad match of their own, named by
+    /// the first of them. A row without a match id after that is refused with the
+    /// match it comes after ([`ReadError::Field`] of that match).
     #[error("{file}:{line}: field `{field}`: {value:?} is not valid, expected {expected}")]
     BadLine {
         /// The file.

@@ -187,6 +187,7 @@ impl<E> Stopped<E> {
             wrap(self.file),
             self.line,
             RecentIds::from_fingerprints(self.recent),
+            self.matches > 0,
         ))
     }
 }
@@ -201,6 +202,8 @@ struct Columns {
     score: bool,
     /// The number of fields a row needs.
     needed: usize,
+    /// The number of fields of the header: no row may have more.
+    fields: usize,
 }
 
 impl PlainCsv {
@@ -436,6 +439,11 @@ impl PlainCsv {
                 Err(cause) => Err((cause, (0, 0))),
             },
         };
+        // A file of a header and no rows holds no matches: the general reader says so.
+        let read = match read {
+            Ok(0) => Err((StopCause::NotPlain(NO_ROWS), (data_start as u64, 2))),
+            read => read,
+        };
         read.map_err(|(cause, at)| {
             let (offset, line) = joiner.stop.unwrap_or(at);
             Stopped {
@@ -497,6 +505,7 @@ fn header(file: &File, size: usize) -> Result<(Columns, Vec<u8>, usize), &'stati
         finish,
         score,
         needed,
+        fields: names.len(),
     };
     Ok((columns, buf[..end].to_vec(), (end + 1).min(size)))
 }
@@ -660,6 +669,9 @@ impl Contiguity {
         broken
     }
 }
+
+/// Why a file with a header and no rows is not read here.
+const NO_ROWS: &str = "a header without rows";
 
 /// Why a file breaks the contiguity rule.
 const NOT_CONTIGUOUS: &str = "the rows of a match are not contiguous";
@@ -963,6 +975,9 @@ fn split_rows(
         }
         if seen < cols.needed {
             return Err("a row with too few fields");
+        }
+        if seen > cols.fields {
+            return Err("a row with more fields than the header");
         }
         // Fields are read as bytes: commas and line breaks are ASCII, so they bound
         // characters, and only a new match's id needs to be a `str`.
@@ -1704,12 +1719,22 @@ mod tests {
                 assert_eq!(got, want, "{threads} threads, blocks of {block}");
             }
         }
-        // A file of a header alone, with or without a line break.
-        for text in ["match,player,rank", "match,player,rank\n"] {
+        // A file of a header alone, with or without a line break, or with blank lines
+        // after it: the general reader says it holds no matches.
+        for text in [
+            "match,player,rank",
+            "match,player,rank\n",
+            "match,player,rank\n\n\n",
+        ] {
             assert_eq!(
                 plain(text.as_bytes(), 2, 3),
-                (Plain::Read(0), vec![], vec![])
+                (
+                    Plain::Stopped(2),
+                    vec![],
+                    vec![Err("t.csv:2: the file holds no matches: it has a header and no rows (expected one row per player per match after it)".into())]
+                )
             );
+            assert_eq!(general(text.as_bytes()), None);
         }
         // Scores: higher is better.
         let (_, got, _) = plain(b"match,player,score\ng,a,10\ng,b,30\ng,c,10\n", 1, 4);

@@ -340,6 +340,8 @@ mod arbitrary_bytes {
                 b"g2,bo,1\n",
                 b"g2,cy,2\n",
                 b"g2,cy,1,x\n",
+                b",ann,1\n",
+                b"g1,bo, jr,2\n",
                 b"g1,",
                 b"g2,",
                 b"ann,",
