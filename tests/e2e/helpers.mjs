@@ -35,10 +35,10 @@ export const ledger = async (l) => (await (await fetch(`${base}/api/leagues/${l.
   .split("\n").filter((x) => x.trim()).map((x) => JSON.parse(x));
 
 // A headless Chromium with a fresh profile directory (Playwright passes it as
-// --user-data-dir) and a window of `viewport` (a phone's unless said). `violations`
-// collects what the content security policy refused; `close()` ends the browser and
-// removes the profile.
-export async function launch(name, viewport = { width: 390, height: 844 }) {
+// --user-data-dir) and a window of `viewport` (a phone's unless said), in the machine's
+// time zone unless `timezoneId` names another. `violations` collects what the content
+// security policy refused; `close()` ends the browser and removes the profile.
+export async function launch(name, viewport = { width: 390, height: 844 }, { timezoneId } = {}) {
   assert.ok(base, "PODIUM_URL is not set");
   const profile = mkdtempSync(join(tmpdir(), `podium-e2e-${name}-`));
   const browser = await chromium.launchPersistentContext(profile, {
@@ -47,6 +47,7 @@ export async function launch(name, viewport = { width: 390, height: 844 }) {
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
       "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     viewport,
+    ...(timezoneId ? { timezoneId } : {}),
   });
   const page = browser.pages()[0] || (await browser.newPage());
   const violations = [];

@@ -312,6 +312,139 @@ test("a system with uncertainty shows each factor's σ", async () => {
   assert.ok(sigmas.every((v) => v > 0), String(sigmas));
 });
 
+// The league's voided games, as the API lists them, by id.
+const voidedIds = async (id) => (await (await fetch(`${base}/api/leagues/${id}/voided`)).json()).map((m) => m.match);
+
+test("a game voided from the page is listed under the games and restored as it was", async () => {
+  const l = await createLeague("Restore E2E", "sme");
+  const send = async (body) => {
+    const res = await fetch(`${base}/api/leagues/${l.id}/matches`, {
+      method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${l.admin_token}` },
+      body: JSON.stringify(body),
+    });
+    assert.equal(res.status, 201, await res.text());
+  };
+  await send({ id: "g1", time: "2026-11-20", results: [{ player: "ann", rank: 1 }, { player: "bo", rank: 2 }, { player: "cy", rank: 3 }] });
+  await send({ id: "g2", time: "2026-11-22T19:30:00Z", results: [{ player: "bo", score: 31, factors: { seat: 1 } },
+    { player: "ann", score: 12, factors: { seat: 2 } }, { player: "cy", score: 25, factors: { seat: 3 } }] });
+  await send({ id: "g3", time: "2026-11-29", results: [{ player: "cy", rank: 1 }, { player: "ann", rank: 2 }] });
+  const get = async (path) => (await fetch(`${base}/api/leagues/${l.id}${path}`)).json();
+  const [g2, before, factors] = [await get("/matches/g2"), await get("/leaderboard"), await get("/factors")];
+
+  await page.goto(`${base}/leagues/${l.id}`);
+  await page.locator('#games tr[data-match="g2"]').waitFor();
+  assert.equal(await page.locator("#voided-games").count(), 0, "no voided game, no list of them");
+  await page.fill("#token", l.admin_token);
+  const row = page.locator('#games tr[data-match="g2"]');
+  await row.locator("button.void").click();
+  await row.locator("button.void").click();
+  await page.locator("#games-result .message.ok").getByText("Game g2 voided").waitFor();
+  await page.waitForFunction(() => !document.querySelector('#games tr[data-match="g2"]'));
+  assert.deepEqual(await voidedIds(l.id), ["g2"]);
+  assert.notDeepEqual(await get("/leaderboard"), before, "the board without g2");
+
+  // Listed, folded, under the games: its result, its time, a Restore button.
+  const voided = page.locator("#voided-games");
+  assert.equal(await voided.locator("summary").textContent(), "Voided games (1)");
+  assert.ok(await voided.locator("#voided").isHidden(), "folded until opened");
+  await voided.locator("summary").click();
+  const listed = voided.locator('#voided tr[data-match="g2"]');
+  assert.equal(await listed.locator(".result").textContent(), "bo 31 · cy 25 · ann 12");
+  assert.equal(await listed.locator("td.when").getAttribute("title"), "2026-11-22T19:30:00Z");
+  await listed.locator("button.restore").click();
+  await page.locator("#games-result .message.ok").getByText("Game g2 restored").waitFor();
+
+  // Back among the games, in its place; nothing voided is left; the league is what it was.
+  await page.waitForFunction(() => !document.querySelector("#voided-games"));
+  assert.deepEqual(await page.$$eval("#games tbody tr[data-match]", (trs) => trs.map((tr) => tr.dataset.match)), ["g3", "g2", "g1"]);
+  assert.deepEqual(await voidedIds(l.id), []);
+  assert.deepEqual(await get("/matches/g2"), g2);
+  assert.deepEqual(await get("/leaderboard"), before);
+  assert.deepEqual(await get("/factors"), factors);
+  await page.waitForFunction((want) => document.querySelector('#leaderboard tr[data-player="ann"] td:nth-child(3)')?.title === want,
+    String(before.find((r) => r.player === "ann").rating));
+
+  // The message of a void offers to undo it at once.
+  const g3 = page.locator('#games tr[data-match="g3"]');
+  await g3.locator("button.void").click();
+  await g3.locator("button.void").click();
+  const undo = page.locator("#games-result .message.ok button.restore");
+  await undo.waitFor();
+  assert.equal(await undo.textContent(), "Undo");
+  assert.deepEqual(await voidedIds(l.id), ["g3"]);
+  await undo.click();
+  await page.locator("#games-result .message.ok").getByText("Game g3 restored").waitFor();
+  await page.locator('#games tr[data-match="g3"]').waitFor();
+  assert.deepEqual(await voidedIds(l.id), []);
+  assert.deepEqual(await get("/leaderboard"), before);
+});
+
+test("at 390 px the games list fits the screen with a correction open, its times short and local", async () => {
+  // New York: 5 hours behind UTC in winter, so local days and times differ from UTC ones.
+  const ny = await launch("times", { width: 390, height: 844 }, { timezoneId: "America/New_York" });
+  try {
+    const l = await createLeague("Times E2E", "sme");
+    const send = async (body) => {
+      const res = await fetch(`${base}/api/leagues/${l.id}/matches`, {
+        method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${l.admin_token}` },
+        body: JSON.stringify(body),
+      });
+      assert.equal(res.status, 201, await res.text());
+    };
+    await send({ id: "night", time: "2025-01-14T02:30:00Z", results: [{ player: "Christopher-Alexander Longname", rank: 1 }, { player: "bo", rank: 2 }] });
+    await send({ id: "day", time: "2026-11-20", results: [{ player: "bo", rank: 1 }, { player: "cy", rank: 2 }] });
+    await send({ id: "afternoon", time: "2026-11-29T13:14:29Z", results: [{ player: "Maximilian-Bartholomew", rank: 1 },
+      { player: "Christopher-Alexander Longname", rank: 2 }, { player: "bo", rank: 3 }, { player: "cy", rank: 3 }] });
+    const p = ny.page;
+    await p.goto(`${base}/leagues/${l.id}`);
+    await p.locator('#games tr[data-match="night"]').waitFor();
+    const when = (key) => p.$eval(`#games tr[data-match="${key}"] td.when`, (td) => [td.textContent, td.title]);
+    // A time of day in the browser's zone, to the minute; a day alone as it is.
+    assert.deepEqual(await when("afternoon"), ["2026-11-29 08:14", "2026-11-29T13:14:29Z"]);
+    assert.deepEqual(await when("night"), ["2025-01-13 21:30", "2025-01-14T02:30:00Z"]);
+    assert.deepEqual(await when("day"), ["2026-11-20", "2026-11-20"]);
+
+    // The list scrolls nowhere, and a correction opened on the longest row is all in view.
+    const fits = () => p.$eval("#games-list .scroll", (d) => [d.scrollWidth, d.clientWidth]);
+    let [scroll, client] = await fits();
+    assert.ok(scroll <= client, `the games are ${scroll} px wide in ${client} px`);
+    await p.locator('#games tr[data-match="afternoon"] button.correct').click();
+    const edit = p.locator("#games tr.editing");
+    await edit.waitFor();
+    [scroll, client] = await fits();
+    assert.ok(scroll <= client, `with a correction open the games are ${scroll} px wide in ${client} px`);
+    const boxes = await edit.locator("input, button").evaluateAll((els) => els.map((e) => {
+      const r = e.getBoundingClientRect();
+      return [e.getAttribute("aria-label") || e.textContent, r.left, r.right];
+    }));
+    assert.equal(boxes.length, 4 * 2 + 1 + 2, "four players and places, the date, save and cancel");
+    for (const [what, left, right] of boxes) assert.ok(left >= 0 && right <= 390, `${what}: ${left}–${right} px`);
+
+    // The correction's date is the day the list shows; another day keeps the local time of day.
+    await p.locator("#games tr.editing button.secondary").click();
+    await p.locator('#games tr[data-match="night"] button.correct').click();
+    assert.equal(await p.inputValue("#games tr.editing .edit-date"), "2025-01-13");
+    await p.fill("#games tr.editing .edit-date", "2025-01-15");
+    await p.fill("#token", l.admin_token);
+    await p.locator("#games tr.editing button.save-correction").click();
+    await p.locator("#games-result .message.ok").getByText("Game night corrected").waitFor();
+    const night = (await (await fetch(`${base}/api/leagues/${l.id}/matches/night`)).json()).result;
+    assert.equal(night.time, "2025-01-16T02:30:00Z");
+    await p.waitForFunction(() => document.querySelector('#games tr[data-match="night"] td.when')?.textContent === "2025-01-15 21:30");
+
+    // On a desktop screen the list is as it was: the game's id shown, each time on one line.
+    await p.setViewportSize({ width: 1280, height: 800 });
+    [scroll, client] = await fits();
+    assert.ok(scroll <= client, `at 1280 px the games are ${scroll} px wide in ${client} px`);
+    assert.ok(await p.locator('#games tr[data-match="afternoon"] td').first().isVisible(), "the game's id");
+    const lines = await p.$eval('#games tr[data-match="afternoon"] td.when', (td) => new Set([...td.querySelectorAll("span")].map((s) => s.getBoundingClientRect().top)).size);
+    assert.equal(lines, 1, "day and time of day on one line");
+    assert.deepEqual(ny.violations, []);
+  } finally {
+    await ny.close();
+  }
+});
+
 test("the pages break none of their own content security policy", async () => {
   const res = await fetch(`${base}/`);
   assert.match(res.headers.get("content-security-policy") || "", /frame-ancestors 'none'/);

@@ -187,16 +187,20 @@ test("a game entered with scores is corrected as scores, its time of day kept", 
   assert.deepEqual(g.results.map((r) => [r.player, r.score, r.rank]).sort(),
     [["ann", 31, undefined], ["bo", 35, undefined], ["cy", 12, undefined]]);
   assert.equal(g.time, "2025-01-14T20:30:00Z");
-  // Another day keeps the time of day; an emptied score is not sent as 0.
+  // The next day keeps the time of day; an emptied score is not sent as 0. (The date
+  // field holds the day in the browser's time zone, as the list shows it.)
   await page.locator('#games tr[data-match="s1"] button.correct').click();
-  await page.locator("#games tr.editing .edit-date").fill("2025-01-15");
+  const shown = await page.inputValue("#games tr.editing .edit-date");
+  const [y, m, d] = shown.split("-").map(Number);
+  const next = new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+  await page.locator("#games tr.editing .edit-date").fill(next);
   const at = await page.locator("#games tr.editing .player-input").evaluateAll((xs) => xs.findIndex((x) => x.value === "cy"));
   const cy = page.locator("#games tr.editing .place-input").nth(at);
   await cy.fill("");
   assert.equal(await cy.evaluate((x) => x.validity.valueMissing && !x.form.checkValidity()), true);
   await cy.fill("12");
   await page.locator("#games tr.editing button.save-correction").click();
-  await page.waitForFunction(() => document.querySelector('#games tr[data-match="s1"] td:nth-child(3)')?.textContent.startsWith("2025-01-15"));
+  await page.waitForFunction((day) => document.querySelector('#games tr[data-match="s1"] td.when')?.textContent.startsWith(day), next);
   assert.equal((await ledger(l)).find((x) => (x.id ?? x.match) === "s1").time, "2025-01-15T20:30:00Z");
 });
 

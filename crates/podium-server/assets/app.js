@@ -464,9 +464,45 @@ function resultLine(results) {
   return [...groups].map(([key, names]) => (scored ? `${names.join(", ")} ${key}` : `${key}. ${names.join(", ")}`)).join(" · ");
 }
 
+// Times as the ledger keeps them: a day alone ("2026-11-20"), or an instant in UTC
+// ("2026-11-29T13:14:29Z").
+const dayOnly = (time) => /^\d{4}-\d{2}-\d{2}$/.test(time || "");
+const pad2 = (n) => String(n).padStart(2, "0");
+const localDay = (d) => `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
+
+// A game's time as the lists show it, short: a day alone as it is; an instant as its day
+// and time of day in the browser's time zone (["2026-11-29", "14:14"]). Empty without a
+// time.
+function gameWhen(time) {
+  if (!time) return [];
+  if (dayOnly(time)) return [time];
+  const d = new Date(time);
+  if (Number.isNaN(d.getTime())) return [time];
+  return [localDay(d), `${pad2(d.getHours())}:${pad2(d.getMinutes())}`];
+}
+
+// The cell of a game's time: the day, then the time of day (which goes under it on a
+// phone); the time as stored in its title.
+const whenCell = (time) => h("td", { class: "when", title: time || null },
+  gameWhen(time).flatMap((part, i) => [i ? " " : "", h("span", {}, part)]));
+
+// The day a game was played, as the correction's date field shows it: the day of an
+// instant in the browser's time zone, as the list shows it.
+const gameDay = (time) => (!time ? "" : dayOnly(time) ? time : gameWhen(time)[0]);
+
+// A game's instant moved to another day (YYYY-MM-DD) at the same time of day in the
+// browser's time zone, in UTC as the ledger keeps it.
+function movedTo(time, day) {
+  const d = new Date(time);
+  const [y, m, dd] = day.split("-").map(Number);
+  d.setFullYear(y, m - 1, dd);
+  return d.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
 // The league's games, newest first, each with "Correct" (an editor of its players and
-// places in place) and "Void" (asked twice).
-function gamesList(id, ledger, known, onDone) {
+// places in place) and "Void" (asked twice); under them the voided games, folded, each
+// with "Restore".
+function gamesList(id, ledger, voided, known, onDone) {
   const SHOWN = 20;
   let all = false;
   const box = h("div", { id: "games-list" });
@@ -474,7 +510,9 @@ function gamesList(id, ledger, known, onDone) {
   const auth = () => ({ "content-type": "application/json", authorization: `Bearer ${tokenFor(id)}` });
   const path = (key) => `/api/leagues/${id}/matches/${encodeURIComponent(key)}`;
   function editor(tr, game) {
-    const cells = tr.children.length;
+    // As wide as the row's cells shown (a phone leaves the game's id out), so that the
+    // form spans the table and adds no column to it.
+    const cells = [...tr.children].filter((td) => td.getClientRects().length).length;
     // A game entered with scores is corrected as scores, one with places as places.
     const scored = scoredGame(game.results);
     const field = scored ? "score" : "rank";
@@ -483,7 +521,7 @@ function gamesList(id, ledger, known, onDone) {
       scored
         ? h("input", { class: "place-input score-input", type: "number", step: "any", value: r.score ?? "", "aria-label": "score", required: true })
         : h("input", { class: "place-input", type: "number", min: 1, step: 1, value: r.rank ?? "", "aria-label": "place", required: true }))));
-    const day = (game.time || "").slice(0, 10);
+    const day = gameDay(game.time);
     const when = h("input", { type: "date", class: "edit-date", value: day, "aria-label": "date" });
     const check = h("div");
     const edit = h("tr", { class: "editing" }, h("td", { colspan: cells },
@@ -509,7 +547,7 @@ function gamesList(id, ledger, known, onDone) {
       const body = { results };
       // The same day keeps the game's time as entered (its time of day too); another
       // day keeps its time of day.
-      if (when.value) body.time = when.value === day ? game.time : `${when.value}${(game.time || "").slice(10)}`;
+      if (when.value) body.time = when.value === day ? game.time : game.time && !dayOnly(game.time) ? movedTo(game.time, when.value) : when.value;
       const fresh = results.some((r) => !known().includes(r.player));
       try {
         const r = await api(`${path(game.match)}${fresh ? "?allow_new_players=true" : ""}`, { method: "PUT", headers: auth(), body: JSON.stringify(body) });
@@ -524,16 +562,43 @@ function gamesList(id, ledger, known, onDone) {
       save();
     });
     tr.after(edit);
+    edit.scrollIntoView({ block: "nearest" });
+  }
+  // Puts a voided game back as it was: rated again, in its place among the games.
+  async function restore(key) {
+    try {
+      await api(`${path(key)}/restore`, { method: "POST", headers: auth() });
+      setToken(id, tokenFor(id));
+      out.replaceChildren(message(true, `Game ${key} restored; the league was rated again with it.`));
+      await onDone();
+    } catch (e) { out.replaceChildren(message(false, plain(e))); }
+  }
+  const restoreButton = (key, label = "Restore") =>
+    h("button", { type: "button", class: "secondary restore", onclick: () => restore(key) }, label);
+  // The voided games, folded under the list (open once opened, through redraws).
+  let voidedOpen = false;
+  function voidedList() {
+    if (!voided.length) return "";
+    const details = h("details", { id: "voided-games", open: voidedOpen },
+      h("summary", {}, `Voided games (${voided.length})`),
+      h("p", { class: "muted" }, "Not rated. Restore one to rate it again as it was: its players, places and date."),
+      h("table", { id: "voided" },
+        h("thead", {}, h("tr", {}, h("th", { class: "minor" }, "Game"), h("th", { class: "left" }, "Result"), h("th", { class: "when" }, "Date"), h("th", { class: "act" }, ""))),
+        h("tbody", {}, voided.map((v) => h("tr", { "data-match": v.match },
+          h("td", { class: "minor" }, v.match), h("td", { class: "left result" }, resultLine(v.result.results)), whenCell(v.result.time),
+          h("td", { class: "actions" }, restoreButton(v.match)))))));
+    details.addEventListener("toggle", () => { voidedOpen = details.open; });
+    return details;
   }
   function render() {
     const games = [...ledger].reverse();
     const drawn = all ? games : games.slice(0, SHOWN);
-    if (!games.length) { box.replaceChildren(h("p", { class: "muted" }, "No game yet.")); return; }
+    if (!games.length) { box.replaceChildren(h("p", { class: "muted" }, "No game yet."), voidedList()); return; }
     box.replaceChildren(h("div", { class: "scroll" }, h("table", { id: "games" },
-      h("thead", {}, h("tr", {}, h("th", { class: "minor" }, "Game"), h("th", { class: "left" }, "Result"), h("th", {}, "Date"), h("th", {}, ""))),
+      h("thead", {}, h("tr", {}, h("th", { class: "minor" }, "Game"), h("th", { class: "left" }, "Result"), h("th", { class: "when" }, "Date"), h("th", { class: "act" }, ""))),
       h("tbody", {}, drawn.map((g) => {
         const tr = h("tr", { "data-match": g.match },
-          h("td", { class: "minor" }, g.match), h("td", { class: "left result" }, resultLine(g.results)), h("td", {}, g.time || ""),
+          h("td", { class: "minor" }, g.match), h("td", { class: "left result" }, resultLine(g.results)), whenCell(g.time),
           h("td", { class: "actions" }));
         const voidButton = h("button", { type: "button", class: "remove void", onclick: async () => {
           if (!voidButton.classList.contains("armed")) {
@@ -543,7 +608,9 @@ function gamesList(id, ledger, known, onDone) {
           }
           try {
             await api(path(g.match), { method: "DELETE", headers: auth() });
-            out.replaceChildren(message(true, `Game ${g.match} voided; the league was rated again without it.`));
+            setToken(id, tokenFor(id));
+            out.replaceChildren(h("div", { class: "message ok", role: "status" },
+              `Game ${g.match} voided; the league was rated again without it. `, restoreButton(g.match, "Undo")));
             await onDone();
           } catch (e) { out.replaceChildren(message(false, plain(e))); }
         } }, "Void");
@@ -553,10 +620,10 @@ function gamesList(id, ledger, known, onDone) {
         return tr;
       })))),
       games.length > SHOWN && !all ? h("button", { type: "button", class: "secondary", id: "all-games", onclick: () => { all = true; render(); } },
-        `Show all ${plural(games.length, "game")}`) : "");
+        `Show all ${plural(games.length, "game")}`) : "", voidedList());
   }
   render();
-  return { box, out, update(next) { ledger = next; render(); } };
+  return { box, out, update(next, nextVoided) { ledger = next; voided = nextVoided; render(); } };
 }
 
 // The ledger as the API exports it (JSON Lines), each game with its results.
@@ -577,8 +644,8 @@ async function league(id) {
   const learned = h("div", { id: "learned" });
   let current = null, players = [], list = null;
   async function refresh() {
-    const [l, rows, table, ledger] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/leaderboard`),
-      api(`/api/leagues/${id}/factors`), ledgerOf(id)]);
+    const [l, rows, table, ledger, voided] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/leaderboard`),
+      api(`/api/leagues/${id}/factors`), ledgerOf(id), api(`/api/leagues/${id}/voided`)]);
     current = l;
     players = rows.map((r) => r.player);
     document.title = `podium — ${l.name}`;
@@ -598,14 +665,14 @@ async function league(id) {
     const kinds = [...new Set(table.map((f) => f.kind))];
     data.replaceChildren(h("h2", {}, "Data"), h("p", {}, h("a", { href: `/api/leagues/${id}/matches` }, "Download the games (JSON Lines)"),
       " — rate them offline with ", h("code", { id: "offline-command" }, `podium rate ledger.jsonl --system ${l.system}${kinds.map((k) => ` --factor ${k}`).join("")}`)));
-    if (list) list.update(ledger);
-    return { ledger, kinds };
+    if (list) list.update(ledger, voided);
+    return { ledger, voided, kinds };
   }
-  const { ledger, kinds } = await refresh();
-  list = gamesList(id, ledger, () => players, refresh);
+  const { ledger, voided, kinds } = await refresh();
+  list = gamesList(id, ledger, voided, () => players, refresh);
   const game = h("section", {}, h("h2", {}, "Enter a game"), gameForm(id, () => players, kinds, refresh));
   const games = h("section", { id: "games-section" }, h("h2", {}, "Games"),
-    h("p", { class: "muted" }, "Newest first. Correct a game's players, places or date, or void it: the league is rated again as if it had always been so."),
+    h("p", { class: "muted" }, "Newest first. Correct a game's players, places or date, or void it: the league is rated again as if it had always been so. A voided game can be restored from the list under the games."),
     list.out, list.box);
   const settings = h("section", {}, h("h2", {}, "Settings"), learned, await settingsForm(id, () => current, refresh));
   app.replaceChildren(h("section", {}, title, info, board), factors, game, games, settings, data);
