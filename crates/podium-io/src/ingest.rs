@@ -57,6 +57,7 @@ use std::fs::File;
 use std::hash::BuildHasherDefault;
 use std::io::{self, Read};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::Arc;
 use std::thread::{Scope, ScopedJoinHandle};
 
 use podium::{League, Match, MatchReport, RankedBatch, RateError, Slot};
@@ -118,11 +119,35 @@ pub struct Resumed {
     /// The saved league's file, as messages name it ("the league resumed from {file}");
     /// `None` for a league kept in memory, which messages call "the league".
     pub file: Option<String>,
-    /// The matches it rated, by [`match_fingerprint`] (empty when the file did not say).
+    /// The matches it rated, by [`match_fingerprint`], as a saved file lists them (empty
+    /// when the file did not say): read into a set of their own when the files are read.
     pub ids: Vec<u64>,
+    /// The matches it rated, as a set its caller keeps and shares: looked up where it is,
+    /// never copied, so that a league kept in memory rates a small file in the time the
+    /// file takes, however many matches it rated before. A match of an id in `ids` or
+    /// here was rated by the league.
+    pub shared_ids: Option<Arc<MatchIds>>,
     /// When its last dated match was played (seconds since the epoch), if it rated any.
     pub latest: Option<i64>,
 }
+
+impl Resumed {
+    /// Whether the league rated a match of fingerprint `fp`, by [`Resumed::shared_ids`]
+    /// (the caller's own set; [`Resumed::ids`] are looked up in a set made from them).
+    fn shares(&self, fp: u64) -> bool {
+        self.shared_ids
+            .as_ref()
+            .is_some_and(|ids| ids.contains(&fp))
+    }
+
+    /// Whether the league noted any match id.
+    fn has_ids(&self) -> bool {
+        !self.ids.is_empty() || self.shared_ids.as_ref().is_some_and(|ids| !ids.is_empty())
+    }
+}
+
+/// A set of match ids by [`match_fingerprint`] ([`Resumed::shared_ids`]).
+pub type MatchIds = HashSet<u64, foldhash::fast::RandomState>;
 
 /// What a match's time must be to follow a league's dated matches, the last of them at
 /// `latest`: the `expected` of the match's bad `time` field, or `None` when `time` may
@@ -518,14 +543,16 @@ impl<F: FnMut(&Match)> Sink for Each<F> {
 
 /// The match ids of earlier files and of the resumed league, to find one used again;
 /// and, when asked, those rated.
-struct EarlierIds {
+struct EarlierIds<'a> {
     /// Whether there is more than one file or a resumed league's ids (else nothing is
     /// kept or looked up).
     on: bool,
     /// Fingerprint of an id → the first place it was read.
     first: HashMap<u64, Place, BuildHasherDefault<Passthrough>>,
-    /// The resumed league's matches ([`Resumed::ids`]).
+    /// The resumed league's matches listed in [`Resumed::ids`].
     resumed: HashSet<u64, BuildHasherDefault<Passthrough>>,
+    /// The resumed league, whose [`Resumed::shared_ids`] are looked up where they are.
+    shared: Option<&'a Resumed>,
     /// The fingerprints of the matches rated, in order ([`Inputs::note_ids`]).
     rated: Option<Vec<u64>>,
 }
@@ -539,7 +566,7 @@ enum Earlier {
     Resumed,
 }
 
-impl EarlierIds {
+impl EarlierIds<'_> {
     /// Where `id` was used before (an earlier file, or the resumed league), if it was;
     /// else remembers `at` for later files (unless `at` is in the last file).
     fn check(&mut self, id: &str, at: Place, files: usize) -> Option<Earlier> {
@@ -547,7 +574,7 @@ impl EarlierIds {
             return None;
         }
         let fp = fingerprint(id);
-        if self.resumed.contains(&fp) {
+        if self.by_resumed(fp) {
             return Some(Earlier::Resumed);
         }
         match self.first.get(&fp) {
@@ -568,7 +595,12 @@ impl EarlierIds {
             return false;
         }
         let fp = fingerprint(id);
-        self.resumed.contains(&fp) || self.first.get(&fp).is_some_and(|first| first.file < file)
+        self.by_resumed(fp) || self.first.get(&fp).is_some_and(|first| first.file < file)
+    }
+
+    /// Whether the resumed league rated a match of fingerprint `fp`.
+    fn by_resumed(&self, fp: u64) -> bool {
+        self.resumed.contains(&fp) || self.shared.is_some_and(|r| r.shares(fp))
     }
 
     /// Notes that the match `id` was rated, when the ids rated are kept.
@@ -588,7 +620,7 @@ struct Run<'a> {
     bad_count: usize,
     /// Matches held back to be rated in time order, from the first with a time on.
     buffered: Option<Vec<(Match, Place)>>,
-    earlier: EarlierIds,
+    earlier: EarlierIds<'a>,
     files: Vec<FileRead>,
 }
 
@@ -610,14 +642,14 @@ impl<'a> Run<'a> {
             bad_count: 0,
             buffered: None,
             earlier: EarlierIds {
-                on: inputs.files.len() > 1
-                    || inputs.resumed.as_ref().is_some_and(|r| !r.ids.is_empty()),
+                on: inputs.files.len() > 1 || inputs.resumed.as_ref().is_some_and(Resumed::has_ids),
                 first: HashMap::default(),
                 resumed: inputs
                     .resumed
                     .as_ref()
                     .map(|r| r.ids.iter().copied().collect())
                     .unwrap_or_default(),
+                shared: inputs.resumed.as_ref().filter(|r| r.shared_ids.is_some()),
                 rated: inputs.note_ids.then(Vec::new),
             },
             files: Vec::new(),
@@ -1179,7 +1211,7 @@ impl<'scope> Held<'scope> {
         m: Option<&RankedMatch<'_>>,
         names: &PlayerNames,
         index: &mut Vec<u32>,
-        earlier: &mut EarlierIds,
+        earlier: &mut EarlierIds<'_>,
         (file, files): (usize, usize),
     ) -> Result<usize, Refused<Refusal>> {
         let mut rated = Rated::default();
@@ -1210,7 +1242,7 @@ impl<'scope> Held<'scope> {
         &mut self,
         rated: &mut Rated,
         index: &mut [u32],
-        earlier: &mut EarlierIds,
+        earlier: &mut EarlierIds<'_>,
         (file, files): (usize, usize),
     ) -> Result<(), Refused<Refusal>> {
         self.answer(rated, index, earlier, file, files)?;
@@ -1241,7 +1273,7 @@ impl<'scope> Held<'scope> {
         &mut self,
         rated: &mut Rated,
         index: &mut [u32],
-        earlier: &mut EarlierIds,
+        earlier: &mut EarlierIds<'_>,
         file: usize,
         files: usize,
     ) -> Result<(), Refused<Refusal>> {
@@ -1406,12 +1438,13 @@ mod tests {
 
     /// The bad matches of a file of four: `g3` without a time, `g1` before the league's
     /// last match, `g2` at it and `g4` after it; rated into a league whose last match was
-    /// on 2026-01-01 and that rated `g2` already, named `saved`.
-    fn bad_matches(saved: Option<&str>) -> Vec<String> {
+    /// on 2026-01-01 and that rated `g2` already (`shared`: in the set it shares, else
+    /// in its list), named `saved`.
+    fn bad_matches(saved: Option<&str>, shared: bool) -> Vec<String> {
         let dir =
             std::env::temp_dir().join(format!("podium-ingest-resumed-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("after{}.csv", saved.map_or(0, str::len)));
+        let path = dir.join(format!("after{}-{shared}.csv", saved.map_or(0, str::len)));
         std::fs::write(
             &path,
             "match,player,rank,time\ng3,a,1,\ng3,b,2,\ng1,a,1,2025-12-31\ng1,b,2,2025-12-31\ng2,a,1,2026-01-01\ng2,b,2,2026-01-01\ng4,a,1,2026-01-02\ng4,b,2,2026-01-02\n",
@@ -1422,8 +1455,8 @@ mod tests {
             skip_bad: true,
             resumed: Some(Resumed {
                 file: saved.map(str::to_string),
-                ids: vec![match_fingerprint("g2")],
                 latest: Some(latest),
+                ..rated_g2(shared)
             }),
             ..Inputs::new([path.display().to_string()])
         };
@@ -1446,10 +1479,26 @@ mod tests {
         bad
     }
 
+    /// A league that rated `g2`: in the set it shares (`shared`), or in its list.
+    fn rated_g2(shared: bool) -> Resumed {
+        let fp = match_fingerprint("g2");
+        if shared {
+            Resumed {
+                shared_ids: Some(Arc::new(MatchIds::from_iter([fp]))),
+                ..Resumed::default()
+            }
+        } else {
+            Resumed {
+                ids: vec![fp],
+                ..Resumed::default()
+            }
+        }
+    }
+
     #[test]
     fn a_league_read_back_from_a_file_is_named_by_it() {
         assert_eq!(
-            bad_matches(Some("fut.state")),
+            bad_matches(Some("fut.state"), false),
             [
                 "2: field `time`: \"\" is not valid, expected a time: the league resumed from fut.state rated dated matches, so every match needs one",
                 "4: field `time`: \"2025-12-31\" is not valid, expected a time no earlier than 2026-01-01, the last match of the league resumed from fut.state: the files are rated after its matches (to place an earlier match, rate the whole history again)",
@@ -1460,13 +1509,56 @@ mod tests {
 
     #[test]
     fn a_league_kept_in_memory_is_the_league() {
-        assert_eq!(
-            bad_matches(None),
-            [
+        for shared in [false, true] {
+            assert_eq!(
+                bad_matches(None, shared),
+                [
                 format!("2: field `time`: \"\" is not valid, expected {}", crate::times_expected()).as_str(),
                 "4: field `time`: \"2025-12-31\" is not valid, expected a time no earlier than 2026-01-01, the last match the league rated: a league rates its matches in time order (to place an earlier match, rate the whole history again in a new league)",
                 "6: field `match`: \"g2\" is not valid, expected an id the league has not rated (a match id names one match)",
-            ]
+                ],
+                "shared: {shared}"
+            );
+        }
+    }
+
+    /// A plain file (read on the fast path) rated into a league kept in memory that
+    /// shares the set of the ids it rated: the match of an id in the set is refused, and
+    /// the file is read on from it the general way; the others are rated.
+    #[test]
+    fn a_plain_file_looks_ids_up_in_the_shared_set() {
+        let dir = std::env::temp_dir().join(format!("podium-ingest-shared-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("plain.csv");
+        std::fs::write(
+            &path,
+            "match,player,rank\ng1,a,1\ng1,b,2\ng2,b,1\ng2,c,2\ng3,c,1\ng3,a,2\n",
+        )
+        .unwrap();
+        let inputs = Inputs {
+            skip_bad: true,
+            resumed: Some(rated_g2(true)),
+            ..Inputs::new([path.display().to_string()])
+        };
+        let mut league = sme();
+        let done = rate(&inputs, &mut league, &Reading::default()).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(league.matches_rated(), 2, "g1 and g3 are rated");
+        let bad: Vec<String> = done.skipped.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            bad,
+            [format!(
+                "{}:4: field `match`: \"g2\" is not valid, expected {UNRATED_ID}",
+                path.display()
+            )]
+        );
+        assert_eq!(
+            done.files[0].way,
+            Way::PlainThenGeneral {
+                matches: 1,
+                line: 4,
+                why: "a match id an earlier file or the resumed league used",
+            }
         );
     }
 

@@ -308,6 +308,7 @@ pub fn read_resumed(
     let resumed = Resumed {
         file: Some(path.to_string()),
         ids: std::mem::take(&mut saved.match_ids),
+        shared_ids: None,
         latest,
     };
     Ok((restore_saved(saved, path, system)?, resumed))

@@ -1,7 +1,6 @@
 //! `League`: a pool of players rated by one system, match after match, with the
 //! leaderboard, each player's history of changes and predictions.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use compact_str::CompactString;
@@ -355,11 +354,13 @@ pub struct League {
     /// The ids of the matches the league rated ([`match_fingerprint`]), given by the
     /// caller or read from files (or from the file it was loaded from), not those it
     /// numbered: a match id names one match, so a match of one of them is refused.
-    ids: Ids,
+    /// Shared with the readers of `rate_files` (which look ids up in it, not in a copy)
+    /// and with the league's copies until either changes it ([`League::ids_mut`]).
+    ids: Arc<Ids>,
 }
 
 /// A set of match ids by [`match_fingerprint`].
-type Ids = HashSet<u64, foldhash::fast::RandomState>;
+type Ids = ingest::MatchIds;
 
 /// A player of a stored history not yet met by the league, in the map from the store's
 /// player numbers to league indices.
@@ -511,7 +512,7 @@ impl League {
             base: None,
             in_season: false,
             latest: Some(None),
-            ids: Ids::default(),
+            ids: Arc::default(),
         }
     }
 
@@ -521,7 +522,7 @@ impl League {
     fn restored(text: &str, path: &str, system: Option<System>, history: bool) -> PyResult<Self> {
         let mut saved = podium_io::saved::from_json(text, path).map_err(saved_error)?;
         // The matches it rated, as `podium rate --save` and `save()` note them.
-        let ids = std::mem::take(&mut saved.match_ids).into_iter().collect();
+        let ids = Arc::new(std::mem::take(&mut saved.match_ids).into_iter().collect());
         let system = match system {
             Some(s) => s,
             None => {
@@ -563,6 +564,12 @@ impl League {
         *self.latest.get_or_insert_with(|| latest_time(inner))
     }
 
+    /// The ids of the matches the league rated, to change: its own set (a set still
+    /// shared with a copy of the league is copied first).
+    fn ids_mut(&mut self) -> &mut Ids {
+        Arc::make_mut(&mut self.ids)
+    }
+
     /// The ids of the matches rated, in order (for a file that is the same whatever
     /// order they were rated in).
     fn sorted_ids(&self) -> Vec<u64> {
@@ -579,7 +586,7 @@ impl League {
             *latest = Some(latest.map_or(t, |l| l.max(t)));
         }
         if id_given {
-            self.ids.insert(match_fingerprint(m.id()));
+            self.ids_mut().insert(match_fingerprint(m.id()));
         }
         if let Some(h) = &mut self.history {
             record(h, m, &report);
@@ -1154,7 +1161,7 @@ impl League {
             (None, Some((ms, _))) => ms.len(),
             (None, None) => 0,
         };
-        self.ids.reserve(given_count);
+        self.ids_mut().reserve(given_count);
         let League {
             inner,
             history,
@@ -1173,7 +1180,7 @@ impl League {
                 skipped: Vec::new(),
                 rated: 0,
                 latest,
-                ids,
+                ids: Arc::make_mut(ids),
                 added: Vec::new(),
                 since_signals: 0,
                 interrupted: None,
@@ -1199,8 +1206,9 @@ impl League {
         if interrupted.is_some() || (bad_count > 0 && !skip_bad) {
             let (league, kept) = snapshot;
             self.inner = league;
+            let ids = self.ids_mut();
             for fp in added {
-                self.ids.remove(&fp);
+                ids.remove(&fp);
             }
             if let (Some(h), Some(mark)) = (self.history.as_mut(), kept) {
                 h.truncate(mark);
@@ -1261,7 +1269,8 @@ impl League {
         if latest.is_some() || !self.ids.is_empty() {
             inputs.resumed = Some(Resumed {
                 file: None,
-                ids: self.ids.iter().copied().collect(),
+                ids: Vec::new(),
+                shared_ids: Some(Arc::clone(&self.ids)),
                 latest,
             });
         }
@@ -1314,11 +1323,12 @@ impl League {
                 return Err(e);
             }
         };
-        if let Some(log) = self.log.as_mut() {
+        if let Some(resumed) = inputs.resumed.as_mut() {
             // Read again for the history, the files must refuse what they refused here:
             // the league's ids are only needed for the matches they refused (no match of
-            // those ids was rated), and the ids rated need not be noted.
-            if let Some(resumed) = inputs.resumed.as_mut() {
+            // those ids was rated), and the ids rated need not be noted. And the league's
+            // set is its own again before it grows (one still shared would be copied).
+            if self.log.is_some() {
                 resumed.ids = done
                     .skipped
                     .iter()
@@ -1327,10 +1337,13 @@ impl League {
                     .filter(|fp| self.ids.contains(fp))
                     .collect();
             }
+            resumed.shared_ids = None;
+        }
+        if let Some(log) = self.log.as_mut() {
             inputs.note_ids = false;
             log.ops.push(Op::Files(inputs));
         }
-        self.ids.extend(done.rated_ids.iter().copied());
+        self.ids_mut().extend(done.rated_ids.iter().copied());
         Ok(RateSummary {
             rated: self.inner.matches_rated() - before,
             skipped: done.skipped.iter().map(ToString::to_string).collect(),
@@ -2026,7 +2039,7 @@ impl League {
             base: self.base.clone(),
             in_season: self.in_season,
             latest: self.latest,
-            ids: self.ids.clone(),
+            ids: Arc::clone(&self.ids),
         }
     }
 
@@ -2122,7 +2135,7 @@ impl League {
             .map_err(|e| PodiumError::new_err(format!("not a pickled podium League: {e}")))?;
         *self = League::restored(text, "the pickled league", None, history)?;
         self.in_season |= in_season;
-        self.ids.extend(
+        self.ids_mut().extend(
             ids.chunks_exact(8)
                 .map(|b| u64::from_le_bytes(b.try_into().expect("chunks of 8 bytes"))),
         );

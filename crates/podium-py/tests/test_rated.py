@@ -213,6 +213,31 @@ def test_the_ids_rated_are_saved_pickled_and_copied(tmp_path):
     old.rate(["a", "b"], id="x", time="2024-06-01")
 
 
+def test_a_league_and_its_copy_each_refuse_the_ids_they_rated_and_no_other(tmp_path):
+    league = podium.League("sme")
+    league.rate(["a", "b"], id="x")
+    twin = league.copy()
+    twin.rate(["a", "b"], id="y")
+    z = tmp_path / "z.csv"
+    z.write_text("match,player,rank\nz,a,1\nz,b,2\n")
+    league.rate_files(z)
+    w = tmp_path / "w.csv"
+    w.write_text("match,player,rank\nw,a,1\nw,b,2\n")
+    twin.rate_many(podium.read_csv(w))
+    # Each rates what the other alone rated, once.
+    league.rate_many([podium.Match(["b", "a"], id="y")])
+    league.rate_files(w)
+    twin.rate(["b", "a"], id="z")
+    assert league.matches_rated == twin.matches_rated == 4
+    for lg in (league, twin):
+        for rated in ("x", "y", "z", "w"):
+            with pytest.raises(podium.RateError, match=f'match "{rated}": field `match`'):
+                lg.rate(["a", "b"], id=rated)
+        with pytest.raises(podium.ReadError, match='"z" is not valid'):
+            lg.rate_files(z)
+        assert lg.matches_rated == 4
+
+
 def test_a_history_read_again_refuses_what_the_files_refused(tmp_path):
     first = tmp_path / "first.csv"
     first.write_text("match,player,rank,time\ng1,a,1,2024-05-01\ng1,b,2,2024-05-01\n")
