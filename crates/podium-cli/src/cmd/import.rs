@@ -121,26 +121,58 @@ fn f1(dir: &Path, scores: bool) -> anyhow::Result<Vec<Match>> {
 }
 
 fn codeforces(dir: &Path) -> anyhow::Result<Vec<Match>> {
-    let contests = datasets::codeforces::read_dir(dir)
+    let (contests, other) = datasets::codeforces::read_dir(dir)
         .with_context(|| format!("cannot read the standings in {}", dir.display()))?;
-    let (mut matches, mut skipped) = (Vec::new(), 0usize);
+    let mut matches = Vec::new();
+    // The files without a match, by reason, in id order.
+    let mut skipped: Vec<(&'static str, Vec<String>)> = Vec::new();
     for contest in contests {
         match contest? {
             Contest::Match {
+                file,
                 game,
                 reversed_ranges,
             } => {
                 if reversed_ranges > 0 {
                     let _ = writeln!(
                         io::stderr(),
-                        "contest {}: {reversed_ranges} rows have rankHi below rankLo; places follow rankLo",
-                        game.id()
+                        "{file}: {reversed_ranges} row{} of contest {} {} rankHi below rankLo; places follow rankLo",
+                        if reversed_ranges == 1 { "" } else { "s" },
+                        game.id(),
+                        if reversed_ranges == 1 { "has" } else { "have" },
                     );
                 }
                 matches.push(game);
             }
-            Contest::Skipped { .. } => skipped += 1,
+            Contest::Skipped { file, reason } => {
+                let name = file_name(Path::new(&file));
+                match skipped.iter_mut().find(|(r, _)| *r == reason) {
+                    Some((_, files)) => files.push(name),
+                    None => skipped.push((reason, vec![name])),
+                }
+            }
         }
+    }
+    if !other.is_empty() {
+        let names: Vec<String> = other.iter().map(|p| file_name(p)).collect();
+        let _ = writeln!(
+            io::stderr(),
+            "left out {} file{} of {} not named <contest id>.txt: {}",
+            names.len(),
+            if names.len() == 1 { "" } else { "s" },
+            dir.display(),
+            names.join(", ")
+        );
+    }
+    for (reason, files) in &skipped {
+        let _ = writeln!(
+            io::stderr(),
+            "skipped {} file{} of {} holding no match ({reason}): {}",
+            files.len(),
+            if files.len() == 1 { "" } else { "s" },
+            dir.display(),
+            files.join(", ")
+        );
     }
     if matches.is_empty() {
         anyhow::bail!(
@@ -148,12 +180,13 @@ fn codeforces(dir: &Path) -> anyhow::Result<Vec<Match>> {
             dir.display()
         );
     }
-    if skipped > 0 {
-        let _ = writeln!(
-            io::stderr(),
-            "skipped {skipped} contest{} without results",
-            if skipped == 1 { "" } else { "s" }
-        );
-    }
     Ok(matches)
+}
+
+/// A file's name without its directory, for lists of files of one directory.
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }

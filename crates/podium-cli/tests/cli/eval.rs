@@ -568,10 +568,12 @@ fn import_codeforces_orders_by_id_and_keeps_ties() {
     d.file("11.txt", "0\n");
     d.file("notes.md", "ignored\n");
     let out = podium(&["import", "codeforces", &d.0.to_string_lossy()]);
-    assert!(
-        out.stderr.contains("skipped 1 contest without results"),
-        "{}",
-        out.stderr
+    assert_eq!(
+        out.stderr,
+        format!(
+            "skipped 1 file of {} holding no match (line 1 counts 0 contestants): 11.txt\n",
+            d.0.display()
+        )
     );
     let rows = csv_rows(out.ok());
     let got: Vec<(String, String, String)> = rows
@@ -592,6 +594,37 @@ fn import_codeforces_orders_by_id_and_keeps_ties() {
     d.file("12.txt", "2\nann 1 1\n");
     let bad = podium(&["import", "codeforces", &d.0.to_string_lossy()]);
     assert!(bad.err().contains("12.txt"), "{}", bad.stderr);
+}
+
+/// Every file of the directory that gives no match is named on standard error, with
+/// why; so is a contest read with rows whose rankHi is below their rankLo.
+#[test]
+fn import_codeforces_names_every_file_it_leaves_out() {
+    let d = Dir::new("cf-out");
+    d.file("9.txt", "2\nbo 1 1\nann 2 2\n");
+    d.file("9 (1).txt", "2\nbo 1 1\nann 2 2\n");
+    d.file("notes.txt", "contest 9 was rated\n");
+    d.file("11.txt", "0\n");
+    d.file("12.txt", "");
+    d.file("13.txt", "1\nsolo 1 1\n");
+    d.file("14.txt", "0\n");
+    d.file("589.txt", "3\nann 1 1\nbo 3 2\ncy 4 3\n");
+    let out = podium(&["import", "codeforces", &d.0.to_string_lossy()]);
+    let dir = d.0.display();
+    assert_eq!(
+        out.stderr,
+        format!(
+            "{}: 2 rows of contest 589 have rankHi below rankLo; places follow rankLo\n\
+             left out 2 files of {dir} not named <contest id>.txt: 9 (1).txt, notes.txt\n\
+             skipped 2 files of {dir} holding no match (line 1 counts 0 contestants): 11.txt, 14.txt\n\
+             skipped 1 file of {dir} holding no match (empty): 12.txt\n\
+             skipped 1 file of {dir} holding no match (a single contestant, which is not a match): 13.txt\n",
+            d.0.join("589.txt").display()
+        )
+    );
+    let rows = csv_rows(out.ok());
+    let matches: Vec<&str> = rows.iter().map(|r| r["match"].as_str()).collect();
+    assert_eq!(matches, ["9", "9", "589", "589", "589"]);
 }
 
 #[test]

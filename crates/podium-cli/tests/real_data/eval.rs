@@ -13,11 +13,22 @@ pub(crate) fn codeforces_csv() -> &'static str {
         let standings = shared_data().join("codeforces/standings");
         let out = podium(&["import", "codeforces", &standings.to_string_lossy()]);
         let path = dir.file("codeforces.csv", out.ok());
-        assert!(
-            out.stderr.contains("skipped 42 contests without results"),
-            "{}",
-            out.stderr
+        let dir_shown = standings.display();
+        let lines: Vec<&str> = out.stderr.lines().collect();
+        assert_eq!(lines.len(), 2, "{}", out.stderr);
+        assert_eq!(
+            lines[0],
+            format!(
+                "{}: 1286 rows of contest 589 have rankHi below rankLo; places follow rankLo",
+                standings.join("589.txt").display()
+            )
         );
+        let skipped = format!(
+            "skipped 42 files of {dir_shown} holding no match (line 1 counts 0 contestants): "
+        );
+        assert!(lines[1].starts_with(&skipped), "{}", lines[1]);
+        assert_eq!(lines[1][skipped.len()..].split(", ").count(), 42);
+        assert!(lines[1].ends_with(", 652.txt, 654.txt"), "{}", lines[1]);
         (dir, path)
     })
     .1

@@ -9,9 +9,12 @@
 //! while the order and `rankLo` stay consistent): they are read by `rankLo` and counted in
 //! [`Contest::Match::reversed_ranges`] so that the converter can say so.
 //!
-//! An empty file, or one with N = 0, is a contest without results and is skipped; so is a
-//! contest with a single contestant, which is not a match. Anything else that does not
-//! fit the format is an error naming file, line and field.
+//! An empty file, one with N = 0 and one of a single contestant (not a match) hold no
+//! match: each is [`Contest::Skipped`] with its file and the reason, for the converter to
+//! say. In a directory, a `.txt` file whose name is not a contest id (`notes.txt`,
+//! `123 (1).txt`) is no standings file: [`ContestFiles::other`] lists it, for the
+//! converter to say it is left out. Anything else that does not fit the format is an
+//! error naming file, line and field.
 
 use std::fs::File;
 use std::io::{BufRead, BufReader};
@@ -26,6 +29,8 @@ use crate::error::ReadError;
 pub enum Contest {
     /// A contest with at least two contestants.
     Match {
+        /// The file.
+        file: String,
         /// The contest as a match.
         game: Match,
         /// Rows whose `rankHi` was below their `rankLo` (read by `rankLo`).
@@ -39,6 +44,13 @@ pub enum Contest {
         reason: &'static str,
     },
 }
+
+/// Why a file holds no match: it is empty.
+pub const EMPTY: &str = "empty";
+/// Why a file holds no match: line 1 counts no contestant.
+pub const NO_CONTESTANTS: &str = "line 1 counts 0 contestants";
+/// Why a file holds no match: one contestant is not a match.
+pub const SINGLE: &str = "a single contestant, which is not a match";
 
 /// Reads one standings file; `id` becomes the match id.
 ///
@@ -64,7 +76,7 @@ pub fn read_contest(file: &str, id: &str, input: impl BufRead) -> Result<Contest
         None => {
             return Ok(Contest::Skipped {
                 file: file.to_string(),
-                reason: "empty file",
+                reason: EMPTY,
             })
         }
         Some(first) => {
@@ -125,18 +137,19 @@ pub fn read_contest(file: &str, id: &str, input: impl BufRead) -> Result<Contest
     if rows == 0 {
         return Ok(Contest::Skipped {
             file: file.to_string(),
-            reason: "no contestants",
+            reason: NO_CONTESTANTS,
         });
     }
     if rows == 1 {
         return Ok(Contest::Skipped {
             file: file.to_string(),
-            reason: "a single contestant is not a match",
+            reason: SINGLE,
         });
     }
     builder
         .build()
         .map(|game| Contest::Match {
+            file: file.to_string(),
             game,
             reversed_ranges: reversed,
         })
@@ -149,32 +162,45 @@ pub fn read_contest(file: &str, id: &str, input: impl BufRead) -> Result<Contest
         })
 }
 
-/// The standings files of a directory (`<id>.txt`), in numeric id order. Other files are
-/// ignored.
+/// The `.txt` files of a standings directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContestFiles {
+    /// The standings files (`<id>.txt`), in numeric id order.
+    pub contests: Vec<(u64, PathBuf)>,
+    /// The other `.txt` files, whose name is not a contest id (`notes.txt`,
+    /// `123 (1).txt`), by name: not read.
+    pub other: Vec<PathBuf>,
+}
+
+/// The standings files of a directory (`<id>.txt`), in numeric id order, and the other
+/// `.txt` files, which are not read. Files of other extensions are not listed.
 ///
 /// # Errors
 /// [`ReadError::Io`] when the directory cannot be listed, [`ReadError::Inputs`] when two
 /// files name one contest (`01.txt` and `1.txt`).
-pub fn contest_files(dir: &Path) -> Result<Vec<(u64, PathBuf)>, ReadError> {
+pub fn contest_files(dir: &Path) -> Result<ContestFiles, ReadError> {
     let io = |source| ReadError::Io {
         file: dir.display().to_string(),
         source,
     };
     let mut out: Vec<(u64, PathBuf)> = Vec::new();
+    let mut other: Vec<PathBuf> = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(io)? {
         let path = entry.map_err(io)?.path();
         if path.extension().and_then(|e| e.to_str()) != Some("txt") {
             continue;
         }
-        if let Some(id) = path
+        match path
             .file_stem()
             .and_then(|s| s.to_str())
             .and_then(|s| s.parse::<u64>().ok())
         {
-            out.push((id, path));
+            Some(id) => out.push((id, path)),
+            None => other.push(path),
         }
     }
     out.sort();
+    other.sort();
     // `01.txt` and `1.txt` would be one contest read twice, or two merged into one id.
     if let Some(pair) = out.windows(2).find(|w| w[0].0 == w[1].0) {
         return Err(ReadError::Inputs {
@@ -186,23 +212,36 @@ pub fn contest_files(dir: &Path) -> Result<Vec<(u64, PathBuf)>, ReadError> {
             ),
         });
     }
-    Ok(out)
+    Ok(ContestFiles {
+        contests: out,
+        other,
+    })
 }
 
-/// Reads every contest of a directory in id order (see [`contest_files`]).
+/// Reads every contest of a directory in id order (see [`contest_files`]), with the
+/// other `.txt` files, which are not read ([`ContestFiles::other`]).
 ///
 /// # Errors
 /// As [`contest_files`]; each item as [`read_contest`].
-pub fn read_dir(dir: &Path) -> Result<impl Iterator<Item = Result<Contest, ReadError>>, ReadError> {
-    let files = contest_files(dir)?;
-    Ok(files.into_iter().map(|(id, path)| {
+pub fn read_dir(
+    dir: &Path,
+) -> Result<
+    (
+        impl Iterator<Item = Result<Contest, ReadError>>,
+        Vec<PathBuf>,
+    ),
+    ReadError,
+> {
+    let ContestFiles { contests, other } = contest_files(dir)?;
+    let read = contests.into_iter().map(|(id, path)| {
         let name = path.display().to_string();
         let f = File::open(&path).map_err(|source| ReadError::Io {
             file: name.clone(),
             source,
         })?;
         read_contest(&name, &id.to_string(), BufReader::new(f))
-    }))
+    });
+    Ok((read, other))
 }
 
 #[cfg(test)]
@@ -218,6 +257,7 @@ mod tests {
         let Contest::Match {
             game: m,
             reversed_ranges: 0,
+            ..
         } = read("4\na 1 1\nb 2 3\nc 2 3\nd 4 4\n").unwrap()
         else {
             panic!("a match")
@@ -236,6 +276,7 @@ mod tests {
         let Contest::Match {
             game,
             reversed_ranges,
+            ..
         } = read("3\na 1 1\nb 3 2\nc 4 3\n").unwrap()
         else {
             panic!("a match")
@@ -245,12 +286,16 @@ mod tests {
     }
 
     #[test]
-    fn empty_and_single_contests_are_skipped() {
-        for text in ["", "0\n", "1\nsolo 1 1\n"] {
-            assert!(
-                matches!(read(text).unwrap(), Contest::Skipped { .. }),
-                "{text:?}"
-            );
+    fn empty_and_single_contests_are_skipped_saying_why() {
+        for (text, why) in [
+            ("", EMPTY),
+            ("0\n", NO_CONTESTANTS),
+            ("1\nsolo 1 1\n", SINGLE),
+        ] {
+            let Contest::Skipped { file, reason } = read(text).unwrap() else {
+                panic!("{text:?} is skipped");
+            };
+            assert_eq!((file.as_str(), reason), ("7.txt", why), "{text:?}");
         }
     }
 
@@ -279,6 +324,19 @@ mod tests {
             err.to_string(),
             "7.txt:3: not UTF-8 text: byte 2 of the line cannot start a character"
         );
+    }
+
+    #[test]
+    fn txt_files_not_named_by_a_contest_id_are_listed_apart() {
+        let dir = std::env::temp_dir().join(format!("podium-cf-other-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in ["3.txt", "notes.txt", "3 (1).txt", "README.md"] {
+            std::fs::write(dir.join(name), "2\nann 1 1\nbo 2 2\n").unwrap();
+        }
+        let files = contest_files(&dir).unwrap();
+        assert_eq!(files.contests, [(3, dir.join("3.txt"))]);
+        assert_eq!(files.other, [dir.join("3 (1).txt"), dir.join("notes.txt")]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
