@@ -1,4 +1,5 @@
-//! `podium versus`: head-to-head records ([`podium::versus`]). With two players, their
+//! `podium versus`: head-to-head records ([`podium::versus`]) over the history of one
+//! or more match files, read as `podium rate` reads them. With two players, their
 //! meetings: who finished ahead how often, what the ratings expected at the time, and
 //! today's chance. With one, their rivals: nemesis, favourite opponent, most frequent
 //! opponents.
@@ -8,30 +9,23 @@ use std::io::Write;
 use anyhow::{bail, Context};
 use podium::versus::{today, HeadToHead, Rivals, Versus};
 
-use crate::ingest::{self, report_skipped, InitialArgs, InputArgs, InputFormatArg, SystemArgs};
+use crate::ingest::{self, report_skipped, InitialArgs, InputArgs, SystemArgs};
 use crate::output::Format;
 
 /// Arguments of `podium versus`.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "The player and the opponent go after one file as well: podium versus games.csv Kate Sam (as podium versus games.csv --player Kate --opponent Sam)."
+)]
 pub struct Args {
-    /// Match file: long CSV or JSON Lines (by extension); `-` reads standard input.
-    #[arg(value_name = "FILE")]
-    file: String,
-    /// The player.
-    #[arg(value_name = "PLAYER")]
-    player: String,
+    #[command(flatten)]
+    input: InputArgs,
+    /// The player (with several files, or instead of naming them after the file).
+    #[arg(long, short = 'p', value_name = "PLAYER")]
+    player: Option<String>,
     /// The opponent; without one, the player's rivals.
-    #[arg(value_name = "OPPONENT")]
+    #[arg(long, short = 'o', value_name = "OPPONENT", requires = "player")]
     opponent: Option<String>,
-    /// Read the file in this format instead of guessing from the extension.
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    input_format: Option<InputFormatArg>,
-    /// Rate the good matches and list the bad ones, instead of rating nothing.
-    #[arg(long)]
-    skip_bad: bool,
-    /// Read this column or field as a factor of the entry (repeatable; see `podium rate`).
-    #[arg(long = "factor", value_name = "COLUMN")]
-    factors: Vec<String>,
     #[command(flatten)]
     system: SystemArgs,
     /// Rivals: the fewest meetings an opponent needs to count as nemesis or favourite.
@@ -47,51 +41,86 @@ pub struct Args {
     format: Format,
 }
 
+/// The files, the player and the opponent: from `--player` and `--opponent`, every
+/// positional value a file; else `FILE PLAYER [OPPONENT]`.
+fn who(
+    input: &mut InputArgs,
+    player: Option<String>,
+    opponent: Option<String>,
+) -> anyhow::Result<(String, Option<String>)> {
+    if let Some(player) = player {
+        return Ok((player, opponent));
+    }
+    match input.files.len() {
+        2 | 3 => {
+            let mut rest = input.files.split_off(1).into_iter();
+            let player = rest.next().expect("two or three values");
+            Ok((player, rest.next()))
+        }
+        1 => bail!(
+            "name the player: podium versus {} PLAYER [OPPONENT], or --player PLAYER [--opponent OPPONENT]",
+            input.files[0]
+        ),
+        _ => bail!(
+            "{} files: name the player with --player PLAYER [--opponent OPPONENT] (FILE PLAYER [OPPONENT] reads one file)",
+            input.files.len()
+        ),
+    }
+}
+
 /// Replays the history, counting the meetings before each match is rated.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let input = InputArgs {
-        files: vec![args.file.clone()],
-        input_format: args.input_format,
-        skip_bad: args.skip_bad,
-        factors: args.factors.clone(),
-        resumed: None,
-        note_ids: false,
-    };
-    if args.opponent.as_deref() == Some(args.player.as_str()) {
+    let Args {
+        mut input,
+        player,
+        opponent,
+        ..
+    } = args;
+    let (player, opponent) = who(&mut input, player, opponent)?;
+    if opponent.as_deref() == Some(player.as_str()) {
         bail!("a player has no record against themselves: name two different players");
     }
     let mut league = ingest::new_league(&args.system, &args.initial)?;
     input.check_system(league.system())?;
-    let loaded = ingest::load(&input)?;
-    report_skipped(&loaded.skipped);
-    let focus: Vec<&str> = std::iter::once(args.player.as_str())
-        .chain(args.opponent.as_deref())
+    let focus: Vec<&str> = std::iter::once(player.as_str())
+        .chain(opponent.as_deref())
         .collect();
     let mut h2h = HeadToHead::focused(&focus);
-    for game in &loaded.matches {
-        h2h.observe(&league, game)
+    // The meetings are counted with the league as it stood before each match: a second
+    // league, rated one match behind the first (as `podium explain` does).
+    let mut behind = ingest::new_league(&args.system, &args.initial)?;
+    let read = ingest::rate_each(&input, &mut league, |_, game, _| {
+        h2h.observe(&behind, game)
             .with_context(|| format!("match {:?}", game.id()))?;
-        league
+        behind
             .apply(game)
             .with_context(|| format!("match {:?}", game.id()))?;
-    }
+        Ok(())
+    })?;
+    report_skipped(&read.skipped);
     for p in &focus {
         if league.get(p).is_none() {
-            bail!("unknown player {p:?}: not in the history");
+            // `podium versus a.csv b.csv Kate` reads b.csv as the player.
+            let hint = if std::path::Path::new(p).is_file() {
+                format!(" ({p} is a file: with several files, name the players with --player and --opponent)")
+            } else {
+                String::new()
+            };
+            bail!("unknown player {p:?}: not in the history{hint}");
         }
     }
     let mut out = std::io::stdout().lock();
-    match &args.opponent {
+    match &opponent {
         Some(opponent) => {
             let now = league
                 .players()
                 .iter()
                 .filter_map(|p| p.stats.last_time)
                 .max();
-            let chance = today(&league, &args.player, opponent, now)?;
+            let chance = today(&league, &player, opponent, now)?;
             let v = h2h
-                .versus(&args.player, opponent)
-                .unwrap_or_else(|| Versus::never_met(&args.player, opponent));
+                .versus(&player, opponent)
+                .unwrap_or_else(|| Versus::never_met(&player, opponent));
             match args.format {
                 Format::Table => write_pair(&mut out, league.system().name(), &v, chance)?,
                 Format::Csv => write_csv(&mut out, &[("versus", &v)], Some(chance))?,
@@ -105,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         }
         None => {
-            let r = h2h.rivals(&args.player, args.min_meetings, args.frequent);
+            let r = h2h.rivals(&player, args.min_meetings, args.frequent);
             match args.format {
                 Format::Table => {
                     write_rivals(&mut out, league.system().name(), &r, args.min_meetings)?

@@ -118,6 +118,131 @@ fn versus_counts_the_meetings_of_the_example_nights() {
     );
 }
 
+/// The example nights cut in two files at a match boundary: `(dir, first, second)`.
+fn nights_in_two() -> (Dir, String, String) {
+    let text = std::fs::read_to_string(nights()).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    let rows: Vec<&str> = lines.collect();
+    // The first row of the match that starts at or after the middle row.
+    let id = |row: &str| row.split(',').nth(1).unwrap().to_string();
+    let cut = (rows.len() / 2..rows.len())
+        .find(|&i| id(rows[i]) != id(rows[i - 1]))
+        .unwrap();
+    let part = |rows: &[&str]| format!("{header}\n{}\n", rows.join("\n"));
+    let d = Dir::new("nights-in-two");
+    let a = d.file("a.csv", &part(&rows[..cut]));
+    let b = d.file("b.csv", &part(&rows[cut..]));
+    (d, a, b)
+}
+
+#[test]
+fn versus_of_one_file_prints_as_it_did() {
+    let f = nights();
+    let want = "Kate vs Sam (kalman-mmr)\n  meetings: 11 (4 ahead, 6 behind, 1 tied)\n  Kate's share: 40.9% actual, 42.8% expected by the ratings at the time (-0.20 meetings beyond expectation)\n  today: 49.8% to finish ahead of Sam\n";
+    assert_eq!(podium(&["versus", &f, "Kate", "Sam"]).ok(), want);
+    assert_eq!(
+        podium(&["versus", &f, "--player", "Kate", "--opponent", "Sam"]).ok(),
+        want
+    );
+    assert_eq!(
+        podium(&["versus", &f, "-p", "Kate", "-o", "Sam"]).ok(),
+        want
+    );
+    let rivals = podium(&["versus", &f, "Kate"]);
+    assert_eq!(
+        podium(&["versus", &f, "--player", "Kate"]).ok(),
+        rivals.ok()
+    );
+    assert!(
+        rivals.ok().starts_with(
+            "Kate's rivals (kalman-mmr, opponents met at least 3 times)\n  nemesis    Lena: 12 meetings, 3-9-0 (ahead-behind-tied), share 25.0% vs 50.7% expected, -3.08\n"
+        ),
+        "{}",
+        rivals.stdout
+    );
+}
+
+/// Several files are one history, read as `podium rate` and `podium explain` read them:
+/// the nights cut in two give what the whole file gives, and a bad match is listed with
+/// the same words.
+#[test]
+fn versus_reads_several_files_as_rate_does() {
+    let f = nights();
+    let (_d, a, b) = nights_in_two();
+    for args in [vec!["Kate", "Sam"], vec!["Kate"]] {
+        let mut whole = vec!["versus", f.as_str()];
+        whole.extend(&args);
+        let mut named = vec!["versus", a.as_str(), b.as_str(), "--player", args[0]];
+        if let Some(o) = args.get(1) {
+            named.extend(["--opponent", o]);
+        }
+        for format in ["table", "json"] {
+            let mut w = whole.clone();
+            w.extend(["--format", format]);
+            let mut n = named.clone();
+            n.extend(["--format", format]);
+            assert_eq!(podium(&n).ok(), podium(&w).ok(), "{n:?}");
+        }
+    }
+    // A bad match in the second file: the words of `podium rate`, with and without
+    // --skip-bad.
+    let d = Dir::new("versus-bad");
+    let bad = d.file("bad.csv", "match,player,score\nlate,Kate,3\nlate,Sam,2,x\n");
+    let rated = podium(&["rate", &f, &bad]);
+    let versus = podium(&["versus", &f, &bad, "--player", "Kate", "--opponent", "Sam"]);
+    assert_eq!(versus.err(), rated.err());
+    assert_eq!(
+        versus.stderr,
+        format!("error: 1 bad match found, nothing rated (use --skip-bad to rate the rest):\n  {bad}:3: field `column 4`: \"x\" is not valid, expected a row of 3 fields as the header has, found 4 (a field that holds a comma is quoted: \"Smith, Jr\")\n")
+    );
+    let skipped = podium(&[
+        "versus",
+        &f,
+        &bad,
+        "--player",
+        "Kate",
+        "--opponent",
+        "Sam",
+        "--skip-bad",
+    ]);
+    assert_eq!(skipped.ok(), podium(&["versus", &f, "Kate", "Sam"]).ok());
+    assert_eq!(
+        skipped.stderr,
+        podium(&["rate", &f, &bad, "--skip-bad"]).stderr
+    );
+    // A match id the first file used: as `podium rate` says it.
+    let again = d.file(
+        "again.csv",
+        "time,match,player,rank\n2024-12-31,2024-09-06 Azul,Kate,1\n2024-12-31,2024-09-06 Azul,Sam,2\n",
+    );
+    assert_eq!(
+        podium(&["versus", &f, &again, "-p", "Kate"]).err(),
+        podium(&["rate", &f, &again]).err()
+    );
+}
+
+#[test]
+fn versus_says_how_to_name_the_players_of_several_files() {
+    let (_d, a, b) = nights_in_two();
+    assert_eq!(
+        podium(&["versus", &a, &b, "Kate"]).err(),
+        format!("error: unknown player {b:?}: not in the history ({b} is a file: with several files, name the players with --player and --opponent)\n")
+    );
+    assert_eq!(
+        podium(&["versus", &a]).err(),
+        format!("error: name the player: podium versus {a} PLAYER [OPPONENT], or --player PLAYER [--opponent OPPONENT]\n")
+    );
+    assert_eq!(
+        podium(&["versus", &a, &b, "Kate", "Sam"]).err(),
+        "error: 4 files: name the player with --player PLAYER [--opponent OPPONENT] (FILE PLAYER [OPPONENT] reads one file)\n"
+    );
+    assert_eq!(
+        podium(&["versus", &a, &b, "-p", "Kate", "-o", "Kate"]).err(),
+        "error: a player has no record against themselves: name two different players\n"
+    );
+}
+
 #[test]
 fn explain_tells_a_players_nemesis_favourite_and_most_met_opponents_as_versus_counts_them() {
     let f = nights();
