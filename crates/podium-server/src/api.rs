@@ -666,22 +666,17 @@ enum Restored {
     Already(LedgerEntry, Vec<ChangeRow>, Vec<FactorChange>),
 }
 
-/// Restores match `key` of league `id` if it is voided: a correction to the content the
-/// ledger keeps of it, which puts it back in its place and rates the league again from
-/// the last checkpoint before it.
+/// Restores match `key` of league `id` if it is voided ([`Leagues::restore_match`]: a
+/// correction to the content the ledger keeps of it, checked and made under the league's
+/// write lock); else the match as rated now.
 fn restore(l: &Leagues, id: LeagueId, key: &str) -> Result<Restored, StoreError> {
-    let (entry, changes, factor_changes) = l.get_match(id, key)?;
-    if !entry.voided {
-        return Ok(Restored::Already(entry, changes, factor_changes));
+    match l.restore_match(id, key)? {
+        Some(done) => Ok(Restored::Now(done)),
+        None => {
+            let (entry, changes, factor_changes) = l.get_match(id, key)?;
+            Ok(Restored::Already(entry, changes, factor_changes))
+        }
     }
-    let kept = Submission {
-        match_id: Some(entry.key.clone()),
-        id: None,
-        time: entry.json.time.clone(),
-        results: entry.json.results.clone(),
-    };
-    // Its players are those of the match itself, which a correction always allows.
-    l.correct(id, key, kept, false).map(Restored::Now)
 }
 
 /// A league's voided matches, the last voided first, each as `GET` of the match gives it

@@ -220,6 +220,23 @@ async fn voids_are_listed_and_restored(app: &Router) {
     .await;
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(get(app, &voided).await, json!([]));
+    // A restore after that keeps the correction: g3 is not voided any more.
+    let (status, v) = call(
+        app,
+        Method::POST,
+        &format!("{matches}/g3/restore"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["recomputed"], json!(false), "{v}");
+    assert_eq!(v["result"]["time"], json!("2026-11-29T13:14:29Z"), "{v}");
+    assert_eq!(
+        v["result"]["results"],
+        json!([{"player": "ann", "rank": 1.0}, {"player": "cy", "rank": 2.0}]),
+        "{v}"
+    );
 
     // Unknown leagues, and league ids not in canonical decimal, are 404.
     for uri in [

@@ -1767,8 +1767,50 @@ impl Leagues {
         let mut writer = self.store.lock(id)?;
         self.catch_up(&slot)?;
         let old = self.entry(id, key)?;
-        let (new, game) = prepare(&sub, key, old.seq)?;
-        let was = self.read_slot(&slot, |d| {
+        self.replace(&slot, &mut *writer, old, &sub, allow_new_players)
+    }
+
+    /// Puts a voided match back as it was voided (its results, factors and time, from the
+    /// ledger's own copy), in its place, and rates the league again from the last
+    /// checkpoint before it; `None` when the match is not voided (nothing is done). The
+    /// check and the restore are one step under the league's write lock, so a correction
+    /// made meanwhile is never overwritten.
+    ///
+    /// # Errors
+    /// [`StoreError::MatchNotFound`], or a ledger that the system refuses with the match.
+    pub fn restore_match(&self, id: LeagueId, key: &str) -> Result<Option<Appended>, StoreError> {
+        let slot = self.slot(id)?;
+        let _w = lock(&slot.writer);
+        let mut writer = self.store.lock(id)?;
+        self.catch_up(&slot)?;
+        let old = self.entry(id, key)?;
+        if !old.voided {
+            return Ok(None);
+        }
+        let kept = Submission {
+            match_id: Some(old.key.clone()),
+            id: None,
+            time: old.json.time.clone(),
+            results: old.json.results.clone(),
+        };
+        // Its players are those of the match itself, which a correction always allows.
+        self.replace(&slot, &mut *writer, old, &kept, false)
+            .map(Some)
+    }
+
+    /// Replaces match `old` by `sub` under the league's write lock (`writer`), keeping its
+    /// place, and rates the league again from the last checkpoint before it.
+    fn replace(
+        &self,
+        slot: &Slot,
+        writer: &mut dyn Writer,
+        old: LedgerEntry,
+        sub: &Submission,
+        allow_new_players: bool,
+    ) -> Result<Appended, StoreError> {
+        let key = old.key.as_str();
+        let (new, game) = prepare(sub, key, old.seq)?;
+        let was = self.read_slot(slot, |d| {
             if !allow_new_players {
                 // Known: has a rated match, or is in the match being corrected.
                 let known = |p: &str| d.knows(p) || old.json.results.iter().any(|r| r.player == p);
@@ -1782,14 +1824,14 @@ impl Leagues {
         })?;
         let from = was.map_or(new.position(), |p| p.min(new.position()));
         let replacement = new.clone();
-        let (tail, _) = self.retail(&slot, from, move |mut later| {
+        let (tail, _) = self.retail(slot, from, move |mut later| {
             later.retain(|e| e.key != replacement.key);
             let at = later.partition_point(|e| e.position() < replacement.position());
             later.insert(at, replacement);
             later
         })?;
         let head = writer.correct(&old, &new)?;
-        let (changes, factor_changes) = self.put_in_place(&slot, tail, head, key)?;
+        let (changes, factor_changes) = self.put_in_place(slot, tail, head, key)?;
         Ok(Appended {
             status: SubmitStatus::Corrected,
             entry: new,
