@@ -411,8 +411,10 @@ class League:
         skip_bad: bool = False,
         at_once: Optional[bool] = None,
     ) -> RateSummary:
-        """Rates matches in order, all or nothing (unless `skip_bad`): a match whose id the
-        league rated, or dated before the league's last dated match, is a bad match;
+        """Rates matches in order, all or nothing (unless `skip_bad`); matches given
+        other than as a `Matches` are stored first, as `Matches(...)` stores them, and
+        rated as a `Matches` is. A match whose id the league rated, or dated before the
+        league's last dated match, is a bad match;
         `at_once` rates free-for-alls in batches on every core (True) or one by one
         (False), by default as the first matches show to be faster (the same ratings
         either way)."""

@@ -17,7 +17,7 @@ use podium_io::ingest::{self, match_fingerprint, IngestError, Inputs, Reading, R
 use crate::errors::{bad_matches, rate_error, BadMatch, PodiumError};
 use crate::guard::{check_signals, count, guarded, whole, SIGNAL_EVERY};
 use crate::matches::{
-    build_match, give_factors, with_id, Factors, Given, Mark, MatchObj, RawEntry, Store,
+    build_match, give_factors, stored_from_py, with_id, Factors, MatchObj, RawEntry, Store,
 };
 use crate::read::{ingest_error, inputs_of};
 use crate::system::{settings_of, System};
@@ -280,10 +280,16 @@ impl Log {
         }
     }
 
-    /// Keeps match `m`, rated in `league` with `report`, in the own store: its players
-    /// are found by their league index, without looking their ids up.
-    fn keep(&mut self, m: &podium::Match, league: &podium::League, report: &podium::MatchReport) {
-        for &(i, _) in &report.changes {
+    /// Keeps match `m`, rated in `league`, in the own store: its players are found by
+    /// their league index (`players`, in the match's players' order), without looking
+    /// their ids up.
+    fn keep(
+        &mut self,
+        m: &podium::Match,
+        league: &podium::League,
+        players: impl Iterator<Item = usize> + Clone,
+    ) {
+        for i in players.clone() {
             if self.own_index.len() <= i {
                 self.own_index.resize(i + 1, UNKNOWN);
             }
@@ -292,18 +298,50 @@ impl Log {
             }
         }
         let index = &self.own_index;
-        self.own
-            .push_numbered(m, report.changes.iter().map(|&(i, _)| index[i]));
+        self.own.push_numbered(m, players.map(|i| index[i]));
     }
 
-    /// Forgets what the own store took in since `mark`.
-    fn truncate(&mut self, mark: Mark) {
-        self.own.truncate(mark);
-        for n in &mut self.own_index {
-            if *n != UNKNOWN && *n as usize >= mark.players {
-                *n = UNKNOWN;
+    /// Keeps the matches of `store` at `order` (all, in stored order, when `None`) rated
+    /// in `league` (all but those at the positions `skipped`, ascending) in the own
+    /// store, as if they had been given one by one: for a batch too small to be worth a
+    /// store of its own ([`OWN_BELOW`]). Keeps nothing and says false if a match cannot
+    /// be built again or has a player the league does not know (neither happens to a
+    /// match it rated).
+    fn keep_stored(
+        &mut self,
+        (store, order): (&Store, Option<&[u32]>),
+        skipped: &[usize],
+        league: &podium::League,
+    ) -> bool {
+        let n = order.map_or(store.len(), <[u32]>::len);
+        let mut rated = Vec::with_capacity(n.saturating_sub(skipped.len()));
+        let mut players = Vec::new();
+        let mut skip = skipped.iter().peekable();
+        for k in 0..n {
+            if skip.next_if_eq(&&k).is_some() {
+                continue;
             }
+            let i = order.map_or(k, |o| o[k] as usize);
+            let Ok(m) = store.build(i, None) else {
+                return false;
+            };
+            for (_, p) in m.players() {
+                let Some(j) = league.index_of(&p.player) else {
+                    return false;
+                };
+                players.push(j);
+            }
+            rated.push(m);
         }
+        let from = self.own.len();
+        let mut at = 0;
+        for m in &rated {
+            let n = m.players().count();
+            self.keep(m, league, players[at..at + n].iter().copied());
+            at += n;
+        }
+        self.own_rated(from);
+        true
     }
 
     /// Notes that the own store's matches from `from` on were rated.
@@ -365,6 +403,11 @@ type Ids = ingest::MatchIds;
 /// A player of a stored history not yet met by the league, in the map from the store's
 /// player numbers to league indices.
 const UNKNOWN: u32 = u32::MAX;
+
+/// The matches a batch given to `rate_many` needs to be kept for the history as it is
+/// stored; a smaller one (a store costs about a kilobyte of its own) joins the league's
+/// own store of the matches given one by one.
+const OWN_BELOW: usize = 64;
 
 /// Records `m`'s changes as `report` gives them.
 fn record(h: &mut History, m: &podium::Match, report: &podium::MatchReport) {
@@ -593,7 +636,7 @@ impl League {
         }
         if let Some(log) = &mut self.log {
             let from = log.own.len();
-            log.keep(m, &self.inner, &report);
+            log.keep(m, &self.inner, report.changes.iter().map(|&(i, _)| i));
             log.own_rated(from);
         }
         Ok(Report {
@@ -746,8 +789,6 @@ struct Rater<'a> {
     league: &'a mut podium::League,
     /// Where changes are recorded, once the history was asked for.
     history: Option<&'a mut History>,
-    /// Where matches given one by one are kept, when the league keeps its history.
-    log: Option<&'a mut Log>,
     skip_bad: bool,
     bad: Vec<BadMatch>,
     bad_count: usize,
@@ -861,21 +902,6 @@ impl Rater<'_> {
         self.skipped.push(k);
         if self.skip_bad || self.bad.len() < crate::errors::MAX_LISTED {
             self.bad.push(BadMatch::of_rate(id, e));
-        }
-    }
-
-    /// Rates matches given one by one (with whether each one's id was given), keeping
-    /// those rated in the league's own store.
-    fn built(&mut self, matches: &[podium::Match], ids_given: &[bool]) {
-        for (k, m) in matches.iter().enumerate() {
-            if !self.go_on() {
-                return;
-            }
-            if let Some(report) = self.one(k, m, ids_given[k]) {
-                if let Some(log) = self.log.as_deref_mut() {
-                    log.keep(m, self.league, &report);
-                }
-            }
         }
     }
 
@@ -1139,33 +1165,20 @@ impl League {
         skip_bad: bool,
         at_once: Option<bool>,
     ) -> PyResult<RateSummary> {
-        let given = Given::from_py(matches, self.inner.matches_rated() + 1)?;
-        let stored = match &given {
-            Given::Stored(m) => {
-                let m = m.bind(py).get();
-                Some((Arc::clone(&m.store), m.order.clone()))
-            }
-            Given::Built(..) => None,
-        };
-        let built = match &given {
-            Given::Built(v, ids_given) => Some((Arc::clone(v), Arc::clone(ids_given))),
-            Given::Stored(_) => None,
-        };
-        let own_mark = self.log.as_ref().map(|l| l.own.mark());
+        // Matches given other than as a `Matches` are stored first, as `Matches(...)`
+        // stores them: then rated as the matches of a `Matches` are (without building
+        // the free-for-alls, in batches where that pays), and kept for the history as
+        // they are.
+        let (store, order) = stored_from_py(matches, self.inner.matches_rated() + 1)?;
         // Kept to undo the batch: on a bad match (without skip_bad) or on Ctrl-C.
         let snapshot = (self.inner.clone(), self.history.as_ref().map(History::mark));
         let latest = self.latest();
         // Room for the batch's ids at once, rather than growing the set as they come.
-        let given_count = match (&stored, &built) {
-            (Some((store, order)), _) => order.as_ref().map_or(store.len(), |o| o.len()),
-            (None, Some((ms, _))) => ms.len(),
-            (None, None) => 0,
-        };
+        let given_count = order.as_ref().map_or(store.len(), |o| o.len());
         self.ids_mut().reserve(given_count);
         let League {
             inner,
             history,
-            log,
             ids,
             ..
         } = self;
@@ -1173,7 +1186,6 @@ impl League {
             let mut rater = Rater {
                 league: inner,
                 history: history.as_mut(),
-                log: log.as_mut(),
                 skip_bad,
                 bad: Vec::new(),
                 bad_count: 0,
@@ -1185,12 +1197,7 @@ impl League {
                 since_signals: 0,
                 interrupted: None,
             };
-            if let Some((store, order)) = &stored {
-                rater.stored(store, order.as_deref(), at_once);
-            }
-            if let Some((ms, ids_given)) = &built {
-                rater.built(ms, ids_given);
-            }
+            rater.stored(&store, order.as_deref(), at_once);
             (
                 rater.rated,
                 rater.bad,
@@ -1213,9 +1220,6 @@ impl League {
             if let (Some(h), Some(mark)) = (self.history.as_mut(), kept) {
                 h.truncate(mark);
             }
-            if let (Some(log), Some(mark)) = (self.log.as_mut(), own_mark) {
-                log.truncate(mark);
-            }
             if let Some(e) = interrupted {
                 return Err(e);
             }
@@ -1229,13 +1233,17 @@ impl League {
         }
         self.latest = Some(latest);
         if let Some(log) = self.log.as_mut() {
-            match stored {
-                Some((store, order)) => log.ops.push(Op::Stored {
+            // Rating again goes through the matches in order, passing over those left out.
+            let mut skipped = skipped;
+            skipped.sort_unstable();
+            let small = given_count < OWN_BELOW
+                && log.keep_stored((&store, order.as_deref()), &skipped, &self.inner);
+            if !small {
+                log.ops.push(Op::Stored {
                     store,
                     order,
                     skipped,
-                }),
-                None => log.own_rated(own_mark.map_or(0, |m| m.matches)),
+                });
             }
         }
         Ok(RateSummary {
@@ -1664,7 +1672,8 @@ impl League {
     }
 
     /// Rates matches in order: a `Matches` (from `read_csv` and friends) or any
-    /// iterable of matches in the forms `rate()` takes. Matches without an id are
+    /// iterable of matches in the forms `rate()` takes, stored first as `Matches(...)`
+    /// stores them and then rated as a `Matches` is. Matches without an id are
     /// numbered. Returns a `RateSummary` (matches rated, matches skipped).
     ///
     /// All or nothing: if a match cannot be rated, nothing of the batch is applied and

@@ -21,7 +21,9 @@ use podium::model::RowRef;
 use podium::{Entry as LibEntry, Factor, Finish, Match, Member};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyMapping, PySlice, PyString, PyTuple};
+use pyo3::types::{
+    PyBool, PyDict, PyInt, PyIterator, PyList, PyMapping, PySlice, PyString, PyTuple,
+};
 use pyo3::IntoPyObjectExt;
 
 use crate::errors::{match_error, MatchError};
@@ -510,17 +512,24 @@ pub fn build_match(
     .build()
 }
 
-/// A match given to `rate_many` or `Matches(...)`, numbered `id` when it has no id of its
-/// own, and whether its id was given (not numbered: [`MatchObj::id_given`]).
-pub fn to_match(value: &Bound<'_, PyAny>, id: &str, time: Option<i64>) -> PyResult<(Match, bool)> {
+/// A match given to `backtest` or `tune`, numbered `id` when it has no id of its own.
+pub fn to_match(value: &Bound<'_, PyAny>, id: &str, time: Option<i64>) -> PyResult<Match> {
     if let Ok(m) = value.cast::<MatchObj>() {
         let m = m.get();
         if m.has_id {
-            return Ok((m.inner.clone(), m.id_given));
+            return Ok(m.inner.clone());
         }
-        return Ok((with_id(&m.inner, id)?, false));
+        return with_id(&m.inner, id);
     }
-    Ok((build_match(value, id, time, None, None)?, false))
+    build_match(value, id, time, None, None)
+}
+
+/// `number` written into `id`, as the id of a numbered match.
+fn numbered(id: &mut String, number: u64) -> &str {
+    use std::fmt::Write;
+    id.clear();
+    write!(id, "{number}").expect("a String takes any text");
+    id
 }
 
 /// A copy of `m` with another id.
@@ -782,19 +791,6 @@ impl Strings {
         self.ends.len()
     }
 
-    /// Forgets every string from number `len` on.
-    fn truncate(&mut self, len: usize) {
-        if let Some(index) = &mut self.index {
-            for k in len..self.ends.len() {
-                let start = if k == 0 { 0 } else { self.ends[k - 1] };
-                index.remove(&self.text[start..self.ends[k]]);
-            }
-        }
-        self.ends.truncate(len);
-        self.text
-            .truncate(if len == 0 { 0 } else { self.ends[len - 1] });
-    }
-
     /// Adds `s` (or finds it, when interned) and returns its number.
     fn add(&mut self, s: &str) -> u32 {
         if let Some(index) = &self.index {
@@ -872,24 +868,6 @@ impl FactorSets {
         self.index.insert(set.into(), k);
         k
     }
-
-    /// Forgets every set from number `len` on.
-    fn truncate(&mut self, len: usize) {
-        for set in self.sets.drain(len.min(self.sets.len())..) {
-            self.index.remove(&set);
-        }
-    }
-}
-
-/// How much a [`Store`] holds, to go back to with [`Store::truncate`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Mark {
-    /// Matches.
-    pub matches: usize,
-    /// Players.
-    pub players: usize,
-    teams: usize,
-    factor_sets: usize,
 }
 
 impl Default for Store {
@@ -927,36 +905,6 @@ impl Store {
         self.players.get(k)
     }
 
-    /// How much the store holds, to go back to with [`Store::truncate`].
-    pub fn mark(&self) -> Mark {
-        Mark {
-            matches: self.len(),
-            players: self.players.len(),
-            teams: self.teams.len(),
-            factor_sets: self.factor_sets.sets.len(),
-        }
-    }
-
-    /// Forgets every match, player, team and set of factors added since `mark` was taken.
-    pub fn truncate(&mut self, mark: Mark) {
-        let matches = mark.matches;
-        self.rows.truncate(self.starts[matches]);
-        self.starts.truncate(matches + 1);
-        self.factored.truncate(self.factor_starts[matches] as usize);
-        self.factor_starts.truncate(matches + 1);
-        self.ids.truncate(matches);
-        self.times.truncate(matches);
-        self.scored.truncate(matches);
-        self.simple.truncate(matches);
-        self.players.truncate(mark.players);
-        self.teams.truncate(mark.teams);
-        self.factor_sets.truncate(mark.factor_sets);
-        let kept = self
-            .numbered_ids
-            .partition_point(|&i| (i as usize) < matches);
-        self.numbered_ids.truncate(kept);
-    }
-
     /// Whether any match holds factors.
     pub fn has_factors(&self) -> bool {
         !self.factored.is_empty()
@@ -984,12 +932,19 @@ impl Store {
 
     /// Adds a match whose players (in its players' order) have the numbers `players`.
     pub fn push_numbered(&mut self, m: &Match, mut players: impl Iterator<Item = u32>) {
-        self.push_with(m, |_, _| players.next().expect("a number for every player"));
+        self.push_with(m, m.id(), |_, _| {
+            players.next().expect("a number for every player")
+        });
     }
 
-    /// Adds a match, numbering each player with `number` (given the store's players and
-    /// the player's id).
-    fn push_with(&mut self, m: &Match, mut number: impl FnMut(&mut Strings, &str) -> u32) {
+    /// Adds a match under the id `id`, numbering each player with `number` (given the
+    /// store's players and the player's id).
+    fn push_with(
+        &mut self,
+        m: &Match,
+        id: &str,
+        mut number: impl FnMut(&mut Strings, &str) -> u32,
+    ) {
         let mut simple = true;
         let first = self.starts[self.len()];
         for e in m.entries() {
@@ -1019,12 +974,12 @@ impl Store {
                 });
             }
         }
-        self.close(m, simple);
+        self.close(m, id, simple);
     }
 
-    /// Ends the match whose rows were just added.
-    fn close(&mut self, m: &Match, simple: bool) {
-        self.ids.add(m.id());
+    /// Ends the match whose rows were just added, under the id `id`.
+    fn close(&mut self, m: &Match, id: &str, simple: bool) {
+        self.ids.add(id);
         self.times.push(m.time());
         self.scored
             .push(matches!(m.entries()[0].finish, Finish::Score(_)));
@@ -1035,7 +990,53 @@ impl Store {
 
     /// Adds a match.
     pub fn push(&mut self, m: &Match) {
-        self.push_with(m, Strings::add);
+        self.push_with(m, m.id(), Strings::add);
+    }
+
+    /// Adds a match under another id (as [`with_id`] gives it, without building it).
+    pub fn push_as(&mut self, m: &Match, id: &str) {
+        self.push_with(m, id, Strings::add);
+    }
+
+    /// Adds every match of `items`, each in a form `rate()` takes (a ranking, a mapping
+    /// of places, a `Match`), checked as it comes: what `Matches(...)` keeps, and the way
+    /// `rate_many` takes any iterable but a `Matches`. A match without an id is numbered
+    /// by its position, from `first_id`, and its id is not held as given
+    /// ([`Store::id_given`]).
+    ///
+    /// # Errors
+    /// The first match that cannot exist or is not a match at all, or an error of the
+    /// iteration.
+    pub fn from_py<'py>(
+        items: impl Iterator<Item = PyResult<Bound<'py, PyAny>>>,
+        first_id: u64,
+    ) -> PyResult<Store> {
+        let mut store = Store::default();
+        // A match built from a ranking or a mapping lends its allocations to the next.
+        let mut spare = None;
+        let mut id = String::new();
+        for (i, item) in items.enumerate() {
+            let item = item?;
+            let number = first_id + i as u64;
+            if let Ok(m) = item.cast::<MatchObj>() {
+                // A `Match` is stored as it is, not copied first.
+                let m = m.get();
+                if m.has_id {
+                    store.push(&m.inner);
+                } else {
+                    store.push_as(&m.inner, numbered(&mut id, number));
+                }
+                if !m.id_given {
+                    store.numbered_id();
+                }
+                continue;
+            }
+            let m = build_match(&item, numbered(&mut id, number), None, None, spare.take())?;
+            store.push(&m);
+            store.numbered_id();
+            spare = Some(m);
+        }
+        Ok(store)
     }
 
     /// Adds a free-for-all of single players given by number (see
@@ -1220,16 +1221,10 @@ impl Matches {
     #[new]
     #[pyo3(signature = (matches=None, /))]
     fn py_new(py: Python<'_>, matches: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let mut store = Store::default();
-        if let Some(ms) = matches {
-            for (i, m) in ms.try_iter()?.enumerate() {
-                let (m, id_given) = to_match(&m?, &(i + 1).to_string(), None)?;
-                store.push(&m);
-                if !id_given {
-                    store.numbered_id();
-                }
-            }
-        }
+        let store = match matches {
+            Some(ms) => Store::from_py(ms.try_iter()?, 1)?,
+            None => Store::default(),
+        };
         let _ = py;
         Ok(Matches::new(store, None, Vec::new()))
     }
@@ -1388,12 +1383,53 @@ impl MatchesIter {
     }
 }
 
-/// Matches given to `rate_many`, `backtest` or `tune`: a `Matches` as it is, or any
-/// iterable of matches in an accepted form, numbered from `first_id` when they have no id.
+/// The matches of `value`, given as many matches: any iterable but a string or a mapping
+/// (which are one match).
+///
+/// # Errors
+/// A `TypeError` saying what matches are.
+fn iterable<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyIterator>> {
+    if value.is_instance_of::<PyString>() || is_mapping(value) {
+        return Err(PyTypeError::new_err(
+            "matches are an iterable of matches (or a podium.Matches), not a single match; use rate() for one match",
+        ));
+    }
+    value.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "matches are an iterable of matches (or a podium.Matches), not {}",
+            value
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        ))
+    })
+}
+
+/// Matches given to `rate_many`: those of a `Matches` (its store and view, as they are),
+/// or of any iterable of matches in an accepted form, stored ([`Store::from_py`]), those
+/// without an id numbered from `first_id`.
+///
+/// # Errors
+/// As [`Store::from_py`], or a `TypeError` for something that is not many matches.
+pub fn stored_from_py(value: &Bound<'_, PyAny>, first_id: u64) -> PyResult<View> {
+    if let Ok(m) = value.cast::<Matches>() {
+        let m = m.get();
+        return Ok((Arc::clone(&m.store), m.order.clone()));
+    }
+    let store = Store::from_py(iterable(value)?, first_id)?;
+    Ok((Arc::new(store), None))
+}
+
+/// Matches as a `Matches` holds them: a store, and the store's matches in the view, in
+/// order (`None`: all, in stored order).
+pub type View = (Arc<Store>, Option<Arc<[u32]>>);
+
+/// Matches given to `backtest` or `tune`: a `Matches` as it is, or any iterable of
+/// matches in an accepted form, numbered from `first_id` when they have no id.
 pub enum Given {
     Stored(Py<Matches>),
-    /// The matches, and whether each one's id was given (not numbered).
-    Built(Arc<Vec<Match>>, Arc<[bool]>),
+    /// The matches.
+    Built(Arc<Vec<Match>>),
 }
 
 impl Given {
@@ -1401,28 +1437,12 @@ impl Given {
         if let Ok(m) = value.cast::<Matches>() {
             return Ok(Given::Stored(m.clone().unbind()));
         }
-        if value.is_instance_of::<PyString>() || is_mapping(value) {
-            return Err(PyTypeError::new_err(
-                "matches are an iterable of matches (or a podium.Matches), not a single match; use rate() for one match",
-            ));
-        }
-        let items = value.try_iter().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "matches are an iterable of matches (or a podium.Matches), not {}",
-                value
-                    .get_type()
-                    .name()
-                    .map_or_else(|_| "?".into(), |n| n.to_string())
-            ))
-        })?;
+        let items = iterable(value)?;
         let mut out = Vec::new();
-        let mut given = Vec::new();
         for (i, m) in items.enumerate() {
-            let (m, id_given) = to_match(&m?, &(first_id + i as u64).to_string(), None)?;
-            out.push(m);
-            given.push(id_given);
+            out.push(to_match(&m?, &(first_id + i as u64).to_string(), None)?);
         }
-        Ok(Given::Built(Arc::new(out), Arc::from(given)))
+        Ok(Given::Built(Arc::new(out)))
     }
 
     /// The matches as the library's matches (built once from a `Matches`, which needs
@@ -1430,7 +1450,7 @@ impl Given {
     pub fn built(&self) -> PyResult<Arc<Vec<Match>>> {
         match self {
             Given::Stored(m) => m.get().built(),
-            Given::Built(v, _) => Ok(Arc::clone(v)),
+            Given::Built(v) => Ok(Arc::clone(v)),
         }
     }
 }
@@ -1482,7 +1502,6 @@ mod tests {
         #[test]
         fn a_stored_match_comes_back_as_it_was(
             games in prop::collection::vec((rows(), any::<bool>(), prop::option::of(0i64..100)), 1..12),
-            cut in 0usize..12,
         ) {
             let games: Vec<Match> = games
                 .into_iter()
@@ -1490,12 +1509,7 @@ mod tests {
                 .filter_map(|(i, (rows, score, time))| game(i, time, score, rows))
                 .collect();
             let mut store = Store::default();
-            let cut = cut.min(games.len());
-            let mut mark = store.mark();
-            for (i, m) in games.iter().enumerate() {
-                if i == cut {
-                    mark = store.mark();
-                }
+            for m in &games {
                 store.push(m);
             }
             let mut spare = None;
@@ -1510,42 +1524,25 @@ mod tests {
                 }
                 spare = Some(back);
             }
-            // Going back to a mark forgets what came after it, players included.
-            if cut < games.len() {
-                store.truncate(mark);
-                prop_assert_eq!(store.len(), cut);
-                let players: std::collections::HashSet<&str> = games[..cut]
-                    .iter()
-                    .flat_map(|m| m.players().map(|(_, p)| p.player.as_str()))
-                    .collect();
-                prop_assert_eq!(store.player_count(), players.len());
-                for (i, m) in games[..cut].iter().enumerate() {
-                    prop_assert_eq!(&store.build(i, None).unwrap(), m);
-                }
-                store.push(&games[cut]);
-                prop_assert_eq!(&store.build(cut, None).unwrap(), &games[cut]);
-            }
         }
     }
 
     #[test]
-    fn numbered_ids_are_told_apart_and_forgotten_with_their_matches() {
+    fn numbered_ids_are_told_apart() {
         let game = |id: &str| Match::with_places(id, &[("a", 1), ("b", 2)]).unwrap();
         let mut store = Store::default();
         store.push(&game("x"));
         store.push(&game("2"));
         store.numbered_id();
-        let mark = store.mark();
-        store.push(&game("3"));
+        store.push_as(&game(""), "3");
         store.numbered_id();
         store.push(&game("y"));
         assert_eq!(
             (0..4).map(|i| store.id_given(i)).collect::<Vec<_>>(),
             [true, false, false, true]
         );
-        store.truncate(mark);
-        store.push(&game("3"));
-        assert!(!store.id_given(1) && store.id_given(2));
+        // A match stored under another id comes back with it.
+        assert_eq!(store.build(2, None).unwrap(), game("3"));
         // A store of files' matches has every id given.
         let mut read = Store::default();
         read.push(&game("2"));

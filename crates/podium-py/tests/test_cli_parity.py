@@ -166,6 +166,14 @@ def test_a_plain_file_equals_the_cli(system, tmp_path):
         league = podium.League(system, history=history)
         league.rate_files(path)
         assert_same_board(league.standings(), rows)
+        # As a list of `Match`es, stored as they come and rated as a `Matches` is.
+        league = podium.League(system, history=history)
+        league.rate_many(list(podium.read_csv(path)))
+        assert_same_board(league.standings(), rows)
+        if history:
+            from_matches = podium.League(system)
+            from_matches.rate_many(podium.read_csv(path))
+            assert league.history() == from_matches.history()
 
 
 def pairs_file(path, matches=3000, players=200, bad_at=1500, seed=11):
@@ -197,6 +205,10 @@ def test_matches_rated_at_once_equal_the_cli(system, tmp_path):
         assert_same_board(league.standings(), rows)
         assert summary.rated == league.matches_rated
         skipped.append(summary.skipped)
+        league = podium.League(system, history=False)
+        again = league.rate_many(list(podium.read_csv(path)), skip_bad=True, at_once=at_once)
+        assert_same_board(league.standings(), rows)
+        assert again.skipped == summary.skipped
         league = podium.League(system, history=False)
         league.rate_files(path, skip_bad=True, at_once=at_once)
         assert_same_board(league.standings(), rows)

@@ -82,6 +82,31 @@ def test_rate_many_is_all_or_nothing():
     assert [c.match_id for c in league.history("ann")] == ["1", "2", "4"]
 
 
+@pytest.mark.parametrize("count", [8, 100])
+@pytest.mark.parametrize("form", ["Matches", "list of Match", "rankings"])
+def test_a_history_passes_over_the_matches_a_batch_left_out(count, form):
+    """Matches left out by a batch rated at once, one found refused after a later one
+    (held to be rated together), are passed over when the history is rated again; a
+    batch of many matches and one of a few give the history of `rate()` one by one."""
+    games = [["a", "b"] if i % 2 else ["b", "a"] for i in range(count)]
+    games[3] = ["a", "b", "c"]              # elo rates two players
+    ids = [f"g{i}" for i in range(count)]
+    ids[5] = "g1"                           # an id rated before it
+    ms = [podium.Match(g, id=i) for g, i in zip(games, ids)]
+    given = {"Matches": podium.Matches(ms), "list of Match": ms,
+             "rankings": games}[form]
+    league = podium.League("elo")
+    summary = league.rate_many(given, skip_bad=True, at_once=True)
+    left_out = {3} if form == "rankings" else {3, 5}
+    assert summary.rated == count - len(left_out)
+    one_by_one = podium.League("elo")
+    for k, m in enumerate(given if form != "Matches" else ms):
+        if k not in left_out:
+            one_by_one.rate(m, id=str(k + 1)) if form == "rankings" else one_by_one.rate(m)
+    assert league.history() == one_by_one.history()
+    assert league.standings() == one_by_one.standings()
+
+
 def test_a_bad_match_in_a_batch_raises_match_error_and_changes_nothing():
     league = podium.League("sme")
     with pytest.raises(podium.MatchError):
