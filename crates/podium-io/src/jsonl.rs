@@ -13,8 +13,13 @@
 //! Factor fields ([`ReadOptions::factors`]) are more fields of a result, a string or a
 //! whole number ([`factor_value`]): `{"player":"ann","rank":1,"car":"red"}` read with the
 //! factor `car` gives ann's entry `car=red`; a result without the field gives none of that
-//! kind (`null`, `""`, `true` or `2.5` are errors). Without the option such a field is an
-//! error, as any field podium does not know.
+//! kind (`null`, `""`, `true` or `2.5` are errors). A factor field is found in any case, as
+//! a CSV column is (`--factor Car` reads `car`; a result with both `car` and `Car` is an
+//! error), and one that no result of the file has is an error naming the file's first
+//! match. Without the option such a field is an error, as any field podium does not know.
+//!
+//! A string is taken as written: a player id, team name or match id with spaces around it
+//! is refused, naming the field and the text without them.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, Read};
@@ -107,8 +112,22 @@ impl JsonMatch {
                 field("time", t.clone(), "an RFC 3339 time or a YYYY-MM-DD date")
             })?),
         };
+        if let Some(expected) = spaced("match id", &self.id) {
+            return Err(field("match", self.id.clone(), &expected));
+        }
         let mut rows = Vec::with_capacity(self.results.len());
         for (i, r) in self.results.iter().enumerate() {
+            if let Some(expected) = spaced("player id", &r.player) {
+                return Err(field(
+                    &format!("results[{i}].player"),
+                    r.player.clone(),
+                    &expected,
+                ));
+            }
+            if let Some(expected) = r.team.as_deref().and_then(|t| spaced("team name", t)) {
+                let team = r.team.clone().unwrap_or_default();
+                return Err(field(&format!("results[{i}].team"), team, &expected));
+            }
             let finish = match (r.rank, r.score) {
                 (Some(_), Some(v)) => {
                     return Err(field(
@@ -120,11 +139,13 @@ impl JsonMatch {
                 (Some(v), None) => Finish::Rank(v),
                 (None, Some(v)) => Finish::Score(v),
                 (None, None) => {
+                    // Nothing to show at `rank`: the result is named, as written.
+                    let written = serde_json::to_string(r).unwrap_or_default();
                     return Err(field(
-                        &format!("results[{i}].rank"),
-                        String::new(),
-                        "a rank (1 = best) or a score (higher = better)",
-                    ))
+                        &format!("results[{i}]"),
+                        written.chars().take(60).collect(),
+                        "a `rank` (1 = best) or a `score` (higher = better): the result has neither, and one of them is required",
+                    ));
                 }
             };
             rows.push(ResultRow {
@@ -186,6 +207,20 @@ impl JsonMatch {
     }
 }
 
+/// What is expected of `id`, a `what` (`player id`) given as a JSON string, when spaces
+/// surround its text: the text without them. A JSON string is taken as written, so the
+/// spaces are part of it, and no id has surrounding spaces: the reader says so rather than
+/// leave the library to refuse the whole string. `None` for any other string, good or
+/// refused by the library's own rules (empty, too long, control characters).
+fn spaced(what: &str, id: &str) -> Option<String> {
+    let text = id.trim();
+    (text != id && !text.is_empty()).then(|| {
+        format!(
+            "{text:?} without the spaces around it (a JSON string is taken as written, and a {what} has no surrounding spaces)"
+        )
+    })
+}
+
 /// The text of a factor value given as JSON, by the library's one rule
 /// ([`podium::factor::value_of`]): a string, or a whole number that converts exactly.
 ///
@@ -230,6 +265,10 @@ pub struct JsonlMatches<R: BufRead> {
     factor_seen: Vec<bool>,
     /// The longest line read, in bytes ([`crate::MAX_JSON_LINE`]).
     limit: usize,
+    /// The first and the last line that are not blank, once read (0 before): a factor
+    /// field that no result has is named missing at the first, for the lines between.
+    first: u64,
+    last: u64,
 }
 
 impl<R: BufRead> JsonlMatches<R> {
@@ -252,6 +291,8 @@ impl<R: BufRead> JsonlMatches<R> {
             factor_kinds: options.factors.clone(),
             factor_seen: vec![false; options.factors.len()],
             limit: crate::MAX_JSON_LINE,
+            first: 0,
+            last: 0,
         }
     }
 
@@ -273,7 +314,27 @@ impl<R: BufRead> JsonlMatches<R> {
             let mut factors = Vec::new();
             if let Some(obj) = r.as_object_mut() {
                 for (k, kind) in kinds.iter().enumerate() {
-                    let Some(raw) = obj.remove(kind) else {
+                    // A field is the kind's in any case, as a CSV column is.
+                    let mut named = obj.keys().filter(|key| key.eq_ignore_ascii_case(kind));
+                    let (Some(key), second) = (named.next().cloned(), named.next().cloned()) else {
+                        continue;
+                    };
+                    if let Some(second) = second {
+                        let written = obj.get(&second).map_or_else(String::new, |v| {
+                            v.as_str().map_or_else(|| v.to_string(), str::to_string)
+                        });
+                        return Err(ReadError::of_line(
+                            file,
+                            line,
+                            match_id.clone(),
+                            format!("results[{i}].{second}"),
+                            written.chars().take(60).collect(),
+                            format!(
+                                "the factor field `{kind}` once: the result gives it as `{key}` and as `{second}`, and a factor field is named in any case, as a CSV column is"
+                            ),
+                        ));
+                    }
+                    let Some(raw) = obj.remove(&key) else {
                         continue;
                     };
                     // The field is there, whatever it holds: a bad value is that match's
@@ -284,7 +345,7 @@ impl<R: BufRead> JsonlMatches<R> {
                             file,
                             line,
                             match_id.clone(),
-                            format!("results[{i}].{kind}"),
+                            format!("results[{i}].{key}"),
                             e.given().chars().take(60).collect(),
                             e.expected(),
                         )
@@ -413,9 +474,15 @@ fn unknown_result_field<'v>(
     results.iter().enumerate().find_map(|(i, r)| {
         r.as_object()?
             .iter()
-            .find(|(k, _)| !FIELDS.contains(&k.as_str()) && !kinds.contains(k))
+            .find(|(k, _)| !FIELDS.contains(&k.as_str()) && !is_factor(k, kinds))
             .map(|(k, v)| (format!("results[{i}].{k}"), v))
     })
+}
+
+/// Whether `key`, a field of a result, is one of the factor fields `kinds`: named in any
+/// case, as the CSV reader finds a factor column.
+fn is_factor(key: &str, kinds: &[String]) -> bool {
+    kinds.iter().any(|kind| kind.eq_ignore_ascii_case(key))
 }
 
 /// How factors are written in JSON Lines, for a line that gives them as an object (such
@@ -644,11 +711,11 @@ impl<'de> serde::de::Visitor<'de> for Keys<'_> {
 /// field at fault (`results[2].rank`), its value as written, and what was expected there,
 /// from deserializing it again with the path recorded (only on this error path, so that
 /// good lines pay nothing for it).
-fn misplaced_field(value: &serde_json::Value, kinds: &[String]) -> (String, String, String) {
-    let mut value = value.clone();
+fn misplaced_field(given: &serde_json::Value, kinds: &[String]) -> (String, String, String) {
+    let mut value = given.clone();
     if let Some(results) = value.get_mut("results").and_then(|r| r.as_array_mut()) {
         for r in results.iter_mut().filter_map(|r| r.as_object_mut()) {
-            r.retain(|k, _| !kinds.contains(k));
+            r.retain(|k, _| !is_factor(k, kinds));
         }
     }
     let whole = || {
@@ -674,6 +741,21 @@ fn misplaced_field(value: &serde_json::Value, kinds: &[String]) -> (String, Stri
     };
     // A missing field is reported at its parent: name the field itself.
     if let Some(name) = quoted("missing field `") {
+        // A result without a field: nothing at the field to show, so the result is
+        // named, as written, and the field it lacks.
+        if let Some(result) = path
+            .strip_prefix("results[")
+            .and_then(|rest| rest.strip_suffix(']'))
+            .and_then(|i| i.parse::<usize>().ok())
+            .and_then(|i| given.get("results")?.get(i))
+        {
+            let written = result.to_string().chars().take(60).collect();
+            let expected = format!(
+                "a `{name}` field, {}: the result has none, and it is required",
+                expected_at(&name)
+            );
+            return (path, written, expected);
+        }
         let path = if path == "." {
             name
         } else {
@@ -751,12 +833,19 @@ impl<R: BufRead> Iterator for JsonlMatches<R> {
                 Ok(0) => {
                     self.finished = true;
                     if let Some(k) = self.factor_seen.iter().position(|seen| !seen) {
-                        if self.line > 0 {
+                        if self.first > 0 {
+                            // Named at the file's first match, as a CSV file's missing
+                            // column is at its header: no line of the file has it.
+                            let lines = if self.first == self.last {
+                                format!("line {}", self.first)
+                            } else {
+                                format!("lines {} to {}", self.first, self.last)
+                            };
                             return Some(Err(ReadError::Format {
                                 file: self.file.clone(),
-                                line: self.line,
+                                line: self.first,
                                 message: format!(
-                                    "no result has the field `{}`, named as a factor field",
+                                    "no result has the field `{}`, named as a factor field, in the whole file ({lines}; the field is found in any case)",
                                     self.factor_kinds[k]
                                 ),
                             }));
@@ -785,6 +874,10 @@ impl<R: BufRead> Iterator for JsonlMatches<R> {
                     if self.buf.iter().all(u8::is_ascii_whitespace) {
                         continue;
                     }
+                    if self.first == 0 {
+                        self.first = self.line;
+                    }
+                    self.last = self.line;
                     return Some(self.parse());
                 }
                 Err(source) => {
@@ -974,11 +1067,18 @@ mod tests {
             got[1].as_ref().unwrap_err().to_string(),
             "t.jsonl:2: field `results[1].side`: \"s\" is not valid, expected side=n, as another row of the same entry gives (an entry has one value of each factor kind)"
         );
-        // A field no result has is named at the end of the file.
-        let got = with_factors(text, &["car"]);
+        // A field no result has is named at the file's first match, after its matches.
+        let got = with_factors(&format!("\n{text}\n"), &["car"]);
+        assert_eq!(got.len(), 3);
+        assert!(got[0].is_ok());
         assert_eq!(
-            got.last().unwrap().as_ref().unwrap_err().to_string(),
-            "t.jsonl:2: no result has the field `car`, named as a factor field"
+            got[2].as_ref().unwrap_err().to_string(),
+            "t.jsonl:2: no result has the field `car`, named as a factor field, in the whole file (lines 2 to 3; the field is found in any case)"
+        );
+        let got = with_factors(&line("g", None, "a", "b"), &["car"]);
+        assert_eq!(
+            got[1].as_ref().unwrap_err().to_string(),
+            "t.jsonl:1: no result has the field `car`, named as a factor field, in the whole file (line 1; the field is found in any case)"
         );
         // A field whose only value is not a factor is that match's error alone.
         let text = "{\"match\":\"g1\",\"results\":[{\"player\":\"a\",\"rank\":1,\"car\":[\"x\"]},{\"player\":\"b\",\"rank\":2}]}\n";
@@ -987,6 +1087,68 @@ mod tests {
         assert_eq!(
             got[0].as_ref().unwrap_err().to_string(),
             "t.jsonl:1: field `results[0].car`: \"a list\" is not valid, expected a factor value: a string of 1 to 200 bytes without surrounding spaces or control characters, or a whole number from -9223372036854775808 to 18446744073709551615"
+        );
+    }
+
+    /// A factor field is found in any case, as a CSV column is: the factor's kind is the
+    /// one asked for; a result that gives the field in two cases is refused.
+    #[test]
+    fn factor_fields_are_found_in_any_case() {
+        let text = "{\"match\":\"g1\",\"results\":[{\"player\":\"a\",\"rank\":1,\"car\":\"red\"},{\"player\":\"b\",\"rank\":2,\"CAR\":\"blue\"}]}\n\
+            {\"match\":\"g2\",\"results\":[{\"player\":\"a\",\"rank\":1,\"car\":\"red\",\"Car\":\"blue\"},{\"player\":\"b\",\"rank\":2}]}\n";
+        let got = with_factors(text, &["Car"]);
+        assert_eq!(got.len(), 2);
+        let g1 = got[0].as_ref().unwrap();
+        let f: Vec<&[Factor]> = g1.entries().iter().map(|e| &e.factors[..]).collect();
+        assert_eq!(
+            f,
+            [[Factor::new("Car", "red")], [Factor::new("Car", "blue")]]
+        );
+        let e = got[1].as_ref().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.jsonl:2: field `results[0].car`: \"red\" is not valid, expected the factor field `Car` once: the result gives it as `Car` and as `car`, and a factor field is named in any case, as a CSV column is"
+        );
+        assert_eq!(e.match_id(), Some("g2"));
+        // The field in another case than the kind is no unknown field either.
+        let bad = r#"{"match":"g","results":[{"player":"a","rank":"x","CAR":"red"},{"player":"b","rank":2}]}"#;
+        assert_eq!(
+            with_factors(bad, &["car"]).remove(0).unwrap_err().to_string(),
+            "t.jsonl:1: field `results[0].rank`: \"x\" is not valid, expected a number, the place (1 = best)"
+        );
+    }
+
+    /// A JSON string is taken as written: an id with spaces around it is refused, naming
+    /// its field and the text without them.
+    #[test]
+    fn ids_with_surrounding_spaces_are_refused_naming_the_field() {
+        let cases = [
+            (
+                r#"{"match":"g","results":[{"player":" cy ","rank":1},{"player":"bo","rank":2}]}"#,
+                r#"field `results[0].player`: " cy " is not valid, expected "cy" without the spaces around it (a JSON string is taken as written, and a player id has no surrounding spaces)"#,
+            ),
+            (
+                r#"{"match":"g","results":[{"player":"cy","rank":1,"team":"red\t"},{"player":"bo","rank":2}]}"#,
+                r#"field `results[0].team`: "red\t" is not valid, expected "red" without the spaces around it (a JSON string is taken as written, and a team name has no surrounding spaces)"#,
+            ),
+            (
+                r#"{"match":" g","results":[{"player":"cy","rank":1},{"player":"bo","rank":2}]}"#,
+                r#"field `match`: " g" is not valid, expected "g" without the spaces around it (a JSON string is taken as written, and a match id has no surrounding spaces)"#,
+            ),
+        ];
+        for (text, message) in cases {
+            let e = read(text).remove(0).unwrap_err();
+            assert_eq!(e.to_string(), format!("t.jsonl:1: {message}"));
+            assert!(e.is_recoverable(), "{e}");
+        }
+        // A string of spaces alone is the library's to refuse, as any other bad id.
+        let e =
+            read(r#"{"match":"g","results":[{"player":"  ","rank":1},{"player":"bo","rank":2}]}"#)
+                .remove(0)
+                .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.jsonl:1: match \"g\", field `player`: player id \"  \" is not valid, expected 1 to 200 bytes without surrounding spaces or control characters"
         );
     }
 
@@ -1058,8 +1220,13 @@ mod tests {
     #[test]
     fn errors_name_line_and_field() {
         let got = read("{\"match\":\"g1\",\"results\":[{\"player\":\"a\",\"rank\":1},{\"player\":\"b\"}]}\n{\"match\":\"g2\",\"results\":[]}\nnot json\n");
-        let e0 = got[0].as_ref().unwrap_err().to_string();
-        assert!(e0.starts_with("t.jsonl:1: field `results[1].rank`"), "{e0}");
+        // A result without a rank or a score: the result is named, as written.
+        let e0 = got[0].as_ref().unwrap_err();
+        assert_eq!(
+            e0.to_string(),
+            "t.jsonl:1: field `results[1]`: \"{\\\"player\\\":\\\"b\\\"}\" is not valid, expected a `rank` (1 = best) or a `score` (higher = better): the result has neither, and one of them is required"
+        );
+        assert_eq!(e0.match_id(), Some("g1"));
         let e1 = got[1].as_ref().unwrap_err().to_string();
         assert!(e1.contains("t.jsonl:2: match \"g2\""), "{e1}");
         let e2 = got[2].as_ref().unwrap_err();
@@ -1156,7 +1323,7 @@ mod tests {
             ),
             (
                 r#"{"match":"g","results":[{"rank":1},{"player":"b","rank":2}]}"#,
-                r#"field `results[0].player`: "" is not valid, expected the player id, a string: it is required"#,
+                r#"field `results[0]`: "{\"rank\":1}" is not valid, expected a `player` field, the player id, a string: the result has none, and it is required"#,
             ),
             (
                 r#"{"match":"g","results":{"player":"a"}}"#,
