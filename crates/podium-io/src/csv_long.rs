@@ -202,7 +202,31 @@ impl<R: Read> CsvMatches<R> {
                 .iter()
                 .position(|h| h.trim_start_matches('\u{feff}').eq_ignore_ascii_case(name))
         };
+        // A first line that is a JSON object: JSON Lines read as CSV, whose quotes the CSV
+        // splitter takes as its own. Its first field is shown, as written (a field that
+        // does not start with a quote keeps its quotes).
+        let json = names
+            .first()
+            .filter(|first| first.starts_with('{'))
+            .map(|first| {
+                let shown: String = first.chars().take(60).collect();
+                let more = if shown.len() < first.len() || names.len() > 1 {
+                    "…"
+                } else {
+                    ""
+                };
+                format!("{shown}{more}")
+            });
         let missing = |what: &str| {
+            if let Some(shown) = &json {
+                return ReadError::Format {
+                    file: self.file.clone(),
+                    line: 1,
+                    message: format!(
+                        "the first line is a JSON object (`{shown}`), not a header of match, player and rank or score: the file looks like JSON Lines, one match per line; read it as such with `--input-format jsonl` (in Python `format=\"jsonl\"`)"
+                    ),
+                };
+            }
             ReadError::Format {
             file: self.file.clone(),
             line: 1,
@@ -664,6 +688,40 @@ mod tests {
 
     fn read(text: &str) -> Vec<Result<Match, ReadError>> {
         CsvMatches::new("t.csv", text.as_bytes()).collect()
+    }
+
+    /// JSON Lines read as CSV (standard input without `--input-format jsonl`): the
+    /// first line is named a JSON object, as written, with the way to read it.
+    #[test]
+    fn a_json_lines_file_read_as_csv_says_how_to_read_it() {
+        let hint = "not a header of match, player and rank or score: the file looks like JSON Lines, one match per line; read it as such with `--input-format jsonl` (in Python `format=\"jsonl\"`)";
+        let line =
+            r#"{"match":"g1","results":[{"player":"ann","rank":1},{"player":"bo","rank":2}]}"#;
+        for (text, shown) in [
+            (format!("{line}\n{line}\n"), r#"{"match":"g1"…"#.to_string()),
+            // Behind a byte-order mark and spaces; one field, shown whole.
+            (
+                "\u{feff} {\"match\":\"g1\"}\n".to_string(),
+                r#"{"match":"g1"}"#.to_string(),
+            ),
+            // A long first field is cut at 60 characters.
+            (
+                format!("{{\"match\":\"{}\"}}\n", "m".repeat(70)),
+                format!("{{\"match\":\"{}…", "m".repeat(50)),
+            ),
+        ] {
+            let got = read(&text);
+            assert_eq!(got.len(), 1);
+            assert_eq!(
+                got[0].as_ref().unwrap_err().to_string(),
+                format!("t.csv:1: the first line is a JSON object (`{shown}`), {hint}")
+            );
+        }
+        // A header that merely lacks a column is named as before.
+        assert_eq!(
+            read("game,player,rank\n")[0].as_ref().unwrap_err().to_string(),
+            "t.csv:1: header has no `match` column (found: game,player,rank); expected match, player and rank or score"
+        );
     }
 
     #[test]
