@@ -34,28 +34,58 @@ pub struct SeasonArgs {
     /// How each new season starts.
     #[arg(long, value_enum, default_value_t = ResetKind::Soft, requires = "seasons")]
     pub reset: ResetKind,
-    /// With --reset soft: the share of each rating's distance from the mean of the
-    /// season's active players taken away, in [0, 1].
-    #[arg(long, default_value_t = DEFAULT_PULL, value_name = "SHARE")]
-    pub pull: f64,
-    /// With --reset soft: added to σ in quadrature as a share of a new player's σ σ₀
-    /// (σ' = √(σ² + (widen · σ₀)²)), ≥ 0; ignored by systems without σ.
-    #[arg(long, default_value_t = DEFAULT_WIDEN, value_name = "SIGMA")]
-    pub widen: f64,
+    /// With --reset soft (the default reset): the share of each rating's distance from
+    /// the mean of the season's active players taken away, in [0, 1]. A hard or no reset
+    /// refuses it.
+    #[arg(
+        long,
+        value_name = "SHARE",
+        requires = "seasons",
+        help = format!("With --reset soft (the default reset): the share of each rating's distance from the mean of the season's active players taken away, in [0, 1] [default: {DEFAULT_PULL}]")
+    )]
+    pub pull: Option<f64>,
+    /// With --reset soft (the default reset): added to σ in quadrature as a share of a
+    /// new player's σ σ₀ (σ' = √(σ² + (widen · σ₀)²)), ≥ 0; ignored by systems without σ.
+    /// A hard or no reset refuses it.
+    #[arg(
+        long,
+        value_name = "SIGMA",
+        requires = "seasons",
+        help = format!("With --reset soft (the default reset): added to σ in quadrature as a share of a new player's σ σ₀ (σ' = √(σ² + (widen · σ₀)²)), ≥ 0; ignored by systems without σ [default: {DEFAULT_WIDEN}]")
+    )]
+    pub widen: Option<f64>,
 }
 
 impl SeasonArgs {
     /// The reset the options name, checked.
     ///
     /// # Errors
-    /// A pull outside [0, 1] or a widen below 0.
+    /// A pull outside [0, 1], a widen below 0, or either with a hard or no reset (only a
+    /// soft reset has them).
     pub fn reset(&self) -> anyhow::Result<Reset> {
+        let kind = match self.reset {
+            ResetKind::Hard => Some("hard"),
+            ResetKind::None => Some("none"),
+            ResetKind::Soft => None,
+        };
+        if let Some(kind) = kind {
+            for (given, flag) in [
+                (self.pull.is_some(), "--pull"),
+                (self.widen.is_some(), "--widen"),
+            ] {
+                if given {
+                    anyhow::bail!(
+                        "--reset {kind} takes no {flag}: only a soft reset has --pull and --widen; leave out {flag} or give --reset soft"
+                    );
+                }
+            }
+        }
         let reset = match self.reset {
             ResetKind::Hard => Reset::Hard,
             ResetKind::None => Reset::None,
             ResetKind::Soft => Reset::Soft {
-                pull: self.pull,
-                widen: self.widen,
+                pull: self.pull.unwrap_or(DEFAULT_PULL),
+                widen: self.widen.unwrap_or(DEFAULT_WIDEN),
             },
         };
         reset

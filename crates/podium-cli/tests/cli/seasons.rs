@@ -218,3 +218,70 @@ fn seasons_need_times_and_dates() {
     ]);
     assert!(e.err().contains("does not go with --save"), "{}", e.stderr);
 }
+
+#[test]
+fn pull_and_widen_are_refused_without_a_soft_reset_of_seasons() {
+    let d = Dir::new("seasons-soft-only");
+    let (all, _, _) = split(&d);
+    // Without --seasons there is no reset for them to shape.
+    for flag in ["--pull", "--widen"] {
+        let e = podium(&["rate", &all, flag, "0.3"]);
+        assert!(
+            e.err().starts_with(
+                "error: the following required arguments were not provided:\n  --seasons <year|DATES>\n"
+            ),
+            "{}",
+            e.stderr
+        );
+    }
+    // A hard reset or none has no pull and no widen, as the server says of a new season.
+    for reset in ["hard", "none"] {
+        for flag in ["--pull", "--widen"] {
+            let e = podium(&[
+                "rate",
+                &all,
+                "--seasons",
+                "year",
+                "--reset",
+                reset,
+                flag,
+                "0.3",
+            ]);
+            assert_eq!(
+                e.err(),
+                format!("error: --reset {reset} takes no {flag}: only a soft reset has --pull and --widen; leave out {flag} or give --reset soft\n")
+            );
+            assert_eq!(e.stdout, "");
+        }
+    }
+}
+
+#[test]
+fn pull_and_widen_shape_the_soft_reset_and_default_to_half_and_a_quarter() {
+    let d = Dir::new("seasons-soft-values");
+    let (all, _, _) = split(&d);
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "rate",
+            &all,
+            "--system",
+            "sme",
+            "--format",
+            "csv",
+            "--seasons",
+            "year",
+        ];
+        args.extend(extra);
+        podium(&args).ok().to_string()
+    };
+    assert_eq!(run(&["--pull", "0.5", "--widen", "0.25"]), run(&[]));
+    // Nothing pulled and nothing widened: the ratings carry on as with no reset.
+    let soft = seasons(&run(&["--pull", "0", "--widen", "0"]));
+    let none = seasons(&run(&["--reset", "none"]));
+    assert_eq!(
+        soft[1].0,
+        "# Season 2024: 2 matches, 2024-01-01 to 2024-02-01, after a soft reset"
+    );
+    assert_same(&soft[1].1, &none[1].1);
+    assert_ne!(ratings(&soft[1].1), ratings(&seasons(&run(&[]))[1].1));
+}
