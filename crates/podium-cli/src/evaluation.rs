@@ -2,8 +2,8 @@
 //! with which settings, match bounds, percentages. They read their history with
 //! [`crate::ingest::load`].
 
-use anyhow::{bail, Context};
-use podium::RatingSystem;
+use anyhow::bail;
+use podium::{ConfigError, RatingSystem};
 
 /// The systems named by `--systems` (`all` or a comma-separated list), each with the
 /// settings of `--set`: `system.key=value` for one system, `key=value` for every system
@@ -48,27 +48,36 @@ pub fn select_systems(
     names
         .iter()
         .map(|name| {
-            podium::system(name, &parsed.for_system(name)).with_context(|| format!("system {name}"))
+            podium::system(name, &parsed.for_system(name)).map_err(|e| match e {
+                // These name the system already.
+                ConfigError::UnknownSystem { .. }
+                | ConfigError::UnknownParam { .. }
+                | ConfigError::Inconsistent { .. } => anyhow::Error::from(e),
+                e => anyhow::Error::from(e).context(format!("system {name}")),
+            })
         })
         .collect()
 }
 
-/// Parses `--from`/`--until`: a match number (1-based, in rating order) or a date/time.
+/// Parses `--from`/`--until` (`flag`, which the errors name): a match number (1-based,
+/// in rating order) or a date/time.
 ///
 /// # Errors
-/// Text that is neither.
-pub fn parse_bound(text: &str) -> anyhow::Result<podium_eval::Bound> {
+/// Text that is neither, or match number 0.
+pub fn parse_bound(flag: &str, text: &str) -> anyhow::Result<podium_eval::Bound> {
     let t = text.trim();
     if let Ok(n) = t.parse::<u64>() {
         if n == 0 {
-            bail!("match numbers start at 1, got 0");
+            bail!("{flag} 0: match numbers start at 1 (the first match rated)");
         }
         return Ok(podium_eval::Bound::Match(n));
     }
     podium_io::parse_time(t)
         .map(podium_eval::Bound::Time)
         .ok_or_else(|| {
-            anyhow::anyhow!("{t:?} is neither a match number nor a date (YYYY-MM-DD or RFC 3339)")
+            anyhow::anyhow!(
+                "{flag} {t:?}: neither a match number (1 = the first match rated) nor a date (YYYY-MM-DD or RFC 3339)"
+            )
         })
 }
 

@@ -112,8 +112,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.input.check_system(s.as_ref())?;
     }
     let window = Window {
-        from: args.from.as_deref().map(parse_bound).transpose()?,
-        until: args.until.as_deref().map(parse_bound).transpose()?,
+        from: args
+            .from
+            .as_deref()
+            .map(|t| parse_bound("--from", t))
+            .transpose()?,
+        until: args
+            .until
+            .as_deref()
+            .map(|t| parse_bound("--until", t))
+            .transpose()?,
     };
     let loaded = ingest::load(&args.input)?;
     report_skipped(&loaded.skipped);

@@ -678,3 +678,66 @@ fn simulate_seat_advantage_reports_both_runs_and_the_learned_seat() {
     assert!(table.contains("Learned advantage of seat 1"), "{table}");
     assert!(table.contains("n/a: proportional cannot rate"), "{table}");
 }
+
+#[test]
+fn backtest_names_the_bound_it_cannot_read() {
+    let d = Dir::new("bt-bounds");
+    let games = d.file("g.csv", HISTORY);
+    for (flag, value, said) in [
+        (
+            "--from",
+            "2025-13-01",
+            "error: --from \"2025-13-01\": neither a match number (1 = the first match rated) nor a date (YYYY-MM-DD or RFC 3339)\n",
+        ),
+        (
+            "--until",
+            "soon",
+            "error: --until \"soon\": neither a match number (1 = the first match rated) nor a date (YYYY-MM-DD or RFC 3339)\n",
+        ),
+        (
+            "--until",
+            "0",
+            "error: --until 0: match numbers start at 1 (the first match rated)\n",
+        ),
+    ] {
+        let bad = podium(&["backtest", &games, "--systems", "sme", flag, value]);
+        assert_eq!(bad.err(), said);
+        assert_eq!(bad.stdout, "");
+    }
+}
+
+#[test]
+fn simulate_and_backtest_name_a_bad_system_or_setting_once() {
+    let d = Dir::new("bt-systems");
+    let games = d.file("g.csv", HISTORY);
+    for command in [
+        vec!["simulate", "--trials", "1"],
+        vec!["backtest", games.as_str()],
+    ] {
+        let run = |extra: &[&str]| {
+            let mut args = command.clone();
+            args.extend(extra);
+            podium(&args).err().to_string()
+        };
+        // As `podium rate --system` says it.
+        assert_eq!(
+            run(&["--systems", "smee"]),
+            podium(&["rate", &games, "--system", "smee"]).err()
+        );
+        assert!(
+            run(&["--systems", "smee"])
+                .starts_with("error: unknown system \"smee\"; known systems: elo, sme, "),
+            "{}",
+            run(&["--systems", "smee"])
+        );
+        assert_eq!(
+            run(&["--systems", "sme,glicko", "--set", "k=16"]),
+            "error: system glicko has no parameter \"k\"; its parameters: rating, rd, c, rd_per_day, factor_rd\n"
+        );
+        // A value out of range does not name the system by itself: the prefix does.
+        assert_eq!(
+            run(&["--systems", "sme,glicko", "--set", "sme.k=abc"]),
+            "error: system sme: parameter k: \"abc\" is not valid, expected a finite number in (0, 1e9]\n"
+        );
+    }
+}
