@@ -67,9 +67,10 @@ fn rank_of(league: &League, player: &str) -> usize {
         .count()
 }
 
-/// A hint for a player name that is not in the files: the same name in other case, or
-/// names that contain it.
-fn suggest(league: &League, player: &str) -> String {
+/// A hint for a player name that is not in the files, to follow the message: the same
+/// name in other case, or names that contain it (`; did you mean "Maya"?`); else how many
+/// players are rated.
+pub(crate) fn suggest(league: &League, player: &str) -> String {
     let wanted = player.to_lowercase();
     let mut close: Vec<&str> = league
         .players()
@@ -415,11 +416,13 @@ fn write_rivals(out: &mut dyn Write, r: &Rivals, files: &[String]) -> anyhow::Re
         .iter()
         .map(|v| format!("{} {}", v.opponent, v.meetings))
         .collect();
-    // The command for a pair, on the file read (versus reads one history file).
+    // The command for a pair, on the files read: after one file the players go as they
+    // are, after several they are named with --player and --opponent.
     let pair = match files {
         [file] => format!("podium versus {file} {} OPPONENT for a pair", r.player),
         _ => format!(
-            "podium versus FILE {} OPPONENT for a pair, FILE one history of all the files",
+            "podium versus {} --player {} --opponent OPPONENT for a pair",
+            files.join(" "),
             r.player
         ),
     };

@@ -100,11 +100,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     report_skipped(&read.skipped);
     for p in &focus {
         if league.get(p).is_none() {
-            // `podium versus a.csv b.csv Kate` reads b.csv as the player.
+            // `podium versus a.csv b.csv Kate` reads b.csv as the player; else the name
+            // as `podium explain` hints at it: in other case, or the names holding it.
             let hint = if std::path::Path::new(p).is_file() {
                 format!(" ({p} is a file: with several files, name the players with --player and --opponent)")
             } else {
-                String::new()
+                super::explain::suggest(&league, p)
             };
             bail!("unknown player {p:?}: not in the history{hint}");
         }

@@ -297,3 +297,58 @@ fn explain_of_a_player_with_few_meetings_says_so_in_one_line() {
     assert_eq!(lines[2], "Head-to-head: no opponent met 3 times or more.");
     assert_eq!(lines[3], "");
 }
+
+#[test]
+fn versus_hints_at_a_player_name_as_explain_does() {
+    let f = nights();
+    assert_eq!(
+        podium(&["versus", &f, "kate"]).err(),
+        "error: unknown player \"kate\": not in the history; did you mean \"Kate\"?\n"
+    );
+    assert_eq!(
+        podium(&["versus", &f, "-p", "Kate", "-o", "om"]).err(),
+        "error: unknown player \"om\": not in the history; did you mean \"Tom\" or \"Omar\"?\n"
+    );
+    assert_eq!(
+        podium(&["versus", &f, "Zed"]).err(),
+        "error: unknown player \"Zed\": not in the history (10 players are rated)\n"
+    );
+    // The same hints as explain's.
+    assert_eq!(
+        podium(&["explain", &f, "--player", "kate"]).err(),
+        "error: player \"kate\" plays in none of the matches; did you mean \"Kate\"?\n"
+    );
+    assert_eq!(
+        podium(&["explain", &f, "--player", "Zed"]).err(),
+        "error: player \"Zed\" plays in none of the matches (10 players are rated)\n"
+    );
+}
+
+#[test]
+fn explain_of_several_files_shows_the_versus_command_for_them() {
+    let (_d, a, b) = nights_in_two();
+    let out = podium(&["explain", &a, &b, "--player", "Kate"]);
+    let line = out
+        .ok()
+        .lines()
+        .find(|l| l.starts_with("  Most met: "))
+        .unwrap()
+        .to_string();
+    let hint = format!("(podium versus {a} {b} --player Kate --opponent OPPONENT for a pair).");
+    assert!(line.ends_with(&hint), "{line}");
+    // The command works as shown, and counts the meetings the line lists.
+    let pair = podium(&[
+        "versus",
+        &a,
+        &b,
+        "--player",
+        "Kate",
+        "--opponent",
+        "Priya",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(pair.ok()).unwrap();
+    assert_eq!(v["versus"]["meetings"], 17);
+    assert!(line.starts_with("  Most met: Priya 17, "), "{line}");
+}
