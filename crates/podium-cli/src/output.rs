@@ -22,6 +22,29 @@ pub fn last_played(s: &Standing) -> Option<String> {
     s.stats.last_time.map(podium_io::format_time)
 }
 
+/// `thing` as it reads after the number `n`: as given for 1, else in the plural
+/// (`noun(2, "match")` is "matches", `noun(0, "team kill")` is "team kills").
+#[must_use]
+pub fn noun(n: u64, thing: &str) -> String {
+    if n == 1 {
+        thing.to_string()
+    } else if ["s", "x", "ch", "sh"]
+        .iter()
+        .any(|end| thing.ends_with(end))
+    {
+        format!("{thing}es")
+    } else {
+        format!("{thing}s")
+    }
+}
+
+/// `n` things, in the singular for one: `count(1, "game")` is "1 game",
+/// `count(3, "match")` is "3 matches".
+#[must_use]
+pub fn count(n: u64, thing: &str) -> String {
+    format!("{n} {}", noun(n, thing))
+}
+
 /// Leaderboards shorter than twice this many rows are written on one thread.
 const ROWS_PER_PART: usize = 5_000;
 
@@ -459,6 +482,18 @@ mod tests {
         let mut s = String::new();
         push_f64(&mut s, x);
         s
+    }
+
+    #[test]
+    fn counts_read_in_the_singular_for_one_only() {
+        assert_eq!(count(1, "game"), "1 game");
+        assert_eq!(count(0, "game"), "0 games");
+        assert_eq!(count(2, "match"), "2 matches");
+        assert_eq!(count(1, "match"), "1 match");
+        assert_eq!(count(12, "team kill"), "12 team kills");
+        assert_eq!(noun(1, "time"), "time");
+        assert_eq!(noun(5, "time"), "times");
+        assert_eq!(noun(3, "box"), "boxes");
     }
 
     #[test]

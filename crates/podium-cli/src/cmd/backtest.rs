@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use crate::evaluation::{parse_bound, select_systems, worker_threads};
 use crate::ingest::{self, report_skipped, InputArgs};
-use crate::output::Format;
+use crate::output::{count, Format};
 
 /// Arguments of `podium backtest`.
 #[derive(Debug, clap::Args)]
@@ -223,7 +223,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .build()
         .context("cannot start worker threads")?;
     let bar = crate::evaluation::progress(
-        &format!("backtesting {} matches", matches.len()),
+        &format!("backtesting {}", count(matches.len() as u64, "match")),
         Some(runs.len() as u64),
     );
     let outcomes: Vec<Outcome> = pool.install(|| {
@@ -350,7 +350,8 @@ fn write_table(
     };
     writeln!(
         out,
-        "Backtest on {matches} matches ({scored} scored){with}: predictions before each match, warm pairs only"
+        "Backtest on {} ({scored} scored){with}: predictions before each match, warm pairs only",
+        count(matches as u64, "match")
     )?;
     let mut order: Vec<&Outcome> = outcomes.iter().collect();
     // Stable: equal accuracies keep the order the systems were given in.

@@ -8,6 +8,7 @@ use podium::versus::{HeadToHead, Rivals, Versus};
 use podium::League;
 
 use crate::ingest::{self, report_skipped, InitialArgs, InputArgs, SystemArgs};
+use crate::output::count;
 
 /// Arguments of `podium explain`.
 #[derive(Debug, clap::Args)]
@@ -81,7 +82,14 @@ pub(crate) fn suggest(league: &League, player: &str) -> String {
     close.sort_by_key(|n| (n.len(), *n));
     close.truncate(5);
     match close.as_slice() {
-        [] => format!(" ({} players are rated)", league.players().len()),
+        [] => {
+            let n = league.players().len() as u64;
+            format!(
+                " ({} {} rated)",
+                count(n, "player"),
+                if n == 1 { "is" } else { "are" }
+            )
+        }
         names => format!(
             "; did you mean {}?",
             names
@@ -356,7 +364,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|l| league.system().describe_learned(l))
         .unwrap_or_default();
     if !learned.is_empty() {
-        writeln!(out, "Learned from all {} matches:", league.matches_rated())?;
+        let rated = league.matches_rated();
+        if rated == 1 {
+            writeln!(out, "Learned from the 1 match:")?;
+        } else {
+            writeln!(out, "Learned from all {rated} matches:")?;
+        }
         for v in &learned {
             writeln!(out, "  {} {}: {}", v.name, shown(v.value), v.doc)?;
         }

@@ -14,7 +14,7 @@ use podium_io::quake::ranking::QuakeRanking;
 use podium_io::quake::site::SiteData;
 use podium_io::quake::{LineReader, LogSummary, QuakeParser};
 
-use crate::output::Format;
+use crate::output::{count, noun, Format};
 
 /// Arguments of `podium frags`.
 #[derive(Debug, clap::Args)]
@@ -110,15 +110,17 @@ fn thousands(n: u64) -> String {
 
 /// One line on what a log held, plus the lines skipped.
 pub fn describe(name: &str, s: &LogSummary) -> String {
+    // `n` things, the number with its thousands marked.
+    let n = |n: u64, thing: &str| format!("{} {}", thousands(n), noun(n, thing));
     let mut out = format!(
-        "{name}: {} lines, {} games ({} cut off), {} kills ({} by the world, {} suicides, {} team kills)",
-        thousands(s.lines),
-        thousands(u64::from(s.games)),
+        "{name}: {}, {} ({} cut off), {} ({} by the world, {}, {})",
+        n(s.lines, "line"),
+        n(u64::from(s.games), "game"),
         thousands(u64::from(s.cut_off)),
-        thousands(s.kills),
+        n(s.kills, "kill"),
         thousands(s.world_kills),
-        thousands(s.suicides),
-        thousands(s.team_kills)
+        n(s.suicides, "suicide"),
+        n(s.team_kills, "team kill")
     );
     if s.repaired > 0 {
         out.push_str(&format!(", {} repaired", s.repaired));
@@ -127,8 +129,8 @@ pub fn describe(name: &str, s: &LogSummary) -> String {
         out.push_str("; no lines skipped");
     } else {
         out.push_str(&format!(
-            "; skipped {} lines ({} not recognised, {} malformed, {} too long)",
-            s.skipped(),
+            "; skipped {} ({} not recognised, {} malformed, {} too long)",
+            n(s.skipped(), "line"),
             s.unrecognised,
             s.malformed,
             s.overlong
@@ -484,10 +486,14 @@ fn follow(
         if args.format == Format::Table {
             writeln!(
                 out,
-                "{}: {} games rated, {} kills",
+                "{}: {} rated, {}",
                 name,
-                reading.ranking.games_rated(),
-                thousands(summary.kills)
+                count(reading.ranking.games_rated(), "game"),
+                format_args!(
+                    "{} {}",
+                    thousands(summary.kills),
+                    noun(summary.kills, "kill")
+                )
             )?;
         }
         print(&mut out, reading, args)?;

@@ -14,7 +14,7 @@ use podium_eval::simulate::{IDEAL, MEAN_SCORE};
 use podium_eval::{Curve, Simulation, SimulationReport};
 
 use crate::evaluation::{pct, select_systems, worker_threads};
-use crate::output::Format;
+use crate::output::{count, Format};
 use crate::plot::{plot, Series};
 
 /// Arguments of `podium simulate`.
@@ -186,11 +186,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let refs: Vec<&dyn podium::RatingSystem> = systems.iter().map(|s| &**s).collect();
     let bar = crate::evaluation::progress(
         &format!(
-            "simulating {} system{}, {} trials of {} rounds",
-            refs.len(),
-            if refs.len() == 1 { "" } else { "s" },
-            sim.trials,
-            sim.rounds.iter().max().copied().unwrap_or(0)
+            "simulating {}, {} of {}",
+            count(refs.len() as u64, "system"),
+            count(u64::from(sim.trials), "trial"),
+            count(
+                u64::from(sim.rounds.iter().max().copied().unwrap_or(0)),
+                "round"
+            )
         ),
         None,
     );
@@ -213,10 +215,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     out.flush()?;
     if let Some(path) = &args.plot {
         let title = format!(
-            "Predictive ability: {} players, sd {}, {} trials",
-            sim.true_ratings.len(),
+            "Predictive ability: {}, sd {}, {}",
+            count(sim.true_ratings.len() as u64, "player"),
             sim.sd,
-            sim.trials
+            count(u64::from(sim.trials), "trial")
         );
         plot(path, &title, &series(&report))?;
     }
@@ -368,10 +370,10 @@ fn write_json(out: &mut dyn Write, r: &SimulationReport, sim: &Simulation) -> an
 fn write_table(out: &mut dyn Write, r: &SimulationReport, sim: &Simulation) -> anyhow::Result<()> {
     writeln!(
         out,
-        "Predictive ability (%) of {} players, game scores ~ Normal(true rating, {}), {} trials, seed {}",
-        sim.true_ratings.len(),
+        "Predictive ability (%) of {}, game scores ~ Normal(true rating, {}), {}, seed {}",
+        count(sim.true_ratings.len() as u64, "player"),
         sim.sd,
-        sim.trials,
+        count(u64::from(sim.trials), "trial"),
         sim.seed
     )?;
     let mut t = Table::new();

@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use podium::versus::{today, HeadToHead, Rivals, Versus};
 
 use crate::ingest::{self, report_skipped, InitialArgs, InputArgs, SystemArgs};
-use crate::output::Format;
+use crate::output::{count, Format};
 
 /// Arguments of `podium versus`.
 #[derive(Debug, clap::Args)]
@@ -205,9 +205,9 @@ fn write_pair(out: &mut dyn Write, system: &str, v: &Versus, chance: f64) -> any
 
 fn line(v: &Versus) -> String {
     format!(
-        "{}: {} meetings, {}-{}-{} (ahead-behind-tied), share {} vs {} expected, {:+.2}",
+        "{}: {}, {}-{}-{} (ahead-behind-tied), share {} vs {} expected, {:+.2}",
         v.opponent,
-        v.meetings,
+        count(u64::from(v.meetings), "meeting"),
         v.ahead,
         v.behind,
         v.ties,
@@ -220,8 +220,9 @@ fn line(v: &Versus) -> String {
 fn write_rivals(out: &mut dyn Write, system: &str, r: &Rivals, min: u32) -> anyhow::Result<()> {
     writeln!(
         out,
-        "{}'s rivals ({system}, opponents met at least {min} times)",
-        r.player
+        "{}'s rivals ({system}, opponents met at least {})",
+        r.player,
+        count(u64::from(min), "time")
     )?;
     match &r.nemesis {
         Some(v) => writeln!(out, "  nemesis    {}", line(v))?,
@@ -238,7 +239,11 @@ fn write_rivals(out: &mut dyn Write, system: &str, r: &Rivals, min: u32) -> anyh
         )?,
     }
     if r.frequent.is_empty() {
-        writeln!(out, "  no opponent met {min} times or more")?;
+        writeln!(
+            out,
+            "  no opponent met {} or more",
+            count(u64::from(min), "time")
+        )?;
     } else {
         writeln!(out, "  most met:")?;
         for v in &r.frequent {

@@ -741,3 +741,27 @@ fn simulate_and_backtest_name_a_bad_system_or_setting_once() {
         );
     }
 }
+
+#[test]
+fn one_of_a_kind_is_counted_in_the_singular() {
+    let d = Dir::new("bt-one");
+    let one = d.file("one.csv", "match,player,rank\ng1,ann,1\ng1,bo,2\n");
+    let out = podium(&["backtest", &one, "--systems", "sme"]);
+    assert_eq!(
+        out.ok().lines().next().unwrap(),
+        "Backtest on 1 match (1 scored): predictions before each match, warm pairs only"
+    );
+    let out = podium(&[
+        "simulate",
+        "--systems",
+        "sme",
+        "--trials",
+        "1",
+        "--rounds",
+        "1",
+    ]);
+    assert_eq!(
+        out.ok().lines().next().unwrap(),
+        "Predictive ability (%) of 10 players, game scores ~ Normal(true rating, 200), 1 trial, seed 1"
+    );
+}

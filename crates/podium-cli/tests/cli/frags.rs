@@ -60,9 +60,34 @@ fn csv_header_and_counts() {
     assert!((g("Ann") - 3.862_392).abs() < 1e-5, "{}", g("Ann"));
     assert!((g("Bo") - 0.091_560).abs() < 1e-5, "{}", g("Bo"));
     assert_eq!(g("Cy"), 0.0);
-    assert!(run
-        .stderr
-        .contains("5 kills (1 by the world, 1 suicides, 0 team kills)"));
+    // One of a kind reads in the singular.
+    assert_eq!(
+        run.stderr,
+        format!("{f}: 17 lines, 1 game (0 cut off), 5 kills (1 by the world, 1 suicide, 0 team kills); no lines skipped\n")
+    );
+}
+
+#[test]
+fn follow_counts_one_game_in_the_singular() {
+    let dir = Dir::new("frags-follow-one");
+    let path = dir.file("games.log", GAME);
+    let followed = podium(&[
+        "frags",
+        &path,
+        "--follow",
+        "--poll-ms",
+        "20",
+        "--idle-exit",
+        "0.2",
+    ]);
+    assert_eq!(
+        followed.ok().lines().next().unwrap(),
+        format!("{path}: 1 game rated, 5 kills")
+    );
+    assert_eq!(
+        followed.stderr,
+        format!("{path}: 17 lines, 1 game (0 cut off), 5 kills (1 by the world, 1 suicide, 0 team kills); no lines skipped\n")
+    );
 }
 
 #[test]

@@ -352,3 +352,37 @@ fn explain_of_several_files_shows_the_versus_command_for_them() {
     assert_eq!(v["versus"]["meetings"], 17);
     assert!(line.starts_with("  Most met: Priya 17, "), "{line}");
 }
+
+#[test]
+fn one_meeting_and_one_match_are_counted_in_the_singular() {
+    let d = Dir::new("versus-one");
+    let one = d.file("one.csv", "match,player,rank\ng1,ann,1\ng1,bo,2\n");
+    assert_eq!(
+        podium(&[
+            "versus",
+            &one,
+            "ann",
+            "--min-meetings",
+            "1",
+            "--system",
+            "sme"
+        ])
+        .ok(),
+        "ann's rivals (sme, opponents met at least 1 time)
+  nemesis    none (no opponent beats them beyond expectation)
+  favourite  bo: 1 meeting, 1-0-0 (ahead-behind-tied), share 100.0% vs 50.0% expected, +0.50
+  most met:
+    bo: 1 meeting, 1-0-0 (ahead-behind-tied), share 100.0% vs 50.0% expected, +0.50
+"
+    );
+    let none = podium(&["versus", &one, "ann", "--min-meetings", "2"]);
+    assert!(
+        none.ok().ends_with("  no opponent met 2 times or more\n"),
+        "{}",
+        none.stdout
+    );
+    let out = podium(&["explain", &one, "--player", "ann", "--system", "kalman-mmr"]);
+    let text = out.ok();
+    assert!(text.starts_with("ann played 1 match: "), "{text}");
+    assert!(text.contains("\nLearned from the 1 match:\n"), "{text}");
+}
