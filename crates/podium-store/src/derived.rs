@@ -53,7 +53,7 @@ fn season_board(league: &League) -> Archived {
         places
             .iter()
             .enumerate()
-            .map(|(k, p)| board_row(league, k + 1, p.index))
+            .map(|(k, p)| board_row(league, k + 1, p.index, None))
             .collect(),
     )
 }
@@ -98,10 +98,16 @@ fn cross(
     Ok(crossed)
 }
 
-/// A player's row of a board of `league`.
-fn board_row(league: &League, position: usize, index: usize) -> BoardRow {
+/// A player's row of a board of `league`: with `rating`, the rating they are reported
+/// with now ([`League::current`], computed when `None`).
+fn board_row(
+    league: &League,
+    position: usize,
+    index: usize,
+    rating: Option<podium::Rating>,
+) -> BoardRow {
     let p = league.player(index);
-    let rating = league.current(index);
+    let rating = rating.unwrap_or_else(|| league.current(index));
     let system = league.system();
     let s = &p.stats;
     BoardRow {
@@ -402,7 +408,7 @@ pub struct Derived {
     /// For a system that learns, whose every match may change any player's reported
     /// rating: each board order as of the current state, sorted on the first read after
     /// a change (a batch of matches costs one sort, and only if the board is read).
-    sorted: [OnceLock<Vec<Place>>; 2],
+    sorted: [OnceLock<Vec<Standing>>; 2],
     policy: Checkpoints,
     /// In increasing `count`, all below `rated.len()` or equal to it.
     checkpoints: Vec<Checkpoint>,
@@ -435,25 +441,69 @@ pub struct Saveable {
     pub season: usize,
 }
 
+/// A player's place in a board order sorted for a system that learns: [`Place`] without
+/// the name, which is read from the league only to break an exact tie (a sort of 100,000
+/// players then copies no names), and with the whole rating the player is reported with,
+/// which the board's rows reuse.
+#[derive(Debug, Clone, Copy)]
+struct Standing {
+    tier: u8,
+    rating: podium::Rating,
+    index: usize,
+}
+
+impl Standing {
+    /// Where player `index` of `league` stands now in `order` ([`Place::of`]).
+    fn of(league: &League, index: usize, order: podium::Order) -> Self {
+        let rating = league.current(index);
+        let tier = match order {
+            podium::Order::Established => u8::from(league.system().is_provisional(&rating)),
+            podium::Order::Rating => 0,
+        };
+        Standing {
+            tier,
+            rating,
+            index,
+        }
+    }
+
+    /// Its order against `place`, as [`Place`]'s: tier, rating descending, name.
+    fn cmp_place(&self, league: &League, place: &Place) -> Ordering {
+        self.tier
+            .cmp(&place.tier)
+            .then_with(|| place.rating.total_cmp(&self.rating.value))
+            .then_with(|| league.player(self.index).name.cmp(&place.name))
+    }
+}
+
 /// The players in one board order, best first.
 enum Ordered<'a> {
     Kept(&'a BTreeSet<Place>),
-    Sorted(&'a [Place]),
+    Sorted(&'a League, &'a [Standing]),
 }
 
 impl<'a> Ordered<'a> {
     fn len(&self) -> usize {
         match self {
             Ordered::Kept(set) => set.len(),
-            Ordered::Sorted(v) => v.len(),
+            Ordered::Sorted(_, v) => v.len(),
         }
     }
 
-    /// The places from `offset` on (O(offset) for a kept order, O(1) for a sorted one).
-    fn starting_at(&self, offset: usize) -> Box<dyn Iterator<Item = &'a Place> + 'a> {
+    /// The players from `offset` on, each as its league index and, in a sorted order, the
+    /// rating it is reported with (O(offset) for a kept order, O(1) for a sorted one).
+    fn starting_at(
+        &self,
+        offset: usize,
+    ) -> Box<dyn Iterator<Item = (usize, Option<podium::Rating>)> + 'a> {
         match *self {
-            Ordered::Kept(set) => Box::new(set.iter().skip(offset)),
-            Ordered::Sorted(v) => Box::new(v.get(offset..).unwrap_or_default().iter()),
+            Ordered::Kept(set) => Box::new(set.iter().skip(offset).map(|p| (p.index, None))),
+            Ordered::Sorted(_, v) => Box::new(
+                v.get(offset..)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|s| (s.index, Some(s.rating))),
+            ),
         }
     }
 
@@ -461,7 +511,9 @@ impl<'a> Ordered<'a> {
     fn before(&self, place: &Place) -> usize {
         match *self {
             Ordered::Kept(set) => set.range(..place).count(),
-            Ordered::Sorted(v) => v.partition_point(|p| p < place),
+            Ordered::Sorted(league, v) => {
+                v.partition_point(|s| s.cmp_place(league, place) == Ordering::Less)
+            }
         }
     }
 }
@@ -1089,14 +1141,28 @@ impl Derived {
         if !self.learns() {
             return Ordered::Kept(&self.orders[order as usize]);
         }
-        Ordered::Sorted(self.sorted[order as usize].get_or_init(|| {
-            let mut places: Vec<Place> = (0..self.league.players().len())
-                .filter(|&i| self.league.player(i).stats.games > 0)
-                .map(|i| Place::of(&self.league, i, order))
-                .collect();
-            places.sort_unstable();
-            places
-        }))
+        let league = &self.league;
+        Ordered::Sorted(
+            league,
+            self.sorted[order as usize].get_or_init(|| {
+                let mut places: Vec<Standing> = (0..league.players().len())
+                    .filter(|&i| league.player(i).stats.games > 0)
+                    .map(|i| Standing::of(league, i, order))
+                    .collect();
+                places.sort_unstable_by(|a, b| {
+                    a.tier
+                        .cmp(&b.tier)
+                        .then_with(|| b.rating.value.total_cmp(&a.rating.value))
+                        .then_with(|| {
+                            league
+                                .player(a.index)
+                                .name
+                                .cmp(&league.player(b.index).name)
+                        })
+                });
+                places
+            }),
+        )
     }
 
     /// Drops checkpoints beyond [`Checkpoints::keep`], older ones first (see
@@ -1282,21 +1348,20 @@ impl Derived {
         spans.resize(self.league.players().len(), None);
         out.push(b'[');
         let mut digits = [0u8; 20];
-        for (k, place) in ordered.starting_at(0).enumerate() {
+        for (k, (i, reported)) in ordered.starting_at(0).enumerate() {
             if k > 0 {
                 out.push(b',');
             }
             out.extend_from_slice(b"{\"position\":");
             out.extend_from_slice(decimal(k + 1, &mut digits));
             out.push(b',');
-            let i = place.index;
-            let rating = self.league.current(i);
+            let rating = reported.unwrap_or_else(|| self.league.current(i));
             let start = out.len();
             match &spans[i] {
                 Some(span) if span.shows(&rating) => {
                     out.extend_from_slice(&prev[span.bytes.clone()]);
                 }
-                _ => out.extend_from_slice(&self.piece(i)),
+                _ => out.extend_from_slice(&self.piece(i, rating)),
             }
             spans[i] = Some(Span {
                 bytes: start..out.len(),
@@ -1319,9 +1384,10 @@ impl Derived {
     }
 
     /// A player's row as JSON after its position: `"player":…}`.
-    fn piece(&self, index: usize) -> Vec<u8> {
+    fn piece(&self, index: usize, rating: podium::Rating) -> Vec<u8> {
         const HEAD: &[u8] = b"{\"position\":0,";
-        let mut row = serde_json::to_vec(&self.row_of(0, index)).expect("a board row serialises");
+        let mut row = serde_json::to_vec(&self.row_of(0, index, Some(rating)))
+            .expect("a board row serialises");
         debug_assert!(row.starts_with(HEAD), "position is the first field");
         row.drain(..HEAD.len());
         row
@@ -1339,7 +1405,7 @@ impl Derived {
         self.ordered(order)
             .starting_at(0)
             .enumerate()
-            .map(|(k, p)| self.row_of(k + 1, p.index))
+            .map(|(k, (i, rating))| self.row_of(k + 1, i, rating))
             .collect()
     }
 
@@ -1365,13 +1431,13 @@ impl Derived {
             .starting_at(offset)
             .take(limit)
             .enumerate()
-            .map(|(k, p)| self.row_of(offset + k + 1, p.index))
+            .map(|(k, (i, rating))| self.row_of(offset + k + 1, i, rating))
             .collect();
         (total, rows)
     }
 
-    fn row_of(&self, position: usize, index: usize) -> BoardRow {
-        board_row(&self.league, position, index)
+    fn row_of(&self, position: usize, index: usize, rating: Option<podium::Rating>) -> BoardRow {
+        board_row(&self.league, position, index, rating)
     }
 
     /// A player's standing (their position in the default board order) and history, or
@@ -1381,7 +1447,7 @@ impl Derived {
         let index = self.league.index_of(name)?;
         let order = podium::Order::default();
         let place = Place::of(&self.league, index, order);
-        let standing = self.row_of(self.ordered(order).before(&place) + 1, index);
+        let standing = self.row_of(self.ordered(order).before(&place) + 1, index, None);
         let history = self
             .games
             .get(index)
