@@ -359,7 +359,7 @@ pub fn balance<S: AsRef<str>>(
         }
         if examined == 0 {
             return Err(BalanceError::Impossible {
-                reason: p.impossible_reason(),
+                reason: p.impossible_reason(config),
             });
         }
         examined
@@ -598,6 +598,7 @@ impl<'a> Problem<'a> {
                 });
             }
         }
+        let group_noun = if format.is_tables() { "table" } else { "team" };
         let mut apart = vec![Vec::new(); units.len()];
         for g in &config.apart {
             let ids = g
@@ -616,11 +617,33 @@ impl<'a> Problem<'a> {
                             ),
                         });
                     }
+                    if let Some(t) = units[ua].fixed.filter(|&t| units[ub].fixed == Some(t)) {
+                        return Err(BalanceError::Impossible {
+                            reason: format!(
+                                "{:?} and {:?} are to be kept apart, but both are fixed to {group_noun} {}",
+                                players[a].as_ref(),
+                                players[b].as_ref(),
+                                t + 1
+                            ),
+                        });
+                    }
                     if !apart[ua].contains(&ub) {
                         apart[ua].push(ub);
                         apart[ub].push(ua);
                     }
                 }
+            }
+            if ids.len() > groups {
+                return Err(BalanceError::Impossible {
+                    reason: format!(
+                        "{} are kept apart, but there {}",
+                        g.join(", "),
+                        match groups {
+                            1 => format!("is only 1 {group_noun}"),
+                            _ => format!("are only {groups} {group_noun}s"),
+                        }
+                    ),
+                });
             }
         }
         let tables = format.is_tables();
@@ -804,18 +827,45 @@ impl<'a> Problem<'a> {
         }
     }
 
-    fn impossible_reason(&self) -> String {
-        let apart = self.apart.iter().map(Vec::len).sum::<usize>() / 2;
-        let fixed = self.units.iter().filter(|u| u.fixed.is_some()).count();
-        let together = self.units.iter().filter(|u| u.members.len() > 1).count();
-        format!(
-            "the {} group sizes ({}) cannot hold the players with {apart} pair(s) kept apart, {together} group(s) kept together and {fixed} fixed",
-            self.sizes.len(),
-            self.sizes
+    /// Why no split honours `config`'s options, naming the players of every option.
+    fn impossible_reason(&self, config: &BalanceConfig) -> String {
+        let noun = if self.tables { "table" } else { "team" };
+        let mut options: Vec<String> = Vec::new();
+        options.extend(
+            config
+                .apart
                 .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
+                .map(|g| format!("{} kept apart", g.join(", "))),
+        );
+        options.extend(
+            config
+                .together
+                .iter()
+                .map(|g| format!("{} kept together", g.join(", "))),
+        );
+        options.extend(
+            config
+                .fixed
+                .iter()
+                .map(|(p, t)| format!("{p} fixed to {noun} {}", t + 1)),
+        );
+        let seats = match self.sizes.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!(
+                "{} and {last}",
+                rest.iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            _ => self.sizes.iter().map(ToString::to_string).collect(),
+        };
+        let groups = match self.sizes.len() {
+            1 => format!("the 1 {noun}, of {seats} seats,"),
+            n => format!("the {n} {noun}s, of {seats} seats,"),
+        };
+        format!(
+            "{groups} cannot seat these players with {}",
+            options.join("; ")
         )
     }
 
@@ -882,7 +932,7 @@ impl<'a> Problem<'a> {
             return Err(BalanceError::Impossible {
                 reason: format!(
                     "{} (no random start of the search honoured them)",
-                    self.impossible_reason()
+                    self.impossible_reason(config)
                 ),
             });
         }
@@ -1278,10 +1328,58 @@ mod tests {
             apart: vec![vec!["p0".into(), "p1".into(), "p2".into()]],
             ..BalanceConfig::default()
         };
-        assert!(matches!(
-            balance(&l, &players, &f, &apart3),
-            Err(BalanceError::Impossible { .. })
-        ));
+        assert_eq!(
+            balance(&l, &players, &f, &apart3).unwrap_err().to_string(),
+            "no split honours the options: p0, p1, p2 are kept apart, but there are only 2 teams"
+        );
+        let tables = Format::Tables { seats: 6 };
+        let apart2 = BalanceConfig {
+            apart: vec![vec!["p4".into(), "p5".into()]],
+            ..BalanceConfig::default()
+        };
+        assert_eq!(
+            balance(&l, &players, &tables, &apart2)
+                .unwrap_err()
+                .to_string(),
+            "no split honours the options: p4, p5 are kept apart, but there is only 1 table"
+        );
+        let fixed_together = BalanceConfig {
+            apart: vec![vec!["p0".into(), "p3".into()]],
+            fixed: vec![("p0".into(), 1), ("p3".into(), 1)],
+            ..BalanceConfig::default()
+        };
+        assert_eq!(
+            balance(&l, &players, &f, &fixed_together).unwrap_err().to_string(),
+            "no split honours the options: \"p0\" and \"p3\" are to be kept apart, but both are fixed to team 2"
+        );
+        // No one option is impossible, only all of them at once: a team of three is
+        // p0, p1 and p2, and the other cannot hold p3 and p4 apart.
+        let all = BalanceConfig {
+            apart: vec![
+                vec!["p3".into(), "p4".into()],
+                vec!["p5".into(), "p0".into()],
+            ],
+            together: vec![vec!["p0".into(), "p1".into(), "p2".into()]],
+            ..BalanceConfig::default()
+        };
+        assert_eq!(
+            balance(&l, &players, &f, &all).unwrap_err().to_string(),
+            "no split honours the options: the 2 teams, of 3 and 3 seats, cannot seat these \
+             players with p3, p4 kept apart; p5, p0 kept apart; p0, p1, p2 kept together"
+        );
+        let searched = BalanceConfig {
+            exact_limit: 0,
+            fixed: vec![("p3".into(), 0)],
+            ..all
+        };
+        assert_eq!(
+            balance(&l, &players, &f, &searched)
+                .unwrap_err()
+                .to_string(),
+            "no split honours the options: the 2 teams, of 3 and 3 seats, cannot seat these \
+             players with p3, p4 kept apart; p5, p0 kept apart; p0, p1, p2 kept together; \
+             p3 fixed to team 1 (no random start of the search honoured them)"
+        );
         let big = BalanceConfig {
             together: vec![vec!["p0".into(), "p1".into(), "p2".into(), "p3".into()]],
             ..BalanceConfig::default()
