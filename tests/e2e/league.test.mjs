@@ -379,7 +379,7 @@ test("a game voided from the page is listed under the games and restored as it w
   assert.deepEqual(await get("/leaderboard"), before);
 });
 
-test("at 390 px the games list fits the screen with a correction open, its times short and local", async () => {
+test("at 390 px the games list fits the screen with a correction open, its times short and local, as on a player's page", async () => {
   // New York: 5 hours behind UTC in winter, so local days and times differ from UTC ones.
   const ny = await launch("times", { width: 390, height: 844 }, { timezoneId: "America/New_York" });
   try {
@@ -439,6 +439,13 @@ test("at 390 px the games list fits the screen with a correction open, its times
     assert.ok(await p.locator('#games tr[data-match="afternoon"] td').first().isVisible(), "the game's id");
     const lines = await p.$eval('#games tr[data-match="afternoon"] td.when', (td) => new Set([...td.querySelectorAll("span")].map((s) => s.getBoundingClientRect().top)).size);
     assert.equal(lines, 1, "day and time of day on one line");
+
+    // A player's games show their times the same way.
+    await p.goto(`${base}/leagues/${l.id}/players/bo`);
+    await p.locator("#history tbody tr").nth(2).waitFor();
+    const times = await p.$$eval("#history tbody td.when", (tds) => tds.map((td) => [td.textContent, td.title]));
+    assert.deepEqual(times, [["2026-11-29 08:14", "2026-11-29T13:14:29Z"], ["2026-11-20", "2026-11-20"],
+      ["2025-01-15 21:30", "2025-01-16T02:30:00Z"]]);
     assert.deepEqual(ny.violations, []);
   } finally {
     await ny.close();

@@ -482,8 +482,8 @@ function gameWhen(time) {
 }
 
 // The cell of a game's time: the day, then the time of day (which goes under it on a
-// phone); the time as stored in its title.
-const whenCell = (time) => h("td", { class: "when", title: time || null },
+// phone in the games lists); the time as stored in its title. `extra`: more classes.
+const whenCell = (time, extra = "") => h("td", { class: extra ? `when ${extra}` : "when", title: time || null },
   gameWhen(time).flatMap((part, i) => [i ? " " : "", h("span", {}, part)]));
 
 // The day a game was played, as the correction's date field shows it: the day of an
@@ -1043,14 +1043,14 @@ async function player(id, name) {
       h("th", { class: "minor" }, "Expected"), h("th", { class: "minor" }, "Actual"), withK ? h("th", { class: "minor" }, "K") : null, h("th", {}, "Change"),
       h("th", {}, "After"), withSigma ? h("th", { class: "minor" }, "σ after") : null)),
     h("tbody", {}, [...items].reverse().map(({ game: g, season, before }) => g ? h("tr", {},
-      h("td", {}, g.match), h("td", { class: "left minor" }, g.time || ""), h("td", {}, `${g.place} of ${g.entries}`),
+      h("td", {}, g.match), whenCell(g.time, "left minor"), h("td", {}, `${g.place} of ${g.entries}`),
       withFactors ? h("td", { class: "left factors minor" }, (g.factors || []).map((f) => `${f.kind}=${f.value} (${signed(f.before)})`).join(", ")) : null,
       h("td", { class: "minor" }, fmt(g.before)), h("td", { class: "minor" }, score(g.expected)), h("td", { class: "minor" }, score(g.actual)),
       withK ? h("td", { class: "minor" }, g.k === null ? "—" : fmt(g.k, 1)) : null, deltaCell(g.delta), h("td", {}, fmt(g.after)),
       withSigma ? h("td", { class: "minor" }, fmt(g.sigma_after)) : null)
       // A season's start: the reset, from the rating before it to the one after.
       : h("tr", { class: "reset", "data-season": season.number, title: resetLine(season, before) },
-        h("td", {}, `Season ${season.number}: ${season.name}`), h("td", { class: "left minor" }, season.start_time || ""),
+        h("td", {}, `Season ${season.number}: ${season.name}`), whenCell(season.start_time, "left minor"),
         h("td", {}, `${season.reset.kind} reset`), withFactors ? h("td", { class: "minor" }, "") : null,
         h("td", { class: "minor" }, fmt(before)), h("td", { class: "minor" }, ""), h("td", { class: "minor" }, ""),
         withK ? h("td", { class: "minor" }, "") : null, deltaCell(season.rating - before), h("td", {}, fmt(season.rating)),
