@@ -40,7 +40,10 @@ struct PlayerData {
 struct PlayerGame {
     frags: u32,
     deaths: u32,
+    /// Own suicides (the killer is the victim), as the table of `podium frags` counts them.
     suicides: u32,
+    /// Deaths by the world (`<world>` killed the player).
+    world_deaths: u32,
     team_kills: u32,
     captures: u32,
     score: Option<i32>,
@@ -48,6 +51,14 @@ struct PlayerGame {
     best_streak: u32,
     strength_after: f64,
     order: usize,
+}
+
+impl PlayerGame {
+    /// The score a game without the log's own scoreboard is ordered by: frags less own
+    /// suicides and deaths by the world, as Quake 3 counts it.
+    fn frag_score(&self) -> i64 {
+        i64::from(self.frags) - i64::from(self.suicides) - i64::from(self.world_deaths)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -139,8 +150,10 @@ impl Watch for SiteData {
         if let Some(r) = self.row(k.victim) {
             r.deaths += 1;
             r.streak = 0;
-            if suicide {
-                r.suicides += 1;
+            match k.killer {
+                None => r.world_deaths += 1,
+                Some(_) if suicide => r.suicides += 1,
+                Some(_) => {}
             }
         }
         if let Some(killer) = k.killer.filter(|_| !suicide) {
@@ -287,6 +300,9 @@ main{padding:1em 1.2em;max-width:60em}table{border-collapse:collapse;margin:.5em
 th,td{padding:.25em .6em;border-bottom:1px solid #ddd;text-align:right}\
 th{background:#e9e9e6}td.l,th.l{text-align:left}a{color:#1d4e89}\
 .muted{color:#777}svg{background:#fff;border:1px solid #ddd;max-width:100%;height:auto}h2{margin-top:1.5em}\
+.chart{margin:0;max-width:44rem;font-size:.8rem;color:#555}.chart .plot{position:relative;padding-left:3.5em}\
+.chart svg{display:block;width:100%}.chart .y{position:absolute;left:0;width:3em;text-align:right;transform:translateY(-50%)}\
+.chart figcaption{text-align:center;padding:.3em 0 0 3.5em}\
 @media (max-width:40em){main{padding:.8em .6em}th,td{padding:.25em .35em}\
 table{display:block;max-width:100%;overflow-x:auto}}";
 
@@ -314,9 +330,12 @@ fn clock(tenths: u32) -> String {
     format!("{}:{:02}", s / 60, s % 60)
 }
 
-/// The strength-over-time chart of one player, as inline SVG.
+/// The strength-over-time chart of one player: the line and its points as inline SVG,
+/// which shrinks with the page; the axis labels as HTML text beside and under it, in
+/// CSS px, so that they keep their size on a phone (`.chart` in [`STYLE`]).
 fn chart(history: &[(usize, f64)]) -> String {
-    let (w, h, left, right, top, bottom) = (640.0, 220.0, 50.0, 12.0, 12.0, 30.0);
+    // The plot's own margins, in viewBox units: the points' circles stay inside.
+    let (w, h, pad) = (600.0, 200.0, 8.0);
     let max = history
         .iter()
         .map(|&(_, g)| g)
@@ -325,33 +344,26 @@ fn chart(history: &[(usize, f64)]) -> String {
     let n = history.len();
     let x = |i: usize| {
         if n <= 1 {
-            left + (w - left - right) / 2.0
+            w / 2.0
         } else {
-            left + (w - left - right) * i as f64 / (n - 1) as f64
+            pad + (w - 2.0 * pad) * i as f64 / (n - 1) as f64
         }
     };
-    let y = |g: f64| top + (h - top - bottom) * (1.0 - g / max);
-    let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"strength after each game\">\n"
+    let y = |g: f64| pad + (h - 2.0 * pad) * (1.0 - g / max);
+    // The labels' heights, in percent of the plot's: the top and the bottom of the axis.
+    let (top, bottom) = (100.0 * pad / h, 100.0 * (h - pad) / h);
+    let mut out = format!(
+        "<figure class=\"chart\">\n<div class=\"plot\">\n<span class=\"y\" style=\"top:{top}%\">{max:.0}</span><span class=\"y\" style=\"top:{bottom}%\">0</span>\n"
     );
     let _ = writeln!(
-        svg,
-        "<line x1=\"{left}\" y1=\"{top}\" x2=\"{left}\" y2=\"{b}\" stroke=\"#999\"/><line x1=\"{left}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"#999\"/>",
-        b = h - bottom,
-        r = w - right
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"strength after each game\">"
     );
     let _ = writeln!(
-        svg,
-        "<text x=\"{tx}\" y=\"{ty}\" font-size=\"11\" text-anchor=\"end\">{max:.0}</text><text x=\"{tx}\" y=\"{b}\" font-size=\"11\" text-anchor=\"end\">0</text>",
-        tx = left - 4.0,
-        ty = top + 8.0,
-        b = h - bottom
-    );
-    let _ = writeln!(
-        svg,
-        "<text x=\"{cx}\" y=\"{ly}\" font-size=\"11\" text-anchor=\"middle\">games played ({n})</text>",
-        cx = (left + w - right) / 2.0,
-        ly = h - 8.0
+        out,
+        "<line x1=\"{pad}\" y1=\"{pad}\" x2=\"{pad}\" y2=\"{b}\" stroke=\"#999\" vector-effect=\"non-scaling-stroke\"/><line x1=\"{pad}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"#999\" vector-effect=\"non-scaling-stroke\"/>",
+        b = h - pad,
+        r = w - pad
     );
     let points: Vec<String> = history
         .iter()
@@ -359,21 +371,24 @@ fn chart(history: &[(usize, f64)]) -> String {
         .map(|(i, &(_, g))| format!("{:.1},{:.1}", x(i), y(g)))
         .collect();
     let _ = writeln!(
-        svg,
-        "<polyline fill=\"none\" stroke=\"#1d4e89\" stroke-width=\"2\" points=\"{}\"/>",
+        out,
+        "<polyline fill=\"none\" stroke=\"#1d4e89\" stroke-width=\"2\" vector-effect=\"non-scaling-stroke\" points=\"{}\"/>",
         points.join(" ")
     );
     for (i, &(game, g)) in history.iter().enumerate() {
         let _ = writeln!(
-            svg,
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"#1d4e89\"><title>game {}: {g:.1}</title></circle>",
+            out,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"#1d4e89\"><title>game {}: {g:.1}</title></circle>",
             x(i),
             y(g),
             game + 1
         );
     }
-    svg.push_str("</svg>\n");
-    svg
+    let _ = writeln!(
+        out,
+        "</svg>\n</div>\n<figcaption>games played ({n})</figcaption>\n</figure>"
+    );
+    out
 }
 
 fn top<K: Copy + Ord>(map: &HashMap<K, u32>) -> Option<(K, u32)> {
@@ -408,14 +423,14 @@ pub fn write(
         })?;
     }
     let inputs = Inputs::new(inputs);
-    let standings = ranked(ranking);
+    let standings = shown_standings(ranking);
     put(
         &dir.join("index.html"),
         &index_page(site, ranking, &standings, summary),
         &inputs,
     )?;
     for s in &standings {
-        let name = player_file(s.id, ranking.name(s.id));
+        let name = player_file(s.standing.id, ranking.name(s.standing.id));
         put(
             &dir.join("players").join(name),
             &player_page(site, ranking, matrix, &standings, s),
@@ -443,13 +458,135 @@ fn put(path: &Path, text: &str, inputs: &Inputs) -> Result<(), OutputError> {
     out.commit()
 }
 
-/// The players the site shows, best first: those who played a rated game.
-fn ranked(ranking: &FragRanking) -> Vec<FragStanding> {
-    ranking
-        .standings()
-        .into_iter()
-        .filter(|s| s.stats.games > 0)
-        .collect()
+/// A row of the ranking as the site shows it: the rows, their order and their positions
+/// are those of the table of `podium frags`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShownStanding {
+    /// The player's standing (its `position` is the ranking's, before players who only
+    /// connected are left out).
+    pub standing: FragStanding,
+    /// The 1-based position among the rows shown: rows of equal strength share one.
+    pub position: usize,
+    /// Whether another row shares the position.
+    pub shared: bool,
+}
+
+impl ShownStanding {
+    /// The position as the table writes it: `8=` when shared, else `8`.
+    #[must_use]
+    pub fn mark(&self) -> String {
+        if self.shared {
+            format!("{}=", self.position)
+        } else {
+            self.position.to_string()
+        }
+    }
+}
+
+/// The rows of the ranking, best first, as the table of `podium frags` lists them: every
+/// player who fragged, died or played a rated game (not those who only connected); equal
+/// strengths share a position, and among them the better K/D comes first, then more
+/// frags, then the name.
+#[must_use]
+pub fn shown_standings(ranking: &FragRanking) -> Vec<ShownStanding> {
+    let mut rows: Vec<ShownStanding> = Vec::new();
+    let mut last = None;
+    let mut position = 0;
+    for s in ranking.standings() {
+        if s.stats.games == 0 && s.stats.deaths == 0 && s.stats.frags == 0 {
+            continue;
+        }
+        if last != Some(s.strength) {
+            position = rows.len() + 1;
+            last = Some(s.strength);
+        }
+        rows.push(ShownStanding {
+            standing: s,
+            position,
+            shared: false,
+        });
+    }
+    rows.sort_by(|a, b| {
+        let (sa, sb) = (&a.standing.stats, &b.standing.stats);
+        a.position
+            .cmp(&b.position)
+            .then(kd(sb).total_cmp(&kd(sa)))
+            .then(sb.frags.cmp(&sa.frags))
+            .then(a.standing.player.cmp(&b.standing.player))
+    });
+    for i in 0..rows.len() {
+        let p = rows[i].position;
+        rows[i].shared = rows.iter().filter(|r| r.position == p).count() > 1;
+    }
+    rows
+}
+
+/// Frags per death, a death at least.
+fn kd(s: &podium::frags::FragStats) -> f64 {
+    f64::from(s.frags) / f64::from(s.deaths.max(1))
+}
+
+/// `n` with its thousands marked, as the summary line of `podium frags` writes it.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `n` and `thing`, plural unless `n` is 1: `1 game`, `2,000 kills`.
+fn count(n: u64, thing: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{} {thing}{s}", thousands(n))
+}
+
+/// What the logs held, as the summary line of `podium frags` on standard error says it,
+/// and which games and players the site shows.
+fn read_sentence(site: &SiteData, shown: usize, summary: &LogSummary) -> String {
+    let mut read = format!(
+        "Read {}: {} ({} cut off), {} ({} by the world, {}, {})",
+        count(summary.lines, "line"),
+        count(u64::from(summary.games), "game"),
+        thousands(u64::from(summary.cut_off)),
+        count(summary.kills, "kill"),
+        thousands(summary.world_kills),
+        count(summary.suicides, "suicide"),
+        count(summary.team_kills, "team kill")
+    );
+    if summary.repaired > 0 {
+        let _ = write!(read, ", {} repaired", thousands(summary.repaired));
+    }
+    if summary.skipped() == 0 {
+        read.push_str("; no lines skipped.");
+    } else {
+        let _ = write!(
+            read,
+            "; skipped {} ({} not recognised, {} malformed, {} too long).",
+            count(summary.skipped(), "line"),
+            summary.unrecognised,
+            summary.malformed,
+            summary.overlong
+        );
+    }
+    let rated = site.games.len() as u64;
+    let without = u64::from(summary.games).saturating_sub(rated);
+    let left_out = if without == 0 {
+        String::new()
+    } else {
+        format!(" (the other {} had none)", thousands(without))
+    };
+    let players = if shown == 1 { "player" } else { "players" };
+    format!(
+        "<p>{}</p>\n<p>Rated and listed below: the {} with kills or captures{left_out}, and the {} {players} in them.</p>",
+        escape(&read),
+        count(rated, "game"),
+        thousands(shown as u64)
+    )
 }
 
 /// The ranking page, `index.html`: the ranking and the list of games.
@@ -457,36 +594,44 @@ fn ranked(ranking: &FragRanking) -> Vec<FragStanding> {
 pub fn index_page(
     site: &SiteData,
     ranking: &FragRanking,
-    standings: &[FragStanding],
+    standings: &[ShownStanding],
     summary: &LogSummary,
 ) -> String {
     let mut body = String::new();
-    let _ = writeln!(
-        body,
-        "<p>{} players, {} games, {} kills read ({} lines; {} skipped).</p>",
-        standings.len(),
-        site.games.len(),
-        summary.kills,
-        summary.lines,
-        summary.skipped()
-    );
-    body.push_str("<h2>Ranking</h2>\n<table>\n<tr><th>#</th><th class=\"l\">player</th><th>strength</th><th>frags</th><th>deaths</th><th>suicides</th><th>K/D</th><th>games</th></tr>\n");
+    let _ = writeln!(body, "{}", read_sentence(site, standings.len(), summary));
+    // The table's columns: own suicides apart from deaths by the world.
+    body.push_str("<h2>Ranking</h2>\n<table>\n<tr><th>#</th><th class=\"l\">player</th><th>strength</th><th>frags</th><th>deaths</th><th>suicides</th><th>world</th><th>team k.</th><th>caps</th><th>games</th><th>K/D</th></tr>\n");
     for s in standings {
-        let st = &s.stats;
+        let st = &s.standing.stats;
         let _ = writeln!(
             body,
-            "<tr><td>{}</td><td class=\"l\">{}</td><td>{:.1}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td><td>{}</td></tr>",
-            s.position,
-            name_link(ranking, s.id, ""),
-            s.strength,
+            "<tr><td>{}</td><td class=\"l\">{}</td><td>{:.1}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td></tr>",
+            s.mark(),
+            name_link(ranking, s.standing.id, ""),
+            s.standing.strength,
             st.frags,
             st.deaths,
-            st.suicides,
-            f64::from(st.frags) / f64::from(st.deaths.max(1)),
-            st.games
+            st.suicides.saturating_sub(st.world_deaths),
+            st.world_deaths,
+            st.team_kills,
+            st.captures,
+            st.games,
+            kd(st)
         );
     }
-    body.push_str("</table>\n<h2>Games</h2>\n<table>\n<tr><th>#</th><th class=\"l\">map</th><th class=\"l\">type</th><th>players</th><th>kills</th><th class=\"l\">winner</th></tr>\n");
+    let floor = standings
+        .iter()
+        .filter(|s| s.standing.strength == 0.0)
+        .count();
+    if floor > 1 {
+        let _ = writeln!(
+            body,
+            "</table>\n<p class=\"muted\">{floor} players are at the floor of strength 0 and share their position, the better K/D first.</p>"
+        );
+    } else {
+        body.push_str("</table>\n");
+    }
+    body.push_str("<h2>Games</h2>\n<table>\n<tr><th>#</th><th class=\"l\">map</th><th class=\"l\">type</th><th>players</th><th>kills</th><th class=\"l\">winner</th></tr>\n");
     for (i, g) in site.games.iter().enumerate() {
         let winner = best_of(g)
             .map(|p| name_link(ranking, p, ""))
@@ -512,27 +657,27 @@ pub fn player_page(
     site: &SiteData,
     ranking: &FragRanking,
     matrix: &FragMatrix,
-    standings: &[FragStanding],
-    s: &FragStanding,
+    standings: &[ShownStanding],
+    s: &ShownStanding,
 ) -> String {
-    let id = s.id;
+    let id = s.standing.id;
     let p = &site.players[id.index()];
-    let st = &s.stats;
+    let st = &s.standing.stats;
     let mut body = String::new();
     let _ = writeln!(
         body,
-        "<h1>{}</h1>\n<p>Place {} of {}, strength <b>{:.1}</b>. {} frags, {} deaths, {} suicides ({} by the world), {} team kills, {} captures in {} games.</p>",
+        "<h1>{}</h1>\n<p>Place {} of {}, strength <b>{:.1}</b>. {}, {}, {}, {} by the world, {}, {} in {}.</p>",
         escape(ranking.name(id)),
-        s.position,
+        s.mark(),
         standings.len(),
-        s.strength,
-        st.frags,
-        st.deaths,
-        st.suicides,
-        st.world_deaths,
-        st.team_kills,
-        st.captures,
-        st.games
+        s.standing.strength,
+        count(u64::from(st.frags), "frag"),
+        count(u64::from(st.deaths), "death"),
+        count(u64::from(st.suicides.saturating_sub(st.world_deaths)), "suicide"),
+        count(u64::from(st.world_deaths), "death"),
+        count(u64::from(st.team_kills), "team kill"),
+        count(u64::from(st.captures), "capture"),
+        count(u64::from(st.games), "game")
     );
     if !p.aliases.is_empty() {
         let names: Vec<String> = p.aliases.iter().map(|a| escape(a)).collect();
@@ -590,17 +735,18 @@ pub fn player_page(
             p.flags[0], p.flags[1], p.flags[2], p.flags[3]
         );
     }
-    body.push_str("<h2>Games</h2>\n<table>\n<tr><th>game</th><th class=\"l\">map</th><th>frags</th><th>deaths</th><th>suicides</th><th>score</th><th>strength after</th></tr>\n");
+    body.push_str("<h2>Games</h2>\n<table>\n<tr><th>game</th><th class=\"l\">map</th><th>frags</th><th>deaths</th><th>suicides</th><th>world</th><th>score</th><th>strength after</th></tr>\n");
     for &(gi, g) in &p.history {
         let game = &site.games[gi];
         let r = game.rows.get(&id).copied().unwrap_or_default();
         let _ = writeln!(
             body,
-            "<tr><td><a href=\"../games/{n}.html\">{n}</a></td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{g:.1}</td></tr>",
+            "<tr><td><a href=\"../games/{n}.html\">{n}</a></td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{g:.1}</td></tr>",
             escape(&game.map),
             r.frags,
             r.deaths,
             r.suicides,
+            r.world_deaths,
             r.score.map(|s| s.to_string()).unwrap_or_default(),
             n = gi + 1
         );
@@ -636,22 +782,23 @@ pub fn game_page(site: &SiteData, ranking: &FragRanking, i: usize) -> String {
     if let Some((red, blue)) = g.team_score {
         let _ = writeln!(body, "<p>Red {red} : {blue} Blue.</p>");
     }
-    body.push_str("<h2>Scoreboard</h2>\n<table>\n<tr><th class=\"l\">player</th><th>score</th><th>frags</th><th>deaths</th><th>suicides</th><th>team kills</th><th>captures</th><th>best streak</th><th>strength after</th></tr>\n");
+    body.push_str("<h2>Scoreboard</h2>\n<table>\n<tr><th class=\"l\">player</th><th>score</th><th>frags</th><th>deaths</th><th>suicides</th><th>world</th><th>team kills</th><th>captures</th><th>best streak</th><th>strength after</th></tr>\n");
     let mut rows: Vec<(&PlayerId, &PlayerGame)> = g.rows.iter().collect();
     rows.sort_by(|a, b| {
-        let sa = a.1.score.unwrap_or(a.1.frags as i32 - a.1.suicides as i32);
-        let sb = b.1.score.unwrap_or(b.1.frags as i32 - b.1.suicides as i32);
+        let sa = a.1.score.map_or_else(|| a.1.frag_score(), i64::from);
+        let sb = b.1.score.map_or_else(|| b.1.frag_score(), i64::from);
         sb.cmp(&sa).then(a.1.order.cmp(&b.1.order))
     });
     for (&p, r) in rows {
         let _ = writeln!(
             body,
-            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td></tr>",
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td></tr>",
             name_link(ranking, p, "../"),
             r.score.map(|s| s.to_string()).unwrap_or_default(),
             r.frags,
             r.deaths,
             r.suicides,
+            r.world_deaths,
             r.team_kills,
             r.captures,
             r.best_streak,
@@ -701,8 +848,8 @@ fn best_of(g: &GameData) -> Option<PlayerId> {
     g.rows
         .iter()
         .max_by(|a, b| {
-            let sa = a.1.score.unwrap_or(a.1.frags as i32 - a.1.suicides as i32);
-            let sb = b.1.score.unwrap_or(b.1.frags as i32 - b.1.suicides as i32);
+            let sa = a.1.score.map_or_else(|| a.1.frag_score(), i64::from);
+            let sb = b.1.score.map_or_else(|| b.1.frag_score(), i64::from);
             sa.cmp(&sb).then(b.1.order.cmp(&a.1.order))
         })
         .map(|(&p, _)| p)

@@ -1,0 +1,148 @@
+//! The frag stats site says what the table of `podium frags` says: own suicides apart
+//! from deaths by the world, positions shared as `2=`, and games counted as the summary
+//! line counts them; its chart's labels are HTML text, outside the SVG that shrinks.
+
+use podium::frags::FragConfig;
+use podium_io::quake::ranking::QuakeRanking;
+use podium_io::quake::site::{self, SiteData};
+use podium_io::quake::QuakeParser;
+
+/// Ann frags Bo and Cy and dies by the world; Bo kills himself; a second game has no
+/// kills at all.
+const LOG: &str = "  0:00 InitGame: \\g_gametype\\0\\mapname\\q3dm1
+  0:01 ClientUserinfoChanged: 2 n\\Ann\\t\\0
+  0:01 ClientUserinfoChanged: 3 n\\Bo\\t\\0
+  0:01 ClientUserinfoChanged: 4 n\\Cy\\t\\0
+  0:05 Kill: 2 3 7: Ann killed Bo by MOD_ROCKET_SPLASH
+  0:06 Kill: 1022 2 22: <world> killed Ann by MOD_TRIGGER_HURT
+  0:07 Kill: 3 3 7: Bo killed Bo by MOD_ROCKET_SPLASH
+  0:08 Kill: 2 4 7: Ann killed Cy by MOD_ROCKET_SPLASH
+  0:10 ShutdownGame:
+  0:11 InitGame: \\g_gametype\\0\\mapname\\q3dm2
+  0:12 ShutdownGame:
+";
+
+fn read() -> (QuakeRanking, SiteData, QuakeParser) {
+    let mut ranking = QuakeRanking::new(FragConfig::default());
+    let mut parser = QuakeParser::new();
+    let mut site = SiteData::default();
+    ranking
+        .read_log(&mut parser, "games.log", &mut LOG.as_bytes(), &mut site)
+        .unwrap();
+    (ranking, site, parser)
+}
+
+#[test]
+fn the_ranking_page_says_what_the_table_says() {
+    let (ranking, site, parser) = read();
+    let shown = site::shown_standings(ranking.ranking());
+    let marks: Vec<(String, &str)> = shown
+        .iter()
+        .map(|s| (s.mark(), s.standing.player.as_str()))
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            ("1".to_string(), "Ann"),
+            ("2=".to_string(), "Bo"),
+            ("2=".to_string(), "Cy")
+        ]
+    );
+    let page = site::index_page(&site, ranking.ranking(), &shown, parser.summary());
+    assert!(
+        page.contains("<p>Read 11 lines: 2 games (0 cut off), 4 kills (1 by the world, 1 suicide, 0 team kills); no lines skipped.</p>\n<p>Rated and listed below: the 1 game with kills or captures (the other 1 had none), and the 3 players in them.</p>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<tr><th>#</th><th class=\"l\">player</th><th>strength</th><th>frags</th><th>deaths</th><th>suicides</th><th>world</th><th>team k.</th><th>caps</th><th>games</th><th>K/D</th></tr>"),
+        "{page}"
+    );
+    // Ann: 2 frags, 1 death, by the world; Bo: his own suicide and Ann's frag.
+    let strength = ranking
+        .ranking()
+        .strength(ranking.ranking().id("Ann").unwrap());
+    assert!(
+        page.contains(&format!("<tr><td>1</td><td class=\"l\"><a href=\"players/0-Ann.html\">Ann</a></td><td>{strength:.1}</td><td>2</td><td>1</td><td>0</td><td>1</td><td>0</td><td>0</td><td>1</td><td>2.00</td></tr>")),
+        "{page}"
+    );
+    assert!(
+        page.contains("<tr><td>2=</td><td class=\"l\"><a href=\"players/1-Bo.html\">Bo</a></td><td>0.0</td><td>0</td><td>2</td><td>1</td><td>0</td><td>0</td><td>0</td><td>1</td><td>0.00</td></tr>\n<tr><td>2=</td><td class=\"l\"><a href=\"players/2-Cy.html\">Cy</a></td><td>0.0</td><td>0</td><td>1</td><td>0</td><td>0</td><td>0</td><td>0</td><td>1</td><td>0.00</td></tr>\n</table>\n<p class=\"muted\">2 players are at the floor of strength 0 and share their position, the better K/D first.</p>"),
+        "{page}"
+    );
+}
+
+#[test]
+fn player_and_game_pages_split_suicides_from_deaths_by_the_world() {
+    let (ranking, site, _) = read();
+    let shown = site::shown_standings(ranking.ranking());
+    let bo = &shown[1];
+    let page = site::player_page(&site, ranking.ranking(), ranking.matrix(), &shown, bo);
+    assert!(
+        page.contains("<p>Place 2= of 3, strength <b>0.0</b>. 0 frags, 2 deaths, 1 suicide, 0 deaths by the world, 0 team kills, 0 captures in 1 game.</p>"),
+        "{page}"
+    );
+    let ann = site::player_page(
+        &site,
+        ranking.ranking(),
+        ranking.matrix(),
+        &shown,
+        &shown[0],
+    );
+    assert!(
+        ann.contains(". 2 frags, 1 death, 0 suicides, 1 death by the world, 0 team kills, 0 captures in 1 game.</p>"),
+        "{ann}"
+    );
+    assert!(
+        ann.contains("<th>suicides</th><th>world</th><th>score</th>"),
+        "{ann}"
+    );
+    assert!(
+        ann.contains("<td class=\"l\">q3dm1</td><td>2</td><td>1</td><td>0</td><td>1</td><td></td>"),
+        "{ann}"
+    );
+    let game = site::game_page(&site, ranking.ranking(), 0);
+    assert!(
+        game.contains("<th>suicides</th><th>world</th><th>team kills</th>"),
+        "{game}"
+    );
+    assert!(
+        game.contains("<a href=\"../players/1-Bo.html\">Bo</a></td><td></td><td>0</td><td>2</td><td>1</td><td>0</td>"),
+        "{game}"
+    );
+}
+
+/// The chart's labels are text of the page, in CSS px, not SVG text that shrinks with
+/// the chart on a phone.
+#[test]
+fn the_chart_labels_are_outside_the_svg() {
+    let (ranking, site, _) = read();
+    let shown = site::shown_standings(ranking.ranking());
+    let page = site::player_page(
+        &site,
+        ranking.ranking(),
+        ranking.matrix(),
+        &shown,
+        &shown[0],
+    );
+    let strength = ranking
+        .ranking()
+        .strength(ranking.ranking().id("Ann").unwrap());
+    assert!(
+        page.contains(&format!("<figure class=\"chart\">\n<div class=\"plot\">\n<span class=\"y\" style=\"top:4%\">{strength:.0}</span><span class=\"y\" style=\"top:96%\">0</span>\n<svg ")),
+        "{page}"
+    );
+    assert!(
+        page.contains("</svg>\n</div>\n<figcaption>games played (1)</figcaption>\n</figure>"),
+        "{page}"
+    );
+    assert!(!page.contains("<text"), "{page}");
+    // One game: its point is in the middle of the plot.
+    assert!(
+        page.contains("<circle cx=\"300.0\" cy=\"8.0\" r=\"4\""),
+        "{page}"
+    );
+    assert!(
+        page.contains(".chart{margin:0;max-width:44rem;font-size:.8rem;"),
+        "{page}"
+    );
+}
