@@ -96,6 +96,11 @@ fn player_and_game_pages_split_suicides_from_deaths_by_the_world() {
         ann.contains("<th>suicides</th><th>world</th><th>score</th>"),
         "{ann}"
     );
+    // One of each: counted in the singular.
+    assert!(
+        ann.contains("(fragged 1 time, fragged back 0 times)</li>"),
+        "{ann}"
+    );
     assert!(
         ann.contains("<td class=\"l\">q3dm1</td><td>2</td><td>1</td><td>0</td><td>1</td><td></td>"),
         "{ann}"
@@ -144,5 +149,27 @@ fn the_chart_labels_are_outside_the_svg() {
     assert!(
         page.contains(".chart{margin:0;max-width:44rem;font-size:.8rem;"),
         "{page}"
+    );
+}
+
+/// The log's own reason for the end of a game is quoted without its full stop, which the
+/// sentence around it supplies.
+#[test]
+fn a_games_end_is_one_sentence() {
+    let log = LOG.replacen(
+        "  0:10 ShutdownGame:",
+        "  0:09 Exit: Timelimit hit.\n  0:10 ShutdownGame:",
+        1,
+    );
+    let mut ranking = QuakeRanking::new(FragConfig::default());
+    let mut parser = QuakeParser::new();
+    let mut site = SiteData::default();
+    ranking
+        .read_log(&mut parser, "games.log", &mut log.as_bytes(), &mut site)
+        .unwrap();
+    let game = site::game_page(&site, ranking.ranking(), 0);
+    assert!(
+        game.contains("Ended: shut down (Timelimit hit).</p>"),
+        "{game}"
     );
 }

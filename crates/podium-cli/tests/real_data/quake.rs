@@ -188,7 +188,13 @@ fn qgames_site_links_resolve_and_pages_are_well_formed() {
         game.contains("Isgalamido</a></td><td>77</td><td>24</td>"),
         "{game}"
     );
-    assert!(game.contains("Capturelimit hit."));
+    assert!(
+        game.contains("Ended: shut down (Capturelimit hit)."),
+        "{game}"
+    );
     let index = std::fs::read_to_string(root.join("index.html")).unwrap();
-    assert!(index.contains("1069 kills read"));
+    assert!(
+        index.contains("Read 5,306 lines: 21 games (1 cut off), 1,069 kills"),
+        "{index}"
+    );
 }

@@ -691,8 +691,10 @@ pub fn player_page(
             let back = matrix.get(v, id);
             let _ = writeln!(
                 body,
-                "<li>Favourite victim: {} (fragged {n} times, fragged back {back} times)</li>",
-                name_link(ranking, v, "../")
+                "<li>Favourite victim: {} (fragged {}, fragged back {})</li>",
+                name_link(ranking, v, "../"),
+                count(u64::from(n), "time"),
+                count(u64::from(back), "time")
             );
         }
         None => body.push_str("<li>Favourite victim: none</li>\n"),
@@ -702,8 +704,10 @@ pub fn player_page(
             let back = matrix.get(id, k);
             let _ = writeln!(
                 body,
-                "<li>Nemesis: {} (fragged this player {n} times, fragged back {back} times)</li>",
-                name_link(ranking, k, "../")
+                "<li>Nemesis: {} (fragged this player {}, fragged back {})</li>",
+                name_link(ranking, k, "../"),
+                count(u64::from(n), "time"),
+                count(u64::from(back), "time")
             );
         }
         None => body.push_str("<li>Nemesis: none</li>\n"),
@@ -774,9 +778,11 @@ pub fn game_page(site: &SiteData, ranking: &FragRanking, i: usize) -> String {
         g.number,
         escape(&g.file),
         end,
+        // The log's own reason ("Timelimit hit.") without its full stop: the sentence
+        // ends after it.
         g.exit
             .as_ref()
-            .map(|e| format!(" ({})", escape(e)))
+            .map(|e| format!(" ({})", escape(e.trim_end_matches('.'))))
             .unwrap_or_default()
     );
     if let Some((red, blue)) = g.team_score {
