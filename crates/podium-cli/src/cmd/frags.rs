@@ -11,7 +11,7 @@ use comfy_table::{presets::UTF8_BORDERS_ONLY, CellAlignment, Table};
 use podium::frags::{static_strengths, FragConfig, FragStats};
 use podium::Configure;
 use podium_io::quake::ranking::QuakeRanking;
-use podium_io::quake::site::SiteData;
+use podium_io::quake::site::{self, thousands, SiteData};
 use podium_io::quake::{LineReader, LogSummary, QuakeParser};
 
 use crate::output::{count, noun, Format};
@@ -96,18 +96,6 @@ fn config(settings: &[String]) -> anyhow::Result<FragConfig> {
     Ok(config)
 }
 
-fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// One line on what a log held, plus the lines skipped.
 pub fn describe(name: &str, s: &LogSummary) -> String {
     // `n` things, the number with its thousands marked.
@@ -174,35 +162,18 @@ fn rows<'a>(reading: &'a Reading, args: &Args) -> Vec<Row<'a>> {
         }
         out
     } else {
-        let mut out = Vec::new();
-        let mut position = 0;
-        let mut last = None;
-        for s in r.standings() {
-            if s.stats.games == 0 && s.stats.deaths == 0 && s.stats.frags == 0 {
-                continue; // connected, never fragged or died
-            }
-            if last != Some(s.strength) {
-                position = out.len() + 1;
-                last = Some(s.strength);
-            }
-            out.push(Row {
-                position,
-                player: r.name(s.id),
-                strength: s.strength,
-                stats: s.stats,
+        // The rows the site lists too: equal strengths (most often several at the floor
+        // of 0) share their position, the better frag balance first.
+        site::shown_standings(r)
+            .into_iter()
+            .map(|s| Row {
+                position: s.position,
+                player: r.name(s.standing.id),
+                strength: s.standing.strength,
+                stats: s.standing.stats,
                 opponents: None,
-            });
-        }
-        // Players of equal strength (most often several at the floor of 0) share their
-        // position; among them, the better frag balance is listed first.
-        out.sort_by(|a, b| {
-            a.position
-                .cmp(&b.position)
-                .then(kd(&b.stats).total_cmp(&kd(&a.stats)))
-                .then(b.stats.frags.cmp(&a.stats.frags))
-                .then(a.player.cmp(b.player))
-        });
-        out
+            })
+            .collect()
     }
 }
 

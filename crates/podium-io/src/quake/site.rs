@@ -526,8 +526,10 @@ fn kd(s: &podium::frags::FragStats) -> f64 {
     f64::from(s.frags) / f64::from(s.deaths.max(1))
 }
 
-/// `n` with its thousands marked, as the summary line of `podium frags` writes it.
-fn thousands(n: u64) -> String {
+/// `n` with its thousands marked (`5,306`), as the summary line of `podium frags` and
+/// the site write it.
+#[must_use]
+pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
