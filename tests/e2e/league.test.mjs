@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { base, createLeague, launch } from "./helpers.mjs";
+import { base, createLeague, launch, post } from "./helpers.mjs";
 
 const shots = process.env.E2E_SCREENSHOTS;
 // `violations`: what the browser reports as blocked by the pages' content security policy.
@@ -293,6 +293,48 @@ test("a game entered with a seat and a faction rates both kinds", async () => {
   assert.equal(await page.locator("#game-rows .game-row").first().locator(".factor-input").count(), 2);
   assert.match(await page.textContent("main"), /--factor faction --factor seat/);
   if (shots) await page.screenshot({ path: join(shots, "factions.png"), fullPage: true });
+});
+
+test("the offline command carries the league's parameters and says it leaves out the seasons' resets", async () => {
+  const res = await fetch(`${base}/api/leagues`, {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "Offline E2E", system: "sme", config: { k: 24, scale: 400 } }),
+  });
+  assert.equal(res.status, 201);
+  const l = await res.json();
+  const game = (id, order, cars) => ({ id, results: order.map((player, i) => ({ player, rank: i + 1, factors: { car: cars[i] } })) });
+  await post(l, game("r1", ["ann", "bo", "cy"], ["red", "blue", "blue"]));
+  await post(l, game("r2", ["bo", "ann", "cy"], ["blue", "red", "red"]));
+  await post(l, game("r3", ["ann", "cy", "bo"], ["blue", "red", "red"]));
+  await page.goto(`${base}/leagues/${l.id}`);
+  await page.locator("#factors tbody tr").first().waitFor();
+  // k differs from sme's default, scale does not. The command gives, from the downloaded
+  // games, ann 1520.94, bo 1499.79, cy 1479.27 (without --set k=24: ann 1526.59): the
+  // league's own board.
+  assert.equal(await page.textContent("#offline-command"), "podium rate ledger.jsonl --system sme --set k=24 --factor car");
+  const api = await (await fetch(`${base}/api/leagues/${l.id}/leaderboard`)).json();
+  assert.deepEqual(api.map((r) => [r.player, r.rating.toFixed(2)]), [["ann", "1520.94"], ["bo", "1499.79"], ["cy", "1479.27"]]);
+  assert.equal(await page.locator("#offline-seasons").count(), 0);
+
+  // A second season: the command rates without its reset, and says so.
+  const started = await fetch(`${base}/api/leagues/${l.id}/seasons`, {
+    method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${l.admin_token}` },
+    body: JSON.stringify({ name: "Winter", reset: { kind: "hard" } }),
+  });
+  assert.equal(started.status, 201, await started.text());
+  await page.reload();
+  await page.locator("#offline-seasons").waitFor();
+  assert.match(await page.textContent("#data"), /--set k=24 --factor car, which rates every game as one season, without the resets of the league's seasons/);
+
+  // A list parameter as the command line takes it, a boolean, and no factor.
+  const km = await fetch(`${base}/api/leagues`, {
+    method: "POST", headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: "Offline list E2E", system: "kalman-mmr", config: { taus: "0,25", robust: false } }),
+  });
+  assert.equal(km.status, 201);
+  await page.goto(`${base}/leagues/${(await km.json()).id}`);
+  await page.locator("#empty-board").waitFor();
+  assert.equal(await page.textContent("#offline-command"), "podium rate ledger.jsonl --system kalman-mmr --set taus=0,25 --set robust=false");
 });
 
 test("a system with uncertainty shows each factor's σ", async () => {

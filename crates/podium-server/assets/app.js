@@ -633,6 +633,18 @@ async function ledgerOf(id) {
   return (await res.text()).split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
 }
 
+// The `podium rate` command that rates a league's downloaded games as the league does: its
+// system, each parameter it sets away from the system's default as `--set NAME=VALUE` (the
+// value as the API gives it, which is how the command line reads it: `taus=0,25`), and its
+// factor kinds.
+function offlineCommand(l, specs, kinds) {
+  const spec = specs.find((s) => s.name === l.system);
+  const defaults = new Map((spec ? spec.params : []).map((p) => [p.name, p.default]));
+  const quoted = (v) => (/^[\w.,+-]+$/.test(v) ? v : `'${v.replace(/'/g, "'\\''")}'`);
+  const sets = l.params.filter((p) => p.value !== defaults.get(p.name)).map((p) => ` --set ${p.name}=${quoted(p.value)}`);
+  return `podium rate ledger.jsonl --system ${l.system}${sets.join("")}${kinds.map((k) => ` --factor ${k}`).join("")}`;
+}
+
 async function league(id) {
   const board = h("div", { class: "scroll", id: "board" });
   const factors = h("section", { id: "factors-section", hidden: true });
@@ -643,9 +655,10 @@ async function league(id) {
   // settings it was given.
   const learned = h("div", { id: "learned" });
   let current = null, players = [], list = null;
+  const systems = api("/api/systems");
   async function refresh() {
-    const [l, rows, table, ledger, voided] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/leaderboard`),
-      api(`/api/leagues/${id}/factors`), ledgerOf(id), api(`/api/leagues/${id}/voided`)]);
+    const [l, rows, table, ledger, voided, seasons, specs] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/leaderboard`),
+      api(`/api/leagues/${id}/factors`), ledgerOf(id), api(`/api/leagues/${id}/voided`), api(`/api/leagues/${id}/seasons`), systems]);
     current = l;
     players = rows.map((r) => r.player);
     document.title = `podium — ${l.name}`;
@@ -664,7 +677,8 @@ async function league(id) {
     ] : []));
     const kinds = [...new Set(table.map((f) => f.kind))];
     data.replaceChildren(h("h2", {}, "Data"), h("p", {}, h("a", { href: `/api/leagues/${id}/matches` }, "Download the games (JSON Lines)"),
-      " — rate them offline with ", h("code", { id: "offline-command" }, `podium rate ledger.jsonl --system ${l.system}${kinds.map((k) => ` --factor ${k}`).join("")}`)));
+      " — rate them offline with ", h("code", { id: "offline-command" }, offlineCommand(l, specs, kinds)),
+      seasons.length > 1 ? h("span", { id: "offline-seasons" }, ", which rates every game as one season, without the resets of the league's seasons") : null));
     if (list) list.update(ledger, voided);
     return { ledger, voided, kinds };
   }
