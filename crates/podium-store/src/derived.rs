@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use podium::{League, Match, RatingSystem};
+use rayon::prelude::*;
 
 use crate::error::StoreError;
 use crate::types::{
@@ -517,6 +518,13 @@ impl<'a> Ordered<'a> {
         }
     }
 }
+
+/// A chunk of the board's JSON rows, and where each player's row is in it.
+type RowChunk = (Vec<u8>, Vec<(usize, Span)>);
+
+/// Rows of the board's JSON made by one task: a chunk is a few hundred microseconds of
+/// work, and a board of 100,000 players is 25 of them.
+const BOARD_CHUNK: usize = 4_096;
 
 /// Versions of boards, unique over every league of the process: a replay starts a new
 /// `Derived` whose boards must not share a version with the one it replaces.
@@ -1146,10 +1154,11 @@ impl Derived {
             league,
             self.sorted[order as usize].get_or_init(|| {
                 let mut places: Vec<Standing> = (0..league.players().len())
+                    .into_par_iter()
                     .filter(|&i| league.player(i).stats.games > 0)
                     .map(|i| Standing::of(league, i, order))
                     .collect();
-                places.sort_unstable_by(|a, b| {
+                places.par_sort_unstable_by(|a, b| {
                     a.tier
                         .cmp(&b.tier)
                         .then_with(|| b.rating.value.total_cmp(&a.rating.value))
@@ -1347,27 +1356,53 @@ impl Derived {
         let mut spans = std::mem::take(&mut cache.spans);
         spans.resize(self.league.players().len(), None);
         out.push(b'[');
-        let mut digits = [0u8; 20];
-        for (k, (i, reported)) in ordered.starting_at(0).enumerate() {
-            if k > 0 {
-                out.push(b',');
-            }
-            out.extend_from_slice(b"{\"position\":");
-            out.extend_from_slice(decimal(k + 1, &mut digits));
-            out.push(b',');
-            let rating = reported.unwrap_or_else(|| self.league.current(i));
-            let start = out.len();
-            match &spans[i] {
-                Some(span) if span.shows(&rating) => {
-                    out.extend_from_slice(&prev[span.bytes.clone()]);
+        // The rows are made in chunks on the machine's cores (a system that learns may
+        // have to make every row again after a write), each chunk into a buffer of its
+        // own, then copied into `out` in order.
+        let players: Vec<(usize, Option<podium::Rating>)> = ordered.starting_at(0).collect();
+        let old = &spans;
+        let chunks: Vec<RowChunk> = players
+            .par_chunks(BOARD_CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut out = Vec::with_capacity(chunk.len() * 240);
+                let mut made = Vec::with_capacity(chunk.len());
+                let mut digits = [0u8; 20];
+                for (j, &(i, reported)) in chunk.iter().enumerate() {
+                    let k = c * BOARD_CHUNK + j;
+                    if k > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(b"{\"position\":");
+                    out.extend_from_slice(decimal(k + 1, &mut digits));
+                    out.push(b',');
+                    let rating = reported.unwrap_or_else(|| self.league.current(i));
+                    let start = out.len();
+                    match &old[i] {
+                        Some(span) if span.shows(&rating) => {
+                            out.extend_from_slice(&prev[span.bytes.clone()]);
+                        }
+                        _ => self.piece_into(&mut out, i, rating),
+                    }
+                    made.push((
+                        i,
+                        Span {
+                            bytes: start..out.len(),
+                            value: rating.value.to_bits(),
+                            sigma: rating.sigma.map(f64::to_bits),
+                        },
+                    ));
                 }
-                _ => out.extend_from_slice(&self.piece(i, rating)),
+                (out, made)
+            })
+            .collect();
+        for (bytes, made) in chunks {
+            let base = out.len();
+            out.extend_from_slice(&bytes);
+            for (i, mut span) in made {
+                span.bytes = base + span.bytes.start..base + span.bytes.end;
+                spans[i] = Some(span);
             }
-            spans[i] = Some(Span {
-                bytes: start..out.len(),
-                value: rating.value.to_bits(),
-                sigma: rating.sigma.map(f64::to_bits),
-            });
         }
         out.push(b']');
         cache.spans = spans;
@@ -1383,14 +1418,18 @@ impl Derived {
         json
     }
 
-    /// A player's row as JSON after its position: `"player":…}`.
-    fn piece(&self, index: usize, rating: podium::Rating) -> Vec<u8> {
+    /// A player's row as JSON after its position, `"player":…}`, written at the end of
+    /// `out`.
+    fn piece_into(&self, out: &mut Vec<u8>, index: usize, rating: podium::Rating) {
         const HEAD: &[u8] = b"{\"position\":0,";
-        let mut row = serde_json::to_vec(&self.row_of(0, index, Some(rating)))
+        let start = out.len();
+        serde_json::to_writer(&mut *out, &self.row_of(0, index, Some(rating)))
             .expect("a board row serialises");
-        debug_assert!(row.starts_with(HEAD), "position is the first field");
-        row.drain(..HEAD.len());
-        row
+        debug_assert!(
+            out[start..].starts_with(HEAD),
+            "position is the first field"
+        );
+        out.drain(start..start + HEAD.len());
     }
 
     /// The leaderboard in the default order ([`Derived::compute_board_in`]).
@@ -1748,5 +1787,55 @@ mod tests {
         assert!(carried("dee").is_empty());
         let json = serde_json::to_value(d.player("dee").unwrap()).unwrap();
         assert!(json["history"][0].get("factors").is_none(), "{json}");
+    }
+
+    /// A board of more players than one chunk of rows holds is the JSON of its rows, in
+    /// order, after the first read and after writes that move some rows or all of them
+    /// (a system that learns) and reuse the others.
+    #[test]
+    fn a_board_of_several_chunks_is_the_json_of_its_rows() {
+        for system in ["kalman-mmr", "sme"] {
+            let mut d = Derived::new(
+                podium::system(system, &podium::Settings::new()).unwrap(),
+                Checkpoints::default(),
+            );
+            let names: Vec<String> = (0..2 * BOARD_CHUNK + 100)
+                .map(|i| format!("p{i:05}"))
+                .collect();
+            let mut seq = 0;
+            let mut play = |d: &mut Derived, players: &[&str]| {
+                seq += 1;
+                let e = entry(seq, players);
+                d.apply(&e, &to_match(&e).unwrap()).unwrap();
+            };
+            for four in names.chunks(4) {
+                let v: Vec<&str> = four.iter().map(String::as_str).collect();
+                if v.len() > 1 {
+                    play(&mut d, &v);
+                }
+            }
+            for round in 0..3 {
+                for order in podium::Order::ALL {
+                    let json = d.board_json_in(order);
+                    let rows = d.compute_board_in(order);
+                    assert_eq!(json.rows, rows.len());
+                    assert!(rows.len() > 2 * BOARD_CHUNK, "{}", rows.len());
+                    assert!(
+                        *json.json == serde_json::to_vec(&rows).unwrap(),
+                        "{system}, round {round}, {order:?}"
+                    );
+                }
+                // A few players move, from the far end of the board to its top.
+                let k = names.len() - 1 - round;
+                play(
+                    &mut d,
+                    &[
+                        names[k].as_str(),
+                        names[round].as_str(),
+                        names[BOARD_CHUNK + round].as_str(),
+                    ],
+                );
+            }
+        }
     }
 }
