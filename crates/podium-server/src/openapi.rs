@@ -203,7 +203,7 @@ pub fn document() -> Value {
                 "League": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "system": {"type": "string"},
                     "config": {"type": "array"}, "params": {"type": "array"}, "has_sigma": {"type": "boolean"},
                     "learned": learned(),
-                    "performances": {"type": "boolean", "description": "Whether a change's `expected` and `actual` are performances on the rating scale (the Elo-MMR family) rather than scores from 0 (behind everyone) to 1 (ahead of everyone)"},
+                    "performances": {"type": "boolean", "description": "Whether a change's `expected` and `actual` are performances on the rating scale (the Elo-MMR family and the default) rather than scores, whose range depends on the system: 0 to 1 for elo, whitewhale and the Bayesian systems; 0 to 2 for sme (the entries just above and below); 0 to N - 1 for pairwise; a chance of winning for mes and proportional; shares summing to 1 for shares"},
                     "matches": {"type": "integer"}, "players": {"type": "integer"},
                     "ready": {"type": "boolean", "description": "false while the league is being loaded (counts are 0 then, or those of the ratings it was restored from while its whole ledger is rated: its board is served meanwhile)"}}},
                 "Result": {"type": "object", "required": ["player"], "properties": {
