@@ -50,7 +50,7 @@ fn the_ranking_page_says_what_the_table_says() {
     );
     let page = site::index_page(&site, ranking.ranking(), &shown, parser.summary());
     assert!(
-        page.contains("<p>Read 11 lines: 2 games (0 cut off), 4 kills (1 by the world, 1 suicide, 0 team kills); no lines skipped.</p>\n<p>Rated and listed below: the 1 game with kills or captures (the other 1 had none), and the 3 players in them.</p>"),
+        page.contains("<p>Read 11 lines, 2 games (0 cut off), 4 kills (1 by the world, 1 suicide, 0 team kills); no lines skipped.</p>\n<p>Rated and listed below: the 1 game with kills or captures (the other 1 had none), and the 3 players in them.</p>"),
         "{page}"
     );
     assert!(

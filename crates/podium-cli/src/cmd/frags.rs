@@ -98,31 +98,8 @@ fn config(settings: &[String]) -> anyhow::Result<FragConfig> {
 
 /// One line on what a log held, plus the lines skipped.
 pub fn describe(name: &str, s: &LogSummary) -> String {
-    // `n` things, the number with its thousands marked.
-    let n = |n: u64, thing: &str| format!("{} {}", thousands(n), noun(n, thing));
-    let mut out = format!(
-        "{name}: {}, {} ({} cut off), {} ({} by the world, {}, {})",
-        n(s.lines, "line"),
-        n(u64::from(s.games), "game"),
-        thousands(u64::from(s.cut_off)),
-        n(s.kills, "kill"),
-        thousands(s.world_kills),
-        n(s.suicides, "suicide"),
-        n(s.team_kills, "team kill")
-    );
-    if s.repaired > 0 {
-        out.push_str(&format!(", {} repaired", s.repaired));
-    }
-    if s.skipped() == 0 {
-        out.push_str("; no lines skipped");
-    } else {
-        out.push_str(&format!(
-            "; skipped {} ({} not recognised, {} malformed, {} too long)",
-            n(s.skipped(), "line"),
-            s.unrecognised,
-            s.malformed,
-            s.overlong
-        ));
+    let mut out = format!("{name}: {}", s.in_words());
+    if s.skipped() > 0 {
         for e in &s.examples {
             out.push_str(&format!("\n  line {} ({}): {}", e.line, e.reason, e.text));
         }

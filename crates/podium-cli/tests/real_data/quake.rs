@@ -194,7 +194,7 @@ fn qgames_site_links_resolve_and_pages_are_well_formed() {
     );
     let index = std::fs::read_to_string(root.join("index.html")).unwrap();
     assert!(
-        index.contains("Read 5,306 lines: 21 games (1 cut off), 1,069 kills"),
+        index.contains("Read 5,306 lines, 21 games (1 cut off), 1,069 kills"),
         "{index}"
     );
 }

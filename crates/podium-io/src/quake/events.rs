@@ -268,6 +268,40 @@ impl LogSummary {
         self.unrecognised + self.malformed + self.overlong
     }
 
+    /// What was read, in words, as `podium frags` and its stats site say it: `5,306
+    /// lines, 21 games (1 cut off), 1,069 kills (240 by the world, 61 suicides, 0 team
+    /// kills), 1 repaired; no lines skipped` (or `; skipped 6 lines (3 not recognised, 2
+    /// malformed, 1 too long)`).
+    #[must_use]
+    pub fn in_words(&self) -> String {
+        use super::site::{count, thousands};
+        let mut out = format!(
+            "{}, {} ({} cut off), {} ({} by the world, {}, {})",
+            count(self.lines, "line"),
+            count(u64::from(self.games), "game"),
+            thousands(u64::from(self.cut_off)),
+            count(self.kills, "kill"),
+            thousands(self.world_kills),
+            count(self.suicides, "suicide"),
+            count(self.team_kills, "team kill")
+        );
+        if self.repaired > 0 {
+            out.push_str(&format!(", {} repaired", thousands(self.repaired)));
+        }
+        if self.skipped() == 0 {
+            out.push_str("; no lines skipped");
+        } else {
+            out.push_str(&format!(
+                "; skipped {} ({} not recognised, {} malformed, {} too long)",
+                count(self.skipped(), "line"),
+                thousands(self.unrecognised),
+                thousands(self.malformed),
+                thousands(self.overlong)
+            ));
+        }
+        out
+    }
+
     /// Adds another summary's counts (examples are kept up to 10).
     pub fn merge(&mut self, other: &LogSummary) {
         self.lines += other.lines;

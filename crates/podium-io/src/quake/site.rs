@@ -542,7 +542,7 @@ pub fn thousands(n: u64) -> String {
 }
 
 /// `n` and `thing`, plural unless `n` is 1: `1 game`, `2,000 kills`.
-fn count(n: u64, thing: &str) -> String {
+pub(crate) fn count(n: u64, thing: &str) -> String {
     let s = if n == 1 { "" } else { "s" };
     format!("{} {thing}{s}", thousands(n))
 }
@@ -550,31 +550,7 @@ fn count(n: u64, thing: &str) -> String {
 /// What the logs held, as the summary line of `podium frags` on standard error says it,
 /// and which games and players the site shows.
 fn read_sentence(site: &SiteData, shown: usize, summary: &LogSummary) -> String {
-    let mut read = format!(
-        "Read {}: {} ({} cut off), {} ({} by the world, {}, {})",
-        count(summary.lines, "line"),
-        count(u64::from(summary.games), "game"),
-        thousands(u64::from(summary.cut_off)),
-        count(summary.kills, "kill"),
-        thousands(summary.world_kills),
-        count(summary.suicides, "suicide"),
-        count(summary.team_kills, "team kill")
-    );
-    if summary.repaired > 0 {
-        let _ = write!(read, ", {} repaired", thousands(summary.repaired));
-    }
-    if summary.skipped() == 0 {
-        read.push_str("; no lines skipped.");
-    } else {
-        let _ = write!(
-            read,
-            "; skipped {} ({} not recognised, {} malformed, {} too long).",
-            count(summary.skipped(), "line"),
-            summary.unrecognised,
-            summary.malformed,
-            summary.overlong
-        );
-    }
+    let read = format!("Read {}.", summary.in_words());
     let rated = site.games.len() as u64;
     let without = u64::from(summary.games).saturating_sub(rated);
     let left_out = if without == 0 {
