@@ -1,9 +1,11 @@
 //! JSON Lines: one match per line,
 //! `{"match":"g1","time":"2024-05-01","results":[{"player":"ann","rank":1},{"player":"bo","rank":2}]}`.
 //! Result fields are those of the long CSV (`player`, `rank` or `score`, `team`, `weight`).
-//! Blank lines are ignored. `time` may be left out of the first matches only: once a match
-//! has a time, every later match needs one ([`crate::times_expected`]), as the league
-//! server's export of a league that began without dates has it. A line is one match, so a
+//! Blank lines are ignored, but a file without a match (empty, or blank lines only) is an
+//! error, as an empty CSV file is. `time` may
+//! be left out of the first matches only: once a match has a time, every later match
+//! needs one ([`crate::times_expected`]), as the league server's export of a league that
+//! began without dates has it. A line is one match, so a
 //! match id given again is a second match under the first one's id, and an error; and a
 //! line that is not a readable match (not JSON, not a match object, without a match id,
 //! not UTF-8) is a bad match of its own ([`ReadError::BadLine`] when its id is not
@@ -265,8 +267,9 @@ pub struct JsonlMatches<R: BufRead> {
     factor_seen: Vec<bool>,
     /// The longest line read, in bytes ([`crate::MAX_JSON_LINE`]).
     limit: usize,
-    /// The first and the last line that are not blank, once read (0 before): a factor
-    /// field that no result has is named missing at the first, for the lines between.
+    /// The first and the last line that are not blank, once read (0 before): a file
+    /// without one holds no match, and a factor field that no result has is named
+    /// missing at the first, for the lines between.
     first: u64,
     last: u64,
 }
@@ -362,6 +365,22 @@ impl<R: BufRead> JsonlMatches<R> {
     #[must_use]
     pub fn line(&self) -> u64 {
         self.line
+    }
+
+    /// The error of a source without a match, empty or of blank lines only, at its end:
+    /// most likely the wrong file, and rating it would print an empty board.
+    fn no_match(&self) -> ReadError {
+        const EXPECTED: &str = "expected one match per line, like {\"match\":..,\"results\":[..]}";
+        let message = match self.line {
+            0 => format!("empty file: {EXPECTED}"),
+            1 => format!("the file holds no matches: its only line is blank ({EXPECTED})"),
+            n => format!("the file holds no matches: its {n} lines are blank ({EXPECTED})"),
+        };
+        ReadError::Format {
+            file: self.file.clone(),
+            line: 1,
+            message,
+        }
     }
 
     fn parse(&mut self) -> Result<Match, ReadError> {
@@ -832,24 +851,25 @@ impl<R: BufRead> Iterator for JsonlMatches<R> {
             match line.read_until(b'\n', &mut self.buf) {
                 Ok(0) => {
                     self.finished = true;
+                    if self.first == 0 {
+                        return Some(Err(self.no_match()));
+                    }
                     if let Some(k) = self.factor_seen.iter().position(|seen| !seen) {
-                        if self.first > 0 {
-                            // Named at the file's first match, as a CSV file's missing
-                            // column is at its header: no line of the file has it.
-                            let lines = if self.first == self.last {
-                                format!("line {}", self.first)
-                            } else {
-                                format!("lines {} to {}", self.first, self.last)
-                            };
-                            return Some(Err(ReadError::Format {
-                                file: self.file.clone(),
-                                line: self.first,
-                                message: format!(
-                                    "no result has the field `{}`, named as a factor field, in the whole file ({lines}; the field is found in any case)",
-                                    self.factor_kinds[k]
-                                ),
-                            }));
-                        }
+                        // Named at the file's first match, as a CSV file's missing column
+                        // is at its header: no line of the file has it.
+                        let lines = if self.first == self.last {
+                            format!("line {}", self.first)
+                        } else {
+                            format!("lines {} to {}", self.first, self.last)
+                        };
+                        return Some(Err(ReadError::Format {
+                            file: self.file.clone(),
+                            line: self.first,
+                            message: format!(
+                                "no result has the field `{}`, named as a factor field, in the whole file ({lines}; the field is found in any case)",
+                                self.factor_kinds[k]
+                            ),
+                        }));
                     }
                 }
                 Ok(n) => {
