@@ -35,6 +35,10 @@ pub struct InputArgs {
     /// Note the matches rated, to save them with the league (`--save`).
     #[arg(skip)]
     pub note_ids: bool,
+    /// The factors of `--factor` are read and left out of every match, for a system
+    /// that rates none ([`InputArgs::leave_out_factors`]).
+    #[arg(skip)]
+    pub left_out: bool,
 }
 
 impl InputArgs {
@@ -72,6 +76,56 @@ impl InputArgs {
         )
     }
 }
+
+impl InputArgs {
+    /// For a system (or smoother) `name` that rates no factors: takes `--factor` where it
+    /// is there to read the files, every input being JSON Lines (whose results refuse a
+    /// field not read as a factor), and says on standard error that the factors are read
+    /// and left out: every match is then rated as if its results had no such field.
+    /// Returns false, taking nothing, for other inputs (a CSV column not named is not
+    /// read, so `--factor` only asks for a rating the system cannot give): the caller
+    /// refuses it, with [`FACTOR_NOT_NEEDED`].
+    pub fn leave_out_factors(&mut self, name: &str) -> bool {
+        if self.factors.is_empty() {
+            return true;
+        }
+        let jsonl = match self.input_format {
+            Some(InputFormatArg::Jsonl) => true,
+            Some(InputFormatArg::Csv) => false,
+            None => self
+                .files
+                .iter()
+                .all(|f| f != "-" && InputFormat::from_path(f) == InputFormat::Jsonl),
+        };
+        if !jsonl {
+            return false;
+        }
+        let fields = match self.factors.as_slice() {
+            [one] => format!("the field {one} is"),
+            [rest @ .., last] => format!("the fields {} and {last} are", rest.join(", ")),
+            [] => unreachable!("checked above"),
+        };
+        eprintln!("note: {name} rates no factors: {fields} read and left out");
+        self.left_out = true;
+        true
+    }
+
+    /// As [`InputArgs::check_system`], but a system that rates no factors takes
+    /// `--factor` where it is there to read JSON Lines ([`InputArgs::leave_out_factors`]).
+    ///
+    /// # Errors
+    /// `--factor` for other inputs and a system that does not rate factors.
+    pub fn factors_for(&mut self, system: &dyn RatingSystem) -> anyhow::Result<()> {
+        if system.capabilities().rates_factors || self.leave_out_factors(system.name()) {
+            return Ok(());
+        }
+        self.check_system(system)
+            .map_err(|e| anyhow::anyhow!("{e}; {FACTOR_NOT_NEEDED}"))
+    }
+}
+
+/// What a system that rates no factors makes of `--factor` over CSV.
+pub const FACTOR_NOT_NEEDED: &str = "without --factor a CSV column is not read (a JSON Lines field, of a .jsonl file or with --input-format jsonl, is read with --factor and left out)";
 
 /// The registered systems that rate factors ([`Capabilities::rates_factors`](podium::Capabilities::rates_factors)).
 pub fn factor_systems() -> Vec<&'static str> {
@@ -159,6 +213,9 @@ pub fn new_league(system: &SystemArgs, initial: &InitialArgs) -> anyhow::Result<
 /// A file that cannot be read, or (without `--skip-bad`) every bad match found: the
 /// league must not be shown then.
 pub fn rate(input: &InputArgs, league: &mut League) -> anyhow::Result<Ingested> {
+    if input.left_out {
+        return rate_left_out(input, league, |_, _, _| Ok(()));
+    }
     with_progress(input, |reading| {
         ingest::rate(&input.inputs(), league, reading).map_err(|e| explain(e, "rated", "rate"))
     })
@@ -173,6 +230,9 @@ pub fn rate_each(
     league: &mut League,
     each: impl FnMut(&League, &Match, &MatchReport) -> anyhow::Result<()>,
 ) -> anyhow::Result<Ingested> {
+    if input.left_out {
+        return rate_left_out(input, league, each);
+    }
     with_progress(input, |reading| {
         ingest::rate_each(&input.inputs(), league, reading, each)
             .map_err(|e| explain(e, "rated", "rate"))
@@ -185,9 +245,74 @@ pub fn rate_each(
 /// # Errors
 /// A file that cannot be read, or (without `--skip-bad`) every bad match found.
 pub fn load(input: &InputArgs) -> anyhow::Result<Loaded> {
-    with_progress(input, |reading| {
+    let mut loaded = with_progress(input, |reading| {
         ingest::load(&input.inputs(), reading).map_err(|e| explain(e, "evaluated", "evaluate"))
-    })
+    })?;
+    if input.left_out {
+        for m in &mut loaded.matches {
+            *m = m.without_factors();
+        }
+    }
+    Ok(loaded)
+}
+
+/// [`rate_each`] for inputs whose factors are read and left out
+/// ([`InputArgs::left_out`]): every match is read, then rated without its factors.
+/// A match the system refuses names its id (the line is not known here).
+fn rate_left_out(
+    input: &InputArgs,
+    league: &mut League,
+    mut each: impl FnMut(&League, &Match, &MatchReport) -> anyhow::Result<()>,
+) -> anyhow::Result<Ingested> {
+    let mut refused: Vec<(String, podium::RateError)> = Vec::new();
+    let mut failed: Option<anyhow::Error> = None;
+    let mut done = with_progress(input, |reading| {
+        ingest::load_each(&input.inputs(), reading, |m| {
+            if failed.is_some() || (!refused.is_empty() && !input.skip_bad) {
+                return;
+            }
+            let blind = m.without_factors();
+            match league.apply(&blind) {
+                Ok(report) => {
+                    if let Err(e) = each(league, &blind, &report) {
+                        failed = Some(e);
+                    }
+                }
+                Err(e) => refused.push((m.id().to_string(), e)),
+            }
+        })
+        .map_err(|e| explain(e, "rated", "rate"))
+    })?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    if let Some((id, e)) = refused.first() {
+        if !input.skip_bad || league.matches_rated() == 0 {
+            anyhow::bail!(
+                "match {id:?} cannot be rated: {e}; nothing rated{}",
+                if input.skip_bad {
+                    " (no match could be)"
+                } else {
+                    " (use --skip-bad to rate the rest)"
+                }
+            );
+        }
+        // The matches refused were read, so noted: they are not rated.
+        let ids: std::collections::HashSet<u64> = refused
+            .iter()
+            .map(|(id, _)| ingest::match_fingerprint(id))
+            .collect();
+        done.rated_ids.retain(|fp| !ids.contains(fp));
+        eprintln!(
+            "skipped {} match{} the system cannot rate:",
+            refused.len(),
+            if refused.len() == 1 { "" } else { "es" }
+        );
+        for (id, e) in &refused {
+            eprintln!("  match {id:?}: {e}");
+        }
+    }
+    Ok(done)
 }
 
 /// An error of the readers as the command line says it: bad matches with what was not

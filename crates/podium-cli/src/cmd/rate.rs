@@ -102,7 +102,15 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.save {
         check_save(path, &args)?;
     }
-    args.input.check_system(league.system())?;
+    if args.factor_table && !league.system().capabilities().rates_factors {
+        anyhow::bail!(
+            "--factors lists the factors rated, but system {} rates none; systems that do: {}",
+            league.system().name(),
+            ingest::factor_systems().join(", ")
+        );
+    }
+    // A system that rates no factors reads JSON Lines factor fields and leaves them out.
+    args.input.factors_for(league.system())?;
     if let Some(spec) = &args.seasons.seasons {
         for (set, flag) in [
             (args.history.is_some(), "--history"),
@@ -144,7 +152,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     let mut inputs: Vec<&str> = args.input.files.iter().map(String::as_str).collect();
     inputs.extend(args.initial.initial.as_deref());
     let mut history = csv::Writer::from_writer(Output::create(path, &inputs)?);
-    let factored = !args.input.factors.is_empty();
+    let factored = !args.input.factors.is_empty() && !args.input.left_out;
     let mut header = HISTORY_HEADER.to_vec();
     if factored {
         header.extend(["factor_kind", "factor_value"]);

@@ -475,3 +475,103 @@ fn factor_kind_named_like_a_field_is_refused_everywhere() {
         );
     }
 }
+
+#[test]
+fn json_lines_factor_fields_are_read_and_left_out_by_what_rates_no_factors() {
+    let d = Dir::new("factors-left-out");
+    let with = d.file(
+        "ledger.jsonl",
+        concat!(
+            r#"{"match":"r1","time":"2024-05-01","results":[{"player":"ann","rank":1,"car":"red"},{"player":"bo","rank":2,"car":"blue"},{"player":"cy","rank":3,"car":"red"}]}"#,
+            "\n",
+            r#"{"match":"r2","time":"2024-05-08","results":[{"player":"bo","rank":1,"car":"blue"},{"player":"cy","rank":2},{"player":"ann","rank":3,"car":"red"}]}"#,
+            "\n"
+        ),
+    );
+    let without = d.file(
+        "plain.jsonl",
+        concat!(
+            r#"{"match":"r1","time":"2024-05-01","results":[{"player":"ann","rank":1},{"player":"bo","rank":2},{"player":"cy","rank":3}]}"#,
+            "\n",
+            r#"{"match":"r2","time":"2024-05-08","results":[{"player":"bo","rank":1},{"player":"cy","rank":2},{"player":"ann","rank":3}]}"#,
+            "\n"
+        ),
+    );
+    // The same numbers as the file without the field, and a note saying so.
+    let runs: [(&[&str], &str); 4] = [
+        (&["history", "--format", "csv"], "ttt"),
+        (&["rate", "--system", "ttt", "--format", "csv"], "ttt"),
+        (
+            &["rate", "--system", "proportional", "--format", "csv"],
+            "proportional",
+        ),
+        (
+            &["rate", "--system", "proportional", "--history", "-"],
+            "proportional",
+        ),
+    ];
+    for (args, system) in runs {
+        let read = |file: &str, factor: bool| {
+            let mut all = vec![args[0], file];
+            all.extend(&args[1..]);
+            if factor {
+                all.extend(["--factor", "car"]);
+            }
+            podium(&all)
+        };
+        let left_out = read(&with, true);
+        let plain = read(&without, false);
+        assert_eq!(left_out.ok(), plain.ok(), "{args:?}");
+        assert_eq!(
+            left_out.stderr.lines().next(),
+            Some(
+                format!("note: {system} rates no factors: the field car is read and left out")
+                    .as_str()
+            ),
+            "{args:?}: {}",
+            left_out.stderr
+        );
+        assert!(!plain.stderr.contains("note:"), "{}", plain.stderr);
+    }
+    // --factors lists factors rated: a system that rates none has no such list.
+    let run = podium(&[
+        "rate",
+        &with,
+        "--system",
+        "proportional",
+        "--factor",
+        "car",
+        "--factors",
+    ]);
+    assert!(
+        run.err().starts_with(
+            "error: --factors lists the factors rated, but system proportional rates none; systems that do: "
+        ),
+        "{}",
+        run.stderr
+    );
+    // A system that rates factors rates them still.
+    let run = podium(&[
+        "rate",
+        &with,
+        "--factor",
+        "car",
+        "--factors",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(run.ok()).unwrap();
+    assert_eq!(v["factors"].as_array().map(Vec::len), Some(2), "{v}");
+    // Over CSV the column is simply not read without --factor: --factor is refused.
+    let races = d.file("races.csv", RACES);
+    let run = podium(&["rate", &races, "--system", "ttt", "--factor", "car"]);
+    assert!(
+        run.err().contains(
+            "system ttt does not rate factors; systems that do: elo, "
+        ) && run.err().ends_with(
+            "; without --factor a CSV column is not read (a JSON Lines field, of a .jsonl file or with --input-format jsonl, is read with --factor and left out)\n"
+        ),
+        "{}",
+        run.stderr
+    );
+}
