@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use podium::{League, Match};
+use podium_io::datasets::{catan, codeforces};
 use podium_io::ingest::{self, IngestError, Inputs, Reading};
 use podium_io::{InputFormat, JsonlMatches, ReadError, ReadOptions};
 
@@ -121,4 +122,41 @@ fn every_path_refuses_a_jsonl_file_without_a_match() {
         Err(named(&unnamed))
     );
     assert_eq!(rate_files(&[&good], None), Ok(1));
+}
+
+const CATAN: &str = "2030-05-07 : 10 : ann 10, bo 8\n2030-05-06 : 10 : bo 10, ann 7\n";
+
+#[test]
+fn a_catan_log_with_a_byte_order_mark_is_read() {
+    let plain = catan::read("games.txt", CATAN.as_bytes()).unwrap();
+    let marked = catan::read("games.txt", format!("\u{feff}{CATAN}").as_bytes()).unwrap();
+    assert_eq!(plain, marked);
+    assert_eq!(
+        marked.iter().map(Match::id).collect::<Vec<_>>(),
+        ["2030-05-06#1", "2030-05-07#1"]
+    );
+    // A mark is left out before the first line only: elsewhere it is part of the text.
+    let later = CATAN.replace("\n2030-05-06", "\n\u{feff}2030-05-06");
+    assert_eq!(
+        catan::read("games.txt", later.as_bytes())
+            .unwrap_err()
+            .to_string(),
+        "games.txt:2: field `date`: \"\\u{feff}2030-05-06\" is not valid, expected a date YYYY-MM-DD"
+    );
+}
+
+#[test]
+fn codeforces_standings_with_a_byte_order_mark_are_read() {
+    let text = "2\nann 1 1\nbo 2 2\n";
+    for text in [text.to_string(), format!("\u{feff}{text}")] {
+        let codeforces::Contest::Match { game, .. } =
+            codeforces::read_contest("1.txt", "1", text.as_bytes()).unwrap()
+        else {
+            panic!("{text:?} holds a match");
+        };
+        assert_eq!(game.id(), "1");
+        assert_eq!(game.len(), 2);
+        assert_eq!(game.place(0), 1);
+        assert_eq!(game.place(1), 2);
+    }
 }

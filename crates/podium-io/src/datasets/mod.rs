@@ -20,7 +20,8 @@ use std::io::BufRead;
 use crate::error::ReadError;
 
 /// The lines of a text source with their 1-based numbers, line breaks (`\n`, `\r\n`)
-/// removed. Unlike [`BufRead::lines`], a line that is not UTF-8 is an error naming it.
+/// removed, and a UTF-8 byte-order mark before the first line too. Unlike
+/// [`BufRead::lines`], a line that is not UTF-8 is an error naming it.
 pub(crate) fn numbered_lines<'a>(
     file: &'a str,
     mut input: impl BufRead + 'a,
@@ -44,6 +45,12 @@ pub(crate) fn numbered_lines<'a>(
                     buf.pop();
                     if buf.ends_with(b"\r") {
                         buf.pop();
+                    }
+                }
+                if line == 1 {
+                    // A byte-order mark is not part of the first line.
+                    if buf.starts_with(b"\xef\xbb\xbf") {
+                        buf.drain(..3);
                     }
                 }
                 Some(match std::str::from_utf8(&buf) {
