@@ -10,6 +10,8 @@ use std::path::Path;
 use std::sync::Once;
 
 use anyhow::{anyhow, bail, Context};
+use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use podium_io::output::OutputPath;
@@ -261,6 +263,217 @@ fn draw<DB: DrawingBackend>(
     Ok(())
 }
 
+/// The ticks of an axis: where each is and its label, ascending, no two labels alike.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Ticks {
+    /// The positions, in the axis's unit.
+    pub at: Vec<f64>,
+    /// The label of each position.
+    pub labels: Vec<String>,
+}
+
+impl Ticks {
+    /// The label of the tick at `v` (the nearest one; plotters hands the positions back).
+    pub fn label(&self, v: f64) -> String {
+        self.at
+            .iter()
+            .zip(&self.labels)
+            .min_by(|a, b| (a.0 - v).abs().total_cmp(&(b.0 - v).abs()))
+            .map(|(_, l)| l.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// A linear axis from `lo` to `hi` whose ticks and labels are [`Ticks`] (plotters would
+/// pick its own positions and print `-0.0`), with no light mesh lines.
+pub(crate) struct TickedAxis {
+    range: RangedCoordf64,
+    ticks: Ticks,
+}
+
+impl TickedAxis {
+    /// The axis from `lo` to `hi` ticked at `ticks`.
+    pub fn new(lo: f64, hi: f64, ticks: Ticks) -> Self {
+        TickedAxis {
+            range: (lo..hi).into(),
+            ticks,
+        }
+    }
+}
+
+impl Ranged for TickedAxis {
+    type FormatOption = NoDefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.range.map(value, limit)
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.at.clone()
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.range.range()
+    }
+}
+
+impl ValueFormatter<f64> for TickedAxis {
+    fn format_ext(&self, value: &f64) -> String {
+        self.ticks.label(*value)
+    }
+}
+
+/// The most ticks an axis is given.
+const MAX_TICKS: usize = 10;
+
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
+/// The civil date (year, month 1–12, day 1–31) of a day counted from 1970-01-01.
+fn civil(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// The day, counted from 1970-01-01, of a civil date.
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468
+}
+
+/// Ticks of a time axis in days since 1970-01-01 (UTC), labelled by what the span
+/// needs: years (`2024`) over four years or more, months (`Sep 2024`) over two months or
+/// more, days (`2024-09-03`) below; at most ten, each on the first day of its year or
+/// month, or at the start of its day.
+pub(crate) fn time_ticks(lo: f64, hi: f64) -> Ticks {
+    let (first, last) = (lo.ceil() as i64, hi.floor() as i64);
+    let span = hi - lo;
+    let mut ticks: Vec<(i64, String)> = Vec::new();
+    if span >= 4.0 * 365.2425 {
+        let (y0, y1) = (civil(first).0, civil(last).0);
+        let years: Vec<i64> = (y0..=y1 + 1)
+            .filter(|&y| (first..=last).contains(&days_from_civil(y, 1, 1)))
+            .collect();
+        let step = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000]
+            .into_iter()
+            .find(|s| years.iter().filter(|&&y| y % s == 0).count() <= MAX_TICKS)
+            .unwrap_or(1_000);
+        ticks = years
+            .into_iter()
+            .filter(|y| y % step == 0)
+            .map(|y| (days_from_civil(y, 1, 1), y.to_string()))
+            .collect();
+    } else if span >= 60.0 {
+        let index = |d: i64| {
+            let (y, m, _) = civil(d);
+            y * 12 + m - 1
+        };
+        let months: Vec<i64> = (index(first)..=index(last) + 1)
+            .filter(|&k| {
+                (first..=last).contains(&days_from_civil(k.div_euclid(12), k.rem_euclid(12) + 1, 1))
+            })
+            .collect();
+        let step = [1, 2, 3, 6, 12, 24]
+            .into_iter()
+            .find(|s| months.iter().filter(|&&k| k % s == 0).count() <= MAX_TICKS)
+            .unwrap_or(24);
+        ticks = months
+            .into_iter()
+            .filter(|k| k % step == 0)
+            .map(|k| {
+                let (y, m) = (k.div_euclid(12), k.rem_euclid(12));
+                (
+                    days_from_civil(y, m + 1, 1),
+                    format!("{} {y}", MONTHS[m as usize]),
+                )
+            })
+            .collect();
+    } else if first <= last {
+        // Weeks start on Mondays (1970-01-05 was one).
+        let step = [1, 2, 7, 14, 28]
+            .into_iter()
+            .find(|&s| ((last - first) / s + 1) as usize <= MAX_TICKS)
+            .unwrap_or(28);
+        let anchor = if step >= 7 { 4 } else { 0 };
+        ticks = (first..=last)
+            .filter(|d| (d - anchor).rem_euclid(step) == 0)
+            .map(|d| (d, date(d)))
+            .collect();
+    }
+    let mut ticks: Vec<(f64, String)> = ticks.into_iter().map(|(d, l)| (d as f64, l)).collect();
+    if ticks.is_empty() {
+        // A span within one day: that day, at the start of the axis.
+        ticks.push((lo, date(lo.floor() as i64)));
+    }
+    Ticks {
+        at: ticks.iter().map(|t| t.0).collect(),
+        labels: ticks.into_iter().map(|t| t.1).collect(),
+    }
+}
+
+/// A day as `YYYY-MM-DD`.
+fn date(days: i64) -> String {
+    let (y, m, d) = civil(days);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Ticks of a numeric axis from `lo` to `hi`: at most ten, at multiples of 1, 2 or 5
+/// times a power of ten (whole numbers only when `whole`), each with the decimals its
+/// step needs and zero written `0`, never `-0`.
+pub(crate) fn number_ticks(lo: f64, hi: f64, whole: bool) -> Ticks {
+    let span = (hi - lo).max(f64::MIN_POSITIVE);
+    let raw = span / MAX_TICKS as f64;
+    let mag = 10f64.powf(raw.log10().floor());
+    let mut step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|f| f * mag)
+        .find(|&s| s >= raw * (1.0 - 1e-9))
+        .unwrap_or(10.0 * mag);
+    if whole {
+        step = step.max(1.0);
+    }
+    let decimals = (-step.log10().floor()).max(0.0) as usize;
+    let (k0, k1) = (
+        (lo / step - 1e-9).ceil() as i64,
+        (hi / step + 1e-9).floor() as i64,
+    );
+    let at: Vec<f64> = (k0..=k1)
+        .map(|k| if k == 0 { 0.0 } else { k as f64 * step })
+        .collect();
+    let labels = at
+        .iter()
+        .map(|v| {
+            let s = format!("{v:.decimals$}");
+            if s.trim_start_matches('-')
+                .chars()
+                .all(|c| c == '0' || c == '.')
+            {
+                s.trim_start_matches('-').to_string()
+            } else {
+                s
+            }
+        })
+        .collect();
+    Ticks { at, labels }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,6 +484,92 @@ mod tests {
             points: ys.iter().enumerate().map(|(i, &y)| (i as f64, y)).collect(),
             dashed: false,
         }
+    }
+
+    /// Days since 1970-01-01 of a `YYYY-MM-DD` date.
+    fn day(s: &str) -> f64 {
+        let p: Vec<i64> = s.split('-').map(|x| x.parse().unwrap()).collect();
+        days_from_civil(p[0], p[1], p[2]) as f64
+    }
+
+    #[test]
+    fn dates_go_to_days_and_back() {
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+        assert_eq!(civil(11_017), (2000, 3, 1));
+        assert_eq!(civil(-1), (1969, 12, 31));
+        for d in (-800_000..800_000).step_by(997) {
+            let (y, m, dd) = civil(d);
+            assert_eq!(days_from_civil(y, m, dd), d);
+        }
+    }
+
+    #[test]
+    fn spans_under_four_years_are_labelled_by_month() {
+        // The F1 example season: 2030-03-03 to 2030-11-24.
+        let t = time_ticks(day("2030-03-03"), day("2030-11-24"));
+        assert_eq!(
+            t.labels,
+            [
+                "Apr 2030", "May 2030", "Jun 2030", "Jul 2030", "Aug 2030", "Sep 2030", "Oct 2030",
+                "Nov 2030"
+            ]
+        );
+        assert_eq!(t.at[0], day("2030-04-01"));
+        // Game night: September 2024 to March 2025.
+        let t = time_ticks(day("2024-09-06"), day("2025-03-14"));
+        assert_eq!(
+            t.labels,
+            ["Oct 2024", "Nov 2024", "Dec 2024", "Jan 2025", "Feb 2025", "Mar 2025"]
+        );
+        // Two and a half years: every third month.
+        let t = time_ticks(day("2021-02-10"), day("2023-08-01"));
+        assert_eq!(t.labels.len(), 10, "{:?}", t.labels);
+        assert_eq!(
+            (t.labels[0].as_str(), t.labels[9].as_str()),
+            ("Apr 2021", "Jul 2023")
+        );
+    }
+
+    #[test]
+    fn long_spans_go_by_years_and_short_ones_by_days() {
+        // 1950 to 2024: every tenth year.
+        let t = time_ticks(day("1950-05-13"), day("2024-12-08"));
+        assert_eq!(
+            t.labels,
+            ["1960", "1970", "1980", "1990", "2000", "2010", "2020"]
+        );
+        assert_eq!(t.at[1], 0.0);
+        let t = time_ticks(day("2019-06-01"), day("2024-06-01"));
+        assert_eq!(t.labels, ["2020", "2021", "2022", "2023", "2024"]);
+        // Three weeks: every other day would be 11, so Mondays.
+        let t = time_ticks(day("2024-09-01"), day("2024-09-22"));
+        assert_eq!(t.labels, ["2024-09-02", "2024-09-09", "2024-09-16"]);
+        let t = time_ticks(day("2024-09-01"), day("2024-09-05"));
+        assert_eq!(t.labels.len(), 5);
+        // Within one day: that day.
+        let t = time_ticks(day("2024-09-01") + 0.25, day("2024-09-01") + 0.75);
+        assert_eq!(t.labels, ["2024-09-01"]);
+        assert_eq!(t.at, [day("2024-09-01") + 0.25]);
+    }
+
+    #[test]
+    fn numbers_step_by_one_two_or_five_and_zero_has_no_sign() {
+        let t = number_ticks(-0.37, 2.6, false);
+        assert_eq!(t.labels, ["0.0", "0.5", "1.0", "1.5", "2.0", "2.5"]);
+        let t = number_ticks(-1.2, 0.9, false);
+        assert_eq!(t.labels, ["-1.0", "-0.5", "0.0", "0.5"]);
+        assert_eq!(t.label(-1e-12), "0.0");
+        // Match numbers are whole.
+        assert_eq!(number_ticks(1.0, 3.0, true).labels, ["1", "2", "3"]);
+        assert_eq!(
+            number_ticks(1.0, 45.0, true).labels,
+            ["5", "10", "15", "20", "25", "30", "35", "40", "45"]
+        );
+        assert_eq!(
+            number_ticks(-30.0, 0.0, true).labels,
+            ["-30", "-25", "-20", "-15", "-10", "-5", "0"]
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! before and after it. Prints one row per player and match time (mean, σ), and draws
 //! the curves of chosen players (`--plot curves.svg`).
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -14,6 +15,7 @@ use podium::history::{History, TttConfig};
 
 use crate::ingest::{self, report_skipped, InputArgs};
 use crate::output::Format;
+use crate::plot::TickedAxis;
 
 /// Arguments of `podium history`.
 #[derive(Debug, clap::Args)]
@@ -88,12 +90,47 @@ fn when(t: f64, dated: bool) -> String {
     }
 }
 
+/// The fewest matches a player needs to be drawn without `--players`.
+const TOP_MATCHES: usize = 10;
+
+/// A value as the table prints it: three decimals, zero without a sign.
+fn fixed(x: f64) -> String {
+    let s = format!("{x:.3}");
+    if s == "-0.000" {
+        "0.000".to_string()
+    } else {
+        s
+    }
+}
+
+/// A hint for a name in no match: names that contain it in any case
+/// (`; did you mean "Maya"?`), else how many players there are.
+fn suggest<'a>(names: impl Iterator<Item = &'a str>, player: &str) -> String {
+    let wanted = player.to_lowercase();
+    let mut all = 0usize;
+    let mut close: Vec<&str> = names
+        .inspect(|_| all += 1)
+        .filter(|n| n.to_lowercase().contains(&wanted))
+        .collect();
+    close.sort_by_key(|n| (n.len(), *n));
+    close.truncate(5);
+    if close.is_empty() {
+        return format!(
+            " ({all} player{} play{})",
+            if all == 1 { "" } else { "s" },
+            if all == 1 { "s" } else { "" }
+        );
+    }
+    let names: Vec<String> = close.iter().map(|n| format!("{n:?}")).collect();
+    format!("; did you mean {}?", names.join(" or "))
+}
+
 /// Runs `podium history`.
 ///
 /// # Errors
 /// Bad arguments or input, a history that cannot be smoothed, or output that cannot be
 /// written.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub fn run(mut args: Args) -> anyhow::Result<()> {
     if !args.system.eq_ignore_ascii_case("ttt") {
         bail!(
             "--system {}: podium history smooths with ttt (TrueSkill Through Time) only",
@@ -104,20 +141,34 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if p.extension().and_then(|e| e.to_str()) != Some("svg") {
             bail!("--plot {}: the file name must end in .svg", p.display());
         }
+        // A plot that cannot be written is found out before the smoothing.
+        let inputs: Vec<&str> = args.input.files.iter().map(String::as_str).collect();
+        podium_io::output::check(p, &inputs)?;
+        crate::plot::check(p)?;
+        if args.players.is_none() && args.top == 0 {
+            bail!(
+                "--top 0: the plot would draw no curve; give --top 1 or more, or name the players with --players A,B"
+            );
+        }
     }
-    if !args.input.factors.is_empty() {
+    if !args.input.leave_out_factors("ttt") {
         bail!(
             "--factor {}: the ttt smoother of podium history does not rate factors; systems \
-             that do (podium rate, backtest): {}",
+             that do (podium rate, backtest): {}; {}",
             args.input.factors.join(" --factor "),
-            ingest::factor_systems().join(", ")
+            ingest::factor_systems().join(", "),
+            ingest::FACTOR_NOT_NEEDED
         );
     }
+    // A player named twice is shown once, where first named.
     let wanted: Option<Vec<&str>> = args.players.as_deref().map(|list| {
-        list.split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .collect()
+        let mut names: Vec<&str> = Vec::new();
+        for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
     });
     if wanted.as_ref().is_some_and(Vec::is_empty) {
         bail!(
@@ -129,6 +180,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let loaded = ingest::load(&args.input)?;
     report_skipped(&loaded.skipped);
     let matches = loaded.matches;
+    // Each player's matches, to check --players and --plot before the smoothing.
+    let mut played: HashMap<&str, usize> = HashMap::new();
+    for m in &matches {
+        for (_, member) in m.players() {
+            *played.entry(member.player.as_str()).or_default() += 1;
+        }
+    }
+    if let Some(list) = &wanted {
+        if let Some(name) = list.iter().find(|n| !played.contains_key(*n)) {
+            bail!(
+                "--players: {name:?} plays no match of the history{}",
+                suggest(played.keys().copied(), name)
+            );
+        }
+    }
+    if args.plot.is_some() && wanted.is_none() {
+        let most = played.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)));
+        if let Some((name, &n)) = most.filter(|(_, &n)| n < TOP_MATCHES) {
+            bail!(
+                "--plot: no curve to draw: without --players the plot shows the players of \
+                 {TOP_MATCHES} matches or more (the --top {} highest), and the most any \
+                 player has is {n} ({name}); name the players to draw with --players A,B",
+                args.top
+            );
+        }
+    }
     let dated = matches.iter().all(|m| m.time().is_some());
     let undated = matches.iter().filter(|m| m.time().is_none()).count();
     if !dated && undated < matches.len() {
@@ -150,19 +227,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         step.1
     );
     let curves = h.curves();
+    let index: HashMap<&str, usize> = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (id.as_str(), i))
+        .collect();
     let chosen: Vec<usize> = match &wanted {
         Some(list) => {
-            let mut out = Vec::new();
-            for &name in list {
-                match ids.iter().position(|id| id == name) {
-                    Some(i) => out.push(i),
-                    None => bail!("--players: {name:?} plays no match of the history"),
-                }
-            }
-            out
+            list.iter()
+                .map(|name| {
+                    index.get(name).copied().with_context(|| {
+                        format!("--players: {name:?} plays no match of the history")
+                    })
+                })
+                .collect::<anyhow::Result<_>>()?
         }
         None => (0..ids.len()).collect(),
     };
+    // The curves drawn, chosen before anything is printed.
+    let shown: Vec<usize> = match &wanted {
+        Some(_) => chosen.clone(),
+        None => {
+            let counts: Vec<usize> = ids.iter().map(|id| played[id.as_str()]).collect();
+            top(&curves, &counts, args.top)
+        }
+    };
+    // -0 is written 0.
+    let z = |x: f64| x + 0.0;
     let mut out = io::stdout().lock();
     match args.format {
         Format::Csv => {
@@ -173,8 +264,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     w.write_record([
                         ids[p].clone(),
                         when(t, dated),
-                        mu.to_string(),
-                        sigma.to_string(),
+                        z(mu).to_string(),
+                        z(sigma).to_string(),
                     ])?;
                 }
             }
@@ -186,7 +277,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .map(|&p| {
                     serde_json::json!({
                         "player": ids[p],
-                        "curve": curves[p].iter().map(|&(t, mu, sigma)| serde_json::json!({"time": when(t, dated), "mean": mu, "sigma": sigma})).collect::<Vec<_>>(),
+                        "curve": curves[p].iter().map(|&(t, mu, sigma)| serde_json::json!({"time": when(t, dated), "mean": z(mu), "sigma": z(sigma)})).collect::<Vec<_>>(),
                     })
                 })
                 .collect();
@@ -198,12 +289,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             t.set_header(["player", "time", "mean", "σ"]);
             for &p in &chosen {
                 for &(time, mu, sigma) in &curves[p] {
-                    t.add_row([
-                        ids[p].clone(),
-                        when(time, dated),
-                        format!("{mu:.3}"),
-                        format!("{sigma:.3}"),
-                    ]);
+                    t.add_row([ids[p].clone(), when(time, dated), fixed(mu), fixed(sigma)]);
                 }
             }
             writeln!(out, "{t}")?;
@@ -211,35 +297,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     out.flush()?;
     if let Some(path) = &args.plot {
-        let shown: Vec<usize> = if args.players.is_some() {
-            chosen
-        } else {
-            top(&curves, args.top)
-        };
         let series: Vec<Curve> = shown
             .iter()
-            .map(|&p| {
-                let pts = curves[p]
-                    .iter()
-                    .map(|&(t, mu, s)| {
-                        let x = if dated { 1970.0 + t / 365.2425 } else { t };
-                        (x, mu, s)
-                    })
-                    .collect();
-                (ids[p].clone(), pts)
-            })
+            .map(|&p| (ids[p].clone(), curves[p].clone()))
             .collect();
-        draw(path, &series, dated)?;
+        let inputs: Vec<&str> = args.input.files.iter().map(String::as_str).collect();
+        draw(path, &inputs, &series, dated)?;
     }
     Ok(())
 }
 
-/// The `n` players with the highest peak of mean − σ, of those with 10 matches or more.
-fn top(curves: &[Vec<(f64, f64, f64)>], n: usize) -> Vec<usize> {
+/// The `n` players with the highest peak of mean − σ, of those with
+/// [`TOP_MATCHES`] matches or more (`counts`, by player).
+fn top(curves: &[Vec<(f64, f64, f64)>], counts: &[usize], n: usize) -> Vec<usize> {
     let mut peaks: Vec<(usize, f64)> = curves
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.len() >= 10)
+        .filter(|&(p, _)| counts[p] >= TOP_MATCHES)
         .map(|(p, c)| {
             (
                 p,
@@ -254,10 +328,14 @@ fn top(curves: &[Vec<(f64, f64, f64)>], n: usize) -> Vec<usize> {
 /// A player's name and smoothed curve: `(time, mean, σ)` per match day.
 type Curve = (String, Vec<(f64, f64, f64)>);
 
-fn draw(path: &std::path::Path, series: &[Curve], dated: bool) -> anyhow::Result<()> {
-    if series.iter().all(|s| s.1.is_empty()) {
-        bail!("--plot: no curve to draw");
-    }
+/// Draws the curves into `path` (SVG), replacing it only once the chart is complete.
+/// Time is in days since the epoch when `dated`, match numbers otherwise.
+fn draw(
+    path: &std::path::Path,
+    inputs: &[&str],
+    series: &[Curve],
+    dated: bool,
+) -> anyhow::Result<()> {
     let pts = || series.iter().flat_map(|s| s.1.iter());
     let (x_lo, x_hi) = pts().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
         (a.min(p.0), b.max(p.0))
@@ -265,10 +343,20 @@ fn draw(path: &std::path::Path, series: &[Curve], dated: bool) -> anyhow::Result
     let (y_lo, y_hi) = pts().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
         (a.min(p.1 - p.2), b.max(p.1 + p.2))
     });
+    if !(x_lo <= x_hi && y_lo <= y_hi) {
+        bail!("--plot {}: no curve to draw", path.display());
+    }
     let x_hi = if x_hi > x_lo { x_hi } else { x_lo + 1.0 };
     let y_hi = if y_hi > y_lo { y_hi } else { y_lo + 1.0 };
+    let x_ticks = if dated {
+        crate::plot::time_ticks(x_lo, x_hi)
+    } else {
+        crate::plot::number_ticks(x_lo, x_hi, true)
+    };
+    let y_ticks = crate::plot::number_ticks(y_lo, y_hi, false);
     crate::plot::register_font();
-    let root = SVGBackend::new(path, (1200, 700)).into_drawing_area();
+    let out = podium_io::output::OutputPath::create(&path.display().to_string(), inputs)?;
+    let root = SVGBackend::new(out.path(), (1200, 700)).into_drawing_area();
     let result = (|| -> Result<(), Box<dyn std::error::Error>> {
         root.fill(&WHITE)?;
         let root = root.titled(
@@ -283,15 +371,17 @@ fn draw(path: &std::path::Path, series: &[Curve], dated: bool) -> anyhow::Result
             .margin(16)
             .x_label_area_size(48)
             .y_label_area_size(64)
-            .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)?;
+            .build_cartesian_2d(
+                TickedAxis::new(x_lo, x_hi, x_ticks),
+                TickedAxis::new(y_lo, y_hi, y_ticks),
+            )?;
         chart
             .configure_mesh()
-            .x_desc(if dated { "year" } else { "match" })
+            .x_desc(if dated { "date" } else { "match" })
             .y_desc("skill (performance noise β = 1)")
-            .x_label_formatter(&|x| format!("{x:.0}"))
             .label_style(("sans-serif", 14))
             .axis_desc_style(("sans-serif", 16))
-            .light_line_style(BLACK.mix(0.05))
+            .bold_line_style(BLACK.mix(0.1))
             .draw()?;
         let colours = &crate::plot::COLOURS;
         for (i, (name, c)) in series.iter().enumerate() {
@@ -321,5 +411,8 @@ fn draw(path: &std::path::Path, series: &[Curve], dated: bool) -> anyhow::Result
         root.present()?;
         Ok(())
     })();
-    result.map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", path.display()))
+    result.map_err(|e| anyhow::anyhow!("cannot draw {}: {e}", path.display()))?;
+    drop(root);
+    out.commit()?;
+    Ok(())
 }

@@ -66,3 +66,147 @@ fn regression_history_refuses_factors_it_cannot_rate_and_an_empty_player_list() 
         run.stdout
     );
 }
+
+/// The labels of an SVG chart's text elements, in document order.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..t.find("</text>")?];
+            Some(body.trim().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn the_plot_labels_dates_by_what_the_span_needs() {
+    let d = Dir::new("history_plot_labels");
+    let root = crate::util::repo_root();
+    // Game night, September 2024 to March 2025: by month.
+    let games = root.join("examples").join("game-night.csv");
+    let svg = d.path("gn.svg");
+    podium(&["history", games.to_str().unwrap(), "--plot", &svg]).ok();
+    let texts = svg_texts(&std::fs::read_to_string(&svg).unwrap());
+    let date = texts
+        .iter()
+        .position(|t| t == "date")
+        .expect("the x axis says date");
+    // The y ticks, then the x ticks, then the legend.
+    assert_eq!(
+        texts[date + 1..date + 6],
+        ["0.5", "1.0", "1.5", "2.0", "2.5"],
+        "{texts:?}"
+    );
+    assert_eq!(
+        texts[date + 6..date + 11],
+        ["Oct 2024", "Nov 2024", "Dec 2024", "Jan 2025", "Feb 2025"],
+        "{texts:?}"
+    );
+    assert_eq!(texts[date + 11], "Maya", "{texts:?}");
+    // The example F1 season, 2030-03-03 to 2030-11-24.
+    let season = root.join("examples").join("f1-season");
+    let csv = podium(&["import", "f1", season.to_str().unwrap()]);
+    let f1 = d.file("f1.csv", csv.ok());
+    let svg = d.path("f1.svg");
+    podium(&["history", &f1, "--plot", &svg]).ok();
+    let texts = svg_texts(&std::fs::read_to_string(&svg).unwrap());
+    let months: Vec<&str> = texts
+        .iter()
+        .map(String::as_str)
+        .filter(|t| t.ends_with(" 2030"))
+        .collect();
+    assert_eq!(
+        months,
+        [
+            "Apr 2030", "May 2030", "Jun 2030", "Jul 2030", "Aug 2030", "Sep 2030", "Oct 2030",
+            "Nov 2030"
+        ]
+    );
+    assert!(!texts.iter().any(|t| t.starts_with("-0")), "{texts:?}");
+}
+
+#[test]
+fn history_checks_players_and_the_plot_before_smoothing() {
+    let d = Dir::new("history_early");
+    let games = crate::util::repo_root()
+        .join("examples")
+        .join("game-night.csv")
+        .to_string_lossy()
+        .into_owned();
+    let run = podium(&["history", &games, "--players", "Maya,nobody"]);
+    assert_eq!(
+        run.err().trim_end(),
+        "error: --players: \"nobody\" plays no match of the history (10 players play)"
+    );
+    assert!(
+        run.stdout.is_empty() && !run.stderr.contains("smoothed"),
+        "{}",
+        run.stderr
+    );
+    let run = podium(&["history", &games, "--players", "maya"]);
+    assert_eq!(
+        run.err().trim_end(),
+        "error: --players: \"maya\" plays no match of the history; did you mean \"Maya\"?"
+    );
+    // A plot that cannot be written: before the table and the smoothing.
+    let missing = d.path("no-such-dir/x.svg");
+    let run = podium(&["history", &games, "--plot", &missing]);
+    assert!(
+        run.err().starts_with(&format!("error: --plot {missing}: ")),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.is_empty() && !run.stderr.contains("smoothed"),
+        "{}",
+        run.stderr
+    );
+    // Nobody with 10 matches: why there is no curve, and what to pass.
+    let small = d.file(
+        "small.csv",
+        "match,player,rank\nm1,ann,1\nm1,bo,2\nm2,bo,1\nm2,cy,2\n",
+    );
+    let svg = d.path("small.svg");
+    let run = podium(&["history", &small, "--plot", &svg]);
+    assert_eq!(
+        run.err().trim_end(),
+        "error: --plot: no curve to draw: without --players the plot shows the players of 10 \
+         matches or more (the --top 8 highest), and the most any player has is 2 (bo); name \
+         the players to draw with --players A,B"
+    );
+    assert!(
+        run.stdout.is_empty() && !run.stderr.contains("smoothed"),
+        "{}",
+        run.stderr
+    );
+    let run = podium(&["history", &small, "--plot", &svg, "--top", "0"]);
+    assert_eq!(
+        run.err().trim_end(),
+        "error: --top 0: the plot would draw no curve; give --top 1 or more, or name the \
+         players with --players A,B"
+    );
+    assert!(!std::path::Path::new(&svg).exists());
+    // A player named twice is shown once; a mean just below zero prints 0.000.
+    let run = podium(&["history", &small, "--players", "bo,ann,bo"]);
+    let rows: Vec<Vec<&str>> = run
+        .ok()
+        .lines()
+        .filter(|l| l.contains("ann") || l.contains("bo"))
+        .map(|l| l.split_whitespace().filter(|c| *c != "│").collect())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ["bo", "1", "0.000", "4.074"],
+            ["bo", "2", "0.000", "4.074"],
+            ["ann", "1", "5.040", "4.542"]
+        ]
+    );
+    // The plot of those players: by match number, no label twice in a row.
+    let run = podium(&["history", &small, "--players", "bo,ann,bo", "--plot", &svg]);
+    run.ok();
+    let texts = svg_texts(&std::fs::read_to_string(&svg).unwrap());
+    assert_eq!(texts[texts.len() - 2..], ["bo", "ann"], "{texts:?}");
+    let axis = texts.iter().position(|t| t == "match").unwrap();
+    assert!(texts[axis..].windows(2).all(|w| w[0] != w[1]), "{texts:?}");
+}
