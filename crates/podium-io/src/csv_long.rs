@@ -1,5 +1,7 @@
 //! The long CSV format: one row per player per match, header required, columns
-//! in any order, unknown columns ignored.
+//! in any order, unknown columns ignored. The text is UTF-8 (a byte-order mark before the
+//! header is not part of it); a file in UTF-16 or UTF-32 (a byte-order mark of either, or
+//! NUL bytes in the header) is refused at its header, saying how to convert it.
 //!
 //! | column | required | meaning |
 //! |---|---|---|
@@ -15,7 +17,7 @@ use std::io::{self, Read};
 
 use podium::{Factor, Finish, Match};
 
-use crate::error::ReadError;
+use crate::error::{escape_controls, ReadError, Wide};
 use crate::group::{Grouper, RecentIds, Row};
 use crate::records::{Record, RecordError, Records};
 use crate::time::parse_time;
@@ -188,6 +190,11 @@ impl<R: Read> CsvMatches<R> {
                     .into(),
             });
         };
+        // A header in UTF-16 or UTF-32 starts with its byte-order mark, or has NUL bytes
+        // between its letters: no column would be found, and the names would show them.
+        if let Some(wide) = Wide::of_header(record.iter()) {
+            return Err(wide.error(&self.file, record.line));
+        }
         let names: Vec<String> = record
             .iter()
             .map(|h| {
@@ -209,8 +216,8 @@ impl<R: Read> CsvMatches<R> {
             .first()
             .filter(|first| first.starts_with('{'))
             .map(|first| {
-                let shown: String = first.chars().take(60).collect();
-                let more = if shown.len() < first.len() || names.len() > 1 {
+                let shown = escape_controls(&first.chars().take(60).collect::<String>());
+                let more = if first.chars().nth(60).is_some() || names.len() > 1 {
                     "…"
                 } else {
                     ""
@@ -232,7 +239,7 @@ impl<R: Read> CsvMatches<R> {
             line: 1,
             message: format!(
                 "header has no `{what}` column (found: {}); expected match, player and rank or score{}",
-                names.join(","),
+                found(&names),
                 separator_hint(&names)
             ),
         }
@@ -284,7 +291,7 @@ impl<R: Read> CsvMatches<R> {
                         line: 1,
                         message: format!(
                             "header has no `{kind}` column, named as a factor column (found: {})",
-                            names.join(",")
+                            found(&names)
                         ),
                     })
                 }
@@ -458,7 +465,12 @@ impl<R: Read> CsvMatches<R> {
     }
 }
 
-/// A field as trimmed UTF-8 text.
+/// The header's column names as a message shows them: as written, joined by commas,
+/// control characters escaped (a tab as `\t`).
+fn found(names: &[String]) -> String {
+    escape_controls(&names.join(","))
+}
+
 /// When a header read as one column holds a `;` or a tab, a hint that the file is
 /// separated by that character and not by commas; nothing otherwise.
 fn separator_hint(names: &[String]) -> String {
@@ -477,6 +489,7 @@ fn separator_hint(names: &[String]) -> String {
     }
 }
 
+/// A field as trimmed UTF-8 text.
 fn field_str(raw: &[u8]) -> Result<&str, std::str::Utf8Error> {
     std::str::from_utf8(raw).map(trim)
 }

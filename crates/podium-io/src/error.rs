@@ -292,3 +292,122 @@ pub(crate) fn factor_mismatch(
         ),
     })
 }
+
+/// `text` with its control characters escaped (`\0`, `\t`, `\u{1b}`), the rest as
+/// written: text from a file shown inside a message, where a raw control byte would act
+/// on the terminal instead of being seen.
+pub(crate) fn escape_controls(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Text in UTF-16 or UTF-32 rather than UTF-8, as a file's first bytes show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Wide {
+    /// 16 or 32.
+    bits: u8,
+    /// The byte order, when known.
+    big_endian: Option<bool>,
+    /// Whether the file starts with a byte-order mark (else its first line is largely NUL
+    /// bytes).
+    mark: bool,
+}
+
+impl Wide {
+    /// What `line`, a line of a file (`at_start`: its first line), shows of a text in
+    /// UTF-16 or UTF-32: a byte-order mark of either at the start of the file, or NUL
+    /// bytes for a quarter of the line or more, as every ASCII character has in UTF-16
+    /// and UTF-32 (a stray NUL byte in UTF-8 text is left to the reader to name where it
+    /// is). `None` for any other bytes (text in UTF-8 or in a one-byte encoding such as
+    /// Latin-1).
+    pub(crate) fn of(line: &[u8], at_start: bool) -> Option<Wide> {
+        let marked = |bits, big_endian| Wide {
+            bits,
+            big_endian: Some(big_endian),
+            mark: true,
+        };
+        if at_start {
+            // UTF-32's little-endian mark starts as UTF-16's does: it is looked for first.
+            if line.starts_with(&[0, 0, 0xfe, 0xff]) {
+                return Some(marked(32, true));
+            }
+            if line.starts_with(&[0xff, 0xfe, 0, 0]) {
+                return Some(marked(32, false));
+            }
+            if line.starts_with(&[0xfe, 0xff]) {
+                return Some(marked(16, true));
+            }
+            if line.starts_with(&[0xff, 0xfe]) {
+                return Some(marked(16, false));
+            }
+        }
+        let nuls = line.iter().filter(|&&b| b == 0).count();
+        if nuls == 0 || nuls * 4 < line.len() {
+            return None;
+        }
+        // An ASCII character is one byte and three NULs in UTF-32, one NUL in UTF-16;
+        // at the start of the file the first byte says which end the NULs are.
+        let bits = if line.windows(3).any(|w| w == [0, 0, 0]) {
+            32
+        } else {
+            16
+        };
+        Some(Wide {
+            bits,
+            big_endian: at_start.then(|| line.first() == Some(&0)),
+            mark: false,
+        })
+    }
+
+    /// [`Wide::of`] a CSV header, `fields` its fields as read from the start of the
+    /// file: the line again, its fields joined by the commas that split them.
+    pub(crate) fn of_header<'a>(fields: impl Iterator<Item = &'a [u8]>) -> Option<Wide> {
+        let line = fields.collect::<Vec<_>>().join(&b',');
+        Wide::of(&line, true)
+    }
+
+    /// What is wrong and how to mend it, for an error naming the file: `the file is not
+    /// UTF-8 text: …; expected UTF-8 text (convert it with `iconv -f UTF-16 -t UTF-8`)`.
+    pub(crate) fn message(self) -> String {
+        let order = match self.big_endian {
+            Some(true) => " (big-endian)",
+            Some(false) => " (little-endian)",
+            None => "",
+        };
+        let bits = self.bits;
+        if self.mark {
+            // iconv reads the byte order from the mark, and drops it.
+            format!(
+                "the file is not UTF-8 text: it starts with a UTF-{bits}{order} byte-order mark; expected UTF-8 text (convert it with `iconv -f UTF-{bits} -t UTF-8`)"
+            )
+        } else {
+            let from = match self.big_endian {
+                Some(true) => format!("UTF-{bits}BE"),
+                Some(false) => format!("UTF-{bits}LE"),
+                None => format!("UTF-{bits}"),
+            };
+            format!(
+                "the file is not UTF-8 text: its first line has NUL bytes between its characters, so it is probably UTF-{bits}{order}; expected UTF-8 text (convert it with `iconv -f {from} -t UTF-8`)"
+            )
+        }
+    }
+
+    /// The error of a file in UTF-16 or UTF-32, on `line`.
+    pub(crate) fn error(self, file: &str, line: u64) -> ReadError {
+        ReadError::Format {
+            file: file.to_string(),
+            line,
+            message: self.message(),
+        }
+    }
+}

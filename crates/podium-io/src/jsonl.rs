@@ -2,7 +2,8 @@
 //! `{"match":"g1","time":"2024-05-01","results":[{"player":"ann","rank":1},{"player":"bo","rank":2}]}`.
 //! Result fields are those of the long CSV (`player`, `rank` or `score`, `team`, `weight`).
 //! Blank lines are ignored, but a file without a match (empty, or blank lines only) is an
-//! error, as an empty CSV file is. `time` may
+//! error, as an empty CSV file is, and so is one in UTF-16 or UTF-32 (a byte-order mark of
+//! either, or NUL bytes, on its first line): the error says how to convert it. `time` may
 //! be left out of the first matches only: once a match has a time, every later match
 //! needs one ([`crate::times_expected`]), as the league server's export of a league that
 //! began without dates has it. A line is one match, so a
@@ -29,7 +30,7 @@ use std::io::{BufRead, Read};
 use podium::{Factor, Finish, Match, MatchError, ResultRow};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{factor_mismatch, field_of, ReadError};
+use crate::error::{factor_mismatch, field_of, ReadError, Wide};
 use crate::time::parse_time;
 use crate::ReadOptions;
 
@@ -883,6 +884,14 @@ impl<R: BufRead> Iterator for JsonlMatches<R> {
                             format: "JSON Lines",
                             quote_line: None,
                         }));
+                    }
+                    // Text in UTF-16 or UTF-32 shows at once, and every line of it would
+                    // be a bad match: the file is refused as a whole.
+                    if self.first == 0 {
+                        if let Some(wide) = Wide::of(&self.buf, self.line == 1) {
+                            self.finished = true;
+                            return Some(Err(wide.error(&self.file, self.line)));
+                        }
                     }
                     // A byte-order mark before the first line is not part of it.
                     if self.line == 1 && self.buf.starts_with(b"\xef\xbb\xbf") {

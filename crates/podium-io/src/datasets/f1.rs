@@ -50,7 +50,7 @@ use std::io::Read;
 use podium::{Factor, Finish, Match, ResultRow};
 
 use super::{field_error, match_error};
-use crate::error::ReadError;
+use crate::error::{escape_controls, ReadError, Wide};
 use crate::time::parse_time;
 
 /// One CSV table with its columns found by name.
@@ -66,6 +66,11 @@ impl<R: Read> Table<R> {
             .trim(csv::Trim::All)
             .flexible(true)
             .from_reader(input);
+        // A header in UTF-16 or UTF-32 is said to be so, before it is read as text.
+        let raw = reader.byte_headers().map_err(|e| csv_error(file, e))?;
+        if let Some(wide) = Wide::of_header(raw.iter()) {
+            return Err(wide.error(file, 1));
+        }
         let header = reader.headers().map_err(|e| csv_error(file, e))?.clone();
         Ok(Table {
             file: file.to_string(),
@@ -84,7 +89,7 @@ impl<R: Read> Table<R> {
                 line: 1,
                 message: format!(
                     "header has no `{name}` column (found: {})",
-                    self.header.iter().collect::<Vec<_>>().join(",")
+                    escape_controls(&self.header.iter().collect::<Vec<_>>().join(","))
                 ),
             })
     }

@@ -17,11 +17,12 @@ pub mod f1;
 
 use std::io::BufRead;
 
-use crate::error::ReadError;
+use crate::error::{ReadError, Wide};
 
 /// The lines of a text source with their 1-based numbers, line breaks (`\n`, `\r\n`)
 /// removed, and a UTF-8 byte-order mark before the first line too. Unlike
-/// [`BufRead::lines`], a line that is not UTF-8 is an error naming it.
+/// [`BufRead::lines`], a line that is not UTF-8 is an error naming it, and a first line in
+/// UTF-16 or UTF-32 (a byte-order mark of either, or NUL bytes) one saying so.
 pub(crate) fn numbered_lines<'a>(
     file: &'a str,
     mut input: impl BufRead + 'a,
@@ -48,6 +49,10 @@ pub(crate) fn numbered_lines<'a>(
                     }
                 }
                 if line == 1 {
+                    if let Some(wide) = Wide::of(&buf, true) {
+                        done = true;
+                        return Some(Err(wide.error(file, line)));
+                    }
                     // A byte-order mark is not part of the first line.
                     if buf.starts_with(b"\xef\xbb\xbf") {
                         buf.drain(..3);
