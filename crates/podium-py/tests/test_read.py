@@ -79,6 +79,28 @@ def test_a_bad_json_line(tmp_path):
     assert err.value.line == 2 and err.value.errors[0] in cli_errors(path)
 
 
+def test_a_json_lines_file_without_a_match_is_refused(tmp_path):
+    """An empty JSON Lines file, or one of blank lines, is an error naming it, as the
+    binary says and as an empty CSV file is; a league rates nothing from it."""
+    expected = 'expected one match per line, like {"match":..,"results":[..]}'
+    empty = write(tmp_path / "empty.jsonl", "")
+    blank = write(tmp_path / "blank.jsonl", "\n \n")
+    for path, said in [
+        (empty, f"{empty}:1: empty file: {expected}"),
+        (blank, f"{blank}:1: the file holds no matches: its 2 lines are blank ({expected})"),
+    ]:
+        with pytest.raises(podium.ReadError) as err:
+            podium.read_jsonl(path)
+        assert str(err.value) == said
+        assert (err.value.file, err.value.line, err.value.errors) == (path, 1, [said])
+        assert cli_errors(path) == f"error: {said}\n"
+        league = podium.League("sme")
+        with pytest.raises(podium.ReadError) as err:
+            league.rate_files(path)
+        assert str(err.value) == said
+        assert league.matches_rated == 0
+
+
 def test_files_that_cannot_be_read(tmp_path):
     with pytest.raises(FileNotFoundError) as err:
         podium.read_csv(tmp_path / "none.csv")
