@@ -22,8 +22,9 @@ pub struct Args {
     /// How logs are written to standard error: text, or json (one object per line).
     #[arg(long, value_name = "FORMAT", default_value = "text")]
     log_format: LogFormat,
-    /// The address to listen on (port 0 picks a free port).
-    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
+    /// The address to listen on: an IP address or a host name (`localhost:8080`, its
+    /// IPv4 address first), and a port (0 picks a free port).
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080", value_parser = listen_address)]
     addr: SocketAddr,
     /// A file holding the server's admin token: only its bearer may create leagues.
     /// Without one, anyone may, which is allowed on a loopback address only (or with
@@ -170,4 +171,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         // One line on standard output that scripts can wait for.
         println!("listening on http://{addr}/");
     }))
+}
+
+/// `--addr`: an IP address and port as written, or a host name resolved to its addresses,
+/// the first IPv4 one if it has any (`localhost:8080` listens on 127.0.0.1:8080).
+fn listen_address(text: &str) -> Result<SocketAddr, String> {
+    use std::net::ToSocketAddrs;
+    if let Ok(addr) = text.parse() {
+        return Ok(addr);
+    }
+    let expected = "expected HOST:PORT, such as 127.0.0.1:8080, 0.0.0.0:8080 or localhost:8080";
+    let found: Vec<SocketAddr> = text
+        .to_socket_addrs()
+        .map_err(|e| format!("{text:?}: {e}; {expected}"))?
+        .collect();
+    found
+        .iter()
+        .find(|a| a.is_ipv4())
+        .or(found.first())
+        .copied()
+        .ok_or_else(|| format!("{text:?} names no address; {expected}"))
 }

@@ -680,6 +680,30 @@ fn on_a_public_address_creating_leagues_needs_a_token_or_open() {
     assert_eq!(post_json(&url, Some(token), r#"{"name":"y"}"#).0, 201);
 }
 
+/// `--addr` takes a host name as well as an IP address: `localhost` listens on its IPv4
+/// address; a name without a port, or one that does not resolve, is refused naming it.
+#[test]
+fn the_address_may_name_a_host() {
+    let _load = shared();
+    let dir = Dir::new("serve-host");
+    let (server, _) = start_with(&["--db", &dir.path("h.db"), "--addr", "localhost:0"]);
+    assert!(
+        server.base.starts_with("http://127.0.0.1:"),
+        "{}",
+        server.base
+    );
+    drop(server);
+    let refused = podium(&["serve", "--db", &dir.path("h.db"), "--addr", "localhost"]);
+    let err = refused.err();
+    assert!(
+        err.contains("invalid value 'localhost' for '--addr <HOST:PORT>'")
+            && err.contains(
+                "expected HOST:PORT, such as 127.0.0.1:8080, 0.0.0.0:8080 or localhost:8080"
+            ),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_read_only_database_is_refused_at_start() {
     let _load = shared();
