@@ -52,6 +52,11 @@ pub fn read_initial_ratings(
             file: file.into(),
             source,
         })?;
+    // A file in UTF-16 or UTF-32 is named as such, as every reader names it.
+    let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
+    if let Some(wide) = crate::error::Wide::of(first, true) {
+        return Err(wide.error(file, 1));
+    }
     let line_of = |pos: &csv::Position| row_line(&text, pos.byte());
     let mut rdr = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
@@ -212,6 +217,19 @@ mod tests {
         assert!(
             read_initial_ratings("i.csv", format!("player,rating\n{longest},1\n").as_bytes())
                 .is_ok()
+        );
+    }
+
+    #[test]
+    fn a_utf16_file_is_named_as_such() {
+        let mut bytes = vec![0xFF, 0xFE];
+        for c in "player,rating\nann,1500\n".encode_utf16() {
+            bytes.extend_from_slice(&c.to_le_bytes());
+        }
+        let err = read_initial_ratings("r.csv", bytes.as_slice()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "r.csv:1: the file is not UTF-8 text: it starts with a UTF-16 (little-endian) byte-order mark; expected UTF-8 text (convert it with `iconv -f UTF-16 -t UTF-8`)"
         );
     }
 }
