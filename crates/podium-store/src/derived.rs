@@ -355,15 +355,45 @@ struct Checkpoint {
 struct Span {
     bytes: Range<usize>,
     /// The bits of the rating's value and σ in the row: a system that learns may report
-    /// another rating without the player playing, and the row is then made again.
+    /// another rating without the player playing, and the row is then written again.
     value: u64,
     sigma: Option<u64>,
+    /// Where the rating's number starts in the row (after `"rating":`), and where the
+    /// fields after the rating and σ start (`,"games":`), from the row's start: a row
+    /// whose only change is its rating is written from its old bytes around them.
+    rating_at: u32,
+    rest_at: u32,
+    /// The row's `provisional`.
+    provisional: bool,
 }
 
 impl Span {
     /// Whether the row was made with `rating`.
     fn shows(&self, rating: &podium::Rating) -> bool {
         self.value == rating.value.to_bits() && self.sigma == rating.sigma.map(f64::to_bits)
+    }
+
+    /// A row made (`row`, from `"player"` to its `}`, at `start` of the JSON) with
+    /// `rating`, which shows `provisional`.
+    fn of(row: &[u8], start: usize, rating: &podium::Rating, provisional: bool) -> Span {
+        let find = |what: &[u8], from: usize| {
+            row[from..]
+                .windows(what.len())
+                .position(|w| w == what)
+                .map_or(row.len(), |at| from + at)
+        };
+        // A name is a JSON string, in which a quote is escaped: `,"rating":` cannot be
+        // part of it.
+        let rating_at = find(b",\"rating\":", 0) + b",\"rating\":".len();
+        let rest_at = find(b",\"games\":", rating_at.min(row.len()));
+        Span {
+            bytes: start..start + row.len(),
+            value: rating.value.to_bits(),
+            sigma: rating.sigma.map(f64::to_bits),
+            rating_at: u32::try_from(rating_at).unwrap_or(u32::MAX),
+            rest_at: u32::try_from(rest_at).unwrap_or(u32::MAX),
+            provisional,
+        }
     }
 }
 
@@ -1378,20 +1408,18 @@ impl Derived {
                     out.push(b',');
                     let rating = reported.unwrap_or_else(|| self.league.current(i));
                     let start = out.len();
-                    match &old[i] {
+                    let span = match &old[i] {
                         Some(span) if span.shows(&rating) => {
                             out.extend_from_slice(&prev[span.bytes.clone()]);
+                            Span {
+                                bytes: start..out.len(),
+                                ..span.clone()
+                            }
                         }
-                        _ => self.piece_into(&mut out, i, rating),
-                    }
-                    made.push((
-                        i,
-                        Span {
-                            bytes: start..out.len(),
-                            value: rating.value.to_bits(),
-                            sigma: rating.sigma.map(f64::to_bits),
-                        },
-                    ));
+                        Some(span) => self.row_into(&mut out, i, rating, Some((span, prev))),
+                        None => self.row_into(&mut out, i, rating, None),
+                    };
+                    made.push((i, span));
                 }
                 (out, made)
             })
@@ -1418,11 +1446,52 @@ impl Derived {
         json
     }
 
-    /// A player's row as JSON after its position, `"player":…}`, written at the end of
-    /// `out`.
-    fn piece_into(&self, out: &mut Vec<u8>, index: usize, rating: podium::Rating) {
+    /// Player `index`'s row as JSON after its position, `"player":…}`, with `rating`,
+    /// written at the end of `out`; and where it is. With `old`, the span of the player's
+    /// row in the last JSON (`prev`), made when they had the same games and stats: if
+    /// only the rating moved (the σ shown or not, `provisional` the same), the old bytes
+    /// around the rating and σ are copied and only those numbers written, as
+    /// `serde_json` writes them.
+    fn row_into(
+        &self,
+        out: &mut Vec<u8>,
+        index: usize,
+        rating: podium::Rating,
+        old: Option<(&Span, &[u8])>,
+    ) -> Span {
         const HEAD: &[u8] = b"{\"position\":0,";
+        let system = self.league.system();
+        let has_uncertainty = system.capabilities().has_uncertainty;
+        let shown_sigma = rating.sigma.filter(|_| has_uncertainty);
+        let provisional = system.is_provisional(&rating);
         let start = out.len();
+        if let Some((span, prev)) = old {
+            let row = &prev[span.bytes.clone()];
+            let (rating_at, rest_at) = (span.rating_at as usize, span.rest_at as usize);
+            let had_sigma = span.sigma.is_some() && has_uncertainty;
+            if span.provisional == provisional
+                && had_sigma == shown_sigma.is_some()
+                && rating_at <= rest_at
+                && rest_at < row.len()
+            {
+                out.extend_from_slice(&row[..rating_at]);
+                serde_json::to_writer(&mut *out, &rating.value).expect("a number serialises");
+                if let Some(sigma) = shown_sigma {
+                    out.extend_from_slice(b",\"sigma\":");
+                    serde_json::to_writer(&mut *out, &sigma).expect("a number serialises");
+                }
+                let rest = out.len() - start;
+                out.extend_from_slice(&row[rest_at..]);
+                return Span {
+                    bytes: start..out.len(),
+                    value: rating.value.to_bits(),
+                    sigma: rating.sigma.map(f64::to_bits),
+                    rating_at: span.rating_at,
+                    rest_at: u32::try_from(rest).unwrap_or(u32::MAX),
+                    provisional,
+                };
+            }
+        }
         serde_json::to_writer(&mut *out, &self.row_of(0, index, Some(rating)))
             .expect("a board row serialises");
         debug_assert!(
@@ -1430,6 +1499,7 @@ impl Derived {
             "position is the first field"
         );
         out.drain(start..start + HEAD.len());
+        Span::of(&out[start..], start, &rating, provisional)
     }
 
     /// The leaderboard in the default order ([`Derived::compute_board_in`]).
@@ -1794,9 +1864,15 @@ mod tests {
     /// (a system that learns) and reuse the others.
     #[test]
     fn a_board_of_several_chunks_is_the_json_of_its_rows() {
-        for system in ["kalman-mmr", "sme"] {
+        // kalman-mmr with drift only: every idle player's rating returns towards the
+        // newcomer prior at each match, so rows change without their players playing.
+        for (system, settings) in [
+            ("kalman-mmr", vec!["gammas=8"]),
+            ("kalman-mmr", vec![]),
+            ("sme", vec![]),
+        ] {
             let mut d = Derived::new(
-                podium::system(system, &podium::Settings::new()).unwrap(),
+                podium::system(system, &podium::Settings::parse(settings).unwrap()).unwrap(),
                 Checkpoints::default(),
             );
             let names: Vec<String> = (0..2 * BOARD_CHUNK + 100)
