@@ -495,39 +495,8 @@ async fn a_player_page_lists_each_season_reset_with_the_rating_after_it() {
 /// test ...` starts a throwaway server).
 #[tokio::test(flavor = "multi_thread")]
 async fn a_player_page_lists_each_season_reset_with_the_rating_after_it_on_postgres() {
-    let server = std::env::var("PODIUM_TEST_POSTGRES").unwrap_or_else(|_| {
-        panic!(
-            "this test needs a PostgreSQL server: set PODIUM_TEST_POSTGRES=postgres://USER@HOST:PORT/DB \
-             (a user that may create databases), or run it with `bash scripts/with-postgres.sh cargo test ...`"
-        )
-    });
     let name = format!("podium_seasons_resets_{}", std::process::id());
-    let (s, n) = (server.clone(), name.clone());
-    let app = tokio::task::spawn_blocking(move || {
-        let url = podium_store::PgStore::create_database(&s, &n).unwrap();
-        let leagues = podium_store::Leagues::open_loaded(
-            podium_server::open_store(&url).unwrap(),
-            podium_store::Options::default(),
-        )
-        .unwrap();
-        podium_server::router(podium_server::AppState::new(
-            leagues,
-            podium_server::Limits::default(),
-            podium_server::Access::Open,
-        ))
-    })
-    .await
-    .unwrap();
+    let app = common::postgres_app(&name).await;
     season_resets_on_player_pages(&app).await;
-    tokio::task::spawn_blocking(move || {
-        drop(app);
-        if let Ok(mut c) = server
-            .parse::<postgres::Config>()
-            .and_then(|c| c.connect(postgres::NoTls))
-        {
-            let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
-        }
-    })
-    .await
-    .unwrap();
+    common::drop_postgres(app, &name).await;
 }

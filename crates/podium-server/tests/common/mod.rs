@@ -1,5 +1,6 @@
-//! What the router tests share: an app on a scratch SQLite database, and one request
-//! through the router (no sockets) answered as its status and JSON body.
+//! What the router tests share: an app on a scratch SQLite database or on a scratch
+//! database of a PostgreSQL server, and one request through the router (no sockets)
+//! answered as its status and JSON body.
 
 use std::sync::Arc;
 
@@ -21,6 +22,52 @@ pub fn temporary_app() -> Router {
     )
     .unwrap();
     router(AppState::new(leagues, Limits::default(), Access::Open))
+}
+
+/// The API and pages over a new database `name` of the PostgreSQL server
+/// `PODIUM_TEST_POSTGRES` names (`bash scripts/with-postgres.sh cargo test ...` starts a
+/// throwaway one), open to everyone; [`drop_postgres`] removes the database after.
+#[allow(dead_code)]
+pub async fn postgres_app(name: &str) -> Router {
+    let server = postgres_server();
+    let name = name.to_string();
+    tokio::task::spawn_blocking(move || {
+        let url = podium_store::PgStore::create_database(&server, &name).unwrap();
+        let leagues =
+            Leagues::open_loaded(podium_server::open_store(&url).unwrap(), Options::default())
+                .unwrap();
+        router(AppState::new(leagues, Limits::default(), Access::Open))
+    })
+    .await
+    .unwrap()
+}
+
+/// Drops `app` and its database `name` made by [`postgres_app`].
+#[allow(dead_code)]
+pub async fn drop_postgres(app: Router, name: &str) {
+    let (server, name) = (postgres_server(), name.to_string());
+    tokio::task::spawn_blocking(move || {
+        drop(app);
+        if let Ok(mut c) = server
+            .parse::<postgres::Config>()
+            .and_then(|c| c.connect(postgres::NoTls))
+        {
+            let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        }
+    })
+    .await
+    .unwrap();
+}
+
+/// The PostgreSQL server `PODIUM_TEST_POSTGRES` names, or a clear failure.
+#[allow(dead_code)]
+pub fn postgres_server() -> String {
+    std::env::var("PODIUM_TEST_POSTGRES").unwrap_or_else(|_| {
+        panic!(
+            "this test needs a PostgreSQL server: set PODIUM_TEST_POSTGRES=postgres://USER@HOST:PORT/DB \
+             (a user that may create databases), or run it with `bash scripts/with-postgres.sh cargo test ...`"
+        )
+    })
 }
 
 /// One request: `token` as a bearer token, `body` as JSON. The answer's body is read as
