@@ -36,7 +36,7 @@ pub struct InputArgs {
     #[arg(skip)]
     pub note_ids: bool,
     /// The factors of `--factor` are read and left out of every match, for a system
-    /// that rates none ([`InputArgs::leave_out_factors`]).
+    /// that rates none ([`InputArgs::leave_out_factors`], `ReadOptions::leave_out`).
     #[arg(skip)]
     pub left_out: bool,
 }
@@ -53,6 +53,7 @@ impl InputArgs {
             skip_bad: self.skip_bad,
             options: ReadOptions {
                 factors: self.factors.clone(),
+                leave_out: self.left_out,
             },
             resumed: self.resumed.clone(),
             note_ids: self.note_ids,
@@ -213,9 +214,6 @@ pub fn new_league(system: &SystemArgs, initial: &InitialArgs) -> anyhow::Result<
 /// A file that cannot be read, or (without `--skip-bad`) every bad match found: the
 /// league must not be shown then.
 pub fn rate(input: &InputArgs, league: &mut League) -> anyhow::Result<Ingested> {
-    if input.left_out {
-        return rate_left_out(input, league, |_, _, _| Ok(()));
-    }
     with_progress(input, |reading| {
         ingest::rate(&input.inputs(), league, reading).map_err(|e| explain(e, "rated", "rate"))
     })
@@ -230,9 +228,6 @@ pub fn rate_each(
     league: &mut League,
     each: impl FnMut(&League, &Match, &MatchReport) -> anyhow::Result<()>,
 ) -> anyhow::Result<Ingested> {
-    if input.left_out {
-        return rate_left_out(input, league, each);
-    }
     with_progress(input, |reading| {
         ingest::rate_each(&input.inputs(), league, reading, each)
             .map_err(|e| explain(e, "rated", "rate"))
@@ -245,74 +240,9 @@ pub fn rate_each(
 /// # Errors
 /// A file that cannot be read, or (without `--skip-bad`) every bad match found.
 pub fn load(input: &InputArgs) -> anyhow::Result<Loaded> {
-    let mut loaded = with_progress(input, |reading| {
+    with_progress(input, |reading| {
         ingest::load(&input.inputs(), reading).map_err(|e| explain(e, "evaluated", "evaluate"))
-    })?;
-    if input.left_out {
-        for m in &mut loaded.matches {
-            *m = m.without_factors();
-        }
-    }
-    Ok(loaded)
-}
-
-/// [`rate_each`] for inputs whose factors are read and left out
-/// ([`InputArgs::left_out`]): every match is read, then rated without its factors.
-/// A match the system refuses names its id (the line is not known here).
-fn rate_left_out(
-    input: &InputArgs,
-    league: &mut League,
-    mut each: impl FnMut(&League, &Match, &MatchReport) -> anyhow::Result<()>,
-) -> anyhow::Result<Ingested> {
-    let mut refused: Vec<(String, podium::RateError)> = Vec::new();
-    let mut failed: Option<anyhow::Error> = None;
-    let mut done = with_progress(input, |reading| {
-        ingest::load_each(&input.inputs(), reading, |m| {
-            if failed.is_some() || (!refused.is_empty() && !input.skip_bad) {
-                return;
-            }
-            let blind = m.without_factors();
-            match league.apply(&blind) {
-                Ok(report) => {
-                    if let Err(e) = each(league, &blind, &report) {
-                        failed = Some(e);
-                    }
-                }
-                Err(e) => refused.push((m.id().to_string(), e)),
-            }
-        })
-        .map_err(|e| explain(e, "rated", "rate"))
-    })?;
-    if let Some(e) = failed {
-        return Err(e);
-    }
-    if let Some((id, e)) = refused.first() {
-        if !input.skip_bad || league.matches_rated() == 0 {
-            anyhow::bail!(
-                "match {id:?} cannot be rated: {e}; nothing rated{}",
-                if input.skip_bad {
-                    " (no match could be)"
-                } else {
-                    " (use --skip-bad to rate the rest)"
-                }
-            );
-        }
-        // The matches refused were read, so noted: they are not rated.
-        let ids: std::collections::HashSet<u64> = refused
-            .iter()
-            .map(|(id, _)| ingest::match_fingerprint(id))
-            .collect();
-        done.rated_ids.retain(|fp| !ids.contains(fp));
-        eprintln!(
-            "skipped {} match{} the system cannot rate:",
-            refused.len(),
-            if refused.len() == 1 { "" } else { "es" }
-        );
-        for (id, e) in &refused {
-            eprintln!("  match {id:?}: {e}");
-        }
-    }
-    Ok(done)
+    })
 }
 
 /// An error of the readers as the command line says it: bad matches with what was not

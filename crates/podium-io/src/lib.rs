@@ -100,6 +100,11 @@ impl InputFormat {
 pub struct ReadOptions {
     /// The columns (fields) read as factor kinds, in this order.
     pub factors: Vec<String>,
+    /// Read the factor columns (fields) as above, checked as ever, and leave them out of
+    /// every match: for a system that rates no factors, a JSON Lines file whose results
+    /// carry factor fields (refused unless read as factors) is read as the same file
+    /// without them.
+    pub leave_out: bool,
 }
 
 impl ReadOptions {
@@ -107,6 +112,7 @@ impl ReadOptions {
     pub fn with_factors<I: IntoIterator<Item = S>, S: Into<String>>(kinds: I) -> Self {
         ReadOptions {
             factors: kinds.into_iter().map(Into::into).collect(),
+            leave_out: false,
         }
     }
 
@@ -231,15 +237,67 @@ pub fn from_reader_with<'a>(
     options: &ReadOptions,
 ) -> Box<dyn MatchStream + 'a> {
     let input = BufReader::with_capacity(1 << 16, input);
-    match format {
+    let read: Box<dyn MatchStream + 'a> = match format {
         InputFormat::Csv => Box::new(CsvMatches::with_options(name, input, options)),
         InputFormat::Jsonl => Box::new(JsonlMatches::with_options(name, input, options)),
+    };
+    if options.leave_out && !options.factors.is_empty() {
+        Box::new(FactorsLeftOut(read))
+    } else {
+        read
+    }
+}
+
+/// A stream whose matches are read with their factors and yielded without them
+/// ([`ReadOptions::leave_out`]).
+struct FactorsLeftOut<'a>(Box<dyn MatchStream + 'a>);
+
+impl Iterator for FactorsLeftOut<'_> {
+    type Item = Result<Match, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|m| m.map(|m| m.without_factors()))
+    }
+}
+
+impl MatchStream for FactorsLeftOut<'_> {
+    fn line(&self) -> u64 {
+        self.0.line()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::ReadOptions;
+
+    /// Factors read and left out: checked as when read, then gone from every match, in
+    /// CSV and JSON Lines alike.
+    #[test]
+    fn factors_left_out_are_read_and_dropped() {
+        use super::{from_reader_with, InputFormat};
+        let options = ReadOptions {
+            leave_out: true,
+            ..ReadOptions::with_factors(["car"])
+        };
+        let jsonl = "{\"match\":\"g1\",\"results\":[{\"player\":\"ann\",\"rank\":1,\"car\":\"red\"},{\"player\":\"bo\",\"rank\":2}]}\n";
+        let csv = "match,player,rank,car\ng1,ann,1,red\ng1,bo,2,\n";
+        for (format, text) in [(InputFormat::Jsonl, jsonl), (InputFormat::Csv, csv)] {
+            let read: Vec<_> =
+                from_reader_with("t".into(), text.as_bytes(), format, &options).collect();
+            let m = read[0].as_ref().unwrap();
+            assert!(
+                m.entries().iter().all(|e| e.factors.is_empty()),
+                "{format:?}"
+            );
+            assert!(m.factors().is_empty(), "{format:?}");
+            let bad = jsonl.replace("\"red\"", "true");
+            if format == InputFormat::Jsonl {
+                let read: Vec<_> =
+                    from_reader_with("t".into(), bad.as_bytes(), format, &options).collect();
+                assert!(read[0].is_err(), "a bad factor value is refused as ever");
+            }
+        }
+    }
 
     #[test]
     fn factor_columns_are_columns_of_their_own() {

@@ -99,6 +99,7 @@ pub fn inputs_of(
     };
     let options = podium_io::ReadOptions {
         factors: factor_columns(factors)?,
+        leave_out: false,
     };
     options.check().map_err(|e| read_error(&e))?;
     Ok(Inputs {
