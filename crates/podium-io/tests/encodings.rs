@@ -2,40 +2,16 @@
 //! lines, UTF-16 and UTF-32 files, byte-order marks in the converters' logs, and control
 //! characters in the names a message shows.
 
+mod common;
+use common::{csv, jsonl, messages, scratch};
+
 use std::convert::Infallible;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use podium::{League, Match};
 use podium_io::datasets::{catan, codeforces, f1};
 use podium_io::ingest::{self, IngestError, Inputs, Reading};
-use podium_io::{CsvMatches, InputFormat, JsonlMatches, ReadError, ReadOptions};
-
-/// A fresh directory of this test process.
-fn scratch() -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "podium-io-encodings-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn messages(items: impl Iterator<Item = Result<Match, ReadError>>) -> Vec<Result<String, String>> {
-    items
-        .map(|m| m.map(|m| m.id().to_string()).map_err(|e| e.to_string()))
-        .collect()
-}
-
-fn csv(text: &[u8]) -> Vec<Result<String, String>> {
-    messages(CsvMatches::new("t.csv", text))
-}
-
-fn jsonl(text: &[u8]) -> Vec<Result<String, String>> {
-    messages(JsonlMatches::new("t.jsonl", text))
-}
+use podium_io::{CsvMatches, InputFormat, JsonlMatches, ReadOptions};
 
 fn error(message: &str) -> Vec<Result<String, String>> {
     vec![Err(message.to_string())]

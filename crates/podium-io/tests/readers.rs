@@ -2,40 +2,15 @@
 //! order marks, quotes never closed, keys given twice, lines that are not matches, and
 //! arbitrary bytes.
 
+mod common;
+use common::{csv, jsonl, messages, scratch};
+
 use std::convert::Infallible;
 use std::io::{self, BufReader, Read};
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use podium::{League, Match};
 use podium_io::ingest::{self, Inputs, Reading};
 use podium_io::{CsvMatches, JsonlMatches, ReadError, ReadOptions};
-
-/// A fresh directory of this test process.
-fn scratch() -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "podium-io-readers-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn messages(items: impl Iterator<Item = Result<Match, ReadError>>) -> Vec<Result<String, String>> {
-    items
-        .map(|m| m.map(|m| m.id().to_string()).map_err(|e| e.to_string()))
-        .collect()
-}
-
-fn csv(text: &[u8]) -> Vec<Result<String, String>> {
-    messages(CsvMatches::new("t.csv", text))
-}
-
-fn jsonl(text: &[u8]) -> Vec<Result<String, String>> {
-    messages(JsonlMatches::new("t.jsonl", text))
-}
 
 fn jsonl_with(text: &[u8], kinds: &[&str]) -> Vec<Result<String, String>> {
     let options = ReadOptions::with_factors(kinds.iter().copied());
