@@ -1,6 +1,7 @@
-//! Inputs that hold no match or are not UTF-8 text, through the binary: an empty JSON
-//! Lines file to every command that rates one, a UTF-16 file, control characters in a
-//! header, and converters' logs saved with a byte-order mark.
+//! Inputs that hold no match, are not UTF-8 text or are not in the format read, through
+//! the binary: an empty JSON Lines file to every command that rates one, a UTF-16 file,
+//! control characters in a header, converters' logs saved with a byte-order mark, and
+//! JSON Lines piped in without `--input-format jsonl`.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -161,4 +162,40 @@ fn converters_read_a_log_saved_with_a_byte_order_mark() {
         out,
         "match,player,rank,score,team,time,weight\n1,ann,1,,,,\n1,bo,2,,,,\n1,cy,2,,,,\n"
     );
+}
+
+/// Two results with a factor field `car`.
+const LINES: &str = "{\"match\":\"g1\",\"results\":[{\"player\":\"ann\",\"rank\":1,\"car\":\"red\"},{\"player\":\"bo\",\"rank\":2,\"car\":\"blue\"}]}\n";
+
+#[test]
+fn json_lines_on_standard_input_read_as_csv_say_how_to_read_them() {
+    let (code, out, err) = podium(&["rate", "-"], LINES.as_bytes());
+    let err = String::from_utf8(err).unwrap();
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        "error: <stdin>:1: the first line is a JSON object (`{\"match\":\"g1\"…`), not a header of match, player and rank or score: the file looks like JSON Lines, one match per line; read it as such with `--input-format jsonl` (in Python `format=\"jsonl\"`)\n"
+    );
+    // Read as the message says, the same input is rated, its factor field found in
+    // another case than the one asked for.
+    let (code, out, err) = podium(
+        &[
+            "rate",
+            "-",
+            "--input-format",
+            "jsonl",
+            "--factor",
+            "Car",
+            "--factors",
+            "--format",
+            "csv",
+        ],
+        LINES.as_bytes(),
+    );
+    let err = String::from_utf8(err).unwrap();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("position,player,rating"), "{out}");
+    assert!(out.contains("\nCar,red,"), "{out}");
+    assert!(out.contains("\nCar,blue,"), "{out}");
 }
