@@ -1,10 +1,13 @@
 //! The API through the router, request by request (no sockets).
 
+mod common;
+
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use axum::Router;
 use std::sync::Arc;
 
+use common::postgres_server;
 use podium_server::{api_routes, router, Access, AppState, Limits};
 use podium_store::{Leagues, Options, SqliteStore};
 use serde_json::{json, Value};
@@ -1677,17 +1680,6 @@ async fn what_the_server_accepts_its_export_reads_back() {
     }
 }
 
-/// The PostgreSQL server `PODIUM_TEST_POSTGRES` names (`bash scripts/with-postgres.sh
-/// cargo test ...` starts a throwaway one), or a clear failure.
-fn postgres_server() -> String {
-    std::env::var("PODIUM_TEST_POSTGRES").unwrap_or_else(|_| {
-        panic!(
-            "this test needs a PostgreSQL server: set PODIUM_TEST_POSTGRES=postgres://USER@HOST:PORT/DB \
-             (a user that may create databases), or run it with `bash scripts/with-postgres.sh cargo test ...`"
-        )
-    })
-}
-
 /// Ends every session on database `name` of `server`, as a restart of the server
 /// would, and waits (bounded) until they are gone.
 fn end_sessions(server: &str, name: &str) {
@@ -1797,17 +1789,10 @@ async fn a_postgres_restart_answers_503_and_keeps_the_league() {
         .map(|r| r["games"].as_u64().unwrap())
         .sum();
     assert_eq!(games, 3 * 3 + 2);
-    tokio::task::spawn_blocking(move || {
-        drop((app, fresh));
-        if let Ok(mut c) = server
-            .parse::<postgres::Config>()
-            .and_then(|c| c.connect(postgres::NoTls))
-        {
-            let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
-        }
-    })
-    .await
-    .unwrap();
+    tokio::task::spawn_blocking(move || drop(fresh))
+        .await
+        .unwrap();
+    common::drop_postgres(app, &name).await;
 }
 
 /// A server on a port of loopback with these timeouts, stopped by `stop`.

@@ -72,6 +72,7 @@ pub fn postgres_server() -> String {
 
 /// One request: `token` as a bearer token, `body` as JSON. The answer's body is read as
 /// JSON, or kept as a string when it is not JSON.
+#[allow(dead_code)]
 pub async fn call(
     app: &Router,
     method: Method,
