@@ -10,6 +10,7 @@ use std::path::Path;
 use std::sync::Once;
 
 use anyhow::{anyhow, bail, Context};
+use jiff::civil::Date;
 use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -335,27 +336,29 @@ const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
 
-/// The civil date (year, month 1–12, day 1–31) of a day counted from 1970-01-01.
+/// The day the time axis counts from.
+const EPOCH: Date = jiff::civil::date(1970, 1, 1);
+
+/// The civil date (year, month 1–12, day 1–31) of a day counted from 1970-01-01; days
+/// beyond jiff's calendar (years −9999 to 9999) are its first or last day.
 fn civil(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(m <= 2), m, d)
+    let d = jiff::Span::new()
+        .try_days(days)
+        .ok()
+        .and_then(|span| EPOCH.checked_add(span).ok())
+        .unwrap_or(if days < 0 { Date::MIN } else { Date::MAX });
+    (d.year().into(), d.month().into(), d.day().into())
 }
 
-/// The day, counted from 1970-01-01, of a civil date.
+/// The day, counted from 1970-01-01, of a civil date (month 1–12); a date beyond jiff's
+/// calendar counts as its first or last day.
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    era * 146_097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719_468
+    let date = match (i16::try_from(y), i8::try_from(m), i8::try_from(d)) {
+        (Ok(y), Ok(m), Ok(d)) => Date::new(y, m, d).ok(),
+        _ => None,
+    }
+    .unwrap_or(if y < 1970 { Date::MIN } else { Date::MAX });
+    (date - EPOCH).get_days().into()
 }
 
 /// Ticks of a time axis in days since 1970-01-01 (UTC), labelled by what the span
