@@ -3,30 +3,18 @@
 //! reader and the general one give the same answer on each, with and without skipping
 //! bad matches.
 
+mod common;
+use common::scratch;
+
 use std::convert::Infallible;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use podium::{League, Match, Settings};
 use podium_io::ingest::{self, IngestError, Inputs, Reading, Way};
 use podium_io::{CsvMatches, LongCsvWriter, ReadError, ReadOptions};
 
-/// A fresh directory of this test process.
-fn scratch() -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "podium-io-rows-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
+/// The matches of `text` read as CSV (`t.csv`): ids, or messages.
 fn csv(text: &str) -> Vec<Result<String, String>> {
-    CsvMatches::new("t.csv", text.as_bytes())
-        .map(|m| m.map(|m| m.id().to_string()).map_err(|e| e.to_string()))
-        .collect()
+    common::csv(text.as_bytes())
 }
 
 fn league() -> League {

@@ -1,5 +1,6 @@
 //! What the reader tests share: scratch directories, and the matches a reader yields as
-//! their ids or error messages.
+//! their ids or error messages. (Each test file compiles this module on its own; one
+//! that reads no JSON Lines leaves `jsonl` unused.)
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,6 +36,7 @@ pub fn csv(text: &[u8]) -> Vec<Result<String, String>> {
 }
 
 /// [`messages`] of `text` read as JSON Lines (`t.jsonl`).
+#[allow(dead_code)]
 pub fn jsonl(text: &[u8]) -> Vec<Result<String, String>> {
     messages(JsonlMatches::new("t.jsonl", text))
 }
