@@ -358,6 +358,16 @@ pub enum ConfigError {
         /// The setting as given.
         setting: String,
     },
+    /// A parameter given twice in one list of settings.
+    #[error("setting {key} is given twice ({key}={first}, then {key}={second}): give it once")]
+    RepeatedSetting {
+        /// The key, as given the second time.
+        key: String,
+        /// The value given first.
+        first: String,
+        /// The value given second.
+        second: String,
+    },
     /// Parameters that are valid one by one but not together.
     #[error("system {system}: {rule}")]
     Inconsistent {

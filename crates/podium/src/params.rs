@@ -218,6 +218,7 @@ pub trait Configure {
 /// assert_eq!(s.iter().collect::<Vec<_>>(), [("k", "24"), ("scale", "300")]);
 /// assert_eq!(s, Settings::new().with("k", "24").with("scale", "300"));
 /// assert!(Settings::parse(["k"]).is_err());
+/// assert!(Settings::parse(["k=24", "k=32"]).is_err());
 /// let sys = podium::system("sme", &s).unwrap();
 /// assert_eq!(sys.describe().params[0].value, podium::ParamValue::Float(24.0));
 /// ```
@@ -238,14 +239,18 @@ impl Settings {
     /// Parses `key=value` items as given on a command line; spaces around the key and
     /// the value are trimmed.
     ///
+    /// A parameter given twice (the same key, with the same system prefix or none; dashes
+    /// and underscores alike) is refused: which of the two was meant cannot be told.
+    ///
     /// # Errors
-    /// [`ConfigError::MalformedSetting`] for an item without `=` or with an empty key.
+    /// [`ConfigError::MalformedSetting`] for an item without `=` or with an empty key;
+    /// [`ConfigError::RepeatedSetting`] for a key given twice.
     pub fn parse<I>(items: I) -> Result<Self, ConfigError>
     where
         I: IntoIterator,
         I::Item: AsRef<str>,
     {
-        let pairs = items
+        let pairs: Vec<(String, String)> = items
             .into_iter()
             .map(|s| {
                 let s = s.as_ref();
@@ -257,6 +262,16 @@ impl Settings {
                     })
             })
             .collect::<Result<_, _>>()?;
+        let same = |k: &str| k.to_ascii_lowercase().replace('-', "_");
+        for (i, (key, value)) in pairs.iter().enumerate() {
+            if let Some((_, first)) = pairs[..i].iter().find(|(k, _)| same(k) == same(key)) {
+                return Err(ConfigError::RepeatedSetting {
+                    key: key.clone(),
+                    first: first.clone(),
+                    second: value.clone(),
+                });
+            }
+        }
         Ok(Settings { pairs })
     }
 

@@ -120,6 +120,15 @@ fn bad_arguments_are_one_line_errors() {
 
 /// `--set system.key=value`, as the commands comparing systems take it, sets the one
 /// system run; another system's prefix is an error naming both.
+/// Player A's sme rating after `games` with the `--set` items `sets`.
+fn podium_sme_k(games: &str, sets: &[&str]) -> f64 {
+    let mut args = vec!["rate", games, "--system", "sme", "--format", "csv"];
+    for set in sets {
+        args.extend(["--set", set]);
+    }
+    rating(&csv_rows(podium(&args).ok()), "A")
+}
+
 #[test]
 fn a_setting_may_name_the_system_it_is_for() {
     let d = Dir::new("prefix");
@@ -137,6 +146,20 @@ fn a_setting_may_name_the_system_it_is_for() {
         out.err().trim(),
         "error: --set pairwise.k: system \"pairwise\" is not the system run here (sme)"
     );
+    // The same parameter twice is refused, whether with the prefix or without, but a
+    // plain value and a system's own value may stand together.
+    for (first, second) in [("k=10", "k=12"), ("sme.k=10", "SME.k=12")] {
+        let out = podium(&[
+            "rate", &games, "--system", "sme", "--set", first, "--set", second,
+        ]);
+        let (_, ten) = first.split_once('=').unwrap();
+        let (key, twelve) = second.split_once('=').unwrap();
+        assert_eq!(
+            out.err().trim(),
+            format!("error: setting {key} is given twice ({key}={ten}, then {key}={twelve}): give it once")
+        );
+    }
+    assert!((rate("k=10") - podium_sme_k(&games, &["k=20", "sme.k=10"])).abs() < 1e-12);
     let out = podium(&[
         "tune",
         &games,
