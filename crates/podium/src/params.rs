@@ -325,7 +325,7 @@ impl Settings {
     /// ```
     /// use podium::Settings;
     /// let s = Settings::parse(["k=20", "sme.k=24", "shares.scale=300"]).unwrap();
-    /// assert_eq!(s.for_system("sme"), Settings::parse(["k=20", "k=24"]).unwrap());
+    /// assert_eq!(s.for_system("sme"), Settings::new().with("k", "20").with("k", "24"));
     /// ```
     #[must_use]
     pub fn for_system(&self, name: &str) -> Settings {
