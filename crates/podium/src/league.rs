@@ -727,7 +727,19 @@ impl League {
         // Entries are best first: the winners' players are the first ones.
         let winners = game.member_range(outcome.winners - 1).end;
         let won = (0..game.player_count()).map(|k| k < winners);
-        self.commit(&outcome, slots, won, &posterior.changes, &posterior.states)?;
+        // The states replaced are kept for the system's next match to write into.
+        posterior.spare.clear();
+        let spare = &mut posterior.spare;
+        self.commit(
+            &outcome,
+            slots,
+            won,
+            &posterior.changes,
+            &posterior.states,
+            |old| {
+                spare.extend(old);
+            },
+        )?;
         if posterior.learned.is_some() {
             self.learned = posterior.learned.take();
         }
@@ -889,18 +901,27 @@ impl League {
         won: impl Iterator<Item = bool>,
         changes: &[PlayerChange],
         states: &[Option<State>],
+        retire: impl FnMut(Option<State>),
     ) -> Result<(), RateError> {
         self.check_changes(slots, changes, states)?;
         let stateful = self.caps.keeps_state && !states.is_empty();
-        self.store(outcome, slots, won, changes, stateful, |k| {
-            states[k].clone()
-        });
+        self.store(
+            outcome,
+            slots,
+            won,
+            changes,
+            stateful,
+            |k| states[k].clone(),
+            retire,
+        );
         Ok(())
     }
 
     /// The storing step of [`League::commit`], for changes checked already: each
-    /// player's state (when `stateful`) comes from `state`, by position.
+    /// player's state (when `stateful`) comes from `state`, by position, and the state
+    /// it replaces goes to `retire`.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn store(
         &mut self,
         outcome: &Outcome<'_>,
@@ -909,6 +930,7 @@ impl League {
         changes: &[PlayerChange],
         stateful: bool,
         mut state: impl FnMut(usize) -> Option<State>,
+        mut retire: impl FnMut(Option<State>),
     ) {
         let tally = Tally::new(outcome.id, outcome.time, outcome.entries, outcome.winners);
         for (k, ((slot, c), won)) in slots.iter_mut().zip(changes).zip(won).enumerate() {
@@ -924,7 +946,7 @@ impl League {
             p.rating = c.after;
             p.stats.record(&tally, won);
             if stateful {
-                self.states[i] = state(k);
+                retire(std::mem::replace(&mut self.states[i], state(k)));
             }
         }
         self.rated += 1;

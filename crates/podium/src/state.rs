@@ -68,6 +68,7 @@ use crate::rating::PlayerChange;
 /// and a type that holds part of its data elsewhere can also say where ([`Spread`]).
 trait Value: Send + Sync + fmt::Debug {
     fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
     fn type_name(&self) -> &'static str;
     fn prefetch(&self);
     fn prefetch_spread(&self);
@@ -120,6 +121,9 @@ impl<T: Any + Send + Sync + fmt::Debug, L: Load<T>> Value for Held<T, L> {
     fn as_any(&self) -> &dyn Any {
         &self.0
     }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        &mut self.0
+    }
     fn type_name(&self) -> &'static str {
         std::any::type_name::<T>()
     }
@@ -153,6 +157,29 @@ impl State {
     /// starts loading.
     pub(crate) fn spread<T: Any + Send + Sync + fmt::Debug + Spread>(value: T) -> Self {
         State(Arc::new(Held::<T, Spreads>(value, PhantomData)))
+    }
+
+    /// A state of value `fill` made of `fresh()`, written into the first of `spare` that
+    /// nothing else shares and that holds a `T` (those before it are dropped), or into a
+    /// new allocation when none does. A league hands a system the states it no longer
+    /// holds ([`crate::Posterior::spare`]): they were read for the last match, so writing
+    /// there does not wait on memory, and nothing is allocated or freed. `fill` sees
+    /// the old value (or `fresh()`) and must write all of it.
+    pub(crate) fn recycled<T: Any + Send + Sync + fmt::Debug>(
+        spare: &mut Vec<State>,
+        fresh: impl FnOnce() -> T,
+        fill: impl FnOnce(&mut T),
+    ) -> Self {
+        while let Some(mut s) = spare.pop() {
+            if let Some(v) = Arc::get_mut(&mut s.0).and_then(|v| v.as_any_mut().downcast_mut::<T>())
+            {
+                fill(v);
+                return s;
+            }
+        }
+        let mut v = fresh();
+        fill(&mut v);
+        State::new(v)
     }
 
     /// The value, if it is of type `T`.
@@ -320,4 +347,34 @@ saved_states! {
     KalmanMmr(crate::systems::kalman_mmr::KalmanMmrState) = "kalman-mmr",
     /// What `kalman-mmr` learns from every match.
     KalmanMmrLearned(crate::systems::kalman_mmr::KalmanMmrLearned) = "kalman-mmr-learned",
+}
+
+#[cfg(test)]
+mod tests {
+    use super::State;
+
+    /// A spare that nothing else shares and that holds the type is written into (the same
+    /// allocation); one shared, or of another type, is passed over and dropped.
+    #[test]
+    fn a_recycled_state_is_written_into_an_unshared_spare_of_its_type() {
+        let unshared = State::new(1_u32);
+        let shared = State::new(2_u32);
+        let kept = shared.clone();
+        let other = State::new("three");
+        // Taken from the end: `other`, then `shared`, then `unshared`, once its other
+        // holder is gone.
+        let mut spare = vec![unshared.clone(), shared, other];
+        drop(unshared);
+        let s = State::recycled(&mut spare, || 0_u32, |v| *v += 10);
+        // `other` (wrong type) and `shared` (held by `kept`) were dropped on the way.
+        assert_eq!(s.get::<u32>(), Some(&11));
+        assert!(spare.is_empty());
+        assert_eq!(kept.get::<u32>(), Some(&2));
+        // Nothing fits: a new value.
+        let mut spare = vec![kept.clone()];
+        let s = State::recycled(&mut spare, || 5_u32, |v| *v *= 2);
+        assert_eq!(s.get::<u32>(), Some(&10));
+        assert!(!State::same(&s, &kept));
+        assert_eq!(kept.get::<u32>(), Some(&2));
+    }
 }

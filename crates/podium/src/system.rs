@@ -112,6 +112,11 @@ pub struct Posterior {
     pub learned: Option<State>,
     /// One change per factor of [`Match::factors`], in that order.
     pub factors: Vec<PlayerChange>,
+    /// States the league no longer holds (the old states of the last match it stored),
+    /// which a system may write its next states into rather than allocate: they are
+    /// what it read last, so still in the processor's cache. Not cleared by
+    /// [`Posterior::clear`]; a system may ignore it.
+    pub spare: Vec<State>,
 }
 
 impl Posterior {
@@ -144,6 +149,7 @@ impl From<Rated> for Posterior {
             states: r.states,
             learned: r.learned,
             factors: Vec::new(),
+            spare: Vec::new(),
         }
     }
 }

@@ -463,6 +463,7 @@ impl League {
                 &posterior.changes,
                 stateful,
                 |k| states[k].take(),
+                drop,
             );
         }
         // The buffers for the next batch, emptied (what was rated past a match refused

@@ -1489,15 +1489,6 @@ impl KalmanMmrConfig {
                 l.debuts.1 = l.debuts.1 * self.prior_forgetting + x - off[p.entry].0;
             }
             let size = game.member_range(p.entry).len();
-            // The next state, built where it is kept: its bank (the largest part) is
-            // written in place, not built apart and moved in.
-            let mut next = KalmanMmrState {
-                games: p.state.map_or(0, |s| s.games).saturating_add(1),
-                last,
-                dated: time.is_some(),
-                bank: Bank::new(),
-            };
-            let bank = &mut next.bank;
             let entry_team = &team[p.entry * k..(p.entry + 1) * k];
             // The entry's weights are the same under every filter.
             let (_, _, tw2, wsum) = entry_team[0];
@@ -1508,33 +1499,56 @@ impl KalmanMmrConfig {
             } else {
                 noise * tw2
             };
-            for ((f, &(mu, v0)), &(tm, tv, _, _)) in
-                filters.iter().zip(&pri[j * k..(j + 1) * k]).zip(entry_team)
-            {
-                if !f.robust {
-                    // The plain update: the mean moves by the gain times the innovation.
-                    let sden = tv + r;
-                    let gain = a * v0 / sden;
-                    bank.push((mu + gain * (x - tm), (v0 - gain * gain * sden).max(1e-6)));
-                    continue;
+            // The next state, written where a state the league no longer holds lies
+            // (still in the cache: it was read for the last match) or else into a new
+            // one; every field is written.
+            let games = p.state.map_or(0, |s| s.games).saturating_add(1);
+            let mut in_use = (0.0, 0.0);
+            let fill = |next: &mut KalmanMmrState| {
+                next.games = games;
+                next.last = last;
+                next.dated = time.is_some();
+                let bank = &mut next.bank;
+                bank.clear();
+                for ((f, &(mu, v0)), &(tm, tv, _, _)) in
+                    filters.iter().zip(&pri[j * k..(j + 1) * k]).zip(entry_team)
+                {
+                    if !f.robust {
+                        // The plain update: the mean moves by the gain times the innovation.
+                        let sden = tv + r;
+                        let gain = a * v0 / sden;
+                        bank.push((mu + gain * (x - tm), (v0 - gain * gain * sden).max(1e-6)));
+                        continue;
+                    }
+                    let mut v = v0;
+                    let mut sden = tv + r;
+                    let mut z = (x - tm) / sden.sqrt();
+                    if f.robust && !newcomer && z > self.jump_above && self.jump > 0.0 {
+                        let j2 = self.jump * self.jump;
+                        v += j2;
+                        sden += a * a * j2;
+                        z = (x - tm) / sden.sqrt();
+                    }
+                    let zc = if f.robust { z.max(-self.clip) } else { z };
+                    let gain = a * v / sden;
+                    bank.push((
+                        mu + gain * zc * sden.sqrt(),
+                        (v - gain * gain * sden).max(1e-6),
+                    ));
                 }
-                let mut v = v0;
-                let mut sden = tv + r;
-                let mut z = (x - tm) / sden.sqrt();
-                if f.robust && !newcomer && z > self.jump_above && self.jump > 0.0 {
-                    let j2 = self.jump * self.jump;
-                    v += j2;
-                    sden += a * a * j2;
-                    z = (x - tm) / sden.sqrt();
-                }
-                let zc = if f.robust { z.max(-self.clip) } else { z };
-                let gain = a * v / sden;
-                bank.push((
-                    mu + gain * zc * sden.sqrt(),
-                    (v - gain * gain * sden).max(1e-6),
-                ));
-            }
-            let (mu, var) = bank[best];
+                in_use = bank[best];
+            };
+            let next = State::recycled(
+                &mut out.spare,
+                || KalmanMmrState {
+                    games: 0,
+                    last: None,
+                    dated: false,
+                    bank: Bank::new(),
+                },
+                fill,
+            );
+            let (mu, var) = in_use;
             out.changes.push(PlayerChange {
                 before: *b,
                 after: Rating {
@@ -1547,7 +1561,7 @@ impl KalmanMmrConfig {
                 k: None,
                 weight: p.weight,
             });
-            out.states.push(Some(State::new(next)));
+            out.states.push(Some(next));
         }
         // Each factor: the Kalman update of its own belief from every entry that carries
         // it (the entry's performance observes its players' mean skill plus its factors),
