@@ -4,7 +4,7 @@
 // season, its chart marking the reset. Run by scripts/e2e.sh.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { base, launch } from "./helpers.mjs";
+import { base, launch, ledger } from "./helpers.mjs";
 
 let page, violations, close;
 
@@ -156,4 +156,45 @@ test("a player's chart marks the season's reset and ends at the headline rating"
     assert.equal(await page.getAttribute("#history tbody tr:nth-child(2)", "data-season"), "2");
   }
   await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+// After a new season, the page still knows the players of the seasons before: a name in
+// another letter case is flagged in the game form, Tonight lists them and balances them
+// at their ratings (not as newcomers), and a player's head-to-head offers them.
+test("a new season's page knows every player of the league", async () => {
+  const l = await call("/api/leagues", { name: "Known E2E", system: "sme" });
+  await call(`/api/leagues/${l.id}/matches`, { id: "g1", results: [{ player: "Alice", rank: 1 }, { player: "Bob", rank: 2 }, { player: "Carol", rank: 3 }] }, l.admin_token);
+  await call(`/api/leagues/${l.id}/seasons`, { name: "Spring", reset: { kind: "soft", pull: 0.5, widen: 0.25 } }, l.admin_token);
+  assert.deepEqual((await call(`/api/leagues/${l.id}/leaderboard`)), []);
+  assert.deepEqual((await call(`/api/leagues/${l.id}/players`)).map((r) => r.player), ["Alice", "Bob", "Carol"]);
+  await page.goto(`${base}/leagues/${l.id}`);
+  await page.locator("#empty-board").waitFor();
+
+  // The game form: "alice" looks like Alice, and the form stops before making her anew.
+  const rows = page.locator("#game-rows .game-row");
+  await rows.first().waitFor();
+  while ((await rows.count()) > 2) await rows.last().locator("button.remove").click();
+  await rows.nth(0).locator(".player-input").fill("alice");
+  await rows.nth(0).locator(".place-input").fill("1");
+  await rows.nth(1).locator(".player-input").fill("Bob");
+  await rows.nth(1).locator(".place-input").fill("2");
+  await page.fill("#token", l.admin_token);
+  await page.click("#submit-game");
+  await page.locator("#name-check .use-known").waitFor();
+  assert.equal(await page.textContent("#name-check .use-known"), "Use “Alice”");
+  assert.equal((await ledger(l)).length, 1, "nothing was sent");
+  assert.deepEqual(await page.$$eval("#known-players option", (os) => os.map((o) => o.value)), ["Alice", "Bob", "Carol"]);
+
+  // Tonight: the three are listed, and balanced at their ratings.
+  assert.deepEqual(await page.$$eval("#tonight-players label[data-player]", (ls) => ls.map((x) => x.dataset.player)), ["Alice", "Bob", "Carol"]);
+  await page.click("#tonight-all");
+  await page.selectOption("#tonight-format", "teams:2");
+  await page.click("#make-teams");
+  await page.locator("#tonight-how").waitFor();
+  assert.equal(await page.locator("#tonight-newcomers").count(), 0, "no one is a newcomer");
+
+  // Bob's page offers Alice and Carol to compare with, though neither played in Spring.
+  await page.goto(`${base}/leagues/${l.id}/players/Bob`);
+  await page.locator("#versus-opponent").waitFor();
+  assert.deepEqual(await page.$$eval("#versus-opponent option", (os) => os.map((o) => o.value)), ["", "Alice", "Carol"]);
 });

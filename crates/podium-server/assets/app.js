@@ -657,10 +657,12 @@ async function league(id) {
   let current = null, players = [], list = null;
   const systems = api("/api/systems");
   async function refresh() {
-    const [l, rows, table, ledger, voided, seasons, specs] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/leaderboard`),
-      api(`/api/leagues/${id}/factors`), ledgerOf(id), api(`/api/leagues/${id}/voided`), api(`/api/leagues/${id}/seasons`), systems]);
+    const [l, rows, everyone, table, ledger, voided, seasons, specs] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/leaderboard`),
+      api(`/api/leagues/${id}/players`), api(`/api/leagues/${id}/factors`), ledgerOf(id), api(`/api/leagues/${id}/voided`), api(`/api/leagues/${id}/seasons`), systems]);
     current = l;
-    players = rows.map((r) => r.player);
+    // Every player of the league, not only the current season's board: the form's
+    // names, the lookalike check, corrections and Tonight know them all.
+    players = everyone.map((r) => r.player);
     document.title = `podium — ${l.name}`;
     setCrumbs(h("a", { href: `/leagues/${id}` }, l.name));
     title.textContent = l.name;
@@ -1027,8 +1029,8 @@ function chart(items) {
 }
 
 async function player(id, name) {
-  const [l, p, rows] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/players/${encodeURIComponent(name)}`),
-    api(`/api/leagues/${id}/leaderboard`)]);
+  const [l, p, rows, everyone] = await Promise.all([api(`/api/leagues/${id}`), api(`/api/leagues/${id}/players/${encodeURIComponent(name)}`),
+    api(`/api/leagues/${id}/leaderboard`), api(`/api/leagues/${id}/players`)]);
   // The place the league page shows: among the players whose ratings count.
   const position = rows.filter((r) => !r.provisional && (r.rating > p.rating || (r.rating === p.rating && r.player < p.player))).length + 1;
   document.title = `podium — ${name}`;
@@ -1076,7 +1078,7 @@ async function player(id, name) {
         resets.map((it) => resetLine(it.season, it.before)).join("; "), ".") : null),
     h("section", {}, h("h2", {}, "Games"), h("p", { class: "muted", id: "history-how" }, howItMoves(withK, l.performances, withFactors)),
       h("div", { class: "scroll" }, table)));
-  app.firstChild.after(rivalsSection(id, name, rows.map((r) => r.player).sort((a, b) => a.localeCompare(b))));
+  app.firstChild.after(rivalsSection(id, name, everyone.map((r) => r.player).sort((a, b) => a.localeCompare(b))));
 }
 
 // What the player page's columns mean, in the terms of the league's system.

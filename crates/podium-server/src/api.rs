@@ -54,6 +54,10 @@ fn table() -> Vec<(&'static str, Vec<Handler>)> {
             vec![(Method::GET, get(factors))],
         ),
         (
+            "/api/leagues/{id}/players",
+            vec![(Method::GET, get(players))],
+        ),
+        (
             "/api/leagues/{id}/players/{player}",
             vec![(Method::GET, get(player))],
         ),
@@ -428,6 +432,33 @@ async fn off_async<T: Send + 'static>(
         .await
         .map_err(ApiError::internal)?
         .map_err(ApiError::internal)
+}
+
+/// Every player of the league, whatever the season they last played in, by name (in
+/// code-point order): `player`, `rating` (as the board gives it) and `in_season` (on the
+/// current season's board).
+async fn players(State(state): State<AppState>, League(id): League) -> Result<Response, ApiError> {
+    let list = state
+        .with_leagues(move |l| {
+            l.read(id, |d| {
+                let league = d.league();
+                let mut rows: Vec<(&str, f64, bool)> = league
+                    .players()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (p.name.as_str(), league.current(i).value, p.stats.games > 0))
+                    .collect();
+                rows.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                Ok(rows
+                    .into_iter()
+                    .map(|(player, rating, in_season)| {
+                        json!({ "player": player, "rating": rating, "in_season": in_season })
+                    })
+                    .collect::<Vec<Value>>())
+            })
+        })
+        .await?;
+    Ok(Json(list).into_response())
 }
 
 async fn player(

@@ -129,6 +129,11 @@ pub fn document() -> Value {
             "/api/leagues/{id}/factors": {"get": {"summary": "The factors' table: each car, seat or faction the league's matches carried, with its rating (what it adds to an entry's strength), by kind, best rated first",
                 "parameters": [id], "responses": {"200": ok("Rows; empty for a league without factors", json!({"type": "array", "items": schema_ref("FactorStanding")})),
                     "404": error("No such league"), "503": unavailable()}}},
+            "/api/leagues/{id}/players": {"get": {"summary": "Every player of the league, whatever season they last played in (the leaderboard lists the current season's only), by name in code-point order",
+                "parameters": [id], "responses": {"200": ok("The players; empty for a league without a game", json!({"type": "array", "items": {"type": "object", "required": ["player", "rating", "in_season"], "properties": {
+                    "player": {"type": "string"}, "rating": {"type": "number", "description": "The rating now, as the leaderboard gives it"},
+                    "in_season": {"type": "boolean", "description": "Whether the player has played in the current season, so is on its board"}}}})),
+                    "404": error("No such league"), "503": unavailable()}}},
             "/api/leagues/{id}/players/{player}": {"get": {"summary": "A player's standing and every rated match with its breakdown",
                 "parameters": [id, p], "responses": {"200": ok("The player", schema_ref("Player")), "404": error("No such league or player"), "503": unavailable()}}},
             "/api/leagues/{id}/players/{player}/rivals": {"get": {"summary": "A player's nemesis (the opponent who beats them most beyond what the ratings expected at the time), favourite opponent (the one they beat most beyond it) and most frequent opponents",

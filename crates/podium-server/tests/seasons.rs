@@ -500,3 +500,62 @@ async fn a_player_page_lists_each_season_reset_with_the_rating_after_it_on_postg
     season_resets_on_player_pages(&app).await;
     common::drop_postgres(app, &name).await;
 }
+
+#[tokio::test]
+async fn the_league_s_players_are_every_season_s() {
+    let app = app();
+    let (id, token) = league(&app).await;
+    let url = format!("/api/leagues/{id}/players");
+    let (status, v) = call(&app, Method::GET, &url, None, None).await;
+    assert_eq!((status, v), (StatusCode::OK, json!([])));
+    game(&app, id, &token, "g1", &["ann", "Bo", "cy"]).await;
+    let (status, v) = call(
+        &app,
+        Method::POST,
+        &format!("/api/leagues/{id}/seasons"),
+        Some(&token),
+        Some(json!({"name": "Spring", "reset": {"kind": "soft"}})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    game(&app, id, &token, "g2", &["dee", "ann"]).await;
+    let (_, board) = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/leaderboard"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(players(&board), ["dee", "ann"]);
+    let (status, all) = call(&app, Method::GET, &url, None, None).await;
+    assert_eq!(status, StatusCode::OK, "{all}");
+    // By name in code-point order (capitals first), this season's and the last one's.
+    assert_eq!(players(&all), ["Bo", "ann", "cy", "dee"]);
+    let in_season: Vec<bool> = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["in_season"].as_bool().unwrap())
+        .collect();
+    assert_eq!(in_season, [false, true, false, true]);
+    // Each rating is the one the player's page gives.
+    for row in all.as_array().unwrap() {
+        let name = row["player"].as_str().unwrap();
+        let (_, page) = call(
+            &app,
+            Method::GET,
+            &format!("/api/leagues/{id}/players/{name}"),
+            None,
+            None,
+        )
+        .await;
+        let (listed, paged) = (
+            row["rating"].as_f64().unwrap(),
+            page["rating"].as_f64().unwrap(),
+        );
+        assert!((listed - paged).abs() < 1e-9, "{name}: {listed} vs {paged}");
+    }
+    let (status, v) = call(&app, Method::GET, "/api/leagues/999/players", None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
+}
