@@ -1400,7 +1400,18 @@ impl KalmanMmrConfig {
             })
             .collect();
         let mut respaced = false;
-        if let Some(sc) = scores.filter(|_| self.margins > 0.0 && n_entries >= 3) {
+        if let Some(mut sc) = scores.filter(|_| self.margins > 0.0 && n_entries >= 3) {
+            // The line is fitted to the scores over the power of two nearest below their
+            // largest size: exact, so the same line as on the scores themselves, but
+            // with no square or sum out of the floating-point range however large or
+            // small the scores are.
+            let largest = sc.iter().fold(0.0_f64, |m, s| m.max(s.abs()));
+            if largest > 0.0 {
+                let unit = 2f64.powi(largest.log2().floor() as i32);
+                for s in &mut sc {
+                    *s /= unit;
+                }
+            }
             let nn = n_entries as f64;
             let ms = sc.iter().sum::<f64>() / nn;
             let mx = perfs.iter().sum::<f64>() / nn;
@@ -1716,6 +1727,43 @@ mod tests {
         KalmanMmrConfig {
             margins,
             ..KalmanMmrConfig::default()
+        }
+    }
+
+    /// The line on the scores is the same whatever their unit: scores scaled by a power
+    /// of two rate bit for bit alike, up to sizes whose squares leave the range of
+    /// floating-point numbers, and down to those whose squares vanish.
+    #[test]
+    fn scores_of_any_size_respace_alike() {
+        let sys = KalmanMmrConfig::default();
+        let rate = |unit: f64| -> Vec<f64> {
+            let game = Match::builder("g")
+                .player("a", Finish::Score(3.0 * unit))
+                .player("b", Finish::Score(unit))
+                .player("c", Finish::Score(0.0))
+                .player("d", Finish::Score(-2.5 * unit))
+                .build()
+                .unwrap();
+            let r = sys.initial_rating();
+            sys.rate(&crate::system::Prior::new(&game, &[r, r, r, r]))
+                .unwrap()
+                .changes
+                .iter()
+                .map(|c| c.after.value)
+                .collect()
+        };
+        let one = rate(1.0);
+        assert!(
+            one[0] > one[1] && one[1] > one[2] && one[2] > one[3],
+            "{one:?}"
+        );
+        for unit in [
+            2f64.powi(600),
+            2f64.powi(1000),
+            2f64.powi(-600),
+            2f64.powi(-1000),
+        ] {
+            assert_eq!(rate(unit), one, "scores times {unit:e}");
         }
     }
 
