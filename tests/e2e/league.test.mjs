@@ -4,6 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { base, createLeague, launch, post } from "./helpers.mjs";
 
 const shots = process.env.E2E_SCREENSHOTS;
@@ -311,7 +312,13 @@ test("the offline command carries the league's parameters and says it leaves out
   // k differs from sme's default, scale does not. The command gives, from the downloaded
   // games, ann 1520.94, bo 1499.79, cy 1479.27 (without --set k=24: ann 1526.59): the
   // league's own board.
-  assert.equal(await page.textContent("#offline-command"), "podium rate ledger.jsonl --system sme --set k=24 --factor car");
+  assert.equal(await page.textContent("#offline-command"), `podium rate league-${l.id}.jsonl --system sme --set k=24 --factor car`);
+  // The link saves the games under the name the command reads.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-games")]);
+  assert.equal(download.suggestedFilename(), `league-${l.id}.jsonl`);
+  const saved = readFileSync(await download.path(), "utf8");
+  assert.equal(saved, await (await fetch(`${base}/api/leagues/${l.id}/matches`)).text());
+  assert.deepEqual(saved.trim().split("\n").map((x) => JSON.parse(x).match), ["r1", "r2", "r3"]);
   const api = await (await fetch(`${base}/api/leagues/${l.id}/leaderboard`)).json();
   assert.deepEqual(api.map((r) => [r.player, r.rating.toFixed(2)]), [["ann", "1520.94"], ["bo", "1499.79"], ["cy", "1479.27"]]);
   assert.equal(await page.locator("#offline-seasons").count(), 0);
@@ -332,9 +339,10 @@ test("the offline command carries the league's parameters and says it leaves out
     body: JSON.stringify({ name: "Offline list E2E", system: "kalman-mmr", config: { taus: "0,25", robust: false } }),
   });
   assert.equal(km.status, 201);
-  await page.goto(`${base}/leagues/${(await km.json()).id}`);
+  const kmId = (await km.json()).id;
+  await page.goto(`${base}/leagues/${kmId}`);
   await page.locator("#empty-board").waitFor();
-  assert.equal(await page.textContent("#offline-command"), "podium rate ledger.jsonl --system kalman-mmr --set taus=0,25 --set robust=false");
+  assert.equal(await page.textContent("#offline-command"), `podium rate league-${kmId}.jsonl --system kalman-mmr --set taus=0,25 --set robust=false`);
 });
 
 test("a system with uncertainty shows each factor's σ", async () => {

@@ -633,7 +633,8 @@ async function ledgerOf(id) {
   return (await res.text()).split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
 }
 
-// The `podium rate` command that rates a league's downloaded games as the league does: its
+// The `podium rate` command that rates a league's downloaded games (saved as
+// league-ID.jsonl, the name the link gives) as the league does: its
 // system, each parameter it sets away from the system's default as `--set NAME=VALUE` (the
 // value as the API gives it, which is how the command line reads it: `taus=0,25`), and its
 // factor kinds.
@@ -642,7 +643,7 @@ function offlineCommand(l, specs, kinds) {
   const defaults = new Map((spec ? spec.params : []).map((p) => [p.name, p.default]));
   const quoted = (v) => (/^[\w.,+-]+$/.test(v) ? v : `'${v.replace(/'/g, "'\\''")}'`);
   const sets = l.params.filter((p) => p.value !== defaults.get(p.name)).map((p) => ` --set ${p.name}=${quoted(p.value)}`);
-  return `podium rate ledger.jsonl --system ${l.system}${sets.join("")}${kinds.map((k) => ` --factor ${k}`).join("")}`;
+  return `podium rate league-${l.id}.jsonl --system ${l.system}${sets.join("")}${kinds.map((k) => ` --factor ${k}`).join("")}`;
 }
 
 async function league(id) {
@@ -678,7 +679,8 @@ async function league(id) {
         h("strong", {}, `${v.name} ${Number.isInteger(v.value) ? v.value : fmt(v.value, 3)}`), " — ", v.doc))),
     ] : []));
     const kinds = [...new Set(table.map((f) => f.kind))];
-    data.replaceChildren(h("h2", {}, "Data"), h("p", {}, h("a", { href: `/api/leagues/${id}/matches` }, "Download the games (JSON Lines)"),
+    data.replaceChildren(h("h2", {}, "Data"), h("p", {}, h("a", { id: "download-games", href: `/api/leagues/${id}/matches?download=true`, download: `league-${id}.jsonl` },
+      "Download the games (JSON Lines)", h("span", { class: "muted" }, ` as league-${id}.jsonl`)),
       " — rate them offline with ", h("code", { id: "offline-command" }, offlineCommand(l, specs, kinds)),
       seasons.length > 1 ? h("span", { id: "offline-seasons" }, ", which rates every game as one season, without the resets of the league's seasons") : null));
     if (list) list.update(ledger, voided);

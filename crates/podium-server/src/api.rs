@@ -484,11 +484,26 @@ async fn factors(State(state): State<AppState>, League(id): League) -> Result<Re
     Ok(Json(table).into_response())
 }
 
+#[derive(Debug, Deserialize)]
+struct ExportQuery {
+    /// Sent as a file to save (`Content-Disposition: attachment`), named
+    /// [`download_name`].
+    #[serde(default)]
+    download: bool,
+}
+
+/// The name a league's downloaded ledger is saved under: `league-{id}.jsonl` (the page's
+/// link and the `podium rate` command it shows name the same file).
+pub(crate) fn download_name(id: LeagueId) -> String {
+    format!("league-{id}.jsonl")
+}
+
 /// The ledger as JSON Lines, each factor a field of its row (what `podium rate --factor
-/// KIND` reads).
+/// KIND` reads); with `?download=true`, as a file to save.
 async fn export_matches(
     State(state): State<AppState>,
     League(id): League,
+    AppQuery(query): AppQuery<ExportQuery>,
 ) -> Result<Response, ApiError> {
     let ledger = state.with_leagues(move |l| l.ledger(id)).await?;
     let mut out = Vec::with_capacity(ledger.len() * 128);
@@ -496,7 +511,15 @@ async fn export_matches(
         serde_json::to_writer(&mut out, &e.json.to_jsonl()).map_err(ApiError::internal)?;
         out.push(b'\n');
     }
-    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], out).into_response())
+    let mut res = ([(header::CONTENT_TYPE, "application/x-ndjson")], out).into_response();
+    if query.download {
+        let disposition = format!("attachment; filename=\"{}\"", download_name(id));
+        res.headers_mut().insert(
+            header::CONTENT_DISPOSITION,
+            HeaderValue::from_str(&disposition).map_err(ApiError::internal)?,
+        );
+    }
+    Ok(res)
 }
 
 fn appended_json(a: &podium_store::Appended) -> Value {

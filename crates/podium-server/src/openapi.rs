@@ -153,8 +153,9 @@ pub fn document() -> Value {
                     "422": error("A format the players cannot fill, a duplicate player, or options no split honours (the message says why)"), "503": unavailable()}}},
             "/api/leagues/{id}/matches": {
                 "get": {"summary": "The ledger in rating order as JSON Lines (what `podium rate` reads); voided matches left out. Each factor is a field of its row (`\"car\": \"ferrari\"`, read by `podium rate --factor car`)",
-                    "parameters": [id], "responses": {"200": {"description": "One match per line", "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
-                        "404": error("No such league")}},
+                    "parameters": [id, query("download", "boolean", "true: sent as a file to save, with Content-Disposition: attachment; filename=\"league-{id}.jsonl\"")],
+                    "responses": {"200": {"description": "One match per line", "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+                        "400": error("download is not true or false"), "404": error("No such league")}},
                 "post": {"summary": "Enter a match, or an array of matches. A retry with the same id and content stores nothing (200); the same id with other content is 409",
                     "description": "A body that is an array enters each match in order and answers 200 with an array of the same length: each item is a Submitted with `code` 201 or 200, or `{code, error}`. The server bounds the players per match and the matches per request.",
                     "parameters": [id], "security": auth,

@@ -2201,3 +2201,56 @@ async fn the_board_lists_established_players_first_unless_asked_by_rating() {
     assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.text);
     assert!(r.error().contains("order"), "{}", r.text);
 }
+
+/// The ledger's headers and body as `GET uri` answers them.
+async fn export(app: &Router, uri: &str) -> (StatusCode, Option<String>, String) {
+    let req = Request::builder().uri(uri).body(Body::empty()).unwrap();
+    let res = app.clone().oneshot(req).await.unwrap();
+    let status = res.status();
+    let disposition = res
+        .headers()
+        .get(header::CONTENT_DISPOSITION)
+        .map(|v| v.to_str().unwrap().to_string());
+    let bytes = axum::body::to_bytes(res.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    (
+        status,
+        disposition,
+        String::from_utf8(bytes.to_vec()).unwrap(),
+    )
+}
+
+#[tokio::test]
+async fn the_ledger_asked_for_as_a_download_is_a_file_named_after_the_league() {
+    let app = app();
+    let (id, token) = create(&app, json!({"name": "A", "system": "sme"})).await;
+    let body =
+        json!({"id": "g1", "results": [{"player": "ann", "rank": 1}, {"player": "bo", "rank": 2}]});
+    let url = format!("/api/leagues/{id}/matches");
+    let r = call(
+        &app,
+        Method::POST,
+        &url,
+        Some(&token),
+        Some(&body.to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    // The plain answer, for scripts: the JSON Lines, no attachment.
+    let (status, disposition, plain) = export(&app, &url).await;
+    assert_eq!((status, disposition), (StatusCode::OK, None));
+    let (status, disposition, saved) = export(&app, &format!("{url}?download=true")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        disposition.as_deref(),
+        Some(format!("attachment; filename=\"league-{id}.jsonl\"").as_str())
+    );
+    assert_eq!(saved, plain);
+    assert_eq!(saved.lines().count(), 1);
+    let (_, disposition, _) = export(&app, &format!("{url}?download=false")).await;
+    assert_eq!(disposition, None);
+    let (status, _, text) = export(&app, &format!("{url}?download=yes")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+    assert!(text.contains("download"), "{text}");
+}
