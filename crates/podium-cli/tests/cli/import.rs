@@ -227,3 +227,33 @@ fn f1_scores_help_says_every_driver_is_at_least_a_second_behind_the_one_above() 
         "{text}"
     );
 }
+
+#[test]
+fn f1_errors_name_the_line_of_a_file_with_crlf_line_breaks() {
+    let d = Dir::new("import-f1-crlf");
+    let crlf = |text: &str| text.replace('\n', "\r\n");
+    d.file(
+        "races.csv",
+        &crlf("raceId,year,round,circuitId,name,date\n1,1951,1,1,\"Swiss Grand Prix\",\"1951-05-27\"\n"),
+    );
+    d.file(
+        "drivers.csv",
+        &crlf("driverId,driverRef\n1,\"fangio\"\n2,\"farina\"\n"),
+    );
+    d.file(
+        "constructors.csv",
+        &crlf("constructorId,constructorRef\n1,\"alfa\"\n"),
+    );
+    d.file(
+        "results.csv",
+        &crlf("resultId,raceId,driverId,constructorId,positionOrder\n1,1,1,1,1\n2,1,2,1,2\n3,1,9,1,3\n"),
+    );
+    let err = podium(&["import", "f1", d.0.to_str().unwrap()])
+        .err()
+        .to_string();
+    let results = d.0.join("results.csv").display().to_string();
+    assert_eq!(
+        err,
+        format!("error: {results}:4: field `driverId`: \"9\" is not valid, expected a driverId of drivers.csv\n")
+    );
+}

@@ -53,10 +53,70 @@ use super::{field_error, match_error};
 use crate::error::{escape_controls, ReadError, Wide};
 use crate::time::parse_time;
 
+/// A source that notes where each line begins, so that a record's line is found from its
+/// byte offset: the `csv` crate's own line count ([`csv::Position::line`]) falls one
+/// behind per line in a file whose lines end in `\r\n`, where a record's offset is that
+/// of the `\n` ending the line before it.
+struct Lines<R> {
+    inner: R,
+    /// Bytes read so far.
+    read: u64,
+    /// Line breaks (`\n`) read so far.
+    breaks: u64,
+    /// Whether the bytes since the last `\n` (or the start) are all `\r`.
+    at_start: bool,
+    /// The offset and 1-based number of the first byte of each line that is not a line
+    /// break (`\r` or `\n`): where a record on that line begins, in order.
+    starts: Vec<(u64, u64)>,
+}
+
+impl<R> Lines<R> {
+    fn new(inner: R) -> Lines<R> {
+        Lines {
+            inner,
+            read: 0,
+            breaks: 0,
+            at_start: true,
+            starts: Vec::new(),
+        }
+    }
+
+    /// The line of a record at byte `offset`: that of the first byte at or after it that
+    /// is not a line break (the blank lines and line breaks before a record are skipped).
+    fn line(&self, offset: u64) -> u64 {
+        let i = self.starts.partition_point(|&(at, _)| at < offset);
+        self.starts
+            .get(i)
+            .map_or(self.breaks + 1, |&(_, line)| line)
+    }
+}
+
+impl<R: Read> Read for Lines<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for (i, &b) in buf[..n].iter().enumerate() {
+            match b {
+                b'\n' => {
+                    self.breaks += 1;
+                    self.at_start = true;
+                }
+                b'\r' => {}
+                _ if self.at_start => {
+                    self.starts.push((self.read + i as u64, self.breaks + 1));
+                    self.at_start = false;
+                }
+                _ => {}
+            }
+        }
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
 /// One CSV table with its columns found by name.
 struct Table<R: Read> {
     file: String,
-    reader: csv::Reader<R>,
+    reader: csv::Reader<Lines<R>>,
     header: csv::StringRecord,
 }
 
@@ -65,13 +125,19 @@ impl<R: Read> Table<R> {
         let mut reader = csv::ReaderBuilder::new()
             .trim(csv::Trim::All)
             .flexible(true)
-            .from_reader(input);
+            .from_reader(Lines::new(input));
         // A header in UTF-16 or UTF-32 is said to be so, before it is read as text.
-        let raw = reader.byte_headers().map_err(|e| csv_error(file, e))?;
+        let raw = match reader.byte_headers() {
+            Ok(raw) => raw.clone(),
+            Err(e) => return Err(csv_error(file, e, reader.get_ref())),
+        };
         if let Some(wide) = Wide::of_header(raw.iter()) {
             return Err(wide.error(file, 1));
         }
-        let header = reader.headers().map_err(|e| csv_error(file, e))?.clone();
+        let header = match reader.headers() {
+            Ok(header) => header.clone(),
+            Err(e) => return Err(csv_error(file, e, reader.get_ref())),
+        };
         Ok(Table {
             file: file.to_string(),
             reader,
@@ -103,18 +169,20 @@ impl<R: Read> Table<R> {
         loop {
             match self.reader.read_record(&mut rec) {
                 Ok(true) => {
-                    let line = rec.position().map_or(0, csv::Position::line);
+                    let lines = self.reader.get_ref();
+                    let line = rec.position().map_or(0, |p| lines.line(p.byte()));
                     f(&self.file, line, &rec)?;
                 }
                 Ok(false) => return Ok(()),
-                Err(e) => return Err(csv_error(&self.file, e)),
+                Err(e) => return Err(csv_error(&self.file, e, self.reader.get_ref())),
             }
         }
     }
 }
 
-fn csv_error(file: &str, e: csv::Error) -> ReadError {
-    let line = e.position().map_or(0, csv::Position::line);
+/// A CSV error as a [`ReadError`], at the line of `lines` where the record starts.
+fn csv_error<R>(file: &str, e: csv::Error, lines: &Lines<R>) -> ReadError {
+    let line = e.position().map_or(0, |p| lines.line(p.byte()));
     match e.into_kind() {
         csv::ErrorKind::Io(source) => ReadError::Io {
             file: file.to_string(),
@@ -716,6 +784,84 @@ mod tests {
             finish(&got[0]),
             [p("smith", 1), p("smith-2", 2), p("jones", 3)]
         );
+    }
+
+    /// `text` with its lines ending in `eol`.
+    fn ended(text: &str, eol: &str) -> String {
+        text.replace('\n', eol)
+    }
+
+    /// Gives one byte per read, so that a line break falls between reads.
+    struct OneByte<'a>(&'a [u8]);
+
+    impl Read for OneByte<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            match (self.0.split_first(), buf.first_mut()) {
+                (Some((&b, rest)), Some(slot)) => {
+                    *slot = b;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    #[test]
+    fn errors_name_the_line_with_crlf_line_breaks_too() {
+        // A blank line and a note over two lines before the bad driver, on line 6.
+        let results = "raceId,driverId,constructorId,positionOrder,note\n\
+            1,1,1,1,\n\
+            \n\
+            1,2,2,2,\"over\ntwo lines\"\n\
+            1,7,1,3,\n\
+            1,3,2,4,\n";
+        for eol in ["\n", "\r\n"] {
+            let results = ended(results, eol);
+            let err = run(&ended(RACES, eol), &results, &ended(DRIVERS, eol)).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "results.csv:6: field `driverId`: \"7\" is not valid, expected a driverId of drivers.csv",
+                "{eol:?}"
+            );
+            let err = read(
+                ("races.csv", OneByte(ended(RACES, eol).as_bytes())),
+                ("results.csv", OneByte(results.as_bytes())),
+                ("drivers.csv", OneByte(ended(DRIVERS, eol).as_bytes())),
+                (
+                    "constructors.csv",
+                    OneByte(ended(CONSTRUCTORS, eol).as_bytes()),
+                ),
+            )
+            .unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "results.csv:6: field `driverId`: \"7\" is not valid, expected a driverId of drivers.csv",
+                "{eol:?}, one byte per read"
+            );
+            // The races' lines too, and a row that is not UTF-8 (line 4).
+            let races = ended(RACES, eol).replace("2009-03-29", "29/03/2009");
+            assert_eq!(
+                run(&races, &results, DRIVERS).unwrap_err().to_string(),
+                "races.csv:3: field `date`: \"29/03/2009\" is not valid, expected a date YYYY-MM-DD",
+                "{eol:?}"
+            );
+            let mut latin = ended("driverId,driverRef\n1,a\n2,b\n3,rä\n", eol).into_bytes();
+            let at = latin.iter().position(|&b| b == 0xC3).unwrap();
+            latin.splice(at..at + 2, [0xE4]);
+            let err = read(
+                ("races.csv", RACES.as_bytes()),
+                ("results.csv", results.as_bytes()),
+                ("drivers.csv", latin.as_slice()),
+                ("constructors.csv", CONSTRUCTORS.as_bytes()),
+            )
+            .unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "drivers.csv:4: field 2 is not UTF-8 text",
+                "{eol:?}"
+            );
+        }
     }
 
     #[test]
