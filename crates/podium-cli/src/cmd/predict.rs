@@ -187,6 +187,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .collect()
         })
         .collect();
+    // A new name that is a rated player's in other case is most likely that player:
+    // say so, since it is rated as a newcomer (names are matched exactly).
+    for name in unknown.iter().flatten() {
+        let lower = name.to_lowercase();
+        if let Some(p) = league
+            .players()
+            .iter()
+            .find(|p| p.name.to_lowercase() == lower)
+        {
+            eprintln!(
+                "note: {name:?} is not in the history, so it is rated as a new player; did you mean {:?}?",
+                p.name
+            );
+        }
+    }
     let entries: Vec<EntryView> = proposed
         .iter()
         .enumerate()

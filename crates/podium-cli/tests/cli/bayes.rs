@@ -202,6 +202,21 @@ fn predict_trueskill_teams_and_unknown_players() {
     ]);
     assert!(table.ok().contains("zed (new)"), "{}", table.stdout);
     assert!(table.ok().contains("draw probability"));
+    assert_eq!(table.stderr, "");
+    // A new name that is a player's in other case is rated as new, with a note.
+    let table = podium(&[
+        "predict",
+        &games,
+        "--system",
+        "trueskill",
+        "--players",
+        "ANN,zed",
+    ]);
+    assert!(table.ok().contains("ANN (new)"), "{}", table.stdout);
+    assert_eq!(
+        table.stderr,
+        "note: \"ANN\" is not in the history, so it is rated as a new player; did you mean \"ann\"?\n"
+    );
 }
 
 #[test]
