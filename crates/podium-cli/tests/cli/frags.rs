@@ -399,3 +399,52 @@ fn regression_idle_exit_ends_an_open_game_as_cut_off_as_a_plain_read_does() {
         followed.stderr
     );
 }
+
+/// Two clients whose names differ only by Quake 3 colour codes.
+const COLOURED: &str = "  0:00 InitGame: \\g_gametype\\0\\mapname\\q3dm6
+  0:01 ClientConnect: 2
+  0:01 ClientUserinfoChanged: 2 n\\^1Red^7Devil\\t\\0\\model\\x
+  0:01 ClientConnect: 3
+  0:01 ClientUserinfoChanged: 3 n\\^3Bo\\t\\0\\model\\x
+  0:01 ClientConnect: 4
+  0:01 ClientUserinfoChanged: 4 n\\RedDevil\\t\\0\\model\\x
+  0:02 Kill: 2 4 7: ^1Red^7Devil killed RedDevil by MOD_ROCKET
+  0:03 Kill: 2 3 7: ^1Red^7Devil killed ^3Bo by MOD_ROCKET
+  0:06 ShutdownGame:
+";
+
+#[test]
+fn colour_codes_leave_the_names_and_the_raw_spelling_is_an_alias() {
+    let dir = Dir::new("frags-colour");
+    let f = dir.file("games.log", COLOURED);
+    let site = dir.path("site");
+    let run = podium(&["frags", &f, "--format", "csv", "--html", &site]);
+    // One player RedDevil (identified by name): the kill of the other RedDevil is a
+    // suicide of the one player the two clients are (0 − K/2, floored at 0), then the
+    // frag of Bo between equals gives K/2 = 4.
+    assert_eq!(
+        run.ok(),
+        "position,player,strength,frags,deaths,suicides,world_deaths,team_kills,captures,games\n\
+         1,RedDevil,4,1,1,1,0,0,0,1\n\
+         2,Bo,0,0,1,0,0,0,0,1\n"
+    );
+    assert_eq!(
+        run.stderr,
+        format!("{f}: 10 lines, 1 game (0 cut off), 2 kills (0 by the world, 1 suicide, 0 team kills); no lines skipped\nsite written to {site}\n")
+    );
+    let players: std::collections::BTreeSet<String> = std::fs::read_dir(dir.0.join("site/players"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        players.into_iter().collect::<Vec<_>>(),
+        ["0-RedDevil.html", "1-Bo.html"]
+    );
+    let page = std::fs::read_to_string(dir.0.join("site/players/0-RedDevil.html")).unwrap();
+    assert!(
+        page.contains("<p>Also played as: ^1Red^7Devil.</p>"),
+        "{page}"
+    );
+    let page = std::fs::read_to_string(dir.0.join("site/players/1-Bo.html")).unwrap();
+    assert!(page.contains("<p>Also played as: ^3Bo.</p>"), "{page}");
+}

@@ -165,6 +165,9 @@ pub enum QuakeEvent {
         team: Team,
         /// The slot's previous name in this game, if this is a rename.
         renamed_from: Option<PlayerRef>,
+        /// The name as the log wrote it, when it differs from the player's name (Quake 3
+        /// colour codes, `^1Red^7Devil` for `RedDevil`).
+        raw_name: Option<String>,
     },
     /// A frag.
     Kill {

@@ -30,6 +30,32 @@ pub struct QuakeParser {
     summary: LogSummary,
 }
 
+/// A player's name as the ranking knows it: the log's name without its Quake 3 colour
+/// codes (`^` and the character after it, unless that is another `^`: `^1Red^7Devil` is
+/// `RedDevil`), white space trimmed. A name that is nothing but colour codes and spaces
+/// keeps its raw spelling, trimmed (`^1^2` stays `^1^2`).
+pub(crate) fn plain_name(raw: &str) -> std::borrow::Cow<'_, str> {
+    let raw = raw.trim();
+    if !raw.contains('^') {
+        return raw.into();
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '^' && chars.peek().is_some_and(|&n| n != '^') {
+            chars.next();
+            continue;
+        }
+        out.push(c);
+    }
+    let plain = out.trim();
+    if plain.is_empty() {
+        raw.into()
+    } else {
+        plain.to_string().into()
+    }
+}
+
 /// Days since 1970-01-01 of a civil date, `None` for a date that does not exist.
 fn day_number(y: i64, m: i64, d: i64) -> Option<i64> {
     let date = jiff::civil::Date::new(
@@ -364,13 +390,14 @@ impl QuakeParser {
         let Some(name) = name.filter(|n| n.len() <= MAX_NAME) else {
             return false;
         };
-        let name = String::from_utf8_lossy(name);
-        let name = name.trim();
+        let raw = String::from_utf8_lossy(name);
+        let name = plain_name(&raw);
         if name.is_empty() {
             return false;
         }
+        let raw_name = (name != raw.trim()).then(|| raw.trim().to_string());
         self.ensure_game();
-        let player = self.intern(name);
+        let player = self.intern(&name);
         let idx = id as usize;
         if self.slots.len() <= idx {
             self.slots.resize(idx + 1, None);
@@ -389,6 +416,7 @@ impl QuakeParser {
             player,
             team,
             renamed_from,
+            raw_name,
         });
         true
     }
@@ -426,8 +454,9 @@ impl QuakeParser {
                 let Some(at) = memchr::memmem::find(names, b" killed ") else {
                     return false;
                 };
-                let name = String::from_utf8_lossy(trim(&names[at + 8..])).into_owned();
-                if name.is_empty() || name.len() > MAX_NAME {
+                let text = String::from_utf8_lossy(trim(&names[at + 8..]));
+                let name = plain_name(&text);
+                if name.is_empty() || text.len() > MAX_NAME {
                     return false;
                 }
                 self.intern(&name)
@@ -445,8 +474,9 @@ impl QuakeParser {
                     let Some(at) = memchr::memmem::find(names, b" killed ") else {
                         return false;
                     };
-                    let name = String::from_utf8_lossy(trim(&names[..at])).into_owned();
-                    if name.is_empty() || name.len() > MAX_NAME || name == "<world>" {
+                    let text = String::from_utf8_lossy(trim(&names[..at]));
+                    let name = plain_name(&text);
+                    if name.is_empty() || text.len() > MAX_NAME || name == "<world>" {
                         return false;
                     }
                     Killer::Player(self.intern(&name))
@@ -497,8 +527,9 @@ impl QuakeParser {
         let Some((_client, s)) = int(trim_start(s)) else {
             return false;
         };
-        let name = String::from_utf8_lossy(trim(s));
-        if name.is_empty() || name.len() > MAX_NAME {
+        let text = String::from_utf8_lossy(trim(s));
+        let name = plain_name(&text);
+        if name.is_empty() || text.len() > MAX_NAME {
             return false;
         }
         self.ensure_game();
@@ -675,6 +706,62 @@ mod tests {
         let s = p.summary();
         assert_eq!((s.kills, s.world_kills, s.suicides), (3, 1, 1));
         assert_eq!((s.games, s.cut_off, s.skipped()), (1, 0, 0));
+    }
+
+    #[test]
+    fn colour_codes_are_stripped_from_names() {
+        assert_eq!(plain_name("^1Red^7Devil"), "RedDevil");
+        assert_eq!(plain_name(" ^3 Zeh ^7"), "Zeh");
+        assert_eq!(plain_name("a^^1b"), "a^b");
+        assert_eq!(plain_name("up^"), "up^");
+        assert_eq!(plain_name("^xŁ^ódź"), "Łdź");
+        // Nothing but colour codes: the raw name, trimmed.
+        assert_eq!(plain_name(" ^1^2 "), "^1^2");
+        assert_eq!(plain_name("^1 ^7"), "^1 ^7");
+    }
+
+    #[test]
+    fn coloured_names_are_one_player_with_their_spelling_kept() {
+        let log = "  0:00 InitGame: \\g_gametype\\0\\mapname\\q3dm6\n\
+                   \x20 0:01 ClientConnect: 2\n\
+                   \x20 0:01 ClientUserinfoChanged: 2 n\\^1Red^7Devil\\t\\0\\model\\x\n\
+                   \x20 0:01 ClientUserinfoChanged: 4 n\\RedDevil\\t\\0\\model\\x\n\
+                   \x20 0:02 Kill: 2 4 7: ^1Red^7Devil killed RedDevil by MOD_ROCKET\n\
+                   \x20 0:03 Kill: 1022 9 22: <world> killed ^2Zeh by MOD_LAVA\n\
+                   \x20 0:04 score: 3  ping: 4  client: 9 ^2Zeh^7\n";
+        let (ev, p) = events(log);
+        let players: Vec<_> = ev
+            .iter()
+            .filter_map(|e| match e {
+                QuakeEvent::Player {
+                    player, raw_name, ..
+                } => Some((p.player_name(*player), raw_name.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            players,
+            vec![
+                ("RedDevil", Some("^1Red^7Devil".to_string())),
+                ("RedDevil", None)
+            ]
+        );
+        let red = p.name_index["RedDevil"];
+        let zeh = p.name_index["Zeh"];
+        assert!(ev.contains(&QuakeEvent::Kill {
+            time: 20,
+            killer: Killer::Player(red),
+            victim: red,
+            weapon: WeaponRef(0),
+            team_kill: false
+        }));
+        assert!(ev.contains(&QuakeEvent::Score {
+            player: zeh,
+            score: 3,
+            ping: 4
+        }));
+        assert_eq!(p.players(), 2);
+        assert_eq!(p.summary().suicides, 1);
     }
 
     #[test]

@@ -197,11 +197,17 @@ impl QuakeRanking {
             QuakeEvent::Player {
                 player,
                 renamed_from,
+                raw_name,
                 ..
             } => {
                 let id = self.id(parser, player, watch);
-                if let Some(old) = renamed_from.filter(|_| watch.is_watching()) {
-                    watch.alias(id, parser.player_name(old));
+                if watch.is_watching() {
+                    if let Some(old) = renamed_from {
+                        watch.alias(id, parser.player_name(old));
+                    }
+                    if let Some(raw) = raw_name {
+                        watch.alias(id, &raw);
+                    }
                 }
             }
             QuakeEvent::Kill {
