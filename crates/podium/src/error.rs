@@ -55,17 +55,20 @@ pub enum MatchError {
         /// The team's name.
         team: String,
     },
-    /// Two members of one team were given different finishes.
-    #[error("team {team:?}: player {player:?} finished {found}, but the team's other players finished {expected}")]
+    /// Members of one team were given different finishes. The message names the members
+    /// whose finish differs from the one most of the team was given, or, when no finish
+    /// was given to more members than every other, lists each finish with its members.
+    #[error("{}", crate::model::team_mismatch_message(team, finishes))]
     TeamFinishMismatch {
         /// The team's name.
         team: String,
-        /// The member whose finish differs.
+        /// The first member whose finish differs from the team's: from the one most of
+        /// its members were given, or on a tie, from its first member's.
         player: String,
-        /// The finish of the team's earlier members.
-        expected: Finish,
-        /// The finish this member was given.
-        found: Finish,
+        /// Each finish the team's members were given, in the order first given, with the
+        /// members given it (those of the match's rows read so far, when the error comes
+        /// from [`crate::MatchBuilder::row`]).
+        finishes: Vec<(Finish, Vec<String>)>,
     },
     /// A rank or score that is NaN or infinite.
     #[error("player {player:?}: finish {value} is not a finite number")]

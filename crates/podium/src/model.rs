@@ -197,12 +197,24 @@ impl Match {
         time: Option<i64>,
         rows: impl IntoIterator<Item = ResultRow>,
     ) -> Result<Self, MatchError> {
-        let rows = rows.into_iter();
+        let mut rows = rows.into_iter();
         let mut b = Match::builder(id);
         b.time = time;
         b.entries.reserve(rows.size_hint().0);
-        for row in rows {
-            b = b.row(row)?;
+        while let Some(row) = rows.next() {
+            b = match b.row(row) {
+                Ok(b) => b,
+                // The team's later rows too, to name the members at odds with the most.
+                Err(MatchError::TeamFinishMismatch {
+                    team, mut finishes, ..
+                }) => {
+                    for r in rows.filter(|r| r.team.as_deref() == Some(team.as_str())) {
+                        add_finish(&mut finishes, &r.player, r.finish);
+                    }
+                    return Err(team_mismatch(team, finishes));
+                }
+                Err(e) => return Err(e),
+            };
         }
         b.build()
     }
@@ -245,19 +257,23 @@ impl Match {
         new_id.push_str(id);
         // Entries `..used` are this match's; the rest are spares whose buffers are reused.
         let mut used = 0;
-        for row in rows {
+        let mut rows = rows.into_iter();
+        while let Some(row) = rows.next() {
             if let Some(team) = row.team {
                 if let Some(entry) = entries[..used]
                     .iter_mut()
                     .find(|e| e.team.as_deref() == Some(team))
                 {
                     if !same_finish(entry.finish, row.finish) {
-                        return Err(MatchError::TeamFinishMismatch {
-                            team: team.to_string(),
-                            player: row.player.to_string(),
-                            expected: entry.finish,
-                            found: row.finish,
-                        });
+                        let mut finishes = vec![(
+                            entry.finish,
+                            entry.members.iter().map(|m| m.player.clone()).collect(),
+                        )];
+                        add_finish(&mut finishes, row.player, row.finish);
+                        for r in rows.filter(|r| r.team == Some(team)) {
+                            add_finish(&mut finishes, r.player, r.finish);
+                        }
+                        return Err(team_mismatch(team.to_string(), finishes));
                     }
                     entry.members.push(Member {
                         player: row.player.to_string(),
@@ -751,7 +767,9 @@ impl MatchBuilder {
     /// Adds one result row: a solo entry, or a member joining (or founding) its team.
     ///
     /// # Errors
-    /// [`MatchError::TeamFinishMismatch`] when the row's team already has another finish.
+    /// [`MatchError::TeamFinishMismatch`] when the row's team already has another finish
+    /// (its `finishes` are the team's rows so far: [`Match::from_rows`] adds the team's
+    /// later rows to name the members at odds with the most).
     pub fn row(mut self, row: ResultRow) -> Result<Self, MatchError> {
         let member = Member {
             player: row.player,
@@ -772,12 +790,12 @@ impl MatchBuilder {
                 match existing {
                     Some(entry) => {
                         if !same_finish(entry.finish, row.finish) {
-                            return Err(MatchError::TeamFinishMismatch {
-                                team,
-                                player: member.player,
-                                expected: entry.finish,
-                                found: row.finish,
-                            });
+                            let mut finishes = vec![(
+                                entry.finish,
+                                entry.members.iter().map(|m| m.player.clone()).collect(),
+                            )];
+                            add_finish(&mut finishes, &member.player, row.finish);
+                            return Err(team_mismatch(team, finishes));
                         }
                         merge_factors(&mut entry.factors, row.factors.iter(), &member.player)?;
                         entry.members.push(member);
@@ -999,6 +1017,99 @@ fn same_finish(a: Finish, b: Finish) -> bool {
     a.kind() == b.kind() && a.value() == b.value()
 }
 
+/// A team's members by the finish each was given, in the order first given.
+type Finishes = Vec<(Finish, Vec<String>)>;
+
+/// Counts `player` among the members given `finish`.
+fn add_finish(finishes: &mut Finishes, player: &str, finish: Finish) {
+    match finishes.iter_mut().find(|(f, _)| same_finish(*f, finish)) {
+        Some((_, players)) => players.push(player.to_string()),
+        None => finishes.push((finish, vec![player.to_string()])),
+    }
+}
+
+/// The finish more of the team's members were given than any other, if one was.
+fn majority(finishes: &[(Finish, Vec<String>)]) -> Option<usize> {
+    let most = finishes.iter().map(|(_, p)| p.len()).max()?;
+    let mut most_given = finishes
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, p))| p.len() == most)
+        .map(|(k, _)| k);
+    let first = most_given.next()?;
+    most_given.next().is_none().then_some(first)
+}
+
+/// The error of team `team`, whose members were given the (two or more) `finishes`.
+fn team_mismatch(team: String, finishes: Finishes) -> MatchError {
+    let usual = majority(&finishes).unwrap_or(0);
+    // The finishes are in the order first given: the first other than the usual one
+    // holds the first member at odds with it.
+    let odd = usize::from(usual == 0);
+    let player = finishes[odd].1[0].clone();
+    MatchError::TeamFinishMismatch {
+        team,
+        player,
+        finishes,
+    }
+}
+
+/// The most names of one finish a message lists.
+const LISTED: usize = 8;
+
+/// `"Tom"`, `"Tom" and "Ann"`, `"Tom", "Ann" and "Bo"`, or the first [`LISTED`] and how
+/// many more.
+fn names(players: &[String]) -> String {
+    let quoted: Vec<String> = players
+        .iter()
+        .take(LISTED)
+        .map(|p| format!("{p:?}"))
+        .collect();
+    if players.len() > LISTED {
+        return format!("{} and {} more", quoted.join(", "), players.len() - LISTED);
+    }
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => quoted.join(""),
+    }
+}
+
+/// The message of [`MatchError::TeamFinishMismatch`]: the members at odds with the finish
+/// most of the team was given, or each finish with its members when none was given
+/// most.
+pub(crate) fn team_mismatch_message(team: &str, finishes: &[(Finish, Vec<String>)]) -> String {
+    let Some(usual) = majority(finishes) else {
+        let each: Vec<String> = finishes
+            .iter()
+            .map(|(f, p)| format!("{f}: {}", names(p)))
+            .collect();
+        return format!(
+            "team {team:?}: its players' finishes disagree ({}); a team's players share one finish",
+            each.join("; ")
+        );
+    };
+    let odd: Vec<String> = finishes
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| *k != usual)
+        .map(|(_, (f, p))| {
+            let who = if p.len() == 1 { "player" } else { "players" };
+            format!("{who} {} finished {f}", names(p))
+        })
+        .collect();
+    let n = finishes[usual].1.len();
+    let others = if n == 1 {
+        "other player".to_string()
+    } else {
+        format!("{n} other players")
+    };
+    format!(
+        "team {team:?}: {}, but the team's {others} finished {}",
+        odd.join(" and "),
+        finishes[usual].0
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1202,5 +1313,116 @@ mod tests {
         )
         .unwrap_err();
         assert!(matches!(err, MatchError::TeamFinishMismatch { ref player, .. } if player == "c"));
+    }
+
+    /// Rows of team `t` (ranks) and one of team `u` (rank 9), the team's rows first.
+    fn team_rows(ranks: &[(&str, f64)]) -> Vec<ResultRow> {
+        let row = |p: &str, t: &str, r: f64| ResultRow {
+            player: p.into(),
+            team: Some(t.into()),
+            finish: Finish::Rank(r),
+            weight: 1.0,
+            factors: Vec::new(),
+        };
+        let mut rows: Vec<ResultRow> = ranks.iter().map(|&(p, r)| row(p, "Team 1", r)).collect();
+        rows.insert(1, row("zed", "Team 2", 9.0));
+        rows
+    }
+
+    /// The error of [`Match::from_rows`] and of [`Match::from_row_refs`] (with and
+    /// without a spare match), which must agree.
+    fn team_error(ranks: &[(&str, f64)]) -> MatchError {
+        let rows = team_rows(ranks);
+        let owned = Match::from_rows("g", None, rows.clone()).unwrap_err();
+        let refs = || {
+            rows.iter().map(|r| RowRef {
+                player: &r.player,
+                team: r.team.as_deref(),
+                finish: r.finish,
+                weight: r.weight,
+                factors: &r.factors,
+            })
+        };
+        let spare = Match::with_places("s", &[("a", 1), ("b", 2), ("c", 3)]).unwrap();
+        for borrowed in [
+            Match::from_row_refs(None, "g", None, refs()).unwrap_err(),
+            Match::from_row_refs(Some(spare), "g", None, refs()).unwrap_err(),
+        ] {
+            assert_eq!(borrowed.to_string(), owned.to_string());
+        }
+        owned
+    }
+
+    #[test]
+    fn a_team_finish_mismatch_names_the_players_at_odds_with_the_most() {
+        // Tom, the team's first row, kept rank 1 with two others; Ann's place changed.
+        let err = team_error(&[("Tom", 1.0), ("Bo", 1.0), ("Ann", 2.0), ("Cy", 1.0)]);
+        assert_eq!(
+            err.to_string(),
+            r#"team "Team 1": player "Ann" finished rank 2, but the team's 3 other players finished rank 1"#
+        );
+        match err {
+            MatchError::TeamFinishMismatch {
+                player, finishes, ..
+            } => {
+                assert_eq!(player, "Ann");
+                let by_finish: Vec<(Finish, usize)> =
+                    finishes.iter().map(|(f, p)| (*f, p.len())).collect();
+                assert_eq!(by_finish, [(Finish::Rank(1.0), 3), (Finish::Rank(2.0), 1)]);
+            }
+            other => panic!("{other}"),
+        }
+        // The first row is the odd one: it is named, not the others.
+        let err = team_error(&[("Tom", 2.0), ("Bo", 1.0), ("Ann", 1.0), ("Cy", 1.0)]);
+        assert_eq!(
+            err.to_string(),
+            r#"team "Team 1": player "Tom" finished rank 2, but the team's 3 other players finished rank 1"#
+        );
+        // Several at odds, at two finishes.
+        let err = team_error(&[
+            ("Tom", 1.0),
+            ("Bo", 3.0),
+            ("Ann", 1.0),
+            ("Cy", 2.0),
+            ("Dee", 1.0),
+            ("Eve", 3.0),
+        ]);
+        assert_eq!(
+            err.to_string(),
+            r#"team "Team 1": players "Bo" and "Eve" finished rank 3 and player "Cy" finished rank 2, but the team's 3 other players finished rank 1"#
+        );
+        assert!(matches!(err, MatchError::TeamFinishMismatch { ref player, .. } if player == "Bo"));
+    }
+
+    #[test]
+    fn a_team_finish_mismatch_without_a_majority_lists_each_finish() {
+        let err = team_error(&[("Tom", 1.0), ("Bo", 2.0), ("Ann", 2.0), ("Cy", 1.0)]);
+        assert_eq!(
+            err.to_string(),
+            r#"team "Team 1": its players' finishes disagree (rank 1: "Tom" and "Cy"; rank 2: "Bo" and "Ann"); a team's players share one finish"#
+        );
+        match err {
+            MatchError::TeamFinishMismatch {
+                player, finishes, ..
+            } => {
+                assert_eq!(player, "Bo");
+                assert_eq!(finishes.len(), 2);
+            }
+            other => panic!("{other}"),
+        }
+        let err = team_error(&[("Tom", 1.0), ("Bo", 2.0)]);
+        assert_eq!(
+            err.to_string(),
+            r#"team "Team 1": its players' finishes disagree (rank 1: "Tom"; rank 2: "Bo"); a team's players share one finish"#
+        );
+        // A long list is cut.
+        let many: Vec<(String, f64)> = (0..20)
+            .map(|k| (format!("p{k}"), f64::from(k % 2)))
+            .collect();
+        let many: Vec<(&str, f64)> = many.iter().map(|(p, r)| (p.as_str(), *r + 1.0)).collect();
+        assert_eq!(
+            team_error(&many).to_string(),
+            r#"team "Team 1": its players' finishes disagree (rank 1: "p0", "p2", "p4", "p6", "p8", "p10", "p12", "p14" and 2 more; rank 2: "p1", "p3", "p5", "p7", "p9", "p11", "p13", "p15" and 2 more); a team's players share one finish"#
+        );
     }
 }
