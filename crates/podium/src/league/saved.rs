@@ -40,8 +40,9 @@ use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 
 use super::{FactorRecord, League, PlayerRecord, PlayerStats};
-use crate::error::ConfigError;
-use crate::factor::Factor;
+use crate::error::{shown, ConfigError, RateError};
+use crate::factor::{check_kind, Factor};
+use crate::model::{check_match_id, check_player_id};
 use crate::rating::Rating;
 use crate::state::{SavedState, State};
 use crate::system::RatingSystem;
@@ -259,9 +260,47 @@ fn invalid(what: impl Into<String>, why: impl Into<String>) -> SaveError {
     }
 }
 
-/// Checks a saved rating: finite numbers, σ not negative, and σ present for a system
-/// that keeps one.
-fn check_rating(what: &str, r: &Rating, sigma: bool) -> Result<(), SaveError> {
+/// A number as a message shows it: plainly, or in scientific notation when it is huge or
+/// tiny (1e300, not 301 digits).
+fn readable(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-6..1e15).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        v.to_string()
+    }
+}
+
+/// The error of a rating of `what` (`players[0] "Sam"`) that the system refuses, naming
+/// the field as the system does (`rating` or `sigma`).
+fn refused(what: &str, e: &RateError) -> SaveError {
+    match e {
+        RateError::RatingOutOfRange {
+            system,
+            what: field,
+            value,
+            allowed,
+            ..
+        } => invalid(
+            format!("{what}: {field}"),
+            format!(
+                "{} is outside the range system {system} can rate ({allowed})",
+                readable(*value)
+            ),
+        ),
+        other => invalid(format!("{what}: rating"), other.to_string()),
+    }
+}
+
+/// Checks a saved rating: finite numbers, σ not negative, σ present for a system that
+/// keeps one, and a rating the system can rate ([`RatingSystem::check_rating`]). With
+/// `start`, also one the system can start a player at ([`RatingSystem::initial_state`]),
+/// as [`League::set_initial`] checks it.
+fn check_rating(
+    system: &dyn RatingSystem,
+    what: &str,
+    r: &Rating,
+    start: bool,
+) -> Result<(), SaveError> {
     if !r.value.is_finite() {
         return Err(invalid(
             format!("{what}: rating"),
@@ -269,16 +308,71 @@ fn check_rating(what: &str, r: &Rating, sigma: bool) -> Result<(), SaveError> {
         ));
     }
     match r.sigma {
-        Some(s) if !(s.is_finite() && s >= 0.0) => Err(invalid(
-            format!("{what}: sigma"),
-            format!("{s}, expected a finite number ≥ 0"),
-        )),
-        None if sigma => Err(invalid(
-            format!("{what}: sigma"),
-            "missing, and the system keeps a σ for every rating",
-        )),
-        _ => Ok(()),
+        Some(s) if !(s.is_finite() && s >= 0.0) => {
+            return Err(invalid(
+                format!("{what}: sigma"),
+                format!("{s}, expected a finite number ≥ 0"),
+            ))
+        }
+        None if system.capabilities().has_uncertainty => {
+            return Err(invalid(
+                format!("{what}: sigma"),
+                "missing, and the system keeps a σ for every rating",
+            ))
+        }
+        _ => {}
     }
+    // A system's start may name a narrower range than its check of any rating.
+    if start {
+        system.initial_state(r).map_err(|e| refused(what, &e))?;
+    }
+    system.check_rating(r).map_err(|e| refused(what, &e))
+}
+
+/// Checks saved statistics against what rating matches gives: wins and expected wins
+/// from 0 to the games played (every match has at least two entries, so expected wins
+/// are at most half of them), at least two entries a match, and a valid id of the last
+/// match.
+fn check_stats(what: &str, s: &SavedStats) -> Result<(), SaveError> {
+    let games = f64::from(s.games);
+    // Sums of shares 1/k over the games, rounded on the way.
+    let slack = 1.0 + 1e-6;
+    let share = |field: &str, v: f64, most: f64, of: &str| {
+        if v.is_finite() && v >= 0.0 && v <= most * slack {
+            Ok(())
+        } else {
+            Err(invalid(
+                format!("{what}: stats.{field}"),
+                format!(
+                    "{}, expected a number from 0 to {of} ({})",
+                    readable(v),
+                    readable(most)
+                ),
+            ))
+        }
+    };
+    share("wins", s.wins, games, "the games played")?;
+    share(
+        "expected_wins",
+        s.expected_wins,
+        games / 2.0,
+        "half the games played",
+    )?;
+    let least = 2 * u64::from(s.games);
+    if s.entries_total < least || (s.games == 0 && s.entries_total != 0) {
+        return Err(invalid(
+            format!("{what}: stats.entries_total"),
+            format!(
+                "{}, expected at least two entries a game played ({least}), and 0 without games",
+                s.entries_total
+            ),
+        ));
+    }
+    if let Some(id) = &s.last_match {
+        check_match_id(id)
+            .map_err(|e| invalid(format!("{what}: stats.last_match"), e.to_string()))?;
+    }
+    Ok(())
 }
 
 impl SavedLeague {
@@ -347,14 +441,46 @@ impl SavedLeague {
     /// The system the league was saved by, built from its name and parameters.
     ///
     /// # Errors
-    /// [`SaveError::System`] when the name is not a system's or a parameter is not
-    /// valid for it.
+    /// [`SaveError::Invalid`] naming the parameter (`params.tau`) whose value the system
+    /// refuses, or `params` for values that do not hold together;
+    /// [`SaveError::UnknownParam`] for a parameter the system does not have;
+    /// [`SaveError::System`] when the name is not a system's.
     pub fn build_system(&self) -> Result<Box<dyn RatingSystem>, SaveError> {
         let mut settings = crate::Settings::new();
         for (k, v) in &self.params {
             settings = settings.with(k, v);
         }
-        crate::system(&self.system, &settings).map_err(|source| SaveError::System { source })
+        crate::system(&self.system, &settings).map_err(|e| self.refused(e))
+    }
+
+    /// The error of a saved parameter the system refuses, naming it where it lies.
+    fn refused(&self, e: ConfigError) -> SaveError {
+        match e {
+            ConfigError::InvalidValue {
+                param,
+                value,
+                expected,
+            } => invalid(
+                format!("params.{param}"),
+                format!("{value:?} is not valid, expected {expected}"),
+            ),
+            e @ ConfigError::Inconsistent { .. } => invalid("params", e.to_string()),
+            ConfigError::UnknownParam { param, .. } => {
+                let same = |k: &str| k.trim().replace('-', "_");
+                let saved = self
+                    .params
+                    .iter()
+                    .find(|(k, _)| same(k) == param)
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default();
+                SaveError::UnknownParam {
+                    system: self.system.clone(),
+                    param,
+                    saved,
+                }
+            }
+            source => SaveError::System { source },
+        }
     }
 }
 
@@ -432,19 +558,28 @@ impl League {
     /// # Errors
     /// [`SaveError::NotALeague`] and [`SaveError::Version`] for data of another kind or
     /// layout, [`SaveError::OtherSystem`] and [`SaveError::OtherParams`] for another
-    /// system, [`SaveError::Invalid`] for a value the league cannot hold (a player or
-    /// factor given twice, a rating that is not a finite number, a state of another
-    /// system or shape).
+    /// system, [`SaveError::Invalid`] for a value the league cannot hold, naming where it
+    /// lies: a parameter the system refuses, a player id that a match could not name, a
+    /// factor kind or value that a match could not carry, a player or factor given twice,
+    /// a rating or σ the system cannot rate or start a player at (as
+    /// [`League::set_initial`] refuses it), statistics that rating matches cannot give
+    /// (wins below 0 or above the games played), a state of another system or shape or
+    /// with a value outside its system's range.
     pub fn restore_with(
         system: Arc<dyn RatingSystem>,
         saved: SavedLeague,
     ) -> Result<League, SaveError> {
         saved.check_format()?;
-        saved.check_system(&*system)?;
+        if let Err(e) = saved.check_system(&*system) {
+            if matches!(e, SaveError::OtherParams { .. }) {
+                // A saved value the system refuses is what is wrong, not the system given.
+                saved.build_system()?;
+            }
+            return Err(e);
+        }
         let mut league = League::shared(system);
         league.seasons = saved.seasons;
         let sys = Arc::clone(&league.system);
-        let sigma = sys.capabilities().has_uncertainty;
         let fresh_state = if league.caps.keeps_state {
             sys.initial_state(&sys.initial_rating())
                 .map_err(|e| invalid("the system's newcomer state", e.to_string()))?
@@ -454,11 +589,14 @@ impl League {
         league.players.reserve(saved.players.len());
         league.index.reserve(saved.players.len());
         for (i, p) in saved.players.into_iter().enumerate() {
-            let what = format!("players[{i}] {:?}", p.name);
+            check_player_id(&p.name)
+                .map_err(|e| invalid(format!("players[{i}]: name"), e.to_string()))?;
+            let what = format!("players[{i}] {}", shown(&p.name));
             if league.index.contains_key(p.name.as_str()) {
                 return Err(invalid(what, "a player given twice"));
             }
-            check_rating(&what, &p.rating, sigma)?;
+            check_rating(&*sys, &what, &p.rating, league.caps.keeps_state)?;
+            check_stats(&what, &p.stats)?;
             let state = match (p.state, &fresh_state) {
                 (None, _) => None,
                 (Some(s), Some(fresh)) => Some(
@@ -515,11 +653,15 @@ impl League {
             ));
         }
         for (i, f) in saved.factors.into_iter().enumerate() {
+            check_kind(&f.factor.kind)
+                .and_then(|()| crate::factor::check_value(&f.factor.kind, &f.factor.value))
+                .map_err(|e| invalid(format!("factors[{i}]: factor"), e.to_string()))?;
             let what = format!("factors[{i}] {}", f.factor);
             if league.factor_index.contains_key(&f.factor) {
                 return Err(invalid(what, "a factor given twice"));
             }
-            check_rating(&what, &f.rating, sigma)?;
+            check_rating(&*sys, &what, &f.rating, false)?;
+            check_stats(&what, &f.stats)?;
             league.factor_index.insert(f.factor.clone(), i);
             league.factors.push(FactorRecord {
                 factor: f.factor,

@@ -435,6 +435,46 @@ struct Known {
 
 #[cfg(feature = "serde")]
 impl crate::state::Restorable for EloMmrState {
+    /// Beliefs and performances the update can start from: finite means, positive
+    /// finite deviations and weights, finite sums.
+    fn fits(&self, _: &Self) -> Result<(), String> {
+        let gauss = |what: &str, g: &Gauss| {
+            if !g.mu.is_finite() {
+                return Err(format!("{what}.mu {}, expected a finite number", g.mu));
+            }
+            if !(g.sig.is_finite() && g.sig > 0.0) {
+                return Err(format!(
+                    "{what}.sig {}, expected a finite number > 0",
+                    g.sig
+                ));
+            }
+            Ok(())
+        };
+        gauss("prior", &self.prior)?;
+        gauss("posterior", &self.posterior)?;
+        for (i, t) in self.terms.iter().enumerate() {
+            let positive = |v: f64| v.is_finite() && v > 0.0;
+            if !(t.mu.is_finite() && positive(t.w_arg) && positive(t.w_out)) {
+                return Err(format!(
+                    "terms[{i}]: mu {}, w_arg {}, w_out {}, expected a finite mu and positive finite weights",
+                    t.mu, t.w_arg, t.w_out
+                ));
+            }
+        }
+        if let Some(p) = self.performance.filter(|p| !p.is_finite()) {
+            return Err(format!("performance {p}, expected a finite number"));
+        }
+        if let Some(k) = self.known {
+            if !(k.x.is_finite() && k.sums.iter().all(|v| v.is_finite())) {
+                return Err(format!(
+                    "known: x {}, sums {:?}, expected finite numbers",
+                    k.x, k.sums
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn into_state(self) -> State {
         State::spread(self)
     }

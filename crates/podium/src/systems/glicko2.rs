@@ -136,7 +136,18 @@ pub struct Glicko2State {
 }
 
 #[cfg(feature = "serde")]
-impl crate::state::Restorable for Glicko2State {}
+impl crate::state::Restorable for Glicko2State {
+    /// A volatility the update can start from: positive (its logarithm is taken) and
+    /// at most 10, the most `volatility` and `max_volatility` may be.
+    fn fits(&self, _: &Self) -> Result<(), String> {
+        let v = self.volatility;
+        if v > 0.0 && v <= 10.0 {
+            Ok(())
+        } else {
+            Err(format!("volatility {v}, expected a number in (0, 10]"))
+        }
+    }
+}
 
 impl Glicko2Config {
     fn rd_of(&self, r: &Rating) -> f64 {
