@@ -162,6 +162,19 @@ fn finish_value(v: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
     })
 }
 
+/// What kind of unordered collection `v` is (`"set"`, `"frozenset"`), if it is one: its
+/// order is that of its hashes, which change from run to run, so it is no ranking and no
+/// sequence of matches.
+fn unordered(v: &Bound<'_, PyAny>) -> Option<&'static str> {
+    if v.is_instance_of::<pyo3::types::PyFrozenSet>() {
+        Some("frozenset")
+    } else if v.is_instance_of::<pyo3::types::PySet>() {
+        Some("set")
+    } else {
+        None
+    }
+}
+
 /// Whether `v` is a mapping (a dict, or anything registered as `collections.abc.Mapping`).
 fn is_mapping(v: &Bound<'_, PyAny>) -> bool {
     v.is_instance_of::<PyDict>() || v.cast::<PyMapping>().is_ok()
@@ -335,10 +348,15 @@ impl MatchArgs<'_, '_> {
                 || key.is_instance_of::<PyTuple>()
                 || key.is_instance_of::<pyo3::types::PyFrozenSet>()
             {
-                let players = key
+                let mut players = key
                     .try_iter()?
                     .map(|p| player_id(&p?))
                     .collect::<PyResult<Vec<_>>>()?;
+                // A frozenset's order is its hashes': its players are put in order, so
+                // that the team's name and rows do not change from run to run.
+                if key.is_instance_of::<pyo3::types::PyFrozenSet>() {
+                    players.sort_unstable();
+                }
                 raw.push(RawEntry {
                     team: Some(players.join("+")),
                     players,
@@ -375,6 +393,11 @@ impl MatchArgs<'_, '_> {
                     return Err(PyTypeError::new_err(
                         "a match is a list of entries best first, a mapping of places or a podium.Match, not a string",
                     ));
+                }
+                if let Some(kind) = unordered(e) {
+                    return Err(PyTypeError::new_err(format!(
+                        "a ranking is an ordered sequence of entries (best first), not a {kind}, whose order is arbitrary; give a list, or a mapping of places"
+                    )));
                 }
                 let items = e.try_iter().map_err(|_| {
                     PyTypeError::new_err(format!(
@@ -1222,7 +1245,7 @@ impl Matches {
     #[pyo3(signature = (matches=None, /))]
     fn py_new(py: Python<'_>, matches: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let store = match matches {
-            Some(ms) => Store::from_py(ms.try_iter()?, 1)?,
+            Some(ms) => Store::from_py(iterable(ms)?, 1)?,
             None => Store::default(),
         };
         let _ = py;
@@ -1384,7 +1407,7 @@ impl MatchesIter {
 }
 
 /// The matches of `value`, given as many matches: any iterable but a string or a mapping
-/// (which are one match).
+/// (which are one match) or a set (whose order, that of its hashes, is no rating order).
 ///
 /// # Errors
 /// A `TypeError` saying what matches are.
@@ -1393,6 +1416,11 @@ fn iterable<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyIterator>> 
         return Err(PyTypeError::new_err(
             "matches are an iterable of matches (or a podium.Matches), not a single match; use rate() for one match",
         ));
+    }
+    if let Some(kind) = unordered(value) {
+        return Err(PyTypeError::new_err(format!(
+            "matches are an ordered sequence of matches (rated in that order), not a {kind}, whose order is arbitrary; give a list"
+        )));
     }
     value.try_iter().map_err(|_| {
         PyTypeError::new_err(format!(

@@ -124,3 +124,46 @@ def test_other_bad_matches():
 def test_matches_compare_by_value():
     assert podium.Match(["a", "b"], id="g") == podium.Match({"b": 2, "a": 1}, id="g")
     assert podium.Match(["a", "b"], id="g") != podium.Match(["b", "a"], id="g")
+
+
+RANKING_NOT_A_SET = ("a ranking is an ordered sequence of entries (best first), not a {}, "
+                     "whose order is arbitrary; give a list, or a mapping of places")
+MATCHES_NOT_A_SET = ("matches are an ordered sequence of matches (rated in that order), not a {}, "
+                     "whose order is arbitrary; give a list")
+
+
+@pytest.mark.parametrize("kind", [set, frozenset])
+def test_a_set_is_no_ranking(kind):
+    """A set's order is its hashes', which change from run to run: no ranking."""
+    players = kind({"ann", "bo", "cy"})
+    message = RANKING_NOT_A_SET.format(kind.__name__)
+    with pytest.raises(TypeError) as err:
+        podium.Match(players)
+    assert str(err.value) == message
+    league = podium.League("sme")
+    with pytest.raises(TypeError) as err:
+        league.rate(players)
+    assert str(err.value) == message
+    assert league.matches_rated == 0 and len(league) == 0
+
+
+@pytest.mark.parametrize("kind", [set, frozenset])
+def test_a_set_of_matches_is_refused(kind):
+    matches = kind({("ann", "bo"), ("bo", "cy")})
+    message = MATCHES_NOT_A_SET.format(kind.__name__)
+    league = podium.League("sme")
+    with pytest.raises(TypeError) as err:
+        league.rate_many(matches)
+    assert str(err.value) == message
+    with pytest.raises(TypeError) as err:
+        podium.Matches(matches)
+    assert str(err.value) == message
+    with pytest.raises(TypeError) as err:
+        podium.backtest(matches, ["sme"])
+    assert str(err.value) == message
+    assert league.matches_rated == 0
+
+
+def test_a_frozenset_team_is_named_by_its_players_in_order():
+    m = podium.Match({frozenset({"cy", "ann", "bo"}): 1, "di": 2})
+    assert m.entries[0].team == "ann+bo+cy" and m.players == ["ann", "bo", "cy", "di"]
