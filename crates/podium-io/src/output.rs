@@ -10,6 +10,9 @@
 //!   elsewhere;
 //! - anything but a regular file: a directory, a device (`/dev/full`), a pipe.
 //!
+//! [`distinct`] refuses two outputs of one command that name the same file, whether it
+//! exists yet or not: the one written last would replace the other.
+//!
 //! A symbolic link is followed: the file it points to is replaced, the link stays.
 //! What goes to standard output is held in a temporary file until [`Output::commit`] too:
 //! a run that fails prints nothing of it.
@@ -68,6 +71,19 @@ pub enum OutputError {
         /// The directory asked for.
         path: String,
     },
+    /// Two outputs of one command name the same file: the one written last would
+    /// replace the other.
+    #[error("{}", same_file(first, first_path, second, second_path))]
+    SameFile {
+        /// What the first output is (an option such as `--save`).
+        first: String,
+        /// Its path as given.
+        first_path: String,
+        /// What the second output is.
+        second: String,
+        /// Its path as given.
+        second_path: String,
+    },
     /// The output cannot be written.
     #[error("cannot write {path}")]
     Io {
@@ -77,6 +93,86 @@ pub enum OutputError {
         #[source]
         source: io::Error,
     },
+}
+
+/// The message of [`OutputError::SameFile`].
+fn same_file(first: &str, first_path: &str, second: &str, second_path: &str) -> String {
+    if first_path == second_path {
+        format!("{first} and {second} both name {first_path}: give two files")
+    } else {
+        format!(
+            "{first} {first_path} and {second} {second_path} name the same file: give two files"
+        )
+    }
+}
+
+/// Checks that no two of a command's `outputs`, each `(what, path)` (`what` an option
+/// such as `--save`), name the same file, before anything is written: the same path, or
+/// the same file by another name (`./`, a link, another path to its directory), whether
+/// it exists yet or not. `-` (standard output) is not a file and is left out.
+///
+/// ```
+/// use podium_io::output::{distinct, OutputError};
+///
+/// assert!(distinct(&[("--save", "league.json"), ("--history", "history.csv")]).is_ok());
+/// assert!(distinct(&[("--save", "-"), ("--history", "-")]).is_ok());
+/// let err = distinct(&[("--save", "same.out"), ("--history", "same.out")]).unwrap_err();
+/// assert_eq!(err.to_string(), "--save and --history both name same.out: give two files");
+/// let err = distinct(&[("--save", "same.out"), ("--history", "./same.out")]).unwrap_err();
+/// assert!(matches!(err, OutputError::SameFile { .. }));
+/// assert_eq!(
+///     err.to_string(),
+///     "--save same.out and --history ./same.out name the same file: give two files"
+/// );
+/// ```
+///
+/// # Errors
+/// [`OutputError::SameFile`] naming the first two outputs that are one file.
+pub fn distinct(outputs: &[(&str, &str)]) -> Result<(), OutputError> {
+    let files: Vec<(&str, &str, Identity)> = outputs
+        .iter()
+        .filter(|(_, path)| *path != "-")
+        .map(|&(what, path)| (what, path, Identity::of(Path::new(path))))
+        .collect();
+    for (i, (first, first_path, a)) in files.iter().enumerate() {
+        if let Some((second, second_path, _)) = files[i + 1..]
+            .iter()
+            .find(|(_, path, b)| path == first_path || a == b)
+        {
+            return Err(OutputError::SameFile {
+                first: (*first).to_string(),
+                first_path: (*first_path).to_string(),
+                second: (*second).to_string(),
+                second_path: (*second_path).to_string(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Which file a path names, whether it exists or not: the file's identity when it exists
+/// ([`FileId`]: a link and its target, two hard links are one file), else its canonical
+/// directory and its name.
+#[derive(Debug, PartialEq, Eq)]
+enum Identity {
+    File(FileId),
+    Path(PathBuf),
+}
+
+impl Identity {
+    fn of(path: &Path) -> Identity {
+        if let (Ok(meta), Ok(canonical)) = (fs::metadata(path), fs::canonicalize(path)) {
+            return Identity::File(FileId::of(&meta, &canonical));
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        match (fs::canonicalize(dir), path.file_name()) {
+            (Ok(dir), Some(name)) => Identity::Path(dir.join(name)),
+            _ => Identity::Path(path.to_path_buf()),
+        }
+    }
 }
 
 /// Something a command writes to, committed only when complete (see the module docs).
@@ -523,6 +619,59 @@ mod tests {
         }
         assert_eq!(fs::read_to_string(&input).unwrap(), "x");
         assert!(!d.names().iter().any(|n| n.starts_with(".podium-")));
+    }
+
+    #[test]
+    fn two_outputs_naming_one_file_are_refused_whether_it_exists_or_not() {
+        let d = Dir::new("distinct");
+        let out = d.path("same.out");
+        let dotted = format!("{}/./same.out", d.0.display());
+        let same = |a: &str, b: &str| {
+            let err = distinct(&[("--save", a), ("--history", b)]).unwrap_err();
+            assert!(matches!(err, OutputError::SameFile { .. }), "{err}");
+            err.to_string()
+        };
+        for exists in [false, true] {
+            if exists {
+                fs::write(&out, "old").unwrap();
+            }
+            assert_eq!(
+                same(&out, &out),
+                format!("--save and --history both name {out}: give two files")
+            );
+            assert_eq!(
+                same(&out, &dotted),
+                format!("--save {out} and --history {dotted} name the same file: give two files")
+            );
+        }
+        #[cfg(unix)]
+        {
+            let link = d.0.join("link.out");
+            std::os::unix::fs::symlink(&out, &link).unwrap();
+            let hard = d.0.join("hard.out");
+            fs::hard_link(&out, &hard).unwrap();
+            for other in [&link, &hard] {
+                same(&out, &other.display().to_string());
+            }
+            // A directory named through a link, the file not there yet.
+            let sub = d.0.join("sub");
+            fs::create_dir(&sub).unwrap();
+            let via = d.0.join("via");
+            std::os::unix::fs::symlink(&sub, &via).unwrap();
+            same(
+                &sub.join("new.out").display().to_string(),
+                &via.join("new.out").display().to_string(),
+            );
+        }
+        // Other files, and standard output twice, are fine; nothing was written.
+        distinct(&[
+            ("--save", &out),
+            ("--history", &d.path("other.out")),
+            ("--plot", "-"),
+        ])
+        .unwrap();
+        distinct(&[("--save", "-"), ("--history", "-")]).unwrap();
+        assert_eq!(fs::read_to_string(&out).unwrap(), "old");
     }
 
     #[test]

@@ -85,6 +85,11 @@ pub const NO_FACTOR_RATED: &str = "no factor was rated, so the factors' table is
 
 /// Rates and prints.
 pub fn run(mut args: Args) -> anyhow::Result<()> {
+    // Two outputs in one file would leave only the one written last.
+    podium_io::output::distinct(&[
+        ("--history", args.history.as_deref().unwrap_or("-")),
+        ("--save", args.save.as_deref().unwrap_or("-")),
+    ])?;
     let mut league = match &args.resume {
         Some(path) => {
             let system = Some(args.system.build()?.into());
@@ -149,8 +154,9 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     };
     // The history is written whole or not at all: its file is replaced (or it goes to
     // standard output) only once every match is rated.
-    let mut inputs: Vec<&str> = args.input.files.iter().map(String::as_str).collect();
-    inputs.extend(args.initial.initial.as_deref());
+    let mut inputs = inputs(&args);
+    // The league gone on from is read whole before, but the history must not replace it.
+    inputs.extend(args.resume.as_deref());
     let mut history = csv::Writer::from_writer(Output::create(path, &inputs)?);
     let factored = !args.input.factors.is_empty() && !args.input.left_out;
     let mut header = HISTORY_HEADER.to_vec();
@@ -217,7 +223,6 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
 fn inputs(args: &Args) -> Vec<&str> {
     let mut inputs: Vec<&str> = args.input.files.iter().map(String::as_str).collect();
     inputs.extend(args.initial.initial.as_deref());
-    inputs.extend(args.history.as_deref());
     inputs
 }
 

@@ -327,3 +327,68 @@ fn regression_predict_of_thousands_of_entries_prints_no_square_table() {
         "{err}"
     );
 }
+
+#[test]
+fn regression_save_and_history_naming_one_file_are_refused_before_rating() {
+    // `--save same.out --history same.out` wrote the history over the league.
+    let d = Dir::new("two-outputs");
+    let games = d.file("gn.csv", GAMES);
+    let same = d.path("same.out");
+    let dotted = format!("{}/./same.out", d.0.display());
+    for exists in [false, true] {
+        if exists {
+            std::fs::write(&same, "old").unwrap();
+        }
+        let run = podium(&["rate", &games, "--save", &same, "--history", &same]);
+        assert_eq!(
+            run.err(),
+            format!("error: --history and --save both name {same}: give two files\n")
+        );
+        assert!(run.stdout.is_empty());
+        let run = podium(&["rate", &games, "--history", &dotted, "--save", &same]);
+        assert_eq!(
+            run.err(),
+            format!(
+                "error: --history {dotted} and --save {same} name the same file: give two files\n"
+            )
+        );
+        assert_eq!(std::fs::read_to_string(&same).is_ok(), exists);
+    }
+    assert_eq!(std::fs::read_to_string(&same).unwrap(), "old");
+    // The league resumed is read as an input: the history does not replace it, the saved
+    // league may.
+    let league = d.path("league.json");
+    podium(&["rate", &games, "--save", &league]).ok();
+    let saved = std::fs::read_to_string(&league).unwrap();
+    let more = d.file("more.csv", "match,player,rank\ng3,ann,1\ng3,cy,2\n");
+    let run = podium(&["rate", &more, "--resume", &league, "--history", &league]);
+    assert_eq!(
+        run.err(),
+        format!("error: {league}: cannot write over {league}, which is read as an input\n")
+    );
+    assert_eq!(std::fs::read_to_string(&league).unwrap(), saved);
+    // Two files: both written, the league resumable.
+    let history = d.path("history.csv");
+    let run = podium(&[
+        "rate",
+        &more,
+        "--resume",
+        &league,
+        "--save",
+        &league,
+        "--history",
+        &history,
+    ]);
+    run.ok();
+    assert_eq!(
+        csv_rows(&std::fs::read_to_string(&history).unwrap()).len(),
+        2
+    );
+    let last = d.file("last.csv", "match,player,rank\ng4,bo,1\ng4,cy,2\n");
+    let rows = csv_rows(podium(&["rate", &last, "--resume", &league, "--format", "csv"]).ok());
+    let games_of = |p: &str| rows.iter().find(|r| r["player"] == p).unwrap()["games"].clone();
+    assert_eq!(
+        [games_of("ann"), games_of("bo"), games_of("cy")],
+        ["2", "3", "3"]
+    );
+}
