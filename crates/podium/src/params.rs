@@ -183,12 +183,14 @@ pub trait Configure {
     /// [`ConfigError::UnknownParam`] or [`ConfigError::InvalidValue`].
     fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError>;
 
-    /// Checks the whole config: the rules that tie parameters together (a lower bound
-    /// not above its upper bound), beyond each value's own range checked by
-    /// [`Configure::set`].
+    /// Checks the whole config: each value against the range [`Configure::set`] checks
+    /// it by (a config built in code is refused as its text would be), then the rules
+    /// that tie parameters together (a lower bound not above its upper bound).
     ///
     /// # Errors
-    /// [`ConfigError::Inconsistent`] naming the parameters and the rule.
+    /// [`ConfigError::InvalidValue`] for the first parameter out of its range, as
+    /// [`Configure::set`] gives it for the value's text; [`ConfigError::Inconsistent`]
+    /// naming the parameters and the rule.
     fn validate(&self) -> Result<(), ConfigError> {
         Ok(())
     }
@@ -388,6 +390,11 @@ pub trait ParamType: Sized + Copy {
     const EXPECTED: &'static str;
     /// Parses the text.
     fn parse_param(s: &str) -> Option<Self>;
+    /// Whether the value is one that [`ParamType::parse_param`] can give (a number is
+    /// finite), before any rule of the system.
+    fn is_valid(self) -> bool {
+        true
+    }
     /// What the parameter accepts under a rule of the system (`rule`, e.g. "in [0, 1]").
     fn expected_under(rule: &str) -> String {
         format!("{} {rule}", Self::EXPECTED)
@@ -400,6 +407,9 @@ impl ParamType for f64 {
     const EXPECTED: &'static str = "a finite number";
     fn parse_param(s: &str) -> Option<Self> {
         s.trim().parse::<f64>().ok().filter(|v| v.is_finite())
+    }
+    fn is_valid(self) -> bool {
+        self.is_finite()
     }
     fn to_value(self) -> ParamValue {
         ParamValue::Float(self)
@@ -443,6 +453,9 @@ impl ParamType for FloatList {
             .collect::<Option<Vec<f64>>>()?;
         FloatList::from_slice(&values)
     }
+    fn is_valid(self) -> bool {
+        self.as_slice().iter().all(|v| v.is_finite())
+    }
     /// The rule says how many numbers and which: "comma-separated numbers, one to eight
     /// values, each in [0, 10000]".
     fn expected_under(rule: &str) -> String {
@@ -450,6 +463,19 @@ impl ParamType for FloatList {
     }
     fn to_value(self) -> ParamValue {
         ParamValue::List(self)
+    }
+}
+
+/// The error of a value of `param` that is not valid under `rule`, as the user sees it.
+fn not_valid<T: ParamType>(param: &str, value: String, rule: &str) -> ConfigError {
+    ConfigError::InvalidValue {
+        param: param.to_string(),
+        value,
+        expected: if rule.is_empty() {
+            T::EXPECTED.to_string()
+        } else {
+            T::expected_under(rule)
+        },
     }
 }
 
@@ -463,25 +489,42 @@ pub fn check<T: ParamType>(
 ) -> Result<T, ConfigError> {
     match T::parse_param(raw) {
         Some(v) if ok(v) => Ok(v),
-        _ => Err(ConfigError::InvalidValue {
-            param: param.to_string(),
-            value: raw.to_string(),
-            expected: if rule.is_empty() {
-                T::EXPECTED.to_string()
-            } else {
-                T::expected_under(rule)
-            },
-        }),
+        _ => Err(not_valid::<T>(param, raw.to_string(), rule)),
+    }
+}
+
+/// Checks a value held by a config against a rule, as [`check`] checks its text: the
+/// same error, the value written as [`Configure::params`] writes it.
+#[doc(hidden)]
+pub fn check_held<T: ParamType>(
+    param: &str,
+    value: T,
+    ok: impl Fn(T) -> bool,
+    rule: &str,
+) -> Result<(), ConfigError> {
+    if value.is_valid() && ok(value) {
+        Ok(())
+    } else {
+        Err(not_valid::<T>(param, value.to_value().to_string(), rule))
     }
 }
 
 /// Implements [`Configure`] for a config struct from a list of its fields:
 /// `field: Type [where |v| rule, "rule text"] => "doc"`, and optionally
-/// `validate |config| body` after the list: the whole config's check
-/// ([`Configure::validate`]).
+/// `validate |config| body` after the list: the rules that tie fields together.
+/// [`Configure::set`] checks a value's text against its field's rule;
+/// [`Configure::validate`] checks every field's value against its rule, then runs the
+/// body.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! configure {
+    (@whole $config:ident) => {
+        Ok(())
+    };
+    (@whole $config:ident |$c:ident| $check:block) => {{
+        let $c = $config;
+        $check
+    }};
     ($ty:ty, $system:literal { $( $field:ident : $t:ty $(where $rule:expr, $rule_doc:literal)? => $doc:literal ),* $(,)? } $(validate |$c:ident| $check:block)?) => {
         impl $crate::params::Configure for $ty {
             const SYSTEM: &'static str = $system;
@@ -511,19 +554,111 @@ macro_rules! configure {
                     known: [$(stringify!($field)),*].join(", "),
                 })
             }
-            $(
-                fn validate(&self) -> Result<(), $crate::ConfigError> {
-                    let $c = self;
-                    $check
-                }
-            )?
+            fn validate(&self) -> Result<(), $crate::ConfigError> {
+                $(
+                    {
+                        #[allow(unused_mut, unused_assignments)]
+                        let mut rule: fn($t) -> bool = |_| true;
+                        #[allow(unused_mut, unused_assignments)]
+                        let mut rule_doc = "";
+                        $( rule = $rule; rule_doc = $rule_doc; )?
+                        $crate::params::check_held::<$t>(stringify!($field), self.$field, rule, rule_doc)?;
+                    }
+                )*
+                $crate::configure!(@whole self $(|$c| $check)?)
+            }
         }
     };
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::params::Settings;
+    use crate::params::{Configure, FloatList, Settings};
+    use crate::systems::elo_mmr::EloMmrConfig;
+    use crate::systems::sme::SmeConfig;
+    use crate::ConfigError;
+
+    /// The error of setting `key` to `value` as text on the defaults of `C`.
+    fn by_text<C: Configure + Default>(key: &str, value: &str) -> ConfigError {
+        C::default()
+            .apply(&Settings::new().with(key, value))
+            .unwrap_err()
+    }
+
+    /// A config built in code is refused as its text would be: the same error, naming the
+    /// parameter, its value and its range.
+    #[test]
+    fn a_typed_config_out_of_range_is_refused_as_its_text() {
+        let sme = |k: f64| SmeConfig {
+            k,
+            ..SmeConfig::default()
+        };
+        let err = sme(-24.0).validate().unwrap_err();
+        assert_eq!(err, by_text::<SmeConfig>("k", "-24"));
+        assert_eq!(
+            err.to_string(),
+            "parameter k: \"-24\" is not valid, expected a finite number in (0, 1e9]"
+        );
+        assert_eq!(
+            sme(f64::NAN).validate().unwrap_err().to_string(),
+            "parameter k: \"NaN\" is not valid, expected a finite number in (0, 1e9]"
+        );
+        assert_eq!(
+            sme(f64::INFINITY).validate().unwrap_err().to_string(),
+            "parameter k: \"inf\" is not valid, expected a finite number in (0, 1e9]"
+        );
+        assert_eq!(sme(24.0).validate(), Ok(()));
+        // The first field out of range is named, in the order of the parameters.
+        let both = SmeConfig {
+            k: 0.0,
+            scale: -1.0,
+            ..SmeConfig::default()
+        };
+        assert!(matches!(
+            both.validate(),
+            Err(ConfigError::InvalidValue { ref param, .. }) if param == "k"
+        ));
+    }
+
+    #[test]
+    fn a_typed_list_out_of_range_is_refused_as_its_text() {
+        let with = |delay: &[f64]| EloMmrConfig {
+            noob_delay: FloatList::from_slice(delay).unwrap(),
+            ..EloMmrConfig::default()
+        };
+        let err = with(&[0.5, 0.0]).validate().unwrap_err();
+        assert_eq!(err, by_text::<EloMmrConfig>("noob_delay", "0.5,0"));
+        assert_eq!(
+            err.to_string(),
+            "parameter noob_delay: \"0.5,0\" is not valid, expected comma-separated numbers, each in [1e-6, 1000], at most 16 of them, or none"
+        );
+        assert_eq!(
+            with(&[f64::NAN]).validate().unwrap_err().to_string(),
+            "parameter noob_delay: \"NaN\" is not valid, expected comma-separated numbers, each in [1e-6, 1000], at most 16 of them, or none"
+        );
+        assert_eq!(with(&[0.6, 0.8]).validate(), Ok(()));
+        assert_eq!(with(&[]).validate(), Ok(()));
+    }
+
+    /// Every system's defaults pass its own checks, and each parameter's default value
+    /// reads back as text through the same checks.
+    #[test]
+    fn every_default_is_valid_and_reads_back() {
+        for spec in crate::systems() {
+            let sys = crate::system(spec.name, &Settings::new()).unwrap();
+            let settings: Settings = (spec.defaults)()
+                .into_iter()
+                .map(|p| (p.name, p.value.to_string()))
+                .collect();
+            let again = crate::system(spec.name, &settings).unwrap();
+            assert_eq!(
+                again.describe().params,
+                sys.describe().params,
+                "{}",
+                spec.name
+            );
+        }
+    }
 
     /// The error of a bad list names the list's own rule once, not the general
     /// "comma-separated numbers (at most 16) or none" before a rule that contradicts it.
