@@ -284,3 +284,52 @@ fn last_played_is_empty_without_times() {
     assert_eq!(last("ann"), "2024-05-01");
     assert_eq!(last("bo"), "2024-05-02T18:30:00Z");
 }
+
+#[test]
+fn the_weight_limits_the_docs_give_are_those_read() {
+    // The docs' weight rows give the least weight a match takes.
+    let least = format!("`{:e} ≤ w ≤ 1`", podium::model::MIN_WEIGHT);
+    assert_eq!(least, "`1e-9 ≤ w ≤ 1`");
+    for doc in ["README.md", "docs/datasets.md"] {
+        let text = std::fs::read_to_string(crate::util::repo_root().join(doc)).unwrap();
+        let row = text
+            .lines()
+            .find(|l| l.starts_with("| `weight` |"))
+            .unwrap_or_else(|| panic!("{doc} has no weight row"));
+        assert!(row.contains(&least), "{doc}: {row}");
+    }
+    let d = Dir::new("weight-limits");
+    let rate = |weight: &str| {
+        let games = d.file(
+            "w.csv",
+            &format!("match,player,rank,weight\nm1,a,1,{weight}\nm1,b,2,1\n"),
+        );
+        podium(&["rate", &games, "--system", "elo", "--format", "csv"])
+    };
+    // The least weight and the whole match are rated: Elo's change of 16 scaled by it.
+    for (weight, w) in [("1e-9", 1e-9), ("1", 1.0)] {
+        let rows = csv_rows(rate(weight).ok());
+        let a = rows.iter().find(|r| r["player"] == "a").unwrap();
+        let rating: f64 = a["rating"].parse().unwrap();
+        assert!(
+            (rating - (1500.0 + 16.0 * w)).abs() < 1e-9,
+            "{weight}: {rating}"
+        );
+    }
+    let games = d.path("w.csv");
+    assert_eq!(
+        rate("1e-10").err(),
+        format!(
+            "error: 1 bad match found, nothing rated (use --skip-bad to rate the rest):\n  \
+             {games}:2: match \"m1\", field `weight`: player \"a\": weight 1e-10 must be in [1e-9, 1], the share of the match played\n"
+        )
+    );
+    for weight in ["0", "1.5"] {
+        assert!(
+            rate(weight).err().contains(&format!(
+                "{games}:2: field `weight`: \"{weight}\" is not valid, expected"
+            )),
+            "{weight}"
+        );
+    }
+}
