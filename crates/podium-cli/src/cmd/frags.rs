@@ -101,7 +101,17 @@ pub fn describe(name: &str, s: &LogSummary) -> String {
     let mut out = format!("{name}: {}", s.in_words());
     if s.skipped() > 0 {
         for e in &s.examples {
-            out.push_str(&format!("\n  line {} ({}): {}", e.line, e.reason, e.text));
+            if e.reason == "too long" {
+                // Only its beginning is shown: say how long it is.
+                out.push_str(&format!(
+                    "\n  line {} (too long, {} bytes): {}…",
+                    e.line,
+                    thousands(e.len),
+                    e.text
+                ));
+            } else {
+                out.push_str(&format!("\n  line {} ({}): {}", e.line, e.reason, e.text));
+            }
         }
         if s.skipped() > s.examples.len() as u64 {
             out.push_str("\n  …");

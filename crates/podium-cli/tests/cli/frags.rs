@@ -448,3 +448,24 @@ fn colour_codes_leave_the_names_and_the_raw_spelling_is_an_alias() {
     let page = std::fs::read_to_string(dir.0.join("site/players/1-Bo.html")).unwrap();
     assert!(page.contains("<p>Also played as: ^3Bo.</p>"), "{page}");
 }
+
+#[test]
+fn a_line_too_long_is_listed_with_its_beginning_and_length() {
+    let dir = Dir::new("frags-long");
+    let log = format!(
+        "  0:00 InitGame: \\g_gametype\\0\\mapname\\x\n  0:01 say: {}\nbad\n",
+        "x".repeat(70_000)
+    );
+    let f = dir.file("long.log", &log);
+    let run = podium(&["frags", &f, "--format", "csv"]);
+    run.ok();
+    assert_eq!(
+        run.stderr,
+        format!(
+            "{f}: 3 lines, 1 game (1 cut off), 0 kills (0 by the world, 0 suicides, 0 team kills); skipped 2 lines (1 not recognised, 0 malformed, 1 too long)\n  \
+             line 2 (too long, 70,012 bytes):   0:01 say: {}…\n  \
+             line 3 (unrecognised): bad\n",
+            "x".repeat(68)
+        )
+    );
+}

@@ -223,10 +223,12 @@ pub enum QuakeEvent {
 pub struct SkippedLine {
     /// Its line number.
     pub line: u64,
-    /// Why.
+    /// Why: `unrecognised`, `malformed` or `too long`.
     pub reason: &'static str,
     /// Its first 80 characters.
     pub text: String,
+    /// Its length in bytes, without its line break.
+    pub len: u64,
 }
 
 /// What the reader saw: counts of lines by kind and examples of those skipped.
@@ -260,7 +262,7 @@ pub struct LogSummary {
     pub malformed: u64,
     /// Lines longer than [`MAX_LINE`](super::MAX_LINE), skipped.
     pub overlong: u64,
-    /// The first skipped (unrecognised or malformed) lines, at most 10.
+    /// The first skipped lines (unrecognised, malformed or too long), at most 10.
     pub examples: Vec<SkippedLine>,
 }
 

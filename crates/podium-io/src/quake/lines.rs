@@ -4,8 +4,12 @@ use std::io::{self, Read};
 
 use super::MAX_LINE;
 
+/// The first bytes of a line longer than [`MAX_LINE`] that [`Line::Overlong`] hands out.
+pub const OVERLONG_HEAD: usize = 320;
+
 /// Splits a byte stream into lines without allocating per line. Lines longer than
-/// [`MAX_LINE`] are skipped whole and counted. After the end of the input it can be
+/// [`MAX_LINE`] are skipped whole: their first [`OVERLONG_HEAD`] bytes and their length
+/// are handed out once their newline arrives. After the end of the input it can be
 /// asked again (a file that grows): a last line without newline stays buffered until its
 /// newline arrives, or until [`take_partial`](LineReader::take_partial).
 #[derive(Debug)]
@@ -15,6 +19,10 @@ pub struct LineReader<R> {
     start: usize,
     end: usize,
     skipping: bool,
+    /// The first bytes of the line being skipped.
+    head: Vec<u8>,
+    /// Bytes of the line being skipped so far.
+    skipped: u64,
     consumed: u64,
 }
 
@@ -23,8 +31,13 @@ pub struct LineReader<R> {
 pub enum Line<'a> {
     /// A complete line, without its newline.
     Full(&'a [u8]),
-    /// A line longer than [`MAX_LINE`] was skipped.
-    Overlong,
+    /// A line longer than [`MAX_LINE`] was skipped whole.
+    Overlong {
+        /// Its first [`OVERLONG_HEAD`] bytes.
+        head: &'a [u8],
+        /// Its length in bytes, without its newline.
+        len: u64,
+    },
     /// No complete line is available (the input ended, perhaps for now).
     End,
 }
@@ -38,6 +51,8 @@ impl<R: Read> LineReader<R> {
             start: 0,
             end: 0,
             skipping: false,
+            head: Vec::new(),
+            skipped: 0,
             consumed: 0,
         }
     }
@@ -54,7 +69,10 @@ impl<R: Read> LineReader<R> {
                 self.consumed += (pos + 1) as u64;
                 if self.skipping {
                     self.skipping = false;
-                    continue;
+                    return Ok(Line::Overlong {
+                        head: &self.head,
+                        len: self.skipped + pos as u64,
+                    });
                 }
                 return Ok(Line::Full(&self.buf[a..b]));
             }
@@ -64,13 +82,17 @@ impl<R: Read> LineReader<R> {
                 self.start = 0;
             }
             if self.end == self.buf.len() {
-                // A full buffer without a newline: drop it and the rest of the line.
-                self.consumed += self.end as u64;
-                self.end = 0;
+                // A full buffer without a newline: keep its first bytes, drop it and the
+                // rest of the line.
                 if !self.skipping {
                     self.skipping = true;
-                    return Ok(Line::Overlong);
+                    self.skipped = 0;
+                    self.head.clear();
+                    self.head.extend_from_slice(&self.buf[..OVERLONG_HEAD]);
                 }
+                self.consumed += self.end as u64;
+                self.skipped += self.end as u64;
+                self.end = 0;
             }
             let n = match self.inner.read(&mut self.buf[self.end..]) {
                 Ok(n) => n,
@@ -84,17 +106,23 @@ impl<R: Read> LineReader<R> {
         }
     }
 
-    /// The buffered last line without newline, if any (at the real end of the input).
-    pub fn take_partial(&mut self) -> Option<&[u8]> {
+    /// The buffered last line without newline, if any (at the real end of the input):
+    /// [`Line::Full`], [`Line::Overlong`] when it is too long, or [`Line::End`].
+    pub fn take_partial(&mut self) -> Line<'_> {
         let skipping = std::mem::take(&mut self.skipping);
-        self.consumed += (self.end - self.start) as u64;
-        if self.end > self.start && !skipping {
-            let r = self.start..self.end;
-            self.start = self.end;
-            Some(&self.buf[r])
+        let rest = self.end - self.start;
+        self.consumed += rest as u64;
+        let r = self.start..self.end;
+        self.start = self.end;
+        if skipping {
+            Line::Overlong {
+                head: &self.head,
+                len: self.skipped + rest as u64,
+            }
+        } else if rest > 0 {
+            Line::Full(&self.buf[r])
         } else {
-            self.start = self.end;
-            None
+            Line::End
         }
     }
 
@@ -116,5 +144,57 @@ impl<R: Read> LineReader<R> {
     /// The input.
     pub fn get_mut(&mut self) -> &mut R {
         &mut self.inner
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hands out its bytes in pieces of at most `step`, as a file being written does.
+    struct Trickle<'a> {
+        data: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn an_overlong_line_is_handed_out_with_its_head_and_length_when_it_ends() {
+        let mut data = b"short\n".to_vec();
+        data.extend(std::iter::repeat(b'x').take(MAX_LINE + 100));
+        data.extend(b"\nnext\n");
+        data.extend(std::iter::repeat(b'y').take(2 * MAX_LINE));
+        for step in [7, 5000, MAX_LINE] {
+            let mut lines = LineReader::new(Trickle { data: &data, step });
+            assert_eq!(lines.next_line().unwrap(), Line::Full(b"short"));
+            assert_eq!(
+                lines.next_line().unwrap(),
+                Line::Overlong {
+                    head: &[b'x'; OVERLONG_HEAD],
+                    len: (MAX_LINE + 100) as u64
+                }
+            );
+            assert_eq!(lines.next_line().unwrap(), Line::Full(b"next"));
+            // The last line, too long and without a newline: only the end of the input
+            // hands it out.
+            assert_eq!(lines.next_line().unwrap(), Line::End);
+            assert_eq!(
+                lines.take_partial(),
+                Line::Overlong {
+                    head: &[b'y'; OVERLONG_HEAD],
+                    len: (2 * MAX_LINE) as u64
+                }
+            );
+            assert_eq!(lines.take_partial(), Line::End);
+            assert_eq!(lines.consumed(), data.len() as u64);
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! The log is read **line by line** and every line is thrown away once parsed: memory
 //! holds the names of the players seen (interned once), the client slots of the current
 //! game and one line buffer of at most [`MAX_LINE`] bytes. A line longer than that is
-//! skipped and counted.
+//! skipped and counted; its first bytes and its length are listed with the skipped lines.
 //!
 //! Two layers:
 //! - [`QuakeParser`]: a push parser. [`feed_line`](QuakeParser::feed_line) takes one
@@ -55,7 +55,7 @@ pub use events::{
     FlagAction, GameEnd, GameInfo, GameType, Killer, LogSummary, PlayerRef, QuakeEvent,
     SkippedLine, Team, WeaponRef,
 };
-pub use lines::{Line, LineReader};
+pub use lines::{Line, LineReader, OVERLONG_HEAD};
 pub use parser::QuakeParser;
 
 /// Lines longer than this many bytes are skipped (and counted as overlong).
@@ -147,10 +147,12 @@ impl<R: Read> Iterator for QuakeLog<R> {
             let line = self.lines.next_line();
             match line {
                 Ok(Line::Full(line)) => self.parser.feed_line(line),
-                Ok(Line::Overlong) => self.parser.overlong_line(),
+                Ok(Line::Overlong { head, len }) => self.parser.overlong_line(head, len),
                 Ok(Line::End) => {
-                    if let Some(last) = self.lines.take_partial() {
-                        self.parser.feed_line(last);
+                    match self.lines.take_partial() {
+                        Line::Full(last) => self.parser.feed_line(last),
+                        Line::Overlong { head, len } => self.parser.overlong_line(head, len),
+                        Line::End => {}
                     }
                     self.parser
                         .set_bytes(self.base_bytes + self.lines.consumed());

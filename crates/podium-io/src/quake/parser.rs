@@ -131,10 +131,12 @@ impl QuakeParser {
         self.events.pop_front()
     }
 
-    /// Counts a line that was too long to read (see [`LineReader`](super::lines::LineReader)).
-    pub fn overlong_line(&mut self) {
+    /// Counts a line that was too long to read (see [`LineReader`](super::lines::LineReader)),
+    /// of which `head` are the first bytes and `len` the length, and keeps it as an example.
+    pub fn overlong_line(&mut self, head: &[u8], len: u64) {
         self.summary.lines += 1;
         self.summary.overlong += 1;
+        self.example("too long", head, len);
     }
 
     /// Ends input: a game still open ends as [`GameEnd::EndOfInput`].
@@ -200,12 +202,18 @@ impl QuakeParser {
         } else {
             self.summary.malformed += 1;
         }
+        self.example(reason, line, line.len() as u64);
+    }
+
+    /// Keeps a skipped line of `len` bytes beginning with `line` among the first ten.
+    fn example(&mut self, reason: &'static str, line: &[u8], len: u64) {
         if self.summary.examples.len() < 10 {
             let text = String::from_utf8_lossy(line);
             self.summary.examples.push(SkippedLine {
                 line: self.summary.lines,
                 reason,
                 text: text.chars().take(80).collect(),
+                len,
             });
         }
     }
@@ -894,6 +902,23 @@ mod tests {
         assert_eq!(s.empty, 1);
         assert_eq!(s.lines, 10);
         assert_eq!(s.bytes, bytes.len() as u64);
+        let examples: Vec<_> = s
+            .examples
+            .iter()
+            .map(|e| (e.line, e.reason, e.text.as_str(), e.len))
+            .collect();
+        let overlong = format!(" 1:02 Kill: 2 3 4: a killed{}", "x".repeat(53));
+        assert_eq!(
+            examples,
+            vec![
+                (2, "unrecognised", "hello world", 11),
+                (3, "unrecognised", "\u{fffd}\u{fffd}\0\u{1}", 4),
+                (4, "malformed", " 1:00 Kill: 2 3", 15),
+                (6, "unrecognised", "1:01 Bogus: thing", 17),
+                (8, "too long", overlong.as_str(), (MAX_LINE + 37) as u64),
+                (10, "malformed", "1:04 Kill: 1 2 3: A kil", 23),
+            ]
+        );
         assert!(matches!(ev.last(), Some(QuakeEvent::GameEnd { .. })));
     }
 

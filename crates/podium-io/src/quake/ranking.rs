@@ -340,7 +340,7 @@ impl QuakeRanking {
         loop {
             match lines.next_line()? {
                 Line::Full(line) => parser.feed_line(line),
-                Line::Overlong => parser.overlong_line(),
+                Line::Overlong { head, len } => parser.overlong_line(head, len),
                 Line::End => return Ok(changed),
             }
             while let Some(e) = parser.next_event() {
@@ -361,8 +361,10 @@ impl QuakeRanking {
         parser: &mut QuakeParser,
         watch: &mut impl Watch,
     ) {
-        if let Some(last) = lines.take_partial() {
-            parser.feed_line(last);
+        match lines.take_partial() {
+            Line::Full(last) => parser.feed_line(last),
+            Line::Overlong { head, len } => parser.overlong_line(head, len),
+            Line::End => {}
         }
         self.finish_parser(parser, watch);
     }
