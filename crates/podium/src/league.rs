@@ -517,10 +517,12 @@ impl League {
     /// from this rating.
     ///
     /// # Errors
-    /// The system's [`RateError`] when it cannot start a player at this rating
-    /// ([`RatingSystem::check_rating`]: a value or σ outside the range its arithmetic
-    /// holds for); nothing changes then.
+    /// [`RateError::InvalidMatch`] for an id no match could name
+    /// ([`crate::model::check_id`]); the system's [`RateError`] when it cannot start a
+    /// player at this rating ([`RatingSystem::check_rating`]: a value or σ outside the
+    /// range its arithmetic holds for); nothing changes then.
     pub fn set_initial(&mut self, name: &str, mut rating: Rating) -> Result<(), RateError> {
+        crate::model::check_player_id(name)?;
         if rating.sigma.is_none() && self.caps.has_uncertainty {
             rating.sigma = self.system.initial_rating().sigma;
         }
