@@ -8,7 +8,7 @@ use podium_io::output::Output;
 
 use crate::ingest::{self, report_skipped, InitialArgs, InputArgs, SystemArgs};
 use crate::output::{
-    factors_json, leaderboard_json, rank_conservative, write_factors, write_leaderboard,
+    count, factors_json, leaderboard_json, rank_conservative, write_factors, write_leaderboard,
     write_leaderboard_as, Format, Ranking,
 };
 
@@ -22,7 +22,9 @@ pub struct Args {
     #[command(flatten)]
     initial: InitialArgs,
     /// Show only players with at least this many games. The position (`#`) is the
-    /// player's place among the players shown: 1, 2, 3, … without gaps.
+    /// player's place among the players shown: 1, 2, 3, … without gaps. A line under the
+    /// table says how many players are hidden (with CSV or JSON, standard error says so
+    /// when all are).
     #[arg(long, default_value_t = 0, value_name = "N")]
     min_games: u32,
     /// Output format.
@@ -276,6 +278,21 @@ fn none_rated(league: &League, skipped: &[BadMatch]) -> anyhow::Result<()> {
     anyhow::bail!(msg)
 }
 
+/// What the leaderboard's note says of the `hidden` players of fewer than `min_games`
+/// games (`none_shown` when they are all the players), or nothing when none is hidden.
+fn hidden_note(hidden: usize, none_shown: bool, min_games: u32) -> Option<String> {
+    if hidden == 0 {
+        return None;
+    }
+    let games = count(u64::from(min_games), "game");
+    let players = count(hidden as u64, "player");
+    Some(if none_shown {
+        format!("no player has {games} or more ({players} hidden; lower --min-games)")
+    } else {
+        format!("{players} with fewer than {games} hidden (--min-games {min_games})")
+    })
+}
+
 /// Prints the leaderboard (and, before it, the matches skipped).
 fn print(args: &Args, league: &League, skipped: &[BadMatch]) -> anyhow::Result<()> {
     report_skipped(skipped);
@@ -286,10 +303,18 @@ fn print(args: &Args, league: &League, skipped: &[BadMatch]) -> anyhow::Result<(
             board.sort_by_key(|s| s.provisional);
         }
     }
+    let all = board.len();
     board.retain(|s| s.stats.games >= args.min_games);
     // Positions count the players shown.
     for (i, s) in board.iter_mut().enumerate() {
         s.position = i + 1;
+    }
+    let hidden = hidden_note(all - board.len(), board.is_empty(), args.min_games);
+    // CSV and JSON hold rows only: an empty board is explained on standard error.
+    if args.format != Format::Table && board.is_empty() {
+        if let Some(note) = &hidden {
+            eprintln!("{note}");
+        }
     }
     let mut out = std::io::stdout().lock();
     if args.factor_table && league.factors().is_empty() {
@@ -308,6 +333,9 @@ fn print(args: &Args, league: &League, skipped: &[BadMatch]) -> anyhow::Result<(
     match args.display {
         Ranking::Rating => write_leaderboard(&mut out, &board, league.system(), args.format)?,
         d => write_leaderboard_as(&mut out, &board, league.system(), args.format, d)?,
+    }
+    if let Some(note) = hidden.filter(|_| args.format == Format::Table) {
+        writeln!(out, "{note}")?;
     }
     if args.factor_table {
         writeln!(out)?;

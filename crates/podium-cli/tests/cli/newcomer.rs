@@ -72,6 +72,55 @@ fn min_games_positions_have_no_gaps() {
 }
 
 #[test]
+fn min_games_says_how_many_players_it_hides() {
+    let d = Dir::new("newcomer-min-games-hidden");
+    let games = d.file("g.csv", SIX);
+    let rate = |args: &[&str]| {
+        let mut all = vec!["rate", games.as_str(), "--system", "elo"];
+        all.extend(args);
+        podium(&all)
+    };
+    // Some hidden: the table's last line says how many; CSV holds the rows only.
+    let table = rate(&["--min-games", "5"]);
+    assert_eq!(
+        table.ok().lines().last(),
+        Some("3 players with fewer than 5 games hidden (--min-games 5)")
+    );
+    assert_eq!(table.stderr, "");
+    let csv = rate(&["--min-games", "5", "--format", "csv"]);
+    assert_eq!(csv_rows(csv.ok()).len(), 3);
+    assert_eq!(csv.stderr, "");
+    // Every player hidden (C plays most, 7 games): the table says so, and so does standard error beside an empty
+    // CSV or JSON board.
+    let table = rate(&["--min-games", "8"]);
+    assert_eq!(
+        table.ok().lines().last(),
+        Some("no player has 8 games or more (6 players hidden; lower --min-games)")
+    );
+    assert!(
+        !table.ok().lines().any(|l| l.starts_with("│ 1 ")),
+        "{}",
+        table.stdout
+    );
+    for format in ["csv", "json"] {
+        let run = rate(&["--min-games", "8", "--format", format]);
+        assert_eq!(
+            run.stderr, "no player has 8 games or more (6 players hidden; lower --min-games)\n",
+            "{format}"
+        );
+        let expected = if format == "csv" {
+            "position,player,rating,games,avg_size,win_pct,expected_win_pct,net_pct,last_played,provisional\n"
+        } else {
+            "[]\n"
+        };
+        assert_eq!(run.ok(), expected, "{format}");
+    }
+    // None hidden: no note.
+    let table = rate(&["--min-games", "1"]);
+    assert!(!table.ok().contains("hidden"), "{}", table.stdout);
+}
+
+#[test]
 fn skip_bad_with_every_match_bad_is_an_error() {
     let d = Dir::new("newcomer-all-bad");
     let games = d.file("g.csv", "match,player,rank\nm1,A,1\nm2,B,1\n");
