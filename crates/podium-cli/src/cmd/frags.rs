@@ -96,9 +96,27 @@ fn config(settings: &[String]) -> anyhow::Result<FragConfig> {
     Ok(config)
 }
 
-/// One line on what a log held, plus the lines skipped.
+/// `text` as a terminal may print it: every control character (ESC, BEL, NUL, a line
+/// break, …) written as its escape (`\u{1b}`, `\u{7}`, `\0`, `\n`), as `podium rate`
+/// quotes a player id, so that a log cannot clear the screen or retitle the window.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
+/// One line on what a log held, plus the lines skipped (control characters escaped).
 pub fn describe(name: &str, s: &LogSummary) -> String {
-    let mut out = format!("{name}: {}", s.in_words());
+    let mut out = format!("{}: {}", printable(name), s.in_words());
     if s.skipped() > 0 {
         for e in &s.examples {
             if e.reason == "too long" {
@@ -107,10 +125,15 @@ pub fn describe(name: &str, s: &LogSummary) -> String {
                     "\n  line {} (too long, {} bytes): {}…",
                     e.line,
                     thousands(e.len),
-                    e.text
+                    printable(&e.text)
                 ));
             } else {
-                out.push_str(&format!("\n  line {} ({}): {}", e.line, e.reason, e.text));
+                out.push_str(&format!(
+                    "\n  line {} ({}): {}",
+                    e.line,
+                    e.reason,
+                    printable(&e.text)
+                ));
             }
         }
         if s.skipped() > s.examples.len() as u64 {
@@ -274,7 +297,7 @@ fn print(out: &mut dyn Write, reading: &Reading, args: &Args) -> anyhow::Result<
                 };
                 let mut row = vec![
                     shown_position(&rows, i),
-                    r.player.to_string(),
+                    printable(r.player).into_owned(),
                     strength,
                     s.frags.to_string(),
                     s.deaths.to_string(),
@@ -445,7 +468,7 @@ fn follow(
             writeln!(
                 out,
                 "{}: {} rated, {}",
-                name,
+                printable(name),
                 count(reading.ranking.games_rated(), "game"),
                 format_args!(
                     "{} {}",
@@ -498,7 +521,7 @@ fn follow(
                 base += lines.consumed();
                 lines = LineReader::new(f);
                 id = new_id;
-                eprintln!("{name}: a new file, reading it from its start");
+                eprintln!("{}: a new file, reading it from its start", printable(name));
             }
         } else if meta.len() < position {
             // Truncated: the server started a new log in the same file.
@@ -508,7 +531,10 @@ fn follow(
             reading
                 .ranking
                 .finish_parser(&mut parser, &mut reading.site);
-            eprintln!("{name}: truncated, reading it again from its start");
+            eprintln!(
+                "{}: truncated, reading it again from its start",
+                printable(name)
+            );
         }
     }
 }

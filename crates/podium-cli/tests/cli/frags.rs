@@ -469,3 +469,48 @@ fn a_line_too_long_is_listed_with_its_beginning_and_length() {
         )
     );
 }
+
+#[test]
+fn control_characters_are_escaped_on_the_terminal_and_replaced_on_the_site() {
+    let dir = Dir::new("frags-control");
+    let f = dir.file(
+        "esc.log",
+        "  0:00 InitGame: \\g_gametype\\0\\mapname\\x\n  \
+         0:01 ClientUserinfoChanged: 2 n\\Ev\x1b[2Jil\\t\\0\n  \
+         0:01 ClientUserinfoChanged: 3 n\\Bob\\t\\0\n  \
+         0:02 Kill: 2 3 7: x killed y by MOD_ROCKET\n  \
+         0:03 \x1b[2J\x1b]0;pwned\x07 hello\0\tend\n  \
+         0:04 ShutdownGame:\n",
+    );
+    let site = dir.path("site");
+    let run = podium(&["frags", &f, "--html", &site]);
+    assert_eq!(
+        run.ok(),
+        "┌──────────────────────────────────────────────────────────────────────────────────────────────────┐\n\
+         │ #   player          strength   frags   deaths   suicides   world   team k.   caps   games    K/D │\n\
+         ╞══════════════════════════════════════════════════════════════════════════════════════════════════╡\n\
+         │ 1   Ev\\u{1b}[2Jil        4.0       1        0          0       0         0      0       1   1.00 │\n\
+         │ 2   Bob                  0.0       0        1          0       0         0      0       1   0.00 │\n\
+         └──────────────────────────────────────────────────────────────────────────────────────────────────┘\n"
+    );
+    assert_eq!(
+        run.stderr,
+        format!(
+            "{f}: 6 lines, 1 game (0 cut off), 1 kill (0 by the world, 0 suicides, 0 team kills); skipped 1 line (1 not recognised, 0 malformed, 0 too long)\n  \
+             line 5 (unrecognised):   0:03 \\u{{1b}}[2J\\u{{1b}}]0;pwned\\u{{7}} hello\\0\\tend\n\
+             site written to {site}\n"
+        )
+    );
+    // CSV keeps the name as the log wrote it; the site shows U+FFFD in its place.
+    let csv = podium(&["frags", &f, "--format", "csv"]);
+    assert!(csv.ok().contains("\n1,Ev\x1b[2Jil,4,"), "{}", csv.stdout);
+    let index = std::fs::read_to_string(dir.0.join("site/index.html")).unwrap();
+    assert!(!index.contains('\x1b'), "{index}");
+    assert!(
+        index.contains("<a href=\"players/0-Ev-2Jil.html\">Ev\u{fffd}[2Jil</a>"),
+        "{index}"
+    );
+    let page = std::fs::read_to_string(dir.0.join("site/players/0-Ev-2Jil.html")).unwrap();
+    assert!(!page.contains('\x1b'), "{page}");
+    assert!(page.contains("<h1>Ev\u{fffd}[2Jil</h1>"), "{page}");
+}
