@@ -516,8 +516,12 @@ function gamesList(id, ledger, voided, known, onDone) {
     // A game entered with scores is corrected as scores, one with places as places.
     const scored = scoredGame(game.results);
     const field = scored ? "score" : "rank";
+    // A game of teams shows each player's team, to be edited like the rest (a player
+    // moved to the other team takes that team's place too).
+    const teamed = game.results.some((r) => r.team);
     const lines = h("div", { class: "edit-rows" }, game.results.map((r) => h("div", { class: "row game-row" },
       h("input", { class: "player-input", list: "known-players", value: r.player, "aria-label": "player", autocomplete: "off", required: true }),
+      teamed ? h("input", { class: "team-input", list: `teams-${game.match}`, value: r.team ?? "", "aria-label": "team", placeholder: "team", autocomplete: "off" }) : null,
       scored
         ? h("input", { class: "place-input score-input", type: "number", step: "any", value: r.score ?? "", "aria-label": "score", required: true })
         : h("input", { class: "place-input", type: "number", min: 1, step: 1, value: r.rank ?? "", "aria-label": "place", required: true }))));
@@ -526,20 +530,24 @@ function gamesList(id, ledger, voided, known, onDone) {
     const check = h("div");
     const edit = h("tr", { class: "editing" }, h("td", { colspan: cells },
       h("form", { class: "correct-form" }, h("label", {}, "Date"), when,
-        h("p", { class: "muted" }, scored ? "Each player's score (higher = better)." : "Each player's place (1 = winner; the same place for a tie)."),
+        h("p", { class: "muted" }, scored ? "Each player's score (higher = better)." : "Each player's place (1 = winner; the same place for a tie).",
+          teamed ? ` Each player's team: the players of a team share its ${scored ? "score" : "place"}.` : ""),
+        teamed ? h("datalist", { id: `teams-${game.match}` }, [...new Set(game.results.map((r) => r.team).filter(Boolean))].map((t) => h("option", { value: t }))) : null,
         lines, check,
         h("div", { class: "row actions" }, h("button", { type: "submit", class: "save-correction" }, "Save correction"),
           h("button", { type: "button", class: "secondary", onclick: () => edit.remove() }, "Cancel")))));
     async function save() {
       const inputs = [...lines.querySelectorAll(".game-row")];
       // The ledger's rows carry each factor as a field of its own ("car": "red"); the
-      // API takes them as "factors". Teams and weights are kept as they were.
+      // API takes them as "factors". Teams are as edited; weights are kept as they were.
       const results = game.results.map((r, i) => {
         const fixed = { player: inputs[i].querySelector(".player-input").value.trim(), [field]: Number(inputs[i].querySelector(".place-input").value) };
+        const team = inputs[i].querySelector(".team-input")?.value.trim();
+        if (team) fixed.team = team;
         const factors = {};
         for (const [k, v] of Object.entries(r)) {
-          if (k === "team" || k === "weight") fixed[k] = v;
-          else if (!["player", "rank", "score"].includes(k)) factors[k] = v;
+          if (k === "weight") fixed[k] = v;
+          else if (!["player", "rank", "score", "team"].includes(k)) factors[k] = v;
         }
         if (Object.keys(factors).length) fixed.factors = factors;
         return fixed;
