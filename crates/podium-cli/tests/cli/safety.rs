@@ -146,10 +146,11 @@ fn regression_plot_and_site_never_write_over_what_is_read() {
 
 #[test]
 fn regression_a_match_id_of_an_earlier_file_is_a_bad_match_naming_both_places() {
-    // `podium rate a.csv a.csv` rated every game twice.
+    // `podium rate a.csv a.csv` rated every game twice; a copy of a file is read as such.
     let d = Dir::new("repeated-ids");
     let a = d.file("a.csv", GAMES);
-    let run = podium(&["rate", &a, &a, "--format", "csv"]);
+    let copy = d.file("copy.csv", GAMES);
+    let run = podium(&["rate", &a, &copy, "--format", "csv"]);
     let err = run.err();
     assert!(
         err.starts_with("error: 2 bad matches found, nothing rated"),
@@ -157,12 +158,14 @@ fn regression_a_match_id_of_an_earlier_file_is_a_bad_match_naming_both_places() 
     );
     assert!(
         err.contains(&format!(
-            "{a}:2: match \"g1\" was read already from {a}:2 (a match id names one match across all the files)"
+            "{copy}:2: match \"g1\" was read already from {a}:2 (a match id names one match across all the files)"
         )),
         "{err}"
     );
     assert!(
-        err.contains(&format!("{a}:4: match \"g2\" was read already from {a}:4")),
+        err.contains(&format!(
+            "{copy}:4: match \"g2\" was read already from {a}:4"
+        )),
         "{err}"
     );
     // With --skip-bad the later ones are skipped and listed: every game counts once.
@@ -180,8 +183,50 @@ fn regression_a_match_id_of_an_earlier_file_is_a_bad_match_naming_both_places() 
         run.stderr
     );
     // The evaluation commands read the same way.
-    let err = podium(&["backtest", &a, &a]).err().to_string();
+    let err = podium(&["backtest", &a, &copy]).err().to_string();
     assert!(err.contains("nothing evaluated"), "{err}");
+}
+
+#[test]
+fn regression_a_file_given_twice_is_refused_before_it_is_read() {
+    // `podium rate a.csv a.csv` said each match of a.csv was read already from a.csv.
+    let d = Dir::new("file-twice");
+    let a = d.file("a.csv", GAMES);
+    let b = d.file("b.csv", "match,player,rank\ng3,ann,1\ng3,cy,2\n");
+    let dotted = format!("{}/./a.csv", d.0.display());
+    for (args, message) in [
+        (
+            vec!["rate", &a, &b, &a],
+            format!("error: {a} is given twice: give each file once\n"),
+        ),
+        (
+            vec!["rate", &a, &dotted],
+            format!(
+                "error: {a} and {dotted} are the same file, given twice: give each file once\n"
+            ),
+        ),
+        (
+            vec!["rate", "-", "-"],
+            "error: - (standard input) is given twice: give each file once\n".to_string(),
+        ),
+        (
+            vec!["backtest", &b, &a, &a],
+            format!("error: {a} is given twice: give each file once\n"),
+        ),
+    ] {
+        let run = podium(&args);
+        assert_eq!(run.err(), message, "{args:?}");
+        assert!(run.stdout.is_empty(), "{args:?}");
+    }
+    #[cfg(unix)]
+    {
+        let link = d.path("link.csv");
+        std::os::unix::fs::symlink(&a, &link).unwrap();
+        assert_eq!(
+            podium(&["history", &link, &a]).err(),
+            format!("error: {link} and {a} are the same file, given twice: give each file once\n")
+        );
+    }
 }
 
 #[test]
