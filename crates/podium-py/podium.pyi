@@ -55,7 +55,11 @@ class MatchError(PodiumError):
     surrounding spaces or control characters), or a bad factor (a kind or value that is
     empty, too long, with surrounding spaces or control characters, a kind with '=' or
     named like a field, a value that is not a string or a whole number within 64 bits, two
-    values of one kind or more than 16 kinds for one entry)."""
+    values of one kind or more than 16 kinds for one entry). From `rate_many` and
+    `Matches(...)`, given a list: `errors` lists every such match of the list by its
+    position (`matches[500]: ...`), and nothing is rated or kept (unless `skip_bad`)."""
+
+    errors: list[str]
 
 class ConfigError(PodiumError):
     """An unknown system, a parameter it does not have, a value it does not accept, or
@@ -291,7 +295,10 @@ _MatchLike = Union[Match, _Ranking, _Places]
 class Matches:
     """A history of matches in rating order, kept compactly (what the readers return)."""
 
-    def __new__(cls, matches: Optional[Iterable[_MatchLike]] = None, /) -> "Matches": ...
+    def __new__(cls, matches: Optional[Iterable[_MatchLike]] = None, /, *, skip_bad: bool = False) -> "Matches":
+        """Matches in any accepted form, those without an id numbered from 1; a match that
+        cannot exist raises `MatchError` naming its position, or with `skip_bad` is left
+        out and listed in `skipped`."""
     def __len__(self) -> int: ...
     @overload
     def __getitem__(self, key: int, /) -> Match: ...
@@ -414,7 +421,8 @@ class League:
         """Rates matches in order, all or nothing (unless `skip_bad`); matches given
         other than as a `Matches` are stored first, as `Matches(...)` stores them, and
         rated as a `Matches` is. A match whose id the league rated, or dated before the
-        league's last dated match, is a bad match;
+        league's last dated match, is a bad match, and so is a match of the list that
+        cannot exist (`MatchError` naming its position, `matches[500]: ...`);
         `at_once` rates free-for-alls in batches on every core (True) or one by one
         (False), by default as the first matches show to be faster (the same ratings
         either way)."""

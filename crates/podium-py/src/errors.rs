@@ -22,7 +22,9 @@ player id, team name or match id that is not valid (empty, over 200 bytes, with 
 spaces or control characters), or a bad factor (a kind or value that is empty, too long, \
 with surrounding spaces or control characters, a kind with '=' or named like a field, a \
 value that is not a string or a whole number within 64 bits, two values of one kind or \
-more than 16 kinds for one entry)."
+more than 16 kinds for one entry). From `rate_many` and `Matches(...)`, given a list: \
+`errors` lists every such match of the list by its position (`matches[500]: ...`), and \
+nothing is rated or kept (unless `skip_bad`)."
 );
 create_exception!(
     podium,

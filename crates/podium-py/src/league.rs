@@ -1169,7 +1169,14 @@ impl League {
         // stores them: then rated as the matches of a `Matches` are (without building
         // the free-for-alls, in batches where that pays), and kept for the history as
         // they are.
-        let (store, order) = stored_from_py(matches, self.inner.matches_rated() + 1)?;
+        // Matches that cannot exist are left out of the store: then nothing is rated, or,
+        // with `skip_bad`, they are listed among the skipped.
+        let ((store, order), refused) = stored_from_py(matches, self.inner.matches_rated() + 1)?;
+        if !skip_bad {
+            if let Some(e) = refused.error("nothing rated", "pass skip_bad=True to rate the rest") {
+                return Err(e);
+            }
+        }
         // Kept to undo the batch: on a bad match (without skip_bad) or on Ctrl-C.
         let snapshot = (self.inner.clone(), self.history.as_ref().map(History::mark));
         let latest = self.latest();
@@ -1232,6 +1239,7 @@ impl League {
             ));
         }
         self.latest = Some(latest);
+        let skipped_at = skipped.clone();
         if let Some(log) = self.log.as_mut() {
             // Rating again goes through the matches in order, passing over those left out.
             let mut skipped = skipped;
@@ -1246,9 +1254,20 @@ impl League {
                 });
             }
         }
+        // The matches left out, in the order given: those the league could not take
+        // (`skipped` and `bad` go together with `skip_bad`), and those that cannot exist.
+        let mut left_out: Vec<(usize, String)> = skipped_at
+            .iter()
+            .map(|&k| refused.given_position(k))
+            .zip(bad.into_iter().map(|b| b.message))
+            .collect();
+        if !refused.is_empty() {
+            left_out.extend(refused.listed.into_iter().map(|(i, b)| (i, b.message)));
+            left_out.sort_by_key(|(i, _)| *i);
+        }
         Ok(RateSummary {
             rated,
-            skipped: bad.into_iter().map(|b| b.message).collect(),
+            skipped: left_out.into_iter().map(|(_, m)| m).collect(),
         })
     }
 
@@ -1678,7 +1697,11 @@ impl League {
     ///
     /// All or nothing: if a match cannot be rated, nothing of the batch is applied and
     /// `RateError` lists every such match, unless `skip_bad=True`, which rates the
-    /// others and lists the bad ones in the summary. A league may begin with matches
+    /// others and lists the bad ones in the summary, in the order given. A match of the
+    /// list that cannot exist is a bad match too, named by its position
+    /// (`matches[500]: player "p1" appears more than once in the match`): `MatchError`
+    /// lists every such match before anything is rated, unless `skip_bad=True`. An item
+    /// that is no match at all raises `TypeError` naming its position. A league may begin with matches
     /// without a time, but once it has rated one with a time, every later match needs one,
     /// no earlier than the last (a match without, or before it, is a bad match naming the
     /// field `time`); a match whose id the league rated, here or before, is a bad match

@@ -26,7 +26,7 @@ use pyo3::types::{
 };
 use pyo3::IntoPyObjectExt;
 
-use crate::errors::{match_error, MatchError};
+use crate::errors::{bad_matches, match_error, BadMatch, MatchError};
 use crate::table::{import_pandas, into_py_by_ref, quoted, row};
 
 row! {
@@ -788,6 +788,84 @@ fn long_rows<'py>(py: Python<'py>, m: &Match) -> PyResult<Vec<Bound<'py, PyDict>
         .collect()
 }
 
+/// `e` for the match at position `i` of a list: a `TypeError` or `MatchError` whose
+/// message begins with `matches[i]: `; any other error as it is.
+pub fn at_position(i: usize, e: PyErr) -> PyErr {
+    Python::attach(|py| {
+        let prefixed = || format!("matches[{i}]: {}", e.value(py));
+        if e.is_instance_of::<MatchError>(py) {
+            MatchError::new_err(prefixed())
+        } else if e.is_instance_of::<PyTypeError>(py) {
+            PyTypeError::new_err(prefixed())
+        } else {
+            e
+        }
+    })
+}
+
+/// The matches of a list given from Python that cannot exist, left out of the store by
+/// [`Store::from_py`]: each by its position in the list, ascending, with its message.
+#[derive(Debug, Default)]
+pub struct Refused {
+    /// Position and bad match, in the order given.
+    pub listed: Vec<(usize, BadMatch)>,
+}
+
+impl Refused {
+    /// Notes the `i`-th match, which `e` refused.
+    fn note(&mut self, i: usize, e: &PyErr) {
+        let message = Python::attach(|py| format!("matches[{i}]: {}", e.value(py)));
+        self.listed.push((
+            i,
+            BadMatch {
+                message,
+                file: None,
+                line: None,
+                field: None,
+                match_id: None,
+            },
+        ));
+    }
+
+    /// Whether every match was taken.
+    pub fn is_empty(&self) -> bool {
+        self.listed.is_empty()
+    }
+
+    /// The bad matches, in the order given.
+    pub fn bad(&self) -> Vec<BadMatch> {
+        self.listed.iter().map(|(_, b)| b.clone()).collect()
+    }
+
+    /// The position in the list given of the `k`-th match stored: the `k`-th of those
+    /// not refused.
+    pub fn given_position(&self, k: usize) -> usize {
+        let mut at = k;
+        for &(i, _) in &self.listed {
+            if i <= at {
+                at += 1;
+            } else {
+                break;
+            }
+        }
+        at
+    }
+
+    /// The error for these matches (none when there are none): a `MatchError` listing
+    /// them, `what` saying what was not done, `how` how to go on anyway.
+    pub fn error(&self, what: &str, how: &str) -> Option<PyErr> {
+        (!self.is_empty()).then(|| {
+            bad_matches(
+                MatchError::new_err,
+                self.listed.len(),
+                &self.bad(),
+                what,
+                how,
+            )
+        })
+    }
+}
+
 /// Strings kept end to end in one buffer, each found by number; optionally interned.
 #[derive(Debug, Clone, Default)]
 struct Strings {
@@ -1025,16 +1103,19 @@ impl Store {
     /// of places, a `Match`), checked as it comes: what `Matches(...)` keeps, and the way
     /// `rate_many` takes any iterable but a `Matches`. A match without an id is numbered
     /// by its position, from `first_id`, and its id is not held as given
-    /// ([`Store::id_given`]).
+    /// ([`Store::id_given`]). A match that cannot exist is left out and noted in the
+    /// [`Refused`] returned, by its position (`matches[500]: ...`); it is up to the
+    /// caller to go on without it or not.
     ///
     /// # Errors
-    /// The first match that cannot exist or is not a match at all, or an error of the
-    /// iteration.
+    /// The first item that is not a match at all (a `TypeError` naming its position), or
+    /// an error of the iteration.
     pub fn from_py<'py>(
         items: impl Iterator<Item = PyResult<Bound<'py, PyAny>>>,
         first_id: u64,
-    ) -> PyResult<Store> {
+    ) -> PyResult<(Store, Refused)> {
         let mut store = Store::default();
+        let mut refused = Refused::default();
         // A match built from a ranking or a mapping lends its allocations to the next.
         let mut spare = None;
         let mut id = String::new();
@@ -1054,12 +1135,19 @@ impl Store {
                 }
                 continue;
             }
-            let m = build_match(&item, numbered(&mut id, number), None, None, spare.take())?;
+            let m = match build_match(&item, numbered(&mut id, number), None, None, spare.take()) {
+                Ok(m) => m,
+                Err(e) if e.is_instance_of::<MatchError>(item.py()) => {
+                    refused.note(i, &e);
+                    continue;
+                }
+                Err(e) => return Err(at_position(i, e)),
+            };
             store.push(&m);
             store.numbered_id();
             spare = Some(m);
         }
-        Ok(store)
+        Ok((store, refused))
     }
 
     /// Adds a free-for-all of single players given by number (see
@@ -1174,7 +1262,10 @@ impl Store {
 ///
 /// A sequence of `Match`es: `len(m)`, `m[0]`, `m[-10:]` (a `Matches` again), iteration.
 /// `Matches(iterable)` builds one from matches in any accepted form (a ranking, a
-/// mapping of places, a `Match`); matches without an id are numbered from 1.
+/// mapping of places, a `Match`); matches without an id are numbered from 1 by their
+/// position. A match that cannot exist raises `MatchError` listing every such match by
+/// its position (`matches[500]: ...`), or, with `skip_bad=True`, is left out and listed
+/// in `skipped`; an item that is no match at all raises `TypeError` naming its position.
 #[pyclass(module = "podium", frozen, sequence)]
 pub struct Matches {
     pub store: Arc<Store>,
@@ -1242,14 +1333,19 @@ impl Matches {
 #[pymethods]
 impl Matches {
     #[new]
-    #[pyo3(signature = (matches=None, /))]
-    fn py_new(py: Python<'_>, matches: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let store = match matches {
-            Some(ms) => Store::from_py(iterable(ms)?, 1)?,
-            None => Store::default(),
+    #[pyo3(signature = (matches=None, /, *, skip_bad=false))]
+    fn py_new(matches: Option<&Bound<'_, PyAny>>, skip_bad: bool) -> PyResult<Self> {
+        let Some(ms) = matches else {
+            return Ok(Matches::new(Store::default(), None, Vec::new()));
         };
-        let _ = py;
-        Ok(Matches::new(store, None, Vec::new()))
+        let (store, refused) = Store::from_py(iterable(ms)?, 1)?;
+        if !skip_bad {
+            if let Some(e) = refused.error("nothing read", "pass skip_bad=True to read the rest") {
+                return Err(e);
+            }
+        }
+        let skipped = refused.listed.into_iter().map(|(_, b)| b.message).collect();
+        Ok(Matches::new(store, None, skipped))
     }
 
     fn __len__(&self) -> usize {
@@ -1437,15 +1533,17 @@ fn iterable<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyIterator>> 
 /// or of any iterable of matches in an accepted form, stored ([`Store::from_py`]), those
 /// without an id numbered from `first_id`.
 ///
+/// The matches that cannot exist are left out, and returned.
+///
 /// # Errors
 /// As [`Store::from_py`], or a `TypeError` for something that is not many matches.
-pub fn stored_from_py(value: &Bound<'_, PyAny>, first_id: u64) -> PyResult<View> {
+pub fn stored_from_py(value: &Bound<'_, PyAny>, first_id: u64) -> PyResult<(View, Refused)> {
     if let Ok(m) = value.cast::<Matches>() {
         let m = m.get();
-        return Ok((Arc::clone(&m.store), m.order.clone()));
+        return Ok(((Arc::clone(&m.store), m.order.clone()), Refused::default()));
     }
-    let store = Store::from_py(iterable(value)?, first_id)?;
-    Ok((Arc::new(store), None))
+    let (store, refused) = Store::from_py(iterable(value)?, first_id)?;
+    Ok(((Arc::new(store), None), refused))
 }
 
 /// Matches as a `Matches` holds them: a store, and the store's matches in the view, in
@@ -1468,7 +1566,10 @@ impl Given {
         let items = iterable(value)?;
         let mut out = Vec::new();
         for (i, m) in items.enumerate() {
-            out.push(to_match(&m?, &(first_id + i as u64).to_string(), None)?);
+            out.push(
+                to_match(&m?, &(first_id + i as u64).to_string(), None)
+                    .map_err(|e| at_position(i, e))?,
+            );
         }
         Ok(Given::Built(Arc::new(out)))
     }

@@ -254,3 +254,91 @@ def test_rate_files_is_all_or_nothing(tmp_path):
         league.rate_files(tmp_path / "none.csv")
     with pytest.raises(ValueError, match="not a file"):
         league.rate_files("-")
+
+
+def ring(n):
+    return [[f"p{i % 7}", f"p{(i + 1) % 7}"] for i in range(n)]
+
+
+TWICE = 'matches[500]: player "p1" appears more than once in the match'
+
+
+def test_a_match_that_cannot_exist_in_a_list_is_named_by_its_position():
+    ms = ring(1000)
+    ms[500] = ["p1", "p1"]
+    league = podium.League("sme")
+    league.rate(["p0", "p3"])
+    before = (league.standings(), league.history(), league.matches_rated)
+    with pytest.raises(podium.MatchError) as err:
+        league.rate_many(ms)
+    assert str(err.value) == (
+        "1 bad match found, nothing rated (pass skip_bad=True to rate the rest):\n  " + TWICE)
+    assert err.value.errors == [TWICE]
+    assert (err.value.file, err.value.line, err.value.field, err.value.match_id) == (None,) * 4
+    assert (league.standings(), league.history(), league.matches_rated) == before
+    summary = league.rate_many(ms, skip_bad=True)
+    assert (summary.rated, summary.skipped) == (999, [TWICE])
+    # As rating the others one by one, numbered by their positions after the first match.
+    one_by_one = podium.League("sme")
+    one_by_one.rate(["p0", "p3"])
+    for k, m in enumerate(ms):
+        if k != 500:
+            one_by_one.rate(m, id=str(k + 2))
+    assert league.history() == one_by_one.history()
+    assert league.standings() == one_by_one.standings()
+
+
+def test_bad_matches_of_a_list_are_skipped_in_the_order_given():
+    ms = [["a", "b"], ["a", "a"], ["a", "b", "c"], ["b", "a"], {"a": 1, "b": float("nan")}]
+    league = podium.League("elo")
+    with pytest.raises(podium.MatchError) as err:
+        league.rate_many(ms)
+    assert err.value.errors == [
+        'matches[1]: player "a" appears more than once in the match',
+        'matches[4]: player "b": finish NaN is not a finite number',
+    ]
+    assert str(err.value).startswith("2 bad matches found, nothing rated")
+    assert league.matches_rated == 0
+    summary = league.rate_many(ms, skip_bad=True)
+    assert summary.rated == 2
+    assert summary.skipped == [
+        'matches[1]: player "a" appears more than once in the match',
+        'match "3": system elo rates matches of exactly 2 entries, this one has 3',
+        'matches[4]: player "b": finish NaN is not a finite number',
+    ]
+    assert [c.match_id for c in league.history("a")] == ["1", "4"]
+
+
+def test_a_list_item_that_is_no_match_is_named_by_its_position():
+    league = podium.League("sme")
+    message = ("matches[2]: a match is a list of entries best first, a mapping of places "
+               "or a podium.Match, not int")
+    for skip_bad in (False, True):
+        with pytest.raises(TypeError) as err:
+            league.rate_many([["a", "b"], ["b", "a"], 5], skip_bad=skip_bad)
+        assert str(err.value) == message
+    with pytest.raises(TypeError) as err:
+        podium.Matches([["a", "b"], ["b", "a"], 5])
+    assert str(err.value) == message
+    with pytest.raises(TypeError) as err:
+        league.rate_many([["a", "b"], {"ann", "bo"}])
+    assert str(err.value) == (
+        "matches[1]: a ranking is an ordered sequence of entries (best first), not a set, "
+        "whose order is arbitrary; give a list, or a mapping of places")
+    assert league.matches_rated == 0
+
+
+def test_matches_of_a_list_that_cannot_exist_are_refused_or_skipped():
+    ms = ring(1000)
+    ms[500] = ["p1", "p1"]
+    with pytest.raises(podium.MatchError) as err:
+        podium.Matches(ms)
+    assert str(err.value) == (
+        "1 bad match found, nothing read (pass skip_bad=True to read the rest):\n  " + TWICE)
+    assert err.value.errors == [TWICE]
+    kept = podium.Matches(ms, skip_bad=True)
+    assert (len(kept), kept.skipped) == (999, [TWICE])
+    assert kept[500].id == "502" and kept[500].players == ["p4", "p5"]
+    with pytest.raises(podium.MatchError) as err:
+        podium.backtest(ms, ["sme"])
+    assert str(err.value) == TWICE
