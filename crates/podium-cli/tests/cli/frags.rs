@@ -514,3 +514,31 @@ fn control_characters_are_escaped_on_the_terminal_and_replaced_on_the_site() {
     assert!(!page.contains('\x1b'), "{page}");
     assert!(page.contains("<h1>Ev\u{fffd}[2Jil</h1>"), "{page}");
 }
+
+#[test]
+fn a_kill_line_with_bytes_not_utf8_is_rated_and_counted() {
+    let dir = Dir::new("frags-not-utf8");
+    let f = dir.0.join("games.log");
+    std::fs::write(
+        &f,
+        b"  0:00 InitGame: \\g_gametype\\0\\mapname\\q3dm6\n  \
+          0:01 ClientUserinfoChanged: 2 n\\RD\\t\\0\n  \
+          0:01 ClientUserinfoChanged: 3 n\\x\\t\\0\n  \
+          0:02 Kill: 2 3 7: R\xffD killed x by MOD_ROCKET\n  \
+          0:03 ShutdownGame:\n",
+    )
+    .unwrap();
+    let f = f.to_str().unwrap();
+    let run = podium(&["frags", f, "--format", "csv"]);
+    // The client ids are numbers: the frag counts, the text around it is decoration.
+    assert_eq!(
+        run.ok(),
+        "position,player,strength,frags,deaths,suicides,world_deaths,team_kills,captures,games\n\
+         1,RD,4,1,0,0,0,0,0,1\n\
+         2,x,0,0,1,0,0,0,0,1\n"
+    );
+    assert_eq!(
+        run.stderr,
+        format!("{f}: 5 lines, 1 game (0 cut off), 1 kill (0 by the world, 0 suicides, 0 team kills), 1 line not valid UTF-8 (read, bad bytes as U+FFFD); no lines skipped\n")
+    );
+}

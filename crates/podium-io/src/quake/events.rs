@@ -256,6 +256,9 @@ pub struct LogSummary {
     pub repaired: u64,
     /// Empty lines.
     pub empty: u64,
+    /// Lines read (not skipped) although some of their bytes are not UTF-8: the fields the
+    /// reader needs are ASCII, and names or words keep U+FFFD in place of those bytes.
+    pub not_utf8: u64,
     /// Lines not recognised at all.
     pub unrecognised: u64,
     /// Known events whose arguments did not parse.
@@ -276,7 +279,8 @@ impl LogSummary {
     /// What was read, in words, as `podium frags` and its stats site say it: `5,306
     /// lines, 21 games (1 cut off), 1,069 kills (240 by the world, 61 suicides, 0 team
     /// kills), 1 repaired; no lines skipped` (or `; skipped 6 lines (3 not recognised, 2
-    /// malformed, 1 too long)`).
+    /// malformed, 1 too long)`); lines read with bytes that are not UTF-8 are counted
+    /// after the repaired ones: `, 1 line not valid UTF-8 (read, bad bytes as U+FFFD)`.
     #[must_use]
     pub fn in_words(&self) -> String {
         use super::site::{count, thousands};
@@ -292,6 +296,12 @@ impl LogSummary {
         );
         if self.repaired > 0 {
             out.push_str(&format!(", {} repaired", thousands(self.repaired)));
+        }
+        if self.not_utf8 > 0 {
+            out.push_str(&format!(
+                ", {} not valid UTF-8 (read, bad bytes as U+FFFD)",
+                count(self.not_utf8, "line")
+            ));
         }
         if self.skipped() == 0 {
             out.push_str("; no lines skipped");
@@ -320,6 +330,7 @@ impl LogSummary {
         self.ignored += other.ignored;
         self.repaired += other.repaired;
         self.empty += other.empty;
+        self.not_utf8 += other.not_utf8;
         self.unrecognised += other.unrecognised;
         self.malformed += other.malformed;
         self.overlong += other.overlong;

@@ -251,8 +251,18 @@ impl QuakeParser {
         self.slots.get(id as usize).copied().flatten()
     }
 
-    /// Parses one line (without its newline) and queues its events.
+    /// Parses one line (without its newline) and queues its events. A line read (not
+    /// skipped) with bytes that are not UTF-8 is counted in [`LogSummary::not_utf8`].
     pub fn feed_line(&mut self, raw: &[u8]) {
+        let skipped = self.summary.skipped();
+        self.read_line(raw);
+        if self.summary.skipped() == skipped && !raw.is_ascii() && std::str::from_utf8(raw).is_err()
+        {
+            self.summary.not_utf8 += 1;
+        }
+    }
+
+    fn read_line(&mut self, raw: &[u8]) {
         self.summary.lines += 1;
         let line = raw.strip_suffix(b"\r").unwrap_or(raw);
         let mut s = trim_start(line);
@@ -770,6 +780,45 @@ mod tests {
         }));
         assert_eq!(p.players(), 2);
         assert_eq!(p.summary().suicides, 1);
+    }
+
+    #[test]
+    fn lines_with_bytes_not_utf8_are_read_and_counted() {
+        let log = b"  0:00 InitGame: \\g_gametype\\0\\mapname\\q3\xffdm\n\
+                    \x20 0:01 ClientUserinfoChanged: 2 n\\R\xffD\\t\\0\n\
+                    \x20 0:01 ClientUserinfoChanged: 3 n\\x\\t\\0\n\
+                    \x20 0:02 Kill: 2 3 7: R\xffD killed x by MOD_ROCKET\n\
+                    \x20 0:03 Kill: 3 9 7: x killed Z\xc3 by MOD_ROCKET\n\
+                    \x20 bad \xff\n\
+                    \x20 0:04 say: caf\xc3\xa9\n";
+        let mut log = QuakeLog::new(&log[..]);
+        let ev: Vec<_> = log.by_ref().map(Result::unwrap).collect();
+        let p = log.parser();
+        assert!(
+            matches!(&ev[0], QuakeEvent::GameStart(g) if g.map == "q3\u{fffd}dm"),
+            "{ev:?}"
+        );
+        let kills: Vec<_> = ev
+            .iter()
+            .filter_map(|e| match e {
+                QuakeEvent::Kill {
+                    killer: Killer::Player(k),
+                    victim,
+                    ..
+                } => Some((p.player_name(*k), p.player_name(*victim))),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(kills, vec![("R\u{fffd}D", "x"), ("x", "Z\u{fffd}")]);
+        let s = p.summary();
+        // The InitGame, the name, both kills; not the skipped line, nor valid UTF-8.
+        assert_eq!((s.not_utf8, s.unrecognised, s.kills), (4, 1, 2));
+        assert!(
+            s.in_words()
+                .contains(", 4 lines not valid UTF-8 (read, bad bytes as U+FFFD); skipped 1 line"),
+            "{}",
+            s.in_words()
+        );
     }
 
     #[test]
