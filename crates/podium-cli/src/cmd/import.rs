@@ -10,7 +10,10 @@ use anyhow::Context;
 use podium::Match;
 use podium_io::datasets;
 use podium_io::datasets::codeforces::Contest;
+use podium_io::quake::site::thousands;
 use podium_io::LongCsvWriter;
+
+use crate::output::noun;
 
 /// Arguments of `podium import`.
 #[derive(Debug, clap::Args)]
@@ -70,12 +73,35 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     out.flush()?;
     if io::stderr().is_terminal() {
         let rows: usize = matches.iter().map(Match::player_count).sum();
-        eprintln!(
-            "imported {} matches ({rows} rows) from {source}",
-            matches.len()
-        );
+        eprintln!("{}", summary(matches.len(), rows, &source));
     }
     Ok(())
+}
+
+/// The line said on a terminal after an import, counts with their thousands marked as
+/// `podium frags` marks them: `imported 1,125 matches (26,080 rows) from f1`.
+fn summary(matches: usize, rows: usize, source: &str) -> String {
+    format!(
+        "imported {} ({} {}) from {source}",
+        counted(matches, "match"),
+        thousands(rows as u64),
+        noun(rows as u64, "row")
+    )
+}
+
+/// `n things`, `n` with its thousands marked: `1 match`, `1,286 rows`.
+fn counted(n: usize, thing: &str) -> String {
+    format!("{} {}", thousands(n as u64), noun(n as u64, thing))
+}
+
+/// What `podium import codeforces` says of a contest read with rows whose rankHi is below
+/// their rankLo.
+fn reversed_note(file: &str, rows: u64, contest: &str) -> String {
+    format!(
+        "{file}: {} of contest {contest} {} rankHi below rankLo; places follow rankLo",
+        counted(rows as usize, "row"),
+        if rows == 1 { "has" } else { "have" },
+    )
 }
 
 fn catan(file: &str, scores: bool) -> anyhow::Result<Vec<Match>> {
@@ -136,10 +162,8 @@ fn codeforces(dir: &Path) -> anyhow::Result<Vec<Match>> {
                 if reversed_ranges > 0 {
                     let _ = writeln!(
                         io::stderr(),
-                        "{file}: {reversed_ranges} row{} of contest {} {} rankHi below rankLo; places follow rankLo",
-                        if reversed_ranges == 1 { "" } else { "s" },
-                        game.id(),
-                        if reversed_ranges == 1 { "has" } else { "have" },
+                        "{}",
+                        reversed_note(&file, reversed_ranges, game.id())
                     );
                 }
                 matches.push(game);
@@ -189,4 +213,29 @@ fn file_name(path: &Path) -> String {
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_have_their_thousands_marked() {
+        assert_eq!(
+            summary(1125, 26_080, "f1"),
+            "imported 1,125 matches (26,080 rows) from f1"
+        );
+        assert_eq!(
+            summary(1, 2, "g.txt"),
+            "imported 1 match (2 rows) from g.txt"
+        );
+        assert_eq!(
+            reversed_note("cf/589.txt", 1286, "589"),
+            "cf/589.txt: 1,286 rows of contest 589 have rankHi below rankLo; places follow rankLo"
+        );
+        assert_eq!(
+            reversed_note("cf/7.txt", 1, "7"),
+            "cf/7.txt: 1 row of contest 7 has rankHi below rankLo; places follow rankLo"
+        );
+    }
 }

@@ -257,3 +257,28 @@ fn f1_errors_name_the_line_of_a_file_with_crlf_line_breaks() {
         format!("error: {results}:4: field `driverId`: \"9\" is not valid, expected a driverId of drivers.csv\n")
     );
 }
+
+#[test]
+fn codeforces_counts_have_their_thousands_marked() {
+    // 1,001 rows whose rankHi is one below their rankLo, after the winner.
+    let d = Dir::new("import-cf-thousands");
+    let mut text = String::from("1002\ntop 1 1\n");
+    for place in 2..=1002 {
+        text.push_str(&format!("h{place} {place} {}\n", place - 1));
+    }
+    d.file("589.txt", &text);
+    let out = podium(&["import", "codeforces", d.0.to_str().unwrap()]);
+    assert_eq!(
+        out.stderr,
+        format!(
+            "{}: 1,001 rows of contest 589 have rankHi below rankLo; places follow rankLo\n",
+            d.0.join("589.txt").display()
+        )
+    );
+    let rows = csv_rows(out.ok());
+    assert_eq!(rows.len(), 1002);
+    assert_eq!(
+        (rows[1001]["player"].as_str(), rows[1001]["rank"].as_str()),
+        ("h1002", "1002")
+    );
+}
