@@ -731,6 +731,9 @@ function plainBalance(e) {
     return `“${x[1]}” is fixed to team ${x[2]}, but there are only ${x[3]}.`;
   }
   if ((x = m.match(/^player "(.*)" is named twice/))) return `“${x[1]}” is ticked twice.`;
+  if ((x = m.match(/^newcomers\[\d+\]: "(.*)" is rated by the league/))) {
+    return `“${x[1]}” has played in this league since the page was loaded: reload the page to count them at their rating.`;
+  }
   if ((x = m.match(/^players: (\d+) named, at most (\d+)/))) return `${plural(Number(x[1]), "player")} ticked: at most ${x[2]} can be split at once.`;
   if ((x = m.match(/^the system cannot predict the split: ([\s\S]*)$/))) {
     return `This league's rating system cannot predict such a game (${x[1]}): choose 2 teams.`;

@@ -77,6 +77,7 @@ pub(crate) async fn balance(
             body.newcomers.len()
         )));
     }
+    check_names(&body)?;
     let top = body.top.unwrap_or(1);
     if !(1..=MAX_TOP).contains(&top) {
         return Err(unprocessable(format!(
@@ -122,14 +123,27 @@ pub(crate) async fn balance(
         .with_leagues(move |l: &Leagues| {
             l.read(id, |d| {
                 let league = d.league();
+                // A newcomer is a player the league has not rated: one it has is balanced
+                // at their rating, named among the players only.
+                let rated = config
+                    .newcomers
+                    .iter()
+                    .enumerate()
+                    .find(|(_, p)| league.get(p).is_some());
+                if let Some((k, p)) = rated {
+                    return Ok(Err(unprocessable(format!(
+                        "newcomers[{k}]: {} is rated by the league: newcomers are players it has not rated yet (a rated player is balanced at their rating, named in players only)",
+                        quote(p)
+                    ))));
+                }
                 let config = BalanceConfig {
                     time: last_time(league),
                     ..config
                 };
-                Ok(propose(league, &players, &format, &config))
+                Ok(Ok(propose(league, &players, &format, &config)))
             })
         })
-        .await?;
+        .await??;
     match found {
         Ok(b) => Ok(Json(b).into_response()),
         Err(e @ BalanceError::UnknownPlayer { .. }) => Err(ApiError::not_found(format!(
@@ -137,6 +151,36 @@ pub(crate) async fn balance(
         ))),
         Err(e) => Err(unprocessable(e.to_string())),
     }
+}
+
+/// The names of a balance request that no split could use: a player id that is not
+/// valid, a keep-apart or keep-together group of fewer than two, a newcomer who is not
+/// among the players present. Each refusal names its field (`players[0]`, `apart[1]`,
+/// `newcomers[0]`).
+fn check_names(body: &BalanceBody) -> Result<(), ApiError> {
+    for (k, p) in body.players.iter().enumerate() {
+        podium::model::check_player_id(p)
+            .map_err(|e| unprocessable(format!("players[{k}]: {e}")))?;
+    }
+    for (option, groups) in [("apart", &body.apart), ("together", &body.together)] {
+        for (k, group) in groups.iter().enumerate() {
+            if group.len() < 2 {
+                return Err(unprocessable(format!(
+                    "{option}[{k}]: a group names two players or more, this one names {}",
+                    group.len()
+                )));
+            }
+        }
+    }
+    for (k, p) in body.newcomers.iter().enumerate() {
+        if !body.players.contains(p) {
+            return Err(unprocessable(format!(
+                "newcomers[{k}]: {} is not among the players present",
+                quote(p)
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Counts the meetings of `focus` over the league's ledger replayed as its ratings are

@@ -142,7 +142,7 @@ pub fn document() -> Value {
             "/api/leagues/{id}/versus": {"get": {"summary": "Two players' meetings: who finished ahead how often (ties apart), the share the ratings expected at the time, and today's chance",
                 "parameters": [id, query("a", "string", "The player"), query("b", "string", "The opponent")],
                 "responses": {"200": ok("The record, from a's side", json!({"type": "object"})), "400": error("Missing a or b"), "404": error("No such league or player"), "422": error("a and b are the same player"), "503": unavailable()}}},
-            "/api/leagues/{id}/balance": {"post": {"summary": "The fairest split of the players present into teams (`teams`, optional `sizes`) or free-for-all tables (`tables`: seats per table), by the league's predictions; options `apart`, `together` (lists of players), `fixed` (player → team from 1), `newcomers` (players not yet rated, balanced at a newcomer's rating; any other unknown player is a 404), `top`",
+            "/api/leagues/{id}/balance": {"post": {"summary": "The fairest split of the players present into teams (`teams`, optional `sizes`) or free-for-all tables (`tables`: seats per table), by the league's predictions; options `apart`, `together` (lists of players), `fixed` (player → team from 1), `newcomers` (players present the league has not rated, balanced at a newcomer's rating; any other unknown player is a 404), `top`",
                 "parameters": [id],
                 "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["players"],
                     "properties": {"players": {"type": "array", "items": {"type": "string"}}, "teams": {"type": "integer"}, "sizes": {"type": "array", "items": {"type": "integer"}},
@@ -150,7 +150,7 @@ pub fn document() -> Value {
                         "together": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}}, "fixed": {"type": "object", "additionalProperties": {"type": "integer"}}, "newcomers": {"type": "array", "items": {"type": "string"}}, "top": {"type": "integer"}}}}}},
                 "responses": {"200": ok("The splits, fairest first, with `exact` (every split examined) and `examined`", json!({"type": "object"})),
                     "400": error("Malformed JSON"), "404": error("No such league, or a player it has not rated"), "415": error("Not a JSON body"),
-                    "422": error("A format the players cannot fill, a duplicate player, or options no split honours (the message says why)"), "503": unavailable()}}},
+                    "422": error("A name no split could use, its field named: `players[k]` not a valid player id, `apart[k]` or `together[k]` a group of fewer than two, `newcomers[k]` not among the players or rated by the league; or a format the players cannot fill, a duplicate player, or options no split honours (the message says why)"), "503": unavailable()}}},
             "/api/leagues/{id}/matches": {
                 "get": {"summary": "The ledger in rating order as JSON Lines (what `podium rate` reads); voided matches left out. Each factor is a field of its row (`\"car\": \"ferrari\"`, read by `podium rate --factor car`)",
                     "parameters": [id, query("download", "boolean", "true: sent as a file to save, with Content-Disposition: attachment; filename=\"league-{id}.jsonl\"")],

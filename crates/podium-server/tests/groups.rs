@@ -126,6 +126,48 @@ async fn balance_proposes_the_fairest_teams_and_refuses_bad_requests() {
 }
 
 #[tokio::test]
+async fn balance_refuses_names_no_split_could_use_naming_the_field() {
+    let (app, id) = league().await;
+    let url = format!("/api/leagues/{id}/balance");
+    let refused = |body: Value| {
+        let (app, url) = (app.clone(), url.clone());
+        async move {
+            let (s, v) = call(&app, Method::POST, &url, None, Some(body)).await;
+            assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+            v["error"].as_str().unwrap().to_string()
+        }
+    };
+    let four = json!(["ann", "bo", "cy", "dee"]);
+    assert_eq!(
+        refused(json!({"players": four, "teams": 2, "apart": [["ann", "bo"], ["cy"]]})).await,
+        "apart[1]: a group names two players or more, this one names 1"
+    );
+    assert_eq!(
+        refused(json!({"players": four, "teams": 2, "together": [[]]})).await,
+        "together[0]: a group names two players or more, this one names 0"
+    );
+    assert_eq!(
+        refused(json!({"players": four, "teams": 2, "newcomers": ["zed"]})).await,
+        r#"newcomers[0]: "zed" is not among the players present"#
+    );
+    assert_eq!(
+        refused(
+            json!({"players": ["ann", "bo", "cy", "zed"], "teams": 2, "newcomers": ["zed", "bo"]})
+        )
+        .await,
+        r#"newcomers[1]: "bo" is rated by the league: newcomers are players it has not rated yet (a rated player is balanced at their rating, named in players only)"#
+    );
+    assert_eq!(
+        refused(json!({"players": ["ann", "", "bo"], "teams": 2})).await,
+        r#"players[1]: player id "" is not valid, expected 1 to 200 bytes without surrounding spaces or control characters"#
+    );
+    assert_eq!(
+        refused(json!({"players": ["ann", " bo", "cy"], "teams": 2})).await,
+        r#"players[1]: player id " bo" is not valid, expected 1 to 200 bytes without surrounding spaces or control characters"#
+    );
+}
+
+#[tokio::test]
 async fn versus_and_rivals_count_the_meetings() {
     let (app, id) = league().await;
     let (s, v) = call(
