@@ -218,10 +218,12 @@ test("a name one letter or a letter case away from a player's is flagged before 
   const flagged = await page.$$eval("#name-check li", (lis) => lis.map((li) => li.dataset.name));
   assert.deepEqual(flagged, ["alice", "Markus"], "Bo is new and like nobody: not flagged");
   assert.equal((await ledger(l)).length, 1, "nothing sent before the names are confirmed");
-  // Take the known "Alice"; keep "Markus" as a new player.
+  // Take the known "Alice"; keep "Markus" as a new player. Markus is still flagged:
+  // nothing is sent yet.
   await page.click('#name-check li[data-name="alice"] button.use-known');
   assert.equal(await page.inputValue("#game-rows .game-row >> nth=0 >> .player-input"), "Alice");
   assert.deepEqual(await page.$$eval("#name-check li", (lis) => lis.map((li) => li.dataset.name)), ["Markus"]);
+  assert.equal((await ledger(l)).length, 1);
   await page.click("#confirm-new");
   await page.locator("#changes").waitFor();
   const last = (await ledger(l)).at(-1);

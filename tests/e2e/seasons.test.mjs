@@ -184,6 +184,11 @@ test("a new season's page knows every player of the league", async () => {
   assert.equal(await page.textContent("#name-check .use-known"), "Use “Alice”");
   assert.equal((await ledger(l)).length, 1, "nothing was sent");
   assert.deepEqual(await page.$$eval("#known-players option", (os) => os.map((o) => o.value)), ["Alice", "Bob", "Carol"]);
+  // Taking the known name settles the last flagged one: the game goes on and is entered.
+  await page.click("#name-check .use-known");
+  await page.locator("#changes").waitFor();
+  assert.deepEqual((await ledger(l)).at(-1).results.map((r) => r.player), ["Alice", "Bob"]);
+  assert.deepEqual((await call(`/api/leagues/${l.id}/players`)).map((r) => r.player), ["Alice", "Bob", "Carol"]);
 
   // Tonight: the three are listed, and balanced at their ratings.
   assert.deepEqual(await page.$$eval("#tonight-players label[data-player]", (ls) => ls.map((x) => x.dataset.player)), ["Alice", "Bob", "Carol"]);

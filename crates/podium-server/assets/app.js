@@ -281,7 +281,8 @@ function changeTables(r) {
 
 // Before a game makes new players: the names that look like a known player's
 // (`alice` beside `Alice`, `Marcus` beside `Markus`), each with a button to take the
-// known name, and one to go on with the new players. `onConfirm` sends the game.
+// known name, and one to go on with the new players. `onConfirm` sends the game: once
+// every flagged name is settled, whichever button settled the last.
 function nameCheck(box, inputs, known, onConfirm) {
   const flagged = [];
   for (const input of inputs) {
@@ -296,7 +297,7 @@ function nameCheck(box, inputs, known, onConfirm) {
     h("ul", {}, flagged.map(([input, name, like]) => h("li", { "data-name": name }, `“${name}” — `,
       like.map((k) => h("button", { type: "button", class: "secondary use-known", onclick: () => {
         input.value = k;
-        if (!nameCheck(box, inputs, known, onConfirm)) box.replaceChildren();
+        if (!nameCheck(box, inputs, known, onConfirm)) { box.replaceChildren(); onConfirm(); }
       } }, `Use “${k}”`))))),
     h("button", { type: "button", id: "confirm-new", onclick: () => { box.replaceChildren(); onConfirm(); } },
       flagged.length === 1 ? "It is a new player: submit" : "They are new players: submit")));
@@ -835,10 +836,6 @@ function tonightSection(id, known, onDone) {
     if (!add.value.trim()) return;
     if (!nameCheck(check, [add], known(), take)) take();
   }
-  // "Use “Alice”" puts the known name in the field: take it at once.
-  check.addEventListener("click", (ev) => {
-    if (ev.target.classList.contains("use-known") && known().includes(add.value.trim())) take();
-  });
   add.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); addName(); } });
   const format = h("select", { id: "tonight-format" },
     [2, 3, 4].map((k) => h("option", { value: `teams:${k}` }, `${k} teams`)),
