@@ -175,6 +175,16 @@ fn a_state_outside_its_system_range_is_refused() {
             json!({"mu": 1500.0, "w_arg": 0.0, "w_out": -1.0})),
         "players[0] \"ann\": state: terms[0]: mu 1500, w_arg 0, w_out -1, expected a finite mu and positive finite weights"
     );
+    assert_eq!(
+        refused("kalman-mmr", |v| v["players"][2]["state"]["kalman-mmr"]["bank"][3] =
+            json!([1500.0, 0.0])),
+        "players[2] \"cy\": state: bank[3]: mean 1500, variance 0, expected a finite mean and a finite variance > 0"
+    );
+    assert_eq!(
+        refused("kalman-mmr", |v| v["learned"]["kalman-mmr-learned"]
+            ["clock"] = json!(-3.0)),
+        "learned: clock -3 and debut count 3.994003999, expected numbers ≥ 0"
+    );
 }
 
 #[test]

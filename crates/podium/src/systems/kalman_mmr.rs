@@ -330,9 +330,22 @@ pub struct KalmanMmrLearned {
 impl crate::state::Restorable for KalmanMmrState {
     fn fits(&self, fresh: &Self) -> Result<(), String> {
         let (k, n) = (fresh.bank.len(), self.bank.len());
-        match n == k {
-            true => Ok(()),
-            false => Err(format!("{n} filters, where the system has {k}")),
+        if n != k {
+            return Err(format!("{n} filters, where the system has {k}"));
+        }
+        if let Some((i, (mu, var))) = self
+            .bank
+            .iter()
+            .enumerate()
+            .find(|(_, (mu, var))| !mu.is_finite() || !var.is_finite() || *var <= 0.0)
+        {
+            return Err(format!(
+                "bank[{i}]: mean {mu}, variance {var}, expected a finite mean and a finite variance > 0"
+            ));
+        }
+        match self.last {
+            Some(t) if !t.is_finite() => Err(format!("last {t}, expected a finite time")),
+            _ => Ok(()),
         }
     }
 }
@@ -355,6 +368,36 @@ impl crate::state::Restorable for KalmanMmrLearned {
         if n != 0 && n != 81 {
             return Err(format!(
                 "`cal_dsq` holds {n} values, where the system has 81 (or none)"
+            ));
+        }
+        let finite = [
+            ("clock", self.clock),
+            ("debuts.0", self.debuts.0),
+            ("debuts.1", self.debuts.1),
+        ]
+        .into_iter()
+        .chain(self.score.iter().map(|&x| ("score", x)))
+        .chain(self.dsq.iter().map(|&x| ("dsq", x)))
+        .chain(self.cal_dsq.iter().map(|&x| ("cal_dsq", x)))
+        .chain(
+            self.slope
+                .iter()
+                .flat_map(|&(a, b)| [("slope", a), ("slope", b)]),
+        )
+        .chain(
+            self.cal
+                .iter()
+                .flat_map(|&(a, b, c)| [("cal", a), ("cal", b), ("cal", c)]),
+        );
+        for (what, x) in finite {
+            if !x.is_finite() {
+                return Err(format!("`{what}` holds {x}, expected finite numbers"));
+            }
+        }
+        if self.clock < 0.0 || self.debuts.0 < 0.0 {
+            return Err(format!(
+                "clock {} and debut count {}, expected numbers ≥ 0",
+                self.clock, self.debuts.0
             ));
         }
         match (self.best < k, self.cal_best < self.cal.len(), self.rng != 0) {
