@@ -223,7 +223,7 @@ fn bound_of(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<Win
     if v.is_none() {
         return Ok(None);
     }
-    if v.is_instance_of::<pyo3::types::PyInt>() && !v.is_instance_of::<pyo3::types::PyBool>() {
+    if let Some(v) = crate::numbers::integer(v)? {
         let n: u64 = v.extract().map_err(|_| {
             ConfigError::new_err(format!("{what}: match numbers start at 1, got {v}"))
         })?;

@@ -28,6 +28,7 @@ mod groups;
 mod guard;
 mod league;
 mod matches;
+mod numbers;
 mod read;
 mod system;
 mod table;

@@ -21,9 +21,7 @@ use podium::model::RowRef;
 use podium::{Entry as LibEntry, Factor, Finish, Match, Member};
 use pyo3::exceptions::{PyIndexError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{
-    PyBool, PyDict, PyInt, PyIterator, PyList, PyMapping, PySlice, PyString, PyTuple,
-};
+use pyo3::types::{PyDict, PyIterator, PyList, PyMapping, PySlice, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use crate::errors::{bad_matches, match_error, BadMatch, MatchError};
@@ -102,11 +100,11 @@ pub fn factors_of(value: &Bound<'_, PyAny>, whose: &str, player: &str) -> PyResu
         let given = if let Ok(s) = v.cast::<PyString>() {
             text = s.to_cow()?.into_owned();
             Given::Text(&text)
-        } else if v.is_instance_of::<PyBool>() {
+        } else if crate::numbers::is_bool(&v) {
             Given::Bool(v.is_truthy()?)
         } else if v.is_none() {
             Given::Null
-        } else if v.is_instance_of::<PyInt>() {
+        } else if let Some(v) = crate::numbers::integer(&v)? {
             match (v.extract::<i64>(), v.extract::<u64>()) {
                 (Ok(i), _) => Given::Integer(i.into()),
                 (_, Ok(u)) => Given::Integer(u.into()),
@@ -116,7 +114,8 @@ pub fn factors_of(value: &Bound<'_, PyAny>, whose: &str, player: &str) -> PyResu
                 }
             }
         } else if v.is_instance_of::<pyo3::types::PyFloat>() {
-            text = v.repr()?.to_cow()?.into_owned();
+            // As a Python float writes it (numpy's `repr` names its type).
+            text = float_repr(&v)?;
             Given::Number(&text)
         } else {
             text = format!("a {}", v.get_type().name()?);
@@ -133,6 +132,16 @@ pub fn factors_of(value: &Bound<'_, PyAny>, whose: &str, player: &str) -> PyResu
     Ok(out)
 }
 
+/// A float (Python's, or a subclass such as `numpy.float64`) as Python's `repr` of a
+/// float writes it: the shortest text that reads back as the same number.
+pub fn float_repr(v: &Bound<'_, PyAny>) -> PyResult<String> {
+    let x: f64 = v.extract()?;
+    Ok(pyo3::types::PyFloat::new(v.py(), x)
+        .repr()?
+        .to_cow()?
+        .into_owned())
+}
+
 /// A player id from Python: a string.
 fn player_id(v: &Bound<'_, PyAny>) -> PyResult<String> {
     match v.cast::<PyString>() {
@@ -145,9 +154,10 @@ fn player_id(v: &Bound<'_, PyAny>) -> PyResult<String> {
     }
 }
 
-/// A place or score from Python: a real number (not a bool).
+/// A place, score or weight from Python: a real number, numpy's too (not a bool, nor
+/// numpy's).
 fn finish_value(v: &Bound<'_, PyAny>, what: &str) -> PyResult<f64> {
-    if v.is_instance_of::<pyo3::types::PyBool>() {
+    if crate::numbers::is_bool(v) {
         return Err(PyTypeError::new_err(format!(
             "a {what} is a number, not a bool"
         )));

@@ -7,7 +7,7 @@ use podium::registry::{spec, SystemSpec};
 use podium::{ParamValue, RatingSystem, Settings};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyFloat, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use crate::errors::config_error;
@@ -144,15 +144,15 @@ pub fn settings_of(params: Option<&Bound<'_, PyDict>>) -> PyResult<Settings> {
 /// full precision, lists of numbers comma-separated (`none` when empty), strings as they
 /// are.
 fn param_text(key: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
-    if let Ok(b) = v.cast::<PyBool>() {
-        return Ok(b.is_true().to_string());
+    if crate::numbers::is_bool(v) {
+        return Ok(v.is_truthy()?.to_string());
     }
-    if v.is_instance_of::<PyInt>() {
-        return Ok(v.str()?.to_cow()?.into_owned());
+    if let Some(i) = crate::numbers::integer(v)? {
+        return Ok(i.str()?.to_cow()?.into_owned());
     }
     if v.is_instance_of::<PyFloat>() {
         // Python's repr is the shortest text that reads back as the same number.
-        return Ok(v.repr()?.to_cow()?.into_owned());
+        return crate::matches::float_repr(v);
     }
     if let Ok(s) = v.cast::<PyString>() {
         return Ok(s.to_cow()?.into_owned());

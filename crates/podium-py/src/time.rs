@@ -5,7 +5,7 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyFloat, PyInt, PyString};
+use pyo3::types::{PyFloat, PyString};
 
 /// What the conversions need of the `datetime` and `calendar` modules, looked up once.
 struct Classes {
@@ -57,7 +57,9 @@ pub fn to_py(py: Python<'_>, time: Option<i64>) -> PyResult<Py<PyAny>> {
 /// A time given from Python, in seconds since the epoch: `None` (or pandas' missing
 /// time, `NaT`) is none, a float NaN is refused (a number that is no time, rather than a
 /// match silently without one); a `datetime` without a time zone is taken as UTC, as are
-/// dates (midnight); strings are read as the file formats read them; numbers are seconds.
+/// dates (midnight); strings are read as the file formats read them; numbers are seconds
+/// (an integer may be numpy's: [`crate::numbers::integer`]; a bool, numpy's too, is
+/// refused).
 ///
 /// # Errors
 /// `TypeError` for another type, `ValueError` for a string that is not a time or a number
@@ -75,14 +77,14 @@ pub fn from_py(value: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
             ))
         });
     }
-    if value.is_instance_of::<pyo3::types::PyBool>() {
+    if crate::numbers::is_bool(value) {
         return Err(PyTypeError::new_err(
             "a time is a datetime, a date, a string or seconds since 1970, not a bool",
         ));
     }
-    if value.is_instance_of::<PyInt>() {
-        return value.extract::<i64>().map(Some).map_err(|_| {
-            PyValueError::new_err(format!("time {value} is out of range of seconds"))
+    if let Some(seconds) = crate::numbers::integer(value)? {
+        return seconds.extract::<i64>().map(Some).map_err(|_| {
+            PyValueError::new_err(format!("time {seconds} is out of range of seconds"))
         });
     }
     if value.is_instance_of::<PyFloat>() {
