@@ -438,8 +438,14 @@ impl<R: Read> CsvMatches<R> {
         let weight = match cols.weight.map(|i| text("weight", i)).transpose()? {
             None | Some("") => 1.0,
             Some(v) => parse_number(v)
-                .filter(|w| *w > 0.0 && *w <= 1.0)
-                .ok_or_else(|| bad("weight", v, "a number with 0 < weight ≤ 1"))?,
+                .filter(|w| (podium::model::MIN_WEIGHT..=1.0).contains(w))
+                .ok_or_else(|| {
+                    bad(
+                        "weight",
+                        v,
+                        "a number from 1e-9 to 1, the share of the match played",
+                    )
+                })?,
         };
         let time = match cols.time.map(|i| text("time", i)).transpose()? {
             None | Some("") => None,

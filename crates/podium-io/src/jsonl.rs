@@ -834,7 +834,7 @@ fn expected_at(path: &str) -> String {
         "team" => "the team, a string",
         "rank" => "a number, the place (1 = best)",
         "score" => "a number (higher = better)",
-        "weight" => "a number in (0, 1], the share of the match played",
+        "weight" => "a number from 1e-9 to 1, the share of the match played",
         _ if last.starts_with("results[") => "a result object like {\"player\":..,\"rank\":..}",
         _ => "a match object like {\"match\":..,\"results\":[..]}",
     }
@@ -1372,7 +1372,7 @@ mod tests {
             ),
             (
                 r#"{"match":"g","results":[{"player":"a","rank":1,"weight":"x"},{"player":"b","rank":2}]}"#,
-                r#"field `results[0].weight`: "x" is not valid, expected a number in (0, 1], the share of the match played"#,
+                r#"field `results[0].weight`: "x" is not valid, expected a number from 1e-9 to 1, the share of the match played"#,
             ),
         ];
         for (line, message) in cases {

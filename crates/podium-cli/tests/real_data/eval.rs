@@ -19,7 +19,7 @@ pub(crate) fn codeforces_csv() -> &'static str {
         assert_eq!(
             lines[0],
             format!(
-                "{}: 1286 rows of contest 589 have rankHi below rankLo; places follow rankLo",
+                "{}: 1,286 rows of contest 589 have rankHi below rankLo; places follow rankLo",
                 standings.join("589.txt").display()
             )
         );
