@@ -542,3 +542,109 @@ fn a_kill_line_with_bytes_not_utf8_is_rated_and_counted() {
         format!("{f}: 5 lines, 1 game (0 cut off), 1 kill (0 by the world, 0 suicides, 0 team kills), 1 line not valid UTF-8 (read, bad bytes as U+FFFD); no lines skipped\n")
     );
 }
+
+/// The files under `dir`, relative to it, sorted.
+fn files_under(dir: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().to_string_lossy();
+                out.push(rel.replace('\\', "/"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn a_new_site_removes_the_pages_of_the_old_one_it_does_not_write_and_nothing_else() {
+    let dir = Dir::new("frags-stale");
+    let big = dir.file("big.log", &format!("{GAME}{COLOURED}"));
+    let small = dir.file("small.log", COLOURED);
+    let site = dir.path("site");
+    podium(&["frags", &big, "--html", &site]).ok();
+    let root = dir.0.join("site");
+    assert_eq!(
+        files_under(&root),
+        [
+            ".podium-frags-pages",
+            "games/1.html",
+            "games/2.html",
+            "index.html",
+            "players/0-Ann.html",
+            "players/1-Bo.html",
+            "players/2-Cy.html",
+            "players/3-RedDevil.html"
+        ]
+    );
+    // The user's own files, in the site's folders and beside them.
+    std::fs::write(root.join("players/notes.html"), "mine").unwrap();
+    std::fs::write(root.join("games/9.html"), "mine").unwrap();
+    std::fs::write(root.join("README"), "mine").unwrap();
+    podium(&["frags", &small, "--html", &site]).ok();
+    assert_eq!(
+        files_under(&root),
+        [
+            ".podium-frags-pages",
+            "README",
+            "games/1.html",
+            "games/9.html",
+            "index.html",
+            "players/0-RedDevil.html",
+            "players/1-Bo.html",
+            "players/notes.html"
+        ]
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join(".podium-frags-pages")).unwrap(),
+        "games/1.html\nindex.html\nplayers/0-RedDevil.html\nplayers/1-Bo.html\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("games/9.html")).unwrap(),
+        "mine"
+    );
+    // The pages listed are removed when not written again (the user's own two, once
+    // listed); a line that names no page of the site (README, ../small.log) is not.
+    std::fs::write(
+        root.join(".podium-frags-pages"),
+        "README\n../small.log\nplayers/notes.html\ngames/9.html\n",
+    )
+    .unwrap();
+    podium(&["frags", &small, "--html", &site]).ok();
+    assert_eq!(
+        files_under(&root),
+        [
+            ".podium-frags-pages",
+            "README",
+            "games/1.html",
+            "index.html",
+            "players/0-RedDevil.html",
+            "players/1-Bo.html"
+        ]
+    );
+    assert!(std::path::Path::new(&small).is_file());
+}
+
+#[test]
+fn a_site_that_would_replace_its_input_writes_nothing() {
+    let dir = Dir::new("frags-site-input");
+    std::fs::create_dir_all(dir.0.join("site/games")).unwrap();
+    let log = dir.file("site/games/1.html", COLOURED);
+    let site = dir.path("site");
+    let run = podium(&["frags", &log, "--html", &site]);
+    assert_eq!(
+        run.err(),
+        format!(
+            "{log}: 10 lines, 1 game (0 cut off), 2 kills (0 by the world, 1 suicide, 0 team kills); no lines skipped\n\
+             error: writing the site to {site}: {log}: cannot write over {log}, which is read as an input\n"
+        )
+    );
+    assert_eq!(files_under(&dir.0.join("site")), ["games/1.html"]);
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), COLOURED);
+}

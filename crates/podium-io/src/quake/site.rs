@@ -7,7 +7,9 @@
 //! [`QuakeRanking`](super::ranking::QuakeRanking); [`write()`] writes the pages, each built
 //! by a function of its own ([`index_page`], [`player_page`], [`game_page`]).
 //!
-//! Layout: `index.html`, `players/<id>-<name>.html`, `games/<n>.html`. Player file names
+//! Layout: `index.html`, `players/<id>-<name>.html`, `games/<n>.html`, and the list of
+//! these pages, [`PAGE_LIST`], by which a new site removes the pages of an old one that
+//! it does not write again. Player file names
 //! keep only ASCII letters and digits of the name (other characters become `-`) behind
 //! the player's number, so every name maps to a distinct, safe file name. Every page is
 //! written as [`crate::output`] writes files: never over an input, replaced only once
@@ -397,11 +399,68 @@ fn top<K: Copy + Ord>(map: &HashMap<K, u32>) -> Option<(K, u32)> {
         .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
 }
 
-/// Writes the site into `dir` (created if missing; pages of an earlier site are
-/// replaced), never over one of `inputs` (see [`crate::output`]).
+/// The file in the site's directory that lists the pages the site wrote, one path a line
+/// relative to the directory: the pages a later site does not write again are removed,
+/// and nothing else.
+pub const PAGE_LIST: &str = ".podium-frags-pages";
+
+/// Whether `path` (relative to the site's directory) names a page the site writes:
+/// `index.html`, `players/<letters, digits and ->.html`, `games/<digits>.html`.
+fn is_page(path: &str) -> bool {
+    if path == "index.html" {
+        return true;
+    }
+    let Some((folder, file)) = path.split_once('/') else {
+        return false;
+    };
+    let Some(stem) = file.strip_suffix(".html") else {
+        return false;
+    };
+    !stem.is_empty()
+        && match folder {
+            "players" => stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'),
+            "games" => stem.chars().all(|c| c.is_ascii_digit()),
+            _ => false,
+        }
+}
+
+/// The pages listed in `dir`'s [`PAGE_LIST`] (none when there is no list); lines that
+/// do not name a page of the site are left out, so never removed.
+fn listed_pages(dir: &Path) -> Result<BTreeSet<String>, OutputError> {
+    let path = dir.join(PAGE_LIST);
+    match fs::read(&path) {
+        Ok(bytes) => Ok(String::from_utf8_lossy(&bytes)
+            .lines()
+            .filter(|l| is_page(l))
+            .map(str::to_string)
+            .collect()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeSet::new()),
+        Err(source) => Err(OutputError::Io {
+            path: path.display().to_string(),
+            source,
+        }),
+    }
+}
+
+/// Writes `pages` as `dir`'s [`PAGE_LIST`].
+fn list_pages(dir: &Path, pages: &BTreeSet<String>, inputs: &Inputs) -> Result<(), OutputError> {
+    let mut text = String::new();
+    for p in pages {
+        text.push_str(p);
+        text.push('\n');
+    }
+    put(&dir.join(PAGE_LIST), &text, inputs)
+}
+
+/// Writes the site into `dir` (created if missing), never over one of `inputs` (see
+/// [`crate::output`]). Pages of an earlier site in `dir` are replaced; those it listed in
+/// [`PAGE_LIST`] that this site does not write (players and games no longer in it) are
+/// removed, and no other file. The list is written first with the pages of both sites,
+/// so that a run stopped halfway leaves none unlisted.
 ///
 /// # Errors
-/// [`OutputError`] naming the page or directory that cannot be written.
+/// [`OutputError`] naming the page or directory that cannot be written, or the old page
+/// that cannot be removed.
 pub fn write(
     dir: &Path,
     site: &SiteData,
@@ -415,6 +474,20 @@ pub fn write(
             path: dir.display().to_string(),
         });
     }
+    let inputs = Inputs::new(inputs);
+    let standings = shown_standings(ranking);
+    let players: Vec<String> = standings
+        .iter()
+        .map(|s| player_file(s.standing.id, ranking.name(s.standing.id)))
+        .collect();
+    let mut pages = BTreeSet::from(["index.html".to_string()]);
+    pages.extend(players.iter().map(|p| format!("players/{p}")));
+    pages.extend((1..=site.games.len()).map(|n| format!("games/{n}.html")));
+    // Every page may be written (none is an input, a directory, …) before any is.
+    inputs.check(&dir.join(PAGE_LIST))?;
+    for page in &pages {
+        inputs.check(&dir.join(page))?;
+    }
     for sub in ["players", "games"] {
         let d = dir.join(sub);
         fs::create_dir_all(&d).map_err(|source| OutputError::Io {
@@ -422,15 +495,15 @@ pub fn write(
             source,
         })?;
     }
-    let inputs = Inputs::new(inputs);
-    let standings = shown_standings(ranking);
+    let old = listed_pages(dir)?;
+    let stale: Vec<&String> = old.difference(&pages).collect();
+    list_pages(dir, &old.union(&pages).cloned().collect(), &inputs)?;
     put(
         &dir.join("index.html"),
         &index_page(site, ranking, &standings, summary),
         &inputs,
     )?;
-    for s in &standings {
-        let name = player_file(s.standing.id, ranking.name(s.standing.id));
+    for (s, name) in standings.iter().zip(&players) {
         put(
             &dir.join("players").join(name),
             &player_page(site, ranking, matrix, &standings, s),
@@ -443,6 +516,25 @@ pub fn write(
             &game_page(site, ranking, i),
             &inputs,
         )?;
+    }
+    if !stale.is_empty() {
+        for page in stale {
+            let path = dir.join(page);
+            if inputs.check(&path).is_err() {
+                continue; // read as an input: never removed
+            }
+            match fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(source) => {
+                    return Err(OutputError::Io {
+                        path: path.display().to_string(),
+                        source,
+                    })
+                }
+            }
+        }
+        list_pages(dir, &pages, &inputs)?;
     }
     Ok(())
 }
@@ -905,5 +997,33 @@ mod tests {
         assert_eq!(player_file(PlayerId(7), "ŻÓŁW"), "7-W.html");
         assert_eq!(player_file(PlayerId(8), "ąę"), "8.html");
         assert_eq!(player_file(PlayerId(6), "a/b\\c"), "6-a-b-c.html");
+    }
+
+    #[test]
+    fn only_the_site_s_own_page_names_are_pages() {
+        for page in [
+            "index.html",
+            "players/0-Ann.html",
+            "players/12.html",
+            "games/3.html",
+        ] {
+            assert!(is_page(page), "{page}");
+        }
+        for other in [
+            "README",
+            "style.css",
+            "players/.html",
+            "players/a b.html",
+            "players/../x.html",
+            "players/x/y.html",
+            "games/x.html",
+            "games/1.htm",
+            "../index.html",
+            "/etc/passwd",
+            "other/1.html",
+            "",
+        ] {
+            assert!(!is_page(other), "{other}");
+        }
     }
 }
