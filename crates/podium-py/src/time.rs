@@ -34,6 +34,31 @@ fn classes(py: Python<'_>) -> PyResult<&Classes> {
     })
 }
 
+/// The earliest time podium takes: the first second of the year −9999, as the readers
+/// take it (`-009999-01-01T00:00:00Z`).
+pub const EARLIEST: i64 = -377_705_116_800;
+
+/// The latest time podium takes: the last second of the year 9999
+/// (`9999-12-31T23:59:59Z`).
+pub const LATEST: i64 = 253_402_300_799;
+
+/// Why the time written `shown` is refused: beyond the times podium takes.
+fn out_of_range(shown: &str) -> PyErr {
+    PyValueError::new_err(format!(
+        "time {shown} is out of the range of times podium takes: -009999-01-01T00:00:00Z to \
+         9999-12-31T23:59:59Z ({EARLIEST} to {LATEST} seconds since 1970)"
+    ))
+}
+
+/// `t` when podium takes it, else the error naming it as `shown`.
+fn within(t: i64, shown: impl FnOnce() -> String) -> PyResult<i64> {
+    if (EARLIEST..=LATEST).contains(&t) {
+        Ok(t)
+    } else {
+        Err(out_of_range(&shown()))
+    }
+}
+
 /// A time as Python shows it: a `datetime` in UTC, `None` for none. A time beyond the
 /// years `datetime` holds (1 to 9999) is given as its RFC 3339 text.
 pub fn to_py(py: Python<'_>, time: Option<i64>) -> PyResult<Py<PyAny>> {
@@ -62,8 +87,9 @@ pub fn to_py(py: Python<'_>, time: Option<i64>) -> PyResult<Py<PyAny>> {
 /// refused).
 ///
 /// # Errors
-/// `TypeError` for another type, `ValueError` for a string that is not a time or a number
-/// that is not finite.
+/// `TypeError` for another type, `ValueError` for a string that is not a time, a number
+/// that is not finite, or a time beyond those podium takes ([`EARLIEST`] to [`LATEST`],
+/// the years −9999 to 9999, as the readers take them).
 pub fn from_py(value: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
     let py = value.py();
     if value.is_none() {
@@ -71,11 +97,12 @@ pub fn from_py(value: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
     }
     if let Ok(s) = value.cast::<PyString>() {
         let s = s.to_cow()?;
-        return podium_io::parse_time(&s).map(Some).ok_or_else(|| {
+        let t = podium_io::parse_time(&s).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "time {s:?} is not valid, expected RFC 3339 (2024-05-01T20:00:00Z) or a date (2024-05-01)"
             ))
-        });
+        })?;
+        return within(t, || format!("{s:?}")).map(Some);
     }
     if crate::numbers::is_bool(value) {
         return Err(PyTypeError::new_err(
@@ -83,9 +110,11 @@ pub fn from_py(value: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
         ));
     }
     if let Some(seconds) = crate::numbers::integer(value)? {
-        return seconds.extract::<i64>().map(Some).map_err(|_| {
-            PyValueError::new_err(format!("time {seconds} is out of range of seconds"))
-        });
+        let shown = || seconds.to_string();
+        return match seconds.extract::<i64>() {
+            Ok(t) => within(t, shown).map(Some),
+            Err(_) => Err(out_of_range(&shown())),
+        };
     }
     if value.is_instance_of::<PyFloat>() {
         let v: f64 = value.extract()?;
@@ -94,12 +123,16 @@ pub fn from_py(value: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
                 "time nan is not a number of seconds; give None for a match without a time",
             ));
         }
-        if !(v.is_finite() && v.abs() < 9.2e18) {
+        if !v.is_finite() {
             return Err(PyValueError::new_err(format!(
                 "time {v} is not a finite number of seconds"
             )));
         }
-        return Ok(Some(v.floor() as i64));
+        let t = v.floor();
+        if !(EARLIEST as f64..=LATEST as f64).contains(&t) {
+            return Err(out_of_range(&crate::matches::float_repr(value)?));
+        }
+        return Ok(Some(t as i64));
     }
     let c = classes(py)?;
     if value.is_instance(c.datetime.bind(py))? {
@@ -118,4 +151,20 @@ pub fn from_py(value: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
         "a time is a datetime, a date, a string (RFC 3339 or YYYY-MM-DD) or seconds since 1970, not {}",
         value.get_type().name()?
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_range_is_the_readers() {
+        assert_eq!(
+            podium_io::parse_time("-009999-01-01T00:00:00Z"),
+            Some(EARLIEST)
+        );
+        assert_eq!(podium_io::parse_time("9999-12-31T23:59:59Z"), Some(LATEST));
+        assert_eq!(podium_io::format_time(EARLIEST), "-009999-01-01");
+        assert_eq!(podium_io::format_time(LATEST), "9999-12-31T23:59:59Z");
+    }
 }

@@ -167,3 +167,35 @@ def test_a_set_of_matches_is_refused(kind):
 def test_a_frozenset_team_is_named_by_its_players_in_order():
     m = podium.Match({frozenset({"cy", "ann", "bo"}): 1, "di": 2})
     assert m.entries[0].team == "ann+bo+cy" and m.players == ["ann", "bo", "cy", "di"]
+
+
+RANGE = ("is out of the range of times podium takes: -009999-01-01T00:00:00Z to "
+         "9999-12-31T23:59:59Z (-377705116800 to 253402300799 seconds since 1970)")
+
+
+@pytest.mark.parametrize("given, shown", [
+    (1e20, "1e+20"),
+    (-1e20, "-1e+20"),
+    (253402300800.0, "253402300800.0"),
+    (10**18, "1000000000000000000"),
+    (253402300800, "253402300800"),
+    (-377705116801, "-377705116801"),
+    (10**30, "1000000000000000000000000000000"),
+    ("9999-12-31T23:59:59-01:00", '"9999-12-31T23:59:59-01:00"'),
+])
+def test_a_time_beyond_the_years_podium_takes_is_refused(given, shown):
+    with pytest.raises(ValueError) as err:
+        podium.Match(["a", "b"], time=given)
+    assert str(err.value) == f"time {shown} {RANGE}"
+    league = podium.League("sme")
+    with pytest.raises(ValueError) as err:
+        league.rate(["a", "b"], time=given)
+    assert str(err.value) == f"time {shown} {RANGE}"
+    assert league.matches_rated == 0
+
+
+def test_the_ends_of_the_range_are_taken():
+    last = podium.Match(["a", "b"], time=253402300799)
+    assert last.time == datetime.datetime(9999, 12, 31, 23, 59, 59, tzinfo=datetime.timezone.utc)
+    # Before the year 1, which datetime does not hold, a time is its RFC 3339 text.
+    assert podium.Match(["a", "b"], time=-377705116800).time == "-009999-01-01"
