@@ -242,6 +242,12 @@ test("creating a league leaves the server token field empty and lists the new le
   assert.equal(await page.inputValue("#server-token"), "", "the league's token is not the server's");
   await page.locator("#leagues").getByText("Token E2E").waitFor();
   const id = Number(new URL(await page.getAttribute("#create-league a", "href"), base).pathname.split("/").pop());
+  // The same name again (in other letters' case) is refused, naming the league that has it.
+  await page.fill("#league-name", "token e2e");
+  await page.click("#create-league button[type=submit]");
+  await page.locator("#create-league .message.err").waitFor();
+  assert.equal(await page.textContent("#create-league .message.err"), `a league named "Token E2E" exists already (league ${id}): choose another name`);
+  assert.equal(await page.locator("#leagues td a", { hasText: /^token e2e$/i }).count(), 1);
   // The league's own token field is filled on its page.
   await page.goto(`${base}/leagues/${id}`);
   await page.locator("#token").waitFor();

@@ -252,7 +252,7 @@ fn submissions_of(
     let a = agent();
     let v: Value = a
         .post(&format!("{}/api/leagues", targets[0]))
-        .send_json(json!({"name": "bench", "system": system}))
+        .send_json(json!({"name": format!("bench {system}"), "system": system}))
         .unwrap()
         .into_json()
         .unwrap();

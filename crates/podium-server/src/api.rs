@@ -304,7 +304,12 @@ async fn create_league(
             system: req.system.unwrap_or_else(|| podium::DEFAULT_SYSTEM.into()),
             config,
         };
-        state.with_leagues(move |l| l.create_league(&new)).await
+        state
+            .with_leagues(move |l| match name_taken(l, &new.name, None) {
+                Some(taken) => Ok(Err(taken)),
+                None => l.create_league(&new).map(Ok),
+            })
+            .await?
     }
     .await;
     // Only a league created counts against the hourly quota.
@@ -319,6 +324,25 @@ async fn create_league(
         Json(json!({ "id": info.id, "admin_token": token, "league": info })),
     )
         .into_response())
+}
+
+/// A 409 when a league other than `except` is named `name` already, as the list of
+/// leagues would show it (around spaces and letter case aside): two rows of one name
+/// could not be told apart.
+fn name_taken(l: &Leagues, name: &str, except: Option<LeagueId>) -> Option<ApiError> {
+    let wanted = name.trim().to_lowercase();
+    let other = l
+        .leagues()
+        .into_iter()
+        .find(|info| Some(info.id) != except && info.name.trim().to_lowercase() == wanted)?;
+    Some(ApiError::new(
+        StatusCode::CONFLICT,
+        format!(
+            "a league named {} exists already (league {}): choose another name",
+            quote(&other.name),
+            other.id
+        ),
+    ))
 }
 
 async fn get_league(
@@ -336,8 +360,13 @@ async fn patch_league(
 ) -> Result<Response, ApiError> {
     let config = req.config.map(ConfigBody::settings).transpose()?;
     let info = state
-        .with_leagues(move |l| l.configure(id, req.name, req.system, config))
-        .await?;
+        .with_leagues(
+            move |l| match req.name.as_deref().and_then(|n| name_taken(l, n, Some(id))) {
+                Some(taken) => Ok(Err(taken)),
+                None => l.configure(id, req.name, req.system, config).map(Ok),
+            },
+        )
+        .await??;
     tracing::info!(league = id, system = %info.system, "league reconfigured and recomputed");
     Ok(Json(info).into_response())
 }

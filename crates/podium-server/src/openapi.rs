@@ -105,7 +105,7 @@ pub fn document() -> Value {
                 "post": {"summary": "Create a league", "description": "Needs the server's admin token when it was started with one; otherwise anyone may, a bounded number of times per hour.",
                     "security": [{ BEARER: [] }, {}], "requestBody": body("NewLeague"),
                     "responses": {"201": ok("Created: the id and the admin token (shown only now)", schema_ref("Created")),
-                                  "400": error("Malformed JSON"), "401": error("The server's admin token is needed"), "413": error("Body too large"),
+                                  "400": error("Malformed JSON"), "401": error("The server's admin token is needed"), "409": error("Another league has the name (around spaces and letter case aside); the message names it"), "413": error("Body too large"),
                                   "415": error("Not a JSON body"), "422": error("Unknown system or bad parameter"),
                                   "429": error("Too many leagues created in the last hour without a credential (Retry-After says when to try again)")}}
             },
@@ -116,6 +116,7 @@ pub fn document() -> Value {
                     "parameters": [id], "security": auth, "requestBody": body("LeaguePatch"),
                     "responses": {"200": ok("The league as now configured", schema_ref("League")), "400": error("Malformed JSON"),
                         "401": error("Missing or wrong token"), "403": error("Another league's token"), "404": error("No such league"),
+                        "409": error("Another league has the name (around spaces and letter case aside); the message names it"),
                         "415": error("Not a JSON body"), "422": error("Unknown system, bad parameter, or a ledger the system cannot rate"), "503": unavailable()}}
             },
             "/api/leagues/{id}/leaderboard": {"get": {"summary": "The leaderboard, best first, ratings at full precision",

@@ -2254,3 +2254,39 @@ async fn the_ledger_asked_for_as_a_download_is_a_file_named_after_the_league() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
     assert!(text.contains("download"), "{text}");
 }
+
+#[tokio::test]
+async fn a_league_name_in_use_is_refused_naming_the_league_that_has_it() {
+    let app = app();
+    let (a, token_a) = create(&app, json!({"name": "Friday boards", "system": "sme"})).await;
+    let taken = format!(
+        r#"a league named "Friday boards" exists already (league {a}): choose another name"#
+    );
+    for name in ["Friday boards", " friday BOARDS "] {
+        let body = json!({"name": name}).to_string();
+        let r = call(&app, Method::POST, "/api/leagues", None, Some(&body)).await;
+        assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+        assert_eq!(r.error(), taken);
+    }
+    let r = call(&app, Method::GET, "/api/leagues", None, None).await;
+    assert_eq!(r.json().as_array().unwrap().len(), 1, "nothing was created");
+    // A rename to another league's name is refused too; to its own name, in another
+    // letter case, it is not.
+    let (b, token_b) = create(&app, json!({"name": "Saturday", "system": "sme"})).await;
+    let rename = |id: i64, token: String, name: &'static str| {
+        let app = app.clone();
+        async move {
+            let body = json!({"name": name}).to_string();
+            let url = format!("/api/leagues/{id}");
+            call(&app, Method::PATCH, &url, Some(&token), Some(&body)).await
+        }
+    };
+    let r = rename(b, token_b, "FRIDAY boards").await;
+    assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+    assert_eq!(r.error(), taken);
+    let r = call(&app, Method::GET, &format!("/api/leagues/{b}"), None, None).await;
+    assert_eq!(r.json()["name"], "Saturday");
+    let r = rename(a, token_a, "friday boards").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json()["name"], "friday boards");
+}

@@ -224,12 +224,15 @@ fn started(path: &std::path::Path) -> (Router, Arc<Leagues>) {
 }
 
 async fn create(app: &Router, system: &str) -> (i64, String) {
+    // League names are unique on a server.
+    static MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let (status, v) = call(
         app,
         Method::POST,
         "/api/leagues",
         None,
-        Some(json!({ "name": format!("l-{system}"), "system": system })),
+        Some(json!({ "name": format!("l-{system}-{n}"), "system": system })),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{v}");

@@ -9,12 +9,15 @@ use common::{call, temporary_app as app};
 use serde_json::{json, Value};
 
 async fn league(app: &Router) -> (i64, String) {
+    // League names are unique on a server.
+    static MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let (status, v) = call(
         app,
         Method::POST,
         "/api/leagues",
         None,
-        Some(json!({"name": "club", "system": "sme"})),
+        Some(json!({"name": format!("club {n}"), "system": "sme"})),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
