@@ -70,9 +70,13 @@ class RateError(PodiumError):
     entries apart for a system that does not rate factors), a rating it cannot use, or an
     update that would leave a rating that is not a finite number. Nothing of
     the match (or of the batch) is applied. From `rate_many`: `errors` lists every such
-    match."""
+    match. From `load_initial`: `file`, `line` and `field` of the bad row."""
 
     errors: list[str]
+    file: Optional[str]
+    line: Optional[int]
+    field: Optional[str]
+    match_id: Optional[str]
 
 class ReadError(PodiumError):
     """A file of matches that cannot be read. The message names the file, the line and
@@ -450,12 +454,15 @@ class League:
     def factor_history(self, kind: Optional[str] = None, value: Optional[str] = None) -> Table[FactorChange]: ...
     def predict(
         self,
-        entries: Sequence[Union[_PlayerId, Sequence[_PlayerId]]],
+        entries: Union[Match, Sequence[Union[_PlayerId, Sequence[_PlayerId]]]],
         /,
         *,
         time: Optional[_TimeLike] = None,
         factors: Optional[_Factors] = None,
-    ) -> Prediction: ...
+    ) -> Prediction:
+        """What the system expects of a proposed match: player ids or lists of them
+        (teams), or a `Match`, whose entries and factors are taken at its time (unless
+        `time` is given), its results left out."""
     def balance(
         self,
         players: Sequence[str],
@@ -476,7 +483,10 @@ class League:
         `newcomers` names players the league has not rated yet (balanced at a newcomer's
         rating; any other unknown player raises `PodiumError`)."""
     def set_initial(self, player: str, rating: float, /, *, sigma: Optional[float] = None, games: int = 0) -> None: ...
-    def load_initial(self, path: _PathLike) -> None: ...
+    def load_initial(self, path: _PathLike) -> None:
+        """Sets starting ratings from a CSV file `player,rating[,games][,sigma]`, all or
+        nothing: `ReadError` for a row that cannot be read, `RateError` for a rating the
+        system cannot start from, each with the `file`, `line` and `field`."""
     def new_season(self, *, reset: str = "soft", pull: Optional[float] = None, widen: Optional[float] = None) -> None:
         """Starts a new season: `reset` "hard", "soft" (with `pull`, default 0.5, and
         `widen`, default 0.25) or "none". Games and wins start again, and `standings()`

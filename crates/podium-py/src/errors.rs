@@ -198,7 +198,13 @@ pub fn read_error(e: &podium_io::ReadError) -> PyErr {
 
 /// One problem as a `ReadError` with its attributes.
 fn bad_one(b: BadMatch) -> PyErr {
-    let err = ReadError::new_err(b.message.clone());
+    placed(ReadError::new_err, b)
+}
+
+/// One problem as `exception` with the attributes of a `ReadError` (`file`, `line`,
+/// `field`, `match_id`, `errors`).
+pub fn placed(exception: fn(String) -> PyErr, b: BadMatch) -> PyErr {
+    let err = exception(b.message.clone());
     Python::attach(|py| {
         let value = err.value(py);
         let _ = value.setattr("file", b.file.clone());

@@ -1383,6 +1383,38 @@ impl League {
         time: Option<&Bound<'_, PyAny>>,
         factors: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Prediction> {
+        if let Ok(m) = entries.cast::<MatchObj>() {
+            // A match's entries, with their factors, at its time: its results are left out.
+            if factors.is_some() {
+                return Err(PyTypeError::new_err(
+                    "factors belong to the Match: give them to Match(...)",
+                ));
+            }
+            let m = &m.get().inner;
+            let py = entries.py();
+            let list = PyList::empty(py);
+            let given = pyo3::types::PyDict::new(py);
+            for e in m.entries() {
+                let players: Vec<&str> = e.members.iter().map(|p| p.player.as_str()).collect();
+                if !e.factors.is_empty() {
+                    given.set_item(
+                        pyo3::types::PyTuple::new(py, &players)?,
+                        crate::matches::factor_dict(py, &e.factors)?,
+                    )?;
+                }
+                list.append(players)?;
+            }
+            let at = match time {
+                Some(t) => Some(t.clone()),
+                None => m
+                    .time()
+                    .map(|t| crate::time::to_py(py, Some(t)))
+                    .transpose()?
+                    .map(|t| t.into_bound(py)),
+            };
+            let factors = (!given.is_empty()).then_some(given.into_any());
+            return self.predict_one(list.as_any(), at.as_ref(), factors.as_ref());
+        }
         if entries.is_instance_of::<PyString>() || entries.cast::<pyo3::types::PyMapping>().is_ok()
         {
             return Err(PyTypeError::new_err(
@@ -1941,7 +1973,8 @@ impl League {
     }
 
     /// What the system expects of a proposed match: `entries` are player ids or lists of
-    /// player ids (teams). `factors` gives entries factors as `Match(...)` takes them
+    /// player ids (teams), or a `Match`, whose entries (and their factors) are taken at
+    /// its time (unless `time` is given), its results left out. `factors` gives entries factors as `Match(...)` takes them
     /// (`{"ann": {"car": "red"}, ("bo", "cy"): {"car": "blue"}}`, as `podium predict
     /// --players ann@car=red,bo+cy@car=blue`), for a system that rates factors; a factor
     /// the league has not met starts at no advantage. Players the league has not met
@@ -2044,10 +2077,16 @@ impl League {
                     RateError::RatingOutOfRange { what, .. } => *what,
                     _ => "rating",
                 };
-                return Err(crate::errors::RateError::new_err(format!(
-                    "{name}:{}: field `{field}`: {e}",
-                    s.line
-                )));
+                return Err(crate::errors::placed(
+                    crate::errors::RateError::new_err,
+                    BadMatch {
+                        message: format!("{name}:{}: field `{field}`: {e}", s.line),
+                        file: Some(name),
+                        line: Some(s.line),
+                        field: Some(field.to_string()),
+                        match_id: None,
+                    },
+                ));
             }
         }
         if let Some(log) = &mut self.log {

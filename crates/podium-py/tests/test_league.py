@@ -342,3 +342,29 @@ def test_matches_of_a_list_that_cannot_exist_are_refused_or_skipped():
     with pytest.raises(podium.MatchError) as err:
         podium.backtest(ms, ["sme"])
     assert str(err.value) == TWICE
+
+
+def test_load_initial_gives_the_place_of_a_rating_out_of_range(tmp_path):
+    init = tmp_path / "init.csv"
+    init.write_text("player,rating,games,sigma\nann,25,0,8\nbo,25,0,0\n")
+    league = podium.League("trueskill")
+    with pytest.raises(podium.RateError) as err:
+        league.load_initial(init)
+    message = str(err.value)
+    assert message.startswith(f"{init}:3: field `sigma`: ")
+    assert (err.value.file, err.value.line, err.value.field, err.value.match_id) == (
+        str(init), 3, "sigma", None)
+    assert err.value.errors == [message]
+    assert "ann" not in league
+
+
+def test_predict_takes_a_match():
+    league = podium.League("sme")
+    league.rate_many([["ann", "bo", "cy"], ["bo", "cy", "ann"]])
+    given = league.predict(podium.Match({"cy": 2, ("ann", "bo"): 1}))
+    listed = league.predict([["ann", "bo"], "cy"])
+    assert (given.entries, given.win, given.expected_place) == (
+        listed.entries, listed.win, listed.expected_place)
+    with pytest.raises(TypeError) as err:
+        league.predict(podium.Match(["ann", "bo"]), factors={"ann": {"car": "red"}})
+    assert str(err.value) == "factors belong to the Match: give them to Match(...)"
