@@ -100,8 +100,12 @@ def test_empty_and_huge():
 def test_extreme_times_are_shown():
     m = podium.Match(["a", "b"], time=-62_000_000_000)
     assert m.time is not None
-    far = podium.Match(["a", "b"], time=10**17)
-    assert far.time is not None
+    with pytest.raises(ValueError) as err:
+        podium.Match(["a", "b"], time=10**17)
+    assert str(err.value) == (
+        "time 100000000000000000 is out of the range of times podium takes: "
+        "-009999-01-01T00:00:00Z to 9999-12-31T23:59:59Z "
+        "(-377705116800 to 253402300799 seconds since 1970)")
 
 
 def arbitrary(rng, depth=0):
