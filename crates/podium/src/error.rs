@@ -125,6 +125,28 @@ pub enum MatchError {
         /// The id given.
         id: String,
     },
+    /// Two entries of one match under one team name: a team is one entry, its players
+    /// given together.
+    #[error(
+        "team name {} is given to two entries; a team is one entry, with all its players",
+        shown(team)
+    )]
+    DuplicateTeam {
+        /// The team name.
+        team: String,
+    },
+    /// A factor given to a match builder before any entry, which it could belong to.
+    #[error(
+        "factor {}={} is given before any player or team; give it after the entry it belongs to",
+        shown(kind),
+        shown(value)
+    )]
+    FactorWithoutEntry {
+        /// The factor's kind.
+        kind: String,
+        /// The factor's value.
+        value: String,
+    },
     /// A factor of an entry that is not valid (see [`FactorError`]).
     #[error("player {}: {source}", shown(player))]
     InvalidFactor {

@@ -74,7 +74,7 @@ impl fmt::Display for Finish {
 pub struct Member {
     /// The player's id.
     pub player: String,
-    /// Partial play, `0 < weight ≤ 1`; a rating change is scaled by it.
+    /// Partial play, `1e-9 ≤ weight ≤ 1` ([`MIN_WEIGHT`]); a rating change is scaled by it.
     pub weight: f64,
 }
 
@@ -107,7 +107,7 @@ pub struct ResultRow {
     pub team: Option<String>,
     /// How the player (or their team) finished.
     pub finish: Finish,
-    /// Partial play, `0 < weight ≤ 1` (1 = the whole match).
+    /// Partial play, `1e-9 ≤ weight ≤ 1` ([`MIN_WEIGHT`]; 1 = the whole match).
     pub weight: f64,
     /// The factors of the row's entry; rows of one team may each give some, and must
     /// agree on the value of a kind they both give.
@@ -127,7 +127,7 @@ pub struct RowRef<'a> {
     pub team: Option<&'a str>,
     /// How the player (or their team) finished.
     pub finish: Finish,
-    /// Partial play, `0 < weight ≤ 1` (1 = the whole match).
+    /// Partial play, `1e-9 ≤ weight ≤ 1` ([`MIN_WEIGHT`]; 1 = the whole match).
     pub weight: f64,
     /// The factors of the row's entry, as in [`ResultRow::factors`].
     pub factors: &'a [Factor],
@@ -157,6 +157,7 @@ impl Match {
             id: id.into(),
             time: None,
             entries: Vec::new(),
+            stray_factor: None,
         }
     }
 
@@ -694,6 +695,8 @@ pub struct MatchBuilder {
     id: String,
     time: Option<i64>,
     entries: Vec<Entry>,
+    /// A factor given before any entry: an error when the match is built.
+    stray_factor: Option<Factor>,
 }
 
 impl MatchBuilder {
@@ -750,10 +753,15 @@ impl MatchBuilder {
     }
 
     /// Gives the entry added last a factor (`kind=value`, e.g. `car=ferrari`); a second
-    /// value of one kind is an error when the match is built.
+    /// value of one kind, or a factor given before any entry, is an error when the match
+    /// is built.
     pub fn factor(mut self, kind: impl Into<String>, value: impl Into<String>) -> Self {
-        if let Some(e) = self.entries.last_mut() {
-            e.factors.push(Factor::new(kind, value));
+        let factor = Factor::new(kind, value);
+        match self.entries.last_mut() {
+            Some(e) => e.factors.push(factor),
+            None => {
+                self.stray_factor.get_or_insert(factor);
+            }
         }
         self
     }
@@ -819,9 +827,16 @@ impl MatchBuilder {
     /// [`MatchError::EmptyTeam`], [`MatchError::NonFiniteFinish`],
     /// [`MatchError::MixedFinishKinds`], [`MatchError::InvalidWeight`],
     /// [`MatchError::InvalidPlayerId`], [`MatchError::InvalidTeamName`],
-    /// [`MatchError::InvalidMatchId`] or [`MatchError::InvalidFactor`], naming the
-    /// offending player or team.
+    /// [`MatchError::InvalidMatchId`], [`MatchError::InvalidFactor`],
+    /// [`MatchError::DuplicateTeam`] or [`MatchError::FactorWithoutEntry`], naming the
+    /// offending player, team or factor.
     pub fn build(self) -> Result<Match, MatchError> {
+        if let Some(f) = self.stray_factor {
+            return Err(MatchError::FactorWithoutEntry {
+                kind: f.kind,
+                value: f.value,
+            });
+        }
         finish_match(
             self.id,
             self.time,
@@ -920,6 +935,15 @@ fn build_match(
         });
     }
     drop(seen);
+    if ids && entries.iter().filter(|e| e.team.is_some()).nth(1).is_some() {
+        let mut teams: Vec<&str> = entries.iter().filter_map(|e| e.team.as_deref()).collect();
+        teams.sort_unstable();
+        if let Some(w) = teams.windows(2).find(|w| w[0] == w[1]) {
+            return Err(MatchError::DuplicateTeam {
+                team: w[0].to_string(),
+            });
+        }
+    }
     entries.sort_by(|a, b| a.finish.sort_key().total_cmp(&b.finish.sort_key()));
     places.clear();
     places.reserve(entries.len());
@@ -1137,6 +1161,56 @@ mod tests {
             .build()
             .unwrap();
         assert_eq!(m.entries()[0].members[0].player, "high");
+    }
+
+    /// Two entries under one team name, or a factor given before any entry, are refused
+    /// when built, not taken as two teams or dropped.
+    #[test]
+    fn a_team_name_twice_or_a_factor_before_any_entry_is_refused() {
+        let err = Match::builder("g")
+            .team("red", ["a"], Finish::Rank(1.0))
+            .team("blue", ["c"], Finish::Rank(2.0))
+            .team("red", ["b"], Finish::Rank(3.0))
+            .build()
+            .unwrap_err();
+        assert_eq!(err, MatchError::DuplicateTeam { team: "red".into() });
+        assert_eq!(
+            err.to_string(),
+            "team name \"red\" is given to two entries; a team is one entry, with all its players"
+        );
+        let err = Match::builder("g")
+            .factor("car", "r")
+            .player("a", Finish::Rank(1.0))
+            .player("b", Finish::Rank(2.0))
+            .build()
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "factor \"car\"=\"r\" is given before any player or team; give it after the entry it belongs to"
+        );
+        // Rows of one team merge into one entry, as before.
+        let m = Match::from_rows(
+            "g",
+            None,
+            ["a", "b"]
+                .iter()
+                .map(|p| ResultRow {
+                    player: (*p).to_string(),
+                    team: Some("red".into()),
+                    finish: Finish::Rank(1.0),
+                    weight: 1.0,
+                    factors: Vec::new(),
+                })
+                .chain([ResultRow {
+                    player: "c".into(),
+                    team: None,
+                    finish: Finish::Rank(2.0),
+                    weight: 1.0,
+                    factors: Vec::new(),
+                }]),
+        )
+        .unwrap();
+        assert_eq!(m.len(), 2);
     }
 
     #[test]
