@@ -134,20 +134,45 @@ pub struct RowRef<'a> {
 }
 
 /// A validated match: at least two entries sorted best first, ties grouped.
+///
+/// With the `serde` feature it is written as its id, time and entries, and read back
+/// through the same checks as [`MatchBuilder::build`]: a match read is a valid match.
 #[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "MatchData"))]
 pub struct Match {
     id: String,
     time: Option<i64>,
     entries: Vec<Entry>,
     /// `places[i]`: 1-based place of entry `i`; tied entries share the best place they cover.
+    #[cfg_attr(feature = "serde", serde(skip))]
     places: Vec<usize>,
     /// `offsets[i]..offsets[i+1]` are entry `i`'s players in [`Match::players`] order.
+    #[cfg_attr(feature = "serde", serde(skip))]
     offsets: Vec<usize>,
     /// The factors that tell entries apart (see [`Match::factors`]); empty, without an
     /// allocation, for a match without factors.
     #[cfg_attr(feature = "serde", serde(skip))]
     factors: Vec<MatchFactor>,
+}
+
+/// What a [`Match`] is written as, read back through [`MatchBuilder::build`]'s checks.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MatchData {
+    id: String,
+    time: Option<i64>,
+    entries: Vec<Entry>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<MatchData> for Match {
+    type Error = MatchError;
+
+    fn try_from(d: MatchData) -> Result<Self, MatchError> {
+        finish_match(d.id, d.time, d.entries, Vec::new(), Vec::new(), Vec::new())
+    }
 }
 
 impl Match {
@@ -1161,6 +1186,38 @@ mod tests {
             .build()
             .unwrap();
         assert_eq!(m.entries()[0].members[0].player, "high");
+    }
+
+    /// A match written with serde reads back as the same match, and a match written by
+    /// hand is checked as one built.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn a_match_reads_back_as_written_and_checked() {
+        let m = Match::builder("g")
+            .time(1_700_000_000)
+            .team("red", ["a", "b"], Finish::Score(3.0))
+            .factor("car", "x")
+            .weighted_player("c", Finish::Score(5.0), 0.5)
+            .player("d", Finish::Score(3.0))
+            .build()
+            .unwrap();
+        let json = serde_json::to_string(&m).unwrap();
+        assert!(
+            !json.contains("places") && !json.contains("offsets"),
+            "{json}"
+        );
+        let back: Match = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, m);
+        assert_eq!(
+            (0..m.len()).map(|e| back.place(e)).collect::<Vec<_>>(),
+            [1, 2, 2]
+        );
+        let bad = json.replace("\"d\"", "\"a\"");
+        let err = serde_json::from_str::<Match>(&bad).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "player \"a\" appears more than once in the match"
+        );
     }
 
     /// Two entries under one team name, or a factor given before any entry, are refused
