@@ -44,8 +44,17 @@ fn beyond_timestamps(s: &str) -> Option<i64> {
     let time = pieces.time()?;
     let seconds = days_since_epoch(pieces.date())? * 86_400 + seconds_of_day(time) - offset;
     let within = Timestamp::MIN.as_second()..=Timestamp::MAX.as_second();
-    (!within.contains(&seconds)).then_some(seconds)
+    // An offset may take a time at the very ends past them: from −009999-01-01T00:00:00Z
+    // to 9999-12-31T23:59:59Z, as every time read is written back.
+    let civil = FIRST_SECOND..=LAST_SECOND;
+    (!within.contains(&seconds) && civil.contains(&seconds)).then_some(seconds)
 }
+
+/// −009999-01-01T00:00:00Z, the first second a match time may be.
+const FIRST_SECOND: i64 = -377_705_116_800;
+
+/// 9999-12-31T23:59:59Z, the last second a match time may be.
+const LAST_SECOND: i64 = 253_402_300_799;
 
 /// Whole days from 1970-01-01 to `date`.
 fn days_since_epoch(date: Date) -> Option<i64> {
@@ -103,6 +112,12 @@ mod tests {
         assert_eq!(parse_time("10000-01-01"), None);
         assert_eq!(parse_time("9999-12-32"), None);
         assert_eq!(parse_time("9999-12-31T24:00:00Z"), None);
+        // An offset that takes a time past either end is refused, not written as digits.
+        assert_eq!(parse_time("9999-12-31T23:59:59-25:59"), None);
+        assert_eq!(parse_time("9999-12-31T23:59:59-00:01"), None);
+        assert_eq!(parse_time("-009999-01-01T00:00:00+25:59"), None);
+        assert_eq!(parse_time("-009999-01-01T00:00:00Z"), Some(FIRST_SECOND));
+        assert_eq!(format_time(FIRST_SECOND), "-009999-01-01");
         assert_eq!(
             parse_time("9999-12-31T23:59:59"),
             None,
