@@ -44,6 +44,34 @@ async fn game(app: &Router, id: i64, token: &str, key: &str, order: &[&str]) {
     assert_eq!(status, StatusCode::CREATED, "{v}");
 }
 
+/// The league's leaderboard.
+async fn board(app: &Router, id: i64) -> Value {
+    let (status, v) = call(
+        app,
+        Method::GET,
+        &format!("/api/leagues/{id}/leaderboard"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v
+}
+
+/// Starts the season "Spring" with a reset of `kind` (`soft`, `hard`); returns it.
+async fn spring(app: &Router, id: i64, token: &str, kind: &str) -> Value {
+    let (status, v) = call(
+        app,
+        Method::POST,
+        &format!("/api/leagues/{id}/seasons"),
+        Some(token),
+        Some(json!({"name": "Spring", "reset": {"kind": kind}})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{v}");
+    v
+}
+
 fn players(board: &Value) -> Vec<&str> {
     board
         .as_array()
@@ -59,23 +87,8 @@ async fn a_new_season_archives_the_board_and_starts_from_its_reset() {
     let (id, token) = league(&app).await;
     game(&app, id, &token, "g1", &["ann", "bo"]).await;
     game(&app, id, &token, "g2", &["cy", "ann"]).await;
-    let (_, before) = call(
-        &app,
-        Method::GET,
-        &format!("/api/leagues/{id}/leaderboard"),
-        None,
-        None,
-    )
-    .await;
-    let (status, s) = call(
-        &app,
-        Method::POST,
-        &format!("/api/leagues/{id}/seasons"),
-        Some(&token),
-        Some(json!({"name": "Spring", "reset": {"kind": "hard"}})),
-    )
-    .await;
-    assert_eq!(status, StatusCode::CREATED, "{s}");
+    let before = board(&app, id).await;
+    let s = spring(&app, id, &token, "hard").await;
     assert_eq!(
         (s["number"].as_i64(), s["name"].as_str()),
         (Some(2), Some("Spring"))
@@ -126,14 +139,7 @@ async fn a_new_season_archives_the_board_and_starts_from_its_reset() {
         "{now}"
     );
     assert_eq!(now[0]["games"], 1);
-    let (_, live) = call(
-        &app,
-        Method::GET,
-        &format!("/api/leagues/{id}/leaderboard"),
-        None,
-        None,
-    )
-    .await;
+    let live = board(&app, id).await;
     assert_eq!(live, now);
     let (status, e) = call(
         &app,
@@ -285,24 +291,9 @@ async fn a_player_who_has_not_played_this_season_is_not_in_it() {
         }
     };
     assert_eq!(page("cy").await["in_season"], true);
-    let (status, v) = call(
-        &app,
-        Method::POST,
-        &format!("/api/leagues/{id}/seasons"),
-        Some(&token),
-        Some(json!({"name": "Spring", "reset": {"kind": "soft"}})),
-    )
-    .await;
-    assert_eq!(status, StatusCode::CREATED, "{v}");
+    spring(&app, id, &token, "soft").await;
     game(&app, id, &token, "g2", &["bo", "ann"]).await;
-    let (_, board) = call(
-        &app,
-        Method::GET,
-        &format!("/api/leagues/{id}/leaderboard"),
-        None,
-        None,
-    )
-    .await;
+    let board = board(&app, id).await;
     assert_eq!(players(&board), ["bo", "ann"]);
     let cy = page("cy").await;
     assert_eq!(cy["in_season"], false, "{cy}");
@@ -449,14 +440,7 @@ async fn season_resets_on_player_pages(app: &Router) {
     }
     // ann and cy have not played in Summer: their rating is the reset's, and they have
     // no place on Summer's board; dee and bo, who played, have theirs.
-    let (_, board) = call(
-        app,
-        Method::GET,
-        &format!("/api/leagues/{id}/leaderboard"),
-        None,
-        None,
-    )
-    .await;
+    let board = board(app, id).await;
     assert_eq!(players(&board), ["bo", "dee"]);
     let place = |name: &str| {
         board
@@ -512,24 +496,9 @@ async fn the_league_s_players_are_every_season_s() {
     let (status, v) = call(&app, Method::GET, &url, None, None).await;
     assert_eq!((status, v), (StatusCode::OK, json!([])));
     game(&app, id, &token, "g1", &["ann", "Bo", "cy"]).await;
-    let (status, v) = call(
-        &app,
-        Method::POST,
-        &format!("/api/leagues/{id}/seasons"),
-        Some(&token),
-        Some(json!({"name": "Spring", "reset": {"kind": "soft"}})),
-    )
-    .await;
-    assert_eq!(status, StatusCode::CREATED, "{v}");
+    spring(&app, id, &token, "soft").await;
     game(&app, id, &token, "g2", &["dee", "ann"]).await;
-    let (_, board) = call(
-        &app,
-        Method::GET,
-        &format!("/api/leagues/{id}/leaderboard"),
-        None,
-        None,
-    )
-    .await;
+    let board = board(&app, id).await;
     assert_eq!(players(&board), ["dee", "ann"]);
     let (status, all) = call(&app, Method::GET, &url, None, None).await;
     assert_eq!(status, StatusCode::OK, "{all}");

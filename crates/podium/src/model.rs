@@ -1245,29 +1245,6 @@ mod tests {
             err.to_string(),
             "factor \"car\"=\"r\" is given before any player or team; give it after the entry it belongs to"
         );
-        // Rows of one team merge into one entry, as before.
-        let m = Match::from_rows(
-            "g",
-            None,
-            ["a", "b"]
-                .iter()
-                .map(|p| ResultRow {
-                    player: (*p).to_string(),
-                    team: Some("red".into()),
-                    finish: Finish::Rank(1.0),
-                    weight: 1.0,
-                    factors: Vec::new(),
-                })
-                .chain([ResultRow {
-                    player: "c".into(),
-                    team: None,
-                    finish: Finish::Rank(2.0),
-                    weight: 1.0,
-                    factors: Vec::new(),
-                }]),
-        )
-        .unwrap();
-        assert_eq!(m.len(), 2);
     }
 
     #[test]
@@ -1419,15 +1396,19 @@ mod tests {
         }
     }
 
-    #[test]
-    fn rows_form_teams_and_check_their_finish() {
-        let row = |p: &str, t: &str, r: f64| ResultRow {
+    /// A row of player `p` in team `t` at rank `r`.
+    fn row(p: &str, t: &str, r: f64) -> ResultRow {
+        ResultRow {
             player: p.into(),
             team: Some(t.into()),
             finish: Finish::Rank(r),
             weight: 1.0,
             factors: Vec::new(),
-        };
+        }
+    }
+
+    #[test]
+    fn rows_form_teams_and_check_their_finish() {
         let m = Match::from_rows(
             "g",
             None,
@@ -1448,13 +1429,6 @@ mod tests {
 
     /// Rows of team `t` (ranks) and one of team `u` (rank 9), the team's rows first.
     fn team_rows(ranks: &[(&str, f64)]) -> Vec<ResultRow> {
-        let row = |p: &str, t: &str, r: f64| ResultRow {
-            player: p.into(),
-            team: Some(t.into()),
-            finish: Finish::Rank(r),
-            weight: 1.0,
-            factors: Vec::new(),
-        };
         let mut rows: Vec<ResultRow> = ranks.iter().map(|&(p, r)| row(p, "Team 1", r)).collect();
         rows.insert(1, row("zed", "Team 2", 9.0));
         rows

@@ -192,26 +192,22 @@ fn predict_trueskill_teams_and_unknown_players() {
     assert!((w0 + w1 + draw - 1.0).abs() < 1e-6);
     assert!(w0 > w1);
     assert!(doc["quality"].as_f64().unwrap() > 0.0);
-    let table = podium(&[
-        "predict",
-        &games,
-        "--system",
-        "trueskill",
-        "--players",
-        "ann,zed",
-    ]);
-    assert!(table.ok().contains("zed (new)"), "{}", table.stdout);
-    assert!(table.ok().contains("draw probability"));
-    assert_eq!(table.stderr, "");
+    let table = |players: &str| {
+        podium(&[
+            "predict",
+            &games,
+            "--system",
+            "trueskill",
+            "--players",
+            players,
+        ])
+    };
+    let out = table("ann,zed");
+    assert!(out.ok().contains("zed (new)"), "{}", out.stdout);
+    assert!(out.ok().contains("draw probability"));
+    assert_eq!(out.stderr, "");
     // A new name that is a player's in other case is rated as new, with a note.
-    let table = podium(&[
-        "predict",
-        &games,
-        "--system",
-        "trueskill",
-        "--players",
-        "ANN,zed",
-    ]);
+    let table = table("ANN,zed");
     assert!(table.ok().contains("ANN (new)"), "{}", table.stdout);
     assert_eq!(
         table.stderr,
