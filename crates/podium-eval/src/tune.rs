@@ -218,12 +218,126 @@ impl TuneReport {
     }
 }
 
-/// Why a tuning job cannot run.
+/// How a front end names the arguments a tuning job's messages speak of: the command
+/// line's `--steps 0`, Python's `steps=0`. [`TuneError::message`] words an error with
+/// them; `Display` uses [`ArgNames::FIELDS`], the fields of [`Tuning`] and [`Search`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArgNames {
+    /// What gives a searched parameter (`--param`).
+    pub param: &'static str,
+    /// The training fraction (`--train`).
+    pub train: &'static str,
+    /// The values per range of a grid (`--steps`).
+    pub steps: &'static str,
+    /// The number of random candidates (`--random`).
+    pub samples: &'static str,
+    /// How a range with a step is written (`LO..HI:STEP`).
+    pub range_step: &'static str,
+    /// Between a name and its value: `" "` (`--train 0.9`) or `"="` (`train=0.9`).
+    pub joiner: &'static str,
+}
+
+impl ArgNames {
+    /// The library's own names: the fields of [`Tuning`] and [`Search`].
+    pub const FIELDS: ArgNames = ArgNames {
+        param: "param",
+        train: "train",
+        steps: "steps",
+        samples: "samples",
+        range_step: "LO..HI:STEP",
+        joiner: "=",
+    };
+
+    fn with(&self, name: &str, value: impl fmt::Display) -> String {
+        format!("{name}{}{value}", self.joiner)
+    }
+}
+
+/// A number of grid candidates (or of one parameter's values): exact, or, beyond what a
+/// `u128` holds, its order of magnitude.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum GridSize {
+    /// The exact number.
+    Exact(u128),
+    /// More than a `u128` holds: about `10^log10`.
+    About {
+        /// The number's decimal logarithm.
+        log10: f64,
+    },
+}
+
+impl GridSize {
+    fn log10(self) -> f64 {
+        match self {
+            GridSize::Exact(n) => (n as f64).log10(),
+            GridSize::About { log10 } => log10,
+        }
+    }
+
+    /// The product of two sizes (the grid of two axes).
+    #[must_use]
+    pub fn times(self, other: GridSize) -> GridSize {
+        match (self, other) {
+            (GridSize::Exact(a), GridSize::Exact(b)) => match a.checked_mul(b) {
+                Some(n) => GridSize::Exact(n),
+                None => GridSize::About {
+                    log10: self.log10() + other.log10(),
+                },
+            },
+            _ => GridSize::About {
+                log10: self.log10() + other.log10(),
+            },
+        }
+    }
+
+    /// Whether there are more than `limit`.
+    #[must_use]
+    pub fn exceeds(self, limit: usize) -> bool {
+        match self {
+            GridSize::Exact(n) => n > limit as u128,
+            GridSize::About { .. } => true,
+        }
+    }
+}
+
+impl fmt::Display for GridSize {
+    /// `560000001`, or `about 3e600` beyond a `u128`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            GridSize::Exact(n) => write!(f, "{n}"),
+            GridSize::About { log10 } if !log10.is_finite() => f.write_str("uncountably many"),
+            GridSize::About { log10 } => {
+                let mut exponent = log10.floor();
+                let mut mantissa = 10f64.powf(log10 - exponent).round();
+                if mantissa >= 10.0 {
+                    mantissa = 1.0;
+                    exponent += 1.0;
+                }
+                write!(f, "about {mantissa}e{exponent}")
+            }
+        }
+    }
+}
+
+/// `n thing`, in the singular for one.
+fn count(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("{n} {thing}")
+    } else if thing.ends_with("ch") {
+        format!("{n} {thing}es")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
+/// Why a tuning job cannot run. `Display` names the arguments as the fields of
+/// [`Tuning`] and [`Search`]; a front end words it with its own names through
+/// [`TuneError::message`].
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum TuneError {
-    /// A `--param` that does not parse.
-    #[error("--param {text:?}: expected {expected}")]
+    /// A searched parameter that does not parse.
+    #[error("{}", self.message(&ArgNames::FIELDS))]
     BadParam {
         /// The text given.
         text: String,
@@ -244,13 +358,13 @@ pub enum TuneError {
     #[error(transparent)]
     Config(#[from] ConfigError),
     /// Nothing to search.
-    #[error("nothing to search: give at least one --param")]
+    #[error("{}", self.message(&ArgNames::FIELDS))]
     NoParams,
     /// `train` outside `(0, 1)`.
-    #[error("--train {0} must be between 0 and 1 (exclusive)")]
+    #[error("{}", self.message(&ArgNames::FIELDS))]
     BadTrain(f64),
     /// Too few matches to split.
-    #[error("{0} matches cannot be split into a training and a held-out part; need at least 2")]
+    #[error("{}", self.message(&ArgNames::FIELDS))]
     TooFewMatches(usize),
     /// No candidate could rate the training part.
     #[error("no candidate could rate the training matches; the first failed with: {0}")]
@@ -262,10 +376,10 @@ pub enum TuneError {
     #[error("cannot start worker threads: {0}")]
     Threads(String),
     /// A grid of more candidates than [`MAX_TUNE_CANDIDATES`].
-    #[error("the grid has {candidates} candidates ({axes}); at most {limit} are searched: give fewer values per range (--steps, steps=), a larger step (LO..HI:STEP), fewer values or fewer parameters")]
+    #[error("{}", self.message(&ArgNames::FIELDS))]
     GridTooLarge {
-        /// The candidates the grid would have (saturated at `u128::MAX`).
-        candidates: u128,
+        /// The candidates the grid would have.
+        candidates: GridSize,
         /// Each parameter's number of values, `name: N values`.
         axes: String,
         /// The limit.
@@ -275,14 +389,14 @@ pub enum TuneError {
     #[error("the search was stopped")]
     Stopped,
     /// No random sample asked for.
-    #[error("--random 0 (samples=0): expected at least 1 random sample")]
+    #[error("{}", self.message(&ArgNames::FIELDS))]
     NoSamples,
     /// A grid of no value per range.
-    #[error("--steps 0 (steps=0): expected at least 1 value per range")]
+    #[error("{}", self.message(&ArgNames::FIELDS))]
     NoSteps,
     /// A training part on which no candidate orders any warm pair (a pair of players both
     /// rated before), so nothing tells the candidates apart.
-    #[error("the training part (the first {train_matches} of {matches} matches, --train {train}) is too small: no candidate has a warm pair to be scored on there; give a larger --train (train=)")]
+    #[error("{}", self.message(&ArgNames::FIELDS))]
     TrainTooSmall {
         /// Matches in the training part.
         train_matches: usize,
@@ -292,13 +406,85 @@ pub enum TuneError {
         train: f64,
     },
     /// More random samples than [`MAX_TUNE_CANDIDATES`].
-    #[error("{samples} random samples (--random, samples=); at most {limit} are searched")]
+    #[error("{}", self.message(&ArgNames::FIELDS))]
     TooManySamples {
         /// The samples asked for.
         samples: usize,
         /// The limit.
         limit: usize,
     },
+    /// A history whose first `matches − 1` matches (the largest training part, one match
+    /// held out) hold no warm pair: no training fraction can tell the candidates apart.
+    #[error("{}", self.message(&ArgNames::FIELDS))]
+    HistoryTooShort {
+        /// Matches in the history.
+        matches: usize,
+    },
+}
+
+impl TuneError {
+    /// The error's message, naming the arguments as `names` does: a front end passes its
+    /// own (`--steps` on the command line, `steps=` in Python).
+    #[must_use]
+    pub fn message(&self, names: &ArgNames) -> String {
+        match self {
+            TuneError::BadParam { text, expected } => {
+                format!("{} {text:?}: expected {expected}", names.param)
+            }
+            TuneError::NoParams => format!(
+                "nothing to search: give at least one parameter to search ({})",
+                names.param
+            ),
+            TuneError::BadTrain(train) => format!(
+                "{}: expected a fraction between 0 and 1 (exclusive)",
+                names.with(names.train, train)
+            ),
+            TuneError::TooFewMatches(n) => format!(
+                "{} cannot be split into a training and a held-out part; need at least 2",
+                count(*n, "match")
+            ),
+            TuneError::GridTooLarge {
+                candidates,
+                axes,
+                limit,
+            } => format!(
+                "the grid has {candidates} candidates ({axes}); at most {limit} are searched: \
+                 give fewer values per range ({}), a larger step ({}), fewer values or fewer \
+                 parameters",
+                names.steps, names.range_step
+            ),
+            TuneError::NoSamples => format!(
+                "{}: expected at least 1 random sample",
+                names.with(names.samples, 0)
+            ),
+            TuneError::NoSteps => format!(
+                "{}: expected at least 1 value per range",
+                names.with(names.steps, 0)
+            ),
+            TuneError::TrainTooSmall {
+                train_matches,
+                matches,
+                train,
+            } => format!(
+                "the training part (the first {train_matches} of {}, {}) is too small: no \
+                 candidate has a warm pair to be scored on there; give a larger {}",
+                count(*matches, "match"),
+                names.with(names.train, train),
+                names.train
+            ),
+            TuneError::TooManySamples { samples, limit } => format!(
+                "{}: at most {limit} random samples are searched",
+                names.with(names.samples, samples)
+            ),
+            TuneError::HistoryTooShort { matches } => format!(
+                "the history is too short to tune on: the largest training part, its first {} \
+                 (one held out), holds no warm pair (two players both rated before) to tell \
+                 the candidates apart",
+                count(matches.saturating_sub(1), "match")
+            ),
+            other => other.to_string(),
+        }
+    }
 }
 
 impl Tuning {
@@ -429,14 +615,17 @@ impl Tuning {
             Search::Random { .. } => return Ok(()),
             Search::Grid { steps } => steps,
         };
-        let mut candidates: u128 = 1;
+        let mut candidates = GridSize::Exact(1);
         let mut axes = Vec::new();
         for p in &self.params {
             let n = axis_len(&p.values, steps);
-            candidates = candidates.saturating_mul(n);
-            axes.push(format!("{}: {n} values", p.name));
+            candidates = candidates.times(n);
+            axes.push(match n {
+                GridSize::Exact(1) => format!("{}: 1 value", p.name),
+                n => format!("{}: {n} values", p.name),
+            });
         }
-        if candidates > MAX_TUNE_CANDIDATES as u128 {
+        if candidates.exceeds(MAX_TUNE_CANDIDATES) {
             return Err(TuneError::GridTooLarge {
                 candidates,
                 axes: axes.join(", "),
@@ -521,6 +710,12 @@ impl Tuning {
         match &candidates[0].train {
             Err(why) => return Err(TuneError::NoCandidate(why.clone())),
             // The best has no warm pair only when none has: the choice would be arbitrary.
+            // A training part of all matches but one cannot grow: the history is short.
+            Ok(r) if r.warm_pairs() == 0 && split == matches.len() - 1 => {
+                return Err(TuneError::HistoryTooShort {
+                    matches: matches.len(),
+                })
+            }
             Ok(r) if r.warm_pairs() == 0 => {
                 return Err(TuneError::TrainTooSmall {
                     train_matches: split,
@@ -554,14 +749,14 @@ impl Tuning {
 
 /// How many values a parameter takes on a grid of `steps` values per range (before
 /// whole-numbered parameters' repeats are dropped).
-fn axis_len(values: &Values, steps: usize) -> u128 {
+fn axis_len(values: &Values, steps: usize) -> GridSize {
     match values {
-        Values::List(l) => l.len() as u128,
+        Values::List(l) => GridSize::Exact(l.len() as u128),
         Values::Range { lo, hi, step: None } => {
             if steps < 2 || hi == lo {
-                1
+                GridSize::Exact(1)
             } else {
-                steps as u128
+                GridSize::Exact(steps as u128)
             }
         }
         Values::Range {
@@ -569,8 +764,16 @@ fn axis_len(values: &Values, steps: usize) -> u128 {
             hi,
             step: Some(st),
         } => {
-            // As the grid counts them; `as` saturates a value beyond u128 (or infinite).
-            (((hi - lo) / st + 1e-9).floor() as u128).saturating_add(1)
+            // As the grid counts them; beyond a u128 (or f64's range: `1e300 / 1e-300`),
+            // by the logarithms of the width and the step.
+            let ratio = ((hi - lo) / st + 1e-9).floor();
+            if ratio < 1e38 {
+                GridSize::Exact(ratio as u128 + 1)
+            } else {
+                GridSize::About {
+                    log10: (hi - lo).log10() - st.log10(),
+                }
+            }
         }
     }
 }
@@ -776,14 +979,31 @@ mod tests {
         assert_eq!(
             e,
             TuneError::GridTooLarge {
-                candidates: 1_000_000_000,
+                candidates: GridSize::Exact(1_000_000_000),
                 axes: "k: 1000000000 values".into(),
                 limit: MAX_TUNE_CANDIDATES,
             }
         );
-        assert!(e.to_string().starts_with(
-            "the grid has 1000000000 candidates (k: 1000000000 values); at most 10000 are searched: give fewer values per range (--steps, steps=)"
-        ));
+        assert_eq!(
+            e.to_string(),
+            "the grid has 1000000000 candidates (k: 1000000000 values); at most 10000 are \
+             searched: give fewer values per range (steps), a larger step (LO..HI:STEP), \
+             fewer values or fewer parameters"
+        );
+        let cli = ArgNames {
+            param: "--param",
+            train: "--train",
+            steps: "--steps",
+            samples: "--random",
+            range_step: "LO..HI:STEP",
+            joiner: " ",
+        };
+        assert_eq!(
+            e.message(&cli),
+            "the grid has 1000000000 candidates (k: 1000000000 values); at most 10000 are \
+             searched: give fewer values per range (--steps), a larger step (LO..HI:STEP), \
+             fewer values or fewer parameters"
+        );
         let games = vec![Match::ranked("g", &["a", "b"]).unwrap(); 4];
         assert!(matches!(t.run(&games), Err(TuneError::GridTooLarge { .. })));
     }
@@ -797,7 +1017,7 @@ mod tests {
         assert!(matches!(
             t.candidates(),
             Err(TuneError::GridTooLarge {
-                candidates: 10_000_000_000,
+                candidates: GridSize::Exact(10_000_000_000),
                 ..
             })
         ));
@@ -812,17 +1032,23 @@ mod tests {
         assert!(matches!(
             t.candidates(),
             Err(TuneError::GridTooLarge {
-                candidates: 560_000_001,
+                candidates: GridSize::Exact(560_000_001),
                 ..
             })
         ));
+        // Beyond a u128 (and f64: 1e300 / 1e-300), the size is its order of magnitude.
         let t = tuning(&["k=0..1e300:1e-300"], Search::Grid { steps: 8 });
-        assert!(matches!(
-            t.candidates(),
-            Err(TuneError::GridTooLarge {
-                candidates: u128::MAX,
-                ..
-            })
+        let e = t.candidates().unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("the grid has about 1e600 candidates (k: about 1e600 values);"));
+        let t = tuning(
+            &["k=0..1e20:1", "scale=0..1e20:1", "beta=1,2"],
+            Search::Grid { steps: 8 },
+        );
+        assert!(t.candidates().unwrap_err().to_string().starts_with(
+            "the grid has about 2e40 candidates (k: 100000000000000000001 values, scale: \
+             100000000000000000001 values, beta: 2 values);"
         ));
     }
 
@@ -838,7 +1064,7 @@ mod tests {
         let e = t.candidates().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "1000000000000 random samples (--random, samples=); at most 10000 are searched"
+            "samples=1000000000000: at most 10000 random samples are searched"
         );
     }
 
@@ -856,7 +1082,11 @@ mod tests {
         assert_eq!(t.run(&games), Err(TuneError::NoSamples));
         assert_eq!(
             TuneError::NoSamples.to_string(),
-            "--random 0 (samples=0): expected at least 1 random sample"
+            "samples=0: expected at least 1 random sample"
+        );
+        assert_eq!(
+            TuneError::NoSteps.to_string(),
+            "steps=0: expected at least 1 value per range"
         );
         let t = tuning(&["k=8..64"], Search::Grid { steps: 0 });
         assert_eq!(t.run(&games), Err(TuneError::NoSteps));
@@ -878,7 +1108,11 @@ mod tests {
                 train: 0.01
             }
         );
-        assert!(e.to_string().contains("--train 0.01) is too small"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "the training part (the first 1 of 100 matches, train=0.01) is too small: no \
+             candidate has a warm pair to be scored on there; give a larger train"
+        );
         t.train = 0.02;
         assert!(t.run(&games).is_ok());
     }
@@ -892,5 +1126,45 @@ mod tests {
             Err(TuneError::Stopped)
         );
         assert!(t.run_until(&games, &AtomicBool::new(false)).is_ok());
+    }
+
+    #[test]
+    fn a_history_whose_largest_training_part_has_no_warm_pair_is_too_short() {
+        // Two matches: the training part is at most the first, which has no warm pair,
+        // whatever `train` asks for.
+        let games = vec![
+            Match::ranked("g0", &["a", "b"]).unwrap(),
+            Match::ranked("g1", &["a", "b"]).unwrap(),
+        ];
+        let mut t = tuning(&["k=8..64"], Search::Grid { steps: 3 });
+        t.train = 0.9;
+        let e = t.run(&games).unwrap_err();
+        assert_eq!(e, TuneError::HistoryTooShort { matches: 2 });
+        assert_eq!(
+            e.to_string(),
+            "the history is too short to tune on: the largest training part, its first 1 \
+             match (one held out), holds no warm pair (two players both rated before) to \
+             tell the candidates apart"
+        );
+        assert_eq!(
+            t.run(&games[..1]).unwrap_err().to_string(),
+            "1 match cannot be split into a training and a held-out part; need at least 2"
+        );
+    }
+
+    #[test]
+    fn grid_sizes_read_exactly_or_by_their_order_of_magnitude() {
+        assert_eq!(GridSize::Exact(12).to_string(), "12");
+        assert_eq!(GridSize::About { log10: 600.0 }.to_string(), "about 1e600");
+        assert_eq!(GridSize::About { log10: 40.3 }.to_string(), "about 2e40");
+        assert_eq!(GridSize::About { log10: 40.99 }.to_string(), "about 1e41");
+        assert_eq!(
+            GridSize::Exact(u128::MAX).times(GridSize::Exact(10)),
+            GridSize::About {
+                log10: (u128::MAX as f64).log10() + 1.0
+            }
+        );
+        assert!(GridSize::Exact(10_001).exceeds(10_000));
+        assert!(!GridSize::Exact(10_000).exceeds(10_000));
     }
 }

@@ -640,10 +640,20 @@ impl TuneResult {
     }
 }
 
+/// The arguments of `tune()` as its messages name them.
+const PY_NAMES: podium_eval::tune::ArgNames = podium_eval::tune::ArgNames {
+    param: "params",
+    train: "train",
+    steps: "steps",
+    samples: "samples",
+    range_step: "(lo, hi, step)",
+    joiner: "=",
+};
+
 /// One searched parameter from Python: `(lo, hi)`, `(lo, hi, step)`, a list of values, or
 /// the text the command line takes (`"8..64"`, `"8..64:8"`, `"8,16,32"`).
 fn search_of(name: &str, spec: &Bound<'_, PyAny>) -> PyResult<ParamSearch> {
-    let bad = |e: podium_eval::TuneError| ConfigError::new_err(e.to_string());
+    let bad = |e: podium_eval::TuneError| ConfigError::new_err(e.message(&PY_NAMES));
     if let Ok(s) = spec.cast::<PyString>() {
         return format!("{name}={}", s.to_cow()?)
             .parse::<ParamSearch>()
@@ -798,7 +808,7 @@ fn tune_inner(
     // A grid too large is refused before the history is read.
     tuning
         .check_size()
-        .map_err(|e| ConfigError::new_err(e.to_string()))?;
+        .map_err(|e| ConfigError::new_err(e.message(&PY_NAMES)))?;
     let given = Given::from_py(matches, 1)?;
     let history = py.detach(|| {
         given
@@ -816,9 +826,9 @@ fn tune_inner(
         use podium_eval::TuneError as T;
         match e {
             T::Config(c) => config_error(c),
-            T::NoCandidate(_) | T::Test(_) => RateError::new_err(e.to_string()),
-            T::Threads(_) => threads_error(e.to_string()),
-            e => ConfigError::new_err(e.to_string()),
+            T::NoCandidate(_) | T::Test(_) => RateError::new_err(e.message(&PY_NAMES)),
+            T::Threads(_) => threads_error(e.message(&PY_NAMES)),
+            e => ConfigError::new_err(e.message(&PY_NAMES)),
         }
     })?;
     let name = system.spec.name;

@@ -147,3 +147,27 @@ def test_tune_says_when_the_defaults_are_as_good(tmp_path):
     assert better.default_test.log_loss == pytest.approx(0.2898, abs=5e-5)
     assert better.keep_defaults is False
     assert "keep the defaults" not in repr(better)
+
+
+@pytest.mark.parametrize("params, kwargs, message", [
+    ({"k": (8, 64)}, {"steps": 0}, r"^steps=0: expected at least 1 value per range$"),
+    ({"k": (8, 64)}, {"samples": 0}, r"^samples=0: expected at least 1 random sample$"),
+    ({"k": (1, 10**6, 1)}, {},
+     r"^the grid has 1000000 candidates \(k: 1000000 values\); at most 10000 are searched: "
+     r"give fewer values per range \(steps\), a larger step \(\(lo, hi, step\)\), "
+     r"fewer values or fewer parameters$"),
+    ({"k": (0, 1e300, 1e-300)}, {}, r"^the grid has about 1e600 candidates \(k: about 1e600 values\);"),
+    ({"k": (8, 64)}, {"train": 1.5}, r"^train=1.5: expected a fraction between 0 and 1 \(exclusive\)$"),
+    ({"k": (64, 8)}, {}, r'^params "k=64..8": expected LO ≤ HI in LO..HI$'),
+    ({}, {}, r"^nothing to search: give at least one parameter to search \(params\)$"),
+])
+def test_tune_messages_name_the_python_arguments(params, kwargs, message):
+    with pytest.raises(podium.ConfigError, match=message):
+        podium.tune(podium.read(GAME_NIGHTS), "sme", params, **kwargs)
+
+
+def test_tune_on_a_history_too_short_for_any_training_part_says_so():
+    matches = [["a", "b"], ["b", "a"]]
+    with pytest.raises(podium.ConfigError, match=r"^the history is too short to tune on: the largest "
+                       r"training part, its first 1 match \(one held out\), holds no warm pair"):
+        podium.tune(matches, "sme", {"k": (8, 64)}, train=0.9)

@@ -6,7 +6,8 @@
 use std::io::{self, Write};
 
 use comfy_table::{presets::UTF8_BORDERS_ONLY, CellAlignment, Table};
-use podium_eval::{BacktestResult, Metric, ParamSearch, Search, TuneReport, Tuning};
+use podium_eval::tune::ArgNames;
+use podium_eval::{BacktestResult, Metric, ParamSearch, Search, TuneError, TuneReport, Tuning};
 
 use crate::evaluation::{pct, worker_threads};
 use crate::ingest::{self, report_skipped, InputArgs};
@@ -66,6 +67,25 @@ pub enum MetricArg {
     LogLoss,
 }
 
+/// The arguments of `podium tune` as its messages name them.
+const CLI_NAMES: ArgNames = ArgNames {
+    param: "--param",
+    train: "--train",
+    steps: "--steps",
+    samples: "--random",
+    range_step: "LO..HI:STEP",
+    joiner: " ",
+};
+
+/// A tuning error worded with the command line's arguments.
+fn worded(e: TuneError) -> anyhow::Error {
+    match e {
+        // Its cause stays in the chain.
+        TuneError::Config(c) => c.into(),
+        e => anyhow::anyhow!(e.message(&CLI_NAMES)),
+    }
+}
+
 /// Runs `podium tune`.
 ///
 /// # Errors
@@ -75,7 +95,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .params
         .iter()
         .map(|p| p.parse::<ParamSearch>())
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(worded)?;
     let fixed = ingest::settings_for(&args.system, &args.settings)?;
     check_searched_once(&params, &fixed)?;
     if args.top == 0 {
@@ -103,7 +124,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         threads: worker_threads(args.threads, usize::MAX),
     };
     // A grid too large is refused before the history is read.
-    tuning.check_size()?;
+    tuning.check_size().map_err(worded)?;
     let loaded = ingest::load(&args.input)?;
     report_skipped(&loaded.skipped);
     let matches = loaded.matches;
@@ -113,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     let report = tuning.run(&matches);
     bar.finish_and_clear();
-    let report = report?;
+    let report = report.map_err(worded)?;
     let mut out = io::stdout().lock();
     match args.format {
         Format::Csv => write_csv(&mut out, &report)?,

@@ -506,7 +506,7 @@ fn regression_tune_grids_and_samples_beyond_the_limit_are_refused_before_reading
         ),
         (
             &["--param", "k=8..64", "--random", "1000000000000"][..],
-            "1000000000000 random samples (--random, samples=); at most 10000 are searched",
+            "--random 1000000000000: at most 10000 random samples are searched",
         ),
     ] {
         let mut all = vec!["tune", games.as_str(), "--system", "sme"];
@@ -522,11 +522,11 @@ fn regression_tune_refuses_a_search_of_nothing_or_of_a_parameter_twice() {
     for (args, message) in [
         (
             &["--param", "k=8..64", "--random", "0"][..],
-            "--random 0 (samples=0): expected at least 1 random sample",
+            "--random 0: expected at least 1 random sample",
         ),
         (
             &["--param", "k=8..64", "--steps", "0"][..],
-            "--steps 0 (steps=0): expected at least 1 value per range",
+            "--steps 0: expected at least 1 value per range",
         ),
         (
             &["--param", "k=8..64", "--top", "0"][..],
@@ -557,6 +557,55 @@ fn regression_tune_refuses_a_search_of_nothing_or_of_a_parameter_twice() {
         all.extend_from_slice(args);
         let out = podium(&all);
         assert!(out.err().contains(message), "{args:?}: {}", out.stderr);
+    }
+}
+
+/// The command line's messages name its own arguments (`--steps`, `--random`,
+/// `--train`), never Python's; a history too short for any training part says so; and a
+/// grid beyond counting gives its order of magnitude.
+#[test]
+fn tune_messages_name_the_command_lines_arguments() {
+    let d = Dir::new("tune-words");
+    let games = d.file(
+        "g.csv",
+        "match,player,rank\ng1,a,1\ng1,b,2\ng2,b,1\ng2,a,2\n",
+    );
+    for (args, message) in [
+        (
+            &["--param", "k=1..1000000:1"][..],
+            "error: the grid has 1000000 candidates (k: 1000000 values); at most 10000 are \
+             searched: give fewer values per range (--steps), a larger step (LO..HI:STEP), \
+             fewer values or fewer parameters\n",
+        ),
+        (
+            &["--param", "k=0..1e300:1e-300"][..],
+            "error: the grid has about 1e600 candidates (k: about 1e600 values); at most \
+             10000 are searched: give fewer values per range (--steps), a larger step \
+             (LO..HI:STEP), fewer values or fewer parameters\n",
+        ),
+        (
+            &["--param", "k=8..64", "--random", "20000"][..],
+            "error: --random 20000: at most 10000 random samples are searched\n",
+        ),
+        (
+            &["--param", "k=8..64", "--random", "0"][..],
+            "error: --random 0: expected at least 1 random sample\n",
+        ),
+        (
+            &["--param", "k=8..64", "--train", "0.9"][..],
+            "error: the history is too short to tune on: the largest training part, its \
+             first 1 match (one held out), holds no warm pair (two players both rated \
+             before) to tell the candidates apart\n",
+        ),
+        (
+            &["--param", "k=8..64", "--train", "1.5"][..],
+            "error: --train 1.5: expected a fraction between 0 and 1 (exclusive)\n",
+        ),
+    ] {
+        let mut all = vec!["tune", games.as_str(), "--system", "sme"];
+        all.extend_from_slice(args);
+        let out = podium(&all);
+        assert_eq!(out.err(), message, "{args:?}");
     }
 }
 
