@@ -325,6 +325,31 @@ fn top(curves: &[Vec<(f64, f64, f64)>], counts: &[usize], n: usize) -> Vec<usize
     peaks.into_iter().take(n).map(|(p, _)| p).collect()
 }
 
+/// The radius in pixels of a one-point curve's marker, and half the width of its bar's
+/// caps.
+const ONE_POINT_MARKER: i32 = 5;
+
+/// The horizontal offset in pixels of each curve's marker: curves of one point at the
+/// same time are set side by side, 3 marker radii apart and centred on their time; other
+/// curves are not moved (0).
+fn dodge(series: &[Curve]) -> Vec<i32> {
+    let alone = |c: &Curve| match c.1[..] {
+        [(t, _, _)] => Some(t),
+        _ => None,
+    };
+    series
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let Some(t) = alone(c) else { return 0 };
+            let same = |d: &Curve| alone(d) == Some(t);
+            let before = series[..i].iter().filter(|d| same(d)).count() as i32;
+            let all = series.iter().filter(|d| same(d)).count() as i32;
+            (2 * before - (all - 1)) * 3 * ONE_POINT_MARKER / 2
+        })
+        .collect()
+}
+
 /// A player's name and smoothed curve: `(time, mean, σ)` per match day.
 type Curve = (String, Vec<(f64, f64, f64)>);
 
@@ -346,7 +371,12 @@ fn draw(
     if !(x_lo <= x_hi && y_lo <= y_hi) {
         bail!("--plot {}: no curve to draw", path.display());
     }
-    let x_hi = if x_hi > x_lo { x_hi } else { x_lo + 1.0 };
+    // All on one day (or match): that day in the middle of an axis one day wide.
+    let (x_lo, x_hi) = if x_hi > x_lo {
+        (x_lo, x_hi)
+    } else {
+        (x_lo - 0.5, x_hi + 0.5)
+    };
     let y_hi = if y_hi > y_lo { y_hi } else { y_lo + 1.0 };
     let x_ticks = if dated {
         crate::plot::time_ticks(x_lo, x_hi)
@@ -383,6 +413,7 @@ fn draw(
             .axis_desc_style(("sans-serif", 16))
             .bold_line_style(BLACK.mix(0.1))
             .draw()?;
+        let dodge = dodge(series);
         let colours = &crate::plot::COLOURS;
         for (i, (name, c)) in series.iter().enumerate() {
             let (r, g, b) = colours[i % colours.len()];
@@ -392,11 +423,29 @@ fn draw(
                 .map(|p| (p.0, p.1 + p.2))
                 .chain(c.iter().rev().map(|p| (p.0, p.1 - p.2)))
                 .collect();
-            chart.draw_series(std::iter::once(Polygon::new(band, color.mix(0.15))))?;
-            chart.draw_series(LineSeries::new(
-                c.iter().map(|p| (p.0, p.1)),
-                color.stroke_width(2),
-            ))?;
+            if let [(t, mu, sigma)] = c[..] {
+                // A curve of one point has no band or line to draw: a marker at the mean
+                // with a bar over the band's height, mean ± σ; markers of one time stand
+                // side by side.
+                let y = chart.backend_coord(&(t, mu)).1;
+                let up = chart.backend_coord(&(t, mu + sigma)).1 - y;
+                let down = chart.backend_coord(&(t, mu - sigma)).1 - y;
+                let dx = dodge[i];
+                let style = color.stroke_width(2);
+                let cap = ONE_POINT_MARKER;
+                let marker = EmptyElement::at((t, mu))
+                    + PathElement::new(vec![(dx, up), (dx, down)], style)
+                    + PathElement::new(vec![(dx - cap, up), (dx + cap, up)], style)
+                    + PathElement::new(vec![(dx - cap, down), (dx + cap, down)], style)
+                    + Circle::new((dx, 0), ONE_POINT_MARKER, color.filled());
+                chart.draw_series(std::iter::once(marker))?;
+            } else {
+                chart.draw_series(std::iter::once(Polygon::new(band, color.mix(0.15))))?;
+                chart.draw_series(LineSeries::new(
+                    c.iter().map(|p| (p.0, p.1)),
+                    color.stroke_width(2),
+                ))?;
+            }
             let y = 24 + 22 * i as i32;
             legend_area.draw(&PathElement::new(
                 vec![(8, y), (38, y)],

@@ -210,3 +210,61 @@ fn history_checks_players_and_the_plot_before_smoothing() {
     let axis = texts.iter().position(|t| t == "match").unwrap();
     assert!(texts[axis..].windows(2).all(|w| w[0] != w[1]), "{texts:?}");
 }
+
+/// The SVG elements of a chart drawn in one colour (`#RRGGBB`), in document order.
+fn svg_in_colour<'a>(svg: &'a str, colour: &str) -> Vec<&'a str> {
+    svg.split('<')
+        .filter(|e| e.contains(&format!("\"{colour}\"")))
+        .map(|e| e.trim_end().trim_end_matches("/>").trim_end())
+        .collect()
+}
+
+#[test]
+fn the_plot_marks_a_curve_of_one_point_with_a_bar_of_its_band() {
+    let d = Dir::new("history_one_point");
+    // c plays one match: no band or line to draw, a marker and a bar of mean ± σ.
+    let three = d.file(
+        "three.csv",
+        "time,match,player,rank\n2024-01-01,m1,a,1\n2024-01-01,m1,b,2\n\
+         2024-01-02,m2,a,1\n2024-01-02,m2,c,2\n2024-02-01,m3,a,2\n2024-02-01,m3,b,1\n",
+    );
+    let svg = d.path("three.svg");
+    podium(&["history", &three, "--players", "a,b,c", "--plot", &svg]).ok();
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    // The third colour is c's: the bar, its two caps, the marker, then the legend's line.
+    assert_eq!(
+        svg_in_colour(&svg, "#2CA02C"),
+        [
+            "polyline fill=\"none\" opacity=\"1\" stroke=\"#2CA02C\" stroke-width=\"2\" points=\"107,220 107,635 \"",
+            "polyline fill=\"none\" opacity=\"1\" stroke=\"#2CA02C\" stroke-width=\"2\" points=\"102,220 112,220 \"",
+            "polyline fill=\"none\" opacity=\"1\" stroke=\"#2CA02C\" stroke-width=\"2\" points=\"102,635 112,635 \"",
+            "circle cx=\"107\" cy=\"428\" r=\"5\" opacity=\"1\" fill=\"#2CA02C\" stroke=\"none\" stroke-width=\"1\"",
+            "polyline fill=\"none\" opacity=\"1\" stroke=\"#2CA02C\" stroke-width=\"3\" points=\"958,95 988,95 \"",
+        ]
+    );
+    // a and b, of two match days each, are bands and lines without markers.
+    assert_eq!(svg.matches("<circle").count(), 1);
+    assert_eq!(svg.matches("<polygon").count(), 2);
+    // One match: every curve one point, the markers side by side around match 1.
+    let one = d.file("one.csv", "match,player,rank\nm1,a,1\nm1,b,2\nm1,c,3\n");
+    let svg = d.path("one.svg");
+    podium(&["history", &one, "--players", "a,b,c", "--plot", &svg]).ok();
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    let circles: Vec<&str> = svg
+        .split("<circle ")
+        .skip(1)
+        .map(|c| &c[..c.find(" r=").unwrap()])
+        .collect();
+    assert_eq!(
+        circles,
+        [
+            "cx=\"491\" cy=\"182\"",
+            "cx=\"506\" cy=\"339\"",
+            "cx=\"521\" cy=\"497\""
+        ]
+    );
+    assert_eq!(svg.matches("<polygon").count(), 0);
+    // The axis is one match wide, ticked at that match only.
+    let texts = svg_texts(&svg);
+    assert_eq!(texts[texts.len() - 4..], ["1", "a", "b", "c"], "{texts:?}");
+}
