@@ -137,7 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let report = report.map_err(worded)?;
     let mut out = io::stdout().lock();
     match args.format {
-        Format::Csv => write_csv(&mut out, &report)?,
+        Format::Csv => write_csv(&mut out, &report, tuning.metric)?,
         Format::Json => write_json(&mut out, &report, tuning.metric)?,
         Format::Table => write_table(&mut out, &report, &tuning, args.top)?,
     }
@@ -174,7 +174,11 @@ fn opt(v: Option<f64>) -> String {
     v.map(|x| x.to_string()).unwrap_or_default()
 }
 
-fn write_csv(out: &mut dyn Write, r: &TuneReport) -> anyhow::Result<()> {
+/// One row per candidate, then the defaults' held-out row. The chosen row carries the
+/// held-out figures and `keep_defaults` (`true` when the defaults do at least as well
+/// there, empty when the two cannot be compared); each accuracy has its standard error
+/// over matches (`*_accuracy_se`, as `podium backtest`'s `accuracy_se`).
+fn write_csv(out: &mut dyn Write, r: &TuneReport, metric: Metric) -> anyhow::Result<()> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record([
         "role",
@@ -184,6 +188,9 @@ fn write_csv(out: &mut dyn Write, r: &TuneReport) -> anyhow::Result<()> {
         "test_pair_accuracy",
         "test_log_loss",
         "test_warm_pairs",
+        "train_accuracy_se",
+        "test_accuracy_se",
+        "keep_defaults",
     ])?;
     let test_cols = |t: &BacktestResult| {
         [
@@ -193,9 +200,9 @@ fn write_csv(out: &mut dyn Write, r: &TuneReport) -> anyhow::Result<()> {
         ]
     };
     for (i, c) in r.candidates.iter().enumerate() {
-        let (ta, tl) = match &c.train {
-            Ok(t) => (opt(t.accuracy()), opt(t.log_loss())),
-            Err(_) => (String::new(), String::new()),
+        let (ta, tl, tse) = match &c.train {
+            Ok(t) => (opt(t.accuracy()), opt(t.log_loss()), opt(t.accuracy_se())),
+            Err(_) => (String::new(), String::new(), String::new()),
         };
         let mut row = vec![
             if i == 0 { "chosen" } else { "candidate" }.to_string(),
@@ -205,8 +212,16 @@ fn write_csv(out: &mut dyn Write, r: &TuneReport) -> anyhow::Result<()> {
         ];
         if i == 0 {
             row.extend(test_cols(&r.test));
+            row.extend([
+                tse,
+                opt(r.test.accuracy_se()),
+                r.defaults_as_good(metric)
+                    .map(|k| k.to_string())
+                    .unwrap_or_default(),
+            ]);
         } else {
             row.extend([String::new(), String::new(), String::new()]);
+            row.extend([tse, String::new(), String::new()]);
         }
         w.write_record(&row)?;
     }
@@ -218,6 +233,7 @@ fn write_csv(out: &mut dyn Write, r: &TuneReport) -> anyhow::Result<()> {
             String::new(),
         ];
         row.extend(test_cols(d));
+        row.extend([String::new(), opt(d.accuracy_se()), String::new()]);
         w.write_record(&row)?;
     }
     w.flush()?;
@@ -227,6 +243,7 @@ fn write_csv(out: &mut dyn Write, r: &TuneReport) -> anyhow::Result<()> {
 fn json_result(t: &BacktestResult) -> serde_json::Value {
     serde_json::json!({
         "pair_accuracy": t.accuracy(),
+        "accuracy_se": t.accuracy_se(),
         "log_loss": t.log_loss(),
         "warm_pairs": t.warm_pairs(),
         "matches_scored": t.matches_scored,

@@ -609,6 +609,80 @@ fn tune_messages_name_the_command_lines_arguments() {
     }
 }
 
+/// `--format csv` and `json` carry each accuracy's standard error over matches (as
+/// `podium backtest` computes it on the same matches) and whether to keep the defaults.
+#[test]
+fn tune_csv_and_json_carry_the_standard_errors_and_the_verdict() {
+    let games = game_night();
+    let args = ["tune", &games, "--system", "sme", "--param", "k=8..64"];
+    let mut csv = args.to_vec();
+    csv.extend(["--format", "csv"]);
+    let out = podium(&csv);
+    let text = out.ok();
+    assert_eq!(
+        text.lines().next().unwrap(),
+        "role,settings,train_pair_accuracy,train_log_loss,test_pair_accuracy,test_log_loss,\
+         test_warm_pairs,train_accuracy_se,test_accuracy_se,keep_defaults"
+    );
+    let rows = csv_rows(text);
+    let (chosen, defaults) = (&rows[0], &rows[8]);
+    assert_eq!(chosen["settings"], "k=8");
+    assert_eq!(chosen["keep_defaults"], "true");
+    assert_eq!(rows[1]["keep_defaults"], "");
+    assert_eq!(defaults["role"], "defaults");
+    assert_eq!(defaults["keep_defaults"], "");
+    assert_eq!(defaults["train_accuracy_se"], "");
+    // The same standard errors as backtest's on the training part (matches 1..23) and the
+    // held-out part (24..45), for k=8 and the defaults.
+    let backtest_se = |extra: &[&str]| -> f64 {
+        let mut a = vec![
+            "backtest",
+            games.as_str(),
+            "--systems",
+            "sme",
+            "--format",
+            "csv",
+        ];
+        a.extend_from_slice(extra);
+        field(&csv_rows(podium(&a).ok())[0], "accuracy_se")
+    };
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    let train_se = backtest_se(&["--set", "k=8", "--until", "24"]);
+    let test_se = backtest_se(&["--set", "k=8", "--from", "24"]);
+    let defaults_se = backtest_se(&["--from", "24"]);
+    assert!((train_se - 0.043138).abs() < 1e-6, "{train_se}");
+    assert!((test_se - 0.056825).abs() < 1e-6, "{test_se}");
+    assert!((defaults_se - 0.063584).abs() < 1e-6, "{defaults_se}");
+    assert!(close(field(chosen, "train_accuracy_se"), train_se));
+    assert!(close(field(chosen, "test_accuracy_se"), test_se));
+    assert!(close(field(defaults, "test_accuracy_se"), defaults_se));
+    // A candidate's row has its training standard error only.
+    assert!(field(&rows[1], "train_accuracy_se") > 0.0);
+    assert_eq!(rows[1]["test_accuracy_se"], "");
+
+    let mut json = args.to_vec();
+    json.extend(["--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(podium(&json).ok()).unwrap();
+    assert_eq!(doc["keep_defaults"], true);
+    let se = |v: &serde_json::Value| v["accuracy_se"].as_f64().unwrap();
+    assert!(close(se(&doc["test"]), test_se));
+    assert!(close(se(&doc["defaults_test"]), defaults_se));
+    assert!(close(se(&doc["candidates"][0]["train"]), train_se));
+
+    // Where the chosen setting beats the defaults held out, the verdict is false.
+    let d = Dir::new("tune-verdict");
+    let g = d.file("g.csv", &a_beats_b_three_times_in_four());
+    let rows = csv_rows(
+        podium(&[
+            "tune", &g, "--system", "sme", "--param", "k=8..64", "--metric", "log-loss",
+            "--format", "csv",
+        ])
+        .ok(),
+    );
+    assert_eq!(rows[0]["settings"], "k=64");
+    assert_eq!(rows[0]["keep_defaults"], "false");
+}
+
 #[test]
 fn import_codeforces_orders_by_id_and_keeps_ties() {
     let d = Dir::new("cf");
