@@ -132,14 +132,15 @@ pub(crate) const COLOURS: [(u8, u8, u8); 20] = [
     (158, 218, 229),
 ];
 
-/// The y range shown: the data's, widened to whole 5 % steps, with no more than 100 %.
+/// The y range shown: the data's, widened to whole 5 % steps (a step further where a
+/// value lies on one, so that no curve runs along an axis), within 0 to 100 %.
 fn y_range(series: &[Series]) -> std::ops::Range<f64> {
     let ys = series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
     let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| {
         (lo.min(y), hi.max(y))
     });
-    let lo = ((lo * 20.0).floor() / 20.0).clamp(0.0, 0.95);
-    let hi = ((hi * 20.0).ceil() / 20.0).clamp(lo + 0.05, 1.0);
+    let lo = ((lo * 20.0 - 1e-9).floor() / 20.0).clamp(0.0, 0.95);
+    let hi = ((hi * 20.0 + 1e-9).ceil() / 20.0).clamp(lo + 0.05, 1.0);
     lo..hi
 }
 
@@ -183,53 +184,51 @@ fn draw<DB: DrawingBackend>(
     });
     let y_range = y_range(series);
     let styles = styles(series);
-    // Rounds spanning orders of magnitude read best on a log axis (needs round ≥ 1).
-    let log = x_lo >= 1.0 && x_hi / x_lo >= 20.0;
-    let x_hi = if x_hi > x_lo { x_hi } else { x_lo + 1.0 };
+    let rounds = RoundAxis::new(x_lo, x_hi);
+    let (axis_lo, axis_hi) = (rounds.lo, rounds.hi);
     // The default is drawn last, over the others.
     let mut order: Vec<usize> = (0..series.len()).collect();
     order.sort_by_key(|&i| series[i].name == podium::DEFAULT_SYSTEM);
-    macro_rules! chart {
-        ($x:expr) => {{
-            let mut chart = ChartBuilder::on(&plot_area)
-                .margin(16)
-                .x_label_area_size(48)
-                .y_label_area_size(64)
-                .build_cartesian_2d($x, y_range.clone())?;
-            chart
-                .configure_mesh()
-                .x_desc(if log {
-                    "rounds played (log scale)"
-                } else {
-                    "rounds played"
-                })
-                .y_desc("predictive ability (%)")
-                .y_label_formatter(&|v| format!("{:.0}", v * 100.0))
-                .x_label_formatter(&|v| format!("{v}"))
-                .label_style(("sans-serif", 14))
-                .axis_desc_style(("sans-serif", 16))
-                .light_line_style(BLACK.mix(0.05))
-                .draw()?;
-            for &i in &order {
-                let (s, style) = (&series[i], styles[i]);
-                let pts = s.points.clone();
-                if s.dashed {
-                    chart.draw_series(DashedLineSeries::new(pts, 8, 6, style))?;
-                } else {
-                    chart.draw_series(LineSeries::new(pts.clone(), style))?;
-                    let dot = style.stroke_width.max(2) + 1;
-                    chart.draw_series(
-                        pts.into_iter()
-                            .map(|p| Circle::new(p, dot, style.color.filled())),
-                    )?;
-                }
-            }
-        }};
-    }
-    if log {
-        chart!((x_lo..x_hi).log_scale());
-    } else {
-        chart!(x_lo..x_hi);
+    let mut chart = ChartBuilder::on(&plot_area)
+        .margin(16)
+        .x_label_area_size(48)
+        .y_label_area_size(64)
+        .build_cartesian_2d(
+            TickedAxis::new(rounds.lo, rounds.hi, rounds.ticks.clone()),
+            y_range.clone(),
+        )?;
+    chart
+        .configure_mesh()
+        .x_desc(if rounds.log {
+            "rounds played (log scale of rounds + 1)"
+        } else {
+            "rounds played"
+        })
+        .y_desc("predictive ability (%)")
+        .y_label_formatter(&|v| format!("{:.0}", v * 100.0))
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 16))
+        .light_line_style(BLACK.mix(0.05))
+        .bold_line_style(BLACK.mix(0.1))
+        .draw()?;
+    for &i in &order {
+        let (s, style) = (&series[i], styles[i]);
+        let pts: Vec<(f64, f64)> = s.points.iter().map(|&(x, y)| (rounds.at(x), y)).collect();
+        if s.dashed {
+            // A reference known at one round only is a level across the axis.
+            let pts = match pts[..] {
+                [(_, y)] => vec![(axis_lo, y), (axis_hi, y)],
+                _ => pts,
+            };
+            chart.draw_series(DashedLineSeries::new(pts, 8, 6, style))?;
+        } else {
+            chart.draw_series(LineSeries::new(pts.clone(), style))?;
+            let dot = style.stroke_width.max(2) + 1;
+            chart.draw_series(
+                pts.into_iter()
+                    .map(|p| Circle::new(p, dot, style.color.filled())),
+            )?;
+        }
     }
     // The legend, outside the data: one row per curve in the order given.
     let row = 22i32;
@@ -326,6 +325,89 @@ impl Ranged for TickedAxis {
 impl ValueFormatter<f64> for TickedAxis {
     fn format_ext(&self, value: &f64) -> String {
         self.ticks.label(*value)
+    }
+}
+
+/// The rounds axis of `podium simulate --plot`: linear, or, when the rounds span more
+/// than an order of magnitude, a log scale of round + 1 (so that round 0, before any
+/// game, has its place at the left); ticked at whole rounds and labelled by round.
+#[derive(Debug, Clone, PartialEq)]
+struct RoundAxis {
+    /// A log scale of round + 1.
+    log: bool,
+    /// The axis's ends, in its unit (`log10(round + 1)` on a log scale).
+    lo: f64,
+    hi: f64,
+    /// The ticks, in the axis's unit, labelled by round.
+    ticks: Ticks,
+}
+
+impl RoundAxis {
+    /// The axis of rounds `lo` to `hi` (≥ 0): log-scaled when `hi` is 20 times `lo` or
+    /// more (1 standing for 0), one round wide around a single round.
+    fn new(lo: f64, hi: f64) -> Self {
+        let log = hi / lo.max(1.0) >= 20.0;
+        if !log {
+            let (lo, hi) = if hi > lo {
+                (lo, hi)
+            } else {
+                (lo - 0.5, hi + 0.5)
+            };
+            return RoundAxis {
+                log,
+                lo,
+                hi,
+                ticks: number_ticks(lo, hi, true),
+            };
+        }
+        // 0, then 1, 2, 5, 10, 20, … or, when those are too many, the powers of ten (or
+        // of a hundred, …) between the ends.
+        let steps: Vec<u32> = (0..=9).map(|k| 10u32.pow(k)).collect();
+        let nice: Vec<f64> = steps
+            .iter()
+            .flat_map(|&p| [1, 2, 5].map(|m| f64::from(p) * f64::from(m)))
+            .collect();
+        let within = |v: &f64| (lo..=hi).contains(v);
+        let zero = if lo == 0.0 { vec![0.0] } else { Vec::new() };
+        let mut at: Vec<f64> = zero
+            .iter()
+            .copied()
+            .chain(nice.into_iter().filter(within))
+            .collect();
+        let mut every = 1;
+        while at.len() > MAX_TICKS {
+            at = zero
+                .iter()
+                .copied()
+                .chain(
+                    steps
+                        .iter()
+                        .step_by(every)
+                        .map(|&p| f64::from(p))
+                        .filter(within),
+                )
+                .collect();
+            every += 1;
+        }
+        let ticks = Ticks {
+            at: at.iter().map(|&r| (r + 1.0).log10()).collect(),
+            labels: at.iter().map(|r| format!("{r:.0}")).collect(),
+        };
+        RoundAxis {
+            log,
+            lo: (lo + 1.0).log10(),
+            hi: (hi + 1.0).log10(),
+            ticks,
+        }
+    }
+
+    /// Where round `r` is, in the axis's unit.
+    fn at(&self, r: f64) -> f64 {
+        if self.log {
+            (r + 1.0).log10()
+        } else {
+            r
+        }
     }
 }
 
@@ -576,10 +658,57 @@ mod tests {
     }
 
     #[test]
+    fn rounds_are_ticked_whole_and_on_a_log_scale_of_round_plus_one_when_wide() {
+        let a = RoundAxis::new(1.0, 2.0);
+        assert!(!a.log);
+        assert_eq!((a.lo, a.hi), (1.0, 2.0));
+        assert_eq!(a.ticks.labels, ["1", "2"]);
+        // One round: in the middle of an axis one round wide.
+        let a = RoundAxis::new(0.0, 0.0);
+        assert_eq!(
+            (a.lo, a.hi, a.ticks.labels.clone()),
+            (-0.5, 0.5, vec!["0".to_string()])
+        );
+        let a = RoundAxis::new(0.0, 5.0);
+        assert_eq!(a.ticks.labels, ["0", "1", "2", "3", "4", "5"]);
+        // Kerrigan's rounds: 1 to 1000, by 1, 2 and 5 times a power of ten.
+        let a = RoundAxis::new(1.0, 1000.0);
+        assert!(a.log);
+        assert_eq!(
+            a.ticks.labels,
+            ["1", "2", "5", "10", "20", "50", "100", "200", "500", "1000"]
+        );
+        assert!((a.lo - 2f64.log10()).abs() < 1e-12 && (a.hi - 1001f64.log10()).abs() < 1e-12);
+        assert!((a.at(9.0) - 1.0).abs() < 1e-12);
+        // Round 0 at the left end, then the powers of ten once 1, 2, 5 are too many.
+        let a = RoundAxis::new(0.0, 1000.0);
+        assert_eq!(a.ticks.labels, ["0", "1", "10", "100", "1000"]);
+        assert_eq!((a.lo, a.at(0.0), a.ticks.at[0]), (0.0, 0.0, 0.0));
+        let a = RoundAxis::new(0.0, 20.0);
+        assert!(a.log);
+        assert_eq!(a.ticks.labels, ["0", "1", "2", "5", "10", "20"]);
+        let a = RoundAxis::new(0.0, 19.0);
+        assert!(!a.log);
+        // Up to the most rounds there are: at most ten ticks.
+        let a = RoundAxis::new(0.0, f64::from(u32::MAX));
+        assert_eq!(
+            a.ticks.labels,
+            ["0", "1", "100", "10000", "1000000", "100000000"]
+        );
+    }
+
+    #[test]
     fn the_y_axis_fits_the_data_in_five_percent_steps() {
         let r = y_range(&[series("a", &[0.607, 0.79]), series("b", &[0.846])]);
         assert!(
             (r.start - 0.60).abs() < 1e-12 && (r.end - 0.85).abs() < 1e-12,
+            "{r:?}"
+        );
+        // A value on a step gets the step beyond it: 50 % (mean-score before any game)
+        // above the axis.
+        let r = y_range(&[series("a", &[0.5, 0.8]), series("b", &[0.85])]);
+        assert!(
+            (r.start - 0.45).abs() < 1e-12 && (r.end - 0.90).abs() < 1e-12,
             "{r:?}"
         );
         // A flat curve still gets a band, and nothing goes past 100 %.

@@ -20,6 +20,7 @@ mod remember;
 mod safety;
 mod saved;
 mod seasons;
+mod simulate;
 
 #[path = "../site_check.rs"]
 mod site_check;

@@ -1,0 +1,158 @@
+//! `podium simulate`: the plot's rounds axis, the limit on players, the table's words.
+
+use crate::util::{podium, Dir};
+
+/// The labels of an SVG chart's text elements, in document order.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..t.find("</text>")?];
+            Some(body.trim().to_string())
+        })
+        .collect()
+}
+
+/// `podium simulate --systems sme,pairwise --trials 10 --rounds ROUNDS --plot`: the SVG.
+fn plot(d: &Dir, rounds: &str) -> String {
+    let svg = d.path(&format!("r{}.svg", rounds.replace(',', "_")));
+    podium(&[
+        "simulate",
+        "--systems",
+        "sme,pairwise",
+        "--trials",
+        "10",
+        "--rounds",
+        rounds,
+        "--plot",
+        &svg,
+    ])
+    .ok();
+    std::fs::read_to_string(&svg).unwrap()
+}
+
+/// The texts between the x axis's description and the legend: the y ticks, then the
+/// x ticks.
+fn ticks(svg: &str) -> Vec<String> {
+    let texts = svg_texts(svg);
+    let from = texts
+        .iter()
+        .position(|t| t.starts_with("rounds played"))
+        .unwrap();
+    let to = texts.iter().position(|t| t == "sme").unwrap();
+    texts[from..to].to_vec()
+}
+
+/// The x positions (pixels) of the markers drawn in a colour.
+fn marker_xs(svg: &str, colour: &str) -> Vec<u32> {
+    svg.split("<circle ")
+        .skip(1)
+        .filter(|c| c.contains(&format!("fill=\"{colour}\"")))
+        .map(|c| {
+            let x = &c[c.find("cx=\"").unwrap() + 4..];
+            x[..x.find('"').unwrap()].parse().unwrap()
+        })
+        .collect()
+}
+
+/// The `(x0, x1, y)` of the dashes drawn at an opacity (`0.6`: ideal, `0.4`: mean-score),
+/// the legend's included.
+fn dashes(svg: &str, opacity: &str) -> Vec<(u32, u32, u32)> {
+    svg.split("<polyline ")
+        .skip(1)
+        .filter(|l| l.contains(&format!("opacity=\"{opacity}\"")))
+        .map(|l| {
+            let p = &l[l.find("points=\"").unwrap() + 8..];
+            let p: Vec<u32> = p[..p.find('"').unwrap()]
+                .split([' ', ','])
+                .filter(|s| !s.is_empty())
+                .map(|s| s.parse().unwrap())
+                .collect();
+            assert_eq!(p[1], p[3], "a dash is level: {p:?}");
+            (p[0], p[2], p[1])
+        })
+        .collect()
+}
+
+#[test]
+fn simulate_plot_ticks_whole_rounds_and_draws_one_rounds_references_across() {
+    let d = Dir::new("simulate_plot_rounds");
+    let svg = plot(&d, "1,2");
+    assert_eq!(
+        ticks(&svg),
+        [
+            "rounds played",
+            "60",
+            "65",
+            "70",
+            "75",
+            "80",
+            "85",
+            "1",
+            "2"
+        ]
+    );
+    // One round: at the middle, and the references level across the whole axis.
+    let svg = plot(&d, "0");
+    assert_eq!(
+        ticks(&svg),
+        [
+            "rounds played",
+            "45",
+            "50",
+            "55",
+            "60",
+            "65",
+            "70",
+            "75",
+            "80",
+            "85",
+            "0"
+        ]
+    );
+    assert_eq!(marker_xs(&svg, "#1F77B4"), [456]);
+    for opacity in ["0.6", "0.4"] {
+        let dashes: Vec<(u32, u32, u32)> = dashes(&svg, opacity)
+            .into_iter()
+            .filter(|d| d.1 < 850)
+            .collect();
+        assert_eq!(dashes.len(), 54, "{dashes:?}");
+        assert_eq!(dashes[0].0, 80, "{dashes:?}");
+        assert!(dashes[53].1 >= 826, "{dashes:?}");
+        assert!(dashes.iter().all(|d| d.2 == dashes[0].2), "{dashes:?}");
+    }
+}
+
+#[test]
+fn simulate_plot_puts_round_0_on_a_log_scale_of_round_plus_1() {
+    let d = Dir::new("simulate_plot_log");
+    let svg = plot(&d, "0,1,10,100,1000");
+    assert_eq!(
+        ticks(&svg),
+        [
+            "rounds played (log scale of rounds + 1)",
+            "45",
+            "50",
+            "55",
+            "60",
+            "65",
+            "70",
+            "75",
+            "80",
+            "85",
+            "0",
+            "1",
+            "10",
+            "100",
+            "1000"
+        ]
+    );
+    // 80 + 753 · log(round + 1) / log(1001): a decade for each step from 1 on.
+    assert_eq!(marker_xs(&svg, "#1F77B4"), [80, 155, 341, 583, 833]);
+    // Without round 0 the axis is the same scale, from round 1.
+    let svg = plot(&d, "1,2,3,4,5,10,20,100,1000");
+    assert_eq!(
+        ticks(&svg)[7..],
+        ["1", "2", "5", "10", "20", "50", "100", "200", "500", "1000"]
+    );
+}
