@@ -296,16 +296,27 @@ fn write_table(
         r.train_matches + 1,
         r.train_matches + r.test_matches
     )?;
-    // The held-out figures of the metric searched on, as the table shows them.
-    let figure = |v: f64| match tuning.metric {
-        Metric::Accuracy => format!("{} %", pct(v)),
-        Metric::LogLoss => format!("{v:.4}"),
+    // The held-out figures of the metric searched on, with decimals enough to tell the
+    // chosen one's from the defaults'.
+    let held_out = r.held_out(tuning.metric);
+    let figure = |v: f64| {
+        let (c, d) = held_out.unwrap_or((v, v));
+        match tuning.metric {
+            Metric::Accuracy => {
+                let places = decimals_to_tell_apart(&[100.0 * c, 100.0 * d], 1);
+                format!("{:.places$} %", 100.0 * v)
+            }
+            Metric::LogLoss => {
+                let places = decimals_to_tell_apart(&[c, d], 4);
+                format!("{v:.places$}")
+            }
+        }
     };
     let better = match tuning.metric {
         Metric::Accuracy => "higher is better",
         Metric::LogLoss => "lower is better",
     };
-    match (r.defaults_as_good(tuning.metric), r.held_out(tuning.metric)) {
+    match (r.defaults_as_good(tuning.metric), held_out) {
         (Some(true), Some((c, d))) => writeln!(
             out,
             "keep the defaults: the best on the training part, {}, is not better than the \
@@ -353,15 +364,35 @@ fn write_table(
         Ok(d) => writeln!(out, "{}", line("  defaults, held out", d))?,
         Err(why) => writeln!(out, "  defaults cannot rate the history: {why}")?,
     }
+    // The listed candidates' figures, each column with decimals enough that two
+    // candidates that differ at full precision read differently.
+    let shown: Vec<&podium_eval::tune::Candidate> = r.candidates.iter().take(top).collect();
+    let figures = |f: fn(&BacktestResult) -> Option<f64>| -> Vec<f64> {
+        shown
+            .iter()
+            .filter_map(|c| c.train.as_ref().ok().and_then(f))
+            .collect()
+    };
+    let accuracies: Vec<f64> = figures(BacktestResult::accuracy)
+        .into_iter()
+        .map(|a| 100.0 * a)
+        .collect();
+    let losses = figures(BacktestResult::log_loss);
+    let (a_places, l_places) = (
+        decimals_to_tell_apart(&accuracies, 1),
+        decimals_to_tell_apart(&losses, 4),
+    );
     let mut t = Table::new();
     t.load_preset(UTF8_BORDERS_ONLY);
     t.set_header(["#", "settings", "train accuracy %", "train log loss"]);
-    for (i, c) in r.candidates.iter().take(top).enumerate() {
+    for (i, c) in shown.iter().enumerate() {
         let (a, l) = match &c.train {
             Ok(x) => (
-                x.accuracy().map(pct).unwrap_or_else(|| "–".into()),
+                x.accuracy()
+                    .map(|a| format!("{:.a_places$}", 100.0 * a))
+                    .unwrap_or_else(|| "–".into()),
                 x.log_loss()
-                    .map(|l| format!("{l:.4}"))
+                    .map(|l| format!("{l:.l_places$}"))
                     .unwrap_or_else(|| "–".into()),
             ),
             Err(why) => (format!("n/a: {why}"), String::new()),
@@ -374,9 +405,52 @@ fn write_table(
         }
     }
     writeln!(out, "{t}")?;
+    let searched = match tuning.metric {
+        Metric::Accuracy => accuracies,
+        Metric::LogLoss => losses,
+    };
+    if searched.windows(2).any(|w| w[0] == w[1]) {
+        writeln!(
+            out,
+            "Candidates with equal figures are equal at full precision; the earlier in the \
+             search's order is listed first."
+        )?;
+    }
     writeln!(
         out,
         "± is one standard error with the matches as the units (see `podium backtest`)."
     )?;
     Ok(())
+}
+
+/// The fewest decimals, from `least` up to 8, at which every two of `values` that differ
+/// read differently.
+fn decimals_to_tell_apart(values: &[f64], least: usize) -> usize {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted.dedup();
+    (least..=8)
+        .find(|&places| {
+            sorted
+                .windows(2)
+                .all(|w| format!("{:.places$}", w[0]) != format!("{:.places$}", w[1]))
+        })
+        .unwrap_or(8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decimals_to_tell_apart;
+
+    #[test]
+    fn figures_get_decimals_enough_to_tell_different_ones_apart() {
+        // Codeforces: 73.225 % and 73.213 % both read 73.2 with one decimal.
+        assert_eq!(decimals_to_tell_apart(&[73.2254, 73.2131, 73.0], 1), 2);
+        // Equal figures stay equal; different ones already apart need nothing more.
+        assert_eq!(decimals_to_tell_apart(&[58.0, 58.0, 56.8], 1), 1);
+        assert_eq!(decimals_to_tell_apart(&[0.64961, 0.6503, 0.64964], 4), 5);
+        assert_eq!(decimals_to_tell_apart(&[], 4), 4);
+        // Never more than 8.
+        assert_eq!(decimals_to_tell_apart(&[1.0, 1.0 + 1e-12], 1), 8);
+    }
 }

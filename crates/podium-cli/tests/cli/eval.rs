@@ -683,6 +683,83 @@ fn tune_csv_and_json_carry_the_standard_errors_and_the_verdict() {
     assert_eq!(rows[0]["keep_defaults"], "false");
 }
 
+/// The table gives each candidate's training accuracy with decimals enough that two
+/// candidates that differ (by the JSON's full precision) read differently, and two equal
+/// ones alike.
+#[test]
+fn tune_table_tells_apart_candidates_that_differ() {
+    let d = Dir::new("tune-decimals");
+    // 600 four-player matches among 12 players, the lower-numbered usually ahead.
+    let mut text = String::from("match,player,rank\n");
+    let mut state: u64 = 12345;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as usize
+    };
+    for m in 0..600 {
+        let mut players: Vec<usize> = Vec::new();
+        while players.len() < 4 {
+            let p = next() % 12;
+            if !players.contains(&p) {
+                players.push(p);
+            }
+        }
+        players.sort_by_key(|&p| p * 10 + next() % 70);
+        for (place, p) in players.iter().enumerate() {
+            text.push_str(&format!("g{m},p{p},{}\n", place + 1));
+        }
+    }
+    let games = d.file("g.csv", &text);
+    let args = [
+        "tune",
+        &games,
+        "--system",
+        "sme",
+        "--param",
+        "k=20..36:1",
+        "--top",
+        "17",
+    ];
+    let mut json = args.to_vec();
+    json.extend(["--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(podium(&json).ok()).unwrap();
+    let exact: Vec<f64> = doc["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| 100.0 * c["train"]["pair_accuracy"].as_f64().unwrap())
+        .collect();
+    assert_eq!(exact.len(), 17);
+    let table = podium(&args).ok().to_string();
+    let shown: Vec<String> = table
+        .lines()
+        .filter(|l| l.starts_with("│") && l.contains(" k="))
+        .map(|l| l.split_whitespace().nth(3).unwrap().to_string())
+        .collect();
+    assert_eq!(shown.len(), 17, "{table}");
+    // With one decimal, some different accuracies would read alike.
+    let one = |v: f64| format!("{v:.1}");
+    let close_pair = (0..17)
+        .flat_map(|i| (0..17).map(move |j| (i, j)))
+        .any(|(i, j)| exact[i] != exact[j] && one(exact[i]) == one(exact[j]));
+    assert!(close_pair, "{exact:?}");
+    for i in 0..17 {
+        for j in 0..17 {
+            assert_eq!(
+                exact[i] == exact[j],
+                shown[i] == shown[j],
+                "{i} {j}: {exact:?}\n{table}"
+            );
+        }
+    }
+    assert_eq!(
+        shown[0],
+        format!("{:.*}", shown[0].split('.').nth(1).unwrap().len(), exact[0])
+    );
+}
+
 #[test]
 fn import_codeforces_orders_by_id_and_keeps_ties() {
     let d = Dir::new("cf");
