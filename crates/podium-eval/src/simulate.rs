@@ -64,6 +64,11 @@ const BLOCK: u32 = 64;
 /// Largest magnitude accepted for true ratings and the score spread.
 const LIMIT: f64 = 1e12;
 
+/// The most players a simulation takes: predictive ability is measured over every pair,
+/// from a table of each pair's probability (8 bytes a pair; three tables with seats), and
+/// every checkpoint of every trial visits each pair of every system's ratings.
+pub const MAX_PLAYERS: usize = 1_000;
+
 /// The settings of a simulation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Simulation {
@@ -112,6 +117,14 @@ pub enum SimulationError {
     TooFewPlayers {
         /// Players given.
         found: usize,
+    },
+    /// More players than [`MAX_PLAYERS`].
+    #[error("a simulation takes at most {limit} players, got {found}")]
+    TooManyPlayers {
+        /// Players given.
+        found: usize,
+        /// The most it takes.
+        limit: usize,
     },
     /// A setting out of its range.
     #[error("{setting} = {value} is not valid: expected {expected}")]
@@ -230,6 +243,12 @@ impl Simulation {
         if self.true_ratings.len() < 2 {
             return Err(SimulationError::TooFewPlayers {
                 found: self.true_ratings.len(),
+            });
+        }
+        if self.true_ratings.len() > MAX_PLAYERS {
+            return Err(SimulationError::TooManyPlayers {
+                found: self.true_ratings.len(),
+                limit: MAX_PLAYERS,
             });
         }
         // Bounded so that no drawn score can overflow to infinity.
@@ -986,6 +1005,33 @@ mod tests {
         .run(&[])
         .unwrap_err();
         assert_eq!(e, SimulationError::TooFewPlayers { found: 1 });
+        // Refused before any table of pairs is made.
+        let e = Simulation {
+            true_ratings: vec![1500.0; 50_000],
+            ..Simulation::default()
+        }
+        .run(&[])
+        .unwrap_err();
+        assert_eq!(
+            e,
+            SimulationError::TooManyPlayers {
+                found: 50_000,
+                limit: 1_000
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "a simulation takes at most 1000 players, got 50000"
+        );
+        let r = Simulation {
+            true_ratings: (0..1_000).map(f64::from).collect(),
+            rounds: vec![0],
+            trials: 1,
+            ..Simulation::default()
+        }
+        .run(&[])
+        .unwrap();
+        assert!((r.mean_score[0] - 0.5).abs() < 1e-12);
         let e = Simulation {
             sd: 0.0,
             ..Simulation::default()

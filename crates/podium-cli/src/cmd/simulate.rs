@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context};
 use comfy_table::{presets::UTF8_BORDERS_ONLY, CellAlignment, Table};
-use podium_eval::simulate::{IDEAL, MEAN_SCORE};
+use podium_eval::simulate::{IDEAL, MAX_PLAYERS, MEAN_SCORE};
 use podium_eval::{Curve, Simulation, SimulationReport};
 
 use crate::evaluation::{pct, select_systems, worker_threads};
@@ -91,6 +91,12 @@ pub fn true_ratings(spec: &str, players: Option<usize>) -> anyhow::Result<Vec<f6
                 )
             })
     };
+    // Refused before a list of that many is made.
+    let too_many =
+        |what: String| anyhow::anyhow!("{what}; a simulation takes at most {MAX_PLAYERS} players");
+    if let Some(n) = players.filter(|&n| n > MAX_PLAYERS) {
+        return Err(too_many(format!("--players {n}")));
+    }
     let looks_numeric = spec
         .chars()
         .all(|c| c.is_ascii_digit() || "+-.:,eE ".contains(c));
@@ -113,8 +119,14 @@ pub fn true_ratings(spec: &str, players: Option<usize>) -> anyhow::Result<Vec<f6
                 if step <= 0.0 {
                     bail!("--true {spec:?}: the step must be > 0");
                 }
-                let n = ((hi - lo) / step + 1e-9).floor() as usize;
-                (0..=n).map(|i| lo + step * i as f64).collect()
+                let n = ((hi - lo) / step + 1e-9).floor();
+                if n + 1.0 > MAX_PLAYERS as f64 {
+                    return Err(too_many(format!(
+                        "--true {spec:?} gives {:.0} true ratings",
+                        n + 1.0
+                    )));
+                }
+                (0..=n as usize).map(|i| lo + step * i as f64).collect()
             }
             _ => bail!("--true {spec:?}: expected LO:HI:STEP or LO:HI"),
         }
@@ -145,6 +157,12 @@ pub fn true_ratings(spec: &str, players: Option<usize>) -> anyhow::Result<Vec<f6
         }
         v
     };
+    if list.len() > MAX_PLAYERS {
+        return Err(too_many(format!(
+            "--true {spec:?} gives {} true ratings",
+            list.len()
+        )));
+    }
     if let Some(n) = players {
         if n != list.len() {
             bail!(
@@ -480,6 +498,39 @@ mod tests {
         assert!(true_ratings("5", None).is_err());
         assert!(true_ratings("2000:1100:100", None).is_err());
         assert!(true_ratings("/no/such/file", None).is_err());
+    }
+
+    #[test]
+    fn more_players_than_the_limit_are_refused_before_the_list_is_made() {
+        let e = |spec: &str, players| format!("{:#}", true_ratings(spec, players).unwrap_err());
+        assert_eq!(
+            e("1:100000", Some(50_000)),
+            "--players 50000; a simulation takes at most 1000 players"
+        );
+        assert_eq!(
+            e("1:100000", Some(usize::MAX)),
+            format!(
+                "--players {}; a simulation takes at most 1000 players",
+                usize::MAX
+            )
+        );
+        assert_eq!(
+            e("0:1e15:1", None),
+            "--true \"0:1e15:1\" gives 1000000000000001 true ratings; a simulation takes at most 1000 players"
+        );
+        assert_eq!(
+            e("0:1000:1", None),
+            "--true \"0:1000:1\" gives 1001 true ratings; a simulation takes at most 1000 players"
+        );
+        assert_eq!(true_ratings("0:999:1", None).unwrap().len(), 1_000);
+        assert_eq!(true_ratings("0:1", Some(1_000)).unwrap().len(), 1_000);
+        let list = vec!["1"; 1_001].join(",");
+        assert_eq!(
+            e(&list, None),
+            format!(
+                "--true {list:?} gives 1001 true ratings; a simulation takes at most 1000 players"
+            )
+        );
     }
 
     #[test]

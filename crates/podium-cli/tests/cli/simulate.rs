@@ -156,3 +156,54 @@ fn simulate_plot_puts_round_0_on_a_log_scale_of_round_plus_1() {
         ["1", "2", "5", "10", "20", "50", "100", "200", "500", "1000"]
     );
 }
+
+#[test]
+fn simulate_refuses_more_players_than_its_limit_before_running() {
+    let run = podium(&[
+        "simulate",
+        "--systems",
+        "sme",
+        "--true",
+        "1:100000",
+        "--players",
+        "50000",
+        "--trials",
+        "1",
+        "--rounds",
+        "1",
+    ]);
+    assert_eq!(
+        run.err().trim_end(),
+        "error: --players 50000; a simulation takes at most 1000 players"
+    );
+    assert_eq!(run.stdout, "");
+    let run = podium(&["simulate", "--systems", "sme", "--true", "0:5000:1"]);
+    assert_eq!(
+        run.err().trim_end(),
+        "error: --true \"0:5000:1\" gives 5001 true ratings; a simulation takes at most 1000 players"
+    );
+    // At the limit it runs.
+    let run = podium(&[
+        "simulate",
+        "--systems",
+        "sme",
+        "--true",
+        "0:999:1",
+        "--trials",
+        "1",
+        "--rounds",
+        "0",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(
+        run.ok()
+            .lines()
+            .nth(1)
+            .unwrap()
+            .split(',')
+            .take(2)
+            .collect::<Vec<_>>(),
+        ["sme", "0"]
+    );
+}
