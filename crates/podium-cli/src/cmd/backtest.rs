@@ -48,8 +48,9 @@ pub struct Args {
     pub format: Format,
     /// Scores in the history: `with` (as given), `ranks` (every score replaced by its
     /// place, so that no system sees a margin) or `both`: as given, and each system that
-    /// reads scores also run on ranks only (`NAME (ranks only)`), so that the table shows
-    /// what the margins are worth.
+    /// reads scores also run on ranks only (`NAME (ranks only)`; with --factor, on the
+    /// matches with their factors: `NAME (ranks only, with FACTOR)`), so that the table
+    /// shows what the margins are worth.
     #[arg(
         long,
         value_enum,
@@ -79,10 +80,16 @@ pub fn factor_blind_name(system: &str) -> String {
     format!("{system} (factor-blind)")
 }
 
-/// How a system run on the matches with their scores replaced by places is named.
+/// How a system run on the matches with their scores replaced by places is named; with
+/// `factors` (rated, as in the system's main run), they are named too: the run is not
+/// factor-blind.
 #[must_use]
-pub fn ranks_only_name(system: &str) -> String {
-    format!("{system} (ranks only)")
+pub fn ranks_only_name(system: &str, factors: &[String]) -> String {
+    if factors.is_empty() {
+        format!("{system} (ranks only)")
+    } else {
+        format!("{system} (ranks only, with {})", factors.join(", "))
+    }
 }
 
 /// Which copy of the history a run replays.
@@ -232,7 +239,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 let (name, history) = match copy {
                     Replay::AsLoaded => (sys.name().to_string(), &matches),
                     Replay::FactorBlind => (factor_blind_name(sys.name()), &blind),
-                    Replay::RanksOnly => (ranks_only_name(sys.name()), &ranks),
+                    Replay::RanksOnly => (ranks_only_name(sys.name(), &args.input.factors), &ranks),
                 };
                 let result = backtest(sys, history, &options).map_err(|e| e.to_string());
                 bar.inc(1);

@@ -760,6 +760,65 @@ fn tune_table_tells_apart_candidates_that_differ() {
     );
 }
 
+/// `--scores both` runs each system that reads scores on ranks only too; with
+/// `--factor`, that run keeps the factors and its name says so.
+#[test]
+fn backtest_scores_both_names_the_ranks_only_run_and_its_factors() {
+    let games = game_night();
+    let names = |extra: &[&str]| -> Vec<String> {
+        let mut a = vec![
+            "backtest",
+            games.as_str(),
+            "--systems",
+            "kalman-mmr,sme",
+            "--scores",
+            "both",
+            "--format",
+            "csv",
+        ];
+        a.extend_from_slice(extra);
+        csv_rows(podium(&a).ok())
+            .iter()
+            .map(|r| r["system"].clone())
+            .collect()
+    };
+    assert_eq!(names(&[]), ["kalman-mmr", "kalman-mmr (ranks only)", "sme"]);
+    assert_eq!(
+        names(&["--factor", "seat"]),
+        [
+            "kalman-mmr",
+            "kalman-mmr (factor-blind)",
+            "kalman-mmr (ranks only, with seat)",
+            "sme",
+            "sme (factor-blind)",
+        ]
+    );
+    // The ranks-only run with the seat is the run on places with the factors: the same
+    // figures as `--scores ranks --factor seat`.
+    let with = |scores: &str| {
+        csv_rows(
+            podium(&[
+                "backtest",
+                &games,
+                "--systems",
+                "kalman-mmr",
+                "--factor",
+                "seat",
+                "--scores",
+                scores,
+                "--format",
+                "csv",
+            ])
+            .ok(),
+        )
+    };
+    let both = with("both");
+    let ranks = with("ranks");
+    assert_eq!(both[2]["pair_accuracy"], ranks[0]["pair_accuracy"]);
+    assert_eq!(both[2]["log_loss"], ranks[0]["log_loss"]);
+    assert!((field(&both[2], "pair_accuracy") - 110.0 / 187.0).abs() < 1e-12);
+}
+
 #[test]
 fn import_codeforces_orders_by_id_and_keeps_ties() {
     let d = Dir::new("cf");
