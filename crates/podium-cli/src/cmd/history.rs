@@ -9,12 +9,12 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use comfy_table::{presets::UTF8_BORDERS_ONLY, Table};
+use comfy_table::{presets::UTF8_BORDERS_ONLY, CellAlignment, Table};
 use plotters::prelude::*;
 use podium::history::{History, TttConfig};
 
 use crate::ingest::{self, report_skipped, InputArgs};
-use crate::output::Format;
+use crate::output::{count, Format};
 use crate::plot::TickedAxis;
 
 /// Arguments of `podium history`.
@@ -211,8 +211,9 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     if !dated && undated < matches.len() {
         // A history may begin without times; the smoother then steps by match.
         eprintln!(
-            "note: {undated} of the {} matches have no time, so the history is smoothed by match number (times are used only when every match has one)",
-            matches.len()
+            "note: {undated} of the {} {} no time, so the history is smoothed by match number (times are used only when every match has one)",
+            count(matches.len() as u64, "match"),
+            if undated == 1 { "has" } else { "have" }
         );
     }
     let start = Instant::now();
@@ -220,9 +221,10 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     let (step, passes) = h.converge();
     let seconds = start.elapsed().as_secs_f64();
     eprintln!(
-        "smoothed {} matches of {} players in {passes} passes ({seconds:.2} s, last step {:.1e} in mean, {:.1e} in σ)",
-        matches.len(),
-        ids.len(),
+        "smoothed {} of {} in {} ({seconds:.2} s, last step {:.1e} in mean, {:.1e} in σ)",
+        count(matches.len() as u64, "match"),
+        count(ids.len() as u64, "player"),
+        count(passes as u64, "pass"),
         step.0,
         step.1
     );
@@ -290,6 +292,12 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
             for &p in &chosen {
                 for &(time, mu, sigma) in &curves[p] {
                     t.add_row([ids[p].clone(), when(time, dated), fixed(mu), fixed(sigma)]);
+                }
+            }
+            // Numbers right-aligned, so that signs and decimal points line up.
+            for i in 1..t.column_count() {
+                if let Some(c) = t.column_mut(i) {
+                    c.set_cell_alignment(CellAlignment::Right);
                 }
             }
             writeln!(out, "{t}")?;

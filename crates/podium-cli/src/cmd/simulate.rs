@@ -173,8 +173,8 @@ pub fn true_ratings(spec: &str, players: Option<usize>) -> anyhow::Result<Vec<f6
     }
     if list.len() < 2 {
         bail!(
-            "--true {spec:?} gives {} true rating(s); a simulation needs at least 2 players",
-            list.len()
+            "--true {spec:?} gives {}; a simulation needs at least 2 players",
+            count(list.len() as u64, "true rating")
         );
     }
     Ok(list)

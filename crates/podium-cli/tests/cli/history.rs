@@ -15,7 +15,7 @@ fn a_history_that_begins_without_times_is_smoothed_by_match_number_and_says_so()
     let out = run.ok().to_string();
     assert!(
         run.stderr.contains(
-            "note: 1 of the 2 matches have no time, so the history is smoothed by match number"
+            "note: 1 of the 2 matches has no time, so the history is smoothed by match number"
         ),
         "{}",
         run.stderr
@@ -267,4 +267,27 @@ fn the_plot_marks_a_curve_of_one_point_with_a_bar_of_its_band() {
     // The axis is one match wide, ticked at that match only.
     let texts = svg_texts(&svg);
     assert_eq!(texts[texts.len() - 4..], ["1", "a", "b", "c"], "{texts:?}");
+}
+
+#[test]
+fn the_history_table_right_aligns_numbers_and_counts_one_in_the_singular() {
+    let d = Dir::new("history_table");
+    let one = d.file("one.csv", "match,player,rank\nm1,a,1\nm1,b,2\nm1,c,3\n");
+    let run = podium(&["history", &one]);
+    assert_eq!(
+        run.ok(),
+        "┌────────────────────────────────┐\n\
+         │ player   time     mean       σ │\n\
+         ╞════════════════════════════════╡\n\
+         │ a           1    5.117   4.514 │\n\
+         │ b           1    0.000   4.082 │\n\
+         │ c           1   -5.117   4.514 │\n\
+         └────────────────────────────────┘\n"
+    );
+    assert!(
+        run.stderr
+            .starts_with("smoothed 1 match of 3 players in 1 pass ("),
+        "{}",
+        run.stderr
+    );
 }

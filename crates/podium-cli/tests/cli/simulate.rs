@@ -207,3 +207,14 @@ fn simulate_refuses_more_players_than_its_limit_before_running() {
         ["sme", "0"]
     );
 }
+
+#[test]
+fn simulate_says_one_true_rating_in_the_singular() {
+    let d = Dir::new("simulate_one_rating");
+    let one = d.file("one.txt", "1500 # alone\n");
+    let run = podium(&["simulate", "--true", &one]);
+    assert_eq!(
+        run.err().trim_end(),
+        format!("error: --true {one:?} gives 1 true rating; a simulation needs at least 2 players")
+    );
+}
