@@ -207,11 +207,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             ),
             _ => String::new(),
         };
+        let numbers = if matches.len() == 1 {
+            "the one match is number 1".to_string()
+        } else {
+            format!("the matches are numbered 1 to {}", matches.len())
+        };
         anyhow::bail!(
-            "{}{}: no match falls in this window, so none would be scored: the matches are numbered 1 to {}{dates}, and a window runs from --from up to, not including, --until",
+            "{}{}: no match falls in this window, so none would be scored: {numbers}{dates}, and a window runs from --from up to, not including, --until",
             args.from.as_deref().map(|f| format!("--from {f}")).unwrap_or_default(),
             args.until.as_deref().map(|u| format!("{}--until {u}", if args.from.is_some() { " " } else { "" })).unwrap_or_default(),
-            matches.len()
         );
     }
     let options = BacktestOptions {

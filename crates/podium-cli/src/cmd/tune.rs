@@ -11,7 +11,7 @@ use podium_eval::{BacktestResult, Metric, ParamSearch, Search, TuneError, TuneRe
 
 use crate::evaluation::{pct, worker_threads};
 use crate::ingest::{self, report_skipped, InputArgs};
-use crate::output::Format;
+use crate::output::{count, Format};
 
 /// Arguments of `podium tune`.
 #[derive(Debug, clap::Args)]
@@ -129,7 +129,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     report_skipped(&loaded.skipped);
     let matches = loaded.matches;
     let bar = crate::evaluation::progress(
-        &format!("tuning {} on {} matches", args.system, matches.len()),
+        &format!(
+            "tuning {} on {}",
+            args.system,
+            count(matches.len() as u64, "match")
+        ),
         None,
     );
     let report = tuning.run(&matches);
@@ -288,13 +292,12 @@ fn write_table(
     let chosen = r.chosen();
     writeln!(
         out,
-        "Tuned {} on matches 1..{} ({} candidates, by {}); held out: matches {}..{}",
+        "Tuned {} on {} ({}, by {}); held out: {}",
         tuning.system,
-        r.train_matches,
-        r.candidates.len(),
+        numbered(1, r.train_matches),
+        count(r.candidates.len() as u64, "candidate"),
         tuning.metric,
-        r.train_matches + 1,
-        r.train_matches + r.test_matches
+        numbered(r.train_matches + 1, r.train_matches + r.test_matches)
     )?;
     // The held-out figures of the metric searched on, with decimals enough to tell the
     // chosen one's from the defaults'.
@@ -344,7 +347,7 @@ fn write_table(
     }
     let line = |label: &str, t: &BacktestResult| {
         format!(
-            "{label}: pair accuracy {} %, log loss {}, {} warm pairs",
+            "{label}: pair accuracy {} %, log loss {}, {}",
             match (t.accuracy(), t.accuracy_se()) {
                 (Some(a), Some(se)) => format!("{} ± {}", pct(a), pct(se)),
                 (Some(a), None) => pct(a),
@@ -353,7 +356,7 @@ fn write_table(
             t.log_loss()
                 .map(|l| format!("{l:.4}"))
                 .unwrap_or_else(|| "–".into()),
-            t.warm_pairs()
+            count(t.warm_pairs(), "warm pair")
         )
     };
     if let Ok(t) = &chosen.train {
@@ -423,6 +426,15 @@ fn write_table(
     Ok(())
 }
 
+/// Matches `first` to `last` by number: `match 3`, or `matches 1..23`.
+fn numbered(first: usize, last: usize) -> String {
+    if first == last {
+        format!("match {first}")
+    } else {
+        format!("matches {first}..{last}")
+    }
+}
+
 /// The fewest decimals, from `least` up to 8, at which every two of `values` that differ
 /// read differently.
 fn decimals_to_tell_apart(values: &[f64], least: usize) -> usize {
@@ -440,7 +452,13 @@ fn decimals_to_tell_apart(values: &[f64], least: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::decimals_to_tell_apart;
+    use super::{decimals_to_tell_apart, numbered};
+
+    #[test]
+    fn a_part_of_one_match_is_named_in_the_singular() {
+        assert_eq!(numbered(2, 2), "match 2");
+        assert_eq!(numbered(1, 23), "matches 1..23");
+    }
 
     #[test]
     fn figures_get_decimals_enough_to_tell_different_ones_apart() {

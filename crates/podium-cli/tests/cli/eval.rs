@@ -819,6 +819,38 @@ fn backtest_scores_both_names_the_ranks_only_run_and_its_factors() {
     assert!((field(&both[2], "pair_accuracy") - 110.0 / 187.0).abs() < 1e-12);
 }
 
+/// One match, candidate or warm pair is named in the singular.
+#[test]
+fn tune_and_backtest_name_one_thing_in_the_singular() {
+    let d = Dir::new("tune-one");
+    let games = d.file(
+        "g.csv",
+        "match,player,rank\ng1,a,1\ng1,b,2\ng2,a,1\ng2,b,2\ng3,b,1\ng3,a,2\n",
+    );
+    let out = podium(&["tune", &games, "--system", "sme", "--param", "k=8"]);
+    let lines: Vec<&str> = out.ok().lines().collect();
+    assert_eq!(
+        lines[0],
+        "Tuned sme on matches 1..2 (1 candidate, by pair accuracy); held out: match 3"
+    );
+    assert_eq!(
+        lines[2],
+        "  training: pair accuracy 100.0 %, log loss –, 1 warm pair"
+    );
+    let one = d.file("one.csv", "match,player,rank\ng1,a,1\ng1,b,2\n");
+    let out = podium(&["tune", &one, "--system", "sme", "--param", "k=8"]);
+    assert_eq!(
+        out.err(),
+        "error: 1 match cannot be split into a training and a held-out part; need at least 2\n"
+    );
+    let out = podium(&["backtest", &one, "--from", "5"]);
+    assert_eq!(
+        out.err(),
+        "error: --from 5: no match falls in this window, so none would be scored: the one \
+         match is number 1, and a window runs from --from up to, not including, --until\n"
+    );
+}
+
 #[test]
 fn import_codeforces_orders_by_id_and_keeps_ties() {
     let d = Dir::new("cf");
