@@ -328,21 +328,20 @@ async fn create_league(
 
 /// A 409 when a league other than `except` is named `name` already, as the list of
 /// leagues would show it (around spaces and letter case aside): two rows of one name
-/// could not be told apart.
+/// could not be told apart. The store refuses such a name too (against requests made at
+/// once, here or on another server), with the same answer; this look at the leagues
+/// served also catches leagues of an older ledger that were named alike before names
+/// were unique there.
 fn name_taken(l: &Leagues, name: &str, except: Option<LeagueId>) -> Option<ApiError> {
-    let wanted = name.trim().to_lowercase();
+    let wanted = podium_store::name_key(name);
     let other = l
         .leagues()
         .into_iter()
-        .find(|info| Some(info.id) != except && info.name.trim().to_lowercase() == wanted)?;
-    Some(ApiError::new(
-        StatusCode::CONFLICT,
-        format!(
-            "a league named {} exists already (league {}): choose another name",
-            quote(&other.name),
-            other.id
-        ),
-    ))
+        .find(|info| Some(info.id) != except && podium_store::name_key(&info.name) == wanted)?;
+    Some(ApiError::from(StoreError::NameTaken {
+        name: other.name,
+        league: Some(other.id),
+    }))
 }
 
 async fn get_league(

@@ -74,7 +74,7 @@ impl From<StoreError> for ApiError {
             | StoreError::SeasonNotFound { .. } => StatusCode::NOT_FOUND,
             StoreError::Unauthorized => StatusCode::UNAUTHORIZED,
             StoreError::Forbidden { .. } => StatusCode::FORBIDDEN,
-            StoreError::Conflict { .. } => StatusCode::CONFLICT,
+            StoreError::Conflict { .. } | StoreError::NameTaken { .. } => StatusCode::CONFLICT,
             StoreError::NotReady { .. } => {
                 return ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()).retry_after(1)
             }

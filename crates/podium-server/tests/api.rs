@@ -2290,3 +2290,87 @@ async fn a_league_name_in_use_is_refused_naming_the_league_that_has_it() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
     assert_eq!(r.json()["name"], "friday boards");
 }
+
+/// Six requests at once for one league name: one league is created (201) and the
+/// others are refused naming it (409), on one server and on two servers sharing one
+/// PostgreSQL database. Each request runs on a thread of its own through its app.
+async fn one_league_of_a_name_at_once(apps: &[Router]) {
+    let names = ["srace", "SRACE", " srace", "sRace ", "srace", "Srace"];
+    let calls = names.iter().enumerate().map(|(k, name)| {
+        let app = apps[k % apps.len()].clone();
+        let body = json!({"name": name, "system": "sme"}).to_string();
+        tokio::spawn(
+            async move { call(&app, Method::POST, "/api/leagues", None, Some(&body)).await },
+        )
+    });
+    let mut replies = Vec::new();
+    for c in calls.collect::<Vec<_>>() {
+        replies.push(c.await.unwrap());
+    }
+    let created: Vec<&Reply> = replies
+        .iter()
+        .filter(|r| r.status == StatusCode::CREATED)
+        .collect();
+    assert_eq!(
+        created.len(),
+        1,
+        "{:?}",
+        replies.iter().map(|r| &r.text).collect::<Vec<_>>()
+    );
+    let league = &created[0].json()["league"];
+    let taken = format!(
+        "a league named {} exists already (league {}): choose another name",
+        league["name"], league["id"]
+    );
+    for r in replies.iter().filter(|r| r.status != StatusCode::CREATED) {
+        assert_eq!(r.status, StatusCode::CONFLICT, "{}", r.text);
+        assert_eq!(r.error(), taken);
+    }
+    for app in apps {
+        let r = call(app, Method::GET, "/api/leagues", None, None).await;
+        assert!(r.json().as_array().unwrap().len() <= 1, "{}", r.text);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_league_name_asked_for_at_once_is_given_once_on_sqlite() {
+    one_league_of_a_name_at_once(&[app()]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_league_name_asked_for_at_once_is_given_once_on_two_postgres_servers() {
+    let server = postgres_server();
+    let name = format!("podium_api_names_{}", std::process::id());
+    let (s, n) = (server.clone(), name.clone());
+    let url = tokio::task::spawn_blocking(move || podium_store::PgStore::create_database(&s, &n))
+        .await
+        .unwrap()
+        .unwrap();
+    let mut apps = Vec::new();
+    for _ in 0..2 {
+        let url = url.clone();
+        let leagues = tokio::task::spawn_blocking(move || {
+            Leagues::open_loaded(podium_server::open_store(&url).unwrap(), Options::default())
+                .unwrap()
+        })
+        .await
+        .unwrap();
+        apps.push(router(AppState::new(
+            leagues,
+            Limits::default(),
+            Access::Open,
+        )));
+    }
+    one_league_of_a_name_at_once(&apps).await;
+    tokio::task::spawn_blocking(move || {
+        drop(apps);
+        if let Ok(mut c) = server
+            .parse::<postgres::Config>()
+            .and_then(|c| c.connect(postgres::NoTls))
+        {
+            let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        }
+    })
+    .await
+    .unwrap();
+}

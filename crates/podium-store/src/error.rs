@@ -114,6 +114,16 @@ pub enum StoreError {
         /// What is wrong.
         message: String,
     },
+    /// A league name another league has, around spaces and letter case aside (the
+    /// store holds names unique so, against requests made at once and other servers).
+    #[error("a league named {} exists already{}: choose another name", quote(name), league.map(|l| format!(" (league {l})")).unwrap_or_default())]
+    NameTaken {
+        /// The other league's name, as it is stored (or the name asked for, when the
+        /// other league was renamed since).
+        name: String,
+        /// The other league (`None` when it was renamed since).
+        league: Option<i64>,
+    },
     /// The database cannot be written to (a read-only file, a read-only server).
     #[error("the database {what} is read-only: {reason}")]
     ReadOnly {

@@ -169,6 +169,14 @@ fn check_name(name: &str) -> Result<String, StoreError> {
     Ok(name.to_string())
 }
 
+/// What makes two league names the same name: the name around spaces and letter case
+/// aside (`" Thursday "` and `"thursday"` are one name). The store refuses a league
+/// whose name has the key of another's ([`StoreError::NameTaken`]).
+#[must_use]
+pub fn name_key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
 fn check_key(key: &str) -> Result<(), StoreError> {
     if !podium::model::check_id(key) {
         return Err(StoreError::InvalidMatch {

@@ -71,7 +71,9 @@ pub use derived::{
     replay, replay_seasons, Archived, Base, Checkpoints, Derived, Saveable, Seasons, Spliced, Tail,
 };
 pub use error::{quote, StoreError, QUOTE_CHARS};
-pub use leagues::{replay_observed, Leagues, Options, Reply, FIRST_SEASON, MAX_SEASON_NAME};
+pub use leagues::{
+    name_key, replay_observed, Leagues, Options, Reply, FIRST_SEASON, MAX_SEASON_NAME,
+};
 pub use sqlite::{Durability, SqliteStore};
 pub use token::{hash_token, new_token};
 pub use types::{

@@ -28,6 +28,7 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::{Client, Config, IsolationLevel, NoTls, Row};
 
 use crate::error::StoreError;
+use crate::leagues::name_key;
 use crate::rows::{
     body, change_log, config_text, league_text, old_league_text, parse_config, reset_text,
     season_row, season_text, to_entry,
@@ -114,6 +115,12 @@ ALTER TABLE snapshots ALTER COLUMN packed SET STORAGE EXTERNAL;",
     // whole at the next start, as with none), and the JSON column with it.
     "DELETE FROM snapshots WHERE packed IS NULL;
 ALTER TABLE snapshots DROP COLUMN data;",
+    // Each league's name as compared with others' (`name_key`), unique, so that two
+    // requests at once — on this server or two — cannot both take a name. NULL in the
+    // rows of an older ledger until `fill_name_keys` sets it: a row whose key another row
+    // already holds (two leagues named alike before names were unique) keeps NULL.
+    "ALTER TABLE leagues ADD COLUMN name_key TEXT;
+CREATE UNIQUE INDEX leagues_by_name_key ON leagues (name_key);",
 ];
 
 /// The first key of podium's advisory locks (the second is the league, or 0 for the
@@ -335,6 +342,7 @@ fn migrate(c: &mut Client) -> Result<(), StoreError> {
     for sql in &MIGRATIONS[version..] {
         tx.batch_execute(sql)?;
     }
+    fill_name_keys(&mut tx)?;
     tx.execute("DELETE FROM podium_schema", &[])?;
     tx.execute(
         "INSERT INTO podium_schema (version) VALUES ($1)",
@@ -342,6 +350,53 @@ fn migrate(c: &mut Client) -> Result<(), StoreError> {
     )?;
     tx.commit()?;
     Ok(())
+}
+
+/// Gives each league without a name key (rows of an older ledger) its key, oldest
+/// first, unless another league holds that key already: leagues named alike before
+/// names were unique are left as they are, and only new duplicates are refused.
+fn fill_name_keys(tx: &mut postgres::Transaction<'_>) -> Result<(), StoreError> {
+    let rows = tx.query(
+        "SELECT id, name FROM leagues WHERE name_key IS NULL ORDER BY id",
+        &[],
+    )?;
+    for r in rows {
+        let (id, name): (i64, String) = (r.get(0), r.get(1));
+        tx.execute(
+            "UPDATE leagues SET name_key = $2 WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM leagues WHERE name_key = $2)",
+            &[&id, &name_key(&name)],
+        )?;
+    }
+    Ok(())
+}
+
+/// The unique index on league name keys.
+const NAME_KEY_INDEX: &str = "leagues_by_name_key";
+
+/// Whether PostgreSQL refused a write for a league name key that another league holds.
+fn name_key_taken(e: &postgres::Error) -> bool {
+    e.as_db_error().is_some_and(|d| {
+        *d.code() == postgres::error::SqlState::UNIQUE_VIOLATION
+            && d.constraint() == Some(NAME_KEY_INDEX)
+    })
+}
+
+/// The refusal of `name` because another league holds its key.
+fn name_taken(c: &mut Client, name: &str) -> Result<StoreError, StoreError> {
+    let holder = c.query_opt(
+        "SELECT id, name FROM leagues WHERE name_key = $1",
+        &[&name_key(name)],
+    )?;
+    Ok(match holder {
+        Some(r) => StoreError::NameTaken {
+            name: r.get(1),
+            league: Some(r.get(0)),
+        },
+        None => StoreError::NameTaken {
+            name: name.to_string(),
+            league: None,
+        },
+    })
 }
 
 const LEAGUE_COLUMNS: &str = "id, name, system, config, token_hash, last_seq, last_change";
@@ -458,14 +513,19 @@ impl Store for PgStore {
         token_hash: &str,
     ) -> Result<LeagueRow, StoreError> {
         let config = config_text(config);
+        let key = name_key(name);
         self.with(|c| {
-            let r = c.query_one(
+            let inserted = c.query_one(
                 &format!(
-                    "WITH new AS (INSERT INTO leagues (name, system, config, token_hash) VALUES ($1, $2, $3, $4) RETURNING {LEAGUE_COLUMNS})
+                    "WITH new AS (INSERT INTO leagues (name, system, config, token_hash, name_key) VALUES ($1, $2, $3, $4, $5) RETURNING {LEAGUE_COLUMNS})
                      SELECT new.*, pg_notify('{CHANNEL}', new.id::text) FROM new"
                 ),
-                &[&name, &system, &config, &token_hash],
-            )?;
+                &[&name, &system, &config, &token_hash, &key],
+            );
+            let r = match inserted {
+                Err(e) if name_key_taken(&e) => return Err(name_taken(c, name)?),
+                other => other?,
+            };
             league_row(&r)
         })
     }
@@ -900,19 +960,35 @@ impl Writer for PgWriter<'_> {
         let config_text = config_text(config);
         let (n, s) = (name.to_string(), system.to_string());
         let c = config_text.clone();
-        self.change(
+        let key = name_key(name);
+        let mut taken = false;
+        let changed = self.change(
             |tx| {
-                tx.execute(
-                    "UPDATE leagues SET name = $2, system = $3, config = $4 WHERE id = $1",
-                    &[&league, &n, &s, &c],
-                )?;
-                Ok(())
+                // The key follows a new name only: a league of an older ledger named
+                // like another keeps its NULL key while it keeps its name.
+                let updated = tx.execute(
+                    "UPDATE leagues SET name = $2, system = $3, config = $4,
+                     name_key = CASE WHEN name = $2 THEN name_key ELSE $5 END WHERE id = $1",
+                    &[&league, &n, &s, &c, &key],
+                );
+                match updated {
+                    Err(e) if name_key_taken(&e) => {
+                        taken = true;
+                        Err(e.into())
+                    }
+                    other => other.map(drop).map_err(StoreError::from),
+                }
             },
             None,
             "configure",
             Some(old_league_text(old)),
             Some(league_text(name, system, config)),
-        )
+        );
+        match changed {
+            // The transaction is rolled back: who holds the name is read after it.
+            Err(_) if taken => Err(name_taken(self.client(), name)?),
+            other => other,
+        }
     }
 }
 

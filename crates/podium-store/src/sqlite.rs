@@ -23,6 +23,7 @@ use rusqlite::{
 };
 
 use crate::error::StoreError;
+use crate::leagues::name_key;
 use crate::rows::{
     body, change_log, config_text, league_text, old_league_text, parse_config, reset_text,
     season_row, season_text, to_entry,
@@ -125,6 +126,12 @@ CREATE TABLE snapshots (
     // whole at the next start, as with none), and the JSON column with it.
     "DELETE FROM snapshots WHERE packed IS NULL;
 ALTER TABLE snapshots DROP COLUMN data;",
+    // Each league's name as compared with others' (`name_key`), unique, so that two
+    // requests at once cannot both take a name. NULL in the rows of an older ledger
+    // until `fill_name_keys` sets it: a row whose key another row already holds (two
+    // leagues named alike before names were unique) keeps NULL and its name.
+    "ALTER TABLE leagues ADD COLUMN name_key TEXT;
+CREATE UNIQUE INDEX leagues_by_name_key ON leagues (name_key);",
 ];
 
 /// A store in one SQLite file.
@@ -175,10 +182,12 @@ impl SqliteStore {
             },
         )?;
         configure(&conn)?;
-        migrate(&mut conn).map_err(|e| match e {
-            StoreError::Sqlite(e) => read_only(e, &what()),
-            e => e,
-        })?;
+        migrate(&mut conn)
+            .and_then(|()| fill_name_keys(&mut conn))
+            .map_err(|e| match e {
+                StoreError::Sqlite(e) => read_only(e, &what()),
+                e => e,
+            })?;
         probe_write(&mut conn).map_err(|e| read_only(e, &what()))?;
         Ok(SqliteStore {
             path,
@@ -290,6 +299,52 @@ fn probe_write(conn: &mut Connection) -> Result<(), rusqlite::Error> {
         [],
     )?;
     tx.rollback()
+}
+
+/// Gives each league without a name key (rows of an older ledger) its key, oldest
+/// first, unless another league holds that key already: leagues named alike before
+/// names were unique are left as they are, and only new duplicates are refused.
+fn fill_name_keys(conn: &mut Connection) -> Result<(), StoreError> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let rows: Vec<(i64, String)> = tx
+        .prepare("SELECT id, name FROM leagues WHERE name_key IS NULL ORDER BY id")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    if rows.is_empty() {
+        return Ok(());
+    }
+    for (id, name) in rows {
+        tx.execute(
+            "UPDATE leagues SET name_key = ?2 WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM leagues WHERE name_key = ?2)",
+            params![id, name_key(&name)],
+        )?;
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// Whether SQLite refused a write for a league name key that another league holds.
+fn name_key_taken(e: &rusqlite::Error) -> bool {
+    matches!(e, rusqlite::Error::SqliteFailure(f, Some(message))
+        if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE && message.contains("name_key"))
+}
+
+/// The refusal of `name` because another league holds its key.
+fn name_taken(conn: &Connection, name: &str) -> Result<StoreError, StoreError> {
+    let holder: Option<(i64, String)> = conn
+        .prepare_cached("SELECT id, name FROM leagues WHERE name_key = ?1")?
+        .query_row([name_key(name)], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    Ok(match holder {
+        Some((league, name)) => StoreError::NameTaken {
+            name,
+            league: Some(league),
+        },
+        None => StoreError::NameTaken {
+            name: name.to_string(),
+            league: None,
+        },
+    })
 }
 
 fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
@@ -452,10 +507,15 @@ impl Store for SqliteStore {
     ) -> Result<LeagueRow, StoreError> {
         let config_text = config_text(config);
         let conn = self.write();
-        conn.prepare_cached(
-            "INSERT INTO leagues (name, system, config, token_hash) VALUES (?1, ?2, ?3, ?4)",
-        )?
-        .execute(params![name, system, config_text, token_hash])?;
+        let inserted = conn
+            .prepare_cached(
+                "INSERT INTO leagues (name, system, config, token_hash, name_key) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![name, system, config_text, token_hash, name_key(name)]);
+        match inserted {
+            Err(e) if name_key_taken(&e) => return Err(name_taken(&conn, name)?),
+            other => other?,
+        };
         let id = conn.last_insert_rowid();
         require_row(&conn, id)
     }
@@ -818,10 +878,24 @@ impl Writer for SqliteWriter<'_> {
         let league = self.league;
         self.commit(
             |tx| {
-                tx.prepare_cached(
-                    "UPDATE leagues SET name = ?2, system = ?3, config = ?4 WHERE id = ?1",
-                )?
-                .execute(params![league, name, system, config_text(config)])?;
+                // The key follows a new name only: a league of an older ledger named
+                // like another keeps its NULL key while it keeps its name.
+                let updated = tx
+                    .prepare_cached(
+                        "UPDATE leagues SET name = ?2, system = ?3, config = ?4,
+                         name_key = CASE WHEN name = ?2 THEN name_key ELSE ?5 END WHERE id = ?1",
+                    )?
+                    .execute(params![
+                        league,
+                        name,
+                        system,
+                        config_text(config),
+                        name_key(name)
+                    ]);
+                match updated {
+                    Err(e) if name_key_taken(&e) => return Err(name_taken(tx, name)?),
+                    other => other?,
+                };
                 self.log(
                     tx,
                     None,

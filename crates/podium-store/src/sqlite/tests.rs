@@ -1099,7 +1099,151 @@ on_both_backends!(
     two_servers_on_one_store_follow_each_other,
     the_ledger_survives_reopening,
     a_league_made_here_is_served_at_once_though_the_follower_saw_it_first,
+    league_names_are_unique_in_the_store,
 );
+
+fn named(leagues: &Leagues, name: &str) -> Result<LeagueId, StoreError> {
+    leagues
+        .create_league(&NewLeague {
+            name: name.into(),
+            system: "sme".into(),
+            config: podium::Settings::new(),
+        })
+        .map(|(info, _)| info.id)
+}
+
+/// League names are unique in the store around spaces and letter case aside, even for
+/// leagues created at the same moment by several threads of two servers, none of which
+/// has seen the others' league: one is created, the others are refused naming it.
+fn league_names_are_unique_in_the_store(b: Backend) {
+    let (scratch, a) = temp(b);
+    // A second server: on PostgreSQL a store of its own on the same database.
+    let second = match b {
+        Backend::Sqlite => scratch.store.clone(),
+        Backend::Postgres => (scratch.reopen)(),
+    };
+    let other = open(&second);
+    let names = [
+        "race", " Race", "RACE ", "rAce", "race", "Race", "race  ", "RACE",
+    ];
+    let barrier = std::sync::Barrier::new(names.len());
+    let results: Vec<Result<LeagueId, StoreError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = names
+            .iter()
+            .enumerate()
+            .map(|(k, name)| {
+                let (leagues, barrier) = (if k % 2 == 0 { &a } else { &other }, &barrier);
+                s.spawn(move || {
+                    barrier.wait();
+                    named(leagues, name)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let made: Vec<LeagueId> = results
+        .iter()
+        .filter_map(|r| r.as_ref().ok().copied())
+        .collect();
+    assert_eq!(made.len(), 1, "{results:?}");
+    let winner = made[0];
+    let stored = scratch.store.league_row(winner).unwrap().unwrap().name;
+    for r in &results {
+        match r {
+            Ok(id) => assert_eq!(*id, winner),
+            Err(StoreError::NameTaken { name, league }) => {
+                assert_eq!((name.as_str(), *league), (stored.as_str(), Some(winner)));
+                assert_eq!(
+                    r.as_ref().unwrap_err().to_string(),
+                    format!("a league named {stored:?} exists already (league {winner}): choose another name")
+                );
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(scratch.store.league_rows().unwrap().len(), 1);
+    // A rename to the name is refused the same way and changes nothing; a league may
+    // take its own name in other letter case.
+    let cup = named(&other, "cup").unwrap();
+    let e = other
+        .configure(cup, Some(" RACE ".into()), None, None)
+        .unwrap_err();
+    assert!(
+        matches!(e, StoreError::NameTaken { league: Some(l), .. } if l == winner),
+        "{e}"
+    );
+    assert_eq!(scratch.store.league_row(cup).unwrap().unwrap().name, "cup");
+    assert_eq!(other.league(cup).unwrap().name, "cup");
+    other
+        .configure(cup, Some("CUP".into()), None, None)
+        .unwrap();
+    assert_eq!(scratch.store.league_row(cup).unwrap().unwrap().name, "CUP");
+    // The name given up is free again.
+    a.refresh(winner).unwrap();
+    a.configure(winner, Some("final".into()), None, None)
+        .unwrap();
+    named(&other, "Race").unwrap();
+}
+
+/// A ledger from before league names were unique may hold two leagues named alike: it
+/// opens, the first of them keeps the name (a new league of that name is refused naming
+/// it), and the other is left as it is and may still be reconfigured.
+#[test]
+fn an_older_ledger_with_two_leagues_named_alike_opens() {
+    let dir = std::env::temp_dir().join(format!("podium-store-v6-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ledger.db");
+    {
+        let mut conn = Connection::open(&path).unwrap();
+        let tx = conn.transaction().unwrap();
+        for sql in &MIGRATIONS[..MIGRATIONS.len() - 1] {
+            tx.execute_batch(sql).unwrap();
+        }
+        tx.pragma_update(None, "user_version", MIGRATIONS.len() - 1)
+            .unwrap();
+        for (id, name) in [(1, "Twice"), (2, "twice "), (3, "once")] {
+            tx.execute(
+                "INSERT INTO leagues (id, name, system, config, token_hash) VALUES (?1, ?2, 'elo', '[]', ?1)",
+                params![id, name],
+            )
+            .unwrap();
+        }
+        tx.commit().unwrap();
+    }
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&path).unwrap());
+    let leagues = open(&store);
+    assert_eq!(leagues.leagues().len(), 3);
+    let e = named(&leagues, "TWICE").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "a league named \"Twice\" exists already (league 1): choose another name"
+    );
+    // The second keeps its name through a change of system.
+    let info = leagues
+        .configure(2, None, Some("sme".into()), None)
+        .unwrap();
+    assert_eq!(
+        (info.name.as_str(), info.system.as_str()),
+        ("twice ", "sme")
+    );
+    let e = leagues
+        .configure(3, Some("twice".into()), None, None)
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            StoreError::NameTaken {
+                league: Some(1),
+                ..
+            }
+        ),
+        "{e}"
+    );
+    drop(leagues);
+    drop(store);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
 
 /// A league made by this server is served at once, even when the follower found its
 /// row first (the store tells of a new row before the league is added here) and took
