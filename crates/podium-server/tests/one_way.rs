@@ -201,9 +201,23 @@ fn options() -> Options {
     }
 }
 
+/// The store on the file, once the server before lets it go: a thread of that server
+/// saving a league's ratings may hold the store for a moment after its last answer,
+/// and one store at a time may be open on a file.
+fn store(path: &std::path::Path) -> Arc<SqliteStore> {
+    for _ in 0..1_000 {
+        match SqliteStore::open(path) {
+            Err(podium_store::StoreError::InUse { .. }) => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            opened => return Arc::new(opened.unwrap()),
+        }
+    }
+    panic!("{} stayed in use", path.display());
+}
+
 fn app(path: &std::path::Path) -> (Router, Arc<Leagues>) {
-    let leagues =
-        Leagues::open_loaded(Arc::new(SqliteStore::open(path).unwrap()), options()).unwrap();
+    let leagues = Leagues::open_loaded(store(path), options()).unwrap();
     let app = router(AppState::new(
         leagues.clone(),
         Limits::default(),
@@ -214,7 +228,7 @@ fn app(path: &std::path::Path) -> (Router, Arc<Leagues>) {
 
 /// A server started on the file, its leagues not loaded yet.
 fn started(path: &std::path::Path) -> (Router, Arc<Leagues>) {
-    let leagues = Leagues::open(Arc::new(SqliteStore::open(path).unwrap()), options()).unwrap();
+    let leagues = Leagues::open(store(path), options()).unwrap();
     let app = router(AppState::new(
         leagues.clone(),
         Limits::default(),
@@ -341,9 +355,10 @@ async fn every_path(system: &str, games: &[Game], dir: &std::path::Path) {
             );
         }
     }
-    // The ledger read back by a new server on the same file: rated whole.
-    drop(server);
-    let (again, _) = app(&path);
+    // The ledger read back by a new server on the same file: rated whole. (One
+    // process serves a file: the first server is gone before.)
+    drop((server, leagues));
+    let (again, leagues) = app(&path);
     assert_eq!(
         served_board(&again, one).await,
         want,

@@ -132,6 +132,15 @@ pub enum StoreError {
         /// How it was found out.
         reason: String,
     },
+    /// A SQLite file that another process serves already (it holds the lock file beside
+    /// the database).
+    #[error("the SQLite file {what} is served by another process already (it holds the lock on {lock}); one process serves a SQLite file: stop the other, or keep the ledger in PostgreSQL (--db postgres://…) to run several servers")]
+    InUse {
+        /// Which database.
+        what: String,
+        /// The lock file.
+        lock: String,
+    },
     /// The SQLite database failed.
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),
@@ -216,6 +225,7 @@ impl StoreError {
                 | StoreError::Postgres(_)
                 | StoreError::Unavailable { .. }
                 | StoreError::ReadOnly { .. }
+                | StoreError::InUse { .. }
                 | StoreError::Corrupt { .. }
                 | StoreError::NotReady { .. }
         )

@@ -2380,7 +2380,8 @@ mod tests {
             leagues.append(id, sub).unwrap();
         }
         // Another server on the same ledger.
-        let other_store: Arc<dyn Store> = Arc::new(SqliteStore::open(flaky.inner.path()).unwrap());
+        let other_store: Arc<dyn Store> =
+            Arc::new(SqliteStore::open_shared(flaky.inner.path()).unwrap());
         let other = Leagues::open_loaded(other_store, Options::default()).unwrap();
         other
             .append(id, game("elsewhere", &[("cy", 1), ("ann", 2)]))

@@ -10,7 +10,11 @@
 //! One connection writes (behind a lock; each write is one short transaction, rating is
 //! done outside it); readers take connections of their own from a small pool, and in WAL
 //! mode they read while the writer writes. One process serves a file: several processes
-//! on one ledger need the PostgreSQL backend.
+//! on one ledger need the PostgreSQL backend. So an open store holds an exclusive lock on
+//! a file beside the database (`games.db.lock` for `games.db`), and a second open of the
+//! same file, by this process or another, is refused ([`StoreError::InUse`]) until the
+//! first store is dropped or its process ends (the system lets the lock go with the
+//! process, however it ends).
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -145,6 +149,8 @@ pub struct SqliteStore {
     unlocked: Condvar,
     /// Removed with its directory on drop (a temporary store).
     temporary: bool,
+    /// The lock file, locked while the store is open (none for an in-memory database).
+    _lock: Option<std::fs::File>,
 }
 
 impl SqliteStore {
@@ -162,7 +168,18 @@ impl SqliteStore {
     /// # Errors
     /// As [`SqliteStore::open`].
     pub fn open_with(path: impl AsRef<Path>, durability: Durability) -> Result<Self, StoreError> {
-        let path = path.as_ref().to_path_buf();
+        Self::open_locked(path.as_ref(), durability, true)
+    }
+
+    /// Opens the store at `path` beside another store open on it, without its lock: for
+    /// tests that read a ledger again while the store that wrote it is still open.
+    #[cfg(test)]
+    pub(crate) fn open_shared(path: impl AsRef<Path>) -> Result<Self, StoreError> {
+        Self::open_locked(path.as_ref(), Durability::Full, false)
+    }
+
+    fn open_locked(path: &Path, durability: Durability, locked: bool) -> Result<Self, StoreError> {
+        let path = path.to_path_buf();
         let mut conn = Connection::open(&path)?;
         let what = || path.display().to_string();
         if conn.is_readonly(DatabaseName::Main)? {
@@ -171,6 +188,12 @@ impl SqliteStore {
                 reason: "SQLite opened it read-only (check the file's permissions)".into(),
             });
         }
+        // Before the first write: a second server on the file writes nothing.
+        let lock = if locked {
+            lock_file(&conn, &what())?
+        } else {
+            None
+        };
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(|e| read_only(e, &what()))?;
         conn.pragma_update(
@@ -196,6 +219,7 @@ impl SqliteStore {
             locked: Mutex::new(HashSet::new()),
             unlocked: Condvar::new(),
             temporary: false,
+            _lock: lock,
         })
     }
 
@@ -262,11 +286,63 @@ const READERS_KEPT: usize = 8;
 impl Drop for SqliteStore {
     fn drop(&mut self) {
         if self.temporary {
+            // The lock goes with the directory.
+            self._lock = None;
             if let Some(dir) = self.path.parent() {
                 let _ = std::fs::remove_dir_all(dir);
             }
         }
     }
+}
+
+/// Takes the exclusive lock on the file beside the database that `conn` opened
+/// (`NAME.lock`), creating it if needed: held while the returned file is open, and let go
+/// by the system when the process ends. `None` for a database without a file.
+fn lock_file(conn: &Connection, what: &str) -> Result<Option<std::fs::File>, StoreError> {
+    let Some(db) = conn.path().filter(|p| !p.is_empty()) else {
+        return Ok(None);
+    };
+    let lock = PathBuf::from(format!("{db}.lock"));
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock)
+        .map_err(|e| StoreError::ReadOnly {
+            what: what.to_string(),
+            reason: format!(
+                "its lock file {} cannot be made: {e} (check the permissions of the database's directory)",
+                lock.display()
+            ),
+        })?;
+    match try_lock(&file) {
+        Ok(true) => Ok(Some(file)),
+        Ok(false) => Err(StoreError::InUse {
+            what: what.to_string(),
+            lock: lock.display().to_string(),
+        }),
+        Err(e) => Err(StoreError::ReadOnly {
+            what: what.to_string(),
+            reason: format!("its lock file {} cannot be locked: {e}", lock.display()),
+        }),
+    }
+}
+
+/// Takes an exclusive `flock` on `file` without waiting: whether it was free.
+#[cfg(unix)]
+fn try_lock(file: &std::fs::File) -> std::io::Result<bool> {
+    use rustix::fs::{flock, FlockOperation};
+    match flock(file, FlockOperation::NonBlockingLockExclusive) {
+        Ok(()) => Ok(true),
+        Err(e) if e == rustix::io::Errno::WOULDBLOCK => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Elsewhere than on Unix no lock is taken: one process per file is the operator's care.
+#[cfg(not(unix))]
+fn try_lock(_: &std::fs::File) -> std::io::Result<bool> {
+    Ok(true)
 }
 
 fn configure(conn: &Connection) -> Result<(), StoreError> {

@@ -1401,3 +1401,35 @@ fn a_postgres_restart_under_load_answers_503_never_500() {
         MATCHES
     );
 }
+
+/// One process serves a SQLite file: a second server on it is refused at start, naming
+/// the file and its lock, and the first goes on serving; once the first has stopped, a
+/// server starts on the file again.
+#[test]
+fn a_second_server_on_one_sqlite_file_is_refused() {
+    let _load = shared();
+    let dir = Dir::new("serve-twice");
+    let db = dir.path("twice.db");
+    let (server, _) = start_with(&["--db", &db]);
+    let err = podium(&["serve", "--db", &db, "--addr", "127.0.0.1:0"])
+        .err()
+        .to_string();
+    assert!(
+        err.contains(&format!(
+            "the SQLite file {db} is served by another process already (it holds the lock on {db}.lock)"
+        )),
+        "{err}"
+    );
+    create_league(&server.base, "sme");
+    drop(server);
+    let (again, _) = start_with(&["--db", &db]);
+    let list = get(&format!("{}/api/leagues", again.base));
+    assert_eq!(
+        serde_json::from_str::<Value>(&list)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}

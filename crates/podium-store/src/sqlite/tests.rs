@@ -66,7 +66,9 @@ impl Backend {
                 let path = store.path().to_path_buf();
                 Scratch {
                     store: Arc::new(store),
-                    reopen: Box::new(move || Arc::new(SqliteStore::open(&path).unwrap())),
+                    // The store that wrote it may still be open: a second store on the file
+                    // is refused by its lock, which the tests of reading again leave aside.
+                    reopen: Box::new(move || Arc::new(SqliteStore::open_shared(&path).unwrap())),
                     database: None,
                 }
             }
@@ -141,10 +143,12 @@ fn temp(b: Backend) -> (Scratch, Arc<Leagues>) {
     (scratch, leagues)
 }
 
+/// A new league of `system`, under a name of its own (names are unique in a store).
 fn league(leagues: &Leagues, system: &str) -> (LeagueId, String) {
+    static N: AtomicUsize = AtomicUsize::new(0);
     let (info, token) = leagues
         .create_league(&NewLeague {
-            name: "test".into(),
+            name: format!("test {}", N.fetch_add(1, Ordering::Relaxed)),
             system: system.into(),
             config: podium::Settings::new(),
         })
@@ -731,11 +735,11 @@ fn opening_an_older_ledger_drops_saved_ratings_that_are_not_packed() {
     {
         let mut conn = Connection::open(&path).unwrap();
         let tx = conn.transaction().unwrap();
-        for sql in &MIGRATIONS[..MIGRATIONS.len() - 1] {
+        // The schema before the migration that drops saved ratings not packed.
+        for sql in &MIGRATIONS[..5] {
             tx.execute_batch(sql).unwrap();
         }
-        tx.pragma_update(None, "user_version", MIGRATIONS.len() - 1)
-            .unwrap();
+        tx.pragma_update(None, "user_version", 5).unwrap();
         for (league, packed) in [(1, None), (2, Some(b"podmpz01".to_vec()))] {
             tx.execute(
                 "INSERT INTO leagues (id, name, system, config, token_hash) VALUES (?1, ?1, 'elo', '{}', ?1)",
@@ -790,6 +794,29 @@ fn a_read_only_postgres_database_is_refused_at_open() {
         e.to_string().contains("read-only") && e.to_string().contains(&name),
         "{e}"
     );
+}
+
+/// One process serves a SQLite file: a second open of it, while the first store is open,
+/// is refused naming the file and its lock; once the first is dropped, it opens.
+#[test]
+fn a_file_open_already_is_refused_until_its_store_is_dropped() {
+    let dir = std::env::temp_dir().join(format!("podium-store-lock-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("games.db");
+    let first = SqliteStore::open(&path).unwrap();
+    let e = SqliteStore::open(&path).unwrap_err();
+    assert!(matches!(e, StoreError::InUse { .. }), "{e}");
+    let db = path.display();
+    assert_eq!(
+        e.to_string(),
+        format!("the SQLite file {db} is served by another process already (it holds the lock on {db}.lock); one process serves a SQLite file: stop the other, or keep the ledger in PostgreSQL (--db postgres://…) to run several servers")
+    );
+    drop(first);
+    let again = SqliteStore::open(&path).unwrap();
+    again.ping().unwrap();
+    drop(again);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A file SQLite can only read is refused at open with a clear error, not at the first
@@ -1197,11 +1224,11 @@ fn an_older_ledger_with_two_leagues_named_alike_opens() {
     {
         let mut conn = Connection::open(&path).unwrap();
         let tx = conn.transaction().unwrap();
-        for sql in &MIGRATIONS[..MIGRATIONS.len() - 1] {
+        // The schema before the migration that keeps names unique.
+        for sql in &MIGRATIONS[..6] {
             tx.execute_batch(sql).unwrap();
         }
-        tx.pragma_update(None, "user_version", MIGRATIONS.len() - 1)
-            .unwrap();
+        tx.pragma_update(None, "user_version", 6).unwrap();
         for (id, name) in [(1, "Twice"), (2, "twice "), (3, "once")] {
             tx.execute(
                 "INSERT INTO leagues (id, name, system, config, token_hash) VALUES (?1, ?2, 'elo', '[]', ?1)",
