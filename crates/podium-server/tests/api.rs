@@ -2374,3 +2374,51 @@ async fn a_league_name_asked_for_at_once_is_given_once_on_two_postgres_servers()
     .await
     .unwrap();
 }
+
+/// A correction without `time` of a dated match is refused like a new undated match
+/// (422), while the league has other dated matches: the match keeps its date and place.
+#[tokio::test]
+async fn a_correction_without_a_date_in_a_dated_league_is_refused() {
+    let app = app();
+    let (id, token) = create(&app, json!({"name": "Dated", "system": "sme"})).await;
+    let url = format!("/api/leagues/{id}/matches");
+    for (key, date) in [("a", "2024-05-01"), ("b", "2024-05-02")] {
+        let body = json!({"id": key, "time": date, "results": [
+            {"player": "ann", "rank": 1}, {"player": "bo", "rank": 2}]});
+        let r = call(
+            &app,
+            Method::POST,
+            &url,
+            Some(&token),
+            Some(&body.to_string()),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    }
+    let r = call(
+        &app,
+        Method::POST,
+        &url,
+        Some(&token),
+        Some(&game("c", &[("ann", 1), ("bo", 2)])),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    let body = json!({"results": [{"player": "bo", "rank": 1}, {"player": "ann", "rank": 2}]});
+    let r = call(
+        &app,
+        Method::PUT,
+        &format!("{url}/b"),
+        Some(&token),
+        Some(&body.to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(
+        r.error(),
+        r#"match "b" is dated, but the correction has no date while the league has other dated matches: give it a date (a league may start without dates, but once it has a dated match a dated match keeps a date)"#
+    );
+    let r = call(&app, Method::GET, &format!("{url}/b"), None, None).await;
+    assert_eq!(r.json()["result"]["time"], "2024-05-02");
+    assert_eq!(r.json()["result"]["results"][0]["player"], "ann");
+}

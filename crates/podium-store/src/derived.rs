@@ -1018,6 +1018,19 @@ impl Derived {
         self.rated.last().map(|r| r.time.is_some())
     }
 
+    /// Whether a rated match other than `key` has a time (dated matches are rated after
+    /// undated ones, so it is one of the last two).
+    #[must_use]
+    pub fn dated_besides(&self, key: &str) -> bool {
+        let own = self.by_key.get(key).copied();
+        self.rated
+            .iter()
+            .enumerate()
+            .rev()
+            .take(2)
+            .any(|(i, r)| Some(i) != own && r.time.is_some())
+    }
+
     /// Where the last rated match stands.
     #[must_use]
     pub fn last_position(&self) -> Option<Position> {

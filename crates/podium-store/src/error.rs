@@ -108,6 +108,13 @@ pub enum StoreError {
         /// Whether this match has a time.
         has_time: bool,
     },
+    /// A correction without a time of a dated match, in a league with other dated
+    /// matches: it would take the match's date away and rate it before all of them.
+    #[error("match {} is dated, but the correction has no date while the league has other dated matches: give it a date (a league may start without dates, but once it has a dated match a dated match keeps a date)", quote(key))]
+    DateRemoved {
+        /// The match id.
+        key: String,
+    },
     /// A league that cannot be created as asked (empty name).
     #[error("invalid league: {message}")]
     InvalidLeague {

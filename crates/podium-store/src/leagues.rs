@@ -1819,6 +1819,13 @@ impl Leagues {
         let key = old.key.as_str();
         let (new, game) = prepare(sub, key, old.seq)?;
         let was = self.read_slot(slot, |d| {
+            // As a new match must be dated once the league has dated matches, a dated
+            // one keeps a date (an undated match of the league's start may stay so).
+            if new.time.is_none() && old.time.is_some() && d.dated_besides(key) {
+                return Err(StoreError::DateRemoved {
+                    key: key.to_string(),
+                });
+            }
             if !allow_new_players {
                 // Known: has a rated match, or is in the match being corrected.
                 let known = |p: &str| d.knows(p) || old.json.results.iter().any(|r| r.player == p);

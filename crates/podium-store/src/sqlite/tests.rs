@@ -689,6 +689,52 @@ fn a_league_that_began_without_dates_takes_dated_games(b: Backend) {
     assert_eq!(s.ledger(id).unwrap().len(), 4);
 }
 
+/// A correction without a date of a dated match is refused while the league has other
+/// dated matches (it would be rated before them all), as an undated new match is; an
+/// undated match of the league's start may be corrected without a date, and the only
+/// dated match may lose its date.
+fn a_correction_keeps_a_dated_match_dated(b: Backend) {
+    let (_scratch, s) = temp(b);
+    let (id, _) = league(&s, "sme");
+    s.append(id, sub(Some("early"), &[("ann", 1), ("bo", 2)]))
+        .unwrap();
+    for (key, date) in [("a", "2024-05-01"), ("b", "2024-05-02")] {
+        s.append(id, timed(sub(Some(key), &[("ann", 1), ("bo", 2)]), date))
+            .unwrap();
+    }
+    let before = s.ledger(id).unwrap();
+    for key in ["a", "b"] {
+        let e = s
+            .correct(id, key, sub(None, &[("bo", 1), ("ann", 2)]), false)
+            .unwrap_err();
+        assert!(
+            matches!(&e, StoreError::DateRemoved { key: k } if k == key),
+            "{e}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!("match \"{key}\" is dated, but the correction has no date while the league has other dated matches: give it a date (a league may start without dates, but once it has a dated match a dated match keeps a date)")
+        );
+    }
+    let after = s.ledger(id).unwrap();
+    assert_eq!(
+        after.iter().map(|e| (&e.key, e.time)).collect::<Vec<_>>(),
+        before.iter().map(|e| (&e.key, e.time)).collect::<Vec<_>>()
+    );
+    // The undated match of the start stays undated.
+    let done = s
+        .correct(id, "early", sub(None, &[("bo", 1), ("ann", 2)]), false)
+        .unwrap();
+    assert_eq!(done.entry.time, None);
+    // With one dated match left, it may lose its date.
+    s.void(id, "a").unwrap();
+    let done = s
+        .correct(id, "b", sub(None, &[("bo", 1), ("ann", 2)]), false)
+        .unwrap();
+    assert_eq!(done.entry.time, None);
+    assert_matches_replay(&s, id);
+}
+
 fn the_ledger_survives_reopening(b: Backend) {
     let scratch = b.scratch();
     let (id, token) = {
@@ -1127,6 +1173,7 @@ on_both_backends!(
     the_ledger_survives_reopening,
     a_league_made_here_is_served_at_once_though_the_follower_saw_it_first,
     league_names_are_unique_in_the_store,
+    a_correction_keeps_a_dated_match_dated,
 );
 
 fn named(leagues: &Leagues, name: &str) -> Result<LeagueId, StoreError> {
