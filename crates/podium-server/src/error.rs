@@ -61,6 +61,10 @@ pub use podium_store::{quote, QUOTE_CHARS};
 /// again at the next request, and the leagues caught up within a second of its return.
 pub const UNAVAILABLE_RETRY_SECONDS: u64 = 1;
 
+/// The `Retry-After` of a 507 for a full disk: room is made by the operator, not in a
+/// second.
+pub const FULL_RETRY_SECONDS: u64 = 60;
+
 /// The longest message sent; anything longer is cut (the messages that repeat a
 /// client's input already cut it, see [`quote`]).
 pub const MAX_MESSAGE: usize = 2_000;
@@ -86,6 +90,15 @@ impl From<StoreError> for ApiError {
                     "the database is unavailable for now; try again shortly",
                 )
                 .retry_after(UNAVAILABLE_RETRY_SECONDS);
+            }
+            StoreError::Full { .. } => {
+                // Nothing is corrupt: the write was not stored and may be sent again.
+                tracing::error!(error = %e, "the database's disk is full; writes are refused until there is room");
+                return ApiError::new(
+                    StatusCode::INSUFFICIENT_STORAGE,
+                    "the server's database has no room left: nothing was stored; send it again later",
+                )
+                .retry_after(FULL_RETRY_SECONDS);
             }
             e if e.is_client_error() => StatusCode::UNPROCESSABLE_ENTITY,
             _ => return ApiError::internal(e),
@@ -159,5 +172,32 @@ impl IntoResponse for ApiError {
             );
         }
         res
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A full disk is 507 with `Retry-After`, saying nothing was stored; a failure of
+    /// the database otherwise is a 500 with its cause kept in the log.
+    #[test]
+    fn a_full_disk_is_507_and_other_failures_500() {
+        let e = ApiError::from(StoreError::Full {
+            reason: "database or disk is full".into(),
+        });
+        assert_eq!(e.status, StatusCode::INSUFFICIENT_STORAGE);
+        assert_eq!(
+            e.message,
+            "the server's database has no room left: nothing was stored; send it again later"
+        );
+        assert_eq!(e.retry_after, Some(60));
+        let res = e.into_response();
+        assert_eq!(res.headers()[header::RETRY_AFTER], "60");
+        let e = ApiError::from(StoreError::Failed {
+            message: "disk I/O error".into(),
+        });
+        assert_eq!(e.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(e.retry_after, None);
     }
 }

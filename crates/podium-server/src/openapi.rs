@@ -165,7 +165,8 @@ pub fn document() -> Value {
                         "200": ok("A retry: already stored, nothing changed; or the answers to an array of matches", json!({"oneOf": [schema_ref("Submitted"), {"type": "array", "items": {"type": "object"}}]})),
                         "400": error("Malformed JSON"), "401": error("Missing or wrong token"), "403": error("Another league's token"),
                         "404": error("No such league"), "409": error("Same id, other content"), "413": error("Body too large, or too many matches in one request"),
-                        "415": error("Not a JSON body"), "422": error("Invalid match (the message names the field, e.g. `results[2].factors.car`), too many players, or one the system cannot rate (factors in a league whose system does not rate them)"), "503": unavailable()}}
+                        "415": error("Not a JSON body"), "422": error("Invalid match (the message names the field, e.g. `results[2].factors.car`), too many players, or one the system cannot rate (factors in a league whose system does not rate them)"), "503": unavailable(),
+                        "507": error("The database's disk is full: nothing was stored; send it again later (Retry-After)")}}
             },
             "/api/leagues/{id}/matches/{match}": {
                 "get": {"summary": "One match of the ledger with its rating changes", "parameters": [id, m],

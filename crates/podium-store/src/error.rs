@@ -148,9 +148,24 @@ pub enum StoreError {
         /// The lock file.
         lock: String,
     },
+    /// The database's disk is full (SQLite's `SQLITE_FULL`, PostgreSQL's `53100
+    /// disk_full`): nothing of the write is stored, and nothing stored is harmed; the
+    /// write may be sent again once the operator has made room.
+    #[error("the database's disk is full: {reason}")]
+    Full {
+        /// What the database said.
+        reason: String,
+    },
     /// The SQLite database failed.
     #[error(transparent)]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
+    /// A submission of a batch whose commit failed for all of them: the failure met by
+    /// the batch, as its first submission got it (the database's own error).
+    #[error("the batch this match was part of failed: {message}")]
+    Failed {
+        /// The batch's failure.
+        message: String,
+    },
     /// The database cannot be reached for now: a connection lost (a server restarting,
     /// a backend ended by its administrator, a network fault) or none to be had. The
     /// request may be tried again shortly; the ratings served were left as they were.
@@ -205,10 +220,24 @@ fn lost_connection(e: &postgres::Error) -> bool {
     false
 }
 
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) {
+            StoreError::Full {
+                reason: e.to_string(),
+            }
+        } else {
+            StoreError::Sqlite(e)
+        }
+    }
+}
+
 impl From<postgres::Error> for StoreError {
     fn from(e: postgres::Error) -> Self {
         if lost_connection(&e) {
             StoreError::Unavailable { reason: chain(&e) }
+        } else if e.code() == Some(&postgres::error::SqlState::DISK_FULL) {
+            StoreError::Full { reason: chain(&e) }
         } else {
             StoreError::Postgres(e)
         }
@@ -223,12 +252,41 @@ impl StoreError {
         matches!(self, StoreError::Unavailable { .. })
     }
 
+    /// The same failure again, for each other submission of a batch that met it: its
+    /// kind kept where the error can be copied (an unavailable database, a full disk, a
+    /// SQLite failure), else its message as [`StoreError::Failed`].
+    #[must_use]
+    pub fn again(&self) -> StoreError {
+        match self {
+            StoreError::Unavailable { reason } => StoreError::Unavailable {
+                reason: reason.clone(),
+            },
+            StoreError::Full { reason } => StoreError::Full {
+                reason: reason.clone(),
+            },
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(code, message)) => {
+                StoreError::Sqlite(rusqlite::Error::SqliteFailure(*code, message.clone()))
+            }
+            StoreError::Corrupt { message } => StoreError::Corrupt {
+                message: message.clone(),
+            },
+            StoreError::Failed { message } => StoreError::Failed {
+                message: message.clone(),
+            },
+            other => StoreError::Failed {
+                message: other.to_string(),
+            },
+        }
+    }
+
     /// Whether the error is the caller's (a 4xx) rather than the store's (a 5xx).
     #[must_use]
     pub fn is_client_error(&self) -> bool {
         !matches!(
             self,
             StoreError::Sqlite(_)
+                | StoreError::Full { .. }
+                | StoreError::Failed { .. }
                 | StoreError::Postgres(_)
                 | StoreError::Unavailable { .. }
                 | StoreError::ReadOnly { .. }

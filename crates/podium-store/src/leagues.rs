@@ -1014,27 +1014,18 @@ impl Leagues {
         let n = subs.len();
         match self.try_append(slot, subs) {
             Ok(results) => results,
-            Err(StoreError::Unavailable { reason }) => {
-                tracing::warn!(league = slot.id, error = %reason, "a batch of submissions met the database unavailable");
-                (0..n)
-                    .map(|_| {
-                        Err(StoreError::Unavailable {
-                            reason: reason.clone(),
-                        })
-                    })
-                    .collect()
-            }
             Err(e) => {
-                let message = e.to_string();
-                tracing::error!(league = slot.id, error = %message, "a batch of submissions failed");
-                let mut first = Some(e);
-                (0..n)
-                    .map(|_| {
-                        Err(first.take().unwrap_or_else(|| StoreError::Corrupt {
-                            message: message.clone(),
-                        }))
-                    })
-                    .collect()
+                if e.is_transient() {
+                    tracing::warn!(league = slot.id, error = %e, "a batch of submissions met the database unavailable");
+                } else {
+                    tracing::error!(league = slot.id, error = %e, "a batch of submissions failed");
+                }
+                // Each submission answered with the batch's failure, of its own kind.
+                let mut answers: Vec<Result<Appended, StoreError>> =
+                    (1..n).map(|_| Err(e.again())).collect();
+                answers.insert(0, Err(e));
+                answers.truncate(n);
+                answers
             }
         }
     }
@@ -2150,6 +2141,8 @@ mod tests {
     const WHOLE: u8 = 0;
     const BEFORE: u8 = 1;
     const AFTER: u8 = 2;
+    /// Refused as by a full disk.
+    const FULL: u8 = 3;
 
     /// A SQLite store whose next append can be cut as by a lost connection, whose reads
     /// can all fail so (`down`), and which counts the reads of whole ledgers.
@@ -2264,6 +2257,10 @@ mod tests {
                     self.inner.append(entries)?;
                     Err(lost())
                 }
+                FULL => Err(StoreError::from(rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_FULL),
+                    Some("database or disk is full".into()),
+                ))),
                 _ => self.inner.append(entries),
             }
         }
@@ -2413,5 +2410,62 @@ mod tests {
         assert_eq!(after.iter().map(|r| r.games).sum::<u32>(), 2 * 11);
         // Caught up with the one new match; the ledger was not read whole again.
         assert_eq!(flaky.whole_scans.load(Ordering::SeqCst), whole);
+    }
+
+    /// A full disk is no corruption: every submission of the batch that met it answers
+    /// the full disk (not "inconsistent"), nothing is stored, and once there is room the
+    /// same batch is stored.
+    #[test]
+    fn a_full_disk_answers_every_submission_of_the_batch_with_it() {
+        let flaky = Flaky::new();
+        let leagues = Leagues::open_loaded(flaky.clone(), Options::default()).unwrap();
+        let (info, _) = leagues
+            .create_league(&NewLeague {
+                name: "full".into(),
+                system: "elo".into(),
+                config: Settings::new(),
+            })
+            .unwrap();
+        let id = info.id;
+        let batch: Vec<Submission> = (0..3)
+            .map(|i| game(&format!("g{i}"), &[("ann", 1), ("bob", 2)]))
+            .collect();
+        flaky.cut.store(FULL, Ordering::SeqCst);
+        let answers = leagues.append_batch(id, batch.clone()).unwrap();
+        assert_eq!(answers.len(), 3);
+        for a in answers {
+            let e = a.unwrap_err();
+            assert!(matches!(e, StoreError::Full { .. }), "{e:?}");
+            assert_eq!(
+                e.to_string(),
+                "the database's disk is full: database or disk is full"
+            );
+            assert!(!e.is_client_error() && !e.is_transient());
+        }
+        assert!(leagues.ledger(id).unwrap().is_empty());
+        assert!(leagues.leaderboard(id).unwrap().is_empty());
+        let answers = leagues.append_batch(id, batch).unwrap();
+        assert!(answers
+            .iter()
+            .all(|a| a.as_ref().unwrap().status == SubmitStatus::Created));
+        assert_eq!(leagues.ledger(id).unwrap().len(), 3);
+    }
+
+    /// A failure copied for the other submissions of a batch keeps its kind where it can.
+    #[test]
+    fn a_batch_failure_is_told_again_of_its_own_kind() {
+        let sqlite = StoreError::from(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_IOERR),
+            Some("disk I/O error".into()),
+        ));
+        assert!(matches!(sqlite.again(), StoreError::Sqlite(_)));
+        assert_eq!(sqlite.again().to_string(), sqlite.to_string());
+        let other = StoreError::LeagueNotFound { league: 4 };
+        let again = other.again();
+        assert!(matches!(&again, StoreError::Failed { message } if message == "no league 4"));
+        assert_eq!(
+            again.to_string(),
+            "the batch this match was part of failed: no league 4"
+        );
     }
 }

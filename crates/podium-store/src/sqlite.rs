@@ -360,7 +360,7 @@ fn read_only(e: rusqlite::Error, what: &str) -> StoreError {
                 reason: format!("a test write failed: {e} (check the permissions of the file and of its directory)"),
             }
         }
-        _ => StoreError::Sqlite(e),
+        _ => e.into(),
     }
 }
 
