@@ -630,12 +630,13 @@ impl TuneResult {
             ""
         };
         format!(
-            "TuneResult(best {}: {}; held-out accuracy {} (defaults {}){advice}; {} candidates)",
+            "TuneResult(best {}: {}; held-out accuracy {} (defaults {}){advice}; {} candidate{})",
             self.best.spec.name,
             params.join(", "),
             pct(&self.test),
             pct(&self.default_test),
-            self.candidates.len()
+            self.candidates.len(),
+            if self.candidates.len() == 1 { "" } else { "s" }
         )
     }
 }

@@ -115,6 +115,9 @@ def test_tune_equals_the_cli():
     assert listed.best.params["scale"] == 300.0
     text = podium.tune(podium.read(GAME_NIGHTS), "sme", {"k": "8..64:28"}, samples=None)
     assert sorted(c.params["k"] for c in text.candidates) == [8.0, 36.0, 64.0]
+    assert repr(text).endswith("; 3 candidates)")
+    one = podium.tune(podium.read(GAME_NIGHTS), "sme", {"k": [16]})
+    assert repr(one).endswith("; 1 candidate)"), repr(one)
     with pytest.raises(podium.ConfigError, match="no numeric parameter"):
         podium.tune(podium.read(GAME_NIGHTS), "sme", {"nope": (1, 2)})
     with pytest.raises(podium.ConfigError, match="between 0 and 1"):
