@@ -1,8 +1,6 @@
 //! The JSON API handlers and the table of routes the router is built from (which the
 //! OpenAPI document must match).
 
-use std::collections::BTreeMap;
-
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -151,36 +149,65 @@ pub(crate) async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
     )
 }
 
-/// A config given as an object `{"k": 24}` or as settings `["k=24"]`.
+/// A league's config as a body gives it: an object `{"k": 24}`, settings `["k=24"]`, or
+/// the pairs `[["k", "24"]]` that `GET /api/leagues/{id}` answers (so what it answers
+/// can be sent back); in a list, settings and pairs may be mixed.
 #[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum ConfigBody {
-    Map(BTreeMap<String, Value>),
-    Settings(Vec<String>),
-}
+#[serde(transparent)]
+struct ConfigBody(Value);
+
+/// What a config may be, for the messages.
+const CONFIG_FORMS: &str = r#"an object {"k": 24}, a list of settings ["k=24"], or a list of pairs [["k", "24"]] as GET /api/leagues/{id} gives it"#;
 
 impl ConfigBody {
     fn settings(self) -> Result<podium::Settings, ApiError> {
-        match self {
-            ConfigBody::Map(m) => m
+        let refused = |message: String| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, message);
+        let value = |at: &str, v: Value| match v {
+            Value::String(s) => Ok(s),
+            Value::Number(n) => Ok(n.to_string()),
+            Value::Bool(b) => Ok(b.to_string()),
+            other => Err(refused(format!(
+                "{at}: {other} is not a number, boolean or string"
+            ))),
+        };
+        match self.0 {
+            Value::Object(m) => m
                 .into_iter()
                 .map(|(k, v)| {
-                    let v = match v {
-                        Value::String(s) => s,
-                        Value::Number(n) => n.to_string(),
-                        Value::Bool(b) => b.to_string(),
-                        other => {
-                            return Err(ApiError::new(
-                                StatusCode::UNPROCESSABLE_ENTITY,
-                                format!("config {k:?}: {other} is not a number, boolean or string"),
-                            ))
-                        }
-                    };
+                    let v = value(&format!("config {k:?}"), v)?;
                     Ok((k, v))
                 })
                 .collect(),
-            ConfigBody::Settings(s) => podium::Settings::parse(&s)
-                .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.to_string())),
+            Value::Array(items) => {
+                let mut settings = Vec::with_capacity(items.len());
+                for (i, item) in items.into_iter().enumerate() {
+                    match item {
+                        Value::String(s) => settings.push(s),
+                        Value::Array(pair) if pair.len() == 2 => {
+                            let mut pair = pair.into_iter();
+                            let (k, v) = (pair.next(), pair.next());
+                            let Some(Value::String(k)) = k else {
+                                return Err(refused(format!(
+                                    "config[{i}]: a pair's first item is the parameter's name, a string"
+                                )));
+                            };
+                            let v = value(&format!("config[{i}] ({k:?})"), v.unwrap_or_default())?;
+                            settings.push(format!("{k}={v}"));
+                        }
+                        other => {
+                            return Err(refused(format!(
+                                "config[{i}]: {} is neither a setting \"k=24\" nor a pair [\"k\", \"24\"]",
+                                crate::error::quote(&other.to_string())
+                            )))
+                        }
+                    }
+                }
+                podium::Settings::parse(&settings).map_err(|e| refused(e.to_string()))
+            }
+            other => Err(refused(format!(
+                "config: {} is not a config; give {CONFIG_FORMS}",
+                crate::error::quote(&other.to_string())
+            ))),
         }
     }
 }

@@ -203,13 +203,15 @@ pub fn document() -> Value {
                 "NewLeague": {"type": "object", "required": ["name"], "properties": {
                     "name": {"type": "string"}, "system": {"type": "string", "default": podium::DEFAULT_SYSTEM},
                     "config": {"oneOf": [{"type": "object", "additionalProperties": {"type": ["number", "string", "boolean"]}},
-                                         {"type": "array", "items": {"type": "string", "description": "key=value"}}]}}},
+                                         {"type": "array", "items": {"oneOf": [{"type": "string", "description": "key=value"}, config_pair()]},
+                                          "description": "Settings \"key=value\", or pairs [key, value] as League.config gives them (what GET answers can be sent back)"}]}}},
                 "LeaguePatch": {"type": "object", "properties": {"name": {"type": "string"}, "system": {"type": "string"},
                     "config": {"description": "As in NewLeague; a new system without config starts from its defaults"}}},
                 "Created": {"type": "object", "required": ["id", "admin_token"], "properties": {
                     "id": {"type": "integer"}, "admin_token": {"type": "string"}, "league": schema_ref("League")}},
                 "League": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "system": {"type": "string"},
-                    "config": {"type": "array"}, "params": {"type": "array"}, "has_sigma": {"type": "boolean"},
+                    "config": {"type": "array", "items": config_pair(), "description": "The parameters set for the league, in the order given, each [name, value] with the value as text (those left out are at the system's defaults; `params` lists every one in force). Accepted back as NewLeague's and LeaguePatch's config"},
+                    "params": {"type": "array"}, "has_sigma": {"type": "boolean"},
                     "learned": learned(),
                     "performances": {"type": "boolean", "description": "Whether a change's `expected` and `actual` are performances on the rating scale (the Elo-MMR family and the default) rather than scores, whose range depends on the system: 0 to 1 for elo, whitewhale and the Bayesian systems; 0 to 2 for sme (the entries just above and below); 0 to N - 1 for pairwise; a chance of winning for mes and proportional; shares summing to 1 for shares"},
                     "matches": {"type": "integer"}, "players": {"type": "integer"},
@@ -259,4 +261,9 @@ pub fn document() -> Value {
     doc["components"]["schemas"]["Player"] = player(&doc["components"]["schemas"]["Standing"]);
     crate::seasons::document(&mut doc);
     doc
+}
+
+/// A config's `[name, value]` pair, as `League.config` gives it.
+fn config_pair() -> Value {
+    json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": ["string", "number", "boolean"]}], "minItems": 2, "maxItems": 2})
 }

@@ -2422,3 +2422,63 @@ async fn a_correction_without_a_date_in_a_dated_league_is_refused() {
     assert_eq!(r.json()["result"]["time"], "2024-05-02");
     assert_eq!(r.json()["result"]["results"][0]["player"], "ann");
 }
+
+/// The config that `GET /api/leagues/{id}` answers (pairs) is accepted back by POST and
+/// PATCH, as are an object and settings; anything else is refused saying the forms.
+#[tokio::test]
+async fn a_league_config_as_get_gives_it_can_be_sent_back() {
+    let app = app();
+    let (id, token) = create(
+        &app,
+        json!({"name": "Round", "system": "elo", "config": {"k": 24}}),
+    )
+    .await;
+    let url = format!("/api/leagues/{id}");
+    let got = call(&app, Method::GET, &url, None, None).await.json();
+    assert_eq!(got["config"], json!([["k", "24"]]));
+    let body = json!({"config": got["config"]}).to_string();
+    let r = call(&app, Method::PATCH, &url, Some(&token), Some(&body)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json()["config"], json!([["k", "24"]]));
+    let body = json!({"name": "Round two", "system": "elo", "config": [["k", 16], "scale=400"]});
+    let r = call(
+        &app,
+        Method::POST,
+        "/api/leagues",
+        None,
+        Some(&body.to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    assert_eq!(
+        r.json()["league"]["config"],
+        json!([["k", "16"], ["scale", "400"]])
+    );
+    for (config, message) in [
+        (
+            json!(5),
+            r#"config: "5" is not a config; give an object {"k": 24}, a list of settings ["k=24"], or a list of pairs [["k", "24"]] as GET /api/leagues/{id} gives it"#,
+        ),
+        (
+            json!([["k"]]),
+            r#"config[0]: "[\"k\"]" is neither a setting "k=24" nor a pair ["k", "24"]"#,
+        ),
+        (
+            json!([[24, "k"]]),
+            "config[0]: a pair's first item is the parameter's name, a string",
+        ),
+        (
+            json!([["k", [1]]]),
+            r#"config[0] ("k"): [1] is not a number, boolean or string"#,
+        ),
+        (
+            json!({"k": null}),
+            r#"config "k": null is not a number, boolean or string"#,
+        ),
+    ] {
+        let body = json!({"config": config}).to_string();
+        let r = call(&app, Method::PATCH, &url, Some(&token), Some(&body)).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+        assert_eq!(r.error(), message);
+    }
+}
