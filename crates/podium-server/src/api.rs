@@ -592,7 +592,10 @@ fn appended_json(a: &podium_store::Appended) -> Value {
 
 /// `value` read as a `T`, or a 422 that says `what` was read and names the field at fault
 /// as the file readers do (`field `results[0].rank``).
-fn from_body<T: serde::de::DeserializeOwned>(value: Value, what: &str) -> Result<T, ApiError> {
+pub(crate) fn from_body<T: serde::de::DeserializeOwned>(
+    value: Value,
+    what: &str,
+) -> Result<T, ApiError> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let e = e.into_inner();
@@ -653,6 +656,21 @@ fn check_players(sub: &Submission, which: &str, limits: &crate::Limits) -> Resul
     Ok(())
 }
 
+/// `e` as an answer; for a match sent without an id (`unnamed`), the id the server gave
+/// it (`match "#351"`) is replaced by `which` (`match 3 of the array`), as the client
+/// knows it.
+fn as_sent(e: StoreError, unnamed: bool, which: &str) -> ApiError {
+    let key = match &e {
+        StoreError::TimeMismatch { key, .. } | StoreError::Rate { key, .. } if unnamed => {
+            format!("match {}", quote(key))
+        }
+        _ => return e.into(),
+    };
+    let mut answer = ApiError::from(e);
+    answer.message = answer.message.replacen(&key, which, 1);
+    answer
+}
+
 /// Enters a match (201 stored, 200 a retry), or an array of matches (200, with each
 /// match's own status and answer in order).
 async fn submit_match(
@@ -661,11 +679,15 @@ async fn submit_match(
     AppJson(body): AppJson<Value>,
 ) -> Result<Response, ApiError> {
     let (subs, many) = submissions(body, state.limits())?;
+    // The matches sent without an id: an error names them as sent, not by the id the
+    // server would have given them.
+    let unnamed: Vec<bool> = subs.iter().map(|s| matches!(s.key(), Ok(None))).collect();
     let mut results = state.submit(id, subs).await?;
     if !many {
         let done = results
             .pop()
-            .ok_or_else(|| ApiError::internal("a submission got no answer"))??;
+            .ok_or_else(|| ApiError::internal("a submission got no answer"))?
+            .map_err(|e| as_sent(e, unnamed[0], "the match"))?;
         let status = match done.status {
             SubmitStatus::Created => StatusCode::CREATED,
             _ => StatusCode::OK,
@@ -674,7 +696,8 @@ async fn submit_match(
     }
     let answers: Vec<Value> = results
         .into_iter()
-        .map(|r| match r {
+        .enumerate()
+        .map(|(k, r)| match r {
             Ok(done) => {
                 let mut v = appended_json(&done);
                 let code = if done.status == SubmitStatus::Created {
@@ -686,7 +709,7 @@ async fn submit_match(
                 v
             }
             Err(e) => {
-                let e = ApiError::from(e);
+                let e = as_sent(e, unnamed[k], &format!("match {k} of the array"));
                 json!({ "code": e.status.as_u16(), "error": e.message })
             }
         })

@@ -13,16 +13,37 @@ use crate::error::ApiError;
 use crate::AppState;
 
 /// A JSON request body, read with axum's [`Json`] (which wants `Content-Type:
-/// application/json`) and rejected as an [`ApiError`].
+/// application/json`) and rejected as an [`ApiError`]: 413 naming `--max-body` for a
+/// body over the limit, 400 for malformed JSON, and 422 naming the field at fault for
+/// JSON of the wrong shape (`invalid request body: field `bogus`: unknown field …`), the
+/// same for every body.
 pub(crate) struct AppJson<T>(pub T);
 
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for AppJson<T> {
+impl<T: DeserializeOwned> FromRequest<AppState> for AppJson<T> {
     type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        let Json(value) = Json::<T>::from_request(req, state).await?;
-        Ok(AppJson(value))
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
+        let Json(value) = Json::<serde_json::Value>::from_request(req, state)
+            .await
+            .map_err(|r| {
+                if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    too_large(state.limits().max_body)
+                } else {
+                    ApiError::from(r)
+                }
+            })?;
+        crate::api::from_body(value, "invalid request body").map(AppJson)
     }
+}
+
+/// The 413 of a body over `--max-body`.
+pub(crate) fn too_large(limit: usize) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!(
+            "the request body is larger than this server takes: at most {limit} bytes (its operator sets the limit with --max-body)"
+        ),
+    )
 }
 
 /// A query string, rejected as an [`ApiError`].

@@ -2482,3 +2482,86 @@ async fn a_league_config_as_get_gives_it_can_be_sent_back() {
         assert_eq!(r.error(), message);
     }
 }
+
+/// Every JSON body is read the same way: an unknown field is 422 naming it, a body over
+/// `--max-body` is 413 naming the limit and the flag; a match sent without an id is named
+/// as sent (its place in the array, or "the match"), never by an id the server gave it.
+#[tokio::test]
+async fn bodies_are_refused_in_one_wording() {
+    let app = app_with(
+        Limits {
+            max_body: 400,
+            ..Limits::default()
+        },
+        Access::Open,
+    );
+    let r = call(
+        &app,
+        Method::POST,
+        "/api/leagues",
+        None,
+        Some(r#"{"name":"x","bogus":1}"#),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(
+        r.error(),
+        "invalid request body: field `bogus`: unknown field `bogus`, expected one of `name`, `system`, `config`"
+    );
+    let (id, token) = create(&app, json!({"name": "Words", "system": "sme"})).await;
+    let url = format!("/api/leagues/{id}");
+    let r = call(
+        &app,
+        Method::PATCH,
+        &url,
+        Some(&token),
+        Some(r#"{"nmae":"y"}"#),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(
+        r.error(),
+        "invalid request body: field `nmae`: unknown field `nmae`, expected one of `name`, `system`, `config`"
+    );
+    let big = json!({"name": "x".repeat(500)}).to_string();
+    let r = call(&app, Method::POST, "/api/leagues", None, Some(&big)).await;
+    assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", r.text);
+    assert_eq!(
+        r.error(),
+        "the request body is larger than this server takes: at most 400 bytes (its operator sets the limit with --max-body)"
+    );
+    let matches = format!("{url}/matches");
+    let dated = json!({"id": "d", "time": "2024-05-01", "results": [
+        {"player": "ann", "rank": 1}, {"player": "bo", "rank": 2}]});
+    let undated = json!({"results": [{"player": "ann", "rank": 1}, {"player": "bo", "rank": 2}]});
+    let batch = json!([dated, undated]).to_string();
+    let r = call(&app, Method::POST, &matches, Some(&token), Some(&batch)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let answers = r.json();
+    assert_eq!(answers[0]["code"], 201);
+    assert_eq!(answers[1]["code"], 422);
+    let rest = "has no date, but the league already has dated matches: give it a date (a league may start without dates, but once it has a dated match every later one needs a date)";
+    assert_eq!(answers[1]["error"], format!("match 1 of the array {rest}"));
+    let r = call(
+        &app,
+        Method::POST,
+        &matches,
+        Some(&token),
+        Some(&undated.to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.error(), format!("the match {rest}"));
+    // A match with its own id is named by it.
+    let named =
+        json!({"id": "n1", "results": [{"player": "ann", "rank": 1}, {"player": "bo", "rank": 2}]});
+    let r = call(
+        &app,
+        Method::POST,
+        &matches,
+        Some(&token),
+        Some(&named.to_string()),
+    )
+    .await;
+    assert_eq!(r.error(), format!("match \"n1\" {rest}"));
+}
