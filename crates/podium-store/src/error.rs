@@ -139,6 +139,15 @@ pub enum StoreError {
         /// How it was found out.
         reason: String,
     },
+    /// A SQLite file that cannot be made where it is asked for: its directory does not
+    /// exist, is not a directory, or cannot be written to.
+    #[error("the database {what} cannot be made: {reason}")]
+    Unwritable {
+        /// Which database.
+        what: String,
+        /// Why, naming the directory.
+        reason: String,
+    },
     /// A SQLite file that another process serves already (it holds the lock file beside
     /// the database).
     #[error("the SQLite file {what} is served by another process already (it holds the lock on {lock}); one process serves a SQLite file: stop the other, or keep the ledger in PostgreSQL (--db postgres://…) to run several servers")]
@@ -291,6 +300,7 @@ impl StoreError {
                 | StoreError::Unavailable { .. }
                 | StoreError::ReadOnly { .. }
                 | StoreError::InUse { .. }
+                | StoreError::Unwritable { .. }
                 | StoreError::Corrupt { .. }
                 | StoreError::NotReady { .. }
         )

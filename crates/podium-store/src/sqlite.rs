@@ -180,6 +180,7 @@ impl SqliteStore {
 
     fn open_locked(path: &Path, durability: Durability, locked: bool) -> Result<Self, StoreError> {
         let path = path.to_path_buf();
+        make_file(&path)?;
         let mut conn = Connection::open(&path)?;
         let what = || path.display().to_string();
         if conn.is_readonly(DatabaseName::Main)? {
@@ -292,6 +293,54 @@ impl Drop for SqliteStore {
                 let _ = std::fs::remove_dir_all(dir);
             }
         }
+    }
+}
+
+/// Makes a new database file's empty file first (SQLite takes an empty file for a new
+/// database), so that a directory that is missing or cannot be written to is said so,
+/// naming it, rather than as SQLite's "unable to open database file". A URI
+/// (`file:…`) or an in-memory database is left to SQLite.
+fn make_file(path: &Path) -> Result<(), StoreError> {
+    let text = path.to_string_lossy();
+    if text.starts_with("file:") || text == ":memory:" || text.is_empty() || path.exists() {
+        return Ok(());
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let unwritable = |reason: String| StoreError::Unwritable {
+        what: path.display().to_string(),
+        reason,
+    };
+    if !dir.exists() {
+        return Err(unwritable(format!(
+            "its directory {} does not exist (make it first)",
+            dir.display()
+        )));
+    }
+    if !dir.is_dir() {
+        return Err(unwritable(format!(
+            "{} is not a directory",
+            dir.display()
+        )));
+    }
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+    {
+        Ok(_) => Ok(()),
+        // Made meanwhile by another: SQLite opens it.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => Err(unwritable(format!(
+            "its directory {} is not writable ({e}; check the directory's permissions)",
+            dir.display()
+        ))),
+        Err(e) => Err(unwritable(format!(
+            "it cannot be created in {}: {e}",
+            dir.display()
+        ))),
     }
 }
 

@@ -36,16 +36,16 @@ pub struct Args {
     #[arg(long)]
     open: bool,
     /// The most players in one match.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_players)]
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_players, value_parser = positive)]
     max_players: usize,
     /// The most matches in one request (a JSON array).
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_batch)]
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_batch, value_parser = positive)]
     max_batch: usize,
     /// The most leagues created per hour without a credential.
     #[arg(long, value_name = "N", default_value_t = Limits::default().leagues_per_hour)]
     leagues_per_hour: usize,
     /// The largest request body, in bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_body)]
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_body, value_parser = positive)]
     max_body: usize,
     /// Keep each league's ratings every N matches, to rate corrections again from (0:
     /// never; every correction then rates the league from the start).
@@ -70,6 +70,17 @@ pub struct Args {
     /// connections still open are closed.
     #[arg(long, value_name = "SECONDS", default_value_t = Seconds(Timeouts::default().shutdown_grace))]
     shutdown_grace: Seconds,
+}
+
+/// A limit of at least 1: a limit of 0 would make a server that takes no writes.
+fn positive(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err(format!(
+            "{text:?}: give a number above 0 (a limit of 0 would refuse every request it bounds)"
+        )),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{text:?} is not a whole number")),
+    }
 }
 
 /// A duration given as a positive number of seconds (decimals allowed: `0.5`).

@@ -1433,3 +1433,35 @@ fn a_second_server_on_one_sqlite_file_is_refused() {
         1
     );
 }
+
+/// Start-up refuses what would make a server that cannot work: a limit of 0 (a
+/// `--max-body 0` server would take no write), and a new database file where none can
+/// be made (its directory missing), each named with what is wrong.
+#[test]
+fn a_server_that_could_not_work_is_refused_at_start() {
+    let _load = shared();
+    let dir = Dir::new("serve-refused");
+    for flag in ["--max-body", "--max-batch", "--max-players"] {
+        let err = podium(&["serve", "--db", &dir.path("z.db"), flag, "0"])
+            .err()
+            .to_string();
+        assert!(
+            err.contains(&format!("invalid value '0' for '{flag}"))
+                && err.contains(
+                    "give a number above 0 (a limit of 0 would refuse every request it bounds)"
+                ),
+            "{err}"
+        );
+    }
+    let missing = format!("{}/nowhere/games.db", dir.path("sub"));
+    let err = podium(&["serve", "--db", &missing, "--addr", "127.0.0.1:0"])
+        .err()
+        .to_string();
+    assert!(
+        err.contains(&format!(
+            "the database {missing} cannot be made: its directory {} does not exist (make it first)",
+            missing.trim_end_matches("/games.db")
+        )),
+        "{err}"
+    );
+}

@@ -865,6 +865,60 @@ fn a_file_open_already_is_refused_until_its_store_is_dropped() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A new file whose directory is missing, is no directory, or cannot be written to is
+/// refused naming the directory and what is wrong with it, not as SQLite's "unable to
+/// open database file".
+#[test]
+fn a_new_file_where_none_can_be_made_is_refused_naming_its_directory() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = std::env::temp_dir().join(format!("podium-store-dirs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("missing").join("games.db");
+    let e = SqliteStore::open(&missing).unwrap_err();
+    assert!(matches!(e, StoreError::Unwritable { .. }), "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "the database {} cannot be made: its directory {} does not exist (make it first)",
+            missing.display(),
+            dir.join("missing").display()
+        )
+    );
+    let file = dir.join("plain");
+    std::fs::write(&file, "").unwrap();
+    let e = SqliteStore::open(file.join("games.db")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "the database {} cannot be made: {} is not a directory",
+            file.join("games.db").display(),
+            file.display()
+        )
+    );
+    let ro = dir.join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let writable = std::fs::write(ro.join("probe"), "").is_ok();
+    let opened = SqliteStore::open(ro.join("games.db"));
+    if writable {
+        // The superuser writes anywhere: the directory is writable to this process.
+        opened.unwrap();
+    } else {
+        let e = opened.unwrap_err();
+        assert!(
+            e.to_string().starts_with(&format!(
+                "the database {} cannot be made: its directory {} is not writable (",
+                ro.join("games.db").display(),
+                ro.display()
+            )),
+            "{e}"
+        );
+    }
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A file SQLite can only read is refused at open with a clear error, not at the first
 /// write.
 #[test]
