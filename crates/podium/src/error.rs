@@ -6,7 +6,7 @@ use crate::model::{Finish, MAX_ID_LEN};
 
 /// A number as a person reads it: plainly, or in scientific notation when it is huge or
 /// tiny (1e155, not 156 digits).
-fn readable(v: f64) -> String {
+pub(crate) fn readable(v: f64) -> String {
     if v != 0.0 && v.is_finite() && !(1e-6..1e15).contains(&v.abs()) {
         format!("{v:e}")
     } else {

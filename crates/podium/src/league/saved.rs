@@ -40,7 +40,7 @@ use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 
 use super::{FactorRecord, League, PlayerRecord, PlayerStats};
-use crate::error::{shown, ConfigError, RateError};
+use crate::error::{shown, ConfigError};
 use crate::factor::{check_kind, Factor};
 use crate::model::{check_match_id, check_player_id};
 use crate::rating::Rating;
@@ -260,47 +260,12 @@ fn invalid(what: impl Into<String>, why: impl Into<String>) -> SaveError {
     }
 }
 
-/// A number as a message shows it: plainly, or in scientific notation when it is huge or
-/// tiny (1e300, not 301 digits).
-fn readable(v: f64) -> String {
-    if v != 0.0 && v.is_finite() && !(1e-6..1e15).contains(&v.abs()) {
-        format!("{v:e}")
-    } else {
-        v.to_string()
-    }
-}
-
-/// The error of a rating of `what` (`players[0] "Sam"`) that the system refuses, naming
-/// the field as the system does (`rating` or `sigma`).
-fn refused(what: &str, e: &RateError) -> SaveError {
-    match e {
-        RateError::RatingOutOfRange {
-            system,
-            what: field,
-            value,
-            allowed,
-            ..
-        } => invalid(
-            format!("{what}: {field}"),
-            format!(
-                "{} is outside the range system {system} can rate ({allowed})",
-                readable(*value)
-            ),
-        ),
-        other => invalid(format!("{what}: rating"), other.to_string()),
-    }
-}
-
 /// Checks a saved rating: finite numbers, σ not negative, σ present for a system that
-/// keeps one, and a rating the system can rate ([`RatingSystem::check_rating`]). With
-/// `start`, also one the system can start a player at ([`RatingSystem::initial_state`]),
-/// as [`League::set_initial`] checks it.
-fn check_rating(
-    system: &dyn RatingSystem,
-    what: &str,
-    r: &Rating,
-    start: bool,
-) -> Result<(), SaveError> {
+/// keeps one. Nothing narrower: a saved rating is one that play reached, and play may
+/// take a rating past the range a player can be started at ([`League::set_initial`]
+/// checks that) or that a system checks ratings given to it by hand (a `proportional`
+/// loser below 0); the league must restore as it was saved.
+fn check_rating(system: &dyn RatingSystem, what: &str, r: &Rating) -> Result<(), SaveError> {
     if !r.value.is_finite() {
         return Err(invalid(
             format!("{what}: rating"),
@@ -308,25 +273,16 @@ fn check_rating(
         ));
     }
     match r.sigma {
-        Some(s) if !(s.is_finite() && s >= 0.0) => {
-            return Err(invalid(
-                format!("{what}: sigma"),
-                format!("{s}, expected a finite number ≥ 0"),
-            ))
-        }
-        None if system.capabilities().has_uncertainty => {
-            return Err(invalid(
-                format!("{what}: sigma"),
-                "missing, and the system keeps a σ for every rating",
-            ))
-        }
-        _ => {}
+        Some(s) if !(s.is_finite() && s >= 0.0) => Err(invalid(
+            format!("{what}: sigma"),
+            format!("{s}, expected a finite number ≥ 0"),
+        )),
+        None if system.capabilities().has_uncertainty => Err(invalid(
+            format!("{what}: sigma"),
+            "missing, and the system keeps a σ for every rating",
+        )),
+        _ => Ok(()),
     }
-    // A system's start may name a narrower range than its check of any rating.
-    if start {
-        system.initial_state(r).map_err(|e| refused(what, &e))?;
-    }
-    system.check_rating(r).map_err(|e| refused(what, &e))
 }
 
 /// Checks saved statistics against what rating matches gives: wins and expected wins
@@ -345,8 +301,8 @@ fn check_stats(what: &str, s: &SavedStats) -> Result<(), SaveError> {
                 format!("{what}: stats.{field}"),
                 format!(
                     "{}, expected a number from 0 to {of} ({})",
-                    readable(v),
-                    readable(most)
+                    crate::error::readable(v),
+                    crate::error::readable(most)
                 ),
             ))
         }
@@ -595,7 +551,7 @@ impl League {
             if league.index.contains_key(p.name.as_str()) {
                 return Err(invalid(what, "a player given twice"));
             }
-            check_rating(&*sys, &what, &p.rating, league.caps.keeps_state)?;
+            check_rating(&*sys, &what, &p.rating)?;
             check_stats(&what, &p.stats)?;
             let state = match (p.state, &fresh_state) {
                 (None, _) => None,
@@ -660,7 +616,7 @@ impl League {
             if league.factor_index.contains_key(&f.factor) {
                 return Err(invalid(what, "a factor given twice"));
             }
-            check_rating(&*sys, &what, &f.rating, false)?;
+            check_rating(&*sys, &what, &f.rating)?;
             check_stats(&what, &f.stats)?;
             league.factor_index.insert(f.factor.clone(), i);
             league.factors.push(FactorRecord {
