@@ -203,3 +203,23 @@ fn a_parameter_the_system_refuses_is_named() {
         "params: system plackett-luce: weight_min (0.9) must not exceed weight_max (0.5)"
     );
 }
+
+/// A league of a system built by hand from a config it refuses as text is not saved: it
+/// could not be restored.
+#[test]
+fn a_config_the_system_refuses_is_not_saved() {
+    let config = podium::systems::sme::SmeConfig {
+        k: -24.0,
+        ..Default::default()
+    };
+    let mut league = League::new(Box::new(config));
+    league
+        .apply(&Match::ranked("m0", &["ann", "bo"]).unwrap())
+        .unwrap();
+    let err = league.save().unwrap_err();
+    assert!(matches!(err, SaveError::Invalid { .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "params.k: \"-24\" is not valid, expected a finite number in (0, 1e9]"
+    );
+}

@@ -446,7 +446,9 @@ impl League {
     ///
     /// # Errors
     /// [`SaveError::NotSaveable`] for a league of a system defined outside podium whose
-    /// states are of a type a saved league cannot hold.
+    /// states are of a type a saved league cannot hold; [`SaveError::Invalid`] naming
+    /// the parameter (`params.k`) of a podium system built from a config whose value it
+    /// refuses (as `--set` would), which could not be restored.
     pub fn save(&self) -> Result<SavedLeague, SaveError> {
         let saved = |owner: &dyn Fn() -> String, s: &State| {
             SavedState::of(s).ok_or_else(|| SaveError::NotSaveable {
@@ -475,7 +477,7 @@ impl League {
             Some(l) => Some(saved(&|| "the learned value".to_string(), l)?),
             None => None,
         };
-        Ok(SavedLeague {
+        let saved = SavedLeague {
             format: FORMAT.to_string(),
             version: VERSION,
             system: self.system.name().to_string(),
@@ -494,7 +496,13 @@ impl League {
                 .collect(),
             seasons: self.seasons,
             match_ids: Vec::new(),
-        })
+        };
+        // A system of podium's built from a config struct by hand is not checked as its
+        // text is: a value it refuses would be saved and then fail to restore.
+        if crate::systems().iter().any(|s| s.name == saved.system) {
+            saved.build_system()?;
+        }
+        Ok(saved)
     }
 
     /// The league saved as `saved`, rated by the system it names with its parameters
