@@ -746,7 +746,9 @@ async fn correct_match(
     let done = state
         .with_leagues(move |l| l.correct(id, &key, sub, query.allow_new_players))
         .await?;
-    tracing::info!(league = id, r#match = %done.entry.key, "match corrected, league recomputed");
+    if done.recomputed {
+        tracing::info!(league = id, r#match = %done.entry.key, "match corrected, league recomputed");
+    }
     Ok(Json(appended_json(&done)).into_response())
 }
 

@@ -171,7 +171,7 @@ pub fn document() -> Value {
             "/api/leagues/{id}/matches/{match}": {
                 "get": {"summary": "One match of the ledger with its rating changes", "parameters": [id, m],
                     "responses": {"200": ok("The match", schema_ref("Submitted")), "404": error("No such league or match"), "503": unavailable()}},
-                "put": {"summary": "Correct a match (keeps its place in the ledger); recomputes",
+                "put": {"summary": "Correct a match (keeps its place in the ledger); recomputes, unless the content is the match's already (status unchanged)",
                     "parameters": [id, m, query("allow_new_players", "boolean", "Allow players who have never played in the league")],
                     "security": auth, "requestBody": body("Match"),
                     "responses": {"200": ok("Corrected", schema_ref("Submitted")), "400": error("Malformed JSON"),
@@ -236,7 +236,7 @@ pub fn document() -> Value {
                     "weight": {"type": "number"}, "games": {"type": "integer"},
                     "sigma_before": {"type": "number"}, "sigma_after": {"type": "number"}}},
                 "Submitted": {"type": "object", "properties": {"match": {"type": "string"}, "seq": {"type": "integer"},
-                    "status": {"enum": ["created", "duplicate", "corrected"]}, "voided": {"type": "boolean"},
+                    "status": {"enum": ["created", "duplicate", "corrected", "unchanged"], "description": "unchanged: a correction with the content the match had (nothing stored, not rated again, `recomputed` false)"}, "voided": {"type": "boolean"},
                     "recomputed": {"type": "boolean"}, "result": schema_ref("Match"),
                     "changes": {"type": "array", "items": schema_ref("Change")},
                     "factor_changes": {"type": "array", "items": schema_ref("FactorChange"), "description": "Each factor's change, for the factors that told entries apart"}}},

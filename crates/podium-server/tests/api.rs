@@ -2565,3 +2565,44 @@ async fn bodies_are_refused_in_one_wording() {
     .await;
     assert_eq!(r.error(), format!("match \"n1\" {rest}"));
 }
+
+/// A correction with the content the match has already changes nothing: `unchanged`,
+/// not rated again, the same changes; another content is `corrected`.
+#[tokio::test]
+async fn a_correction_to_the_same_content_is_unchanged() {
+    let app = app();
+    let (id, token) = league_with_games(&app).await;
+    let url = format!("/api/leagues/{id}/matches/g2");
+    let before = call(&app, Method::GET, &url, None, None).await.json();
+    let same = json!({"results": [{"player": "bo", "rank": 1}, {"player": "cy", "rank": 2}, {"player": "dee", "rank": 3}]});
+    let r = call(
+        &app,
+        Method::PUT,
+        &url,
+        Some(&token),
+        Some(&same.to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let v = r.json();
+    assert_eq!(
+        (v["status"].as_str(), v["recomputed"].as_bool()),
+        (Some("unchanged"), Some(false))
+    );
+    assert_eq!(v["changes"], before["changes"]);
+    assert_eq!(v["seq"], before["seq"]);
+    let other = json!({"results": [{"player": "cy", "rank": 1}, {"player": "bo", "rank": 2}, {"player": "dee", "rank": 3}]});
+    let r = call(
+        &app,
+        Method::PUT,
+        &url,
+        Some(&token),
+        Some(&other.to_string()),
+    )
+    .await;
+    let v = r.json();
+    assert_eq!(
+        (v["status"].as_str(), v["recomputed"].as_bool()),
+        (Some("corrected"), Some(true))
+    );
+}

@@ -1739,6 +1739,8 @@ impl Leagues {
     /// rates the league again from the last checkpoint before it. Unless
     /// `allow_new_players`, every player named must already be known to the league (a
     /// correction usually fixes a typo, not adds a player).
+    /// A correction with the content the match has (a rated match) changes nothing and
+    /// answers [`SubmitStatus::Unchanged`], not rated again.
     ///
     /// # Errors
     /// [`StoreError::MatchNotFound`], [`StoreError::UnknownPlayer`], validation errors,
@@ -1809,6 +1811,17 @@ impl Leagues {
     ) -> Result<Appended, StoreError> {
         let key = old.key.as_str();
         let (new, game) = prepare(sub, key, old.seq)?;
+        if !old.voided && new.hash == old.hash {
+            // The content it has: nothing to store or rate again.
+            let (changes, factor_changes) = self.read_slot(slot, |d| Ok(d.match_changes(key)))?;
+            return Ok(Appended {
+                status: SubmitStatus::Unchanged,
+                entry: old,
+                changes,
+                factor_changes,
+                recomputed: false,
+            });
+        }
         let was = self.read_slot(slot, |d| {
             // As a new match must be dated once the league has dated matches, a dated
             // one keeps a date (an undated match of the league's start may stay so).

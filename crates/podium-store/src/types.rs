@@ -300,6 +300,9 @@ pub enum SubmitStatus {
     Duplicate,
     /// An existing match's results were replaced.
     Corrected,
+    /// A correction with the content the match has already: nothing changed, nothing
+    /// rated again.
+    Unchanged,
 }
 
 /// One player's rating change in one match.
