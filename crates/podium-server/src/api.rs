@@ -656,6 +656,21 @@ fn check_players(sub: &Submission, which: &str, limits: &crate::Limits) -> Resul
     Ok(())
 }
 
+/// `text` as one segment of a URL's path: every byte but the unreserved characters
+/// (`A-Z a-z 0-9 - . _ ~`) percent-encoded, so that a match id with `/`, `#`, `?` or
+/// spaces names its match.
+fn path_segment(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// `e` as an answer; for a match sent without an id (`unnamed`), the id the server gave
 /// it (`match "#351"`) is replaced by `which` (`match 3 of the array`), as the client
 /// knows it.
@@ -688,11 +703,19 @@ async fn submit_match(
             .pop()
             .ok_or_else(|| ApiError::internal("a submission got no answer"))?
             .map_err(|e| as_sent(e, unnamed[0], "the match"))?;
-        let status = match done.status {
-            SubmitStatus::Created => StatusCode::CREATED,
-            _ => StatusCode::OK,
-        };
-        return Ok((status, Json(appended_json(&done))).into_response());
+        let mut res = Json(appended_json(&done)).into_response();
+        if done.status == SubmitStatus::Created {
+            *res.status_mut() = StatusCode::CREATED;
+            let at = format!(
+                "/api/leagues/{id}/matches/{}",
+                path_segment(&done.entry.key)
+            );
+            res.headers_mut().insert(
+                header::LOCATION,
+                HeaderValue::from_str(&at).map_err(ApiError::internal)?,
+            );
+        }
+        return Ok(res);
     }
     let answers: Vec<Value> = results
         .into_iter()

@@ -161,7 +161,7 @@ pub fn document() -> Value {
                     "description": "A body that is an array enters each match in order and answers 200 with an array of the same length: each item is a Submitted with `code` 201 or 200, or `{code, error}`. The server bounds the players per match and the matches per request.",
                     "parameters": [id], "security": auth,
                     "requestBody": {"required": true, "content": {"application/json": {"schema": {"oneOf": [schema_ref("Match"), {"type": "array", "items": schema_ref("Match")}]}}}},
-                    "responses": {"201": ok("Stored, with each player's rating change", schema_ref("Submitted")),
+                    "responses": {"201": ok("Stored, with each player's rating change; Location gives the match's address (its id percent-encoded)", schema_ref("Submitted")),
                         "200": ok("A retry: already stored, nothing changed; or the answers to an array of matches", json!({"oneOf": [schema_ref("Submitted"), {"type": "array", "items": {"type": "object"}}]})),
                         "400": error("Malformed JSON"), "401": error("Missing or wrong token"), "403": error("Another league's token"),
                         "404": error("No such league"), "409": error("Same id, other content"), "413": error("Body too large, or too many matches in one request"),

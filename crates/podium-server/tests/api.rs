@@ -2606,3 +2606,39 @@ async fn a_correction_to_the_same_content_is_unchanged() {
         (Some("corrected"), Some(true))
     );
 }
+
+/// A match created alone answers 201 with its address in `Location` (its id
+/// percent-encoded), which `GET` answers; a retry (200) has none.
+#[tokio::test]
+async fn a_match_created_gives_its_location() {
+    let app = app();
+    let (id, token) = create(&app, json!({"name": "Where", "system": "sme"})).await;
+    let url = format!("/api/leagues/{id}/matches");
+    let body = game("week 1/é#2", &[("ann", 1), ("bo", 2)]);
+    let send = || {
+        let req = Request::builder()
+            .method(Method::POST)
+            .uri(&url)
+            .header(header::AUTHORIZATION, format!("Bearer {token}"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.clone()))
+            .unwrap();
+        app.clone().oneshot(req)
+    };
+    let res = send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let at = res.headers()[header::LOCATION]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        at,
+        format!("/api/leagues/{id}/matches/week%201%2F%C3%A9%232")
+    );
+    let r = call(&app, Method::GET, &at, None, None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json()["match"], "week 1/é#2");
+    let res = send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(res.headers().get(header::LOCATION).is_none());
+}
