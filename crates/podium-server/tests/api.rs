@@ -2642,3 +2642,39 @@ async fn a_match_created_gives_its_location() {
     assert_eq!(res.status(), StatusCode::OK);
     assert!(res.headers().get(header::LOCATION).is_none());
 }
+
+/// PATCH `config` replaces the whole config; a new system without config starts from
+/// its defaults, and the league's own system named again keeps its config.
+#[tokio::test]
+async fn patch_replaces_the_config_and_keeps_it_for_the_same_system() {
+    let app = app();
+    let (id, token) = create(
+        &app,
+        json!({"name": "Patched", "system": "elo", "config": {"k": 24}}),
+    )
+    .await;
+    let url = format!("/api/leagues/{id}");
+    let patch = |body: Value| {
+        let (app, url, token) = (app.clone(), url.clone(), token.clone());
+        async move {
+            call(
+                &app,
+                Method::PATCH,
+                &url,
+                Some(&token),
+                Some(&body.to_string()),
+            )
+            .await
+        }
+    };
+    let r = patch(json!({"system": "elo"})).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json()["config"], json!([["k", "24"]]));
+    let r = patch(json!({"config": {"scale": 200}})).await;
+    assert_eq!(r.json()["config"], json!([["scale", "200"]]));
+    let r = patch(json!({"system": "sme"})).await;
+    assert_eq!(
+        (r.json()["system"].as_str(), r.json()["config"].clone()),
+        (Some("sme"), json!([]))
+    );
+}

@@ -1861,8 +1861,9 @@ impl Leagues {
     }
 
     /// Changes a league's name, system or config; a new system or config rates the whole
-    /// ledger again (readers keep the old ratings meanwhile). A new system without a
-    /// config starts from that system's defaults.
+    /// ledger again (readers keep the old ratings meanwhile). A config given replaces
+    /// the whole config; a new system without a config starts from that system's
+    /// defaults, and the league's own system named again keeps its config.
     ///
     /// # Errors
     /// [`StoreError::Config`] for an unknown system or bad parameter, or a ledger that
@@ -1883,7 +1884,11 @@ impl Leagues {
             Some(n) => check_name(&n)?,
             None => row.name.clone(),
         };
-        let system_changed = system.is_some();
+        // The league's own system named again is no change: its config is kept.
+        let system_changed = match &system {
+            Some(s) => build_system(s, &Settings::new())?.name() != row.system,
+            None => false,
+        };
         let new_system = system.unwrap_or_else(|| row.system.clone());
         let new_config = match config {
             Some(c) => c,
