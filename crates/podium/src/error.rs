@@ -384,13 +384,13 @@ pub enum ConfigError {
         setting: String,
     },
     /// A parameter given twice in one list of settings.
-    #[error("setting {key} is given twice ({key}={first}, then {key}={second}): give it once")]
+    #[error("setting {key} is given twice ({first}, then {second}): give it once")]
     RepeatedSetting {
-        /// The key, as given the second time.
+        /// The key, as given first.
         key: String,
-        /// The value given first.
+        /// The first setting, `key=value` as given.
         first: String,
-        /// The value given second.
+        /// The second setting of the same key, `key=value` as given.
         second: String,
     },
     /// Parameters that are valid one by one but not together.

@@ -264,13 +264,18 @@ impl Settings {
                     })
             })
             .collect::<Result<_, _>>()?;
-        let same = |k: &str| k.to_ascii_lowercase().replace('-', "_");
+        // The same key as a system reads it: its system prefix in any case, then the
+        // parameter with dashes as underscores (`Configure::set`).
+        let same = |k: &str| match k.split_once('.') {
+            Some((sys, key)) => (Some(sys.to_ascii_lowercase()), key.replace('-', "_")),
+            None => (None, k.replace('-', "_")),
+        };
         for (i, (key, value)) in pairs.iter().enumerate() {
-            if let Some((_, first)) = pairs[..i].iter().find(|(k, _)| same(k) == same(key)) {
+            if let Some((k, v)) = pairs[..i].iter().find(|(k, _)| same(k) == same(key)) {
                 return Err(ConfigError::RepeatedSetting {
-                    key: key.clone(),
-                    first: first.clone(),
-                    second: value.clone(),
+                    key: k.clone(),
+                    first: format!("{k}={v}"),
+                    second: format!("{key}={value}"),
                 });
             }
         }

@@ -1449,8 +1449,10 @@ impl KalmanMmrConfig {
             // with no square or sum out of the floating-point range however large or
             // small the scores are.
             let largest = sc.iter().fold(0.0_f64, |m, s| m.max(s.abs()));
-            if largest > 0.0 {
-                let unit = 2f64.powi(largest.log2().floor() as i32);
+            // The unit's exponent is kept to the normal numbers' (2^−1022 and up), so
+            // that the unit is never 0, even for scores among the subnormal numbers.
+            let unit = 2f64.powi((largest.log2().floor() as i32).max(f64::MIN_EXP - 2));
+            if largest > 0.0 && unit.is_finite() {
                 for s in &mut sc {
                     *s /= unit;
                 }
@@ -1808,6 +1810,9 @@ mod tests {
         ] {
             assert_eq!(rate(unit), one, "scores times {unit:e}");
         }
+        // Subnormal scores: finite ratings, no division by 0.
+        let tiny = rate(2f64.powi(-1060));
+        assert!(tiny.iter().all(|r| r.is_finite()), "{tiny:?}");
     }
 
     #[test]
