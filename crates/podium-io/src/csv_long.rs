@@ -216,7 +216,8 @@ impl<R: Read> CsvMatches<R> {
             .first()
             .filter(|first| first.starts_with('{'))
             .map(|first| {
-                let shown = escape_controls(&first.chars().take(60).collect::<String>());
+                let shown =
+                    escape_controls(&first.chars().take(60).collect::<String>()).into_owned();
                 let more = if first.chars().nth(60).is_some() || names.len() > 1 {
                     "…"
                 } else {
@@ -474,7 +475,7 @@ impl<R: Read> CsvMatches<R> {
 /// The header's column names as a message shows them: as written, joined by commas,
 /// control characters escaped (a tab as `\t`).
 fn found(names: &[String]) -> String {
-    escape_controls(&names.join(","))
+    escape_controls(&names.join(",")).into_owned()
 }
 
 /// When a header read as one column holds a `;` or a tab, a hint that the file is

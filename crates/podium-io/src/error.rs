@@ -296,19 +296,19 @@ pub(crate) fn factor_mismatch(
 /// `text` with its control characters escaped (`\0`, `\t`, `\u{1b}`), the rest as
 /// written: text from a file shown inside a message, where a raw control byte would act
 /// on the terminal instead of being seen.
-pub(crate) fn escape_controls(text: &str) -> String {
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.chars().any(char::is_control) {
-        return text.to_string();
+        return text.into();
     }
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_debug().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out.into()
 }
 
 /// Text in UTF-16 or UTF-32 rather than UTF-8, as a file's first bytes show it.

@@ -36,10 +36,10 @@ use std::io::{self, BufReader};
 use std::path::Path;
 
 pub use csv_long::CsvMatches;
-pub use error::ReadError;
+pub use error::{escape_controls, ReadError};
 pub use group::{times_expected, RECENT_IDS};
 pub use jsonl::{factor_value, JsonMatch, JsonResult, JsonlMatches};
-pub use time::{format_time, parse_time};
+pub use time::{format_time, parse_time, FIRST_SECOND, LAST_SECOND};
 pub use write::LongCsvWriter;
 
 /// The longest CSV record the readers read, in bytes (without its line break; the line

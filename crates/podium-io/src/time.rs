@@ -51,10 +51,10 @@ fn beyond_timestamps(s: &str) -> Option<i64> {
 }
 
 /// −009999-01-01T00:00:00Z, the first second a match time may be.
-const FIRST_SECOND: i64 = -377_705_116_800;
+pub const FIRST_SECOND: i64 = -377_705_116_800;
 
 /// 9999-12-31T23:59:59Z, the last second a match time may be.
-const LAST_SECOND: i64 = 253_402_300_799;
+pub const LAST_SECOND: i64 = 253_402_300_799;
 
 /// Whole days from 1970-01-01 to `date`.
 fn days_since_epoch(date: Date) -> Option<i64> {

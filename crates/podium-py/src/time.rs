@@ -36,11 +36,11 @@ fn classes(py: Python<'_>) -> PyResult<&Classes> {
 
 /// The earliest time podium takes: the first second of the year −9999, as the readers
 /// take it (`-009999-01-01T00:00:00Z`).
-pub const EARLIEST: i64 = -377_705_116_800;
+pub const EARLIEST: i64 = podium_io::FIRST_SECOND;
 
 /// The latest time podium takes: the last second of the year 9999
 /// (`9999-12-31T23:59:59Z`).
-pub const LATEST: i64 = 253_402_300_799;
+pub const LATEST: i64 = podium_io::LAST_SECOND;
 
 /// Why the time written `shown` is refused: beyond the times podium takes.
 fn out_of_range(shown: &str) -> PyErr {

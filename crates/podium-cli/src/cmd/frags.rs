@@ -96,27 +96,9 @@ fn config(settings: &[String]) -> anyhow::Result<FragConfig> {
     Ok(config)
 }
 
-/// `text` as a terminal may print it: every control character (ESC, BEL, NUL, a line
-/// break, …) written as its escape (`\u{1b}`, `\u{7}`, `\0`, `\n`), as `podium rate`
-/// quotes a player id, so that a log cannot clear the screen or retitle the window.
-pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
-        return text.into();
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    out.into()
-}
-
 /// One line on what a log held, plus the lines skipped (control characters escaped).
 pub fn describe(name: &str, s: &LogSummary) -> String {
-    let mut out = format!("{}: {}", printable(name), s.in_words());
+    let mut out = format!("{}: {}", podium_io::escape_controls(name), s.in_words());
     if s.skipped() > 0 {
         for e in &s.examples {
             if e.reason == "too long" {
@@ -125,14 +107,14 @@ pub fn describe(name: &str, s: &LogSummary) -> String {
                     "\n  line {} (too long, {} bytes): {}…",
                     e.line,
                     thousands(e.len),
-                    printable(&e.text)
+                    podium_io::escape_controls(&e.text)
                 ));
             } else {
                 out.push_str(&format!(
                     "\n  line {} ({}): {}",
                     e.line,
                     e.reason,
-                    printable(&e.text)
+                    podium_io::escape_controls(&e.text)
                 ));
             }
         }
@@ -297,7 +279,7 @@ fn print(out: &mut dyn Write, reading: &Reading, args: &Args) -> anyhow::Result<
                 };
                 let mut row = vec![
                     shown_position(&rows, i),
-                    printable(r.player).into_owned(),
+                    podium_io::escape_controls(r.player).into_owned(),
                     strength,
                     s.frags.to_string(),
                     s.deaths.to_string(),
@@ -468,7 +450,7 @@ fn follow(
             writeln!(
                 out,
                 "{}: {} rated, {}",
-                printable(name),
+                podium_io::escape_controls(name),
                 count(reading.ranking.games_rated(), "game"),
                 format_args!(
                     "{} {}",
@@ -521,7 +503,10 @@ fn follow(
                 base += lines.consumed();
                 lines = LineReader::new(f);
                 id = new_id;
-                eprintln!("{}: a new file, reading it from its start", printable(name));
+                eprintln!(
+                    "{}: a new file, reading it from its start",
+                    podium_io::escape_controls(name)
+                );
             }
         } else if meta.len() < position {
             // Truncated: the server started a new log in the same file.
@@ -533,7 +518,7 @@ fn follow(
                 .finish_parser(&mut parser, &mut reading.site);
             eprintln!(
                 "{}: truncated, reading it again from its start",
-                printable(name)
+                podium_io::escape_controls(name)
             );
         }
     }
