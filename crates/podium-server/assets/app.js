@@ -209,7 +209,10 @@ function leaderboardTable(id, rows, hasSigma, needed) {
   const compare = (a, b) => {
     if (sortKey === "position") return byRating(a, b) * dir;
     const x = a[sortKey], y = b[sortKey];
-    return (typeof x === "string" ? x.localeCompare(y) : (x ?? 0) - (y ?? 0)) * dir || byRating(a, b);
+    // A text column may hold null (`last_played` of a player without a dated game):
+    // sorted as empty text.
+    const text = typeof x === "string" || typeof y === "string";
+    return (text ? (x ?? "").localeCompare(y ?? "") : (x ?? 0) - (y ?? 0)) * dir || byRating(a, b);
   };
   const row = (r) => h("tr", { class: r.provisional ? "provisional" : "", "data-player": r.player },
     cols.map(([k, , minor]) => {

@@ -254,7 +254,7 @@ pub fn document() -> Value {
                     "position": {"type": "integer"}, "player": {"type": "string"}, "rating": {"type": "number"},
                     "sigma": {"type": "number"}, "games": {"type": "integer"}, "wins": {"type": "number"},
                     "avg_size": {"type": "number"}, "win_pct": {"type": "number"}, "expected_win_pct": {"type": "number"},
-                    "net_pct": {"type": "number"}, "last_played": {"type": "string"}, "provisional": {"type": "boolean"}}}
+                    "net_pct": {"type": "number"}, "last_played": {"type": ["string", "null"], "description": "The time of the player's last dated match; null when they have played none"}, "provisional": {"type": "boolean"}}}
             }
         }
     });

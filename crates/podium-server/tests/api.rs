@@ -197,7 +197,7 @@ async fn a_league_from_creation_to_leaderboard() {
         }
         assert!(row.get("sigma").is_none(), "sme has no sigma");
         // The matches have no times: no date to show, and not a match id in its place.
-        assert_eq!(row["last_played"], "", "{row}");
+        assert_eq!(row["last_played"], Value::Null, "{row}");
     }
     let total: f64 = board.iter().map(|r| r["rating"].as_f64().unwrap()).sum();
     assert!(

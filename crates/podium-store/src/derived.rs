@@ -126,7 +126,7 @@ fn board_row(
         win_pct: s.win_pct(),
         expected_win_pct: s.expected_win_pct(),
         net_pct: s.win_pct() - s.expected_win_pct(),
-        last_played: s.last_time.map(podium_io::format_time).unwrap_or_default(),
+        last_played: s.last_time.map(podium_io::format_time),
         provisional: system.is_provisional(&rating),
     }
 }

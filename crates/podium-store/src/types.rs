@@ -469,8 +469,9 @@ pub struct BoardRow {
     pub expected_win_pct: f64,
     /// `win_pct − expected_win_pct`.
     pub net_pct: f64,
-    /// Time of the last match played; empty when the league's matches have no times.
-    pub last_played: String,
+    /// Time of the last dated match played (RFC 3339); `None` (`null`) when the
+    /// player has played no dated match.
+    pub last_played: Option<String>,
     /// Whether the rating is still provisional.
     pub provisional: bool,
 }
