@@ -320,10 +320,7 @@ fn make_file(path: &Path) -> Result<(), StoreError> {
         )));
     }
     if !dir.is_dir() {
-        return Err(unwritable(format!(
-            "{} is not a directory",
-            dir.display()
-        )));
+        return Err(unwritable(format!("{} is not a directory", dir.display())));
     }
     match std::fs::OpenOptions::new()
         .write(true)
