@@ -44,6 +44,14 @@ def test_balance_takes_a_newcomer_as_the_cli_does():
                           "--new", "Zed", "--format", "json"))
     assert [t["players"] for t in got[0]["teams"]] == [t["players"] for t in want["splits"][0]["groups"]]
     assert got[0]["unevenness"] == pytest.approx(want["splits"][0]["unevenness"], abs=1e-12)
+    # As the CLI and the server, it refuses a newcomer the league rated or who is not
+    # present, and a group of one.
+    with pytest.raises(podium.PodiumError, match=r'newcomers: player "Sam" is rated by the league \(\d+ games\)'):
+        _league().balance(players, teams=2, newcomers=["Zed", "Sam"])
+    with pytest.raises(podium.PodiumError, match='newcomers: player "Ann" is not among the players present'):
+        _league().balance(players, teams=2, newcomers=["Zed", "Ann"])
+    with pytest.raises(podium.PodiumError, match="apart: group 0 \\(0-based\\) names 1 player"):
+        _league().balance(players, teams=2, newcomers=["Zed"], apart=[["Sam"]])
 
 
 def _direct(a: str, b: str):

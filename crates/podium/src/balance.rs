@@ -239,6 +239,26 @@ pub enum BalanceError {
         /// The name given.
         player: String,
     },
+    /// A player named as a newcomer whom the league has rated: a rated player is
+    /// balanced at their rating, so naming them a newcomer is a mistake (a misspelt
+    /// name meant, or the wrong player).
+    #[error("newcomers: player {player:?} is rated by the league ({games} games), so not new; name them among the players only")]
+    NotNew {
+        /// The name given.
+        player: String,
+        /// Games the league rated them in.
+        games: u32,
+    },
+    /// A keep-apart or keep-together group of fewer than two players, which says nothing.
+    #[error("{option}: group {group} (0-based) names {size} player(s); a group names two players or more")]
+    GroupTooSmall {
+        /// The option (`apart`, `together`).
+        option: &'static str,
+        /// The group's 0-based index in the option's list.
+        group: usize,
+        /// Players the group names.
+        size: usize,
+    },
     /// A fixed team or table that does not exist.
     #[error("fixed: player {player:?} is fixed to team {team} (1-based), but there are {teams}")]
     NoSuchTeam {
@@ -482,6 +502,31 @@ impl<'a> Problem<'a> {
             if league.get(p).is_none() && !config.newcomers.iter().any(|n| n == p) {
                 return Err(BalanceError::UnknownPlayer {
                     player: p.to_string(),
+                });
+            }
+        }
+        // Options that name nobody a split could use: a newcomer not present or already
+        // rated, a group of fewer than two.
+        for p in &config.newcomers {
+            if !index.contains_key(p.as_str()) {
+                return Err(BalanceError::NotPresent {
+                    option: "newcomers",
+                    player: p.clone(),
+                });
+            }
+            if let Some(known) = league.get(p) {
+                return Err(BalanceError::NotNew {
+                    player: p.clone(),
+                    games: known.stats.games,
+                });
+            }
+        }
+        for (option, groups) in [("apart", &config.apart), ("together", &config.together)] {
+            if let Some((group, g)) = groups.iter().enumerate().find(|(_, g)| g.len() < 2) {
+                return Err(BalanceError::GroupTooSmall {
+                    option,
+                    group,
+                    size: g.len(),
                 });
             }
         }
@@ -1240,7 +1285,7 @@ mod tests {
             let mut players = names(6);
             players.extend(["ann".to_string(), "bo".to_string()]);
             let config = BalanceConfig {
-                newcomers: vec!["ann".into(), "bo".into(), "p3".into()],
+                newcomers: vec!["ann".into(), "bo".into()],
                 ..BalanceConfig::default()
             };
             let got = balance(&l, &players, &Format::teams(2), &config).unwrap();
@@ -1256,6 +1301,35 @@ mod tests {
                 BalanceError::UnknownPlayer {
                     player: "bo".into()
                 }
+            );
+            // A rated player, or one not present, named a newcomer; a group of one.
+            let refused = |config: BalanceConfig| {
+                balance(&l, &players, &Format::teams(2), &config)
+                    .unwrap_err()
+                    .to_string()
+            };
+            let games = l.get("p3").unwrap().stats.games;
+            assert_eq!(
+                refused(BalanceConfig {
+                    newcomers: vec!["ann".into(), "bo".into(), "p3".into()],
+                    ..BalanceConfig::default()
+                }),
+                format!("newcomers: player \"p3\" is rated by the league ({games} games), so not new; name them among the players only")
+            );
+            assert_eq!(
+                refused(BalanceConfig {
+                    newcomers: vec!["ann".into(), "bo".into(), "zed".into()],
+                    ..BalanceConfig::default()
+                }),
+                "newcomers: player \"zed\" is not among the players present"
+            );
+            assert_eq!(
+                refused(BalanceConfig {
+                    newcomers: vec!["ann".into(), "bo".into()],
+                    apart: vec![vec!["p0".into(), "p1".into()], vec!["p2".into()]],
+                    ..BalanceConfig::default()
+                }),
+                "apart: group 1 (0-based) names 1 player(s); a group names two players or more"
             );
         }
     }

@@ -147,19 +147,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     args.input.check_system(league.system())?;
     let skipped = ingest::rate(&args.input, &mut league)?.skipped;
     report_skipped(&skipped);
-    // --new names players of a first game: one the history rated, or one not playing
-    // tonight, is a mistake that would otherwise pass unseen.
-    for n in &config.newcomers {
-        if let Some(p) = league.get(n) {
-            bail!(
-                "--new {n}: {n:?} is in the history ({} games), so not new; leave them out of --new",
-                p.stats.games
-            );
-        }
-        if !players.contains(n) {
-            bail!("--new {n}: {n:?} is not among --players");
-        }
-    }
     // Ratings with σ are aged to the history's last match, as `podium predict` does.
     let time = league
         .players()
@@ -182,6 +169,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 ),
             }
         }
+        // --new names players of a first game: one the history rated, or one not
+        // playing tonight, is a mistake the library refuses.
+        podium::balance::BalanceError::NotNew { player: n, games } => anyhow::anyhow!(
+            "--new {n}: {n:?} is in the history ({games} games), so not new; leave them out of --new"
+        ),
+        podium::balance::BalanceError::NotPresent {
+            option: "newcomers",
+            player: n,
+        } => anyhow::anyhow!("--new {n}: {n:?} is not among --players"),
         e => anyhow::anyhow!("{e}"),
     })?;
     let mut out = std::io::stdout().lock();
