@@ -842,6 +842,52 @@ fn a_read_only_postgres_database_is_refused_at_open() {
     );
 }
 
+/// The same on PostgreSQL: a database from before league names were unique, holding two
+/// leagues named alike, opens; the older keeps the name and the other is left as it is.
+#[test]
+fn an_older_postgres_ledger_with_two_leagues_named_alike_opens() {
+    let scratch = Backend::Postgres.scratch();
+    let name = scratch.database.clone().unwrap();
+    let url = postgres_url();
+    let base = url.rsplit_once('/').unwrap().0;
+    let mut c: ::postgres::Client = format!("{base}/{name}")
+        .parse::<::postgres::Config>()
+        .unwrap()
+        .connect(::postgres::NoTls)
+        .unwrap();
+    // Back to the schema before names were unique, with two leagues named alike.
+    c.batch_execute(
+        "DROP INDEX leagues_by_name_key; ALTER TABLE leagues DROP COLUMN name_key;
+         UPDATE podium_schema SET version = 5;
+         INSERT INTO leagues (id, name, system, config, token_hash) VALUES
+            (1, 'Twice', 'elo', '[]', 'a'), (2, 'twice ', 'elo', '[]', 'b'), (3, 'once', 'elo', '[]', 'c');
+         SELECT setval('leagues_id_seq', 3);",
+    )
+    .unwrap();
+    let store = (scratch.reopen)();
+    let keys: Vec<(i64, Option<String>)> = c
+        .query("SELECT id, name_key FROM leagues ORDER BY id", &[])
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            (1, Some("twice".to_string())),
+            (2, None),
+            (3, Some("once".to_string()))
+        ]
+    );
+    let e = store
+        .create_league("TWICE", "elo", &podium::Settings::new(), "d")
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "a league named \"Twice\" exists already (league 1): choose another name"
+    );
+}
+
 /// One process serves a SQLite file: a second open of it, while the first store is open,
 /// is refused naming the file and its lock; once the first is dropped, it opens.
 #[test]
