@@ -272,39 +272,12 @@ where
     }
 }
 
-/// Refuses a file given twice, by one name or two (a link, `./`): every match of it
-/// would be read twice. `-` (standard input) may be given once.
-///
-/// # Errors
-/// The first file given again, naming both names.
-fn given_once(files: &[String]) -> anyhow::Result<()> {
-    let mut seen: std::collections::HashMap<std::path::PathBuf, &str> =
-        std::collections::HashMap::new();
-    for file in files {
-        // A file that cannot be opened is said so by the reader.
-        let key = std::fs::canonicalize(file).unwrap_or_else(|_| file.into());
-        match seen.insert(key, file) {
-            Some(_) if file == "-" => {
-                anyhow::bail!("- (standard input) is given twice: give each file once")
-            }
-            Some(first) if first == file => {
-                anyhow::bail!("{file} is given twice: give each file once")
-            }
-            Some(first) => anyhow::bail!(
-                "{first} and {file} are the same file, given twice: give each file once"
-            ),
-            None => {}
-        }
-    }
-    Ok(())
-}
-
 /// Runs `read` with a progress bar on standard error for large inputs.
 fn with_progress<T>(
     input: &InputArgs,
     read: impl FnOnce(&Reading<'_>) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
-    given_once(&input.files)?;
+    podium_io::ingest::given_once(&input.files)?;
     let bar = progress_bar(&input.files);
     let progress = |bytes: u64| bar.inc(bytes);
     let reading = Reading {

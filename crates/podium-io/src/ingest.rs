@@ -333,6 +333,36 @@ pub enum IngestError<E> {
     Caller(E),
 }
 
+/// Refuses a file given twice, by one name or two (a link, `./`): every match of it
+/// would be read again, each refused as read already from the file itself.
+///
+/// # Errors
+/// [`ReadError::Inputs`] naming the first file given again, by both its names.
+pub fn given_once(files: &[String]) -> Result<(), ReadError> {
+    let mut seen: std::collections::HashMap<std::path::PathBuf, &str> =
+        std::collections::HashMap::new();
+    let twice = |message: String| Err(ReadError::Inputs { message });
+    for file in files {
+        // A file that cannot be opened is said so by the reader.
+        let key = std::fs::canonicalize(file).unwrap_or_else(|_| file.into());
+        match seen.insert(key, file) {
+            Some(_) if file == "-" => {
+                return twice("- (standard input) is given twice: give each file once".into())
+            }
+            Some(first) if first == file => {
+                return twice(format!("{file} is given twice: give each file once"))
+            }
+            Some(first) => {
+                return twice(format!(
+                    "{first} and {file} are the same file, given twice: give each file once"
+                ))
+            }
+            None => {}
+        }
+    }
+    Ok(())
+}
+
 /// How many bad matches [`IngestError::BadMatches`] lists.
 pub const LISTED: usize = 20;
 
@@ -659,6 +689,7 @@ impl<'a> Run<'a> {
     /// Reads every file, then rates what was held back for time order.
     fn all<S: Sink>(&mut self, sink: &mut S) -> Result<(), IngestError<S::Error>> {
         self.inputs.options.check().map_err(IngestError::Read)?;
+        given_once(&self.inputs.files).map_err(IngestError::Read)?;
         for file in 0..self.inputs.files.len() {
             self.file(sink, file)?;
         }

@@ -254,6 +254,13 @@ def test_rate_files_is_all_or_nothing(tmp_path):
         league.rate_files(tmp_path / "none.csv")
     with pytest.raises(ValueError, match="not a file"):
         league.rate_files("-")
+    # A file given twice is refused before anything is read, as the CLI refuses it.
+    good = tmp_path / "good.csv"
+    good.write_text("match,player,rank\ng9,a,1\ng9,b,2\n")
+    before = league.matches_rated
+    with pytest.raises(podium.ReadError, match=f"{good} is given twice: give each file once"):
+        league.rate_files([good, good])
+    assert league.matches_rated == before
 
 
 def ring(n):
