@@ -1391,6 +1391,18 @@ impl League {
                 ));
             }
             let m = &m.get().inner;
+            // Entries are predicted whole: a share of the match played is not read.
+            if let Some(p) = m
+                .entries()
+                .iter()
+                .flat_map(|e| &e.members)
+                .find(|p| p.weight < 1.0)
+            {
+                return Err(PyValueError::new_err(format!(
+                    "player {:?} plays a share {} of the match: predict reads whole entries, without partial play; give the Match without weights",
+                    p.player, p.weight
+                )));
+            }
             let py = entries.py();
             let list = PyList::empty(py);
             let given = pyo3::types::PyDict::new(py);

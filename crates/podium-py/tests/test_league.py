@@ -375,3 +375,8 @@ def test_predict_takes_a_match():
     with pytest.raises(TypeError) as err:
         league.predict(podium.Match(["ann", "bo"]), factors={"ann": {"car": "red"}})
     assert str(err.value) == "factors belong to the Match: give them to Match(...)"
+    with pytest.raises(ValueError) as err:
+        league.predict(podium.Match(["ann", "bo", "cy"], weights={"bo": 0.5}))
+    assert str(err.value) == (
+        'player "bo" plays a share 0.5 of the match: predict reads whole entries, '
+        "without partial play; give the Match without weights")
