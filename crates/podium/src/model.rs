@@ -960,14 +960,8 @@ fn build_match(
         });
     }
     drop(seen);
-    if ids && entries.iter().filter(|e| e.team.is_some()).nth(1).is_some() {
-        let mut teams: Vec<&str> = entries.iter().filter_map(|e| e.team.as_deref()).collect();
-        teams.sort_unstable();
-        if let Some(w) = teams.windows(2).find(|w| w[0] == w[1]) {
-            return Err(MatchError::DuplicateTeam {
-                team: w[0].to_string(),
-            });
-        }
+    if ids {
+        check_team_names(&entries)?;
     }
     entries.sort_by(|a, b| a.finish.sort_key().total_cmp(&b.finish.sort_key()));
     places.clear();
@@ -993,6 +987,29 @@ fn build_match(
         offsets,
         factors,
     })
+}
+
+/// Refuses two entries under one team name: a scan for the few teams of most matches
+/// (no allocation), a sort for many.
+fn check_team_names(entries: &[Entry]) -> Result<(), MatchError> {
+    let duplicate = |team: &str| MatchError::DuplicateTeam {
+        team: team.to_string(),
+    };
+    let teams = entries.iter().filter_map(|e| e.team.as_deref());
+    if teams.clone().nth(FEW).is_none() {
+        for (i, a) in teams.clone().enumerate() {
+            if teams.clone().skip(i + 1).any(|b| a == b) {
+                return Err(duplicate(a));
+            }
+        }
+        return Ok(());
+    }
+    let mut sorted: Vec<&str> = teams.collect();
+    sorted.sort_unstable();
+    match sorted.windows(2).find(|w| w[0] == w[1]) {
+        Some(w) => Err(duplicate(w[0])),
+        None => Ok(()),
+    }
 }
 
 /// The players met so far while validating a match: a linear scan of an array on the
@@ -1231,6 +1248,19 @@ mod tests {
             .build()
             .unwrap_err();
         assert_eq!(err, MatchError::DuplicateTeam { team: "red".into() });
+        // Past the few teams scanned pair by pair, the same, by sorting.
+        let mut many = Match::builder("g");
+        for t in 0..40 {
+            many = many.team(
+                format!("t{}", t % 39),
+                [format!("p{t}")],
+                Finish::Rank(f64::from(t)),
+            );
+        }
+        assert_eq!(
+            many.build().unwrap_err(),
+            MatchError::DuplicateTeam { team: "t0".into() }
+        );
         assert_eq!(
             err.to_string(),
             "team name \"red\" is given to two entries; a team is one entry, with all its players"
