@@ -73,6 +73,24 @@ impl Ledgers {
     }
 }
 
+/// Waits until the SQLite file `db` is free: a thread of the league set that filled it
+/// may still be saving its ratings, and one store at a time may be open on a file. A
+/// PostgreSQL database is free at once.
+fn free(db: &str) {
+    if db.starts_with("postgres") {
+        return;
+    }
+    for _ in 0..6_000 {
+        match podium_store::SqliteStore::open(std::path::Path::new(db)) {
+            Err(podium_store::StoreError::InUse { .. }) => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            _ => return,
+        }
+    }
+    panic!("{db} stayed in use");
+}
+
 fn start_server(db: String) -> String {
     let (tx, rx) = std::sync::mpsc::channel::<SocketAddr>();
     std::thread::spawn(move || {
@@ -608,6 +626,8 @@ fn restart(ledgers: &Ledgers, players: usize, games: usize) {
     // Saved at shutdown: nothing after them. A server started on the ledger.
     assert!(leagues.save(id).unwrap());
     drop(leagues);
+    drop(store);
+    free(&db);
     let t = Instant::now();
     let base = start_server(db);
     let a = agent();
@@ -637,6 +657,7 @@ fn board(ledgers: &Ledgers, system: &str, players: usize) -> String {
             Leagues::open_loaded(podium_server::open_store(&db).unwrap(), filling()).unwrap();
         populate(&leagues, system, players, players / 4 * 2)
     };
+    free(&db);
     let t = Instant::now();
     let base = start_server(db);
     let listening = t.elapsed();
