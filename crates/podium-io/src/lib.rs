@@ -39,7 +39,7 @@ pub use csv_long::CsvMatches;
 pub use error::{escape_controls, ReadError};
 pub use group::{times_expected, RECENT_IDS};
 pub use jsonl::{factor_value, JsonMatch, JsonResult, JsonlMatches};
-pub use time::{format_time, parse_time, FIRST_SECOND, LAST_SECOND};
+pub use time::{format_time, parse_time, seconds_named, FIRST_SECOND, LAST_SECOND};
 pub use write::LongCsvWriter;
 
 /// The longest CSV record the readers read, in bytes (without its line break; the line

@@ -16,6 +16,22 @@ use jiff::Timestamp;
 /// ```
 #[must_use]
 pub fn parse_time(s: &str) -> Option<i64> {
+    // An offset may take a time at the very ends past them: from −009999-01-01T00:00:00Z
+    // to 9999-12-31T23:59:59Z, as every time read is written back.
+    seconds_named(s).filter(|t| (FIRST_SECOND..=LAST_SECOND).contains(t))
+}
+
+/// The instant a time's text names, in seconds since the Unix epoch, whether or not it
+/// lies within the times [`parse_time`] takes: to tell a time out of range from text that
+/// is no time at all.
+///
+/// ```
+/// let past = "9999-12-31T23:59:59-01:00";
+/// assert_eq!(podium_io::parse_time(past), None);
+/// assert_eq!(podium_io::seconds_named(past), Some(podium_io::LAST_SECOND + 3_600));
+/// ```
+#[must_use]
+pub fn seconds_named(s: &str) -> Option<i64> {
     let s = s.trim();
     if s.len() == 10 {
         let date: Date = s.parse().ok()?;
@@ -44,10 +60,7 @@ fn beyond_timestamps(s: &str) -> Option<i64> {
     let time = pieces.time()?;
     let seconds = days_since_epoch(pieces.date())? * 86_400 + seconds_of_day(time) - offset;
     let within = Timestamp::MIN.as_second()..=Timestamp::MAX.as_second();
-    // An offset may take a time at the very ends past them: from −009999-01-01T00:00:00Z
-    // to 9999-12-31T23:59:59Z, as every time read is written back.
-    let civil = FIRST_SECOND..=LAST_SECOND;
-    (!within.contains(&seconds) && civil.contains(&seconds)).then_some(seconds)
+    (!within.contains(&seconds)).then_some(seconds)
 }
 
 /// −009999-01-01T00:00:00Z, the first second a match time may be.

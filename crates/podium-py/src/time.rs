@@ -97,7 +97,8 @@ pub fn from_py(value: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
     }
     if let Ok(s) = value.cast::<PyString>() {
         let s = s.to_cow()?;
-        let t = podium_io::parse_time(&s).ok_or_else(|| {
+        // A time out of range is said so; text that is no time, as such.
+        let t = podium_io::seconds_named(&s).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "time {s:?} is not valid, expected RFC 3339 (2024-05-01T20:00:00Z) or a date (2024-05-01)"
             ))
