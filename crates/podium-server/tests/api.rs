@@ -2362,17 +2362,7 @@ async fn a_league_name_asked_for_at_once_is_given_once_on_two_postgres_servers()
         )));
     }
     one_league_of_a_name_at_once(&apps).await;
-    tokio::task::spawn_blocking(move || {
-        drop(apps);
-        if let Ok(mut c) = server
-            .parse::<postgres::Config>()
-            .and_then(|c| c.connect(postgres::NoTls))
-        {
-            let _ = c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
-        }
-    })
-    .await
-    .unwrap();
+    common::drop_postgres(apps, &name).await;
 }
 
 /// A correction without `time` of a dated match is refused like a new undated match

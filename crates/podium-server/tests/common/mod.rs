@@ -42,9 +42,10 @@ pub async fn postgres_app(name: &str) -> Router {
     .unwrap()
 }
 
-/// Drops `app` and its database `name` made by [`postgres_app`].
+/// Drops `app` (a router, or several) and its database `name` made by [`postgres_app`]
+/// or by the test itself.
 #[allow(dead_code)]
-pub async fn drop_postgres(app: Router, name: &str) {
+pub async fn drop_postgres<A: Send + 'static>(app: A, name: &str) {
     let (server, name) = (postgres_server(), name.to_string());
     tokio::task::spawn_blocking(move || {
         drop(app);
