@@ -154,6 +154,17 @@ pub fn shared_data() -> PathBuf {
     p
 }
 
+/// The labels of an SVG chart's text elements, in document order.
+pub fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..t.find("</text>")?];
+            Some(body.trim().to_string())
+        })
+        .collect()
+}
+
 /// Parses `podium ... --format csv` output into rows of named fields.
 pub fn csv_rows(text: &str) -> Vec<std::collections::HashMap<String, String>> {
     let mut r = csv::Reader::from_reader(text.as_bytes());

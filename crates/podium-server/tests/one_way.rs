@@ -159,15 +159,7 @@ fn library_board(league: &podium::League) -> Board {
 
 async fn served_board(app: &Router, id: i64) -> Board {
     let mut board = Board::new();
-    let (status, rows) = call(
-        app,
-        Method::GET,
-        &format!("/api/leagues/{id}/leaderboard"),
-        None,
-        None,
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{rows}");
+    let rows = common::board(app, id).await;
     let bits = |v: &Value| v.as_f64().map(f64::to_bits);
     for r in rows.as_array().unwrap() {
         let player = r["player"].as_str().unwrap().to_string();

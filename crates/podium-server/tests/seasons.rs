@@ -5,7 +5,7 @@ mod common;
 
 use axum::http::{Method, StatusCode};
 use axum::Router;
-use common::{call, temporary_app as app};
+use common::{board, call, temporary_app as app};
 use serde_json::{json, Value};
 
 async fn league(app: &Router) -> (i64, String) {
@@ -42,20 +42,6 @@ async fn game(app: &Router, id: i64, token: &str, key: &str, order: &[&str]) {
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{v}");
-}
-
-/// The league's leaderboard.
-async fn board(app: &Router, id: i64) -> Value {
-    let (status, v) = call(
-        app,
-        Method::GET,
-        &format!("/api/leagues/{id}/leaderboard"),
-        None,
-        None,
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{v}");
-    v
 }
 
 /// Starts the season "Spring" with a reset of `kind` (`soft`, `hard`); returns it.

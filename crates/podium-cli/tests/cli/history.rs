@@ -1,7 +1,7 @@
 //! `podium history`: a smoothed skill curve per player, by date when every match has a
 //! time, by match number otherwise, and it says which.
 
-use crate::util::{podium, Dir};
+use crate::util::{podium, svg_texts, Dir};
 
 #[test]
 fn a_history_that_begins_without_times_is_smoothed_by_match_number_and_says_so() {
@@ -65,17 +65,6 @@ fn regression_history_refuses_factors_it_cannot_rate_and_an_empty_player_list() 
         "{}",
         run.stdout
     );
-}
-
-/// The labels of an SVG chart's text elements, in document order.
-fn svg_texts(svg: &str) -> Vec<String> {
-    svg.split("<text")
-        .skip(1)
-        .filter_map(|t| {
-            let body = &t[t.find('>')? + 1..t.find("</text>")?];
-            Some(body.trim().to_string())
-        })
-        .collect()
 }
 
 #[test]

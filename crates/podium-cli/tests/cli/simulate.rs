@@ -1,17 +1,6 @@
 //! `podium simulate`: the plot's rounds axis, the limit on players, the table's words.
 
-use crate::util::{podium, Dir};
-
-/// The labels of an SVG chart's text elements, in document order.
-fn svg_texts(svg: &str) -> Vec<String> {
-    svg.split("<text")
-        .skip(1)
-        .filter_map(|t| {
-            let body = &t[t.find('>')? + 1..t.find("</text>")?];
-            Some(body.trim().to_string())
-        })
-        .collect()
-}
+use crate::util::{podium, svg_texts, Dir};
 
 /// `podium simulate --systems sme,pairwise --trials 10 --rounds ROUNDS --plot`: the SVG.
 fn plot(d: &Dir, rounds: &str) -> String {

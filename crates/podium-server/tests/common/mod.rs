@@ -71,6 +71,21 @@ pub fn postgres_server() -> String {
     })
 }
 
+/// The leaderboard of league `id`, asked for with [`call`], which must answer 200.
+#[allow(dead_code)]
+pub async fn board(app: &Router, id: i64) -> Value {
+    let (status, v) = call(
+        app,
+        Method::GET,
+        &format!("/api/leagues/{id}/leaderboard"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{v}");
+    v
+}
+
 /// One request: `token` as a bearer token, `body` as JSON. The answer's body is read as
 /// JSON, or kept as a string when it is not JSON.
 #[allow(dead_code)]
