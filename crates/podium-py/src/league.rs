@@ -607,6 +607,21 @@ impl League {
         *self.latest.get_or_insert_with(|| latest_time(inner))
     }
 
+    /// A copy of the league (the system is shared).
+    fn copied(&self) -> League {
+        League {
+            system: self.system.clone(),
+            inner: self.inner.clone(),
+            log: self.log.clone(),
+            history: self.history.clone(),
+            spare: None,
+            base: self.base.clone(),
+            in_season: self.in_season,
+            latest: self.latest,
+            ids: Arc::clone(&self.ids),
+        }
+    }
+
     /// The ids of the matches the league rated, to change: its own set (a set still
     /// shared with a copy of the league is copied first).
     fn ids_mut(&mut self) -> &mut Ids {
@@ -1618,15 +1633,15 @@ impl League {
 
     /// The league's rating system.
     #[getter]
-    fn system(&self) -> System {
-        self.system.clone()
+    fn system(slf: &Bound<'_, Self>) -> PyResult<System> {
+        Ok(crate::borrow::shared(slf, "system")?.system.clone())
     }
 
     /// The fairest splits of `players` into teams or tables (see `crate::groups`).
     #[pyo3(signature = (players, /, teams=None, sizes=None, tables=None, apart=Vec::new(), together=Vec::new(), fix=None, newcomers=Vec::new(), top=1), text_signature = "(self, players, /, teams=None, sizes=None, tables=None, apart=(), together=(), fix=None, newcomers=(), top=1)")]
     #[allow(clippy::too_many_arguments)]
     fn balance<'py>(
-        &self,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         players: Vec<String>,
         teams: Option<i64>,
@@ -1638,9 +1653,11 @@ impl League {
         newcomers: Vec<String>,
         top: i64,
     ) -> PyResult<Bound<'py, PyList>> {
+        let held = crate::borrow::shared(slf, "balance")?;
+        let this = &*held;
         crate::groups::balance(
             py,
-            &self.inner,
+            &this.inner,
             players,
             teams,
             sizes,
@@ -1655,18 +1672,22 @@ impl League {
 
     /// Number of matches rated so far.
     #[getter]
-    fn matches_rated(&self) -> u64 {
-        self.inner.matches_rated()
+    fn matches_rated(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        Ok(crate::borrow::shared(slf, "matches_rated")?
+            .inner
+            .matches_rated())
     }
 
     /// Every player, in the order they were first met.
     #[getter]
-    fn players(&self) -> Vec<String> {
-        self.inner
+    fn players(slf: &Bound<'_, Self>) -> PyResult<Vec<String>> {
+        let this = crate::borrow::shared(slf, "players")?;
+        Ok(this
+            .inner
             .players()
             .iter()
             .map(|p| p.name.clone())
-            .collect()
+            .collect())
     }
 
     /// What the system learned from every match rather than of one player, name →
@@ -1675,10 +1696,12 @@ impl League {
     /// newcomer's `prior_mean`); empty for a system that learns nothing. `podium explain`
     /// prints what each means.
     #[getter]
-    fn learned<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    fn learned<'py>(slf: &Bound<'py, Self>, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let held = crate::borrow::shared(slf, "learned")?;
+        let this = &*held;
         let out = PyDict::new(py);
-        if let Some(l) = self.inner.learned() {
-            for v in self.inner.system().describe_learned(l) {
+        if let Some(l) = this.inner.learned() {
+            for v in this.inner.system().describe_learned(l) {
                 out.set_item(v.name, v.value)?;
             }
         }
@@ -1687,24 +1710,27 @@ impl League {
 
     /// Whether the league keeps what it rated, for `history()`.
     #[getter]
-    fn keeps_history(&self) -> bool {
-        self.log.is_some()
+    fn keeps_history(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        Ok(crate::borrow::shared(slf, "keeps_history")?.log.is_some())
     }
 
-    fn __len__(&self) -> usize {
-        self.inner.players().len()
+    fn __len__(slf: &Bound<'_, Self>) -> PyResult<usize> {
+        Ok(crate::borrow::shared(slf, "__len__")?.inner.players().len())
     }
 
-    fn __contains__(&self, player: &str) -> bool {
-        self.inner.get(player).is_some()
+    fn __contains__(slf: &Bound<'_, Self>, player: &str) -> PyResult<bool> {
+        let this = crate::borrow::shared(slf, "__contains__")?;
+        Ok(this.inner.get(player).is_some())
     }
 
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let system = self.system.clone().into_pyobject(py)?.repr()?;
+    fn __repr__(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<String> {
+        let held = crate::borrow::shared(slf, "__repr__")?;
+        let this = &*held;
+        let system = this.system.clone().into_pyobject(py)?.repr()?;
         Ok(format!(
             "League({system}, {} players, {} matches rated)",
-            self.inner.players().len(),
-            self.inner.matches_rated()
+            this.inner.players().len(),
+            this.inner.matches_rated()
         ))
     }
 
@@ -1725,13 +1751,15 @@ impl League {
     /// changes then.
     #[pyo3(signature = (r#match, /, *, id=None, time=None, factors=None))]
     fn rate(
-        &mut self,
+        slf: &Bound<'_, Self>,
         r#match: &Bound<'_, PyAny>,
         id: Option<String>,
         time: Option<&Bound<'_, PyAny>>,
         factors: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Table> {
-        guarded(|| self.rate_one(r#match, id, time, factors))
+        let mut held = crate::borrow::exclusive(slf, "rate")?;
+        let this = &mut *held;
+        guarded(|| this.rate_one(r#match, id, time, factors))
     }
 
     /// Rates matches in order: a `Matches` (from `read_csv` and friends) or any
@@ -1757,13 +1785,15 @@ impl League {
     /// faster; the ratings are the same to the last bit either way.
     #[pyo3(signature = (matches, /, *, skip_bad=false, at_once=None))]
     fn rate_many(
-        &mut self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         matches: &Bound<'_, PyAny>,
         skip_bad: bool,
         at_once: Option<bool>,
     ) -> PyResult<RateSummary> {
-        guarded(|| self.rate_batch(py, matches, skip_bad, at_once))
+        let mut held = crate::borrow::exclusive(slf, "rate_many")?;
+        let this = &mut *held;
+        guarded(|| this.rate_batch(py, matches, skip_bad, at_once))
     }
     /// Rates match files (long CSV or JSON Lines, each by its extension unless `format`
     /// is given) as `podium rate` does: plain files of free-for-alls on several threads,
@@ -1789,7 +1819,7 @@ impl League {
     /// faster; the ratings are the same to the last bit either way.
     #[pyo3(signature = (paths, /, *, format=None, skip_bad=false, factors=None, at_once=None))]
     fn rate_files(
-        &mut self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         paths: &Bound<'_, PyAny>,
         format: Option<&str>,
@@ -1797,11 +1827,13 @@ impl League {
         factors: Option<&Bound<'_, PyAny>>,
         at_once: Option<bool>,
     ) -> PyResult<RateSummary> {
+        let mut held = crate::borrow::exclusive(slf, "rate_files")?;
+        let this = &mut *held;
         let reading = Reading {
             at_once,
             ..Reading::default()
         };
-        guarded(|| self.rate_paths(py, paths, format, skip_bad, factors, &reading))
+        guarded(|| this.rate_paths(py, paths, format, skip_bad, factors, &reading))
     }
     /// The leaderboard, best first: a table of `Standing` (position, player, rating,
     /// sigma, games, avg_size, wins, win_pct, expected_win_pct, net_pct, last_played,
@@ -1814,24 +1846,26 @@ impl League {
     /// started, as `podium rate --seasons` prints each season's board; players who have
     /// not played in it are left out (their ratings stay: `rating()`).
     #[pyo3(signature = (*, min_games=0, by="rating", order="established"))]
-    fn standings(&self, min_games: i64, by: &str, order: &str) -> PyResult<Table> {
+    fn standings(slf: &Bound<'_, Self>, min_games: i64, by: &str, order: &str) -> PyResult<Table> {
+        let held = crate::borrow::shared(slf, "standings")?;
+        let this = &*held;
         // More games than a player can have leaves everyone out.
         let min_games = u32::try_from(count("min_games", min_games)?).unwrap_or(u32::MAX);
         let order: podium::Order = order
             .parse()
             .map_err(|e: podium::OrderError| PyValueError::new_err(format!("order={e}")))?;
-        let mut board = if self.in_season {
-            podium::season::season_standings(&self.inner, order)
+        let mut board = if this.in_season {
+            podium::season::season_standings(&this.inner, order)
         } else {
-            self.inner.standings_in(order)
+            this.inner.standings_in(order)
         };
         match by {
             "rating" => {}
             "conservative" => {
-                if !self.system.inner.capabilities().has_uncertainty {
+                if !this.system.inner.capabilities().has_uncertainty {
                     return Err(PyValueError::new_err(format!(
                         "by=\"conservative\" ranks by μ − 3σ, but system {} keeps no σ; use one of the Bayesian systems (see podium.systems())",
-                        self.system.spec.name
+                        this.system.spec.name
                     )));
                 }
                 let cons = |r: &podium::Rating| r.value - 3.0 * r.sigma.unwrap_or(0.0);
@@ -1857,22 +1891,24 @@ impl League {
         for (i, s) in board.iter_mut().enumerate() {
             s.position = i + 1;
         }
-        let rows = board.iter().map(|s| self.standing(s)).collect();
+        let rows = board.iter().map(|s| this.standing(s)).collect();
         Ok(Table::new::<Standing>(rows))
     }
 
     /// A player's rating now (value, sigma, games). Raises `KeyError` for a player the
     /// league has not met.
-    fn rating(&self, player: &str) -> PyResult<Rating> {
-        let i = self
+    fn rating(slf: &Bound<'_, Self>, player: &str) -> PyResult<Rating> {
+        let held = crate::borrow::shared(slf, "rating")?;
+        let this = &*held;
+        let i = this
             .inner
             .index_of(player)
             .ok_or_else(|| PyKeyError::new_err(format!("no player {player:?} in the league")))?;
         // The rating as the system reads it now (for a system that learns from every
         // match, the model it reports now).
-        let r = self.inner.current(i);
+        let r = this.inner.current(i);
         Ok(Rating {
-            player: self.inner.player(i).name.clone(),
+            player: this.inner.player(i).name.clone(),
             value: r.value,
             sigma: r.sigma,
             games: r.games,
@@ -1884,21 +1920,24 @@ impl League {
     /// `FactorStanding` (kind, value, rating, sigma, matches, wins, win_pct,
     /// expected_win_pct). A factor's rating is what it adds to the strength of an entry
     /// that carries it; its matches are those where it told entries apart.
-    fn factor_standings(&self) -> Table {
-        let rows = self
+    fn factor_standings(slf: &Bound<'_, Self>) -> PyResult<Table> {
+        let this = crate::borrow::shared(slf, "factor_standings")?;
+        let rows = this
             .inner
             .factor_standings()
             .iter()
             .map(factor_standing)
             .collect();
-        Table::new::<FactorStanding>(rows)
+        Ok(Table::new::<FactorStanding>(rows))
     }
 
     /// A factor's rating now, as a `FactorStanding` (`factor_rating("car", "ferrari")`).
     /// Raises `KeyError` for a factor the league has not met (a prediction starts it at
     /// no advantage).
-    fn factor_rating(&self, kind: &str, value: &str) -> PyResult<FactorStanding> {
-        self.inner
+    fn factor_rating(slf: &Bound<'_, Self>, kind: &str, value: &str) -> PyResult<FactorStanding> {
+        let held = crate::borrow::shared(slf, "factor_rating")?;
+        let this = &*held;
+        this.inner
             .factors()
             .iter()
             .find(|f| f.factor.kind == kind && f.factor.value == value)
@@ -1909,24 +1948,26 @@ impl League {
     /// A player's changes, match by match, in rating order (a table of `Change`); every
     /// player's when `player` is `None`. Needs a league that keeps its history.
     #[pyo3(signature = (player=None, /))]
-    fn history(&mut self, py: Python<'_>, player: Option<&str>) -> PyResult<Table> {
-        self.keep_history(py)?;
-        let h = self.history.as_ref().expect("kept");
+    fn history(slf: &Bound<'_, Self>, py: Python<'_>, player: Option<&str>) -> PyResult<Table> {
+        let mut held = crate::borrow::exclusive(slf, "history")?;
+        let this = &mut *held;
+        this.keep_history(py)?;
+        let h = this.history.as_ref().expect("kept");
         let rows: Vec<Change> = match player {
             Some(name) => {
-                let i = self.inner.index_of(name).ok_or_else(|| {
+                let i = this.inner.index_of(name).ok_or_else(|| {
                     PyKeyError::new_err(format!("no player {name:?} in the league"))
                 })?;
                 h.by_player
                     .get(i)
                     .map(|rows| {
                         rows.iter()
-                            .map(|&r| h.change(&self.inner, &h.rows[r as usize]))
+                            .map(|&r| h.change(&this.inner, &h.rows[r as usize]))
                             .collect()
                     })
                     .unwrap_or_default()
             }
-            None => h.rows.iter().map(|r| h.change(&self.inner, r)).collect(),
+            None => h.rows.iter().map(|r| h.change(&this.inner, r)).collect(),
         };
         Ok(Table::new(rows))
     }
@@ -1938,19 +1979,21 @@ impl League {
     /// keeps its history.
     #[pyo3(signature = (kind=None, value=None))]
     fn factor_history(
-        &mut self,
+        slf: &Bound<'_, Self>,
         py: Python<'_>,
         kind: Option<&str>,
         value: Option<&str>,
     ) -> PyResult<Table> {
+        let mut held = crate::borrow::exclusive(slf, "factor_history")?;
+        let this = &mut *held;
         if value.is_some() && kind.is_none() {
             return Err(PyTypeError::new_err(
                 "factor_history: a value needs its kind (factor_history(\"car\", \"ferrari\"))",
             ));
         }
-        self.keep_history(py)?;
-        let h = self.history.as_ref().expect("kept");
-        let factors = self.inner.factors();
+        this.keep_history(py)?;
+        let h = this.history.as_ref().expect("kept");
+        let factors = this.inner.factors();
         let wanted: Vec<usize> = (0..factors.len())
             .filter(|&i| {
                 let f = &factors[i].factor;
@@ -1968,7 +2011,7 @@ impl League {
         let rows: Vec<FactorChange> = if kind.is_none() {
             h.factor_rows
                 .iter()
-                .map(|r| h.factor_change(&self.inner, r))
+                .map(|r| h.factor_change(&this.inner, r))
                 .collect()
         } else {
             // The factors' rows merged back into rating order.
@@ -1978,7 +2021,7 @@ impl League {
                 .collect();
             at.sort_unstable();
             at.iter()
-                .map(|&r| h.factor_change(&self.inner, &h.factor_rows[r as usize]))
+                .map(|&r| h.factor_change(&this.inner, &h.factor_rows[r as usize]))
                 .collect()
         };
         Ok(Table::new(rows))
@@ -1994,24 +2037,28 @@ impl League {
     /// `time` (by default the last time the league has seen). Returns a `Prediction`.
     #[pyo3(signature = (entries, /, *, time=None, factors=None))]
     fn predict(
-        &self,
+        slf: &Bound<'_, Self>,
         entries: &Bound<'_, PyAny>,
         time: Option<&Bound<'_, PyAny>>,
         factors: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Prediction> {
-        guarded(|| self.predict_one(entries, time, factors))
+        let held = crate::borrow::shared(slf, "predict")?;
+        let this = &*held;
+        guarded(|| this.predict_one(entries, time, factors))
     }
     /// Sets a player's starting rating (e.g. carried over from another league): `games`
     /// counts games already played elsewhere; without `sigma` a system with σ gives a
     /// newcomer's. Raises `RateError` for a rating the system cannot start from.
     #[pyo3(signature = (player, rating, /, *, sigma=None, games=0))]
     fn set_initial(
-        &mut self,
+        slf: &Bound<'_, Self>,
         player: &str,
         rating: f64,
         sigma: Option<f64>,
         games: i64,
     ) -> PyResult<()> {
+        let mut held = crate::borrow::exclusive(slf, "set_initial")?;
+        let this = &mut *held;
         podium::model::check_player_id(player).map_err(crate::errors::match_error)?;
         let games = whole("games", games)?;
         let rating = podium::Rating {
@@ -2019,8 +2066,8 @@ impl League {
             sigma,
             games,
         };
-        self.inner.set_initial(player, rating).map_err(rate_error)?;
-        if let Some(log) = &mut self.log {
+        this.inner.set_initial(player, rating).map_err(rate_error)?;
+        if let Some(log) = &mut this.log {
             log.ops.push(Op::Initial(player.to_string(), rating));
         }
         Ok(())
@@ -2034,7 +2081,14 @@ impl League {
     /// Raises `ValueError` for an unknown reset, or a pull or widen out of range;
     /// nothing changes then.
     #[pyo3(signature = (*, reset="soft", pull=None, widen=None))]
-    fn new_season(&mut self, reset: &str, pull: Option<f64>, widen: Option<f64>) -> PyResult<()> {
+    fn new_season(
+        slf: &Bound<'_, Self>,
+        reset: &str,
+        pull: Option<f64>,
+        widen: Option<f64>,
+    ) -> PyResult<()> {
+        let mut held = crate::borrow::exclusive(slf, "new_season")?;
+        let this = &mut *held;
         use podium::season::{Reset, DEFAULT_PULL, DEFAULT_WIDEN};
         let reset = match reset {
             "hard" => Reset::Hard,
@@ -2054,22 +2108,28 @@ impl League {
                 "pull and widen are for reset=\"soft\" only",
             ));
         }
-        self.inner = self
+        this.inner = this
             .inner
             .new_season(&reset)
             .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-        self.latest = None;
-        if let Some(log) = &mut self.log {
+        this.latest = None;
+        if let Some(log) = &mut this.log {
             log.ops.push(Op::Season(reset));
         }
-        self.in_season = true;
+        this.in_season = true;
         Ok(())
     }
 
     /// Sets starting ratings from a CSV file `player,rating[,games][,sigma]` (as
     /// `podium rate --initial` reads it). All or nothing: raises `ReadError` (or
     /// `RateError`) naming the file and line of the first bad row.
-    fn load_initial(&mut self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+    fn load_initial(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+        path: std::path::PathBuf,
+    ) -> PyResult<()> {
+        let mut held = crate::borrow::exclusive(slf, "load_initial")?;
+        let this = &mut *held;
         let name = path.to_string_lossy().into_owned();
         let seeds = py.detach(|| {
             let f = std::fs::File::open(&path).map_err(|e| {
@@ -2081,10 +2141,10 @@ impl League {
             podium_io::initial::read_initial_ratings(&name, f).map_err(Box::new)
         });
         let seeds = seeds.map_err(|e| crate::errors::read_error(&e))?;
-        let before = self.inner.clone();
+        let before = this.inner.clone();
         for s in &seeds {
-            if let Err(e) = self.inner.set_initial(&s.player, s.rating()) {
-                self.inner = before;
+            if let Err(e) = this.inner.set_initial(&s.player, s.rating()) {
+                this.inner = before;
                 let field = match &e {
                     RateError::RatingOutOfRange { what, .. } => *what,
                     _ => "rating",
@@ -2101,7 +2161,7 @@ impl League {
                 ));
             }
         }
-        if let Some(log) = &mut self.log {
+        if let Some(log) = &mut this.log {
             log.ops.extend(
                 seeds
                     .into_iter()
@@ -2112,18 +2172,8 @@ impl League {
     }
 
     /// A copy of the league (the system is shared): a checkpoint to rate on from.
-    fn copy(&self) -> League {
-        League {
-            system: self.system.clone(),
-            inner: self.inner.clone(),
-            log: self.log.clone(),
-            history: self.history.clone(),
-            spare: None,
-            base: self.base.clone(),
-            in_season: self.in_season,
-            latest: self.latest,
-            ids: Arc::clone(&self.ids),
-        }
+    fn copy(slf: &Bound<'_, Self>) -> PyResult<League> {
+        Ok(crate::borrow::shared(slf, "copy")?.copied())
     }
 
     /// Saves the league to the file `path` (JSON), exactly: every player's rating, state
@@ -2131,10 +2181,12 @@ impl League {
     /// rated (by a 64-bit hash, as `podium rate --save` notes them). `League.load(path)`
     /// goes on from there. The file is written whole or not at all; the history is not
     /// saved.
-    fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+    fn save(slf: &Bound<'_, Self>, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        let held = crate::borrow::shared(slf, "save")?;
+        let this = &*held;
         let name = path.to_string_lossy().into_owned();
-        let ids = self.sorted_ids();
-        py.detach(|| podium_io::saved::write_rated(&name, &self.inner, &[], ids))
+        let ids = this.sorted_ids();
+        py.detach(|| podium_io::saved::write_rated(&name, &this.inner, &[], ids))
             .map_err(saved_error)
     }
 
@@ -2174,25 +2226,35 @@ impl League {
     /// matches rated), whether the league keeps its history, whether a season was started
     /// (the board lists its players), and the ids of the matches rated (their 64-bit
     /// hashes, 8 bytes each, little-endian).
-    fn __getstate__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, bool, bool, Py<PyAny>)> {
-        let text = podium_io::saved::to_json(&self.inner, "the league").map_err(saved_error)?;
+    fn __getstate__(
+        slf: &Bound<'_, Self>,
+        py: Python<'_>,
+    ) -> PyResult<(Py<PyAny>, bool, bool, Py<PyAny>)> {
+        let held = crate::borrow::shared(slf, "__getstate__")?;
+        let this = &*held;
+        let text = podium_io::saved::to_json(&this.inner, "the league").map_err(saved_error)?;
         let bytes = pyo3::types::PyBytes::new(py, text.as_bytes());
-        let ids: Vec<u8> = self
+        let ids: Vec<u8> = this
             .sorted_ids()
             .iter()
             .flat_map(|fp| fp.to_le_bytes())
             .collect();
         Ok((
             bytes.into_any().unbind(),
-            self.log.is_some(),
-            self.in_season,
+            this.log.is_some(),
+            this.in_season,
             pyo3::types::PyBytes::new(py, &ids).into_any().unbind(),
         ))
     }
 
     /// Takes the state `__getstate__` gives (or, from an older package, its first two or
     /// three items: without the season, or the ids).
-    fn __setstate__(&mut self, state: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<()> {
+    fn __setstate__(
+        slf: &Bound<'_, Self>,
+        state: &Bound<'_, pyo3::types::PyTuple>,
+    ) -> PyResult<()> {
+        let mut held = crate::borrow::exclusive(slf, "__setstate__")?;
+        let this = &mut *held;
         let bad = || {
             PodiumError::new_err(
                 "not a pickled podium League: expected (bytes, bool[, bool[, bytes]])",
@@ -2216,21 +2278,21 @@ impl League {
         }
         let text = std::str::from_utf8(&bytes)
             .map_err(|e| PodiumError::new_err(format!("not a pickled podium League: {e}")))?;
-        *self = League::restored(text, "the pickled league", None, history)?;
-        self.in_season |= in_season;
-        self.ids_mut().extend(
+        *this = League::restored(text, "the pickled league", None, history)?;
+        this.in_season |= in_season;
+        this.ids_mut().extend(
             ids.chunks_exact(8)
                 .map(|b| u64::from_le_bytes(b.try_into().expect("chunks of 8 bytes"))),
         );
         Ok(())
     }
 
-    fn __copy__(&self) -> League {
-        self.copy()
+    fn __copy__(slf: &Bound<'_, Self>) -> PyResult<League> {
+        Ok(crate::borrow::shared(slf, "__copy__")?.copied())
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> League {
-        self.copy()
+    fn __deepcopy__(slf: &Bound<'_, Self>, _memo: &Bound<'_, PyAny>) -> PyResult<League> {
+        Ok(crate::borrow::shared(slf, "__deepcopy__")?.copied())
     }
 }
 

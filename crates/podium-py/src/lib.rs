@@ -22,6 +22,7 @@ use pyo3::prelude::*;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod borrow;
 mod errors;
 mod eval;
 mod groups;
