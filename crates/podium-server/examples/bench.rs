@@ -82,7 +82,7 @@ fn free(db: &str) {
     }
     for _ in 0..6_000 {
         match podium_store::SqliteStore::open(std::path::Path::new(db)) {
-            Err(podium_store::StoreError::InUse { .. }) => {
+            Err(podium_store::StoreError::OpenHere { .. }) => {
                 std::thread::sleep(std::time::Duration::from_millis(10));
             }
             _ => return,

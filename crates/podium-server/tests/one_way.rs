@@ -199,7 +199,7 @@ fn options() -> Options {
 fn store(path: &std::path::Path) -> Arc<SqliteStore> {
     for _ in 0..1_000 {
         match SqliteStore::open(path) {
-            Err(podium_store::StoreError::InUse { .. }) => {
+            Err(podium_store::StoreError::OpenHere { .. }) => {
                 std::thread::sleep(std::time::Duration::from_millis(10));
             }
             opened => return Arc::new(opened.unwrap()),

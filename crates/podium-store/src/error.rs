@@ -157,6 +157,15 @@ pub enum StoreError {
         /// The lock file.
         lock: String,
     },
+    /// A SQLite file that a store of this process has open already (it holds the lock
+    /// file beside the database until it is dropped, with whatever still shares it).
+    #[error("the SQLite file {what} is open already in this process (a store of it that is still open holds the lock on {lock}); drop that store, and what shares it, before opening the file again")]
+    OpenHere {
+        /// Which database.
+        what: String,
+        /// The lock file.
+        lock: String,
+    },
     /// The database's disk is full (SQLite's `SQLITE_FULL`, PostgreSQL's `53100
     /// disk_full`): nothing of the write is stored, and nothing stored is harmed; the
     /// write may be sent again once the operator has made room.

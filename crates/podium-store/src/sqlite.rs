@@ -16,7 +16,7 @@
 //! first store is dropped or its process ends (the system lets the lock go with the
 //! process, however it ends).
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -150,7 +150,7 @@ pub struct SqliteStore {
     /// Removed with its directory on drop (a temporary store).
     temporary: bool,
     /// The lock file, locked while the store is open (none for an in-memory database).
-    _lock: Option<std::fs::File>,
+    _lock: Option<LockHeld>,
 }
 
 impl SqliteStore {
@@ -341,10 +341,31 @@ fn make_file(path: &Path) -> Result<(), StoreError> {
     }
 }
 
+/// The lock files (by their full path) that stores of this process hold: a second open
+/// of a file here is told apart from a file that another process serves.
+static HELD_HERE: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+
+/// A lock file locked by this process: the lock is let go, and the file's path taken off
+/// [`HELD_HERE`], when it is dropped.
+#[derive(Debug)]
+struct LockHeld {
+    _file: std::fs::File,
+    key: PathBuf,
+}
+
+impl Drop for LockHeld {
+    fn drop(&mut self) {
+        HELD_HERE
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&self.key);
+    }
+}
+
 /// Takes the exclusive lock on the file beside the database that `conn` opened
-/// (`NAME.lock`), creating it if needed: held while the returned file is open, and let go
-/// by the system when the process ends. `None` for a database without a file.
-fn lock_file(conn: &Connection, what: &str) -> Result<Option<std::fs::File>, StoreError> {
+/// (`NAME.lock`), creating it if needed: held while the returned value lives, and let
+/// go by the system when the process ends. `None` for a database without a file.
+fn lock_file(conn: &Connection, what: &str) -> Result<Option<LockHeld>, StoreError> {
     let Some(db) = conn.path().filter(|p| !p.is_empty()) else {
         return Ok(None);
     };
@@ -361,8 +382,23 @@ fn lock_file(conn: &Connection, what: &str) -> Result<Option<std::fs::File>, Sto
                 lock.display()
             ),
         })?;
+    let key = std::fs::canonicalize(&lock).unwrap_or_else(|_| lock.clone());
+    // Looked up and locked under one guard: two stores of this process opening the same
+    // file at once are told apart from another process's.
+    let mut here = HELD_HERE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if here.contains(&key) {
+        return Err(StoreError::OpenHere {
+            what: what.to_string(),
+            lock: lock.display().to_string(),
+        });
+    }
     match try_lock(&file) {
-        Ok(true) => Ok(Some(file)),
+        Ok(true) => {
+            here.insert(key.clone());
+            Ok(Some(LockHeld { _file: file, key }))
+        }
         Ok(false) => Err(StoreError::InUse {
             what: what.to_string(),
             lock: lock.display().to_string(),

@@ -888,8 +888,9 @@ fn an_older_postgres_ledger_with_two_leagues_named_alike_opens() {
     );
 }
 
-/// One process serves a SQLite file: a second open of it, while the first store is open,
-/// is refused naming the file and its lock; once the first is dropped, it opens.
+/// One store at a time has a SQLite file open: a second open of it in this process, while
+/// the first store is open, is refused naming the file and its lock, as this process's;
+/// once the first is dropped, it opens.
 #[test]
 fn a_file_open_already_is_refused_until_its_store_is_dropped() {
     let dir = std::env::temp_dir().join(format!("podium-store-lock-{}", std::process::id()));
@@ -898,11 +899,11 @@ fn a_file_open_already_is_refused_until_its_store_is_dropped() {
     let path = dir.join("games.db");
     let first = SqliteStore::open(&path).unwrap();
     let e = SqliteStore::open(&path).unwrap_err();
-    assert!(matches!(e, StoreError::InUse { .. }), "{e}");
+    assert!(matches!(e, StoreError::OpenHere { .. }), "{e}");
     let db = path.display();
     assert_eq!(
         e.to_string(),
-        format!("the SQLite file {db} is served by another process already (it holds the lock on {db}.lock); one process serves a SQLite file: stop the other, or keep the ledger in PostgreSQL (--db postgres://…) to run several servers")
+        format!("the SQLite file {db} is open already in this process (a store of it that is still open holds the lock on {db}.lock); drop that store, and what shares it, before opening the file again")
     );
     drop(first);
     let again = SqliteStore::open(&path).unwrap();
