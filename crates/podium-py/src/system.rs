@@ -137,6 +137,8 @@ pub fn settings_of(params: Option<&Bound<'_, PyDict>>) -> PyResult<Settings> {
             settings.push(key, text);
         }
     }
+    // `sig_limit=` beside `**{"sig-limit": …}`: which was meant cannot be told.
+    settings.check_repeated().map_err(config_error)?;
     Ok(settings)
 }
 

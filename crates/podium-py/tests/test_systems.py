@@ -73,6 +73,12 @@ def test_bad_parameters_raise_the_library_s_errors():
         podium.System("pairwise", per_opponent="maybe")
     with pytest.raises(TypeError, match="parameter k"):
         podium.System("sme", k=object())
+    with pytest.raises(podium.ConfigError, match=r"setting max_volatility is given twice \(max_volatility=0.1, then max-volatility=0.2\): give it once"):
+        podium.System("glicko2", max_volatility=0.1, **{"max-volatility": 0.2})
+    with pytest.raises(podium.ConfigError, match="given twice"):
+        podium.System("glicko2").with_params(max_volatility=0.1, **{"max-volatility": 0.2})
+    # A later call's value replaces an earlier one's.
+    assert podium.System("sme", k=20).with_params(k=24).params["k"] == 24
     assert issubclass(podium.ConfigError, ValueError)
     assert issubclass(podium.ConfigError, podium.PodiumError)
     with pytest.raises(podium.ConfigError):

@@ -264,12 +264,26 @@ impl Settings {
                     })
             })
             .collect::<Result<_, _>>()?;
+        let settings = Settings { pairs };
+        settings.check_repeated()?;
+        Ok(settings)
+    }
+
+    /// Refuses a parameter set twice (the same key, with the same system prefix or none;
+    /// dashes and underscores alike), as [`Settings::parse`] does: for settings gathered
+    /// otherwise, such as keyword arguments, where which of the two was meant cannot be
+    /// told either.
+    ///
+    /// # Errors
+    /// [`ConfigError::RepeatedSetting`] naming the first key set twice and both settings.
+    pub fn check_repeated(&self) -> Result<(), ConfigError> {
         // The same key as a system reads it: its system prefix in any case, then the
         // parameter with dashes as underscores (`Configure::set`).
         let same = |k: &str| match k.split_once('.') {
             Some((sys, key)) => (Some(sys.to_ascii_lowercase()), key.replace('-', "_")),
             None => (None, k.replace('-', "_")),
         };
+        let pairs = &self.pairs;
         for (i, (key, value)) in pairs.iter().enumerate() {
             if let Some((k, v)) = pairs[..i].iter().find(|(k, _)| same(k) == same(key)) {
                 return Err(ConfigError::RepeatedSetting {
@@ -279,7 +293,7 @@ impl Settings {
                 });
             }
         }
-        Ok(Settings { pairs })
+        Ok(())
     }
 
     /// These settings and then `key = value`.
