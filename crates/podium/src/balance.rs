@@ -115,7 +115,18 @@ impl Format {
                         reason: format!("team {} has size 0; every team needs a player", t + 1),
                     });
                 }
-                let seats: usize = sizes.iter().sum();
+                if let Some(t) = sizes.iter().position(|&s| s > n) {
+                    return Err(BalanceError::BadFormat {
+                        reason: format!(
+                            "team {} has size {}, more than the {n} players to split",
+                            t + 1,
+                            sizes[t]
+                        ),
+                    });
+                }
+                // Each size at most n: the sum of a list that fits in memory fits too,
+                // but is added without wrapping all the same.
+                let seats = sizes.iter().fold(0usize, |a, &s| a.saturating_add(s));
                 if seats != n {
                     return Err(BalanceError::SeatsMismatch { seats, players: n });
                 }
@@ -1524,6 +1535,36 @@ mod tests {
                 seats: 4,
                 players: 5
             }
+        );
+        // Sizes whose sum wraps around to the number of players (2^50 + (2^64 − 2^50 + 2)
+        // is 2 modulo 2^64) are refused by the first size larger than the players.
+        let wrapping = Format::Teams {
+            teams: 2,
+            sizes: vec![1 << 50, usize::MAX - (1 << 50) + 3],
+        };
+        assert_eq!(
+            balance(&l, &["p0", "p1"], &wrapping, &c).unwrap_err(),
+            BalanceError::BadFormat {
+                reason: "team 1 has size 1125899906842624, more than the 2 players to split".into()
+            }
+        );
+        let one_huge = Format::Teams {
+            teams: 2,
+            sizes: vec![usize::MAX, 1],
+        };
+        assert_eq!(
+            balance(&l, &["p0", "p1"], &one_huge, &c)
+                .unwrap_err()
+                .to_string(),
+            format!(
+                "{}",
+                BalanceError::BadFormat {
+                    reason: format!(
+                        "team 1 has size {}, more than the 2 players to split",
+                        usize::MAX
+                    )
+                }
+            )
         );
         assert_eq!(
             balance(&l, &["p0"], &Format::teams(2), &c).unwrap_err(),
