@@ -93,7 +93,7 @@ fn run() -> Result<(), Box<dyn Error>> {
     for (i, m) in matches.iter().enumerate() {
         if i > 0 && i % k == 0 {
             let (mut h, ids) = History::from_matches(&matches[..i], &config)?;
-            h.converge();
+            h.converge()?;
             for (id, curve) in ids.into_iter().zip(h.curves()) {
                 if let Some(&(time, mu, sigma)) = curve.last() {
                     belief.insert(id, (Rating::with_sigma(mu, sigma), time));

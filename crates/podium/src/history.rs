@@ -33,7 +33,7 @@
 //! ];
 //! let config = TttConfig { gamma: 0.0, ..TttConfig::default() };
 //! let mut h = History::new(3, &events, None, &config).unwrap();
-//! h.converge();
+//! h.converge().unwrap();
 //! let curves = h.curves();
 //! // After convergence the three are equal in skill.
 //! assert!(curves[0][0].1.abs() < 1e-6 && curves[1][0].1.abs() < 1e-6);
@@ -108,6 +108,17 @@ pub enum HistoryError {
         value: f64,
         /// Its range.
         expected: &'static str,
+    },
+    /// The smoothed skills left the floating-point range: a drift so large against the
+    /// performance noise that what a match says of a skill is below rounding.
+    #[error("the smoothed skills are not finite numbers (with sigma = {sigma}, beta = {beta}, gamma = {gamma}): the drift and the prior swamp the performance noise in floating point; expected gamma and sigma at most about a million times beta")]
+    NotFinite {
+        /// The prior σ.
+        sigma: f64,
+        /// The performance noise β.
+        beta: f64,
+        /// The drift γ.
+        gamma: f64,
     },
     /// A match cannot be read as an event.
     #[error("match {id:?}: {what}")]
@@ -1029,13 +1040,31 @@ impl History {
 
     /// Passes until no posterior moves more than `epsilon`, at most `iterations` times;
     /// returns the last step and the passes made.
-    pub fn converge(&mut self) -> ((f64, f64), u32) {
+    ///
+    /// # Errors
+    /// [`HistoryError::NotFinite`] when a posterior is not a finite number: a drift `gamma`
+    /// (or prior `sigma`) so large against `beta` that the passes lose every digit.
+    pub fn converge(&mut self) -> Result<((f64, f64), u32), HistoryError> {
         let (mut step, mut i) = ((INF, INF), 0);
         while above(step, self.config.epsilon) && i < self.config.iterations {
             step = self.iteration();
             i += 1;
         }
-        (step, i)
+        let finite = self.batches.iter().all(|b| {
+            (0..b.players.len()).all(|s| {
+                let p = b.posterior(s);
+                p.mu.is_finite() && p.sigma.is_finite()
+            })
+        });
+        if !finite || step.0.is_nan() || step.1.is_nan() {
+            let c = &self.config;
+            return Err(HistoryError::NotFinite {
+                sigma: c.sigma,
+                beta: c.beta,
+                gamma: c.gamma,
+            });
+        }
+        Ok((step, i))
     }
 
     /// Each player's curve: `(time, mean, σ)` at every batch they played in, in time
@@ -1106,7 +1135,7 @@ mod tests {
             };
             let times = (!c.times.is_empty()).then_some(c.times);
             let mut h = History::new(c.players, &events, times, &config).unwrap();
-            h.converge();
+            h.converge().unwrap();
             let curves = h.curves();
             let mut expected = c.curves.iter();
             for (p, curve) in curves.iter().enumerate() {
@@ -1200,5 +1229,48 @@ mod tests {
         };
         let err = History::new(2, &[ev], None, &TttConfig::default()).unwrap_err();
         assert_eq!(err.to_string(), "event 0: tied teams need p_draw above 0");
+    }
+
+    #[test]
+    fn a_drift_that_swamps_the_noise_is_an_error_not_nan() {
+        // A drift of 1e9 per day leaves priors of σ ≈ 2.6e9 after a week against β = 1:
+        // below rounding in the passes.
+        // Four nights a week apart: two games, then one, then one.
+        let games: [&[usize]; 4] = [&[0, 1, 2], &[3, 2, 4, 0], &[0, 4, 2], &[5, 2, 4, 6]];
+        let events: Vec<Event> = games
+            .iter()
+            .map(|g| Event::ranked(g.iter().map(|&p| vec![p]).collect()))
+            .collect();
+        let times = [0.0, 0.0, 7.0, 14.0];
+        let config = TttConfig {
+            gamma: 1e9,
+            ..TttConfig::default()
+        };
+        let mut h = History::new(7, &events, Some(&times), &config).unwrap();
+        let err = h.converge().unwrap_err();
+        assert_eq!(
+            err,
+            HistoryError::NotFinite {
+                sigma: 6.0,
+                beta: 1.0,
+                gamma: 1e9
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "the smoothed skills are not finite numbers (with sigma = 6, beta = 1, gamma = 1000000000): the drift and the prior swamp the performance noise in floating point; expected gamma and sigma at most about a million times beta"
+        );
+        // A large but workable drift converges to finite curves.
+        let config = TttConfig {
+            gamma: 1e5,
+            ..TttConfig::default()
+        };
+        let mut h = History::new(7, &events, Some(&times), &config).unwrap();
+        h.converge().unwrap();
+        assert!(h
+            .curves()
+            .iter()
+            .flatten()
+            .all(|&(_, m, s)| m.is_finite() && s.is_finite()));
     }
 }

@@ -218,7 +218,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     }
     let start = Instant::now();
     let (mut h, ids) = History::from_matches(&matches, &config)?;
-    let (step, passes) = h.converge();
+    let (step, passes) = h.converge()?;
     let seconds = start.elapsed().as_secs_f64();
     eprintln!(
         "smoothed {} of {} in {} ({seconds:.2} s, last step {:.1e} in mean, {:.1e} in σ)",
