@@ -657,7 +657,9 @@ impl League {
             learned: self.learned.as_ref(),
             factors: &factors,
         };
-        self.system.rate_into(&prior, posterior)?;
+        self.system
+            .rate_into(&prior, posterior)
+            .map_err(|e| Self::who_is_out_of_range(e, game, before))?;
         if posterior.factors.len() != factors.len() {
             return Err(RateError::FactorCountMismatch {
                 expected: factors.len(),
@@ -678,6 +680,37 @@ impl League {
             });
         }
         Ok(())
+    }
+
+    /// A system's error of a rating out of its range, which names the player by position
+    /// (`#1`), named after the player of `game` whose rating before (`before`, in
+    /// [`Match::players`] order) it is.
+    fn who_is_out_of_range(e: RateError, game: &Match, before: &[Rating]) -> RateError {
+        let RateError::RatingOutOfRange {
+            player,
+            what,
+            value,
+            ..
+        } = &e
+        else {
+            return e;
+        };
+        if player != "#1" {
+            return e;
+        }
+        let is_it = |r: &Rating| match *what {
+            "sigma" => r
+                .sigma
+                .map_or(value.is_nan(), |s| s.to_bits() == value.to_bits()),
+            _ => r.value.to_bits() == value.to_bits(),
+        };
+        match game.players().zip(before).find(|(_, r)| is_it(r)) {
+            Some(((_, m), _)) => {
+                let name = m.player.clone();
+                named(e, &name)
+            }
+            None => e,
+        }
     }
 
     /// Rates `game` for the players in `slots` and stores the result: the players'
@@ -1710,5 +1743,30 @@ mod state_tests {
             "{err}"
         );
         assert!(league.get("bo").is_none());
+    }
+
+    /// A rating that play took out of the system's range is named by its player when the
+    /// next match cannot be rated, not by position.
+    #[test]
+    fn a_rating_out_of_range_is_named_by_its_player() {
+        let mut league = League::new(crate::system("kalman-mmr", &crate::Settings::new()).unwrap());
+        league
+            .set_initial("bo", Rating::with_sigma(1e9, 1e9))
+            .unwrap();
+        let game = |id: &str| Match::ranked(id, &["bo", "ann", "cy"]).unwrap();
+        league.apply(&game("g1")).unwrap();
+        let value = league.get("bo").unwrap().rating.value;
+        assert!(value > 1e9, "{value}");
+        let err = league.apply(&game("g2")).unwrap_err();
+        assert_eq!(
+            err,
+            RateError::RatingOutOfRange {
+                system: "kalman-mmr",
+                player: "bo".into(),
+                what: "rating",
+                value,
+                allowed: "−1e9 ≤ rating ≤ 1e9".into(),
+            }
+        );
     }
 }
