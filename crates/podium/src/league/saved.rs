@@ -260,22 +260,32 @@ fn invalid(what: impl Into<String>, why: impl Into<String>) -> SaveError {
     }
 }
 
-/// Checks a saved rating: finite numbers, σ not negative, σ present for a system that
-/// keeps one. Nothing narrower: a saved rating is one that play reached, and play may
-/// take a rating past the range a player can be started at ([`League::set_initial`]
-/// checks that) or that a system checks ratings given to it by hand (a `proportional`
-/// loser below 0); the league must restore as it was saved.
+/// The largest rating, σ or mean (by magnitude) a saved league may hold: a thousand times
+/// the range a player can be started at (±1e9), which no play from there reaches.
+pub(crate) const SAVED_LIMIT: f64 = 1e12;
+
+/// Checks a saved rating: numbers within ±[`SAVED_LIMIT`], σ not negative, σ present for
+/// a system that keeps one. Nothing narrower: a saved rating is one that play reached,
+/// and play may take a rating past the range a player can be started at
+/// ([`League::set_initial`] checks that) or that a system checks ratings given to it by
+/// hand (a `proportional` loser below 0); the league must restore as it was saved.
 fn check_rating(system: &dyn RatingSystem, what: &str, r: &Rating) -> Result<(), SaveError> {
-    if !r.value.is_finite() {
+    if !(r.value.is_finite() && r.value.abs() <= SAVED_LIMIT) {
         return Err(invalid(
             format!("{what}: rating"),
-            format!("{} is not a finite number", r.value),
+            format!(
+                "{}, expected a finite number within ±1e12 (no play from the ratings a league starts at, within ±1e9, reaches further)",
+                crate::error::readable(r.value)
+            ),
         ));
     }
     match r.sigma {
-        Some(s) if !(s.is_finite() && s >= 0.0) => Err(invalid(
+        Some(s) if !(s.is_finite() && (0.0..=SAVED_LIMIT).contains(&s)) => Err(invalid(
             format!("{what}: sigma"),
-            format!("{s}, expected a finite number ≥ 0"),
+            format!(
+                "{}, expected a finite number from 0 to 1e12",
+                crate::error::readable(s)
+            ),
         )),
         None if system.capabilities().has_uncertainty => Err(invalid(
             format!("{what}: sigma"),

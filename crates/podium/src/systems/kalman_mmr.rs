@@ -333,14 +333,15 @@ impl crate::state::Restorable for KalmanMmrState {
         if n != k {
             return Err(format!("{n} filters, where the system has {k}"));
         }
-        if let Some((i, (mu, var))) = self
-            .bank
-            .iter()
-            .enumerate()
-            .find(|(_, (mu, var))| !mu.is_finite() || !var.is_finite() || *var <= 0.0)
-        {
+        if let Some((i, (mu, var))) = self.bank.iter().enumerate().find(|(_, &(mu, var))| {
+            let limit = crate::league::saved::SAVED_LIMIT;
+            !(mu.is_finite() && mu.abs() <= limit && var > 0.0 && var <= limit * limit)
+        }) {
+            let r = crate::error::readable;
             return Err(format!(
-                "bank[{i}]: mean {mu}, variance {var}, expected a finite mean and a finite variance > 0"
+                "bank[{i}]: mean {}, variance {}, expected a mean within ±1e12 and a variance above 0 and at most 1e24",
+                r(*mu),
+                r(*var)
             ));
         }
         match self.last {
