@@ -334,7 +334,8 @@ def versus(
     """Head-to-head as `podium versus` gives it, by rating the matches again: with an
     opponent, their record (`meetings`, `ahead`, `behind`, `ties`, `together`,
     `actual_share`, `expected_share`, `surplus`, `today`); without, the player's
-    `nemesis`, `favourite` and `frequent` opponents."""
+    `nemesis`, `favourite` and `frequent` opponents, all three among opponents met at
+    least `min_meetings` times."""
 def read(
     paths: Union[_PathLike, Sequence[_PathLike]],
     /,

@@ -28,7 +28,8 @@ pub struct Args {
     opponent: Option<String>,
     #[command(flatten)]
     system: SystemArgs,
-    /// Rivals: the fewest meetings an opponent needs to count as nemesis or favourite.
+    /// Rivals: the fewest meetings an opponent needs to be listed at all, as nemesis,
+    /// favourite or among the most met.
     #[arg(long, default_value_t = 3, value_name = "N")]
     min_meetings: u32,
     /// Rivals: how many of the most frequent opponents to list.

@@ -119,7 +119,7 @@ impl Default for Glicko2Config {
 crate::configure!(Glicko2Config, "glicko2" {
     rating: f64 where crate::params::in_range, "in [-1e9, 1e9]" => "rating of a new player",
     rd: f64 where |v| (0.001..=15_000.0).contains(&v), "in [0.001, 15000]" => "RD of a new player, and the largest RD aging leads to",
-    volatility: f64 where |v| (1e-6..=10.0).contains(&v), "in [1e-6, 10]" => "volatility σ of a new player (Glickman's 0.06, kept; 0.03 predicts better on every history in docs/defaults.md)",
+    volatility: f64 where |v| (1e-6..=10.0).contains(&v), "in [1e-6, 10]" => "volatility σ of a new player (Glickman's 0.06, kept; 0.03 predicts better or as well on every history in docs/defaults.md)",
     max_volatility: f64 where |v| (1e-6..=10.0).contains(&v), "in [1e-6, 10]" => "the largest volatility a period may lead to (Lichess's bound 0.1)",
     tau: f64 where |v| (0.01..=10.0).contains(&v), "in [0.01, 10]" => "τ: how fast volatility changes (Glickman: 0.3 to 1.2)",
     epsilon: f64 where |v| (1e-12..=0.01).contains(&v), "in [1e-12, 0.01]" => "convergence tolerance of the volatility",
