@@ -18,7 +18,9 @@
 //! - a driver listed more than once in one race (he drove two cars) keeps his best place;
 //! - drivers are named by `driverRef` (`hamilton`, `michael_schumacher`), readable and
 //!   unique; should two drivers share one, the later in `drivers.csv` gets `-<driverId>`
-//!   appended;
+//!   appended, or, should that be another driver's `driverRef` (or a name given already),
+//!   the first free of `-<driverId>-2`, `-<driverId>-3`, ...: a driver's own `driverRef`
+//!   is never given to another (constructors are named the same way);
 //! - each driver's entry carries the factor `constructor` ([`podium::factor`]): the
 //!   `constructorRef` of the car he drove (`ferrari`, `mclaren`), one factor for the
 //!   constructor's whole history;
@@ -457,7 +459,10 @@ fn read_as<A: Read, B: Read, C: Read, D: Read>(
 }
 
 /// The names of the drivers (`what` = `driver`) or constructors (`constructor`): each
-/// `<what>Id` to its `<what>Ref`, made unique.
+/// `<what>Id` to its `<what>Ref`, made unique. The first row of each ref keeps it; a later
+/// row with the same ref gets `<ref>-<id>`, or, should that be some row's ref or a name
+/// given already, the first of `<ref>-<id>-2`, `<ref>-<id>-3`, ... that is neither. So a
+/// ref is never taken from the row that has it, and the names depend on the file alone.
 fn read_names(
     file: &str,
     input: impl Read,
@@ -466,8 +471,9 @@ fn read_names(
     let mut t = Table::open(file, input)?;
     let (id_field, ref_field) = (format!("{what}Id"), format!("{what}Ref"));
     let (id_col, ref_col) = (t.column(&id_field)?, t.column(&ref_field)?);
-    let mut names: HashMap<String, String> = HashMap::new();
-    let mut taken: HashMap<String, ()> = HashMap::new();
+    // Every row's id and ref, in file order; then the names, once every ref is known.
+    let mut rows: Vec<(String, String)> = Vec::new();
+    let mut ids: HashMap<String, ()> = HashMap::new();
     t.each(|file, line, rec| {
         let id = required(file, line, rec, id_col, &id_field, &format!("a {what} id"))?;
         let r = required(
@@ -478,25 +484,38 @@ fn read_names(
             &ref_field,
             &format!("a {what} name"),
         )?;
-        let name = if taken.insert(r.to_string(), ()).is_some() {
-            format!("{r}-{id}")
-        } else {
-            r.to_string()
-        };
-        match names.entry(id.to_string()) {
-            Entry::Occupied(_) => Err(field_error(
+        if ids.insert(id.to_string(), ()).is_some() {
+            return Err(field_error(
                 file,
                 line,
                 &id_field,
                 id,
                 &format!("a {id_field} not listed before"),
-            )),
-            Entry::Vacant(v) => {
-                v.insert(name);
-                Ok(())
-            }
+            ));
         }
+        rows.push((id.to_string(), r.to_string()));
+        Ok(())
     })?;
+    // The refs as given: no name made up for a later row may be one of them.
+    let refs: HashMap<&str, ()> = rows.iter().map(|(_, r)| (r.as_str(), ())).collect();
+    let mut given: HashMap<String, ()> = HashMap::new();
+    let mut names: HashMap<String, String> = HashMap::with_capacity(rows.len());
+    for (id, r) in &rows {
+        let name = if given.contains_key(r) {
+            let taken = |n: &str| refs.contains_key(n) || given.contains_key(n);
+            let mut name = format!("{r}-{id}");
+            let mut k = 1u64;
+            while taken(&name) {
+                k += 1;
+                name = format!("{r}-{id}-{k}");
+            }
+            name
+        } else {
+            r.clone()
+        };
+        given.insert(name.clone(), ());
+        names.insert(id.clone(), name);
+    }
     Ok(names)
 }
 
@@ -772,6 +791,59 @@ mod tests {
         assert_eq!(
             finish(&got[0]),
             [p("hamilton", 1), p("button", 2), p("barrichello", 3)]
+        );
+    }
+
+    #[test]
+    fn a_name_made_unique_is_never_another_drivers_ref() {
+        // smith-2 is driver 3's own ref: driver 2 may not take it.
+        let drivers = "driverId,driverRef\n1,\"smith\"\n2,\"smith\"\n3,\"smith-2\"\n4,\"jones\"\n";
+        let results = "raceId,driverId,constructorId,positionOrder\n\
+            1,1,1,1\n1,2,1,2\n1,3,1,3\n1,4,1,4\n";
+        let got = run(RACES, results, drivers).unwrap();
+        assert_eq!(
+            finish(&got[0]),
+            [
+                p("smith", 1),
+                p("smith-2-2", 2),
+                p("smith-2", 3),
+                p("jones", 4)
+            ]
+        );
+        // Listed the other way round, driver 3 keeps its ref all the same.
+        let drivers = "driverId,driverRef\n3,\"smith-2\"\n2,\"smith\"\n1,\"smith\"\n4,\"jones\"\n";
+        let got = run(RACES, results, drivers).unwrap();
+        assert_eq!(
+            finish(&got[0]),
+            [
+                p("smith-1", 1),
+                p("smith", 2),
+                p("smith-2", 3),
+                p("jones", 4)
+            ]
+        );
+        // Constructors are named the same way.
+        let cars = "constructorId,constructorRef\n1,\"lotus\"\n2,\"lotus\"\n3,\"lotus-2\"\n";
+        let results = "raceId,driverId,constructorId,positionOrder\n1,1,1,1\n1,2,2,2\n1,3,3,3\n";
+        let got = read(
+            ("races.csv", RACES.as_bytes()),
+            ("results.csv", results.as_bytes()),
+            ("drivers.csv", DRIVERS.as_bytes()),
+            ("constructors.csv", cars.as_bytes()),
+        )
+        .unwrap();
+        let cars: Vec<String> = got[0]
+            .entries()
+            .iter()
+            .map(|e| e.factors[0].to_string())
+            .collect();
+        assert_eq!(
+            cars,
+            [
+                "constructor=lotus",
+                "constructor=lotus-2-2",
+                "constructor=lotus-2"
+            ]
         );
     }
 
