@@ -1,4 +1,4 @@
-//! `podium import catan|f1` through the binary, on small inline samples.
+//! `podium import catan|f1|codeforces` through the binary, on small inline samples.
 
 use crate::util::{csv_rows, podium, podium_stdin, Dir};
 
@@ -281,4 +281,21 @@ fn codeforces_counts_have_their_thousands_marked() {
         (rows[1001]["player"].as_str(), rows[1001]["rank"].as_str()),
         ("h1002", "1002")
     );
+}
+
+#[test]
+fn codeforces_handle_listed_twice_names_both_lines_and_prints_nothing() {
+    let d = Dir::new("import-cf-twice");
+    d.file("1.txt", "2\nann 1 1\nbo 2 2\n");
+    d.file("2.txt", "4\na 1 1\nb 2 2\nc 3 3\nb 4 4\n");
+    let run = podium(&["import", "codeforces", d.0.to_str().unwrap()]);
+    assert_eq!(
+        run.err(),
+        format!(
+            "error: {}:5: field `handle`: \"b\" is not valid, expected each handle once in the standings (also on line 3)\n",
+            d.0.join("2.txt").display()
+        )
+    );
+    // Contest 1 was read, but nothing is written when a later contest is bad.
+    assert_eq!(run.stdout, "");
 }

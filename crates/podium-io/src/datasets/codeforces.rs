@@ -16,13 +16,14 @@
 //! converter to say it is left out. Anything else that does not fit the format is an
 //! error naming file, line and field.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use podium::{Finish, Match};
 
-use crate::error::ReadError;
+use crate::error::{player_of, ReadError};
 
 /// What reading one contest file gave.
 #[derive(Debug)]
@@ -87,6 +88,8 @@ pub fn read_contest(file: &str, id: &str, input: impl BufRead) -> Result<Contest
         }
     };
     let mut builder = Match::builder(id);
+    // Each handle's line, to name both lines of a handle listed twice.
+    let mut lines_of: HashMap<String, u64> = HashMap::new();
     let mut rows = 0usize;
     let mut last_lo = 0u64;
     let mut reversed = 0u64;
@@ -125,6 +128,14 @@ pub fn read_contest(file: &str, id: &str, input: impl BufRead) -> Result<Contest
             ));
         }
         last_lo = lo;
+        if let Some(first) = lines_of.insert(handle.to_string(), line_no) {
+            return Err(field(
+                line_no,
+                "handle",
+                handle,
+                &format!("each handle once in the standings (also on line {first})"),
+            ));
+        }
         builder = builder.player(handle, Finish::Rank(lo as f64));
         rows += 1;
     }
@@ -155,7 +166,10 @@ pub fn read_contest(file: &str, id: &str, input: impl BufRead) -> Result<Contest
         })
         .map_err(|e| ReadError::Match {
             file: file.to_string(),
-            line: 2,
+            // The row of the handle the error names, else the first row.
+            line: player_of(&e)
+                .and_then(|handle| lines_of.get(handle).copied())
+                .unwrap_or(2),
             match_id: id.to_string(),
             field: "handle",
             source: Box::new(e),
@@ -313,8 +327,32 @@ mod tests {
         assert!(e.contains("7.txt:1") && e.contains("count"), "{e}");
         let e = read("2\na 1 1 extra\nb 2 2\n").unwrap_err().to_string();
         assert!(e.contains("7.txt:2"), "{e}");
-        let e = read("2\na 1 1\na 2 2\n").unwrap_err().to_string();
-        assert!(e.contains("more than once"), "{e}");
+    }
+
+    #[test]
+    fn a_handle_listed_twice_names_both_of_its_lines() {
+        assert_eq!(
+            read("4\na 1 1\nb 2 2\nc 3 3\nb 4 4\n")
+                .unwrap_err()
+                .to_string(),
+            "7.txt:5: field `handle`: \"b\" is not valid, expected each handle once in the standings (also on line 3)"
+        );
+        // Blank lines count.
+        assert_eq!(
+            read("2\n\nb 1 1\n\nb 2 2\n").unwrap_err().to_string(),
+            "7.txt:5: field `handle`: \"b\" is not valid, expected each handle once in the standings (also on line 3)"
+        );
+    }
+
+    #[test]
+    fn a_handle_that_is_no_player_id_names_its_line() {
+        let long = "h".repeat(201);
+        let e = read(&format!("3\na 1 1\nb 2 2\n{long} 3 3\n")).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("7.txt:4: match \"7\", field `handle`"),
+            "{e}"
+        );
     }
 
     #[test]
