@@ -106,6 +106,30 @@ fn catan_errors_name_file_and_line() {
 }
 
 #[test]
+fn catan_game_out_of_date_order_or_star_without_a_tie_is_refused_printing_nothing() {
+    let log =
+        "2020-01-03 : 10 : A 10, B 9\n2020-01-05 : 10 : A 10, B 8\n2020-01-01 : 10 : B 10, A 7\n";
+    for scores in [false, true] {
+        let mut args = vec!["import", "catan", "-"];
+        if scores {
+            args.push("--scores");
+        }
+        let run = podium_stdin(&args, log);
+        assert_eq!(
+            run.err(),
+            "error: <stdin>:2: a game dated 2020-01-05 below one dated 2020-01-03 on line 1: this log lists the newest game first, so each line is dated no later than the line above it (move the game to its place among the dates)\n"
+        );
+        assert_eq!(run.stdout, "");
+        let run = podium_stdin(&args, "2020-01-03 : 10 : A 10, B 9 *, C 8\n");
+        assert_eq!(
+            run.err(),
+            "error: <stdin>:1: field `*`: \"B 9 *\" is not valid, expected no `*` after the points of B: a `*` marks the winner among players with equal points, and no player listed after B has 9 points\n"
+        );
+        assert_eq!(run.stdout, "");
+    }
+}
+
+#[test]
 fn f1_directory_becomes_long_csv_in_race_order() {
     let d = Dir::new("import-f1");
     d.file(

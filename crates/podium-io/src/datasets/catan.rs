@@ -1,13 +1,13 @@
 //! The Catan game log of `acodcha/catan-leaderboard` (`games.txt`): one game per line,
-//! newest first,
+//! newest first (each line dated no later than the line above it),
 //!
 //! ```text
 //! YYYY-MM-DD : <victory points needed> : Name pts, Name pts, ...
 //! ```
 //!
 //! with the players in finishing order. Spacing around `,` and `:` varies. A `*` after a
-//! player's points (`Alex 10 * , Mic 10`) marks the winner among players with equal points;
-//! equal points anywhere else are ties.
+//! player's points (`Alex 10 * , Mic 10`) marks the winner among players with equal points,
+//! on the first of them; equal points without one are ties.
 //!
 //! [`read`] returns the games oldest first, each with its date as time and an id
 //! `DATE#N` (the N-th game of that day, counted in the order played). Games of one day keep the file's chronological
@@ -52,8 +52,11 @@ struct Game {
 /// # Errors
 /// [`ReadError`] naming `file`, the line and the field of the first line that is not a
 /// game: a missing ` : ` part or one too many, a bad date, victory points or player
-/// points, players not listed in finishing order, a misplaced `*`, a player listed twice
-/// or a game of one player; and a log without any game (empty, or blank lines only).
+/// points, players not listed in finishing order, a misplaced `*` (one not on the first of
+/// equal points, or after points no player below shares), a player listed twice or a game
+/// of one player; a line dated later than the line above it (naming both), or a log
+/// whose first line is older than its last; and a log without any game (empty, or blank
+/// lines only).
 pub fn read(file: &str, input: impl BufRead) -> Result<Vec<Match>, ReadError> {
     read_as(file, input, false)
 }
@@ -99,6 +102,19 @@ fn read_as(file: &str, input: impl BufRead, scores: bool) -> Result<Vec<Match>, 
                 ),
             });
         }
+    }
+    // Every game is no newer than the one above it: one out of place would be rated out
+    // of turn, and its day's games numbered out of the order played.
+    if let Some(w) = games.windows(2).find(|w| w[1].time > w[0].time) {
+        let (above, below) = (&w[0], &w[1]);
+        return Err(ReadError::Format {
+            file: file.to_string(),
+            line: below.line,
+            message: format!(
+                "a game dated {} below one dated {} on line {}: this log lists the newest game first, so each line is dated no later than the line above it (move the game to its place among the dates)",
+                below.date, above.date, above.line
+            ),
+        });
     }
     // The file is newest first: reverse it so that games are oldest first, then number
     // the games of each day in the order they were played.
@@ -165,7 +181,8 @@ fn parse_line(file: &str, line: u64, text: &str) -> Result<Game, ReadError> {
             "`Name pts, Name pts, ...` after the second `:`, with no further `:` (one game per line, `YYYY-MM-DD : <victory points> : Name pts, ...`)",
         ));
     }
-    let mut listed: Vec<(String, u32, bool)> = Vec::new();
+    // `(name, points, starred, as written)`.
+    let mut listed: Vec<(String, u32, bool, &str)> = Vec::new();
     for part in players.split(',') {
         let part = part.trim();
         let (rest, star) = match part.strip_suffix('*') {
@@ -194,7 +211,7 @@ fn parse_line(file: &str, line: u64, text: &str) -> Result<Game, ReadError> {
         if name.is_empty() {
             return Err(field_error(file, line, "player", part, "a player name"));
         }
-        if let Some(&(ref prev, prev_points, prev_star)) = listed.last() {
+        if let Some(&(ref prev, prev_points, prev_star, prev_part)) = listed.last() {
             if points > prev_points {
                 return Err(field_error(
                     file,
@@ -216,14 +233,20 @@ fn parse_line(file: &str, line: u64, text: &str) -> Result<Game, ReadError> {
                 };
                 return Err(field_error(file, line, "*", part, &why));
             }
+            if prev_star && points < prev_points {
+                return Err(unequal_star(file, line, prev_part, prev, prev_points));
+            }
         }
-        listed.push((name.to_string(), points, star));
+        listed.push((name.to_string(), points, star, part));
+    }
+    if let Some(&(ref last, points, true, part)) = listed.last() {
+        return Err(unequal_star(file, line, part, last, points));
     }
     // Places: equal points share a place unless the player above them is starred.
     // Scores: the points, half a point more for a star, which gives the same places.
     let mut players = Vec::with_capacity(listed.len());
     let mut prev: Option<(u32, bool, u32)> = None; // (points, starred, place)
-    for (i, (name, points, star)) in listed.into_iter().enumerate() {
+    for (i, (name, points, star, _)) in listed.into_iter().enumerate() {
         let place = match prev {
             Some((p, false, place)) if p == points => place,
             _ => i as u32 + 1,
@@ -238,6 +261,20 @@ fn parse_line(file: &str, line: u64, text: &str) -> Result<Game, ReadError> {
         time,
         players,
     })
+}
+
+/// The error of a `*` on `name`'s `points` (written `part`) that no player after him
+/// shares: a star tells apart players with equal points, and there are none.
+fn unequal_star(file: &str, line: u64, part: &str, name: &str, points: u32) -> ReadError {
+    field_error(
+        file,
+        line,
+        "*",
+        part,
+        &format!(
+            "no `*` after the points of {name}: a `*` marks the winner among players with equal points, and no player listed after {name} has {points} points"
+        ),
+    )
 }
 
 #[cfg(test)]
@@ -322,13 +359,60 @@ mod tests {
     }
 
     #[test]
-    fn a_line_out_of_date_order_still_gets_a_unique_id() {
+    fn a_line_out_of_date_order_is_refused_naming_both_lines() {
+        // The first line is newer than the last, but the second is newer than the first.
+        let log = "2020-01-03 : 10 : A 10, B 9\n\
+                   \n\
+                   2020-01-05 : 10 : A 10, B 8\n\
+                   2020-01-01 : 10 : B 10, A 7\n";
+        let expected = "g.txt:3: a game dated 2020-01-05 below one dated 2020-01-03 on line 1: this log lists the newest game first, so each line is dated no later than the line above it (move the game to its place among the dates)";
+        assert_eq!(err(log), expected);
+        assert_eq!(
+            read_scores("g.txt", log.as_bytes())
+                .unwrap_err()
+                .to_string(),
+            expected
+        );
+        // Further down, the same.
         let log = "2022-06-21 : 10 : A 10, B 9\n\
                    2022-06-20 : 10 : A 10, B 8\n\
-                   2022-06-21 : 10 : B 10, A 7\n";
-        let games = read("g.txt", log.as_bytes()).unwrap();
-        let ids: Vec<_> = games.iter().map(Match::id).collect();
-        assert_eq!(ids, ["2022-06-21#1", "2022-06-20#1", "2022-06-21#2"]);
+                   2022-06-21 : 10 : B 10, A 7\n\
+                   2022-06-19 : 10 : B 10, A 7\n";
+        assert_eq!(
+            err(log),
+            "g.txt:3: a game dated 2022-06-21 below one dated 2022-06-20 on line 2: this log lists the newest game first, so each line is dated no later than the line above it (move the game to its place among the dates)"
+        );
+        // Games of one day may follow each other in any number.
+        let log = "2022-06-21 : 10 : A 10, B 9\n\
+                   2022-06-21 : 10 : A 10, B 8\n\
+                   2022-06-20 : 10 : B 10, A 7\n";
+        let ids: Vec<_> = read("g.txt", log.as_bytes())
+            .unwrap()
+            .iter()
+            .map(|m| m.id().to_string())
+            .collect();
+        assert_eq!(ids, ["2022-06-20#1", "2022-06-21#1", "2022-06-21#2"]);
+    }
+
+    #[test]
+    fn a_star_without_equal_points_below_is_refused() {
+        assert_eq!(
+            err("2020-10-16 : 10 : Alex 11 * , Mic 10\n"),
+            "g.txt:1: field `*`: \"Alex 11 *\" is not valid, expected no `*` after the points of Alex: a `*` marks the winner among players with equal points, and no player listed after Alex has 11 points"
+        );
+        // Lower down, and on the last player.
+        assert_eq!(
+            err("2020-10-16 : 10 : A 10, B 9*, C 8\n"),
+            "g.txt:1: field `*`: \"B 9*\" is not valid, expected no `*` after the points of B: a `*` marks the winner among players with equal points, and no player listed after B has 9 points"
+        );
+        assert_eq!(
+            err("2020-10-16 : 10 : A 10, B 9, C 8 *\n"),
+            "g.txt:1: field `*`: \"C 8 *\" is not valid, expected no `*` after the points of C: a `*` marks the winner among players with equal points, and no player listed after C has 8 points"
+        );
+        assert!(read_scores("g.txt", "2020-10-16 : 10 : A 10, B 9*, C 8\n".as_bytes()).is_err());
+        // On the first of equal points lower down, it orders them.
+        let m = one("2020-10-16 : 10 : A 10, B 9 *, C 9, D 8\n");
+        assert_eq!(places(&m), [p("A", 1), p("B", 2), p("C", 3), p("D", 4)]);
     }
 
     #[test]
@@ -415,12 +499,6 @@ mod tests {
                 p("Bo", 6)
             ]
         );
-        // A star on points nobody else has changes no place.
-        let m = read_scores("g.txt", "2020-10-16 : 10 : Alex 11 * , Mic 10\n".as_bytes())
-            .unwrap()
-            .remove(0);
-        assert_eq!(scores(&m), [s("Alex", 11.5), s("Mic", 10.0)]);
-        assert_eq!(places(&m), [p("Alex", 1), p("Mic", 2)]);
     }
 
     #[test]
