@@ -323,3 +323,48 @@ fn codeforces_handle_listed_twice_names_both_lines_and_prints_nothing() {
     // Contest 1 was read, but nothing is written when a later contest is bad.
     assert_eq!(run.stdout, "");
 }
+
+#[test]
+fn f1_scores_refuse_laps_and_times_no_race_has_printing_nothing() {
+    let d = Dir::new("import-f1-bounds");
+    d.file(
+        "races.csv",
+        "raceId,year,round,circuitId,name,date\n1,1951,1,1,\"Swiss Grand Prix\",\"1951-05-27\"\n",
+    );
+    d.file(
+        "drivers.csv",
+        "driverId,driverRef\n1,\"fangio\"\n2,\"farina\"\n3,\"wallard\"\n",
+    );
+    d.file(
+        "constructors.csv",
+        "constructorId,constructorRef\n1,\"alfa\"\n",
+    );
+    let results = d.0.join("results.csv").display().to_string();
+    let header = "resultId,raceId,driverId,constructorId,positionOrder,laps,milliseconds\n";
+    let dir = d.0.to_str().unwrap();
+    d.file(
+        "results.csv",
+        &format!(
+            "{header}1,1,1,1,1,1,18446744073709551615\n2,1,2,1,2,0,\\N\n3,1,3,1,3,4294967295,\\N\n"
+        ),
+    );
+    let run = podium(&["import", "f1", dir, "--scores"]);
+    assert_eq!(
+        run.err(),
+        format!("error: {results}:2: field `milliseconds`: \"18446744073709551615\" is not valid, expected the race time in milliseconds, a whole number from 1 to 604800000 (7 days)\n")
+    );
+    assert_eq!(run.stdout, "");
+    d.file(
+        "results.csv",
+        &format!("{header}1,1,1,1,1,1,5400000\n2,1,2,1,2,0,\\N\n3,1,3,1,3,4294967295,\\N\n"),
+    );
+    let run = podium(&["import", "f1", dir, "--scores"]);
+    assert_eq!(
+        run.err(),
+        format!("error: {results}:4: field `laps`: \"4294967295\" is not valid, expected the laps completed, a whole number from 0 to 10000\n")
+    );
+    assert_eq!(run.stdout, "");
+    // Without --scores the two columns are not read.
+    let rows = csv_rows(podium(&["import", "f1", dir]).ok());
+    assert_eq!(rows.len(), 3);
+}

@@ -240,31 +240,47 @@ struct Finisher {
 /// do not tell them apart (cars out on the same lap, a dead heat on the clock).
 pub const MIN_GAP: f64 = 1.0;
 
-/// The seconds behind the winner of each of `finishers` (sorted by place, the winner
+/// [`MIN_GAP`] in milliseconds, the unit the gaps are worked out in.
+const MIN_GAP_MS: u64 = 1000;
+
+/// The most laps `results.csv` may give a driver: far beyond any race (the Indianapolis
+/// 500 of the 1950s, the longest, has 200), low enough that every gap is exact.
+pub const MAX_LAPS: u32 = 10_000;
+
+/// The longest race time `results.csv` may give, in milliseconds: 7 days (the longest
+/// race on record took a little over 4 hours). With [`MAX_LAPS`] it bounds every gap
+/// well below 2^53 ms, where each is exact as a float.
+pub const MAX_MILLIS: u64 = 7 * 24 * 3600 * 1000;
+
+/// The milliseconds behind the winner of each of `finishers` (sorted by place, the winner
 /// first, one row per driver), or `None` when the winner has no laps or time. A car on
 /// the lead lap with a time is behind by its time on the clock; any other car by its
-/// missing laps at the winner's mean lap time. Each gap is at least the one above it,
-/// and [`MIN_GAP`] more at a later place, so the gaps keep the places.
-fn gaps(finishers: &[&Finisher]) -> Option<Vec<f64>> {
+/// missing laps at the winner's mean lap time, to the nearest millisecond (the resolution
+/// of the source). Each gap is at least the one above it, and [`MIN_GAP`] more at a later
+/// place: worked out in whole milliseconds, the gaps keep the places exactly.
+fn gaps(finishers: &[&Finisher]) -> Option<Vec<u64>> {
     let winner = finishers.first()?;
     let (laps, millis) = (winner.laps?, winner.millis?);
     if laps == 0 {
         return None;
     }
-    let lap = millis as f64 / f64::from(laps);
-    let mut out: Vec<f64> = Vec::with_capacity(finishers.len());
+    let mut out: Vec<u64> = Vec::with_capacity(finishers.len());
     for (i, f) in finishers.iter().enumerate() {
         let estimate = match (f.laps, f.millis) {
-            (Some(l), Some(ms)) if l >= laps => (ms as f64 - millis as f64) / 1000.0,
-            (l, _) => f64::from(laps.saturating_sub(l.unwrap_or(0))) * lap / 1000.0,
+            (Some(l), Some(ms)) if l >= laps => ms.saturating_sub(millis),
+            (l, _) => {
+                // Laps and times are bounded (MAX_LAPS, MAX_MILLIS): no overflow.
+                let missing = u128::from(laps.saturating_sub(l.unwrap_or(0)));
+                let (total, laps) = (missing * u128::from(millis), u128::from(laps));
+                u64::try_from((2 * total + laps) / (2 * laps)).unwrap_or(u64::MAX)
+            }
         };
         let gap = match i.checked_sub(1) {
-            None => 0.0,
+            None => 0,
             Some(j) if finishers[j].pos == f.pos => out[j],
-            Some(j) => estimate.max(out[j] + MIN_GAP),
+            Some(j) => estimate.max(out[j].saturating_add(MIN_GAP_MS)),
         };
-        // Milliseconds are the resolution of the source.
-        out.push((gap * 1000.0).round() / 1000.0);
+        out.push(gap);
     }
     Some(out)
 }
@@ -275,12 +291,34 @@ fn gaps(finishers: &[&Finisher]) -> Option<Vec<f64>> {
 #[must_use]
 fn margins(finishers: &[&Finisher]) -> Vec<Finish> {
     match gaps(finishers) {
-        Some(g) => g.into_iter().map(|g| Finish::Score(0.0 - g)).collect(),
+        Some(g) => {
+            // A whole number of milliseconds below 2^53 is exact as a float, and the
+            // division keeps the order of numbers a second apart.
+            let out: Vec<Finish> = g
+                .into_iter()
+                .map(|g| Finish::Score(0.0 - g as f64 / 1000.0))
+                .collect();
+            debug_assert!(keeps_places(finishers, &out));
+            out
+        }
         None => finishers
             .iter()
             .map(|f| Finish::Rank(f64::from(f.pos)))
             .collect(),
     }
+}
+
+/// Whether `finishes` order `finishers` (sorted by place) exactly as their places do:
+/// equal at a shared place, lower at each later place.
+fn keeps_places(finishers: &[&Finisher], finishes: &[Finish]) -> bool {
+    finishers
+        .windows(2)
+        .zip(finishes.windows(2))
+        .all(|(f, s)| match (s[0], s[1]) {
+            (Finish::Score(a), Finish::Score(b)) if f[0].pos == f[1].pos => a == b,
+            (Finish::Score(a), Finish::Score(b)) => a > b,
+            _ => false,
+        })
 }
 
 /// The factor kind of a driver's car.
@@ -309,7 +347,8 @@ pub fn read<A: Read, B: Read, C: Read, D: Read>(
 /// no time keep ranks.
 ///
 /// # Errors
-/// As [`read`], and a `laps` or `milliseconds` that is not a whole number.
+/// As [`read`], and a `laps` that is not a whole number from 0 to [`MAX_LAPS`] or a
+/// `milliseconds` that is not one from 1 to [`MAX_MILLIS`].
 pub fn read_scores<A: Read, B: Read, C: Read, D: Read>(
     races: (&str, A),
     results: (&str, B),
@@ -390,21 +429,37 @@ fn read_as<A: Read, B: Read, C: Read, D: Read>(
             .ok_or_else(|| field_error(file, line, "positionOrder", pos, expected))?;
         let laps = match number(rec, laps_col) {
             None => None,
-            Some(v) => Some(v.parse::<u32>().map_err(|_| {
-                field_error(file, line, "laps", &v, "the laps completed, a whole number")
-            })?),
+            Some(v) => Some(
+                v.parse::<u32>()
+                    .ok()
+                    .filter(|&l| l <= MAX_LAPS)
+                    .ok_or_else(|| {
+                        field_error(
+                            file,
+                            line,
+                            "laps",
+                            &v,
+                            &format!("the laps completed, a whole number from 0 to {MAX_LAPS}"),
+                        )
+                    })?,
+            ),
         };
         let millis = match number(rec, ms_col) {
             None => None,
-            Some(v) => Some(v.parse::<u64>().map_err(|_| {
-                field_error(
-                    file,
-                    line,
-                    "milliseconds",
-                    &v,
-                    "the race time in milliseconds, a whole number",
-                )
-            })?),
+            Some(v) => Some(
+                v.parse::<u64>()
+                    .ok()
+                    .filter(|ms| (1..=MAX_MILLIS).contains(ms))
+                    .ok_or_else(|| {
+                        field_error(
+                            file,
+                            line,
+                            "milliseconds",
+                            &v,
+                            &format!("the race time in milliseconds, a whole number from 1 to {MAX_MILLIS} (7 days)"),
+                        )
+                    })?,
+            ),
         };
         by_race.entry(race.to_string()).or_default().push(Finisher {
             driver: driver.to_string(),
@@ -744,8 +799,97 @@ mod tests {
             run_scores(RACES, "raceId,driverId,constructorId,positionOrder,laps\n1,1,1,1,x\n", FIVE)
                 .unwrap_err()
                 .to_string(),
-            "results.csv:2: field `laps`: \"x\" is not valid, expected the laps completed, a whole number"
+            "results.csv:2: field `laps`: \"x\" is not valid, expected the laps completed, a whole number from 0 to 10000"
         );
+    }
+
+    #[test]
+    fn laps_and_times_no_race_has_are_refused() {
+        let header = "raceId,driverId,constructorId,positionOrder,laps,milliseconds\n";
+        let err = |rows: &str| {
+            run_scores(RACES, &format!("{header}{rows}"), FIVE)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err("1,1,1,1,1,18446744073709551615\n1,2,1,2,0,\\N\n1,3,1,3,4294967295,\\N\n"),
+            "results.csv:2: field `milliseconds`: \"18446744073709551615\" is not valid, expected the race time in milliseconds, a whole number from 1 to 604800000 (7 days)"
+        );
+        assert_eq!(
+            err("1,1,1,1,1,60000\n1,2,1,2,0,\\N\n1,3,1,3,4294967295,\\N\n"),
+            "results.csv:4: field `laps`: \"4294967295\" is not valid, expected the laps completed, a whole number from 0 to 10000"
+        );
+        assert_eq!(
+            err("1,1,1,1,10001,60000\n1,2,1,2,0,\\N\n"),
+            "results.csv:2: field `laps`: \"10001\" is not valid, expected the laps completed, a whole number from 0 to 10000"
+        );
+        assert_eq!(
+            err("1,1,1,1,10,60000\n1,2,1,2,10,604800001\n"),
+            "results.csv:3: field `milliseconds`: \"604800001\" is not valid, expected the race time in milliseconds, a whole number from 1 to 604800000 (7 days)"
+        );
+        assert_eq!(
+            err("1,1,1,1,10,0\n1,2,1,2,10,1\n"),
+            "results.csv:2: field `milliseconds`: \"0\" is not valid, expected the race time in milliseconds, a whole number from 1 to 604800000 (7 days)"
+        );
+    }
+
+    #[test]
+    fn scores_keep_the_places_at_the_bounds_of_laps_and_times() {
+        let s = |n: &str, v: f64| (n.to_string(), v);
+        // One lap in 7 days: a car out on lap 1 is 604800 s behind, one with the most
+        // laps but no time a second behind him, another at the same laps a second more.
+        let results = "raceId,driverId,constructorId,positionOrder,laps,milliseconds\n\
+            1,1,1,1,1,604800000\n1,2,1,2,0,\\N\n1,3,1,3,10000,\\N\n1,4,1,4,10000,\\N\n";
+        let got = run_scores(RACES, results, FIVE).unwrap();
+        assert_eq!(
+            scores(&got[0]),
+            [
+                s("a", 0.0),
+                s("b", -604800.0),
+                s("c", -604801.0),
+                s("d", -604802.0)
+            ]
+        );
+        // The most laps in 7 days: a car out at once is the whole race behind; one a lap
+        // down 60.48 s; the next, 9999 laps down, a second behind the whole race.
+        let results = "raceId,driverId,constructorId,positionOrder,laps,milliseconds\n\
+            1,1,1,1,10000,604800000\n1,2,1,2,9999,\\N\n1,3,1,3,0,\\N\n1,4,1,4,1,\\N\n";
+        let got = run_scores(RACES, results, FIVE).unwrap();
+        assert_eq!(
+            scores(&got[0]),
+            [
+                s("a", 0.0),
+                s("b", -60.48),
+                s("c", -604800.0),
+                s("d", -604801.0)
+            ]
+        );
+        // A lap at the winner's mean time rounds to the nearest millisecond: 2 laps of
+        // 1000.0005 s are 2000.001 s; 1 lap is 1000.0005, which rounds up.
+        let results = "raceId,driverId,constructorId,positionOrder,laps,milliseconds\n\
+            1,1,1,1,2,2000001\n1,2,1,2,1,\\N\n";
+        let got = run_scores(RACES, results, FIVE).unwrap();
+        assert_eq!(scores(&got[0]), [s("a", 0.0), s("b", -1000.001)]);
+    }
+
+    #[test]
+    fn keeps_places_tells_scores_that_break_the_order() {
+        let f = |pos: u32| Finisher {
+            driver: String::new(),
+            constructor: String::new(),
+            pos,
+            laps: None,
+            millis: None,
+            line: 0,
+        };
+        let (a, b, c) = (f(1), f(2), f(2));
+        let drivers = [&a, &b, &c];
+        let at = |v: [f64; 3]| v.map(Finish::Score);
+        assert!(keeps_places(&drivers, &at([0.0, -1.0, -1.0])));
+        // Two places that share a score, a shared place split, a later place above.
+        assert!(!keeps_places(&drivers, &at([-1.0, -1.0, -1.0])));
+        assert!(!keeps_places(&drivers, &at([0.0, -1.0, -2.0])));
+        assert!(!keeps_places(&drivers, &at([0.0, 1.0, 1.0])));
     }
 
     #[test]
