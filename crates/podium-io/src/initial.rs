@@ -1,11 +1,14 @@
-//! Starting ratings: a CSV `player,rating[,games][,sigma]` (header required), to carry an
-//! existing league over.
+//! Starting ratings: a CSV `player,rating[,games][,sigma]` (header required, columns in
+//! any order and any case, other columns ignored), to carry an existing league over. It
+//! is split into rows as the match files are, and what does not fit is refused in the
+//! same words.
 
 use std::io::Read;
 
 use podium::Rating;
 
-use crate::error::ReadError;
+use crate::error::{ReadError, Wide};
+use crate::records::{RecordError, Records};
 
 /// One player's starting rating.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,64 +37,84 @@ impl InitialRating {
     }
 }
 
+/// The columns a ratings file may have.
+const COLUMNS: [&str; 4] = ["player", "rating", "games", "sigma"];
+
 /// Reads every starting rating; any bad row fails the whole file.
+///
+/// The CSV is read as the match files are (the same splitter): a header that names a
+/// column twice, a row with more fields than the header, a quote never closed and a line
+/// longer than [`crate::MAX_LINE`] are refused as they are there.
 ///
 /// # Errors
 /// [`ReadError`] naming the line and field of the first bad row, or a player listed twice.
-pub fn read_initial_ratings(
-    file: &str,
-    mut input: impl Read,
-) -> Result<Vec<InitialRating>, ReadError> {
-    // A ratings file is small: read it whole so that each row's own line can be found
-    // from its byte offset (the csv crate reports the line before a row that follows a
-    // `\r\n` or a blank line).
-    let mut text = Vec::new();
-    input
-        .read_to_end(&mut text)
-        .map_err(|source| ReadError::Io {
-            file: file.into(),
-            source,
-        })?;
-    // A file in UTF-16 or UTF-32 is named as such, as every reader names it.
-    let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
-    if let Some(wide) = crate::error::Wide::of(first, true) {
-        return Err(wide.error(file, 1));
-    }
-    let line_of = |pos: &csv::Position| row_line(&text, pos.byte());
-    let mut rdr = csv::ReaderBuilder::new()
-        .trim(csv::Trim::All)
-        .flexible(true)
-        .from_reader(text.as_slice());
-    let headers = rdr
-        .headers()
-        .map_err(|e| ReadError::Format {
-            file: file.into(),
-            line: 1,
-            message: e.to_string(),
-        })?
-        .clone();
-    let col = |name: &str| {
-        headers
-            .iter()
-            .position(|h| h.trim_start_matches('\u{feff}').eq_ignore_ascii_case(name))
+pub fn read_initial_ratings(file: &str, input: impl Read) -> Result<Vec<InitialRating>, ReadError> {
+    let mut records = Records::new(input);
+    let header = match records.next_record() {
+        Ok(header) => header,
+        Err(e) => return Err(record_error(file, &[], e)),
     };
-    let (Some(pc), Some(rc)) = (col("player"), col("rating")) else {
+    let Some(header) = header else {
         return Err(ReadError::Format {
             file: file.into(),
             line: 1,
             message: "header must name the columns player,rating[,games][,sigma]".into(),
         });
     };
+    // A file in UTF-16 or UTF-32 is named as such, as every reader names it.
+    if let Some(wide) = Wide::of_header(header.iter()) {
+        return Err(wide.error(file, header.line));
+    }
+    let header_line = header.line;
+    let names: Vec<String> = header
+        .iter()
+        .map(|h| {
+            String::from_utf8_lossy(h)
+                .trim()
+                .trim_start_matches('\u{feff}')
+                .to_string()
+        })
+        .collect();
+    let at = |name: &str| -> Vec<usize> {
+        names
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.eq_ignore_ascii_case(name))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    // A column read may be named once: which of two would be read?
+    for name in COLUMNS {
+        if let [first, second, ..] = at(name)[..] {
+            return Err(ReadError::Format {
+                file: file.into(),
+                line: header_line,
+                message: format!(
+                    "header names the column `{name}` twice (columns {} and {}); each column may appear once",
+                    first + 1,
+                    second + 1
+                ),
+            });
+        }
+    }
+    let col = |name: &str| at(name).first().copied();
+    let (Some(pc), Some(rc)) = (col("player"), col("rating")) else {
+        return Err(ReadError::Format {
+            file: file.into(),
+            line: header_line,
+            message: "header must name the columns player,rating[,games][,sigma]".into(),
+        });
+    };
     let (gc, sc) = (col("games"), col("sigma"));
     let mut out: Vec<InitialRating> = Vec::new();
     let mut seen = std::collections::HashMap::new();
-    for rec in rdr.records() {
-        let rec = rec.map_err(|e| ReadError::Format {
-            file: file.into(),
-            line: e.position().map_or(0, line_of),
-            message: e.to_string(),
-        })?;
-        let line = rec.position().map_or(0, line_of);
+    loop {
+        let rec = match records.next_record() {
+            Ok(Some(rec)) => rec,
+            Ok(None) => break,
+            Err(e) => return Err(record_error(file, &names, e)),
+        };
+        let line = rec.line;
         let bad = |field: &str, value: &str, expected: &str| ReadError::Field {
             file: file.into(),
             line,
@@ -100,7 +123,33 @@ pub fn read_initial_ratings(
             value: value.into(),
             expected: expected.into(),
         };
-        let player = rec.get(pc).unwrap_or("");
+        // More fields than the header: a comma in a field that is not quoted shifts
+        // every field after it, and the row would be read as something else.
+        if rec.len() > names.len() {
+            let first = names.len();
+            let value: String = String::from_utf8_lossy(rec.get(first).unwrap_or_default())
+                .trim()
+                .chars()
+                .take(60)
+                .collect();
+            return Err(bad(
+                &format!("column {}", first + 1),
+                &value,
+                &format!(
+                    "a row of {} fields as the header has, found {} (a field that holds a comma is quoted: \"Smith, Jr\")",
+                    names.len(),
+                    rec.len()
+                ),
+            ));
+        }
+        // A field the row does not have is empty.
+        let text = |field: &str, i: Option<usize>| -> Result<&str, ReadError> {
+            let raw = i.and_then(|i| rec.get(i)).unwrap_or_default();
+            std::str::from_utf8(raw)
+                .map(str::trim)
+                .map_err(|_| bad(field, &String::from_utf8_lossy(raw), "valid UTF-8 text"))
+        };
+        let player = text("player", Some(pc))?;
         if !podium::model::check_id(player) {
             let shown: String = player.chars().take(60).collect();
             return Err(bad(
@@ -109,21 +158,21 @@ pub fn read_initial_ratings(
                 "a player id of 1 to 200 bytes without surrounding spaces or control characters",
             ));
         }
-        let r = rec.get(rc).unwrap_or("");
+        let r = text("rating", Some(rc))?;
         let rating = r
             .parse::<f64>()
             .ok()
             .filter(|v| v.is_finite())
             .ok_or_else(|| bad("rating", r, "a finite number"))?;
-        let games = match gc.and_then(|i| rec.get(i)).filter(|v| !v.is_empty()) {
-            None => 0,
-            Some(g) => g
+        let games = match text("games", gc)? {
+            "" => 0,
+            g => g
                 .parse::<u32>()
                 .map_err(|_| bad("games", g, "a whole number ≥ 0"))?,
         };
-        let sigma = match sc.and_then(|i| rec.get(i)).filter(|v| !v.is_empty()) {
-            None => None,
-            Some(s) => Some(
+        let sigma = match text("sigma", sc)? {
+            "" => None,
+            s => Some(
                 s.parse::<f64>()
                     .ok()
                     .filter(|v| v.is_finite() && *v >= 0.0)
@@ -148,19 +197,28 @@ pub fn read_initial_ratings(
     Ok(out)
 }
 
-/// The 1-based line of the row the csv crate places at byte `byte`: its offset can point
-/// at the line ends (or, for the first row, the byte-order mark) before the row.
-fn row_line(text: &[u8], byte: u64) -> u64 {
-    let bom = if text.starts_with(b"\xef\xbb\xbf") {
-        3
-    } else {
-        0
-    };
-    let mut start = (byte as usize).max(bom).min(text.len());
-    while start < text.len() && matches!(text[start], b'\r' | b'\n') {
-        start += 1;
+/// The error of what stopped the splitter, as the match reader words it: `names` are the
+/// header's columns (none while the header is read).
+fn record_error(file: &str, names: &[String], e: RecordError) -> ReadError {
+    let file = file.to_string();
+    match e {
+        RecordError::Io(source) => ReadError::Io { file, source },
+        RecordError::TooLong { line, quote_line } => ReadError::LineTooLong {
+            file,
+            line,
+            limit: crate::MAX_LINE,
+            format: "CSV",
+            quote_line,
+        },
+        RecordError::Unterminated { line, field } => ReadError::UnterminatedQuote {
+            file,
+            line,
+            field: match names.get(field) {
+                Some(name) if !name.is_empty() => name.clone(),
+                _ => format!("column {}", field + 1),
+            },
+        },
     }
-    1 + text[..start].iter().filter(|&&b| b == b'\n').count() as u64
 }
 
 #[cfg(test)]
@@ -217,6 +275,74 @@ mod tests {
         assert!(
             read_initial_ratings("i.csv", format!("player,rating\n{longest},1\n").as_bytes())
                 .is_ok()
+        );
+    }
+
+    fn err(text: &str) -> String {
+        read_initial_ratings("i.csv", text.as_bytes())
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn a_column_named_twice_is_refused() {
+        assert_eq!(
+            err("player,rating,rating\nA,1,2000\n"),
+            "i.csv:1: header names the column `rating` twice (columns 2 and 3); each column may appear once"
+        );
+        // In any case, and the optional columns too.
+        assert_eq!(
+            err("Player,rating,games,sigma,PLAYER\nA,1,2,3,B\n"),
+            "i.csv:1: header names the column `player` twice (columns 1 and 5); each column may appear once"
+        );
+        assert_eq!(
+            err("player,games,rating,Games\nA,1,2,3\n"),
+            "i.csv:1: header names the column `games` twice (columns 2 and 4); each column may appear once"
+        );
+        // Columns not read may repeat.
+        let s = read_initial_ratings("i.csv", "note,player,rating,note\nx,A,1500,y\n".as_bytes())
+            .unwrap();
+        assert_eq!((s[0].player.as_str(), s[0].rating), ("A", 1500.0));
+    }
+
+    #[test]
+    fn a_row_with_more_fields_than_the_header_is_refused() {
+        assert_eq!(
+            err("player,rating\nA,1,500,7\n"),
+            "i.csv:2: field `column 3`: \"500\" is not valid, expected a row of 2 fields as the header has, found 4 (a field that holds a comma is quoted: \"Smith, Jr\")"
+        );
+        assert_eq!(
+            err("player,rating,games\r\nA,1500,3\r\n\r\nB,1500,3,\r\n"),
+            "i.csv:4: field `column 4`: \"\" is not valid, expected a row of 3 fields as the header has, found 4 (a field that holds a comma is quoted: \"Smith, Jr\")"
+        );
+        // A quoted comma is one field; a row with fewer fields reads the rest as empty.
+        let s = read_initial_ratings(
+            "i.csv",
+            "player,rating,games\n\"Smith, Jr\",1500\n".as_bytes(),
+        )
+        .unwrap();
+        assert_eq!((s[0].player.as_str(), s[0].games), ("Smith, Jr", 0));
+    }
+
+    #[test]
+    fn a_quote_never_closed_is_refused() {
+        assert_eq!(
+            err("player,rating\nB,1400\nA,\"1600\n"),
+            "i.csv:3: field `rating`: the quote that opens it is never closed (the field runs on to the end of the file); close it, or double a quote inside a quoted field (\"\")"
+        );
+        // After a field over two lines, the quote's own line.
+        assert_eq!(
+            err("player,rating,note\nA,1600,\"over\ntwo lines\"\nC,1500,\"x\n\nD,1\n"),
+            "i.csv:4: field `note`: the quote that opens it is never closed (the field runs on to the end of the file); close it, or double a quote inside a quoted field (\"\")"
+        );
+        // Beyond the header's columns, by number.
+        assert_eq!(
+            err("player,rating\nC,1500,\"x\nD,1\n"),
+            "i.csv:2: field `column 3`: the quote that opens it is never closed (the field runs on to the end of the file); close it, or double a quote inside a quoted field (\"\")"
+        );
+        assert_eq!(
+            err("player,\"rating\nA,1\n"),
+            "i.csv:1: field `column 2`: the quote that opens it is never closed (the field runs on to the end of the file); close it, or double a quote inside a quoted field (\"\")"
         );
     }
 
