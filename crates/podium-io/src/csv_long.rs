@@ -19,7 +19,7 @@ use podium::{Factor, Finish, Match};
 
 use crate::error::{escape_controls, ReadError, Wide};
 use crate::group::{Grouper, RecentIds, Row};
-use crate::records::{Record, RecordError, Records};
+use crate::records::{Record, Records};
 use crate::time::parse_time;
 use crate::ReadOptions;
 
@@ -154,33 +154,10 @@ impl<R: Read> CsvMatches<R> {
         self.grouper.recycle(m);
     }
 
-    /// The reader's error for what stopped the splitter.
-    fn record_error(file: &str, names: &[String], e: RecordError) -> ReadError {
-        let file = file.to_string();
-        match e {
-            RecordError::Io(source) => ReadError::Io { file, source },
-            RecordError::TooLong { line, quote_line } => ReadError::LineTooLong {
-                file,
-                line,
-                limit: crate::MAX_LINE,
-                format: "CSV",
-                quote_line,
-            },
-            RecordError::Unterminated { line, field } => ReadError::UnterminatedQuote {
-                file,
-                line,
-                field: match names.get(field) {
-                    Some(name) if !name.is_empty() => name.clone(),
-                    _ => format!("column {}", field + 1),
-                },
-            },
-        }
-    }
-
     fn header(&mut self) -> Result<Columns, ReadError> {
         let record = match self.records.next_record() {
             Ok(r) => r,
-            Err(e) => return Err(Self::record_error(&self.file, &[], e)),
+            Err(e) => return Err(e.read_error(&self.file, &[])),
         };
         let Some(record) = record else {
             return Err(ReadError::Format {
@@ -378,24 +355,8 @@ impl<R: Read> CsvMatches<R> {
         if id.is_empty() {
             return Err(bad("match", id, "a match id"));
         }
-        // More fields than the header: a comma in a field that is not quoted shifts
-        // every field after it, and the row would be read as something else.
-        if rec.len() > cols.fields {
-            let first = cols.fields;
-            let value: String = String::from_utf8_lossy(raw(first))
-                .trim()
-                .chars()
-                .take(60)
-                .collect();
-            return Err(bad(
-                &format!("column {}", first + 1),
-                &value,
-                &format!(
-                    "a row of {} fields as the header has, found {} (a field that holds a comma is quoted: \"Smith, Jr\")",
-                    cols.fields,
-                    rec.len()
-                ),
-            ));
+        if let Some((field, value, expected)) = crate::records::extra_fields(rec, cols.fields) {
+            return Err(bad(&field, &value, &expected));
         }
         let player = text("player", cols.player)?;
         if player.is_empty() {
@@ -654,7 +615,7 @@ impl<R: Read> Iterator for CsvMatches<R> {
                 }
                 Err(e) => {
                     self.finished = true;
-                    return Some(Err(Self::record_error(&self.file, &self.names, e)));
+                    return Some(Err(e.read_error(&self.file, &self.names)));
                 }
             }
         }

@@ -8,7 +8,7 @@ use std::io::Read;
 use podium::Rating;
 
 use crate::error::{ReadError, Wide};
-use crate::records::{RecordError, Records};
+use crate::records::Records;
 
 /// One player's starting rating.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,7 +52,7 @@ pub fn read_initial_ratings(file: &str, input: impl Read) -> Result<Vec<InitialR
     let mut records = Records::new(input);
     let header = match records.next_record() {
         Ok(header) => header,
-        Err(e) => return Err(record_error(file, &[], e)),
+        Err(e) => return Err(e.read_error(file, &[])),
     };
     let Some(header) = header else {
         return Err(ReadError::Format {
@@ -112,7 +112,7 @@ pub fn read_initial_ratings(file: &str, input: impl Read) -> Result<Vec<InitialR
         let rec = match records.next_record() {
             Ok(Some(rec)) => rec,
             Ok(None) => break,
-            Err(e) => return Err(record_error(file, &names, e)),
+            Err(e) => return Err(e.read_error(file, &names)),
         };
         let line = rec.line;
         let bad = |field: &str, value: &str, expected: &str| ReadError::Field {
@@ -123,24 +123,8 @@ pub fn read_initial_ratings(file: &str, input: impl Read) -> Result<Vec<InitialR
             value: value.into(),
             expected: expected.into(),
         };
-        // More fields than the header: a comma in a field that is not quoted shifts
-        // every field after it, and the row would be read as something else.
-        if rec.len() > names.len() {
-            let first = names.len();
-            let value: String = String::from_utf8_lossy(rec.get(first).unwrap_or_default())
-                .trim()
-                .chars()
-                .take(60)
-                .collect();
-            return Err(bad(
-                &format!("column {}", first + 1),
-                &value,
-                &format!(
-                    "a row of {} fields as the header has, found {} (a field that holds a comma is quoted: \"Smith, Jr\")",
-                    names.len(),
-                    rec.len()
-                ),
-            ));
+        if let Some((field, value, expected)) = crate::records::extra_fields(&rec, names.len()) {
+            return Err(bad(&field, &value, &expected));
         }
         // A field the row does not have is empty.
         let text = |field: &str, i: Option<usize>| -> Result<&str, ReadError> {
@@ -195,30 +179,6 @@ pub fn read_initial_ratings(file: &str, input: impl Read) -> Result<Vec<InitialR
         });
     }
     Ok(out)
-}
-
-/// The error of what stopped the splitter, as the match reader words it: `names` are the
-/// header's columns (none while the header is read).
-fn record_error(file: &str, names: &[String], e: RecordError) -> ReadError {
-    let file = file.to_string();
-    match e {
-        RecordError::Io(source) => ReadError::Io { file, source },
-        RecordError::TooLong { line, quote_line } => ReadError::LineTooLong {
-            file,
-            line,
-            limit: crate::MAX_LINE,
-            format: "CSV",
-            quote_line,
-        },
-        RecordError::Unterminated { line, field } => ReadError::UnterminatedQuote {
-            file,
-            line,
-            field: match names.get(field) {
-                Some(name) if !name.is_empty() => name.clone(),
-                _ => format!("column {}", field + 1),
-            },
-        },
-    }
 }
 
 #[cfg(test)]

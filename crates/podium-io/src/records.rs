@@ -94,6 +94,56 @@ impl From<io::Error> for RecordError {
     }
 }
 
+impl RecordError {
+    /// The reader's error for what stopped the splitter in `file`, whose columns are
+    /// `names` (empty before the header: a field is then named by its column number).
+    pub(crate) fn read_error(self, file: &str, names: &[String]) -> crate::error::ReadError {
+        use crate::error::ReadError;
+        let file = file.to_string();
+        match self {
+            RecordError::Io(source) => ReadError::Io { file, source },
+            RecordError::TooLong { line, quote_line } => ReadError::LineTooLong {
+                file,
+                line,
+                limit: crate::MAX_LINE,
+                format: "CSV",
+                quote_line,
+            },
+            RecordError::Unterminated { line, field } => ReadError::UnterminatedQuote {
+                file,
+                line,
+                field: match names.get(field) {
+                    Some(name) if !name.is_empty() => name.clone(),
+                    _ => format!("column {}", field + 1),
+                },
+            },
+        }
+    }
+}
+
+/// A row with more fields than its header's `fields`: a comma in a field that is not
+/// quoted shifts every field after it, and the row would be read as something else. The
+/// first extra field's name (`column N`), its value (cut to 60 characters) and what was
+/// expected, as a bad field is reported; `None` for a row that fits.
+pub(crate) fn extra_fields(record: &Record<'_>, fields: usize) -> Option<(String, String, String)> {
+    if record.len() <= fields {
+        return None;
+    }
+    let value: String = String::from_utf8_lossy(record.get(fields).unwrap_or_default())
+        .trim()
+        .chars()
+        .take(60)
+        .collect();
+    Some((
+        format!("column {}", fields + 1),
+        value,
+        format!(
+            "a row of {fields} fields as the header has, found {} (a field that holds a comma is quoted: \"Smith, Jr\")",
+            record.len()
+        ),
+    ))
+}
+
 /// Where a record read by `csv_core` is, byte by byte, by the rules of its default
 /// dialect: a quote opens a quoted field only as the field's first byte; in a quoted
 /// field a doubled quote is a quote and a single one closes it, after which the field
