@@ -82,7 +82,8 @@ pub struct Simulation {
     pub trials: u32,
     /// Seed of the random streams.
     pub seed: u64,
-    /// Half-width of the uniform jitter added to each system's initial rating.
+    /// Half-width of the uniform jitter added to each system's initial rating: from 0 to
+    /// 1e9, the range of ratings the systems rate.
     pub jitter: f64,
     /// Worker threads (0 = one per core); never more than one per block of trials.
     pub threads: usize,
@@ -259,14 +260,14 @@ impl Simulation {
         {
             return Err(SimulationError::Invalid {
                 setting: "true rating",
-                value: t.to_string(),
+                value: shown(*t),
                 expected: "a number between -1e12 and 1e12",
             });
         }
         if self.sd.is_nan() || self.sd <= 0.0 || self.sd > LIMIT {
             return Err(SimulationError::Invalid {
                 setting: "sd",
-                value: self.sd.to_string(),
+                value: shown(self.sd),
                 expected: "a number > 0 and ≤ 1e12",
             });
         }
@@ -274,16 +275,17 @@ impl Simulation {
             if a.is_nan() || a.abs() > LIMIT {
                 return Err(SimulationError::Invalid {
                     setting: "seat advantage",
-                    value: a.to_string(),
+                    value: shown(a),
                     expected: "a number between -1e12 and 1e12",
                 });
             }
         }
-        if !(self.jitter.is_finite() && self.jitter >= 0.0) {
+        // Added to each system's initial rating, which the systems rate within ±1e9.
+        if !(0.0..=podium::params::MAX_MAGNITUDE).contains(&self.jitter) {
             return Err(SimulationError::Invalid {
                 setting: "jitter",
-                value: self.jitter.to_string(),
-                expected: "a finite number ≥ 0",
+                value: shown(self.jitter),
+                expected: "a number ≥ 0 and ≤ 1e9",
             });
         }
         if self.trials == 0 {
@@ -720,6 +722,16 @@ impl Simulation {
     }
 }
 
+/// A setting's value as a message shows it: as written for everyday sizes, in exponent
+/// form beyond them (`1e308`, not 309 digits).
+fn shown(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() || (1e-6..1e16).contains(&v.abs()) {
+        v.to_string()
+    } else {
+        format!("{v:e}")
+    }
+}
+
 /// The mean over trials of a run's learned seat advantage, from its sums: of the
 /// learned rating difference, its square, and the system's scale.
 fn seat_learned(sums: &[[f64; 3]], trials: f64) -> SeatLearned {
@@ -1059,6 +1071,47 @@ mod tests {
         .run(&[])
         .unwrap_err();
         assert!(matches!(e, SimulationError::Invalid { setting: "sd", .. }));
+    }
+
+    #[test]
+    fn regression_a_jitter_beyond_the_systems_range_is_refused_not_a_panic() {
+        let sys = sme();
+        let run = |jitter: f64| {
+            Simulation {
+                rounds: vec![1],
+                trials: 1,
+                jitter,
+                ..Simulation::default()
+            }
+            .run(&[&*sys])
+        };
+        // 1e308 made the uniform draw's range overflow.
+        for (jitter, value) in [
+            (1e308, "1e308"),
+            (1e20, "1e20"),
+            (1e9 + 1.0, "1000000001"),
+            (-1.0, "-1"),
+            (f64::NAN, "NaN"),
+            (f64::INFINITY, "inf"),
+        ] {
+            let e = run(jitter).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("jitter = {value} is not valid: expected a number ≥ 0 and ≤ 1e9")
+            );
+        }
+        assert!(run(0.0).unwrap().systems[0].values.is_ok());
+        assert!(run(1e9).is_ok());
+        assert_eq!(
+            Simulation {
+                sd: 1e300,
+                ..Simulation::default()
+            }
+            .run(&[])
+            .unwrap_err()
+            .to_string(),
+            "sd = 1e300 is not valid: expected a number > 0 and ≤ 1e12"
+        );
     }
 
     #[test]

@@ -54,7 +54,8 @@ pub struct Args {
     /// Worker threads (0 = one per core); at most one per core.
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Half-width of the uniform jitter on each initial rating (Kerrigan's 1500 ± 1).
+    /// Half-width of the uniform jitter on each initial rating (Kerrigan's 1500 ± 1); from
+    /// 0 to 1e9, the range of ratings the systems rate.
     #[arg(long, default_value_t = 1.0)]
     pub jitter: f64,
     /// Output format.

@@ -207,3 +207,42 @@ fn simulate_says_one_true_rating_in_the_singular() {
         format!("error: --true {one:?} gives 1 true rating; a simulation needs at least 2 players")
     );
 }
+
+#[test]
+fn regression_simulate_refuses_a_jitter_beyond_the_systems_range() {
+    // `--jitter 1e308` panicked in the uniform draw; 1e20 started ratings beyond ±1e9.
+    for (jitter, shown) in [("1e308", "1e308"), ("1e20", "1e20"), ("-1", "-1")] {
+        let run = podium(&[
+            "simulate",
+            "--systems",
+            "sme",
+            "--trials",
+            "1",
+            "--rounds",
+            "1",
+            &format!("--jitter={jitter}"),
+        ]);
+        assert_eq!(
+            run.err(),
+            format!("error: jitter = {shown} is not valid: expected a number ≥ 0 and ≤ 1e9\n"),
+            "{jitter}"
+        );
+        assert_eq!(run.stdout, "");
+    }
+    let run = podium(&[
+        "simulate",
+        "--systems",
+        "sme",
+        "--trials",
+        "1",
+        "--rounds",
+        "1",
+        "--jitter",
+        "0",
+        "--format",
+        "csv",
+    ]);
+    assert!(run
+        .ok()
+        .starts_with("system,round,predictive_ability\nsme,1,"));
+}
