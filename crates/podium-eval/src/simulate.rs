@@ -69,6 +69,20 @@ const LIMIT: f64 = 1e12;
 /// every checkpoint of every trial visits each pair of every system's ratings.
 pub const MAX_PLAYERS: usize = 1_000;
 
+/// The last round a simulation plays to: 100 times the default's last (1,000), long after
+/// every curve has settled. A trial plays its rounds one after another on one thread, and
+/// a caller's stop ([`Simulation::run_until`]) is seen between blocks of trials only, so
+/// this also bounds how long one block runs.
+pub const MAX_ROUNDS: u32 = 100_000;
+
+/// The most games a simulation plays for each system: trials × the last round, 100 times
+/// the default's 10,000 × 1,000. Every system rates every game, and sme, one of the
+/// fastest, rates 10 million games of 10 players in about 9 CPU-seconds, so this many
+/// take it about a quarter of an hour of one core; more players take longer. Trials
+/// alone are bounded by the same number: a trial that stops at round 0 still draws its
+/// starting ratings and measures them.
+pub const MAX_GAMES: u64 = 1_000_000_000;
+
 /// The settings of a simulation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Simulation {
@@ -76,9 +90,11 @@ pub struct Simulation {
     pub true_ratings: Vec<f64>,
     /// Standard deviation of a player's game score around their true rating.
     pub sd: f64,
-    /// Rounds after which predictive ability is measured (0 = before any game).
+    /// Rounds after which predictive ability is measured (0 = before any game); the last
+    /// at most [`MAX_ROUNDS`].
     pub rounds: Vec<u32>,
-    /// Independent trials to average over.
+    /// Independent trials to average over; trials × the last round at most
+    /// [`MAX_GAMES`].
     pub trials: u32,
     /// Seed of the random streams.
     pub seed: u64,
@@ -136,6 +152,20 @@ pub enum SimulationError {
         value: String,
         /// What it accepts.
         expected: &'static str,
+    },
+    /// More games than [`MAX_GAMES`]: trials × the last round.
+    #[error(
+        "{trials} trials × {rounds} rounds = {} games: a simulation plays at most {limit} \
+         (trials × the last round); give fewer trials or fewer rounds",
+        u64::from(*trials) * u64::from(*rounds)
+    )]
+    TooManyGames {
+        /// Trials given.
+        trials: u32,
+        /// The last round given.
+        rounds: u32,
+        /// The most games it plays.
+        limit: u64,
     },
     /// The simulation was stopped by its caller ([`Simulation::run_until`]).
     #[error("the simulation was stopped")]
@@ -295,11 +325,34 @@ impl Simulation {
                 expected: "at least 1",
             });
         }
-        if self.rounds.is_empty() {
+        let Some(&last) = self.rounds.iter().max() else {
             return Err(SimulationError::Invalid {
                 setting: "rounds",
                 value: String::new(),
                 expected: "at least one checkpoint round",
+            });
+        };
+        // Refused before any trial starts: how long a run takes grows with these.
+        if last > MAX_ROUNDS {
+            return Err(SimulationError::Invalid {
+                setting: "rounds",
+                value: last.to_string(),
+                expected: "rounds ≤ 100000 (the last round a simulation plays to)",
+            });
+        }
+        if u64::from(self.trials) * u64::from(last) > MAX_GAMES {
+            return Err(SimulationError::TooManyGames {
+                trials: self.trials,
+                rounds: last,
+                limit: MAX_GAMES,
+            });
+        }
+        // Only with round 0 alone are trials more than the games.
+        if u64::from(self.trials) > MAX_GAMES {
+            return Err(SimulationError::Invalid {
+                setting: "trials",
+                value: self.trials.to_string(),
+                expected: "at most 1000000000",
             });
         }
         Ok(())
@@ -1112,6 +1165,60 @@ mod tests {
             .to_string(),
             "sd = 1e300 is not valid: expected a number > 0 and ≤ 1e12"
         );
+    }
+
+    #[test]
+    fn regression_rounds_and_games_beyond_their_limits_are_refused_before_any_trial() {
+        let sim = |rounds: Vec<u32>, trials: u32| Simulation {
+            rounds,
+            trials,
+            ..Simulation::default()
+        };
+        // A billion rounds ran on unseen, far beyond any curve's settling.
+        let e = sim(vec![1, 1_000_000_000], 1).run(&[]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "rounds = 1000000000 is not valid: expected rounds ≤ 100000 (the last round a \
+             simulation plays to)"
+        );
+        assert_eq!(
+            sim(vec![100_001], 1).validate().unwrap_err().to_string(),
+            "rounds = 100001 is not valid: expected rounds ≤ 100000 (the last round a \
+             simulation plays to)"
+        );
+        let e = sim(vec![100_000], 10_001).run(&[]).unwrap_err();
+        assert_eq!(
+            e,
+            SimulationError::TooManyGames {
+                trials: 10_001,
+                rounds: 100_000,
+                limit: MAX_GAMES
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "10001 trials × 100000 rounds = 1000100000 games: a simulation plays at most \
+             1000000000 (trials × the last round); give fewer trials or fewer rounds"
+        );
+        assert_eq!(
+            sim(vec![1000], u32::MAX).run(&[]).unwrap_err().to_string(),
+            "4294967295 trials × 1000 rounds = 4294967295000 games: a simulation plays at \
+             most 1000000000 (trials × the last round); give fewer trials or fewer rounds"
+        );
+        // Trials that stop at round 0 still draw and measure: bounded alike.
+        assert_eq!(
+            sim(vec![0], 1_000_000_001)
+                .run(&[])
+                .unwrap_err()
+                .to_string(),
+            "trials = 1000000001 is not valid: expected at most 1000000000"
+        );
+        // At the limits.
+        assert_eq!(sim(vec![100_000], 10_000).validate(), Ok(()));
+        assert_eq!(sim(vec![0], 1_000_000_000).validate(), Ok(()));
+        let r = sim(vec![0, 100_000], 1).run(&[]).unwrap();
+        assert_eq!(r.rounds, [0, 100_000]);
+        assert!((r.mean_score[1] - r.ideal).abs() < 1e-3);
     }
 
     #[test]

@@ -37,7 +37,8 @@ pub struct Args {
     /// Standard deviation of a game score around the player's true rating.
     #[arg(long, default_value_t = 200.0)]
     pub sd: f64,
-    /// Rounds after which predictive ability is measured (0 = before any game).
+    /// Rounds after which predictive ability is measured (0 = before any game); the last
+    /// at most 100,000.
     #[arg(
         long,
         default_value = "1,2,3,4,5,10,20,100,1000",
@@ -45,7 +46,8 @@ pub struct Args {
         value_name = "LIST"
     )]
     pub rounds: Vec<u32>,
-    /// Independent trials averaged.
+    /// Independent trials averaged; trials × the last round at most 1,000,000,000 (games
+    /// each system rates).
     #[arg(long, default_value_t = 10_000)]
     pub trials: u32,
     /// Seed: the same seed gives the same numbers on any machine and thread count.

@@ -246,3 +246,46 @@ fn regression_simulate_refuses_a_jitter_beyond_the_systems_range() {
         .ok()
         .starts_with("system,round,predictive_ability\nsme,1,"));
 }
+
+#[test]
+fn regression_simulate_refuses_rounds_and_games_beyond_their_limits_before_running() {
+    // `--rounds 1000000000` ran on unseen.
+    for (args, message) in [
+        (
+            &["--rounds", "1,1000000000"][..],
+            "error: rounds = 1000000000 is not valid: expected rounds ≤ 100000 (the last \
+             round a simulation plays to)",
+        ),
+        (
+            &["--rounds", "100000", "--trials", "20000"][..],
+            "error: 20000 trials × 100000 rounds = 2000000000 games: a simulation plays at \
+             most 1000000000 (trials × the last round); give fewer trials or fewer rounds",
+        ),
+        (
+            &["--trials", "4000000000"][..],
+            "error: 4000000000 trials × 1000 rounds = 4000000000000 games: a simulation \
+             plays at most 1000000000 (trials × the last round); give fewer trials or fewer \
+             rounds",
+        ),
+        (
+            &["--rounds", "0", "--trials", "4000000000"][..],
+            "error: trials = 4000000000 is not valid: expected at most 1000000000",
+        ),
+    ] {
+        let mut all = vec!["simulate", "--systems", "sme"];
+        all.extend_from_slice(args);
+        let run = podium(&all);
+        assert_eq!(run.err().trim_end(), message, "{args:?}");
+        assert_eq!(run.stdout, "", "{args:?}");
+    }
+    let help = podium(&["simulate", "--help"])
+        .ok()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(help.contains("the last at most 100,000"), "{help}");
+    assert!(
+        help.contains("trials × the last round at most 1,000,000,000"),
+        "{help}"
+    );
+}
