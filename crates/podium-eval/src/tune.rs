@@ -525,13 +525,13 @@ impl Tuning {
                 (Values::Range { .. }, _) => return Err(not_a_range(p)),
             });
         }
+        // Every digit of a value: a parameter may live anywhere from 1e-12 to 1e9, and
+        // any fixed number of decimals would turn the small ones to 0.
         let fmt = |v: f64, int: bool| -> String {
             if int {
                 format!("{}", v.round() as i64)
             } else {
-                // Four decimals are plenty for a rating parameter and read well.
-                let r = (v * 1e4).round() / 1e4;
-                format!("{r}")
+                value_text(v)
             }
         };
         match self.search {
@@ -544,12 +544,26 @@ impl Tuning {
                             let raw: Vec<f64> = match step {
                                 Some(st) => {
                                     let n = ((hi - lo) / st + 1e-9).floor() as usize;
-                                    (0..=n).map(|i| lo + st * i as f64).collect()
+                                    (0..=n)
+                                        .map(|i| grid_point(lo + st * i as f64, *lo, *hi, *st))
+                                        .collect()
                                 }
                                 None if steps < 2 || hi == lo => vec![*lo],
-                                None => (0..steps)
-                                    .map(|i| lo + (hi - lo) * i as f64 / (steps - 1) as f64)
-                                    .collect(),
+                                None => {
+                                    let spacing = (hi - lo) / (steps - 1) as f64;
+                                    (0..steps)
+                                        .map(|i| match i {
+                                            0 => *lo,
+                                            i if i == steps - 1 => *hi,
+                                            i => grid_point(
+                                                lo + (hi - lo) * i as f64 / (steps - 1) as f64,
+                                                *lo,
+                                                *hi,
+                                                spacing,
+                                            ),
+                                        })
+                                        .collect()
+                                }
                             };
                             raw.into_iter().map(|v| fmt(v, int)).collect()
                         }
@@ -747,6 +761,35 @@ impl Tuning {
     }
 }
 
+/// A searched value as its setting's text: every digit, the shortest text that reads back
+/// as `v`, in exponent form beyond everyday sizes (`1e-300`, not 300 zeros).
+fn value_text(v: f64) -> String {
+    if v == 0.0 || (1e-6..1e16).contains(&v.abs()) {
+        format!("{v}")
+    } else {
+        format!("{v:e}")
+    }
+}
+
+/// A grid point `v` computed between `lo` and `hi`, `spacing` from its neighbours, without
+/// the arithmetic's noise in the last digits: the shortest decimal within a few units in
+/// the last place of the range's magnitude (`0.30000000000000004` is `0.3`), and within a
+/// quarter of the spacing, so that distinct points stay distinct and a nonzero one
+/// nonzero. Computing the point errs by that much already, so no digit the range
+/// determines is lost. Kept within `[lo, hi]`.
+fn grid_point(v: f64, lo: f64, hi: f64, spacing: f64) -> f64 {
+    if v == lo || v == hi {
+        return v; // as given
+    }
+    let tolerance = (4.0 * f64::EPSILON * lo.abs().max(hi.abs())).min(spacing / 4.0);
+    (0..17)
+        .filter_map(|digits| format!("{v:.digits$e}").parse::<f64>().ok())
+        .find(|x| (x - v).abs() <= tolerance)
+        .unwrap_or(v)
+        .max(lo)
+        .min(hi)
+}
+
 /// How many values a parameter takes on a grid of `steps` values per range (before
 /// whole-numbered parameters' repeats are dropped).
 fn axis_len(values: &Values, steps: usize) -> GridSize {
@@ -857,6 +900,62 @@ mod tests {
         assert_eq!(v, ["0", "1", "2", "3"]);
     }
 
+    fn values(t: &Tuning) -> Vec<String> {
+        t.candidates()
+            .unwrap()
+            .into_iter()
+            .map(|c| c.iter().next().unwrap().1.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn regression_small_grid_values_keep_their_digits() {
+        // Rounded to four decimals, every value of this grid read 0, which glicko2 refuses.
+        let mut t = tuning(&["epsilon=0.000001..0.00001"], Search::Grid { steps: 3 });
+        t.system = "glicko2".into();
+        assert_eq!(values(&t), ["0.000001", "0.0000055", "0.00001"]);
+        let games: Vec<Match> = (0..8)
+            .map(|i| Match::ranked(format!("g{i}"), &["a", "b", "c"]).unwrap())
+            .collect();
+        let report = t.run(&games).unwrap();
+        assert_eq!(report.candidates.len(), 3);
+        let mut t = tuning(&["k=1e-300..1"], Search::Grid { steps: 8 });
+        let v = values(&t);
+        assert_eq!(v[0], "1e-300");
+        assert_eq!(v[7], "1");
+        assert_eq!(v[1], "0.142857142857143");
+        assert!(t.run(&games).is_ok());
+        // Nothing of a value is lost: the endpoints read back as given, and points that
+        // differ in their last digits stay apart.
+        t.params = vec!["k=0.12345678901234567..0.1234567890123461".parse().unwrap()];
+        let v = values(&t);
+        assert_eq!(v.len(), 8);
+        assert_eq!(v[0].parse::<f64>().unwrap(), 0.123_456_789_012_345_67);
+        assert_eq!(v[7].parse::<f64>().unwrap(), 0.123_456_789_012_346_1);
+        assert!(v.windows(2).all(|w| w[0] < w[1]), "{v:?}");
+    }
+
+    #[test]
+    fn grid_values_read_without_the_arithmetics_noise() {
+        let t = tuning(&["k=0.1..1"], Search::Grid { steps: 10 });
+        assert_eq!(
+            values(&t),
+            ["0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1"]
+        );
+        let t = tuning(&["k=0.1..1:0.1"], Search::Grid { steps: 8 });
+        assert_eq!(
+            values(&t),
+            ["0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1"]
+        );
+        let t = tuning(&["k=0.05..0.5"], Search::Grid { steps: 10 });
+        assert_eq!(
+            values(&t),
+            ["0.05", "0.1", "0.15", "0.2", "0.25", "0.3", "0.35", "0.4", "0.45", "0.5"]
+        );
+        let t = tuning(&["k=1e20..1e21"], Search::Grid { steps: 2 });
+        assert_eq!(values(&t), ["1e20", "1e21"]);
+    }
+
     #[test]
     fn random_search_is_seeded_and_in_range() {
         let t = tuning(
@@ -872,6 +971,18 @@ mod tests {
         for c in &a {
             let k: f64 = c.get("k").unwrap().parse().unwrap();
             assert!((8.0..=64.0).contains(&k));
+        }
+        // Small values are drawn with every digit, never read as 0.
+        let t = tuning(
+            &["k=0.000001..0.00001"],
+            Search::Random {
+                samples: 50,
+                seed: 3,
+            },
+        );
+        for c in t.candidates().unwrap() {
+            let k: f64 = c.get("k").unwrap().parse().unwrap();
+            assert!((0.000_001..=0.000_01).contains(&k), "{k}");
         }
     }
 

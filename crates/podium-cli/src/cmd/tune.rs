@@ -22,7 +22,9 @@ pub struct Args {
     #[arg(long, short = 's')]
     pub system: String,
     /// A parameter to search: `k=8..64` (evenly spaced, see --steps), `k=8..64:4` (a step)
-    /// or `k=16,24,32` (a list). Repeatable: the grid is every combination.
+    /// or `k=16,24,32` (a list). Repeatable: the grid is every combination. Values keep
+    /// every digit in CSV and JSON; the table shows six significant digits, or more where
+    /// two would read alike.
     #[arg(long = "param", value_name = "NAME=RANGE", required = true)]
     pub params: Vec<String>,
     /// A parameter held fixed during the search: `key=value` or `system.key=value`
@@ -290,6 +292,10 @@ fn write_table(
     top: usize,
 ) -> anyhow::Result<()> {
     let chosen = r.chosen();
+    // The listed candidates, their settings with digits enough to tell them apart.
+    let shown: Vec<&podium_eval::tune::Candidate> = r.candidates.iter().take(top).collect();
+    let digits = digits_to_tell_apart(&shown);
+    let show = |s: &podium::Settings| readable(s, &digits);
     writeln!(
         out,
         "Tuned {} on {} ({}, by {}); held out: {}",
@@ -324,7 +330,7 @@ fn write_table(
             out,
             "keep the defaults: the best on the training part, {}, is not better than the \
              defaults on the held-out part ({} {} against the defaults' {}; {better})",
-            chosen.settings,
+            show(&chosen.settings),
             tuning.metric,
             figure(c),
             figure(d)
@@ -333,7 +339,7 @@ fn write_table(
             out,
             "chosen: {} (better than the defaults on the held-out part: {} {} against {}; \
              {better})",
-            chosen.settings,
+            show(&chosen.settings),
             tuning.metric,
             figure(c),
             figure(d)
@@ -342,7 +348,8 @@ fn write_table(
             out,
             "chosen: {} (not compared with the defaults: the held-out part gives no {} \
              for both)",
-            chosen.settings, tuning.metric
+            show(&chosen.settings),
+            tuning.metric
         )?,
     }
     let line = |label: &str, t: &BacktestResult| {
@@ -369,7 +376,6 @@ fn write_table(
     }
     // The listed candidates' figures, each column with decimals enough that two
     // candidates that differ at full precision read differently.
-    let shown: Vec<&podium_eval::tune::Candidate> = r.candidates.iter().take(top).collect();
     let figures = |f: fn(&BacktestResult) -> Option<f64>| -> Vec<f64> {
         shown
             .iter()
@@ -400,7 +406,7 @@ fn write_table(
             ),
             Err(why) => (format!("n/a: {why}"), String::new()),
         };
-        t.add_row([(i + 1).to_string(), c.settings.to_string(), a, l]);
+        t.add_row([(i + 1).to_string(), show(&c.settings), a, l]);
     }
     for i in [0, 2, 3] {
         if let Some(c) = t.column_mut(i) {
@@ -424,6 +430,77 @@ fn write_table(
         "± is one standard error with the matches as the units (see `podium backtest`)."
     )?;
     Ok(())
+}
+
+/// The fewest significant digits a setting's numbers are shown with: searched values
+/// keep every digit (CSV and JSON show them so), and a table of 17-digit values reads
+/// badly.
+const LEAST_DIGITS: usize = 6;
+
+/// A number of a setting (not a whole number, which is shown as it is), or `None`.
+fn fraction(text: &str) -> Option<f64> {
+    if text.parse::<i64>().is_ok() {
+        return None;
+    }
+    text.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// `v` to `digits` significant digits, as the search writes a value: the shortest text,
+/// in exponent form beyond everyday sizes.
+fn to_digits(v: f64, digits: usize) -> String {
+    let r: f64 = format!("{v:.*e}", digits.saturating_sub(1))
+        .parse()
+        .unwrap_or(v);
+    if r == 0.0 || (1e-6..1e16).contains(&r.abs()) {
+        format!("{r}")
+    } else {
+        format!("{r:e}")
+    }
+}
+
+/// Per parameter, the fewest significant digits, from [`LEAST_DIGITS`] up to 17, at which
+/// every two of its values among `candidates` that differ read differently.
+fn digits_to_tell_apart(
+    candidates: &[&podium_eval::tune::Candidate],
+) -> std::collections::HashMap<String, usize> {
+    let mut values: std::collections::HashMap<String, Vec<f64>> = Default::default();
+    for c in candidates {
+        for (k, v) in c.settings.iter() {
+            if let Some(x) = fraction(v) {
+                values.entry(k.to_string()).or_default().push(x);
+            }
+        }
+    }
+    values
+        .into_iter()
+        .map(|(k, mut v)| {
+            v.sort_by(f64::total_cmp);
+            v.dedup();
+            let digits = (LEAST_DIGITS..=17)
+                .find(|&d| {
+                    v.windows(2)
+                        .all(|w| to_digits(w[0], d) != to_digits(w[1], d))
+                })
+                .unwrap_or(17);
+            (k, digits)
+        })
+        .collect()
+}
+
+/// `settings` as the table shows them: `k=0.142857 scale=400`, each number with its
+/// parameter's digits.
+fn readable(
+    settings: &podium::Settings,
+    digits: &std::collections::HashMap<String, usize>,
+) -> String {
+    settings
+        .iter()
+        .map(|(k, v)| match (fraction(v), digits.get(k)) {
+            (Some(x), Some(&d)) => format!("{k}={}", to_digits(x, d)),
+            _ => format!("{k}={v}"),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Matches `first` to `last` by number: `match 3`, or `matches 1..23`.
@@ -452,7 +529,59 @@ fn decimals_to_tell_apart(values: &[f64], least: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{decimals_to_tell_apart, numbered};
+    use super::{decimals_to_tell_apart, digits_to_tell_apart, numbered, readable, to_digits};
+    use podium::Settings;
+    use podium_eval::tune::Candidate;
+
+    #[test]
+    fn settings_read_with_digits_enough_to_tell_candidates_apart() {
+        let candidates: Vec<Candidate> = [
+            "0.14285714285714285",
+            "0.1428571",
+            "0.000001",
+            "0.0000055",
+            "1e-300",
+            "8",
+        ]
+        .into_iter()
+        .map(|k| Candidate {
+            settings: Settings::from([("k", k), ("winner_takes_all", "true")]),
+            train: Err(String::new()),
+        })
+        .collect();
+        let all: Vec<&Candidate> = candidates.iter().collect();
+        let digits = digits_to_tell_apart(&all);
+        // 0.142857 twice at six digits; eight tell them apart.
+        assert_eq!(digits["k"], 8);
+        let shown: Vec<String> = all.iter().map(|c| readable(&c.settings, &digits)).collect();
+        assert_eq!(
+            shown,
+            [
+                "k=0.14285714 winner_takes_all=true",
+                "k=0.1428571 winner_takes_all=true",
+                "k=0.000001 winner_takes_all=true",
+                "k=0.0000055 winner_takes_all=true",
+                "k=1e-300 winner_takes_all=true",
+                "k=8 winner_takes_all=true",
+            ]
+        );
+        let digits = digits_to_tell_apart(&all[..1]);
+        assert_eq!(
+            readable(&all[0].settings, &digits),
+            "k=0.142857 winner_takes_all=true"
+        );
+        // Whole numbers as they are.
+        let big = Candidate {
+            settings: Settings::from([("provisional_games", "1234567")]),
+            train: Err(String::new()),
+        };
+        assert_eq!(
+            readable(&big.settings, &digits_to_tell_apart(&[&big])),
+            "provisional_games=1234567"
+        );
+        assert_eq!(to_digits(23.451_234_567_891_234, 6), "23.4512");
+        assert_eq!(to_digits(1.234_567_8e-7, 6), "1.23457e-7");
+    }
 
     #[test]
     fn a_part_of_one_match_is_named_in_the_singular() {

@@ -819,6 +819,61 @@ fn backtest_scores_both_names_the_ranks_only_run_and_its_factors() {
     assert!((field(&both[2], "pair_accuracy") - 110.0 / 187.0).abs() < 1e-12);
 }
 
+#[test]
+fn regression_tune_keeps_every_digit_of_small_grid_values() {
+    // Rounded to four decimals, every value read 0: `parameter epsilon: "0" is not valid`.
+    let games = game_night();
+    let args = [
+        "tune",
+        &games,
+        "--system",
+        "glicko2",
+        "--param",
+        "epsilon=0.000001..0.00001",
+        "--steps",
+        "3",
+    ];
+    let mut csv = args.to_vec();
+    csv.extend(["--format", "csv"]);
+    let rows = csv_rows(podium(&csv).ok());
+    let mut searched: Vec<&str> = rows[..3].iter().map(|r| r["settings"].as_str()).collect();
+    searched.sort_unstable();
+    assert_eq!(
+        searched,
+        ["epsilon=0.000001", "epsilon=0.0000055", "epsilon=0.00001"]
+    );
+    assert!(podium(&args).ok().contains("│ 2   epsilon=0.0000055 "));
+    // The chosen setting is one `--set` takes.
+    let chosen = format!("glicko2.{}", rows[0]["settings"]);
+    podium(&["backtest", &games, "--systems", "glicko2", "--set", &chosen]).ok();
+
+    // A value the table rounds keeps every digit in CSV; the table shows digits enough to
+    // tell the candidates apart.
+    let args = ["tune", &games, "--system", "sme", "--param", "k=1e-300..1"];
+    let text = podium(&args).ok().to_string();
+    for k in ["k=1e-300 ", "k=0.142857 ", "k=0.857143 ", "k=1 "] {
+        assert!(text.contains(k), "{k}: {text}");
+    }
+    let mut csv = args.to_vec();
+    csv.extend(["--format", "csv"]);
+    let rows = csv_rows(podium(&csv).ok());
+    let mut searched: Vec<&str> = rows[..8].iter().map(|r| r["settings"].as_str()).collect();
+    searched.sort_unstable();
+    assert_eq!(
+        searched,
+        [
+            "k=0.142857142857143",
+            "k=0.285714285714286",
+            "k=0.428571428571429",
+            "k=0.571428571428571",
+            "k=0.714285714285714",
+            "k=0.857142857142857",
+            "k=1",
+            "k=1e-300"
+        ]
+    );
+}
+
 /// One match, candidate or warm pair is named in the singular.
 #[test]
 fn tune_and_backtest_name_one_thing_in_the_singular() {
