@@ -550,13 +550,14 @@ impl Tuning {
                                 }
                                 None if steps < 2 || hi == lo => vec![*lo],
                                 None => {
-                                    let spacing = (hi - lo) / (steps - 1) as f64;
+                                    let n = (steps - 1) as f64;
+                                    let spacing = (hi - lo) / n;
                                     (0..steps)
                                         .map(|i| match i {
                                             0 => *lo,
                                             i if i == steps - 1 => *hi,
                                             i => grid_point(
-                                                lo + (hi - lo) * i as f64 / (steps - 1) as f64,
+                                                between(*lo, *hi, i as f64, n),
                                                 *lo,
                                                 *hi,
                                                 spacing,
@@ -594,10 +595,10 @@ impl Tuning {
                                 let v = match &p.values {
                                     Values::List(l) => l[rng.gen_range(0..l.len())].clone(),
                                     Values::Range { lo, hi, .. } if int => {
-                                        fmt(rng.gen_range(lo.round()..=hi.round()), true)
+                                        fmt(draw(&mut rng, lo.round(), hi.round()), true)
                                     }
                                     Values::Range { lo, hi, .. } => {
-                                        fmt(rng.gen_range(*lo..=*hi), false)
+                                        fmt(draw(&mut rng, *lo, *hi), false)
                                     }
                                 };
                                 (p.name.clone(), v)
@@ -771,6 +772,28 @@ fn value_text(v: f64) -> String {
     }
 }
 
+/// The point `i / n` of the way from `lo` to `hi`, also where `hi − lo` is beyond the
+/// largest `f64` (`-1e308..1e308`).
+fn between(lo: f64, hi: f64, i: f64, n: f64) -> f64 {
+    let width = hi - lo;
+    if width.is_finite() {
+        lo + width * i / n
+    } else {
+        lo / n * (n - i) + hi / n * i
+    }
+}
+
+/// A value drawn uniformly from `lo` to `hi`, also where `hi − lo` is beyond the largest
+/// `f64`, which the uniform draw of a range cannot take.
+fn draw(rng: &mut ChaCha8Rng, lo: f64, hi: f64) -> f64 {
+    if (hi - lo).is_finite() {
+        rng.gen_range(lo..=hi)
+    } else {
+        let t: f64 = rng.gen_range(0.0..=1.0);
+        (lo * (1.0 - t) + hi * t).max(lo).min(hi)
+    }
+}
+
 /// A grid point `v` computed between `lo` and `hi`, `spacing` from its neighbours, without
 /// the arithmetic's noise in the last digits: the shortest decimal within a few units in
 /// the last place of the range's magnitude (`0.30000000000000004` is `0.3`), and within a
@@ -933,6 +956,36 @@ mod tests {
         assert_eq!(v[0].parse::<f64>().unwrap(), 0.123_456_789_012_345_67);
         assert_eq!(v[7].parse::<f64>().unwrap(), 0.123_456_789_012_346_1);
         assert!(v.windows(2).all(|w| w[0] < w[1]), "{v:?}");
+    }
+
+    #[test]
+    fn regression_a_range_wider_than_the_largest_f64_is_searched_not_a_panic() {
+        // The random draw's range overflowed (a panic); the grid's points were NaN.
+        let t = tuning(&["k=-1e308..1e308"], Search::Grid { steps: 3 });
+        assert_eq!(values(&t), ["-1e308", "0", "1e308"]);
+        for int in [false, true] {
+            let mut t = tuning(
+                &["k=-1e308..1e308"],
+                Search::Random {
+                    samples: 20,
+                    seed: 3,
+                },
+            );
+            if int {
+                t.system = "mes".into();
+                t.params = vec!["provisional_games=-1e308..1e308".parse().unwrap()];
+            }
+            for c in t.candidates().unwrap() {
+                let v: f64 = c.iter().next().unwrap().1.parse().unwrap();
+                assert!(v.is_finite(), "{v}");
+            }
+        }
+        let games = vec![Match::ranked("g", &["a", "b"]).unwrap(); 4];
+        let e = t.run(&games).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "parameter k: \"-1e308\" is not valid, expected a finite number in (0, 1e9]"
+        );
     }
 
     #[test]

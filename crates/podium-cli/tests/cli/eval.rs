@@ -874,6 +874,33 @@ fn regression_tune_keeps_every_digit_of_small_grid_values() {
     );
 }
 
+#[test]
+fn regression_tune_over_a_range_wider_than_the_largest_f64_names_the_value_not_a_panic() {
+    let games = game_night();
+    for (args, value) in [
+        (&["--random", "2"][..], "-1.9502867267030388e307"),
+        (&["--steps", "3"][..], "-1e308"),
+    ] {
+        let mut all = vec![
+            "tune",
+            &games,
+            "--system",
+            "sme",
+            "--param",
+            "k=-1e308..1e308",
+        ];
+        all.extend_from_slice(args);
+        assert_eq!(
+            podium(&all).err(),
+            format!(
+                "error: parameter k: \"{value}\" is not valid, expected a finite number in (0, \
+                 1e9]\n"
+            ),
+            "{args:?}"
+        );
+    }
+}
+
 /// One match, candidate or warm pair is named in the singular.
 #[test]
 fn tune_and_backtest_name_one_thing_in_the_singular() {
