@@ -19,8 +19,8 @@ use crate::output::{count, noun, Format};
 /// Arguments of `podium frags`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Quake 3 server logs (`games.log`; ioq3, OSP, OpenArena), read in the order given;
-    /// `-` reads standard input.
+    /// Quake 3 server logs (`games.log`; ioq3, OSP, OpenArena), read in the order given,
+    /// each once; `-` reads standard input.
     #[arg(required = true, value_name = "LOG")]
     logs: Vec<String>,
     /// Rank by static strengths over the whole period (mean frag balance against the
@@ -363,6 +363,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             );
         }
     }
+    // A log given twice (by one name or two) would count each of its frags twice.
+    podium_io::ingest::given_once(&args.logs)?;
     let config = config(&args.settings)?;
     let mut reading = Reading {
         ranking: QuakeRanking::new(config),

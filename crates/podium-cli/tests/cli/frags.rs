@@ -170,6 +170,42 @@ fn standard_input_and_several_files() {
     assert_eq!(row(&rows, "Ann")["games"], "2");
 }
 
+#[test]
+fn regression_a_log_given_twice_is_refused_before_it_is_read() {
+    // `podium frags a.log a.log` counted every frag twice, without a word.
+    let dir = Dir::new("frags-twice");
+    let a = dir.file("a.log", GAME);
+    let b = dir.file("b.log", GAME);
+    let dotted = format!("{}/./a.log", dir.0.display());
+    for (args, message) in [
+        (
+            vec!["frags", &a, &b, &a],
+            format!("error: {a} is given twice: give each file once\n"),
+        ),
+        (
+            vec!["frags", &a, &dotted],
+            format!(
+                "error: {a} and {dotted} are the same file, given twice: give each file once\n"
+            ),
+        ),
+        (
+            vec!["frags", "-", "-"],
+            "error: - (standard input) is given twice: give each file once\n".to_string(),
+        ),
+        (
+            vec!["frags", &a, &a, "--follow", "--idle-exit", "0"],
+            format!("error: {a} is given twice: give each file once\n"),
+        ),
+    ] {
+        let run = podium(&args);
+        assert_eq!(run.err(), message, "{args:?}");
+        assert_eq!(run.stdout, "", "{args:?}");
+    }
+    // Two files of the same content are two logs.
+    let rows = csv_rows(podium(&["frags", &a, &b, "--format", "csv"]).ok());
+    assert_eq!(row(&rows, "Ann")["games"], "2");
+}
+
 const NASTY: &str = "  0:00 InitGame: \\g_gametype\\4\\mapname\\<b>ctf&map</b>
   0:01 ClientUserinfoChanged: 1 n\\<script>alert(1)</script>\\t\\1
   0:01 ClientUserinfoChanged: 2 n\\../../etc/passwd\\t\\2
