@@ -12,6 +12,7 @@ use podium_store::{
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 use crate::board::Coding;
 use crate::error::{quote, ApiError};
@@ -656,6 +657,62 @@ fn check_players(sub: &Submission, which: &str, limits: &crate::Limits) -> Resul
     Ok(())
 }
 
+/// An error of match `which` (`match "r1"`, `the match`, `match 3 of the array`) at
+/// `field`, worded as the store words the errors of a match.
+fn invalid_match(which: &str, field: &str, message: impl std::fmt::Display) -> StoreError {
+    StoreError::InvalidMatch {
+        message: format!("{which}, field `{field}`: {message}"),
+    }
+}
+
+/// Takes in a match as it came, named `which` in errors: each factor kind in the one
+/// spelling the ledger keeps, lower case. Kinds are compared without regard to the case
+/// of A to Z, as the file readers find a factor's field or column (`podium rate --factor
+/// car` reads a field `Car` as the kind `car`): so the matches of a league agree on a
+/// kind however each request spells it, and the export reads back to the same ratings.
+/// A kind given twice in one row, in two spellings (`"Car"` and `"car"`), is refused; a
+/// kind spelled otherwise than in lower case is checked as given first, so that an
+/// error quotes what was sent. The rows of one team, once their kinds are spelled alike,
+/// must still agree on a kind they both give (the store checks it).
+fn intake(sub: &mut Submission, which: &str) -> Result<(), StoreError> {
+    for (i, row) in sub.results.iter_mut().enumerate() {
+        let spelled_otherwise = |kind: &String| kind.bytes().any(|b| b.is_ascii_uppercase());
+        if !row.factors.keys().any(spelled_otherwise) {
+            continue;
+        }
+        let mut first: BTreeMap<String, &str> = BTreeMap::new();
+        for (kind, value) in &row.factors {
+            if spelled_otherwise(kind) {
+                podium::factor::check_kind(kind)
+                    .map_err(|e| invalid_match(which, &format!("results[{i}].factors"), e))?;
+                podium::factor::check_value(kind, value).map_err(|e| {
+                    invalid_match(which, &format!("results[{i}].factors.{kind}"), e)
+                })?;
+            }
+            let canonical = kind.to_ascii_lowercase();
+            if let Some(earlier) = first.get(&canonical) {
+                return Err(invalid_match(
+                    which,
+                    &format!("results[{i}].factors.{kind}"),
+                    format!(
+                        "the factor kind {} is given twice, as {} and as {}; a kind is named in any case (the ledger keeps it as {}): give it once",
+                        quote(&canonical),
+                        quote(earlier),
+                        quote(kind),
+                        quote(&canonical)
+                    ),
+                ));
+            }
+            first.insert(canonical, kind);
+        }
+        row.factors = std::mem::take(&mut row.factors)
+            .into_iter()
+            .map(|(kind, value)| (kind.to_ascii_lowercase(), value))
+            .collect();
+    }
+    Ok(())
+}
+
 /// `text` as one segment of a URL's path: every byte but the unreserved characters
 /// (`A-Z a-z 0-9 - . _ ~`) percent-encoded, so that a match id with `/`, `#`, `?` or
 /// spaces names its match.
@@ -697,7 +754,39 @@ async fn submit_match(
     // The matches sent without an id: an error names them as sent, not by the id the
     // server would have given them.
     let unnamed: Vec<bool> = subs.iter().map(|s| matches!(s.key(), Ok(None))).collect();
-    let mut results = state.submit(id, subs).await?;
+    // Each match taken in, or refused as it was sent; the others of an array are entered
+    // all the same, each answered in its place.
+    let mut refused: Vec<Option<StoreError>> = Vec::with_capacity(subs.len());
+    let mut taken: Vec<Submission> = Vec::with_capacity(subs.len());
+    for (k, mut sub) in subs.into_iter().enumerate() {
+        let which = match sub.key() {
+            Ok(Some(key)) => format!("match {}", quote(key)),
+            _ if many => format!("match {k} of the array"),
+            _ => "the match".to_string(),
+        };
+        match intake(&mut sub, &which) {
+            Ok(()) => {
+                taken.push(sub);
+                refused.push(None);
+            }
+            Err(e) => refused.push(Some(e)),
+        }
+    }
+    let mut stored = if taken.is_empty() {
+        Vec::new()
+    } else {
+        state.submit(id, taken).await?
+    }
+    .into_iter();
+    let mut results = Vec::with_capacity(refused.len());
+    for refusal in refused {
+        results.push(match refusal {
+            Some(e) => Err(e),
+            None => stored
+                .next()
+                .ok_or_else(|| ApiError::internal("a submission got no answer"))?,
+        });
+    }
     if !many {
         let done = results
             .pop()
@@ -763,9 +852,10 @@ async fn correct_match(
     LeagueAdmin(id): LeagueAdmin,
     MatchKey(key): MatchKey,
     AppQuery(query): AppQuery<CorrectQuery>,
-    AppJson(sub): AppJson<Submission>,
+    AppJson(mut sub): AppJson<Submission>,
 ) -> Result<Response, ApiError> {
     check_players(&sub, "the match", state.limits())?;
+    intake(&mut sub, &format!("match {}", quote(&key)))?;
     let done = state
         .with_leagues(move |l| l.correct(id, &key, sub, query.allow_new_players))
         .await?;

@@ -222,8 +222,8 @@ pub fn document() -> Value {
                     "team": {"type": "string", "minLength": 1, "maxLength": podium_store::MAX_ID_LEN, "description": "The team's name, by the rules of a player id"},
                     "weight": {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
                     "factors": {"type": "object", "maxProperties": podium_store::MAX_FACTORS,
-                        "description": "What else than the players decides the entry's result: kind → value, e.g. {\"car\": \"ferrari\", \"seat\": 1}. Rows of one team may each give some and must agree on a kind they both give. Kinds and values are non-empty without surrounding spaces or control characters; a kind has no '=' and is none of the fields of a match or a row nor a column of the CSV format, in any case (match, id, time, results, player, rank, score, team, weight, factors); a value given as a number is a whole number within 64 bits. Only for leagues whose system rates factors (every system but proportional and ttt); a retry with other factors is other content (409)",
-                        "propertyNames": {"minLength": 1, "maxLength": podium_store::MAX_FACTOR_KIND, "not": {"enum": podium_store::RESERVED_KINDS}},
+                        "description": "What else than the players decides the entry's result: kind → value, e.g. {\"car\": \"ferrari\", \"seat\": 1}. Rows of one team may each give some and must agree on a kind they both give. Kinds and values are non-empty without surrounding spaces or control characters; a kind has no '=' and is none of the fields of a match or a row nor a column of the CSV format, in any case (match, id, time, results, player, rank, score, team, weight, factors: `RANK` is refused too). Kinds are compared without regard to the case of A to Z, as the file readers find a factor's field, and kept in lower case (`Car` is stored, answered and exported as `car`); a row that gives one kind in two spellings (`Car` and `car`) is refused. A value given as a number is a whole number within 64 bits. Only for leagues whose system rates factors (every system but proportional and ttt); a retry with other factors is other content (409)",
+                        "propertyNames": {"minLength": 1, "maxLength": podium_store::MAX_FACTOR_KIND, "not": {"pattern": in_any_case(&podium_store::RESERVED_KINDS)}},
                         "additionalProperties": {"oneOf": [{"type": "string", "minLength": 1, "maxLength": podium_store::MAX_FACTOR_VALUE}, {"type": "integer", "minimum": i64::MIN, "maximum": u64::MAX}]}}}},
                 "Match": {"type": "object", "required": ["results"], "additionalProperties": false, "properties": {
                     "match": {"type": "string", "description": "The match id, as files carry it; assigned by the server when neither it nor `id` is given"},
@@ -266,4 +266,24 @@ pub fn document() -> Value {
 /// A config's `[name, value]` pair, as `League.config` gives it.
 fn config_pair() -> Value {
     json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": ["string", "number", "boolean"]}], "minItems": 2, "maxItems": 2})
+}
+
+/// A pattern that matches each of `names` whole, in any case of A to Z (`RANK`, `Rank`):
+/// `^(?:[Mm][Aa][Tt][Cc][Hh]|…)$` (JSON Schema's patterns have no flag for case).
+fn in_any_case(names: &[&str]) -> String {
+    let names: Vec<String> = names
+        .iter()
+        .map(|name| {
+            name.chars()
+                .map(|c| {
+                    if c.is_ascii_alphabetic() {
+                        format!("[{}{}]", c.to_ascii_uppercase(), c.to_ascii_lowercase())
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    format!("^(?:{})$", names.join("|"))
 }

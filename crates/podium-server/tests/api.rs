@@ -1664,7 +1664,8 @@ async fn what_the_server_accepts_its_export_reads_back() {
     }
     let r = call(&app, Method::GET, &url, None, None).await;
     assert_eq!(r.status, StatusCode::OK);
-    let options = podium_io::ReadOptions::with_factors(["car", "Seat", "matchday"]);
+    // `Seat` is kept as `seat`, the one spelling of a kind.
+    let options = podium_io::ReadOptions::with_factors(["car", "seat", "matchday"]);
     options.check().unwrap();
     let back: Vec<podium::Match> =
         podium_io::JsonlMatches::with_options("export.jsonl", r.text.as_bytes(), &options)
@@ -2666,5 +2667,199 @@ async fn patch_replaces_the_config_and_keeps_it_for_the_same_system() {
     assert_eq!(
         (r.json()["system"].as_str(), r.json()["config"].clone()),
         (Some("sme"), json!([]))
+    );
+}
+
+/// Factor kinds that differ only in letter case were kept as two kinds: a row giving
+/// `Car` and `car` was stored, and its export could not be read back; `Car` in one match
+/// and `car` in another were rated as two factors, unlike `podium rate --factor car` on
+/// the export. A kind is one kind in any case, kept in lower case; one row giving it in
+/// two spellings is refused naming the field, and nothing is stored.
+#[tokio::test]
+async fn factor_kinds_that_differ_in_case_are_one_kind() {
+    let app = app();
+    let (id, token) = create(&app, json!({"name": "Case", "system": "pairwise"})).await;
+    let url = format!("/api/leagues/{id}/matches");
+    let twice = json!({"id": "fac1", "results": [
+        {"player": "ann", "rank": 1, "factors": {"Car": "x", "car": "y"}},
+        {"player": "bo", "rank": 2}]});
+    let said = "field `results[0].factors.car`: the factor kind \"car\" is given twice, as \"Car\" and as \"car\"; a kind is named in any case (the ledger keeps it as \"car\"): give it once";
+    let r = call(
+        &app,
+        Method::POST,
+        &url,
+        Some(&token),
+        Some(&twice.to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.error(), format!("invalid match: match \"fac1\", {said}"));
+    let mut unnamed = twice.clone();
+    unnamed.as_object_mut().unwrap().remove("id");
+    let r = call(
+        &app,
+        Method::POST,
+        &url,
+        Some(&token),
+        Some(&unnamed.to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.error(), format!("invalid match: the match, {said}"));
+    let r = call(&app, Method::GET, &url, None, None).await;
+    assert_eq!(r.text, "", "nothing stored");
+
+    // In lower case whatever the spelling: the answer, the table, the export; a retry
+    // spelled otherwise is a retry.
+    let spelled = [
+        ("m1", "Car", "red"),
+        ("m2", "car", "red"),
+        ("m3", "CAR", "blue"),
+    ];
+    for (m, kind, value) in spelled {
+        let body = factored_game(
+            m,
+            &[
+                ("ann", 1, json!({ kind: value })),
+                ("bo", 2, json!({ kind: "blue" })),
+            ],
+        );
+        let r = call(&app, Method::POST, &url, Some(&token), Some(&body)).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+        assert_eq!(
+            r.json()["result"]["results"][0]["factors"],
+            json!({"car": value})
+        );
+    }
+    let retry = factored_game(
+        "m1",
+        &[
+            ("ann", 1, json!({"cAr": "red"})),
+            ("bo", 2, json!({"car": "blue"})),
+        ],
+    );
+    let r = call(&app, Method::POST, &url, Some(&token), Some(&retry)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json()["status"], "duplicate");
+    // A correction is taken in alike; a row of two spellings is refused there too.
+    let corrected = factored_game(
+        "m3",
+        &[
+            ("bo", 1, json!({"CaR": "blue"})),
+            ("ann", 2, json!({"car": "red"})),
+        ],
+    );
+    let r = call(
+        &app,
+        Method::PUT,
+        &format!("{url}/m3"),
+        Some(&token),
+        Some(&corrected),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(
+        r.json()["result"]["results"][0]["factors"],
+        json!({"car": "blue"})
+    );
+    let bad = factored_game(
+        "m3",
+        &[
+            ("bo", 1, json!({"car": "blue", "CAR": "red"})),
+            ("ann", 2, json!({})),
+        ],
+    );
+    let r = call(
+        &app,
+        Method::PUT,
+        &format!("{url}/m3"),
+        Some(&token),
+        Some(&bad),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(
+        r.error(),
+        "invalid match: match \"m3\", field `results[0].factors.car`: the factor kind \"car\" is given twice, as \"CAR\" and as \"car\"; a kind is named in any case (the ledger keeps it as \"car\"): give it once"
+    );
+    // In an array, the match refused is answered in its place and the others entered.
+    let batch = json!([
+        {"id": "m4", "results": [{"player": "ann", "rank": 2, "factors": {"Car": "red"}},
+                                 {"player": "bo", "rank": 1, "factors": {"car": "blue"}}]},
+        twice,
+    ]);
+    let r = call(
+        &app,
+        Method::POST,
+        &url,
+        Some(&token),
+        Some(&batch.to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    let answers = r.json();
+    assert_eq!(answers[0]["code"], 201, "{answers}");
+    assert_eq!(answers[1]["code"], 422, "{answers}");
+    assert_eq!(
+        answers[1]["error"],
+        format!("invalid match: match \"fac1\", {said}")
+    );
+    let table = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/factors"),
+        None,
+        None,
+    )
+    .await
+    .json();
+    let kinds: Vec<&str> = table
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["car", "car"], "{table}");
+
+    // The export, read as `podium rate --factor car` reads it, rates to the same board.
+    let export = call(&app, Method::GET, &url, None, None).await.text;
+    assert!(
+        !export.contains("Car") && !export.contains("CAR"),
+        "{export}"
+    );
+    let options = podium_io::ReadOptions::with_factors(["car"]);
+    let mut offline =
+        podium::League::new(podium::system("pairwise", &podium::Settings::new()).unwrap());
+    for m in podium_io::JsonlMatches::with_options("export.jsonl", export.as_bytes(), &options) {
+        offline.apply(&m.unwrap()).unwrap();
+    }
+    let board = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/leaderboard"),
+        None,
+        None,
+    )
+    .await
+    .json();
+    for row in board.as_array().unwrap() {
+        let player = row["player"].as_str().unwrap();
+        let want = offline.get(player).unwrap().rating.value;
+        assert!(
+            (row["rating"].as_f64().unwrap() - want).abs() < 1e-9,
+            "{player}: {board}"
+        );
+    }
+    assert_eq!(offline.factors().len(), 2);
+
+    // The document says so: a reserved name is refused in any case.
+    let doc = call(&app, Method::GET, "/api/openapi.json", None, None)
+        .await
+        .json();
+    let names = &doc["components"]["schemas"]["Result"]["properties"]["factors"]["propertyNames"];
+    assert_eq!(
+        names["not"]["pattern"],
+        "^(?:[Mm][Aa][Tt][Cc][Hh]|[Ii][Dd]|[Tt][Ii][Mm][Ee]|[Rr][Ee][Ss][Uu][Ll][Tt][Ss]|[Pp][Ll][Aa][Yy][Ee][Rr]|[Rr][Aa][Nn][Kk]|[Ss][Cc][Oo][Rr][Ee]|[Tt][Ee][Aa][Mm]|[Ww][Ee][Ii][Gg][Hh][Tt]|[Ff][Aa][Cc][Tt][Oo][Rr][Ss])$",
+        "{names}"
     );
 }
