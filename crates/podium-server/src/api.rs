@@ -730,17 +730,37 @@ fn path_segment(text: &str) -> String {
 
 /// `e` as an answer; for a match sent without an id (`unnamed`), the id the server gave
 /// it (`match "#351"`) is replaced by `which` (`match 3 of the array`), as the client
-/// knows it.
+/// knows it: in every error that names the match, those of its fields
+/// (`invalid match: the match, field `results[0].rank`: …`) as well as those of its
+/// rating or its date.
 fn as_sent(e: StoreError, unnamed: bool, which: &str) -> ApiError {
-    let key = match &e {
-        StoreError::TimeMismatch { key, .. } | StoreError::Rate { key, .. } if unnamed => {
-            format!("match {}", quote(key))
-        }
-        _ => return e.into(),
-    };
     let mut answer = ApiError::from(e);
-    answer.message = answer.message.replacen(&key, which, 1);
+    if unnamed {
+        if let Some(at) = server_id(&answer.message) {
+            answer.message.replace_range(at, which);
+        }
+    }
     answer
+}
+
+/// Where `message` first names a match by an id the server gives (`match "#351"`).
+fn server_id(message: &str) -> Option<std::ops::Range<usize>> {
+    const NAMED: &str = "match \"#";
+    let mut from = 0;
+    while let Some(found) = message[from..].find(NAMED) {
+        let start = from + found;
+        let digits_at = start + NAMED.len();
+        let digits = message[digits_at..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
+        let end = digits_at + digits;
+        if digits > 0 && message[end..].starts_with('"') {
+            return Some(start..end + 1);
+        }
+        from = digits_at;
+    }
+    None
 }
 
 /// Enters a match (201 stored, 200 a retry), or an array of matches (200, with each

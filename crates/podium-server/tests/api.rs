@@ -2863,3 +2863,82 @@ async fn factor_kinds_that_differ_in_case_are_one_kind() {
         "{names}"
     );
 }
+
+/// A match sent without an id was named in the errors of its fields by the id the server
+/// would have given it (`match "#3", field `results[0].rank``), which the client never
+/// saw: it is `the match`, or `match k of the array`, in every error that names it.
+#[tokio::test]
+async fn a_match_without_an_id_is_named_as_sent_in_every_error() {
+    let app = app();
+    let (id, token) = create(&app, json!({"name": "Unnamed", "system": "elo"})).await;
+    let url = format!("/api/leagues/{id}/matches");
+    let cases = [
+        (
+            json!([{"player": "ann"}, {"player": "bo", "rank": 2}]),
+            "field `results[0].rank`: missing, expected a rank (1 = best) or a score (higher = better)",
+        ),
+        (
+            json!([{"player": "ann", "rank": 1}, {"player": "ann", "rank": 2}]),
+            "field `results`: player \"ann\" appears more than once in the match",
+        ),
+        (
+            json!([{"player": "ann", "rank": 1}, {"player": "", "rank": 2}]),
+            "field `results[1].player`: player id \"\" is not valid, expected 1 to 200 bytes without surrounding spaces or control characters",
+        ),
+        (
+            json!([{"player": "ann", "rank": 1, "factors": {"car": " x"}}, {"player": "bo", "rank": 2}]),
+            "field `results[0].factors.car`: factor \"car\": value \" x\" is not valid, expected a factor value: a string of 1 to 200 bytes without surrounding spaces or control characters, or a whole number from -9223372036854775808 to 18446744073709551615",
+        ),
+        (
+            json!([{"player": "ann", "rank": 1, "factors": {"a=b": "x"}}, {"player": "bo", "rank": 2}]),
+            "field `results[0].factors`: factor kind \"a=b\" is not valid",
+        ),
+    ];
+    let named = game("n1", &[("ann", 1), ("bo", 2)]);
+    for (results, says) in cases {
+        let one = json!({ "results": results });
+        let r = call(
+            &app,
+            Method::POST,
+            &url,
+            Some(&token),
+            Some(&one.to_string()),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+        let e = r.error();
+        assert!(
+            e.starts_with(&format!("invalid match: the match, {says}")),
+            "{e}"
+        );
+        let batch = format!("[{named},{one}]");
+        let r = call(&app, Method::POST, &url, Some(&token), Some(&batch)).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        let answers = r.json();
+        assert_eq!(answers[1]["code"], 422, "{answers}");
+        let e = answers[1]["error"].as_str().unwrap();
+        assert!(
+            e.starts_with(&format!("invalid match: match 1 of the array, {says}")),
+            "{e}"
+        );
+    }
+    // A match the system cannot rate, alike.
+    let three = json!({"results": [{"player": "ann", "rank": 1}, {"player": "bo", "rank": 2}, {"player": "cy", "rank": 3}]});
+    let r = call(
+        &app,
+        Method::POST,
+        &url,
+        Some(&token),
+        Some(&three.to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert!(
+        r.error().starts_with("the match cannot be rated: "),
+        "{}",
+        r.error()
+    );
+    // Only the named match was stored, once.
+    let r = call(&app, Method::GET, &url, None, None).await;
+    assert_eq!(r.text.lines().count(), 1, "{}", r.text);
+}
