@@ -2,6 +2,7 @@
 //! repeat (which league the path names, whose token the request carries, the JSON body),
 //! and rejects with the API's own error.
 
+use axum::extract::rejection::RawPathParamsRejection;
 use axum::extract::{FromRequest, FromRequestParts, Query, RawPathParams, Request};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
@@ -66,7 +67,17 @@ async fn path_param<S: Send + Sync>(
 ) -> Result<String, ApiError> {
     let params = RawPathParams::from_request_parts(parts, state)
         .await
-        .map_err(|r| ApiError::bad_request(r.body_text()))?;
+        .map_err(|r| match r {
+            // `Invalid UTF-8 in `player``: the segment at fault, named as the route names it.
+            RawPathParamsRejection::InvalidUtf8InPathParam(e) => {
+                let text = e.body_text();
+                let segment = text.split('`').nth(1).unwrap_or(name);
+                ApiError::bad_request(format!(
+                    "the path's {{{segment}}} is not UTF-8 once percent-decoded: expected UTF-8 text, each byte beyond ASCII percent-encoded"
+                ))
+            }
+            other => ApiError::bad_request(other.body_text()),
+        })?;
     let value = params.iter().find(|(k, _)| *k == name).map(|(_, v)| v);
     value
         .map(str::to_string)

@@ -106,7 +106,7 @@ pub(crate) fn document(doc: &mut Value) {
             "parameters": [id], "security": [{"bearer": []}],
             "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NewSeason"}}}},
             "responses": {"201": {"description": "Started", "content": {"application/json": {"schema": season}}},
-                "400": error("Malformed JSON"), "401": error("Missing or wrong token"), "403": error("Another league's token"),
+                "401": error("Missing or wrong token"), "403": error("Another league's token"),
                 "404": error("No such league"), "415": error("Not a JSON body"),
                 "422": error("Unknown reset kind, pull outside [0, 1], widen negative, a name empty, too long or already used, or a reset the system refuses; nothing is stored"),
                 "503": unavailable}}

@@ -2942,3 +2942,213 @@ async fn a_match_without_an_id_is_named_as_sent_in_every_error() {
     let r = call(&app, Method::GET, &url, None, None).await;
     assert_eq!(r.text.lines().count(), 1, "{}", r.text);
 }
+
+/// Each operation answered statuses its entry in the OpenAPI document did not list: 413
+/// for a body over the limit on most operations with a body, 408 nowhere, 400 for a
+/// query parameter of the wrong form or a path segment that is not UTF-8. Every
+/// operation is sent each kind of bad request it can get, and each answer must be an
+/// error the document lists for that operation.
+#[tokio::test]
+async fn every_operation_answers_what_the_document_lists() {
+    let app = app_with(
+        Limits {
+            max_body: 1_000,
+            ..Limits::default()
+        },
+        Access::Open,
+    );
+    let doc = call(&app, Method::GET, "/api/openapi.json", None, None)
+        .await
+        .json();
+    let (id, t) = create(&app, json!({"name": "Doc", "system": "sme"})).await;
+    let r = call(
+        &app,
+        Method::POST,
+        &format!("/api/leagues/{id}/matches"),
+        Some(&t),
+        Some(&game("g1", &[("ann", 1), ("bo", 2)])),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CREATED);
+    let fill = |path: &str, segment: Option<&str>| {
+        let mut uri = path.to_string();
+        for (name, good) in [
+            ("id", id.to_string()),
+            ("player", "ann".into()),
+            ("match", "g1".into()),
+            ("n", "1".into()),
+        ] {
+            let value = if segment == Some(name) {
+                "%FF".into()
+            } else {
+                good
+            };
+            uri = uri.replace(&format!("{{{name}}}"), &value);
+        }
+        uri
+    };
+    let json_type = [(header::CONTENT_TYPE, "application/json")];
+    let mut checked = 0;
+    for (path, ops) in doc["paths"].as_object().unwrap() {
+        for (method_name, op) in ops.as_object().unwrap() {
+            let method = Method::from_bytes(method_name.to_uppercase().as_bytes()).unwrap();
+            let responses = &op["responses"];
+            let what = format!("{method} {path}");
+            for status in ["414", "431"] {
+                assert!(responses.get(status).is_some(), "{what}: no {status}");
+            }
+            let params = op["parameters"].as_array().cloned().unwrap_or_default();
+            let query: Vec<&Value> = params.iter().filter(|p| p["in"] == "query").collect();
+            let needed: String = query
+                .iter()
+                .filter(|p| p["required"] == true)
+                .map(|p| format!("{}=ann&", p["name"].as_str().unwrap()))
+                .collect();
+            let takes_body = op.get("requestBody").is_some();
+            // Each bad request: its URI, headers and body.
+            type Headers<'a> = Vec<(header::HeaderName, &'a str)>;
+            let mut bad: Vec<(String, Headers, String)> = Vec::new();
+            for p in params.iter().filter(|p| p["in"] == "path") {
+                let name = p["name"].as_str().unwrap();
+                let uri = format!("{}?{needed}", fill(path, Some(name)));
+                bad.push((uri, json_type.to_vec(), "{}".into()));
+            }
+            for p in &query {
+                let name = p["name"].as_str().unwrap();
+                let schema = &p["schema"];
+                let value = match (schema["type"].as_str(), schema.get("enum")) {
+                    (Some("integer"), _) => "-7",
+                    (Some("boolean"), _) => "maybe",
+                    (_, Some(_)) => "sideways",
+                    _ => continue,
+                };
+                let uri = format!("{}?{needed}{name}={value}", fill(path, None));
+                bad.push((uri, json_type.to_vec(), "{}".into()));
+            }
+            if !needed.is_empty() {
+                bad.push((fill(path, None), json_type.to_vec(), "{}".into()));
+            }
+            if takes_body {
+                for status in ["408", "413", "415", "400", "422"] {
+                    assert!(responses.get(status).is_some(), "{what}: no {status}");
+                }
+                let uri = fill(path, None);
+                let large = json!({"pad": "x".repeat(2_000)}).to_string();
+                bad.push((uri.clone(), json_type.to_vec(), large));
+                bad.push((uri.clone(), json_type.to_vec(), "{".into()));
+                bad.push((uri.clone(), json_type.to_vec(), "\"x\"".into()));
+                bad.push((uri, vec![(header::CONTENT_TYPE, "text/plain")], "{}".into()));
+            }
+            let auth = format!("Bearer {t}");
+            for (uri, mut headers, body) in bad {
+                headers.push((header::AUTHORIZATION, &auth));
+                let (r, _) = send(&app, method.clone(), &uri, &headers, &body).await;
+                let status = r.status.as_str().to_string();
+                assert!(
+                    r.status.is_client_error() && responses.get(&status).is_some(),
+                    "{what}: {uri} {} answered {status}, which the document does not list: {}",
+                    &body[..body.len().min(40)],
+                    r.text
+                );
+                assert!(!r.error().is_empty(), "{what}: {uri}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 50, "{checked}");
+    // The answers named above, as a client reads them.
+    let r = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/players/ann/rivals?x=42"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    let r = call(
+        &app,
+        Method::GET,
+        &format!("/api/leagues/{id}/matches/%FF"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        r.error(),
+        "the path's {match} is not UTF-8 once percent-decoded: expected UTF-8 text, each byte beyond ASCII percent-encoded"
+    );
+    let r = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/leagues/{id}"),
+        Some(&t),
+        Some(&json!({"name": "x".repeat(2_000)}).to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::PAYLOAD_TOO_LARGE);
+    // What the schemas say of the parameters and of a result.
+    let ops = &doc["paths"]["/api/leagues/{id}/versus"]["get"]["parameters"];
+    for p in ops
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["in"] == "query")
+    {
+        assert_eq!(p["required"], true, "{p}");
+    }
+    let order = &doc["paths"]["/api/leagues/{id}/leaderboard"]["get"]["parameters"][3];
+    assert_eq!(order["name"], "order");
+    assert_eq!(order["schema"]["enum"], json!(["established", "rating"]));
+    let result = &doc["components"]["schemas"]["Result"];
+    assert_eq!(result["oneOf"][0]["required"], json!(["rank"]));
+    assert_eq!(result["oneOf"][1]["required"], json!(["score"]));
+}
+
+/// A URI over 65,534 bytes is answered 414 by the HTTP layer, below the API, with an
+/// empty body and no Content-Type: the document says so, as it says every other error
+/// is `{"error": …}`.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_uri_too_long_is_answered_by_the_http_layer_as_documented() {
+    let server = serving(long_timeouts()).await;
+    let addr = server.addr;
+    let reply = tokio::task::spawn_blocking(move || {
+        use std::io::Write;
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        let path = format!("/api/leagues/1/players/{}", "a".repeat(100_000));
+        write!(s, "GET {path} HTTP/1.1\r\nHost: podium\r\n\r\n").unwrap();
+        read_until_closed(&mut s)
+    })
+    .await
+    .unwrap();
+    assert!(
+        reply.starts_with("HTTP/1.1 414 URI Too Long\r\n"),
+        "{reply}"
+    );
+    let lower = reply.to_lowercase();
+    assert!(lower.contains("content-length: 0\r\n"), "{reply}");
+    assert!(!lower.contains("content-type"), "{reply}");
+    drop(server.stop);
+    tokio::time::timeout(HANG_GUARD, server.done)
+        .await
+        .unwrap()
+        .unwrap();
+    let doc = call(&app(), Method::GET, "/api/openapi.json", None, None)
+        .await
+        .json();
+    let said = doc["paths"]["/api/leagues/{id}/players/{player}"]["get"]["responses"]["414"]
+        ["description"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(said.contains("empty body and no Content-Type"), "{said}");
+    assert!(
+        doc["info"]["description"]
+            .as_str()
+            .unwrap()
+            .contains("414 for a URI over 65,534 bytes"),
+        "{}",
+        doc["info"]["description"]
+    );
+}
