@@ -3152,3 +3152,43 @@ async fn a_uri_too_long_is_answered_by_the_http_layer_as_documented() {
         doc["info"]["description"]
     );
 }
+
+/// A league's name was held to 200 bytes while the message said characters: 150 `é`
+/// were refused. It is 1 to 200 characters, whatever their bytes.
+#[tokio::test]
+async fn a_league_name_is_counted_in_characters() {
+    let app = app();
+    let (id, token) = create(&app, json!({"name": "é".repeat(150)})).await;
+    let r = call(&app, Method::GET, &format!("/api/leagues/{id}"), None, None).await;
+    assert_eq!(r.json()["name"], "é".repeat(150));
+    create(&app, json!({"name": "€".repeat(200)})).await;
+    let r = call(
+        &app,
+        Method::POST,
+        "/api/leagues",
+        None,
+        Some(&json!({"name": "ü".repeat(201)}).to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(
+        r.error(),
+        "invalid league: the name must be 1 to 200 characters"
+    );
+    for (name, status) in [
+        ("ö".repeat(200), StatusCode::OK),
+        ("ö".repeat(201), StatusCode::UNPROCESSABLE_ENTITY),
+    ] {
+        let r = call(
+            &app,
+            Method::PATCH,
+            &format!("/api/leagues/{id}"),
+            Some(&token),
+            Some(&json!({ "name": name }).to_string()),
+        )
+        .await;
+        assert_eq!(r.status, status, "{}", r.text);
+    }
+    let r = call(&app, Method::GET, &format!("/api/leagues/{id}"), None, None).await;
+    assert_eq!(r.json()["name"], "ö".repeat(200));
+}

@@ -159,11 +159,16 @@ fn build_system(name: &str, config: &Settings) -> Result<Arc<dyn RatingSystem>, 
     Ok(Arc::from(podium::system(name, config)?))
 }
 
+/// The longest league name, in characters (not bytes: `é` is one).
+const MAX_LEAGUE_NAME: usize = 200;
+
+/// A league's name as given, spaces around it left out: 1 to [`MAX_LEAGUE_NAME`]
+/// characters.
 fn check_name(name: &str) -> Result<String, StoreError> {
     let name = name.trim();
-    if name.is_empty() || name.len() > 200 {
+    if name.is_empty() || name.chars().count() > MAX_LEAGUE_NAME {
         return Err(StoreError::InvalidLeague {
-            message: "the name must be 1 to 200 characters".into(),
+            message: format!("the name must be 1 to {MAX_LEAGUE_NAME} characters"),
         });
     }
     Ok(name.to_string())
@@ -2467,6 +2472,40 @@ mod tests {
             .iter()
             .all(|a| a.as_ref().unwrap().status == SubmitStatus::Created));
         assert_eq!(leagues.ledger(id).unwrap().len(), 3);
+    }
+
+    /// A league's name counted its bytes against a limit said in characters: 150 `é`
+    /// (300 bytes) were refused as over 200 characters. It counts characters, on
+    /// creation and on a rename alike.
+    #[test]
+    fn a_league_name_is_counted_in_characters() {
+        let leagues = Leagues::open_loaded(
+            Arc::new(SqliteStore::temporary().unwrap()),
+            Options::default(),
+        )
+        .unwrap();
+        let new = |name: String| NewLeague {
+            name,
+            system: "elo".into(),
+            config: Settings::new(),
+        };
+        let (info, _) = leagues.create_league(&new("é".repeat(200))).unwrap();
+        assert_eq!(info.name.chars().count(), 200);
+        let e = leagues.create_league(&new("ü".repeat(201))).unwrap_err();
+        assert!(matches!(e, StoreError::InvalidLeague { .. }), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "invalid league: the name must be 1 to 200 characters"
+        );
+        let renamed = leagues
+            .configure(info.id, Some(format!(" {} ", "ö".repeat(200))), None, None)
+            .unwrap();
+        assert_eq!(renamed.name, "ö".repeat(200));
+        let e = leagues
+            .configure(info.id, Some("ö".repeat(201)), None, None)
+            .unwrap_err();
+        assert!(matches!(e, StoreError::InvalidLeague { .. }), "{e:?}");
+        assert_eq!(leagues.league(info.id).unwrap().name, "ö".repeat(200));
     }
 
     /// A failure copied for the other submissions of a batch keeps its kind where it can.
