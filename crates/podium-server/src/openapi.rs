@@ -215,11 +215,11 @@ pub fn document() -> Value {
             "schemas": {
                 "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
                 "NewLeague": {"type": "object", "required": ["name"], "properties": {
-                    "name": {"type": "string"}, "system": {"type": "string", "default": podium::DEFAULT_SYSTEM},
+                    "name": league_name(), "system": {"type": "string", "default": podium::DEFAULT_SYSTEM},
                     "config": {"oneOf": [{"type": "object", "additionalProperties": {"type": ["number", "string", "boolean"]}},
                                          {"type": "array", "items": {"oneOf": [{"type": "string", "description": "key=value"}, config_pair()]},
                                           "description": "Settings \"key=value\", or pairs [key, value] as League.config gives them (what GET answers can be sent back)"}]}}},
-                "LeaguePatch": {"type": "object", "properties": {"name": {"type": "string"}, "system": {"type": "string"},
+                "LeaguePatch": {"type": "object", "properties": {"name": league_name(), "system": {"type": "string"},
                     "config": {"description": "As in NewLeague; a new system without config starts from its defaults"}}},
                 "Created": {"type": "object", "required": ["id", "admin_token"], "properties": {
                     "id": {"type": "integer"}, "admin_token": {"type": "string"}, "league": schema_ref("League")}},
@@ -331,6 +331,15 @@ fn common_answers(doc: &mut Value) {
             responses["431"] = json!({"description": "The request's head is over about 400 KB: answered by the HTTP layer before the API, with an empty body and no Content-Type (not an Error), and the connection closed"});
         }
     }
+}
+
+/// What a name holds: no control character (`char::is_control`: C0, DEL, C1).
+pub(crate) const NO_CONTROL: &str = "^[^\\u0000-\\u001F\\u007F-\\u009F]*$";
+
+/// A league's name.
+fn league_name() -> Value {
+    json!({"type": "string", "minLength": 1, "pattern": NO_CONTROL,
+        "description": "1 to 200 characters (not bytes) without control characters, spaces around it left out; no other league of the server has it, spaces around it and letter case aside"})
 }
 
 /// A result row that gives `field` (a number) and not `other` (absent or null).

@@ -108,7 +108,7 @@ pub(crate) fn document(doc: &mut Value) {
             "responses": {"201": {"description": "Started", "content": {"application/json": {"schema": season}}},
                 "401": error("Missing or wrong token"), "403": error("Another league's token"),
                 "404": error("No such league"), "415": error("Not a JSON body"),
-                "422": error("Unknown reset kind, pull outside [0, 1], widen negative, a name empty, too long or already used, or a reset the system refuses; nothing is stored"),
+                "422": error(&format!("Unknown reset kind, pull outside [0, 1], widen negative, a name empty, over {} characters, with a control character or used already in the league (letter case aside), or a reset the system refuses; nothing is stored", podium_store::MAX_SEASON_NAME)),
                 "503": unavailable}}
     });
     doc["paths"]["/api/leagues/{id}/seasons/{n}/board"] = json!({
@@ -122,7 +122,8 @@ pub(crate) fn document(doc: &mut Value) {
         "pull": {"type": "number", "minimum": 0, "maximum": 1, "default": podium::season::DEFAULT_PULL},
         "widen": {"type": "number", "minimum": 0, "default": podium::season::DEFAULT_WIDEN}}});
     doc["components"]["schemas"]["NewSeason"] = json!({"type": "object", "required": ["name", "reset"], "additionalProperties": false,
-        "properties": {"name": {"type": "string", "minLength": 1, "maxLength": podium_store::MAX_SEASON_NAME}, "reset": reset}});
+        "properties": {"name": {"type": "string", "minLength": 1, "maxLength": podium_store::MAX_SEASON_NAME, "pattern": crate::openapi::NO_CONTROL,
+            "description": "Without control characters, spaces around it left out; no other season of the league has it, spaces around it and letter case aside"}, "reset": reset}});
     doc["components"]["schemas"]["Season"] = json!({"type": "object", "properties": {
         "number": {"type": "integer"}, "name": {"type": "string"},
         "start_seq": {"type": "integer", "description": "The ledger position the season starts at"},

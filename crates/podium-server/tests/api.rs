@@ -3173,7 +3173,10 @@ async fn a_league_name_is_counted_in_characters() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(
         r.error(),
-        "invalid league: the name must be 1 to 200 characters"
+        format!(
+            "invalid league: name \"{}\"… (402 bytes) is not valid, expected 1 to 200 characters without control characters",
+            "ü".repeat(64)
+        )
     );
     for (name, status) in [
         ("ö".repeat(200), StatusCode::OK),
@@ -3191,4 +3194,45 @@ async fn a_league_name_is_counted_in_characters() {
     }
     let r = call(&app, Method::GET, &format!("/api/leagues/{id}"), None, None).await;
     assert_eq!(r.json()["name"], "ö".repeat(200));
+}
+
+/// League names took control characters (`"nul\u0000x"`, `"ctl\u0007x"`), which
+/// player ids, match ids, teams and factor values refuse: refused alike, on creation
+/// and on a rename, and nothing is made or changed.
+#[tokio::test]
+async fn a_league_name_with_a_control_character_is_refused() {
+    let app = app();
+    for (name, shown) in [
+        ("nul\u{0}x", r#""nul\0x""#),
+        ("ctl\u{7}x", r#""ctl\u{7}x""#),
+        ("c1\u{85}x", r#""c1\u{85}x""#),
+    ] {
+        let r = call(
+            &app,
+            Method::POST,
+            "/api/leagues",
+            None,
+            Some(&json!({ "name": name }).to_string()),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+        assert_eq!(
+            r.error(),
+            format!("invalid league: name {shown} is not valid, expected 1 to 200 characters without control characters")
+        );
+    }
+    let r = call(&app, Method::GET, "/api/leagues", None, None).await;
+    assert_eq!(r.json(), json!([]));
+    let (id, token) = create(&app, json!({"name": "Thursday"})).await;
+    let r = call(
+        &app,
+        Method::PATCH,
+        &format!("/api/leagues/{id}"),
+        Some(&token),
+        Some(&json!({"name": "Thurs\u{7}day"}).to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    let r = call(&app, Method::GET, &format!("/api/leagues/{id}"), None, None).await;
+    assert_eq!(r.json()["name"], "Thursday");
 }

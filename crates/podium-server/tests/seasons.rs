@@ -209,7 +209,7 @@ async fn bad_seasons_are_4xx_and_change_nothing() {
             Some(token.clone()),
             json!({"name": "", "reset": {"kind": "none"}}),
             StatusCode::UNPROCESSABLE_ENTITY,
-            "name: must be 1 to 100 characters",
+            "invalid season: name \"\" is not valid, expected 1 to 100 characters without control characters",
         ),
         (
             Some(token.clone()),
@@ -250,6 +250,39 @@ async fn bad_seasons_are_4xx_and_change_nothing() {
             .contains("has a season named \"Spring\" already"),
         "{e}"
     );
+    // A season's name was unique by its exact spelling, and took control characters,
+    // which player ids refuse: unique letter case aside, and refused so.
+    let control = "expected 1 to 100 characters without control characters";
+    for (name, says) in [
+        (
+            "spring".to_string(),
+            format!("invalid season: name: league {id} has a season named \"Spring\" already; give the new season another name"),
+        ),
+        (
+            " SEASON 1 ".to_string(),
+            format!("invalid season: name: league {id} has a season named \"Season 1\" already; give the new season another name"),
+        ),
+        (
+            "nul\u{0}x".to_string(),
+            format!("invalid season: name \"nul\\0x\" is not valid, {control}"),
+        ),
+        (
+            "ctl\u{7}x".to_string(),
+            format!("invalid season: name \"ctl\\u{{7}}x\" is not valid, {control}"),
+        ),
+        (
+            "é".repeat(101),
+            format!("invalid season: name \"{}\"… (202 bytes) is not valid, {control}", "é".repeat(64)),
+        ),
+    ] {
+        let (status, e) = post(
+            Some(token.clone()),
+            json!({"name": name, "reset": {"kind": "none"}}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{name}: {e}");
+        assert_eq!(e["error"], says.as_str(), "{name}");
+    }
     let (_, list) = call(&app, Method::GET, &url, None, None).await;
     assert_eq!(list.as_array().unwrap().len(), 2);
 }

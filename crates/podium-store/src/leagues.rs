@@ -163,15 +163,37 @@ fn build_system(name: &str, config: &Settings) -> Result<Arc<dyn RatingSystem>, 
 const MAX_LEAGUE_NAME: usize = 200;
 
 /// A league's name as given, spaces around it left out: 1 to [`MAX_LEAGUE_NAME`]
-/// characters.
+/// characters without control characters.
 fn check_name(name: &str) -> Result<String, StoreError> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > MAX_LEAGUE_NAME {
-        return Err(StoreError::InvalidLeague {
-            message: format!("the name must be 1 to {MAX_LEAGUE_NAME} characters"),
-        });
+    match plain_name(name, MAX_LEAGUE_NAME) {
+        Some(plain) => Ok(plain.to_string()),
+        None => Err(StoreError::InvalidLeague {
+            message: format!(
+                "name {} is not valid, expected 1 to {MAX_LEAGUE_NAME} characters without control characters",
+                quote(name)
+            ),
+        }),
     }
-    Ok(name.to_string())
+}
+
+/// A season's name as given, spaces around it left out: 1 to [`MAX_SEASON_NAME`]
+/// characters without control characters, as a league's.
+fn check_season_name(name: &str) -> Result<&str, StoreError> {
+    plain_name(name, MAX_SEASON_NAME).ok_or_else(|| StoreError::InvalidSeason {
+        message: format!(
+            "name {} is not valid, expected 1 to {MAX_SEASON_NAME} characters without control characters",
+            quote(name)
+        ),
+    })
+}
+
+/// `name` without the spaces around it, if that is 1 to `max` characters (not bytes)
+/// without control characters (`char::is_control`: C0, DEL, C1), which a page or a
+/// log would show as nothing or mangle, as player ids and match ids are.
+fn plain_name(name: &str, max: usize) -> Option<&str> {
+    let name = name.trim();
+    let fits = !name.is_empty() && name.chars().count() <= max;
+    (fits && !name.chars().any(char::is_control)).then_some(name)
 }
 
 /// What makes two league names the same name: the name around spaces and letter case
@@ -2495,7 +2517,7 @@ mod tests {
         assert!(matches!(e, StoreError::InvalidLeague { .. }), "{e:?}");
         assert_eq!(
             e.to_string(),
-            "invalid league: the name must be 1 to 200 characters"
+            format!("invalid league: name {} is not valid, expected 1 to 200 characters without control characters", quote(&"ü".repeat(201)))
         );
         let renamed = leagues
             .configure(info.id, Some(format!(" {} ", "ö".repeat(200))), None, None)
@@ -2506,6 +2528,38 @@ mod tests {
             .unwrap_err();
         assert!(matches!(e, StoreError::InvalidLeague { .. }), "{e:?}");
         assert_eq!(leagues.league(info.id).unwrap().name, "ö".repeat(200));
+    }
+
+    /// League names took control characters, which player ids and match ids refuse:
+    /// refused alike, on creation and on a rename, and nothing changes.
+    #[test]
+    fn a_league_name_with_a_control_character_is_refused() {
+        let leagues = Leagues::open_loaded(
+            Arc::new(SqliteStore::temporary().unwrap()),
+            Options::default(),
+        )
+        .unwrap();
+        let new = |name: &str| NewLeague {
+            name: name.into(),
+            system: "elo".into(),
+            config: Settings::new(),
+        };
+        for name in ["nul\0x", "ctl\u{7}x", "tab\tx", "del\u{7f}x", "c1\u{85}x"] {
+            let e = leagues.create_league(&new(name)).unwrap_err();
+            assert!(matches!(e, StoreError::InvalidLeague { .. }), "{e:?}");
+            assert_eq!(
+                e.to_string(),
+                format!("invalid league: name {name:?} is not valid, expected 1 to 200 characters without control characters")
+            );
+        }
+        assert!(leagues.leagues().is_empty());
+        let (info, _) = leagues.create_league(&new(" Thursday ")).unwrap();
+        assert_eq!(info.name, "Thursday");
+        let e = leagues
+            .configure(info.id, Some("Thurs\u{0}day".into()), None, None)
+            .unwrap_err();
+        assert!(matches!(e, StoreError::InvalidLeague { .. }), "{e:?}");
+        assert_eq!(leagues.league(info.id).unwrap().name, "Thursday");
     }
 
     /// A failure copied for the other submissions of a batch keeps its kind where it can.

@@ -47,7 +47,8 @@ impl Leagues {
     ///
     /// # Errors
     /// [`StoreError::InvalidSeason`] for a name that is empty, longer than
-    /// [`MAX_SEASON_NAME`] characters or already used, or a reset out of range;
+    /// [`MAX_SEASON_NAME`] characters, has a control character or is used already
+    /// (letter case aside), or a reset out of range;
     /// [`StoreError::Reset`] when the system refuses the reset. Nothing is stored then.
     pub fn start_season_at(
         &self,
@@ -56,12 +57,7 @@ impl Leagues {
         reset: Reset,
         now: i64,
     ) -> Result<SeasonInfo, StoreError> {
-        let name = name.trim();
-        if name.is_empty() || name.chars().count() > MAX_SEASON_NAME {
-            return Err(StoreError::InvalidSeason {
-                message: format!("name: must be 1 to {MAX_SEASON_NAME} characters"),
-            });
-        }
+        let name = super::check_season_name(name)?;
         reset.check().map_err(|e| StoreError::InvalidSeason {
             message: format!("reset: {e}"),
         })?;
@@ -71,9 +67,15 @@ impl Leagues {
         self.catch_up(&slot)?;
         let season = self.read_slot(&slot, |d| {
             let seasons = d.seasons();
-            if name == FIRST_SEASON || seasons.iter().any(|s| s.name == name) {
+            // Unique in the league around spaces and letter case aside, as league names
+            // are on the server: `spring` is `Spring`'s name.
+            let key = super::name_key(name);
+            let taken = std::iter::once(FIRST_SEASON)
+                .chain(seasons.iter().map(|s| s.name.as_str()))
+                .find(|taken| super::name_key(taken) == key);
+            if let Some(taken) = taken {
                 return Err(StoreError::InvalidSeason {
-                    message: format!("name: league {id} has a season named {} already; give the new season another name", quote(name)),
+                    message: format!("name: league {id} has a season named {} already; give the new season another name", quote(taken)),
                 });
             }
             // The reset must work before anything is stored.

@@ -283,7 +283,26 @@ fn bad_seasons_are_refused_and_change_nothing(b: Backend) {
             Reset::Hard,
             "has a season named \"Season 1\" already",
         ),
-        ("  ", Reset::Hard, "name: must be 1 to 100 characters"),
+        (
+            "  ",
+            Reset::Hard,
+            "name \"  \" is not valid, expected 1 to 100 characters without control characters",
+        ),
+        (
+            "ctl\u{7}x",
+            Reset::Hard,
+            "name \"ctl\\u{7}x\" is not valid, expected 1 to 100 characters without control characters",
+        ),
+        (
+            " SPRING ",
+            Reset::None,
+            "has a season named \"Spring\" already",
+        ),
+        (
+            "season 1",
+            Reset::None,
+            "has a season named \"Season 1\" already",
+        ),
         (
             "Summer",
             Reset::Soft {
