@@ -16,7 +16,9 @@ use std::collections::BTreeMap;
 
 use crate::board::Coding;
 use crate::error::{quote, ApiError};
-use crate::extract::{AppJson, AppQuery, Bearer, League, LeagueAdmin, MatchKey, PlayerName};
+use crate::extract::{
+    flag, whole, AppJson, AppQuery, Bearer, League, LeagueAdmin, MatchKey, PlayerName,
+};
 use crate::AppState;
 
 /// A method of a route and its handler.
@@ -175,6 +177,12 @@ impl ConfigBody {
             Value::Object(m) => m
                 .into_iter()
                 .map(|(k, v)| {
+                    if k.trim().is_empty() {
+                        return Err(refused(format!(
+                            r#"config: {} is not a parameter's name, expected a non-empty key, as in {{"k": 24}}"#,
+                            quote(&k)
+                        )));
+                    }
                     let v = value(&format!("config {k:?}"), v)?;
                     Ok((k, v))
                 })
@@ -183,7 +191,15 @@ impl ConfigBody {
                 let mut settings = Vec::with_capacity(items.len());
                 for (i, item) in items.into_iter().enumerate() {
                     match item {
-                        Value::String(s) => settings.push(s),
+                        Value::String(s) => {
+                            if !s.split_once('=').is_some_and(|(k, _)| !k.trim().is_empty()) {
+                                return Err(refused(format!(
+                                    r#"config[{i}]: {} is not a setting, expected key=value with a non-empty key, as in "k=24""#,
+                                    quote(&s)
+                                )));
+                            }
+                            settings.push(s);
+                        }
                         Value::Array(pair) if pair.len() == 2 => {
                             let mut pair = pair.into_iter();
                             let (k, v) = (pair.next(), pair.next());
@@ -192,6 +208,12 @@ impl ConfigBody {
                                     "config[{i}]: a pair's first item is the parameter's name, a string"
                                 )));
                             };
+                            if k.trim().is_empty() || k.contains('=') {
+                                return Err(refused(format!(
+                                    r#"config[{i}]: {} is not a parameter's name, expected a non-empty key without "=", as in ["k", "24"]"#,
+                                    quote(&k)
+                                )));
+                            }
                             let v = value(&format!("config[{i}] ({k:?})"), v.unwrap_or_default())?;
                             settings.push(format!("{k}={v}"));
                         }
@@ -236,7 +258,9 @@ struct PatchLeague {
 
 #[derive(Debug, Deserialize)]
 struct Page {
+    #[serde(default, deserialize_with = "whole")]
     limit: Option<usize>,
+    #[serde(default, deserialize_with = "whole")]
     offset: Option<usize>,
     /// `established` (the default) or `rating`.
     #[serde(default)]
@@ -245,7 +269,7 @@ struct Page {
 
 #[derive(Debug, Deserialize)]
 struct CorrectQuery {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "flag")]
     allow_new_players: bool,
 }
 
@@ -544,7 +568,7 @@ async fn factors(State(state): State<AppState>, League(id): League) -> Result<Re
 struct ExportQuery {
     /// Sent as a file to save (`Content-Disposition: attachment`), named
     /// [`download_name`].
-    #[serde(default)]
+    #[serde(default, deserialize_with = "flag")]
     download: bool,
 }
 
@@ -599,7 +623,7 @@ pub(crate) fn from_body<T: serde::de::DeserializeOwned>(
 ) -> Result<T, ApiError> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
-        let e = e.into_inner();
+        let e = crate::extract::in_json_terms(&e.into_inner().to_string());
         let message = match path.as_str() {
             "." => format!("{what}: {e}"),
             path => format!("{what}: field `{path}`: {e}"),
@@ -673,9 +697,22 @@ fn invalid_match(which: &str, field: &str, message: impl std::fmt::Display) -> S
 /// A kind given twice in one row, in two spellings (`"Car"` and `"car"`), is refused; a
 /// kind spelled otherwise than in lower case is checked as given first, so that an
 /// error quotes what was sent. The rows of one team, once their kinds are spelled alike,
-/// must still agree on a kind they both give (the store checks it).
+/// must still agree on a kind they both give (the store checks it). A weight outside
+/// `[1e-9, 1]` is refused naming its own field (`results[2].weight`), where the match's
+/// rows, checked together, would name only `results`.
 fn intake(sub: &mut Submission, which: &str) -> Result<(), StoreError> {
     for (i, row) in sub.results.iter_mut().enumerate() {
+        let weights = podium::model::MIN_WEIGHT..=1.0;
+        if let Some(weight) = row.weight.filter(|w| !weights.contains(w)) {
+            return Err(invalid_match(
+                which,
+                &format!("results[{i}].weight"),
+                podium::MatchError::InvalidWeight {
+                    player: row.player.clone(),
+                    weight,
+                },
+            ));
+        }
         let spelled_otherwise = |kind: &String| kind.bytes().any(|b| b.is_ascii_uppercase());
         if !row.factors.keys().any(spelled_otherwise) {
             continue;

@@ -143,9 +143,19 @@ fn cause<'a, E: std::error::Error + 'static>(
     None
 }
 
+/// A query string that does not read as the operation's parameters: 400 naming the
+/// parameter at fault, as a body's errors name their field (`invalid query string:
+/// parameter `limit`: "-1" is not valid, expected a whole number from 0 to …`).
 impl From<QueryRejection> for ApiError {
     fn from(r: QueryRejection) -> Self {
-        ApiError::bad_request(r.body_text())
+        let message = match cause::<serde_path_to_error::Error<serde::de::value::Error>>(&r) {
+            Some(e) => match e.path().to_string().as_str() {
+                "." => format!("invalid query string: {}", e.inner()),
+                path => format!("invalid query string: parameter `{path}`: {}", e.inner()),
+            },
+            None => r.body_text(),
+        };
+        ApiError::bad_request(message)
     }
 }
 

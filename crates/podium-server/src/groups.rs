@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::error::{quote, ApiError};
-use crate::extract::{AppJson, AppQuery, League, PlayerName};
+use crate::extract::{whole, AppJson, AppQuery, League, PlayerName};
 use crate::AppState;
 
 /// The body of `POST /api/leagues/{id}/balance`.
@@ -254,9 +254,9 @@ pub(crate) async fn versus(
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RivalsQuery {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "whole")]
     min_meetings: Option<u32>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "whole")]
     frequent: Option<usize>,
 }
 

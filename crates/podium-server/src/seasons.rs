@@ -39,7 +39,12 @@ fn reset_of(value: serde_json::Value) -> Result<Reset, ApiError> {
             )));
         }
     }
-    serde_json::from_value(value).map_err(|e| invalid(format!("reset: {e}")))
+    serde_json::from_value(value).map_err(|e| {
+        invalid(format!(
+            "reset: {}",
+            crate::extract::in_json_terms(&e.to_string())
+        ))
+    })
 }
 
 pub(crate) async fn start_season(

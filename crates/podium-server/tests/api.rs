@@ -300,7 +300,7 @@ async fn a_value_of_the_wrong_type_is_refused_naming_its_field() {
     for (body, said) in [
         (
             r#"{"results":[{"player":"a","rank":1},{"player":"b","rank":"x"}]}"#,
-            r#"invalid request body: field `results[1].rank`: invalid type: string "x", expected f64"#,
+            r#"invalid request body: field `results[1].rank`: invalid type: string "x", expected a number"#,
         ),
         (
             r#"[{"results":[{"player":"a","rank":1},{"player":"b","rank":2}]},{"results":[{"player":"a","rank":1},{"player":3,"rank":2}]}]"#,
@@ -3235,4 +3235,200 @@ async fn a_league_name_with_a_control_character_is_refused() {
     assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     let r = call(&app, Method::GET, &format!("/api/leagues/{id}"), None, None).await;
     assert_eq!(r.json()["name"], "Thursday");
+}
+
+/// Errors that did not say where or what was expected: a config pair with an empty key
+/// (`setting "=1" is not of the form key=value`), `?limit=-1` (`invalid digit found in
+/// string`), a Rust type for JSON (`expected struct Submission`, `expected internally
+/// tagged enum Reset`, `expected f64`), a weight named as `results`. Each names its
+/// field or parameter and says what JSON or value was expected.
+#[tokio::test]
+async fn errors_say_where_and_what_was_expected() {
+    let app = app();
+    let most = usize::MAX;
+    for (config, says) in [
+        (
+            json!([["", 1]]),
+            r#"config[0]: "" is not a parameter's name, expected a non-empty key without "=", as in ["k", "24"]"#,
+        ),
+        (
+            json!(["k=24", ["a=b", 1]]),
+            r#"config[1]: "a=b" is not a parameter's name, expected a non-empty key without "=", as in ["k", "24"]"#,
+        ),
+        (
+            json!(["=1"]),
+            r#"config[0]: "=1" is not a setting, expected key=value with a non-empty key, as in "k=24""#,
+        ),
+        (
+            json!(["k"]),
+            r#"config[0]: "k" is not a setting, expected key=value with a non-empty key, as in "k=24""#,
+        ),
+        (
+            json!({" ": 1}),
+            r#"config: " " is not a parameter's name, expected a non-empty key, as in {"k": 24}"#,
+        ),
+    ] {
+        let body = json!({"name": "Configured", "system": "elo", "config": config});
+        let r = call(
+            &app,
+            Method::POST,
+            "/api/leagues",
+            None,
+            Some(&body.to_string()),
+        )
+        .await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+        assert_eq!(r.error(), says, "{config}");
+    }
+    let r = call(&app, Method::GET, "/api/leagues", None, None).await;
+    assert_eq!(r.json(), json!([]), "nothing created");
+
+    let (id, token) = create(&app, json!({"name": "Words", "system": "sme"})).await;
+    let url = format!("/api/leagues/{id}");
+    let r = call(
+        &app,
+        Method::POST,
+        &format!("{url}/matches"),
+        Some(&token),
+        Some(&game("g1", &[("ann", 1), ("bo", 2)])),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CREATED);
+    for (query, says) in [
+        (
+            "leaderboard?limit=-1".to_string(),
+            format!(r#"invalid query string: parameter `limit`: "-1" is not valid, expected a whole number from 0 to {most}"#),
+        ),
+        (
+            "leaderboard?offset=ten".to_string(),
+            format!(r#"invalid query string: parameter `offset`: "ten" is not valid, expected a whole number from 0 to {most}"#),
+        ),
+        (
+            "players/ann/rivals?frequent=-7".to_string(),
+            format!(r#"invalid query string: parameter `frequent`: "-7" is not valid, expected a whole number from 0 to {most}"#),
+        ),
+        (
+            "players/ann/rivals?min_meetings=2.5".to_string(),
+            r#"invalid query string: parameter `min_meetings`: "2.5" is not valid, expected a whole number from 0 to 4294967295"#.to_string(),
+        ),
+        (
+            "players/ann/rivals?x=42".to_string(),
+            "invalid query string: parameter `x`: unknown field `x`, expected `min_meetings` or `frequent`".to_string(),
+        ),
+        (
+            "versus?a=ann".to_string(),
+            "invalid query string: missing field `b`".to_string(),
+        ),
+        (
+            "matches?download=maybe".to_string(),
+            r#"invalid query string: parameter `download`: "maybe" is not valid, expected true or false"#.to_string(),
+        ),
+    ] {
+        let r = call(&app, Method::GET, &format!("{url}/{query}"), None, None).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{query}: {}", r.text);
+        assert_eq!(r.error(), says, "{query}");
+    }
+    let r = call(
+        &app,
+        Method::GET,
+        &format!("{url}/leaderboard?limit=1&offset=0"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(r.json().as_array().unwrap().len(), 1);
+
+    let matches = format!("{url}/matches");
+    for (method, uri, body, says) in [
+        (
+            Method::POST,
+            matches.clone(),
+            "null".to_string(),
+            r#"invalid request body: invalid type: null, expected a match, an object such as {"results": [{"player": "ann", "rank": 1}, {"player": "bo", "rank": 2}]}"#,
+        ),
+        (
+            Method::POST,
+            matches.clone(),
+            r#"{"results": [null]}"#.to_string(),
+            r#"invalid request body: field `results[0]`: invalid type: null, expected a result, an object such as {"player": "ann", "rank": 1}"#,
+        ),
+        (
+            Method::POST,
+            matches.clone(),
+            r#"{"results": {"player": "ann"}}"#.to_string(),
+            "invalid request body: field `results`: invalid type: an object, expected an array",
+        ),
+        (
+            Method::PUT,
+            format!("{matches}/g1"),
+            r#"{"results": [{"player": "ann", "rank": "1"}]}"#.to_string(),
+            r#"invalid request body: field `results[0].rank`: invalid type: string "1", expected a number"#,
+        ),
+        (
+            Method::POST,
+            format!("{url}/seasons"),
+            r#"{"name": "Spring", "reset": "hard"}"#.to_string(),
+            r#"reset: invalid type: string "hard", expected a reset, an object such as {"kind": "soft", "pull": 0.5}"#,
+        ),
+        (
+            Method::POST,
+            format!("{url}/balance"),
+            r#"{"players": ["ann", "bo"], "teams": -1}"#.to_string(),
+            "invalid request body: field `teams`: invalid value: integer `-1`, expected a whole number ≥ 0",
+        ),
+        (
+            Method::POST,
+            "/api/leagues".to_string(),
+            "[]".to_string(),
+            r#"invalid request body: invalid type: an array, expected a league, an object such as {"name": "Thursday"}"#,
+        ),
+    ] {
+        let r = call(&app, method.clone(), &uri, Some(&token), Some(&body)).await;
+        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{method} {uri} {body}: {}", r.text);
+        assert_eq!(r.error(), says, "{method} {uri} {body}");
+    }
+
+    // A weight out of range names its field, for a single match and an array's alike.
+    let heavy = json!({"id": "w", "results": [
+        {"player": "ann", "rank": 1, "weight": 2}, {"player": "bo", "rank": 2}]});
+    let weighed = "field `results[0].weight`: player \"ann\": weight 2 must be in [1e-9, 1], the share of the match played";
+    let r = call(
+        &app,
+        Method::POST,
+        &matches,
+        Some(&token),
+        Some(&heavy.to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    assert_eq!(r.error(), format!("invalid match: match \"w\", {weighed}"));
+    let mut unnamed = heavy.clone();
+    unnamed.as_object_mut().unwrap().remove("id");
+    unnamed["results"][1]["weight"] = json!(0);
+    unnamed["results"][0]["weight"] = json!(0.5);
+    let r = call(
+        &app,
+        Method::POST,
+        &matches,
+        Some(&token),
+        Some(&json!([unnamed]).to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    assert_eq!(
+        r.json()[0]["error"],
+        "invalid match: match 0 of the array, field `results[1].weight`: player \"bo\": weight 0 must be in [1e-9, 1], the share of the match played"
+    );
+    let r = call(
+        &app,
+        Method::PUT,
+        &format!("{matches}/g1"),
+        Some(&token),
+        Some(&heavy.to_string()),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    let r = call(&app, Method::GET, &matches, None, None).await;
+    assert_eq!(r.text.lines().count(), 1, "only g1, as it was: {}", r.text);
 }
