@@ -61,7 +61,7 @@ fn refused(name: &str, edit: impl FnOnce(&mut Value)) -> String {
 
 /// A saved rating is restored as play left it, even past the range a player may be
 /// started at or a system takes by hand (a `proportional` loser below 0, here): only
-/// numbers that no play reaches (beyond ±1e12, a negative σ) or a missing σ are refused.
+/// numbers whose squares overflow (beyond ±1e100), a negative σ or a missing σ are refused.
 #[test]
 fn a_rating_play_reached_restores_and_a_sigma_no_arithmetic_takes_is_refused() {
     let system: Arc<dyn RatingSystem> =
@@ -81,17 +81,17 @@ fn a_rating_play_reached_restores_and_a_sigma_no_arithmetic_takes_is_refused() {
     assert_eq!(
         refused("glicko2", |v| v["players"][0]["rating"]["sigma"] =
             json!(-1.0)),
-        "players[0] \"ann\": sigma: -1, expected a finite number from 0 to 1e12"
+        "players[0] \"ann\": sigma: -1, expected a finite number from 0 to 1e100 (beyond, its square overflows)"
     );
     // Numbers no play reaches from a start within ±1e9.
     assert_eq!(
         refused("trueskill", |v| v["players"][0]["rating"]["sigma"] =
             json!(1e300)),
-        "players[0] \"ann\": sigma: 1e300, expected a finite number from 0 to 1e12"
+        "players[0] \"ann\": sigma: 1e300, expected a finite number from 0 to 1e100 (beyond, its square overflows)"
     );
     assert_eq!(
-        refused("sme", |v| v["players"][1]["rating"]["value"] = json!(-2e12)),
-        "players[1] \"bo\": rating: -2000000000000, expected a finite number within ±1e12 (no play from the ratings a league starts at, within ±1e9, reaches further)"
+        refused("sme", |v| v["players"][1]["rating"]["value"] = json!(-2e100)),
+        "players[1] \"bo\": rating: -2e100, expected a finite number within ±1e100 (beyond, its square overflows)"
     );
     assert_eq!(
         refused("trueskill", |v| v["players"][2]["rating"]["sigma"] =
@@ -190,12 +190,12 @@ fn a_state_outside_its_system_range_is_refused() {
     assert_eq!(
         refused("kalman-mmr", |v| v["players"][2]["state"]["kalman-mmr"]["bank"][3] =
             json!([1500.0, 0.0])),
-        "players[2] \"cy\": state: bank[3]: mean 1500, variance 0, expected a mean within ±1e12 and a variance above 0 and at most 1e24"
+        "players[2] \"cy\": state: bank[3]: mean 1500, variance 0, expected a mean within ±1e100 and a variance above 0 and at most 1e200"
     );
     assert_eq!(
         refused("kalman-mmr", |v| v["players"][0]["state"]["kalman-mmr"]["bank"][0] =
-            json!([1e13, 100.0])),
-        "players[0] \"ann\": state: bank[0]: mean 10000000000000, variance 100, expected a mean within ±1e12 and a variance above 0 and at most 1e24"
+            json!([1e101, 100.0])),
+        "players[0] \"ann\": state: bank[0]: mean 1e101, variance 100, expected a mean within ±1e100 and a variance above 0 and at most 1e200"
     );
     assert_eq!(
         refused("kalman-mmr", |v| v["learned"]["kalman-mmr-learned"]

@@ -260,9 +260,11 @@ fn invalid(what: impl Into<String>, why: impl Into<String>) -> SaveError {
     }
 }
 
-/// The largest rating, σ or mean (by magnitude) a saved league may hold: a thousand times
-/// the range a player can be started at (±1e9), which no play from there reaches.
-pub(crate) const SAVED_LIMIT: f64 = 1e12;
+/// The largest rating, σ or mean (by magnitude) a saved league may hold: far beyond what
+/// play from the range a player can be started at (±1e9) reaches (a field of thousands
+/// may take a rating to ±1e12 in one match), and small enough that its square, and a sum
+/// of such squares, stays finite.
+pub(crate) const SAVED_LIMIT: f64 = 1e100;
 
 /// Checks a saved rating: numbers within ±[`SAVED_LIMIT`], σ not negative, σ present for
 /// a system that keeps one. Nothing narrower: a saved rating is one that play reached,
@@ -274,7 +276,7 @@ fn check_rating(system: &dyn RatingSystem, what: &str, r: &Rating) -> Result<(),
         return Err(invalid(
             format!("{what}: rating"),
             format!(
-                "{}, expected a finite number within ±1e12 (no play from the ratings a league starts at, within ±1e9, reaches further)",
+                "{}, expected a finite number within ±1e100 (beyond, its square overflows)",
                 crate::error::readable(r.value)
             ),
         ));
@@ -283,7 +285,7 @@ fn check_rating(system: &dyn RatingSystem, what: &str, r: &Rating) -> Result<(),
         Some(s) if !(s.is_finite() && (0.0..=SAVED_LIMIT).contains(&s)) => Err(invalid(
             format!("{what}: sigma"),
             format!(
-                "{}, expected a finite number from 0 to 1e12",
+                "{}, expected a finite number from 0 to 1e100 (beyond, its square overflows)",
                 crate::error::readable(s)
             ),
         )),

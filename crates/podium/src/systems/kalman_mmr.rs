@@ -339,7 +339,7 @@ impl crate::state::Restorable for KalmanMmrState {
         }) {
             let r = crate::error::readable;
             return Err(format!(
-                "bank[{i}]: mean {}, variance {}, expected a mean within ±1e12 and a variance above 0 and at most 1e24",
+                "bank[{i}]: mean {}, variance {}, expected a mean within ±1e100 and a variance above 0 and at most 1e200",
                 r(*mu),
                 r(*var)
             ));
