@@ -319,6 +319,15 @@ pub enum RateError {
         #[from]
         source: MatchError,
     },
+    /// A request beyond one of the [`crate::limits`] (a prediction of more than
+    /// [`crate::limits::MAX_PREDICT_ENTRIES`] entries), refused before anything is
+    /// allocated.
+    #[error("{source}")]
+    Limit {
+        /// Which limit, and what was asked for.
+        #[from]
+        source: crate::limits::LimitError,
+    },
     /// The match's entries carry factors ([`crate::factor`]), and the system cannot rate
     /// them.
     #[error("system {system} does not rate factors (car, seat, faction); every podium system but proportional and ttt does")]

@@ -426,8 +426,11 @@ impl League {
     /// ([`League::ratings_before`]) and what it learned so far.
     ///
     /// # Errors
-    /// The system's [`RateError`] when it cannot predict the match.
+    /// The system's [`RateError`] when it cannot predict the match;
+    /// [`RateError::Limit`] for more than [`crate::limits::MAX_PREDICT_ENTRIES`] entries,
+    /// before anything is allocated.
     pub fn predict(&self, game: &Match) -> Result<crate::Prediction, RateError> {
+        crate::limits::check_predict_entries("entries", game.len())?;
         let before = self.strengths_before(game);
         self.system
             .predict(&Prior::new(game, &before).with_learned(self.learned.as_ref()))
@@ -1768,5 +1771,30 @@ mod state_tests {
                 allowed: "−1e9 ≤ rating ≤ 1e9".into(),
             }
         );
+    }
+
+    /// A prediction of more entries than the limit is refused before its table of every
+    /// pairwise order (the square of the entries) is allocated, whichever system predicts.
+    #[test]
+    fn a_prediction_beyond_the_entry_limit_is_refused_before_it_is_built() {
+        let names: Vec<String> = (0..=crate::limits::MAX_PREDICT_ENTRIES)
+            .map(|i| format!("p{i}"))
+            .collect();
+        let game = Match::ranked("big", &names).unwrap();
+        for name in ["elo", "trueskill", "plackett-luce", "kalman-mmr"] {
+            let system = crate::system(name, &crate::Settings::new()).unwrap();
+            let prior_ratings = vec![system.initial_rating(); game.players().count()];
+            let direct = system
+                .predict(&Prior::new(&game, &prior_ratings))
+                .unwrap_err();
+            let league = League::new(system);
+            let err = league.predict(&game).unwrap_err();
+            assert_eq!(err, direct, "{name}");
+            assert_eq!(
+                err.to_string(),
+                "entries: 5001 entries (the chances of every pairwise order are the square of that many numbers); at most 5000 are allowed",
+                "{name}"
+            );
+        }
     }
 }

@@ -286,8 +286,12 @@ pub trait RatingSystem: Send + Sync + fmt::Debug {
     /// model override it.
     ///
     /// # Errors
-    /// [`RateError`] when the ratings do not fit the match or are not finite.
+    /// [`RateError`] when the ratings do not fit the match or are not finite, and
+    /// [`RateError::Limit`] for a match of more than
+    /// [`crate::limits::MAX_PREDICT_ENTRIES`] entries (a system's own `predict` checks
+    /// it too).
     fn predict(&self, prior: &Prior<'_>) -> Result<Prediction, RateError> {
+        crate::limits::check_predict_entries("entries", prior.game.len())?;
         crate::predict::from_pairwise(self, prior.game, prior.ratings, prior.learned)
     }
 

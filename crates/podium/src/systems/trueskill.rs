@@ -952,6 +952,7 @@ impl RatingSystem for TrueSkillConfig {
 
     fn predict(&self, prior: &crate::system::Prior<'_>) -> Result<Prediction, RateError> {
         let (game, before) = (prior.game, prior.ratings);
+        crate::limits::check_predict_entries("entries", game.len())?;
         check_ratings(game, before)?;
         let perfs = self.performances(game, before);
         let k = perfs.len();

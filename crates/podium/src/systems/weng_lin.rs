@@ -305,6 +305,7 @@ macro_rules! weng_lin_config {
                 self.weng_lin().age(rating, days)
             }
             fn predict(&self, prior: &crate::system::Prior<'_>) -> Result<Prediction, RateError> {
+                crate::limits::check_predict_entries("entries", prior.game.len())?;
                 self.weng_lin().predict(prior.game, prior.ratings)
             }
         }
