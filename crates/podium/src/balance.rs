@@ -620,7 +620,7 @@ impl<'a> Problem<'a> {
             if *team >= groups {
                 return Err(BalanceError::NoSuchTeam {
                     player: name.clone(),
-                    team: team + 1,
+                    team: team.saturating_add(1),
                     teams: groups,
                 });
             }
@@ -1534,6 +1534,18 @@ mod tests {
             BalanceError::SeatsMismatch {
                 seats: 4,
                 players: 5
+            }
+        );
+        // A player fixed to the last index a usize holds: no team of that number, said
+        // without overflowing the 1-based number.
+        let mut far = c.clone();
+        far.fixed = vec![("p0".into(), usize::MAX)];
+        assert_eq!(
+            balance(&l, &["p0", "p1", "p2", "p3"], &Format::teams(2), &far).unwrap_err(),
+            BalanceError::NoSuchTeam {
+                player: "p0".into(),
+                team: usize::MAX,
+                teams: 2
             }
         );
         // Sizes whose sum wraps around to the number of players (2^50 + (2^64 − 2^50 + 2)

@@ -875,7 +875,8 @@ impl League {
         let p = &self.players[i];
         let days = match (time, p.stats.last_time) {
             (Some(now), Some(last)) if now > last && self.caps.has_uncertainty => {
-                Some((now - last) as f64 / DAY)
+                // Apart by up to 2^64 seconds: the difference taken without wrapping.
+                Some(now.abs_diff(last) as f64 / DAY)
             }
             _ => None,
         };
@@ -1796,5 +1797,30 @@ mod state_tests {
                 "{name}"
             );
         }
+    }
+
+    /// Matches at the ends of the time range (more than 2^63 seconds apart) age a rating
+    /// by their whole distance, without wrapping around.
+    #[test]
+    fn matches_at_the_ends_of_time_age_ratings_without_wrapping() {
+        let system = crate::system("trueskill", &crate::Settings::new()).unwrap();
+        let initial = system.initial_rating().sigma;
+        let mut league = League::new(system);
+        let game = |id: &str, t: i64| {
+            Match::builder(id)
+                .time(t)
+                .player("ann", crate::Finish::Rank(1.0))
+                .player("bo", crate::Finish::Rank(2.0))
+                .build()
+                .unwrap()
+        };
+        league.apply(&game("old", -1_000_000_000_000)).unwrap();
+        let after_old = league.get("ann").unwrap().rating;
+        let report = league.apply(&game("new", i64::MAX)).unwrap();
+        // Aged by about 3e11 years, trueskill's σ is back at a newcomer's before the match
+        // (a wrapped, negative gap would not have aged it at all).
+        let before_new = report.changes[0].1.before;
+        assert!(after_old.sigma < initial);
+        assert_eq!(before_new.sigma, initial);
     }
 }
