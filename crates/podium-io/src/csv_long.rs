@@ -10,7 +10,7 @@
 //! | `rank` or `score` | one of them | 1 = best, or higher = better; equal = tie |
 //! | `team` | no | players with the same team in a match form one entry |
 //! | `time` | no | RFC 3339 or `YYYY-MM-DD`; empty in the first matches only: once a match has a time, every later match needs one ([`crate::times_expected`]) |
-//! | `weight` | no | partial play, `0 < w ≤ 1` |
+//! | `weight` | no | partial play, from 1e-9 to 1 |
 //! | factor columns | those named in [`ReadOptions::factors`] | the entry's factor of that kind (`car`: `ferrari` gives `car=ferrari`; [`podium::factor::check_value`]); empty = none |
 
 use std::io::{self, Read};

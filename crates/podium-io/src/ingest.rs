@@ -21,9 +21,11 @@
 //!
 //! Whichever way a file is read, the rules are the same:
 //!
-//! - One bad match rates nothing: reading goes on to find and list every bad match
-//!   ([`IngestError::BadMatches`]), unless [`Inputs::skip_bad`] is set, in which case the
-//!   good matches are rated and the bad ones returned ([`Ingested::skipped`]).
+//! - One bad match fails the whole run: reading goes on to find and list every bad match
+//!   ([`IngestError::BadMatches`]), and the league given to [`rate`] is then part-rated,
+//!   for the caller to drop (the command line prints nothing of it; keep a copy of a
+//!   league to go back to); with [`Inputs::skip_bad`] the good matches are rated and the
+//!   bad ones returned ([`Ingested::skipped`]).
 //! - Matches with times are rated in time order (stable for equal times); matches
 //!   without, in file order before them. A match without a time after one with a time
 //!   (in its file or an earlier one) is a bad match ([`crate::times_expected`]), as it is

@@ -63,7 +63,7 @@ pub struct JsonResult {
     /// Team within the match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub team: Option<String>,
-    /// Partial play, `0 < w ≤ 1`.
+    /// Partial play, from 1e-9 to 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weight: Option<f64>,
     /// The factors of the player's entry, kind → value, written as more fields of the
@@ -192,11 +192,20 @@ impl JsonMatch {
                     .iter()
                     .map(|f| (f.kind.clone(), f.value.clone()))
                     .collect();
+                // A team without a name (a proposed match's) is named by its members, so
+                // that its rows read back as one entry, not as players alone.
+                let team = e.team.clone().or_else(|| {
+                    (e.members.len() > 1).then(|| {
+                        let names: Vec<&str> =
+                            e.members.iter().map(|m| m.player.as_str()).collect();
+                        names.join("+")
+                    })
+                });
                 e.members.iter().map(move |mem| JsonResult {
                     player: mem.player.clone(),
                     rank,
                     score,
-                    team: e.team.clone(),
+                    team: team.clone(),
                     weight: (mem.weight != 1.0).then_some(mem.weight),
                     factors: factors.clone(),
                 })
@@ -1030,6 +1039,37 @@ mod tests {
         let text = serde_json::to_string(&JsonMatch::from_match(&m)).unwrap();
         let back = read(&text).remove(0).unwrap();
         assert_eq!(back, m);
+    }
+
+    /// A team without a name (as a proposed match may have) is written under its
+    /// members' names, so that it reads back as one entry of two players, not two.
+    #[test]
+    fn a_team_without_a_name_stays_one_entry() {
+        use podium::{Entry, Member};
+        let m = Match::builder("x")
+            .entry(Entry {
+                team: None,
+                members: ["a", "b"]
+                    .map(|p| Member {
+                        player: p.into(),
+                        weight: 1.0,
+                    })
+                    .to_vec(),
+                finish: Finish::Rank(1.0),
+                factors: Vec::new(),
+            })
+            .player("c", Finish::Rank(2.0))
+            .build()
+            .unwrap();
+        let text = serde_json::to_string(&JsonMatch::from_match(&m)).unwrap();
+        assert_eq!(
+            text,
+            r#"{"match":"x","results":[{"player":"a","rank":1.0,"team":"a+b"},{"player":"b","rank":1.0,"team":"a+b"},{"player":"c","rank":2.0}]}"#
+        );
+        let back = read(&text).remove(0).unwrap();
+        assert_eq!(back.len(), 2);
+        assert_eq!(back.entries()[0].team.as_deref(), Some("a+b"));
+        assert_eq!(back.entries()[0].members, m.entries()[0].members);
     }
 
     fn with_factors(text: &str, kinds: &[&str]) -> Vec<Result<Match, ReadError>> {

@@ -84,7 +84,8 @@ pub struct Member {
 pub struct Entry {
     /// The team's name, `None` for a player entering alone.
     pub team: Option<String>,
-    /// The entry's players (exactly one for a solo entry).
+    /// The entry's players: one for a player entering alone; several for a team, which
+    /// may have no name (a proposed match's team, as [`crate::League::predict`] takes).
     pub members: Vec<Member>,
     /// How the entry finished.
     pub finish: Finish,
