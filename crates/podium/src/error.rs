@@ -212,6 +212,14 @@ pub enum FactorError {
         /// How many kinds were given.
         count: usize,
     },
+    /// One entry given the same factor (kind and value) twice.
+    #[error("factor {} given twice, expected {}", shown(kind), self.expected())]
+    Repeated {
+        /// The kind.
+        kind: String,
+        /// The value, given twice.
+        value: String,
+    },
 }
 
 impl FactorError {
@@ -233,6 +241,7 @@ impl FactorError {
                 u64::MAX
             ),
             FactorError::TooMany { .. } => format!("at most {MAX_FACTORS} factor kinds per entry"),
+            FactorError::Repeated { .. } => "each factor kind once per entry".to_string(),
         }
     }
 
@@ -244,6 +253,7 @@ impl FactorError {
             FactorError::InvalidValue { value, .. } => value.clone(),
             FactorError::NotAValue { found, .. } => found.clone(),
             FactorError::TooMany { count } => count.to_string(),
+            FactorError::Repeated { kind, value } => format!("{kind}={value}"),
         }
     }
 }

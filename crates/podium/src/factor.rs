@@ -251,6 +251,12 @@ pub(crate) fn check_entry(entry: &Entry) -> Result<(), MatchError> {
         check_kind(&f.kind).map_err(invalid)?;
         check_value(&f.kind, &f.value).map_err(invalid)?;
         if let Some(g) = entry.factors[..i].iter().find(|g| g.kind == f.kind) {
+            if g.value == f.value {
+                return Err(invalid(FactorError::Repeated {
+                    kind: f.kind.clone(),
+                    value: f.value.clone(),
+                }));
+            }
             return Err(MatchError::FactorMismatch {
                 player: player(),
                 expected: g.to_string(),
@@ -630,6 +636,18 @@ mod tests {
             .build()
             .unwrap_err();
         assert!(matches!(err, MatchError::FactorMismatch { ref found, .. } if found == "car=y"));
+        // The same factor twice is said so, not as a disagreement with itself.
+        let err = Match::builder("r")
+            .player("a", Finish::Rank(1.0))
+            .factor("car", "x")
+            .factor("car", "x")
+            .player("b", Finish::Rank(2.0))
+            .build()
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "player \"a\": factor \"car\" given twice, expected each factor kind once per entry"
+        );
         let err = Match::builder("r")
             .player("a", Finish::Rank(1.0))
             .factor("car", " x")
