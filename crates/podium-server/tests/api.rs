@@ -81,6 +81,19 @@ async fn call(
     }
 }
 
+/// `call`, answered 422 (an input the server refuses): the reply, for its error.
+async fn refused(
+    app: &Router,
+    method: Method,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<&str>,
+) -> Reply {
+    let r = call(app, method, uri, token, body).await;
+    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+    r
+}
+
 async fn create(app: &Router, body: Value) -> (i64, String) {
     let r = call(
         app,
@@ -1440,15 +1453,8 @@ async fn factors_are_entered_rated_and_tabled() {
             "factor \"seat\": true is not valid, expected a factor value: a string of 1 to 200 bytes",
         ),
     ] {
-        let r = call(
-            &app,
-            Method::POST,
-            &url,
-            Some(&token),
-            Some(&factored_game("bad", &rows)),
-        )
-        .await;
-        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
+        let body = factored_game("bad", &rows);
+        let r = refused(&app, Method::POST, &url, Some(&token), Some(&body)).await;
         assert!(r.error().contains(field), "{}", r.error());
     }
     // Two rows of one team that disagree.
@@ -1480,7 +1486,7 @@ async fn factors_are_entered_rated_and_tabled() {
     let (plain, plain_token) =
         create(&app, json!({"name": "Plain", "system": "proportional"})).await;
     let plain_url = format!("/api/leagues/{plain}/matches");
-    let r = call(
+    let r = refused(
         &app,
         Method::POST,
         &plain_url,
@@ -1488,7 +1494,6 @@ async fn factors_are_entered_rated_and_tabled() {
         Some(&r1),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert!(
         r.error()
             .contains("system proportional does not rate factors"),
@@ -1507,7 +1512,7 @@ async fn factors_are_entered_rated_and_tabled() {
     .await;
     assert_eq!(r.json(), json!([]));
     // Nor may the factored league switch to such a system.
-    let r = call(
+    let r = refused(
         &app,
         Method::PATCH,
         &format!("/api/leagues/{id}"),
@@ -1515,7 +1520,6 @@ async fn factors_are_entered_rated_and_tabled() {
         Some(&json!({"system": "proportional"}).to_string()),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert!(r.error().contains("does not rate factors"), "{}", r.error());
 }
 
@@ -1536,7 +1540,7 @@ async fn factor_kind_named_like_a_field_is_refused_everywhere() {
         "match", "time", "id", "results", "Player", "Rank", "SCORE", "Team", "Weight", "Factors",
     ] {
         let rows = [("ann", 1, json!({kind: "x"})), ("bo", 2, json!({}))];
-        let r = call(
+        let r = refused(
             &app,
             Method::POST,
             &url,
@@ -1544,7 +1548,6 @@ async fn factor_kind_named_like_a_field_is_refused_everywhere() {
             Some(&factored_game("bad", &rows)),
         )
         .await;
-        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
         assert_eq!(
             r.error(),
             format!("invalid match: match \"bad\", field `results[0].factors`: factor kind {kind:?} is not valid, expected a factor kind that is not the name of a column or field podium reads itself (match, id, time, results, player, rank, score, team, weight, factors, in any case)")
@@ -1559,7 +1562,7 @@ async fn factor_kind_named_like_a_field_is_refused_everywhere() {
         json!("a\tb"),
     ] {
         let rows = [("ann", 1, json!({"seat": value})), ("bo", 2, json!({}))];
-        let r = call(
+        let r = refused(
             &app,
             Method::POST,
             &url,
@@ -1567,7 +1570,6 @@ async fn factor_kind_named_like_a_field_is_refused_everywhere() {
             Some(&factored_game("bad", &rows)),
         )
         .await;
-        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
         assert!(r.error().contains("expected a factor value: a string of 1 to 200 bytes without surrounding spaces or control characters, or a whole number from -9223372036854775808 to 18446744073709551615"), "{}", r.error());
     }
     let r = call(&app, Method::GET, &url, None, None).await;
@@ -1581,7 +1583,7 @@ async fn player_id_longer_than_the_limit_is_refused() {
     let app = app();
     let (url, token) = posting_league(&app).await;
     let long = "p".repeat(500_000);
-    let r = call(
+    let r = refused(
         &app,
         Method::POST,
         &url,
@@ -1589,7 +1591,6 @@ async fn player_id_longer_than_the_limit_is_refused() {
         Some(&game("g1", &[("ann", 1), (&long, 2)])),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert!(r.text.len() < 1_000, "{} bytes", r.text.len());
     assert!(
         r.error().starts_with(
@@ -1600,7 +1601,7 @@ async fn player_id_longer_than_the_limit_is_refused() {
     );
     assert!(r.error().contains("(500000 bytes) is not valid, expected 1 to 200 bytes without surrounding spaces or control characters"), "{}", r.error());
     for bad in ["a\u{0}b", "a\nb"] {
-        let r = call(
+        let r = refused(
             &app,
             Method::POST,
             &url,
@@ -1608,7 +1609,6 @@ async fn player_id_longer_than_the_limit_is_refused() {
             Some(&game("g2", &[("ann", 1), (bad, 2)])),
         )
         .await;
-        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
         assert!(
             r.error().contains("field `results[1].player`"),
             "{}",
@@ -2386,7 +2386,7 @@ async fn a_correction_without_a_date_in_a_dated_league_is_refused() {
         .await;
         assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     }
-    let r = call(
+    let r = refused(
         &app,
         Method::POST,
         &url,
@@ -2394,9 +2394,8 @@ async fn a_correction_without_a_date_in_a_dated_league_is_refused() {
         Some(&game("c", &[("ann", 1), ("bo", 2)])),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     let body = json!({"results": [{"player": "bo", "rank": 1}, {"player": "ann", "rank": 2}]});
-    let r = call(
+    let r = refused(
         &app,
         Method::PUT,
         &format!("{url}/b"),
@@ -2404,7 +2403,6 @@ async fn a_correction_without_a_date_in_a_dated_league_is_refused() {
         Some(&body.to_string()),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(
         r.error(),
         r#"match "b" is dated, but the correction has no date while the league has other dated matches: give it a date (a league may start without dates, but once it has a dated match a dated match keeps a date)"#
@@ -2486,7 +2484,7 @@ async fn bodies_are_refused_in_one_wording() {
         },
         Access::Open,
     );
-    let r = call(
+    let r = refused(
         &app,
         Method::POST,
         "/api/leagues",
@@ -2494,14 +2492,13 @@ async fn bodies_are_refused_in_one_wording() {
         Some(r#"{"name":"x","bogus":1}"#),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(
         r.error(),
         "invalid request body: field `bogus`: unknown field `bogus`, expected one of `name`, `system`, `config`"
     );
     let (id, token) = create(&app, json!({"name": "Words", "system": "sme"})).await;
     let url = format!("/api/leagues/{id}");
-    let r = call(
+    let r = refused(
         &app,
         Method::PATCH,
         &url,
@@ -2509,7 +2506,6 @@ async fn bodies_are_refused_in_one_wording() {
         Some(r#"{"nmae":"y"}"#),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(
         r.error(),
         "invalid request body: field `nmae`: unknown field `nmae`, expected one of `name`, `system`, `config`"
@@ -2533,7 +2529,7 @@ async fn bodies_are_refused_in_one_wording() {
     assert_eq!(answers[1]["code"], 422);
     let rest = "has no date, but the league already has dated matches: give it a date (a league may start without dates, but once it has a dated match every later one needs a date)";
     assert_eq!(answers[1]["error"], format!("match 1 of the array {rest}"));
-    let r = call(
+    let r = refused(
         &app,
         Method::POST,
         &matches,
@@ -2541,7 +2537,6 @@ async fn bodies_are_refused_in_one_wording() {
         Some(&undated.to_string()),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(r.error(), format!("the match {rest}"));
     // A match with its own id is named by it.
     let named =
@@ -2684,7 +2679,7 @@ async fn factor_kinds_that_differ_in_case_are_one_kind() {
         {"player": "ann", "rank": 1, "factors": {"Car": "x", "car": "y"}},
         {"player": "bo", "rank": 2}]});
     let said = "field `results[0].factors.car`: the factor kind \"car\" is given twice, as \"Car\" and as \"car\"; a kind is named in any case (the ledger keeps it as \"car\"): give it once";
-    let r = call(
+    let r = refused(
         &app,
         Method::POST,
         &url,
@@ -2692,11 +2687,10 @@ async fn factor_kinds_that_differ_in_case_are_one_kind() {
         Some(&twice.to_string()),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(r.error(), format!("invalid match: match \"fac1\", {said}"));
     let mut unnamed = twice.clone();
     unnamed.as_object_mut().unwrap().remove("id");
-    let r = call(
+    let r = refused(
         &app,
         Method::POST,
         &url,
@@ -2704,7 +2698,6 @@ async fn factor_kinds_that_differ_in_case_are_one_kind() {
         Some(&unnamed.to_string()),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(r.error(), format!("invalid match: the match, {said}"));
     let r = call(&app, Method::GET, &url, None, None).await;
     assert_eq!(r.text, "", "nothing stored");
@@ -2769,7 +2762,7 @@ async fn factor_kinds_that_differ_in_case_are_one_kind() {
             ("ann", 2, json!({})),
         ],
     );
-    let r = call(
+    let r = refused(
         &app,
         Method::PUT,
         &format!("{url}/m3"),
@@ -2777,7 +2770,6 @@ async fn factor_kinds_that_differ_in_case_are_one_kind() {
         Some(&bad),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(
         r.error(),
         "invalid match: match \"m3\", field `results[0].factors.car`: the factor kind \"car\" is given twice, as \"CAR\" and as \"car\"; a kind is named in any case (the ledger keeps it as \"car\"): give it once"
@@ -2897,7 +2889,7 @@ async fn a_match_without_an_id_is_named_as_sent_in_every_error() {
     let named = game("n1", &[("ann", 1), ("bo", 2)]);
     for (results, says) in cases {
         let one = json!({ "results": results });
-        let r = call(
+        let r = refused(
             &app,
             Method::POST,
             &url,
@@ -2905,7 +2897,6 @@ async fn a_match_without_an_id_is_named_as_sent_in_every_error() {
             Some(&one.to_string()),
         )
         .await;
-        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
         let e = r.error();
         assert!(
             e.starts_with(&format!("invalid match: the match, {says}")),
@@ -2924,7 +2915,7 @@ async fn a_match_without_an_id_is_named_as_sent_in_every_error() {
     }
     // A match the system cannot rate, alike.
     let three = json!({"results": [{"player": "ann", "rank": 1}, {"player": "bo", "rank": 2}, {"player": "cy", "rank": 3}]});
-    let r = call(
+    let r = refused(
         &app,
         Method::POST,
         &url,
@@ -2932,7 +2923,6 @@ async fn a_match_without_an_id_is_named_as_sent_in_every_error() {
         Some(&three.to_string()),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert!(
         r.error().starts_with("the match cannot be rated: "),
         "{}",
@@ -3162,7 +3152,7 @@ async fn a_league_name_is_counted_in_characters() {
     let r = call(&app, Method::GET, &format!("/api/leagues/{id}"), None, None).await;
     assert_eq!(r.json()["name"], "é".repeat(150));
     create(&app, json!({"name": "€".repeat(200)})).await;
-    let r = call(
+    let r = refused(
         &app,
         Method::POST,
         "/api/leagues",
@@ -3170,7 +3160,6 @@ async fn a_league_name_is_counted_in_characters() {
         Some(&json!({"name": "ü".repeat(201)}).to_string()),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(
         r.error(),
         format!(
@@ -3207,7 +3196,7 @@ async fn a_league_name_with_a_control_character_is_refused() {
         ("ctl\u{7}x", r#""ctl\u{7}x""#),
         ("c1\u{85}x", r#""c1\u{85}x""#),
     ] {
-        let r = call(
+        let r = refused(
             &app,
             Method::POST,
             "/api/leagues",
@@ -3215,7 +3204,6 @@ async fn a_league_name_with_a_control_character_is_refused() {
             Some(&json!({ "name": name }).to_string()),
         )
         .await;
-        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
         assert_eq!(
             r.error(),
             format!("invalid league: name {shown} is not valid, expected 1 to 200 characters without control characters")
@@ -3224,7 +3212,7 @@ async fn a_league_name_with_a_control_character_is_refused() {
     let r = call(&app, Method::GET, "/api/leagues", None, None).await;
     assert_eq!(r.json(), json!([]));
     let (id, token) = create(&app, json!({"name": "Thursday"})).await;
-    let r = call(
+    let r = refused(
         &app,
         Method::PATCH,
         &format!("/api/leagues/{id}"),
@@ -3232,7 +3220,6 @@ async fn a_league_name_with_a_control_character_is_refused() {
         Some(&json!({"name": "Thurs\u{7}day"}).to_string()),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     let r = call(&app, Method::GET, &format!("/api/leagues/{id}"), None, None).await;
     assert_eq!(r.json()["name"], "Thursday");
 }
@@ -3269,7 +3256,7 @@ async fn errors_say_where_and_what_was_expected() {
         ),
     ] {
         let body = json!({"name": "Configured", "system": "elo", "config": config});
-        let r = call(
+        let r = refused(
             &app,
             Method::POST,
             "/api/leagues",
@@ -3277,7 +3264,6 @@ async fn errors_say_where_and_what_was_expected() {
             Some(&body.to_string()),
         )
         .await;
-        assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
         assert_eq!(r.error(), says, "{config}");
     }
     let r = call(&app, Method::GET, "/api/leagues", None, None).await;
@@ -3393,7 +3379,7 @@ async fn errors_say_where_and_what_was_expected() {
     let heavy = json!({"id": "w", "results": [
         {"player": "ann", "rank": 1, "weight": 2}, {"player": "bo", "rank": 2}]});
     let weighed = "field `results[0].weight`: player \"ann\": weight 2 must be in [1e-9, 1], the share of the match played";
-    let r = call(
+    let r = refused(
         &app,
         Method::POST,
         &matches,
@@ -3401,7 +3387,6 @@ async fn errors_say_where_and_what_was_expected() {
         Some(&heavy.to_string()),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     assert_eq!(r.error(), format!("invalid match: match \"w\", {weighed}"));
     let mut unnamed = heavy.clone();
     unnamed.as_object_mut().unwrap().remove("id");
@@ -3420,7 +3405,7 @@ async fn errors_say_where_and_what_was_expected() {
         r.json()[0]["error"],
         "invalid match: match 0 of the array, field `results[1].weight`: player \"bo\": weight 0 must be in [1e-9, 1], the share of the match played"
     );
-    let r = call(
+    let r = refused(
         &app,
         Method::PUT,
         &format!("{matches}/g1"),
@@ -3428,7 +3413,6 @@ async fn errors_say_where_and_what_was_expected() {
         Some(&heavy.to_string()),
     )
     .await;
-    assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", r.text);
     let r = call(&app, Method::GET, &matches, None, None).await;
     assert_eq!(r.text.lines().count(), 1, "only g1, as it was: {}", r.text);
 }
