@@ -2386,7 +2386,7 @@ async fn a_correction_without_a_date_in_a_dated_league_is_refused() {
         .await;
         assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
     }
-    let r = refused(
+    refused(
         &app,
         Method::POST,
         &url,
@@ -3212,7 +3212,7 @@ async fn a_league_name_with_a_control_character_is_refused() {
     let r = call(&app, Method::GET, "/api/leagues", None, None).await;
     assert_eq!(r.json(), json!([]));
     let (id, token) = create(&app, json!({"name": "Thursday"})).await;
-    let r = refused(
+    refused(
         &app,
         Method::PATCH,
         &format!("/api/leagues/{id}"),
@@ -3405,7 +3405,7 @@ async fn errors_say_where_and_what_was_expected() {
         r.json()[0]["error"],
         "invalid match: match 0 of the array, field `results[1].weight`: player \"bo\": weight 0 must be in [1e-9, 1], the share of the match played"
     );
-    let r = refused(
+    refused(
         &app,
         Method::PUT,
         &format!("{matches}/g1"),

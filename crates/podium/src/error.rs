@@ -258,6 +258,14 @@ impl FactorError {
     }
 }
 
+impl From<crate::limits::LimitError> for RateError {
+    fn from(source: crate::limits::LimitError) -> Self {
+        RateError::Limit {
+            source: Box::new(source),
+        }
+    }
+}
+
 /// A match that a rating system cannot rate, or ratings it cannot use.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -334,9 +342,8 @@ pub enum RateError {
     /// allocated.
     #[error("{source}")]
     Limit {
-        /// Which limit, and what was asked for.
-        #[from]
-        source: crate::limits::LimitError,
+        /// Which limit, and what was asked for (boxed: a rate error stays small).
+        source: Box<crate::limits::LimitError>,
     },
     /// The match's entries carry factors ([`crate::factor`]), and the system cannot rate
     /// them.
