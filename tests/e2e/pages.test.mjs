@@ -267,3 +267,25 @@ test("a wrong token is answered in plain words", async () => {
   assert.match(text, /admin token is missing or wrong/);
   assert.doesNotMatch(text, /Bearer|Authorization/);
 });
+
+test("no request of a page fails: an icon is given, none is asked for", async () => {
+  const l = await createLeague("Icon E2E", "sme");
+  await post(l, { results: [{ player: "ann", rank: 1 }, { player: "bo", rank: 2 }] });
+  const failed = [];
+  const onResponse = (res) => { if (res.status() >= 400) failed.push(`${res.status()} ${res.url()}`); };
+  const onError = (msg) => { if (msg.type() === "error") failed.push(msg.text()); };
+  page.on("response", onResponse);
+  page.on("console", onError);
+  try {
+    for (const path of ["/", `/leagues/${l.id}`, `/leagues/${l.id}/players/ann`]) {
+      await page.goto(`${base}${path}`);
+      await page.locator("main section").first().waitFor();
+      await page.waitForLoadState("networkidle");
+    }
+    assert.match(await page.getAttribute('link[rel="icon"]', "href"), /^data:image\/svg\+xml,/);
+    assert.deepEqual(failed, []);
+  } finally {
+    page.off("response", onResponse);
+    page.off("console", onError);
+  }
+});
