@@ -61,6 +61,9 @@ test("a game entered through the form changes the leaderboard", async () => {
   // the leaderboard orders them by name.
   assert.deepEqual(rows.map((r) => r.player), ["ann", "bo", "cy"]);
   assert.deepEqual(rows.map((r) => r.rating), [1516, 1492, 1492]);
+  // Every row is drawn: no "Show more", and no count of rows not shown (none is).
+  assert.ok(await page.locator("#show-more").isHidden());
+  assert.equal(await page.textContent("#show-more"), "");
   if (shots) await page.screenshot({ path: join(shots, "league.png"), fullPage: true });
 
   // A second game: bo beats ann. The leaderboard follows.
@@ -208,9 +211,11 @@ test("a league of 1,200 players draws 500 rows at a time, sorted over all of the
   const api = await (await fetch(`${base}/api/leagues/${big.id}/leaderboard`)).json();
   assert.equal((await board())[0].player, api[api.length - 1].player);
   await page.click("#show-more");
+  assert.equal(await page.textContent("#show-more"), "Show 200 more (200 not shown)");
   await page.click("#show-more");
   assert.equal((await board()).length, 1200);
   assert.ok(await page.locator("#show-more").isHidden());
+  assert.equal(await page.textContent("#show-more"), "", "nothing is left to show: no count");
 });
 
 test("a game entered with cars shows the factors' table below the leaderboard", async () => {

@@ -237,9 +237,10 @@ function leaderboardTable(id, rows, hasSigma, needed) {
     heads.forEach((th) => th.classList.remove("asc", "desc"));
     const active = heads.find((th) => th.dataset.key === sortKey);
     if (active) active.classList.add(dir > 0 ? "asc" : "desc");
-    const hidden = rows.length - shown;
-    more.hidden = hidden <= 0;
-    more.textContent = `Show ${Math.min(BOARD_ROWS, hidden)} more (${hidden} not shown)`;
+    // The rows not drawn: none once every row is (`shown` grows past the count).
+    const hidden = Math.max(0, rows.length - shown);
+    more.hidden = hidden === 0;
+    more.textContent = hidden ? `Show ${Math.min(BOARD_ROWS, hidden)} more (${hidden.toLocaleString("en")} not shown)` : "";
     const drawn = [...settled, ...fresh].slice(0, shown);
     const apart = drawn.filter((r) => r.provisional).length;
     const body = drawn.filter((r) => !r.provisional).map(row);
