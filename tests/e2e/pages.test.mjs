@@ -268,6 +268,40 @@ test("a wrong token is answered in plain words", async () => {
   assert.doesNotMatch(text, /Bearer|Authorization/);
 });
 
+test("the league form reads whole at both widths: the system's summary under its list, the token's hint in its field", async () => {
+  const systems = await (await fetch(`${base}/api/systems`)).json();
+  try {
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto(`${base}/`);
+      await page.locator("#create-league").waitFor();
+      const names = await page.$$eval("#league-system option", (os) => os.map((o) => o.textContent));
+      assert.deepEqual(names, systems.map((s) => `${s.name}${s.default ? " (recommended)" : ""}`));
+      assert.equal(await page.textContent("#league-system-about"), systems.find((s) => s.default).summary);
+      // The text of each field fits it (measured in the field's own font).
+      const fits = await page.evaluate(() => {
+        const ctx = document.createElement("canvas").getContext("2d");
+        return [["#server-token", (e) => e.placeholder], ["#league-name", (e) => e.placeholder],
+          ["#league-system", (e) => e.selectedOptions[0].textContent]].map(([sel, text]) => {
+          const e = document.querySelector(sel);
+          const cs = getComputedStyle(e);
+          ctx.font = `${cs.fontSize} ${cs.fontFamily}`;
+          const room = e.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - (e.tagName === "SELECT" ? 24 : 0);
+          return [sel, Math.ceil(ctx.measureText(text(e)).width), Math.floor(room)];
+        });
+      });
+      for (const [sel, need, room] of fits) assert.ok(need <= room, `${width} px: ${sel} needs ${need} px, has ${room}`);
+      assert.equal(await page.getAttribute("#server-token", "placeholder"), "if the server asks for one");
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+      // Another system: its summary.
+      await page.selectOption("#league-system", "elo");
+      assert.equal(await page.textContent("#league-system-about"), systems.find((s) => s.name === "elo").summary);
+    }
+  } finally {
+    await page.setViewportSize({ width: 390, height: 844 });
+  }
+});
+
 test("no request of a page fails: an icon is given, none is asked for", async () => {
   const l = await createLeague("Icon E2E", "sme");
   await post(l, { results: [{ player: "ann", rank: 1 }, { player: "bo", rank: 2 }] });

@@ -144,16 +144,23 @@ async function home() {
   const out = h("div");
   const name = h("input", { id: "league-name", required: true, placeholder: "Thursday board games" });
   const fallback = systems.find((s) => s.default) || systems[0];
+  // The options name the systems; the chosen one's summary goes under the list, where it
+  // wraps (an option's text is cut at the list's width).
   const system = h("select", { id: "league-system" }, systems.map((s) => h("option", { value: s.name, selected: s === fallback },
-    `${s.name}${s.default ? " (recommended)" : ""} — ${s.summary}`)));
+    `${s.name}${s.default ? " (recommended)" : ""}`)));
+  const about = h("p", { id: "league-system-about", class: "muted" });
   const params = h("div", { class: "params" });
-  const showParams = () => params.replaceChildren(...paramFields(systems.find((s) => s.name === system.value), {}, "new-param-"));
+  const showParams = () => {
+    const spec = systems.find((s) => s.name === system.value);
+    about.textContent = spec.summary;
+    params.replaceChildren(...paramFields(spec, {}, "new-param-"));
+  };
   system.addEventListener("change", showParams);
   showParams();
-  const serverToken = h("input", { id: "server-token", type: "password", autocomplete: "off", placeholder: "only if this server asks for one" });
+  const serverToken = h("input", { id: "server-token", type: "password", autocomplete: "off", placeholder: "if the server asks for one" });
   const form = h("form", { id: "create-league" },
     h("label", { for: "league-name" }, "Name"), name,
-    h("label", { for: "league-system" }, "Rating system ", h("span", { class: "doc" }, "the recommended one suits most groups; it can be changed later and every game is rated again")), system,
+    h("label", { for: "league-system" }, "Rating system ", h("span", { class: "doc" }, "the recommended one suits most groups; it can be changed later and every game is rated again")), system, about,
     h("details", { id: "league-advanced" }, h("summary", {}, "Advanced: the system's parameters"), params),
     h("label", { for: "server-token" }, "Server admin token"), serverToken,
     h("div", { class: "row actions" }, h("button", { type: "submit" }, "Create league")), out);
