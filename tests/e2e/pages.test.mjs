@@ -268,6 +268,30 @@ test("a wrong token is answered in plain words", async () => {
   assert.doesNotMatch(text, /Bearer|Authorization/);
 });
 
+test("places read alike in the games list and the rating changes: 1 + the entries ahead", async () => {
+  const l = await createLeague("Places E2E", "sme");
+  await post(l, { id: "gaps", results: [{ player: "ann", rank: 1 }, { player: "bo", rank: 3 }, { player: "cy", rank: 7 }] });
+  await post(l, { id: "teams", results: [{ player: "ann", team: "x", rank: 1 }, { player: "bo", team: "x", rank: 1 },
+    { player: "cy", team: "y", rank: 2 }, { player: "dee", team: "z", rank: 3 }] });
+  await page.goto(`${base}/leagues/${l.id}`);
+  // A tie for first entered on the form as 1, 1, 2.
+  await fillGame([["ann", 1], ["bo", 1], ["cy", 2]], l.admin_token);
+  await page.click("#submit-game");
+  await page.locator("#changes").waitFor();
+  const places = await page.$$eval("#changes tbody tr", (trs) => trs.map((tr) => [tr.children[1].textContent, tr.children[0].textContent]));
+  assert.deepEqual(places, [["ann", "1"], ["bo", "1"], ["cy", "3"]]);
+  await page.locator("#games tr[data-match]").nth(2).waitFor();
+  const line = (key) => page.textContent(`#games tr[data-match="${key}"] .result`);
+  const [tie] = await page.$$eval("#games tr[data-match]", (trs) => trs.map((tr) => tr.dataset.match));
+  assert.equal(await line(tie), "1. ann, bo · 3. cy");
+  // Places given as 1, 3, 7: read as 1, 2, 3, as the league rates them.
+  assert.equal(await line("gaps"), "1. ann · 2. bo · 3. cy");
+  const gaps = await (await fetch(`${base}/api/leagues/${l.id}/matches/gaps`)).json();
+  assert.deepEqual(gaps.changes.map((c) => c.place), [1, 2, 3]);
+  // A team is one entry: the team after a team of two is 2nd.
+  assert.equal(await line("teams"), "1. ann (x), bo (x) · 2. cy (y) · 3. dee (z)");
+});
+
 test("the league form reads whole at both widths: the system's summary under its list, the token's hint in its field", async () => {
   const systems = await (await fetch(`${base}/api/systems`)).json();
   try {

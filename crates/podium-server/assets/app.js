@@ -463,17 +463,33 @@ async function settingsForm(id, current, onDone) {
 const scoredGame = (results) => results.some((r) => r.score !== undefined && r.score !== null);
 
 // A game's result in a line: "1. ann · 2. bo, cy", or with scores, best first:
-// "ann 31 · bo, cy 25".
+// "ann 31 · bo, cy 25". Places are read as the league reads them: 1 + the entries ahead
+// (a team is one entry), so a tie for first is followed by 3rd (1, 1, 3) and places
+// given as 1, 3, 7 read 1, 2, 3.
 function resultLine(results) {
   const scored = scoredGame(results);
+  const named = (r) => (r.team ? `${r.player} (${r.team})` : r.player);
   const groups = new Map();
-  const ordered = scored ? [...results].sort((a, b) => b.score - a.score) : results;
-  for (const r of ordered) {
-    const key = (scored ? r.score : r.rank) ?? "";
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push(r.team ? `${r.player} (${r.team})` : r.player);
+  if (scored) {
+    for (const r of [...results].sort((a, b) => b.score - a.score)) {
+      if (!groups.has(r.score)) groups.set(r.score, []);
+      groups.get(r.score).push(named(r));
+    }
+    return [...groups].map(([score, names]) => `${names.join(", ")} ${score}`).join(" · ");
   }
-  return [...groups].map(([key, names]) => (scored ? `${names.join(", ")} ${key}` : `${key}. ${names.join(", ")}`)).join(" · ");
+  const rank = (r) => r.rank ?? Infinity;
+  const entries = new Map();
+  for (const r of results) {
+    const entry = r.team ? `team ${r.team}` : `player ${r.player}`;
+    if (!entries.has(entry)) entries.set(entry, rank(r));
+  }
+  const place = (r) => 1 + [...entries.values()].filter((x) => x < rank(r)).length;
+  for (const r of [...results].sort((a, b) => rank(a) - rank(b))) {
+    const p = place(r);
+    if (!groups.has(p)) groups.set(p, []);
+    groups.get(p).push(named(r));
+  }
+  return [...groups].map(([p, names]) => `${p}. ${names.join(", ")}`).join(" · ");
 }
 
 // Times as the ledger keeps them: a day alone ("2026-11-20"), or an instant in UTC
