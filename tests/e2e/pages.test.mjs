@@ -292,6 +292,35 @@ test("places read alike in the games list and the rating changes: 1 + the entrie
   assert.equal(await line("teams"), "1. ann (x), bo (x) · 2. cy (y) · 3. dee (z)");
 });
 
+test("a share of a game played shows in the games list, its correction and the player's games", async () => {
+  const l = await createLeague("Shares E2E", "sme");
+  await post(l, { id: "full", results: [{ player: "ann", rank: 1 }, { player: "bo", rank: 2 }] });
+  await post(l, { id: "half", results: [{ player: "ann", rank: 1 }, { player: "bo", rank: 2, weight: 0.5 }, { player: "cy", rank: 3, weight: 0.4 }] });
+  await page.goto(`${base}/leagues/${l.id}`);
+  await page.locator('#games tr[data-match="half"]').waitFor();
+  assert.equal(await page.textContent('#games tr[data-match="half"] .result'), "1. ann · 2. bo (played ½) · 3. cy (played 40%)");
+  assert.equal(await page.textContent('#games tr[data-match="full"] .result'), "1. ann · 2. bo");
+  assert.equal(await page.textContent("#games-shares"), "“Played ½”: the player played that share of the game, which counts for their rating as that share of a game.");
+  // The correction shows the shares, and keeps them.
+  await page.locator('#games tr[data-match="half"] button.correct').click();
+  const edit = page.locator("#games tr.editing");
+  assert.deepEqual(await edit.locator(".share").allTextContents(), ["played ½", "played 40%"]);
+  const [scroll, client] = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  assert.ok(scroll <= client, `the page is ${scroll} px wide on a ${client} px screen`);
+  await page.fill("#token", l.admin_token);
+  await edit.locator(".place-input").nth(1).fill("3");
+  await edit.locator(".place-input").nth(2).fill("2");
+  await edit.locator("button.save-correction").click();
+  await page.locator("#games-result").getByText("Game half corrected").waitFor();
+  const half = (await ledger(l)).find((g) => g.match === "half");
+  assert.deepEqual(half.results.map((r) => [r.player, r.weight ?? 1]).sort(), [["ann", 1], ["bo", 0.5], ["cy", 0.4]]);
+  // bo's games: the share under the place.
+  await page.goto(`${base}/leagues/${l.id}/players/bo`);
+  await page.locator("#history tbody tr").nth(1).waitFor();
+  assert.deepEqual(await page.$$eval("#history tbody tr", (trs) => trs.map((tr) => tr.children[2].textContent)), ["3 of 3 played ½", "2 of 2"]);
+  assert.match(await page.textContent("#history-how"), /scaled by the share of the game played/);
+});
+
 test("the league form reads whole at both widths: the system's summary under its list, the token's hint in its field", async () => {
   const systems = await (await fetch(`${base}/api/systems`)).json();
   try {

@@ -462,18 +462,31 @@ async function settingsForm(id, current, onDone) {
 // Whether a game's results are scores (higher = better) rather than places.
 const scoredGame = (results) => results.some((r) => r.score !== undefined && r.score !== null);
 
+// The share of a game a player played (partial play), as the pages say it: "½", "¼", …
+// or "40%".
+const SHARES = [[1 / 2, "½"], [1 / 3, "⅓"], [2 / 3, "⅔"], [1 / 4, "¼"], [3 / 4, "¾"]];
+const share = (w) => SHARES.find(([x]) => Math.abs(w - x) < 1e-9)?.[1] ?? `${Number((100 * w).toFixed(1))}%`;
+// Whether a result (or a player's game) was played in part: a weight below 1.
+const partial = (r) => typeof r.weight === "number" && r.weight < 1;
+
+// A player as a game's line names them: "Maya", with their team and the share they
+// played when not all of it: "Maya (red)", "Maya (played ½)", "Maya (red, played ½)".
+const inLine = (r) => {
+  const notes = [r.team, partial(r) ? `played ${share(r.weight)}` : null].filter(Boolean);
+  return notes.length ? `${r.player} (${notes.join(", ")})` : r.player;
+};
+
 // A game's result in a line: "1. ann · 2. bo, cy", or with scores, best first:
 // "ann 31 · bo, cy 25". Places are read as the league reads them: 1 + the entries ahead
 // (a team is one entry), so a tie for first is followed by 3rd (1, 1, 3) and places
 // given as 1, 3, 7 read 1, 2, 3.
 function resultLine(results) {
   const scored = scoredGame(results);
-  const named = (r) => (r.team ? `${r.player} (${r.team})` : r.player);
   const groups = new Map();
   if (scored) {
     for (const r of [...results].sort((a, b) => b.score - a.score)) {
       if (!groups.has(r.score)) groups.set(r.score, []);
-      groups.get(r.score).push(named(r));
+      groups.get(r.score).push(inLine(r));
     }
     return [...groups].map(([score, names]) => `${names.join(", ")} ${score}`).join(" · ");
   }
@@ -487,7 +500,7 @@ function resultLine(results) {
   for (const r of [...results].sort((a, b) => rank(a) - rank(b))) {
     const p = place(r);
     if (!groups.has(p)) groups.set(p, []);
-    groups.get(p).push(named(r));
+    groups.get(p).push(inLine(r));
   }
   return [...groups].map(([p, names]) => `${p}. ${names.join(", ")}`).join(" · ");
 }
@@ -552,7 +565,8 @@ function gamesList(id, ledger, voided, known, onDone) {
       teamed ? h("input", { class: "team-input", list: `teams-${game.match}`, value: r.team ?? "", "aria-label": "team", placeholder: "team", autocomplete: "off" }) : null,
       scored
         ? h("input", { class: "place-input score-input", type: "number", step: "any", value: r.score ?? "", "aria-label": "score", required: true })
-        : h("input", { class: "place-input", type: "number", min: 1, step: 1, value: r.rank ?? "", "aria-label": "place", required: true }))));
+        : h("input", { class: "place-input", type: "number", min: 1, step: 1, value: r.rank ?? "", "aria-label": "place", required: true }),
+      partial(r) ? h("span", { class: "share", title: "the share of the game played, kept as it was" }, `played ${share(r.weight)}`) : null)));
     const day = gameDay(game.time);
     const when = h("input", { type: "date", class: "edit-date", value: day, "aria-label": "date" });
     const check = h("div");
@@ -629,6 +643,7 @@ function gamesList(id, ledger, voided, known, onDone) {
   function render() {
     const games = [...ledger].reverse();
     const drawn = all ? games : games.slice(0, SHOWN);
+    const shares = drawn.some((g) => g.results.some(partial)) ? h("p", { class: "muted", id: "games-shares" }, SHARE_NOTE) : "";
     if (!games.length) { box.replaceChildren(h("p", { class: "muted" }, "No game yet."), voidedList()); return; }
     box.replaceChildren(h("div", { class: "scroll" }, h("table", { id: "games" },
       h("thead", {}, h("tr", {}, h("th", { class: "minor" }, "Game"), h("th", { class: "left" }, "Result"), h("th", { class: "when" }, "Date"), h("th", { class: "act" }, ""))),
@@ -655,6 +670,7 @@ function gamesList(id, ledger, voided, known, onDone) {
         } }, "Correct"), voidButton);
         return tr;
       })))),
+      shares,
       games.length > SHOWN && !all ? h("button", { type: "button", class: "secondary", id: "all-games", onclick: () => { all = true; render(); } },
         `Show all ${plural(games.length, "game")}`) : "", voidedList());
   }
@@ -1096,7 +1112,8 @@ async function player(id, name) {
       h("th", { class: "minor" }, "Expected"), h("th", { class: "minor" }, "Actual"), withK ? h("th", { class: "minor" }, "K") : null, h("th", {}, "Change"),
       h("th", {}, "After"), withSigma ? h("th", { class: "minor" }, "σ after") : null)),
     h("tbody", {}, [...items].reverse().map(({ game: g, season, before }) => g ? h("tr", {},
-      h("td", {}, g.match), whenCell(g.time, "left minor"), h("td", {}, `${g.place} of ${g.entries}`),
+      h("td", {}, g.match), whenCell(g.time, "left minor"), h("td", {}, `${g.place} of ${g.entries}`,
+        partial(g) ? h("span", { class: "share" }, ` played ${share(g.weight)}`) : null),
       withFactors ? h("td", { class: "left factors minor" }, (g.factors || []).map((f) => `${f.kind}=${f.value} (${signed(f.before)})`).join(", ")) : null,
       h("td", { class: "minor" }, fmt(g.before)), h("td", { class: "minor" }, score(g.expected)), h("td", { class: "minor" }, score(g.actual)),
       withK ? h("td", { class: "minor" }, g.k === null ? "—" : fmt(g.k, 1)) : null, deltaCell(g.delta), h("td", {}, fmt(g.after)),
@@ -1113,7 +1130,8 @@ async function player(id, name) {
     h("section", {}, h("h1", {}, name), summary, chart(items),
       resets.length ? h("p", { class: "muted", id: "chart-resets" }, "Dashed lines: a new season began and the ratings were reset — ",
         resets.map((it) => resetLine(it.season, it.before)).join("; "), ".") : null),
-    h("section", {}, h("h2", {}, "Games"), h("p", { class: "muted", id: "history-how" }, howItMoves(withK, l.performances, withFactors)),
+    h("section", {}, h("h2", {}, "Games"), h("p", { class: "muted", id: "history-how" }, howItMoves(withK, l.performances, withFactors),
+      !withK && games.some(partial) ? ` ${SHARE_NOTE}` : ""),
       h("div", { class: "scroll" }, table)));
   app.firstChild.after(rivalsSection(id, name, everyone.map((r) => r.player).sort((a, b) => a.localeCompare(b))));
 }
@@ -1126,6 +1144,9 @@ function howItMoves(withK, performances, withFactors) {
     " predicted; actual: the performance the place shows, both on the rating scale. The rating moves towards the actual performance, the more the less sure the system is (σ): a result better than expected raises it." + factors;
   return "Expected: the score the ratings predicted, from 0 (behind everyone) to 1 (ahead of everyone); actual: the score the place gave. The rating moves by how far the result beat or missed the expectation, the more the wider its σ." + factors;
 }
+
+// What "played ½" means, where a list shows it.
+const SHARE_NOTE = "“Played ½”: the player played that share of the game, which counts for their rating as that share of a game.";
 
 // ---------- head-to-head on the player's page ----------
 const pct = (x) => `${fmt(100 * x)}%`;
