@@ -56,6 +56,9 @@ test("a season started from the page keeps the last board and rates the next gam
   await page.click("#start-season");
   await page.locator("#season-result .message.ok").waitFor();
   await page.locator("#empty-board").waitFor();
+  // The board is the new season's, empty while the league counts its 2 games.
+  assert.equal(await page.textContent("#empty-board"), "No game yet this season.");
+  assert.match(await page.textContent("main section p.muted"), / · 2 games · /);
   await page.waitForFunction(() => document.querySelector("#current-season strong")?.textContent === "Spring");
   await page.locator('details.season[data-season="1"]').waitFor();
 
@@ -202,4 +205,30 @@ test("a new season's page knows every player of the league", async () => {
   await page.goto(`${base}/leagues/${l.id}/players/Bob`);
   await page.locator("#versus-opponent").waitFor();
   assert.deepEqual(await page.$$eval("#versus-opponent option", (os) => os.map((o) => o.value)), ["", "Alice", "Carol"]);
+});
+
+// After a new season, the factors' table keeps each factor's rating but has no matches of
+// the season to count for a factor not yet played in it: a dash, not 0 and 0.0.
+test("a new season's factors' table gives no figures for a factor not yet played in it", async () => {
+  const l = await call("/api/leagues", { name: "Season seats E2E", system: "sme" });
+  const game = (id, order) => call(`/api/leagues/${l.id}/matches`, { id,
+    results: order.map((player, i) => ({ player, rank: i + 1, factors: { seat: String(i + 1) } })) }, l.admin_token);
+  await game("g1", ["ann", "bo", "cy"]);
+  await page.goto(`${base}/leagues/${l.id}`);
+  await page.locator("#factors tbody tr").nth(2).waitFor();
+  assert.equal(await page.locator("#empty-board").count(), 0);
+  const cells = () => page.$$eval("#factors tbody tr", (trs) => trs.map((tr) => [tr.dataset.factor, ...[...tr.children].slice(3).map((td) => td.textContent)]));
+  assert.deepEqual((await cells()).map((r) => r[1]), ["1", "1", "1"]);
+  await call(`/api/leagues/${l.id}/seasons`, { name: "Spring", reset: { kind: "none" } }, l.admin_token);
+  await game("g2", ["bo", "ann"]);
+  await page.reload();
+  await page.locator("#factors tbody tr").nth(2).waitFor();
+  const api = await call(`/api/leagues/${l.id}/factors`);
+  const shown = await cells();
+  for (const f of api) {
+    const row = shown.find((r) => r[0] === `${f.kind}=${f.value}`);
+    assert.deepEqual(row.slice(1), f.matches ? [String(f.matches), f.win_pct.toFixed(1), f.expected_win_pct.toFixed(1)] : ["—", "—", "—"], row[0]);
+  }
+  assert.deepEqual(shown.find((r) => r[0] === "seat=3").slice(1), ["—", "—", "—"], "seat 3 not played in Spring");
+  assert.match(await page.textContent("#factors-section"), /Matches and win percentages count this season's games \(— for a factor not yet played in it\)\./);
 });

@@ -271,7 +271,10 @@ function factorTable(rows, hasSigma) {
     h("tbody", {}, rows.map((f) => h("tr", { "data-factor": `${f.kind}=${f.value}` },
       h("td", { class: "left" }, f.kind), h("td", {}, f.value), h("td", { title: String(f.rating) }, fmt(f.rating, 1)),
       hasSigma ? h("td", { class: "sigma", title: String(f.sigma) }, fmt(f.sigma, 1)) : null,
-      h("td", {}, f.matches), h("td", {}, fmt(f.win_pct)), h("td", { class: "minor" }, fmt(f.expected_win_pct))))));
+      // A factor not played in the current season has no matches in it to count: no
+      // figures rather than zeros.
+      h("td", {}, f.matches || "—"), h("td", {}, f.matches ? fmt(f.win_pct) : "—"),
+      h("td", { class: "minor" }, f.matches ? fmt(f.expected_win_pct) : "—")))));
 }
 
 // The rating changes of a game just entered or corrected (and its factors' changes
@@ -720,10 +723,15 @@ async function league(id) {
     setCrumbs(h("a", { href: `/leagues/${id}` }, l.name));
     title.textContent = l.name;
     info.textContent = `${l.system} · ${plural(l.players, "player")} · ${plural(l.matches, "game")} · click a column to sort`;
-    board.replaceChildren(rows.length ? leaderboardTable(id, rows, l.has_sigma, provisionalGames(l)) : h("p", { class: "muted", id: "empty-board" }, "No game yet."));
+    // The board is the current season's: after a new season starts it is empty while the
+    // league's count still holds every game.
+    const later = seasons.length > 1;
+    board.replaceChildren(rows.length ? leaderboardTable(id, rows, l.has_sigma, provisionalGames(l))
+      : h("p", { class: "muted", id: "empty-board" }, later ? "No game yet this season." : "No game yet."));
     factors.hidden = table.length === 0;
     factors.replaceChildren(h("h2", {}, "Factors"),
-      h("p", { class: "muted" }, "What a seat, a car or a faction adds to the rating of the player who has it, learned from the results like a player's rating."),
+      h("p", { class: "muted" }, "What a seat, a car or a faction adds to the rating of the player who has it, learned from the results like a player's rating.",
+        later ? " Matches and win percentages count this season's games (— for a factor not yet played in it)." : ""),
       h("div", { class: "scroll" }, factorTable(table, l.has_sigma)));
     learned.replaceChildren(...(l.learned.length ? [
       h("p", {}, `Learned by ${l.system} from the ${plural(l.matches, "game")}, not set:`),
