@@ -174,11 +174,18 @@ test("the default system's player page reads performances, σ and the entry's se
 
 test("settings change the system and recompute", async () => {
   await page.goto(`${base}/leagues/${league}`);
-  // elo cannot rate the three-player game: refused, nothing changes.
+  // elo cannot rate the three-player game: refused, nothing changes, and the page says so
+  // (the server's reason under it).
   await page.selectOption("#settings-system", "elo");
   await page.fill("#settings-token", token);
   await page.click("#settings-form button[type=submit]");
-  await page.locator("#settings-form .message.err").getByText("cannot be rated").waitFor();
+  const refused = page.locator("#settings-form .message.err");
+  await refused.waitFor();
+  assert.equal(await refused.evaluate((m) => m.firstChild.textContent), "Nothing was changed: elo rates games of exactly 2 players or teams, " +
+    "and the game “#1” has 3. The league keeps sme and its ratings; choose a system that can rate every game of the league.");
+  assert.equal(await refused.locator(".detail").textContent(),
+    "The server's reason: match \"#1\" cannot be rated: system elo rates matches of exactly 2 entries, this one has 3");
+  assert.equal((await (await fetch(`${base}/api/leagues/${league}`)).json()).system, "sme");
   // mes with K = 20: recomputed, and every player is still provisional.
   await page.selectOption("#settings-system", "mes");
   await page.fill("#param-k", "20");

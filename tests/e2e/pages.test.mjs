@@ -99,7 +99,8 @@ test("a game entered with a date, in a league whose first game had none", async 
   await fillGame([["ann", 1], ["bo", 2]], l.admin_token);
   await page.click("#submit-game");
   await page.locator("#game-result .message.err").waitFor();
-  assert.match(await page.textContent("#game-result"), /give it a date/);
+  assert.equal(await page.textContent("#game-result"),
+    "Give the game a date: this league's games are dated, and once a league has a dated game every later one needs a date.");
   assert.equal((await ledger(l)).length, 2);
 });
 
@@ -374,5 +375,50 @@ test("no request of a page fails: an icon is given, none is asked for", async ()
   } finally {
     page.off("response", onResponse);
     page.off("console", onError);
+  }
+});
+
+test("an unknown player's page says so and leads back to the league", async () => {
+  const l = await createLeague("Nobody E2E", "sme");
+  await page.goto(`${base}/leagues/${l.id}/players/Nobody`);
+  await page.locator("#way-back a").waitFor();
+  assert.equal(await page.textContent("main .message.err"), "This league has no player named “Nobody”.");
+  assert.equal(await page.getAttribute("#way-back a", "href"), `/leagues/${l.id}`);
+  await page.goto(`${base}/leagues/999999`);
+  await page.locator("#way-back a").waitFor();
+  assert.equal(await page.textContent("main .message.err"), "There is no such league: the address may be mistyped, or the league is on another server.");
+  assert.equal(await page.getAttribute("#way-back a", "href"), "/");
+});
+
+test("the API's refusals reach a person in plain words, without the match's and the field's names", async () => {
+  const l = await createLeague("Words E2E", "sme");
+  await post(l, { id: "t1", results: [{ player: "Ann", team: "Team 1", rank: 1 }, { player: "Tom", team: "Team 1", rank: 1 }, { player: "Bo", team: "Team 1", rank: 1 },
+    { player: "Cy", team: "Team 1", rank: 1 }, { player: "Dee", team: "Team 2", rank: 2 }] });
+  // What the server answers to refusals the pages check before sending (a page open in
+  // another tab, a client of the API), each worded by the page.
+  const refusal = async (method, path, body) => {
+    const res = await fetch(`${base}/api/leagues/${l.id}${path}`, { method, body: body && JSON.stringify(body),
+      headers: { "content-type": "application/json", authorization: `Bearer ${l.admin_token}` } });
+    assert.ok(res.status >= 400, `${path}: ${res.status}`);
+    return [res.status, (await res.json()).error];
+  };
+  const cases = [
+    [await refusal("POST", "/matches", { results: [] }), "Enter at least two players."],
+    [await refusal("POST", "/matches", { results: [{ player: "Priya", rank: 1 }, { player: "Priya", rank: 2 }] }), "Priya is entered twice."],
+    [await refusal("PUT", "/matches/t1", { results: [{ player: "Ann", rank: 1 }] }), "Enter at least two players."],
+    [await refusal("PUT", "/matches/t1", { results: [{ player: "Ann", team: "Team 1", rank: 2 }, { player: "Tom", team: "Team 1", rank: 1 },
+      { player: "Bo", team: "Team 1", rank: 1 }, { player: "Cy", team: "Team 1", rank: 1 }, { player: "Dee", team: "Team 2", rank: 2 }] }),
+    "The players of a team share one place: in Team 1, Ann has place 2, but the team's 3 other players have place 1. Give them one place, or move a player to another team."],
+    [await refusal("PUT", "/matches/t1", { results: [{ player: "Ann", team: "Team 1", rank: 1 }, { player: "Tom", team: "Team 1", rank: 2 }, { player: "Dee", team: "Team 2", rank: 2 }] }),
+      "The players of Team 1 were given different places (place 1: Ann; place 2: Tom): the players of a team share one place. Give them one place, or move a player to another team."],
+    [await refusal("PUT", "/matches/t1", { results: [{ player: "Ann", rank: 1 }, { player: "Nobody", rank: 2 }] }),
+      "Nobody has never played in this league: check the name, or confirm that they are a new player."],
+    [await refusal("POST", "/seasons", { name: "season 1", reset: { kind: "hard" } }), "This league has a season named “Season 1” already: give the new season another name."],
+    [await refusal("PATCH", "", { system: "sme", config: { k: "abc" } }), "Nothing was changed: k cannot be “abc”; it takes a finite number in (0, 1e9]."],
+  ];
+  await page.goto(`${base}/leagues/${l.id}`);
+  await page.locator("#games").waitFor();
+  for (const [[status, raw], said] of cases) {
+    assert.equal(await page.evaluate(([s, m]) => plain(new ApiError(s, m)), [status, raw]), said, raw);
   }
 });

@@ -53,6 +53,12 @@ test("a season started from the page keeps the last board and rates the next gam
   assert.match(await page.textContent("#season-result"), /admin token is missing or wrong/);
   assert.equal((await call(`/api/leagues/${l.id}/seasons`)).length, 1);
   await page.fill("#season-token", l.admin_token);
+  // A name the league has (in other letters' case) is refused in plain words.
+  await page.fill("#season-name", "season 1");
+  await page.click("#start-season");
+  await page.locator("#season-result .message.err").getByText("This league has a season named").waitFor();
+  assert.equal(await page.textContent("#season-result"), "This league has a season named “Season 1” already: give the new season another name.");
+  await page.fill("#season-name", "Spring");
   await page.click("#start-season");
   await page.locator("#season-result .message.ok").waitFor();
   await page.locator("#empty-board").waitFor();

@@ -41,7 +41,7 @@ test("a team game's correction shows and edits each player's team", async () => 
   await edit.locator("button.save-correction").click();
   await page.locator("#games-result .message.err").waitFor();
   assert.equal(await page.textContent("#games-result"),
-    "invalid match: match \"t1\", field `results`: team \"Team 1\": player \"Ann\" finished rank 2, but the team's 3 other players finished rank 1");
+    "The players of a team share one place: in Team 1, Ann has place 2, but the team's 3 other players have place 1. Give them one place, or move a player to another team.");
   assert.equal((await ledger(l))[0].results.filter((r) => r.team === "Team 1").length, 4, "nothing was changed");
 
   // Ann moved to Team 2 with its place: rated so.

@@ -37,17 +37,122 @@ async function api(path, options) {
   return data;
 }
 
-// An error as the pages say it: the API's messages are written for programs ("…:
-// Authorization: Bearer <token>"); a person is told what to do on the page.
-function plain(e, server) {
+// A quoted name as the API's messages give it ("Priya", with JSON's escapes) → Priya.
+const unquote = (q) => { try { return JSON.parse(q); } catch (_) { return q.replace(/^"|"$/g, ""); } };
+// "Bo" and "Eve" → Bo and Eve.
+const unquoteAll = (text) => text.replace(/"((?:[^"\\]|\\.)*)"/g, (q) => unquote(q));
+
+// Why the league's system cannot rate a game, as a person reads it: "elo rates games of
+// exactly 2 players or teams, and the game “Azul” has 3". `key`: null for the game
+// being entered.
+function unratable(key, reason) {
+  const game = key === null ? "this game" : `the game “${key}”`;
+  let x;
+  if ((x = reason.match(/^system (\S+) rates matches of exactly (\d+) entries, this one has (\d+)/))) {
+    return `${x[1]} rates games of exactly ${x[2]} players or teams, and ${game} has ${x[3]}`;
+  }
+  if ((x = reason.match(/^system (\S+) does not rate factors/))) {
+    return `${x[1]} does not rate factors (a seat, a car, a faction), and ${game} has some`;
+  }
+  return `this league's system cannot rate ${game}`;
+}
+
+// Names in a sentence: "Ann", "Ann and Bo", "Ann, Bo and Cy".
+const listed = (names) => (names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`);
+
+// A team whose players were given different places (or scores), as the pages say it.
+// `groups`: each place given, with the players given it as a text ("Bo and Eve") and how
+// many they are, in the order first given. The players at odds with the place most of
+// the team have are named; when no place has more players than every other, each is.
+function teamSplit(team, what, groups) {
+  const fix = `Give them one ${what}, or move a player to another team.`;
+  const sizes = groups.map(([, , n]) => n);
+  const top = Math.max(...sizes);
+  const usual = sizes.filter((n) => n === top).length === 1 ? sizes.indexOf(top) : -1;
+  if (usual < 0) {
+    return `The players of ${team} were given different ${what}s (${groups.map(([v, who]) => `${what} ${v}: ${who}`).join("; ")}): ` +
+      `the players of a team share one ${what}. ${fix}`;
+  }
+  const odd = groups.filter((_, k) => k !== usual).map(([v, who, n]) => `${who} ${n === 1 ? "has" : "have"} ${what} ${v}`);
+  const n = groups[usual][2];
+  return `The players of a team share one ${what}: in ${team}, ${odd.join(" and ")}, but the team's ` +
+    `${n === 1 ? "other player has" : `${n} other players have`} ${what} ${groups[usual][0]}. ${fix}`;
+}
+
+// A list of quoted names as the API's messages give it: `"Bo" and "Eve"`, `"A", "B" and
+// 3 more`: the names as a text, and how many they are.
+function quotedNames(text) {
+  const more = text.match(/ and (\d+) more$/);
+  const n = (text.match(/"(?:[^"\\]|\\.)*"/g) || []).length + (more ? Number(more[1]) : 0);
+  return [unquoteAll(text), n];
+}
+
+// An error as the pages say it. The API's messages are written for programs (they name
+// the match and the field at fault: "invalid match: the match, field `results`: …";
+// "…: Authorization: Bearer <token>"): a person is told what is wrong and what to do on
+// the page. `about` says what was being done: {server: true} creating a league;
+// {system, was} switching a league's system; {done} what did not happen ("The game was
+// not recorded"). Either a text, or {text, detail} with the server's own reason as the
+// detail.
+function plain(e, about = {}) {
   if (e.status === 401 || e.status === 403) {
-    return server
+    return about.server
       ? "This server asks for its admin token before it creates a league: enter it in “Server admin token”."
       : "The league's admin token is missing or wrong. It was shown once, when the league was created: ask whoever created the league for it and paste it into “League admin token”.";
   }
   if (e.status === 429) return "Too many leagues were created here in the last hour: try again later.";
   if (e.status >= 500) return `The server failed (${e.message}); try again in a moment.`;
-  return e.message;
+  const raw = e.message || "";
+  // A match's errors without the match's and the field's names.
+  const m = raw.replace(/^invalid match: (?:the match|match (?:"(?:[^"\\]|\\.)*"|\d+ of the array))(?:, field `[^`]*`)?: /, "");
+  let x;
+  if (/^a match needs at least 2 entries/.test(m)) return "Enter at least two players.";
+  if ((x = m.match(/^player ("(?:[^"\\]|\\.)*") appears more than once in the match/))) return `${unquote(x[1])} is entered twice.`;
+  // A team's players given different places: "team "Team 1": player "Ann" finished rank 2,
+  // but the team's 3 other players finished rank 1", or "…: its players' finishes
+  // disagree (rank 1: "Sam"; rank 2: "Tom"); …".
+  if ((x = m.match(/^team ("(?:[^"\\]|\\.)*"): (.*), but the team's (?:other player|(\d+) other players) finished (rank|score) (\S+)$/))) {
+    const groups = [...x[2].matchAll(/players? (.*?) finished (?:rank|score) (\S+)(?: and |$)/g)].map((g) => [g[2], ...quotedNames(g[1])]);
+    groups.push([x[5], "", Number(x[3] ?? 1)]);
+    // The usual place last, as many as the server counted: the most of the team.
+    return teamSplit(unquote(x[1]), x[4] === "rank" ? "place" : "score", groups);
+  }
+  if ((x = m.match(/^team ("(?:[^"\\]|\\.)*"): its players' finishes disagree \((.*)\)/))) {
+    const groups = x[2].split("; ").map((g) => g.match(/^(rank|score) (\S+): (.*)$/)).filter(Boolean);
+    return teamSplit(unquote(x[1]), groups[0]?.[1] === "score" ? "score" : "place", groups.map((g) => [g[2], ...quotedNames(g[3])]));
+  }
+  if ((x = m.match(/^player ("(?:[^"\\]|\\.)*") has never played in this league/))) {
+    return `${unquote(x[1])} has never played in this league: check the name, or confirm that they are a new player.`;
+  }
+  if ((x = m.match(/^player id ("(?:[^"\\]|\\.)*"…?(?: \(\d+ bytes\))?) is not valid, expected 1 to (\d+) bytes/))) {
+    return `“${unquote(x[1])}” cannot be a player's name: a name is at most ${x[2]} bytes long (an accented letter takes two), without control characters.`;
+  }
+  if (/has no date, but the league already has dated matches/.test(m)) {
+    return "Give the game a date: this league's games are dated, and once a league has a dated game every later one needs a date.";
+  }
+  if (/is dated, but the correction has no date/.test(m)) return "Give the game a date: it was dated, and a dated game keeps a date.";
+  if ((x = m.match(/^(?:match ("(?:[^"\\]|\\.)*")|the match) cannot be rated: ([\s\S]*)$/))) {
+    const why = unratable(x[1] === undefined ? null : unquote(x[1]), x[2]);
+    const text = about.system
+      ? `Nothing was changed: ${why}. The league keeps ${about.was} and its ratings; choose a system that can rate every game of the league.`
+      : `${about.done || "Nothing was changed"}: ${why}.`;
+    return { text, detail: `The server's reason: ${raw}` };
+  }
+  if ((x = raw.match(/^parameter (\S+): ("(?:[^"\\]|\\.)*") is not valid, expected (.*)$/))) {
+    return `Nothing was changed: ${x[1]} cannot be “${unquote(x[2])}”; it takes ${x[3]}.`;
+  }
+  if ((x = raw.match(/^invalid season: name: league \d+ has a season named ("(?:[^"\\]|\\.)*") already/))) {
+    return `This league has a season named “${unquote(x[1])}” already: give the new season another name.`;
+  }
+  if ((x = raw.match(/^invalid (season|league): name .* is not valid, expected 1 to (\d+) characters/))) {
+    return `A ${x[1]}'s name has 1 to ${x[2]} characters, without control characters.`;
+  }
+  if ((x = raw.match(/^league \d+ has no player ("(?:[^"\\]|\\.)*")$/))) return `This league has no player named “${unquote(x[1])}”.`;
+  if ((x = raw.match(/^league \d+ has no match ("(?:[^"\\]|\\.)*")$/))) {
+    return `The game “${unquote(x[1])}” is not in this league any more: reload the page to see its games as they are.`;
+  }
+  if (/^no league \d+$/.test(raw)) return "There is no such league: the address may be mistyped, or the league is on another server.";
+  return m;
 }
 
 const tokenKey = (id) => `podium-token-${id}`;
@@ -101,7 +206,10 @@ function lookalikes(name, known) {
 const fmt = (x, d = 1) => (typeof x === "number" ? x.toFixed(d) : x ?? "");
 const signed = (x, d = 1) => (x > 0 ? "+" : "") + x.toFixed(d);
 const deltaCell = (x) => h("td", { class: x > 0 ? "up" : x < 0 ? "down" : "" }, signed(x));
-const message = (ok, text) => h("div", { class: `message ${ok ? "ok" : "err"}`, role: "status" }, text);
+// A message: a text, or what plain() words with a detail ({text, detail}), which goes
+// under it, smaller.
+const message = (ok, text) => h("div", { class: `message ${ok ? "ok" : "err"}`, role: "status" },
+  typeof text === "object" && text !== null && !(text instanceof Node) ? [text.text, h("span", { class: "detail" }, text.detail)] : text);
 const playerHref = (id, p) => `/leagues/${id}/players/${encodeURIComponent(p)}`;
 
 function setCrumbs(...parts) {
@@ -177,7 +285,7 @@ async function home() {
         h("p", { class: "token", id: "new-token" }, r.admin_token), h("p", {}, h("a", { href: `/leagues/${r.id}` }, "Open the league →")));
       name.value = "";
       listBox.replaceChildren(leagueList(await api("/api/leagues")));
-    } catch (e) { out.replaceChildren(message(false, plain(e, true))); }
+    } catch (e) { out.replaceChildren(message(false, plain(e, { server: true }))); }
   });
   app.replaceChildren(list, h("section", {}, h("h2", {}, "New league"), form));
 }
@@ -401,7 +509,7 @@ function gameForm(id, known, kinds, onDone) {
       rows.querySelectorAll(".player-input, .factor-input").forEach((i) => { i.value = ""; });
       await onDone();
       suggest();
-    } catch (e) { out.replaceChildren(message(false, plain(e))); }
+    } catch (e) { out.replaceChildren(message(false, plain(e, { done: "The game was not recorded" }))); }
   }
   // A value the browser refuses (a place of 0) stops the submission before it is sent:
   // what an earlier one answered no longer stands.
@@ -457,7 +565,7 @@ async function settingsForm(id, current, onDone) {
       out.replaceChildren(message(true, `Now rated by ${r.system}; ${plural(r.matches, "game")} rated again.`));
       await onDone();
       showParams();
-    } catch (e) { out.replaceChildren(message(false, plain(e))); }
+    } catch (e) { out.replaceChildren(message(false, plain(e, { system: system.value, was: current().system }))); }
   });
   return form;
 }
@@ -624,7 +732,7 @@ function gamesList(id, ledger, voided, known, onDone) {
       setToken(id, tokenFor(id));
       out.replaceChildren(message(true, `Game ${key} restored; the league was rated again with it.`));
       await onDone();
-    } catch (e) { out.replaceChildren(message(false, plain(e))); }
+    } catch (e) { out.replaceChildren(message(false, plain(e, { done: "The game was not restored" }))); }
   }
   const restoreButton = (key, label = "Restore") =>
     h("button", { type: "button", class: "secondary restore", onclick: () => restore(key) }, label);
@@ -684,7 +792,11 @@ function gamesList(id, ledger, voided, known, onDone) {
 // The ledger as the API exports it (JSON Lines), each game with its results.
 async function ledgerOf(id) {
   const res = await fetch(`/api/leagues/${id}/matches`);
-  if (!res.ok) throw new ApiError(res.status, `${res.status} ${res.statusText}`);
+  if (!res.ok) {
+    let text = `${res.status} ${res.statusText}`;
+    try { text = JSON.parse(await res.text()).error || text; } catch (_) { /* not JSON: the status */ }
+    throw new ApiError(res.status, text);
+  }
   return (await res.text()).split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
 }
 
@@ -931,7 +1043,7 @@ function tonightSection(id, known, onDone) {
         recorded.replaceChildren(message(true, `Game ${r.match} recorded. Rating changes:`), ...changeTables(r));
         await onDone();
         draw();
-      } catch (e) { said.replaceChildren(message(false, plain(e))); }
+      } catch (e) { said.replaceChildren(message(false, plain(e, { done: "The game was not recorded" }))); }
     });
     button.closest(".split").append(form);
   }
@@ -1233,9 +1345,14 @@ async function route() {
     if (path === "/" || path === "") await home();
     else if ((m = path.match(/^\/leagues\/(\d+)\/?$/))) await league(m[1]);
     else if ((m = path.match(/^\/leagues\/(\d+)\/players\/(.+)$/))) await player(m[1], decodeURIComponent(m[2]));
-    else app.replaceChildren(message(false, "No such page."));
+    else app.replaceChildren(message(false, "No such page."), h("p", {}, h("a", { href: "/" }, "← All leagues")));
   } catch (e) {
-    app.replaceChildren(message(false, e.message));
+    // A league or a player that is not there (a mistyped address, an old link): said in
+    // plain words, with the way back.
+    const inLeague = path.match(/^\/leagues\/(\d+)\/players\//);
+    const back = inLeague && !/^no league/.test(e.message)
+      ? h("a", { href: `/leagues/${inLeague[1]}` }, "← Back to the league") : h("a", { href: "/" }, "← All leagues");
+    app.replaceChildren(message(false, e instanceof ApiError ? plain(e) : e.message), h("p", { id: "way-back" }, back));
   }
 }
 
@@ -1309,6 +1426,7 @@ function seasonsSection(id, onStarted) {
     ev.preventDefault();
     const reset = { kind: kind.value };
     if (kind.value === "soft") { reset.pull = Number(pull.value); reset.widen = Number(widen.value); }
+    out.replaceChildren();
     try {
       const s = await api(`/api/leagues/${id}/seasons`, { method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${token.value.trim()}` },
