@@ -285,7 +285,7 @@ test("a game entered with a seat and a faction rates both kinds", async () => {
   // One kind in two columns is refused before anything is sent.
   await page.click("#submit-game");
   await page.locator("#game-result .message").waitFor();
-  assert.match(await page.textContent("#game-result"), /"seat" is given twice/);
+  assert.equal(await page.textContent("#game-result"), "The factor kind “seat” is given twice: give each kind once.");
   assert.equal((await (await fetch(`${base}/api/leagues/${gl.id}/matches`)).text()).trim(), "");
   await page.fill("#factor-kind-2", "faction");
   await page.click("#submit-game");

@@ -142,12 +142,18 @@ test("a two-player game goes in from the three lines the form starts with; an ol
   const rows = page.locator("#game-rows .game-row");
   await rows.first().waitFor();
   assert.equal(await rows.count(), 3);
-  // The same player twice: the server's refusal is shown.
-  await rows.nth(0).locator(".player-input").fill("ann");
-  await rows.nth(1).locator(".player-input").fill("ann");
+  // Nothing entered, or one player: said before anything is sent.
   await page.fill("#token", l.admin_token);
   await page.click("#submit-game");
-  await page.locator("#game-result .message.err").waitFor();
+  assert.equal(await page.textContent("#game-result"), "Enter at least two players.");
+  await rows.nth(0).locator(".player-input").fill("ann");
+  await page.click("#submit-game");
+  assert.equal(await page.textContent("#game-result"), "Enter at least two players.");
+  // The same player twice: named.
+  await rows.nth(1).locator(".player-input").fill("ann");
+  await page.click("#submit-game");
+  assert.equal(await page.textContent("#game-result"), "ann is entered twice.");
+  assert.equal((await ledger(l)).length, 0, "nothing was sent");
   // A place the browser refuses (0) stops the next try before it is sent: the old
   // message goes.
   await rows.nth(1).locator(".player-input").fill("bo");

@@ -175,6 +175,9 @@ const today = () => {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
 };
 
+// The first name given twice among `names` (spaces around them left out), or undefined.
+const twice = (names) => names.find((n, i) => n && names.indexOf(n) !== i);
+
 // Edit distance between two names (insertions, deletions, substitutions), stopping
 // early once it exceeds `max`.
 function distance(a, b, max = 2) {
@@ -517,16 +520,27 @@ function gameForm(id, known, kinds, onDone) {
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     out.replaceChildren();
+    check.replaceChildren();
+    // What the league would refuse, said before anything is sent.
+    const names = [...rows.querySelectorAll(".player-input")].map((i) => i.value.trim());
+    if (names.filter(Boolean).length < 2) {
+      out.replaceChildren(message(false, "Enter at least two players."));
+      return;
+    }
+    const again = twice(names);
+    if (again) {
+      out.replaceChildren(message(false, `${again} is entered twice.`));
+      return;
+    }
     const placeless = [...rows.querySelectorAll(".game-row")].find((r) =>
       r.querySelector(".player-input").value.trim() && !r.querySelector(".place-input").value.trim());
     if (placeless) {
       out.replaceChildren(message(false, `Give ${placeless.querySelector(".player-input").value.trim()} a place: 1 for the winner, the same place for a tie.`));
       return;
     }
-    const named = [...kindInputs.children].map((_, i) => kindOf(i));
-    const twice = named.find((k, i) => k && named.indexOf(k) !== i);
-    if (twice) {
-      out.replaceChildren(message(false, `The factor kind "${twice}" is given twice: give each kind once.`));
+    const kindTwice = twice([...kindInputs.children].map((_, i) => kindOf(i)));
+    if (kindTwice) {
+      out.replaceChildren(message(false, `The factor kind “${kindTwice}” is given twice: give each kind once.`));
       return;
     }
     if (nameCheck(check, [...rows.querySelectorAll(".player-input")], known(), send)) return;
