@@ -441,6 +441,71 @@ test("a game voided from the page is listed under the games and restored as it w
   assert.deepEqual(await get("/leaderboard"), before);
 });
 
+// Whether the element `selector` picks is all within the window.
+const inView = (selector) => page.$eval(selector, (el) => {
+  const r = el.getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight;
+});
+// The games listed on either side of the answer to a correction, void or restore.
+const beside = () => page.$eval("#games-result", (el) => [el.previousElementSibling?.dataset.match ?? null, el.nextElementSibling?.dataset.match ?? null]);
+
+test("at 390 px the answer to Correct, Void and Restore is beside the game, in view", async () => {
+  const l = await createLeague("Answers E2E", "sme");
+  const days = Array.from({ length: 30 }, (_, i) => String(i + 1).padStart(2, "0"));
+  for (const d of days) await post(l, { id: `d${d}`, time: `2025-01-${d}`, results: [{ player: "ann", rank: 1 }, { player: "bo", rank: 2 }] });
+  // A voided game older than the 20 the list shows at first.
+  assert.equal((await fetch(`${base}/api/leagues/${l.id}/matches/d03`, { method: "DELETE", headers: { authorization: `Bearer ${l.admin_token}` } })).status, 200);
+  await page.goto(`${base}/leagues/${l.id}`);
+  await page.locator('#games tr[data-match="d12"]').waitFor();
+  await page.fill("#token", l.admin_token);
+  const row = (key) => page.locator(`#games tr[data-match="${key}"]`);
+
+  // A correction far down the list: its answer under its row, on the screen.
+  await row("d12").locator("button.correct").click();
+  const edit = page.locator("#games tr.editing");
+  await edit.locator(".place-input").nth(0).fill("2");
+  await edit.locator(".place-input").nth(1).fill("1");
+  await edit.locator("button.save-correction").click();
+  await page.locator("#games-result .message.ok").waitFor();
+  assert.equal(await page.textContent("#games-result"), "Game d12 corrected; the league was rated again.");
+  assert.deepEqual(await beside(), ["d12", "d11"]);
+  assert.ok(await inView("#games-result"), "the answer is on the screen");
+
+  // A void: the answer, with its Undo, where the game was.
+  await row("d15").locator("button.void").click();
+  await row("d15").locator("button.void").click();
+  await page.locator("#games-result").getByText("Game d15 voided").waitFor();
+  assert.equal(await page.textContent("#games-result"), "Game d15 voided; the league was rated again without it. Undo");
+  assert.deepEqual(await beside(), ["d16", "d14"]);
+  assert.ok(await inView("#games-result"));
+  await page.click("#games-result button.restore");
+  await page.locator("#games-result").getByText("Game d15 restored").waitFor();
+  assert.deepEqual(await beside(), ["d15", "d14"]);
+  assert.ok(await inView("#games-result"));
+
+  // A void refused (a wrong token): said under the game, which stays.
+  await page.fill("#token", "pdm_wrong");
+  await row("d20").locator("button.void").click();
+  await row("d20").locator("button.void").click();
+  await page.locator("#games-result .message.err").waitFor();
+  assert.match(await page.textContent("#games-result"), /^The league's admin token is missing or wrong\./);
+  assert.deepEqual(await beside(), ["d20", "d19"]);
+  assert.ok(await inView("#games-result"));
+  await page.fill("#token", l.admin_token);
+
+  // An old game restored from the voided games: the list shows every game, the answer
+  // under the game back in its place.
+  await page.click("#voided-games summary");
+  const voidedRow = page.locator('#voided tr[data-match="d03"]');
+  await voidedRow.locator("button.restore").click();
+  await page.locator("#games-result").getByText("Game d03 restored").waitFor();
+  assert.deepEqual(await beside(), ["d03", "d02"]);
+  assert.ok(await inView("#games-result"));
+  assert.equal(await page.locator("#all-games").count(), 0, "every game shown");
+  // Nothing is wider than the screen.
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+});
+
 test("at 390 px the games list fits the screen with a correction open, its times short and local, as on a player's page", async () => {
   // New York: 5 hours behind UTC in winter, so local days and times differ from UTC ones.
   const ny = await launch("times", { width: 390, height: 844 }, { timezoneId: "America/New_York" });

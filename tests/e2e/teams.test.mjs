@@ -39,8 +39,8 @@ test("a team game's correction shows and edits each player's team", async () => 
   await lines.nth(1).locator(".place-input").fill("2");
   await page.fill("#token", l.admin_token);
   await edit.locator("button.save-correction").click();
-  await page.locator("#games-result .message.err").waitFor();
-  assert.equal(await page.textContent("#games-result"),
+  await edit.locator(".correct-said .message.err").waitFor();
+  assert.equal(await edit.locator(".correct-said").textContent(),
     "The players of a team share one place: in Team 1, Ann has place 2, but the team's 3 other players have place 1. Give them one place, or move a player to another team.");
   assert.equal((await ledger(l))[0].results.filter((r) => r.team === "Team 1").length, 4, "nothing was changed");
 

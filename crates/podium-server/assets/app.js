@@ -667,14 +667,53 @@ function movedTo(time, day) {
 
 // The league's games, newest first, each with "Correct" (an editor of its players and
 // places in place) and "Void" (asked twice); under them the voided games, folded, each
-// with "Restore".
+// with "Restore". What a correction, a void or a restore answers is said beside the game
+// it was done to, and scrolled into view: the list may be long, and a voided game leaves
+// its answer (with "Undo") where it was.
 function gamesList(id, ledger, voided, known, onDone) {
   const SHOWN = 20;
   let all = false;
   const box = h("div", { id: "games-list" });
-  const out = h("div", { id: "games-result" });
   const auth = () => ({ "content-type": "application/json", authorization: `Bearer ${tokenFor(id)}` });
   const path = (key) => `/api/leagues/${id}/matches/${encodeURIComponent(key)}`;
+  // The last answer: its message and where it goes (after the row of game `after`, else
+  // before that of `before`; or after the row of voided game `voided`), until the next
+  // correction, void or restore. `scroll`: brought into view when next drawn.
+  let note = null;
+  function tell(ok, content, at) {
+    note = { el: h("div", { class: `message ${ok ? "ok" : "err"}`, role: "status" }, content), at, scroll: true };
+  }
+  // Puts the answer in its place in the list as drawn.
+  function placeNote() {
+    box.querySelector("#games-result")?.remove();
+    if (!note) return;
+    const row = (table, key) => (key === undefined || key === null ? null
+      : [...box.querySelectorAll(`${table} tr[data-match]`)].find((tr) => tr.dataset.match === key));
+    const after = row("#games", note.at.after) || row("#voided", note.at.voided);
+    const before = after ? null : row("#games", note.at.before);
+    const ref = after || before;
+    let el;
+    if (ref) {
+      // As wide as the row's cells shown (a phone leaves the game's id out), as an
+      // open correction is.
+      const cells = [...ref.children].filter((td) => td.getClientRects().length).length || ref.children.length;
+      el = h("tr", { class: "note", id: "games-result" }, h("td", { colspan: cells }, note.el));
+      if (after) {
+        // Below the game's correction when one is open under it.
+        const next = after.nextElementSibling;
+        (next && next.classList.contains("editing") ? next : after).after(el);
+      } else before.before(el);
+    } else {
+      // The game is not in the list (the only game, voided): under it.
+      el = h("div", { id: "games-result" }, note.el);
+      const folded = box.querySelector("#voided-games");
+      if (folded) folded.before(el); else box.append(el);
+    }
+    if (note.scroll) {
+      note.scroll = false;
+      el.scrollIntoView({ block: "nearest" });
+    }
+  }
   function editor(tr, game) {
     // As wide as the row's cells shown (a phone leaves the game's id out), so that the
     // form spans the table and adds no column to it.
@@ -694,23 +733,29 @@ function gamesList(id, ledger, voided, known, onDone) {
       partial(r) ? h("span", { class: "share", title: "the share of the game played, kept as it was" }, `played ${share(r.weight)}`) : null)));
     const day = gameDay(game.time);
     const when = h("input", { type: "date", class: "edit-date", value: day, "aria-label": "date" });
-    const check = h("div");
-    const edit = h("tr", { class: "editing" }, h("td", { colspan: cells },
-      h("form", { class: "correct-form" }, h("label", {}, "Date"), when,
-        h("p", { class: "muted" }, scored ? "Each player's score (higher = better)." : "Each player's place (1 = winner; the same place for a tie).",
-          teamed ? ` Each player's team: the players of a team share its ${scored ? "score" : "place"}.` : ""),
-        teamed ? h("datalist", { id: `teams-${game.match}` }, [...new Set(game.results.map((r) => r.team).filter(Boolean))].map((t) => h("option", { value: t }))) : null,
-        lines, check,
-        h("div", { class: "row actions" }, h("button", { type: "submit", class: "save-correction" }, "Save correction"),
-          h("button", { type: "button", class: "secondary", onclick: () => edit.remove() }, "Cancel")))));
+    const check = h("div", { class: "correct-check" });
+    const said = h("div", { class: "correct-said" });
+    const form = h("form", { class: "correct-form" }, h("label", {}, "Date"), when,
+      h("p", { class: "muted" }, scored ? "Each player's score (higher = better)." : "Each player's place (1 = winner; the same place for a tie).",
+        teamed ? ` Each player's team: the players of a team share its ${scored ? "score" : "place"}.` : ""),
+      teamed ? h("datalist", { id: `teams-${game.match}` }, [...new Set(game.results.map((r) => r.team).filter(Boolean))].map((t) => h("option", { value: t }))) : null,
+      lines, check, said,
+      h("div", { class: "row actions" }, h("button", { type: "submit", class: "save-correction" }, "Save correction"),
+        h("button", { type: "button", class: "secondary", onclick: () => edit.remove() }, "Cancel")));
+    const edit = h("tr", { class: "editing" }, h("td", { colspan: cells }, form));
+    // Each line as edited.
+    const edited = () => [...lines.querySelectorAll(".game-row")].map((row) => ({
+      player: row.querySelector(".player-input").value.trim(),
+      team: row.querySelector(".team-input")?.value.trim() ?? "",
+      value: row.querySelector(".place-input").value.trim(),
+    }));
     async function save() {
-      const inputs = [...lines.querySelectorAll(".game-row")];
+      const now = edited();
       // The ledger's rows carry each factor as a field of its own ("car": "red"); the
       // API takes them as "factors". Teams are as edited; weights are kept as they were.
       const results = game.results.map((r, i) => {
-        const fixed = { player: inputs[i].querySelector(".player-input").value.trim(), [field]: Number(inputs[i].querySelector(".place-input").value) };
-        const team = inputs[i].querySelector(".team-input")?.value.trim();
-        if (team) fixed.team = team;
+        const fixed = { player: now[i].player, [field]: Number(now[i].value) };
+        if (now[i].team) fixed.team = now[i].team;
         const factors = {};
         for (const [k, v] of Object.entries(r)) {
           if (k === "weight") fixed[k] = v;
@@ -727,29 +772,35 @@ function gamesList(id, ledger, voided, known, onDone) {
       try {
         const r = await api(`${path(game.match)}${fresh ? "?allow_new_players=true" : ""}`, { method: "PUT", headers: auth(), body: JSON.stringify(body) });
         setToken(id, tokenFor(id));
-        out.replaceChildren(message(true, `Game ${r.match} corrected; the league was rated again.`));
+        tell(true, r.status === "unchanged" ? `Game ${r.match} already had these results and this date: nothing was changed.` : `Game ${r.match} corrected; the league was rated again.`,
+          { after: game.match });
         await onDone();
-      } catch (e) { out.replaceChildren(message(false, plain(e))); }
+      } catch (e) { said.replaceChildren(message(false, plain(e))); }
     }
-    edit.querySelector("form").addEventListener("submit", (ev) => {
+    form.addEventListener("submit", (ev) => {
       ev.preventDefault();
+      said.replaceChildren();
       if (nameCheck(check, [...lines.querySelectorAll(".player-input")], known(), save)) return;
       save();
     });
     tr.after(edit);
     edit.scrollIntoView({ block: "nearest" });
   }
-  // Puts a voided game back as it was: rated again, in its place among the games.
-  async function restore(key) {
+  // Puts a voided game back as it was: rated again, in its place among the games. `at`:
+  // where its failure is said (where the button pressed is).
+  async function restore(key, at) {
     try {
       await api(`${path(key)}/restore`, { method: "POST", headers: auth() });
       setToken(id, tokenFor(id));
-      out.replaceChildren(message(true, `Game ${key} restored; the league was rated again with it.`));
+      tell(true, `Game ${key} restored; the league was rated again with it.`, { after: key });
       await onDone();
-    } catch (e) { out.replaceChildren(message(false, plain(e, { done: "The game was not restored" }))); }
+    } catch (e) {
+      tell(false, plain(e, { done: "The game was not restored" }), at);
+      placeNote();
+    }
   }
-  const restoreButton = (key, label = "Restore") =>
-    h("button", { type: "button", class: "secondary restore", onclick: () => restore(key) }, label);
+  const restoreButton = (key, at, label = "Restore") =>
+    h("button", { type: "button", class: "secondary restore", onclick: () => restore(key, at) }, label);
   // The voided games, folded under the list (open once opened, through redraws).
   let voidedOpen = false;
   function voidedList() {
@@ -761,21 +812,27 @@ function gamesList(id, ledger, voided, known, onDone) {
         h("thead", {}, h("tr", {}, h("th", { class: "minor" }, "Game"), h("th", { class: "left" }, "Result"), h("th", { class: "when" }, "Date"), h("th", { class: "act" }, ""))),
         h("tbody", {}, voided.map((v) => h("tr", { "data-match": v.match },
           h("td", { class: "minor" }, v.match), h("td", { class: "left result" }, resultLine(v.result.results)), whenCell(v.result.time),
-          h("td", { class: "actions" }, restoreButton(v.match)))))));
+          h("td", { class: "actions" }, restoreButton(v.match, { voided: v.match })))))));
     details.addEventListener("toggle", () => { voidedOpen = details.open; });
     return details;
   }
   function render() {
     const games = [...ledger].reverse();
+    // A game just corrected or restored that falls beyond the first games shown (an old
+    // one): every game is shown, so that it is seen in its place with its answer.
+    const key = note?.scroll ? note.at.after : undefined;
+    if (!all && key !== undefined && games.findIndex((g) => g.match === key) >= SHOWN) all = true;
     const drawn = all ? games : games.slice(0, SHOWN);
     const shares = drawn.some((g) => g.results.some(partial)) ? h("p", { class: "muted", id: "games-shares" }, SHARE_NOTE) : "";
-    if (!games.length) { box.replaceChildren(h("p", { class: "muted" }, "No game yet."), voidedList()); return; }
+    if (!games.length) { box.replaceChildren(h("p", { class: "muted" }, "No game yet."), voidedList()); placeNote(); return; }
     box.replaceChildren(h("div", { class: "scroll" }, h("table", { id: "games" },
       h("thead", {}, h("tr", {}, h("th", { class: "minor" }, "Game"), h("th", { class: "left" }, "Result"), h("th", { class: "when" }, "Date"), h("th", { class: "act" }, ""))),
-      h("tbody", {}, drawn.map((g) => {
+      h("tbody", {}, drawn.map((g, i) => {
         const tr = h("tr", { "data-match": g.match },
           h("td", { class: "minor" }, g.match), h("td", { class: "left result" }, resultLine(g.results)), whenCell(g.time),
           h("td", { class: "actions" }));
+        // Where a voided game's answer goes: where its row was, between its neighbours.
+        const gone = { after: drawn[i - 1]?.match, before: drawn[i + 1]?.match };
         const voidButton = h("button", { type: "button", class: "remove void", onclick: async () => {
           if (!voidButton.classList.contains("armed")) {
             voidButton.classList.add("armed");
@@ -785,22 +842,29 @@ function gamesList(id, ledger, voided, known, onDone) {
           try {
             await api(path(g.match), { method: "DELETE", headers: auth() });
             setToken(id, tokenFor(id));
-            out.replaceChildren(h("div", { class: "message ok", role: "status" },
-              `Game ${g.match} voided; the league was rated again without it. `, restoreButton(g.match, "Undo")));
+            tell(true, [`Game ${g.match} voided; the league was rated again without it. `, restoreButton(g.match, gone, "Undo")], gone);
             await onDone();
-          } catch (e) { out.replaceChildren(message(false, plain(e))); }
+          } catch (e) {
+            tell(false, plain(e), { after: g.match });
+            placeNote();
+          }
         } }, "Void");
         tr.lastChild.append(h("button", { type: "button", class: "secondary correct", onclick: () => {
-          if (!tr.nextSibling?.classList.contains("editing")) editor(tr, g);
+          if (tr.nextSibling?.classList.contains("editing")) return;
+          // A new correction: the last answer no longer stands beside it.
+          note = null;
+          placeNote();
+          editor(tr, g);
         } }, "Correct"), voidButton);
         return tr;
       })))),
       shares,
       games.length > SHOWN && !all ? h("button", { type: "button", class: "secondary", id: "all-games", onclick: () => { all = true; render(); } },
         `Show all ${plural(games.length, "game")}`) : "", voidedList());
+    placeNote();
   }
   render();
-  return { box, out, update(next, nextVoided) { ledger = next; voided = nextVoided; render(); } };
+  return { box, update(next, nextVoided) { ledger = next; voided = nextVoided; render(); } };
 }
 
 // The ledger as the API exports it (JSON Lines), each game with its results.
@@ -877,7 +941,7 @@ async function league(id) {
   const game = h("section", {}, h("h2", {}, "Enter a game"), gameForm(id, () => players, kinds, refresh));
   const games = h("section", { id: "games-section" }, h("h2", {}, "Games"),
     h("p", { class: "muted" }, "Newest first. Correct a game's players, places or date, or void it: the league is rated again as if it had always been so. A voided game can be restored from the list under the games."),
-    list.out, list.box);
+    list.box);
   const settings = h("section", {}, h("h2", {}, "Settings"), learned, await settingsForm(id, () => current, refresh));
   app.replaceChildren(h("section", {}, title, info, board), factors, game, games, settings, data);
   game.before(tonightSection(id, () => players, refresh));
