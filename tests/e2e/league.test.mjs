@@ -449,7 +449,7 @@ const inView = (selector) => page.$eval(selector, (el) => {
 // The games listed on either side of the answer to a correction, void or restore.
 const beside = () => page.$eval("#games-result", (el) => [el.previousElementSibling?.dataset.match ?? null, el.nextElementSibling?.dataset.match ?? null]);
 
-test("at 390 px the answer to Correct, Void and Restore is beside the game, in view", async () => {
+test("at 390 px the answer to Correct, Void and Restore is beside the game, in view, and each button names its game", async () => {
   const l = await createLeague("Answers E2E", "sme");
   const days = Array.from({ length: 30 }, (_, i) => String(i + 1).padStart(2, "0"));
   for (const d of days) await post(l, { id: `d${d}`, time: `2025-01-${d}`, results: [{ player: "ann", rank: 1 }, { player: "bo", rank: 2 }] });
@@ -459,6 +459,8 @@ test("at 390 px the answer to Correct, Void and Restore is beside the game, in v
   await page.locator('#games tr[data-match="d12"]').waitFor();
   await page.fill("#token", l.admin_token);
   const row = (key) => page.locator(`#games tr[data-match="${key}"]`);
+  assert.equal(await row("d12").locator("button.correct").getAttribute("aria-label"), "Correct game d12");
+  assert.equal(await row("d12").locator("button.void").getAttribute("aria-label"), "Void game d12");
 
   // A correction far down the list: its answer under its row, on the screen.
   await row("d12").locator("button.correct").click();
@@ -473,12 +475,15 @@ test("at 390 px the answer to Correct, Void and Restore is beside the game, in v
 
   // A void: the answer, with its Undo, where the game was.
   await row("d15").locator("button.void").click();
+  assert.equal(await row("d15").locator("button.void").getAttribute("aria-label"), "Void game d15? Press again to void it");
   await row("d15").locator("button.void").click();
   await page.locator("#games-result").getByText("Game d15 voided").waitFor();
   assert.equal(await page.textContent("#games-result"), "Game d15 voided; the league was rated again without it. Undo");
   assert.deepEqual(await beside(), ["d16", "d14"]);
   assert.ok(await inView("#games-result"));
-  await page.click("#games-result button.restore");
+  const undo = page.locator("#games-result button.restore");
+  assert.equal(await undo.getAttribute("aria-label"), "Undo: restore game d15");
+  await undo.click();
   await page.locator("#games-result").getByText("Game d15 restored").waitFor();
   assert.deepEqual(await beside(), ["d15", "d14"]);
   assert.ok(await inView("#games-result"));
@@ -497,6 +502,7 @@ test("at 390 px the answer to Correct, Void and Restore is beside the game, in v
   // under the game back in its place.
   await page.click("#voided-games summary");
   const voidedRow = page.locator('#voided tr[data-match="d03"]');
+  assert.equal(await voidedRow.locator("button.restore").getAttribute("aria-label"), "Restore game d03");
   await voidedRow.locator("button.restore").click();
   await page.locator("#games-result").getByText("Game d03 restored").waitFor();
   assert.deepEqual(await beside(), ["d03", "d02"]);
@@ -504,6 +510,14 @@ test("at 390 px the answer to Correct, Void and Restore is beside the game, in v
   assert.equal(await page.locator("#all-games").count(), 0, "every game shown");
   // Nothing is wider than the screen.
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+
+  // The game form's ✕ buttons name their line, and follow when one goes.
+  const removes = () => page.$$eval("#game-rows button.remove", (bs) => bs.map((b) => b.getAttribute("aria-label")));
+  assert.deepEqual(await removes(), ["Remove row 1", "Remove row 2", "Remove row 3"]);
+  await page.locator("#game-rows button.remove").nth(1).click();
+  assert.deepEqual(await removes(), ["Remove row 1", "Remove row 2"]);
+  await page.click("#add-player");
+  assert.deepEqual(await removes(), ["Remove row 1", "Remove row 2", "Remove row 3"]);
 });
 
 test("at 390 px the games list fits the screen with a correction open, its times short and local, as on a player's page", async () => {

@@ -466,9 +466,14 @@ function gameForm(id, known, kinds, onDone) {
       h("input", { class: "player-input", list: "known-players", placeholder: "player", "aria-label": "player", autocomplete: "off" }),
       h("input", { class: "place-input", type: "number", min: 1, step: 1, value: place, "aria-label": "place" }),
       ...[...kindInputs.children].map(() => factorInput()),
-      h("button", { type: "button", class: "remove", onclick: () => row.remove(), "aria-label": "remove" }, "✕"));
+      h("button", { type: "button", class: "remove", onclick: () => { row.remove(); numberRows(); } }, "✕"));
     rows.append(row);
     showFactors();
+    numberRows();
+  }
+  // Each ✕ names its line for a screen reader: "Remove row 3".
+  function numberRows() {
+    rows.querySelectorAll(".game-row button.remove").forEach((b, i) => b.setAttribute("aria-label", `Remove row ${i + 1}`));
   }
   for (const k of kinds.length ? kinds : [""]) addKind(k);
   for (let i = 1; i <= 3; i++) addRow(i);
@@ -799,8 +804,8 @@ function gamesList(id, ledger, voided, known, onDone) {
       placeNote();
     }
   }
-  const restoreButton = (key, at, label = "Restore") =>
-    h("button", { type: "button", class: "secondary restore", onclick: () => restore(key, at) }, label);
+  const restoreButton = (key, at, label = "Restore") => h("button", { type: "button", class: "secondary restore",
+    "aria-label": label === "Undo" ? `Undo: restore game ${key}` : `Restore game ${key}`, onclick: () => restore(key, at) }, label);
   // The voided games, folded under the list (open once opened, through redraws).
   let voidedOpen = false;
   function voidedList() {
@@ -833,10 +838,11 @@ function gamesList(id, ledger, voided, known, onDone) {
           h("td", { class: "actions" }));
         // Where a voided game's answer goes: where its row was, between its neighbours.
         const gone = { after: drawn[i - 1]?.match, before: drawn[i + 1]?.match };
-        const voidButton = h("button", { type: "button", class: "remove void", onclick: async () => {
+        const voidButton = h("button", { type: "button", class: "remove void", "aria-label": `Void game ${g.match}`, onclick: async () => {
           if (!voidButton.classList.contains("armed")) {
             voidButton.classList.add("armed");
             voidButton.textContent = "Void it?";
+            voidButton.setAttribute("aria-label", `Void game ${g.match}? Press again to void it`);
             return;
           }
           try {
@@ -849,7 +855,7 @@ function gamesList(id, ledger, voided, known, onDone) {
             placeNote();
           }
         } }, "Void");
-        tr.lastChild.append(h("button", { type: "button", class: "secondary correct", onclick: () => {
+        tr.lastChild.append(h("button", { type: "button", class: "secondary correct", "aria-label": `Correct game ${g.match}`, onclick: () => {
           if (tr.nextSibling?.classList.contains("editing")) return;
           // A new correction: the last answer no longer stands beside it.
           note = null;
@@ -1404,7 +1410,7 @@ function rivalsSection(id, name, others) {
         h("tbody", {}, r.frequent.map((v) => h("tr", { "data-opponent": v.opponent },
           h("td", { class: "left" }, h("a", { href: playerHref(id, v.opponent) }, v.opponent)), h("td", {}, v.meetings), h("td", {}, v.ahead),
           h("td", { class: "minor" }, v.behind), h("td", { class: "minor" }, v.ties), h("td", {}, pct(v.actual_share)), h("td", {}, pct(v.expected_share)),
-          h("td", { class: "actions" }, h("button", { type: "button", class: "secondary vs", onclick: () => compare(v.opponent) }, "vs")))))))
+          h("td", { class: "actions" }, h("button", { type: "button", class: "secondary vs", "aria-label": `Compare with ${v.opponent}`, onclick: () => compare(v.opponent) }, "vs")))))))
         : h("p", { class: "muted" }, `No opponent met ${MIN} times or more yet.`));
   }).catch((e) => box.replaceChildren(message(false, plain(e))));
   return h("section", { id: "rivals-section" }, h("h2", {}, "Rivals"),
