@@ -498,6 +498,14 @@ test("at 390 px the answer to Correct, Void and Restore is beside the game, in v
   assert.ok(await inView("#games-result"));
   await page.fill("#token", l.admin_token);
 
+  // A correction the league would refuse is said in the correction, before it is sent.
+  await row("d13").locator("button.correct").click();
+  await edit.locator(".player-input").nth(1).fill("ann");
+  await edit.locator("button.save-correction").click();
+  assert.equal(await edit.locator(".correct-said").textContent(), "ann is entered twice.");
+  assert.ok(await inView("#games tr.editing .correct-said"));
+  await edit.locator("button.secondary", { hasText: "Cancel" }).click();
+
   // An old game restored from the voided games: the list shows every game, the answer
   // under the game back in its place.
   await page.click("#voided-games summary");

@@ -231,7 +231,7 @@ test("a name one letter or a letter case away from a player's is flagged before 
   assert.equal(await page.inputValue("#game-rows .game-row >> nth=0 >> .player-input"), "Alice");
   assert.deepEqual(await page.$$eval("#name-check li", (lis) => lis.map((li) => li.dataset.name)), ["Markus"]);
   assert.equal((await ledger(l)).length, 1);
-  await page.click("#confirm-new");
+  await page.click("#name-check button.confirm-new");
   await page.locator("#changes").waitFor();
   const last = (await ledger(l)).at(-1);
   assert.deepEqual(last.results.map((r) => r.player), ["Alice", "Markus", "Bo"]);
@@ -273,6 +273,51 @@ test("a wrong token is answered in plain words", async () => {
   const text = await page.textContent("#game-result");
   assert.match(text, /admin token is missing or wrong/);
   assert.doesNotMatch(text, /Bearer|Authorization/);
+});
+
+test("a correction that names someone new asks first, as the game form does", async () => {
+  const l = await createLeague("Correct names E2E", "sme");
+  await post(l, { id: "g1", results: [{ player: "Maya", rank: 1 }, { player: "Tom", rank: 2 }, { player: "Priya", rank: 3 }] });
+  await page.goto(`${base}/leagues/${l.id}`);
+  await page.fill("#token", l.admin_token);
+  const open = async () => {
+    await page.locator('#games tr[data-match="g1"] button.correct').click();
+    return page.locator("#games tr.editing");
+  };
+  // A name like a player's and one like nobody's: asked about, nothing sent.
+  let edit = await open();
+  await edit.locator(".player-input").nth(1).fill("tom");
+  await edit.locator(".player-input").nth(2).fill("Zed");
+  await edit.locator("button.save-correction").click();
+  const warn = edit.locator(".message.warn");
+  await warn.waitFor();
+  assert.equal(await warn.locator("p").textContent(), "These names are new to the league:");
+  assert.deepEqual(await warn.locator("li").allTextContents(), ["“tom” — Use “Tom”", "“Zed” — not yet a player of this league"]);
+  assert.equal(await warn.locator("button.confirm-new").textContent(), "They are new players: save the correction");
+  assert.deepEqual((await ledger(l))[0].results.map((r) => r.player), ["Maya", "Tom", "Priya"], "nothing was sent");
+  // "tom" is Tom; Zed is still asked about.
+  await warn.locator("button.use-known").click();
+  assert.equal(await edit.locator(".player-input").nth(1).inputValue(), "Tom");
+  assert.deepEqual(await warn.locator("li").allTextContents(), ["“Zed” — not yet a player of this league"]);
+  assert.equal(await warn.locator("button.confirm-new").textContent(), "It is a new player: save the correction");
+  assert.deepEqual((await ledger(l))[0].results.map((r) => r.player), ["Maya", "Tom", "Priya"]);
+  // Cancelled, then confirmed: Zed is made.
+  await edit.locator("button.secondary", { hasText: "Cancel" }).click();
+  edit = await open();
+  await edit.locator(".player-input").nth(2).fill("Zed");
+  await edit.locator("button.save-correction").click();
+  await edit.locator("button.confirm-new").click();
+  await page.locator("#games-result").getByText("Game g1 corrected").waitFor();
+  assert.deepEqual((await ledger(l))[0].results.map((r) => r.player), ["Maya", "Tom", "Zed"]);
+  // A correction of the league's names only goes at once (Priya, out of the league's
+  // games since, would be asked about).
+  edit = await open();
+  assert.equal(await page.locator("#games-result").count(), 0, "the last answer goes when a correction opens");
+  await edit.locator(".place-input").nth(0).fill("2");
+  await edit.locator(".place-input").nth(1).fill("1");
+  await edit.locator("button.save-correction").click();
+  await page.locator("#games-result").getByText("Game g1 corrected").waitFor();
+  assert.deepEqual((await ledger(l))[0].results.map((r) => [r.player, r.rank]), [["Tom", 1], ["Maya", 2], ["Zed", 3]]);
 });
 
 test("places read alike in the games list and the rating changes: 1 + the entries ahead", async () => {

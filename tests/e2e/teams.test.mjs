@@ -35,7 +35,8 @@ test("a team game's correction shows and edits each player's team", async () => 
   assert.equal(boxes.length, 24);
   for (const [what, right] of boxes) assert.ok(right <= 390, `${what} ends at ${right} px`);
 
-  // Ann's place alone changed: refused, naming Ann, not Tom.
+  // Ann's place alone changed: refused before it is sent, naming Ann, not Tom, in the
+  // correction.
   await lines.nth(1).locator(".place-input").fill("2");
   await page.fill("#token", l.admin_token);
   await edit.locator("button.save-correction").click();
@@ -43,6 +44,19 @@ test("a team game's correction shows and edits each player's team", async () => 
   assert.equal(await edit.locator(".correct-said").textContent(),
     "The players of a team share one place: in Team 1, Ann has place 2, but the team's 3 other players have place 1. Give them one place, or move a player to another team.");
   assert.equal((await ledger(l))[0].results.filter((r) => r.team === "Team 1").length, 4, "nothing was changed");
+  // Everyone put in one team: a game needs two sides.
+  const teams = await lines.locator(".team-input").evaluateAll((xs) => xs.map((x) => x.value));
+  for (let i = 4; i < 8; i++) await lines.nth(i).locator(".team-input").fill("Team 1");
+  await lines.nth(1).locator(".place-input").fill("1");
+  await edit.locator("button.save-correction").click();
+  assert.equal(await edit.locator(".correct-said").textContent(), "Put the players in at least two teams.");
+  // A player given twice, on two teams.
+  for (let i = 4; i < 8; i++) await lines.nth(i).locator(".team-input").fill(teams[i]);
+  await lines.nth(4).locator(".player-input").fill("Tom");
+  await edit.locator("button.save-correction").click();
+  assert.equal(await edit.locator(".correct-said").textContent(), "Tom is entered twice.");
+  await lines.nth(4).locator(".player-input").fill("Dee");
+  await lines.nth(1).locator(".place-input").fill("2");
 
   // Ann moved to Team 2 with its place: rated so.
   await lines.nth(1).locator(".team-input").fill("Team 2");

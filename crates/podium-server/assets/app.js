@@ -406,26 +406,34 @@ function changeTables(r) {
 
 // Before a game makes new players: the names that look like a known player's
 // (`alice` beside `Alice`, `Marcus` beside `Markus`), each with a button to take the
-// known name, and one to go on with the new players. `onConfirm` sends the game: once
-// every flagged name is settled, whichever button settled the last.
-function nameCheck(box, inputs, known, onConfirm) {
+// known name, and one to go on with the new players. `onConfirm` goes on (sends the game):
+// once every flagged name is settled, whichever button settled the last. Options:
+// `every` flags every name new to the league, not only the lookalikes (a correction
+// makes no new player unasked); `confirm` words the button that goes on for the form it
+// is in, for one name and for several.
+function nameCheck(box, inputs, known, onConfirm, options = {}) {
+  const { every = false, confirm = ["It is a new player: submit", "They are new players: submit"] } = options;
   const flagged = [];
   for (const input of inputs) {
     const name = input.value.trim();
     if (!name || known.includes(name)) continue;
     const like = lookalikes(name, known);
-    if (like.length) flagged.push([input, name, like]);
+    if (like.length || every) flagged.push([input, name, like]);
   }
   if (!flagged.length) return false;
+  const alike = flagged.every(([, , like]) => like.length);
+  const one = flagged.length === 1;
   box.replaceChildren(h("div", { class: "message warn", role: "alert" },
-    h("p", {}, flagged.length === 1 ? "This name is new to the league, but looks like a player it has:" : "These names are new to the league, but look like players it has:"),
+    h("p", {}, alike
+      ? (one ? "This name is new to the league, but looks like a player it has:" : "These names are new to the league, but look like players it has:")
+      : (one ? "This name is new to the league:" : "These names are new to the league:")),
     h("ul", {}, flagged.map(([input, name, like]) => h("li", { "data-name": name }, `“${name}” — `,
-      like.map((k) => h("button", { type: "button", class: "secondary use-known", onclick: () => {
+      like.length ? like.map((k) => h("button", { type: "button", class: "secondary use-known", onclick: () => {
         input.value = k;
-        if (!nameCheck(box, inputs, known, onConfirm)) { box.replaceChildren(); onConfirm(); }
-      } }, `Use “${k}”`))))),
-    h("button", { type: "button", id: "confirm-new", onclick: () => { box.replaceChildren(); onConfirm(); } },
-      flagged.length === 1 ? "It is a new player: submit" : "They are new players: submit")));
+        if (!nameCheck(box, inputs, known, onConfirm, options)) { box.replaceChildren(); onConfirm(); }
+      } }, `Use “${k}”`)) : "not yet a player of this league"))),
+    h("button", { type: "button", class: "confirm-new", onclick: () => { box.replaceChildren(); onConfirm(); } }, one ? confirm[0] : confirm[1])));
+  box.scrollIntoView({ block: "nearest" });
   return true;
 }
 
@@ -670,6 +678,25 @@ function movedTo(time, day) {
   return d.toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
+// What a correction's lines would make the league refuse, in the page's words, before
+// it is sent: a name twice, a single side, a team given two places. `lines`: each
+// line's player, team (or "") and place or score; `what`: "place" or "score".
+function correctionRefusal(lines, what) {
+  const again = twice(lines.map((l) => l.player));
+  if (again) return `${again} is entered twice.`;
+  const sides = new Set(lines.map((l) => (l.team ? `team ${l.team}` : `player ${l.player}`)));
+  if (sides.size < 2) return lines.some((l) => l.team) ? "Put the players in at least two teams." : "Enter at least two players.";
+  for (const team of new Set(lines.map((l) => l.team).filter(Boolean))) {
+    const groups = new Map();
+    for (const l of lines.filter((x) => x.team === team)) {
+      if (!groups.has(l.value)) groups.set(l.value, []);
+      groups.get(l.value).push(l.player);
+    }
+    if (groups.size > 1) return teamSplit(team, what, [...groups].map(([v, names]) => [v, listed(names), names.length]));
+  }
+  return null;
+}
+
 // The league's games, newest first, each with "Correct" (an editor of its players and
 // places in place) and "Void" (asked twice); under them the voided games, folded, each
 // with "Restore". What a correction, a void or a restore answers is said beside the game
@@ -773,6 +800,7 @@ function gamesList(id, ledger, voided, known, onDone) {
       // The same day keeps the game's time as entered (its time of day too); another
       // day keeps its time of day.
       if (when.value) body.time = when.value === day ? game.time : game.time && !dayOnly(game.time) ? movedTo(game.time, when.value) : when.value;
+      // A name new to the league was confirmed as a new player before this is reached.
       const fresh = results.some((r) => !known().includes(r.player));
       try {
         const r = await api(`${path(game.match)}${fresh ? "?allow_new_players=true" : ""}`, { method: "PUT", headers: auth(), body: JSON.stringify(body) });
@@ -785,7 +813,13 @@ function gamesList(id, ledger, voided, known, onDone) {
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       said.replaceChildren();
-      if (nameCheck(check, [...lines.querySelectorAll(".player-input")], known(), save)) return;
+      check.replaceChildren();
+      const refused = correctionRefusal(edited(), scored ? "score" : "place");
+      if (refused) { said.replaceChildren(message(false, refused)); return; }
+      // A name the league does not know is asked about first, as the game form asks
+      // about a lookalike: a correction makes a new player only when told to.
+      if (nameCheck(check, [...lines.querySelectorAll(".player-input")], known(), save,
+        { every: true, confirm: ["It is a new player: save the correction", "They are new players: save the correction"] })) return;
       save();
     });
     tr.after(edit);
