@@ -104,6 +104,47 @@ test("a game entered with a date, in a league whose first game had none", async 
   assert.equal((await ledger(l)).length, 2);
 });
 
+test("a game dated after today is refused in plain words, on the form, in a correction and from Tonight", async () => {
+  const l = await createLeague("Future E2E", "sme");
+  await post(l, { id: "g1", time: "2024-05-03", results: [{ player: "ann", rank: 1 }, { player: "bo", rank: 2 }] });
+  await page.goto(`${base}/leagues/${l.id}`);
+  await page.locator('#games tr[data-match="g1"]').waitFor();
+  // The date field goes up to today.
+  const today = await page.inputValue("#game-date");
+  assert.equal(await page.getAttribute("#game-date", "max"), today);
+  await page.fill("#game-date", "2030-01-01");
+  await fillGame([["ann", 1], ["bo", 2]], l.admin_token);
+  await page.click("#submit-game");
+  await page.locator("#game-result .message.err").waitFor();
+  assert.equal(await page.textContent("#game-result"), "2030-01-01 is after today: enter a game once it has been played, dated the day it was played.");
+  assert.equal((await ledger(l)).length, 1, "nothing was sent");
+  // Today goes in.
+  await page.fill("#game-date", today);
+  await page.click("#submit-game");
+  await page.locator("#changes").waitFor();
+  assert.equal((await ledger(l)).at(-1).time, today);
+  // A correction moved after today: refused in the correction.
+  await page.locator('#games tr[data-match="g1"] button.correct').click();
+  const edit = page.locator("#games tr.editing");
+  await edit.locator(".edit-date").fill("2030-01-01");
+  await edit.locator("button.save-correction").click();
+  assert.equal(await edit.locator(".correct-said").textContent(), "2030-01-01 is after today: enter a game once it has been played, dated the day it was played.");
+  assert.equal((await ledger(l))[0].time, "2024-05-03");
+  await edit.locator("button.secondary", { hasText: "Cancel" }).click();
+  // A split recorded from Tonight, dated after today: refused there.
+  await page.click("#tonight-all");
+  await page.click("#make-teams");
+  const first = page.locator('#tonight-result .split[data-rank="1"]');
+  await first.locator("button.record-split").click();
+  await first.locator(".team-place").nth(0).fill("1");
+  await first.locator(".team-place").nth(1).fill("2");
+  await first.locator(".tonight-date").fill("2030-01-01");
+  await first.locator("button.save-split").click();
+  await first.locator(".record-form .message.err").waitFor();
+  assert.equal(await first.locator(".record-form .message.err").textContent(), "2030-01-01 is after today: enter a game once it has been played, dated the day it was played.");
+  assert.equal((await ledger(l)).length, 2);
+});
+
 test("a game voided and one corrected from the list of games", async () => {
   const l = await createLeague("Fix E2E", "sme");
   await post(l, { id: "g1", results: [{ player: "ann", rank: 1 }, { player: "bo", rank: 2 }] });

@@ -175,6 +175,30 @@ const today = () => {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
 };
 
+// A date field for the day a game was played: today at most, since a game dated later
+// would count as the league's latest and the games played before it would be rated
+// after it. (Today is read again when the field is used: a page left open overnight.)
+function playedDay(attrs) {
+  const input = h("input", { type: "date", max: today(), ...attrs });
+  input.addEventListener("focus", () => { input.max = today(); });
+  return input;
+}
+
+// What a form says of a date after today, which the browser refuses to send (max).
+const futureDay = (day) => `${day} is after today: enter a game once it has been played, dated the day it was played.`;
+
+// Sees to it that `form` says in its own words (in `show`) why the browser will not send a
+// date after today, rather than the browser's bubble; `also` runs first on any refused field.
+function sayRefusedDates(form, show, also = () => {}) {
+  form.addEventListener("invalid", (ev) => {
+    also(ev);
+    if (ev.target.type === "date" && ev.target.validity.rangeOverflow) {
+      ev.preventDefault();
+      show(message(false, futureDay(ev.target.value)));
+    }
+  }, true);
+}
+
 // The first name given twice among `names` (spaces around them left out), or undefined.
 const twice = (names) => names.find((n, i) => n && names.indexOf(n) !== i);
 
@@ -485,7 +509,7 @@ function gameForm(id, known, kinds, onDone) {
   }
   for (const k of kinds.length ? kinds : [""]) addKind(k);
   for (let i = 1; i <= 3; i++) addRow(i);
-  const date = h("input", { id: "game-date", type: "date", value: today() });
+  const date = playedDay({ id: "game-date", value: today() });
   const token = h("input", { id: "token", type: "password", value: getToken(id), placeholder: "admin token", autocomplete: "off", "data-league-token": id });
   const check = h("div", { id: "name-check" });
   const out = h("div", { id: "game-result" });
@@ -528,8 +552,9 @@ function gameForm(id, known, kinds, onDone) {
     } catch (e) { out.replaceChildren(message(false, plain(e, { done: "The game was not recorded" }))); }
   }
   // A value the browser refuses (a place of 0) stops the submission before it is sent:
-  // what an earlier one answered no longer stands.
-  form.addEventListener("invalid", () => out.replaceChildren(), true);
+  // what an earlier one answered no longer stands. A date after today is refused in
+  // words.
+  sayRefusedDates(form, (m) => out.replaceChildren(m), () => out.replaceChildren());
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     out.replaceChildren();
@@ -764,7 +789,9 @@ function gamesList(id, ledger, voided, known, onDone) {
         : h("input", { class: "place-input", type: "number", min: 1, step: 1, value: r.rank ?? "", "aria-label": "place", required: true }),
       partial(r) ? h("span", { class: "share", title: "the share of the game played, kept as it was" }, `played ${share(r.weight)}`) : null)));
     const day = gameDay(game.time);
-    const when = h("input", { type: "date", class: "edit-date", value: day, "aria-label": "date" });
+    // Today at most, unless the game was dated later already (it can then be moved back).
+    const when = playedDay({ class: "edit-date", value: day, "aria-label": "date" });
+    if (day > when.max) when.max = day;
     const check = h("div", { class: "correct-check" });
     const said = h("div", { class: "correct-said" });
     const form = h("form", { class: "correct-form" }, h("label", {}, "Date"), when,
@@ -810,6 +837,7 @@ function gamesList(id, ledger, voided, known, onDone) {
         await onDone();
       } catch (e) { said.replaceChildren(message(false, plain(e))); }
     }
+    sayRefusedDates(form, (m) => said.replaceChildren(m), () => said.replaceChildren());
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
       said.replaceChildren();
@@ -1135,7 +1163,7 @@ function tonightSection(id, known, onDone) {
     const k = split.groups.length;
     const places = split.groups.map((g, t) => h("input", { type: "number", min: 1, max: k, step: 1, class: "place-input team-place",
       "aria-label": `place of team ${t + 1}` }));
-    const date = h("input", { type: "date", class: "tonight-date", value: today(), "aria-label": "date" });
+    const date = playedDay({ class: "tonight-date", value: today(), "aria-label": "date" });
     const said = h("div");
     const form = h("form", { class: "record-form" },
       h("p", { class: "muted" }, "Each team's place (1 = winner; the same place for a draw), then record: the board is rated again at once."),
@@ -1163,6 +1191,7 @@ function tonightSection(id, known, onDone) {
         draw();
       } catch (e) { said.replaceChildren(message(false, plain(e, { done: "The game was not recorded" }))); }
     });
+    sayRefusedDates(form, (m) => said.replaceChildren(m), () => said.replaceChildren());
     button.closest(".split").append(form);
   }
 
