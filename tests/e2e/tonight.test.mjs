@@ -128,11 +128,18 @@ test("a new name plays at a new player's rating; too few players and impossible 
   await sixNights(l);
   await page.goto(`${base}/leagues/${l.id}`);
   await page.locator("#tonight-players label").first().waitFor();
-  // A name like a player's is flagged; the known one is taken at once.
+  // A name like a player's is flagged, in this form's words; changed, the warning goes.
   await page.fill("#tonight-add", "Ann");
   await page.click("#tonight-add-button");
   await page.locator('#tonight-name-check li[data-name="Ann"]').waitFor();
+  assert.equal(await page.textContent("#tonight-name-check button.confirm-new"), "It is a new player: add them");
+  await page.fill("#tonight-add", "An");
+  assert.equal(await page.locator("#tonight-name-check .message").count(), 0);
+  // Flagged again; the known one is taken at once, and the warning goes.
+  await page.fill("#tonight-add", "Ann");
+  await page.click("#tonight-add-button");
   await page.click('#tonight-name-check button.use-known');
+  assert.equal(await page.locator("#tonight-name-check .message").count(), 0);
   assert.ok(await page.isChecked('#tonight-players label[data-player="ann"] input'));
   assert.equal(await page.locator('#tonight-players label[data-player="Ann"]').count(), 0);
   // A new player plays a first game: balanced at a new player's rating, and said so.
@@ -140,6 +147,18 @@ test("a new name plays at a new player's rating; too few players and impossible 
   await page.click("#tonight-add-button");
   assert.ok(await page.isChecked('#tonight-players label[data-player="zed"] input'));
   await tick(["bo", "cy"]);
+  // A name like a player's still typed when Make teams is pressed: asked about first, no
+  // split made; once it is settled (a new player), the teams are made and the warning goes.
+  await page.fill("#tonight-add", "Fay");
+  await page.click("#make-teams");
+  await page.locator('#tonight-name-check li[data-name="Fay"]').waitFor();
+  assert.equal(await page.locator("#tonight-result .split").count(), 0);
+  await page.click("#tonight-name-check button.confirm-new");
+  await page.locator('#tonight-result .split[data-rank="1"]').waitFor();
+  assert.equal(await page.locator("#tonight-name-check .message").count(), 0);
+  assert.ok(await page.isChecked('#tonight-players label[data-player="Fay"] input'));
+  assert.equal(await page.textContent("#tonight-newcomers"), "zed, Fay play a first game and are counted at a new player's rating.");
+  await page.uncheck('#tonight-players label[data-player="Fay"] input');
   await page.click("#make-teams");
   const note = page.locator("#tonight-newcomers");
   await note.waitFor();

@@ -1141,11 +1141,16 @@ function tonightSection(id, known, onDone) {
     check.replaceChildren();
     draw();
   }
-  function addName() {
-    if (!add.value.trim()) return;
-    if (!nameCheck(check, [add], known(), take)) take();
+  // Adds the name typed, once a name like a player's is settled (the known one, or a new
+  // player); then goes on with `then` (Make teams, pressed with a name still typed).
+  function addName(then = () => {}) {
+    if (!add.value.trim()) { check.replaceChildren(); then(); return; }
+    const go = () => { take(); then(); };
+    if (!nameCheck(check, [add], known(), go, { confirm: ["It is a new player: add them", "They are new players: add them"] })) go();
   }
   add.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); addName(); } });
+  // A name flagged, then changed or taken away: the warning about it no longer stands.
+  add.addEventListener("input", () => check.replaceChildren());
   const format = h("select", { id: "tonight-format" },
     [2, 3, 4].map((k) => h("option", { value: `teams:${k}` }, `${k} teams`)),
     [3, 4, 5, 6].map((n) => h("option", { value: `tables:${n}` }, `tables of at most ${n}, each a free-for-all`)));
@@ -1195,8 +1200,7 @@ function tonightSection(id, known, onDone) {
     button.closest(".split").append(form);
   }
 
-  async function propose(ev) {
-    ev.preventDefault();
+  async function propose() {
     recorded.replaceChildren();
     const players = [...here];
     if (players.length < 2) { out.replaceChildren(message(false, "Tick at least two players who are here.")); return; }
@@ -1253,7 +1257,9 @@ function tonightSection(id, known, onDone) {
       h("label", { for: "tonight-together" }, optionNames.together, " ", h("span", { class: "doc" }, "all of them on one team")), together,
       h("label", { for: "tonight-fixed" }, optionNames.fixed, " ", h("span", { class: "doc" }, "a player's team or table, numbered from 1")), fixed),
     h("div", { class: "row actions" }, h("button", { type: "submit", id: "make-teams" }, "Make teams")));
-  form.addEventListener("submit", propose);
+  // A name still typed in the field is added first (and asked about, if it looks like a
+  // player's): the split is made once it is settled.
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); out.replaceChildren(); addName(propose); });
   draw();
   // The board is drawn again whenever the league changes (a game entered, corrected or
   // voided): the players to tick follow it.
