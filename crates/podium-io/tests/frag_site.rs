@@ -173,3 +173,140 @@ fn a_games_end_is_one_sentence() {
         "{game}"
     );
 }
+
+/// A capture-the-flag game: Ann plays for red, Bo and Cy for blue; Ann captures the blue
+/// flag once and the log's final team score says so.
+const CTF: &str = "  0:00 InitGame: \\g_gametype\\4\\mapname\\q3ctf1
+  0:01 ClientUserinfoChanged: 2 n\\Ann\\t\\1
+  0:01 ClientUserinfoChanged: 3 n\\Bo\\t\\2
+  0:01 ClientUserinfoChanged: 4 n\\Cy\\t\\2
+  0:05 Kill: 2 3 7: Ann killed Bo by MOD_ROCKET_SPLASH
+  0:06 CTF: 2 1 1: Ann captured the BLUE flag!
+  0:07 Kill: 4 2 10: Cy killed Ann by MOD_RAILGUN
+  0:08 Kill: 4 2 10: Cy killed Ann by MOD_RAILGUN
+  0:09 Exit: Capturelimit hit.
+  0:09 red:1  blue:0
+  0:09 score: 8  ping: 0  client: 4 Cy
+  0:09 score: 6  ping: 0  client: 2 Ann
+  0:09 score: 0  ping: 0  client: 3 Bo
+  0:10 ShutdownGame:
+";
+
+fn read_log(log: &str) -> (QuakeRanking, SiteData, QuakeParser) {
+    let mut ranking = QuakeRanking::new(FragConfig::default());
+    let mut parser = QuakeParser::new();
+    let mut site = SiteData::default();
+    ranking
+        .read_log(&mut parser, "games.log", &mut log.as_bytes(), &mut site)
+        .unwrap();
+    (ranking, site, parser)
+}
+
+/// The winner of a team game is a team, with the log's score, on the ranking page as on
+/// the game's page; the player with the best score is not named.
+#[test]
+fn a_team_game_is_won_by_a_team() {
+    let (ranking, site, parser) = read_log(CTF);
+    let shown = site::shown_standings(ranking.ranking());
+    let index = site::index_page(&site, ranking.ranking(), &shown, parser.summary());
+    assert!(
+        index.contains("<tr><td><a href=\"games/1.html\">1</a></td><td class=\"l\">q3ctf1</td><td class=\"l\">ctf</td><td>3</td><td>3</td><td class=\"l\">Red 1 : 0</td></tr>"),
+        "{index}"
+    );
+    assert!(
+        index.contains("<p class=\"muted\">Winner: the best score of the game's scoreboard (the log's, else frags less suicides and deaths by the world); in a team game the team ahead in the final team score the log gives (its line <code>red: blue:</code>), with that score.</p>"),
+        "{index}"
+    );
+    let game = site::game_page(&site, ranking.ranking(), 0);
+    assert!(
+        game.contains("Ended: shut down (Capturelimit hit).</p>\n<p>Red won 1 : 0 against Blue: the final team score the log gives (its line <code>red:1 blue:0</code>).</p>\n<h2>Teams</h2>\n<table>\n<tr><th class=\"l\">team</th><th>players</th><th>captures</th><th>score</th></tr>\n<tr><td class=\"l\">Red</td><td>1</td><td>1</td><td>1</td></tr>\n<tr><td class=\"l\">Blue</td><td>2</td><td>0</td><td>0</td></tr>\n</table>\n<p class=\"muted\">Score: the log's final team score. Captures: the flags each team's players captured, counted from the log's <code>CTF:</code> lines.</p>\n"),
+        "{game}"
+    );
+}
+
+/// The scoreboard of a team game says who played for which side, the players of a team
+/// together: red first, though Cy of blue has the best score.
+#[test]
+fn a_team_game_s_scoreboard_has_the_teams() {
+    let (ranking, site, _) = read_log(CTF);
+    let game = site::game_page(&site, ranking.ranking(), 0);
+    let strength = |name: &str| {
+        ranking
+            .ranking()
+            .strength(ranking.ranking().id(name).unwrap())
+    };
+    assert!(
+        game.contains(&format!("<h2>Scoreboard</h2>\n<table>\n<tr><th class=\"l\">player</th><th class=\"l\">team</th><th>score</th><th>frags</th><th>deaths</th><th>suicides</th><th>world</th><th>team kills</th><th>captures</th><th>best streak</th><th>strength after</th></tr>\n\
+<tr><td class=\"l\"><a href=\"../players/0-Ann.html\">Ann</a></td><td class=\"l\">Red</td><td>6</td><td>1</td><td>2</td><td>0</td><td>0</td><td>0</td><td>1</td><td>1</td><td>{:.1}</td></tr>\n\
+<tr><td class=\"l\"><a href=\"../players/2-Cy.html\">Cy</a></td><td class=\"l\">Blue</td><td>8</td><td>2</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>2</td><td>{:.1}</td></tr>\n\
+<tr><td class=\"l\"><a href=\"../players/1-Bo.html\">Bo</a></td><td class=\"l\">Blue</td><td>0</td><td>0</td><td>1</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>{:.1}</td></tr>\n</table>",
+            strength("Ann"), strength("Cy"), strength("Bo"))),
+        "{game}"
+    );
+    // A game without teams has no team column.
+    let (ranking, site, _) = read();
+    let ffa = site::game_page(&site, ranking.ranking(), 0);
+    assert!(
+        ffa.contains("<tr><th class=\"l\">player</th><th>score</th>"),
+        "{ffa}"
+    );
+    assert!(!ffa.contains("<h2>Teams</h2>"), "{ffa}");
+}
+
+/// The site prints the log's team score as the log gives it, says where it comes from,
+/// and says so when the captures of the `CTF:` lines do not add up to it; with no score
+/// in the log it names no winner and makes up no score.
+#[test]
+fn the_log_s_team_score_is_shown_as_the_log_s() {
+    let (ranking, site, parser) = read_log(&CTF.replace("red:1  blue:0", "red:2  blue:1"));
+    let game = site::game_page(&site, ranking.ranking(), 0);
+    assert!(
+        game.contains("<p>Red won 2 : 1 against Blue: the final team score the log gives (its line <code>red:2 blue:1</code>).</p>"),
+        "{game}"
+    );
+    assert!(
+        game.contains("<tr><td class=\"l\">Red</td><td>1</td><td>1</td><td>2</td></tr>\n<tr><td class=\"l\">Blue</td><td>2</td><td>0</td><td>1</td></tr>\n</table>\n<p class=\"muted\">Score: the log's final team score. Captures: the flags each team's players captured, counted from the log's <code>CTF:</code> lines. They do not match the log's score here; the result above is the log's.</p>"),
+        "{game}"
+    );
+    let shown = site::shown_standings(ranking.ranking());
+    let index = site::index_page(&site, ranking.ranking(), &shown, parser.summary());
+    assert!(
+        index.contains("<td class=\"l\">Red 2 : 1</td></tr>"),
+        "{index}"
+    );
+
+    let (ranking, site, _) = read_log(&CTF.replace("red:1  blue:0", "red:0  blue:3"));
+    let game = site::game_page(&site, ranking.ranking(), 0);
+    assert!(
+        game.contains("<p>Blue won 3 : 0 against Red: the final team score"),
+        "{game}"
+    );
+
+    // Capture the flag as ioq3 logs it, without CTF lines: no captures are counted, so
+    // none are shown nor compared with the score.
+    let ioq3 = CTF.replace("  0:06 CTF: 2 1 1: Ann captured the BLUE flag!\n", "");
+    let (ranking, site, _) = read_log(&ioq3);
+    let game = site::game_page(&site, ranking.ranking(), 0);
+    assert!(
+        game.contains("<tr><th class=\"l\">team</th><th>players</th><th>score</th></tr>\n<tr><td class=\"l\">Red</td><td>1</td><td>1</td></tr>\n<tr><td class=\"l\">Blue</td><td>2</td><td>0</td></tr>\n</table>\n<p class=\"muted\">Score: the log's final team score.</p>"),
+        "{game}"
+    );
+
+    // Team deathmatch, cut off before its score: no winner, no captures column.
+    let tdm = CTF
+        .replace("g_gametype\\4", "g_gametype\\3")
+        .replace("  0:06 CTF: 2 1 1: Ann captured the BLUE flag!\n", "");
+    let tdm = &tdm[..tdm.find("  0:09 Exit").unwrap()];
+    let (ranking, site, parser) = read_log(tdm);
+    let game = site::game_page(&site, ranking.ranking(), 0);
+    assert!(
+        game.contains("<p>The log gives no final team score (no line <code>red: blue:</code>).</p>\n<h2>Teams</h2>\n<table>\n<tr><th class=\"l\">team</th><th>players</th><th>score</th></tr>\n<tr><td class=\"l\">Red</td><td>1</td><td></td></tr>\n<tr><td class=\"l\">Blue</td><td>2</td><td></td></tr>\n</table>\n<p class=\"muted\">Score: the log's final team score.</p>"),
+        "{game}"
+    );
+    let shown = site::shown_standings(ranking.ranking());
+    let index = site::index_page(&site, ranking.ranking(), &shown, parser.summary());
+    assert!(
+        index.contains("<td class=\"l\">team</td><td>3</td><td>3</td><td class=\"l\"><span class=\"muted\">no team score</span></td></tr>"),
+        "{index}"
+    );
+}

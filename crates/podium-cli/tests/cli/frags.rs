@@ -238,6 +238,26 @@ fn site_escapes_names_and_links_resolve() {
     let index = std::fs::read_to_string(dir.0.join("site/index.html")).unwrap();
     assert!(index.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert!(!index.contains("<script>"));
+    // A capture-the-flag game: won by a team, with the log's score; its players by team.
+    assert!(
+        index.contains(
+            "<td class=\"l\">ctf</td><td>3</td><td>3</td><td class=\"l\">Red 1 : 0</td></tr>"
+        ),
+        "{index}"
+    );
+    let game = std::fs::read_to_string(dir.0.join("site/games/1.html")).unwrap();
+    assert!(
+        game.contains("<p>Red won 1 : 0 against Blue: the final team score the log gives (its line <code>red:1 blue:0</code>).</p>"),
+        "{game}"
+    );
+    assert!(
+        game.contains("<a href=\"../players/2-Zo-Q-O-Neil.html\">Zoë &quot;Q&quot; O&#39;Neil</a></td><td class=\"l\">Red</td>"),
+        "{game}"
+    );
+    assert!(
+        game.contains("<a href=\"../players/1-etc-passwd.html\">../../etc/passwd</a></td><td class=\"l\">Blue</td>"),
+        "{game}"
+    );
     let players: Vec<String> = std::fs::read_dir(dir.0.join("site/players"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -183,9 +183,13 @@ fn qgames_site_links_resolve_and_pages_are_well_formed() {
     assert!(mal.contains("Also played as: UnnamedPlayer."), "{mal}");
     // The first CTF game with a scoreboard: red 8 : 6 blue, Isgalamido's 77.
     let game = std::fs::read_to_string(root.join("games/11.html")).unwrap();
-    assert!(game.contains("Red 8 : 6 Blue."), "{game}");
+    // ioq3 writes no CTF lines: the site counts no captures and shows the log's score.
     assert!(
-        game.contains("Isgalamido</a></td><td>77</td><td>24</td>"),
+        game.contains("<p>Red won 8 : 6 against Blue: the final team score the log gives (its line <code>red:8 blue:6</code>).</p>\n<h2>Teams</h2>\n<table>\n<tr><th class=\"l\">team</th><th>players</th><th>score</th></tr>\n<tr><td class=\"l\">Red</td><td>3</td><td>8</td></tr>\n<tr><td class=\"l\">Blue</td><td>4</td><td>6</td></tr>\n</table>\n<p class=\"muted\">Score: the log's final team score.</p>"),
+        "{game}"
+    );
+    assert!(
+        game.contains("Isgalamido</a></td><td class=\"l\">Red</td><td>77</td><td>24</td>"),
         "{game}"
     );
     assert!(
@@ -195,6 +199,10 @@ fn qgames_site_links_resolve_and_pages_are_well_formed() {
     let index = std::fs::read_to_string(root.join("index.html")).unwrap();
     assert!(
         index.contains("Read 5,306 lines, 21 games (1 cut off), 1,069 kills"),
+        "{index}"
+    );
+    assert!(
+        index.contains("<tr><td><a href=\"games/11.html\">11</a></td><td class=\"l\">Q3TOURNEY6_CTF</td><td class=\"l\">ctf</td><td>7</td><td>160</td><td class=\"l\">Red 8 : 6</td></tr>"),
         "{index}"
     );
 }

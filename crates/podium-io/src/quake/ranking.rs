@@ -31,7 +31,7 @@ use podium::frags::{FragConfig, FragEvent, FragMatrix, FragRanking, PlayerId};
 
 use super::{
     FlagAction, GameEnd, GameInfo, GameType, Killer, Line, LineReader, PlayerRef, QuakeEvent,
-    QuakeParser,
+    QuakeParser, Team,
 };
 
 /// One kill, as a [`Watch`] learns it.
@@ -73,6 +73,9 @@ pub trait Watch {
     fn game_start(&mut self, info: &GameInfo, file: &str) {}
     /// The player had the name `old` before a rename.
     fn alias(&mut self, player: PlayerId, old: &str) {}
+    /// The player is on `team` in this game, from now on (a `ClientUserinfoChanged`
+    /// line).
+    fn team(&mut self, player: PlayerId, team: Team) {}
     /// A kill.
     fn kill(&mut self, kill: KillRecord<'_>) {}
     /// A flag event.
@@ -196,12 +199,14 @@ impl QuakeRanking {
             QuakeEvent::Day(day) => self.ranking.set_day(day),
             QuakeEvent::Player {
                 player,
+                team,
                 renamed_from,
                 raw_name,
                 ..
             } => {
                 let id = self.id(parser, player, watch);
                 if watch.is_watching() {
+                    watch.team(id, team);
                     if let Some(old) = renamed_from {
                         watch.alias(id, parser.player_name(old));
                     }
@@ -400,6 +405,12 @@ impl<W: Watch> Watch for Option<W> {
     fn alias(&mut self, player: PlayerId, old: &str) {
         if let Some(w) = self {
             w.alias(player, old);
+        }
+    }
+    #[inline]
+    fn team(&mut self, player: PlayerId, team: Team) {
+        if let Some(w) = self {
+            w.team(player, team);
         }
     }
     #[inline]

@@ -24,7 +24,7 @@ use std::path::Path;
 use podium::frags::{FragMatrix, FragRanking, FragStanding, PlayerId};
 
 use super::ranking::{GameRow, KillRecord, Watch};
-use super::{FlagAction, GameEnd, GameInfo, LogSummary};
+use super::{FlagAction, GameEnd, GameInfo, GameType, LogSummary, Team};
 use crate::output::{Inputs, Output, OutputError};
 
 #[derive(Debug, Default)]
@@ -78,9 +78,17 @@ struct GameData {
     file: String,
     map: String,
     game_type: String,
+    kind: GameType,
     end: Option<GameEnd>,
     exit: Option<String>,
+    /// The log's final team score (`red:r  blue:b`), as it gives it.
     team_score: Option<(i32, i32)>,
+    /// Each player's team, the last the log gave them in this game.
+    teams: HashMap<PlayerId, Team>,
+    /// Flag captures counted from the `CTF:` lines, by the capturer's team: red, blue.
+    team_captures: [u32; 2],
+    /// Whether the game has `CTF:` lines at all (OpenArena writes them, ioq3 does not).
+    flag_lines: bool,
     rows: HashMap<PlayerId, PlayerGame>,
     weapons: HashMap<String, u32>,
     kills: u32,
@@ -135,15 +143,25 @@ impl Watch for SiteData {
                 .map_or_else(|| file.to_string(), |n| n.to_string_lossy().into_owned()),
             map: info.map.clone(),
             game_type: info.game_type.label(),
+            kind: info.game_type,
             end: None,
             exit: None,
             team_score: None,
+            teams: HashMap::new(),
+            team_captures: [0; 2],
+            flag_lines: false,
             rows: HashMap::new(),
             weapons: HashMap::new(),
             kills: 0,
             first: Vec::new(),
             last: std::collections::VecDeque::new(),
         });
+    }
+
+    fn team(&mut self, id: PlayerId, team: Team) {
+        if let Some(g) = &mut self.current {
+            g.teams.insert(id, team);
+        }
     }
 
     fn kill(&mut self, k: KillRecord<'_>) {
@@ -207,7 +225,17 @@ impl Watch for SiteData {
             FlagAction::CarrierFragged => 3,
         };
         self.players[p.index()].flags[i] += 1;
+        if let Some(g) = &mut self.current {
+            g.flag_lines = true;
+        }
         if action == FlagAction::Captured {
+            if let Some(g) = &mut self.current {
+                match g.teams.get(&p) {
+                    Some(Team::Red) => g.team_captures[0] += 1,
+                    Some(Team::Blue) => g.team_captures[1] += 1,
+                    _ => {}
+                }
+            }
             if let Some(r) = self.row(p) {
                 r.captures += 1;
             }
@@ -703,9 +731,18 @@ pub fn index_page(
     }
     body.push_str("<h2>Games</h2>\n<table>\n<tr><th>#</th><th class=\"l\">map</th><th class=\"l\">type</th><th>players</th><th>kills</th><th class=\"l\">winner</th></tr>\n");
     for (i, g) in site.games.iter().enumerate() {
-        let winner = best_of(g)
-            .map(|p| name_link(ranking, p, ""))
-            .unwrap_or_default();
+        let winner = if g.kind.is_team() {
+            match g.team_score {
+                Some((red, blue)) if red > blue => format!("Red {red} : {blue}"),
+                Some((red, blue)) if blue > red => format!("Blue {blue} : {red}"),
+                Some((red, blue)) => format!("draw {red} : {blue}"),
+                None => "<span class=\"muted\">no team score</span>".to_string(),
+            }
+        } else {
+            best_of(g)
+                .map(|p| name_link(ranking, p, ""))
+                .unwrap_or_default()
+        };
         let _ = writeln!(
             body,
             "<tr><td><a href=\"games/{n}.html\">{n}</a></td><td class=\"l\">{}</td><td class=\"l\">{}</td><td>{}</td><td>{}</td><td class=\"l\">{winner}</td></tr>",
@@ -716,7 +753,7 @@ pub fn index_page(
             n = i + 1
         );
     }
-    body.push_str("</table>\n<p class=\"muted\">Strength: the dynamic frag ranking of Michael Becker's article on frag rankings (2001; every frag a 1:0 duel, Elo-like update, floored at 0).</p>\n");
+    body.push_str("</table>\n<p class=\"muted\">Winner: the best score of the game's scoreboard (the log's, else frags less suicides and deaths by the world); in a team game the team ahead in the final team score the log gives (its line <code>red: blue:</code>), with that score.</p>\n<p class=\"muted\">Strength: the dynamic frag ranking of Michael Becker's article on frag rankings (2001; every frag a 1:0 duel, Elo-like update, floored at 0).</p>\n");
     page("Ranking", "", &body)
 }
 
@@ -855,20 +892,48 @@ pub fn game_page(site: &SiteData, ranking: &FragRanking, i: usize) -> String {
             .map(|e| format!(" ({})", escape(e.trim_end_matches('.'))))
             .unwrap_or_default()
     );
-    if let Some((red, blue)) = g.team_score {
-        let _ = writeln!(body, "<p>Red {red} : {blue} Blue.</p>");
+    let teams = g.kind.is_team();
+    if teams {
+        body.push_str(&teams_part(g));
     }
-    body.push_str("<h2>Scoreboard</h2>\n<table>\n<tr><th class=\"l\">player</th><th>score</th><th>frags</th><th>deaths</th><th>suicides</th><th>world</th><th>team kills</th><th>captures</th><th>best streak</th><th>strength after</th></tr>\n");
+    let team_th = if teams {
+        "<th class=\"l\">team</th>"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        body,
+        "<h2>Scoreboard</h2>\n<table>\n<tr><th class=\"l\">player</th>{team_th}<th>score</th><th>frags</th><th>deaths</th><th>suicides</th><th>world</th><th>team kills</th><th>captures</th><th>best streak</th><th>strength after</th></tr>"
+    );
     let mut rows: Vec<(&PlayerId, &PlayerGame)> = g.rows.iter().collect();
+    // In a team game the players of a team together: red, blue, then any others.
+    let side = |p: &PlayerId| {
+        if teams {
+            team_order(g.teams.get(p).copied())
+        } else {
+            0
+        }
+    };
     rows.sort_by(|a, b| {
         let sa = a.1.score.map_or_else(|| a.1.frag_score(), i64::from);
         let sb = b.1.score.map_or_else(|| b.1.frag_score(), i64::from);
-        sb.cmp(&sa).then(a.1.order.cmp(&b.1.order))
+        side(a.0)
+            .cmp(&side(b.0))
+            .then(sb.cmp(&sa))
+            .then(a.1.order.cmp(&b.1.order))
     });
     for (&p, r) in rows {
+        let team_td = if teams {
+            format!(
+                "<td class=\"l\">{}</td>",
+                team_name(g.teams.get(&p).copied())
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             body,
-            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td></tr>",
+            "<tr><td class=\"l\">{}</td>{team_td}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1}</td></tr>",
             name_link(ranking, p, "../"),
             r.score.map(|s| s.to_string()).unwrap_or_default(),
             r.frags,
@@ -917,6 +982,100 @@ pub fn game_page(site: &SiteData, ranking: &FragRanking, i: usize) -> String {
         feed(&mut body, "Last kills", &mut g.last.iter());
     }
     page(&format!("Game {} · {}", i + 1, g.map), "../", &body)
+}
+
+/// A team as the pages name it; `None`: the log never gave the player a team (a log
+/// that starts inside the game).
+fn team_name(team: Option<Team>) -> &'static str {
+    match team {
+        Some(Team::Red) => "Red",
+        Some(Team::Blue) => "Blue",
+        Some(Team::Spectator) => "spectator",
+        Some(Team::Free) => "no team",
+        None => "unknown",
+    }
+}
+
+/// The order of the teams on a scoreboard: red, blue, then the players of neither.
+fn team_order(team: Option<Team>) -> u8 {
+    match team {
+        Some(Team::Red) => 0,
+        Some(Team::Blue) => 1,
+        Some(Team::Spectator) => 2,
+        Some(Team::Free) => 3,
+        None => 4,
+    }
+}
+
+/// The result of a team game and its teams: the final team score as the log gives it
+/// (its `red:  blue:` line; none when the log has none), each team's players and, when
+/// the log has `CTF:` lines for the game, the captures counted from them, which need not
+/// match the log's score. Without such lines (ioq3 writes none) no capture is counted,
+/// and none is shown.
+fn teams_part(g: &GameData) -> String {
+    let mut out = String::new();
+    match g.team_score {
+        Some((red, blue)) => {
+            let result = match red.cmp(&blue) {
+                std::cmp::Ordering::Greater => format!("Red won {red} : {blue} against Blue"),
+                std::cmp::Ordering::Less => format!("Blue won {blue} : {red} against Red"),
+                std::cmp::Ordering::Equal => format!("Red and Blue drew {red} : {blue}"),
+            };
+            let _ = writeln!(
+                out,
+                "<p>{result}: the final team score the log gives (its line <code>red:{red} blue:{blue}</code>).</p>"
+            );
+        }
+        None => out.push_str(
+            "<p>The log gives no final team score (no line <code>red: blue:</code>).</p>\n",
+        ),
+    }
+    let flags = g.flag_lines;
+    let caps_th = if flags { "<th>captures</th>" } else { "" };
+    let _ = writeln!(
+        out,
+        "<h2>Teams</h2>\n<table>\n<tr><th class=\"l\">team</th><th>players</th>{caps_th}<th>score</th></tr>"
+    );
+    for (i, team) in [Team::Red, Team::Blue].into_iter().enumerate() {
+        let players = g
+            .rows
+            .keys()
+            .filter(|p| g.teams.get(p) == Some(&team))
+            .count();
+        let caps = if flags {
+            format!("<td>{}</td>", g.team_captures[i])
+        } else {
+            String::new()
+        };
+        let score = g
+            .team_score
+            .map(|(red, blue)| if i == 0 { red } else { blue }.to_string())
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"l\">{}</td><td>{players}</td>{caps}<td>{score}</td></tr>",
+            team_name(Some(team))
+        );
+    }
+    out.push_str("</table>\n");
+    if flags {
+        let caps = (i64::from(g.team_captures[0]), i64::from(g.team_captures[1]));
+        let differ = g
+            .team_score
+            .is_some_and(|(red, blue)| (i64::from(red), i64::from(blue)) != caps);
+        let note = if differ {
+            " They do not match the log's score here; the result above is the log's."
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "<p class=\"muted\">Score: the log's final team score. Captures: the flags each team's players captured, counted from the log's <code>CTF:</code> lines.{note}</p>"
+        );
+    } else {
+        out.push_str("<p class=\"muted\">Score: the log's final team score.</p>\n");
+    }
+    out
 }
 
 /// The game's best player: highest score, else most frags.
