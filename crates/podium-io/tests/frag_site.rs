@@ -310,3 +310,41 @@ fn the_log_s_team_score_is_shown_as_the_log_s() {
         "{index}"
     );
 }
+
+/// A player's weapon shares, to a tenth of a percent, add up to 100.0%: three frags by
+/// three weapons are 33.4%, 33.3% and 33.3%, not 33.3% three times (99.9%).
+#[test]
+fn weapon_shares_add_up_to_the_whole() {
+    let log = LOG.replacen(
+        "  0:10 ShutdownGame:",
+        "  0:09 Kill: 2 3 10: Ann killed Bo by MOD_RAILGUN\n  0:09 Kill: 2 4 1: Ann killed Cy by MOD_SHOTGUN\n  0:10 ShutdownGame:",
+        1,
+    );
+    let (ranking, site, _) = read_log(&log);
+    let shown = site::shown_standings(ranking.ranking());
+    let ann = &shown[0];
+    assert_eq!(ann.standing.player, "Ann");
+    let page = site::player_page(&site, ranking.ranking(), ranking.matrix(), &shown, ann);
+    assert!(
+        page.contains("<tr><th class=\"l\">means of death</th><th>frags</th><th>share</th></tr>\n<tr><td class=\"l\">rocket (splash)</td><td>2</td><td>50.0%</td></tr>\n<tr><td class=\"l\">railgun</td><td>1</td><td>25.0%</td></tr>\n<tr><td class=\"l\">shotgun</td><td>1</td><td>25.0%</td></tr>\n</table>"),
+        "{page}"
+    );
+    let log = LOG.replacen(
+        "  0:08 Kill: 2 4 7: Ann killed Cy by MOD_ROCKET_SPLASH",
+        "  0:08 Kill: 2 4 10: Ann killed Cy by MOD_RAILGUN\n  0:09 Kill: 2 4 1: Ann killed Cy by MOD_SHOTGUN",
+        1,
+    );
+    let (ranking, site, _) = read_log(&log);
+    let shown = site::shown_standings(ranking.ranking());
+    let page = site::player_page(
+        &site,
+        ranking.ranking(),
+        ranking.matrix(),
+        &shown,
+        &shown[0],
+    );
+    assert!(
+        page.contains("<tr><td class=\"l\">railgun</td><td>1</td><td>33.4%</td></tr>\n<tr><td class=\"l\">rocket (splash)</td><td>1</td><td>33.3%</td></tr>\n<tr><td class=\"l\">shotgun</td><td>1</td><td>33.3%</td></tr>\n</table>"),
+        "{page}"
+    );
+}

@@ -828,13 +828,14 @@ pub fn player_page(
         body.push_str(
             "<table>\n<tr><th class=\"l\">means of death</th><th>frags</th><th>share</th></tr>\n",
         );
-        let total: u32 = weapons.iter().map(|w| *w.1).sum();
-        for (w, n) in weapons {
+        let counts: Vec<u32> = weapons.iter().map(|w| *w.1).collect();
+        for ((w, n), tenths) in weapons.iter().zip(shares(&counts, 1000)) {
             let _ = writeln!(
                 body,
-                "<tr><td class=\"l\">{}</td><td>{n}</td><td>{:.0}%</td></tr>",
+                "<tr><td class=\"l\">{}</td><td>{n}</td><td>{}.{}%</td></tr>",
                 escape(&weapon_name(w)),
-                100.0 * f64::from(*n) / f64::from(total)
+                tenths / 10,
+                tenths % 10
             );
         }
         body.push_str("</table>\n");
@@ -982,6 +983,32 @@ pub fn game_page(site: &SiteData, ranking: &FragRanking, i: usize) -> String {
         feed(&mut body, "Last kills", &mut g.last.iter());
     }
     page(&format!("Game {} · {}", i + 1, g.map), "../", &body)
+}
+
+/// `counts` as shares of `units` (1000: tenths of a percent) that add up to `units`:
+/// each share rounded down, then the units left over given one each to the shares with
+/// the largest remainders (the largest-remainder method; of equal remainders, the
+/// earlier share first). Rounding each share on its own can add up to 101%.
+fn shares(counts: &[u32], units: u64) -> Vec<u64> {
+    let total: u64 = counts.iter().map(|&n| u64::from(n)).sum();
+    if total == 0 {
+        return vec![0; counts.len()];
+    }
+    let mut out: Vec<u64> = counts
+        .iter()
+        .map(|&n| u64::from(n) * units / total)
+        .collect();
+    let left = units - out.iter().sum::<u64>();
+    let mut order: Vec<usize> = (0..counts.len()).collect();
+    // Stable: equal remainders keep their order.
+    order.sort_by_key(|&i| std::cmp::Reverse(u64::from(counts[i]) * units % total));
+    for &i in order
+        .iter()
+        .take(usize::try_from(left).unwrap_or(usize::MAX))
+    {
+        out[i] += 1;
+    }
+    out
 }
 
 /// A team as the pages name it; `None`: the log never gave the player a team (a log
@@ -1156,6 +1183,27 @@ mod tests {
         assert_eq!(player_file(PlayerId(7), "ŻÓŁW"), "7-W.html");
         assert_eq!(player_file(PlayerId(8), "ąę"), "8.html");
         assert_eq!(player_file(PlayerId(6), "a/b\\c"), "6-a-b-c.html");
+    }
+
+    #[test]
+    fn shares_add_up_to_the_whole() {
+        // Rounded one by one to whole percent: 17 + 15 + 15 + 13 + 13 + 11 + 11 + 6 = 101.
+        let doom = [8, 7, 7, 6, 6, 5, 5, 3];
+        assert_eq!(shares(&doom, 100), [17, 15, 15, 13, 13, 11, 10, 6]);
+        assert_eq!(shares(&doom, 1000), [170, 149, 149, 128, 128, 106, 106, 64]);
+        // Thirds: 33.3 + 33.3 + 33.3 = 99.9, the tenth left over to the first.
+        assert_eq!(shares(&[1, 1, 1], 1000), [334, 333, 333]);
+        assert_eq!(shares(&[2, 1], 1000), [667, 333]);
+        assert_eq!(shares(&[5], 1000), [1000]);
+        assert_eq!(shares(&[], 1000), Vec::<u64>::new());
+        assert_eq!(shares(&[0, 0], 1000), [0, 0]);
+        for counts in [
+            &[1u32, 2, 3, 4, 5, 6, 7][..],
+            &[u32::MAX, u32::MAX, 1],
+            &[999, 1],
+        ] {
+            assert_eq!(shares(counts, 1000).iter().sum::<u64>(), 1000, "{counts:?}");
+        }
     }
 
     #[test]
