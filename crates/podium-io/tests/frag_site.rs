@@ -236,7 +236,7 @@ fn a_team_game_s_scoreboard_has_the_teams() {
             .strength(ranking.ranking().id(name).unwrap())
     };
     assert!(
-        game.contains(&format!("<h2>Scoreboard</h2>\n<table>\n<tr><th class=\"l\">player</th><th class=\"l\">team</th><th>score</th><th>frags</th><th>deaths</th><th>suicides</th><th>world</th><th>team kills</th><th>captures</th><th>best streak</th><th>strength after</th></tr>\n\
+        game.contains(&format!("<h2>Scoreboard</h2>\n<p class=\"swipe\">Swipe the table sideways for more columns →</p>\n<table class=\"pin1\">\n<tr><th class=\"l\">player</th><th class=\"l\">team</th><th>score</th><th>frags</th><th>deaths</th><th>suicides</th><th>world</th><th>team kills</th><th>captures</th><th>best streak</th><th>strength after</th></tr>\n\
 <tr><td class=\"l\"><a href=\"../players/0-Ann.html\">Ann</a></td><td class=\"l\">Red</td><td>6</td><td>1</td><td>2</td><td>0</td><td>0</td><td>0</td><td>1</td><td>1</td><td>{:.1}</td></tr>\n\
 <tr><td class=\"l\"><a href=\"../players/2-Cy.html\">Cy</a></td><td class=\"l\">Blue</td><td>8</td><td>2</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>2</td><td>{:.1}</td></tr>\n\
 <tr><td class=\"l\"><a href=\"../players/1-Bo.html\">Bo</a></td><td class=\"l\">Blue</td><td>0</td><td>0</td><td>1</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>{:.1}</td></tr>\n</table>",
@@ -347,4 +347,61 @@ fn weapon_shares_add_up_to_the_whole() {
         page.contains("<tr><td class=\"l\">railgun</td><td>1</td><td>33.4%</td></tr>\n<tr><td class=\"l\">rocket (splash)</td><td>1</td><td>33.3%</td></tr>\n<tr><td class=\"l\">shotgun</td><td>1</td><td>33.3%</td></tr>\n</table>"),
         "{page}"
     );
+}
+
+/// A table wider than the window scrolls within itself, with a shadow where more columns
+/// are; on a phone a line over each wide table says so. The column that names the row
+/// (the ranking's second, the scoreboard's and a player's games' first) stays in view
+/// while the rest scrolls under it, and header cells keep to one line.
+#[test]
+fn wide_tables_say_they_scroll_and_keep_their_names_in_view() {
+    let (ranking, site, parser) = read();
+    let shown = site::shown_standings(ranking.ranking());
+    let swipe = "<p class=\"swipe\">Swipe the table sideways for more columns →</p>\n";
+    let index = site::index_page(&site, ranking.ranking(), &shown, parser.summary());
+    assert!(
+        index.contains(&format!("<h2>Ranking</h2>\n{swipe}<table class=\"pin2\">\n<tr><th>#</th><th class=\"l\">player</th>")),
+        "{index}"
+    );
+    // The games fit a phone: no line, nothing pinned.
+    assert!(
+        index.contains("<h2>Games</h2>\n<table>\n<tr><th>#</th>"),
+        "{index}"
+    );
+    let game = site::game_page(&site, ranking.ranking(), 0);
+    assert!(
+        game.contains(&format!(
+            "<h2>Scoreboard</h2>\n{swipe}<table class=\"pin1\">\n<tr><th class=\"l\">player</th>"
+        )),
+        "{game}"
+    );
+    let player = site::player_page(
+        &site,
+        ranking.ranking(),
+        ranking.matrix(),
+        &shown,
+        &shown[0],
+    );
+    assert!(
+        player.contains(&format!(
+            "<h2>Games</h2>\n{swipe}<table class=\"pin1\">\n<tr><th>game</th>"
+        )),
+        "{player}"
+    );
+    for page in [&index, &game, &player] {
+        // At any width a table wider than the page scrolls within itself, with a shadow
+        // on the side where there are more columns.
+        assert!(
+            page.contains("main{padding:1em 1.2em;max-width:66em}table{border-collapse:collapse;margin:.5em 0 1.5em;display:block;max-width:100%;overflow-x:auto;background:linear-gradient(to right,#f6f6f4 30%,#f6f6f400) left/2.5em 100% no-repeat local,linear-gradient(to left,#f6f6f4 30%,#f6f6f400) right/2.5em 100% no-repeat local,radial-gradient(farthest-side at 0 50%,#0003,#0000) left/.8em 100% no-repeat scroll,radial-gradient(farthest-side at 100% 50%,#0003,#0000) right/.8em 100% no-repeat scroll}"),
+            "{page}"
+        );
+        assert!(
+            page.contains("th{background:#e9e9e6;white-space:nowrap}td.l,th.l{text-align:left}a{color:#1d4e89}.swipe{display:none}.pin1 tr>:first-child,.pin2 tr>:nth-child(2){position:sticky;left:0;z-index:1;background:#f6f6f4;box-shadow:inset -1px 0 #ddd}.pin1 tr>th:first-child,.pin2 tr>th:nth-child(2){background:#e9e9e6}"),
+            "{page}"
+        );
+        assert!(
+            page.contains("@media (max-width:40em){main{padding:.8em .6em}th,td{padding:.25em .35em}.swipe{display:block;margin:.5em 0 -.3em;font-size:.85em;color:#555}}"),
+            "{page}"
+        );
+    }
 }

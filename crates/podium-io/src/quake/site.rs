@@ -324,17 +324,32 @@ pub fn player_file(id: PlayerId, name: &str) -> String {
     }
 }
 
+/// Over a wide table, shown on a narrow screen only (`.swipe` in [`STYLE`]).
+const SWIPE: &str = "<p class=\"swipe\">Swipe the table sideways for more columns →</p>\n";
+
+/// The pages' style. A table wider than the page scrolls within itself (so the page never
+/// scrolls sideways), with a shadow at the side where more columns are (backgrounds that
+/// scroll with the content cover the shadows that stay put, Lea Verou's scrolling
+/// shadows); the first column of `.pin1` and the second of `.pin2` stay in view while the
+/// others scroll under them. Header cells keep to one line.
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:0;background:#f6f6f4;color:#222}\
 header{background:#2b2d42;color:#fff;padding:.8em 1.2em}header a{color:#fff}\
-main{padding:1em 1.2em;max-width:60em}table{border-collapse:collapse;margin:.5em 0 1.5em}\
+main{padding:1em 1.2em;max-width:66em}\
+table{border-collapse:collapse;margin:.5em 0 1.5em;display:block;max-width:100%;overflow-x:auto;\
+background:linear-gradient(to right,#f6f6f4 30%,#f6f6f400) left/2.5em 100% no-repeat local,\
+linear-gradient(to left,#f6f6f4 30%,#f6f6f400) right/2.5em 100% no-repeat local,\
+radial-gradient(farthest-side at 0 50%,#0003,#0000) left/.8em 100% no-repeat scroll,\
+radial-gradient(farthest-side at 100% 50%,#0003,#0000) right/.8em 100% no-repeat scroll}\
 th,td{padding:.25em .6em;border-bottom:1px solid #ddd;text-align:right}\
-th{background:#e9e9e6}td.l,th.l{text-align:left}a{color:#1d4e89}\
+th{background:#e9e9e6;white-space:nowrap}td.l,th.l{text-align:left}a{color:#1d4e89}.swipe{display:none}\
+.pin1 tr>:first-child,.pin2 tr>:nth-child(2){position:sticky;left:0;z-index:1;background:#f6f6f4;box-shadow:inset -1px 0 #ddd}\
+.pin1 tr>th:first-child,.pin2 tr>th:nth-child(2){background:#e9e9e6}\
 .muted{color:#777}svg{background:#fff;border:1px solid #ddd;max-width:100%;height:auto}h2{margin-top:1.5em}\
 .chart{margin:0;max-width:44rem;font-size:.8rem;color:#555}.chart .plot{position:relative;padding-left:3.5em}\
 .chart svg{display:block;width:100%}.chart .y{position:absolute;left:0;width:3em;text-align:right;transform:translateY(-50%)}\
 .chart figcaption{text-align:center;padding:.3em 0 0 3.5em}\
 @media (max-width:40em){main{padding:.8em .6em}th,td{padding:.25em .35em}\
-table{display:block;max-width:100%;overflow-x:auto}}";
+.swipe{display:block;margin:.5em 0 -.3em;font-size:.85em;color:#555}}";
 
 fn page(title: &str, root: &str, body: &str) -> String {
     format!(
@@ -698,7 +713,7 @@ pub fn index_page(
     let mut body = String::new();
     let _ = writeln!(body, "{}", read_sentence(site, standings.len(), summary));
     // The table's columns: own suicides apart from deaths by the world.
-    body.push_str("<h2>Ranking</h2>\n<table>\n<tr><th>#</th><th class=\"l\">player</th><th>strength</th><th>frags</th><th>deaths</th><th>suicides</th><th>world</th><th>team k.</th><th>caps</th><th>games</th><th>K/D</th></tr>\n");
+    body.push_str(&format!("<h2>Ranking</h2>\n{SWIPE}<table class=\"pin2\">\n<tr><th>#</th><th class=\"l\">player</th><th>strength</th><th>frags</th><th>deaths</th><th>suicides</th><th>world</th><th>team k.</th><th>caps</th><th>games</th><th>K/D</th></tr>\n"));
     for s in standings {
         let st = &s.standing.stats;
         let _ = writeln!(
@@ -847,7 +862,7 @@ pub fn player_page(
             p.flags[0], p.flags[1], p.flags[2], p.flags[3]
         );
     }
-    body.push_str("<h2>Games</h2>\n<table>\n<tr><th>game</th><th class=\"l\">map</th><th>frags</th><th>deaths</th><th>suicides</th><th>world</th><th>score</th><th>strength after</th></tr>\n");
+    body.push_str(&format!("<h2>Games</h2>\n{SWIPE}<table class=\"pin1\">\n<tr><th>game</th><th class=\"l\">map</th><th>frags</th><th>deaths</th><th>suicides</th><th>world</th><th>score</th><th>strength after</th></tr>\n"));
     for &(gi, g) in &p.history {
         let game = &site.games[gi];
         let r = game.rows.get(&id).copied().unwrap_or_default();
@@ -904,7 +919,7 @@ pub fn game_page(site: &SiteData, ranking: &FragRanking, i: usize) -> String {
     };
     let _ = writeln!(
         body,
-        "<h2>Scoreboard</h2>\n<table>\n<tr><th class=\"l\">player</th>{team_th}<th>score</th><th>frags</th><th>deaths</th><th>suicides</th><th>world</th><th>team kills</th><th>captures</th><th>best streak</th><th>strength after</th></tr>"
+        "<h2>Scoreboard</h2>\n{SWIPE}<table class=\"pin1\">\n<tr><th class=\"l\">player</th>{team_th}<th>score</th><th>frags</th><th>deaths</th><th>suicides</th><th>world</th><th>team kills</th><th>captures</th><th>best streak</th><th>strength after</th></tr>"
     );
     let mut rows: Vec<(&PlayerId, &PlayerGame)> = g.rows.iter().collect();
     // In a team game the players of a team together: red, blue, then any others.
