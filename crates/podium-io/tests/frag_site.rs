@@ -129,15 +129,25 @@ fn the_chart_labels_are_outside_the_svg() {
         &shown,
         &shown[0],
     );
+    // Ann's strength after her one game: two frags between equals (K/2 each) less one
+    // death by the world (K/2): 4.
     let strength = ranking
         .ranking()
         .strength(ranking.ranking().id("Ann").unwrap());
+    assert_eq!(strength, 4.0);
+    // Ticks at every whole point up to 4, the top of the plot.
     assert!(
-        page.contains(&format!("<figure class=\"chart\">\n<div class=\"plot\">\n<span class=\"y\" style=\"top:4%\">{strength:.0}</span><span class=\"y\" style=\"top:96%\">0</span>\n<svg ")),
+        page.contains("<figure class=\"chart\">\n<div class=\"plot\">\n<span class=\"y\" style=\"top:4%\">4</span><span class=\"y\" style=\"top:27%\">3</span><span class=\"y\" style=\"top:50%\">2</span><span class=\"y\" style=\"top:73%\">1</span><span class=\"y\" style=\"top:96%\">0</span>\n<svg "),
         "{page}"
     );
+    // A grid line at every tick above 0.
     assert!(
-        page.contains("</svg>\n</div>\n<figcaption>games played (1)</figcaption>\n</figure>"),
+        page.contains("<line x1=\"8\" y1=\"146.0\" x2=\"592\" y2=\"146.0\" stroke=\"#e4e4e4\" vector-effect=\"non-scaling-stroke\"/>\n<line x1=\"8\" y1=\"100.0\" x2=\"592\" y2=\"100.0\" stroke=\"#e4e4e4\" vector-effect=\"non-scaling-stroke\"/>\n<line x1=\"8\" y1=\"54.0\" x2=\"592\" y2=\"54.0\" stroke=\"#e4e4e4\" vector-effect=\"non-scaling-stroke\"/>\n<line x1=\"8\" y1=\"8.0\" x2=\"592\" y2=\"8.0\" stroke=\"#e4e4e4\" vector-effect=\"non-scaling-stroke\"/>\n"),
+        "{page}"
+    );
+    // The x axis: the game's number under its point.
+    assert!(
+        page.contains("</svg>\n</div>\n<div class=\"x\"><span style=\"left:50%\">1</span></div>\n<figcaption>game number (1 game played)</figcaption>\n</figure>"),
         "{page}"
     );
     assert!(!page.contains("<text"), "{page}");
@@ -148,6 +158,35 @@ fn the_chart_labels_are_outside_the_svg() {
     );
     assert!(
         page.contains(".chart{margin:0;max-width:44rem;font-size:.8rem;"),
+        "{page}"
+    );
+    assert!(
+        page.contains(".chart .plot,.chart .x{margin-right:1.5em}.chart .x{position:relative;height:1.4em;margin-left:3.5em}.chart .x span{position:absolute;top:.2em;transform:translateX(-50%);white-space:nowrap}.chart figcaption{text-align:center;padding:.3em 1.5em 0 3.5em}"),
+        "{page}"
+    );
+}
+
+/// A player of many games: the y axis has round ticks up to the first at or above the
+/// best strength, the x axis the numbers of six games, the first and the last of them.
+#[test]
+fn a_long_chart_labels_six_games_and_round_strengths() {
+    let mut log = String::new();
+    for _ in 0..40 {
+        log.push_str("  0:00 InitGame: \\g_gametype\\0\\mapname\\q3dm1\n  0:01 ClientUserinfoChanged: 2 n\\Ann\\t\\0\n  0:01 ClientUserinfoChanged: 3 n\\Bo\\t\\0\n  0:05 Kill: 2 3 7: Ann killed Bo by MOD_ROCKET\n  0:06 ShutdownGame:\n");
+    }
+    let (ranking, site, _) = read_log(&log);
+    let shown = site::shown_standings(ranking.ranking());
+    let ann = &shown[0];
+    assert_eq!(ann.standing.player, "Ann");
+    // 40 frags of Bo, who stays at 0: Ann climbs to a strength between 100 and 150.
+    assert!((100.0..150.0).contains(&ann.standing.strength), "{ann:?}");
+    let page = site::player_page(&site, ranking.ranking(), ranking.matrix(), &shown, ann);
+    assert!(
+        page.contains("<span class=\"y\" style=\"top:4%\">150</span><span class=\"y\" style=\"top:34.7%\">100</span><span class=\"y\" style=\"top:65.3%\">50</span><span class=\"y\" style=\"top:96%\">0</span>\n<svg "),
+        "{page}"
+    );
+    assert!(
+        page.contains("<div class=\"x\"><span style=\"left:1.3%\">1</span><span style=\"left:21.3%\">9</span><span style=\"left:41.3%\">17</span><span style=\"left:58.7%\">24</span><span style=\"left:78.7%\">32</span><span style=\"left:98.7%\">40</span></div>\n<figcaption>game number (40 games played)</figcaption>"),
         "{page}"
     );
 }

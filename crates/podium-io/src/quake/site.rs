@@ -347,7 +347,9 @@ th{background:#e9e9e6;white-space:nowrap}td.l,th.l{text-align:left}a{color:#1d4e
 .muted{color:#777}svg{background:#fff;border:1px solid #ddd;max-width:100%;height:auto}h2{margin-top:1.5em}\
 .chart{margin:0;max-width:44rem;font-size:.8rem;color:#555}.chart .plot{position:relative;padding-left:3.5em}\
 .chart svg{display:block;width:100%}.chart .y{position:absolute;left:0;width:3em;text-align:right;transform:translateY(-50%)}\
-.chart figcaption{text-align:center;padding:.3em 0 0 3.5em}\
+.chart .plot,.chart .x{margin-right:1.5em}.chart .x{position:relative;height:1.4em;margin-left:3.5em}\
+.chart .x span{position:absolute;top:.2em;transform:translateX(-50%);white-space:nowrap}\
+.chart figcaption{text-align:center;padding:.3em 1.5em 0 3.5em}\
 @media (max-width:40em){main{padding:.8em .6em}th,td{padding:.25em .35em}\
 .swipe{display:block;margin:.5em 0 -.3em;font-size:.85em;color:#555}}";
 
@@ -377,7 +379,11 @@ fn clock(tenths: u32) -> String {
 
 /// The strength-over-time chart of one player: the line and its points as inline SVG,
 /// which shrinks with the page; the axis labels as HTML text beside and under it, in
-/// CSS px, so that they keep their size on a phone (`.chart` in [`STYLE`]).
+/// CSS px, so that they keep their size on a phone (`.chart` in [`STYLE`]). The y axis
+/// has a tick and a grid line at every multiple of a round step ([`y_step`]) up to the
+/// first at or above the best strength; the x axis labels the points with the numbers of
+/// their games, at most [`X_LABELS`] of them, evenly spread, the first and the last
+/// always.
 fn chart(history: &[(usize, f64)]) -> String {
     // The plot's own margins, in viewBox units: the points' circles stay inside.
     let (w, h, pad) = (600.0, 200.0, 8.0);
@@ -386,6 +392,9 @@ fn chart(history: &[(usize, f64)]) -> String {
         .map(|&(_, g)| g)
         .fold(0.0f64, f64::max)
         .max(1.0);
+    let step = y_step(max);
+    let ticks = (max / step).ceil().max(1.0);
+    let top_value = ticks * step;
     let n = history.len();
     let x = |i: usize| {
         if n <= 1 {
@@ -394,16 +403,30 @@ fn chart(history: &[(usize, f64)]) -> String {
             pad + (w - 2.0 * pad) * i as f64 / (n - 1) as f64
         }
     };
-    let y = |g: f64| pad + (h - 2.0 * pad) * (1.0 - g / max);
-    // The labels' heights, in percent of the plot's: the top and the bottom of the axis.
-    let (top, bottom) = (100.0 * pad / h, 100.0 * (h - pad) / h);
-    let mut out = format!(
-        "<figure class=\"chart\">\n<div class=\"plot\">\n<span class=\"y\" style=\"top:{top}%\">{max:.0}</span><span class=\"y\" style=\"top:{bottom}%\">0</span>\n"
-    );
+    let y = |g: f64| pad + (h - 2.0 * pad) * (1.0 - g / top_value);
+    let values: Vec<f64> = (0..=ticks as u64).map(|k| k as f64 * step).collect();
+    let mut out = String::from("<figure class=\"chart\">\n<div class=\"plot\">\n");
+    // The labels' heights, in percent of the plot's, from the top.
+    for &v in values.iter().rev() {
+        let _ = write!(
+            out,
+            "<span class=\"y\" style=\"top:{}%\">{v:.0}</span>",
+            percent(y(v) / h)
+        );
+    }
+    out.push('\n');
     let _ = writeln!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"strength after each game\">"
     );
+    for &v in &values[1..] {
+        let _ = writeln!(
+            out,
+            "<line x1=\"{pad}\" y1=\"{gy:.1}\" x2=\"{r}\" y2=\"{gy:.1}\" stroke=\"#e4e4e4\" vector-effect=\"non-scaling-stroke\"/>",
+            gy = y(v),
+            r = w - pad
+        );
+    }
     let _ = writeln!(
         out,
         "<line x1=\"{pad}\" y1=\"{pad}\" x2=\"{pad}\" y2=\"{b}\" stroke=\"#999\" vector-effect=\"non-scaling-stroke\"/><line x1=\"{pad}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\" stroke=\"#999\" vector-effect=\"non-scaling-stroke\"/>",
@@ -429,11 +452,59 @@ fn chart(history: &[(usize, f64)]) -> String {
             game + 1
         );
     }
+    out.push_str("</svg>\n</div>\n<div class=\"x\">");
+    for i in x_labels(n) {
+        let _ = write!(
+            out,
+            "<span style=\"left:{}%\">{}</span>",
+            percent(x(i) / w),
+            history[i].0 + 1
+        );
+    }
+    let games = count(n as u64, "game");
     let _ = writeln!(
         out,
-        "</svg>\n</div>\n<figcaption>games played ({n})</figcaption>\n</figure>"
+        "</div>\n<figcaption>game number ({games} played)</figcaption>\n</figure>"
     );
     out
+}
+
+/// At most this many games are labelled under a chart: their numbers fit side by side on
+/// a phone.
+const X_LABELS: usize = 6;
+
+/// The points of a chart of `n` games that get a label: all when they are at most
+/// [`X_LABELS`], else that many evenly spread, the first and the last among them.
+fn x_labels(n: usize) -> Vec<usize> {
+    if n <= X_LABELS {
+        return (0..n).collect();
+    }
+    let spans = X_LABELS - 1;
+    (0..X_LABELS)
+        .map(|k| (k * (n - 1) + spans / 2) / spans)
+        .collect()
+}
+
+/// The step between the y axis's ticks: the least of 1, 2, 5, 10, 20, 50, … that needs
+/// at most 5 steps to reach `max`.
+fn y_step(max: f64) -> f64 {
+    let mut magnitude = 1.0;
+    loop {
+        for m in [1.0, 2.0, 5.0] {
+            let step = m * magnitude;
+            if max / step <= 5.0 || !step.is_finite() {
+                return step;
+            }
+        }
+        magnitude *= 10.0;
+    }
+}
+
+/// A fraction as a percentage for CSS, to a tenth at most: `0.04` is `4`, `0.27` is `27`,
+/// `1.0 / 3.0` is `33.3`.
+fn percent(fraction: f64) -> String {
+    let p = (fraction * 1000.0).round() / 10.0;
+    format!("{p}")
 }
 
 fn top<K: Copy + Ord>(map: &HashMap<K, u32>) -> Option<(K, u32)> {
@@ -1219,6 +1290,28 @@ mod tests {
         ] {
             assert_eq!(shares(counts, 1000).iter().sum::<u64>(), 1000, "{counts:?}");
         }
+    }
+
+    #[test]
+    fn chart_ticks_are_round_and_few() {
+        assert_eq!(y_step(1.0), 1.0);
+        assert_eq!(y_step(4.0), 1.0);
+        assert_eq!(y_step(5.0), 1.0);
+        assert_eq!(y_step(5.5), 2.0);
+        assert_eq!(y_step(65.8), 20.0);
+        assert_eq!(y_step(120.0), 50.0);
+        assert_eq!(y_step(250.0), 50.0);
+        assert_eq!(y_step(251.0), 100.0);
+        assert_eq!(y_step(4_000.0), 1_000.0);
+        assert_eq!(x_labels(0), Vec::<usize>::new());
+        assert_eq!(x_labels(1), [0]);
+        assert_eq!(x_labels(6), [0, 1, 2, 3, 4, 5]);
+        assert_eq!(x_labels(7), [0, 1, 2, 4, 5, 6]);
+        assert_eq!(x_labels(40), [0, 8, 16, 23, 31, 39]);
+        assert_eq!(x_labels(1500), [0, 300, 600, 899, 1199, 1499]);
+        assert_eq!(percent(0.04), "4");
+        assert_eq!(percent(1.0 / 3.0), "33.3");
+        assert_eq!(percent(0.5), "50");
     }
 
     #[test]
