@@ -134,6 +134,7 @@ def quake_log(rng):
             log(t, f"ClientBegin: {cid}")
         cid = {p: i for i, p in enumerate(present, start=2)}
         frags = {p: 0 for p in present}
+        captures = {1: 0, 2: 0}
         for _ in range(rng.randrange(30, 45)):
             t += rng.randrange(3, 20)
             r = rng.random()
@@ -159,9 +160,11 @@ def quake_log(rng):
                 log(t, f"CTF: {cid[carrier]} {team[carrier]} 0: {carrier} got the {flag} flag!")
                 t += rng.randrange(5, 25)
                 log(t, f"CTF: {cid[carrier]} {team[carrier]} 1: {carrier} captured the {flag} flag!")
+                captures[team[carrier]] += 1
         log(t, "Exit: Timelimit hit.")
         if ctf:
-            log(t, "red:2  blue:1")
+            # The final score: the captures made (team 1 is red, 2 blue).
+            log(t, f"red:{captures[1]}  blue:{captures[2]}")
         for p in sorted(present, key=lambda p: -frags[p]):
             log(t, f"score: {frags[p]}  ping: {rng.randrange(20, 90)}  client: {cid[p]} {p}")
         log(t, "ShutdownGame:")
