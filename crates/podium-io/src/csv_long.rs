@@ -172,15 +172,7 @@ impl<R: Read> CsvMatches<R> {
         if let Some(wide) = Wide::of_header(record.iter()) {
             return Err(wide.error(&self.file, record.line));
         }
-        let names: Vec<String> = record
-            .iter()
-            .map(|h| {
-                String::from_utf8_lossy(h)
-                    .trim()
-                    .trim_start_matches('\u{feff}')
-                    .to_string()
-            })
-            .collect();
+        let names = crate::records::header_names(&record);
         let find = |name: &str| {
             names
                 .iter()

@@ -66,15 +66,7 @@ pub fn read_initial_ratings(file: &str, input: impl Read) -> Result<Vec<InitialR
         return Err(wide.error(file, header.line));
     }
     let header_line = header.line;
-    let names: Vec<String> = header
-        .iter()
-        .map(|h| {
-            String::from_utf8_lossy(h)
-                .trim()
-                .trim_start_matches('\u{feff}')
-                .to_string()
-        })
-        .collect();
+    let names = crate::records::header_names(&header);
     let at = |name: &str| -> Vec<usize> {
         names
             .iter()

@@ -121,6 +121,20 @@ impl RecordError {
     }
 }
 
+/// A header record's column names: each field as text, trimmed, without the byte-order
+/// mark a file may start with.
+pub(crate) fn header_names(header: &Record<'_>) -> Vec<String> {
+    header
+        .iter()
+        .map(|h| {
+            String::from_utf8_lossy(h)
+                .trim()
+                .trim_start_matches('\u{feff}')
+                .to_string()
+        })
+        .collect()
+}
+
 /// A row with more fields than its header's `fields`: a comma in a field that is not
 /// quoted shifts every field after it, and the row would be read as something else. The
 /// first extra field's name (`column N`), its value (cut to 60 characters) and what was
