@@ -432,7 +432,9 @@ fn a_league_busy_for_seconds_holds_up_no_other() {
     let stop = AtomicBool::new(false);
     let base = server.base.clone();
     let light_url = format!("{base}/api/leagues/{light}");
-    let mut rounds: Vec<(usize, usize, Duration, Duration, bool)> = Vec::new();
+    // Per round, (the due-to-answered time, when sent, when answered) of each call.
+    let mut rounds: Vec<Vec<(Duration, Instant, Instant)>> = Vec::new();
+    let mut stopped = Instant::now();
     std::thread::scope(|s| {
         s.spawn(|| {
             let url = format!("{base}/api/leagues/{heavy}/matches");
@@ -463,9 +465,7 @@ fn a_league_busy_for_seconds_holds_up_no_other() {
         // Rounds of two seconds in which four clients read and write the other league,
         // each a call every 10 ms. A call's time runs from when it was due, not from
         // when it could be sent, so that a server that stops answering for a while is
-        // charged for every call due meanwhile (not for one slow call). A round counts
-        // if the heavy league was busy all along; in each, the other league must
-        // answer calls before the round ends.
+        // charged for every call due meanwhile (not for one slow call).
         for round in 0..3 {
             let window = Duration::from_secs(2);
             let from = Instant::now();
@@ -485,6 +485,7 @@ fn a_league_busy_for_seconds_holds_up_no_other() {
                             if let Some(wait) = due.checked_duration_since(Instant::now()) {
                                 std::thread::sleep(wait);
                             }
+                            let sent = Instant::now();
                             match i % 4 {
                                 0 => {
                                     let r = a
@@ -507,55 +508,71 @@ fn a_league_busy_for_seconds_holds_up_no_other() {
                                     a.get(light_url).call().unwrap().into_string().unwrap();
                                 }
                             }
-                            times.lock().unwrap().push((due.elapsed(), Instant::now()));
+                            times.lock().unwrap().push((due.elapsed(), sent, Instant::now()));
                             i += 1;
                         }
                     });
                 }
             });
-            let answered = times.into_inner().unwrap();
-            // Calls answered before the round ended, while the heavy league was busy.
-            let within = answered.iter().filter(|a| a.1 < from + window).count();
-            let mut times: Vec<Duration> = answered.iter().map(|a| a.0).collect();
-            times.sort();
-            // Was a heavy match being rated from before the round to its end?
-            let covered = {
-                let spans = busy.lock().unwrap().clone();
-                let mut t = from - Duration::from_millis(400);
-                let mut started = false;
-                for (start, end) in spans {
-                    if start <= t + Duration::from_millis(50) {
-                        started = true;
-                        t = t.max(end.unwrap_or(from + window + window));
-                    }
-                }
-                started && t >= from + window
-            };
-            rounds.push((
-                times.len(),
-                within,
-                percentile(&times, 0.5),
-                percentile(&times, 0.99),
-                covered,
-            ));
+            rounds.push(times.into_inner().unwrap());
         }
+        stopped = Instant::now();
         stop.store(true, Ordering::SeqCst);
         drop(server);
     });
+    // When the heavy league was surely rating: the middle half of each heavy call that
+    // was answered (its first quarter covers sending 10,000 results, its last storing
+    // and answering them), and from half a second after the unanswered one was sent
+    // until the rounds ended. A server that rated one league at a time would answer
+    // the other league's calls only after a heavy match, so none in these spans.
+    let rating: Vec<(Instant, Instant)> = busy
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|&(start, end)| match end {
+            Some(end) => (start + (end - start) / 4, end - (end - start) / 4),
+            None => (start + Duration::from_millis(500), stopped),
+        })
+        .filter(|(from, to)| from < to)
+        .collect();
+    let summary: Vec<(usize, Duration, Duration, usize)> = rounds
+        .iter()
+        .map(|calls| {
+            let mut times: Vec<Duration> = calls.iter().map(|c| c.0).collect();
+            times.sort();
+            let during = calls
+                .iter()
+                .filter(|c| rating.iter().any(|r| r.0 <= c.1 && c.2 <= r.1))
+                .count();
+            (
+                times.len(),
+                percentile(&times, 0.5),
+                percentile(&times, 0.99),
+                during,
+            )
+        })
+        .collect();
+    let heavy_calls: Vec<(Duration, Option<Duration>)> = {
+        let spans = busy.lock().unwrap();
+        let first = spans[0].0;
+        spans
+            .iter()
+            .map(|&(start, end)| (start - first, end.map(|end| end - start)))
+            .collect()
+    };
     eprintln!(
-        "other league while one is busy, (calls, answered within the round, p50, p99, busy all along) per round: {rounds:?}"
+        "other league while one is busy, (calls, p50, p99, calls sent and answered while a heavy match was rated) per round: {summary:?}; heavy calls (sent after the first, answered after): {heavy_calls:?}"
     );
-    let counted: Vec<_> = rounds.iter().filter(|r| r.4).collect();
     assert!(
-        !counted.is_empty(),
-        "the heavy league was idle during every round: {rounds:?}"
+        !rating.is_empty(),
+        "no heavy match was being rated during the rounds: {heavy_calls:?}"
     );
     // What is asserted is an order, not a speed: the other league answers while a heavy
     // match is being rated, not after it. How fast it answers is measured by the server
     // benchmark (docs/benchmarks.md), not here, where a busy machine may slow any call.
     assert!(
-        counted.iter().all(|r| r.1 > 0),
-        "the other league answered nothing while the heavy one was busy: (calls, within, p50, p99, busy) {rounds:?}"
+        summary.iter().any(|r| r.3 > 0),
+        "the other league answered nothing while the heavy one was being rated: (calls, p50, p99, during) {summary:?}"
     );
 }
 
