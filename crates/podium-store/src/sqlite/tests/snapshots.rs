@@ -190,7 +190,11 @@ proptest! {
         timed_league in any::<bool>(),
         save_last in any::<bool>(),
     ) {
-        run_restarts(shared_postgres(), system, ops, timed_league, save_last)?;
+        // A database of its own: the other property's servers, on the database they
+        // share, load and follow every league in it, this one's too.
+        static OWN: std::sync::OnceLock<Scratch> = std::sync::OnceLock::new();
+        let scratch = OWN.get_or_init(|| Backend::Postgres.scratch());
+        run_restarts(scratch, system, ops, timed_league, save_last)?;
     }
 }
 
