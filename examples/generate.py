@@ -59,7 +59,7 @@ def f1_season(rng):
         races.append(f'{race_id},2030,{rnd},{rnd},"{place} Grand Prix","{day}","14:00:00",\\N')
         pace = {d: skill[d] + car_pace[seat[d]] + rng.gauss(0, 0.6) for d in drivers}
         grid = sorted(drivers, key=lambda d: -(pace[d] + rng.gauss(0, 0.3)))
-        retired = {d for d in drivers if rng.random() < 0.05}
+        retired = [d for d in drivers if rng.random() < 0.05]
         finishers = sorted((d for d in drivers if d not in retired), key=lambda d: -pace[d])
         laps_out = {d: rng.randrange(1, 55) for d in retired}
         order = finishers + sorted(retired, key=lambda d: -laps_out[d])
