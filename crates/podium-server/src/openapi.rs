@@ -246,7 +246,7 @@ pub fn document() -> Value {
                 "Match": {"type": "object", "required": ["results"], "additionalProperties": false, "properties": {
                     "match": {"type": ["string", "null"], "description": "The match id, as files carry it; assigned by the server when neither it nor `id` is given"},
                     "id": {"type": ["string", "null"], "description": "The client's id of the match (for retries); if `match` is given too they must agree"},
-                    "time": {"type": ["string", "null"], "description": "RFC 3339 or YYYY-MM-DD"},
+                    "time": {"type": ["string", "null"], "description": "RFC 3339 or YYYY-MM-DD; at most a day after the server's clock (a result is recorded once played)"},
                     "results": {"type": "array", "minItems": 2, "items": schema_ref("Result")}}},
                 "Change": {"type": "object", "properties": {"player": {"type": "string"}, "place": {"type": "integer"},
                     "before": {"type": "number"}, "after": {"type": "number"}, "delta": {"type": "number"},

@@ -2856,6 +2856,72 @@ async fn factor_kinds_that_differ_in_case_are_one_kind() {
     );
 }
 
+/// A match dated after today is refused, in an append and in a correction, naming its
+/// time and the server's clock; a time a few hours ahead (a day that began ahead of UTC)
+/// is taken. Nothing refused is stored.
+#[tokio::test]
+async fn a_match_dated_after_today_is_refused() {
+    let app = app();
+    let (id, token) = create(&app, json!({"name": "Dated", "system": "elo"})).await;
+    let url = format!("/api/leagues/{id}/matches");
+    let dated = |id: &str, time: &str| {
+        json!({"id": id, "time": time, "results": [
+            {"player": "ann", "rank": 1}, {"player": "bo", "rank": 2}]})
+        .to_string()
+    };
+    let r = refused(
+        &app,
+        Method::POST,
+        &url,
+        Some(&token),
+        Some(&dated("g1", "2999-01-01")),
+    )
+    .await;
+    let e = r.error();
+    assert!(
+        e.contains("match \"g1\", field `time`: \"2999-01-01\" is after today (the server's clock reads 20"),
+        "{e}"
+    );
+    assert!(
+        e.ends_with("record a match once it has been played, dated when it was played"),
+        "{e}"
+    );
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    let soon = podium_io::format_time(now + 4 * 3600);
+    let r = call(
+        &app,
+        Method::POST,
+        &url,
+        Some(&token),
+        Some(&dated("g1", &soon)),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    let r = refused(
+        &app,
+        Method::PUT,
+        &format!("{url}/g1"),
+        Some(&token),
+        Some(&dated("g1", "2999-01-01T10:00:00Z")),
+    )
+    .await;
+    assert!(
+        r.error()
+            .contains("field `time`: \"2999-01-01T10:00:00Z\" is after today"),
+        "{}",
+        r.error()
+    );
+    let league = call(&app, Method::GET, &format!("/api/leagues/{id}"), None, None)
+        .await
+        .json();
+    assert_eq!(league["matches"], 1, "{league}");
+    let ledger = call(&app, Method::GET, &url, None, None).await.json();
+    assert_eq!(ledger.to_string().matches("2999").count(), 0, "{ledger}");
+}
+
 /// A match sent without an id was named in the errors of its fields by the id the server
 /// would have given it (`match "#3", field `results[0].rank``), which the client never
 /// saw: it is `the match`, or `match k of the array`, in every error that names it.

@@ -96,7 +96,29 @@ fn invalid(id: &str, field: &str, message: impl std::fmt::Display) -> StoreError
     }
 }
 
+/// How far after the clock a match's time may lie: a date entered where the day has
+/// begun ahead of UTC reads as up to 14 hours ahead.
+pub(crate) const AHEAD: i64 = 86_400;
+
 impl LedgerMatch {
+    /// Refuses a match dated more than [`AHEAD`] after `now` (Unix seconds): a result is
+    /// recorded once played, and a mistyped year would otherwise sit after every match
+    /// recorded later, in rating order, until corrected.
+    pub(crate) fn check_played_by(&self, time: Option<i64>, now: i64) -> Result<(), StoreError> {
+        match (time, &self.time) {
+            (Some(t), Some(text)) if t > now.saturating_add(AHEAD) => Err(invalid(
+                &self.id,
+                "time",
+                format!(
+                    "{} is after today (the server's clock reads {}): record a match once it has been played, dated when it was played",
+                    quote(text),
+                    podium_io::format_time(now)
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Whether any row gives a factor.
     #[must_use]
     pub fn has_factors(&self) -> bool {

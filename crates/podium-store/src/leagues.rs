@@ -223,7 +223,12 @@ fn prepare(
     key: &str,
     seq: i64,
 ) -> Result<(LedgerEntry, podium::Match), StoreError> {
-    let game = sub.to_json(key).to_match()?;
+    let given = sub.to_json(key);
+    let game = given.to_match()?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    given.check_played_by(game.time(), now)?;
     let json = LedgerMatch::from_match(&game);
     let hash = content_hash(&json);
     Ok((
