@@ -43,12 +43,12 @@ pub(crate) fn register_font() {
 }
 
 /// Checks that a chart can be drawn into `path` (before the work to draw it): a name
-/// ending in `.svg` or `.png`, and a file that may be written (see
-/// [`podium_io::output`]). Returns the extension.
+/// ending in `.svg` or `.png`, and a file that may be written, none of the command's
+/// `inputs` (see [`podium_io::output`]). Returns the extension.
 ///
 /// # Errors
 /// Another extension, or a path that is not a file that may be written.
-pub fn check(path: &Path) -> anyhow::Result<String> {
+pub fn check(path: &Path, inputs: &[&str]) -> anyhow::Result<String> {
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
@@ -60,7 +60,7 @@ pub fn check(path: &Path) -> anyhow::Result<String> {
             path.display()
         );
     };
-    podium_io::output::check(path, &[])?;
+    podium_io::output::check(path, inputs)?;
     // A new file must be possible beside it (the directory exists and may be written):
     // found out now, not after the work whose curves are drawn.
     drop(
@@ -79,7 +79,7 @@ pub fn plot(path: &Path, title: &str, series: &[Series]) -> anyhow::Result<()> {
     if series.iter().all(|s| s.points.is_empty()) {
         bail!("nothing to plot");
     }
-    let ext = check(path)?;
+    let ext = check(path, &[])?;
     // The chart is drawn into a new file beside the one named, which replaces it only
     // once complete; the command reads no file that it could be.
     let out = OutputPath::create(&path.display().to_string(), &[])?;

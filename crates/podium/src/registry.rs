@@ -261,6 +261,27 @@ mod tests {
         }
     }
 
+    /// A rating beyond ±1e9 is refused by every system (a league saves ratings up to
+    /// ±1e100, so one taken here could be saved and never restored).
+    #[test]
+    fn every_system_refuses_an_initial_rating_beyond_its_range() {
+        for spec in systems() {
+            let mut league = League::new(system(spec.name, &Settings::new()).unwrap());
+            for value in [1e200, -1e10] {
+                let err = league
+                    .set_initial("ann", Rating::with_sigma(value, 100.0))
+                    .err()
+                    .unwrap_or_else(|| panic!("{} takes a rating of {value}", spec.name));
+                assert!(
+                    matches!(err, RateError::RatingOutOfRange { what: "rating", .. }),
+                    "{}: {err}",
+                    spec.name
+                );
+            }
+            assert!(league.get("ann").is_none(), "{}", spec.name);
+        }
+    }
+
     #[test]
     fn absurd_sigmas_are_refused_with_the_allowed_range() {
         let err = system("trueskill", &Settings::from([("sigma", "1e155")])).unwrap_err();

@@ -143,8 +143,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         }
         // A plot that cannot be written is found out before the smoothing.
         let inputs: Vec<&str> = args.input.files.iter().map(String::as_str).collect();
-        podium_io::output::check(p, &inputs)?;
-        crate::plot::check(p)?;
+        crate::plot::check(p, &inputs)?;
         if args.players.is_none() && args.top == 0 {
             bail!(
                 "--top 0: the plot would draw no curve; give --top 1 or more, or name the players with --players A,B"

@@ -35,7 +35,7 @@ pub struct Args {
     )]
     pub true_ratings: String,
     /// Standard deviation of a game score around the player's true rating.
-    #[arg(long, default_value_t = 200.0)]
+    #[arg(long, default_value_t = 200.0, allow_negative_numbers = true)]
     pub sd: f64,
     /// Rounds after which predictive ability is measured (0 = before any game); the last
     /// at most 100,000.
@@ -58,7 +58,7 @@ pub struct Args {
     pub threads: usize,
     /// Half-width of the uniform jitter on each initial rating (Kerrigan's 1500 ± 1); from
     /// 0 to 1e9, the range of ratings the systems rate.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub jitter: f64,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
@@ -143,6 +143,8 @@ pub fn true_ratings(spec: &str, players: Option<usize>) -> anyhow::Result<Vec<f6
             )
         })?;
         let mut v = Vec::new();
+        // A byte-order mark is skipped, as in every file podium reads.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             for field in line
@@ -189,7 +191,8 @@ pub fn true_ratings(spec: &str, players: Option<usize>) -> anyhow::Result<Vec<f6
 /// Bad arguments, or output that cannot be written.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(path) = &args.plot {
-        crate::plot::check(path)?;
+        // `--true` may name a file of true ratings, which the chart must not replace.
+        crate::plot::check(path, &[&args.true_ratings])?;
     }
     let systems = select_systems(&args.systems, &args.settings)?;
     let truth = true_ratings(&args.true_ratings, args.players)?;
@@ -550,6 +553,16 @@ mod tests {
                 format!("--true {spec:?}: {bad:?} is not valid: expected a finite number")
             );
         }
+        // A file of true ratings that starts with a byte-order mark.
+        let dir = std::env::temp_dir().join(format!("podium-true-bom-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("true.txt");
+        std::fs::write(&file, "\u{feff}1400\n1500 # mid\n1600\n").unwrap();
+        assert_eq!(
+            true_ratings(file.to_str().unwrap(), None).unwrap(),
+            vec![1400.0, 1500.0, 1600.0]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
         let e = format!("{:#}", true_ratings("nosuch", None).unwrap_err());
         assert!(
             e.starts_with("--true \"nosuch\": expected LO:HI:STEP, LO:HI (with --players), a list a,b,c or a readable file of numbers: "),

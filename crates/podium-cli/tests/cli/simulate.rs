@@ -289,3 +289,62 @@ fn regression_simulate_refuses_rounds_and_games_beyond_their_limits_before_runni
         "{help}"
     );
 }
+
+/// `--plot` naming the `--true` file (itself, or a link to it) is refused before the run,
+/// and the file of true ratings is left as it was; a negative `--sd` or `--jitter` given
+/// as a separate value gets the range message, not a parse error.
+#[test]
+fn regression_simulate_never_plots_over_its_true_ratings() {
+    let d = Dir::new("simulate-true-plot");
+    let truth = d.path("r.svg");
+    std::fs::write(&truth, "1400\n1500\n1600\n").unwrap();
+    let link = d.path("link.svg");
+    std::os::unix::fs::symlink(&truth, &link).unwrap();
+    for plot in [&truth, &link] {
+        let run = podium(&[
+            "simulate",
+            "--systems",
+            "sme",
+            "--trials",
+            "5",
+            "--rounds",
+            "1,2",
+            "--true",
+            &truth,
+            "--plot",
+            plot,
+        ]);
+        assert_eq!(
+            run.err(),
+            format!("error: {plot}: cannot write over {truth}, which is read as an input\n")
+        );
+        assert_eq!(run.stdout, "");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&truth).unwrap(),
+        "1400\n1500\n1600\n"
+    );
+    for (flag, says) in [
+        (
+            "--sd",
+            "error: sd = -1 is not valid: expected a number > 0 and ≤ 1e12\n",
+        ),
+        (
+            "--jitter",
+            "error: jitter = -1 is not valid: expected a number ≥ 0 and ≤ 1e9\n",
+        ),
+    ] {
+        let run = podium(&[
+            "simulate",
+            "--systems",
+            "sme",
+            "--trials",
+            "1",
+            "--rounds",
+            "1",
+            flag,
+            "-1",
+        ]);
+        assert_eq!(run.err(), says, "{flag}");
+    }
+}

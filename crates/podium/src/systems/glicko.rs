@@ -151,9 +151,9 @@ pub(crate) fn check_all(
     Ok(())
 }
 
-/// Checks a rating and its RD against the ranges of the Glicko systems: any finite
-/// rating (ratings far apart only make every expectation 0 or 1), an RD in
-/// [`SIGMA_RANGE`] (positive; small and large enough for its square).
+/// Checks a rating and its RD against the ranges of the Glicko systems: a rating within
+/// ±1e9, as every system's ([`crate::system::check_value`]; a league saves ratings up to
+/// ±1e100), an RD in [`SIGMA_RANGE`] (positive; small and large enough for its square).
 pub(crate) fn check_range(system: &'static str, r: &Rating, player: &str) -> Result<(), RateError> {
     let bad = |what: &'static str, value: f64, allowed: &str| RateError::RatingOutOfRange {
         system,
@@ -167,6 +167,9 @@ pub(crate) fn check_range(system: &'static str, r: &Rating, player: &str) -> Res
             player: player.to_string(),
             rating: r.value,
         });
+    }
+    if !crate::params::in_range(r.value) {
+        return Err(bad("rating", r.value, "−1e9 ≤ rating ≤ 1e9"));
     }
     match r.sigma {
         Some(s) if !(SIGMA_RANGE.0..=SIGMA_RANGE.1).contains(&s) => Err(bad("sigma", s, RD_RULE)),
