@@ -61,7 +61,7 @@ pub struct TttConfig {
     pub p_draw: f64,
     /// Convergence: the passes stop when no posterior mean or σ moves more. Default 1e-6.
     pub epsilon: f64,
-    /// At most this many backward-forward passes. Default 30.
+    /// At most this many backward-forward passes, from 1 to [`MAX_ITERATIONS`]. Default 30.
     pub iterations: u32,
 }
 
@@ -727,6 +727,9 @@ pub struct History {
     config: TttConfig,
 }
 
+/// The most passes of the smoother a history may be given.
+pub const MAX_ITERATIONS: u32 = 1000;
+
 fn check_config(c: &TttConfig) -> Result<(), HistoryError> {
     let bad = |name, value, expected| {
         Err(HistoryError::Param {
@@ -752,6 +755,15 @@ fn check_config(c: &TttConfig) -> Result<(), HistoryError> {
     }
     if c.epsilon.is_nan() || c.epsilon <= 0.0 {
         return bad("epsilon", c.epsilon, "above 0");
+    }
+    // No pass would leave the filtered estimates as the smoothed ones; a cap of passes
+    // beyond a thousand, with a small epsilon, would run for hours on a long history.
+    if !(1..=MAX_ITERATIONS).contains(&c.iterations) {
+        return bad(
+            "iterations",
+            f64::from(c.iterations),
+            "a whole number from 1 to 1000",
+        );
     }
     Ok(())
 }
@@ -1109,6 +1121,32 @@ mod tests {
         pub p_draw: f64,
         /// `(player, time, mean, σ)` after convergence, each player's in time order.
         pub curves: &'static [(usize, f64, f64, f64)],
+    }
+
+    /// Passes are at least one (none would give the filtered estimates as smoothed ones)
+    /// and at most [`MAX_ITERATIONS`].
+    #[test]
+    fn passes_from_1_to_the_limit_are_taken() {
+        let events = [Event {
+            teams: vec![vec![0], vec![1]],
+            results: vec![],
+            weights: vec![],
+        }];
+        let with = |iterations| {
+            let config = TttConfig {
+                iterations,
+                ..TttConfig::default()
+            };
+            History::new(2, &events, None, &config).map(|_| ())
+        };
+        for iterations in [0, MAX_ITERATIONS + 1, u32::MAX] {
+            assert_eq!(
+                with(iterations).unwrap_err().to_string(),
+                format!("iterations = {iterations} is out of range: expected a whole number from 1 to 1000")
+            );
+        }
+        with(1).unwrap();
+        with(MAX_ITERATIONS).unwrap();
     }
 
     #[test]

@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long, default_value = "ttt")]
     pub system: String,
     /// Set a parameter: mu (0), sigma (6), beta (1), gamma (0.03 per day), p_draw (0.1;
-    /// ties need it above 0), epsilon (1e-6), iterations (30).
+    /// ties need it above 0), epsilon (1e-6), iterations (30; 1 to 1000).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub settings: Vec<String>,
     /// Only these players (comma-separated), in the table and the plot.
