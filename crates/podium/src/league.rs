@@ -1148,7 +1148,11 @@ impl League {
             self.stamp_now = 1;
         }
         self.stamps.resize(self.players.len(), 0);
+        // New players' ids: a list while few (a match's usual size), a set from then on,
+        // so that a field of many thousands of newcomers is not compared pair by pair.
         let mut new_ids: Vec<&str> = Vec::new();
+        let mut new_set: Option<std::collections::HashSet<&str, foldhash::fast::RandomState>> =
+            None;
         for (k, slot) in players.iter_mut().enumerate() {
             if let Slot::New(name) = *slot {
                 if let Some(&i) = self.index.get(name) {
@@ -1164,10 +1168,19 @@ impl League {
                     self.stamps[i] = self.stamp_now;
                 }
                 Slot::New(name) => {
-                    if new_ids.contains(&name) {
+                    if let Some(set) = &mut new_set {
+                        if !set.insert(name) {
+                            return Some(k);
+                        }
+                    } else if new_ids.contains(&name) {
                         return Some(k);
+                    } else if new_ids.len() < 32 {
+                        new_ids.push(name);
+                    } else {
+                        let mut set: std::collections::HashSet<_, _> = new_ids.drain(..).collect();
+                        set.insert(name);
+                        new_set = Some(set);
                     }
-                    new_ids.push(name);
                 }
             }
         }
@@ -1264,6 +1277,31 @@ mod tests {
 
     fn sme() -> League {
         League::new(crate::system("sme", &crate::Settings::new()).unwrap())
+    }
+
+    /// A newcomer named twice is found in a field of any size (ids are kept in a set
+    /// beyond 32 newcomers), and nothing is rated.
+    #[test]
+    fn a_newcomer_given_twice_is_found_in_a_field_of_any_size() {
+        for n in [3usize, 32, 33, 100] {
+            let names: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
+            let mut slots: Vec<Slot<'_>> = names.iter().map(|p| Slot::New(p)).collect();
+            slots.push(Slot::New(&names[n / 2]));
+            let places: Vec<usize> = (1..=n + 1).collect();
+            let mut league = sme();
+            let err = league.apply_ranked("g", &mut slots, &places).unwrap_err();
+            assert_eq!(
+                err,
+                RateError::from(MatchError::DuplicatePlayer {
+                    player: names[n / 2].clone()
+                }),
+                "{n}"
+            );
+            assert!(league.players().is_empty(), "{n}");
+            slots.pop();
+            league.apply_ranked("g", &mut slots, &places[..n]).unwrap();
+            assert_eq!(league.players().len(), n);
+        }
     }
 
     #[test]
