@@ -246,7 +246,7 @@ pub struct League {
     /// What the system learned from every match so far, for a system that learns
     /// ([`RatingSystem::initial_learned`]).
     learned: Option<State>,
-    rated: u64,
+    pub(crate) rated: u64,
     /// Seasons started ([`League::new_season`]).
     pub(crate) seasons: u32,
     /// Scratch of the rating step, kept to reuse its allocations from match to match:

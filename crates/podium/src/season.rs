@@ -189,6 +189,9 @@ impl League {
                             source,
                         })?;
                 next.seasons = self.seasons + 1;
+                // The league's matches still count (a match's sequence number goes on),
+                // as after the other resets.
+                next.rated = self.rated;
                 return Ok(next);
             }
             Reset::None => self.clone(),
@@ -353,6 +356,9 @@ mod tests {
             assert_eq!(next.get("ann").unwrap().rating.games, 0);
             assert_eq!(next.rating_of("ann").value, initial.value, "{system}");
             assert_eq!(next.rating_of("ann").sigma, initial.sigma, "{system}");
+            // The league's matches still count, as after every reset.
+            assert_eq!(next.matches_rated(), l.matches_rated(), "{system}");
+            assert_eq!(next.matches_rated(), 3, "{system}");
         }
     }
 
