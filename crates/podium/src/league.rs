@@ -516,8 +516,9 @@ impl League {
 
     /// Sets a player's starting rating (e.g. migrated from another league); `rating.games`
     /// counts the games already played elsewhere. A rating without σ for a system that
-    /// keeps one takes a newcomer's σ. A system that keeps a state per player starts it
-    /// from this rating.
+    /// keeps one takes a newcomer's σ; a σ given to a system without one is dropped (it
+    /// would read nothing of it, and show it for ever). A system that keeps a state per
+    /// player starts it from this rating.
     ///
     /// # Errors
     /// [`RateError::InvalidMatch`] for an id no match could name
@@ -526,7 +527,9 @@ impl League {
     /// range its arithmetic holds for); nothing changes then.
     pub fn set_initial(&mut self, name: &str, mut rating: Rating) -> Result<(), RateError> {
         crate::model::check_player_id(name)?;
-        if rating.sigma.is_none() && self.caps.has_uncertainty {
+        if !self.caps.has_uncertainty {
+            rating.sigma = None;
+        } else if rating.sigma.is_none() {
             rating.sigma = self.system.initial_rating().sigma;
         }
         self.system
@@ -1279,6 +1282,27 @@ mod tests {
         League::new(crate::system("sme", &crate::Settings::new()).unwrap())
     }
 
+    /// A σ given to a system without σ is dropped: the league shows none, before and
+    /// after a match; one given to a system with σ is kept.
+    #[test]
+    fn a_sigma_given_to_a_system_without_one_is_dropped() {
+        let mut league = sme();
+        league
+            .set_initial("bob", Rating::with_sigma(1500.0, 100.0))
+            .unwrap();
+        assert_eq!(league.get("bob").unwrap().rating.sigma, None);
+        league
+            .apply(&Match::ranked("g1", &["bob", "cy"]).unwrap())
+            .unwrap();
+        assert_eq!(league.get("bob").unwrap().rating.sigma, None);
+        assert_eq!(league.standings()[0].rating.sigma, None);
+        let mut league = League::new(crate::system("glicko", &crate::Settings::new()).unwrap());
+        league
+            .set_initial("bob", Rating::with_sigma(1500.0, 100.0))
+            .unwrap();
+        assert_eq!(league.get("bob").unwrap().rating.sigma, Some(100.0));
+    }
+
     /// A newcomer named twice is found in a field of any size (ids are kept in a set
     /// beyond 32 newcomers), and nothing is rated.
     #[test]
@@ -1603,6 +1627,7 @@ mod state_tests {
                 params: Vec::new(),
                 capabilities: Capabilities {
                     keeps_state: true,
+                    has_uncertainty: true,
                     ..Capabilities::default()
                 },
             }
@@ -1779,7 +1804,9 @@ mod state_tests {
             .set_initial("ann", Rating::with_sigma(5.0, 2.0))
             .unwrap();
         assert_eq!(finishes(&league, "ann"), Vec::<usize>::new());
-        let err = league.set_initial("bo", Rating::new(5.0)).unwrap_err();
+        let err = league
+            .set_initial("bo", Rating::with_sigma(5.0, 0.0))
+            .unwrap_err();
         assert!(
             matches!(err, RateError::RatingOutOfRange { ref player, .. } if player == "bo"),
             "{err}"

@@ -845,8 +845,8 @@ pub(crate) mod tests {
         let sys = GlickoConfig::default();
         let game = Match::ranked("g", &["a", "b", "c"]).unwrap();
         let before = [
-            Rating::with_sigma(-1e12, 0.001),
-            Rating::with_sigma(1e12, 15_000.0),
+            Rating::with_sigma(-1e9, 0.001),
+            Rating::with_sigma(1e9, 15_000.0),
             Rating::with_sigma(9000.0, 0.001),
         ];
         for c in sys
@@ -856,18 +856,19 @@ pub(crate) mod tests {
         {
             assert!(c.after.value.is_finite() && c.after.sigma.unwrap().is_finite());
         }
+        // Beyond ±1e9 a rating is refused, naming the player.
         let huge = [
             Rating::with_sigma(-1.7e308, 15_000.0),
             Rating::with_sigma(1.7e308, 1.0),
             Rating::with_sigma(0.0, 1.0),
         ];
-        for c in sys
+        let err = sys
             .rate(&crate::system::Prior::new(&game, &huge))
-            .unwrap()
-            .changes
-        {
-            assert!(c.after.value.is_finite() && c.after.sigma.unwrap() >= 0.001);
-        }
+            .unwrap_err();
+        assert!(
+            matches!(err, RateError::RatingOutOfRange { ref player, what: "rating", .. } if player == "a"),
+            "{err}"
+        );
     }
 
     #[test]
