@@ -115,7 +115,8 @@ pub enum Search {
         /// Values per range.
         steps: usize,
     },
-    /// `samples` candidates drawn uniformly within the ranges (lists: one of the values).
+    /// `samples` distinct candidates drawn uniformly within the ranges (lists: one of the
+    /// values); fewer when the lists and whole-numbered ranges have fewer combinations.
     Random {
         /// How many candidates.
         samples: usize,
@@ -586,26 +587,40 @@ impl Tuning {
             }
             Search::Random { samples, seed } => {
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                Ok((0..samples)
-                    .map(|_| {
-                        self.params
-                            .iter()
-                            .zip(&integer)
-                            .map(|(p, &int)| {
-                                let v = match &p.values {
-                                    Values::List(l) => l[rng.gen_range(0..l.len())].clone(),
-                                    Values::Range { lo, hi, .. } if int => {
-                                        fmt(draw(&mut rng, lo.round(), hi.round()), true)
-                                    }
-                                    Values::Range { lo, hi, .. } => {
-                                        fmt(draw(&mut rng, *lo, *hi), false)
-                                    }
-                                };
-                                (p.name.clone(), v)
-                            })
-                            .collect()
-                    })
-                    .collect())
+                let mut draw_one = || -> Vec<(String, String)> {
+                    self.params
+                        .iter()
+                        .zip(&integer)
+                        .map(|(p, &int)| {
+                            let v = match &p.values {
+                                Values::List(l) => l[rng.gen_range(0..l.len())].clone(),
+                                Values::Range { lo, hi, .. } if int => {
+                                    fmt(draw(&mut rng, lo.round(), hi.round()), true)
+                                }
+                                Values::Range { lo, hi, .. } => {
+                                    fmt(draw(&mut rng, *lo, *hi), false)
+                                }
+                            };
+                            (p.name.clone(), v)
+                        })
+                        .collect()
+                };
+                // Distinct candidates: a draw that repeats one is drawn again, up to 100
+                // times; lists (or whole-numbered ranges) with fewer combinations than
+                // `samples` give each combination once.
+                let mut seen = std::collections::HashSet::new();
+                let mut out = Vec::with_capacity(samples);
+                'sample: for _ in 0..samples {
+                    for _ in 0..100 {
+                        let c = draw_one();
+                        if seen.insert(c.clone()) {
+                            out.push(c.into_iter().collect());
+                            continue 'sample;
+                        }
+                    }
+                    break;
+                }
+                Ok(out)
             }
         }
     }
@@ -1037,6 +1052,37 @@ mod tests {
             let k: f64 = c.get("k").unwrap().parse().unwrap();
             assert!((0.000_001..=0.000_01).contains(&k), "{k}");
         }
+    }
+
+    /// A random search never draws one candidate twice: a list of three values gives
+    /// three candidates however many are asked for, each once.
+    #[test]
+    fn random_candidates_are_distinct() {
+        let t = tuning(
+            &["k=16,24,32"],
+            Search::Random {
+                samples: 5,
+                seed: 1,
+            },
+        );
+        let mut ks: Vec<String> = t
+            .candidates()
+            .unwrap()
+            .iter()
+            .map(|c| c.get("k").unwrap().to_string())
+            .collect();
+        ks.sort();
+        assert_eq!(ks, ["16", "24", "32"]);
+        let t = tuning(
+            &["k=16,24,32"],
+            Search::Random {
+                samples: 2,
+                seed: 1,
+            },
+        );
+        let c = t.candidates().unwrap();
+        assert_eq!(c.len(), 2);
+        assert_ne!(c[0].get("k"), c[1].get("k"));
     }
 
     #[test]

@@ -35,9 +35,9 @@ pub struct Args {
     #[arg(long, default_value_t = 0.5)]
     pub train: f64,
     /// Values per range on the grid (the grid, every combination, has at most 10,000
-    /// candidates).
-    #[arg(long, default_value_t = 8)]
-    pub steps: usize,
+    /// candidates). Default 8.
+    #[arg(long, value_name = "N")]
+    pub steps: Option<usize>,
     /// Draw this many random candidates (at most 10,000) within the ranges instead of the
     /// grid.
     #[arg(long, value_name = "N")]
@@ -93,12 +93,33 @@ fn worded(e: TuneError) -> anyhow::Error {
 /// # Errors
 /// Bad arguments or input, or output that cannot be written.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let params = args
+    let mut params = args
         .params
         .iter()
         .map(|p| p.parse::<ParamSearch>())
         .collect::<Result<Vec<_>, _>>()
         .map_err(worded)?;
+    // `--param sme.k=…` names the system searched, as `--set sme.k=…` may.
+    for p in &mut params {
+        if let Some((system, name)) = p.name.split_once('.') {
+            if system.trim() != args.system {
+                anyhow::bail!(
+                    "--param {}: names system {system:?}, but tune searches {}; expected \
+                     KEY=VALUES or {}.KEY=VALUES",
+                    p.name,
+                    args.system,
+                    args.system
+                );
+            }
+            p.name = name.to_string();
+        }
+    }
+    if args.random.is_some() && args.steps.is_some() {
+        anyhow::bail!(
+            "--steps and --random: --steps sets the grid's values per range, which a random \
+             search has none of; give one or the other"
+        );
+    }
     let fixed = ingest::settings_for(&args.system, &args.settings)?;
     check_searched_once(&params, &fixed)?;
     if args.top == 0 {
@@ -115,7 +136,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 samples,
                 seed: args.seed,
             },
-            None => Search::Grid { steps: args.steps },
+            None => Search::Grid {
+                steps: args.steps.unwrap_or(8),
+            },
         },
         train: args.train,
         metric: match args.metric {

@@ -552,12 +552,54 @@ fn regression_tune_refuses_a_search_of_nothing_or_of_a_parameter_twice() {
             &["--param", "k=8..64", "--train", "0.01"][..],
             "the training part (the first 1 of 45 matches, --train 0.01) is too small",
         ),
+        (
+            &["--param", "k=8..64", "--random", "3", "--steps", "5"][..],
+            "--steps and --random: --steps sets the grid's values per range, which a random search has none of",
+        ),
+        (
+            &["--param", "elo.k=8,16"][..],
+            "--param elo.k: names system \"elo\", but tune searches sme; expected KEY=VALUES or sme.KEY=VALUES",
+        ),
+        (
+            &["--param", "sme.k=8..64", "--set", "k=10"][..],
+            "--param k and --set k",
+        ),
     ] {
         let mut all = vec!["tune", games.as_str(), "--system", "sme"];
         all.extend_from_slice(args);
         let out = podium(&all);
         assert!(out.err().contains(message), "{args:?}: {}", out.stderr);
     }
+}
+
+/// `--param sme.k=…` searches sme's k as `--param k=…` does, and a random search of a
+/// list draws each value once.
+#[test]
+fn tune_takes_the_system_s_prefix_and_draws_distinct_candidates() {
+    let games = game_night();
+    let settings = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["tune", games.as_str(), "--system", "sme", "--format", "csv"];
+        all.extend_from_slice(args);
+        let run = podium(&all);
+        let mut rows: Vec<String> = run
+            .ok()
+            .lines()
+            .skip(1)
+            .filter(|l| l.starts_with("chosen,") || l.starts_with("candidate,"))
+            .map(|l| l.split(',').nth(1).unwrap().to_string())
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(
+        settings(&["--param", "sme.k=8,16"]),
+        settings(&["--param", "k=8,16"])
+    );
+    assert_eq!(settings(&["--param", "k=8,16"]), ["k=16", "k=8"]);
+    assert_eq!(
+        settings(&["--param", "k=16,24,32", "--random", "5"]),
+        ["k=16", "k=24", "k=32"]
+    );
 }
 
 /// The command line's messages name its own arguments (`--steps`, `--random`,
