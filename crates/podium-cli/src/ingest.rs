@@ -247,7 +247,7 @@ pub fn load(input: &InputArgs) -> anyhow::Result<Loaded> {
 
 /// An error of the readers as the command line says it: bad matches with what was not
 /// done (`nothing rated`) and how to do it anyway.
-fn explain<E>(e: IngestError<E>, done: &str, verb: &str) -> anyhow::Error
+pub(crate) fn explain<E>(e: IngestError<E>, done: &str, verb: &str) -> anyhow::Error
 where
     E: Into<anyhow::Error> + std::fmt::Display,
 {
@@ -273,7 +273,7 @@ where
 }
 
 /// Runs `read` with a progress bar on standard error for large inputs.
-fn with_progress<T>(
+pub(crate) fn with_progress<T>(
     input: &InputArgs,
     read: impl FnOnce(&Reading<'_>) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {

@@ -260,7 +260,7 @@ fn save(args: &Args, league: &League, rated: Vec<u64>) -> anyhow::Result<()> {
 
 /// With `--skip-bad`, an error when every match read was bad: there is no rest to rate,
 /// and an empty leaderboard would look like a success.
-fn none_rated(league: &League, skipped: &[BadMatch]) -> anyhow::Result<()> {
+pub(super) fn none_rated(league: &League, skipped: &[BadMatch]) -> anyhow::Result<()> {
     if skipped.is_empty() || league.matches_rated() > 0 {
         return Ok(());
     }

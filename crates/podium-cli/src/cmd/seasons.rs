@@ -1,11 +1,14 @@
 //! `podium rate --seasons`: the matches split into seasons by their times, each season's
 //! final board printed, the league reset between seasons ([`podium::season`]).
 
+use std::convert::Infallible;
 use std::io::Write;
 
 use anyhow::Context;
 use podium::season::{season_standings, Boundaries, Reset, DEFAULT_PULL, DEFAULT_WIDEN};
 use podium::{League, Match};
+use podium_io::ingest::{BadMatch, IngestError, Ingested, Resumed};
+use podium_io::ReadError;
 
 use crate::ingest::{self, report_skipped, InputArgs};
 use crate::output::{leaderboard_json, write_leaderboard, Format};
@@ -159,11 +162,74 @@ fn name_of(boundaries: &Boundaries, key: i64) -> String {
     }
 }
 
-/// Rates `matches` (in time order) season by season from `league`, the reset applied
-/// once at each boundary crossed between two matches.
+/// What the `time` of a match without one must be under `--seasons`.
+const SEASON_TIME: &str = "a time: --seasons splits the matches into seasons by their times, so every match needs one (a `time` column or field; or leave out --seasons)";
+
+/// The matches of the inputs that `podium rate` would rate from `league`, in rating
+/// order, with the rest of what reading them gave: read and rated as `podium rate`
+/// reads and rates them ([`ingest::rate_each`]), so that a bad match is listed with its
+/// file and line, skipped with `--skip-bad` and refused with the whole input otherwise,
+/// in the same words. A match without a time is a bad match too: there is no season to
+/// put it in.
 ///
 /// # Errors
-/// A match without a time, a match the system refuses, or a reset it refuses.
+/// A file that cannot be read, or (without `--skip-bad`) every bad match found.
+fn rated_matches(
+    input: &InputArgs,
+    league: &League,
+) -> anyhow::Result<(League, Vec<Match>, Ingested)> {
+    let mut inputs = input.inputs();
+    // Read as after a league whose last match is at the earliest instant there is: every
+    // match needs a time then, and a match without one is a bad match of its file and
+    // line (its expected time said for seasons below).
+    inputs.resumed = Some(Resumed {
+        latest: Some(i64::MIN),
+        ..Resumed::default()
+    });
+    let mut rated = league.clone();
+    let mut matches = Vec::new();
+    let mut done = ingest::with_progress(input, |reading| {
+        podium_io::ingest::rate_each(&inputs, &mut rated, reading, |_, m, _| {
+            matches.push(m.clone());
+            Ok::<(), Infallible>(())
+        })
+        .map_err(|e| {
+            let e = match e {
+                IngestError::BadMatches { count, mut listed } => {
+                    listed.iter_mut().for_each(undated_for_seasons);
+                    IngestError::BadMatches { count, listed }
+                }
+                e => e,
+            };
+            ingest::explain(e, "rated", "rate")
+        })
+    })?;
+    done.skipped.iter_mut().for_each(undated_for_seasons);
+    Ok((rated, matches, done))
+}
+
+/// A bad match for want of a time says that `--seasons` needs one ([`SEASON_TIME`]).
+fn undated_for_seasons(bad: &mut BadMatch) {
+    if let BadMatch::Read(ReadError::Field {
+        field,
+        value,
+        expected,
+        ..
+    }) = bad
+    {
+        if field == "time" && value.is_empty() && expected.starts_with(podium_io::times_expected())
+        {
+            *expected = SEASON_TIME.to_string();
+        }
+    }
+}
+
+/// Rates `matches` (in time order, each with a time) season by season from `league`,
+/// the reset applied once at each boundary crossed between two matches.
+///
+/// # Errors
+/// A match the system refuses after a reset (the ratings it starts from are not those
+/// it was read with), or a reset the system refuses.
 fn rate_seasons(
     mut league: League,
     matches: &[Match],
@@ -173,11 +239,9 @@ fn rate_seasons(
     let mut seasons: Vec<Season> = Vec::new();
     let mut key = None;
     for m in matches {
+        // Read so that a match without a time is a bad match ([`rated_matches`]).
         let Some(t) = m.time() else {
-            anyhow::bail!(
-                "--seasons splits the matches by their times, but match {:?} has none; give every match a time (a `time` column) or leave out --seasons",
-                m.id()
-            );
+            anyhow::bail!("match {:?} has no time, nothing rated", m.id());
         };
         let k = boundaries.season_of(t);
         match key {
@@ -207,10 +271,15 @@ fn rate_seasons(
             }),
         }
         key = Some(k);
-        league
-            .apply(m)
-            .with_context(|| format!("match {:?}, nothing rated", m.id()))?;
         let s = seasons.last_mut().expect("a season is open");
+        league.apply(m).with_context(|| {
+            format!(
+                "match {:?} of season {} ({}), nothing rated",
+                m.id(),
+                s.name,
+                after(reset)
+            )
+        })?;
         s.matches += 1;
         s.last = t;
     }
@@ -218,6 +287,16 @@ fn rate_seasons(
         s.league = league;
     }
     Ok(seasons)
+}
+
+/// How a season after the first started: "after a hard reset", "after a soft reset",
+/// or "ratings carried over" (no reset).
+fn after(reset: &Reset) -> &'static str {
+    match reset {
+        Reset::Hard => "after a hard reset",
+        Reset::Soft { .. } => "after a soft reset",
+        Reset::None => "ratings carried over",
+    }
 }
 
 /// Rates the inputs season by season from `league` and prints every season's board.
@@ -235,12 +314,13 @@ pub fn run(
 ) -> anyhow::Result<()> {
     let boundaries = boundaries(spec)?;
     let reset = args.reset()?;
-    let loaded = ingest::load(input)?;
-    if loaded.matches.is_empty() {
+    let (rated, matches, done) = rated_matches(input, &league)?;
+    super::rate::none_rated(&rated, &done.skipped)?;
+    if matches.is_empty() {
         anyhow::bail!("no match read, so there is no season to show");
     }
-    let seasons = rate_seasons(league, &loaded.matches, &boundaries, &reset)?;
-    report_skipped(&loaded.skipped);
+    let seasons = rate_seasons(league, &matches, &boundaries, &reset)?;
+    report_skipped(&done.skipped);
     let mut out = std::io::stdout().lock();
     let board = |s: &Season| {
         let mut b = season_standings(&s.league, order);

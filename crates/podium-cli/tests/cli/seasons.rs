@@ -181,9 +181,21 @@ fn no_reset_carries_the_ratings_and_counts_the_season_s_games() {
 fn seasons_need_times_and_dates() {
     let d = Dir::new("seasons-bad");
     let (all, _, _) = split(&d);
+    // A match without a time is a bad match of its file and line.
     let untimed = d.file("u.csv", "match,player,rank\ng1,A,1\ng1,B,2\n");
-    let e = podium(&["rate", &untimed, "--seasons", "year"]);
-    assert!(e.err().contains("match \"g1\" has none"), "{}", e.stderr);
+    let why = format!("{untimed}:2: field `time`: \"\" is not valid, expected a time: --seasons splits the matches into seasons by their times, so every match needs one (a `time` column or field; or leave out --seasons)");
+    assert_eq!(
+        podium(&["rate", &untimed, "--seasons", "year"]).err(),
+        format!(
+            "error: 1 bad match found, nothing rated (use --skip-bad to rate the rest):\n  {why}\n"
+        )
+    );
+    assert_eq!(
+        podium(&["rate", &untimed, "--seasons", "year", "--skip-bad"]).err(),
+        format!(
+            "error: no match could be rated: the one match read is bad, nothing rated:\n  {why}\n"
+        )
+    );
     let e = podium(&["rate", &all, "--seasons", "2024-01-01T12:00:00Z"]);
     assert!(
         e.err()
@@ -284,4 +296,89 @@ fn pull_and_widen_shape_the_soft_reset_and_default_to_half_and_a_quarter() {
     );
     assert_same(&soft[1].1, &none[1].1);
     assert_ne!(ratings(&soft[1].1), ratings(&seasons(&run(&[]))[1].1));
+}
+
+/// Three matches over two years, the second (m2) of three players, which Elo cannot rate.
+const ELO3: &str = "match,time,player,rank
+m1,2024-01-01,a,1
+m1,2024-01-01,b,2
+m2,2024-06-01,a,1
+m2,2024-06-01,b,2
+m2,2024-06-01,c,3
+m3,2025-01-01,a,2
+m3,2025-01-01,b,1
+";
+
+#[test]
+fn bad_matches_are_listed_skipped_and_refused_as_without_seasons() {
+    let d = Dir::new("seasons-bad-matches");
+    let f = d.file("elo3.csv", ELO3);
+    let bad = format!(
+        "{f}:4: match \"m2\": system elo rates matches of exactly 2 entries, this one has 3"
+    );
+    // --skip-bad: m2 skipped and said so, the rest rated season by season.
+    let skipped = podium(&[
+        "rate",
+        &f,
+        "--system",
+        "elo",
+        "--skip-bad",
+        "--seasons",
+        "year",
+        "--reset",
+        "hard",
+        "--format",
+        "csv",
+    ]);
+    let s = seasons(skipped.ok());
+    assert_eq!(skipped.stderr, format!("skipped 1 bad match:\n  {bad}\n"));
+    assert_eq!(
+        skipped.stderr,
+        podium(&["rate", &f, "--system", "elo", "--skip-bad"]).stderr
+    );
+    assert_eq!(s[0].0, "# Season 2024: 1 match, 2024-01-01 to 2024-01-01");
+    assert_eq!(
+        ratings(&s[0].1),
+        [
+            ("a".into(), 1516.0, "1".into()),
+            ("b".into(), 1484.0, "1".into())
+        ]
+    );
+    assert_eq!(
+        s[1].0,
+        "# Season 2025: 1 match, 2025-01-01 to 2025-01-01, after a hard reset"
+    );
+    assert_eq!(
+        ratings(&s[1].1),
+        [
+            ("b".into(), 1516.0, "1".into()),
+            ("a".into(), 1484.0, "1".into())
+        ]
+    );
+    // Without it, nothing rated, in the words of `podium rate`.
+    let refused = podium(&["rate", &f, "--system", "elo", "--seasons", "year"]);
+    assert_eq!(
+        refused.err(),
+        format!(
+            "error: 1 bad match found, nothing rated (use --skip-bad to rate the rest):\n  {bad}\n"
+        )
+    );
+    assert_eq!(refused.stdout, "");
+    assert_eq!(
+        refused.stderr,
+        podium(&["rate", &f, "--system", "elo"]).stderr
+    );
+    // Every bad match of the example nights, by file and line, as without --seasons.
+    let nights = crate::util::repo_root()
+        .join("examples/game-night.csv")
+        .display()
+        .to_string();
+    let with = podium(&["rate", &nights, "--system", "elo", "--seasons", "year"]);
+    let without = podium(&["rate", &nights, "--system", "elo"]);
+    assert_eq!(with.err(), without.err());
+    assert!(
+        with.stderr.starts_with(&format!("error: 45 bad matches found, nothing rated (use --skip-bad to rate the rest):\n  {nights}:2: match \"2024-09-06 Azul\": system elo rates matches of exactly 2 entries, this one has 3\n")),
+        "{}",
+        with.stderr
+    );
 }
