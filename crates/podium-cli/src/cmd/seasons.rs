@@ -47,14 +47,14 @@ pub struct SeasonArgs {
         help = format!("With --reset soft (the default reset): the share of each rating's distance from the mean of the season's active players taken away, in [0, 1] [default: {DEFAULT_PULL}]")
     )]
     pub pull: Option<f64>,
-    /// With --reset soft (the default reset): added to σ in quadrature as a share of a
-    /// new player's σ σ₀ (σ' = √(σ² + (widen · σ₀)²)), ≥ 0; ignored by systems without σ.
+    /// With --reset soft (the default reset): added to σ in quadrature as a share of σ₀,
+    /// a new player's σ (σ' = √(σ² + (widen · σ₀)²)), ≥ 0; ignored by systems without σ.
     /// A hard or no reset refuses it.
     #[arg(
         long,
         value_name = "SIGMA",
         requires = "seasons",
-        help = format!("With --reset soft (the default reset): added to σ in quadrature as a share of a new player's σ σ₀ (σ' = √(σ² + (widen · σ₀)²)), ≥ 0; ignored by systems without σ [default: {DEFAULT_WIDEN}]")
+        help = format!("With --reset soft (the default reset): added to σ in quadrature as a share of σ₀, a new player's σ (σ' = √(σ² + (widen · σ₀)²)), ≥ 0; ignored by systems without σ [default: {DEFAULT_WIDEN}]")
     )]
     pub widen: Option<f64>,
 }
@@ -361,7 +361,7 @@ pub fn run(
             podium_io::format_time(s.first),
             podium_io::format_time(s.last),
             if k > 0 {
-                format!(", after a {} reset", reset.kind())
+                format!(", {}", after(&reset))
             } else {
                 String::new()
             }

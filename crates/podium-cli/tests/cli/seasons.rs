@@ -168,7 +168,10 @@ fn no_reset_carries_the_ratings_and_counts_the_season_s_games() {
         s[0].0,
         "# Season before 2024-01-01: 3 matches, 2023-03-01 to 2023-12-31T23:59:59Z"
     );
-    assert!(s[1].0.starts_with("# Season from 2024-01-01: 2 matches"));
+    assert_eq!(
+        s[1].0,
+        "# Season from 2024-01-01: 2 matches, 2024-01-01 to 2024-02-01, ratings carried over"
+    );
     let whole = ratings(&rate(&[&all]));
     for (p, v, _) in ratings(&s[1].1) {
         let w = whole.iter().find(|x| x.0 == p).unwrap();
@@ -298,6 +301,34 @@ fn pull_and_widen_shape_the_soft_reset_and_default_to_half_and_a_quarter() {
     assert_ne!(ratings(&soft[1].1), ratings(&seasons(&run(&[]))[1].1));
 }
 
+#[test]
+fn a_season_without_a_reset_is_headed_ratings_carried_over() {
+    let d = Dir::new("seasons-none-heading");
+    let (all, _, _) = split(&d);
+    let out = podium(&[
+        "rate",
+        &all,
+        "--system",
+        "sme",
+        "--seasons",
+        "year",
+        "--reset",
+        "none",
+    ]);
+    let headings: Vec<&str> = out
+        .ok()
+        .lines()
+        .filter(|l| l.starts_with("Season "))
+        .collect();
+    assert_eq!(
+        headings,
+        [
+            "Season 2023: 3 matches, 2023-03-01 to 2023-12-31T23:59:59Z",
+            "Season 2024: 2 matches, 2024-01-01 to 2024-02-01, ratings carried over"
+        ]
+    );
+}
+
 /// Three matches over two years, the second (m2) of three players, which Elo cannot rate.
 const ELO3: &str = "match,time,player,rank
 m1,2024-01-01,a,1
@@ -381,4 +412,15 @@ fn bad_matches_are_listed_skipped_and_refused_as_without_seasons() {
         "{}",
         with.stderr
     );
+}
+
+#[test]
+fn the_widen_help_names_sigma_nought_once() {
+    let help = podium(&["rate", "--help"]);
+    let text = help.ok().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains("added to σ in quadrature as a share of σ₀, a new player's σ (σ' = √(σ² + (widen · σ₀)²)), ≥ 0;"),
+        "{text}"
+    );
+    assert!(!text.contains("σ σ₀"), "{text}");
 }
