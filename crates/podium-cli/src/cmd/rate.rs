@@ -53,7 +53,8 @@ pub struct Args {
     factor_table: bool,
     /// Go on from the league saved in FILE by --save: its players, ratings, states and
     /// statistics, then rate the input files after its matches. The league must have
-    /// been saved by the same --system with the same --set values.
+    /// been saved by the same --system with the same --set values. Not with --seasons:
+    /// the saved league does not record where its seasons began.
     #[arg(long, value_name = "FILE", conflicts_with = "initial")]
     resume: Option<String>,
     /// Save the league after rating to FILE (JSON), to go on later with --resume: every
@@ -85,8 +86,71 @@ pub const HISTORY_HEADER: [&str; 13] = [
 /// Why the factors' table is empty, when it is.
 pub const NO_FACTOR_RATED: &str = "no factor was rated, so the factors' table is empty: a factor is rated only in a match where some entries carry it and others do not; in every match read, each factor was on every entry (adding the same to each, it says nothing of the order) or on none";
 
+/// Refuses flags that do not go together, before anything is read or written.
+fn check_flags(args: &Args) -> anyhow::Result<()> {
+    if args.seasons.seasons.is_some() {
+        if args.resume.is_some() {
+            anyhow::bail!(
+                "--seasons does not go with --resume: a saved league does not record where its seasons began, so its matches cannot be split into seasons and reset between them; rate the whole history with --seasons instead"
+            );
+        }
+        for (set, flag) in [
+            (args.history.is_some(), "--history"),
+            (args.save.is_some(), "--save"),
+            (args.factor_table, "--factors"),
+            (
+                args.display == Ranking::Conservative,
+                "--display conservative",
+            ),
+        ] {
+            if set {
+                anyhow::bail!("--seasons prints one board per season; it does not go with {flag}");
+            }
+        }
+    }
+    if args.history.as_deref() == Some("-") {
+        let min_games = format!("--min-games {}", args.min_games);
+        let order = format!("--order {}", args.order);
+        for (set, flag, what) in [
+            (
+                args.format == Format::Json,
+                "--format json",
+                "the history is CSV",
+            ),
+            (
+                args.min_games > 0,
+                min_games.as_str(),
+                "it hides players of the leaderboard",
+            ),
+            (
+                args.order != podium::Order::Established,
+                order.as_str(),
+                "it orders the leaderboard",
+            ),
+            (
+                args.factor_table,
+                "--factors",
+                "it lists the factors after the leaderboard",
+            ),
+            (
+                args.display == Ranking::Conservative,
+                "--display conservative",
+                "it ranks the leaderboard",
+            ),
+        ] {
+            if set {
+                anyhow::bail!(
+                    "--history - writes the history to standard output in place of the leaderboard, so {flag} would do nothing ({what}); leave out {flag}, or give --history a file to have the leaderboard too"
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Rates and prints.
 pub fn run(mut args: Args) -> anyhow::Result<()> {
+    check_flags(&args)?;
     // Two outputs in one file would leave only the one written last.
     podium_io::output::distinct(&[
         ("--history", args.history.as_deref().unwrap_or("-")),
@@ -119,19 +183,6 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     // A system that rates no factors reads JSON Lines factor fields and leaves them out.
     args.input.factors_for(league.system())?;
     if let Some(spec) = &args.seasons.seasons {
-        for (set, flag) in [
-            (args.history.is_some(), "--history"),
-            (args.save.is_some(), "--save"),
-            (args.factor_table, "--factors"),
-            (
-                args.display == Ranking::Conservative,
-                "--display conservative",
-            ),
-        ] {
-            if set {
-                anyhow::bail!("--seasons prints one board per season; it does not go with {flag}");
-            }
-        }
         return super::seasons::run(
             &args.input,
             league,

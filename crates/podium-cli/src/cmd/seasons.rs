@@ -31,7 +31,9 @@ pub struct SeasonArgs {
     /// Split the matches into seasons by their times and print each season's final
     /// board, the last one last: `year` (one season per calendar year, UTC) or dates
     /// `YYYY-MM-DD,YYYY-MM-DD,…` at which seasons start (midnight UTC, so no match day
-    /// is split). Every match needs a time.
+    /// is split). Every match needs a time (one without is a bad match). Not with
+    /// --resume or --save: a saved league does not record where its seasons began, so
+    /// rate the whole history with --seasons.
     #[arg(long, value_name = "year|DATES")]
     pub seasons: Option<String>,
     /// How each new season starts.

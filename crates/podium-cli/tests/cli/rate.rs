@@ -471,3 +471,77 @@ fn a_reader_that_stops_early_is_not_an_error() {
         assert!(stderr.is_empty(), "{format}: {stderr}");
     }
 }
+
+#[test]
+fn the_history_to_standard_output_refuses_the_leaderboard_s_flags() {
+    let d = Dir::new("hist-stdout-flags");
+    let games = d.file(
+        "g.csv",
+        "match,player,rank,seat\ng1,A,1,1\ng1,B,2,2\ng2,A,1,2\ng2,C,2,1\n",
+    );
+    for (flags, flag, what) in [
+        (
+            &["--format", "json"][..],
+            "--format json",
+            "the history is CSV",
+        ),
+        (
+            &["--min-games", "2"][..],
+            "--min-games 2",
+            "it hides players of the leaderboard",
+        ),
+        (
+            &["--order", "rating"][..],
+            "--order rating",
+            "it orders the leaderboard",
+        ),
+        (
+            &["--factor", "seat", "--factors"][..],
+            "--factors",
+            "it lists the factors after the leaderboard",
+        ),
+        (
+            &["--display", "conservative"][..],
+            "--display conservative",
+            "it ranks the leaderboard",
+        ),
+    ] {
+        let mut args = vec!["rate", games.as_str(), "--system", "sme", "--history", "-"];
+        args.extend(flags);
+        let run = podium(&args);
+        assert_eq!(
+            run.err(),
+            format!("error: --history - writes the history to standard output in place of the leaderboard, so {flag} would do nothing ({what}); leave out {flag}, or give --history a file to have the leaderboard too\n")
+        );
+        assert_eq!(run.stdout, "");
+    }
+    // The history is CSV: --format csv says so, and the defaults are no contradiction.
+    let plain = podium(&["rate", &games, "--system", "sme", "--history", "-"]);
+    let csv = podium(&[
+        "rate",
+        &games,
+        "--system",
+        "sme",
+        "--history",
+        "-",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(csv.ok(), plain.ok());
+    // With a file, the flags shape the leaderboard printed after it.
+    let hist = d.path("h.csv");
+    let board = podium(&[
+        "rate",
+        &games,
+        "--system",
+        "sme",
+        "--history",
+        &hist,
+        "--min-games",
+        "2",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(board.ok()).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 1);
+}

@@ -329,6 +329,42 @@ fn a_season_without_a_reset_is_headed_ratings_carried_over() {
     );
 }
 
+#[test]
+fn seasons_do_not_go_with_resume_and_nothing_is_read_or_written() {
+    let d = Dir::new("seasons-resume");
+    let (_, y23, y24) = split(&d);
+    let state = d.path("l.state");
+    podium(&["rate", &y23, "--system", "sme", "--save", &state]).ok();
+    let saved = std::fs::read(&state).unwrap();
+    let want = "error: --seasons does not go with --resume: a saved league does not record where its seasons began, so its matches cannot be split into seasons and reset between them; rate the whole history with --seasons instead\n";
+    let e = podium(&[
+        "rate",
+        &y24,
+        "--system",
+        "sme",
+        "--resume",
+        &state,
+        "--seasons",
+        "year",
+    ]);
+    assert_eq!(e.err(), want);
+    assert_eq!(e.stdout, "");
+    assert_eq!(std::fs::read(&state).unwrap(), saved);
+    // Refused before the saved league, or any file, is read.
+    let missing = d.path("missing.state");
+    let e = podium(&[
+        "rate",
+        &y24,
+        "--resume",
+        &missing,
+        "--seasons",
+        "year",
+        "--reset",
+        "hard",
+    ]);
+    assert_eq!(e.err(), want);
+}
+
 /// Three matches over two years, the second (m2) of three players, which Elo cannot rate.
 const ELO3: &str = "match,time,player,rank
 m1,2024-01-01,a,1
