@@ -53,8 +53,9 @@ pub struct Args {
     factor_table: bool,
     /// Go on from the league saved in FILE by --save: its players, ratings, states and
     /// statistics, then rate the input files after its matches. The league must have
-    /// been saved by the same --system with the same --set values. Not with --seasons:
-    /// the saved league does not record where its seasons began.
+    /// been saved by the same --system with the same --set values, and every factor kind
+    /// it rated read again with --factor. Not with --seasons: the saved league does not
+    /// record where its seasons began.
     #[arg(long, value_name = "FILE", conflicts_with = "initial")]
     resume: Option<String>,
     /// Save the league after rating to FILE (JSON), to go on later with --resume: every
@@ -160,6 +161,7 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         Some(path) => {
             let system = Some(args.system.build()?.into());
             let (league, resumed) = podium_io::saved::read_resumed(path, system)?;
+            check_resumed_factors(path, &league, &args.input.factors)?;
             // The matches the league rated are not rated again; after its dated matches
             // every match needs a time no earlier.
             args.input.resumed = Some(resumed);
@@ -269,6 +271,31 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     print(&args, &league, &skipped)
+}
+
+/// Refuses to go on from the league saved in `path` when it rated factors of a kind that
+/// this run does not read (`factors`, the kinds of --factor): its matches would be rated
+/// as if their entries carried none, which neither the saved run nor one run over every
+/// file does.
+fn check_resumed_factors(path: &str, league: &League, factors: &[String]) -> anyhow::Result<()> {
+    let mut missing: Vec<&str> = Vec::new();
+    for f in league.factors() {
+        let kind = f.factor.kind.as_str();
+        if !factors.iter().any(|k| k == kind) && !missing.contains(&kind) {
+            missing.push(kind);
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let flags: Vec<String> = missing.iter().map(|k| format!("--factor {k}")).collect();
+    anyhow::bail!(
+        "--resume {path}: the league saved there rated the factor{} {} (read with {}), which this run does not read; give {} as when it was saved",
+        if missing.len() == 1 { "" } else { "s" },
+        missing.join(", "),
+        flags.join(" "),
+        flags.join(" ")
+    )
 }
 
 /// The files the league must not be saved over: the inputs (the --resume file may be

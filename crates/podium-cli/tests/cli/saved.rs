@@ -250,3 +250,38 @@ fn a_file_that_is_not_a_saved_league_of_the_system_run_is_refused_and_nothing_wr
         .to_string();
     assert!(err.contains("cannot be used with"), "{err}");
 }
+
+#[test]
+fn a_league_that_rated_a_factor_is_not_resumed_without_it() {
+    let d = Dir::new("saved_factor");
+    let (first, rest) = history(12, 6);
+    let a = d.file("first.csv", &first);
+    let b = d.file("rest.csv", &rest);
+    let all = d.file("all.csv", &whole(&first, &rest));
+    let state = d.path("cars.state");
+    podium(&[
+        "rate", &a, "--system", "sme", "--factor", "car", "--save", &state,
+    ])
+    .ok();
+    let saved = std::fs::read(&state).unwrap();
+    // Without --factor car the rest would be rated car-blind: neither run's numbers.
+    let out = d.path("out.state");
+    let run = podium(&[
+        "rate", &b, "--system", "sme", "--resume", &state, "--save", &out,
+    ]);
+    assert_eq!(
+        run.err(),
+        format!("error: --resume {state}: the league saved there rated the factor car (read with --factor car), which this run does not read; give --factor car as when it was saved\n")
+    );
+    assert_eq!(run.stdout, "");
+    assert!(!std::path::Path::new(&out).exists());
+    assert_eq!(std::fs::read(&state).unwrap(), saved);
+    // With it, one run's board.
+    let resumed = podium(&[
+        "rate", &b, "--system", "sme", "--factor", "car", "--resume", &state, "--format", "csv",
+    ]);
+    let once = podium(&[
+        "rate", &all, "--system", "sme", "--factor", "car", "--format", "csv",
+    ]);
+    assert_eq!(resumed.ok(), once.ok());
+}
