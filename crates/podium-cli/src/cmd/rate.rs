@@ -197,8 +197,9 @@ pub fn run(mut args: Args) -> anyhow::Result<()> {
     }
     if args.display == Ranking::Conservative && !league.system().capabilities().has_uncertainty {
         anyhow::bail!(
-            "--display conservative ranks by μ − 3σ, but system {} keeps no σ; use one of the Bayesian systems (see `podium systems`)",
-            league.system().name()
+            "--display conservative ranks by μ − 3σ, but system {} keeps no σ; systems that do: {}",
+            league.system().name(),
+            sigma_systems().join(", ")
         );
     }
     let Some(path) = &args.history else {
@@ -296,6 +297,18 @@ fn check_resumed_factors(path: &str, league: &League, factors: &[String]) -> any
         flags.join(" "),
         flags.join(" ")
     )
+}
+
+/// The registered systems that keep a σ ([`Capabilities::has_uncertainty`](podium::Capabilities::has_uncertainty)).
+fn sigma_systems() -> Vec<&'static str> {
+    podium::systems()
+        .iter()
+        .filter(|s| {
+            podium::system(s.name, &podium::Settings::new())
+                .is_ok_and(|sys| sys.capabilities().has_uncertainty)
+        })
+        .map(|s| s.name)
+        .collect()
 }
 
 /// The files the league must not be saved over: the inputs (the --resume file may be

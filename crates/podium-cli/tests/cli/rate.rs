@@ -545,3 +545,49 @@ fn the_history_to_standard_output_refuses_the_leaderboard_s_flags() {
     let v: serde_json::Value = serde_json::from_str(board.ok()).unwrap();
     assert_eq!(v.as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn the_conservative_display_names_the_systems_that_keep_a_sigma() {
+    let d = Dir::new("conservative-systems");
+    let games = d.file("g.csv", "match,player,rank\ng1,A,1\ng1,B,2\n");
+    let e = podium(&[
+        "rate",
+        &games,
+        "--system",
+        "sme",
+        "--display",
+        "conservative",
+    ]);
+    let prefix = "error: --display conservative ranks by μ − 3σ, but system sme keeps no σ; systems that do: ";
+    assert_eq!(
+        e.err(),
+        format!("{prefix}plackett-luce, bradley-terry-full, bradley-terry-part, thurstone-mosteller-full, thurstone-mosteller-part, trueskill, ttt, elo-mmr, elo-mmx, glicko, kalman-mmr, glicko2\n")
+    );
+    // Each system listed ranks so; every other refuses.
+    let listed: Vec<&str> = e.stderr[prefix.len()..].trim().split(", ").collect();
+    let systems = podium(&["systems"]);
+    let all: Vec<&str> = systems
+        .ok()
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert!(all.contains(&"sme") && all.len() > listed.len(), "{all:?}");
+    for system in all {
+        let run = podium(&[
+            "rate",
+            &games,
+            "--system",
+            system,
+            "--display",
+            "conservative",
+        ]);
+        assert_eq!(
+            run.status == 0,
+            listed.contains(&system),
+            "{system}: {}",
+            run.stderr
+        );
+    }
+}
