@@ -30,10 +30,10 @@ pub struct Args {
     #[arg(long = "set", value_name = "[SYSTEM.]KEY=VALUE")]
     pub settings: Vec<String>,
     /// Score from this match on: a match number (1 = first rated) or a date.
-    #[arg(long, value_name = "N|DATE")]
+    #[arg(long, value_name = "N|DATE", allow_negative_numbers = true)]
     pub from: Option<String>,
     /// Stop scoring at this match (not scored itself): a match number or a date.
-    #[arg(long, value_name = "N|DATE")]
+    #[arg(long, value_name = "N|DATE", allow_negative_numbers = true)]
     pub until: Option<String>,
     /// Skip the log loss (O(W²) per match for W warm players); accuracy is still exact.
     #[arg(long)]
@@ -41,7 +41,12 @@ pub struct Args {
     /// Worker threads (0 = one per core); systems replay side by side, at most one per
     /// core and one per system, and the log loss of a large match is shared out over
     /// every worker.
-    #[arg(long, default_value_t = 0)]
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_parser = super::rate::whole::<usize>,
+        allow_negative_numbers = true
+    )]
     pub threads: usize,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]

@@ -25,7 +25,13 @@ pub struct Args {
     /// player's place among the players shown: 1, 2, 3, … without gaps. A line under the
     /// table says how many players are hidden (with CSV or JSON, standard error says so
     /// when all are).
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_name = "N",
+        value_parser = whole::<u32>,
+        allow_negative_numbers = true
+    )]
     min_games: u32,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -65,6 +71,64 @@ pub struct Args {
     save: Option<String>,
     #[command(flatten)]
     seasons: super::seasons::SeasonArgs,
+}
+
+/// A type of counting flag's value ([`whole`]): an unsigned integer.
+pub trait Count: TryFrom<u128> {
+    /// The largest value.
+    const MAX: u128;
+}
+
+impl Count for u32 {
+    const MAX: u128 = u32::MAX as u128;
+}
+
+impl Count for u64 {
+    const MAX: u128 = u64::MAX as u128;
+}
+
+impl Count for usize {
+    const MAX: u128 = usize::MAX as u128;
+}
+
+/// Reads the value of a counting flag (`--min-games N`): a whole number 0 or more. The
+/// flag takes `allow_negative_numbers`, so that `-1` comes here as its value, refused
+/// with the range, rather than being taken for a flag of its own.
+///
+/// # Errors
+/// A value that is not a whole number 0 or more, or too large for the flag.
+pub fn whole<T: Count>(text: &str) -> Result<T, String> {
+    at_least(text, 0, "a whole number 0 or more")
+}
+
+/// As [`whole`], for a flag whose value is at least `min`: `expected` says so
+/// ("at least 1 split to show").
+///
+/// # Errors
+/// A value that is not a whole number, is below `min`, or is too large for the flag.
+pub fn at_least<T: Count>(text: &str, min: u128, expected: &str) -> Result<T, String> {
+    let t = text.trim();
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    let n = match t.parse::<i128>() {
+        Ok(n) => n,
+        // Digits past what any flag holds.
+        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            return Err(if t.starts_with('-') {
+                format!("expected {expected}")
+            } else {
+                format!("expected {expected}, at most {}", T::MAX)
+            })
+        }
+        Err(_) if t.parse::<f64>().is_ok() => {
+            return Err(format!("not a whole number; expected {expected}"))
+        }
+        Err(_) => return Err(format!("not a number; expected {expected}")),
+    };
+    match u128::try_from(n) {
+        Ok(n) if n < min => Err(format!("expected {expected}")),
+        Ok(n) => T::try_from(n).map_err(|_| format!("expected {expected}, at most {}", T::MAX)),
+        Err(_) => Err(format!("expected {expected}")),
+    }
 }
 
 /// Header of the `--history` CSV.

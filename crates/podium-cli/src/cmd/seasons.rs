@@ -46,6 +46,7 @@ pub struct SeasonArgs {
         long,
         value_name = "SHARE",
         requires = "seasons",
+        allow_negative_numbers = true,
         help = format!("With --reset soft (the default reset): the share of each rating's distance from the mean of the season's active players taken away, in [0, 1] [default: {DEFAULT_PULL}]")
     )]
     pub pull: Option<f64>,
@@ -56,6 +57,7 @@ pub struct SeasonArgs {
         long,
         value_name = "SIGMA",
         requires = "seasons",
+        allow_negative_numbers = true,
         help = format!("With --reset soft (the default reset): added to σ in quadrature as a share of σ₀, a new player's σ (σ' = √(σ² + (widen · σ₀)²)), ≥ 0; ignored by systems without σ [default: {DEFAULT_WIDEN}]")
     )]
     pub widen: Option<f64>,

@@ -12,6 +12,7 @@ use std::io::Write;
 use anyhow::{bail, Context};
 use podium::balance::{balance, Balance, BalanceConfig, Format as Split};
 
+use super::rate::{at_least, whole};
 use crate::ingest::{self, report_skipped, InitialArgs, InputArgs, SystemArgs};
 use crate::output::Format;
 
@@ -27,14 +28,30 @@ pub struct Args {
     players: String,
     /// Number of teams (one match of every team), as even in size as possible unless
     /// `--sizes` says otherwise.
-    #[arg(long, value_name = "K", conflicts_with = "tables")]
+    #[arg(
+        long,
+        value_name = "K",
+        conflicts_with = "tables",
+        value_parser = |s: &str| at_least::<usize>(s, 2, "at least 2 teams"),
+        allow_negative_numbers = true
+    )]
     teams: Option<usize>,
     /// The size of each team, separated by commas (they must add up to the players).
-    #[arg(long, value_name = "N,N[,...]", conflicts_with = "tables")]
+    #[arg(
+        long,
+        value_name = "N,N[,...]",
+        conflicts_with = "tables",
+        allow_hyphen_values = true
+    )]
     sizes: Option<String>,
     /// Seat the players at free-for-all tables of at most this many, as few tables as
     /// that allows and as even as possible.
-    #[arg(long, value_name = "SEATS")]
+    #[arg(
+        long,
+        value_name = "SEATS",
+        value_parser = |s: &str| at_least::<usize>(s, 2, "at least 2 seats"),
+        allow_negative_numbers = true
+    )]
     tables: Option<usize>,
     /// Players to keep on different teams, separated by commas (repeatable).
     #[arg(long, value_name = "A,B[,...]")]
@@ -52,13 +69,30 @@ pub struct Args {
     #[arg(long = "new", value_name = "A,B[,...]")]
     newcomers: Vec<String>,
     /// Show this many splits, the fairest first.
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(
+        long,
+        default_value_t = 1,
+        value_name = "N",
+        value_parser = |s: &str| at_least::<usize>(s, 1, "at least 1 split to show"),
+        allow_negative_numbers = true
+    )]
     top: usize,
     /// Random starts of the search used when there are too many splits to try them all.
-    #[arg(long, default_value_t = BalanceConfig::default().restarts, value_name = "N")]
+    #[arg(
+        long,
+        default_value_t = BalanceConfig::default().restarts,
+        value_name = "N",
+        value_parser = |s: &str| at_least::<usize>(s, 1, "at least 1 random start"),
+        allow_negative_numbers = true
+    )]
     restarts: usize,
     /// Seed of the search's starts.
-    #[arg(long, default_value_t = 0)]
+    #[arg(
+        long,
+        default_value_t = 0,
+        value_parser = whole::<u64>,
+        allow_negative_numbers = true
+    )]
     seed: u64,
     #[command(flatten)]
     initial: InitialArgs,
@@ -138,7 +172,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map(|s| names("--new", s))
             .collect::<anyhow::Result<Vec<_>>>()?
             .concat(),
-        top: args.top.max(1),
+        top: args.top,
         restarts: args.restarts,
         seed: args.seed,
         ..BalanceConfig::default()

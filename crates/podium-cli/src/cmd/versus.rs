@@ -9,6 +9,7 @@ use std::io::Write;
 use anyhow::{bail, Context};
 use podium::versus::{today, HeadToHead, Rivals, Versus};
 
+use super::rate::whole;
 use crate::ingest::{self, report_skipped, InitialArgs, InputArgs, SystemArgs};
 use crate::output::{count, Format};
 
@@ -30,10 +31,22 @@ pub struct Args {
     system: SystemArgs,
     /// Rivals: the fewest meetings an opponent needs to be listed at all, as nemesis,
     /// favourite or among the most met.
-    #[arg(long, default_value_t = 3, value_name = "N")]
+    #[arg(
+        long,
+        default_value_t = 3,
+        value_name = "N",
+        value_parser = whole::<u32>,
+        allow_negative_numbers = true
+    )]
     min_meetings: u32,
     /// Rivals: how many of the most frequent opponents to list.
-    #[arg(long, default_value_t = 5, value_name = "N")]
+    #[arg(
+        long,
+        default_value_t = 5,
+        value_name = "N",
+        value_parser = whole::<usize>,
+        allow_negative_numbers = true
+    )]
     frequent: usize,
     #[command(flatten)]
     initial: InitialArgs,

@@ -21,6 +21,8 @@ mod safety;
 mod saved;
 mod seasons;
 mod simulate;
+mod teams;
+mod versus;
 
 #[path = "../site_check.rs"]
 mod site_check;

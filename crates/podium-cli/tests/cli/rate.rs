@@ -591,3 +591,33 @@ fn the_conservative_display_names_the_systems_that_keep_a_sigma() {
         );
     }
 }
+
+#[test]
+fn negative_values_reach_the_flags_range_checks() {
+    let d = Dir::new("negative-values");
+    let games = d.file("g.csv", "match,player,rank\ng1,A,1\ng1,B,2\n");
+    assert_eq!(
+        podium(&["rate", &games, "--min-games", "-1"]).err(),
+        "error: invalid value '-1' for '--min-games <N>': expected a whole number 0 or more\n\nFor more information, try '--help'.\n"
+    );
+    assert_eq!(
+        podium(&["rate", &games, "--min-games", "1.5"]).err(),
+        "error: invalid value '1.5' for '--min-games <N>': not a whole number; expected a whole number 0 or more\n\nFor more information, try '--help'.\n"
+    );
+    assert_eq!(
+        podium(&["rate", &games, "--min-games", "4294967296"]).err(),
+        "error: invalid value '4294967296' for '--min-games <N>': expected a whole number 0 or more, at most 4294967295\n\nFor more information, try '--help'.\n"
+    );
+    assert_eq!(
+        podium(&["backtest", &games, "--from", "-5"]).err(),
+        "error: --from \"-5\": neither a match number (1 = the first match rated) nor a date (YYYY-MM-DD or RFC 3339)\n"
+    );
+    assert_eq!(
+        podium(&["backtest", &games, "--until", "-5"]).err(),
+        "error: --until \"-5\": neither a match number (1 = the first match rated) nor a date (YYYY-MM-DD or RFC 3339)\n"
+    );
+    assert_eq!(
+        podium(&["backtest", &games, "--threads", "-1"]).err(),
+        "error: invalid value '-1' for '--threads <THREADS>': expected a whole number 0 or more\n\nFor more information, try '--help'.\n"
+    );
+}

@@ -451,6 +451,20 @@ fn bad_matches_are_listed_skipped_and_refused_as_without_seasons() {
 }
 
 #[test]
+fn negative_pull_and_widen_reach_the_range_check() {
+    let d = Dir::new("seasons-negative");
+    let (all, _, _) = split(&d);
+    assert_eq!(
+        podium(&["rate", &all, "--seasons", "year", "--pull", "-0.1"]).err(),
+        "error: --reset soft: pull is -0.1; it must be between 0 and 1 (0 keeps the ratings, 1 puts everyone at the mean)\n"
+    );
+    assert_eq!(
+        podium(&["rate", &all, "--seasons", "year", "--widen", "-1"]).err(),
+        "error: --reset soft: widen is -1; it must be a finite number ≥ 0\n"
+    );
+}
+
+#[test]
 fn the_widen_help_names_sigma_nought_once() {
     let help = podium(&["rate", "--help"]);
     let text = help.ok().split_whitespace().collect::<Vec<_>>().join(" ");
