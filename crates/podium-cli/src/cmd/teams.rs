@@ -10,11 +10,11 @@ use std::collections::HashSet;
 use std::io::Write;
 
 use anyhow::{bail, Context};
-use podium::balance::{balance, Balance, BalanceConfig, Format as Split};
+use podium::balance::{balance, Balance, BalanceConfig, BalanceError, Format as Split};
 
 use super::rate::{at_least, whole};
 use crate::ingest::{self, report_skipped, InitialArgs, InputArgs, SystemArgs};
-use crate::output::Format;
+use crate::output::{count, Format};
 
 /// Arguments of `podium teams`.
 #[derive(Debug, clap::Args)]
@@ -109,6 +109,48 @@ fn names(option: &str, spec: &str) -> anyhow::Result<Vec<String>> {
     Ok(out)
 }
 
+/// A group of `--apart` or `--together` (`option`), as typed (`spec`): two players or
+/// more, each named once.
+fn group(option: &str, spec: &str) -> anyhow::Result<Vec<String>> {
+    let out = names(option, spec)?;
+    if out.len() < 2 {
+        bail!("{option} {spec}: a group names two players or more");
+    }
+    let mut seen = HashSet::new();
+    if let Some(p) = out.iter().find(|p| !seen.insert(p.as_str())) {
+        bail!("{option} {spec}: {p:?} is named twice; name each player of a group once");
+    }
+    Ok(out)
+}
+
+/// One `--fix PLAYER=TEAM` as typed: the player and the team, 0-based.
+fn fixed(spec: &str) -> anyhow::Result<(String, usize)> {
+    let Some((p, t)) = spec.split_once('=') else {
+        bail!("--fix {spec}: expected PLAYER=TEAM, e.g. --fix ann=1");
+    };
+    let t = t.trim();
+    let team = t
+        .parse::<usize>()
+        .ok()
+        .filter(|&t| t >= 1)
+        .with_context(|| {
+            format!("--fix {spec}: {t:?} is not a team, expected a whole number from 1")
+        })?;
+    Ok((p.trim().to_string(), team - 1))
+}
+
+/// `--sizes` as typed: a whole number for each team.
+fn sizes(spec: &str) -> anyhow::Result<Vec<usize>> {
+    spec.split(',')
+        .map(|x| {
+            let x = x.trim();
+            x.parse::<usize>().ok().with_context(|| {
+                format!("--sizes {spec}: {x:?} is not a team size, expected a whole number")
+            })
+        })
+        .collect()
+}
+
 /// Rates the history and prints the proposed splits.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let players = names("--players", &args.players)?;
@@ -118,16 +160,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let format = match (args.tables, args.teams, &args.sizes) {
         (Some(seats), _, _) => Split::Tables { seats },
-        (None, teams, sizes) => {
-            let sizes: Vec<usize> = match sizes {
-                Some(s) => s
-                    .split(',')
-                    .map(|x| {
-                        x.trim().parse::<usize>().with_context(|| {
-                            format!("--sizes {s:?}: {x:?} is not a team size (a whole number)")
-                        })
-                    })
-                    .collect::<anyhow::Result<_>>()?,
+        (None, teams, spec) => {
+            let sizes = match spec {
+                Some(s) => sizes(s)?,
                 None => Vec::new(),
             };
             let teams = match teams {
@@ -141,29 +176,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let fixed = args
         .fix
         .iter()
-        .map(|f| {
-            let Some((p, t)) = f.split_once('=') else {
-                bail!("--fix {f:?}: expected PLAYER=TEAM, e.g. --fix ann=1");
-            };
-            let t: usize = t
-                .trim()
-                .parse()
-                .ok()
-                .filter(|&t| t >= 1)
-                .with_context(|| format!("--fix {f:?}: the team is a number from 1"))?;
-            Ok((p.trim().to_string(), t - 1))
-        })
+        .map(|f| fixed(f))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let config = BalanceConfig {
         apart: args
             .apart
             .iter()
-            .map(|s| names("--apart", s))
+            .map(|s| group("--apart", s))
             .collect::<anyhow::Result<_>>()?,
         together: args
             .together
             .iter()
-            .map(|s| names("--together", s))
+            .map(|s| group("--together", s))
             .collect::<anyhow::Result<_>>()?,
         fixed,
         newcomers: args
@@ -189,7 +213,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .max();
     let config = BalanceConfig { time, ..config };
     let found = balance(&league, &players, &format, &config).map_err(|e| match e {
-        podium::balance::BalanceError::UnknownPlayer { player } => {
+        BalanceError::UnknownPlayer { player } => {
             // A name that differs from a player of the history only in case is a
             // misspelling, not a newcomer.
             let lower = player.to_lowercase();
@@ -205,14 +229,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         // --new names players of a first game: one the history rated, or one not
         // playing tonight, is a mistake the library refuses.
-        podium::balance::BalanceError::NotNew { player: n, games } => anyhow::anyhow!(
+        BalanceError::NotNew { player: n, games } => anyhow::anyhow!(
             "--new {n}: {n:?} is in the history ({games} games), so not new; leave them out of --new"
         ),
-        podium::balance::BalanceError::NotPresent {
+        BalanceError::NotPresent {
             option: "newcomers",
             player: n,
         } => anyhow::anyhow!("--new {n}: {n:?} is not among --players"),
-        e => anyhow::anyhow!("{e}"),
+        e => option_error(&args, &format, e),
     })?;
     let mut out = std::io::stdout().lock();
     match args.format {
@@ -225,6 +249,60 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// An error of the library about the options, said with the option as typed.
+fn option_error(args: &Args, format: &Split, e: BalanceError) -> anyhow::Error {
+    // The option's values as typed, by the library's name for it.
+    let typed = |option: &str| -> (&str, &[String]) {
+        match option {
+            "apart" => ("--apart", &args.apart),
+            "together" => ("--together", &args.together),
+            _ => ("--fix", &args.fix),
+        }
+    };
+    match e {
+        BalanceError::GroupTooSmall { option, group, .. } => {
+            let (flag, values) = typed(option);
+            match values.get(group) {
+                Some(spec) => anyhow::anyhow!("{flag} {spec}: a group names two players or more"),
+                None => anyhow::anyhow!("{flag}: a group names two players or more"),
+            }
+        }
+        BalanceError::NotPresent { option, player } => {
+            let (flag, values) = typed(option);
+            let names_them = |spec: &&String| match flag {
+                "--fix" => fixed(spec).is_ok_and(|(p, _)| p == player),
+                _ => spec.split(',').any(|p| p.trim() == player),
+            };
+            match values.iter().find(names_them) {
+                Some(spec) => anyhow::anyhow!("{flag} {spec}: {player:?} is not among --players"),
+                None => anyhow::anyhow!("{flag}: {player:?} is not among --players"),
+            }
+        }
+        BalanceError::NoSuchTeam {
+            player,
+            team,
+            teams,
+        } => {
+            let noun = if matches!(format, Split::Tables { .. }) {
+                "table"
+            } else {
+                "team"
+            };
+            let spec = args
+                .fix
+                .iter()
+                .find(|f| fixed(f).is_ok_and(|(p, t)| p == player && t + 1 == team))
+                .map_or_else(|| format!("{player}={team}"), Clone::clone);
+            anyhow::anyhow!(
+                "--fix {spec}: {noun} {team}, but there {} {}",
+                if teams == 1 { "is" } else { "are" },
+                count(teams as u64, noun)
+            )
+        }
+        e => anyhow::anyhow!("{e}"),
+    }
 }
 
 fn write_text(
