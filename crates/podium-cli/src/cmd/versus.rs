@@ -152,7 +152,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let r = h2h.rivals(&player, args.min_meetings, args.frequent);
             match args.format {
                 Format::Table => {
-                    write_rivals(&mut out, league.system().name(), &r, args.min_meetings)?
+                    // An opponent met once is the fewest there is.
+                    let min = args.min_meetings.max(1);
+                    let met = h2h
+                        .opponents(&player)
+                        .iter()
+                        .filter(|v| v.meetings >= min)
+                        .count();
+                    write_rivals(&mut out, league.system().name(), &r, min, met)?
                 }
                 Format::Csv => {
                     let mut rows: Vec<(&str, &Versus)> = Vec::new();
@@ -231,32 +238,42 @@ fn line(v: &Versus) -> String {
     )
 }
 
-fn write_rivals(out: &mut dyn Write, system: &str, r: &Rivals, min: u32) -> anyhow::Result<()> {
+/// The rivals' table: `met` opponents were met at least `min` times.
+fn write_rivals(
+    out: &mut dyn Write,
+    system: &str,
+    r: &Rivals,
+    min: u32,
+    met: usize,
+) -> anyhow::Result<()> {
+    let times = count(u64::from(min), "time");
     writeln!(
         out,
-        "{}'s rivals ({system}, opponents met at least {})",
+        "{}'s rivals ({system}, opponents met at least {times})",
         r.player,
-        count(u64::from(min), "time")
     )?;
+    if met == 0 {
+        // No nemesis, favourite or most met opponent, for the one reason.
+        writeln!(out, "  no opponent met {times} or more")?;
+        return Ok(());
+    }
+    // Those met often enough did no better (worse) than the ratings expected.
+    let none = |beyond: &str| {
+        format!("none (no opponent met {times} or more {beyond} more often than expected)")
+    };
     match &r.nemesis {
         Some(v) => writeln!(out, "  nemesis    {}", line(v))?,
-        None => writeln!(
-            out,
-            "  nemesis    none (no opponent beats them beyond expectation)"
-        )?,
+        None => writeln!(out, "  nemesis    {}", none("finished ahead"))?,
     }
     match &r.favourite {
         Some(v) => writeln!(out, "  favourite  {}", line(v))?,
-        None => writeln!(
-            out,
-            "  favourite  none (they beat no opponent beyond expectation)"
-        )?,
+        None => writeln!(out, "  favourite  {}", none("was beaten"))?,
     }
     if r.frequent.is_empty() {
         writeln!(
             out,
-            "  no opponent met {} or more",
-            count(u64::from(min), "time")
+            "  most met: none listed (--frequent 0; {} met {times} or more)",
+            count(met as u64, "opponent")
         )?;
     } else {
         writeln!(out, "  most met:")?;

@@ -369,7 +369,7 @@ fn one_meeting_and_one_match_are_counted_in_the_singular() {
         ])
         .ok(),
         "ann's rivals (sme, opponents met at least 1 time)
-  nemesis    none (no opponent beats them beyond expectation)
+  nemesis    none (no opponent met 1 time or more finished ahead more often than expected)
   favourite  bo: 1 meeting, 1-0-0 (ahead-behind-tied), share 100.0% vs 50.0% expected, +0.50
   most met:
     bo: 1 meeting, 1-0-0 (ahead-behind-tied), share 100.0% vs 50.0% expected, +0.50
