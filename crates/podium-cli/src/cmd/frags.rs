@@ -12,7 +12,7 @@ use podium::frags::{static_strengths, FragConfig, FragStats};
 use podium::Configure;
 use podium_io::quake::ranking::QuakeRanking;
 use podium_io::quake::site::{self, thousands, SiteData};
-use podium_io::quake::{LineReader, LogSummary, QuakeParser};
+use podium_io::quake::{LineReader, LogSummary, NotUtf8, QuakeParser};
 
 use crate::output::{count, noun, Format};
 
@@ -72,7 +72,7 @@ impl Reading {
             Some(site) => self.ranking.read_log(parser, name, input, site),
             None => self.ranking.read_log(parser, name, input, &mut ()),
         }
-        .with_context(|| format!("reading {name}"))
+        .map_err(|e| read_error(name, e))
     }
 
     /// Reads `lines` to their present end; whether the ranking changed.
@@ -86,7 +86,29 @@ impl Reading {
             Some(site) => self.ranking.read_available(lines, parser, site),
             None => self.ranking.read_available(lines, parser, &mut ()),
         }
-        .with_context(|| format!("reading {name}"))
+        .map_err(|e| read_error(name, e))
+    }
+
+    /// Ends the file `lines` reads: its last line even without a line break, and a game
+    /// it cut off.
+    fn finish_file<R: Read>(
+        &mut self,
+        lines: &mut LineReader<R>,
+        parser: &mut QuakeParser,
+        name: &str,
+    ) -> anyhow::Result<()> {
+        self.ranking
+            .finish_file(lines, parser, &mut self.site)
+            .map_err(|e| read_error(name, e))
+    }
+}
+
+/// An error reading the log `name`: one in UTF-16 or UTF-32 is named at its first line,
+/// as every reader names it (`games.log:1: the file is not UTF-8 text: …`).
+fn read_error(name: &str, e: io::Error) -> anyhow::Error {
+    match NotUtf8::of(&e) {
+        Some(wide) => wide.in_file(name).into(),
+        None => anyhow::Error::new(e).context(format!("reading {name}")),
     }
 }
 
@@ -479,9 +501,7 @@ fn follow(
                 // is read even without a newline and an open game ends as cut off, so
                 // the last ranking is the one `podium frags FILE` prints.
                 let before = (parser.summary().clone(), reading.ranking.games_rated());
-                reading
-                    .ranking
-                    .finish_file(&mut lines, &mut parser, &mut reading.site);
+                reading.finish_file(&mut lines, &mut parser, name)?;
                 parser.set_bytes(base + lines.consumed());
                 if (parser.summary().clone(), reading.ranking.games_rated()) != before {
                     show(&reading, &parser, printed)?;
@@ -499,9 +519,7 @@ fn follow(
         if identity(&meta) != id {
             // Rotated: finish the old file (already read to its end), start the new one.
             if let Ok((f, new_id)) = open(name) {
-                reading
-                    .ranking
-                    .finish_file(&mut lines, &mut parser, &mut reading.site);
+                reading.finish_file(&mut lines, &mut parser, name)?;
                 base += lines.consumed();
                 lines = LineReader::new(f);
                 id = new_id;

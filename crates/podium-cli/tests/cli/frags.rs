@@ -206,6 +206,112 @@ fn regression_a_log_given_twice_is_refused_before_it_is_read() {
     assert_eq!(row(&rows, "Ann")["games"], "2");
 }
 
+#[test]
+fn regression_a_byte_order_mark_is_skipped_and_a_log_in_utf16_refused() {
+    // A byte-order mark made the log's first line (its `InitGame`) unrecognised, so a
+    // team kill was rated as a frag; a log in UTF-16 was read as lines all skipped.
+    let dir = Dir::new("frags-bom");
+    let plain = dir.file("ctf.log", CTF);
+    let marked = dir.file("ctf-bom.log", &format!("\u{feff}{CTF}"));
+    let expected =
+        "position,player,strength,frags,deaths,suicides,world_deaths,team_kills,captures,games
+1,Ann,4,2,0,0,0,1,0,1
+2,Bo,0,0,1,0,0,0,0,1
+2,Cy,0,0,1,0,0,0,0,1
+";
+    assert_eq!(podium(&["frags", &plain, "--format", "csv"]).ok(), expected);
+    let run = podium(&["frags", &marked, "--format", "csv"]);
+    assert_eq!(run.ok(), expected);
+    assert_eq!(
+        run.stderr,
+        format!("{marked}: 10 lines, 1 game (0 cut off), 2 kills (0 by the world, 0 suicides, 1 team kill); no lines skipped\n")
+    );
+    let followed = podium(&[
+        "frags",
+        &marked,
+        "--format",
+        "csv",
+        "--follow",
+        "--idle-exit",
+        "0",
+    ]);
+    assert_eq!(followed.ok(), expected);
+    let utf16 = |big_endian: bool, mark: bool| -> Vec<u8> {
+        let text = if mark {
+            format!("\u{feff}{CTF}")
+        } else {
+            CTF.to_string()
+        };
+        text.encode_utf16()
+            .flat_map(|u| {
+                if big_endian {
+                    u.to_be_bytes()
+                } else {
+                    u.to_le_bytes()
+                }
+            })
+            .collect()
+    };
+    let wide = dir.path("ctf16.log");
+    std::fs::write(&wide, utf16(false, true)).unwrap();
+    let wide_be = dir.path("ctf16be.log");
+    std::fs::write(&wide_be, utf16(true, false)).unwrap();
+    let marked16 = format!("error: {wide}:1: the file is not UTF-8 text: it starts with a UTF-16 (little-endian) byte-order mark; expected UTF-8 text (convert it with `iconv -f UTF-16 -t UTF-8`)\n");
+    // The log read before the refused one is summed up, as it was read.
+    let read = format!("{plain}: 10 lines, 1 game (0 cut off), 2 kills (0 by the world, 0 suicides, 1 team kill); no lines skipped\n");
+    let site = dir.path("site");
+    for (args, message) in [
+        (vec!["frags", &wide], marked16.clone()),
+        (
+            vec!["frags", &plain, &wide, "--format", "csv"],
+            format!("{read}{marked16}"),
+        ),
+        (
+            vec!["frags", &wide, "--follow", "--idle-exit", "0"],
+            marked16.clone(),
+        ),
+        (
+            vec!["frags", &plain, &wide_be, "--html", &site],
+            format!("{read}error: {wide_be}:1: the file is not UTF-8 text: its first line has NUL bytes between its characters, so it is probably UTF-16 (big-endian); expected UTF-8 text (convert it with `iconv -f UTF-16BE -t UTF-8`)\n"),
+        ),
+    ] {
+        let run = podium(&args);
+        assert_eq!(run.err(), message, "{args:?}");
+        assert_eq!(run.stdout, "", "{args:?}");
+    }
+    // Nothing written when a log is refused.
+    assert!(!dir.0.join("site").exists());
+    let mut child = bin()
+        .args(["frags", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&utf16(false, true)).unwrap();
+    drop(stdin);
+    let run = child.wait_with_output().unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&run.stderr),
+        "error: <stdin>:1: the file is not UTF-8 text: it starts with a UTF-16 (little-endian) byte-order mark; expected UTF-8 text (convert it with `iconv -f UTF-16 -t UTF-8`)\n"
+    );
+}
+
+/// A capture-the-flag game of three: Ann kills Bo, her team mate, and Cy.
+const CTF: &str = "  0:00 InitGame: \\sv_hostname\\X\\g_gametype\\4\\mapname\\q3ctf1
+  0:01 ClientConnect: 2
+  0:01 ClientUserinfoChanged: 2 n\\Ann\\t\\1
+  0:01 ClientConnect: 3
+  0:01 ClientUserinfoChanged: 3 n\\Bo\\t\\1
+  0:01 ClientConnect: 4
+  0:01 ClientUserinfoChanged: 4 n\\Cy\\t\\2
+  0:02 Kill: 2 3 7: Ann killed Bo by MOD_ROCKET
+  0:03 Kill: 2 4 7: Ann killed Cy by MOD_ROCKET
+  0:04 ShutdownGame:
+";
+
 const NASTY: &str = "  0:00 InitGame: \\g_gametype\\4\\mapname\\<b>ctf&map</b>
   0:01 ClientUserinfoChanged: 1 n\\<script>alert(1)</script>\\t\\1
   0:01 ClientUserinfoChanged: 2 n\\../../etc/passwd\\t\\2

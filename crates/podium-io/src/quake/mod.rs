@@ -15,7 +15,10 @@
 //!   an iterator of events. `podium frags --follow` drives the two layers itself to keep
 //!   reading a growing file.
 //!
-//! What is understood (everything else is counted in [`LogSummary`], never fatal):
+//! The log is UTF-8 text: a byte-order mark before its first line is skipped, and a log
+//! in UTF-16 or UTF-32 is refused at its first line ([`NotUtf8`]), as every reader of
+//! podium does. What is understood (everything else is counted in [`LogSummary`], never
+//! fatal):
 //!
 //! | line | meaning |
 //! |---|---|
@@ -55,7 +58,7 @@ pub use events::{
     FlagAction, GameEnd, GameInfo, GameType, Killer, LogSummary, PlayerRef, QuakeEvent,
     SkippedLine, Team, WeaponRef,
 };
-pub use lines::{Line, LineReader, OVERLONG_HEAD};
+pub use lines::{Line, LineReader, NotUtf8, OVERLONG_HEAD};
 pub use parser::QuakeParser;
 
 /// Lines longer than this many bytes are skipped (and counted as overlong).
@@ -150,9 +153,13 @@ impl<R: Read> Iterator for QuakeLog<R> {
                 Ok(Line::Overlong { head, len }) => self.parser.overlong_line(head, len),
                 Ok(Line::End) => {
                     match self.lines.take_partial() {
-                        Line::Full(last) => self.parser.feed_line(last),
-                        Line::Overlong { head, len } => self.parser.overlong_line(head, len),
-                        Line::End => {}
+                        Ok(Line::Full(last)) => self.parser.feed_line(last),
+                        Ok(Line::Overlong { head, len }) => self.parser.overlong_line(head, len),
+                        Ok(Line::End) => {}
+                        Err(e) => {
+                            self.done = true;
+                            return Some(Err(e));
+                        }
                     }
                     self.parser
                         .set_bytes(self.base_bytes + self.lines.consumed());

@@ -314,7 +314,8 @@ impl QuakeRanking {
     /// what it read).
     ///
     /// # Errors
-    /// Read errors of the input.
+    /// Read errors of the input; [`NotUtf8`](super::NotUtf8) for a log in UTF-16 or
+    /// UTF-32, before anything of it is read.
     pub fn read_log(
         &mut self,
         parser: &mut QuakeParser,
@@ -326,15 +327,15 @@ impl QuakeRanking {
         let mut lines = LineReader::new(input);
         self.read_available(&mut lines, parser, watch)?;
         parser.set_bytes(lines.consumed());
-        self.finish_file(&mut lines, parser, watch);
-        Ok(())
+        self.finish_file(&mut lines, parser, watch)
     }
 
     /// Reads `lines` to their present end. Returns whether a kill, capture or game end
     /// came (something that changes the ranking).
     ///
     /// # Errors
-    /// Read errors of the input.
+    /// Read errors of the input; [`NotUtf8`](super::NotUtf8) for an input in UTF-16 or
+    /// UTF-32, at its first line.
     pub fn read_available<R: Read>(
         &mut self,
         lines: &mut LineReader<R>,
@@ -360,18 +361,23 @@ impl QuakeRanking {
 
     /// Ends a file: its last line even without a line break, then what the parser still
     /// holds (a game cut off by the end of the file).
+    ///
+    /// # Errors
+    /// [`NotUtf8`](super::NotUtf8) when that last line is the first of an input in
+    /// UTF-16 or UTF-32: nothing of it is read.
     pub fn finish_file<R: Read>(
         &mut self,
         lines: &mut LineReader<R>,
         parser: &mut QuakeParser,
         watch: &mut impl Watch,
-    ) {
-        match lines.take_partial() {
+    ) -> io::Result<()> {
+        match lines.take_partial()? {
             Line::Full(last) => parser.feed_line(last),
             Line::Overlong { head, len } => parser.overlong_line(head, len),
             Line::End => {}
         }
         self.finish_parser(parser, watch);
+        Ok(())
     }
 
     /// Ends what `parser` holds (a game cut off where its input stopped).
