@@ -335,19 +335,16 @@ pub enum IngestError<E> {
     Caller(E),
 }
 
-/// Refuses a file given twice, by one name or two (a link, `./`): every match of it
-/// would be read again, each refused as read already from the file itself.
+/// Refuses a file given twice, by one name or two (a symbolic or hard link, `./`): every
+/// match of it would be read again, each refused as read already from the file itself.
 ///
 /// # Errors
 /// [`ReadError::Inputs`] naming the first file given again, by both its names.
 pub fn given_once(files: &[String]) -> Result<(), ReadError> {
-    let mut seen: std::collections::HashMap<std::path::PathBuf, &str> =
-        std::collections::HashMap::new();
+    let mut seen: std::collections::HashMap<Given, &str> = std::collections::HashMap::new();
     let twice = |message: String| Err(ReadError::Inputs { message });
     for file in files {
-        // A file that cannot be opened is said so by the reader.
-        let key = std::fs::canonicalize(file).unwrap_or_else(|_| file.into());
-        match seen.insert(key, file) {
+        match seen.insert(Given::of(file), file) {
             Some(_) if file == "-" => {
                 return twice("- (standard input) is given twice: give each file once".into())
             }
@@ -363,6 +360,30 @@ pub fn given_once(files: &[String]) -> Result<(), ReadError> {
         }
     }
     Ok(())
+}
+
+/// What a name given to read names, for [`given_once`]: standard input (`-`), a file as
+/// every name of it names it (its device and inode on Unix, which its hard links share;
+/// its canonical path elsewhere), or a name that names no file as given (its reader says
+/// so).
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum Given {
+    Stdin,
+    File(crate::output::FileId),
+    Name(std::path::PathBuf),
+}
+
+impl Given {
+    fn of(file: &str) -> Given {
+        if file == "-" {
+            return Given::Stdin;
+        }
+        let canonical = std::fs::canonicalize(file);
+        match (std::fs::metadata(file), canonical) {
+            (Ok(meta), Ok(canonical)) => Given::File(crate::output::FileId::of(&meta, &canonical)),
+            (_, canonical) => Given::Name(canonical.unwrap_or_else(|_| file.into())),
+        }
+    }
 }
 
 /// How many bad matches [`IngestError::BadMatches`] lists.
@@ -1601,5 +1622,55 @@ mod tests {
         assert_eq!(time_after(100, Some(101), Some("x.state")), None);
         assert!(time_after(100, Some(99), None).is_some());
         assert!(time_after(100, None, Some("x.state")).is_some());
+    }
+
+    #[test]
+    fn regression_a_file_given_by_two_names_is_refused_however_linked() {
+        // A hard link passed: only its canonical path was compared, which is its own.
+        let dir = std::env::temp_dir().join(format!("podium-ingest-twice-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let name = |n: &str| dir.join(n).to_string_lossy().into_owned();
+        let (a, b) = (name("a.csv"), name("b.csv"));
+        std::fs::write(&a, "match,player,rank\ng1,ann,1\ng1,bo,2\n").unwrap();
+        std::fs::write(&b, "match,player,rank\ng1,ann,1\ng1,bo,2\n").unwrap();
+        let dotted = name("./a.csv");
+        let said = |files: &[&str]| {
+            let files: Vec<String> = files.iter().map(|f| (*f).to_string()).collect();
+            given_once(&files).map_err(|e| e.to_string())
+        };
+        assert_eq!(said(&[&a, &b, "-"]), Ok(()));
+        let same = |first: &str, second: &str| {
+            Err(format!(
+                "{first} and {second} are the same file, given twice: give each file once"
+            ))
+        };
+        assert_eq!(said(&[&a, &dotted]), same(&a, &dotted));
+        assert_eq!(
+            said(&[&b, &a, &a]),
+            Err(format!("{a} is given twice: give each file once"))
+        );
+        assert_eq!(
+            said(&["-", &a, "-"]),
+            Err("- (standard input) is given twice: give each file once".into())
+        );
+        // Names of no file are compared as paths: their reader says what is wrong.
+        let missing = name("missing.csv");
+        assert_eq!(said(&[&missing, &b]), Ok(()));
+        assert_eq!(
+            said(&[&missing, &missing]),
+            Err(format!("{missing} is given twice: give each file once"))
+        );
+        #[cfg(unix)]
+        {
+            let hard = name("hard.csv");
+            let _ = std::fs::remove_file(&hard);
+            std::fs::hard_link(&a, &hard).unwrap();
+            assert_eq!(said(&[&a, &b, &hard]), same(&a, &hard));
+            let soft = name("soft.csv");
+            let _ = std::fs::remove_file(&soft);
+            std::os::unix::fs::symlink(&hard, &soft).unwrap();
+            assert_eq!(said(&[&soft, &b, &a]), same(&soft, &a));
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

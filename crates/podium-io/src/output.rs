@@ -496,8 +496,8 @@ fn kind(meta: &fs::Metadata) -> &'static str {
 }
 
 /// Which file a path names: device and inode on Unix, the canonical path elsewhere.
-#[derive(Debug, PartialEq, Eq)]
-enum FileId {
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub(crate) enum FileId {
     #[cfg(unix)]
     Inode(u64, u64),
     #[cfg(not(unix))]
@@ -506,7 +506,7 @@ enum FileId {
 
 impl FileId {
     #[allow(unused_variables)]
-    fn of(meta: &fs::Metadata, canonical: &Path) -> FileId {
+    pub(crate) fn of(meta: &fs::Metadata, canonical: &Path) -> FileId {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;

@@ -206,6 +206,32 @@ fn regression_a_log_given_twice_is_refused_before_it_is_read() {
     assert_eq!(row(&rows, "Ann")["games"], "2");
 }
 
+#[cfg(unix)]
+#[test]
+fn regression_a_log_given_by_a_hard_link_too_is_refused() {
+    // A hard link was a file of its own: every frag was counted twice, without a word.
+    let dir = Dir::new("frags-hard-link");
+    let a = dir.file("a.log", GAME);
+    let copy = dir.path("copy.log");
+    std::fs::hard_link(&a, &copy).unwrap();
+    let link = dir.path("link.log");
+    std::os::unix::fs::symlink(&copy, &link).unwrap();
+    for (args, message) in [
+        (
+            vec!["frags", &a, &copy, "--format", "csv"],
+            format!("error: {a} and {copy} are the same file, given twice: give each file once\n"),
+        ),
+        (
+            vec!["frags", &link, &a, "--follow", "--idle-exit", "0"],
+            format!("error: {link} and {a} are the same file, given twice: give each file once\n"),
+        ),
+    ] {
+        let run = podium(&args);
+        assert_eq!(run.err(), message, "{args:?}");
+        assert_eq!(run.stdout, "", "{args:?}");
+    }
+}
+
 #[test]
 fn regression_a_byte_order_mark_is_skipped_and_a_log_in_utf16_refused() {
     // A byte-order mark made the log's first line (its `InitGame`) unrecognised, so a

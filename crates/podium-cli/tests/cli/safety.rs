@@ -226,6 +226,15 @@ fn regression_a_file_given_twice_is_refused_before_it_is_read() {
             podium(&["history", &link, &a]).err(),
             format!("error: {link} and {a} are the same file, given twice: give each file once\n")
         );
+        // A hard link is the file too (it passed: its path is its own).
+        let hard = d.path("hard.csv");
+        std::fs::hard_link(&a, &hard).unwrap();
+        let run = podium(&["rate", &a, &hard]);
+        assert_eq!(
+            run.err(),
+            format!("error: {a} and {hard} are the same file, given twice: give each file once\n")
+        );
+        assert!(run.stdout.is_empty());
     }
 }
 
