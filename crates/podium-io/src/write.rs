@@ -73,7 +73,7 @@ impl<W: Write> LongCsvWriter<W> {
             }
             let mut header = vec!["match", "player", "rank", "score", "team", "time", "weight"];
             header.extend(self.kinds.iter().map(String::as_str));
-            self.out.write_record(header)?;
+            self.out.write_record(header).map_err(io_error)?;
             self.header = true;
         }
         let time = m.time().map(crate::time::format_time).unwrap_or_default();
@@ -115,7 +115,7 @@ impl<W: Write> LongCsvWriter<W> {
                     };
                     self.row[7 + k].clone_from(&f.value);
                 }
-                self.out.write_record(&self.row)?;
+                self.out.write_record(&self.row).map_err(io_error)?;
             }
         }
         Ok(())
@@ -130,6 +130,16 @@ impl<W: Write> LongCsvWriter<W> {
     }
 }
 
+/// An error of the CSV writer as an I/O error of its kind: a closed standard output stays
+/// [`io::ErrorKind::BrokenPipe`], for the caller to stop quietly as on any other.
+fn io_error(e: csv::Error) -> io::Error {
+    let kind = match e.kind() {
+        csv::ErrorKind::Io(io) => io.kind(),
+        _ => io::ErrorKind::Other,
+    };
+    io::Error::new(kind, e)
+}
+
 fn fmt_num(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
@@ -142,6 +152,36 @@ fn fmt_num(v: f64) -> String {
 mod tests {
     use super::*;
     use crate::CsvMatches;
+
+    /// An output that is closed: every write fails as on a pipe whose reader left.
+    struct Closed;
+
+    impl Write for Closed {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+    }
+
+    #[test]
+    fn regression_a_closed_output_is_said_to_be_one() {
+        // The error was of kind `Other`, so `podium import … | head` failed with
+        // `error: Broken pipe (os error 32)` where `podium rate … | head` stops quietly.
+        let m = Match::with_places("g1", &[("a", 1), ("b", 2)]).unwrap();
+        let mut out = LongCsvWriter::new(Closed);
+        let mut first = Ok(());
+        // The CSV writer buffers: the error comes when its buffer is full.
+        for _ in 0..10_000 {
+            first = out.write(&m);
+            if first.is_err() {
+                break;
+            }
+        }
+        assert_eq!(first.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
+        assert_eq!(out.flush().unwrap_err().kind(), io::ErrorKind::BrokenPipe);
+    }
 
     #[test]
     fn written_csv_reads_back_the_same() {

@@ -368,3 +368,41 @@ fn f1_scores_refuse_laps_and_times_no_race_has_printing_nothing() {
     let rows = csv_rows(podium(&["import", "f1", dir]).ok());
     assert_eq!(rows.len(), 3);
 }
+
+#[test]
+fn regression_a_reader_that_stops_early_is_not_an_error() {
+    // `podium import f1 DIR | head -1` said `error: Broken pipe (os error 32)` and exited
+    // with 2, where `podium rate … | head` stops quietly and succeeds.
+    use std::io::Read;
+    let d = Dir::new("import-closed-pipe");
+    let mut games = String::new();
+    for _ in 0..3000 {
+        games.push_str("2020-10-16 : 10 : Ann 10 , Bo 8\n");
+    }
+    let log = d.file("games.txt", &games);
+    let standings = d.0.join("standings");
+    std::fs::create_dir(&standings).unwrap();
+    let mut text = String::from("6000\n");
+    for place in 1..=6000 {
+        text.push_str(&format!("h{place} {place} {place}\n"));
+    }
+    std::fs::write(standings.join("1.txt"), text).unwrap();
+    let standings = standings.to_str().unwrap();
+    for args in [
+        vec!["import", "catan", &log],
+        vec!["import", "codeforces", standings],
+    ] {
+        let mut child = crate::util::bin()
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0; 100];
+        child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+        // The pipe is closed here, with 6,000 rows (far more than it buffers) unread.
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!((out.status.code(), &*stderr), (Some(0), ""), "{args:?}");
+    }
+}
