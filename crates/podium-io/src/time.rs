@@ -1,15 +1,25 @@
 //! Match times: RFC 3339 timestamps or plain `YYYY-MM-DD` dates (midnight UTC), from the
 //! year −9999 to the year 9999, its last day included.
+//!
+//! A time is kept to the second, everywhere (the ledger, the saved league, every output):
+//! a fraction of a second is read and dropped, so a time is the second its text names
+//! (`…T10:00:00.9Z` is `…T10:00:00Z`, and `1969-12-31T23:59:59.5Z` is
+//! `1969-12-31T23:59:59Z`, not the second after). Matches within one second have equal
+//! times and are rated in the order they are read.
 
 use jiff::civil::{Date, Time};
 use jiff::fmt::temporal::{Pieces, PiecesOffset};
 use jiff::Timestamp;
 
-/// Parses a match time into seconds since the Unix epoch (UTC).
+/// Parses a match time into seconds since the Unix epoch (UTC): the second the text
+/// names, a fraction of a second dropped (times are kept to the second, so matches within
+/// one second are rated in the order they are read).
 ///
 /// ```
 /// assert_eq!(podium_io::parse_time("1970-01-02"), Some(86_400));
 /// assert_eq!(podium_io::parse_time("1970-01-01T00:01:00Z"), Some(60));
+/// assert_eq!(podium_io::parse_time("1970-01-01T00:01:00.999Z"), Some(60));
+/// assert_eq!(podium_io::parse_time("1969-12-31T23:59:59.5Z"), Some(-1));
 /// assert_eq!(podium_io::parse_time("1970-01-01T01:00:00+01:00"), Some(0));
 /// assert_eq!(podium_io::parse_time("9999-12-31"), Some(253_402_214_400));
 /// assert_eq!(podium_io::parse_time("yesterday"), None);
@@ -23,7 +33,9 @@ pub fn parse_time(s: &str) -> Option<i64> {
 
 /// The instant a time's text names, in seconds since the Unix epoch, whether or not it
 /// lies within the times [`parse_time`] takes: to tell a time out of range from text that
-/// is no time at all.
+/// is no time at all. As in [`parse_time`], a fraction of a second is dropped: the
+/// result is the second the text names, also before 1970 (rounded down, not towards
+/// the epoch).
 ///
 /// ```
 /// let past = "9999-12-31T23:59:59-01:00";
@@ -38,7 +50,9 @@ pub fn seconds_named(s: &str) -> Option<i64> {
         return Some(days_since_epoch(date)? * 86_400);
     }
     match s.parse::<Timestamp>() {
-        Ok(t) => Some(t.as_second()),
+        // `as_second` rounds towards the epoch: before it, a fraction would make the
+        // time the second after the one named (`1969-12-31T23:59:59.5Z`, 1970-01-01).
+        Ok(t) => Some(t.as_second() - i64::from(t.subsec_nanosecond() < 0)),
         Err(_) => beyond_timestamps(s),
     }
 }
@@ -135,6 +149,39 @@ mod tests {
             parse_time("9999-12-31T23:59:59"),
             None,
             "a time needs its offset"
+        );
+    }
+
+    #[test]
+    fn regression_a_fraction_of_a_second_is_dropped_before_1970_too() {
+        // Before 1970 a fraction made the time the second after the one named:
+        // `1969-12-31T23:59:59.5Z` was read as 1970-01-01.
+        for (text, second) in [
+            ("2024-05-01T10:00:00.1Z", "2024-05-01T10:00:00Z"),
+            ("2024-05-01T10:00:00.999999999Z", "2024-05-01T10:00:00Z"),
+            ("2024-05-01T12:00:00.9+02:00", "2024-05-01T10:00:00Z"),
+            ("1969-12-31T23:59:59.5Z", "1969-12-31T23:59:59Z"),
+            ("1969-12-31T23:59:58.000000001Z", "1969-12-31T23:59:58Z"),
+            ("1900-01-01T00:00:00.5Z", "1900-01-01"),
+            ("1970-01-01T00:00:00.5Z", "1970-01-01"),
+            ("-000001-06-01T00:00:00.75Z", "-000001-06-01"),
+            // Beyond the instants `Timestamp` holds, as within them.
+            ("9999-12-31T23:59:59.9Z", "9999-12-31T23:59:59Z"),
+            ("-009999-01-01T00:00:00.9Z", "-009999-01-01"),
+        ] {
+            let t = parse_time(text).unwrap_or_else(|| panic!("{text} is read"));
+            assert_eq!(format_time(t), second, "{text}");
+            assert_eq!(seconds_named(text), Some(t), "{text}");
+        }
+        // Two times of one second are equal; the second after is not.
+        assert_eq!(
+            parse_time("1969-12-31T23:59:59.1Z"),
+            parse_time("1969-12-31T23:59:59.9Z")
+        );
+        assert_eq!(parse_time("1969-12-31T23:59:59.9Z"), Some(-1));
+        assert_eq!(
+            seconds_named("9999-12-31T23:59:59.9-01:00"),
+            Some(LAST_SECOND + 3_600)
         );
     }
 

@@ -101,6 +101,35 @@ fn matches_with_times_are_rated_in_time_order() {
 }
 
 #[test]
+fn regression_times_are_read_to_the_second_and_matches_within_one_in_file_order() {
+    // A time is kept to the second: `late` (…00.9) and `early` (…00.1) are of one second,
+    // rated in the order written. Before 1970 a fraction made the time the second after
+    // the one named: 1969-12-31T23:59:59.5Z was written back as 1970-01-01.
+    let d = Dir::new("time-fraction");
+    let games = d.file(
+        "g.csv",
+        "match,time,player,rank\nlate,2024-05-01T10:00:00.9Z,a,1\nlate,2024-05-01T10:00:00.9Z,b,2\nearly,2024-05-01T10:00:00.1Z,a,2\nearly,2024-05-01T10:00:00.1Z,b,1\nold,1969-12-31T23:59:59.5Z,a,1\nold,1969-12-31T23:59:59.5Z,b,2\n",
+    );
+    let out = podium(&["rate", &games, "--system", "sme", "--history", "-"]);
+    let rows: Vec<(String, String, String)> = csv_rows(out.ok())
+        .into_iter()
+        .map(|r| (r["match"].clone(), r["time"].clone(), r["player"].clone()))
+        .collect();
+    let row = |m: &str, t: &str, p: &str| (m.to_string(), t.to_string(), p.to_string());
+    assert_eq!(
+        rows,
+        [
+            row("old", "1969-12-31T23:59:59Z", "a"),
+            row("old", "1969-12-31T23:59:59Z", "b"),
+            row("late", "2024-05-01T10:00:00Z", "a"),
+            row("late", "2024-05-01T10:00:00Z", "b"),
+            row("early", "2024-05-01T10:00:00Z", "b"),
+            row("early", "2024-05-01T10:00:00Z", "a"),
+        ]
+    );
+}
+
+#[test]
 fn bad_arguments_are_one_line_errors() {
     let d = Dir::new("args");
     let games = d.file("g.csv", "match,player,rank\ng1,A,1\ng1,B,2\n");
