@@ -482,7 +482,9 @@ class League:
         `players`, `win` (or `player_win`) and `unevenness`; and the split's
         `unevenness`, `spread` and `exact`. `fix` maps a player to a team numbered from 1;
         `newcomers` names players the league has not rated yet (balanced at a newcomer's
-        rating; any other unknown player raises `PodiumError`)."""
+        rating; any other unknown player raises `PodiumError`). At most 200 players
+        (more raises `ConfigError`); Ctrl-C returns at once, the search finishing in the
+        background."""
     def set_initial(self, player: str, rating: float, /, *, sigma: Optional[float] = None, games: int = 0) -> None: ...
     def load_initial(self, path: _PathLike) -> None:
         """Sets starting ratings from a CSV file `player,rating[,games][,sigma]`, all or

@@ -311,7 +311,7 @@ fn backtest_inner(
     let pool = pool(worker_threads(threads, systems.len()))?;
     let stop = Arc::new(AtomicBool::new(false));
     let stopped = Arc::clone(&stop);
-    let rows: Vec<BacktestResult> = interruptible(py, Some(stop), move || {
+    let rows: Vec<BacktestResult> = interruptible(py, "podium-lab", Some(stop), move || {
         pool.install(|| {
             systems
                 .par_iter()
@@ -519,7 +519,7 @@ pub fn simulate(
     let report = guarded(|| {
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = Arc::clone(&stop);
-        interruptible(py, Some(stop), move || {
+        interruptible(py, "podium-lab", Some(stop), move || {
             let refs: Vec<&dyn RatingSystem> = systems.iter().map(|s| &*s.inner).collect();
             sim.run_until(&refs, &stopped)
         })
@@ -821,7 +821,9 @@ fn tune_inner(
         let (tuning, history) = (tuning.clone(), Arc::clone(&history));
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = Arc::clone(&stop);
-        interruptible(py, Some(stop), move || tuning.run_until(&history, &stopped))?
+        interruptible(py, "podium-lab", Some(stop), move || {
+            tuning.run_until(&history, &stopped)
+        })?
     };
     let report = report.map_err(|e| {
         use podium_eval::TuneError as T;

@@ -12,8 +12,8 @@ use podium::versus::{today, HeadToHead, Versus};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use crate::errors::{rate_error, PodiumError};
-use crate::guard::{count, whole};
+use crate::errors::{rate_error, ConfigError, PodiumError};
+use crate::guard::{count, interruptible, whole};
 use crate::matches::MatchObj;
 use crate::system::System;
 
@@ -28,6 +28,11 @@ fn balance_error(e: BalanceError) -> PyErr {
         e => PodiumError::new_err(e.to_string()),
     }
 }
+
+/// The most players a split may be asked for, as the league server allows
+/// (`POST /leagues/{id}/balance`): the search for a split of a few hundred players runs
+/// for minutes.
+pub const MAX_PLAYERS: usize = 200;
 
 /// The time of the league's last match, to which ratings with σ are aged (as
 /// `podium teams` and `podium predict` do).
@@ -54,6 +59,12 @@ pub fn balance<'py>(
     newcomers: Vec<String>,
     top: i64,
 ) -> PyResult<Bound<'py, PyList>> {
+    if players.len() > MAX_PLAYERS {
+        return Err(ConfigError::new_err(format!(
+            "players: {} named, at most {MAX_PLAYERS} can be split at once",
+            players.len()
+        )));
+    }
     // Counts are taken as ints and checked here, to name the argument of a negative one.
     let teams = teams.map(|n| count("teams", n)).transpose()?;
     let tables = tables.map(|n| count("tables", n)).transpose()?;
@@ -110,10 +121,15 @@ pub fn balance<'py>(
         time: last_time(league),
         ..BalanceConfig::default()
     };
-    let found = py
-        .detach(|| podium::balance::balance(league, &players, &format, &config))
-        .map_err(balance_error)?;
+    // The search runs on a thread of its own, with a copy of the league, so that Ctrl-C
+    // returns at once; the library's search cannot be stopped, so on Ctrl-C it goes on
+    // to its end in the background and its answer is dropped.
+    let league = league.clone();
     let tables = matches!(format, Format::Tables { .. });
+    let found = interruptible(py, "podium-balance", None, move || {
+        podium::balance::balance(&league, &players, &format, &config)
+    })?
+    .map_err(balance_error)?;
     let out = PyList::empty(py);
     for split in &found.splits {
         let groups = PyList::empty(py);

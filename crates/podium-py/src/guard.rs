@@ -47,19 +47,21 @@ pub fn check_signals() -> PyResult<()> {
     Python::attach(|py| py.check_signals())
 }
 
-/// Runs `work` on a thread of its own, the interpreter's lock released, looking for
+/// Runs `work` on a thread of its own named `name` (as the system lists threads: at
+/// most 15 bytes), the interpreter's lock released, looking for
 /// Ctrl-C while it runs. On Ctrl-C the call sets `stop` (work that reads it ends early)
 /// and returns `KeyboardInterrupt` at once; the work's result is dropped when it ends
 /// (work that reads `stop` ends at its next match or block of trials). A panic in the
 /// work is a `RuntimeError`.
 pub fn interruptible<T: Send + 'static>(
     py: Python<'_>,
+    name: &str,
     stop: Option<Arc<AtomicBool>>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
     let (tx, rx) = mpsc::sync_channel(1);
     std::thread::Builder::new()
-        .name("podium-lab".into())
+        .name(name.into())
         .spawn(move || {
             let _ = tx.send(catch_unwind(AssertUnwindSafe(work)));
         })

@@ -97,3 +97,15 @@ def test_rivals_list_opponents_met_often_enough():
         assert v["meetings"] == _direct("Sam", v["opponent"])[0]
     with pytest.raises(podium.PodiumError, match="themselves"):
         podium.versus(str(NIGHTS), "Sam", "Sam")
+
+
+def test_balance_splits_at_most_200_players_as_the_league_server_does():
+    names = [f"p{i}" for i in range(201)]
+    league = podium.League("sme")
+    league.rate(names)
+    with pytest.raises(podium.ConfigError) as err:
+        league.balance(names, tables=100)
+    assert str(err.value) == "players: 201 named, at most 200 can be split at once"
+    # 200 are taken (and then checked: one of them is not in the league).
+    with pytest.raises(podium.PodiumError, match='unknown player "nobody"'):
+        league.balance(names[:199] + ["nobody"], tables=100)

@@ -4,6 +4,7 @@ times that do not fit the league, and Ctrl-C during long work."""
 
 import _thread
 import contextlib
+import pathlib
 import re
 import signal
 import threading
@@ -384,3 +385,39 @@ def test_backtest_and_tune_stop_on_ctrl_c(tmp_path):
             pytest.fail(f"no KeyboardInterrupt in {CALLS_UNTIL_CTRL_C} calls: Ctrl-C was lost")
     # The package works on after an interrupt.
     assert podium.backtest(history(), "sme")[0].warm_pairs > 0
+
+
+def _balance_running() -> bool:
+    """Whether a search of `League.balance` is under way: its thread, which Linux lists
+    by name in /proc."""
+    tasks = pathlib.Path("/proc/self/task")
+    return any((t / "comm").read_text().strip() == "podium-balance" for t in tasks.iterdir())
+
+
+@pytest.mark.skipif(not pathlib.Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_balance_stops_on_ctrl_c_while_its_search_runs():
+    """A split of 200 players into 10 tables searches for seconds; Ctrl-C is taken while
+    the search runs (its handler sees the search's thread), not after it ends."""
+    names = [f"p{i}" for i in range(200)]
+    league = podium.League("sme")
+    league.rate(names)
+    seen = []
+
+    def handler(signum, frame):
+        seen.append(_balance_running())
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGINT, handler)
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            for _ in range(CALLS_UNTIL_CTRL_C):
+                league.balance(names, tables=10)
+            pytest.fail(f"no KeyboardInterrupt in {CALLS_UNTIL_CTRL_C} calls: Ctrl-C was lost")
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, before)
+    assert seen == [True]
+    # The league works on after an interrupt.
+    assert len(league.balance(names[:4], teams=2)[0]["teams"]) == 2
