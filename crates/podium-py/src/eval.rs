@@ -15,7 +15,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 
 use crate::errors::{config_error, threads_error, ConfigError, RateError};
-use crate::guard::{count, guarded, interruptible, whole};
+use crate::guard::{count, guarded, interruptible, Int};
 use crate::matches::Given;
 use crate::read::factor_columns;
 use crate::system::{settings_of, System, Value};
@@ -256,7 +256,7 @@ fn bound_of(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<Win
 /// and a named system that does not raises `RateError`. `factors` chooses which of the
 /// matches' factor kinds to rate (`factors=[]`: none, the players alone).
 #[pyfunction]
-#[pyo3(signature = (matches, systems=None, /, *, start=None, end=None, log_loss=true, threads=0, factors=None))]
+#[pyo3(signature = (matches, systems=None, /, *, start=None, end=None, log_loss=true, threads=Int::from(0), factors=None), text_signature = "(matches, systems=None, /, *, start=None, end=None, log_loss=True, threads=0, factors=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn backtest(
     py: Python<'_>,
@@ -265,7 +265,7 @@ pub fn backtest(
     start: Option<&Bound<'_, PyAny>>,
     end: Option<&Bound<'_, PyAny>>,
     log_loss: bool,
-    threads: i64,
+    threads: Int,
     factors: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Table> {
     guarded(|| backtest_inner(py, matches, systems, start, end, log_loss, threads, factors))
@@ -279,10 +279,10 @@ fn backtest_inner(
     start: Option<&Bound<'_, PyAny>>,
     end: Option<&Bound<'_, PyAny>>,
     log_loss: bool,
-    threads: i64,
+    threads: Int,
     factors: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Table> {
-    let threads = count("threads", threads)?;
+    let threads = count("threads", &threads)?;
     let (systems, all) = systems_of(systems)?;
     let kinds = factors.map(|f| factor_columns(Some(f))).transpose()?;
     let window = Window {
@@ -478,32 +478,32 @@ impl SimulationResult {
 /// `"NAME (seat-blind)"`) on the same games, and `seats` tells what each learned of
 /// seat 1.
 #[pyfunction]
-#[pyo3(signature = (systems=None, /, *, true_ratings=None, sd=200.0, rounds=None, trials=10_000, seed=1, jitter=1.0, threads=0, seat_advantage=None))]
+#[pyo3(signature = (systems=None, /, *, true_ratings=None, sd=200.0, rounds=None, trials=Int::from(10_000), seed=Int::from(1), jitter=1.0, threads=Int::from(0), seat_advantage=None), text_signature = "(systems=None, /, *, true_ratings=None, sd=200.0, rounds=None, trials=10000, seed=1, jitter=1.0, threads=0, seat_advantage=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate(
     py: Python<'_>,
     systems: Option<&Bound<'_, PyAny>>,
     true_ratings: Option<Vec<f64>>,
     sd: f64,
-    rounds: Option<Vec<i64>>,
-    trials: i64,
-    seed: i128,
+    rounds: Option<Vec<Int>>,
+    trials: Int,
+    seed: Int,
     jitter: f64,
-    threads: i64,
+    threads: Int,
     seat_advantage: Option<f64>,
 ) -> PyResult<SimulationResult> {
-    let threads = worker_threads(count("threads", threads)?, usize::MAX);
+    let threads = worker_threads(count("threads", &threads)?, usize::MAX);
     let rounds = rounds
         .map(|rounds| {
             rounds
                 .iter()
                 .enumerate()
-                .map(|(i, &n)| whole::<u32, _>(&format!("rounds[{i}]"), n))
+                .map(|(i, n)| n.whole::<u32>(&format!("rounds[{i}]")))
                 .collect::<PyResult<Vec<u32>>>()
         })
         .transpose()?;
-    let trials: u32 = whole("trials", trials)?;
-    let seed: u64 = whole("seed", seed)?;
+    let trials: u32 = trials.whole("trials")?;
+    let seed: u64 = seed.whole("seed")?;
     let (systems, _) = systems_of(systems)?;
     let defaults = podium_eval::Simulation::default();
     let sim = podium_eval::Simulation {
@@ -737,7 +737,7 @@ fn typed(system: &str, fixed: &Settings, names: &[String], s: &Settings) -> Para
 /// (a system that does not rate factors raises `RateError`); `factors` chooses which of
 /// their kinds (`factors=[]`: none). Returns a `TuneResult`.
 #[pyfunction]
-#[pyo3(signature = (matches, system, params, /, *, train=0.5, steps=8, samples=None, seed=1, metric="accuracy", threads=0, factors=None))]
+#[pyo3(signature = (matches, system, params, /, *, train=0.5, steps=Int::from(8), samples=None, seed=Int::from(1), metric="accuracy", threads=Int::from(0), factors=None), text_signature = "(matches, system, params, /, *, train=0.5, steps=8, samples=None, seed=1, metric=\"accuracy\", threads=0, factors=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn tune(
     py: Python<'_>,
@@ -745,11 +745,11 @@ pub fn tune(
     system: &Bound<'_, PyAny>,
     params: &Bound<'_, PyDict>,
     train: f64,
-    steps: i64,
-    samples: Option<i64>,
-    seed: i128,
+    steps: Int,
+    samples: Option<Int>,
+    seed: Int,
     metric: &str,
-    threads: i64,
+    threads: Int,
     factors: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<TuneResult> {
     guarded(|| {
@@ -766,17 +766,17 @@ fn tune_inner(
     system: &Bound<'_, PyAny>,
     params: &Bound<'_, PyDict>,
     train: f64,
-    steps: i64,
-    samples: Option<i64>,
-    seed: i128,
+    steps: Int,
+    samples: Option<Int>,
+    seed: Int,
     metric: &str,
-    threads: i64,
+    threads: Int,
     factors: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<TuneResult> {
-    let steps = count("steps", steps)?;
-    let seed: u64 = whole("seed", seed)?;
-    let samples = samples.map(|n| count("samples", n)).transpose()?;
-    let threads = worker_threads(count("threads", threads)?, usize::MAX);
+    let steps = count("steps", &steps)?;
+    let seed: u64 = seed.whole("seed")?;
+    let samples = samples.map(|n| count("samples", &n)).transpose()?;
+    let threads = worker_threads(count("threads", &threads)?, usize::MAX);
     let system = System::from_py(system, None)?;
     let kinds = factors.map(|f| factor_columns(Some(f))).transpose()?;
     let metric = match metric.replace('-', "_").as_str() {

@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::errors::{rate_error, ConfigError, PodiumError};
-use crate::guard::{count, interruptible, whole};
+use crate::guard::{count, interruptible, Int};
 use crate::matches::MatchObj;
 use crate::system::System;
 
@@ -50,14 +50,14 @@ pub fn balance<'py>(
     py: Python<'py>,
     league: &podium::League,
     players: Vec<String>,
-    teams: Option<i64>,
-    sizes: Option<Vec<i64>>,
-    tables: Option<i64>,
+    teams: Option<Int>,
+    sizes: Option<Vec<Int>>,
+    tables: Option<Int>,
     apart: Vec<Vec<String>>,
     together: Vec<Vec<String>>,
-    fix: Option<std::collections::BTreeMap<String, i64>>,
+    fix: Option<std::collections::BTreeMap<String, Int>>,
     newcomers: Vec<String>,
-    top: i64,
+    top: Int,
 ) -> PyResult<Bound<'py, PyList>> {
     if players.len() > MAX_PLAYERS {
         return Err(ConfigError::new_err(format!(
@@ -66,18 +66,18 @@ pub fn balance<'py>(
         )));
     }
     // Counts are taken as ints and checked here, to name the argument of a negative one.
-    let teams = teams.map(|n| count("teams", n)).transpose()?;
-    let tables = tables.map(|n| count("tables", n)).transpose()?;
+    let teams = teams.map(|n| count("teams", &n)).transpose()?;
+    let tables = tables.map(|n| count("tables", &n)).transpose()?;
     let sizes = sizes
         .map(|sizes| {
             sizes
                 .iter()
                 .enumerate()
-                .map(|(i, &n)| count(&format!("sizes[{i}]"), n))
+                .map(|(i, n)| count(&format!("sizes[{i}]"), n))
                 .collect::<PyResult<Vec<usize>>>()
         })
         .transpose()?;
-    let top = count("top", top)?;
+    let top = count("top", &top)?;
     let format = match (tables, teams, sizes) {
         (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
             return Err(PodiumError::new_err(
@@ -103,7 +103,7 @@ pub fn balance<'py>(
         .unwrap_or_default()
         .into_iter()
         .map(|(p, t)| {
-            let t: usize = whole(&format!("fix[{p:?}]"), t)?;
+            let t: usize = t.whole(&format!("fix[{p:?}]"))?;
             if t == 0 {
                 return Err(PodiumError::new_err(format!(
                     "fix: player {p:?} fixed to team 0; teams are numbered from 1"
@@ -193,7 +193,7 @@ fn matches_of(matches: &Bound<'_, PyAny>) -> PyResult<Vec<podium::Match>> {
 /// Head-to-head by rating the matches again: two players' record, or one player's
 /// rivals.
 #[pyfunction]
-#[pyo3(signature = (matches, player, opponent=None, /, *, system=None, min_meetings=3, frequent=5, **params))]
+#[pyo3(signature = (matches, player, opponent=None, /, *, system=None, min_meetings=Int::from(3), frequent=Int::from(5), **params), text_signature = "(matches, player, opponent=None, /, *, system=None, min_meetings=3, frequent=5, **params)")]
 #[allow(clippy::too_many_arguments)]
 pub fn versus<'py>(
     py: Python<'py>,
@@ -201,13 +201,13 @@ pub fn versus<'py>(
     player: String,
     opponent: Option<String>,
     system: Option<&Bound<'py, PyAny>>,
-    min_meetings: i64,
-    frequent: i64,
+    min_meetings: Int,
+    frequent: Int,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     // More meetings than two players can have leaves every opponent out.
-    let min_meetings = u32::try_from(count("min_meetings", min_meetings)?).unwrap_or(u32::MAX);
-    let frequent = count("frequent", frequent)?;
+    let min_meetings: u32 = min_meetings.saturating("min_meetings")?;
+    let frequent: usize = frequent.saturating("frequent")?;
     if opponent.as_deref() == Some(player.as_str()) {
         return Err(PodiumError::new_err(
             "a player has no record against themselves: name two different players",

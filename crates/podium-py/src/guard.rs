@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyOverflowError, PyRuntimeError};
 use pyo3::prelude::*;
 
 use crate::errors::ConfigError;
@@ -87,29 +87,102 @@ pub fn interruptible<T: Send + 'static>(
     })
 }
 
-/// A count given as a Python int (`threads`, `steps`, `samples`, `min_games`, `teams`,
-/// …): a `ConfigError` (a `ValueError`) naming `argument` when it is negative.
-pub fn count(argument: &str, value: i64) -> PyResult<usize> {
-    whole(argument, value)
+/// A whole number given as a Python int for a count (`threads`, `steps`, `trials`,
+/// `min_games`, `teams`, …): any int, however large (numpy's too, through `__index__`),
+/// kept so that a value out of range is a `ConfigError` (a `ValueError`) naming the
+/// argument and its range, rather than the `OverflowError` of PyO3's conversion, which
+/// names neither.
+#[derive(Debug, Clone)]
+pub struct Int {
+    /// The value, when within `i128`.
+    value: Option<i128>,
+    /// Whether it is below 0.
+    negative: bool,
+    /// As Python writes it.
+    text: String,
 }
 
-/// A whole number given as a Python int for an argument of an unsigned type `T`: a
-/// `ConfigError` (a `ValueError`) naming `argument` and the limit when it is negative or
-/// above `T::MAX`, rather than the `OverflowError` of PyO3's conversion, which names
-/// neither.
-pub fn whole<T, V>(argument: &str, value: V) -> PyResult<T>
-where
-    T: TryFrom<V> + Unsigned,
-    V: Copy + std::fmt::Display + PartialOrd + Default,
-{
-    T::try_from(value).map_err(|_| {
-        let expected = if value < V::default() {
+impl From<i64> for Int {
+    fn from(v: i64) -> Self {
+        Int {
+            value: Some(v.into()),
+            negative: v < 0,
+            text: v.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for Int {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Int {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        // What an i64 takes (an int, anything with `__index__`), then beyond it.
+        match obj.extract::<i64>() {
+            Ok(v) => Ok(Int::from(v)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+                let index = obj
+                    .py()
+                    .import("operator")?
+                    .getattr("index")?
+                    .call1((obj,))?;
+                Ok(Int {
+                    value: index.extract::<i128>().ok(),
+                    negative: index.lt(0)?,
+                    text: index.str()?.to_cow()?.into_owned(),
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Int {
+    /// The value for an argument of the unsigned type `T`: a `ConfigError` naming
+    /// `argument` and the limit when it is negative or above `T::MAX`.
+    pub fn whole<T>(&self, argument: &str) -> PyResult<T>
+    where
+        T: TryFrom<i128> + Unsigned,
+    {
+        self.value
+            .and_then(|v| T::try_from(v).ok())
+            .ok_or_else(|| self.out_of_range::<T>(argument))
+    }
+
+    /// The value for an argument of the unsigned type `T`, `T::MAX` when above it (a
+    /// threshold no one reaches, as `min_games=2**70`): a `ConfigError` naming `argument`
+    /// when it is negative.
+    pub fn saturating<T>(&self, argument: &str) -> PyResult<T>
+    where
+        T: TryFrom<i128> + Unsigned,
+    {
+        if self.negative {
+            return Err(self.out_of_range::<T>(argument));
+        }
+        Ok(self
+            .value
+            .and_then(|v| T::try_from(v).ok())
+            .unwrap_or(T::MAX))
+    }
+
+    fn out_of_range<T: Unsigned>(&self, argument: &str) -> PyErr {
+        let expected = if self.negative {
             "expected a whole number ≥ 0".to_string()
         } else {
             format!("expected a whole number ≤ {}", T::MAX)
         };
-        ConfigError::new_err(format!("{argument}={value}: {expected}"))
-    })
+        ConfigError::new_err(format!("{argument}={self}: {expected}"))
+    }
+}
+
+/// A count given as a Python int: see [`Int::whole`].
+pub fn count(argument: &str, value: &Int) -> PyResult<usize> {
+    value.whole(argument)
 }
 
 /// The unsigned types counts convert to, with their largest value for messages.

@@ -15,7 +15,7 @@ use std::convert::Infallible;
 use podium_io::ingest::{self, match_fingerprint, IngestError, Inputs, Reading, Resumed};
 
 use crate::errors::{bad_matches, rate_error, BadMatch, PodiumError};
-use crate::guard::{check_signals, count, guarded, whole, SIGNAL_EVERY};
+use crate::guard::{check_signals, guarded, Int, SIGNAL_EVERY};
 use crate::matches::{
     build_match, give_factors, stored_from_py, with_id, Factors, MatchObj, RawEntry, Store,
 };
@@ -1638,20 +1638,20 @@ impl League {
     }
 
     /// The fairest splits of `players` into teams or tables (see `crate::groups`).
-    #[pyo3(signature = (players, /, teams=None, sizes=None, tables=None, apart=Vec::new(), together=Vec::new(), fix=None, newcomers=Vec::new(), top=1), text_signature = "(self, players, /, teams=None, sizes=None, tables=None, apart=(), together=(), fix=None, newcomers=(), top=1)")]
+    #[pyo3(signature = (players, /, teams=None, sizes=None, tables=None, apart=Vec::new(), together=Vec::new(), fix=None, newcomers=Vec::new(), top=Int::from(1)), text_signature = "(self, players, /, teams=None, sizes=None, tables=None, apart=(), together=(), fix=None, newcomers=(), top=1)")]
     #[allow(clippy::too_many_arguments)]
     fn balance<'py>(
         slf: &Bound<'py, Self>,
         py: Python<'py>,
         players: Vec<String>,
-        teams: Option<i64>,
-        sizes: Option<Vec<i64>>,
-        tables: Option<i64>,
+        teams: Option<Int>,
+        sizes: Option<Vec<Int>>,
+        tables: Option<Int>,
         apart: Vec<Vec<String>>,
         together: Vec<Vec<String>>,
-        fix: Option<std::collections::BTreeMap<String, i64>>,
+        fix: Option<std::collections::BTreeMap<String, Int>>,
         newcomers: Vec<String>,
-        top: i64,
+        top: Int,
     ) -> PyResult<Bound<'py, PyList>> {
         let held = crate::borrow::shared(slf, "balance")?;
         let this = &*held;
@@ -1845,12 +1845,12 @@ impl League {
     /// After `new_season()`, the board is the season's: the players who played since it
     /// started, as `podium rate --seasons` prints each season's board; players who have
     /// not played in it are left out (their ratings stay: `rating()`).
-    #[pyo3(signature = (*, min_games=0, by="rating", order="established"))]
-    fn standings(slf: &Bound<'_, Self>, min_games: i64, by: &str, order: &str) -> PyResult<Table> {
+    #[pyo3(signature = (*, min_games=Int::from(0), by="rating", order="established"), text_signature = "(self, *, min_games=0, by=\"rating\", order=\"established\")")]
+    fn standings(slf: &Bound<'_, Self>, min_games: Int, by: &str, order: &str) -> PyResult<Table> {
         let held = crate::borrow::shared(slf, "standings")?;
         let this = &*held;
         // More games than a player can have leaves everyone out.
-        let min_games = u32::try_from(count("min_games", min_games)?).unwrap_or(u32::MAX);
+        let min_games: u32 = min_games.saturating("min_games")?;
         let order: podium::Order = order
             .parse()
             .map_err(|e: podium::OrderError| PyValueError::new_err(format!("order={e}")))?;
@@ -2049,18 +2049,18 @@ impl League {
     /// Sets a player's starting rating (e.g. carried over from another league): `games`
     /// counts games already played elsewhere; without `sigma` a system with σ gives a
     /// newcomer's. Raises `RateError` for a rating the system cannot start from.
-    #[pyo3(signature = (player, rating, /, *, sigma=None, games=0))]
+    #[pyo3(signature = (player, rating, /, *, sigma=None, games=Int::from(0)), text_signature = "(self, player, rating, /, *, sigma=None, games=0)")]
     fn set_initial(
         slf: &Bound<'_, Self>,
         player: &str,
         rating: f64,
         sigma: Option<f64>,
-        games: i64,
+        games: Int,
     ) -> PyResult<()> {
         let mut held = crate::borrow::exclusive(slf, "set_initial")?;
         let this = &mut *held;
         podium::model::check_player_id(player).map_err(crate::errors::match_error)?;
-        let games = whole("games", games)?;
+        let games = games.whole("games")?;
         let rating = podium::Rating {
             value: rating,
             sigma,

@@ -421,3 +421,43 @@ def test_balance_stops_on_ctrl_c_while_its_search_runs():
     assert seen == [True]
     # The league works on after an interrupt.
     assert len(league.balance(names[:4], teams=2)[0]["teams"]) == 2
+
+
+# Ints beyond 64 bits where a count is expected: a ValueError naming the argument and its
+# range, not PyO3's OverflowError naming neither.
+HUGE = 2**70
+
+
+@pytest.mark.parametrize("argument, limit, call", [
+    ("trials", 2**32 - 1, lambda v: podium.simulate("sme", rounds=[1], trials=v)),
+    ("rounds[0]", 2**32 - 1, lambda v: podium.simulate("sme", rounds=[v], trials=20)),
+    ("threads", 2**64 - 1, lambda v: podium.simulate("sme", rounds=[1], trials=20, threads=v)),
+    ("seed", 2**64 - 1, lambda v: podium.simulate("sme", rounds=[1], trials=20, seed=v)),
+    ("games", 2**32 - 1, lambda v: podium.League().set_initial("x", 1500, games=v)),
+    ("top", 2**64 - 1, lambda v: podium.League().balance(FOUR, teams=2, top=v)),
+    ("teams", 2**64 - 1, lambda v: podium.League().balance(FOUR, teams=v)),
+    ("tables", 2**64 - 1, lambda v: podium.League().balance(FOUR, tables=v)),
+    ("sizes[0]", 2**64 - 1, lambda v: podium.League().balance(FOUR, sizes=[v])),
+    ('fix["ann"]', 2**64 - 1, lambda v: podium.League().balance(FOUR, teams=2, fix={"ann": v})),
+    ("steps", 2**64 - 1, lambda v: podium.tune(history(), "sme", {"k": (8, 64)}, steps=v)),
+    ("samples", 2**64 - 1, lambda v: podium.tune(history(), "sme", {"k": (8, 64)}, samples=v)),
+    ("threads", 2**64 - 1, lambda v: podium.backtest(history(), "sme", threads=v)),
+])
+def test_ints_beyond_64_bits_name_the_argument_and_its_range(argument, limit, call):
+    for value in (HUGE, -HUGE):
+        expected = "≥ 0" if value < 0 else f"≤ {limit}"
+        with pytest.raises(ValueError) as err:
+            call(value)
+        assert str(err.value) == f"{argument}={value}: expected a whole number {expected}"
+
+
+def test_a_threshold_beyond_64_bits_is_one_no_one_reaches():
+    league = podium.League()
+    league.rate(["a", "b"])
+    assert len(league.standings(min_games=HUGE)) == 0
+    with pytest.raises(ValueError) as err:
+        league.standings(min_games=-HUGE)
+    assert str(err.value) == f"min_games={-HUGE}: expected a whole number ≥ 0"
+    rivals = podium.versus(history(), "ann", min_meetings=HUGE)
+    assert rivals["nemesis"] is None and rivals["frequent"] == []
+    assert len(podium.versus(history(), "ann", min_meetings=1, frequent=HUGE)["frequent"]) == 3
