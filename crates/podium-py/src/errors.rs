@@ -51,6 +51,20 @@ field; the attributes `file`, `line`, `field` and `match_id` hold the first prob
 `errors` every problem's message."
 );
 
+/// The type of `v` with its article, for messages: `a str`, `an int`.
+pub fn a_type(v: &Bound<'_, PyAny>) -> String {
+    let name = v
+        .get_type()
+        .name()
+        .map_or_else(|_| "object".to_string(), |n| n.to_string());
+    let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {name}")
+}
+
 /// A [`podium::MatchError`] as a `MatchError`.
 pub fn match_error(e: podium::MatchError) -> PyErr {
     MatchError::new_err(e.to_string())

@@ -9,10 +9,11 @@ use std::sync::Arc;
 
 use podium::balance::{BalanceConfig, BalanceError, Format};
 use podium::versus::{today, HeadToHead, Versus};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList, PyMapping, PyString};
 
-use crate::errors::{rate_error, ConfigError, PodiumError};
+use crate::errors::{a_type, rate_error, ConfigError, PodiumError};
 use crate::guard::{count, interruptible, Int};
 use crate::matches::MatchObj;
 use crate::system::System;
@@ -44,21 +45,140 @@ fn last_time(league: &podium::League) -> Option<i64> {
         .max()
 }
 
+/// Player names given as `argument`: any iterable of strings (a list, a tuple, a set, …),
+/// but not a string itself, which would be taken letter by letter. Anything else is a
+/// `TypeError` naming the argument, or the item by its position.
+fn names(argument: &str, v: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let not_names = || {
+        PyTypeError::new_err(format!(
+            "{argument}: expected a list of player names, not {}",
+            a_type(v)
+        ))
+    };
+    if v.is_instance_of::<PyString>() || v.is_instance_of::<PyBytes>() {
+        return Err(not_names());
+    }
+    let items = v.try_iter().map_err(|_| not_names())?;
+    let mut out = Vec::new();
+    for (i, item) in items.enumerate() {
+        let item = item?;
+        let name = item.cast::<PyString>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{argument}[{i}]: expected a player name (a str), not {}",
+                a_type(&item)
+            ))
+        })?;
+        out.push(name.to_cow()?.into_owned());
+    }
+    Ok(out)
+}
+
+/// Groups of player names given as `argument` (`apart`, `together`): an iterable of
+/// iterables of names, each read by [`names`].
+fn groups_of(argument: &str, v: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Vec<String>>> {
+    let Some(v) = v else {
+        return Ok(Vec::new());
+    };
+    let not_groups = || {
+        PyTypeError::new_err(format!(
+            "{argument}: expected a list of groups, each a list of player names, not {}",
+            a_type(v)
+        ))
+    };
+    if v.is_instance_of::<PyString>() || v.is_instance_of::<PyBytes>() {
+        return Err(not_groups());
+    }
+    v.try_iter()
+        .map_err(|_| not_groups())?
+        .enumerate()
+        .map(|(i, g)| names(&format!("{argument}[{i}]"), &g?))
+        .collect()
+}
+
+/// Team sizes given as `sizes`: an iterable of ints, each a count.
+fn sizes_of(v: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    let not_sizes = || {
+        PyTypeError::new_err(format!(
+            "sizes: expected a list of team sizes (ints), not {}",
+            a_type(v)
+        ))
+    };
+    if v.is_instance_of::<PyString>() || v.is_instance_of::<PyBytes>() {
+        return Err(not_sizes());
+    }
+    v.try_iter()
+        .map_err(|_| not_sizes())?
+        .enumerate()
+        .map(|(i, n)| {
+            let n = n?;
+            let argument = format!("sizes[{i}]");
+            let n: Int = n.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{argument}: expected a team size (an int), not {}",
+                    a_type(&n)
+                ))
+            })?;
+            count(&argument, &n)
+        })
+        .collect()
+}
+
+/// Players fixed to teams given as `fix`: a mapping of player names to team numbers
+/// (from 1), in the mapping's order; as 0-based team indices.
+fn fixed_of(v: &Bound<'_, PyAny>) -> PyResult<Vec<(String, usize)>> {
+    let map = v.cast::<PyMapping>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "fix: expected a dict of player names to team numbers, not {}",
+            a_type(v)
+        ))
+    })?;
+    let mut out = Vec::new();
+    for item in map.items()?.iter() {
+        let (p, t) = item.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()?;
+        let p = p
+            .cast::<PyString>()
+            .map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "fix: a key is a player name (a str), not {}",
+                    a_type(&p)
+                ))
+            })?
+            .to_cow()?
+            .into_owned();
+        let argument = format!("fix[{p:?}]");
+        let t: Int = t.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{argument}: expected a team number (an int, from 1), not {}",
+                a_type(&t)
+            ))
+        })?;
+        let t: usize = t.whole(&argument)?;
+        if t == 0 {
+            return Err(PodiumError::new_err(format!(
+                "fix: player {p:?} fixed to team 0; teams are numbered from 1"
+            )));
+        }
+        out.push((p, t - 1));
+    }
+    Ok(out)
+}
+
 /// `League.balance`: see the stub in `podium.pyi`.
 #[allow(clippy::too_many_arguments)]
 pub fn balance<'py>(
     py: Python<'py>,
     league: &podium::League,
-    players: Vec<String>,
+    players: &Bound<'py, PyAny>,
     teams: Option<Int>,
-    sizes: Option<Vec<Int>>,
+    sizes: Option<&Bound<'py, PyAny>>,
     tables: Option<Int>,
-    apart: Vec<Vec<String>>,
-    together: Vec<Vec<String>>,
-    fix: Option<std::collections::BTreeMap<String, Int>>,
-    newcomers: Vec<String>,
+    apart: Option<&Bound<'py, PyAny>>,
+    together: Option<&Bound<'py, PyAny>>,
+    fix: Option<&Bound<'py, PyAny>>,
+    newcomers: Option<&Bound<'py, PyAny>>,
     top: Int,
 ) -> PyResult<Bound<'py, PyList>> {
+    let players = names("players", players)?;
     if players.len() > MAX_PLAYERS {
         return Err(ConfigError::new_err(format!(
             "players: {} named, at most {MAX_PLAYERS} can be split at once",
@@ -68,15 +188,13 @@ pub fn balance<'py>(
     // Counts are taken as ints and checked here, to name the argument of a negative one.
     let teams = teams.map(|n| count("teams", &n)).transpose()?;
     let tables = tables.map(|n| count("tables", &n)).transpose()?;
-    let sizes = sizes
-        .map(|sizes| {
-            sizes
-                .iter()
-                .enumerate()
-                .map(|(i, n)| count(&format!("sizes[{i}]"), n))
-                .collect::<PyResult<Vec<usize>>>()
-        })
-        .transpose()?;
+    let sizes = sizes.map(sizes_of).transpose()?;
+    let apart = groups_of("apart", apart)?;
+    let together = groups_of("together", together)?;
+    let newcomers = newcomers
+        .map(|v| names("newcomers", v))
+        .transpose()?
+        .unwrap_or_default();
     let top = count("top", &top)?;
     let format = match (tables, teams, sizes) {
         (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
@@ -99,19 +217,7 @@ pub fn balance<'py>(
             ))
         }
     };
-    let fixed = fix
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(p, t)| {
-            let t: usize = t.whole(&format!("fix[{p:?}]"))?;
-            if t == 0 {
-                return Err(PodiumError::new_err(format!(
-                    "fix: player {p:?} fixed to team 0; teams are numbered from 1"
-                )));
-            }
-            Ok((p, t - 1))
-        })
-        .collect::<PyResult<Vec<_>>>()?;
+    let fixed = fix.map(fixed_of).transpose()?.unwrap_or_default();
     let config = BalanceConfig {
         apart,
         together,
@@ -173,12 +279,11 @@ fn versus_dict<'py>(py: Python<'py>, v: &Versus) -> PyResult<Bound<'py, PyDict>>
 /// The matches given: a path (read with `podium.read`) or an iterable of `Match`.
 fn matches_of(matches: &Bound<'_, PyAny>) -> PyResult<Vec<podium::Match>> {
     let py = matches.py();
-    let matches =
-        if matches.is_instance_of::<pyo3::types::PyString>() || matches.hasattr("__fspath__")? {
-            py.import("podium")?.getattr("read")?.call1((matches,))?
-        } else {
-            matches.clone()
-        };
+    let matches = if matches.is_instance_of::<PyString>() || matches.hasattr("__fspath__")? {
+        py.import("podium")?.getattr("read")?.call1((matches,))?
+    } else {
+        matches.clone()
+    };
     let mut out = Vec::new();
     for m in matches.try_iter()? {
         let m = m?;

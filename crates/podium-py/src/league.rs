@@ -1638,19 +1638,19 @@ impl League {
     }
 
     /// The fairest splits of `players` into teams or tables (see `crate::groups`).
-    #[pyo3(signature = (players, /, teams=None, sizes=None, tables=None, apart=Vec::new(), together=Vec::new(), fix=None, newcomers=Vec::new(), top=Int::from(1)), text_signature = "(self, players, /, teams=None, sizes=None, tables=None, apart=(), together=(), fix=None, newcomers=(), top=1)")]
+    #[pyo3(signature = (players, /, teams=None, sizes=None, tables=None, apart=None, together=None, fix=None, newcomers=None, top=Int::from(1)), text_signature = "(self, players, /, teams=None, sizes=None, tables=None, apart=(), together=(), fix=None, newcomers=(), top=1)")]
     #[allow(clippy::too_many_arguments)]
     fn balance<'py>(
         slf: &Bound<'py, Self>,
         py: Python<'py>,
-        players: Vec<String>,
+        players: &Bound<'py, PyAny>,
         teams: Option<Int>,
-        sizes: Option<Vec<Int>>,
+        sizes: Option<&Bound<'py, PyAny>>,
         tables: Option<Int>,
-        apart: Vec<Vec<String>>,
-        together: Vec<Vec<String>>,
-        fix: Option<std::collections::BTreeMap<String, Int>>,
-        newcomers: Vec<String>,
+        apart: Option<&Bound<'py, PyAny>>,
+        together: Option<&Bound<'py, PyAny>>,
+        fix: Option<&Bound<'py, PyAny>>,
+        newcomers: Option<&Bound<'py, PyAny>>,
         top: Int,
     ) -> PyResult<Bound<'py, PyList>> {
         let held = crate::borrow::shared(slf, "balance")?;

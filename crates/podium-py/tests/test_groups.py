@@ -109,3 +109,41 @@ def test_balance_splits_at_most_200_players_as_the_league_server_does():
     # 200 are taken (and then checked: one of them is not in the league).
     with pytest.raises(podium.PodiumError, match='unknown player "nobody"'):
         league.balance(names[:199] + ["nobody"], tables=100)
+
+
+def test_balance_names_the_argument_given_the_wrong_type():
+    league = _league()
+    cases = [
+        (dict(players="Sam", teams=2), "players: expected a list of player names, not a str"),
+        (dict(players=["Sam", 3], teams=2), "players[1]: expected a player name (a str), not an int"),
+        (dict(players=5, teams=2), "players: expected a list of player names, not an int"),
+        (dict(players=["Sam", "Tom"], teams=2, apart="ST"),
+         "apart: expected a list of groups, each a list of player names, not a str"),
+        (dict(players=["Sam", "Tom"], teams=2, together=["ST"]),
+         "together[0]: expected a list of player names, not a str"),
+        (dict(players=["Sam", "Tom"], teams=2, newcomers="Zed"),
+         "newcomers: expected a list of player names, not a str"),
+        (dict(players=["Sam", "Tom"], sizes="11"), "sizes: expected a list of team sizes (ints), not a str"),
+        (dict(players=["Sam", "Tom"], sizes=[1, 1.0]), "sizes[1]: expected a team size (an int), not a float"),
+        (dict(players=["Sam", "Tom"], teams=2, fix=[("Sam", 1)]),
+         "fix: expected a dict of player names to team numbers, not a list"),
+        (dict(players=["Sam", "Tom"], teams=2, fix={1: 1}), "fix: a key is a player name (a str), not an int"),
+        (dict(players=["Sam", "Tom"], teams=2, fix={"Sam": "1"}),
+         'fix["Sam"]: expected a team number (an int, from 1), not a str'),
+    ]
+    for kwargs, message in cases:
+        players = kwargs.pop("players")
+        with pytest.raises(TypeError) as err:
+            league.balance(players, **kwargs)
+        assert str(err.value) == message
+
+
+def test_balance_takes_any_iterable_of_names():
+    league = _league()
+    want = league.balance(["Sam", "Tom", "Kate", "Priya"], teams=2, apart=[["Sam", "Tom"]])
+    got = league.balance(("Sam", "Tom", "Kate", "Priya"), teams=2, apart=({"Sam", "Tom"},))
+    assert got == want
+    got = league.balance(iter(["Sam", "Tom", "Kate", "Priya"]), teams=2, apart=[("Sam", "Tom")])
+    assert got == want
+    split = league.balance({"Sam", "Tom"}, teams=2)[0]
+    assert sorted(p for t in split["teams"] for p in t["players"]) == ["Sam", "Tom"]
