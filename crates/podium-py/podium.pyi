@@ -321,7 +321,7 @@ _PathLike = Union[str, os.PathLike[str]]
 _FactorColumns = Union[str, Sequence[str]]
 
 def versus(
-    matches: Union[_PathLike, Iterable["Match"]],
+    matches: Union[_PathLike, Sequence[_PathLike], "Matches", Iterable["_MatchLike"]],
     player: str,
     opponent: Optional[str] = None,
     /,
@@ -335,7 +335,8 @@ def versus(
     opponent, their record (`meetings`, `ahead`, `behind`, `ties`, `together`,
     `actual_share`, `expected_share`, `surplus`, `today`); without, the player's
     `nemesis`, `favourite` and `frequent` opponents, all three among opponents met at
-    least `min_meetings` times."""
+    least `min_meetings` times. `matches` is a path or a list of paths (read as
+    `podium.read` reads them), or matches as `backtest` takes them."""
 def read(
     paths: Union[_PathLike, Sequence[_PathLike]],
     /,

@@ -11,11 +11,11 @@ use podium::balance::{BalanceConfig, BalanceError, Format};
 use podium::versus::{today, HeadToHead, Versus};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyMapping, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyMapping, PyString, PyTuple};
 
 use crate::errors::{a_type, rate_error, ConfigError, PodiumError};
 use crate::guard::{count, interruptible, Int};
-use crate::matches::MatchObj;
+use crate::matches::Given;
 use crate::system::System;
 
 /// A [`BalanceError`] as the package's exception: a prediction the system cannot make
@@ -276,23 +276,32 @@ fn versus_dict<'py>(py: Python<'py>, v: &Versus) -> PyResult<Bound<'py, PyDict>>
     Ok(d)
 }
 
-/// The matches given: a path (read with `podium.read`) or an iterable of `Match`.
-fn matches_of(matches: &Bound<'_, PyAny>) -> PyResult<Vec<podium::Match>> {
+/// Whether `v` is a path: a string or an `os.PathLike`.
+fn is_path(v: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(v.is_instance_of::<PyString>() || v.hasattr("__fspath__")?)
+}
+
+/// The matches given: a path or a list of paths (read with `podium.read`, as every
+/// reader takes them), or matches as `backtest` takes them (a `Matches`, or an iterable
+/// of matches in any form `rate()` takes).
+fn matches_of(matches: &Bound<'_, PyAny>) -> PyResult<Arc<Vec<podium::Match>>> {
     let py = matches.py();
-    let matches = if matches.is_instance_of::<PyString>() || matches.hasattr("__fspath__")? {
+    let listed = matches.is_instance_of::<PyList>() || matches.is_instance_of::<PyTuple>();
+    let paths = is_path(matches)?
+        || (listed
+            && matches.len()? > 0
+            && matches
+                .try_iter()?
+                .map(|v| is_path(&v?))
+                .collect::<PyResult<Vec<bool>>>()?
+                .into_iter()
+                .all(|p| p));
+    let matches = if paths {
         py.import("podium")?.getattr("read")?.call1((matches,))?
     } else {
         matches.clone()
     };
-    let mut out = Vec::new();
-    for m in matches.try_iter()? {
-        let m = m?;
-        let obj = m.cast::<MatchObj>().map_err(|_| {
-            PodiumError::new_err("versus: expected a file path or an iterable of podium.Match")
-        })?;
-        out.push(obj.get().inner.clone());
-    }
-    Ok(out)
+    Given::from_py(&matches, 1)?.built()
 }
 
 /// Head-to-head by rating the matches again: two players' record, or one player's
@@ -330,7 +339,7 @@ pub fn versus<'py>(
         .detach(|| -> Result<_, podium::RateError> {
             let mut league = podium::League::shared(Arc::clone(&system.inner));
             let mut h2h = HeadToHead::focused(&focus);
-            for game in &games {
+            for game in games.iter() {
                 h2h.observe(&league, game)?;
                 league.apply(game)?;
             }

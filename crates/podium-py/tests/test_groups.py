@@ -147,3 +147,18 @@ def test_balance_takes_any_iterable_of_names():
     assert got == want
     split = league.balance({"Sam", "Tom"}, teams=2)[0]
     assert sorted(p for t in split["teams"] for p in t["players"]) == ["Sam", "Tom"]
+
+
+def test_versus_takes_a_list_of_paths_as_every_reader_does():
+    nights = [str(NIGHTS), str(EXAMPLES / "game-night.jsonl")]
+    v = podium.versus(nights, "Maya", "Tom")
+    want = json.loads(cli("versus", *nights, "--player", "Maya", "--opponent", "Tom", "--format", "json"))
+    assert v["meetings"] == want["versus"]["meetings"]
+    assert v["expected_share"] == pytest.approx(want["versus"]["expected_share"], abs=1e-12)
+    assert podium.versus([NIGHTS], "Maya", "Tom") == podium.versus(str(NIGHTS), "Maya", "Tom")
+    # And matches as backtest takes them: a Matches, or rankings.
+    assert podium.versus(podium.read(nights), "Maya", "Tom") == v
+    assert podium.versus([["a", "b"], ["b", "a"], ["a", "b"]], "a", "b")["ahead"] == 2
+    with pytest.raises(TypeError) as err:
+        podium.versus(5, "Maya", "Tom")
+    assert str(err.value) == "matches are an iterable of matches (or a podium.Matches), not int"
