@@ -240,6 +240,55 @@ fn bound_of(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<Win
     }
 }
 
+/// One end of a window as the messages show it: `start=40`, `end=2024-05-01`.
+fn bound_text(what: &str, bound: Option<WindowBound>) -> Option<String> {
+    match bound? {
+        WindowBound::Match(n) => Some(format!("{what}={n}")),
+        WindowBound::Time(t) => Some(format!("{what}={}", podium_io::format_time(t))),
+    }
+}
+
+/// Refuses a window that holds none of `history`'s matches, as `podium backtest` does:
+/// it would score nothing and say nothing of why. The message gives the history's
+/// numbers and dates.
+fn check_window(window: &Window, history: &[Match]) -> PyResult<()> {
+    let mut inside = history
+        .iter()
+        .enumerate()
+        .map(|(i, m)| window.contains(i as u64 + 1, m));
+    if history.is_empty() || inside.any(|inside| inside.unwrap_or(true)) {
+        return Ok(());
+    }
+    let dates = match (
+        history.first().and_then(Match::time),
+        history.last().and_then(Match::time),
+    ) {
+        (Some(a), Some(b)) => format!(
+            ", dated {} to {}",
+            podium_io::format_time(a),
+            podium_io::format_time(b)
+        ),
+        _ => String::new(),
+    };
+    let numbers = if history.len() == 1 {
+        "the one match is number 1".to_string()
+    } else {
+        format!("the matches are numbered 1 to {}", history.len())
+    };
+    let bounds: Vec<String> = [
+        bound_text("start", window.from),
+        bound_text("end", window.until),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    Err(ConfigError::new_err(format!(
+        "{}: no match falls in this window, so none would be scored: {numbers}{dates}, and a \
+         window runs from start up to, not including, end",
+        bounds.join(", ")
+    )))
+}
+
 /// Replays a history with each system and scores every system's pre-match predictions
 /// on the warm pairs of each match: pair accuracy and log loss.
 ///
@@ -307,6 +356,7 @@ fn backtest_inner(
             )));
         }
     }
+    check_window(&window, &history)?;
     let options = BacktestOptions { window, log_loss };
     let pool = pool(worker_threads(threads, systems.len()))?;
     let stop = Arc::new(AtomicBool::new(false));

@@ -1,11 +1,12 @@
 """The evaluation lab from Python gives what `podium backtest`, `simulate` and `tune` give."""
 
 import json
+import subprocess
 
 import pytest
 
 import podium
-from conftest import EXAMPLES, cli, cli_csv, number
+from conftest import EXAMPLES, cli, cli_csv, number, podium_bin
 
 GAME_NIGHTS = [str(EXAMPLES / "game-night.csv"), str(EXAMPLES / "game-night.jsonl")]
 
@@ -50,6 +51,35 @@ def test_backtest_window_and_systems():
         podium.backtest(matches, "sme", start=0)
     with pytest.raises(podium.ConfigError, match="has no time"):
         podium.backtest([["a", "b"], ["b", "a"]], "sme", start="2024-01-01")
+
+
+WINDOW = ("no match falls in this window, so none would be scored: the matches are numbered 1 "
+          "to 52, dated 2024-09-06 to 2025-03-21, and a window runs from start up to, not "
+          "including, end")
+
+
+@pytest.mark.parametrize("bounds, shown", [
+    (dict(start=40, end=10), "start=40, end=10"),
+    (dict(start=10**6), "start=1000000"),
+    (dict(start=53), "start=53"),
+    (dict(end=1), "end=1"),
+    (dict(start="2030-01-01"), "start=2030-01-01"),
+    (dict(end="2024-09-06"), "end=2024-09-06"),
+])
+def test_a_window_without_a_match_is_refused_as_the_cli_refuses_it(bounds, shown):
+    matches = podium.read(GAME_NIGHTS)
+    with pytest.raises(podium.ConfigError) as err:
+        podium.backtest(matches, "sme", **bounds)
+    assert str(err.value) == f"{shown}: {WINDOW}"
+    flags = {"start": "--from", "end": "--until"}
+    args = [a for k, v in bounds.items() for a in (flags[k], str(v))]
+    done = subprocess.run([podium_bin(), "backtest", *GAME_NIGHTS, "--systems", "sme", *args],
+                          capture_output=True, text=True)
+    assert done.returncode != 0
+    assert done.stderr.endswith(f": {WINDOW.replace('from start', 'from --from').replace('not including, end', 'not including, --until')}\n")
+    # One match is scored at the edges.
+    assert podium.backtest(matches, "sme", start=52)[0].matches_scored == 1
+    assert podium.backtest(matches, "sme", end=2)[0].matches_scored == 1
 
 
 def test_simulate_equals_the_cli():
