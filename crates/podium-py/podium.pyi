@@ -527,7 +527,9 @@ class BacktestResult:
     def to_dict(self) -> dict[str, Any]: ...
 
 _Systems = Union[str, System, Sequence[Union[str, System]]]
-_Bound = Union[int, _TimeLike]
+# One end of a backtest's window: an int is a match number (1 = the first), a datetime, a
+# date or a string a time; a float is neither (TypeError).
+_Bound = Union[int, datetime.datetime, datetime.date, str]
 
 def backtest(
     matches: Union[Matches, Iterable[_MatchLike]],

@@ -215,7 +215,10 @@ fn pool(threads: usize) -> PyResult<rayon::ThreadPool> {
         .map_err(|e| threads_error(format!("cannot start worker threads: {e}")))
 }
 
-/// One end of the scored window: a match number (an int, 1 = first rated) or a time.
+/// One end of the scored window: a match number (an int, 1 = first rated; numpy's too)
+/// or a time (a datetime, a date or a string, as `Match(time=...)` takes it). A float is
+/// neither: taken as seconds since 1970 it would silently score another window than the
+/// match number it looks like, so it is a `TypeError`, as is a bool.
 fn bound_of(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<WindowBound>> {
     let Some(v) = value else {
         return Ok(None);
@@ -223,16 +226,25 @@ fn bound_of(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<Win
     if v.is_none() {
         return Ok(None);
     }
-    if let Some(v) = crate::numbers::integer(v)? {
-        let n: u64 = v.extract().map_err(|_| {
-            ConfigError::new_err(format!("{what}: match numbers start at 1, got {v}"))
-        })?;
-        if n == 0 {
-            return Err(ConfigError::new_err(format!(
-                "{what}: match numbers start at 1, got 0"
-            )));
-        }
-        return Ok(Some(WindowBound::Match(n)));
+    if let Some(n) = crate::numbers::integer(v)? {
+        return match n.extract::<u64>() {
+            Ok(n) if n > 0 => Ok(Some(WindowBound::Match(n))),
+            _ => Err(ConfigError::new_err(format!(
+                "{what}={n}: expected a match number from 1 to {} (match numbers start at 1, \
+                 the first match)",
+                u64::MAX
+            ))),
+        };
+    }
+    // A float (Python's, numpy's, a Fraction: any real number but an int).
+    let real = v.py().import("numbers")?.getattr("Real")?;
+    if crate::numbers::is_bool(v) || v.is_instance(&real)? {
+        return Err(PyTypeError::new_err(format!(
+            "{what}={}: expected an int match number (1 = the first match) or a time (a \
+             datetime, a date or a string), not {}",
+            v.repr()?,
+            crate::errors::a_type(v)
+        )));
     }
     match crate::time::from_py(v)? {
         Some(t) => Ok(Some(WindowBound::Time(t))),

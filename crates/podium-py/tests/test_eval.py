@@ -1,5 +1,6 @@
 """The evaluation lab from Python gives what `podium backtest`, `simulate` and `tune` give."""
 
+import datetime
 import json
 import subprocess
 
@@ -47,8 +48,10 @@ def test_backtest_window_and_systems():
     assert results[1].accuracy == float(rows[0]["pair_accuracy"])
     assert results[2].accuracy == float(rows[1]["pair_accuracy"])
     assert results[1].log_loss is None
-    with pytest.raises(podium.ConfigError, match="match numbers start at 1"):
+    with pytest.raises(podium.ConfigError) as err:
         podium.backtest(matches, "sme", start=0)
+    assert str(err.value) == ("start=0: expected a match number from 1 to 18446744073709551615 "
+                              "(match numbers start at 1, the first match)")
     with pytest.raises(podium.ConfigError, match="has no time"):
         podium.backtest([["a", "b"], ["b", "a"]], "sme", start="2024-01-01")
 
@@ -80,6 +83,32 @@ def test_a_window_without_a_match_is_refused_as_the_cli_refuses_it(bounds, shown
     # One match is scored at the edges.
     assert podium.backtest(matches, "sme", start=52)[0].matches_scored == 1
     assert podium.backtest(matches, "sme", end=2)[0].matches_scored == 1
+
+
+def test_a_float_bound_is_neither_a_match_number_nor_a_time():
+    matches = podium.read(GAME_NIGHTS)
+    for value, shown in ((26.0, "26.0 ... a float"), (True, "True ... a bool")):
+        for bound in ("start", "end"):
+            with pytest.raises(TypeError) as err:
+                podium.backtest(matches, "sme", **{bound: value})
+            given, kind = shown.split(" ... ")
+            assert str(err.value) == (f"{bound}={given}: expected an int match number (1 = the first "
+                                      f"match) or a time (a datetime, a date or a string), not {kind}")
+    # An int is a match number, a datetime, a date or a string a time.
+    assert podium.backtest(matches, "sme", start=26)[0].matches_scored == 27
+    when = datetime.datetime(2025, 1, 1, tzinfo=datetime.timezone.utc)
+    by_time = podium.backtest(matches, "sme", start=when)[0].matches_scored
+    assert by_time == podium.backtest(matches, "sme", start="2025-01-01")[0].matches_scored
+    assert by_time == podium.backtest(matches, "sme", start=datetime.date(2025, 1, 1))[0].matches_scored
+    assert 0 < by_time < 52
+
+
+def test_a_match_number_beyond_64_bits_names_the_bound_and_its_range():
+    matches = podium.read(GAME_NIGHTS)
+    with pytest.raises(podium.ConfigError) as err:
+        podium.backtest(matches, "sme", end=2**64)
+    assert str(err.value) == ("end=18446744073709551616: expected a match number from 1 to "
+                              "18446744073709551615 (match numbers start at 1, the first match)")
 
 
 def test_simulate_equals_the_cli():
