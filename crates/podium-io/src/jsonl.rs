@@ -109,6 +109,19 @@ impl JsonMatch {
             value,
             expected: expected.to_string(),
         };
+        // A match read from a file has an id, as every row of a CSV file does: an empty
+        // one is refused in the CSV reader's words, a bad line without an id to name the
+        // match by (which `--skip-bad` skips).
+        if self.id.is_empty() {
+            return Err(ReadError::of_line(
+                file,
+                line,
+                None,
+                "match".into(),
+                String::new(),
+                "a match id".into(),
+            ));
+        }
         let time = match &self.time {
             None => None,
             Some(t) => Some(parse_time(t).ok_or_else(|| {
@@ -1026,6 +1039,22 @@ mod tests {
         );
         assert!(e.is_recoverable());
         assert_eq!(e.match_id(), Some("g1"));
+    }
+
+    /// An empty match id is refused as the CSV reader refuses it, and the reader goes on.
+    #[test]
+    fn an_empty_match_id_is_refused_as_the_csv_reader_refuses_it() {
+        let text = [line("", None, "a", "b"), line("g2", None, "a", "b")].concat();
+        let got = read(&text);
+        assert_eq!(got.len(), 2);
+        let e = got[0].as_ref().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.jsonl:1: field `match`: \"\" is not valid, expected a match id"
+        );
+        assert!(e.is_recoverable());
+        assert_eq!(e.match_id(), None);
+        assert_eq!(got[1].as_ref().unwrap().id(), "g2");
     }
 
     #[test]

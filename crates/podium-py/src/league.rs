@@ -1143,6 +1143,7 @@ impl League {
         factors: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Table> {
         let given = r#match;
+        crate::matches::check_given_id(id.as_deref())?;
         if let Ok(obj) = given.cast::<MatchObj>() {
             if id.is_some() || time.is_some() || factors.is_some() {
                 return Err(PyTypeError::new_err(

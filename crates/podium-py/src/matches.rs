@@ -583,6 +583,17 @@ fn row_refs(m: &Match) -> impl Iterator<Item = RowRef<'_>> + '_ {
     })
 }
 
+/// Refuses an empty id given as `id=""` (a `MatchError`): a match without an id is given
+/// none (`id=None`), and the readers refuse an empty id as well.
+pub fn check_given_id(id: Option<&str>) -> PyResult<()> {
+    if id == Some("") {
+        return Err(MatchError::new_err(
+            "id: \"\" is not valid, expected a match id (leave id out, or None, for a match without one)",
+        ));
+    }
+    Ok(())
+}
+
 /// A validated match: at least two entries, best first, no player twice, ties grouped.
 ///
 /// `Match(["ann", "bo", "cy"])` is a ranking, best first (an entry may be a list of
@@ -619,6 +630,7 @@ impl MatchObj {
         time: Option<&Bound<'_, PyAny>>,
         id: Option<String>,
     ) -> PyResult<Self> {
+        check_given_id(id.as_deref())?;
         let time = time.map(crate::time::from_py).transpose()?.flatten();
         let inner = MatchArgs {
             entries: results,
@@ -692,6 +704,12 @@ impl MatchObj {
     /// entry with factors.
     fn to_dicts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let rows = long_rows(py, &self.inner)?;
+        if !self.has_id {
+            // No id: `None`, as `id` says, rather than the empty text the library keeps.
+            for row in &rows {
+                row.set_item("match_id", py.None())?;
+            }
+        }
         PyList::new(py, rows)
     }
 

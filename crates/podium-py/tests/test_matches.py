@@ -199,3 +199,30 @@ def test_the_ends_of_the_range_are_taken():
     assert last.time == datetime.datetime(9999, 12, 31, 23, 59, 59, tzinfo=datetime.timezone.utc)
     # Before the year 1, which datetime does not hold, a time is its RFC 3339 text.
     assert podium.Match(["a", "b"], time=-377705116800).time == "-009999-01-01"
+
+
+EMPTY_ID = 'id: "" is not valid, expected a match id (leave id out, or None, for a match without one)'
+
+
+def test_an_empty_id_is_refused_as_the_readers_refuse_it():
+    with pytest.raises(podium.MatchError) as err:
+        podium.Match(["a", "b"], id="")
+    assert str(err.value) == EMPTY_ID
+    league = podium.League("sme")
+    with pytest.raises(podium.MatchError) as err:
+        league.rate(["a", "b"], id="")
+    assert str(err.value) == EMPTY_ID
+    assert league.matches_rated == 0
+    # Without an id, a league numbers the match.
+    assert podium.Match(["a", "b"], id=None).id is None
+    league.rate(["a", "b"], id=None)
+    assert league.matches_rated == 1
+
+
+def test_the_rows_of_a_match_without_an_id_have_none():
+    m = podium.Match(["a", "b"])
+    assert m.id is None
+    assert [r["match_id"] for r in m.to_dicts()] == [None, None]
+    assert [r["match_id"] for r in podium.Match(["a", "b"], id="g1").to_dicts()] == ["g1", "g1"]
+    # In a Matches, a match without an id is numbered.
+    assert [r["match_id"] for r in podium.Matches([m]).to_dicts()] == ["1", "1"]

@@ -79,6 +79,22 @@ def test_a_bad_json_line(tmp_path):
     assert err.value.line == 2 and err.value.errors[0] in cli_errors(path)
 
 
+def test_an_empty_match_id_is_refused_in_json_lines_as_in_csv(tmp_path):
+    jsonl = write(tmp_path / "t.jsonl",
+                  '{"match":"","results":[{"player":"a","rank":1},{"player":"b","rank":2}]}\n'
+                  '{"match":"g2","results":[{"player":"a","rank":1},{"player":"b","rank":2}]}\n')
+    csv = write(tmp_path / "t.csv", "match,player,rank\n,a,1\n,b,2\ng2,a,1\ng2,b,2\n")
+    for path, line in ((jsonl, 1), (csv, 2)):
+        with pytest.raises(podium.ReadError) as err:
+            podium.read(path)
+        e = err.value
+        assert e.errors == [f'{path}:{line}: field `match`: "" is not valid, expected a match id']
+        assert (e.line, e.field, e.match_id) == (line, "match", None)
+        assert e.errors[0] in cli_errors(path)
+        m = podium.read(path, skip_bad=True)
+        assert [x.id for x in m] == ["g2"]
+
+
 def test_a_json_lines_file_without_a_match_is_refused(tmp_path):
     """An empty JSON Lines file, or one of blank lines, is an error naming it, as the
     binary says and as an empty CSV file is; a league rates nothing from it."""
