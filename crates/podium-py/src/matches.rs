@@ -1348,6 +1348,31 @@ impl Matches {
         }
     }
 
+    /// The store's numbers of the view's players, in order of first appearance.
+    fn player_numbers(&self) -> Vec<u32> {
+        if self.order.is_none() {
+            return (0..self.store.player_count() as u32).collect();
+        }
+        let mut seen = vec![false; self.store.player_count()];
+        let mut out = Vec::new();
+        for k in 0..self.len() {
+            for p in self.store.players_of(self.at(k)) {
+                if !std::mem::replace(&mut seen[p as usize], true) {
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+
+    /// How many players the view's matches have (a slice's own, not its store's).
+    fn player_count(&self) -> usize {
+        if self.order.is_none() {
+            return self.store.player_count();
+        }
+        self.player_numbers().len()
+    }
+
     fn object(&self, k: usize) -> PyResult<MatchObj> {
         let i = self.at(k);
         Ok(MatchObj {
@@ -1417,21 +1442,10 @@ impl Matches {
     /// Every player of the matches, in order of first appearance.
     #[getter]
     fn players(&self) -> Vec<String> {
-        if self.order.is_none() {
-            return (0..self.store.player_count() as u32)
-                .map(|k| self.store.player_name(k).to_string())
-                .collect();
-        }
-        let mut seen = vec![false; self.store.player_count()];
-        let mut out = Vec::new();
-        for k in 0..self.len() {
-            for p in self.store.players_of(self.at(k)) {
-                if !std::mem::replace(&mut seen[p as usize], true) {
-                    out.push(self.store.player_name(p).to_string());
-                }
-            }
-        }
-        out
+        self.player_numbers()
+            .into_iter()
+            .map(|k| self.store.player_name(k).to_string())
+            .collect()
     }
 
     /// The matches as long rows (dicts: match_id, time, player, team, place, score,
@@ -1497,7 +1511,7 @@ impl Matches {
         let mut s = format!(
             "Matches({n} match{}, {} players",
             if n == 1 { "" } else { "es" },
-            self.store.player_count()
+            self.player_count()
         );
         if !self.skipped.is_empty() {
             s.push_str(&format!(", {} skipped", self.skipped.len()));

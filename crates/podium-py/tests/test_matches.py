@@ -226,3 +226,12 @@ def test_the_rows_of_a_match_without_an_id_have_none():
     assert [r["match_id"] for r in podium.Match(["a", "b"], id="g1").to_dicts()] == ["g1", "g1"]
     # In a Matches, a match without an id is numbered.
     assert [r["match_id"] for r in podium.Matches([m]).to_dicts()] == ["1", "1"]
+
+
+def test_a_slice_counts_its_own_players():
+    ms = podium.Matches([["a", "b", "c"], ["c", "d"], ["e", "a"]])
+    assert repr(ms) == "Matches(3 matches, 5 players)"
+    assert repr(ms[:1]) == "Matches(1 match, 3 players)"
+    assert repr(ms[1:]) == "Matches(2 matches, 4 players)"
+    assert repr(ms[5:]) == "Matches(0 matches, 0 players)"
+    assert len(ms[1:].players) == 4
