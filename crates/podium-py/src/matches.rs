@@ -1419,9 +1419,21 @@ impl Matches {
             }
             .into_py_any(py);
         }
-        let i: isize = key
-            .extract()
-            .map_err(|_| PyTypeError::new_err("matches are indexed by a number or a slice"))?;
+        let i: isize = match key.extract() {
+            Ok(i) => i,
+            // An int beyond isize is beyond any history, as Python's lists say of it.
+            Err(_) if crate::numbers::integer(key)?.is_some() => {
+                return Err(PyIndexError::new_err(format!(
+                    "match {key} of {} matches",
+                    self.len()
+                )))
+            }
+            Err(_) => {
+                return Err(PyTypeError::new_err(
+                    "matches are indexed by a number or a slice",
+                ))
+            }
+        };
         self.object(self.index(i)?)?.into_py_any(py)
     }
 

@@ -268,6 +268,10 @@ impl Table {
         }
         match key.extract::<isize>() {
             Ok(i) => self.rows.object(py, self.index(i)?),
+            // An int beyond isize is beyond any table, as Python's lists say of it.
+            Err(_) if crate::numbers::integer(key)?.is_some() => Err(PyIndexError::new_err(
+                format!("row {key} of a table of {} rows", self.rows.len()),
+            )),
             Err(_) => Err(PyTypeError::new_err(format!(
                 "a table is indexed by a row number, a slice or a column name, not {}",
                 key.get_type().name()?

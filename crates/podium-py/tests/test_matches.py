@@ -235,3 +235,20 @@ def test_a_slice_counts_its_own_players():
     assert repr(ms[1:]) == "Matches(2 matches, 4 players)"
     assert repr(ms[5:]) == "Matches(0 matches, 0 players)"
     assert len(ms[1:].players) == 4
+
+
+@pytest.mark.parametrize("index", [2**63, -2**63 - 1, 2**70, -2**70])
+def test_an_index_beyond_64_bits_is_an_index_error(index):
+    ms = podium.Matches([["a", "b"], ["b", "a"]])
+    with pytest.raises(IndexError) as err:
+        ms[index]
+    assert str(err.value) == f"match {index} of 2 matches"
+    league = podium.League("sme")
+    league.rate(["a", "b"])
+    with pytest.raises(IndexError) as err:
+        league.standings()[index]
+    assert str(err.value) == f"row {index} of a table of 2 rows"
+    with pytest.raises(TypeError):
+        ms[1.0]
+    with pytest.raises(TypeError):
+        league.standings()[1.0]
