@@ -233,7 +233,9 @@ class System:
         """Whether the system rates factors (a car, a seat, a faction) beside the players."""
     def with_params(self, **params: Union[_ParamValue, str, Sequence[float]]) -> "System": ...
     def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, _ParamValue]]: ...
-    def win_probability(self, a: Union[float, tuple[float, float]], b: Union[float, tuple[float, float]]) -> float: ...
+    def win_probability(self, a: Union[float, tuple[float, float]], b: Union[float, tuple[float, float]]) -> float:
+        """The chance that a player rated `a` finishes ahead of one rated `b`; a rating
+        the system cannot rate (NaN, beyond ±1e9, a negative σ) raises `RateError`."""
 
 def systems() -> Table[System]:
     """Every rating system at its defaults."""

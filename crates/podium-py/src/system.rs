@@ -256,8 +256,8 @@ impl System {
     /// in a two-player match (ratings as numbers, or `(rating, sigma)` pairs for systems
     /// with σ).
     fn win_probability(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<f64> {
-        let a = rating_arg(&*self.inner, a)?;
-        let b = rating_arg(&*self.inner, b)?;
+        let a = rating_arg(&*self.inner, "a", a)?;
+        let b = rating_arg(&*self.inner, "b", b)?;
         Ok(self.inner.win_probability(&a, &b, None))
     }
 
@@ -304,20 +304,44 @@ impl System {
     }
 }
 
-/// A rating given as a number or a `(rating, sigma)` pair.
-fn rating_arg(system: &dyn RatingSystem, v: &Bound<'_, PyAny>) -> PyResult<podium::Rating> {
+/// A rating given as a number or a `(rating, sigma)` pair, as argument `arg`: one the
+/// system cannot rate (NaN, beyond ±1e9, a negative σ, …) is a `RateError` naming `arg`,
+/// as `League.set_initial` refuses it.
+fn rating_arg(
+    system: &dyn RatingSystem,
+    arg: &str,
+    v: &Bound<'_, PyAny>,
+) -> PyResult<podium::Rating> {
     let init = system.initial_rating();
-    if let Ok((value, sigma)) = v.extract::<(f64, f64)>() {
-        return Ok(podium::Rating {
+    let rating = if let Ok((value, sigma)) = v.extract::<(f64, f64)>() {
+        podium::Rating {
             value,
             sigma: Some(sigma),
             games: 0,
-        });
+        }
+    } else {
+        let value: f64 = v.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{arg}: a rating is a number, or a (rating, sigma) pair, not {}",
+                crate::errors::a_type(v)
+            ))
+        })?;
+        podium::Rating { value, ..init }
+    };
+    match system.check_rating(&rating) {
+        Ok(()) => Ok(rating),
+        Err(podium::RateError::RatingOutOfRange {
+            system,
+            what,
+            value,
+            allowed,
+            ..
+        }) => Err(crate::errors::RateError::new_err(format!(
+            "{arg}: {what} {} is outside the range system {system} can rate ({allowed})",
+            PyFloat::new(v.py(), value).repr()?
+        ))),
+        Err(e) => Err(crate::errors::rate_error(e)),
     }
-    let value: f64 = v
-        .extract()
-        .map_err(|_| PyTypeError::new_err("a rating is a number, or a (rating, sigma) pair"))?;
-    Ok(podium::Rating { value, ..init })
 }
 
 impl Row for System {

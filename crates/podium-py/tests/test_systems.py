@@ -99,3 +99,21 @@ def test_win_probability():
     assert abs(sme.win_probability(1600, 1500) - 1 / (1 + 10 ** (-100 / 400))) < 1e-12
     ts = podium.System("trueskill")
     assert ts.win_probability((25, 1), (25, 1)) == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("system, a, b, message", [
+    ("sme", float("nan"), 1400, "a: rating nan is outside the range system sme can rate (−1e9 ≤ rating ≤ 1e9)"),
+    ("sme", 1400, float("inf"), "b: rating inf is outside the range system sme can rate (−1e9 ≤ rating ≤ 1e9)"),
+    ("sme", 2e9, 1400, "a: rating 2000000000.0 is outside the range system sme can rate (−1e9 ≤ rating ≤ 1e9)"),
+    ("trueskill", (25, -8), (20, 3), "a: sigma -8.0 is outside the range system trueskill can rate (1e-9 ≤ σ ≤ 1e9)"),
+    ("trueskill", (25, 8), (20, float("nan")), "b: sigma nan is outside the range system trueskill can rate (1e-9 ≤ σ ≤ 1e9)"),
+    ("trueskill", (float("nan"), 8), (20, 3), "a: rating nan is outside the range system trueskill can rate (−1e9 ≤ rating ≤ 1e9)"),
+    ("sme", (1500, -1), 1400, "a: sigma -1.0 is outside the range system sme can rate (0 ≤ σ ≤ 1e9)"),
+])
+def test_win_probability_refuses_a_rating_the_system_cannot_rate(system, a, b, message):
+    with pytest.raises(podium.RateError) as err:
+        podium.System(system).win_probability(a, b)
+    assert str(err.value) == message
+    with pytest.raises(TypeError) as err:
+        podium.System(system).win_probability("x", b)
+    assert str(err.value) == "a: a rating is a number, or a (rating, sigma) pair, not a str"
