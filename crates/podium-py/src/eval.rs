@@ -567,6 +567,12 @@ pub fn simulate(
     let trials: u32 = trials.whole("trials")?;
     let seed: u64 = seed.whole("seed")?;
     let (systems, _) = systems_of(systems)?;
+    // Said here in the argument's words: the library's message shows no value for it.
+    if rounds.as_ref().is_some_and(Vec::is_empty) {
+        return Err(ConfigError::new_err(
+            "rounds=[]: expected at least one checkpoint round",
+        ));
+    }
     let defaults = podium_eval::Simulation::default();
     let sim = podium_eval::Simulation {
         true_ratings: true_ratings.unwrap_or(defaults.true_ratings),

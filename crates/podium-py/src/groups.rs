@@ -329,7 +329,7 @@ pub fn versus<'py>(
     }
     let system = match system {
         Some(s) => System::from_py(s, params)?,
-        None => System::build(podium::DEFAULT_SYSTEM, crate::system::settings_of(params)?)?,
+        None => System::from_params(podium::DEFAULT_SYSTEM, None, params)?,
     };
     let games = matches_of(matches)?;
     let focus: Vec<&str> = std::iter::once(player.as_str())

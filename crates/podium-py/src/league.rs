@@ -20,7 +20,7 @@ use crate::matches::{
     build_match, give_factors, stored_from_py, with_id, Factors, MatchObj, RawEntry, Store,
 };
 use crate::read::{ingest_error, inputs_of};
-use crate::system::{settings_of, System};
+use crate::system::System;
 use crate::table::{
     import_pandas, row, Change, FactorChange, FactorStanding, Rating, Row, Rows, Standing, Table,
     Time,
@@ -1130,7 +1130,7 @@ fn system_arg(
 ) -> PyResult<System> {
     match system {
         Some(s) => System::from_py(s, params),
-        None => System::build(podium::DEFAULT_SYSTEM, settings_of(params)?),
+        None => System::from_params(podium::DEFAULT_SYSTEM, None, params),
     }
 }
 
@@ -1854,7 +1854,8 @@ impl League {
         let min_games: u32 = min_games.saturating("min_games")?;
         let order: podium::Order = order
             .parse()
-            .map_err(|e: podium::OrderError| PyValueError::new_err(format!("order={e}")))?;
+            // The library's message names the argument: `unknown order "foo": expected …`.
+            .map_err(|e: podium::OrderError| PyValueError::new_err(e.to_string()))?;
         let mut board = if this.in_season {
             podium::season::season_standings(&this.inner, order)
         } else {

@@ -89,6 +89,32 @@ impl System {
         })
     }
 
+    /// The system registered as `name` with the keyword parameters `params` over `base`
+    /// (its defaults when `None`). A value refused is named as it was given: a list as
+    /// Python writes it (`[]`), not as the text the library read (`none`).
+    pub fn from_params(
+        name: &str,
+        base: Option<&Settings>,
+        params: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let given = settings_of(params)?;
+        let settings = match base {
+            Some(base) => base.then(&given),
+            None => given,
+        };
+        match podium::system(name, &settings) {
+            Ok(inner) => {
+                let spec = spec(name).expect("a system that was built is registered");
+                Ok(System {
+                    spec,
+                    settings,
+                    inner: Arc::from(inner),
+                })
+            }
+            Err(e) => Err(as_given(e, params)),
+        }
+    }
+
     /// A new instance of the system, for the parts of the library that own theirs.
     pub fn boxed(&self) -> Box<dyn RatingSystem> {
         (self.spec.build)(&self.settings).expect("the settings were checked when built")
@@ -105,7 +131,7 @@ impl System {
             return Ok(s.clone());
         }
         if let Ok(name) = value.cast::<PyString>() {
-            return System::build(&name.to_cow()?, settings_of(params)?);
+            return System::from_params(&name.to_cow()?, None, params);
         }
         Err(PyTypeError::new_err(format!(
             "a system is a podium.System or a system's name (see podium.systems()), not {}",
@@ -115,7 +141,7 @@ impl System {
 
     /// This system with more parameters set.
     fn with(&self, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        System::build(self.spec.name, self.settings.then(&settings_of(params)?))
+        System::from_params(self.spec.name, Some(&self.settings), params)
     }
 
     fn params_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -124,6 +150,31 @@ impl System {
             d.set_item(p.name, Value(p.value))?;
         }
         Ok(d)
+    }
+}
+
+/// The library's error for a value refused, the value shown as it was given when it was
+/// a list or a tuple (which the library reads as comma-separated text, `none` when empty).
+fn as_given(e: podium::ConfigError, params: Option<&Bound<'_, PyDict>>) -> PyErr {
+    let podium::ConfigError::InvalidValue {
+        param, expected, ..
+    } = &e
+    else {
+        return config_error(e);
+    };
+    let same = |k: &str| {
+        k.replace('-', "_")
+            .eq_ignore_ascii_case(&param.replace('-', "_"))
+    };
+    let listed = params.into_iter().flat_map(|p| p.iter()).find(|(k, v)| {
+        k.extract::<String>().is_ok_and(|k| same(&k))
+            && (v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>())
+    });
+    match listed.map(|(_, v)| v.repr()) {
+        Some(Ok(shown)) => crate::errors::ConfigError::new_err(format!(
+            "parameter {param}: {shown} is not valid, expected {expected}"
+        )),
+        _ => config_error(e),
     }
 }
 
@@ -181,7 +232,7 @@ impl System {
     #[new]
     #[pyo3(signature = (name, /, **params))]
     fn new(name: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
-        System::build(name, settings_of(params)?)
+        System::from_params(name, None, params)
     }
 
     /// The system's registered name.

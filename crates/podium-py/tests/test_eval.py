@@ -126,6 +126,12 @@ def test_simulate_equals_the_cli():
         podium.simulate("sme", sd=-1)
 
 
+def test_simulate_without_a_round_says_so_in_the_argument_s_words():
+    with pytest.raises(podium.ConfigError) as err:
+        podium.simulate(["sme"], rounds=[])
+    assert str(err.value) == "rounds=[]: expected at least one checkpoint round"
+
+
 def test_simulate_with_planted_seats_equals_the_cli():
     rows = cli_csv("simulate", "--systems", "kalman-mmr,pairwise,proportional", "--true", "1450:1550:20",
                    "--seat-advantage", "50", "--trials", "20", "--rounds", "0,50,200",

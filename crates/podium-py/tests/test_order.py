@@ -29,5 +29,7 @@ def test_a_player_who_won_their_two_games_stands_below_the_established_players()
 
 
 def test_an_unknown_order_names_the_orders_there_are():
-    with pytest.raises(ValueError, match='"established"'):
+    with pytest.raises(ValueError) as err:
         frank_joins_late().standings(order="elo")
+    assert str(err.value) == ('unknown order "elo": expected "established" (settled players first) '
+                              'or "rating" (every player by rating)')

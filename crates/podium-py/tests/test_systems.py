@@ -117,3 +117,18 @@ def test_win_probability_refuses_a_rating_the_system_cannot_rate(system, a, b, m
     with pytest.raises(TypeError) as err:
         podium.System(system).win_probability("x", b)
     assert str(err.value) == "a: a rating is a number, or a (rating, sigma) pair, not a str"
+
+
+def test_a_list_refused_as_a_parameter_is_named_as_it_was_given():
+    expected = "expected comma-separated numbers, one to eight values, each in [0, 10000]"
+    for call in (lambda: podium.System("kalman-mmr", taus=[]),
+                 lambda: podium.System("kalman-mmr").with_params(taus=[]),
+                 lambda: podium.League("kalman-mmr", taus=[])):
+        with pytest.raises(podium.ConfigError) as err:
+            call()
+        assert str(err.value) == f"parameter taus: [] is not valid, {expected}"
+    with pytest.raises(podium.ConfigError) as err:
+        podium.System("kalman-mmr", taus=(1, -5))
+    assert str(err.value) == f"parameter taus: (1, -5) is not valid, {expected}"
+    # A list the parameter takes is read as before.
+    assert podium.System("kalman-mmr", taus=[0, 12.5]).params["taus"] == "0,12.5"
