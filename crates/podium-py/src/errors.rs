@@ -94,6 +94,18 @@ pub fn io_error(file: &str, e: &std::io::Error) -> PyErr {
     }
 }
 
+/// The `OSError` for `file` with the error number named `code` (`"EISDIR"`), built as
+/// [`io_error`] builds it, so that Python picks the subclass (`IsADirectoryError`, …).
+pub fn os_error(py: Python<'_>, code: &str, file: &str) -> PyResult<PyErr> {
+    let errno: i32 = py.import("errno")?.getattr(code)?.extract()?;
+    let text: String = py
+        .import("os")?
+        .getattr("strerror")?
+        .call1((errno,))?
+        .extract()?;
+    Ok(PyOSError::new_err((errno, text, file.to_string())))
+}
+
 /// `"No such file or directory (os error 2)"` → `"No such file or directory"`.
 fn strip_os_suffix(msg: &str) -> String {
     match msg.rfind(" (os error ") {

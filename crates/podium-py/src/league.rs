@@ -503,6 +503,18 @@ fn saved_error(e: podium_io::saved::SavedFileError) -> PyErr {
         | SavedFileError::Write(OutputError::Io { path, source }) => {
             return crate::errors::io_error(path, source)
         }
+        // A directory where the file should be is the `IsADirectoryError` that opening
+        // it to write (or `League.load` reading it) raises.
+        SavedFileError::Write(OutputError::NotAFile { path, kind }) => {
+            return Python::attach(|py| {
+                if *kind == "a directory" {
+                    if let Ok(err) = crate::errors::os_error(py, "EISDIR", path) {
+                        return err;
+                    }
+                }
+                pyo3::exceptions::PyOSError::new_err(e.to_string())
+            })
+        }
         SavedFileError::League { path, source } => match source {
             SaveError::OtherSystem { .. }
             | SaveError::OtherParams { .. }

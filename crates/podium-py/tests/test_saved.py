@@ -103,3 +103,15 @@ def test_a_file_that_is_not_a_saved_league_is_refused_naming_it(tmp_path):
     # Saving into a directory that is not there: nothing written.
     with pytest.raises(OSError):
         league.save(tmp_path / "nowhere" / "x.state")
+
+
+def test_saving_to_a_directory_is_the_os_error_loading_from_it_is(tmp_path):
+    league = podium.League("sme")
+    league.rate(["a", "b"])
+    with pytest.raises(IsADirectoryError) as saved:
+        league.save(tmp_path)
+    with pytest.raises(IsADirectoryError) as loaded:
+        podium.League.load(tmp_path)
+    assert (saved.value.errno, saved.value.filename) == (loaded.value.errno, str(tmp_path))
+    assert str(saved.value) == str(loaded.value)
+    assert list(tmp_path.iterdir()) == []
