@@ -1562,7 +1562,15 @@ impl MatchesIter {
 /// # Errors
 /// A `TypeError` saying what matches are.
 fn iterable<'py>(value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyIterator>> {
-    if value.is_instance_of::<PyString>() || is_mapping(value) {
+    if value.is_instance_of::<PyString>() || value.hasattr("__fspath__")? {
+        return Err(PyTypeError::new_err(format!(
+            "matches are an iterable of matches (or a podium.Matches), not {} ({}); for the \
+             matches of a file, read it with podium.read(path)",
+            crate::errors::a_type(value),
+            value.repr()?
+        )));
+    }
+    if is_mapping(value) {
         return Err(PyTypeError::new_err(
             "matches are an iterable of matches (or a podium.Matches), not a single match; use rate() for one match",
         ));

@@ -111,6 +111,16 @@ def test_a_match_number_beyond_64_bits_names_the_bound_and_its_range():
                               "18446744073709551615 (match numbers start at 1, the first match)")
 
 
+def test_a_path_given_for_matches_says_to_read_it():
+    with pytest.raises(TypeError) as err:
+        podium.backtest(GAME_NIGHTS[0], "sme")
+    assert str(err.value) == ("matches are an iterable of matches (or a podium.Matches), not a str "
+                              f"({GAME_NIGHTS[0]!r}); for the matches of a file, read it with "
+                              "podium.read(path)")
+    with pytest.raises(TypeError, match=r"not a \w*Path \(\w*Path\(.*read it with podium.read\(path\)$"):
+        podium.tune(EXAMPLES / "game-night.csv", "sme", {"k": (8, 64)})
+
+
 def test_simulate_equals_the_cli():
     rows = cli_csv("simulate", "--systems", "sme,trueskill,elo", "--trials", "40",
                    "--rounds", "0,1,5", "--seed", "3", "--format", "csv")
