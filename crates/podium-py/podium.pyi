@@ -5,7 +5,24 @@ Type stubs of the `podium` module of the `podium-ratings` package.
 
 import datetime
 import os
-from typing import Any, Dict, Generic, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union, final, overload
+from typing import (
+    Any,
+    Dict,
+    Generic,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    SupportsFloat,
+    SupportsIndex,
+    Tuple,
+    TypeVar,
+    Union,
+    final,
+    overload,
+)
 
 __version__: str
 __all__ = [
@@ -42,6 +59,14 @@ __all__ = [
     "tune",
     "versus",
 ]
+
+# Numbers as the module takes them: an integer is an int or anything with `__index__`
+# (numpy's integers), a real number anything with `__float__` (numpy's floats too).
+_Int = SupportsIndex
+_Real = SupportsFloat
+# A time as the module gives it: a datetime in UTC, or the RFC 3339 text of a time before
+# the year 1, which a datetime cannot hold.
+_Time = Union[datetime.datetime, str]
 
 # ---------------------------------------------------------------- errors
 
@@ -127,7 +152,7 @@ class Standing:
     win_pct: float
     expected_win_pct: float
     net_pct: float
-    last_played: Optional[datetime.datetime]
+    last_played: Optional[_Time]
     last_match: Optional[str]
     provisional: bool
     def to_dict(self) -> dict[str, Any]: ...
@@ -137,7 +162,7 @@ class Change:
     """Why one player's rating moved in one match."""
 
     match_id: str
-    time: Optional[datetime.datetime]
+    time: Optional[_Time]
     player: str
     place: int
     rating_before: float
@@ -181,7 +206,7 @@ class FactorChange:
     """Why one factor's rating moved in one match."""
 
     match_id: str
-    time: Optional[datetime.datetime]
+    time: Optional[_Time]
     kind: str
     value: str
     rating_before: float
@@ -194,7 +219,10 @@ class FactorChange:
     sigma_after: Optional[float]
     def to_dict(self) -> dict[str, Any]: ...
 
-_ParamValue = Union[float, int, bool]
+# A parameter's value: a number, a bool, or text (a list of numbers, "0,12,25,50").
+_ParamValue = Union[float, int, bool, str]
+# A parameter's value as given: a number, a bool, text, or a list of numbers.
+_ParamGiven = Union[_ParamValue, _Real, Sequence[_Real]]
 
 @final
 class Parameter:
@@ -213,7 +241,7 @@ class System:
     """A rating system with its parameters, built by name: `System("plackett-luce",
     beta=4.0)`. Parameters not given keep their defaults; a bad one raises `ConfigError`."""
 
-    def __new__(cls, name: str, /, **params: Union[_ParamValue, str, Sequence[float]]) -> "System": ...
+    def __new__(cls, name: str, /, **params: _ParamGiven) -> "System": ...
     @property
     def name(self) -> str: ...
     @property
@@ -231,9 +259,9 @@ class System:
     @property
     def rates_factors(self) -> bool:
         """Whether the system rates factors (a car, a seat, a faction) beside the players."""
-    def with_params(self, **params: Union[_ParamValue, str, Sequence[float]]) -> "System": ...
+    def with_params(self, **params: _ParamGiven) -> "System": ...
     def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, _ParamValue]]: ...
-    def win_probability(self, a: Union[float, tuple[float, float]], b: Union[float, tuple[float, float]]) -> float:
+    def win_probability(self, a: Union[_Real, tuple[_Real, _Real]], b: Union[_Real, tuple[_Real, _Real]]) -> float:
         """The chance that a player rated `a` finishes ahead of one rated `b`; a rating
         the system cannot rate (NaN, beyond ±1e9, a negative σ) raises `RateError`."""
 
@@ -245,12 +273,16 @@ def systems() -> Table[System]:
 _PlayerId = str
 _EntryKey = Union[_PlayerId, tuple[_PlayerId, ...], frozenset[_PlayerId]]
 _Ranking = Sequence[Union[_PlayerId, Sequence[_PlayerId]]]
-_Places = Mapping[_EntryKey, float]
-_TimeLike = Union[datetime.datetime, datetime.date, str, int, float]
+# Keys are entries (_EntryKey: a player id, a team name, a tuple or frozenset of a team's
+# players), typed Any: a Mapping's keys are invariant, so that a dict[str, int] would not
+# be a Mapping[_EntryKey, ...], and a dict mixing players and teams is inferred with keys
+# of neither type.
+_Places = Mapping[Any, _Real]
+_TimeLike = Union[datetime.datetime, datetime.date, str, _Int, _Real]
 # An entry's factors, kind -> value: {"car": "ferrari", "seat": 1}.
-_EntryFactors = Mapping[str, Union[str, int]]
+_EntryFactors = Mapping[str, Union[str, _Int]]
 # Entries' factors: an entry (a player id, a team name, or a tuple of a team's players) -> its factors.
-_Factors = Mapping[_EntryKey, _EntryFactors]
+_Factors = Mapping[Any, _EntryFactors]
 
 @final
 class Entry:
@@ -275,9 +307,9 @@ class Match:
         results: Optional[Union[_Ranking, _Places]] = None,
         /,
         *,
-        scores: Optional[Mapping[_EntryKey, float]] = None,
+        scores: Optional[_Places] = None,
         teams: Optional[Mapping[str, Sequence[_PlayerId]]] = None,
-        weights: Optional[Mapping[_PlayerId, float]] = None,
+        weights: Optional[Mapping[_PlayerId, _Real]] = None,
         factors: Optional[_Factors] = None,
         time: Optional[_TimeLike] = None,
         id: Optional[str] = None,
@@ -285,7 +317,7 @@ class Match:
     @property
     def id(self) -> Optional[str]: ...
     @property
-    def time(self) -> Optional[datetime.datetime]: ...
+    def time(self) -> Optional[_Time]: ...
     @property
     def entries(self) -> list[Entry]: ...
     @property
@@ -329,9 +361,9 @@ def versus(
     /,
     *,
     system: Union[System, str, None] = None,
-    min_meetings: int = 3,
-    frequent: int = 5,
-    **params: Union[_ParamValue, str, Sequence[float]],
+    min_meetings: _Int = 3,
+    frequent: _Int = 5,
+    **params: _ParamGiven,
 ) -> Dict[str, Any]:
     """Head-to-head as `podium versus` gives it, by rating the matches again: with an
     opponent, their record (`meetings`, `ahead`, `behind`, `ties`, `together`,
@@ -391,7 +423,7 @@ class League:
     """A pool of players rated by one system, match after match."""
 
     def __new__(
-        cls, system: Union[System, str, None] = None, /, *, history: bool = True, **params: Union[_ParamValue, str, Sequence[float]]
+        cls, system: Union[System, str, None] = None, /, *, history: bool = True, **params: _ParamGiven
     ) -> "League": ...
     @property
     def system(self) -> System: ...
@@ -449,7 +481,7 @@ class League:
         whose id the league rated, or dated before the league's last dated match, is a
         bad match; `factors` names columns to read as the entries' factors; `at_once` as
         in `rate_many`."""
-    def standings(self, *, min_games: int = 0, by: str = "rating", order: str = "established") -> Table[Standing]: ...
+    def standings(self, *, min_games: _Int = 0, by: str = "rating", order: str = "established") -> Table[Standing]: ...
     def rating(self, player: str) -> Rating: ...
     def history(self, player: Optional[str] = None, /) -> Table[Change]: ...
     def factor_standings(self) -> Table[FactorStanding]:
@@ -469,16 +501,16 @@ class League:
         `time` is given), its results left out."""
     def balance(
         self,
-        players: Sequence[str],
+        players: Iterable[str],
         /,
-        teams: Optional[int] = None,
-        sizes: Optional[Sequence[int]] = None,
-        tables: Optional[int] = None,
-        apart: Sequence[Sequence[str]] = (),
-        together: Sequence[Sequence[str]] = (),
-        fix: Optional[Dict[str, int]] = None,
-        newcomers: Sequence[str] = (),
-        top: int = 1,
+        teams: Optional[_Int] = None,
+        sizes: Optional[Iterable[_Int]] = None,
+        tables: Optional[_Int] = None,
+        apart: Optional[Iterable[Iterable[str]]] = (),
+        together: Optional[Iterable[Iterable[str]]] = (),
+        fix: Optional[Mapping[str, _Int]] = None,
+        newcomers: Optional[Iterable[str]] = (),
+        top: _Int = 1,
     ) -> List[Dict[str, Any]]:
         """The fairest splits of the players present, best first, as `podium teams`
         proposes them: each a dict with `teams` (or `tables`): a list of dicts with
@@ -488,7 +520,7 @@ class League:
         rating; any other unknown player raises `PodiumError`). At most 200 players
         (more raises `ConfigError`); Ctrl-C returns at once, the search finishing in the
         background."""
-    def set_initial(self, player: str, rating: float, /, *, sigma: Optional[float] = None, games: int = 0) -> None: ...
+    def set_initial(self, player: str, rating: _Real, /, *, sigma: Optional[_Real] = None, games: _Int = 0) -> None: ...
     def load_initial(self, path: _PathLike) -> None:
         """Sets starting ratings from a CSV file `player,rating[,games][,sigma]`, all or
         nothing: `ReadError` for a row that cannot be read, `RateError` for a rating the
@@ -503,7 +535,7 @@ class League:
     def save(self, path: _PathLike) -> None: ...
     @staticmethod
     def load(
-        path: _PathLike, /, system: Union[System, str, None] = None, *, history: bool = True, **params: Union[_ParamValue, str, Sequence[float]]
+        path: _PathLike, /, system: Union[System, str, None] = None, *, history: bool = True, **params: _ParamGiven
     ) -> "League": ...
     def __getstate__(self) -> Tuple[bytes, bool, bool, bytes]: ...
     def __setstate__(
@@ -531,7 +563,7 @@ class BacktestResult:
 _Systems = Union[str, System, Sequence[Union[str, System]]]
 # One end of a backtest's window: an int is a match number (1 = the first), a datetime, a
 # date or a string a time; a float is neither (TypeError).
-_Bound = Union[int, datetime.datetime, datetime.date, str]
+_Bound = Union[_Int, datetime.datetime, datetime.date, str]
 
 def backtest(
     matches: Union[Matches, Iterable[_MatchLike]],
@@ -541,7 +573,7 @@ def backtest(
     start: Optional[_Bound] = None,
     end: Optional[_Bound] = None,
     log_loss: bool = True,
-    threads: int = 0,
+    threads: _Int = 0,
     factors: Optional[_FactorColumns] = None,
 ) -> Table[BacktestResult]:
     """Scores each system's pre-match predictions on the warm pairs of each match, with the
@@ -567,14 +599,14 @@ def simulate(
     systems: Optional[_Systems] = None,
     /,
     *,
-    true_ratings: Optional[Sequence[float]] = None,
-    sd: float = 200.0,
-    rounds: Optional[Sequence[int]] = None,
-    trials: int = 10000,
-    seed: int = 1,
-    jitter: float = 1.0,
-    threads: int = 0,
-    seat_advantage: Optional[float] = None,
+    true_ratings: Optional[Sequence[_Real]] = None,
+    sd: _Real = 200.0,
+    rounds: Optional[Sequence[_Int]] = None,
+    trials: _Int = 10000,
+    seed: _Int = 1,
+    jitter: _Real = 1.0,
+    threads: _Int = 0,
+    seat_advantage: Optional[_Real] = None,
 ) -> SimulationResult: ...
 
 @final
@@ -597,7 +629,7 @@ class TuneResult:
     keep_defaults: Optional[bool]
     candidates: Table[Candidate]
 
-_SearchSpec = Union[tuple[float, float], tuple[float, float, float], Sequence[Union[_ParamValue, str]], str]
+_SearchSpec = Union[tuple[_Real, _Real], tuple[_Real, _Real, _Real], Sequence[Union[_ParamValue, _Real]], str]
 
 def tune(
     matches: Union[Matches, Iterable[_MatchLike]],
@@ -605,11 +637,11 @@ def tune(
     params: Mapping[str, _SearchSpec],
     /,
     *,
-    train: float = 0.5,
-    steps: int = 8,
-    samples: Optional[int] = None,
-    seed: int = 1,
+    train: _Real = 0.5,
+    steps: _Int = 8,
+    samples: Optional[_Int] = None,
+    seed: _Int = 1,
     metric: str = "accuracy",
-    threads: int = 0,
+    threads: _Int = 0,
     factors: Optional[_FactorColumns] = None,
 ) -> TuneResult: ...
