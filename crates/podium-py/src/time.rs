@@ -79,12 +79,28 @@ pub fn to_py(py: Python<'_>, time: Option<i64>) -> PyResult<Py<PyAny>> {
     }
 }
 
-/// A time given from Python, in seconds since the epoch: `None` (or pandas' missing
-/// time, `NaT`) is none, a float NaN is refused (a number that is no time, rather than a
-/// match silently without one); a `datetime` without a time zone is taken as UTC, as are
-/// dates (midnight); strings are read as the file formats read them; numbers are seconds
+/// Whether `v` is numpy's `datetime64`, found by its type's name so that numpy need not
+/// be imported.
+fn is_datetime64(v: &Bound<'_, PyAny>) -> bool {
+    v.get_type()
+        .fully_qualified_name()
+        .and_then(|n| n.to_cow().map(|n| n == "numpy.datetime64"))
+        .unwrap_or(false)
+}
+
+/// The error for a missing time of pandas or numpy (`NaT`), refused as a float NaN is.
+fn not_a_time() -> PyErr {
+    PyValueError::new_err("time NaT is not a time; give None for a match without a time")
+}
+
+/// A time given from Python, in seconds since the epoch: `None` is none; a float NaN
+/// and a missing time of pandas or numpy (`NaT`) are refused (a value that is no time,
+/// rather than a match silently without one); a `datetime` without a time zone is taken
+/// as UTC, as are dates (midnight); numpy's `datetime64` (what pandas' `.values` gives) is
+/// a time in UTC; strings are read as the file formats read them; numbers are seconds
 /// (an integer may be numpy's: [`crate::numbers::integer`]; a bool, numpy's too, is
-/// refused).
+/// refused). Times are kept to the second: a fraction of a second is dropped (the time
+/// rounded down), as the file formats keep them.
 ///
 /// # Errors
 /// `TypeError` for another type, `ValueError` for a string that is not a time, a number
@@ -135,11 +151,23 @@ pub fn from_py(value: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
         }
         return Ok(Some(t as i64));
     }
+    if is_datetime64(value) {
+        // numpy's NaT is a datetime64 that is not equal to itself.
+        if value.ne(value)? {
+            return Err(not_a_time());
+        }
+        // To whole seconds, rounded down as numpy converts units.
+        let t: i64 = value
+            .call_method1("astype", ("datetime64[s]",))?
+            .call_method1("astype", ("int64",))?
+            .extract()?;
+        return within(t, || value.str().map(|s| s.to_string()).unwrap_or_default()).map(Some);
+    }
     let c = classes(py)?;
     if value.is_instance(c.datetime.bind(py))? {
         // pandas' NaT is a datetime that is not equal to itself.
         if value.ne(value)? {
-            return Ok(None);
+            return Err(not_a_time());
         }
         let tuple = value.call_method0("utctimetuple")?;
         return c.timegm.bind(py).call1((tuple,))?.extract().map(Some);

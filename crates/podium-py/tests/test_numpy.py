@@ -79,3 +79,24 @@ def test_numpy_parameters_and_bounds():
     ms = [["a", "b"], ["b", "a"], ["a", "b"], ["b", "a"]]
     scored = podium.backtest(ms, ["elo"], start=np.int64(3))[0]
     assert (scored.matches_rated, scored.matches_scored, scored.warm_pairs) == (4, 2, 2)
+
+
+@pytest.mark.parametrize("given", [np.datetime64("2024-05-01T12:00:00"),
+                                   np.datetime64("2024-05-01T12:00:00.999999999"),
+                                   np.datetime64(1714564800, "s")])
+def test_a_numpy_datetime64_is_a_time_kept_to_the_second(given):
+    assert podium.Match(["a", "b"], time=given).time == MAY_1_NOON
+    before_1970 = podium.Match(["a", "b"], time=np.datetime64("1969-12-31T23:59:59.5")).time
+    assert before_1970 == datetime.datetime(1969, 12, 31, 23, 59, 59, tzinfo=datetime.timezone.utc)
+
+
+def test_a_missing_numpy_time_is_refused_as_nan_is():
+    with pytest.raises(ValueError) as err:
+        podium.Match(["a", "b"], time=np.datetime64("NaT"))
+    assert str(err.value) == "time NaT is not a time; give None for a match without a time"
+
+
+def test_a_backtest_window_may_be_numpy_times():
+    ms = [podium.Match(["a", "b"], time=f"2024-05-0{d}") for d in range(1, 5)]
+    scored = podium.backtest(ms, ["elo"], start=np.datetime64("2024-05-03"))[0]
+    assert scored.matches_scored == 2

@@ -1,5 +1,7 @@
 """Tables, matches, predictions and simulations as pandas DataFrames."""
 
+import datetime
+
 import pytest
 
 import podium
@@ -45,3 +47,14 @@ def test_history_matches_and_others_to_pandas():
     assert bt["error"].isna().tolist() == [True, False]
     assert podium.systems().to_pandas()["name"].tolist()[:2] == ["elo", "sme"]
     assert list(podium.System("sme").parameters.to_pandas()["name"]) == ["k", "scale", "initial"]
+
+
+def test_pandas_times_are_taken_and_a_missing_one_refused():
+    times = pd.Series(pd.to_datetime(["2024-05-01T12:00:00.7", None]))
+    noon = datetime.datetime(2024, 5, 1, 12, tzinfo=datetime.timezone.utc)
+    assert podium.Match(["a", "b"], time=times[0]).time == noon
+    assert podium.Match(["a", "b"], time=times.values[0]).time == noon
+    for missing in (times[1], times.values[1], pd.NaT):
+        with pytest.raises(ValueError) as err:
+            podium.Match(["a", "b"], time=missing)
+        assert str(err.value) == "time NaT is not a time; give None for a match without a time"
