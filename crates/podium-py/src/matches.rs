@@ -716,6 +716,110 @@ impl MatchObj {
     fn __repr__(&self) -> String {
         match_repr(&self.inner, self.has_id)
     }
+
+    /// Pickling: the match as plain data, built again by `Match._from_state`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (MatchState,))> {
+        Ok((slf.get_type().getattr("_from_state")?, (slf.get().state(),)))
+    }
+
+    /// A match is immutable: its copy is itself.
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+
+    /// The match pickled as `state` (see `__reduce__`).
+    #[staticmethod]
+    fn _from_state(state: MatchState) -> PyResult<Self> {
+        MatchObj::from_state(state)
+    }
+}
+
+/// An entry as a pickled match holds it: its team, whether its finish is a score (else
+/// a rank), the finish, its members (player, weight) and its factors (kind, value).
+type EntryState = (
+    Option<String>,
+    bool,
+    f64,
+    Vec<(String, f64)>,
+    Vec<(String, String)>,
+);
+
+/// A match as pickled: its id (`None` without one), whether the id was given (rather than
+/// numbered by `Matches(...)`), its time and its entries, best first.
+type MatchState = (Option<String>, bool, Option<i64>, Vec<EntryState>);
+
+/// Matches as pickled: each match's state, and the bad matches skipped while reading.
+type MatchesState = (Vec<MatchState>, Vec<String>);
+
+impl MatchObj {
+    /// The match as plain data, every value as it is kept (finishes and weights to the
+    /// bit), so that [`MatchObj::from_state`] builds the same match.
+    fn state(&self) -> MatchState {
+        let entries = self
+            .inner
+            .entries()
+            .iter()
+            .map(|e| {
+                let (score, finish) = match e.finish {
+                    Finish::Score(v) => (true, v),
+                    Finish::Rank(v) => (false, v),
+                };
+                let members = e
+                    .members
+                    .iter()
+                    .map(|m| (m.player.clone(), m.weight))
+                    .collect();
+                let factors = e
+                    .factors
+                    .iter()
+                    .map(|f| (f.kind.clone(), f.value.clone()))
+                    .collect();
+                (e.team.clone(), score, finish, members, factors)
+            })
+            .collect();
+        (
+            self.has_id.then(|| self.inner.id().to_string()),
+            self.id_given,
+            self.inner.time(),
+            entries,
+        )
+    }
+
+    /// The match `state` describes, checked as every match is.
+    fn from_state(state: MatchState) -> PyResult<Self> {
+        let (id, id_given, time, entries) = state;
+        let mut b = Match::builder(id.clone().unwrap_or_default());
+        if let Some(t) = time {
+            b = b.time(t);
+        }
+        for (team, score, finish, members, factors) in entries {
+            b = b.entry(LibEntry {
+                team,
+                members: members
+                    .into_iter()
+                    .map(|(player, weight)| Member { player, weight })
+                    .collect(),
+                finish: if score {
+                    Finish::Score(finish)
+                } else {
+                    Finish::Rank(finish)
+                },
+                factors: factors
+                    .into_iter()
+                    .map(|(kind, value)| Factor::new(kind, value))
+                    .collect(),
+            });
+        }
+        Ok(MatchObj {
+            inner: b.build().map_err(match_error)?,
+            has_id: id.is_some(),
+            id_given: id.is_some() && id_given,
+        })
+    }
 }
 
 /// `Match(id='g1', time='2024-05-01', results=[1 ann, 2 bo, 2 cy, 4 red: di+ed])`; an
@@ -1516,6 +1620,42 @@ impl Matches {
             data.set_item("factors", PyList::new(py, col)?)?;
         }
         pandas.getattr("DataFrame")?.call1((data,))
+    }
+
+    /// Pickling: the matches as plain data (with the bad matches skipped while reading),
+    /// built again by `Matches._from_state`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, MatchesState)> {
+        let this = slf.get();
+        let matches = (0..this.len())
+            .map(|k| Ok(this.object(k)?.state()))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok((
+            slf.get_type().getattr("_from_state")?,
+            (matches, this.skipped.clone()),
+        ))
+    }
+
+    /// Matches are immutable: their copy is themselves.
+    fn __copy__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    fn __deepcopy__(slf: Py<Self>, _memo: &Bound<'_, PyAny>) -> Py<Self> {
+        slf
+    }
+
+    /// The matches pickled as `matches` and `skipped` (see `__reduce__`).
+    #[staticmethod]
+    fn _from_state(matches: Vec<MatchState>, skipped: Vec<String>) -> PyResult<Self> {
+        let mut store = Store::default();
+        for state in matches {
+            let m = MatchObj::from_state(state)?;
+            store.push(&m.inner);
+            if !m.id_given {
+                store.numbered_id();
+            }
+        }
+        Ok(Matches::new(store, None, skipped))
     }
 
     fn __repr__(&self) -> String {

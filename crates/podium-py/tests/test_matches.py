@@ -1,6 +1,8 @@
 """The forms a match takes from Python, and what a match that cannot exist raises."""
 
+import copy
 import datetime
+import pickle
 
 import pytest
 
@@ -252,3 +254,40 @@ def test_an_index_beyond_64_bits_is_an_index_error(index):
         ms[1.0]
     with pytest.raises(TypeError):
         league.standings()[1.0]
+
+
+COPIES = [lambda x: pickle.loads(pickle.dumps(x)), copy.copy, copy.deepcopy]
+
+
+@pytest.mark.parametrize("copied", COPIES)
+def test_a_match_pickles_and_copies_exactly(copied):
+    m = podium.Match(scores={"red": 31.1, "zed": 0.1 + 0.2}, teams={"red": ["ann", "bo"]},
+                     weights={"bo": 1 / 3}, factors={"red": {"car": "x", "seat": 2}},
+                     time="2024-05-01T20:00:00Z", id="g1")
+    c = copied(m)
+    assert c == m and repr(c) == repr(m) and c.to_dicts() == m.to_dicts()
+    assert c.entries[0].weights == [1.0, 1 / 3] and c.entries[1].score == 0.1 + 0.2
+    plain = copied(podium.Match({"a": 2.5, "b": 1}))
+    assert plain == podium.Match({"a": 2.5, "b": 1}) and plain.id is None
+
+
+@pytest.mark.parametrize("copied", COPIES)
+def test_matches_pickle_and_copy_with_what_they_skipped(copied, tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text("match,time,player,rank,car\ng1,2024-05-01,a,1,red\ng1,2024-05-01,b,2,blue\n"
+                    "g2,2024-05-02,a,1,red\ng2,2024-05-02,a,2,red\n"
+                    "g3,2024-05-03,b,1,blue\ng3,2024-05-03,a,2,red\n")
+    ms = podium.read(path, skip_bad=True, factors=["car"])
+    c = copied(ms)
+    assert list(c) == list(ms) and c.skipped == ms.skipped and len(c.skipped) == 1
+    assert repr(c) == repr(ms) and copied(ms[1:]).to_dicts() == ms[1:].to_dicts()
+    # Numbered ids stay numbered: a league holds given ids against later matches, never
+    # the numbers of matches given none.
+    numbered = podium.Matches([["a", "b"], ["b", "a"]])
+    league = podium.League("sme")
+    league.rate_many(numbered)
+    league.rate_many(copied(numbered))
+    assert league.matches_rated == 4
+    league.rate_many(copied(ms))
+    with pytest.raises(podium.RateError, match='"g1"'):
+        league.rate_many(copied(ms))
